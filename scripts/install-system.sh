@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Installs the Debian packages pcagent needs: the sandbox desktop (Xvfb, D-Bus, AT-SPI, xfwm4,
+# xdotool), the applications it drives, and Tesseract. Safe to run again: it only installs what is
+# missing, and skips apt entirely when everything is present.
+set -euo pipefail
+
+PACKAGES=(
+  # sandbox desktop
+  xvfb xauth x11-utils x11-xserver-utils xfwm4 dbus-x11 at-spi2-core
+  gir1.2-atspi-2.0 gir1.2-gtk-3.0 python3-gi python3-pyatspi xdotool
+  # python for the venv (system python sees Debian's gi and uno)
+  python3-venv python3-dev
+  # applications
+  mousepad galculator thunar gnome-clocks
+  libreoffice-writer libreoffice-calc libreoffice-gtk3 python3-uno
+  chromium thunderbird
+  # OCR
+  tesseract-ocr tesseract-ocr-eng
+  # fonts so that text renders legibly for OCR and screenshots
+  fonts-dejavu-core
+)
+
+missing=()
+for package in "${PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$package")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-system: all ${#PACKAGES[@]} Debian packages present"
+  exit 0
+fi
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+  SUDO="sudo"
+fi
+
+echo "install-system: installing ${#missing[@]} Debian packages: ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -q
+$SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
+echo "install-system: done"
