@@ -1,0 +1,146 @@
+"""The caller's side of the accessibility worker (see :mod:`pcagent.env.accessibility_worker`).
+
+One :class:`AccessibilityClient` per sandbox. A worker that hangs or dies is killed and started
+again on the next request, so one misbehaving application cannot wedge a run.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import select
+import subprocess
+import sys
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from pcagent.env.observation import Box, Element
+from pcagent.errors import AccessibilityError
+
+STARTUP_TIMEOUT = 20.0
+
+
+class AccessibilityClient:
+    """Talks JSON lines to a worker process that lives in the sandbox's environment."""
+
+    def __init__(self, env: Mapping[str, str], timeout: float = 20.0) -> None:
+        self.env = dict(env)
+        self.timeout = timeout
+        self._process: subprocess.Popen[str] | None = None
+
+    @property
+    def pid(self) -> int | None:
+        return self._process.pid if self._process else None
+
+    def _start(self) -> subprocess.Popen[str]:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "pcagent.env.accessibility_worker"],
+            env=self.env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            bufsize=1,
+        )
+        self._process = process
+        self._read_line(process, STARTUP_TIMEOUT)
+        return process
+
+    def _read_line(self, process: subprocess.Popen[str], timeout: float) -> dict[str, Any]:
+        assert process.stdout is not None
+        ready, _, _ = select.select([process.stdout], [], [], timeout)
+        if not ready:
+            self.close()
+            raise AccessibilityError(
+                f"the accessibility worker did not answer within {timeout:.0f}s; an application "
+                "may be hung. It will be restarted on the next request."
+            )
+        line = process.stdout.readline()
+        if not line:
+            self.close()
+            raise AccessibilityError(
+                "the accessibility worker exited; is the sandbox's AT-SPI bus still running?"
+            )
+        return json.loads(line)
+
+    def request(self, op: str, **params: Any) -> dict[str, Any]:
+        process = self._process
+        if process is None or process.poll() is not None:
+            process = self._start()
+        assert process.stdin is not None
+        try:
+            process.stdin.write(json.dumps({"op": op, **params}) + "\n")
+            process.stdin.flush()
+        except BrokenPipeError as error:
+            self.close()
+            raise AccessibilityError("the accessibility worker exited unexpectedly") from error
+        answer = self._read_line(process, self.timeout)
+        if "error" in answer:
+            raise AccessibilityError(f"accessibility request '{op}' failed: {answer['error']}")
+        return answer
+
+    def elements(
+        self,
+        focused_title: str | None,
+        window_origins: Mapping[str, tuple[int, int]] | None = None,
+        force: bool = False,
+    ) -> tuple[list[Element], bool, float]:
+        """Elements of the focused window; also whether the last answer was reused, and its ms."""
+        answer = self.request(
+            "elements",
+            focused_title=focused_title,
+            window_origins={k: list(v) for k, v in (window_origins or {}).items()},
+            force=force,
+        )
+        elements = []
+        for raw in answer["elements"]:
+            x, y, width, height = raw.pop("box")
+            raw["states"] = frozenset(raw["states"])
+            elements.append(Element(box=Box(x=x, y=y, width=width, height=height), **raw))
+        return elements, bool(answer["reused"]), float(answer["ms"])
+
+    def text_of(self, element_id: int) -> str:
+        """The full, live text of an element from the last ``elements`` answer."""
+        return str(self.request("text", id=element_id)["text"])
+
+    def do_action(self, element_id: int, action: str | None = None) -> bool:
+        return bool(self.request("do_action", id=element_id, action=action)["ok"])
+
+    def applications(self) -> list[dict[str, Any]]:
+        return list(self.request("applications")["applications"])
+
+    def windows(self) -> list[dict[str, Any]]:
+        return list(self.request("windows")["windows"])
+
+    def event_count(self) -> int:
+        return int(self.request("events")["events"])
+
+    def wait_ready(self, timeout: float) -> None:
+        """Wait until the accessibility bus answers (the registry may still be starting)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                self.request("applications")
+                return
+            except AccessibilityError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.2)
+
+    def close(self) -> None:
+        process, self._process = self._process, None
+        if process is None:
+            return
+        with contextlib.suppress(Exception):
+            if process.stdin:
+                process.stdin.close()
+        try:
+            process.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=2)
+        for stream in (process.stdout,):
+            with contextlib.suppress(Exception):
+                if stream:
+                    stream.close()

@@ -1,0 +1,536 @@
+"""Reads one sandbox's accessibility tree, in a process of its own.
+
+Why a separate process: libatspi binds itself, once per process, to the accessibility bus named by
+the environment it first sees, and its calls cannot be made from threads. One worker per sandbox
+lets several sandboxes run side by side from one Python program, keeps the caller's environment
+untouched, and confines a hung or crashed toolkit call to a process that can be restarted.
+
+The caller speaks JSON lines on stdin/stdout (see :mod:`pcagent.env.accessibility`).
+
+How the elements of the focused window are read fast (measured in ``desktop-notes.md``):
+  1. libatspi's cache is switched on, so roles, names, states and parents cost ~1 µs instead of a
+     D-Bus round trip each; events from the applications keep it current (the GLib main context is
+     pumped before every look).
+  2. One ``Collection.GetMatches`` per window returns only showing objects of interesting roles,
+     instead of walking thousands of nodes.
+  3. Boxes and texts are never cached, so all those requests are sent at once as asynchronous D-Bus
+     calls and their replies collected together.
+  4. An event listener marks the tree dirty; with no event since the last look, the last answer is
+     reused.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+import gi
+
+gi.require_version("Atspi", "2.0")
+from gi.repository import Atspi, Gio, GLib  # noqa: E402
+
+# Roles a person can act on or needs to read. Containers (panels, fillers, scroll panes) are left out:
+# their children carry the meaning.
+ROLES = [
+    Atspi.Role.PUSH_BUTTON,
+    Atspi.Role.TOGGLE_BUTTON,
+    Atspi.Role.RADIO_BUTTON,
+    Atspi.Role.CHECK_BOX,
+    Atspi.Role.MENU,
+    Atspi.Role.MENU_ITEM,
+    Atspi.Role.CHECK_MENU_ITEM,
+    Atspi.Role.RADIO_MENU_ITEM,
+    Atspi.Role.COMBO_BOX,
+    Atspi.Role.LIST_BOX,
+    Atspi.Role.LIST_ITEM,
+    Atspi.Role.TEXT,
+    Atspi.Role.ENTRY,
+    Atspi.Role.PASSWORD_TEXT,
+    Atspi.Role.SPIN_BUTTON,
+    Atspi.Role.SLIDER,
+    Atspi.Role.PARAGRAPH,
+    Atspi.Role.HEADING,
+    Atspi.Role.LABEL,
+    Atspi.Role.STATIC,
+    Atspi.Role.LINK,
+    Atspi.Role.PAGE_TAB,
+    Atspi.Role.TABLE_CELL,
+    Atspi.Role.TABLE_COLUMN_HEADER,
+    Atspi.Role.TABLE_ROW_HEADER,
+    Atspi.Role.TREE_ITEM,
+    Atspi.Role.ICON,
+    Atspi.Role.IMAGE,
+    Atspi.Role.STATUS_BAR,
+    Atspi.Role.DOCUMENT_TEXT,
+    Atspi.Role.DOCUMENT_WEB,
+    Atspi.Role.DOCUMENT_SPREADSHEET,
+    Atspi.Role.SECTION,
+    Atspi.Role.TOOL_BAR,
+    Atspi.Role.SCROLL_BAR,
+    Atspi.Role.CAPTION,
+    Atspi.Role.ALERT,
+    Atspi.Role.NOTIFICATION,
+]
+# Roles whose content is in the Text interface rather than the name (LibreOffice paragraphs, entries).
+TEXT_ROLES = {
+    "paragraph",
+    "heading",
+    "text",
+    "entry",
+    "password text",
+    "spin button",
+    "status bar",
+    "table cell",
+    "label",
+    "static",
+    "section",
+    "caption",
+    "combo box",
+    "link",
+}
+TOP_LEVEL_ROLES = {
+    Atspi.Role.FRAME,
+    Atspi.Role.DIALOG,
+    Atspi.Role.ALERT,
+    Atspi.Role.WINDOW,
+    Atspi.Role.FILE_CHOOSER,
+}
+POPUP_ROLES = {Atspi.Role.WINDOW, Atspi.Role.MENU, Atspi.Role.POPUP_MENU, Atspi.Role.TOOL_TIP}
+SCREEN = 0  # ATSPI_COORD_TYPE_SCREEN
+MAX_TEXT = 2000
+CALL_TIMEOUT_MS = 3000
+WINDOW_MANAGER_APPS = {"xfwm4", "openbox"}
+
+
+class Worker:
+    """State kept between requests: the cache, the event listener, the last answer."""
+
+    def __init__(self) -> None:
+        self.desktop = Atspi.get_desktop(0)
+        Atspi.Accessible.set_cache_mask(self.desktop, Atspi.Cache.DEFAULT)
+        self.context = GLib.MainContext.default()
+        self.events = 0
+        self.listener = Atspi.EventListener.new(self._on_event)
+        for event in ("object:", "window:", "focus:"):
+            self.listener.register(event)
+        self.bus = self._connect_bus()
+        states = Atspi.StateSet.new([Atspi.StateType.SHOWING, Atspi.StateType.VISIBLE])
+        self.rule = Atspi.MatchRule.new(
+            states,
+            Atspi.CollectionMatchType.ALL,
+            {},
+            Atspi.CollectionMatchType.NONE,
+            ROLES,
+            Atspi.CollectionMatchType.ANY,
+            [],
+            Atspi.CollectionMatchType.NONE,
+            False,
+        )
+        self.last_key: Any = None
+        self.last_events = -1
+        self.last_answer: dict[str, Any] | None = None
+        self.objects: list[Any] = []
+
+    # --- plumbing ---------------------------------------------------------------------------------
+
+    def _on_event(self, event: Any) -> None:
+        self.events += 1
+
+    def pump(self) -> None:
+        """Deliver pending accessibility events (keeps the cache current, counts changes)."""
+        while self.context.iteration(False):
+            pass
+
+    @staticmethod
+    def _connect_bus() -> Gio.DBusConnection:
+        address = os.environ.get("AT_SPI_BUS_ADDRESS")
+        if not address:
+            session = Gio.bus_get_sync(Gio.BusType.SESSION, None)
+            reply = session.call_sync(
+                "org.a11y.Bus",
+                "/org/a11y/bus",
+                "org.a11y.Bus",
+                "GetAddress",
+                None,
+                GLib.VariantType("(s)"),
+                Gio.DBusCallFlags.NONE,
+                CALL_TIMEOUT_MS,
+                None,
+            )
+            address = reply.unpack()[0]
+        flags = (
+            Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT
+            | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION
+        )
+        return Gio.DBusConnection.new_for_address_sync(address, flags, None, None)
+
+    def batch_calls(self, calls: list[tuple[str, str, str, str, GLib.Variant | None, str]]) -> list:
+        """Send every D-Bus call at once and wait for all replies (None for a failed call).
+
+        Each call is (bus name, object path, interface, method, parameters, reply type).
+        """
+        results: list[Any] = [None] * len(calls)
+        pending = len(calls)
+
+        def done(connection: Gio.DBusConnection, result: Gio.AsyncResult, index: int) -> None:
+            nonlocal pending
+            pending -= 1
+            try:
+                results[index] = connection.call_finish(result).unpack()
+            except GLib.Error:
+                results[index] = None
+
+        for index, (bus_name, path, interface, method, params, reply) in enumerate(calls):
+            self.bus.call(
+                bus_name,
+                path,
+                interface,
+                method,
+                params,
+                GLib.VariantType(reply),
+                Gio.DBusCallFlags.NONE,
+                CALL_TIMEOUT_MS,
+                None,
+                done,
+                index,
+            )
+        deadline = time.monotonic() + CALL_TIMEOUT_MS / 1000 + 1
+        while pending and time.monotonic() < deadline:
+            self.context.iteration(True)
+        return results
+
+    # --- choosing what to read ------------------------------------------------------------------
+
+    def applications(self) -> list[Any]:
+        apps = []
+        for index in range(self.desktop.get_child_count()):
+            app = self.desktop.get_child_at_index(index)
+            if app is not None:
+                apps.append(app)
+        return apps
+
+    def top_levels(self) -> list[tuple[Any, Any]]:
+        """(application, window) pairs of every top-level window."""
+        pairs = []
+        for app in self.applications():
+            try:
+                if (app.get_name() or "") in WINDOW_MANAGER_APPS:
+                    continue
+                count = app.get_child_count()
+            except GLib.Error:
+                continue
+            for index in range(count):
+                try:
+                    window = app.get_child_at_index(index)
+                    if window is not None and window.get_role() in TOP_LEVEL_ROLES | POPUP_ROLES:
+                        pairs.append((app, window))
+                except GLib.Error:
+                    continue
+        return pairs
+
+    def roots(self, focused_title: str | None) -> list[tuple[Any, Any]]:
+        """The focused window and any showing popup or dialog of the same application.
+
+        The X11 focused window's title (given by the caller) picks the window when it matches an
+        accessible frame name; otherwise the accessible ACTIVE state does.
+        """
+        candidates = self.top_levels()
+        chosen = None
+        if focused_title:
+            for app, window in candidates:
+                try:
+                    if window.get_name() == focused_title:
+                        chosen = (app, window)
+                        break
+                except GLib.Error:
+                    continue
+        if chosen is None:
+            for app, window in candidates:
+                try:
+                    if window.get_state_set().contains(Atspi.StateType.ACTIVE):
+                        chosen = (app, window)
+                        break
+                except GLib.Error:
+                    continue
+        if chosen is None:
+            return []
+        roots = [chosen]
+        for app, window in candidates:
+            if app is not chosen[0] or window is chosen[1]:
+                continue
+            try:
+                states = window.get_state_set()
+                if window.get_role() in POPUP_ROLES | {
+                    Atspi.Role.DIALOG,
+                    Atspi.Role.ALERT,
+                } and states.contains(Atspi.StateType.SHOWING):
+                    roots.append((app, window))
+            except GLib.Error:
+                continue
+        return roots
+
+    # --- reading ----------------------------------------------------------------------------------
+
+    def read(self, request: dict[str, Any]) -> dict[str, Any]:
+        """Elements of the focused window (and its popups), in reading order."""
+        self.pump()
+        focused_title = request.get("focused_title")
+        origins = request.get("window_origins") or {}
+        key = (focused_title, json.dumps(origins, sort_keys=True))
+        if (
+            not request.get("force")
+            and self.last_answer is not None
+            and self.last_events == self.events
+            and self.last_key == key
+        ):
+            return {**self.last_answer, "reused": True}
+        started_events = self.events
+        self.timings: dict[str, float] = {}
+        elements, objects = self._read_roots(self.roots(focused_title), origins)
+        self.objects = objects
+        answer = {"elements": elements, "reused": False, "timings": self.timings}
+        self.last_answer, self.last_key = answer, key
+        # Events that arrived while reading mean the answer may already be stale.
+        self.pump()
+        self.last_events = self.events if self.events == started_events else -1
+        return answer
+
+    def _read_roots(
+        self, roots: list[tuple[Any, Any]], origins: dict[str, list[int]]
+    ) -> tuple[list[dict[str, Any]], list[Any]]:
+        self._offsets: dict[tuple[str, str], tuple[int, int] | None] = {}
+        matches: list[tuple[Any, Any, Any]] = []
+        for app, window in roots:
+            try:
+                found = window.get_matches(self.rule, Atspi.CollectionSortOrder.CANONICAL, 0, True)
+            except GLib.Error:
+                continue
+            matches.extend((app, window, accessible) for accessible in found)
+        self.timings["matches"] = time.perf_counter()
+
+        kept: list[dict[str, Any]] = []
+        objects: list[Any] = []
+        for app, window, accessible in matches:
+            info = self._describe(app, window, accessible, origins)
+            if info is not None:
+                kept.append(info)
+                objects.append(accessible)
+
+        self.timings["describe"] = time.perf_counter()
+        calls: list[tuple[str, str, str, str, GLib.Variant | None, str]] = []
+        for info, accessible in zip(kept, objects, strict=True):
+            bus_name, path = accessible.app.bus_name, accessible.path
+            calls.append(
+                (
+                    bus_name,
+                    path,
+                    "org.a11y.atspi.Component",
+                    "GetExtents",
+                    GLib.Variant("(u)", (SCREEN,)),
+                    "((iiii))",
+                )
+            )
+            if info.pop("_has_text"):
+                calls.append(
+                    (
+                        bus_name,
+                        path,
+                        "org.a11y.atspi.Text",
+                        "GetText",
+                        GLib.Variant("(ii)", (0, MAX_TEXT)),
+                        "(s)",
+                    )
+                )
+            else:
+                calls.append(None)  # type: ignore[arg-type]
+        replies = self.batch_calls([call for call in calls if call is not None])
+        self.timings["batch"] = time.perf_counter()
+        reply_iter = iter(replies)
+        result: list[dict[str, Any]] = []
+        result_objects: list[Any] = []
+        for index, (info, accessible) in enumerate(zip(kept, objects, strict=True)):
+            extents = next(reply_iter)
+            text_reply = next(reply_iter) if calls[2 * index + 1] is not None else None
+            if extents is None:
+                continue  # the object died while we were reading
+            x, y, width, height = extents[0]
+            dx, dy = info.pop("_offset")
+            box = [x + dx, y + dy, width, height]
+            if width <= 0 or height <= 0:
+                continue
+            if text_reply is not None:
+                info["text"] = text_reply[0].replace("\ufffc", "").strip()
+            info["box"] = box
+            info["id"] = len(result)
+            result.append(info)
+            result_objects.append(accessible)
+        return result, result_objects
+
+    def _describe(
+        self, app: Any, window: Any, accessible: Any, origins: dict[str, list[int]]
+    ) -> dict[str, Any] | None:
+        """Cached properties of one match, or None when it must be dropped.
+
+        Dropped: dead objects, and anything below a zero-size ancestor (LibreOffice's hidden menubar
+        repeats every menu there). The offset corrects two known toolkit traps: GTK4 reports boxes
+        relative to the window, and LibreOffice's own (VCL) widgets sit one native-menubar height
+        lower than they report.
+        """
+        try:
+            role = accessible.get_role_name()
+            name = accessible.get_name() or ""
+            states = [
+                Atspi.StateType(state).value_nick
+                for state in accessible.get_state_set().get_states()
+            ]
+            interfaces = accessible.get_interfaces()
+            depth = 0
+            node = accessible.get_parent()
+            top = None
+            while node is not None:
+                node_role = node.get_role()
+                if node_role == Atspi.Role.APPLICATION:
+                    break
+                depth += 1
+                top = node
+                node = node.get_parent()
+            app_name = app.get_name() or ""
+            window_name = window.get_name() or ""
+            offset = self._offset(app, window, top, origins)
+        except GLib.Error:
+            return None
+        if offset is None:
+            return None
+        return {
+            "role": role,
+            "name": name,
+            "text": "",
+            "states": states,
+            "app": app_name,
+            "window": window_name,
+            "depth": depth,
+            "_has_text": "Text" in interfaces and role in TEXT_ROLES,
+            "_offset": offset,
+        }
+
+    def _offset(
+        self, app: Any, window: Any, top: Any, origins: dict[str, list[int]]
+    ) -> tuple[int, int] | None:
+        key = (window.path, top.path if top is not None else "")
+        if key not in self._offsets:
+            self._offsets[key] = self._compute_offset(app, window, top, origins)
+        return self._offsets[key]
+
+    def _compute_offset(
+        self, app: Any, window: Any, top: Any, origins: dict[str, list[int]]
+    ) -> tuple[int, int] | None:
+        toolkit = (app.get_toolkit_name() or "").lower()
+        version = app.get_toolkit_version() or ""
+        if toolkit == "gtk" and version.startswith("4"):
+            origin = origins.get(window.get_name() or "")
+            return (origin[0], origin[1]) if origin else (0, 0)
+        if top is not None and top is not window and top.get_role() == Atspi.Role.FRAME:
+            # A second frame under the same window: LibreOffice's VCL frame sits below the native
+            # menubar, bottom-aligned with the real window, but reports itself at the window's top.
+            outer = window.get_extents(Atspi.CoordType.SCREEN)
+            inner = top.get_extents(Atspi.CoordType.SCREEN)
+            if inner.height <= 0:
+                return None
+            return (0, max(0, (outer.y + outer.height) - (inner.y + inner.height)))
+        return (0, 0)
+
+    # --- other requests ---------------------------------------------------------------------------
+
+    def element(self, request: dict[str, Any]) -> Any:
+        index = int(request["id"])
+        if not 0 <= index < len(self.objects):
+            raise LookupError(f"no element {index} in the last observation")
+        return self.objects[index]
+
+    def text(self, request: dict[str, Any]) -> dict[str, Any]:
+        """Full text of one element of the last observation, read live."""
+        accessible = self.element(request)
+        count = accessible.get_character_count()
+        return {"text": accessible.get_text(0, count)}
+
+    def do_action(self, request: dict[str, Any]) -> dict[str, Any]:
+        """Invoke an element's named (or first) accessible action, e.g. press a button."""
+        accessible = self.element(request)
+        wanted = request.get("action")
+        for index in range(accessible.get_n_actions()):
+            if wanted is None or accessible.get_action_name(index) == wanted:
+                return {"ok": bool(accessible.do_action(index))}
+        raise LookupError(f"element has no action {wanted!r}")
+
+    def applications_request(self, request: dict[str, Any]) -> dict[str, Any]:
+        self.pump()
+        apps = []
+        for app in self.applications():
+            try:
+                apps.append({"name": app.get_name() or "", "pid": app.get_process_id()})
+            except GLib.Error:
+                continue
+        return {"applications": apps}
+
+    def windows_request(self, request: dict[str, Any]) -> dict[str, Any]:
+        self.pump()
+        windows = []
+        for app, window in self.top_levels():
+            try:
+                windows.append(
+                    {
+                        "app": app.get_name() or "",
+                        "pid": app.get_process_id(),
+                        "role": window.get_role_name(),
+                        "name": window.get_name() or "",
+                        "active": window.get_state_set().contains(Atspi.StateType.ACTIVE),
+                    }
+                )
+            except GLib.Error:
+                continue
+        return {"windows": windows}
+
+    def events_request(self, request: dict[str, Any]) -> dict[str, Any]:
+        self.pump()
+        return {"events": self.events}
+
+
+def serve(stdin: Any, stdout: Any) -> None:
+    worker = Worker()
+    handlers: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
+        "elements": worker.read,
+        "text": worker.text,
+        "do_action": worker.do_action,
+        "applications": worker.applications_request,
+        "windows": worker.windows_request,
+        "events": worker.events_request,
+        "ping": lambda request: {"pong": True},
+    }
+    stdout.write(json.dumps({"ready": True}) + "\n")
+    stdout.flush()
+    for line in stdin:
+        try:
+            request = json.loads(line)
+            handler = handlers[request["op"]]
+            started = time.perf_counter()
+            answer = handler(request)
+            answer["ms"] = (time.perf_counter() - started) * 1000
+        except Exception as error:
+            answer = {"error": f"{type(error).__name__}: {error}"}
+        stdout.write(json.dumps(answer) + "\n")
+        stdout.flush()
+
+
+def main() -> None:
+    # Our protocol owns the real stdout; anything a library prints goes to stderr instead.
+    protocol_out = os.fdopen(os.dup(sys.stdout.fileno()), "w")
+    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
+    serve(sys.stdin, protocol_out)
+
+
+if __name__ == "__main__":
+    main()

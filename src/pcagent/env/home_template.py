@@ -1,0 +1,80 @@
+"""The default contents of a sandbox's fresh HOME.
+
+Written from code rather than shipped as a folder of dotfiles, so that packaging cannot silently
+drop hidden files. Everything here exists to keep first-run wizards, tips and nag dialogs from
+getting between an agent and its task. A user can point the sandbox at a template folder of their
+own instead (``SandboxConfig.home_template``).
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+LIBREOFFICE_SETTINGS = {
+    ("/org.openoffice.Office.Common/Misc", "ShowTipOfTheDay"): "false",
+    ("/org.openoffice.Office.Common/Misc", "FirstRun"): "false",
+    ("/org.openoffice.Setup/Office", "ooSetupInstCompleted"): "true",
+    ("/org.openoffice.Setup/Product", "ooSetupLastVersion"): "7.4",
+    ("/org.openoffice.Setup/Product", "LastTimeGetInvolvedShown"): "2147483647",
+    ("/org.openoffice.Setup/Product", "LastTimeDonateShown"): "2147483647",
+    # "Keep current format?" on every .docx/.xlsx save.
+    ("/org.openoffice.Office.Common/Save/Document", "WarnAlienFormat"): "false",
+    # Recovery dialogs after a killed episode would greet the next one.
+    ("/org.openoffice.Office.Recovery/AutoSave", "Enabled"): "false",
+    ("/org.openoffice.Office.Recovery/RecoveryInfo", "Enabled"): "false",
+}
+
+THUNDERBIRD_PREFS = {
+    "mail.provider.suppress_dialog_on_startup": "true",
+    "mail.shell.checkDefaultClient": "false",
+    "mailnews.start_page.enabled": "false",
+    "mail.rights.version": "1",
+    "datareporting.policy.dataSubmissionPolicyBypassNotification": "true",
+    "mail.inappnotifications.enabled": "false",
+    "mail.inappnotifications.donation_enabled": "false",
+    "mail.warn_on_send_accel_key": "false",
+    "app.update.enabled": "false",
+    "browser.shell.checkDefaultBrowser": "false",
+}
+
+FOLDERS = ("Desktop", "Documents", "Downloads", ".cache", ".local/share")
+
+
+def _libreoffice_registry() -> str:
+    items = "\n".join(
+        f'<item oor:path="{path}"><prop oor:name="{name}" oor:op="fuse">'
+        f"<value>{value}</value></prop></item>"
+        for (path, name), value in LIBREOFFICE_SETTINGS.items()
+    )
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<oor:items xmlns:oor="http://openoffice.org/2001/registry" '
+        'xmlns:xs="http://www.w3.org/2001/XMLSchema" '
+        'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">\n'
+        f"{items}\n</oor:items>\n"
+    )
+
+
+def write_default_template(target: Path) -> Path:
+    """Create the default HOME template in ``target`` (which must not exist yet)."""
+    target.mkdir(parents=True)
+    for folder in FOLDERS:
+        (target / folder).mkdir(parents=True, exist_ok=True)
+    libreoffice = target / ".config/libreoffice/4/user"
+    libreoffice.mkdir(parents=True)
+    (libreoffice / "registrymodifications.xcu").write_text(_libreoffice_registry())
+    thunderbird = target / ".thunderbird/pcagent"
+    thunderbird.mkdir(parents=True)
+    (thunderbird / "prefs.js").write_text(
+        "".join(f'user_pref("{key}", {value});\n' for key, value in THUNDERBIRD_PREFS.items())
+    )
+    return target
+
+
+def restore_home(template: Path, home: Path) -> None:
+    """Make ``home`` an exact copy of ``template`` (whatever was in ``home`` is removed)."""
+    if home.exists():
+        shutil.rmtree(home)
+    shutil.copytree(template, home, symlinks=True)
+    home.chmod(0o700)

@@ -1,0 +1,616 @@
+"""A private Linux desktop per episode: Xvfb, D-Bus, AT-SPI, a window manager, real applications.
+
+Start order (each step waits for the previous one to answer, never a fixed sleep):
+  1. Xvfb on a free display, with its own X authority cookie;
+  2. a private D-Bus session bus;
+  3. the AT-SPI bus launcher, then accessibility switched on (``org.a11y.Status.IsEnabled``);
+  4. xfwm4 without compositor;
+  5. a fresh HOME copied from a template.
+Every process gets the sandbox's marker variable, so :meth:`SandboxDesktop.close` ends exactly what
+this sandbox started and nothing else. :meth:`SandboxDesktop.attach` drives an existing display (the
+user's own desktop) instead, and then only ever ends the applications it opened itself.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import secrets
+import shutil
+import subprocess
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from pydantic import BaseModel, Field
+
+from pcagent import actions as act
+from pcagent.env import processes
+from pcagent.env.accessibility import AccessibilityClient
+from pcagent.env.apps import AppSpec, LaunchContext, get_app
+from pcagent.env.executor import ActionExecutor
+from pcagent.env.home_template import restore_home, write_default_template
+from pcagent.env.observation import ActionResult, Observation, WindowInfo
+from pcagent.env.x11 import X11Display
+from pcagent.env.x11_input import XdotoolInput
+from pcagent.errors import (
+    AccessibilityError,
+    AppLaunchError,
+    SandboxClosedError,
+    SandboxStartError,
+)
+
+REQUIRED_PROGRAMS = ("Xvfb", "xauth", "dbus-daemon", "gdbus", "xfwm4", "xdotool")
+AT_SPI_LAUNCHER = "/usr/libexec/at-spi-bus-launcher"
+FIRST_DISPLAY = 90
+ACCESSIBILITY_ENV = {
+    "NO_AT_BRIDGE": "0",
+    "GTK_MODULES": "gail:atk-bridge",
+    "GNOME_ACCESSIBILITY": "1",
+    "QT_ACCESSIBILITY": "1",
+    "QT_LINUX_ACCESSIBILITY_ALWAYS_ON": "1",
+    "SAL_USE_VCLPLUGIN": "gtk3",
+    "OMP_THREAD_LIMIT": "1",
+    "LANG": "C.UTF-8",
+    "LC_ALL": "C.UTF-8",
+}
+# Variables of the caller that must not leak into the sandbox (they would point apps at the
+# user's own desktop, session bus or accessibility bus).
+ISOLATED_VARIABLES = (
+    "DISPLAY",
+    "WAYLAND_DISPLAY",
+    "DBUS_SESSION_BUS_ADDRESS",
+    "AT_SPI_BUS_ADDRESS",
+    "XAUTHORITY",
+    "XDG_RUNTIME_DIR",
+    "XDG_CONFIG_HOME",
+    "XDG_DATA_HOME",
+    "XDG_CACHE_HOME",
+    "XDG_STATE_HOME",
+    "SESSION_MANAGER",
+    "HOME",
+)
+
+
+class SandboxConfig(BaseModel):
+    """Settings of one sandbox desktop. Every field has a working default."""
+
+    width: int = Field(1280, ge=320, le=7680, description="Screen width in pixels.")
+    height: int = Field(800, ge=240, le=4320, description="Screen height in pixels.")
+    root: Path | None = Field(
+        None, description="Folder for the sandbox's files; a new temporary folder by default."
+    )
+    home_template: Path | None = Field(
+        None, description="Folder copied into a fresh HOME at start and at every reset."
+    )
+    keep_files: bool = Field(False, description="Keep the sandbox folder after close().")
+    start_timeout: float = Field(30.0, gt=0, description="Seconds to wait for each service.")
+    settle_timeout: float = Field(
+        6.0, ge=0, description="Longest wait, in seconds, for the screen to stop changing."
+    )
+    settle_quiet: float = Field(
+        0.25, gt=0, description="The screen counts as settled after this many quiet seconds."
+    )
+
+
+class SandboxState(BaseModel):
+    """Everything needed to find a running sandbox again from another process (the CLI)."""
+
+    sandbox_id: str
+    display: str
+    root: Path
+    home: Path
+    home_template: Path
+    env: dict[str, str]
+    infrastructure_pids: list[int]
+    app_pids: dict[str, list[int]] = {}
+    profile_dirs: list[Path] = []
+    attached: bool = False
+    width: int = 1280
+    height: int = 800
+    keep_files: bool = False
+
+
+def _free_display_number(start: int = FIRST_DISPLAY) -> int:
+    for number in range(start, start + 500):
+        if not (
+            Path(f"/tmp/.X{number}-lock").exists() or Path(f"/tmp/.X11-unix/X{number}").exists()
+        ):
+            return number
+    raise SandboxStartError("no free X display number between :90 and :590")
+
+
+def _wait_for(check, timeout: float, what: str, interval: float = 0.05):  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + timeout
+    last_error: Exception | None = None
+    while time.monotonic() < deadline:
+        try:
+            result = check()
+        except Exception as error:
+            last_error = error
+            result = None
+        if result:
+            return result
+        time.sleep(interval)
+    detail = f" (last error: {last_error})" if last_error else ""
+    raise SandboxStartError(f"{what} did not come up within {timeout:.0f}s{detail}")
+
+
+class SandboxDesktop:
+    """The Linux sandbox desktop; implements :class:`pcagent.env.Environment`.
+
+    Use as a context manager, or call :meth:`start` / :meth:`close`. Coordinates everywhere are
+    screen pixels of this sandbox's screen.
+    """
+
+    def __init__(self, config: SandboxConfig | None = None) -> None:
+        self.config = config or SandboxConfig()
+        self.state: SandboxState | None = None
+        self._x11: X11Display | None = None
+        self._a11y: AccessibilityClient | None = None
+        self._executor: ActionExecutor | None = None
+        self._closed = False
+
+    # --- life cycle -----------------------------------------------------------------------------
+
+    def __enter__(self) -> SandboxDesktop:
+        if self.state is None:
+            self.start()
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def start(self) -> SandboxDesktop:
+        """Bring the desktop up; on any failure everything already started is ended again."""
+        processes.require_programs((*REQUIRED_PROGRAMS, AT_SPI_LAUNCHER))
+        sandbox_id = secrets.token_hex(6)
+        root = self.config.root or Path(tempfile.mkdtemp(prefix=f"pcagent-{sandbox_id}-"))
+        root.mkdir(parents=True, exist_ok=True)
+        runtime = root / "run"
+        runtime.mkdir(mode=0o700, exist_ok=True)
+        home = root / "home"
+        template = self.config.home_template or write_default_template(root / "home-template")
+        state = SandboxState(
+            sandbox_id=sandbox_id,
+            display="",
+            root=root,
+            home=home,
+            home_template=template,
+            env={},
+            infrastructure_pids=[],
+            width=self.config.width,
+            height=self.config.height,
+            keep_files=self.config.keep_files,
+        )
+        self.state = state
+        try:
+            restore_home(template, home)
+            self._start_services(state, runtime)
+            self._connect()
+            self._a11y_client().wait_ready(self.config.start_timeout)
+            # Whatever carries our marker now is the desktop itself; anything newer is an app.
+            state.infrastructure_pids = sorted(
+                set(state.infrastructure_pids) | set(processes.find_marked_processes(sandbox_id))
+            )
+            self.save_state()
+        except BaseException:
+            self.close()
+            raise
+        return self
+
+    def _start_services(self, state: SandboxState, runtime: Path) -> None:
+        timeout = self.config.start_timeout
+        xauthority = state.root / "Xauthority"
+        base_env = {k: v for k, v in os.environ.items() if k not in ISOLATED_VARIABLES}
+        env = {
+            **base_env,
+            **ACCESSIBILITY_ENV,
+            processes.MARKER_VARIABLE: state.sandbox_id,
+            "HOME": str(state.home),
+            "XDG_RUNTIME_DIR": str(runtime),
+            "XAUTHORITY": str(xauthority),
+            "XDG_CONFIG_HOME": str(state.home / ".config"),
+            "XDG_DATA_HOME": str(state.home / ".local/share"),
+            "XDG_CACHE_HOME": str(state.home / ".cache"),
+        }
+        logs = state.root / "logs"
+        logs.mkdir(exist_ok=True)
+        cookie = secrets.token_hex(16)
+
+        for _attempt in range(10):
+            number = _free_display_number()
+            display = f":{number}"
+            xauthority.write_bytes(b"")
+            subprocess.run(
+                ["xauth", "-f", str(xauthority), "add", display, ".", cookie],
+                check=True,
+                capture_output=True,
+            )
+            xvfb = processes.spawn(
+                [
+                    "Xvfb", display, "-screen", "0",
+                    f"{self.config.width}x{self.config.height}x24",
+                    "-nolisten", "tcp", "-auth", str(xauthority), "+extension", "XTEST",
+                ],
+                env,
+                logs / "xvfb.log",
+            )  # fmt: skip
+            state.infrastructure_pids.append(xvfb.pid)
+            socket = Path(f"/tmp/.X11-unix/X{number}")
+            deadline = time.monotonic() + timeout
+            while time.monotonic() < deadline and xvfb.poll() is None and not socket.exists():
+                time.sleep(0.02)
+            if xvfb.poll() is None and socket.exists():
+                break
+            state.infrastructure_pids.remove(xvfb.pid)
+            processes.terminate([xvfb.pid])  # lost a race for this display number: next one
+        else:
+            raise SandboxStartError(f"Xvfb would not start; see {logs / 'xvfb.log'}")
+        env["DISPLAY"] = display
+        state.display = display
+
+        bus_path = runtime / "bus"
+        dbus = processes.spawn(
+            [
+                "dbus-daemon",
+                "--session",
+                f"--address=unix:path={bus_path}",
+                "--nofork",
+                "--nopidfile",
+            ],
+            env,
+            logs / "dbus.log",
+        )
+        state.infrastructure_pids.append(dbus.pid)
+        _wait_for(bus_path.exists, timeout, "the D-Bus session bus")
+        env["DBUS_SESSION_BUS_ADDRESS"] = f"unix:path={bus_path}"
+
+        launcher = processes.spawn(
+            [AT_SPI_LAUNCHER, "--launch-immediately"], env, logs / "at-spi.log"
+        )
+        state.infrastructure_pids.append(launcher.pid)
+
+        def a11y_address() -> str:
+            reply = subprocess.run(
+                ["gdbus", "call", "--session", "--dest", "org.a11y.Bus", "--object-path",
+                 "/org/a11y/bus", "--method", "org.a11y.Bus.GetAddress"],
+                env=env, capture_output=True, text=True, timeout=5, check=False,
+            )  # fmt: skip
+            return reply.stdout.strip() if reply.returncode == 0 and "unix:" in reply.stdout else ""
+
+        _wait_for(a11y_address, timeout, "the AT-SPI bus", interval=0.1)
+        subprocess.run(
+            ["gdbus", "call", "--session", "--dest", "org.a11y.Bus", "--object-path",
+             "/org/a11y/bus", "--method", "org.freedesktop.DBus.Properties.Set",
+             "org.a11y.Status", "IsEnabled", "<true>"],
+            env=env, capture_output=True, timeout=5, check=True,
+        )  # fmt: skip
+
+        window_manager = processes.spawn(
+            ["xfwm4", "--compositor=off", "--sm-client-disable"], env, logs / "xfwm4.log"
+        )
+        state.infrastructure_pids.append(window_manager.pid)
+        state.env = env
+        x11 = X11Display(display, str(xauthority))
+        self._x11 = x11
+        _wait_for(x11.has_window_manager, timeout, "the window manager")
+
+    @classmethod
+    def attach(
+        cls, display: str | None = None, config: SandboxConfig | None = None
+    ) -> SandboxDesktop:
+        """Drive an existing X display (by default ``$DISPLAY``) with the caller's own session.
+
+        Nothing is started; :meth:`close` and :meth:`reset` end only applications opened through
+        this object, and HOME is never touched.
+        """
+        display = display or os.environ.get("DISPLAY")
+        if not display:
+            raise SandboxStartError("no display to attach to: pass one or set DISPLAY")
+        desktop = cls(config)
+        env = {**os.environ, **ACCESSIBILITY_ENV, "DISPLAY": display}
+        home = Path(os.environ.get("HOME", "~")).expanduser()
+        root = Path(tempfile.mkdtemp(prefix="pcagent-attached-"))
+        desktop.state = SandboxState(
+            sandbox_id=secrets.token_hex(6),
+            display=display,
+            root=root,
+            home=home,
+            home_template=home,
+            env=env,
+            infrastructure_pids=[],
+            attached=True,
+        )
+        try:
+            desktop._connect()
+        except Exception as error:
+            shutil.rmtree(root, ignore_errors=True)
+            raise SandboxStartError(f"cannot open display {display}: {error}") from error
+        return desktop
+
+    @classmethod
+    def load(cls, state_file: Path) -> SandboxDesktop:
+        """Reconnect to a sandbox started by another process (see :meth:`save_state`)."""
+        state = SandboxState.model_validate_json(state_file.read_text())
+        if not state.attached and not any(processes.is_alive(p) for p in state.infrastructure_pids):
+            raise SandboxClosedError(f"the sandbox of {state_file} is no longer running")
+        desktop = cls(SandboxConfig(width=state.width, height=state.height, root=state.root))
+        desktop.state = state
+        desktop._connect()
+        return desktop
+
+    def save_state(self, path: Path | None = None) -> Path:
+        state = self._require_state()
+        target = path or state.root / "state.json"
+        temporary = target.with_suffix(".tmp")
+        temporary.write_text(state.model_dump_json(indent=2))
+        temporary.replace(target)  # atomic: a crash never leaves half a state file
+        return target
+
+    def _connect(self) -> None:
+        state = self._require_state()
+        if self._x11 is None:
+            self._x11 = X11Display(state.display, state.env.get("XAUTHORITY"))
+        self._executor = ActionExecutor(XdotoolInput(state.env), self._open_app_title)
+
+    def _require_state(self) -> SandboxState:
+        if self._closed:
+            raise SandboxClosedError("this sandbox was closed; start a new one")
+        if self.state is None:
+            raise SandboxClosedError("the sandbox is not started; call start() first")
+        return self.state
+
+    def _a11y_client(self) -> AccessibilityClient:
+        if self._a11y is None:
+            self._a11y = AccessibilityClient(self._require_state().env)
+        return self._a11y
+
+    @property
+    def display(self) -> str:
+        return self._require_state().display
+
+    @property
+    def env(self) -> dict[str, str]:
+        """Environment variables for a program that should run inside this desktop."""
+        return dict(self._require_state().env)
+
+    @property
+    def home(self) -> Path:
+        return self._require_state().home
+
+    @property
+    def accessibility(self) -> AccessibilityClient:
+        return self._a11y_client()
+
+    @property
+    def x11(self) -> X11Display:
+        self._require_state()
+        assert self._x11 is not None
+        return self._x11
+
+    @property
+    def screen_size(self) -> tuple[int, int]:
+        return self.x11.size
+
+    # --- applications ---------------------------------------------------------------------------
+
+    def open_app(self, name: str, files: Sequence[str | Path] = ()) -> WindowInfo:
+        """Start an application by logical name and wait until its window is up and focused.
+
+        Raises :class:`UnknownAppError` for a name not in the registry and
+        :class:`AppLaunchError` when no window appears in time.
+        """
+        spec = get_app(name)
+        state = self._require_state()
+        processes.require_programs([spec.program])
+        before = {window.window_id for window in self.x11.windows()}
+        context = LaunchContext(
+            home=state.home, sandbox_id=state.sandbox_id, files=[str(f) for f in files]
+        )
+        argv = spec.command(context)
+        log = state.root / "logs" / f"{name}.log"
+        log.parent.mkdir(exist_ok=True)
+        process = processes.spawn(argv, {**state.env, **spec.extra_env}, log, cwd=state.home)
+        state.app_pids.setdefault(name, []).append(process.pid)
+        if name == "browser":
+            state.profile_dirs.append(context.home / ".config" / "chromium-pcagent")
+        self.save_state()
+        window = self._wait_for_window(spec, before, process, log)
+        with contextlib.suppress(Exception):
+            self._executor.input.activate_window(window.window_id)  # type: ignore[union-attr]
+        self.wait_settled()
+        return window
+
+    def _open_app_title(self, name: str) -> str:
+        return self.open_app(name).title
+
+    def _wait_for_window(
+        self, spec: AppSpec, before: set[int], process: subprocess.Popen[bytes], log: Path
+    ) -> WindowInfo:
+        classes = {c.lower() for c in spec.window_classes}
+        deadline = time.monotonic() + spec.startup_timeout
+        exited_at: float | None = None
+        while time.monotonic() < deadline:
+            for window in self.x11.windows():
+                if window.window_id in before:
+                    continue
+                if window.app_class.lower() in classes or (
+                    spec.title_hint and spec.title_hint in window.title
+                ):
+                    return window
+            if process.poll() is not None and exited_at is None:
+                # Single-instance programs (LibreOffice, thunar) hand over to a running instance
+                # and exit at once; keep waiting for the window a little longer.
+                exited_at = time.monotonic()
+                if process.returncode != 0:
+                    break
+            time.sleep(0.1)
+        tail = log.read_text(errors="replace")[-800:] if log.exists() else ""
+        raise AppLaunchError(
+            f"{spec.name} ({spec.program}) showed no window within {spec.startup_timeout:.0f}s"
+            + (
+                f"; it exited with status {process.returncode}"
+                if process.poll() is not None
+                else ""
+            )
+            + (f". Last output:\n{tail}" if tail else "")
+        )
+
+    # --- looking ----------------------------------------------------------------------------------
+
+    def observe(self) -> Observation:
+        """Screenshot, windows, focused window and the focused window's accessible elements."""
+        started = time.perf_counter()
+        x11 = self.x11
+        windows = x11.windows()
+        focused = x11.focused_window(windows)
+        after_windows = time.perf_counter()
+        screenshot = x11.screenshot()
+        after_shot = time.perf_counter()
+        origins = {window.title: (window.box.x, window.box.y) for window in windows}
+        try:
+            elements, reused, worker_ms = self._a11y_client().elements(
+                focused.title if focused else None, origins
+            )
+        except AccessibilityError:
+            # One retry with a fresh worker: a dead or hung worker must not end the episode.
+            elements, reused, worker_ms = self._a11y_client().elements(
+                focused.title if focused else None, origins, force=True
+            )
+        finished = time.perf_counter()
+        return Observation(
+            screenshot=screenshot,
+            elements=elements,
+            windows=windows,
+            focused_window=focused,
+            timestamp=time.time(),
+            timings_ms={
+                "windows": (after_windows - started) * 1000,
+                "screenshot": (after_shot - after_windows) * 1000,
+                "elements": (finished - after_shot) * 1000,
+                "elements_worker": worker_ms,
+                "elements_reused": float(reused),
+                "total": (finished - started) * 1000,
+            },
+        )
+
+    def screenshot(self, path: Path | None = None):  # type: ignore[no-untyped-def]
+        image = self.x11.screenshot()
+        if path is not None:
+            image.save(path)
+        return image
+
+    def wait_settled(self, timeout: float | None = None, quiet: float | None = None) -> bool:
+        """Wait until neither the screen nor the accessibility tree changes for ``quiet`` seconds.
+
+        Returns False if the screen was still changing at ``timeout`` (an animation, a clock): the
+        caller goes on, but knows the observation may be in motion.
+        """
+        timeout = self.config.settle_timeout if timeout is None else timeout
+        quiet = self.config.settle_quiet if quiet is None else quiet
+        deadline = time.monotonic() + timeout
+        last_change = time.monotonic()
+        previous: tuple[bytes, int] | None = None
+        client = self._a11y_client()
+        while True:
+            digest = hashlib.blake2b(self.x11.screenshot().tobytes(), digest_size=16).digest()
+            try:
+                events = client.event_count()
+            except AccessibilityError:
+                events = -1
+            current = (digest, events)
+            now = time.monotonic()
+            if current != previous:
+                previous, last_change = current, now
+            elif now - last_change >= quiet:
+                return True
+            if now >= deadline:
+                return False
+            time.sleep(0.05)
+
+    # --- acting -----------------------------------------------------------------------------------
+
+    def validate(self, action: act.Action) -> None:
+        """Raise :class:`InvalidActionError` if ``action`` cannot be executed here."""
+        width, height = self.screen_size
+        act.check_on_screen(action, width, height)
+        if isinstance(action, act.OpenApp):
+            get_app(action.app)
+
+    def execute(self, action: act.Action) -> ActionResult:
+        """Validate, execute, then wait for the screen to settle."""
+        self.validate(action)
+        started = time.perf_counter()
+        assert self._executor is not None
+        result = self._executor.execute(action)
+        settled = True
+        if not isinstance(action, act.OpenApp | act.Wait | act.Answer | act.Done | act.Fail):
+            settled = self.wait_settled()
+        return result.model_copy(
+            update={"settled": settled, "duration_ms": (time.perf_counter() - started) * 1000}
+        )
+
+    # --- reset and close --------------------------------------------------------------------------
+
+    def close_apps(self) -> list[int]:
+        """End every application this sandbox opened (and anything they started)."""
+        state = self._require_state()
+        pids = [pid for group in state.app_pids.values() for pid in group]
+        if state.attached:
+            ended = processes.terminate(pids, profile_dirs=state.profile_dirs)
+        else:
+            infrastructure = set(state.infrastructure_pids)
+            if self._a11y is not None and self._a11y.pid:
+                infrastructure.add(self._a11y.pid)
+            marked = processes.find_marked_processes(state.sandbox_id, state.profile_dirs)
+            apps = sorted(set(pids) | {pid for pid in marked if pid not in infrastructure})
+            ended = processes.terminate(apps, profile_dirs=state.profile_dirs)
+        state.app_pids = {}
+        state.profile_dirs = []
+        self.save_state()
+        return ended
+
+    def reset(self) -> None:
+        """Close every application and restore HOME from the template (sandbox mode only)."""
+        state = self._require_state()
+        self.close_apps()
+        if not state.attached:
+            restore_home(state.home_template, state.home)
+        if self._a11y is not None:
+            self._a11y.close()  # its cache held the closed applications' objects
+
+    def close(self) -> None:
+        """End every process this sandbox started; safe to call more than once."""
+        if self._closed:
+            return
+        state = self.state
+        if self._a11y is not None:
+            self._a11y.close()
+            self._a11y = None
+        if self._x11 is not None:
+            self._x11.close()
+            self._x11 = None
+        self._closed = True
+        if state is None:
+            return
+        app_pids = [pid for group in state.app_pids.values() for pid in group]
+        if state.attached:
+            processes.terminate(app_pids, profile_dirs=state.profile_dirs)
+        else:
+            processes.terminate(
+                [*app_pids, *reversed(state.infrastructure_pids)],
+                marker=state.sandbox_id,
+                profile_dirs=state.profile_dirs,
+            )
+        if not state.keep_files:
+            shutil.rmtree(state.root, ignore_errors=True)
+
+    def describe(self) -> dict[str, object]:
+        state = self._require_state()
+        return json.loads(
+            state.model_dump_json(include={"sandbox_id", "display", "root", "home", "attached"})
+        )
