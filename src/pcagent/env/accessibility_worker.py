@@ -101,6 +101,14 @@ TOP_LEVEL_ROLES = {
 }
 POPUP_ROLES = {Atspi.Role.WINDOW, Atspi.Role.MENU, Atspi.Role.POPUP_MENU, Atspi.Role.TOOL_TIP}
 SCREEN = 0  # ATSPI_COORD_TYPE_SCREEN
+ROLE_SET = set(ROLES)
+# Windows whose tree holds a table with billions of children (LibreOffice Calc reports 2^31-1 cells):
+# the application's own Collection search walks all of them and never returns, so these windows
+# are walked here instead, with capped children and only the visible cells of big tables.
+HUGE_TABLE_WINDOWS = ("LibreOffice Calc",)
+CHILD_CAP = 400
+WALK_NODE_CAP = 4000
+VISIBLE_CELL_CAP = 300
 MAX_TEXT = 2000
 CALL_TIMEOUT_MS = 3000
 WINDOW_MANAGER_APPS = {"xfwm4", "openbox"}
@@ -306,7 +314,15 @@ class Worker:
         matches: list[tuple[Any, Any, Any]] = []
         for app, window in roots:
             try:
-                found = window.get_matches(self.rule, Atspi.CollectionSortOrder.CANONICAL, 0, True)
+                if self._is_gtk4(app):
+                    # GTK4 sets no SHOWING state on most widgets: walk, pruning on VISIBLE only.
+                    found = self._walk(window, Atspi.StateType.VISIBLE)
+                elif any(hint in (window.get_name() or "") for hint in HUGE_TABLE_WINDOWS):
+                    found = self._walk(window, Atspi.StateType.SHOWING)
+                else:
+                    found = window.get_matches(
+                        self.rule, Atspi.CollectionSortOrder.CANONICAL, 0, True
+                    )
             except GLib.Error:
                 continue
             matches.extend((app, window, accessible) for accessible in found)
@@ -341,7 +357,7 @@ class Worker:
                         path,
                         "org.a11y.atspi.Text",
                         "GetText",
-                        GLib.Variant("(ii)", (0, MAX_TEXT)),
+                        GLib.Variant("(ii)", (0, -1)),
                         "(s)",
                     )
                 )
@@ -363,12 +379,63 @@ class Worker:
             if width <= 0 or height <= 0:
                 continue
             if text_reply is not None:
-                info["text"] = text_reply[0].replace("\ufffc", "").strip()
+                info["text"] = text_reply[0][:MAX_TEXT].replace("\ufffc", "").strip()
             info["box"] = box
             info["id"] = len(result)
             result.append(info)
             result_objects.append(accessible)
         return result, result_objects
+
+    @staticmethod
+    def _is_gtk4(app: Any) -> bool:
+        toolkit = (app.get_toolkit_name() or "").lower()
+        return toolkit == "gtk" and (app.get_toolkit_version() or "").startswith("4")
+
+    def _walk(self, window: Any, required_state: Any) -> list[Any]:
+        """Depth-first, in reading order; subtrees lacking ``required_state`` are skipped."""
+        found: list[Any] = []
+        stack = [window]
+        visits = 0
+        while stack and visits < WALK_NODE_CAP:
+            node = stack.pop()
+            visits += 1
+            try:
+                role = node.get_role()
+                if not node.get_state_set().contains(required_state):
+                    continue
+                if node is not window and role in ROLE_SET:
+                    found.append(node)
+                count = node.get_child_count()
+                if role == Atspi.Role.TABLE and count > CHILD_CAP:
+                    found.extend(self._visible_cells(node))
+                    continue
+                children = [node.get_child_at_index(i) for i in range(min(count, CHILD_CAP))]
+            except GLib.Error:
+                continue  # the object died while we looked at it
+            stack.extend(child for child in reversed(children) if child is not None)
+        return found
+
+    @staticmethod
+    def _visible_cells(table: Any) -> list[Any]:
+        """The cells inside the table's box, found from the cells at its two corners."""
+        box = table.get_extents(Atspi.CoordType.SCREEN)
+        corners = []
+        for x, y in ((box.x + 2, box.y + 2), (box.x + box.width - 3, box.y + box.height - 3)):
+            cell = table.get_accessible_at_point(x, y, Atspi.CoordType.SCREEN)
+            if cell is None:
+                return []
+            index = cell.get_index_in_parent()
+            corners.append((table.get_row_at_index(index), table.get_column_at_index(index)))
+        (first_row, first_column), (last_row, last_column) = corners
+        cells = []
+        for row in range(first_row, last_row + 1):
+            for column in range(first_column, last_column + 1):
+                if len(cells) >= VISIBLE_CELL_CAP:
+                    return cells
+                cell = table.get_accessible_at(row, column)
+                if cell is not None:
+                    cells.append(cell)
+        return cells
 
     def _describe(
         self, app: Any, window: Any, accessible: Any, origins: dict[str, list[int]]

@@ -1,0 +1,44 @@
+"""Fixtures that start real sandbox desktops and make sure nothing outlives them."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from pcagent.env import SandboxDesktop
+from pcagent.env.processes import find_marked_processes
+
+needs_desktop = pytest.mark.skipif(
+    shutil.which("Xvfb") is None, reason="Xvfb is not installed: run `make setup` first"
+)
+
+
+def _assert_nothing_left(desktop: SandboxDesktop, marker: str, root: Path) -> None:
+    assert find_marked_processes(marker) == [], "sandbox processes outlived close()"
+    assert not root.exists(), "sandbox folder outlived close()"
+
+
+@pytest.fixture
+def desktop() -> Iterator[SandboxDesktop]:
+    """A fresh sandbox per test; after the test, no process of it may remain."""
+    sandbox = SandboxDesktop().start()
+    assert sandbox.state is not None
+    marker, root = sandbox.state.sandbox_id, sandbox.state.root
+    try:
+        yield sandbox
+    finally:
+        sandbox.close()
+        _assert_nothing_left(sandbox, marker, root)
+
+
+@pytest.fixture(scope="module")
+def shared_desktop() -> Iterator[SandboxDesktop]:
+    """One sandbox for a module's read-mostly tests (LibreOffice takes seconds to start)."""
+    sandbox = SandboxDesktop().start()
+    try:
+        yield sandbox
+    finally:
+        sandbox.close()

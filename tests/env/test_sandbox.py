@@ -1,0 +1,165 @@
+"""The sandbox desktop with real applications: typing, clicking, reading back, reset, isolation."""
+
+from __future__ import annotations
+
+import pytest
+
+from pcagent import actions as act
+from pcagent.env import SandboxDesktop
+from pcagent.env.processes import find_marked_processes, is_alive
+from pcagent.errors import (
+    AppLaunchError,
+    InvalidActionError,
+    SandboxClosedError,
+    UnknownAppError,
+    UnsupportedActionError,
+)
+
+pytestmark = [pytest.mark.desktop]
+
+UNICODE_TEXT = "Grüße, 世界 — ÄÖÜ ½ € Ωω\nsecond line\ttab 😀\n"
+
+
+def editor_text(desktop: SandboxDesktop) -> str:
+    observation = desktop.observe()
+    areas = [e for e in observation.elements if e.role == "text" and e.app == "mousepad"]
+    assert areas, observation.element_listing()
+    return desktop.accessibility.text_of(areas[0].id)
+
+
+def test_unicode_text_typed_into_the_editor_reads_back_exactly(desktop: SandboxDesktop) -> None:
+    desktop.execute(act.OpenApp(app="text_editor"))
+    result = desktop.execute(act.TypeText(text=UNICODE_TEXT))
+    assert result.ok
+    assert editor_text(desktop) == UNICODE_TEXT
+
+
+def test_type_at_a_position_clicks_there_first_and_adds_no_enter(desktop: SandboxDesktop) -> None:
+    desktop.execute(act.OpenApp(app="text_editor"))
+    desktop.execute(act.TypeText(text="first"))
+    area = next(e for e in desktop.observe().elements if e.role == "text")
+    # Click at the very start of the text area, then type: the new text goes before "first".
+    desktop.execute(act.TypeText(text="0-", x=area.box.x + 2, y=area.box.y + 5))
+    desktop.execute(act.Hotkey(keys=["ctrl", "home"]))
+    assert editor_text(desktop) == "0-first"
+
+
+def test_calculator_buttons_found_through_their_boxes_compute(desktop: SandboxDesktop) -> None:
+    desktop.execute(act.OpenApp(app="calculator"))
+    for label in ["7", "*", "6", "="]:
+        observation = desktop.observe()
+        button = next(e for e in observation.elements if e.name == label and "button" in e.role)
+        x, y = button.box.center
+        desktop.execute(act.Click(x=x, y=y))
+    display = [e.text for e in desktop.observe().elements if e.role == "text"]
+    assert display == ["42"]
+
+
+def test_hotkey_and_press_reach_the_application(desktop: SandboxDesktop) -> None:
+    desktop.execute(act.OpenApp(app="text_editor"))
+    desktop.execute(act.TypeText(text="abc"))
+    desktop.execute(act.Press(key="backspace", times=2))
+    desktop.execute(act.Hotkey(keys=["ctrl", "a"]))
+    desktop.execute(act.TypeText(text="z"))
+    assert editor_text(desktop) == "z"
+
+
+def test_invalid_actions_are_rejected_before_anything_runs(desktop: SandboxDesktop) -> None:
+    desktop.execute(act.OpenApp(app="text_editor"))
+    before = desktop.observe()
+    width, height = desktop.screen_size
+    with pytest.raises(InvalidActionError, match="outside"):
+        desktop.execute(act.Click(x=width, y=10))
+    with pytest.raises(InvalidActionError):
+        desktop.execute(act.Drag(start_x=1, start_y=1, end_x=1, end_y=height + 5))
+    with pytest.raises(UnknownAppError, match="Known applications"):
+        desktop.execute(act.OpenApp(app="photoshop"))
+    with pytest.raises(UnsupportedActionError):
+        desktop.execute(act.SelectText(target="the first word"))
+    after = desktop.observe()
+    assert [w.title for w in after.windows] == [w.title for w in before.windows]
+
+
+def test_answer_done_and_fail_report_without_touching_the_desktop(desktop: SandboxDesktop) -> None:
+    assert desktop.execute(act.Answer(text="09:30")).answer == "09:30"
+    assert desktop.execute(act.Done(summary="ok")).finished
+    failed = desktop.execute(act.Fail(reason="cannot find the file"))
+    assert failed.finished and not failed.ok and "cannot find" in failed.message
+
+
+def test_reset_closes_apps_and_restores_a_pristine_home(desktop: SandboxDesktop) -> None:
+    home = desktop.home
+    template = desktop.state.home_template  # type: ignore[union-attr]
+    pristine = sorted(p.relative_to(template) for p in template.rglob("*"))
+    assert pristine, "the template should not be empty"
+    desktop.open_app("text_editor")
+    (home / "Documents" / "notes.txt").write_text("left over")
+    (home / ".config" / "libreoffice" / "4" / "user" / "registrymodifications.xcu").write_text("x")
+    editor_pids = list(desktop.state.app_pids["text_editor"])  # type: ignore[union-attr]
+    desktop.reset()
+    assert sorted(p.relative_to(home) for p in home.rglob("*")) == pristine
+    assert (
+        "ShowTipOfTheDay"
+        in (home / ".config/libreoffice/4/user/registrymodifications.xcu").read_text()
+    )
+    assert not any(is_alive(pid) for pid in editor_pids)
+    assert desktop.observe().windows == []
+    # The desktop still works after a reset.
+    desktop.open_app("calculator")
+    assert [w.app_class for w in desktop.observe().windows] == ["Galculator"]
+
+
+def test_two_sandboxes_side_by_side_do_not_see_each_other() -> None:
+    with SandboxDesktop() as first, SandboxDesktop() as second:
+        assert first.display != second.display
+        first.open_app("text_editor")
+        second.open_app("calculator")
+        first.execute(act.TypeText(text="only in the first"))
+        assert [w.app_class for w in first.observe().windows] == ["Mousepad"]
+        assert [w.app_class for w in second.observe().windows] == ["Galculator"]
+        assert editor_text(first) == "only in the first"
+        assert {e.app for e in second.observe().elements} == {"galculator"}
+        first_marker = first.state.sandbox_id  # type: ignore[union-attr]
+    assert find_marked_processes(first_marker) == []
+
+
+def test_close_ends_every_process_including_bus_activated_ones() -> None:
+    desktop = SandboxDesktop().start()
+    marker = desktop.state.sandbox_id  # type: ignore[union-attr]
+    desktop.open_app("file_manager")  # thunar activates more D-Bus services
+    started = find_marked_processes(marker)
+    assert len(started) >= 5
+    desktop.close()
+    assert find_marked_processes(marker) == []
+    assert not any(is_alive(pid) for pid in started)
+    with pytest.raises(SandboxClosedError):
+        desktop.observe()
+    desktop.close()  # a second close is harmless
+
+
+def test_app_that_never_shows_a_window_gives_a_clear_error(
+    desktop: SandboxDesktop, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pcagent.env import apps
+
+    broken = apps.AppSpec(
+        "broken", "exits at once", lambda context: ["false"], ("Nothing",), startup_timeout=3
+    )
+    monkeypatch.setitem(apps.APPS, "broken", broken)
+    with pytest.raises(AppLaunchError, match="exited with status 1"):
+        desktop.open_app("broken")
+
+
+def test_observation_recovers_after_the_focused_app_is_killed(desktop: SandboxDesktop) -> None:
+    import os
+    import signal
+
+    desktop.open_app("text_editor")
+    desktop.open_app("calculator")
+    calculator_pid = desktop.state.app_pids["calculator"][0]  # type: ignore[union-attr]
+    os.kill(calculator_pid, signal.SIGKILL)
+    desktop.wait_settled()
+    observation = desktop.observe()
+    assert "Galculator" not in [w.app_class for w in observation.windows]
+    desktop.open_app("calculator")
+    assert any(e.name == "=" for e in desktop.observe().elements)
