@@ -10,6 +10,7 @@ demo: setup
 test: setup
 	$(VENV)/bin/ruff check src tests benchmarks
 	$(VENV)/bin/ruff format --check src tests benchmarks
+	$(VENV)/bin/pcagent models install smollm2-135m
 	$(PYTHON) -m pytest
 
 setup: setup-system setup-venv

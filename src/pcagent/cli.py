@@ -10,6 +10,7 @@ from rich.console import Console
 
 from pcagent.cli_desktop import desktop_app
 from pcagent.errors import PcAgentError
+from pcagent.models.cli import models_app
 
 app = typer.Typer(
     help="pcagent: automates long, multi-application desktop tasks through the GUI.",
@@ -17,6 +18,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 app.add_typer(desktop_app, name="desktop")
+app.add_typer(models_app, name="models")
 console = Console()
 
 

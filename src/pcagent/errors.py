@@ -68,3 +68,60 @@ class AppLaunchError(DesktopError):
 
 class AccessibilityError(DesktopError):
     """The accessibility bus could not be reached or answered nonsense."""
+
+
+# --- models --------------------------------------------------------------------------------------
+
+
+class ModelError(PcAgentError):
+    """Base of the errors of the model layer (``pcagent.models``).
+
+    Bad *output* from a model is not an error: it comes back as a typed failure. These exceptions
+    are for what a retry cannot fix by re-asking: configuration, transport, installation.
+    """
+
+
+class ModelConfigurationError(ModelError, ConfigurationError):
+    """The model configuration is incomplete or invalid (unknown profile, bad backend option)."""
+
+
+class MissingApiKeyError(ModelConfigurationError):
+    """A remote backend needs an API key and the environment variable that should hold it is empty."""
+
+
+class ModelAuthenticationError(ModelError):
+    """The server rejected the API key."""
+
+
+class ModelUnavailableError(ModelError):
+    """The model server could not be reached or kept failing after the retries (connection refused,
+    timeout, overload). The message names the address and the setting to change."""
+
+
+class ModelTransientError(ModelUnavailableError):
+    """One failed attempt that is worth retrying (timeout, rate limit, 5xx). Retried with backoff;
+    callers only see it, as :class:`ModelUnavailableError`, once the retries are spent."""
+
+
+class ModelRequestError(ModelError):
+    """The server refused the request itself (HTTP 4xx other than auth and rate limits)."""
+
+
+class LocalModelNotInstalledError(ModelError):
+    """No local model pack is installed (or the configured one is missing)."""
+
+
+class ModelInstallError(ModelError):
+    """Installing a local model pack failed (download, extraction, size or hash check)."""
+
+
+class StructuredOutputError(ModelError):
+    """Raised only by ``StructuredResult.unwrap()``: the model never produced valid output."""
+
+
+class ReplayMissError(ModelError):
+    """A replaying model got a request that was never recorded."""
+
+
+class ScriptExhaustedError(ModelError):
+    """A scripted model was asked more often than it has queued responses (a test bug)."""

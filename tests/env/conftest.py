@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -10,10 +9,6 @@ import pytest
 
 from pcagent.env import SandboxDesktop
 from pcagent.env.processes import find_marked_processes
-
-needs_desktop = pytest.mark.skipif(
-    shutil.which("Xvfb") is None, reason="Xvfb is not installed: run `make setup` first"
-)
 
 
 def _assert_nothing_left(desktop: SandboxDesktop, marker: str, root: Path) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import pytest
@@ -58,7 +59,7 @@ def test_paragraph_boxes_match_the_document_layout(writer: SandboxDesktop) -> No
     observation = writer.observe()
     boxes = [e.box for e in observation.elements if e.text in PARAGRAPHS]
     assert len(boxes) == len(PARAGRAPHS)
-    assert all(a.bottom <= b.y + 1 for a, b in zip(boxes, boxes[1:], strict=False))
+    assert all(a.bottom <= b.y + 1 for a, b in itertools.pairwise(boxes))
     width, height = observation.screen_size
     assert all(0 <= box.x < width and 0 <= box.y < height for box in boxes)
 

@@ -69,13 +69,15 @@ ROLES = [
     Atspi.Role.DOCUMENT_WEB,
     Atspi.Role.DOCUMENT_SPREADSHEET,
     Atspi.Role.SECTION,
-    Atspi.Role.TOOL_BAR,
     Atspi.Role.SCROLL_BAR,
     Atspi.Role.CAPTION,
     Atspi.Role.ALERT,
     Atspi.Role.NOTIFICATION,
 ]
 # Roles whose content is in the Text interface rather than the name (LibreOffice paragraphs, entries).
+# For the ones in NAMED_TEXT_ROLES the text is read only when the name is empty (a label's text is
+# its name): every skipped call is a round trip to the application saved.
+NAMED_TEXT_ROLES = {"label", "static", "link", "caption", "section", "status bar"}
 TEXT_ROLES = {
     "paragraph",
     "heading",
@@ -297,7 +299,7 @@ class Worker:
         ):
             return {**self.last_answer, "reused": True}
         started_events = self.events
-        self.timings: dict[str, float] = {}
+        self.timings: dict[str, float] = {"start": time.perf_counter()}
         elements, objects = self._read_roots(self.roots(focused_title), origins)
         self.objects = objects
         answer = {"elements": elements, "reused": False, "timings": self.timings}
@@ -480,7 +482,9 @@ class Worker:
             "app": app_name,
             "window": window_name,
             "depth": depth,
-            "_has_text": "Text" in interfaces and role in TEXT_ROLES,
+            "_has_text": "Text" in interfaces
+            and role in TEXT_ROLES
+            and not (name and role in NAMED_TEXT_ROLES),
             "_offset": offset,
         }
 

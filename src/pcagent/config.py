@@ -1,0 +1,218 @@
+"""The project's one configuration: a validated TOML file plus environment variables.
+
+Why one place: every layer reads its settings from :class:`PcAgentConfig`, so defaults are written
+once (here, as field defaults) and documented once. Nothing is read at import; callers call
+:func:`load_config` and pass the result down.
+
+File: ``$PCAGENT_CONFIG``, default ``~/.config/pcagent/config.toml``. A missing file means "all
+defaults". Unknown keys are rejected so that a typo does not silently fall back to a default.
+
+Adding a section (e.g. ``[desktop]``): define a ``DesktopConfig(ConfigSection)`` model next to the
+code that uses it or here, then add ``desktop: DesktopConfig = Field(default_factory=DesktopConfig)``
+to :class:`PcAgentConfig`. Nothing else changes.
+
+Environment variables (they win over the file):
+
+=====================  ==========================================================================
+``PCAGENT_CONFIG``     path of the TOML file (default ``~/.config/pcagent/config.toml``)
+``PCAGENT_DATA_DIR``   where installed models and run records live (default
+                       ``~/.local/share/pcagent``)
+``PCAGENT_MODEL``      name of the model profile used by every role without its own entry in
+                       ``[models.roles]`` (overrides ``models.default``)
+=====================  ==========================================================================
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from pcagent.errors import ConfigurationError
+
+CONFIG_ENV = "PCAGENT_CONFIG"
+DATA_DIR_ENV = "PCAGENT_DATA_DIR"
+MODEL_ENV = "PCAGENT_MODEL"
+
+DEFAULT_CONFIG_PATH = "~/.config/pcagent/config.toml"
+DEFAULT_DATA_DIR = "~/.local/share/pcagent"
+
+#: The name of the profile that always exists: the installed local model.
+LOCAL_PROFILE = "local"
+
+BackendName = Literal["openai", "anthropic", "local"]
+
+
+class ConfigSection(BaseModel):
+    """Base of every section: unknown keys are errors, values are immutable once loaded."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class ModelProfile(ConfigSection):
+    """One named model: which backend, which model, and its limits.
+
+    ``[models.profiles.NAME]`` in the file. Keys that do not apply to a backend are ignored by it.
+    """
+
+    backend: BackendName = "local"
+    #: Model name sent to the server (``gpt-4o-mini``, ``claude-sonnet-4-5``...). Remote only.
+    model: str = ""
+    #: Server address for OpenAI-compatible servers (vLLM, Ollama, llama.cpp...). Empty: the SDK's
+    #: default (which honours ``OPENAI_BASE_URL`` / ``ANTHROPIC_BASE_URL``).
+    base_url: str = ""
+    #: Name of the environment variable holding the API key. Empty: ``OPENAI_API_KEY`` for openai,
+    #: ``ANTHROPIC_API_KEY`` for anthropic. The key itself never goes in the file.
+    api_key_env: str = ""
+    #: Local backend: the installed pack to use (see ``pcagent models list``). Empty: the best
+    #: installed pack.
+    pack: str = ""
+    #: Local backend: a GGUF file to use instead of a pack.
+    gguf_path: str = ""
+    #: Local backend: CPU threads for generation and prompt processing.
+    threads: int = Field(default=2, ge=1, le=256)
+    #: Local backend: context window per agent role (tokens).
+    context_tokens: int = Field(default=4096, ge=256)
+    #: Local backend: how many agent roles keep their own prompt cache at once.
+    cache_slots: int = Field(default=4, ge=1, le=32)
+    #: How the schema reaches the model. ``auto``: the strongest the backend has (constrained
+    #: decoding for local and OpenAI-compatible, forced tool call for Anthropic), falling back to
+    #: the prompt when an OpenAI-compatible server rejects JSON-schema response formats.
+    structured_output: Literal["auto", "prompt"] = "auto"
+    #: Whether the model accepts images. False: images are replaced by their text alternative.
+    vision: bool = False
+    #: Longest image side sent to the model (pixels); larger screenshots are downscaled.
+    max_image_side: int = Field(default=1568, ge=64)
+    #: Most pixels in one image sent to the model.
+    max_image_pixels: int = Field(default=1_150_000, ge=4096)
+    temperature: float = Field(default=0.0, ge=0.0, le=2.0)
+    max_output_tokens: int = Field(default=1024, ge=1)
+    #: Seconds one request may take before it counts as failed (and is retried).
+    timeout_s: float = Field(default=120.0, gt=0)
+    #: Dollars per million prompt / completion tokens, for cost accounting. 0: unknown.
+    prompt_cost_per_mtok: float = Field(default=0.0, ge=0.0)
+    completion_cost_per_mtok: float = Field(default=0.0, ge=0.0)
+
+
+class ModelsConfig(ConfigSection):
+    """``[models]``: which model each agent role uses, and how hard to try."""
+
+    #: Profile for roles not listed in ``roles``. ``local`` is built in.
+    default: str = LOCAL_PROFILE
+    #: Agent role → profile name, e.g. ``manager = "gpt"``.
+    roles: dict[str, str] = Field(default_factory=dict)
+    profiles: dict[str, ModelProfile] = Field(default_factory=dict)
+    #: How many times output that fails validation is re-asked (with the error) before the call
+    #: returns a typed failure.
+    validation_retries: int = Field(default=2, ge=0, le=10)
+    #: How many times a transient transport error (timeout, 429, 5xx, refused connection) is
+    #: retried, with exponential backoff starting at ``retry_backoff_s``.
+    transport_retries: int = Field(default=3, ge=0, le=10)
+    retry_backoff_s: float = Field(default=1.0, ge=0.0)
+
+    @model_validator(mode="after")
+    def _names_exist(self) -> ModelsConfig:
+        known = set(self.profiles) | {LOCAL_PROFILE}
+        for where, name in [("models.default", self.default)] + [
+            (f"models.roles.{role}", name) for role, name in self.roles.items()
+        ]:
+            if name not in known:
+                raise ValueError(
+                    f"{where} = {name!r} names no profile; define [models.profiles.{name}] "
+                    f"or use one of {sorted(known)}"
+                )
+        return self
+
+    def profile(self, name: str) -> ModelProfile:
+        """The profile called ``name``; ``local`` exists even when the file does not define it."""
+        if name in self.profiles:
+            return self.profiles[name]
+        if name == LOCAL_PROFILE:
+            return ModelProfile(backend="local")
+        raise ConfigurationError(f"no model profile {name!r}; define [models.profiles.{name}]")
+
+    def profile_name_for_role(self, role: str) -> str:
+        """The profile an agent role uses: its own entry in ``roles``, else ``default``."""
+        return self.roles.get(role, self.default)
+
+
+class PcAgentConfig(ConfigSection):
+    """The whole configuration. ``data_dir`` comes from the environment, not the file."""
+
+    models: ModelsConfig = Field(default_factory=ModelsConfig)
+    #: Where installed models (``models/``) and run records live. ``$PCAGENT_DATA_DIR``.
+    data_dir: Path = Field(default_factory=lambda: Path(DEFAULT_DATA_DIR).expanduser())
+    #: The file this was read from (None: defaults only).
+    source: Path | None = None
+
+    @property
+    def models_dir(self) -> Path:
+        """Where ``pcagent models install`` puts model files."""
+        return self.data_dir / "models"
+
+
+def config_path(environ: Mapping[str, str] | None = None) -> Path:
+    """The configuration file's path: ``$PCAGENT_CONFIG`` or the default."""
+    environ = os.environ if environ is None else environ
+    return Path(environ.get(CONFIG_ENV) or DEFAULT_CONFIG_PATH).expanduser()
+
+
+def data_dir(environ: Mapping[str, str] | None = None) -> Path:
+    """The data directory: ``$PCAGENT_DATA_DIR`` or the default. Not created here."""
+    environ = os.environ if environ is None else environ
+    return Path(environ.get(DATA_DIR_ENV) or DEFAULT_DATA_DIR).expanduser()
+
+
+def load_config(
+    path: Path | str | None = None, environ: Mapping[str, str] | None = None
+) -> PcAgentConfig:
+    """Read and validate the configuration.
+
+    ``path`` overrides ``$PCAGENT_CONFIG``; ``environ`` (default ``os.environ``) is a parameter so
+    tests need not touch the process environment. A missing file at the *default* path means all
+    defaults; a missing file that was asked for explicitly is an error.
+
+    Raises :class:`ConfigurationError` with the file name and the offending key.
+    """
+    environ = os.environ if environ is None else environ
+    explicit = path is not None or bool(environ.get(CONFIG_ENV))
+    file = Path(path).expanduser() if path is not None else config_path(environ)
+    raw: dict[str, object] = {}
+    source: Path | None = None
+    if file.is_file():
+        try:
+            raw = tomllib.loads(file.read_text(encoding="utf-8"))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+            raise ConfigurationError(f"{file}: not valid TOML: {error}") from error
+        source = file
+    elif explicit:
+        raise ConfigurationError(
+            f"configuration file {file} does not exist (set by {CONFIG_ENV} or --config); "
+            "create it or unset the variable"
+        )
+    for forbidden in ("data_dir", "source"):
+        if forbidden in raw:
+            raise ConfigurationError(
+                f"{file}: '{forbidden}' cannot be set in the file; use {DATA_DIR_ENV}"
+            )
+    model_override = environ.get(MODEL_ENV)
+    if model_override:
+        models = dict(raw.get("models", {}) or {})  # type: ignore[call-overload]
+        models["default"] = model_override
+        raw["models"] = models
+    try:
+        return PcAgentConfig.model_validate(
+            {**raw, "data_dir": data_dir(environ), "source": source}
+        )
+    except ValidationError as error:
+        problems = "; ".join(
+            f"{'.'.join(str(part) for part in item['loc']) or '(top)'}: {item['msg']}"
+            for item in error.errors()
+        )
+        where = source or "configuration"
+        hint = f" (or {MODEL_ENV})" if model_override else ""
+        raise ConfigurationError(f"{where}{hint}: {problems}") from error

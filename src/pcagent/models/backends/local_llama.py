@@ -1,0 +1,132 @@
+"""Local offline inference with xllamacpp (llama.cpp in-process), no network, no API key.
+
+Why these choices:
+- JSON-schema constrained decoding (llama.cpp's ``json_schema``): even a small model's reply is
+  then syntactically valid and of the right shape; the shared parser still validates it.
+- One llama.cpp *slot* per cache key (agent role), pinned with ``id_slot`` and ``cache_prompt``:
+  each agent's long, stable prompt prefix (instructions, schema) stays in its slot's KV cache, so
+  its next call only evaluates the new tail. Roles beyond ``cache_slots`` share slots, least
+  recently used first.
+- The model loads on the first call, not at construction, so building a router is cheap.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from pathlib import Path
+from typing import Any
+
+from pcagent.errors import LocalModelNotInstalledError, ModelRequestError
+from pcagent.models.backend import BackendInfo, ChatRequest, Completion
+from pcagent.models.messages import Message
+
+
+class LocalLlamaBackend:
+    """A GGUF model run by xllamacpp on the CPU."""
+
+    def __init__(
+        self,
+        gguf_path: Path,
+        *,
+        info: BackendInfo,
+        threads: int = 2,
+        context_tokens: int = 4096,
+        cache_slots: int = 4,
+    ):
+        self._path = gguf_path
+        self._info = info
+        self._threads = threads
+        self._context_tokens = context_tokens
+        self._slots = cache_slots
+        self._server: Any = None
+        self._slot_of: OrderedDict[str, int] = OrderedDict()
+        self._lock = threading.Lock()
+
+    @property
+    def info(self) -> BackendInfo:
+        return self._info
+
+    @property
+    def loaded(self) -> bool:
+        return self._server is not None
+
+    def load(self) -> None:
+        """Load the model now (otherwise the first call does). Takes seconds."""
+        with self._lock:
+            self._load_locked()
+
+    def _load_locked(self) -> None:
+        if self._server is not None:
+            return
+        if not self._path.is_file():
+            raise LocalModelNotInstalledError(
+                f"model file {self._path} is missing; run `pcagent models install NAME` "
+                "(see `pcagent models list`)"
+            )
+        import xllamacpp  # heavy native module: loaded only when a local model is used
+
+        params = xllamacpp.CommonParams()
+        params.model.path = str(self._path)
+        params.n_parallel = self._slots
+        params.n_ctx = self._context_tokens * self._slots
+        params.cpuparams.n_threads = self._threads
+        params.cpuparams_batch.n_threads = self._threads
+        params.cache_prompt = True
+        params.warmup = False
+        params.verbosity = -1
+        params.port = 0  # the embedded HTTP listener gets a free loopback port; unused here
+        self._server = xllamacpp.Server(params)
+
+    def _slot_for(self, cache_key: str) -> int:
+        if cache_key in self._slot_of:
+            self._slot_of.move_to_end(cache_key)
+            return self._slot_of[cache_key]
+        if len(self._slot_of) < self._slots:
+            slot = len(self._slot_of)
+        else:
+            _, slot = self._slot_of.popitem(last=False)
+        self._slot_of[cache_key] = slot
+        return slot
+
+    def complete(self, request: ChatRequest) -> Completion:
+        # llama.cpp's server is thread-safe, but slot bookkeeping and loading are ours.
+        with self._lock:
+            self._load_locked()
+            slot = self._slot_for(request.cache_key)
+        body: dict[str, Any] = {
+            "messages": [_to_llama(message) for message in request.messages],
+            "max_tokens": request.max_output_tokens,
+            "temperature": request.temperature,
+            "cache_prompt": True,
+            "id_slot": slot,
+        }
+        if request.constrained:
+            body["json_schema"] = request.schema
+        result = self._server.handle_chat_completions(body)
+        if not isinstance(result, dict) or "error" in result or not result.get("choices"):
+            error = result.get("error") if isinstance(result, dict) else result
+            raise ModelRequestError(f"local model {self._path.name} refused the request: {error}")
+        choice = result["choices"][0]
+        usage = result.get("usage", {})
+        return Completion(
+            text=choice.get("message", {}).get("content") or "",
+            prompt_tokens=int(usage.get("prompt_tokens", 0)),
+            completion_tokens=int(usage.get("completion_tokens", 0)),
+            cached_prompt_tokens=int(
+                (usage.get("prompt_tokens_details") or {}).get("cached_tokens", 0)
+            ),
+            truncated=choice.get("finish_reason") == "length",
+            details={"timings": result.get("timings", {}), "slot": slot},
+        )
+
+    def close(self) -> None:
+        with self._lock:
+            self._server = None  # the server stops when its object is freed
+            self._slot_of.clear()
+
+
+def _to_llama(message: Message) -> dict[str, Any]:
+    """Text only: the model packs have no vision; the structured layer already swapped images
+    for their text alternative."""
+    return {"role": message.role, "content": message.text}

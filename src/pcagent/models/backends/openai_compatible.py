@@ -1,0 +1,147 @@
+"""OpenAI-compatible chat completions: OpenAI itself, vLLM, Ollama, llama.cpp servers...
+
+Structured output: the JSON schema goes as a ``json_schema`` response format (constrained decoding
+on servers that have it). A server that rejects that format with HTTP 400 is asked again with the
+schema in the prompt only, and remembered as such for the rest of the session.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import openai
+
+from pcagent.errors import (
+    MissingApiKeyError,
+    ModelAuthenticationError,
+    ModelRequestError,
+    ModelTransientError,
+)
+from pcagent.models.backend import BackendInfo, ChatRequest, Completion
+from pcagent.models.backends.wire import data_url
+from pcagent.models.messages import ImagePart, Message
+
+DEFAULT_KEY_ENV = "OPENAI_API_KEY"
+
+
+class OpenAICompatibleBackend:
+    """One model on one OpenAI-compatible server.
+
+    ``api_key`` wins over ``api_key_env``. With neither set: an error for the official API, and
+    a placeholder key for a configured ``base_url`` (local servers rarely check keys; one that
+    does answers 401, reported as :class:`ModelAuthenticationError` naming the variable).
+    """
+
+    def __init__(
+        self,
+        *,
+        model: str,
+        info: BackendInfo,
+        base_url: str = "",
+        api_key: str = "",
+        api_key_env: str = DEFAULT_KEY_ENV,
+        timeout_s: float = 120.0,
+        profile: str = "",
+    ):
+        self._model = model
+        self._info = info
+        self._key_env = api_key_env or DEFAULT_KEY_ENV
+        self._where = base_url or "the OpenAI API"
+        self._setting = f"[models.profiles.{profile}]" if profile else "the model profile"
+        key = api_key or os.environ.get(self._key_env, "")
+        if not key:
+            if not base_url:
+                raise MissingApiKeyError(
+                    f"{self._setting} uses the OpenAI API but {self._key_env} is not set; "
+                    f"export {self._key_env}=... or set base_url to an OpenAI-compatible server"
+                )
+            key = "not-needed"
+        self._client = openai.OpenAI(
+            api_key=key, base_url=base_url or None, timeout=timeout_s, max_retries=0
+        )
+        self._schema_format_supported = True
+
+    @property
+    def info(self) -> BackendInfo:
+        return self._info
+
+    def complete(self, request: ChatRequest) -> Completion:
+        use_format = request.constrained and self._schema_format_supported
+        try:
+            return self._call(request, use_format)
+        except ModelRequestError as error:
+            text = str(error).lower()
+            if use_format and ("response_format" in text or "json_schema" in text):
+                self._schema_format_supported = False
+                return self._call(request, False)
+            raise
+
+    def _call(self, request: ChatRequest, use_format: bool) -> Completion:
+        arguments: dict[str, Any] = {
+            "model": self._model,
+            "messages": [_to_openai(message) for message in request.messages],
+            "max_tokens": request.max_output_tokens,
+            "temperature": request.temperature,
+        }
+        if use_format:
+            arguments["response_format"] = {
+                "type": "json_schema",
+                "json_schema": {
+                    "name": request.schema_name[:64] or "reply",
+                    "schema": request.schema,
+                    "strict": False,
+                },
+            }
+        try:
+            response = self._client.chat.completions.create(**arguments)
+        except openai.APITimeoutError as error:
+            raise ModelTransientError(f"{self._where} did not answer in time: {error}") from error
+        except openai.APIConnectionError as error:
+            raise ModelTransientError(
+                f"cannot reach {self._where} ({error}); is the server running? "
+                f"Check base_url in {self._setting}"
+            ) from error
+        except (openai.AuthenticationError, openai.PermissionDeniedError) as error:
+            raise ModelAuthenticationError(
+                f"{self._where} rejected the API key from {self._key_env}: {error}"
+            ) from error
+        except openai.RateLimitError as error:
+            raise ModelTransientError(f"{self._where} is rate limiting: {error}") from error
+        except openai.APIStatusError as error:
+            if error.status_code >= 500 or error.status_code in (408, 409):
+                raise ModelTransientError(
+                    f"{self._where} failed (HTTP {error.status_code}): {error}"
+                ) from error
+            raise ModelRequestError(
+                f"{self._where} refused the request (HTTP {error.status_code}): {error}"
+            ) from error
+        except openai.OpenAIError as error:
+            raise ModelRequestError(f"{self._where}: {error}") from error
+        if not response.choices:
+            raise ModelTransientError(f"{self._where} returned no choices")
+        choice = response.choices[0]
+        usage = response.usage
+        details = getattr(usage, "prompt_tokens_details", None) if usage else None
+        return Completion(
+            text=choice.message.content or "",
+            prompt_tokens=usage.prompt_tokens if usage else 0,
+            completion_tokens=usage.completion_tokens if usage else 0,
+            cached_prompt_tokens=(getattr(details, "cached_tokens", 0) or 0) if details else 0,
+            truncated=choice.finish_reason == "length",
+        )
+
+    def close(self) -> None:
+        self._client.close()
+
+
+def _to_openai(message: Message) -> dict[str, Any]:
+    if not message.images:
+        return {"role": message.role, "content": message.text}
+    content = [
+        {"type": "image_url", "image_url": {"url": data_url(part)}}
+        if isinstance(part, ImagePart)
+        else {"type": "text", "text": part.text}
+        for part in message.parts
+    ]
+    return {"role": message.role, "content": content}
