@@ -163,3 +163,24 @@ def test_observation_recovers_after_the_focused_app_is_killed(desktop: SandboxDe
     assert "Galculator" not in [w.app_class for w in observation.windows]
     desktop.open_app("calculator")
     assert any(e.name == "=" for e in desktop.observe().elements)
+
+
+def test_attach_drives_an_existing_display_and_ends_only_its_own_apps(
+    desktop: SandboxDesktop, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The sandbox stands in for a user's own desktop: attach through its display and session bus.
+    for variable in ("DBUS_SESSION_BUS_ADDRESS", "XAUTHORITY", "XDG_RUNTIME_DIR"):
+        monkeypatch.setenv(variable, desktop.env[variable])
+    desktop.open_app("text_editor")
+    attached = SandboxDesktop.attach(desktop.display)
+    try:
+        attached.open_app("calculator")
+        observation = attached.observe()
+        assert any(e.name == "=" for e in observation.elements)
+        calculator_pids = list(attached.state.app_pids["calculator"])  # type: ignore[union-attr]
+    finally:
+        attached.close()
+    assert not any(is_alive(pid) for pid in calculator_pids)
+    # The desktop it attached to, and the editor opened there, are untouched.
+    assert [w.app_class for w in desktop.observe().windows] == ["Mousepad"]
+    assert desktop.home.exists()
