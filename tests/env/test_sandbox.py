@@ -184,3 +184,17 @@ def test_attach_drives_an_existing_display_and_ends_only_its_own_apps(
     # The desktop it attached to, and the editor opened there, are untouched.
     assert [w.app_class for w in desktop.observe().windows] == ["Mousepad"]
     assert desktop.home.exists()
+
+
+@pytest.mark.parametrize("app_name", ["browser", "mail", "clock", "file_manager"])
+def test_every_heavier_app_opens_with_an_accessible_window(
+    desktop: SandboxDesktop, app_name: str
+) -> None:
+    window = desktop.open_app(app_name)
+    observation = desktop.observe()
+    assert observation.focused_window is not None
+    assert observation.focused_window.window_id == window.window_id
+    named = [e for e in observation.elements if e.name]
+    assert len(named) >= 3, observation.element_listing()
+    width, height = observation.screen_size
+    assert all(0 <= e.box.center[0] < width + 50 and e.box.y < height for e in named)

@@ -141,7 +141,8 @@ APPS: dict[str, AppSpec] = {
             "mail",
             "Mail client (thunderbird) with a local profile",
             _thunderbird,
-            ("thunderbird", "Thunderbird"),
+            ("thunderbird", "Thunderbird", "thunderbird-esr", "thunderbird-default"),
+            title_hint="Mozilla Thunderbird",
             startup_timeout=90.0,
         ),
     )

@@ -422,8 +422,28 @@ class SandboxDesktop:
         window = self._wait_for_window(spec, before, process, log)
         with contextlib.suppress(Exception):
             self._executor.input.activate_window(window.window_id)  # type: ignore[union-attr]
+        self._wait_for_accessible_window(window, spec.startup_timeout)
         self.wait_settled()
         return window
+
+    def _wait_for_accessible_window(self, window: WindowInfo, timeout: float) -> bool:
+        """Wait until the window is on the accessibility bus too.
+
+        GTK4 programs (gnome-clocks) map their window a moment before they register there, and an
+        observation in between would show no elements. False when it never appeared.
+        """
+        deadline = time.monotonic() + min(timeout, 15.0)
+        while time.monotonic() < deadline:
+            try:
+                if any(
+                    w["name"] == window.title or (window.pid and w["pid"] == window.pid)
+                    for w in self._a11y_client().windows()
+                ):
+                    return True
+            except AccessibilityError:
+                pass
+            time.sleep(0.1)
+        return False
 
     def _open_app_title(self, name: str) -> str:
         return self.open_app(name).title
