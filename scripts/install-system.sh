@@ -7,7 +7,7 @@ set -euo pipefail
 PACKAGES=(
   # sandbox desktop
   xvfb xauth x11-utils x11-xserver-utils xfwm4 dbus-x11 at-spi2-core libglib2.0-bin
-  gir1.2-atspi-2.0 gir1.2-gtk-3.0 python3-gi python3-pyatspi xdotool
+  gir1.2-atspi-2.0 gir1.2-gtk-3.0 python3-gi python3-pyatspi xdotool xclip
   # python for the venv (system python sees Debian's gi and uno)
   python3-venv python3-dev
   # applications

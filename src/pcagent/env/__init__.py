@@ -4,8 +4,8 @@ Nothing above this layer touches X11 or AT-SPI; it talks to an :class:`Environme
 """
 
 from pcagent.env.apps import APPS, get_app
-from pcagent.env.observation import ActionResult, Box, Element, Observation, WindowInfo
-from pcagent.env.protocol import Environment
+from pcagent.env.observation import ActionResult, Box, Element, Observation, TextState, WindowInfo
+from pcagent.env.protocol import Environment, TextAccess
 from pcagent.env.sandbox import SandboxConfig, SandboxDesktop
 
 __all__ = [
@@ -17,6 +17,8 @@ __all__ = [
     "Observation",
     "SandboxConfig",
     "SandboxDesktop",
+    "TextAccess",
+    "TextState",
     "WindowInfo",
     "get_app",
 ]

@@ -12,10 +12,10 @@ import select
 import subprocess
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pcagent.env.observation import Box, Element
+from pcagent.env.observation import Box, Element, TextState
 from pcagent.errors import AccessibilityError
 
 STARTUP_TIMEOUT = 20.0
@@ -103,6 +103,28 @@ class AccessibilityClient:
     def text_of(self, element_id: int) -> str:
         """The full, live text of an element from the last ``elements`` answer."""
         return str(self.request("text", id=element_id)["text"])
+
+    def text_state(self, element_id: int) -> TextState:
+        """Live text, caret and selections of an element from the last ``elements`` answer."""
+        answer = self.request("text_state", id=element_id)
+        return TextState(
+            element_id=element_id,
+            text=str(answer["text"]),
+            caret=int(answer["caret"]),
+            selections=tuple((int(start), int(end)) for start, end in answer["selections"]),
+        )
+
+    def character_boxes(self, element_id: int, offsets: Sequence[int]) -> list[Box | None]:
+        """Screen boxes of characters of an element (None where the toolkit gives none)."""
+        answer = self.request("character_boxes", id=element_id, offsets=list(offsets))
+        return [
+            None if raw is None else Box(x=raw[0], y=raw[1], width=raw[2], height=raw[3])
+            for raw in answer["boxes"]
+        ]
+
+    def select_range(self, element_id: int, start: int, end: int) -> bool:
+        """Select characters [start, end) of an element; False when the toolkit refused."""
+        return bool(self.request("select_range", id=element_id, start=start, end=end)["ok"])
 
     def do_action(self, element_id: int, action: str | None = None) -> bool:
         return bool(self.request("do_action", id=element_id, action=action)["ok"])

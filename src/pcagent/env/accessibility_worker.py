@@ -114,6 +114,7 @@ VISIBLE_CELL_CAP = 300
 MAX_TEXT = 2000
 CALL_TIMEOUT_MS = 3000
 WINDOW_MANAGER_APPS = {"xfwm4", "openbox"}
+VCL_CONTAINER_ROLES = {Atspi.Role.FRAME, Atspi.Role.ROOT_PANE}
 
 
 class Worker:
@@ -144,6 +145,8 @@ class Worker:
         self.last_events = -1
         self.last_answer: dict[str, Any] | None = None
         self.objects: list[Any] = []
+        # Per object of the last answer: the (dx, dy) added to its reported boxes (see _offset).
+        self.object_offsets: list[tuple[int, int]] = []
 
     # --- plumbing ---------------------------------------------------------------------------------
 
@@ -300,8 +303,8 @@ class Worker:
             return {**self.last_answer, "reused": True}
         started_events = self.events
         self.timings: dict[str, float] = {"start": time.perf_counter()}
-        elements, objects = self._read_roots(self.roots(focused_title), origins)
-        self.objects = objects
+        elements, objects, offsets = self._read_roots(self.roots(focused_title), origins)
+        self.objects, self.object_offsets = objects, offsets
         answer = {"elements": elements, "reused": False, "timings": self.timings}
         self.last_answer, self.last_key = answer, key
         # Events that arrived while reading mean the answer may already be stale.
@@ -311,7 +314,7 @@ class Worker:
 
     def _read_roots(
         self, roots: list[tuple[Any, Any]], origins: dict[str, list[int]]
-    ) -> tuple[list[dict[str, Any]], list[Any]]:
+    ) -> tuple[list[dict[str, Any]], list[Any], list[tuple[int, int]]]:
         self._offsets: dict[tuple[str, str], tuple[int, int] | None] = {}
         matches: list[tuple[Any, Any, Any]] = []
         for app, window in roots:
@@ -370,6 +373,7 @@ class Worker:
         reply_iter = iter(replies)
         result: list[dict[str, Any]] = []
         result_objects: list[Any] = []
+        result_offsets: list[tuple[int, int]] = []
         for index, (info, accessible) in enumerate(zip(kept, objects, strict=True)):
             extents = next(reply_iter)
             text_reply = next(reply_iter) if calls[2 * index + 1] is not None else None
@@ -386,7 +390,8 @@ class Worker:
             info["id"] = len(result)
             result.append(info)
             result_objects.append(accessible)
-        return result, result_objects
+            result_offsets.append((dx, dy))
+        return result, result_objects, result_offsets
 
     @staticmethod
     def _is_gtk4(app: Any) -> bool:
@@ -459,14 +464,22 @@ class Worker:
             interfaces = accessible.get_interfaces()
             depth = 0
             node = accessible.get_parent()
-            top = None
+            top = None  # the highest ancestor below the application
+            below_window = None  # the ancestor that is a child of ``window``
+            previous = accessible
             while node is not None:
                 node_role = node.get_role()
                 if node_role == Atspi.Role.APPLICATION:
                     break
                 depth += 1
+                if node == window:
+                    below_window = previous
                 top = node
+                previous = node
                 node = node.get_parent()
+            if top == window:
+                # The usual shape; the window's own child decides (LibreOffice's root pane).
+                top = below_window
             app_name = app.get_name() or ""
             window_name = window.get_name() or ""
             offset = self._offset(app, window, top, origins)
@@ -504,9 +517,10 @@ class Worker:
         if toolkit == "gtk" and version.startswith("4"):
             origin = origins.get(window.get_name() or "")
             return (origin[0], origin[1]) if origin else (0, 0)
-        if top is not None and top is not window and top.get_role() == Atspi.Role.FRAME:
-            # A second frame under the same window: LibreOffice's VCL frame sits below the native
-            # menubar, bottom-aligned with the real window, but reports itself at the window's top.
+        if top is not None and top.get_role() in VCL_CONTAINER_ROLES:
+            # LibreOffice's own (VCL) part of a window sits below the native GTK menubar,
+            # bottom-aligned with the real window, but reports itself at the window's top. Seen
+            # as a second frame whose parent is the application, or as a root pane in the frame.
             outer = window.get_extents(Atspi.CoordType.SCREEN)
             inner = top.get_extents(Atspi.CoordType.SCREEN)
             if inner.height <= 0:
@@ -527,6 +541,60 @@ class Worker:
         accessible = self.element(request)
         count = accessible.get_character_count()
         return {"text": accessible.get_text(0, count)}
+
+    def text_state(self, request: dict[str, Any]) -> dict[str, Any]:
+        """Full text, caret offset and selected ranges of one element, read live.
+
+        Offsets count characters (Unicode code points), as AT-SPI's Text interface does.
+        """
+        accessible = self.element(request)
+        self.pump()
+        count = accessible.get_character_count()
+        selections = []
+        for index in range(accessible.get_n_selections()):
+            span = accessible.get_selection(index)
+            if span.end_offset > span.start_offset:
+                selections.append([span.start_offset, span.end_offset])
+        return {
+            "text": accessible.get_text(0, count),
+            "caret": accessible.get_caret_offset(),
+            "selections": selections,
+        }
+
+    def character_boxes(self, request: dict[str, Any]) -> dict[str, Any]:
+        """Screen boxes of the characters at ``offsets`` of one element, corrected like the
+        element's own box; all requests go out at once. None for an offset without a box."""
+        index = int(request["id"])
+        accessible = self.element(request)
+        dx, dy = self.object_offsets[index]
+        calls = [
+            (
+                accessible.app.bus_name,
+                accessible.path,
+                "org.a11y.atspi.Text",
+                "GetCharacterExtents",
+                GLib.Variant("(iu)", (int(offset), SCREEN)),
+                "(iiii)",
+            )
+            for offset in request["offsets"]
+        ]
+        boxes: list[list[int] | None] = []
+        for reply in self.batch_calls(calls):
+            if reply is None or reply[2] <= 0 or reply[3] <= 0:
+                boxes.append(None)
+            else:
+                boxes.append([reply[0] + dx, reply[1] + dy, reply[2], reply[3]])
+        return {"boxes": boxes}
+
+    def select_range(self, request: dict[str, Any]) -> dict[str, Any]:
+        """Select characters [start, end) of one element through its Text interface."""
+        accessible = self.element(request)
+        start, end = int(request["start"]), int(request["end"])
+        if accessible.get_n_selections() > 0:
+            ok = accessible.set_selection(0, start, end)
+        else:
+            ok = accessible.add_selection(start, end)
+        return {"ok": bool(ok)}
 
     def do_action(self, request: dict[str, Any]) -> dict[str, Any]:
         """Invoke an element's named (or first) accessible action, e.g. press a button."""
@@ -576,6 +644,9 @@ def serve(stdin: Any, stdout: Any) -> None:
         "elements": worker.read,
         "text": worker.text,
         "do_action": worker.do_action,
+        "text_state": worker.text_state,
+        "character_boxes": worker.character_boxes,
+        "select_range": worker.select_range,
         "applications": worker.applications_request,
         "windows": worker.windows_request,
         "events": worker.events_request,

@@ -74,6 +74,24 @@ class Element(BaseModel):
         return f"[{self.id}] {self.role} {label}{text} @{box.x},{box.y} {box.width}x{box.height}"
 
 
+class TextState(BaseModel):
+    """The live text of one element, with its caret and selected ranges.
+
+    Offsets count characters (code points) from 0; ranges are half-open ``[start, end)``.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    element_id: int
+    text: str
+    caret: int = -1
+    selections: tuple[tuple[int, int], ...] = ()
+
+    @property
+    def selected_text(self) -> str:
+        return "".join(self.text[start:end] for start, end in self.selections)
+
+
 class WindowInfo(BaseModel):
     """A top-level X11 window managed by the window manager."""
 

@@ -33,7 +33,7 @@ from pcagent.env.accessibility import AccessibilityClient
 from pcagent.env.apps import AppSpec, LaunchContext, get_app
 from pcagent.env.executor import ActionExecutor
 from pcagent.env.home_template import restore_home, write_default_template
-from pcagent.env.observation import ActionResult, Observation, WindowInfo
+from pcagent.env.observation import ActionResult, Box, Observation, TextState, WindowInfo
 from pcagent.env.x11 import X11Display
 from pcagent.env.x11_input import XdotoolInput
 from pcagent.errors import (
@@ -517,6 +517,39 @@ class SandboxDesktop:
                 "total": (finished - started) * 1000,
             },
         )
+
+    # --- text ---------------------------------------------------------------------------------------
+    # Element ids below are those of the latest observe(); see pcagent.env.protocol.TextAccess.
+
+    def text_state(self, element_id: int) -> TextState:
+        """Live text, caret offset and selected ranges of an element of the latest observation."""
+        return self._a11y_client().text_state(element_id)
+
+    def character_boxes(self, element_id: int, offsets: Sequence[int]) -> list[Box | None]:
+        """Screen boxes of characters of an element of the latest observation."""
+        return self._a11y_client().character_boxes(element_id, offsets)
+
+    def select_text_range(self, element_id: int, start: int, end: int) -> bool:
+        """Select characters [start, end) of one element through AT-SPI, then wait for the screen
+        to settle. False when the application refused (the caller falls back to the mouse)."""
+        ok = self._a11y_client().select_range(element_id, start, end)
+        self.wait_settled()
+        return ok
+
+    def primary_selection(self) -> str:
+        """The X PRIMARY selection: what is selected now, in whichever application."""
+        processes.require_programs(["xclip"])
+        try:
+            reply = subprocess.run(
+                ["xclip", "-out", "-selection", "primary"],
+                env=self._require_state().env,
+                capture_output=True,
+                timeout=5,
+                check=False,
+            )
+        except subprocess.TimeoutExpired:
+            return ""  # the owner of the selection did not answer: treat as nothing selected
+        return reply.stdout.decode("utf-8", "replace") if reply.returncode == 0 else ""
 
     def screenshot(self, path: Path | None = None):  # type: ignore[no-untyped-def]
         image = self.x11.screenshot()
