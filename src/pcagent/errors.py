@@ -70,6 +70,25 @@ class AccessibilityError(DesktopError):
     """The accessibility bus could not be reached or answered nonsense."""
 
 
+# --- perception ----------------------------------------------------------------------------------
+
+
+class PerceptionError(PcAgentError):
+    """Base of the errors of the perception layer (``pcagent.perception``)."""
+
+
+class OcrError(PerceptionError):
+    """Tesseract failed or timed out, or the region to read lies off the screenshot."""
+
+
+class TextNotFoundError(PerceptionError):
+    """The text a selection targets is not on screen, even after scrolling to look for it."""
+
+
+class SelectionFailedError(PerceptionError):
+    """The target text was found, but the application's selection never matched it."""
+
+
 # --- models --------------------------------------------------------------------------------------
 
 

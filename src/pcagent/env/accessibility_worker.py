@@ -103,6 +103,7 @@ TOP_LEVEL_ROLES = {
 }
 POPUP_ROLES = {Atspi.Role.WINDOW, Atspi.Role.MENU, Atspi.Role.POPUP_MENU, Atspi.Role.TOOL_TIP}
 SCREEN = 0  # ATSPI_COORD_TYPE_SCREEN
+WINDOW = 1  # ATSPI_COORD_TYPE_WINDOW
 ROLE_SET = set(ROLES)
 # Windows whose tree holds a table with billions of children (LibreOffice Calc reports 2^31-1 cells):
 # the application's own Collection search walks all of them and never returns, so these windows
@@ -114,7 +115,19 @@ VISIBLE_CELL_CAP = 300
 MAX_TEXT = 2000
 CALL_TIMEOUT_MS = 3000
 WINDOW_MANAGER_APPS = {"xfwm4", "openbox"}
-VCL_CONTAINER_ROLES = {Atspi.Role.FRAME, Atspi.Role.ROOT_PANE}
+
+
+def _extents_call(
+    bus_name: str, path: str, coord_type: int
+) -> tuple[str, str, str, str, GLib.Variant, str]:
+    return (
+        bus_name,
+        path,
+        "org.a11y.atspi.Component",
+        "GetExtents",
+        GLib.Variant("(u)", (coord_type,)),
+        "((iiii))",
+    )
 
 
 class Worker:
@@ -145,7 +158,7 @@ class Worker:
         self.last_events = -1
         self.last_answer: dict[str, Any] | None = None
         self.objects: list[Any] = []
-        # Per object of the last answer: the (dx, dy) added to its reported boxes (see _offset).
+        # Per object of the last answer: the (dx, dy) added to its reported boxes (see _read_roots).
         self.object_offsets: list[tuple[int, int]] = []
 
     # --- plumbing ---------------------------------------------------------------------------------
@@ -315,7 +328,6 @@ class Worker:
     def _read_roots(
         self, roots: list[tuple[Any, Any]], origins: dict[str, list[int]]
     ) -> tuple[list[dict[str, Any]], list[Any], list[tuple[int, int]]]:
-        self._offsets: dict[tuple[str, str], tuple[int, int] | None] = {}
         matches: list[tuple[Any, Any, Any]] = []
         for app, window in roots:
             try:
@@ -343,19 +355,19 @@ class Worker:
 
         self.timings["describe"] = time.perf_counter()
         calls: list[tuple[str, str, str, str, GLib.Variant | None, str]] = []
+        slots: list[tuple[int, int | None, int | None]] = []  # call indices per element
         for info, accessible in zip(kept, objects, strict=True):
             bus_name, path = accessible.app.bus_name, accessible.path
-            calls.append(
-                (
-                    bus_name,
-                    path,
-                    "org.a11y.atspi.Component",
-                    "GetExtents",
-                    GLib.Variant("(u)", (SCREEN,)),
-                    "((iiii))",
-                )
-            )
+            origin = info["_origin"]
+            extents = len(calls)
+            calls.append(_extents_call(bus_name, path, SCREEN))
+            window_extents = None
+            if origin is not None:
+                window_extents = len(calls)
+                calls.append(_extents_call(bus_name, path, WINDOW))
+            text = None
             if info.pop("_has_text"):
+                text = len(calls)
                 calls.append(
                     (
                         bus_name,
@@ -366,27 +378,31 @@ class Worker:
                         "(s)",
                     )
                 )
-            else:
-                calls.append(None)  # type: ignore[arg-type]
-        replies = self.batch_calls([call for call in calls if call is not None])
+            slots.append((extents, window_extents, text))
+        replies = self.batch_calls(calls)
         self.timings["batch"] = time.perf_counter()
-        reply_iter = iter(replies)
         result: list[dict[str, Any]] = []
         result_objects: list[Any] = []
         result_offsets: list[tuple[int, int]] = []
-        for index, (info, accessible) in enumerate(zip(kept, objects, strict=True)):
-            extents = next(reply_iter)
-            text_reply = next(reply_iter) if calls[2 * index + 1] is not None else None
-            if extents is None:
+        for info, accessible, (extents, window_extents, text) in zip(
+            kept, objects, slots, strict=True
+        ):
+            screen_reply = replies[extents]
+            if screen_reply is None:
                 continue  # the object died while we were reading
-            x, y, width, height = extents[0]
-            dx, dy = info.pop("_offset")
-            box = [x + dx, y + dy, width, height]
+            x, y, width, height = screen_reply[0]
             if width <= 0 or height <= 0:
                 continue
-            if text_reply is not None:
-                info["text"] = text_reply[0][:MAX_TEXT].replace("\ufffc", "").strip()
-            info["box"] = box
+            origin = info.pop("_origin")
+            dx, dy = 0, 0
+            if window_extents is not None and replies[window_extents] == screen_reply:
+                # Screen and window coordinates agree although the window is not at the
+                # screen's origin: the toolkit reported window coordinates as screen ones
+                # (LibreOffice's own widgets, GTK4). Add the window's real origin.
+                dx, dy = origin
+            if text is not None and replies[text] is not None:
+                info["text"] = replies[text][0][:MAX_TEXT].replace("\ufffc", "").strip()
+            info["box"] = [x + dx, y + dy, width, height]
             info["id"] = len(result)
             result.append(info)
             result_objects.append(accessible)
@@ -447,12 +463,11 @@ class Worker:
     def _describe(
         self, app: Any, window: Any, accessible: Any, origins: dict[str, list[int]]
     ) -> dict[str, Any] | None:
-        """Cached properties of one match, or None when it must be dropped.
+        """Cached properties of one match, or None for an object that died meanwhile.
 
-        Dropped: dead objects, and anything below a zero-size ancestor (LibreOffice's hidden menubar
-        repeats every menu there). The offset corrects two known toolkit traps: GTK4 reports boxes
-        relative to the window, and LibreOffice's own (VCL) widgets sit one native-menubar height
-        lower than they report.
+        ``_origin`` is the X window's screen origin when it is not (0, 0): some toolkits report
+        window coordinates as screen coordinates (LibreOffice's own widgets, GTK4), which
+        :meth:`_read_roots` detects and corrects with it.
         """
         try:
             role = accessible.get_role_name()
@@ -464,28 +479,13 @@ class Worker:
             interfaces = accessible.get_interfaces()
             depth = 0
             node = accessible.get_parent()
-            top = None  # the highest ancestor below the application
-            below_window = None  # the ancestor that is a child of ``window``
-            previous = accessible
-            while node is not None:
-                node_role = node.get_role()
-                if node_role == Atspi.Role.APPLICATION:
-                    break
+            while node is not None and node.get_role() != Atspi.Role.APPLICATION:
                 depth += 1
-                if node == window:
-                    below_window = previous
-                top = node
-                previous = node
                 node = node.get_parent()
-            if top == window:
-                # The usual shape; the window's own child decides (LibreOffice's root pane).
-                top = below_window
             app_name = app.get_name() or ""
             window_name = window.get_name() or ""
-            offset = self._offset(app, window, top, origins)
+            origin = origins.get(window_name)
         except GLib.Error:
-            return None
-        if offset is None:
             return None
         return {
             "role": role,
@@ -498,35 +498,8 @@ class Worker:
             "_has_text": "Text" in interfaces
             and role in TEXT_ROLES
             and not (name and role in NAMED_TEXT_ROLES),
-            "_offset": offset,
+            "_origin": tuple(origin) if origin and any(origin) else None,
         }
-
-    def _offset(
-        self, app: Any, window: Any, top: Any, origins: dict[str, list[int]]
-    ) -> tuple[int, int] | None:
-        key = (window.path, top.path if top is not None else "")
-        if key not in self._offsets:
-            self._offsets[key] = self._compute_offset(app, window, top, origins)
-        return self._offsets[key]
-
-    def _compute_offset(
-        self, app: Any, window: Any, top: Any, origins: dict[str, list[int]]
-    ) -> tuple[int, int] | None:
-        toolkit = (app.get_toolkit_name() or "").lower()
-        version = app.get_toolkit_version() or ""
-        if toolkit == "gtk" and version.startswith("4"):
-            origin = origins.get(window.get_name() or "")
-            return (origin[0], origin[1]) if origin else (0, 0)
-        if top is not None and top.get_role() in VCL_CONTAINER_ROLES:
-            # LibreOffice's own (VCL) part of a window sits below the native GTK menubar,
-            # bottom-aligned with the real window, but reports itself at the window's top. Seen
-            # as a second frame whose parent is the application, or as a root pane in the frame.
-            outer = window.get_extents(Atspi.CoordType.SCREEN)
-            inner = top.get_extents(Atspi.CoordType.SCREEN)
-            if inner.height <= 0:
-                return None
-            return (0, max(0, (outer.y + outer.height) - (inner.y + inner.height)))
-        return (0, 0)
 
     # --- other requests ---------------------------------------------------------------------------
 
