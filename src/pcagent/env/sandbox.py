@@ -530,11 +530,9 @@ class SandboxDesktop:
         return self._a11y_client().character_boxes(element_id, offsets)
 
     def select_text_range(self, element_id: int, start: int, end: int) -> bool:
-        """Select characters [start, end) of one element through AT-SPI, then wait for the screen
-        to settle. False when the application refused (the caller falls back to the mouse)."""
-        ok = self._a11y_client().select_range(element_id, start, end)
-        self.wait_settled()
-        return ok
+        """Select characters [start, end) of one element through AT-SPI. False when the
+        application refused (the caller falls back to the mouse)."""
+        return self._a11y_client().select_range(element_id, start, end)
 
     def primary_selection(self) -> str:
         """The X PRIMARY selection: what is selected now, in whichever application."""

@@ -134,12 +134,14 @@ class XdotoolInput:
         )  # fmt: skip
 
     def drag(self, start: tuple[int, int], end: tuple[int, int]) -> None:
-        # Intermediate motion makes toolkits register a drag rather than a jump.
+        # Intermediate motion makes toolkits register a drag rather than a jump; the short pauses
+        # let the application handle each event before the next (LibreOffice otherwise sometimes
+        # ends a text selection at a stale pointer position).
         middle = ((start[0] + end[0]) // 2, (start[1] + end[1]) // 2)
         self._run(
-            "mousemove", "--sync", str(start[0]), str(start[1]), "mousedown", "1",
-            "mousemove", "--sync", str(middle[0]), str(middle[1]),
-            "mousemove", "--sync", str(end[0]), str(end[1]), "mouseup", "1",
+            "mousemove", "--sync", str(start[0]), str(start[1]), "mousedown", "1", "sleep", "0.05",
+            "mousemove", "--sync", str(middle[0]), str(middle[1]), "sleep", "0.05",
+            "mousemove", "--sync", str(end[0]), str(end[1]), "sleep", "0.05", "mouseup", "1",
         )  # fmt: skip
 
     def scroll(self, x: int, y: int, direction: str, amount: int) -> None:
