@@ -169,7 +169,7 @@ SCREENS: dict[str, Callable[[SandboxDesktop, Context], None]] = {
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+    def log_message(self, format: str, *args: object) -> None:
         pass
 
 
@@ -311,13 +311,24 @@ def _ms(started: float) -> float:
     return (time.perf_counter() - started) * 1000
 
 
+@dataclass
+class Measured:
+    """One screen's figures so far, and what the tokenizer and the recall check still need."""
+
+    figures: dict[str, object]
+    ours: str
+    baseline: str
+    marks: list[Mark]
+    elements_som_ms: float
+
+
 def measure_screen(
     name: str,
     desktop: SandboxDesktop,
     args: argparse.Namespace,
     ocr: TesseractOcr,
-) -> tuple[dict[str, object], dict[str, str]]:
-    """Timings and counts for the screen now shown; also the two listings to tokenise."""
+) -> Measured:
+    """Timings and counts for the screen now shown, with its two listings and its marks."""
     # The first look at a new window cannot reuse an earlier answer.
     started = time.perf_counter()
     observation = desktop.observe()
@@ -373,7 +384,7 @@ def measure_screen(
         "ocr_words": ocr_words,
         "focused_window": observation.focused_window.title if observation.focused_window else None,
     }
-    return result, {"ours": ours, "baseline": baseline, "marks": marks}  # type: ignore[dict-item]
+    return Measured(result, ours, baseline, marks, statistics.median(totals))
 
 
 def main() -> None:
@@ -401,8 +412,7 @@ def main() -> None:
         tokenizer = Tokenizer(server)
         tokenizer.verify()
 
-        screens: dict[str, dict[str, object]] = {}
-        listings: dict[str, dict[str, str]] = {}
+        measured: dict[str, Measured] = {}
         ocr = TesseractOcr()
         with (
             tempfile.TemporaryDirectory(prefix="perception-") as scratch,
@@ -417,14 +427,19 @@ def main() -> None:
                 SCREENS[name](desktop, context)
                 park_pointer(desktop)
                 log(f"[{name}] measuring...")
-                screens[name], listings[name] = measure_screen(name, desktop, args, ocr)
+                measured[name] = measure_screen(name, desktop, args, ocr)
 
         log("counting tokens...")
-        for name, result in screens.items():
-            ours = tokenizer.count(listings[name]["ours"])
-            baseline = tokenizer.count(listings[name]["baseline"])
-            share, missing = recall(reference.get(name, []), listings[name]["marks"])  # type: ignore[arg-type]
-            result.update(
+        ratios: list[float] = []
+        recalls: list[float] = []
+        for name, screen in measured.items():
+            ours = tokenizer.count(screen.ours)
+            baseline = tokenizer.count(screen.baseline)
+            share, missing = recall(reference.get(name, []), screen.marks)
+            if baseline:
+                ratios.append(ours / baseline)
+            recalls.append(share)
+            screen.figures.update(
                 tokens_ours=ours,
                 tokens_baseline=baseline,
                 token_ratio=round(ours / baseline, 3) if baseline else None,
@@ -435,11 +450,9 @@ def main() -> None:
     finally:
         server.stop()
 
-    ratios = [r["token_ratio"] for r in screens.values() if r["token_ratio"] is not None]
-    recalls = [float(r["recall"]) for r in screens.values()]  # type: ignore[arg-type]
-    latencies = [float(r["elements_som_ms_median"]) for r in screens.values()]  # type: ignore[arg-type]
+    latencies = [screen.elements_som_ms for screen in measured.values()]
     overall = {
-        "token_ratio_median": round(statistics.median(ratios), 3),  # type: ignore[type-var]
+        "token_ratio_median": round(statistics.median(ratios), 3),
         "recall_min": round(min(recalls), 3),
         "recall_mean": round(statistics.mean(recalls), 3),
         "elements_som_ms_median": round(statistics.median(latencies), 1),
@@ -452,7 +465,7 @@ def main() -> None:
     }
     meets["all"] = all(meets.values())
     output = {
-        "screens": screens,
+        "screens": {name: screen.figures for name, screen in measured.items()},
         "overall": overall,
         "targets": TARGETS,
         "meets_targets": meets,
