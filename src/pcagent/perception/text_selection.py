@@ -349,11 +349,16 @@ class TextSelector:
         started = time.perf_counter()
         model_ms = 0.0
         scrolls = 0
-        seen_first: str | None = None
+        use_ocr: bool | None = None  # decided on the first screen, kept while scrolling
         direction = "down"
+        moves_left = self.max_scrolls
+        previous_screen = b""
+        units: list[TextUnit] = []
         while True:
             observation = self.environment.observe()
-            blocks, from_ocr = self._blocks(observation)
+            if use_ocr is None:
+                use_ocr = not text_blocks(observation, self.environment)
+            blocks = self._blocks(observation, use_ocr)
             units = text_units(blocks)
             span = None
             source: Literal["rule", "model"] = "model"
@@ -368,22 +373,24 @@ class TextSelector:
             if span is None and intent is not None:
                 span = locate(intent, blocks)
             if span is not None:
-                result = self._select(span, blocks, from_ocr)
+                result = self._select(span, blocks, use_ocr)
                 result.target, result.intent_source = target, source
                 result.model_ms, result.scrolls = model_ms, scrolls
                 result.duration_ms = (time.perf_counter() - started) * 1000
                 return result
-            # Not on screen: scroll down to look, then up; stop when the screen stops moving.
-            first_text = blocks[0].text if blocks else ""
-            if scrolls >= self.max_scrolls * 2 or not blocks:
+            if intent is None and not units:
                 break
-            if seen_first is not None and first_text == seen_first:
+            # Not on screen: scroll down to look, then back up past the start; a direction ends
+            # when its moves are spent or the screen stops moving.
+            screen = observation.screenshot.tobytes()
+            if moves_left <= 0 or screen == previous_screen:
                 if direction == "up":
                     break
-                direction = "up"
-            seen_first = first_text
-            self._scroll(observation, blocks, direction)
+                direction, moves_left = "up", scrolls + self.max_scrolls
+            previous_screen = screen
+            self._scroll(observation, direction)
             scrolls += 1
+            moves_left -= 1
         visible = " | ".join(unit.text.strip()[:40] for unit in units[:6]) or "no text"
         wanted = f"'{intent.start_text}' … '{intent.end_text}'" if intent else repr(target)
         raise TextNotFoundError(
@@ -391,13 +398,11 @@ class TextSelector:
             f"visible text: {visible}"
         )
 
-    def _blocks(self, observation: Observation) -> tuple[list[TextBlock], bool]:
-        blocks = text_blocks(observation, self.environment)
-        if blocks:
-            return blocks, False
+    def _blocks(self, observation: Observation, use_ocr: bool) -> list[TextBlock]:
+        if not use_ocr:
+            return text_blocks(observation, self.environment)
         region = observation.focused_window.box if observation.focused_window else None
-        words = self.ocr.recognize(observation.screenshot, region).words
-        return ocr_blocks(words), True
+        return ocr_blocks(self.ocr.recognize(observation.screenshot, region).words)
 
     def _ask_intent(self, target: str, units: Sequence[TextUnit]) -> SelectionIntent:
         if self.model is None:
@@ -414,11 +419,11 @@ class TextSelector:
             )
         return result.value
 
-    def _scroll(
-        self, observation: Observation, blocks: Sequence[TextBlock], direction: str
-    ) -> None:
+    def _scroll(self, observation: Observation, direction: str) -> None:
+        """Turn the wheel over the middle of the focused window (where documents are)."""
         width, height = observation.screen_size
-        x, y = blocks[len(blocks) // 2].box.center
+        window = observation.focused_window
+        x, y = window.box.center if window else (width // 2, height // 2)
         x, y = min(max(x, 0), width - 1), min(max(y, 0), height - 1)
         self.environment.execute(
             act.Scroll(x=x, y=y, direction=direction, amount=SCROLL_AMOUNT)  # type: ignore[arg-type]

@@ -1,4 +1,5 @@
-"""Fixtures that start real sandbox desktops and make sure nothing outlives them."""
+"""Fixtures shared by every test package: real sandbox desktops, and a check that nothing outlives
+them."""
 
 from __future__ import annotations
 
