@@ -27,3 +27,4 @@ lint: setup-venv
 
 bench: setup
 	$(PYTHON) benchmarks/observe.py --json
+	$(PYTHON) benchmarks/perception.py --json
