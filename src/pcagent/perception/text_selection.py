@@ -34,7 +34,7 @@ from pcagent.env.protocol import Environment, TextAccess
 from pcagent.errors import SelectionFailedError, TextNotFoundError
 from pcagent.models.messages import Message
 from pcagent.models.structured import ChatModel
-from pcagent.perception.ocr import OcrWord, TesseractOcr
+from pcagent.perception.ocr import OcrWord, TesseractOcr, group_lines
 
 #: Roles whose elements hold document text a selection can target.
 BLOCK_ROLES = frozenset({"paragraph", "heading"})
@@ -149,24 +149,10 @@ def text_blocks(observation: Observation, environment: Environment) -> list[Text
 
 def ocr_blocks(words: Sequence[OcrWord]) -> list[TextBlock]:
     """OCR lines as blocks (one per line), keeping their words' boxes."""
-    lines: dict[int, list[OcrWord]] = {}
-    for word in words:
-        lines.setdefault(word.line, []).append(word)
-    blocks = []
-    for members in lines.values():
-        left = min(w.box.x for w in members)
-        top = min(w.box.y for w in members)
-        right = max(w.box.right for w in members)
-        bottom = max(w.box.bottom for w in members)
-        blocks.append(
-            TextBlock(
-                text=" ".join(w.text for w in members),
-                box=Box(x=left, y=top, width=right - left, height=bottom - top),
-                role="ocr line",
-                words=tuple(members),
-            )
-        )
-    return blocks
+    return [
+        TextBlock(text=line.text, box=line.box, role="ocr line", words=line.words)
+        for line in group_lines(words)
+    ]
 
 
 def text_units(blocks: Sequence[TextBlock]) -> list[TextUnit]:
