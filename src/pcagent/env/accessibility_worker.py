@@ -484,7 +484,10 @@ class Worker:
                 node = node.get_parent()
             app_name = app.get_name() or ""
             window_name = window.get_name() or ""
-            origin = origins.get(window_name)
+            # Only GTK-based toolkits (LibreOffice's gtk3 plugin, GTK4) mix up the two; Gecko's
+            # window coordinates equal its screen ones, which must not be corrected.
+            is_gtk = (app.get_toolkit_name() or "").lower() == "gtk"
+            origin = origins.get(window_name) if is_gtk else None
         except GLib.Error:
             return None
         return {
