@@ -140,10 +140,58 @@ class ModelsConfig(ConfigSection):
         return self.roles.get(role, self.default)
 
 
+InteractionMode = Literal["auto", "passive", "proactive"]
+
+
+class RunConfig(ConfigSection):
+    """``[run]``: limits and habits of one agent run (``pcagent run``)."""
+
+    #: Most actions one run may execute before it stops as failed.
+    max_steps: int = Field(default=40, ge=1, le=10_000)
+    #: Consecutive steps that Reflection judged failed (or that raised) before the subtask fails.
+    max_consecutive_failures: int = Field(default=6, ge=1, le=100)
+    #: Failures in a row after which Progress re-assesses the subtask (Decision -> Progress).
+    escalate_to_progress_after: int = Field(default=2, ge=1, le=100)
+    #: Failures in a row after which the Manager re-plans the remaining subtasks.
+    escalate_to_manager_after: int = Field(default=4, ge=1, le=100)
+    #: The same action this many times in a row without a change counts as a loop.
+    loop_repeats: int = Field(default=3, ge=2, le=50)
+    #: Most model tokens (prompt + completion) one run may spend; 0: no budget.
+    token_budget: int = Field(default=0, ge=0)
+    #: How often the Manager may re-plan in one run.
+    max_replans: int = Field(default=2, ge=0, le=20)
+    #: ``auto``: no human; ``passive``: a role may ask the human; ``proactive``: the human
+    #: approves every step. The human talks through the terminal.
+    mode: InteractionMode = "auto"
+    #: Marks shown to the Decision agent (the most relevant to the subtask); 0: all.
+    listing_limit: int = Field(default=60, ge=0)
+    #: Add OCR text marks to every observation (slower; for apps without accessible text).
+    with_ocr: bool = False
+    #: Save every step's HOME files (content-addressed) so a rewind can restore them.
+    snapshot_home: bool = True
+    #: Files bigger than this (bytes) are left out of HOME snapshots.
+    snapshot_max_file_bytes: int = Field(default=50_000_000, ge=0)
+
+
+class SafetyConfig(ConfigSection):
+    """``[safety]``: which actions count as sensitive, and which of those ``auto`` mode allows."""
+
+    #: Names of sensitive-action categories that run without asking, even in ``auto`` mode
+    #: (``send_mail``, ``delete_files``, ``discard_changes``, ``close_window``, or your own).
+    allow: list[str] = Field(default_factory=list)
+    #: Extra sensitive labels (case-insensitive regular expressions matched against the label
+    #: of the mark an action clicks), category ``custom``.
+    extra_labels: list[str] = Field(default_factory=list)
+    #: Extra sensitive key chords, e.g. ``"ctrl+shift+delete"``, category ``custom``.
+    extra_hotkeys: list[str] = Field(default_factory=list)
+
+
 class PcAgentConfig(ConfigSection):
     """The whole configuration. ``data_dir`` comes from the environment, not the file."""
 
     models: ModelsConfig = Field(default_factory=ModelsConfig)
+    run: RunConfig = Field(default_factory=RunConfig)
+    safety: SafetyConfig = Field(default_factory=SafetyConfig)
     #: Where installed models (``models/``) and run records live. ``$PCAGENT_DATA_DIR``.
     data_dir: Path = Field(default_factory=lambda: Path(DEFAULT_DATA_DIR).expanduser())
     #: The file this was read from (None: defaults only).
@@ -153,6 +201,11 @@ class PcAgentConfig(ConfigSection):
     def models_dir(self) -> Path:
         """Where ``pcagent models install`` puts model files."""
         return self.data_dir / "models"
+
+    @property
+    def runs_dir(self) -> Path:
+        """Where run records live (``runs.sqlite`` and one folder per run)."""
+        return self.data_dir / "runs"
 
 
 def config_path(environ: Mapping[str, str] | None = None) -> Path:

@@ -89,6 +89,47 @@ class SelectionFailedError(PerceptionError):
     """The target text was found, but the application's selection never matched it."""
 
 
+# --- agents and runs -----------------------------------------------------------------------------
+
+
+class ActionRefusedError(ActionError):
+    """A valid action was stopped before execution: outside the acting role's domain, or a
+    sensitive action the safety guard (or the human) did not allow. The desktop is untouched."""
+
+
+class OutOfDomainError(ActionRefusedError):
+    """The acting role may not use this action (its kind, or the application it opens)."""
+
+
+class AgentError(PcAgentError):
+    """Base of the errors of the agents layer (``pcagent.agents``)."""
+
+
+class PlanError(AgentError):
+    """A plan is unusable: duplicate ids, unknown dependencies, a cycle, or an input that no
+    earlier subtask produces."""
+
+
+class MissingInputError(AgentError):
+    """A subtask was instantiated before the hub held every value it needs."""
+
+
+class RunError(PcAgentError):
+    """Base of the errors of the run layer (``pcagent.runtime``)."""
+
+
+class RunNotFoundError(RunError):
+    """No recorded run has this id (the message lists the most recent ones)."""
+
+
+class RunStateError(RunError):
+    """A recorded run cannot be resumed, replayed or rewound as asked (e.g. no such step)."""
+
+
+class RecordError(RunError):
+    """The run record could not be written or read (disk full, corrupt database)."""
+
+
 # --- models --------------------------------------------------------------------------------------
 
 
