@@ -52,6 +52,7 @@ EXAMPLES: dict[str, dict[str, Any]] = {
     "press": {"kind": "press", "key": "enter", "times": 2},
     "wait": {"kind": "wait", "seconds": 1.5},
     "answer": {"kind": "answer", "text": "42"},
+    "ask_human": {"kind": "ask_human", "question": "Which folder holds the report?"},
     "done": {"kind": "done", "summary": "saved the file"},
     "fail": {"kind": "fail", "reason": "the app is not installed"},
 }
@@ -67,7 +68,7 @@ def rejection(data: Any, **kwargs: Any) -> ActionParseError:
 
 def test_examples_cover_every_kind() -> None:
     assert set(EXAMPLES) == set(ACTION_TYPES)
-    assert len(ACTION_TYPES) == 14
+    assert len(ACTION_TYPES) == 15
 
 
 @pytest.mark.parametrize("kind", list(EXAMPLES))

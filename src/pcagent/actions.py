@@ -44,6 +44,7 @@ __all__ = [
     "Action",
     "ActionParseError",
     "Answer",
+    "AskHuman",
     "Click",
     "Done",
     "DoubleClick",
@@ -406,6 +407,15 @@ class Answer(_ActionBase):
     text: str = Field(description="The value or answer, as the task asked for it.")
 
 
+class AskHuman(_ActionBase):
+    """Ask the person at the computer for help; their reply comes back as guidance."""
+
+    # Carried out by the run loop (only in the passive and proactive modes); the desktop never
+    # sees it.
+    kind: Literal["ask_human"] = Field("ask_human", description='Always "ask_human".')
+    question: str = Field(min_length=1, description="What you need to know, in one sentence.")
+
+
 class Done(_ActionBase):
     """Declare the task finished successfully."""
 
@@ -435,6 +445,7 @@ Action = Annotated[
     | Press
     | Wait
     | Answer
+    | AskHuman
     | Done
     | Fail,
     Field(discriminator="kind"),

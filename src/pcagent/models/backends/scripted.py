@@ -1,19 +1,21 @@
 """A backend that answers from a queue and remembers every request: for orchestration tests.
 
-Not a model: it ignores the prompt. Queue strings (the model's text), :class:`Completion`s (for
-token counts or truncation) or exceptions (raised in turn, e.g. a ModelTransientError to exercise
-the retry path).
+Not a model. Queue strings (the model's text), :class:`Completion`s (for token counts or
+truncation), exceptions (raised in turn, e.g. a ModelTransientError to exercise the retry path) or
+responders: callables that get the request and return the text, for scripts whose answer depends
+on what is on screen (a button's coordinates).
 """
 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from pcagent.errors import ScriptExhaustedError
 from pcagent.models.backend import BackendInfo, ChatRequest, Completion
 
-Scripted = str | Completion | BaseException
+Responder = Callable[[ChatRequest], str | Completion]
+Scripted = str | Completion | BaseException | Responder
 
 
 class ScriptedBackend:
@@ -45,6 +47,8 @@ class ScriptedBackend:
         item = self._queue.popleft()
         if isinstance(item, BaseException):
             raise item
+        if callable(item):
+            item = item(request)
         if isinstance(item, Completion):
             return item
         return Completion(text=item, prompt_tokens=0, completion_tokens=0)

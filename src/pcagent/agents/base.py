@@ -1,0 +1,48 @@
+"""What every agent shares: a model, a name it is accounted under, and a sink for its calls.
+
+The sink is how the run records every prompt and response without the agents knowing about
+records: the run passes a callable, the agent hands it each :class:`StructuredResult`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, TypeVar
+
+from pydantic import BaseModel
+
+from pcagent.models.messages import Message
+from pcagent.models.structured import ChatModel, StructuredResult
+
+T = TypeVar("T", bound=BaseModel)
+
+#: Receives (agent name, result) after every model call an agent makes.
+CallSink = Callable[[str, StructuredResult[Any]], None]
+
+
+@dataclass
+class Agent:
+    """Base of the model-backed agents. ``step`` numbers are for accounting only."""
+
+    model: ChatModel
+    on_call: CallSink | None = None
+    name: ClassVar[str] = "agent"
+
+    def ask(
+        self, messages: Sequence[Message], schema: type[T], step: int | None
+    ) -> StructuredResult[T]:
+        result = self.model.ask(messages, schema, role=self.name, step=step)
+        if self.on_call is not None:
+            self.on_call(self.name, result)
+        return result
+
+
+def bullet_list(items: Sequence[str], empty: str = "(none)") -> str:
+    """Items as ``- item`` lines, or ``empty``: prompts never show a blank where a list goes."""
+    return "\n".join(f"- {item}" for item in items) if items else empty
+
+
+def value_list(values: dict[str, str], empty: str = "(none)") -> str:
+    """Hub values as ``- name = value`` lines."""
+    return bullet_list([f"{name} = {value}" for name, value in values.items()], empty)

@@ -1,0 +1,121 @@
+"""The Manager (instruction level): decomposes an instruction into a DAG of subtasks, re-plans.
+
+A plan the model gets wrong (a cycle, an input nothing produces) is re-asked once with the
+problem; if it is still unusable, the whole instruction becomes one subtask, so a weak model
+degrades the run instead of ending it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from pcagent.agents.base import Agent, bullet_list, value_list
+from pcagent.agents.plan import Plan, SubtaskSpec, check_plan
+from pcagent.agents.prompting import render
+from pcagent.errors import PlanError
+from pcagent.models.messages import Message
+
+#: Logical application -> what it is, for the prompt (mirrors the sandbox's registry).
+APP_DESCRIPTIONS: Mapping[str, str] = {
+    "text_editor": "plain-text editor",
+    "calculator": "calculator",
+    "writer": "word processor (documents .docx/.odt)",
+    "spreadsheet": "spreadsheet (.xlsx/.ods)",
+    "file_manager": "file manager",
+    "clock": "clocks, alarms, timers, world clocks",
+    "browser": "web browser",
+    "mail": "e-mail client",
+}
+
+
+@dataclass(frozen=True)
+class PlanOutcome:
+    """A checked plan; ``fallback`` is True when the model's plans were unusable and the whole
+    instruction became one subtask, with ``problem`` saying why."""
+
+    plan: Plan
+    fallback: bool = False
+    problem: str = ""
+
+
+def single_subtask_plan(instruction: str, app: str = "") -> Plan:
+    """The plan of the ablation without a Manager: the whole instruction as one subtask."""
+    return Plan(subtasks=[SubtaskSpec(id="s1", description=instruction.strip(), app=app)])
+
+
+@dataclass
+class Manager(Agent):
+    """Plans and re-plans. ``apps`` are the applications the desktop offers."""
+
+    apps: Mapping[str, str] = field(default_factory=lambda: dict(APP_DESCRIPTIONS))
+    name: ClassVar[str] = "manager"
+
+    def plan(self, instruction: str, step: int | None = 0) -> PlanOutcome:
+        """Decompose ``instruction``."""
+        return self._ask_plan(instruction, "", (), (), step)
+
+    def replan(
+        self,
+        instruction: str,
+        finished: Sequence[SubtaskSpec],
+        hub: Mapping[str, str],
+        failed: SubtaskSpec,
+        reason: str,
+        step: int | None = None,
+    ) -> PlanOutcome:
+        """New subtasks for what remains after ``failed`` failed; finished ones are not redone."""
+        context = (
+            "Already finished (do not repeat them):\n"
+            + bullet_list([f"{s.id}: {s.description}" for s in finished])
+            + "\nValues found so far:\n"
+            + value_list(dict(hub))
+            + f"\nThis subtask failed: {failed.id}: {failed.description}\nWhy: {reason}\n"
+            "Plan only the remaining work, another way; new ids must differ from the old ones."
+        )
+        outcome = self._ask_plan(instruction, context, hub.keys(), [s.id for s in finished], step)
+        if outcome.fallback:
+            return PlanOutcome(
+                Plan(subtasks=[failed.model_copy(update={"id": f"{failed.id}r"})]),
+                fallback=True,
+                problem=outcome.problem,
+            )
+        return outcome
+
+    def _ask_plan(
+        self,
+        instruction: str,
+        context: str,
+        known_values: object,
+        known_ids: Sequence[str],
+        step: int | None,
+    ) -> PlanOutcome:
+        apps = "\n".join(f"- {name}: {text}" for name, text in self.apps.items())
+        system, user = render("manager", apps=apps, instruction=instruction, context=context)
+        messages = [Message.system(system), Message.user(user)]
+        problem = ""
+        for _ in range(2):
+            result = self.ask(messages, Plan, step)
+            if result.value is None:
+                problem = result.failure.message if result.failure else "no reply"
+                break
+            try:
+                check_plan(result.value, known_values, known_ids)  # type: ignore[arg-type]
+                return PlanOutcome(_known_apps_only(result.value, self.apps))
+            except PlanError as error:
+                problem = str(error)
+                messages = [
+                    *messages,
+                    Message.assistant(result.raw_text),
+                    Message.user(f"That plan is unusable: {problem}. Write a corrected plan."),
+                ]
+        return PlanOutcome(single_subtask_plan(instruction), fallback=True, problem=problem)
+
+
+def _known_apps_only(plan: Plan, apps: Mapping[str, str]) -> Plan:
+    """Blank out app names the desktop does not have, rather than reject the plan for them: the
+    scheduler then assigns by capability."""
+    return Plan(
+        subtasks=[s if s.app in apps else s.model_copy(update={"app": ""}) for s in plan.subtasks]
+    )

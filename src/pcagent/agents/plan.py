@@ -1,0 +1,131 @@
+"""The Manager's plan: parameterised subtasks with named inputs and outputs, forming a DAG.
+
+Why explicit names: PC-Agent's subtasks depend on each other through values ("the meeting time
+found in subtask 1" is typed into the calendar by subtask 2). Each subtask says which values it
+``outputs``; a later one lists them as ``inputs`` and writes ``{name}`` in its description. The
+communication hub (:mod:`pcagent.agents.hub`) fills those in once the values exist.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from pcagent.errors import PlanError
+
+#: ``{name}`` placeholders in a subtask description.
+PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+_NAME = r"^[A-Za-z_][A-Za-z0-9_]*$"
+
+
+class SubtaskSpec(BaseModel):
+    """One subtask as the Manager writes it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str = Field(
+        min_length=1, max_length=20, description='Short unique id, e.g. "s1".', pattern=r"^\S+$"
+    )
+    description: str = Field(
+        min_length=1,
+        max_length=400,
+        description="What to do, in one sentence; write {name} where an input value goes.",
+    )
+    app: str = Field(
+        "", max_length=40, description='Logical app the subtask works in, e.g. "writer".'
+    )
+    inputs: list[str] = Field(
+        default_factory=list,
+        max_length=8,
+        description="Names of values this subtask needs from earlier subtasks.",
+    )
+    outputs: list[str] = Field(
+        default_factory=list,
+        max_length=8,
+        description="Names of values this subtask finds and reports, e.g. meeting_time.",
+    )
+    depends_on: list[str] = Field(
+        default_factory=list, max_length=12, description="Ids of subtasks that must finish first."
+    )
+
+    @field_validator("inputs", "outputs")
+    @classmethod
+    def _names(cls, names: list[str]) -> list[str]:
+        for name in names:
+            if not re.match(_NAME, name):
+                raise ValueError(f"{name!r} is not a value name; use letters, digits and _")
+        return names
+
+    def placeholders(self) -> list[str]:
+        """The ``{name}`` placeholders used in the description, in order, without repeats."""
+        return list(dict.fromkeys(PLACEHOLDER.findall(self.description)))
+
+
+class Plan(BaseModel):
+    """The Manager's decomposition of an instruction."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    subtasks: list[SubtaskSpec] = Field(min_length=1, max_length=20)
+
+
+def check_plan(plan: Plan, known_values: Iterable[str] = (), known_ids: Iterable[str] = ()) -> None:
+    """Raise :class:`PlanError` unless ``plan`` is a DAG whose every input is produced.
+
+    ``known_values`` are values already in the hub and ``known_ids`` subtasks already finished
+    (when re-planning the rest of a run). A placeholder must be a declared input; an input must be
+    an output of a subtask it depends on (directly or transitively) or already known.
+    """
+    ids = [subtask.id for subtask in plan.subtasks]
+    duplicates = sorted({i for i in ids if ids.count(i) > 1})
+    if duplicates:
+        raise PlanError(f"subtask ids repeat: {duplicates}; give every subtask its own id")
+    by_id = {subtask.id: subtask for subtask in plan.subtasks}
+    finished = set(known_ids)
+    for subtask in plan.subtasks:
+        unknown = [d for d in subtask.depends_on if d not in by_id and d not in finished]
+        if unknown:
+            raise PlanError(f"subtask {subtask.id} depends on unknown subtasks {unknown}")
+    order = topological_order(plan)
+    available = set(known_values)
+    produced_before: dict[str, set[str]] = {}
+    for subtask_id in order:
+        subtask = by_id[subtask_id]
+        upstream: set[str] = set(available)
+        for dependency in subtask.depends_on:
+            if dependency in by_id:
+                upstream |= produced_before[dependency] | set(by_id[dependency].outputs)
+        produced_before[subtask_id] = upstream
+        undeclared = [p for p in subtask.placeholders() if p not in subtask.inputs]
+        if undeclared:
+            raise PlanError(
+                f"subtask {subtask.id} writes {undeclared} in its description but does not list "
+                "them as inputs"
+            )
+        missing = [name for name in subtask.inputs if name not in upstream]
+        if missing:
+            raise PlanError(
+                f"subtask {subtask.id} needs {missing}, which no subtask it depends on outputs"
+            )
+
+
+def topological_order(plan: Plan) -> list[str]:
+    """Subtask ids so that each comes after its dependencies; ties keep the plan's order.
+
+    Raises :class:`PlanError` naming the subtasks on a cycle.
+    """
+    by_id = {subtask.id: subtask for subtask in plan.subtasks}
+    remaining = {s.id: {d for d in s.depends_on if d in by_id} for s in plan.subtasks}
+    order: list[str] = []
+    while remaining:
+        ready = [i for i in by_id if i in remaining and not remaining[i]]
+        if not ready:
+            raise PlanError(f"the subtasks {sorted(remaining)} depend on each other in a cycle")
+        for subtask_id in ready:
+            del remaining[subtask_id]
+            order.append(subtask_id)
+        for dependencies in remaining.values():
+            dependencies.difference_update(ready)
+    return order

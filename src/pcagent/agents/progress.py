@@ -1,0 +1,62 @@
+"""The Progress agent (subtask level): TP_i = PA(subtask, TP_{i-1}, action_i, reflection_i).
+
+It keeps a short, current account of the subtask so the Decision agent does not need the whole
+history, says when the subtask is complete, and reports its named outputs to the Manager's hub.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+from pydantic import BaseModel, Field
+
+from pcagent.agents.base import Agent, value_list
+from pcagent.agents.prompting import render
+from pcagent.models.messages import Message
+
+
+class ProgressReport(BaseModel):
+    """The Progress agent's reply."""
+
+    progress: str = Field(max_length=600, description="What is done and what remains.")
+    completed: bool = Field(False, description="True once the subtask is fully done.")
+    outputs: dict[str, str] = Field(
+        default_factory=dict, description="Values found so far, by their names."
+    )
+
+
+@dataclass(frozen=True)
+class ProgressInput:
+    subtask: str
+    outputs_needed: Sequence[str]
+    previous: str
+    action: str
+    verdict: str
+    answers: Mapping[str, str]
+    step: int | None = None
+
+
+@dataclass
+class ProgressAgent(Agent):
+    name: ClassVar[str] = "progress"
+
+    def update(self, data: ProgressInput) -> ProgressReport:
+        """The new account. A reply that never validates keeps the previous account (and
+        reports nothing): losing one update is better than stopping the run."""
+        system, user = render(
+            "progress",
+            subtask=data.subtask,
+            outputs=", ".join(data.outputs_needed) or "(none)",
+            previous=data.previous or "(nothing yet)",
+            action=data.action,
+            verdict=data.verdict,
+            answers=value_list(dict(data.answers)),
+        )
+        result = self.ask([Message.system(system), Message.user(user)], ProgressReport, data.step)
+        if result.value is None:
+            return ProgressReport(progress=data.previous, completed=False)
+        wanted = set(data.outputs_needed)
+        outputs = {k: v for k, v in result.value.outputs.items() if k in wanted and v.strip()}
+        return result.value.model_copy(update={"outputs": outputs})

@@ -1,0 +1,43 @@
+"""Prompt templates: one Markdown file per agent in ``prompts/``, filled with ``$name`` fields.
+
+Why files: prompts are read and tuned far more often than the code around them, and a diff of a
+prompt should show only the prompt. ``string.Template`` is used (not ``str.format``) because the
+templates contain JSON examples full of braces. A template has a system part and a user part,
+separated by a line ``--- user ---``.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib import resources
+from string import Template
+
+from pcagent.errors import ConfigurationError
+
+_SEPARATOR = "\n--- user ---\n"
+
+
+@cache
+def _templates(name: str) -> tuple[Template, Template]:
+    try:
+        text = resources.files("pcagent.agents.prompts").joinpath(f"{name}.md").read_text("utf-8")
+    except FileNotFoundError:
+        raise ConfigurationError(f"no prompt template {name!r} in pcagent/agents/prompts") from None
+    if _SEPARATOR not in text:
+        raise ConfigurationError(f"prompt template {name!r} lacks the '--- user ---' line")
+    system, user = text.split(_SEPARATOR, 1)
+    return Template(system.strip()), Template(user.strip())
+
+
+def render(name: str, **values: object) -> tuple[str, str]:
+    """The (system, user) texts of template ``name`` with every ``$field`` filled.
+
+    A field the template uses but ``values`` lacks is a :class:`ConfigurationError` (a bug in the
+    agent, caught by its tests), never a silently unfilled prompt.
+    """
+    system, user = _templates(name)
+    strings = {key: str(value) for key, value in values.items()}
+    try:
+        return system.substitute(strings), user.substitute(strings)
+    except KeyError as error:
+        raise ConfigurationError(f"prompt template {name!r} needs the field {error}") from None

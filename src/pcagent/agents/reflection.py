@@ -1,0 +1,92 @@
+"""The Reflection agent: R_i = RA(subtask, action_i, O_{i-1}, O_i).
+
+It judges each executed action as ``success``, ``no_change`` or ``unexpected_change``. The cheap
+:func:`~pcagent.agents.screen_diff.screen_diff` runs first: identical observations are
+``no_change`` without asking any model, and actions that do not touch the screen (answer, wait)
+need no judgement at all.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar, Literal
+
+from pydantic import BaseModel, Field
+
+from pcagent import actions as act
+from pcagent.agents.base import Agent
+from pcagent.agents.prompting import render
+from pcagent.agents.screen_diff import ScreenDiff
+from pcagent.models.messages import ImagePart, Message
+
+Verdict = Literal["success", "no_change", "unexpected_change"]
+
+#: Actions whose effect is not on the screen: nothing to reflect on.
+_OFF_SCREEN = ("answer", "wait", "done", "fail", "ask_human")
+
+
+class ReflectionVerdict(BaseModel):
+    """The Reflection agent's judgement."""
+
+    verdict: Verdict
+    reason: str = Field("", max_length=300, description="One sentence.")
+
+
+@dataclass(frozen=True)
+class ReflectionInput:
+    subtask: str
+    thought: str
+    action: act.Action
+    diff: ScreenDiff
+    listing_after: str
+    window_after: str = ""
+    image_after: ImagePart | None = None
+    step: int | None = None
+
+
+@dataclass(frozen=True)
+class Reflection:
+    """A verdict, and whether a model was asked for it."""
+
+    verdict: Verdict
+    reason: str
+    asked_model: bool
+
+    @property
+    def failed(self) -> bool:
+        return self.verdict != "success"
+
+    def describe(self) -> str:
+        return f"{self.verdict}: {self.reason}"
+
+
+@dataclass
+class ReflectionAgent(Agent):
+    name: ClassVar[str] = "reflection"
+
+    def reflect(self, data: ReflectionInput) -> Reflection:
+        if data.action.kind in _OFF_SCREEN:
+            return Reflection("success", f"{data.action.kind} does not act on the screen", False)
+        if data.diff.identical:
+            return Reflection("no_change", "the screen and its elements did not change", False)
+        system, user = render(
+            "reflection",
+            subtask=data.subtask,
+            thought=data.thought or "(not given)",
+            action=data.action.model_dump_json(),
+            diff=data.diff.summary(),
+            window=data.window_after or "(none)",
+            listing=data.listing_after,
+        )
+        parts: list[str | ImagePart] = [user]
+        if data.image_after is not None:
+            parts.append(data.image_after)
+        result = self.ask(
+            [Message.system(system), Message.user(*parts)], ReflectionVerdict, data.step
+        )
+        if result.value is None:
+            # Something changed and no judgement came back: take the action at its word rather
+            # than count a failure the model cannot explain.
+            reason = result.failure.message if result.failure else "no reply"
+            return Reflection("success", f"screen changed (no valid judgement: {reason})", True)
+        return Reflection(result.value.verdict, result.value.reason, True)

@@ -1,0 +1,172 @@
+"""The role pool (COLA): specialised decision roles, each with a capability and an action domain.
+
+A role is data: a name, a capability description the scheduler reads, the action kinds it may
+emit and the applications it may open. Adding a role is one :meth:`RolePool.register` call. The
+domain is enforced twice: the Decision agent's reply schema only contains the role's kinds, and
+:meth:`RolePool.check` refuses anything outside the domain before it reaches the executor.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+from pcagent import actions as act
+from pcagent.errors import ConfigurationError, OutOfDomainError
+
+#: What every role may do: wait, report values, finish, give up, and (in the modes that have a
+#: human) ask for help.
+COMMON_KINDS = frozenset({"wait", "answer", "done", "fail", "ask_human"})
+#: Mouse and keyboard on the window in front.
+GUI_KINDS = frozenset(
+    {"click", "double_click", "right_click", "type", "drag", "scroll", "hotkey", "press"}
+)
+
+
+@dataclass(frozen=True)
+class Role:
+    """One decision role. ``kinds`` and ``apps`` are its action domain."""
+
+    name: str
+    capability: str
+    kinds: frozenset[str]
+    apps: frozenset[str] = field(default_factory=frozenset)
+
+    def __post_init__(self) -> None:
+        unknown = sorted(set(self.kinds) - set(act.ACTION_TYPES))
+        if unknown:
+            raise ConfigurationError(f"role {self.name!r} names unknown action kinds {unknown}")
+
+    def allowed_kinds(self, with_human: bool) -> tuple[str, ...]:
+        """The kinds in canonical order; ``ask_human`` only when a human is there to answer."""
+        kinds = set(self.kinds) | COMMON_KINDS
+        if not with_human:
+            kinds.discard("ask_human")
+        return tuple(kind for kind in act.ACTION_TYPES if kind in kinds)
+
+    def check(self, action: act.Action) -> None:
+        """Raise :class:`OutOfDomainError` if this role may not take ``action``."""
+        if action.kind not in self.kinds and action.kind not in COMMON_KINDS:
+            raise OutOfDomainError(
+                f"role {self.name!r} may not use {action.kind!r} actions; its domain is "
+                f"{', '.join(sorted(self.kinds | COMMON_KINDS))}"
+            )
+        if isinstance(action, act.OpenApp) and self.apps and action.app not in self.apps:
+            raise OutOfDomainError(
+                f"role {self.name!r} may not open {action.app!r}; it works with "
+                f"{', '.join(sorted(self.apps))}"
+            )
+
+
+class RolePool:
+    """The registered roles, by name, in registration order."""
+
+    def __init__(self, roles: Iterable[Role] = ()) -> None:
+        self._roles: dict[str, Role] = {}
+        for role in roles:
+            self.register(role)
+
+    def register(self, role: Role) -> None:
+        if role.name in self._roles:
+            raise ConfigurationError(f"a role named {role.name!r} is already registered")
+        self._roles[role.name] = role
+
+    def get(self, name: str) -> Role:
+        try:
+            return self._roles[name]
+        except KeyError:
+            raise ConfigurationError(
+                f"no role {name!r}; registered roles: {', '.join(self._roles)}"
+            ) from None
+
+    def names(self) -> list[str]:
+        return list(self._roles)
+
+    def for_app(self, app: str) -> Role | None:
+        """The most specialised role whose applications include ``app`` (fewest apps; the
+        scheduler's rule fallback)."""
+        holding = [role for role in self._roles.values() if app in role.apps]
+        return min(holding, key=lambda role: len(role.apps)) if holding else None
+
+    def __iter__(self) -> Iterator[Role]:
+        return iter(self._roles.values())
+
+    def __len__(self) -> int:
+        return len(self._roles)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._roles
+
+
+ALL_APPS = frozenset(
+    {
+        "text_editor",
+        "calculator",
+        "writer",
+        "spreadsheet",
+        "file_manager",
+        "clock",
+        "browser",
+        "mail",
+    }
+)
+
+
+def default_pool() -> RolePool:
+    """The built-in roles, one per family of applications, plus a launcher."""
+    return RolePool(
+        [
+            Role(
+                "app_launcher",
+                "Opens applications and switches between windows; does nothing inside them.",
+                frozenset({"open_app", "hotkey", "press", "click"}),
+                ALL_APPS,
+            ),
+            Role(
+                "text_notes",
+                "Works in the plain-text editor: opens, reads, writes, edits and saves text files.",
+                GUI_KINDS | {"open_app", "select_text"},
+                frozenset({"text_editor"}),
+            ),
+            Role(
+                "office_editor",
+                "Works in the word processor and the spreadsheet: documents, formatting, cells, "
+                "formulas, saving.",
+                GUI_KINDS | {"open_app", "select_text"},
+                frozenset({"writer", "spreadsheet"}),
+            ),
+            Role(
+                "calculator_clock",
+                "Computes with the calculator; sets alarms, timers and world clocks in Clocks.",
+                GUI_KINDS | {"open_app"},
+                frozenset({"calculator", "clock"}),
+            ),
+            Role(
+                "file_manager",
+                "Browses folders and copies, moves, renames or deletes files in the file manager.",
+                GUI_KINDS | {"open_app"},
+                frozenset({"file_manager"}),
+            ),
+            Role(
+                "browser",
+                "Searches the web, opens pages, fills forms and downloads files in the browser.",
+                GUI_KINDS | {"open_app", "select_text"},
+                frozenset({"browser"}),
+            ),
+            Role(
+                "mail",
+                "Reads and writes e-mail, adds attachments and sends messages in the mail client.",
+                GUI_KINDS | {"open_app"},
+                frozenset({"mail"}),
+            ),
+        ]
+    )
+
+
+#: The role of the ablation without a role pool: every action, every application.
+GENERALIST = Role(
+    "generalist",
+    "Does anything on the desktop.",
+    GUI_KINDS | {"open_app", "select_text"},
+    ALL_APPS,
+)

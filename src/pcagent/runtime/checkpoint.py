@@ -1,0 +1,86 @@
+"""The agents' state between steps, saved in every step's record.
+
+Everything the run loop needs to continue lives here, as plain JSON: the plan, which subtask is
+running under which role, the Progress account, the hub, the last reflection, failure counters.
+Resuming a killed run or rewinding to step k loads the checkpoint of that step and goes on; no
+agent keeps state anywhere else.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from pcagent.agents.plan import SubtaskSpec
+
+SubtaskStatus = Literal["pending", "running", "done", "failed"]
+Ablation = Literal["none", "no_perception", "no_manager", "no_reflection", "single_agent"]
+Outcome = Literal["", "finished", "failed", "stopped"]
+
+ABLATIONS: dict[str, str] = {
+    "none": "the full system",
+    "no_perception": "screenshot and the plain accessibility tree instead of marks and SoM",
+    "no_manager": "the whole instruction as one subtask",
+    "no_reflection": "no Reflection agent: every action counts as a success",
+    "single_agent": "one Decision agent with every action: no Manager, Progress, Reflection, roles",
+}
+
+
+class RunCheckpoint(BaseModel):
+    """What the agents know after a step (step 0: after planning)."""
+
+    instruction: str
+    subtasks: list[SubtaskSpec] = Field(default_factory=list)
+    status: dict[str, SubtaskStatus] = Field(default_factory=dict)
+    plan_fallback: bool = False
+    current: str | None = None
+    role: str | None = None
+    declined: list[str] = Field(default_factory=list)
+    progress: str = ""
+    answers: dict[str, str] = Field(default_factory=dict)
+    hub: dict[str, str] = Field(default_factory=dict)
+    reflection: str = ""
+    history: list[str] = Field(default_factory=list)
+    guidance: str = ""
+    consecutive_failures: int = 0
+    replans: int = 0
+    recent_actions: list[str] = Field(default_factory=list)
+    apps_opened: list[str] = Field(default_factory=list)
+    tokens: int = 0
+    outcome: Outcome = ""
+    summary: str = ""
+
+    def subtask(self, subtask_id: str) -> SubtaskSpec:
+        for subtask in self.subtasks:
+            if subtask.id == subtask_id:
+                return subtask
+        raise KeyError(subtask_id)
+
+    def ready(self) -> list[SubtaskSpec]:
+        """Pending subtasks whose dependencies are done and whose inputs are in the hub."""
+        return [
+            subtask
+            for subtask in self.subtasks
+            if self.status.get(subtask.id) == "pending"
+            and all(self.status.get(d, "done") == "done" for d in subtask.depends_on)
+            and all(name in self.hub for name in subtask.inputs)
+        ]
+
+    def start_subtask(self, subtask_id: str) -> None:
+        self.current = subtask_id
+        self.status[subtask_id] = "running"
+        self.role = None
+        self.declined = []
+        self.progress = ""
+        self.answers = {}
+        self.reflection = ""
+        self.history = []
+        self.consecutive_failures = 0
+        self.recent_actions = []
+
+    def end_subtask(self, status: SubtaskStatus) -> None:
+        if self.current is not None:
+            self.status[self.current] = status
+        self.current = None
+        self.role = None

@@ -1,0 +1,39 @@
+"""Scripted models per agent role, for orchestration tests (never the only test of an agent)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pcagent.models.backends.scripted import Scripted, ScriptedBackend
+from pcagent.models.structured import StructuredChatModel
+
+
+def reply(**fields: Any) -> str:
+    """A model reply: the fields as one JSON object."""
+    return json.dumps(fields)
+
+
+def decision(action: dict[str, Any], reasoning: str = "next step", **extra: Any) -> str:
+    return json.dumps({"reasoning": reasoning, "action": action, **extra})
+
+
+class ScriptedModels:
+    """One scripted backend per role ("manager", "decision", ...); implements AgentModels."""
+
+    def __init__(self, **scripts: list[Scripted]) -> None:
+        self.backends = {role: ScriptedBackend(items) for role, items in scripts.items()}
+
+    def for_role(self, role: str) -> StructuredChatModel:
+        backend = self.backends.setdefault(role, ScriptedBackend())
+        return StructuredChatModel(backend, validation_retries=1)
+
+    def push(self, role: str, *items: Scripted) -> None:
+        self.backends.setdefault(role, ScriptedBackend()).push(*items)
+
+    def prompts(self, role: str) -> list[str]:
+        """The user-message text of every request the role's model received."""
+        backend = self.backends.get(role)
+        if backend is None:
+            return []
+        return [request.messages[-1].text for request in backend.requests]

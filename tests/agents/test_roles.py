@@ -1,0 +1,60 @@
+"""The role pool: capability, action domain, refusal before execution."""
+
+from __future__ import annotations
+
+import pytest
+
+from pcagent import actions as act
+from pcagent.agents import Role, RolePool, decision_schema, default_pool
+from pcagent.errors import ConfigurationError, OutOfDomainError
+
+
+def test_default_pool_covers_the_application_families() -> None:
+    pool = default_pool()
+    for name in ("app_launcher", "file_manager", "office_editor", "browser", "text_notes"):
+        assert name in pool
+    assert pool.for_app("calculator").name == "calculator_clock"  # type: ignore[union-attr]
+    assert pool.for_app("clock").name == "calculator_clock"  # type: ignore[union-attr]
+    assert pool.for_app("spreadsheet").name == "office_editor"  # type: ignore[union-attr]
+
+
+def test_actions_outside_a_domain_are_refused() -> None:
+    pool = default_pool()
+    launcher = pool.get("app_launcher")
+    launcher.check(act.OpenApp(app="writer"))
+    with pytest.raises(OutOfDomainError, match="may not use 'type'"):
+        launcher.check(act.TypeText(text="hello"))
+    calculator = pool.get("calculator_clock")
+    with pytest.raises(OutOfDomainError, match="may not open 'mail'"):
+        calculator.check(act.OpenApp(app="mail"))
+    calculator.check(act.Done())  # common actions are always allowed
+
+
+def test_adding_a_role_is_one_registration_and_names_are_unique() -> None:
+    pool = default_pool()
+    pool.register(Role("terminal", "Runs shell commands.", frozenset({"type", "press"})))
+    assert pool.get("terminal").allowed_kinds(with_human=False) == (
+        "type",
+        "press",
+        "wait",
+        "answer",
+        "done",
+        "fail",
+    )
+    with pytest.raises(ConfigurationError, match="already registered"):
+        pool.register(Role("terminal", "again", frozenset()))
+    with pytest.raises(ConfigurationError, match="unknown action kinds"):
+        Role("bad", "x", frozenset({"teleport"}))
+    with pytest.raises(ConfigurationError, match="registered roles"):
+        RolePool().get("nobody")
+
+
+def test_the_decision_schema_only_admits_the_roles_kinds() -> None:
+    kinds = default_pool().get("app_launcher").allowed_kinds(with_human=True)
+    assert "ask_human" in kinds and "type" not in kinds
+    schema = decision_schema(kinds)
+    schema.model_validate({"reasoning": "r", "action": {"kind": "open_app", "app": "writer"}})
+    with pytest.raises(ValueError):
+        schema.model_validate({"reasoning": "r", "action": {"kind": "type", "text": "x"}})
+    with pytest.raises(ValueError):
+        schema.model_validate({"reasoning": "r" * 600, "action": {"kind": "done"}})
