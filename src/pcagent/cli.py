@@ -9,6 +9,7 @@ import typer
 from rich.console import Console
 
 from pcagent.cli_desktop import desktop_app
+from pcagent.cli_runs import run_command, runs_app
 from pcagent.errors import PcAgentError
 from pcagent.models.cli import models_app
 
@@ -19,6 +20,8 @@ app = typer.Typer(
 )
 app.add_typer(desktop_app, name="desktop")
 app.add_typer(models_app, name="models")
+app.add_typer(runs_app, name="runs")
+app.command("run")(run_command)
 console = Console()
 
 

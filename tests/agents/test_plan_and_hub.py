@@ -33,7 +33,11 @@ def test_a_two_subtask_plan_with_a_value_passes_and_orders() -> None:
         ([spec("s1", "at {time}")], "does not list them as inputs"),
         (
             # s2 outputs time, but s3 does not depend on s2: the value is not guaranteed
-            [spec("s1"), spec("s2", outputs=["time"]), spec("s3", inputs=["time"], depends_on=["s1"])],
+            [
+                spec("s1"),
+                spec("s2", outputs=["time"]),
+                spec("s3", inputs=["time"], depends_on=["s1"]),
+            ],
             "no subtask it depends on outputs",
         ),
     ],

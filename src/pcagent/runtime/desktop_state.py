@@ -15,7 +15,8 @@ from typing import Any
 
 from pcagent.env.apps import APPS
 from pcagent.env.observation import WindowInfo
-from pcagent.errors import PcAgentError
+from pcagent.errors import PcAgentError, RunStateError
+from pcagent.runtime.home_snapshot import HomeSnapshots
 
 #: Folders under HOME that never hold a user's documents (profiles, caches, settings).
 _SKIPPED_DIRS = {".cache", ".config", ".local", ".mozilla", ".thunderbird", ".pki", "snap"}
@@ -115,10 +116,40 @@ def reopen_applications(open_app: Any, home: Path, entries: Sequence[dict[str, A
     return opened
 
 
+def restore_desktop(
+    environment: object,
+    snapshots: HomeSnapshots,
+    snapshot_id: str | None,
+    apps: Sequence[dict[str, Any]],
+) -> dict[str, Any]:
+    """Put a sandbox back as recorded: close its applications, restore HOME from the snapshot,
+    reopen the applications on their documents. Returns what was done, for the record.
+
+    Raises :class:`RunStateError` for an environment without HOME or a launcher (a remote or
+    attached desktop), and :class:`DesktopRestoreError` when an application does not reopen.
+    """
+    home = getattr(environment, "home", None)
+    close_apps = getattr(environment, "close_apps", None)
+    open_app = getattr(environment, "open_app", None)
+    if home is None or close_apps is None or open_app is None:
+        raise RunStateError(
+            "this environment cannot be restored (it has no HOME or cannot open apps); "
+            "resume, rewind and replay need the sandbox desktop"
+        )
+    close_apps()
+    written = removed = 0
+    if snapshot_id:
+        report = snapshots.restore(Path(home), snapshot_id)
+        written, removed = len(report.written), len(report.removed)
+    opened = reopen_applications(open_app, Path(home), apps)
+    return {"files_written": written, "files_removed": removed, "apps": opened}
+
+
 __all__ = [
     "DesktopRestoreError",
     "app_of_window",
     "app_window_present",
     "open_applications",
     "reopen_applications",
+    "restore_desktop",
 ]

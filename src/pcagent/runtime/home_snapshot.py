@@ -348,7 +348,8 @@ class HomeSnapshots:
             with _open_regular(source) as file:
                 try:
                     self.blobs_dir.mkdir(parents=True, exist_ok=True)
-                    target = open(temporary, "xb")  # noqa: SIM115 (closed below, errors differ)
+                    # Not a with-block here: only opening and writing mean "the store failed".
+                    target = open(temporary, "xb")  # noqa: SIM115
                 except OSError as exc:
                     raise self._store_error(temporary, exc) from exc
                 with target:

@@ -57,6 +57,7 @@ from pcagent.runtime.desktop_state import (
     app_window_present,
     open_applications,
     reopen_applications,
+    restore_desktop,
 )
 from pcagent.runtime.home_snapshot import HomeSnapshots
 from pcagent.runtime.human import Human, NoHuman
@@ -115,6 +116,14 @@ def _mark_at(marks: list[Mark], point: tuple[int, int]) -> Mark | None:
     return min(holding, key=lambda m: m.box.width * m.box.height) if holding else None
 
 
+def initial_desktop(store: RunStore, run_id: str) -> tuple[str | None, list[dict[str, Any]]]:
+    """The HOME snapshot and applications of a run before its first action (its plan event)."""
+    for event in store.events(run_id):
+        if event.kind == "plan":
+            return event.payload.get("home_snapshot"), list(event.payload.get("apps", []))
+    raise RunStateError(f"run {run_id} has no recorded start state (it never got past planning)")
+
+
 @dataclass
 class RunSession:
     """Runs instructions on ``environment`` with ``models``, recording into ``store``.
@@ -139,6 +148,11 @@ class RunSession:
     _checkpoint: RunCheckpoint | None = field(default=None, init=False)
     _snapshots: HomeSnapshots | None = field(default=None, init=False)
     _last_apps: list[dict[str, Any]] = field(default_factory=list, init=False)
+    _guard: SafetyGuard = field(init=False)
+
+    def __post_init__(self) -> None:
+        # Built here so a bad [safety] entry fails before the run starts, not in its middle.
+        self._guard = SafetyGuard(self.config.safety, self.config.run.mode, self.human)
 
     # --- entry points ---------------------------------------------------------------------------
 
@@ -152,6 +166,7 @@ class RunSession:
         checkpoint = RunCheckpoint(instruction=instruction)
         self._checkpoint = checkpoint
         self._call_step = 0
+        initial = self._desktop_now()
         self._plan(checkpoint)
         self.store.add_event(
             RunEvent(
@@ -162,7 +177,9 @@ class RunSession:
                     "subtasks": [s.model_dump() for s in checkpoint.subtasks],
                     "fallback": checkpoint.plan_fallback,
                     "state": checkpoint.model_dump(mode="json"),
+                    **initial,
                 },
+                created_at=time.time(),
             )
         )
         return self._loop(checkpoint)
@@ -182,10 +199,11 @@ class RunSession:
         if last is None:
             checkpoint = self._plan_checkpoint(record.run_id, record.instruction)
             self._step = 0
+            self._restore_desktop(*initial_desktop(self.store, record.run_id), 0)
         else:
             checkpoint = RunCheckpoint.model_validate(last.state)
             self._step = last.step
-            self._restore_desktop(last)
+            self._restore_desktop(last.home_snapshot, last.apps, last.step)
         checkpoint.outcome = ""
         self._checkpoint = checkpoint
         self.store.update_settings(record.run_id, {**record.settings, **self._settings(None)})
@@ -206,10 +224,11 @@ class RunSession:
         parent = self.store.get_run(run_id)
         if step == 0:
             checkpoint = self._plan_checkpoint(parent.run_id, parent.instruction)
-            source = None
+            snapshot_id, apps = initial_desktop(self.store, parent.run_id)
         else:
             source = self.store.step(parent.run_id, step)
             checkpoint = RunCheckpoint.model_validate(source.state)
+            snapshot_id, apps = source.home_snapshot, source.apps
         if role is not None:
             if role not in self.pool and role != GENERALIST.name:
                 raise RunStateError(f"no role {role!r}; roles: {', '.join(self.pool.names())}")
@@ -230,8 +249,7 @@ class RunSession:
         self._copy_steps(parent.run_id, step)
         self._step = step
         self._checkpoint = checkpoint
-        if source is not None:
-            self._restore_desktop(source)
+        self._restore_desktop(snapshot_id, apps, step)
         self._event(
             "rewind", {"parent": parent.run_id, "step": step, "role": role, "guidance": guidance}
         )
@@ -508,8 +526,7 @@ class RunSession:
                 target=_mark_at(before.marks, points[0]) if points else None,
                 role=role.name,
             )
-            guard = SafetyGuard(self.config.safety, self.config.run.mode, self.human)
-            verdict = guard.enforce(action, context)
+            verdict = self._guard.enforce(action, context)
             if verdict.sensitivity is not None:
                 self._event("sensitive", verdict.model_dump(mode="json"))
         except ActionRefusedError as error:
@@ -727,6 +744,16 @@ class RunSession:
         home = getattr(self.environment, "home", None)
         return Path(home) if home is not None else None
 
+    def _desktop_now(self) -> dict[str, Any]:
+        """The HOME snapshot and open applications before the first action (what replay and a
+        rewind to step 0 start from)."""
+        home = self._home()
+        if home is None:
+            return {"home_snapshot": None, "apps": []}
+        windows = self.environment.observe().windows
+        snapshot = self._home_snapshots().capture(home) if self.config.run.snapshot_home else None
+        return {"home_snapshot": snapshot, "apps": open_applications(windows, home)}
+
     def _write(self, checkpoint: RunCheckpoint, work: _StepWork, windows: list[WindowInfo]) -> None:
         self._step = work.number
         home = self._home()
@@ -768,10 +795,9 @@ class RunSession:
 
     def _home_snapshots(self) -> HomeSnapshots:
         if self._snapshots is None:
-            self._snapshots = HomeSnapshots(
-                self.store.root / "home-store",
-                max_file_bytes=self.config.run.snapshot_max_file_bytes,
-            )
+            from pcagent.runtime.replay import home_snapshots
+
+            self._snapshots = home_snapshots(self.store, self.config.run.snapshot_max_file_bytes)
         return self._snapshots
 
     def _event(self, kind: str, payload: dict[str, Any]) -> None:
@@ -798,32 +824,14 @@ class RunSession:
 
     # --- restoring the desktop --------------------------------------------------------------------
 
-    def _restore_desktop(self, step: StepRecord) -> None:
+    def _restore_desktop(
+        self, snapshot_id: str | None, apps: list[dict[str, Any]], step: int
+    ) -> None:
         """Put the sandbox back as it was after ``step``: HOME files, then the applications."""
-        home = self._home()
-        close_apps = getattr(self.environment, "close_apps", None)
-        open_app = getattr(self.environment, "open_app", None)
-        if home is None or close_apps is None or open_app is None:
-            raise RunStateError(
-                "this environment cannot be restored (it has no HOME or cannot open apps); "
-                "resume and rewind need the sandbox desktop"
-            )
-        close_apps()
-        report = None
-        if step.home_snapshot:
-            report = self._home_snapshots().restore(home, step.home_snapshot)
-        opened = reopen_applications(open_app, home, step.apps)
-        self._last_apps = list(step.apps)
-        self._event(
-            "restore",
-            {
-                "step": step.step,
-                "files_written": len(report.written) if report else 0,
-                "files_removed": len(report.removed) if report else 0,
-                "apps": opened,
-            },
-        )
-        self.log(f"restored the desktop of step {step.step}: files, then {opened or 'no apps'}")
+        done = restore_desktop(self.environment, self._home_snapshots(), snapshot_id, apps)
+        self._last_apps = list(apps)
+        self._event("restore", {"step": step, **done})
+        self.log(f"restored the desktop of step {step}: files, then {done['apps'] or 'no apps'}")
 
     def _end_stale_sandbox(self, settings: dict[str, Any]) -> None:
         """A run killed with SIGKILL leaves its sandbox running; end it before resuming."""

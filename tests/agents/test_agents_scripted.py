@@ -1,0 +1,203 @@
+"""Each agent's orchestration logic with scripted models: prompts carry what they must, bad
+replies are re-asked or degrade safely. (The real-model path is tested in tests/runtime.)"""
+
+from __future__ import annotations
+
+from pcagent import actions as act
+from pcagent.agents import (
+    DecisionAgent,
+    DecisionInput,
+    Manager,
+    ProgressAgent,
+    ProgressInput,
+    ReflectionAgent,
+    ReflectionInput,
+    ScreenDiff,
+    Scheduler,
+    SubtaskSpec,
+    default_pool,
+)
+from tests.agents.scripted import ScriptedModels, decision, reply
+
+TWO_STEP_PLAN = reply(
+    subtasks=[
+        {
+            "id": "s1",
+            "description": "Read the time in notes.txt",
+            "app": "text_editor",
+            "outputs": ["time"],
+        },
+        {
+            "id": "s2",
+            "description": "Compute {time} in the calculator",
+            "app": "calculator",
+            "inputs": ["time"],
+            "depends_on": ["s1"],
+        },
+    ]
+)
+
+
+def test_manager_returns_a_checked_plan() -> None:
+    models = ScriptedModels(manager=[TWO_STEP_PLAN])
+    calls: list[str] = []
+    manager = Manager(models.for_role("manager"), lambda agent, result: calls.append(agent))
+    outcome = manager.plan("read the time and compute with it")
+    assert not outcome.fallback
+    assert [s.id for s in outcome.plan.subtasks] == ["s1", "s2"]
+    assert calls == ["manager"]
+    assert "read the time and compute with it" in models.prompts("manager")[0]
+
+
+def test_manager_re_asks_a_cyclic_plan_then_falls_back_to_one_subtask() -> None:
+    cyclic = reply(
+        subtasks=[
+            {"id": "a", "description": "x", "depends_on": ["b"]},
+            {"id": "b", "description": "y", "depends_on": ["a"]},
+        ]
+    )
+    models = ScriptedModels(manager=[cyclic, cyclic])
+    outcome = Manager(models.for_role("manager")).plan("do the whole thing")
+    assert outcome.fallback and "cycle" in outcome.problem
+    assert [s.description for s in outcome.plan.subtasks] == ["do the whole thing"]
+    assert "cycle" in models.prompts("manager")[1]  # the second ask named the problem
+
+
+def test_manager_unknown_apps_are_blanked_not_fatal() -> None:
+    plan = reply(subtasks=[{"id": "s1", "description": "x", "app": "photoshop"}])
+    outcome = Manager(ScriptedModels(manager=[plan]).for_role("manager")).plan("x")
+    assert outcome.plan.subtasks[0].app == ""
+
+
+def test_manager_replan_keeps_finished_work_out() -> None:
+    new = reply(
+        subtasks=[
+            {
+                "id": "s3",
+                "description": "Compute {time} another way",
+                "inputs": ["time"],
+                "app": "calculator",
+            }
+        ]
+    )
+    models = ScriptedModels(manager=[new])
+    finished = [SubtaskSpec(id="s1", description="Read the time", outputs=["time"])]
+    failed = SubtaskSpec(id="s2", description="Compute {time}", inputs=["time"])
+    outcome = Manager(models.for_role("manager")).replan(
+        "task", finished, {"time": "9:30"}, failed, "3 clicks did nothing"
+    )
+    assert [s.id for s in outcome.plan.subtasks] == ["s3"]
+    prompt = models.prompts("manager")[0]
+    assert "time = 9:30" in prompt and "3 clicks did nothing" in prompt
+
+
+def test_decision_re_asks_malformed_output_and_returns_a_typed_action() -> None:
+    role = default_pool().get("calculator_clock")
+    models = ScriptedModels(
+        decision=["I would click 7", decision({"kind": "click", "x": 10, "y": 20})]
+    )
+    agent = DecisionAgent(models.for_role("decision"), role=role)
+    result = agent.decide(
+        DecisionInput(
+            subtask="press 7",
+            listing='1 button "7" @10,20',
+            progress="started",
+            hub={"time": "9:30"},
+            reflection="no_change: nothing happened",
+        )
+    )
+    assert result.action == act.Click(x=10, y=20)
+    first, second = models.backends["decision"].requests
+    assert "time = 9:30" in first.messages[-1].text
+    assert "no_change: nothing happened" in first.messages[-1].text
+    assert "rejected" in second.messages[-1].text  # the re-ask carries the error
+
+
+def test_decision_outside_the_domain_is_a_typed_failure_not_an_action() -> None:
+    role = default_pool().get("app_launcher")
+    bad = decision({"kind": "type", "text": "hello"})
+    agent = DecisionAgent(ScriptedModels(decision=[bad, bad]).for_role("decision"), role=role)
+    result = agent.decide(DecisionInput(subtask="x", listing=""))
+    assert result.action is None and result.failure is not None
+
+
+def test_reflection_skips_the_model_when_nothing_changed() -> None:
+    models = ScriptedModels()  # any model call would raise: nothing is queued
+    agent = ReflectionAgent(models.for_role("reflection"))
+    verdict = agent.reflect(
+        ReflectionInput(
+            subtask="x", thought="", action=act.Click(x=1, y=1), diff=ScreenDiff(), listing_after=""
+        )
+    )
+    assert verdict.verdict == "no_change" and not verdict.asked_model
+    answered = agent.reflect(
+        ReflectionInput(
+            subtask="x",
+            thought="",
+            action=act.Answer(text="4"),
+            diff=ScreenDiff(),
+            listing_after="",
+        )
+    )
+    assert answered.verdict == "success"
+
+
+def test_reflection_asks_with_the_diff_when_something_changed() -> None:
+    models = ScriptedModels(reflection=[reply(verdict="unexpected_change", reason="a dialog")])
+    diff = ScreenDiff(changed_pixels=5000, windows_opened=["Save As"])
+    verdict = ReflectionAgent(models.for_role("reflection")).reflect(
+        ReflectionInput(
+            subtask="x",
+            thought="save",
+            action=act.Hotkey(keys=("ctrl", "s")),
+            diff=diff,
+            listing_after="",
+        )
+    )
+    assert verdict.verdict == "unexpected_change" and verdict.asked_model
+    assert "Save As" in models.prompts("reflection")[0]
+
+
+def test_progress_reports_only_the_wanted_outputs_and_survives_garbage() -> None:
+    models = ScriptedModels(
+        progress=[
+            reply(progress="read it", completed=True, outputs={"time": "9:30", "junk": "x"}),
+            "not json",
+            "still not json",
+        ]
+    )
+    agent = ProgressAgent(models.for_role("progress"))
+    data = ProgressInput(
+        subtask="read",
+        outputs_needed=["time"],
+        previous="",
+        action="a",
+        verdict="success",
+        answers={},
+    )
+    report = agent.update(data)
+    assert report.outputs == {"time": "9:30"} and report.completed
+    kept = agent.update(
+        ProgressInput(
+            subtask="read",
+            outputs_needed=["time"],
+            previous="before",
+            action="a",
+            verdict="success",
+            answers={},
+        )
+    )
+    assert kept.progress == "before" and not kept.completed
+
+
+def test_scheduler_lets_the_model_choose_among_candidates_only() -> None:
+    pool = default_pool()
+    subtask = SubtaskSpec(id="s1", description="compute 9*60", app="calculator")
+    models = ScriptedModels(scheduler=[reply(role="calculator_clock", reason="maths")])
+    scheduler = Scheduler(models.for_role("scheduler"), pool=pool)
+    assert scheduler.assign(subtask).role == "calculator_clock"
+    # a declined role cannot be chosen again: the schema excludes it, so the model's pick of it
+    # is invalid and the app rule decides
+    models.push("scheduler", reply(role="calculator_clock"), reply(role="calculator_clock"))
+    choice = scheduler.assign(subtask, exclude=["calculator_clock"])
+    assert choice.role != "calculator_clock"
