@@ -1,0 +1,60 @@
+"""A run that blocks in its fourth Decision call, to be killed with SIGKILL by a test.
+
+Usage: python killable_run.py RUN_STORE_FOLDER. Prints "run ID" when the run exists and
+"blocked" once three steps are recorded and it hangs.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+from tests.runtime import scripts
+from tests.runtime.scripts import CalculatorDecisions, Models, Repeating
+
+from pcagent.config import PcAgentConfig, RunConfig
+from pcagent.env import SandboxDesktop
+from pcagent.models.backends.scripted import ScriptedBackend
+from pcagent.runtime.records import RunStore
+from pcagent.runtime.session import RunSession
+
+
+def main(folder: Path) -> None:
+    calculator = CalculatorDecisions()
+
+    def decisions(request: object) -> str:
+        if len(calculator.prompts) == 3:
+            print("blocked", flush=True)
+            time.sleep(600)
+        return calculator(request)  # type: ignore[arg-type]
+
+    plan = scripts.plan(
+        {"id": "s1", "description": "Compute 12 * 11 in the calculator", "app": "calculator"}
+    )
+    models = Models(
+        manager=ScriptedBackend([plan]),
+        scheduler=Repeating(scripts.scheduler),
+        decision=Repeating(decisions),
+        reflection=Repeating(scripts.reflections()),
+        progress=Repeating(scripts.progress),
+    )
+    store = RunStore(folder)
+    desktop = SandboxDesktop().start()
+    config = PcAgentConfig(data_dir=folder.parent, run=RunConfig(listing_limit=0))
+    session = RunSession(
+        desktop, models, store, config, log=lambda message: print(message, flush=True)
+    )
+    original = store.create_run
+
+    def announce(*args, **kwargs):  # type: ignore[no-untyped-def]
+        record = original(*args, **kwargs)
+        print(f"run {record.run_id}", flush=True)
+        return record
+
+    store.create_run = announce  # type: ignore[method-assign]
+    session.start("Compute 12 times 11")
+
+
+if __name__ == "__main__":
+    main(Path(sys.argv[1]))

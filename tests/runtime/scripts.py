@@ -1,0 +1,143 @@
+"""Scripted agents that read the real screen listing in their prompt, for run-loop tests.
+
+They stand in for a model in orchestration tests only: the loop, the records, escalation and
+recovery are real, and so is everything on the desktop. Each responder gets the request the
+model would get and answers from what the listing shows (a button's centre, an editor's text).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from typing import Any
+
+from pcagent.models.backend import ChatRequest
+from pcagent.models.backends.scripted import ScriptedBackend
+from pcagent.models.structured import StructuredChatModel
+
+_MARK = re.compile(r'^\d+ (?:toggle|button) "([^"]+)"[^@\n]*@(\d+),(\d+)$', re.MULTILINE)
+_DISPLAY = re.compile(r'^\d+ text "([^"]*)"', re.MULTILINE)
+
+
+def prompt_of(request: ChatRequest) -> str:
+    return request.messages[-1].text
+
+
+def line_after(prompt: str, label: str) -> str:
+    match = re.search(rf"^{re.escape(label)}: (.*)$", prompt, re.MULTILINE)
+    return match.group(1) if match else ""
+
+
+def button(prompt: str, label: str) -> tuple[int, int]:
+    for name, x, y in _MARK.findall(prompt):
+        if name == label:
+            return int(x), int(y)
+    raise AssertionError(f"no button {label!r} on the screen listing:\n{prompt}")
+
+
+def calculator_display(prompt: str) -> str:
+    match = _DISPLAY.search(prompt)
+    return match.group(1) if match else ""
+
+
+def decision(action: dict[str, Any], reasoning: str = "next step") -> str:
+    return json.dumps({"reasoning": reasoning, "action": action})
+
+
+class CalculatorDecisions:
+    """Decision responder for "Compute A * B in the calculator": opens the calculator, clicks
+    the keys, answers the display, says done. Starts over after a reflection or a note says the
+    entry went wrong (``restart_words``). ``wrong_first`` clicks "+" first, on purpose."""
+
+    def __init__(self, wrong_first: bool = False, restart_words: tuple[str, ...] = ()) -> None:
+        self.wrong_first = wrong_first
+        self.restart_words = restart_words
+        self.position = 0
+        self.answered = False
+        self.prompts: list[str] = []
+
+    def keys(self, prompt: str) -> list[str]:
+        match = re.search(r"Compute (\d+) \* (\d+)", line_after(prompt, "Subtask"))
+        assert match, f"unexpected subtask in {prompt[:300]}"
+        return [*match.group(1), "*", *match.group(2), "="]
+
+    def __call__(self, request: ChatRequest) -> str:
+        prompt = prompt_of(request)
+        self.prompts.append(prompt)
+        if "galculator" not in line_after(prompt, "Screen (focused window"):
+            return decision({"kind": "open_app", "app": "calculator"}, "open the calculator")
+        reflection = line_after(prompt, "Last reflection")
+        if reflection.startswith("unexpected_change") or any(
+            word in reflection for word in self.restart_words
+        ):
+            self.position = 0
+            self.restart_words = ()  # once
+            x, y = button(prompt, "AC")
+            return decision({"kind": "click", "x": x, "y": y}, "clear and start over")
+        if self.wrong_first:
+            self.wrong_first = False
+            x, y = button(prompt, "+")
+            return decision({"kind": "click", "x": x, "y": y}, "press 4")
+        keys = self.keys(prompt)
+        if self.position < len(keys):
+            x, y = button(prompt, keys[self.position])
+            self.position += 1
+            return decision({"kind": "click", "x": x, "y": y}, f"press {keys[self.position - 1]}")
+        if not self.answered:
+            self.answered = True
+            return decision({"kind": "answer", "text": calculator_display(prompt)}, "report")
+        return decision({"kind": "done", "summary": "computed"}, "finished")
+
+
+def reflections(
+    judge: Callable[[str], tuple[str, str]] | None = None,
+) -> Callable[[ChatRequest], str]:
+    """Reflection responder: ``judge(prompt) -> (verdict, reason)``, success by default."""
+
+    def respond(request: ChatRequest) -> str:
+        verdict, reason = judge(prompt_of(request)) if judge else ("success", "as intended")
+        return json.dumps({"verdict": verdict, "reason": reason})
+
+    return respond
+
+
+def progress(request: ChatRequest) -> str:
+    action = line_after(prompt_of(request), "Latest action")
+    return json.dumps({"progress": f"did {action}", "completed": False, "outputs": {}})
+
+
+ROLE_BY_APP = {"text_editor": "text_notes", "calculator": "calculator_clock"}
+
+
+def scheduler(request: ChatRequest) -> str:
+    app = line_after(prompt_of(request), "Application named by the plan")
+    return json.dumps({"role": ROLE_BY_APP.get(app, "app_launcher"), "reason": "by app"})
+
+
+class Repeating(ScriptedBackend):
+    """A scripted backend that answers every request with the same responder."""
+
+    def __init__(self, responder: Callable[[ChatRequest], str]) -> None:
+        super().__init__()
+        self.responder = responder
+
+    def complete(self, request: ChatRequest):  # type: ignore[no-untyped-def]
+        self.push(self.responder)
+        return super().complete(request)
+
+
+class Models:
+    """AgentModels for tests: fixed queues or repeating responders per role."""
+
+    def __init__(self, **backends: ScriptedBackend) -> None:
+        self.backends = backends
+
+    def for_role(self, role: str) -> StructuredChatModel:
+        if role not in self.backends:
+            raise AssertionError(f"the test gave no script for the {role!r} agent")
+        return StructuredChatModel(self.backends[role], validation_retries=1)
+
+
+def plan(*subtasks: dict[str, Any]) -> str:
+    return json.dumps({"subtasks": list(subtasks)})

@@ -1,0 +1,296 @@
+"""The run loop on the real sandbox desktop, with scripted agents reading the real screen.
+
+What is real here: the sandbox, the applications, perception, the safety guard, the executor,
+the SQLite record and HOME snapshots. What is scripted: the models' answers (see scripts.py).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from tests.runtime import scripts
+from tests.runtime.scripts import CalculatorDecisions, Models, Repeating
+
+from pcagent.config import PcAgentConfig, RunConfig
+from pcagent.env import SandboxDesktop
+from pcagent.env.processes import find_marked_processes
+from pcagent.models.backends.scripted import ScriptedBackend
+from pcagent.runtime.records import RunStore
+from pcagent.runtime.session import RunSession
+
+pytestmark = [pytest.mark.desktop, pytest.mark.slow]
+
+MEETING = "Standup at 9:30\nDuration: 45 minutes\n"
+EDITOR_PLAN = scripts.plan(
+    {
+        "id": "s1",
+        "description": "Read how many minutes the standup lasts in meeting.txt",
+        "app": "text_editor",
+        "outputs": ["minutes"],
+    },
+    {
+        "id": "s2",
+        "description": "Compute {minutes} * 60 in the calculator",
+        "app": "calculator",
+        "inputs": ["minutes"],
+        "depends_on": ["s1"],
+    },
+)
+
+
+def config_for(tmp_path: Path, **run: object) -> PcAgentConfig:
+    return PcAgentConfig(data_dir=tmp_path, run=RunConfig(listing_limit=0, **run))  # type: ignore[arg-type]
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[RunStore]:
+    with RunStore(tmp_path / "runs") as run_store:
+        yield run_store
+
+
+def calculator_value(desktop: SandboxDesktop) -> str:
+    texts = [e.name or e.text for e in desktop.observe().elements if e.role == "text"]
+    return texts[0] if texts else ""
+
+
+def editor_decisions(request: object) -> str:
+    """Reads the minutes off the editor's text in the listing, answers them, then done."""
+    prompt = scripts.prompt_of(request)  # type: ignore[arg-type]
+    if "minutes =" in prompt.split("Values known from earlier subtasks:")[0]:
+        return scripts.decision({"kind": "done"}, "reported")
+    match = re.search(r"Duration: (\d+) minutes", prompt)
+    assert match, "the editor's text is not in the listing"
+    return scripts.decision({"kind": "answer", "text": match.group(1)}, "the standup lasts")
+
+
+def test_two_app_task_passes_a_value_and_recovers_from_a_wrong_click(
+    desktop: SandboxDesktop, store: RunStore, tmp_path: Path
+) -> None:
+    (desktop.home / "meeting.txt").write_text(MEETING)
+    desktop.open_app("text_editor", [desktop.home / "meeting.txt"])
+    calculator = CalculatorDecisions(wrong_first=True)
+    answered: list[bool] = []
+
+    def decisions(request: object) -> str:
+        prompt = scripts.prompt_of(request)  # type: ignore[arg-type]
+        if "meeting.txt" in scripts.line_after(prompt, "Subtask"):
+            if not answered:
+                answered.append(True)
+                return "Let me look at the editor first."  # malformed: must be re-asked
+            if "Values to report: minutes" in prompt and "answer(" in prompt.split("Recent")[1]:
+                return scripts.decision({"kind": "done"}, "reported")
+            return editor_decisions(request)
+        return calculator(request)  # type: ignore[arg-type]
+
+    def judge(prompt: str) -> tuple[str, str]:
+        plus = scripts.button(prompt, "+")
+        if f'"x":{plus[0]},"y":{plus[1]}' in scripts.line_after(prompt, "Action"):
+            return "unexpected_change", "pressed + instead of the first digit"
+        return "success", "as intended"
+
+    models = Models(
+        manager=ScriptedBackend([EDITOR_PLAN]),
+        scheduler=Repeating(scripts.scheduler),
+        decision=Repeating(decisions),
+        reflection=Repeating(scripts.reflections(judge)),
+        progress=Repeating(scripts.progress),
+    )
+    session = RunSession(desktop, models, store, config_for(tmp_path))
+    outcome = session.start("Compute the standup's length in seconds")
+
+    assert outcome.status == "finished", outcome.summary
+    assert calculator_value(desktop) == "2700"
+    steps = store.steps(outcome.run_id)
+    assert [s.step for s in steps] == list(range(1, len(steps) + 1))
+    assert steps[-1].hub == {"minutes": "45"}
+    # the value reached the second subtask's prompt through the hub
+    assert any("Compute 45 * 60 in the calculator" in p for p in calculator.prompts)
+    # the wrong click was judged, fed back, and recovered from
+    wrong = [s for s in steps if (s.reflection or {}).get("verdict") == "unexpected_change"]
+    assert len(wrong) == 1
+    following = store.steps(outcome.run_id)[wrong[0].step]  # the step after it (0-based list)
+    assert following.thought == "clear and start over"
+    # records are complete
+    for step in steps:
+        folder = store.step_dir(outcome.run_id, step.step)
+        assert (folder / "screenshot.png").stat().st_size > 0
+        assert (folder / "som.png").stat().st_size > 0
+        assert step.listing and step.state["instruction"]
+        assert step.home_snapshot
+    calls = store.calls(outcome.run_id)
+    agents = {call.agent for call in calls}
+    assert {"manager", "scheduler", "decision", "reflection", "progress"} <= agents
+    assert any(call.agent == "decision" and len(call.attempts) == 2 for call in calls)
+    assert [c.step for c in calls if c.agent == "manager"] == [0]
+    kinds = [event.kind for event in store.events(outcome.run_id)]
+    assert kinds[0] == "plan" and kinds.count("assign") == 2 and kinds[-1] == "finish"
+    assert store.get_run(outcome.run_id).status == "finished"
+
+
+def test_a_killed_application_is_reopened_and_the_subtask_completes(
+    desktop: SandboxDesktop, store: RunStore, tmp_path: Path
+) -> None:
+    plan = scripts.plan(
+        {"id": "s1", "description": "Compute 12 * 11 in the calculator", "app": "calculator"}
+    )
+    calculator = CalculatorDecisions(restart_words=("had disappeared",))
+    killed: list[int] = []
+
+    def kill_after_step_three(record: object) -> None:
+        if getattr(record, "step", 0) == 3 and not killed:
+            pid = desktop.state.app_pids["calculator"][-1]  # type: ignore[union-attr]
+            os.kill(pid, signal.SIGKILL)
+            killed.append(pid)
+            deadline = time.monotonic() + 5
+            while time.monotonic() < deadline and any(
+                w.app_class == "Galculator" for w in desktop.x11.windows()
+            ):
+                time.sleep(0.05)
+
+    models = Models(
+        manager=ScriptedBackend([plan]),
+        scheduler=Repeating(scripts.scheduler),
+        decision=Repeating(calculator),
+        reflection=Repeating(scripts.reflections()),
+        progress=Repeating(scripts.progress),
+    )
+    session = RunSession(
+        desktop, models, store, config_for(tmp_path), on_step=kill_after_step_three
+    )
+    outcome = session.start("Compute 12 times 11")
+    assert killed, "the calculator was never killed"
+    assert outcome.status == "finished", outcome.summary
+    assert calculator_value(desktop) == "132"
+    events = store.events(outcome.run_id)
+    assert [e.payload["app"] for e in events if e.kind == "reopened_app"] == ["calculator"]
+    assert any("had disappeared" in p for p in calculator.prompts)
+
+
+def test_rewind_restores_files_and_documents_then_continues_with_guidance(
+    desktop: SandboxDesktop, store: RunStore, tmp_path: Path
+) -> None:
+    notes = desktop.home / "notes.txt"
+    notes.write_text("draft")
+    desktop.open_app("text_editor", [notes])
+    plan = scripts.plan(
+        {
+            "id": "s1",
+            "description": "Add words to notes.txt, saving after each",
+            "app": "text_editor",
+        }
+    )
+    script = [
+        {"kind": "hotkey", "keys": ["ctrl", "end"]},
+        {"kind": "type", "text": " first"},
+        {"kind": "hotkey", "keys": ["ctrl", "s"]},
+        {"kind": "type", "text": " second"},
+        {"kind": "hotkey", "keys": ["ctrl", "s"]},
+        {"kind": "done"},
+    ]
+    models = Models(
+        manager=ScriptedBackend([plan]),
+        scheduler=Repeating(scripts.scheduler),
+        decision=ScriptedBackend([scripts.decision(a) for a in script]),
+        reflection=Repeating(scripts.reflections()),
+        progress=Repeating(scripts.progress),
+    )
+    first = RunSession(desktop, models, store, config_for(tmp_path)).start("Add two words")
+    assert first.status == "finished", first.summary
+    assert notes.read_text().rstrip("\n") == "draft first second"
+
+    guided: list[str] = []
+
+    def after_rewind(request: object) -> str:
+        prompt = scripts.prompt_of(request)  # type: ignore[arg-type]
+        guided.append(prompt)
+        steps = [
+            {"kind": "hotkey", "keys": ["ctrl", "end"]},
+            {"kind": "type", "text": " third"},
+            {"kind": "hotkey", "keys": ["ctrl", "s"]},
+            {"kind": "done"},
+        ]
+        return scripts.decision(steps[len(guided) - 1])
+
+    models.backends["decision"] = Repeating(after_rewind)
+    models.backends["manager"] = ScriptedBackend()  # a rewind does not plan again
+    rewound = RunSession(desktop, models, store, config_for(tmp_path)).rewind(
+        first.run_id, 3, guidance="write third instead of second"
+    )
+    assert rewound.status == "finished", rewound.summary
+    assert notes.read_text().rstrip("\n") == "draft first third"
+    assert "Guidance from the user: write third instead of second" in guided[0]
+    # right after the restore the editor was open on notes.txt with the step-3 content
+    restore = next(e for e in store.events(rewound.run_id) if e.kind == "restore")
+    assert restore.payload["apps"] == ["text_editor: notes.txt"]
+    child = store.get_run(rewound.run_id)
+    assert (child.parent_run, child.parent_step) == (first.run_id, 3)
+    child_steps = store.steps(rewound.run_id)
+    assert [s.step for s in child_steps][:3] == [1, 2, 3]
+    assert [s.action for s in child_steps[:3]] == [
+        s.action for s in store.steps(first.run_id, upto=3)
+    ]
+    assert len(store.steps(first.run_id)) == 6  # the original run is untouched
+
+
+KILLABLE = Path(__file__).with_name("killable_run.py")
+
+
+def test_a_run_killed_with_sigkill_resumes_from_its_last_step(
+    store: RunStore, tmp_path: Path
+) -> None:
+    root = Path(__file__).resolve().parents[2]
+    child = subprocess.Popen(
+        [sys.executable, str(KILLABLE), str(store.root)],
+        cwd=root,
+        env={**os.environ, "PYTHONPATH": str(root)},
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert child.stdout is not None
+        run_id = ""
+        for line in child.stdout:
+            if line.startswith("run "):
+                run_id = line.split()[1]
+            if line.startswith("blocked"):
+                break
+        assert run_id, "the child never started its run"
+        child.send_signal(signal.SIGKILL)
+        child.wait(10)
+    finally:
+        if child.poll() is None:
+            child.kill()
+    record = store.get_run(run_id)
+    assert record.status == "running" and record.steps == 3
+    stale = store.get_run(run_id).settings["sandbox_state"]
+    stale_marker = Path(stale).parent.name.split("-")[1]
+
+    calculator = CalculatorDecisions()
+    models = Models(
+        scheduler=Repeating(scripts.scheduler),
+        decision=Repeating(calculator),
+        reflection=Repeating(scripts.reflections()),
+        progress=Repeating(scripts.progress),
+    )
+    with SandboxDesktop() as desktop:
+        outcome = RunSession(desktop, models, store, config_for(tmp_path)).resume(run_id)
+        assert outcome.status == "finished", outcome.summary
+        assert calculator_value(desktop) == "132"
+    assert find_marked_processes(stale_marker) == [], "the killed run's sandbox was left running"
+    steps = store.steps(run_id)
+    assert [s.step for s in steps] == list(range(1, len(steps) + 1))
+    assert steps[2].action == {
+        "kind": "click",
+        "x": steps[2].action["x"],
+        "y": steps[2].action["y"],
+    }
+    kinds = [e.kind for e in store.events(run_id)]
+    assert "resume" in kinds and "restore" in kinds
