@@ -1,0 +1,62 @@
+"""The whole loop with the real local model (smollm2-135m): every agent is asked through the real
+inference path with schema-constrained output, and the run ends cleanly at its step cap.
+
+smollm2's answers are meaningless; what is checked is that they are valid, typed, recorded with
+their tokens, and that nothing in the loop breaks on them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pcagent.config import ModelProfile, ModelsConfig, PcAgentConfig, RunConfig, load_config
+from pcagent.env import SandboxDesktop
+from pcagent.models import ModelRouter
+from pcagent.models.installer import install_pack
+from pcagent.runtime.records import RunStore
+from pcagent.runtime.session import RunSession
+
+pytestmark = [pytest.mark.desktop, pytest.mark.slow]
+
+
+def test_smollm2_drives_the_loop_until_the_step_cap(
+    desktop: SandboxDesktop, tmp_path: Path
+) -> None:
+    base = load_config(environ={})
+    install_pack("smollm2-135m", base.models_dir, report=print)
+    # Short replies and no re-asks keep the smoke run near a minute: smollm2 fills whatever
+    # output budget it gets.
+    models = ModelsConfig(
+        profiles={"local": ModelProfile(max_output_tokens=200)}, validation_retries=0
+    )
+    config = PcAgentConfig(
+        data_dir=base.data_dir, models=models, run=RunConfig(max_steps=3, listing_limit=15)
+    )
+    desktop.open_app("calculator")
+    with ModelRouter(config) as router, RunStore(tmp_path / "runs") as store:
+        outcome = RunSession(desktop, router, store, config).start(
+            "Compute 12 times 11 in the calculator"
+        )
+        steps = store.steps(outcome.run_id)
+        calls = store.calls(outcome.run_id)
+        record = store.get_run(outcome.run_id)
+    assert outcome.status in ("finished", "failed")
+    assert 1 <= len(steps) <= 3
+    if outcome.status == "failed":
+        assert "step cap" in outcome.summary or "failed" in outcome.summary
+    assert record.status == outcome.status
+    for call in calls:
+        print(
+            call.step,
+            call.agent,
+            call.prompt_tokens,
+            call.completion_tokens,
+            round(call.latency_s, 1),
+        )
+    assert {"manager", "decision"} <= {call.agent for call in calls}
+    assert all(call.prompt_tokens > 0 for call in calls)
+    assert record.tokens == outcome.tokens > 0
+    for step in steps:
+        assert step.action is not None or step.error
