@@ -5,6 +5,7 @@ PYTHON := $(VENV)/bin/python
 .PHONY: demo test setup setup-system setup-venv lint bench
 
 demo: setup
+	$(VENV)/bin/pcagent models install qwen2.5-coder-1.5b
 	$(VENV)/bin/pcagent demo
 
 test: setup

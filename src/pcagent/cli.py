@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -27,21 +26,39 @@ console = Console()
 
 @app.command("demo")
 def demo(
-    output: Annotated[
-        Path, typer.Option("--output", "-o", help="Folder for the screenshot and element list.")
-    ] = Path("out/demo"),
+    max_steps: Annotated[int, typer.Option("--max-steps", help="Step cap of the run.")] = 14,
+    model: Annotated[
+        str | None, typer.Option("--model", help="Model profile (default: the local model).")
+    ] = None,
 ) -> None:
-    """Start a sandbox, drive the text editor and the calculator with real actions, save what it saw."""
-    from pcagent.demo import run_demo
+    """Carry out a real task (compute 12 * 7 + 5 in the calculator) with the agents and the
+    configured model, printing every step; says where the record is."""
+    from pcagent.cli_runs import config_with, print_step
+    from pcagent.demo import EXPECTED_RESULT, run_demo
 
     try:
-        report = run_demo(output, log=console.print)
+        config = config_with(None, None, model)
+        report = run_demo(
+            config,
+            log=lambda message: console.print(f"[dim]{message}[/dim]"),
+            on_step=print_step,
+            max_steps=max_steps,
+        )
     except PcAgentError as error:
         console.print(f"[red]error:[/red] {error}")
         raise typer.Exit(code=2) from error
-    console.print(f"[green]demo finished[/green]: calculator shows {report.calculator_result!r}")
-    for label, path in report.files.items():
-        console.print(f"  {label}: {path}")
+    outcome = report.outcome
+    colour = "green" if report.correct else "yellow"
+    console.print(
+        f"run {outcome.status} after {outcome.steps} steps and {outcome.tokens} tokens "
+        f"({report.model}): {outcome.summary}"
+    )
+    console.print(
+        f"[{colour}]the calculator shows {report.calculator_display or '(nothing)'!r}; "
+        f"expected {EXPECTED_RESULT}[/{colour}]"
+    )
+    console.print(f"record: {report.record}")
+    console.print(f"  pcagent runs show {outcome.run_id}    pcagent runs replay {outcome.run_id}")
 
 
 if __name__ == "__main__":

@@ -40,7 +40,7 @@ ModelOption = Annotated[
 ]
 
 
-def _config(mode: str | None, max_steps: int | None, model: str | None) -> PcAgentConfig:
+def config_with(mode: str | None, max_steps: int | None, model: str | None) -> PcAgentConfig:
     config = load_config()
     run = config.run.model_dump()
     if mode is not None:
@@ -58,7 +58,7 @@ def _fail(error: Exception) -> typer.Exit:
     return typer.Exit(code=2)
 
 
-def _print_step(record: Any) -> None:
+def print_step(record: Any) -> None:
     action = record.action or {}
     kind = action.get("kind", "-")
     arguments = ", ".join(f"{k}={v!r}" for k, v in action.items() if k != "kind" and v is not None)
@@ -108,7 +108,7 @@ def _session(config: PcAgentConfig, ablation: str, files: list[Path]) -> Iterato
             config,
             human=human,
             ablation=ablation,  # type: ignore[arg-type]
-            on_step=_print_step,
+            on_step=print_step,
             log=lambda message: console.print(f"[dim]{message}[/dim]"),
         )
 
@@ -137,7 +137,7 @@ def run_command(
 ) -> None:
     """Carry out INSTRUCTION in a fresh sandbox desktop with the configured model."""
     try:
-        config = _config(mode, max_steps, model)
+        config = config_with(mode, max_steps, model)
         with _session(config, ablation, files or []) as session:
             outcome = session.start(instruction)
     except PcAgentError as error:
@@ -220,7 +220,7 @@ def show_run(
                     f"  plan {subtask['id']} [{subtask.get('app') or '?'}] {subtask['description']}"
                 )
     for step in steps:
-        _print_step(step)
+        print_step(step)
         if step.thought:
             console.print(f"      [dim]thought: {step.thought[:160]}[/dim]")
         if step.reflection and step.reflection.get("reason"):
@@ -243,7 +243,7 @@ def resume_run(
     """Continue a killed or stopped run from its last completed step, in a fresh sandbox
     restored to that step."""
     try:
-        config = _config(mode, max_steps, model)
+        config = config_with(mode, max_steps, model)
         with _session(config, _recorded_ablation(config, run_id), []) as session:
             outcome = session.resume(run_id)
     except PcAgentError as error:
@@ -268,7 +268,7 @@ def rewind_run(
     """Restore a run's state after step N (agents, HOME files, applications) and continue from
     there as a new run, with guidance."""
     try:
-        config = _config(mode, max_steps, model)
+        config = config_with(mode, max_steps, model)
         with _session(config, _recorded_ablation(config, run_id), []) as session:
             outcome = session.rewind(run_id, to, role=role, guidance=guidance)
     except PcAgentError as error:

@@ -26,7 +26,10 @@ class SubtaskSpec(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     id: str = Field(
-        min_length=1, max_length=20, description='Short unique id, e.g. "s1".', pattern=r"^[A-Za-z0-9_.-]+$"
+        min_length=1,
+        max_length=20,
+        description='Short unique id, e.g. "s1".',
+        pattern=r"^[A-Za-z0-9_.-]+$",
     )
     description: str = Field(
         min_length=1,
