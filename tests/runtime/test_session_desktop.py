@@ -294,3 +294,65 @@ def test_a_run_killed_with_sigkill_resumes_from_its_last_step(
     }
     kinds = [e.kind for e in store.events(run_id)]
     assert "resume" in kinds and "restore" in kinds
+
+
+def test_passive_mode_asks_the_human_then_replay_and_the_cli_show_the_run(
+    desktop: SandboxDesktop, store: RunStore, tmp_path: Path
+) -> None:
+    from typer.testing import CliRunner
+
+    from pcagent.cli import app
+    from pcagent.runtime.human import ScriptedHuman
+    from pcagent.runtime.replay import replay_run
+
+    desktop.open_app("calculator")
+    calculator = CalculatorDecisions()
+    first_moves = [
+        scripts.decision({"kind": "hotkey", "keys": ["alt", "f4"]}, "close it"),
+        scripts.decision({"kind": "ask_human", "question": "What should I compute?"}, "unsure"),
+    ]
+
+    def decisions(request: object) -> str:
+        if first_moves:
+            return first_moves.pop(0)
+        return calculator(request)  # type: ignore[arg-type]
+
+    plan = scripts.plan(
+        {"id": "s1", "description": "Compute 12 * 11 in the calculator", "app": "calculator"}
+    )
+    human = ScriptedHuman(confirms=[False], answers=["just multiply the two numbers"])
+    models = Models(
+        manager=ScriptedBackend([plan]),
+        scheduler=Repeating(scripts.scheduler),
+        decision=Repeating(decisions),
+        reflection=Repeating(scripts.reflections()),
+        progress=Repeating(scripts.progress),
+    )
+    config = config_for(tmp_path, mode="passive")
+    outcome = RunSession(desktop, models, store, config, human=human).start("12 times 11")
+    assert outcome.status == "finished", outcome.summary
+    # the sensitive chord was put to the human, refused, and never reached the desktop
+    assert "close_window" in human.questions[0]
+    steps = store.steps(outcome.run_id)
+    assert steps[0].result is not None and steps[0].result["ok"] is False
+    assert "refused" in (steps[0].reflection or {}).get("reason", "")
+    # the human's answer reached the next decision as guidance
+    assert "Guidance from the user: just multiply the two numbers" in calculator.prompts[0]
+    assert calculator_value(desktop) == "132"
+
+    desktop.close_apps()  # replay starts from the recorded start state, not from here
+    replayed = replay_run(store, desktop, outcome.run_id)
+    assert all(step.agrees for step in replayed)
+    assert [s.executed for s in replayed[:2]] == [False, False]  # refused, ask_human
+    assert calculator_value(desktop) == "132"
+
+    runner = CliRunner()
+    environment = {"PCAGENT_DATA_DIR": str(tmp_path), "PCAGENT_CONFIG": ""}
+    listed = runner.invoke(app, ["runs", "list", "--json"], env=environment)
+    assert listed.exit_code == 0, listed.output
+    assert outcome.run_id in listed.output
+    shown = runner.invoke(app, ["runs", "show", outcome.run_id[:-2], "--json"], env=environment)
+    assert shown.exit_code == 0, shown.output
+    assert '"kind": "ask_human"' in shown.output
+    missing = runner.invoke(app, ["runs", "show", "nosuchrun"], env=environment)
+    assert missing.exit_code == 2 and "nosuchrun" in missing.output
