@@ -6,6 +6,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from pcagent.cli_desktop import desktop_app
 from pcagent.cli_runs import run_command, runs_app
@@ -40,7 +41,7 @@ def demo(
         config = config_with(None, None, model)
         report = run_demo(
             config,
-            log=lambda message: console.print(f"[dim]{message}[/dim]"),
+            log=lambda message: console.print(f"[dim]{escape(message)}[/dim]"),
             on_step=print_step,
             max_steps=max_steps,
         )
@@ -51,7 +52,7 @@ def demo(
     colour = "green" if report.correct else "yellow"
     console.print(
         f"run {outcome.status} after {outcome.steps} steps and {outcome.tokens} tokens "
-        f"({report.model}): {outcome.summary}"
+        f"({report.model}): {escape(outcome.summary)}"
     )
     console.print(
         f"[{colour}]the calculator shows {report.calculator_display or '(nothing)'!r}; "

@@ -12,6 +12,7 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from pcagent.config import PcAgentConfig, load_config
@@ -54,7 +55,7 @@ def config_with(mode: str | None, max_steps: int | None, model: str | None) -> P
 
 
 def _fail(error: Exception) -> typer.Exit:
-    console.print(f"[red]error:[/red] {error}")
+    console.print(f"[red]error:[/red] {escape(str(error))}")
     return typer.Exit(code=2)
 
 
@@ -67,9 +68,11 @@ def print_step(record: Any) -> None:
         verdict, "white"
     )
     console.print(
-        f"[bold]{record.step:>3}[/bold] [{record.subtask_id} {record.role}] "
-        f"{kind}({arguments})  [{colour}]{verdict}[/{colour}]"
-        + (f"  [red]{record.error}[/red]" if record.error else "")
+        f"[bold]{record.step:>3}[/bold] "
+        + escape(f"[{record.subtask_id} {record.role}] ")
+        + escape(f"{kind}({arguments})")
+        + f"  [{colour}]{verdict}[/{colour}]"
+        + (f"  [red]{escape(record.error)}[/red]" if record.error else "")
     )
 
 
@@ -109,14 +112,14 @@ def _session(config: PcAgentConfig, ablation: str, files: list[Path]) -> Iterato
             human=human,
             ablation=ablation,  # type: ignore[arg-type]
             on_step=print_step,
-            log=lambda message: console.print(f"[dim]{message}[/dim]"),
+            log=lambda message: console.print(f"[dim]{escape(message)}[/dim]"),
         )
 
 
 def _report(outcome: Any, config: PcAgentConfig) -> None:
     colour = "green" if outcome.status == "finished" else "red"
     console.print(
-        f"[{colour}]run {outcome.status}[/{colour}]: {outcome.summary} "
+        f"[{colour}]run {outcome.status}[/{colour}]: {escape(outcome.summary)} "
         f"({outcome.steps} steps, {outcome.tokens} tokens)"
     )
     console.print(
@@ -175,7 +178,7 @@ def list_runs(
             run.status,
             str(run.steps),
             str(run.tokens),
-            run.instruction[:60],
+            escape(run.instruction[:60]),
         )
     console.print(table)
 
@@ -210,7 +213,7 @@ def show_run(
             )
         )
         return
-    console.print(f"[bold]{run.run_id}[/bold] {run.status}: {run.instruction}")
+    console.print(f"[bold]{run.run_id}[/bold] {run.status}: {escape(run.instruction)}")
     if run.parent_run:
         console.print(f"rewound from {run.parent_run} at step {run.parent_step}")
     for event in events:
@@ -222,15 +225,16 @@ def show_run(
     for step in steps:
         print_step(step)
         if step.thought:
-            console.print(f"      [dim]thought: {step.thought[:160]}[/dim]")
+            console.print(f"      [dim]thought: {escape(step.thought[:160])}[/dim]")
         if step.reflection and step.reflection.get("reason"):
-            console.print(f"      [dim]reflection: {step.reflection['reason'][:160]}[/dim]")
+            reason = escape(step.reflection["reason"][:160])
+            console.print(f"      [dim]reflection: {reason}[/dim]")
     others = [e for e in events if e.kind not in ("plan",)]
     for event in others:
         console.print(
             f"  [dim]event after step {event.step}: {event.kind} {json.dumps(event.payload)[:160]}[/dim]"
         )
-    console.print(f"summary: {run.summary or '-'}   files: {folder}")
+    console.print(f"summary: {escape(run.summary or '-')}   files: {folder}")
 
 
 @runs_app.command("resume")
@@ -289,7 +293,7 @@ def replay(
     def show(step: Any) -> None:
         mark = "[green]ok[/green]" if step.ok else "[red]failed[/red]"
         differs = "" if step.agrees else "  [yellow](differs from the run)[/yellow]"
-        console.print(f"{step.step:>3} {step.action:<12} {mark} {step.message}{differs}")
+        console.print(f"{step.step:>3} {step.action:<12} {mark} {escape(step.message)}{differs}")
 
     try:
         config = load_config()
