@@ -3,6 +3,8 @@ replies are re-asked or degrade safely. (The real-model path is tested in tests/
 
 from __future__ import annotations
 
+from tests.agents.scripted import ScriptedModels, decision, reply
+
 from pcagent import actions as act
 from pcagent.agents import (
     DecisionAgent,
@@ -12,12 +14,11 @@ from pcagent.agents import (
     ProgressInput,
     ReflectionAgent,
     ReflectionInput,
-    ScreenDiff,
     Scheduler,
+    ScreenDiff,
     SubtaskSpec,
     default_pool,
 )
-from tests.agents.scripted import ScriptedModels, decision, reply
 
 TWO_STEP_PLAN = reply(
     subtasks=[

@@ -11,11 +11,10 @@ import time
 from pathlib import Path
 
 from tests.runtime import scripts
-from tests.runtime.scripts import CalculatorDecisions, Models, Repeating
+from tests.runtime.scripts import CalculatorDecisions
 
 from pcagent.config import PcAgentConfig, RunConfig
 from pcagent.env import SandboxDesktop
-from pcagent.models.backends.scripted import ScriptedBackend
 from pcagent.runtime.records import RunStore
 from pcagent.runtime.session import RunSession
 
@@ -32,13 +31,7 @@ def main(folder: Path) -> None:
     plan = scripts.plan(
         {"id": "s1", "description": "Compute 12 * 11 in the calculator", "app": "calculator"}
     )
-    models = Models(
-        manager=ScriptedBackend([plan]),
-        scheduler=Repeating(scripts.scheduler),
-        decision=Repeating(decisions),
-        reflection=Repeating(scripts.reflections()),
-        progress=Repeating(scripts.progress),
-    )
+    models = scripts.usual_models(decisions, plan)
     store = RunStore(folder)
     desktop = SandboxDesktop().start()
     config = PcAgentConfig(data_dir=folder.parent, run=RunConfig(listing_limit=0))

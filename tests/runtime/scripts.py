@@ -141,3 +141,20 @@ class Models:
 
 def plan(*subtasks: dict[str, Any]) -> str:
     return json.dumps({"subtasks": list(subtasks)})
+
+
+def usual_models(
+    decisions: Callable[[ChatRequest], str] | ScriptedBackend,
+    plan_reply: str | None = None,
+    judge: Callable[[str], tuple[str, str]] | None = None,
+) -> Models:
+    """Models for a run: a fixed plan (none: no Manager call expected), scheduling by app,
+    ``decisions`` for Decision, ``judge`` (default: success) for Reflection, echoing Progress."""
+    decision_backend = decisions if isinstance(decisions, ScriptedBackend) else Repeating(decisions)
+    return Models(
+        manager=ScriptedBackend([plan_reply] if plan_reply else []),
+        scheduler=Repeating(scheduler),
+        decision=decision_backend,
+        reflection=Repeating(reflections(judge)),
+        progress=Repeating(progress),
+    )

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 from tests.runtime import scripts
-from tests.runtime.scripts import CalculatorDecisions, Models, Repeating
+from tests.runtime.scripts import CalculatorDecisions, Repeating
 
 from pcagent.config import PcAgentConfig, RunConfig
 from pcagent.env import SandboxDesktop
@@ -96,13 +96,7 @@ def test_two_app_task_passes_a_value_and_recovers_from_a_wrong_click(
             return "unexpected_change", "pressed + instead of the first digit"
         return "success", "as intended"
 
-    models = Models(
-        manager=ScriptedBackend([EDITOR_PLAN]),
-        scheduler=Repeating(scripts.scheduler),
-        decision=Repeating(decisions),
-        reflection=Repeating(scripts.reflections(judge)),
-        progress=Repeating(scripts.progress),
-    )
+    models = scripts.usual_models(decisions, EDITOR_PLAN, judge=judge)
     session = RunSession(desktop, models, store, config_for(tmp_path))
     outcome = session.start("Compute the standup's length in seconds")
 
@@ -155,13 +149,7 @@ def test_a_killed_application_is_reopened_and_the_subtask_completes(
             ):
                 time.sleep(0.05)
 
-    models = Models(
-        manager=ScriptedBackend([plan]),
-        scheduler=Repeating(scripts.scheduler),
-        decision=Repeating(calculator),
-        reflection=Repeating(scripts.reflections()),
-        progress=Repeating(scripts.progress),
-    )
+    models = scripts.usual_models(calculator, plan)
     session = RunSession(
         desktop, models, store, config_for(tmp_path), on_step=kill_after_step_three
     )
@@ -195,13 +183,7 @@ def test_rewind_restores_files_and_documents_then_continues_with_guidance(
         {"kind": "hotkey", "keys": ["ctrl", "s"]},
         {"kind": "done"},
     ]
-    models = Models(
-        manager=ScriptedBackend([plan]),
-        scheduler=Repeating(scripts.scheduler),
-        decision=ScriptedBackend([scripts.decision(a) for a in script]),
-        reflection=Repeating(scripts.reflections()),
-        progress=Repeating(scripts.progress),
-    )
+    models = scripts.usual_models(ScriptedBackend([scripts.decision(a) for a in script]), plan)
     first = RunSession(desktop, models, store, config_for(tmp_path)).start("Add two words")
     assert first.status == "finished", first.summary
     assert notes.read_text().rstrip("\n") == "draft first second"
@@ -274,12 +256,7 @@ def test_a_run_killed_with_sigkill_resumes_from_its_last_step(
     stale_marker = Path(stale).parent.name.split("-")[1]
 
     calculator = CalculatorDecisions()
-    models = Models(
-        scheduler=Repeating(scripts.scheduler),
-        decision=Repeating(calculator),
-        reflection=Repeating(scripts.reflections()),
-        progress=Repeating(scripts.progress),
-    )
+    models = scripts.usual_models(calculator)
     with SandboxDesktop() as desktop:
         outcome = RunSession(desktop, models, store, config_for(tmp_path)).resume(run_id)
         assert outcome.status == "finished", outcome.summary
@@ -321,13 +298,7 @@ def test_passive_mode_asks_the_human_then_replay_and_the_cli_show_the_run(
         {"id": "s1", "description": "Compute 12 * 11 in the calculator", "app": "calculator"}
     )
     human = ScriptedHuman(confirms=[False], answers=["just multiply the two numbers"])
-    models = Models(
-        manager=ScriptedBackend([plan]),
-        scheduler=Repeating(scripts.scheduler),
-        decision=Repeating(decisions),
-        reflection=Repeating(scripts.reflections()),
-        progress=Repeating(scripts.progress),
-    )
+    models = scripts.usual_models(decisions, plan)
     config = config_for(tmp_path, mode="passive")
     outcome = RunSession(desktop, models, store, config, human=human).start("12 times 11")
     assert outcome.status == "finished", outcome.summary

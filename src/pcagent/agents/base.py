@@ -12,7 +12,7 @@ from typing import Any, ClassVar, TypeVar
 
 from pydantic import BaseModel
 
-from pcagent.models.messages import Message
+from pcagent.models.messages import ImagePart, Message
 from pcagent.models.structured import ChatModel, StructuredResult
 
 T = TypeVar("T", bound=BaseModel)
@@ -46,3 +46,11 @@ def bullet_list(items: Sequence[str], empty: str = "(none)") -> str:
 def value_list(values: dict[str, str], empty: str = "(none)") -> str:
     """Hub values as ``- name = value`` lines."""
     return bullet_list([f"{name} = {value}" for name, value in values.items()], empty)
+
+
+def prompt_messages(system: str, user: str, image: ImagePart | None = None) -> list[Message]:
+    """A system message and a user message, the image (if any) after the user's text."""
+    parts: list[str | ImagePart] = [user]
+    if image is not None:
+        parts.append(image)
+    return [Message.system(system), Message.user(*parts)]

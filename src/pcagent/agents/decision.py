@@ -14,10 +14,10 @@ from typing import Annotated, Any, ClassVar, Union
 from pydantic import BaseModel, Field, create_model
 
 from pcagent import actions as act
-from pcagent.agents.base import Agent, bullet_list, value_list
+from pcagent.agents.base import Agent, bullet_list, prompt_messages, value_list
 from pcagent.agents.prompting import render
 from pcagent.agents.roles import Role
-from pcagent.models.messages import ImagePart, Message
+from pcagent.models.messages import ImagePart
 from pcagent.models.parsing import OutputFailure
 
 #: Longest reasoning a model may write (keeps small models from rambling into the token limit).
@@ -96,11 +96,8 @@ class DecisionAgent(Agent):
             window=data.window or "(none)",
             listing=data.listing,
         )
-        parts: list[str | ImagePart] = [user]
-        if data.image is not None:
-            parts.append(data.image)
         result = self.ask(
-            [Message.system(system), Message.user(*parts)], decision_schema(kinds), data.step
+            prompt_messages(system, user, data.image), decision_schema(kinds), data.step
         )
         if result.value is None:
             return Decision(failure=result.failure)

@@ -14,10 +14,10 @@ from typing import ClassVar, Literal
 from pydantic import BaseModel, Field
 
 from pcagent import actions as act
-from pcagent.agents.base import Agent
+from pcagent.agents.base import Agent, prompt_messages
 from pcagent.agents.prompting import render
 from pcagent.agents.screen_diff import ScreenDiff
-from pcagent.models.messages import ImagePart, Message
+from pcagent.models.messages import ImagePart
 
 Verdict = Literal["success", "no_change", "unexpected_change"]
 
@@ -78,11 +78,8 @@ class ReflectionAgent(Agent):
             window=data.window_after or "(none)",
             listing=data.listing_after,
         )
-        parts: list[str | ImagePart] = [user]
-        if data.image_after is not None:
-            parts.append(data.image_after)
         result = self.ask(
-            [Message.system(system), Message.user(*parts)], ReflectionVerdict, data.step
+            prompt_messages(system, user, data.image_after), ReflectionVerdict, data.step
         )
         if result.value is None:
             # Something changed and no judgement came back: take the action at its word rather
