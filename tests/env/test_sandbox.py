@@ -53,6 +53,13 @@ def test_calculator_buttons_found_through_their_boxes_compute(desktop: SandboxDe
         desktop.execute(act.Click(x=x, y=y))
     display = [e.text for e in desktop.observe().elements if e.role == "text"]
     assert display == ["42"]
+    # open_app on an open application brings it to the front instead of starting another one
+    desktop.execute(act.OpenApp(app="text_editor"))
+    result = desktop.execute(act.OpenApp(app="calculator"))
+    assert "already open" in result.message
+    windows = desktop.observe().windows
+    assert [w.app_class for w in windows].count("Galculator") == 1
+    assert desktop.observe().focused_window.app_class == "Galculator"  # type: ignore[union-attr]
 
 
 def test_hotkey_and_press_reach_the_application(desktop: SandboxDesktop) -> None:

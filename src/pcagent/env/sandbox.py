@@ -445,8 +445,32 @@ class SandboxDesktop:
             time.sleep(0.1)
         return False
 
+    def app_window(self, name: str) -> WindowInfo | None:
+        """The topmost window of an application already open, or None.
+
+        LibreOffice's modules share one window class, so an application with a title hint
+        ("LibreOffice Calc") is recognised by its title.
+        """
+        spec = get_app(name)
+        classes = {c.lower() for c in spec.window_classes}
+        for window in reversed(self.x11.windows()):
+            if spec.title_hint:
+                if spec.title_hint in window.title:
+                    return window
+            elif window.app_class.lower() in classes:
+                return window
+        return None
+
     def _open_app_title(self, name: str) -> str:
-        return self.open_app(name).title
+        """What an ``open_app`` action does: bring the application's window to the front when it
+        is already open (a second instance would only confuse), else start it."""
+        existing = self.app_window(name)
+        if existing is None:
+            return self.open_app(name).title
+        with contextlib.suppress(Exception):
+            self._executor.input.activate_window(existing.window_id)  # type: ignore[union-attr]
+        self.wait_settled()
+        return f"{existing.title} (already open; brought to the front)"
 
     def _wait_for_window(
         self, spec: AppSpec, before: set[int], process: subprocess.Popen[bytes], log: Path
