@@ -158,3 +158,8 @@ def usual_models(
         reflection=Repeating(reflections(judge)),
         progress=Repeating(progress),
     )
+
+
+def prompt_texts(backend: ScriptedBackend) -> list[str]:
+    """The last user message of every request a scripted backend received."""
+    return [request.messages[-1].text for request in backend.requests]

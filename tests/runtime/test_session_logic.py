@@ -1,0 +1,166 @@
+"""The run loop's decisions (caps, loops, escalation, re-planning, roles declining, modes,
+ablations) on an in-memory screen with scripted agents. The same loop on real applications:
+test_session_desktop.py."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from tests.runtime import scripts
+from tests.runtime.counter_screen import NEXT, CounterScreen
+
+from pcagent.config import PcAgentConfig, RunConfig
+from pcagent.models.backend import Completion
+from pcagent.models.backends.scripted import ScriptedBackend
+from pcagent.runtime.human import Review, ScriptedHuman
+from pcagent.runtime.records import RunStore
+from pcagent.runtime.session import RunSession
+
+CLICK_NEXT = scripts.decision({"kind": "click", "x": NEXT.center[0], "y": NEXT.center[1]})
+CLICK_NOWHERE = scripts.decision({"kind": "click", "x": 600, "y": 400})
+DONE = scripts.decision({"kind": "done"})
+ONE = scripts.plan({"id": "s1", "description": "Count to two", "app": "calculator"})
+
+
+def session(
+    tmp_path: Path, models: scripts.Models, **run: object
+) -> tuple[RunSession, RunStore, CounterScreen]:
+    screen = CounterScreen()
+    store = RunStore(tmp_path / "runs")
+    config = PcAgentConfig(data_dir=tmp_path, run=RunConfig(**run))  # type: ignore[arg-type]
+    return RunSession(screen, models, store, config), store, screen
+
+
+def decisions(*replies: str) -> ScriptedBackend:
+    return ScriptedBackend(list(replies))
+
+
+def test_a_run_finishes_when_every_subtask_is_done(tmp_path: Path) -> None:
+    models = scripts.usual_models(decisions(CLICK_NEXT, CLICK_NEXT, DONE), ONE)
+    run, store, screen = session(tmp_path, models)
+    outcome = run.start("count to two")
+    assert (outcome.status, screen.count, outcome.steps) == ("finished", 2, 3)
+    assert store.get_run(outcome.run_id).status == "finished"
+
+
+def test_the_step_cap_ends_the_run(tmp_path: Path) -> None:
+    models = scripts.usual_models(scripts.Repeating(lambda request: CLICK_NEXT), ONE)
+    run, store, screen = session(tmp_path, models, max_steps=4)
+    outcome = run.start("count forever")
+    assert outcome.status == "failed" and "step cap (4)" in outcome.summary
+    assert screen.count == 4 and len(store.steps(outcome.run_id)) == 4
+
+
+def test_the_token_budget_ends_the_run(tmp_path: Path) -> None:
+    costly = Completion(text=CLICK_NEXT, prompt_tokens=400, completion_tokens=100)
+    models = scripts.usual_models(scripts.Repeating(lambda request: costly), ONE)
+    run, _, _ = session(tmp_path, models, token_budget=1200)
+    outcome = run.start("count")
+    assert outcome.status == "failed" and "token budget" in outcome.summary
+    assert outcome.steps == 3 and outcome.tokens >= 1200
+
+
+def test_a_loop_without_effect_is_re_planned_then_the_new_subtask_runs(tmp_path: Path) -> None:
+    replan = scripts.plan({"id": "s1", "description": "Count with the button", "app": "calculator"})
+    models = scripts.usual_models(
+        decisions(CLICK_NOWHERE, CLICK_NOWHERE, CLICK_NOWHERE, CLICK_NEXT, DONE), ONE
+    )
+    models.backends["manager"].push(replan)
+    run, store, _ = session(tmp_path, models, loop_repeats=3)
+    outcome = run.start("count")
+    assert outcome.status == "finished"
+    kinds = [e.kind for e in store.events(outcome.run_id)]
+    assert "loop" in kinds and kinds.count("replan") == 1
+    # the identical screens were judged without asking the Reflection model
+    steps = store.steps(outcome.run_id)
+    assert [s.reflection["asked_model"] for s in steps[:3]] == [False] * 3  # type: ignore[index]
+    assert [s.subtask_id for s in steps] == ["s1", "s1", "s1", "s1r", "s1r"]
+    assert steps[-1].state["status"] == {"s1": "failed", "s1r": "done"}
+
+
+def test_failures_escalate_to_progress_then_manager_then_end_the_run(tmp_path: Path) -> None:
+    nowhere = [scripts.decision({"kind": "click", "x": 600, "y": 400 + i}) for i in range(10)]
+    models = scripts.usual_models(decisions(*nowhere), ONE)
+    run, store, _ = session(
+        tmp_path,
+        models,
+        escalate_to_progress_after=2,
+        escalate_to_manager_after=3,
+        max_replans=0,
+        max_consecutive_failures=5,
+    )
+    outcome = run.start("count")
+    assert outcome.status == "failed" and "5 actions in a row failed" in outcome.summary
+    assert outcome.steps == 5
+    assert [e.kind for e in store.events(outcome.run_id)].count("escalate_progress") == 1
+    progress_prompts = scripts.prompt_texts(models.backends["progress"])
+    assert "re-assess" in progress_prompts[1] and "re-assess" not in progress_prompts[0]
+
+
+def test_a_fail_action_without_replans_left_fails_the_run(tmp_path: Path) -> None:
+    give_up = scripts.decision({"kind": "fail", "reason": "no such button"})
+    models = scripts.usual_models(decisions(give_up), ONE)
+    run, _, _ = session(tmp_path, models, max_replans=0)
+    outcome = run.start("count")
+    assert outcome.status == "failed" and "no such button" in outcome.summary
+
+
+def test_a_role_that_declines_is_replaced(tmp_path: Path) -> None:
+    declined = json.dumps({"reasoning": "x", "action": {"kind": "done"}, "not_mine": True})
+    models = scripts.usual_models(decisions(declined, CLICK_NEXT, DONE), ONE)
+    run, store, _ = session(tmp_path, models)
+    outcome = run.start("count")
+    assert outcome.status == "finished"
+    roles = [s.role for s in store.steps(outcome.run_id)]
+    assert roles[0] == "calculator_clock" and roles[1] != "calculator_clock"
+    assert "calculator_clock" not in scripts.prompt_texts(models.backends["scheduler"])[1]
+
+
+def test_an_out_of_domain_action_is_refused_before_execution(tmp_path: Path) -> None:
+    # Roles' schemas already exclude foreign kinds; a role's open_app of a foreign app is the
+    # remaining way out of the domain, and the loop refuses it.
+    foreign = scripts.decision({"kind": "open_app", "app": "mail"})
+    models = scripts.usual_models(decisions(foreign, CLICK_NEXT, DONE), ONE)
+    run, store, screen = session(tmp_path, models)
+    outcome = run.start("count")
+    first = store.steps(outcome.run_id)[0]
+    assert first.result is not None and first.result["error"] == "OutOfDomainError"
+    assert all(a.kind != "open_app" for a in screen.executed)
+
+
+def test_proactive_mode_takes_guidance_and_stop(tmp_path: Path) -> None:
+    human = ScriptedHuman(reviews=[Review(decision="guide", guidance="press it once more"), "stop"])
+    models = scripts.usual_models(decisions(CLICK_NEXT, CLICK_NEXT), ONE)
+    screen = CounterScreen()
+    store = RunStore(tmp_path / "runs")
+    config = PcAgentConfig(data_dir=tmp_path, run=RunConfig(mode="proactive"))
+    outcome = RunSession(screen, models, store, config, human=human).start("count")
+    assert outcome.status == "stopped" and outcome.steps == 2
+    assert "press it once more" in scripts.prompt_texts(models.backends["decision"])[1]
+    assert store.last_step(outcome.run_id).state["outcome"] == "stopped"  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    ("ablation", "asked", "not_asked"),
+    [
+        ("single_agent", {"decision"}, {"manager", "scheduler", "progress", "reflection"}),
+        ("no_manager", {"decision", "scheduler", "progress", "reflection"}, {"manager"}),
+        ("no_reflection", {"manager", "decision", "progress"}, {"reflection"}),
+        ("no_perception", {"manager", "decision", "reflection"}, set()),
+    ],
+)
+def test_ablations_switch_their_agents_off(
+    tmp_path: Path, ablation: str, asked: set[str], not_asked: set[str]
+) -> None:
+    models = scripts.usual_models(decisions(CLICK_NEXT, CLICK_NEXT, DONE), ONE)
+    screen = CounterScreen()
+    store = RunStore(tmp_path / "runs")
+    config = PcAgentConfig(data_dir=tmp_path)
+    outcome = RunSession(screen, models, store, config, ablation=ablation).start("count to 2")  # type: ignore[arg-type]
+    assert outcome.status == "finished"
+    agents = {call.agent for call in store.calls(outcome.run_id)}
+    assert asked <= agents and not (not_asked & agents)
+    listing = store.steps(outcome.run_id)[0].listing
+    assert listing.startswith("tag\tname") == (ablation == "no_perception")
