@@ -110,6 +110,15 @@ def _action_text(action: act.Action) -> str:
     return f"{action.kind}({arguments})"
 
 
+def _window_text(window: WindowInfo | None) -> str:
+    """The focused window for a prompt, naming its logical application: small models keep
+    re-opening an application they do not recognise in a bare window title."""
+    if window is None:
+        return ""
+    app = app_of_window(window)
+    return f"{window.title} (the {app} application, open)" if app else window.title
+
+
 def _mark_at(marks: list[Mark], point: tuple[int, int]) -> Mark | None:
     """The smallest mark whose box holds ``point`` (the thing a click lands on)."""
     holding = [m for m in marks if m.box.contains(*point)]
@@ -491,7 +500,7 @@ class RunSession:
             DecisionInput(
                 subtask=subtask_text,
                 listing=listing,
-                window=focused.title if focused else "",
+                window=_window_text(focused),
                 screen=before.observation.screen_size,
                 outputs_needed=subtask.outputs,
                 hub=checkpoint.hub,
