@@ -170,7 +170,7 @@ class RunConfig(ConfigSection):
     #: Save every step's HOME files (content-addressed) so a rewind can restore them.
     snapshot_home: bool = True
     #: Files bigger than this (bytes) are left out of HOME snapshots.
-    snapshot_max_file_bytes: int = Field(default=50_000_000, ge=0)
+    snapshot_max_file_bytes: int = Field(default=50_000_000, ge=1)
 
 
 class SafetyConfig(ConfigSection):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from pcagent import actions as act
@@ -188,7 +190,11 @@ def test_attach_drives_an_existing_display_and_ends_only_its_own_apps(
     finally:
         attached.close()
     assert not any(is_alive(pid) for pid in calculator_pids)
-    # The desktop it attached to, and the editor opened there, are untouched.
+    # The desktop it attached to, and the editor opened there, are untouched. (The window manager
+    # drops a dead client's window a moment after the process is gone.)
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and len(desktop.observe().windows) > 1:
+        time.sleep(0.1)
     assert [w.app_class for w in desktop.observe().windows] == ["Mousepad"]
     assert desktop.home.exists()
 
