@@ -11,12 +11,13 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from pydantic import ValidationError
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
 from pcagent.config import PcAgentConfig, load_config
-from pcagent.errors import PcAgentError
+from pcagent.errors import ConfigurationError, PcAgentError
 
 runs_app = typer.Typer(
     help="Inspect, resume, replay and rewind recorded runs.", no_args_is_help=True
@@ -51,7 +52,14 @@ def config_with(mode: str | None, max_steps: int | None, model: str | None) -> P
     models = config.models.model_dump()
     if model is not None:
         models["default"] = model
-    return PcAgentConfig.model_validate({**config.model_dump(), "run": run, "models": models})
+    try:
+        return PcAgentConfig.model_validate({**config.model_dump(), "run": run, "models": models})
+    except ValidationError as error:
+        problems = "; ".join(
+            f"{'.'.join(str(part) for part in item['loc'])}: {item['msg']}"
+            for item in error.errors()
+        )
+        raise ConfigurationError(f"invalid option: {problems}") from None
 
 
 def _fail(error: Exception) -> typer.Exit:
