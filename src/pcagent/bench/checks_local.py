@@ -1,0 +1,238 @@
+"""Checkers on local state: files in HOME, documents, workbooks, the agent's answers, the
+calculator's display, gnome-clocks' alarms and world clocks, windows.
+
+Documents are read from disk (python-docx, openpyxl): a task that edits a document is done when the
+change is saved. Values compare leniently where people do (case, surrounding spaces, ``2,700`` vs
+``2700``), and strictly where the task is about the exact thing (which paragraph is bold).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from pcagent.bench.checkers import CheckContext, CheckResult, checker
+
+CLOCKS_KEYFILE = ".config/glib-2.0/settings/keyfile"
+
+
+def _norm(text: str) -> str:
+    return " ".join(str(text).split()).casefold()
+
+
+def _number(text: str) -> float | None:
+    cleaned = str(text).replace(",", "").replace("\u2212", "-").strip()
+    try:
+        return float(cleaned)
+    except ValueError:
+        return None
+
+
+def same_value(actual: object, expected: object) -> bool:
+    """Equal as numbers when both are numbers (2700 == "2,700" == 2700.0), else as text
+    ignoring case and spacing."""
+    a, b = _number(str(actual)), _number(str(expected))
+    if a is not None and b is not None:
+        return abs(a - b) <= 1e-9 * max(1.0, abs(b))
+    return _norm(str(actual)) == _norm(str(expected))
+
+
+# --- files -----------------------------------------------------------------------------------------
+
+
+@checker
+def file_exists(context: CheckContext, path: str) -> CheckResult:
+    """A file exists at this path under HOME."""
+    target = context.path(path)
+    if target.is_file():
+        return CheckResult.ok(f"{path} exists")
+    return CheckResult.no(f"{path} does not exist")
+
+
+@checker
+def file_missing(context: CheckContext, path: str) -> CheckResult:
+    """No file at this path under HOME (it was moved or deleted)."""
+    if context.path(path).exists():
+        return CheckResult.no(f"{path} still exists")
+    return CheckResult.ok(f"{path} is gone")
+
+
+@checker
+def text_file_contains(
+    context: CheckContext, path: str, texts: list[str], ignore_case: bool = True
+) -> CheckResult:
+    """A text file contains every one of ``texts``."""
+    target = context.path(path)
+    if not target.is_file():
+        return CheckResult.no(f"{path} does not exist")
+    content = target.read_text(encoding="utf-8", errors="replace")
+    haystack = _norm(content) if ignore_case else content
+    missing = [t for t in texts if (_norm(t) if ignore_case else t) not in haystack]
+    if missing:
+        return CheckResult.no(f"{path} lacks {missing}; it holds {content[:120]!r}")
+    return CheckResult.ok(f"{path} contains {texts}")
+
+
+# --- documents -----------------------------------------------------------------------------------
+
+
+def _docx_paragraphs(path: Path) -> list[object]:
+    import docx
+
+    return [p for p in docx.Document(str(path)).paragraphs if p.text.strip()]
+
+
+def _is_bold(paragraph: object) -> bool:
+    runs = [r for r in paragraph.runs if r.text.strip()]  # type: ignore[attr-defined]
+    if not runs:
+        return False
+    style_bold = bool(getattr(paragraph.style.font, "bold", False))  # type: ignore[attr-defined]
+    return all(r.bold or (r.bold is None and style_bold) for r in runs)
+
+
+@checker
+def docx_contains(context: CheckContext, path: str, texts: list[str]) -> CheckResult:
+    """A .docx document's text contains every one of ``texts`` (case and spacing ignored)."""
+    target = context.path(path)
+    if not target.is_file():
+        return CheckResult.no(f"{path} does not exist")
+    text = _norm(" ".join(p.text for p in _docx_paragraphs(target)))  # type: ignore[attr-defined]
+    missing = [t for t in texts if _norm(t) not in text]
+    if missing:
+        return CheckResult.no(f"{path} lacks {missing}")
+    return CheckResult.ok(f"{path} contains {texts}")
+
+
+@checker
+def docx_bold(context: CheckContext, path: str, paragraph: int, only: bool = False) -> CheckResult:
+    """Paragraph number ``paragraph`` (0 = the title, the first non-empty paragraph) of a .docx is
+    bold throughout; with ``only``, no other paragraph is bold."""
+    target = context.path(path)
+    if not target.is_file():
+        return CheckResult.no(f"{path} does not exist")
+    paragraphs = _docx_paragraphs(target)
+    if paragraph >= len(paragraphs):
+        return CheckResult.no(f"{path} has only {len(paragraphs)} paragraphs")
+    if not _is_bold(paragraphs[paragraph]):
+        return CheckResult.no(f"paragraph {paragraph} of {path} is not (all) bold")
+    if only:
+        others = [i for i, p in enumerate(paragraphs) if i != paragraph and _is_bold(p)]
+        if others:
+            return CheckResult.no(f"paragraphs {others} of {path} are bold too")
+    return CheckResult.ok(f"paragraph {paragraph} of {path} is bold")
+
+
+@checker
+def xlsx_cell(
+    context: CheckContext, path: str, cell: str, value: str, sheet: str = ""
+) -> CheckResult:
+    """A workbook cell (e.g. ``D2``) holds ``value`` (numbers compare as numbers; a formula counts
+    by its saved result)."""
+    import openpyxl
+
+    target = context.path(path)
+    if not target.is_file():
+        return CheckResult.no(f"{path} does not exist")
+    workbook = openpyxl.load_workbook(str(target), data_only=True, read_only=True)
+    try:
+        worksheet = workbook[sheet] if sheet else workbook.worksheets[0]
+        actual = worksheet[cell].value
+    finally:
+        workbook.close()
+    if actual is not None and same_value(actual, value):
+        return CheckResult.ok(f"{cell} = {actual!r}")
+    return CheckResult.no(f"{cell} = {actual!r}, expected {value!r}")
+
+
+# --- answers and screens -----------------------------------------------------------------------
+
+
+@checker
+def answer_is(context: CheckContext, value: str) -> CheckResult:
+    """One of the agent's answers equals ``value`` (as a number when both are numbers)."""
+    for answer in context.answers:
+        if same_value(answer, value) or _norm(value) in _norm(answer):
+            return CheckResult.ok(f"answered {answer!r}")
+    return CheckResult.no(f"no answer matches {value!r} (answers: {list(context.answers)})")
+
+
+@checker
+def calculator_shows(context: CheckContext, value: str) -> CheckResult:
+    """The calculator's display shows ``value``."""
+    if context.environment is None:
+        return CheckResult.no("no desktop to look at")
+    observation = context.environment.observe()
+    shown = [
+        e.name or e.text for e in observation.elements if e.role == "text" and e.app == "galculator"
+    ]
+    if not shown:
+        return CheckResult.no("the calculator is not the focused window")
+    if same_value(shown[0], value):
+        return CheckResult.ok(f"the calculator shows {shown[0]}")
+    return CheckResult.no(f"the calculator shows {shown[0]!r}, expected {value!r}")
+
+
+@checker
+def window_title_contains(context: CheckContext, text: str) -> CheckResult:
+    """Some open window's title contains ``text`` (case ignored)."""
+    if context.environment is None:
+        return CheckResult.no("no desktop to look at")
+    titles = [w.title for w in context.environment.observe().windows]
+    if any(_norm(text) in _norm(title) for title in titles):
+        return CheckResult.ok(f"a window title contains {text!r}")
+    return CheckResult.no(f"no window title contains {text!r} (titles: {titles})")
+
+
+# --- gnome-clocks --------------------------------------------------------------------------------
+
+_ENTRY = re.compile(r"\{[^{}]*\}")
+
+
+def _clocks_setting(home: Path, key: str) -> str:
+    keyfile = home / CLOCKS_KEYFILE
+    if not keyfile.is_file():
+        return ""
+    in_section = False
+    for line in keyfile.read_text(encoding="utf-8", errors="replace").splitlines():
+        if line.startswith("["):
+            in_section = line.strip() == "[org/gnome/clocks]"
+        elif in_section and line.startswith(f"{key}="):
+            return line[len(key) + 1 :]
+    return ""
+
+
+def _int_field(entry: str, name: str) -> int | None:
+    match = re.search(rf"'{name}':\s*<(?:int32\s+)?(-?\d+)>", entry)
+    return int(match.group(1)) if match else None
+
+
+@checker
+def clock_alarm(
+    context: CheckContext, hour: int, minute: int, name: str = "", active: bool = True
+) -> CheckResult:
+    """gnome-clocks has an alarm at hour:minute (24-hour clock), with this name if given."""
+    alarms = _ENTRY.findall(_clocks_setting(context.home, "alarms"))
+    seen = []
+    for entry in alarms:
+        h, m = _int_field(entry, "hour"), _int_field(entry, "minute")
+        seen.append(f"{h}:{m:02d}" if h is not None and m is not None else entry[:40])
+        if (h, m) != (hour, minute):
+            continue
+        if name and f"'{_norm(name)}'" not in _norm(entry):
+            continue
+        if active and re.search(r"'active':\s*<false>", entry):
+            continue
+        return CheckResult.ok(f"an alarm is set at {hour}:{minute:02d}")
+    return CheckResult.no(
+        f"no alarm at {hour}:{minute:02d}{f' named {name!r}' if name else ''} "
+        f"(alarms: {seen or 'none'})"
+    )
+
+
+@checker
+def world_clock(context: CheckContext, city: str) -> CheckResult:
+    """gnome-clocks shows a world clock for ``city``."""
+    clocks = _clocks_setting(context.home, "world-clocks")
+    if _norm(city) in _norm(clocks):
+        return CheckResult.ok(f"a world clock for {city}")
+    return CheckResult.no(f"no world clock for {city}")

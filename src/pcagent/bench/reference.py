@@ -1,0 +1,74 @@
+"""Running a task's reference solution: typed actions through the same Environment an agent uses.
+
+Steps may name an element to click (found in the observation at that moment) rather than fixed
+coordinates, and may wait for a window, so reference solutions survive small layout changes.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from pcagent import actions as act
+from pcagent.bench.tasks import ReferenceStep, Task
+from pcagent.env.protocol import Environment
+from pcagent.errors import PcAgentError
+
+
+class ReferenceError(PcAgentError):
+    """A reference step could not be carried out (its element or window never appeared)."""
+
+
+def _find_click(environment: Environment, name: str, role: str | None, timeout: float) -> act.Click:
+    deadline = time.monotonic() + timeout
+    while True:
+        observation = environment.observe()
+        for element in observation.elements:
+            if (
+                element.name == name
+                and (role is None or element.role == role)
+                and not element.box.is_empty
+            ):
+                x, y = element.box.center
+                return act.Click(x=x, y=y)
+        if time.monotonic() >= deadline:
+            seen = sorted({e.name for e in observation.elements if e.name})[:40]
+            raise ReferenceError(
+                f"no element {name!r} ({role or 'any role'}) on screen; seen {seen}"
+            )
+        time.sleep(0.2)
+
+
+def _wait_for_window(environment: Environment, text: str, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if any(text in w.title for w in environment.observe().windows):
+            return
+        time.sleep(0.2)
+    titles = [w.title for w in environment.observe().windows]
+    raise ReferenceError(f"no window titled like {text!r} appeared; windows: {titles}")
+
+
+def run_step(
+    environment: Environment, step: ReferenceStep, timeout: float = 10.0
+) -> act.Action | None:
+    """Carry out one reference step; returns the action executed (None for a wait)."""
+    if step.wait_for is not None:
+        _wait_for_window(environment, step.wait_for, timeout)
+        return None
+    if step.click is not None:
+        action: act.Action = _find_click(environment, step.click, step.role, timeout)
+    else:
+        action = act.parse_action(step.action or {})
+    environment.execute(action)
+    return action
+
+
+def run_reference(
+    environment: Environment, task: Task, after_step: Callable[[int, act.Action | None], None]
+) -> int:
+    """Execute every reference step, calling ``after_step(number, action)`` after each (the
+    evaluator checks there). Returns the number of steps."""
+    for number, step in enumerate(task.reference, start=1):
+        after_step(number, run_step(environment, step))
+    return len(task.reference)

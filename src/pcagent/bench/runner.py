@@ -1,0 +1,253 @@
+"""Running benchmark tasks: each in a reset sandbox, with an agent, evaluated after every step.
+
+Agents: ``reference`` (the task's scripted solution), ``noop`` (does nothing; every task must fail
+with it) and ``pcagent`` (the full system, or an ablation of it, with the configured model).
+``parallel`` runs that many sandboxes side by side, each working through its share of the tasks;
+a sandbox is reset between tasks (applications closed, HOME restored, fixtures written), and the
+reset time is measured.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import queue
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from pcagent import actions as act
+from pcagent.bench.checkers import CheckContext
+from pcagent.bench.evaluator import GraphEvaluator, NodeState
+from pcagent.bench.fixtures import open_fixture_apps, prepare_home
+from pcagent.bench.metrics import TaskOutcome
+from pcagent.bench.reference import run_reference
+from pcagent.bench.tasks import Task
+from pcagent.config import PcAgentConfig
+from pcagent.env.sandbox import SandboxConfig, SandboxDesktop
+from pcagent.errors import PcAgentError
+
+AgentName = Literal["reference", "noop", "pcagent"]
+
+
+@dataclass
+class TaskRun:
+    """One task's result."""
+
+    task: Task
+    agent: str
+    outcome: TaskOutcome
+    nodes: list[NodeState]
+    answers: list[str] = field(default_factory=list)
+    run_id: str | None = None
+    error: str | None = None
+
+
+@dataclass
+class Services:
+    """The benchmark services a sandbox's tasks use, started once per sandbox."""
+
+    web: Any = None
+    mail: Any = None
+
+    def as_mapping(self) -> dict[str, Any]:
+        return {name: value for name, value in (("web", self.web), ("mail", self.mail)) if value}
+
+
+@contextlib.contextmanager
+def services_for(tasks: Sequence[Task], folder: Any) -> Iterator[Services]:
+    """Start the offline websites and the SMTP sink when some task needs them."""
+    needed = {service for task in tasks for service in task.fixtures.services}
+    services = Services()
+    with contextlib.ExitStack() as stack:
+        if "web" in needed:
+            from pcagent.bench.web.server import OfflineWeb
+
+            services.web = stack.enter_context(OfflineWeb().start())
+        if "mail" in needed:
+            from pcagent.bench.mail import SmtpSink
+
+            services.mail = stack.enter_context(SmtpSink(folder=folder / "mail").start())
+        yield services
+
+
+def _sandbox_config(services: Services) -> SandboxConfig:
+    flags = list(services.web.chromium_flags()) if services.web is not None else []
+    return SandboxConfig(browser_flags=flags) if flags else SandboxConfig()
+
+
+def _prepare(desktop: SandboxDesktop, task: Task, services: Services) -> float:
+    """Reset the sandbox for ``task``; returns the reset time in seconds."""
+    started = time.perf_counter()
+    desktop.reset()
+    prepare_home(desktop.home, task)
+    if services.mail is not None and "mail" in task.fixtures.services:
+        from pcagent.bench.mail import write_mail_profile
+
+        write_mail_profile(desktop.home, smtp_port=services.mail.port)
+        services.mail.clear()
+    if services.web is not None and "web" in task.fixtures.services:
+        from pcagent.bench.web.server import trust_ca_in_home
+
+        trust_ca_in_home(desktop.home, services.web.ca_pem_path)
+        services.web.clear_log()
+    return time.perf_counter() - started
+
+
+def run_task(
+    task: Task,
+    agent: AgentName,
+    desktop: SandboxDesktop,
+    services: Services,
+    *,
+    config: PcAgentConfig | None = None,
+    models: Any = None,
+    ablation: str = "none",
+) -> TaskRun:
+    """Run one task on ``desktop`` (a started sandbox) and evaluate it."""
+    reset_seconds = _prepare(desktop, task, services)
+    started = time.perf_counter()
+    answers: list[str] = []
+    context = CheckContext(desktop.home, desktop, answers, services.as_mapping())
+    evaluator = GraphEvaluator(task)
+    tokens = 0
+    flagged: list[int] = []
+    planned: tuple[str, ...] | None = None
+    run_id = None
+    error = None
+    steps = 0
+    try:
+        open_fixture_apps(desktop, desktop.home, task)
+        if agent == "reference":
+
+            def after(number: int, action: act.Action | None) -> None:
+                if isinstance(action, act.Answer):
+                    answers.append(action.text)
+                evaluator.evaluate(context, number)
+
+            steps = run_reference(desktop, task, after)
+        elif agent == "pcagent":
+            steps, tokens, flagged, planned, run_id = _run_pcagent(
+                task, desktop, evaluator, context, answers, config, models, ablation
+            )
+        elif agent != "noop":
+            raise PcAgentError(f"unknown agent {agent!r}; use reference, noop or pcagent")
+    except PcAgentError as failure:
+        error = f"{type(failure).__name__}: {failure}"
+    evaluator.finish(context, steps)
+    subtasks = evaluator.subtask_success()
+    outcome = TaskOutcome(
+        task_id=task.id,
+        success=evaluator.success and error is None,
+        completion_ratio=evaluator.completion_ratio,
+        subtasks_passed=sum(subtasks.values()),
+        subtasks_total=len(subtasks),
+        actions=steps,
+        tokens=tokens,
+        seconds=time.perf_counter() - started,
+        reset_seconds=reset_seconds,
+        flagged_steps=tuple(flagged),
+        completion_history=tuple(evaluator.history),
+        planned_apps=planned,
+        task_apps=tuple(s.app for s in task.subtasks),
+    )
+    return TaskRun(task, agent, outcome, list(evaluator.states.values()), answers, run_id, error)
+
+
+def _run_pcagent(
+    task: Task,
+    desktop: SandboxDesktop,
+    evaluator: GraphEvaluator,
+    context: CheckContext,
+    answers: list[str],
+    config: PcAgentConfig | None,
+    models: Any,
+    ablation: str,
+) -> tuple[int, int, list[int], tuple[str, ...] | None, str]:
+    from pcagent.models import ModelRouter
+    from pcagent.runtime.records import RunStore
+    from pcagent.runtime.session import RunSession
+
+    if config is None:
+        raise PcAgentError("the pcagent agent needs a configuration")
+    flagged: list[int] = []
+
+    def on_step(record: Any) -> None:
+        action = record.action or {}
+        if action.get("kind") == "answer":
+            answers.append(str(action.get("text", "")))
+        if record.reflection and record.reflection.get("verdict") != "success":
+            flagged.append(record.step)
+        evaluator.evaluate(context, record.step)
+
+    with contextlib.ExitStack() as stack:
+        router = models if models is not None else stack.enter_context(ModelRouter(config))
+        store = stack.enter_context(RunStore(config.runs_dir))
+        session = RunSession(
+            desktop, router, store, config, ablation=ablation, on_step=on_step  # type: ignore[arg-type]
+        )
+        outcome = session.start(task.instruction, {"bench_task": task.id})
+        planned = None
+        for event in store.events(outcome.run_id):
+            if event.kind == "plan":
+                planned = tuple(s.get("app", "") for s in event.payload.get("subtasks", []))
+    return outcome.steps, outcome.tokens, flagged, planned, outcome.run_id
+
+
+def run_tasks(
+    tasks: Sequence[Task],
+    agent: AgentName,
+    *,
+    parallel: int = 1,
+    config: PcAgentConfig | None = None,
+    models: Any = None,
+    ablation: str = "none",
+    scratch: Any = None,
+    on_result: Callable[[TaskRun], None] | None = None,
+) -> list[TaskRun]:
+    """Run ``tasks`` in ``parallel`` sandboxes; ``on_result`` is called as each task ends (from
+    worker threads, one at a time). Results come back in task order."""
+    import tempfile
+    from pathlib import Path
+
+    folder = Path(scratch) if scratch is not None else Path(tempfile.mkdtemp(prefix="pcagent-bench-"))
+    work: queue.Queue[tuple[int, Task]] = queue.Queue()
+    for index, task in enumerate(tasks):
+        work.put((index, task))
+    results: dict[int, TaskRun] = {}
+    lock = threading.Lock()
+    failures: list[BaseException] = []
+
+    def worker(number: int) -> None:
+        try:
+            with services_for(tasks, folder / f"worker{number}") as services, SandboxDesktop(
+                _sandbox_config(services)
+            ) as desktop:
+                while True:
+                    try:
+                        index, task = work.get_nowait()
+                    except queue.Empty:
+                        return
+                    result = run_task(
+                        task, agent, desktop, services, config=config, models=models,
+                        ablation=ablation,
+                    )
+                    with lock:
+                        results[index] = result
+                        if on_result is not None:
+                            on_result(result)
+        except BaseException as error:  # surfaced in the caller's thread below
+            failures.append(error)
+
+    threads = [
+        threading.Thread(target=worker, args=(n,), name=f"bench-{n}")
+        for n in range(max(1, min(parallel, len(tasks))))
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    if failures:
+        raise failures[0]
+    return [results[i] for i in sorted(results)]

@@ -1,0 +1,211 @@
+"""Benchmark tasks as data: instruction, fixtures, subtasks, a graph of checked sub-goals, and a
+reference solution.
+
+One YAML file per task in ``pcagent/bench/tasks/``. A task needs no Python unless it needs a new
+kind of check (then add a checker to the library). :func:`load_tasks` validates every file:
+unknown checkers, bad checker parameters, unknown apps, sub-goal cycles and dangling references
+are errors with the file name, found before anything runs.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from pcagent.actions import parse_action
+from pcagent.bench.checkers import validate_params
+from pcagent.env.apps import APPS
+from pcagent.errors import PcAgentError
+
+
+class TaskDefinitionError(PcAgentError):
+    """A task file is invalid; the message names the file and the problem."""
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class DocumentSpec(_Strict):
+    """A word-processor document: a title paragraph (Title style) and body paragraphs."""
+
+    title: str = ""
+    paragraphs: list[str] = Field(default_factory=list)
+
+
+class WorkbookSpec(_Strict):
+    """A spreadsheet: one sheet, rows of cells (first row usually headers)."""
+
+    sheet: str = "Sheet1"
+    rows: list[list[str | int | float | None]] = Field(default_factory=list)
+
+
+class FileFixture(_Strict):
+    """A file written into HOME before the task: ``text``, a ``docx`` document or an ``xlsx``
+    workbook (exactly one)."""
+
+    path: str
+    text: str | None = None
+    docx: DocumentSpec | None = None
+    xlsx: WorkbookSpec | None = None
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> FileFixture:
+        kinds = [k for k in ("text", "docx", "xlsx") if getattr(self, k) is not None]
+        if len(kinds) != 1:
+            raise ValueError(f"{self.path}: give exactly one of text, docx, xlsx (got {kinds})")
+        if self.path.startswith("/") or ".." in Path(self.path).parts:
+            raise ValueError(f"{self.path}: fixture paths are relative to HOME")
+        return self
+
+
+class OpenApp(_Strict):
+    """An application open when the task starts, optionally on a fixture file."""
+
+    app: str
+    file: str = ""
+
+
+class Fixtures(_Strict):
+    files: list[FileFixture] = Field(default_factory=list)
+    open: list[OpenApp] = Field(default_factory=list)
+    #: Benchmark services the task needs running: ``web`` (offline websites), ``mail`` (SMTP sink
+    #: and a mail profile).
+    services: list[Literal["web", "mail"]] = Field(default_factory=list)
+    #: Alarms and world clocks pre-seeded in gnome-clocks' settings (GSettings key -> value text).
+    gsettings: dict[str, str] = Field(default_factory=dict)
+
+
+class SubtaskSpec(_Strict):
+    """One subtask of the task, as a person would split it (for SSR and manager accuracy)."""
+
+    id: str
+    description: str
+    app: str
+
+
+class SubGoal(_Strict):
+    """One node of the sub-goal graph: a checker with parameters, inside one subtask.
+
+    ``after`` names nodes that must pass first (the node is not checked before). ``final`` nodes
+    are checked again at the end: what they check must still hold then (a saved file, a value).
+    """
+
+    id: str
+    subtask: str
+    checker: str
+    params: dict[str, Any] = Field(default_factory=dict)
+    after: list[str] = Field(default_factory=list)
+    final: bool = True
+    description: str = ""
+
+
+class ReferenceStep(_Strict):
+    """One step of a reference solution: an ``action`` (any typed action, as JSON), or a click
+    on the element with this ``click`` name (and optional ``role``) in the current observation,
+    or ``wait_for`` a window whose title contains the text."""
+
+    action: dict[str, Any] | None = None
+    click: str | None = None
+    role: str | None = None
+    wait_for: str | None = None
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> ReferenceStep:
+        kinds = [k for k in ("action", "click", "wait_for") if getattr(self, k) is not None]
+        if len(kinds) != 1:
+            raise ValueError(
+                f"a reference step needs exactly one of action/click/wait_for: {kinds}"
+            )
+        if self.action is not None:
+            parse_action(self.action)
+        return self
+
+
+class Task(_Strict):
+    """A benchmark task."""
+
+    id: str
+    instruction: str
+    apps: list[str]
+    #: The PC-Eval instruction this task re-creates (for the report).
+    source: str = ""
+    fixtures: Fixtures = Field(default_factory=Fixtures)
+    subtasks: list[SubtaskSpec]
+    nodes: list[SubGoal]
+    reference: list[ReferenceStep]
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Task:
+        unknown_apps = sorted(
+            {*self.apps, *(s.app for s in self.subtasks), *(o.app for o in self.fixtures.open)}
+            - set(APPS)
+        )
+        if unknown_apps:
+            raise ValueError(f"unknown apps {unknown_apps}; known: {sorted(APPS)}")
+        subtask_ids = {s.id for s in self.subtasks}
+        node_ids = [n.id for n in self.nodes]
+        if len(set(node_ids)) != len(node_ids):
+            raise ValueError("sub-goal ids repeat")
+        for node in self.nodes:
+            if node.subtask not in subtask_ids:
+                raise ValueError(f"sub-goal {node.id} names unknown subtask {node.subtask}")
+            missing = [a for a in node.after if a not in node_ids]
+            if missing:
+                raise ValueError(f"sub-goal {node.id} comes after unknown nodes {missing}")
+            validate_params(node.checker, node.params)
+        _check_acyclic(self.nodes)
+        return self
+
+    def node(self, node_id: str) -> SubGoal:
+        return next(n for n in self.nodes if n.id == node_id)
+
+
+def _check_acyclic(nodes: list[SubGoal]) -> None:
+    remaining = {n.id: set(n.after) for n in nodes}
+    while remaining:
+        ready = [i for i, after in remaining.items() if not after]
+        if not ready:
+            raise ValueError(f"sub-goals {sorted(remaining)} depend on each other in a cycle")
+        for node_id in ready:
+            del remaining[node_id]
+        for after in remaining.values():
+            after.difference_update(ready)
+
+
+def load_task(text: str, name: str) -> Task:
+    try:
+        data = yaml.safe_load(text)
+        return Task.model_validate(data)
+    except (yaml.YAMLError, ValidationError, PcAgentError, ValueError) as error:
+        raise TaskDefinitionError(f"task file {name}: {error}") from error
+
+
+@cache
+def load_tasks() -> dict[str, Task]:
+    """Every built-in task, by id, in file order."""
+    folder = resources.files("pcagent.bench").joinpath("tasks")
+    tasks: dict[str, Task] = {}
+    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+        if entry.name.endswith(".yaml"):
+            task = load_task(entry.read_text("utf-8"), entry.name)
+            if task.id in tasks:
+                raise TaskDefinitionError(f"task id {task.id} appears twice ({entry.name})")
+            tasks[task.id] = task
+    return tasks
+
+
+def select_tasks(ids: list[str] | None) -> list[Task]:
+    """The tasks with these ids (all when None); the error lists the known ids."""
+    tasks = load_tasks()
+    if not ids:
+        return list(tasks.values())
+    unknown = [i for i in ids if i not in tasks]
+    if unknown:
+        raise TaskDefinitionError(f"unknown tasks {unknown}; known: {', '.join(tasks)}")
+    return [tasks[i] for i in ids]
