@@ -8,6 +8,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from pcagent.cli_bench import bench_app
 from pcagent.cli_desktop import desktop_app
 from pcagent.cli_runs import run_command, runs_app
 from pcagent.errors import PcAgentError
@@ -21,6 +22,7 @@ app = typer.Typer(
 app.add_typer(desktop_app, name="desktop")
 app.add_typer(models_app, name="models")
 app.add_typer(runs_app, name="runs")
+app.add_typer(bench_app, name="bench")
 app.command("run")(run_command)
 console = Console()
 

@@ -29,6 +29,7 @@ from pcagent.env.sandbox import SandboxConfig, SandboxDesktop
 from pcagent.errors import PcAgentError
 
 AgentName = Literal["reference", "noop", "pcagent"]
+_START_LOCK = threading.Lock()
 
 
 @dataclass
@@ -185,7 +186,12 @@ def _run_pcagent(
         router = models if models is not None else stack.enter_context(ModelRouter(config))
         store = stack.enter_context(RunStore(config.runs_dir))
         session = RunSession(
-            desktop, router, store, config, ablation=ablation, on_step=on_step  # type: ignore[arg-type]
+            desktop,
+            router,
+            store,
+            config,
+            ablation=ablation,
+            on_step=on_step,  # type: ignore[arg-type]
         )
         outcome = session.start(task.instruction, {"bench_task": task.id})
         planned = None
@@ -211,7 +217,9 @@ def run_tasks(
     import tempfile
     from pathlib import Path
 
-    folder = Path(scratch) if scratch is not None else Path(tempfile.mkdtemp(prefix="pcagent-bench-"))
+    folder = (
+        Path(scratch) if scratch is not None else Path(tempfile.mkdtemp(prefix="pcagent-bench-"))
+    )
     work: queue.Queue[tuple[int, Task]] = queue.Queue()
     for index, task in enumerate(tasks):
         work.put((index, task))
@@ -221,24 +229,34 @@ def run_tasks(
 
     def worker(number: int) -> None:
         try:
-            with services_for(tasks, folder / f"worker{number}") as services, SandboxDesktop(
-                _sandbox_config(services)
-            ) as desktop:
-                while True:
-                    try:
-                        index, task = work.get_nowait()
-                    except queue.Empty:
-                        return
-                    result = run_task(
-                        task, agent, desktop, services, config=config, models=models,
-                        ablation=ablation,
-                    )
-                    with lock:
-                        results[index] = result
-                        if on_result is not None:
-                            on_result(result)
+            with services_for(tasks, folder / f"worker{number}") as services:
+                # One sandbox start at a time: two starting at once can pick the same free display.
+                with _START_LOCK:
+                    desktop = SandboxDesktop(_sandbox_config(services)).start()
+                with desktop:
+                    _work_through(desktop, services)
         except BaseException as error:  # surfaced in the caller's thread below
             failures.append(error)
+
+    def _work_through(desktop: SandboxDesktop, services: Services) -> None:
+        while True:
+            try:
+                index, task = work.get_nowait()
+            except queue.Empty:
+                return
+            result = run_task(
+                task,
+                agent,
+                desktop,
+                services,
+                config=config,
+                models=models,
+                ablation=ablation,
+            )
+            with lock:
+                results[index] = result
+                if on_result is not None:
+                    on_result(result)
 
     threads = [
         threading.Thread(target=worker, args=(n,), name=f"bench-{n}")

@@ -1,0 +1,175 @@
+"""Benchmark results in SQLite: one row per benchmark run, one per task result.
+
+Kept apart from the run records (``runs.sqlite``): a task result points at its agent run by id
+(``run_id``), so the report can link a failed sub-goal to the steps that led there.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sqlite3
+import time
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+
+from pcagent.bench.metrics import TaskOutcome
+from pcagent.bench.runner import TaskRun
+from pcagent.errors import RecordError
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS bench_runs (
+    bench_id TEXT PRIMARY KEY,
+    created_at REAL NOT NULL,
+    agent TEXT NOT NULL,
+    model TEXT NOT NULL DEFAULT '',
+    ablation TEXT NOT NULL DEFAULT 'none',
+    tasks TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS task_results (
+    bench_id TEXT NOT NULL REFERENCES bench_runs(bench_id),
+    task_id TEXT NOT NULL,
+    outcome TEXT NOT NULL,
+    nodes TEXT NOT NULL,
+    answers TEXT NOT NULL,
+    run_id TEXT,
+    error TEXT,
+    PRIMARY KEY (bench_id, task_id)
+);
+"""
+
+
+class BenchRun(BaseModel):
+    bench_id: str
+    created_at: float
+    agent: str
+    model: str = ""
+    ablation: str = "none"
+    tasks: list[str]
+
+
+class StoredResult(BaseModel):
+    bench_id: str
+    task_id: str
+    outcome: dict[str, Any]
+    nodes: list[dict[str, Any]]
+    answers: list[str]
+    run_id: str | None = None
+    error: str | None = None
+
+    def task_outcome(self) -> TaskOutcome:
+        data = dict(self.outcome)
+        for key in ("flagged_steps", "task_apps"):
+            data[key] = tuple(data.get(key) or ())
+        data["completion_history"] = tuple(tuple(p) for p in data.get("completion_history") or ())
+        if data.get("planned_apps") is not None:
+            data["planned_apps"] = tuple(data["planned_apps"])
+        return TaskOutcome(**data)
+
+
+class BenchStore:
+    """``bench.sqlite`` under the data directory's ``bench/`` folder."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        root.mkdir(parents=True, exist_ok=True)
+        self.path = root / "bench.sqlite"
+        try:
+            self._db = sqlite3.connect(self.path, timeout=30, check_same_thread=False)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.executescript(_SCHEMA)
+        except sqlite3.Error as error:
+            raise RecordError(f"cannot open the benchmark results {self.path}: {error}") from error
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> BenchStore:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    def create(
+        self, agent: str, tasks: list[str], model: str = "", ablation: str = "none"
+    ) -> BenchRun:
+        run = BenchRun(
+            bench_id=time.strftime("%Y%m%d-%H%M%S", time.gmtime()) + "-" + secrets.token_hex(2),
+            created_at=time.time(),
+            agent=agent,
+            model=model,
+            ablation=ablation,
+            tasks=tasks,
+        )
+        with self._db:
+            self._db.execute(
+                "INSERT INTO bench_runs VALUES (?, ?, ?, ?, ?, ?)",
+                (run.bench_id, run.created_at, agent, model, ablation, json.dumps(tasks)),
+            )
+        return run
+
+    def add(self, bench_id: str, result: TaskRun) -> None:
+        """Store one task result as soon as it exists (a crash loses no finished task)."""
+        with self._db:
+            self._db.execute(
+                "INSERT OR REPLACE INTO task_results VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (
+                    bench_id,
+                    result.task.id,
+                    json.dumps(asdict(result.outcome)),
+                    json.dumps([asdict(n) for n in result.nodes]),
+                    json.dumps(result.answers),
+                    result.run_id,
+                    result.error,
+                ),
+            )
+
+    def runs(self) -> list[BenchRun]:
+        rows = self._db.execute(
+            "SELECT bench_id, created_at, agent, model, ablation, tasks FROM bench_runs "
+            "ORDER BY created_at DESC"
+        ).fetchall()
+        return [
+            BenchRun(
+                bench_id=r[0],
+                created_at=r[1],
+                agent=r[2],
+                model=r[3],
+                ablation=r[4],
+                tasks=json.loads(r[5]),
+            )
+            for r in rows
+        ]
+
+    def latest(self) -> BenchRun | None:
+        runs = self.runs()
+        return runs[0] if runs else None
+
+    def get(self, bench_id: str) -> BenchRun:
+        matches = [r for r in self.runs() if r.bench_id.startswith(bench_id)]
+        if len(matches) != 1:
+            known = ", ".join(r.bench_id for r in self.runs()[:5]) or "none yet"
+            raise RecordError(f"no single benchmark run {bench_id!r}; recent: {known}")
+        return matches[0]
+
+    def results(self, bench_id: str) -> list[StoredResult]:
+        rows = self._db.execute(
+            "SELECT bench_id, task_id, outcome, nodes, answers, run_id, error FROM task_results "
+            "WHERE bench_id = ? ORDER BY task_id",
+            (bench_id,),
+        ).fetchall()
+        return [
+            StoredResult(
+                bench_id=r[0],
+                task_id=r[1],
+                outcome=json.loads(r[2]),
+                nodes=json.loads(r[3]),
+                answers=json.loads(r[4]),
+                run_id=r[5],
+                error=r[6],
+            )
+            for r in rows
+        ]

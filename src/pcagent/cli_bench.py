@@ -1,0 +1,174 @@
+"""``pcagent bench list|run|report``: the PC-Eval-style benchmark."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from pcagent.config import load_config
+from pcagent.errors import PcAgentError
+
+bench_app = typer.Typer(help="Run the benchmark tasks and report on them.", no_args_is_help=True)
+console = Console()
+
+
+def _fail(error: Exception) -> typer.Exit:
+    console.print(f"[red]error:[/red] {escape(str(error))}")
+    return typer.Exit(code=2)
+
+
+@bench_app.command("list")
+def list_tasks(
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """The tasks, with their applications and sub-goal counts."""
+    from pcagent.bench.tasks import load_tasks
+
+    try:
+        tasks = list(load_tasks().values())
+    except PcAgentError as error:
+        raise _fail(error) from error
+    rows = [
+        {
+            "id": t.id,
+            "apps": t.apps,
+            "subtasks": len(t.subtasks),
+            "subgoals": len(t.nodes),
+            "services": t.fixtures.services,
+            "instruction": t.instruction,
+        }
+        for t in tasks
+    ]
+    if as_json:
+        print(json.dumps(rows, indent=1))
+        return
+    table = Table("task", "apps", "subtasks", "sub-goals", "instruction")
+    for row in rows:
+        table.add_row(
+            row["id"],
+            ", ".join(row["apps"]),
+            str(row["subtasks"]),
+            str(row["subgoals"]),
+            escape(row["instruction"][:70]),
+        )
+    console.print(table)
+
+
+@bench_app.command("run")
+def run(
+    tasks: Annotated[
+        list[str] | None,
+        typer.Option("--tasks", "-t", help="Task ids (repeatable); all by default."),
+    ] = None,
+    agent: Annotated[str, typer.Option(help="pcagent, reference or noop.")] = "pcagent",
+    model: Annotated[str | None, typer.Option(help="Model profile for every agent role.")] = None,
+    ablation: Annotated[
+        str, typer.Option(help="none, no_perception, no_manager, no_reflection, single_agent.")
+    ] = "none",
+    parallel: Annotated[int, typer.Option(help="Sandboxes side by side.", min=1, max=8)] = 1,
+    max_steps: Annotated[int | None, typer.Option("--max-steps", help="Step cap per task.")] = None,
+) -> None:
+    """Run tasks in fresh sandboxes and store the results (see ``bench report``)."""
+    from pcagent.bench.results import BenchStore
+    from pcagent.bench.runner import run_tasks
+    from pcagent.bench.tasks import select_tasks
+    from pcagent.cli_runs import config_with
+
+    if agent not in ("pcagent", "reference", "noop"):
+        raise _fail(PcAgentError(f"unknown agent {agent!r}; use pcagent, reference or noop"))
+    try:
+        config = config_with(None, max_steps, model)
+        chosen = select_tasks(tasks)
+        store = BenchStore(config.data_dir / "bench")
+    except PcAgentError as error:
+        raise _fail(error) from error
+    bench = store.create(agent, [t.id for t in chosen], model or "", ablation)
+    console.print(f"benchmark run {bench.bench_id}: {len(chosen)} tasks, agent {agent}")
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+    ) as progress:
+        bar = progress.add_task("tasks", total=len(chosen))
+
+        def done(result: object) -> None:
+            store.add(bench.bench_id, result)  # type: ignore[arg-type]
+            outcome = result.outcome  # type: ignore[attr-defined]
+            mark = "[green]pass[/green]" if outcome.success else "[red]fail[/red]"
+            progress.console.print(
+                f"  {outcome.task_id} {mark} completion {outcome.completion_ratio:.0%} "
+                f"({outcome.actions} actions, {outcome.seconds:.0f} s, reset "
+                f"{outcome.reset_seconds:.1f} s)"
+            )
+            progress.advance(bar)
+
+        try:
+            run_tasks(
+                chosen,
+                agent,
+                parallel=parallel,
+                config=config,
+                ablation=ablation,  # type: ignore[arg-type]
+                on_result=done,
+            )
+        except PcAgentError as error:
+            raise _fail(error) from error
+    _print_summary(store, bench.bench_id)
+    store.close()
+
+
+def _print_summary(store: object, bench_id: str) -> None:
+    from pcagent.bench.report import summary
+
+    data = summary(store, store.get(bench_id))  # type: ignore[attr-defined]
+    metrics = data["metrics"]
+
+    def percent(key: str) -> str:
+        value = metrics.get(key)
+        return "–" if value is None else f"{100 * value:.1f}%"
+
+    console.print(
+        f"SR {percent('SR')}  SSR {percent('SSR')}  CR {percent('CR')}  "
+        f"recovery {percent('recovery_rate')}  manager accuracy {percent('manager_accuracy')}  "
+        f"reset median {metrics.get('reset_seconds_median', 0):.2f} s"
+    )
+
+
+@bench_app.command("report")
+def report(
+    bench_id: Annotated[
+        str | None, typer.Argument(help="Benchmark run (default: the latest).")
+    ] = None,
+    output: Annotated[Path, typer.Option("--output", "-o", help="HTML file to write.")] = Path(
+        "bench-report.html"
+    ),
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the JSON summary instead.")
+    ] = False,
+) -> None:
+    """Write the HTML report of a benchmark run and print its summary."""
+    from pcagent.bench.report import render_html, summary
+    from pcagent.bench.results import BenchStore
+
+    try:
+        with BenchStore(load_config().data_dir / "bench") as store:
+            bench = store.get(bench_id) if bench_id else store.latest()
+            if bench is None:
+                raise PcAgentError("no benchmark run yet; run `pcagent bench run` first")
+            if as_json:
+                print(json.dumps(summary(store, bench), indent=1))
+                return
+            output.write_text(render_html(store, bench), encoding="utf-8")
+            console.print(f"report: {output}")
+            _print_summary(store, bench.bench_id)
+    except PcAgentError as error:
+        raise _fail(error) from error
