@@ -28,6 +28,10 @@ def _number(text: str) -> float | None:
         return None
 
 
+#: Numbers inside a sentence ("The result is 2,700.").
+_NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
+
+
 def same_value(actual: object, expected: object) -> bool:
     """Equal as numbers when both are numbers (2700 == "2,700" == 2700.0), else as text
     ignoring case and spacing."""
@@ -150,8 +154,13 @@ def xlsx_cell(
 @checker
 def answer_is(context: CheckContext, value: str) -> CheckResult:
     """One of the agent's answers equals ``value`` (as a number when both are numbers)."""
+    expected_number = _number(value)
     for answer in context.answers:
         if same_value(answer, value) or _norm(value) in _norm(answer):
+            return CheckResult.ok(f"answered {answer!r}")
+        if expected_number is not None and any(
+            same_value(found, value) for found in _NUMBER.findall(answer)
+        ):
             return CheckResult.ok(f"answered {answer!r}")
     return CheckResult.no(f"no answer matches {value!r} (answers: {list(context.answers)})")
 

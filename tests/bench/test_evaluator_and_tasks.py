@@ -1,0 +1,130 @@
+"""The graph evaluator, the metrics, and task-file validation."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pcagent.bench.checkers import CheckContext
+from pcagent.bench.evaluator import GraphEvaluator
+from pcagent.bench.metrics import TaskOutcome, summarize
+from pcagent.bench.tasks import TaskDefinitionError, load_task, load_tasks
+
+TASK = """
+id: t1
+instruction: write two files
+apps: [text_editor]
+subtasks:
+  - {id: s1, app: text_editor, description: first}
+  - {id: s2, app: text_editor, description: second}
+nodes:
+  - {id: a, subtask: s1, checker: file_exists, params: {path: a.txt}}
+  - {id: b, subtask: s2, checker: file_exists, params: {path: b.txt}, after: [a]}
+  - {id: seen, subtask: s1, checker: file_exists, params: {path: seen.txt}, final: false}
+reference:
+  - action: {kind: done}
+"""
+
+
+def test_nodes_wait_for_predecessors_and_record_their_step(tmp_path: Path) -> None:
+    task = load_task(TASK, "t1.yaml")
+    evaluator = GraphEvaluator(task)
+    context = CheckContext(home=tmp_path)
+    (tmp_path / "b.txt").write_text("b")  # b holds early, but must wait for a
+    assert evaluator.evaluate(context, 1) == []
+    assert evaluator.states["b"].checks == 0
+    (tmp_path / "a.txt").write_text("a")
+    (tmp_path / "seen.txt").write_text("x")
+    assert sorted(evaluator.evaluate(context, 2)) == ["a", "b", "seen"]
+    assert evaluator.states["b"].step == 2
+    # final nodes are checked again at the end; non-final ones keep their pass
+    (tmp_path / "a.txt").unlink()
+    (tmp_path / "seen.txt").unlink()
+    evaluator.finish(context, 3)
+    assert not evaluator.states["a"].passed and "not at the end" in evaluator.states["a"].reason
+    assert evaluator.states["seen"].passed
+    assert evaluator.completion_ratio == pytest.approx(2 / 3)
+    assert evaluator.subtask_success() == {"s1": False, "s2": True}
+    assert not evaluator.success
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (
+            ("checker: file_exists, params: {path: b.txt}", "checker: nope, params: {}"),
+            "unknown checker",
+        ),
+        (("after: [a]", "after: [zz]"), "unknown nodes"),
+        (("subtask: s2", "subtask: s9"), "unknown subtask"),
+        (("apps: [text_editor]", "apps: [photoshop]"), "unknown apps"),
+        (
+            (
+                "{id: a, subtask: s1, checker: file_exists, params: {path: a.txt}}",
+                "{id: a, subtask: s1, checker: file_exists, params: {path: a.txt}, after: [b]}",
+            ),
+            "cycle",
+        ),
+        (("action: {kind: done}", "action: {kind: teleport}"), "teleport"),
+    ],
+)
+def test_invalid_task_files_are_refused_with_the_file_name(
+    change: tuple[str, str], message: str
+) -> None:
+    with pytest.raises(TaskDefinitionError, match=message) as caught:
+        load_task(TASK.replace(*change), "broken.yaml")
+    assert "broken.yaml" in str(caught.value)
+
+
+def test_the_built_in_tasks_load() -> None:
+    tasks = load_tasks()
+    assert len(tasks) >= 6
+    for task in tasks.values():
+        assert task.reference and task.nodes
+
+
+def outcome(**fields: object) -> TaskOutcome:
+    base: dict[str, object] = {
+        "task_id": "t",
+        "success": False,
+        "completion_ratio": 0.5,
+        "subtasks_passed": 1,
+        "subtasks_total": 2,
+        "actions": 10,
+        "tokens": 1000,
+        "seconds": 1.0,
+        "reset_seconds": 0.5,
+    }
+    return TaskOutcome(**{**base, **fields})  # type: ignore[arg-type]
+
+
+def test_metrics() -> None:
+    results = [
+        outcome(
+            success=True,
+            completion_ratio=1.0,
+            subtasks_passed=2,
+            flagged_steps=(3,),
+            completion_history=((2, 0.5), (3, 0.5), (4, 1.0)),
+            planned_apps=("writer",),
+            task_apps=("writer",),
+        ),
+        outcome(
+            flagged_steps=(2,),
+            completion_history=((2, 0.5), (5, 0.5)),
+            planned_apps=("writer", "calculator"),
+            task_apps=("calculator", "writer"),
+            reset_seconds=4.0,
+        ),
+        outcome(completion_ratio=0.0, subtasks_passed=0, actions=0, tokens=0),
+    ]
+    metrics = summarize(results)
+    assert metrics["SR"] == pytest.approx(1 / 3)
+    assert metrics["SSR"] == pytest.approx(3 / 6)
+    assert metrics["CR"] == pytest.approx(0.5)
+    assert metrics["EE"] == pytest.approx((0.1 + 0.05 + 0) / 3)
+    assert metrics["CE"] == pytest.approx((0.001 + 0.0005 + 0) / 3)
+    assert metrics["recovery_rate"] == pytest.approx(0.5)  # first recovered, second did not
+    assert metrics["manager_accuracy"] == pytest.approx(0.5)  # order matters
+    assert metrics["reset_seconds_median"] == 0.5
