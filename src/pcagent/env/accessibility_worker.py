@@ -320,9 +320,12 @@ class Worker:
         self.objects, self.object_offsets = objects, offsets
         answer = {"elements": elements, "reused": False, "timings": self.timings}
         self.last_answer, self.last_key = answer, key
-        # Events that arrived while reading mean the answer may already be stale.
+        # Events that arrived while reading mean the answer may already be stale. An empty answer
+        # is never reused: a window mapped on X before it registered on the accessibility bus
+        # (GTK4 dialogs) would otherwise stay empty until some event happened to arrive.
         self.pump()
-        self.last_events = self.events if self.events == started_events else -1
+        stale = self.events != started_events or not elements
+        self.last_events = -1 if stale else self.events
         return answer
 
     def _read_roots(
@@ -487,7 +490,9 @@ class Worker:
             # Only GTK-based toolkits (LibreOffice's gtk3 plugin, GTK4) mix up the two; Gecko's
             # window coordinates equal its screen ones, which must not be corrected.
             is_gtk = (app.get_toolkit_name() or "").lower() == "gtk"
-            origin = origins.get(window_name) if is_gtk else None
+            origin = None
+            if is_gtk:
+                origin = origins.get(window_name) or origins.get(f"pid:{app.get_process_id()}")
         except GLib.Error:
             return None
         return {

@@ -15,11 +15,13 @@ from pcagent.errors import UnknownAppError
 
 @dataclass(frozen=True)
 class LaunchContext:
-    """What a command line may depend on: the sandbox's HOME, its id, extra documents to open."""
+    """What a command line may depend on: the sandbox's HOME, its id, extra documents to open,
+    and extra browser flags (e.g. the offline websites' ``--host-resolver-rules``)."""
 
     home: Path
     sandbox_id: str
     files: Sequence[str] = ()
+    browser_flags: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -79,6 +81,7 @@ def _chromium(context: LaunchContext) -> list[str]:
         "--password-store=basic",
         "--window-position=0,0",
         "--window-size=1280,800",
+        *context.browser_flags,
         *context.files,
     ]
 

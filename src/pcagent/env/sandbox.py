@@ -94,6 +94,10 @@ class SandboxConfig(BaseModel):
     settle_quiet: float = Field(
         0.25, gt=0, description="The screen counts as settled after this many quiet seconds."
     )
+    browser_flags: list[str] = Field(
+        default_factory=list,
+        description="Extra command-line flags for the browser (e.g. OfflineWeb.chromium_flags()).",
+    )
 
 
 class SandboxState(BaseModel):
@@ -409,7 +413,10 @@ class SandboxDesktop:
         processes.require_programs([spec.program])
         before = {window.window_id for window in self.x11.windows()}
         context = LaunchContext(
-            home=state.home, sandbox_id=state.sandbox_id, files=[str(f) for f in files]
+            home=state.home,
+            sandbox_id=state.sandbox_id,
+            files=[str(f) for f in files],
+            browser_flags=tuple(self.config.browser_flags),
         )
         argv = spec.command(context)
         log = state.root / "logs" / f"{name}.log"
@@ -516,6 +523,13 @@ class SandboxDesktop:
         screenshot = x11.screenshot()
         after_shot = time.perf_counter()
         origins = {window.title: (window.box.x, window.box.y) for window in windows}
+        # Some toolkits name their accessible window differently from the X title (GTK4's
+        # gnome-clocks: "ClocksWindow" vs "Clocks"); a process with a single window is found by
+        # its PID instead.
+        pids = [window.pid for window in windows if window.pid]
+        for window in windows:
+            if window.pid and pids.count(window.pid) == 1:
+                origins[f"pid:{window.pid}"] = (window.box.x, window.box.y)
         try:
             elements, reused, worker_ms = self._a11y_client().elements(
                 focused.title if focused else None, origins

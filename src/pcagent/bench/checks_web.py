@@ -1,0 +1,130 @@
+"""Checkers for the offline websites: what the browser asked for, and what it downloaded.
+
+They read the request log of the :class:`~pcagent.bench.web.OfflineWeb` given to the evaluator as
+``services["web"]``. Hosts and paths are compared, never the scheme: the same page may be fetched
+over http or https. The log also holds the browser's own background requests, which is why every
+checker names the host it is about.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from pcagent.bench.checkers import CheckContext, CheckerError, CheckResult, checker
+from pcagent.bench.web.server import OfflineWeb, WebRequest
+
+# Query parameters that carry a site's search words (search.local and imdb use q, arxiv query).
+SEARCH_PARAMETERS = ("q", "query")
+
+
+def _web(context: CheckContext) -> OfflineWeb:
+    web = context.services.get("web")
+    if web is None:
+        raise CheckerError(
+            "this checker needs the offline web: give the evaluator services={'web': OfflineWeb}"
+        )
+    return web
+
+
+def _requests_to(context: CheckContext, host: str) -> list[WebRequest]:
+    return _web(context).requests(host=host.strip().lower())
+
+
+def _normalise(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+def _summary(requests: Iterable[WebRequest], limit: int = 5) -> str:
+    seen = [f"{r.method} {r.path}" + (f"?{_query_text(r)}" if r.query else "") for r in requests]
+    if not seen:
+        return "none"
+    recent = seen[-limit:]
+    return ("…, " if len(seen) > limit else "") + ", ".join(recent)
+
+
+def _query_text(request: WebRequest) -> str:
+    return "&".join(f"{key}={value}" for key, values in request.query.items() for value in values)
+
+
+@checker
+def web_visited(context: CheckContext, host: str, path_prefix: str = "/") -> CheckResult:
+    """A page of ``host`` whose path starts with ``path_prefix`` was loaded successfully (a
+    redirect or an error page is no visit)."""
+    requests = _requests_to(context, host)
+    for request in requests:
+        if request.path.startswith(path_prefix) and 200 <= request.status < 300:
+            return CheckResult.ok(f"visited {host}{request.path}")
+    return CheckResult.no(
+        f"no successful request to {host}{path_prefix}…; requests to {host}: {_summary(requests)}"
+    )
+
+
+@checker
+def web_searched(
+    context: CheckContext, words: list[str], host: str = "search.local"
+) -> CheckResult:
+    """A search on ``host`` whose query (``q`` or ``query``) contains every one of ``words`` as
+    whole words, ignoring case; a word may be a phrase ("new york")."""
+    if not words:
+        raise CheckerError("web_searched needs at least one word")
+    patterns = [re.compile(rf"\b{re.escape(_normalise(word))}\b") for word in words]
+    searches = []
+    for request in _requests_to(context, host):
+        for name in SEARCH_PARAMETERS:
+            for value in (*request.query.get(name, ()), *request.form.get(name, ())):
+                searches.append(value)
+                if all(pattern.search(_normalise(value)) for pattern in patterns):
+                    return CheckResult.ok(f"searched {host} for {value!r}")
+    shown = ", ".join(repr(s) for s in searches[-5:]) or "none"
+    return CheckResult.no(f"no search on {host} for all of {words}; searches seen: {shown}")
+
+
+@checker
+def web_form_submitted(
+    context: CheckContext, host: str, path: str, fields: dict[str, str]
+) -> CheckResult:
+    """A request to exactly ``host`` + ``path`` (POST form or GET query) carried every field with
+    the given value; values compare ignoring case and surrounding or repeated spaces."""
+    wanted = {name: _normalise(value) for name, value in fields.items()}
+    closest: tuple[int, WebRequest] | None = None
+    for request in _requests_to(context, host):
+        if request.path.rstrip("/") != path.rstrip("/"):
+            continue
+        sent = {**request.query, **request.form}
+        matching = sum(
+            1
+            for name, value in wanted.items()
+            if any(_normalise(v) == value for v in sent.get(name, ()))
+        )
+        if matching == len(wanted):
+            return CheckResult.ok(f"{request.method} {host}{request.path} with {fields}")
+        if closest is None or matching > closest[0]:
+            closest = (matching, request)
+    if closest is None:
+        return CheckResult.no(f"no request to {host}{path}")
+    request = closest[1]
+    sent = {
+        name: values[0] if len(values) == 1 else values
+        for name, values in {**request.query, **request.form}.items()
+    }
+    return CheckResult.no(
+        f"{host}{path} was requested, but never with {fields}; the closest sent {sent}"
+    )
+
+
+@checker
+def file_downloaded(context: CheckContext, name: str) -> CheckResult:
+    """``~/Downloads/<name>`` exists and is a PDF (starts with ``%PDF``); ``name`` is a plain file
+    name, as the browser saves it."""
+    if not name or "/" in name or name in (".", ".."):
+        raise CheckerError(f"file_downloaded wants a file name without folders, not {name!r}")
+    path = context.path(f"Downloads/{name}")
+    if not path.is_file():
+        others = sorted(p.name for p in path.parent.iterdir()) if path.parent.is_dir() else []
+        return CheckResult.no(f"no file Downloads/{name}; Downloads holds {others or 'nothing'}")
+    with path.open("rb") as file:
+        head = file.read(5)
+    if not head.startswith(b"%PDF"):
+        return CheckResult.no(f"Downloads/{name} is not a PDF (it starts with {head!r})")
+    return CheckResult.ok(f"Downloads/{name} is a PDF of {path.stat().st_size} bytes")
