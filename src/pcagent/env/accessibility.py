@@ -85,11 +85,16 @@ class AccessibilityClient:
         focused_title: str | None,
         window_origins: Mapping[str, tuple[int, int]] | None = None,
         force: bool = False,
+        focused_pid: int | None = None,
     ) -> tuple[list[Element], bool, float]:
-        """Elements of the focused window; also whether the last answer was reused, and its ms."""
+        """Elements of the focused window; also whether the last answer was reused, and its ms.
+
+        ``focused_pid`` (the focused X window's process) picks the application when no accessible
+        window has the focused title and none is active (GTK4 dialogs)."""
         answer = self.request(
             "elements",
             focused_title=focused_title,
+            focused_pid=focused_pid,
             window_origins={k: list(v) for k, v in (window_origins or {}).items()},
             force=force,
         )

@@ -258,11 +258,14 @@ class Worker:
                     continue
         return pairs
 
-    def roots(self, focused_title: str | None) -> list[tuple[Any, Any]]:
+    def roots(
+        self, focused_title: str | None, focused_pid: int | None = None
+    ) -> list[tuple[Any, Any]]:
         """The focused window and any showing popup or dialog of the same application.
 
         The X11 focused window's title (given by the caller) picks the window when it matches an
-        accessible frame name; otherwise the accessible ACTIVE state does.
+        accessible frame name; otherwise the accessible ACTIVE state does; otherwise the first
+        window of the focused window's process (GTK4 exposes some dialogs under another name).
         """
         candidates = self.top_levels()
         chosen = None
@@ -278,6 +281,14 @@ class Worker:
             for app, window in candidates:
                 try:
                     if window.get_state_set().contains(Atspi.StateType.ACTIVE):
+                        chosen = (app, window)
+                        break
+                except GLib.Error:
+                    continue
+        if chosen is None and focused_pid:
+            for app, window in candidates:
+                try:
+                    if app.get_process_id() == focused_pid:
                         chosen = (app, window)
                         break
                 except GLib.Error:
@@ -305,8 +316,9 @@ class Worker:
         """Elements of the focused window (and its popups), in reading order."""
         self.pump()
         focused_title = request.get("focused_title")
+        focused_pid = request.get("focused_pid")
         origins = request.get("window_origins") or {}
-        key = (focused_title, json.dumps(origins, sort_keys=True))
+        key = (focused_title, focused_pid, json.dumps(origins, sort_keys=True))
         if (
             not request.get("force")
             and self.last_answer is not None
@@ -316,7 +328,9 @@ class Worker:
             return {**self.last_answer, "reused": True}
         started_events = self.events
         self.timings: dict[str, float] = {"start": time.perf_counter()}
-        elements, objects, offsets = self._read_roots(self.roots(focused_title), origins)
+        elements, objects, offsets = self._read_roots(
+            self.roots(focused_title, focused_pid), origins
+        )
         self.objects, self.object_offsets = objects, offsets
         answer = {"elements": elements, "reused": False, "timings": self.timings}
         self.last_answer, self.last_key = answer, key

@@ -523,6 +523,7 @@ class SandboxDesktop:
         screenshot = x11.screenshot()
         after_shot = time.perf_counter()
         origins = {window.title: (window.box.x, window.box.y) for window in windows}
+        focused_pid = focused.pid if focused else None
         # Some toolkits name their accessible window differently from the X title (GTK4's
         # gnome-clocks: "ClocksWindow" vs "Clocks"); a process with a single window is found by
         # its PID instead.
@@ -532,12 +533,12 @@ class SandboxDesktop:
                 origins[f"pid:{window.pid}"] = (window.box.x, window.box.y)
         try:
             elements, reused, worker_ms = self._a11y_client().elements(
-                focused.title if focused else None, origins
+                focused.title if focused else None, origins, focused_pid=focused_pid
             )
         except AccessibilityError:
             # One retry with a fresh worker: a dead or hung worker must not end the episode.
             elements, reused, worker_ms = self._a11y_client().elements(
-                focused.title if focused else None, origins, force=True
+                focused.title if focused else None, origins, force=True, focused_pid=focused_pid
             )
         finished = time.perf_counter()
         return Observation(
