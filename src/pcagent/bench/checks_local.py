@@ -245,3 +245,15 @@ def world_clock(context: CheckContext, city: str) -> CheckResult:
     if _norm(city) in _norm(clocks):
         return CheckResult.ok(f"a world clock for {city}")
     return CheckResult.no(f"no world clock for {city}")
+
+
+@checker
+def text_file_has_number(context: CheckContext, path: str, value: str) -> CheckResult:
+    """A text file mentions the number ``value`` in any spelling (40097761, 40,097,761)."""
+    target = context.path(path)
+    if not target.is_file():
+        return CheckResult.no(f"{path} does not exist")
+    content = target.read_text(encoding="utf-8", errors="replace")
+    if any(same_value(found, value) for found in _NUMBER.findall(content)):
+        return CheckResult.ok(f"{path} mentions {value}")
+    return CheckResult.no(f"{path} does not mention {value}; it holds {content[:120]!r}")
