@@ -257,3 +257,37 @@ def text_file_has_number(context: CheckContext, path: str, value: str) -> CheckR
     if any(same_value(found, value) for found in _NUMBER.findall(content)):
         return CheckResult.ok(f"{path} mentions {value}")
     return CheckResult.no(f"{path} does not mention {value}; it holds {content[:120]!r}")
+
+
+@checker
+def python_prints(
+    context: CheckContext, path: str, expected: str, timeout_s: float = 10.0
+) -> CheckResult:
+    """Running the Python file prints ``expected`` (a line of its output, spaces ignored).
+
+    The file runs in a subprocess with HOME as its folder, no input and a time limit; it is the
+    task's own fixture as the agent left it, never model output taken as code.
+    """
+    import subprocess
+    import sys
+
+    target = context.path(path)
+    if not target.is_file():
+        return CheckResult.no(f"{path} does not exist")
+    try:
+        completed = subprocess.run(
+            [sys.executable, "-I", str(target)],
+            cwd=context.home,
+            capture_output=True,
+            text=True,
+            timeout=timeout_s,
+            stdin=subprocess.DEVNULL,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        return CheckResult.no(f"{path} ran longer than {timeout_s:.0f} s")
+    lines = [_norm(line) for line in completed.stdout.splitlines()]
+    if _norm(expected) in lines:
+        return CheckResult.ok(f"{path} prints {expected!r}")
+    detail = completed.stderr.strip().splitlines()[-1:] or completed.stdout.strip().splitlines()[:3]
+    return CheckResult.no(f"{path} does not print {expected!r}: {detail}")

@@ -84,9 +84,10 @@ def _prepare(desktop: SandboxDesktop, task: Task, services: Services) -> float:
     desktop.reset()
     prepare_home(desktop.home, task)
     if services.mail is not None and "mail" in task.fixtures.services:
-        from pcagent.bench.mail import write_mail_profile
+        from pcagent.bench.mail import MailMessage, write_mail_profile
 
-        write_mail_profile(desktop.home, smtp_port=services.mail.port)
+        inbox = [MailMessage(**message.model_dump()) for message in task.fixtures.inbox]
+        write_mail_profile(desktop.home, smtp_port=services.mail.port, inbox=inbox)
         services.mail.clear()
     if services.web is not None and "web" in task.fixtures.services:
         from pcagent.bench.web.server import trust_ca_in_home

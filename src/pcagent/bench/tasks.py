@@ -64,6 +64,15 @@ class FileFixture(_Strict):
         return self
 
 
+class InboxMessage(_Strict):
+    """A message waiting in the mail client's Inbox when the task starts."""
+
+    sender: str
+    subject: str
+    body: str
+    date: str = "2024-05-02 09:30"
+
+
 class OpenApp(_Strict):
     """An application open when the task starts, optionally on a fixture file."""
 
@@ -79,6 +88,9 @@ class Fixtures(_Strict):
     services: list[Literal["web", "mail"]] = Field(default_factory=list)
     #: Alarms and world clocks pre-seeded in gnome-clocks' settings (GSettings key -> value text).
     gsettings: dict[str, str] = Field(default_factory=dict)
+    #: Messages in the mail client's Inbox (needs the ``mail`` service): sender, subject, body,
+    #: date ("2024-05-02 09:30").
+    inbox: list[InboxMessage] = Field(default_factory=list)
 
 
 class SubtaskSpec(_Strict):
