@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from pcagent.config import PcAgentConfig, load_config
+from pcagent.config import PcAgentConfig, load_config, validation_problems
 from pcagent.errors import ConfigurationError, PcAgentError
 
 runs_app = typer.Typer(
@@ -55,11 +55,7 @@ def config_with(mode: str | None, max_steps: int | None, model: str | None) -> P
     try:
         return PcAgentConfig.model_validate({**config.model_dump(), "run": run, "models": models})
     except ValidationError as error:
-        problems = "; ".join(
-            f"{'.'.join(str(part) for part in item['loc'])}: {item['msg']}"
-            for item in error.errors()
-        )
-        raise ConfigurationError(f"invalid option: {problems}") from None
+        raise ConfigurationError(f"invalid option: {validation_problems(error)}") from None
 
 
 def _fail(error: Exception) -> typer.Exit:

@@ -208,6 +208,14 @@ class PcAgentConfig(ConfigSection):
         return self.data_dir / "runs"
 
 
+def validation_problems(error: ValidationError) -> str:
+    """A pydantic error as one line a user can act on: ``run.mode: Input should be ...; ...``."""
+    return "; ".join(
+        f"{'.'.join(str(part) for part in item['loc']) or '(top)'}: {item['msg']}"
+        for item in error.errors()
+    )
+
+
 def config_path(environ: Mapping[str, str] | None = None) -> Path:
     """The configuration file's path: ``$PCAGENT_CONFIG`` or the default."""
     environ = os.environ if environ is None else environ
@@ -262,10 +270,7 @@ def load_config(
             {**raw, "data_dir": data_dir(environ), "source": source}
         )
     except ValidationError as error:
-        problems = "; ".join(
-            f"{'.'.join(str(part) for part in item['loc']) or '(top)'}: {item['msg']}"
-            for item in error.errors()
-        )
+        problems = validation_problems(error)
         where = source or "configuration"
         hint = f" (or {MODEL_ENV})" if model_override else ""
         raise ConfigurationError(f"{where}{hint}: {problems}") from error

@@ -18,6 +18,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError, create_model
 
+from pcagent.config import validation_problems
 from pcagent.errors import PcAgentError
 
 
@@ -115,10 +116,7 @@ def validate_params(name: str, params: Mapping[str, Any]) -> BaseModel:
     try:
         return registered.parameters.model_validate(dict(params))
     except ValidationError as error:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in item['loc'])}: {item['msg']}" for item in error.errors()
-        )
-        raise CheckerError(f"checker {name!r}: {problems}") from None
+        raise CheckerError(f"checker {name!r}: {validation_problems(error)}") from None
 
 
 def run_checker(name: str, params: Mapping[str, Any], context: CheckContext) -> CheckResult:
