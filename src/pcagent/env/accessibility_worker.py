@@ -286,7 +286,8 @@ class Worker:
                 except GLib.Error:
                     continue
         if chosen is None and focused_pid:
-            for app, window in candidates:
+            # The newest window of the focused process: a dialog registers after its main window.
+            for app, window in reversed(candidates):
                 try:
                     if app.get_process_id() == focused_pid:
                         chosen = (app, window)
