@@ -56,6 +56,14 @@ def _libreoffice_registry() -> str:
     )
 
 
+#: thunar shows folders as a list: its icon view exposes no file names to accessibility.
+THUNAR_SETTINGS = """<?xml version="1.0" encoding="UTF-8"?>
+<channel name="thunar" version="1.0">
+  <property name="last-view" type="string" value="ThunarDetailsView"/>
+</channel>
+"""
+
+
 def write_default_template(target: Path) -> Path:
     """Create the default HOME template in ``target`` (which must not exist yet)."""
     target.mkdir(parents=True)
@@ -64,6 +72,9 @@ def write_default_template(target: Path) -> Path:
     libreoffice = target / ".config/libreoffice/4/user"
     libreoffice.mkdir(parents=True)
     (libreoffice / "registrymodifications.xcu").write_text(_libreoffice_registry())
+    xfconf = target / ".config/xfce4/xfconf/xfce-perchannel-xml"
+    xfconf.mkdir(parents=True)
+    (xfconf / "thunar.xml").write_text(THUNAR_SETTINGS)
     thunderbird = target / ".thunderbird/pcagent"
     thunderbird.mkdir(parents=True)
     (thunderbird / "prefs.js").write_text(
