@@ -55,6 +55,10 @@ def test_calculator_buttons_found_through_their_boxes_compute(desktop: SandboxDe
         desktop.execute(act.Click(x=x, y=y))
     display = [e.text for e in desktop.observe().elements if e.role == "text"]
     assert display == ["42"]
+    # typed keys reach galculator one by one, so repeated digits are not lost
+    desktop.execute(act.Press(key="escape"))
+    desktop.execute(act.TypeText(text="24.99-21.49="))
+    assert [e.text for e in desktop.observe().elements if e.role == "text"] == ["3.5"]
     # open_app on an open application brings it to the front instead of starting another one
     desktop.execute(act.OpenApp(app="text_editor"))
     result = desktop.execute(act.OpenApp(app="calculator"))

@@ -39,6 +39,9 @@ class AppSpec:
     title_hint: str = ""
     startup_timeout: float = 30.0
     extra_env: dict[str, str] = field(default_factory=dict)
+    #: Seconds between typed keys when this application has the focus (0: as fast as possible).
+    #: galculator ignores a key pressed again while its button is still drawn pressed.
+    key_pause: float = 0.0
 
     @property
     def program(self) -> str:
@@ -107,7 +110,13 @@ APPS: dict[str, AppSpec] = {
     spec.name: spec
     for spec in (
         AppSpec("text_editor", "Plain-text editor (mousepad)", _simple("mousepad"), ("Mousepad",)),
-        AppSpec("calculator", "Calculator (galculator)", _simple("galculator"), ("Galculator",)),
+        AppSpec(
+            "calculator",
+            "Calculator (galculator)",
+            _simple("galculator"),
+            ("Galculator",),
+            key_pause=0.12,
+        ),
         AppSpec(
             "writer",
             "Word processor (LibreOffice Writer)",

@@ -22,6 +22,8 @@ class ActionExecutor:
 
     input: XdotoolInput
     open_app: Callable[[str], str]
+    #: Seconds between typed keys for the application in front (see ``AppSpec.key_pause``).
+    key_pause: Callable[[], float] = lambda: 0.0
 
     def execute(self, action: act.Action) -> ActionResult:
         handler = getattr(self, f"_do_{action.kind}", None)
@@ -50,7 +52,7 @@ class ActionExecutor:
     def _do_type(self, action: act.TypeText) -> ActionResult:
         if action.x is not None and action.y is not None:
             self.input.click(action.x, action.y)
-        self.input.type_text(action.text)
+        self.input.type_text(action.text, key_pause=self.key_pause())
         return ActionResult(ok=True, message=f"typed {len(action.text)} characters")
 
     def _do_drag(self, action: act.Drag) -> ActionResult:

@@ -30,7 +30,7 @@ from pydantic import BaseModel, Field
 from pcagent import actions as act
 from pcagent.env import processes
 from pcagent.env.accessibility import AccessibilityClient
-from pcagent.env.apps import AppSpec, LaunchContext, get_app
+from pcagent.env.apps import APPS, AppSpec, LaunchContext, get_app
 from pcagent.env.executor import ActionExecutor
 from pcagent.env.home_template import restore_home, write_default_template
 from pcagent.env.observation import ActionResult, Box, Observation, TextState, WindowInfo
@@ -359,7 +359,9 @@ class SandboxDesktop:
         state = self._require_state()
         if self._x11 is None:
             self._x11 = X11Display(state.display, state.env.get("XAUTHORITY"))
-        self._executor = ActionExecutor(XdotoolInput(state.env), self._open_app_title)
+        self._executor = ActionExecutor(
+            XdotoolInput(state.env), self._open_app_title, self._focused_key_pause
+        )
 
     def _require_state(self) -> SandboxState:
         if self._closed:
@@ -467,6 +469,17 @@ class SandboxDesktop:
             elif window.app_class.lower() in classes:
                 return window
         return None
+
+    def _focused_key_pause(self) -> float:
+        """The typing pause the application in front needs (0 for most)."""
+        focused = self.x11.focused_window()
+        if focused is None:
+            return 0.0
+        window_class = focused.app_class.lower()
+        for spec in APPS.values():
+            if spec.key_pause and window_class in {c.lower() for c in spec.window_classes}:
+                return spec.key_pause
+        return 0.0
 
     def _open_app_title(self, name: str) -> str:
         """What an ``open_app`` action does: bring the application's window to the front when it

@@ -150,8 +150,17 @@ class XdotoolInput:
             "click", "--repeat", str(amount), "--delay", "30", str(SCROLL_BUTTONS[direction]),
         )  # fmt: skip
 
-    def type_text(self, text: str) -> None:
-        """Type ``text`` exactly; no Enter is added beyond the newlines it contains."""
+    def type_text(self, text: str, key_pause: float = 0.0) -> None:
+        """Type ``text`` exactly; no Enter is added beyond the newlines it contains.
+
+        ``key_pause`` > 0 types one key at a time with that many seconds between keys, for
+        applications that drop keys typed quickly.
+        """
+        if key_pause > 0:
+            for character in text.replace("\r\n", "\n"):
+                self.type_text(character)
+                time.sleep(key_pause)
+            return
         for run in _RUNS.findall(text.replace("\r\n", "\n")):
             if run == "\n":
                 self._run("key", "--clearmodifiers", "Return")
