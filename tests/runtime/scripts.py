@@ -12,6 +12,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from tests.agents.scripted import decision
+
 from pcagent.models.backend import ChatRequest
 from pcagent.models.backends.scripted import ScriptedBackend
 from pcagent.models.structured import StructuredChatModel
@@ -39,10 +41,6 @@ def button(prompt: str, label: str) -> tuple[int, int]:
 def calculator_display(prompt: str) -> str:
     match = _DISPLAY.search(prompt)
     return match.group(1) if match else ""
-
-
-def decision(action: dict[str, Any], reasoning: str = "next step") -> str:
-    return json.dumps({"reasoning": reasoning, "action": action})
 
 
 class CalculatorDecisions:

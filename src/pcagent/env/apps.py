@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pcagent.env.observation import WindowInfo
 from pcagent.errors import UnknownAppError
 
 
@@ -169,3 +170,19 @@ def get_app(name: str) -> AppSpec:
         raise UnknownAppError(
             f"unknown application '{name}'. Known applications: {', '.join(sorted(APPS))}"
         ) from None
+
+
+def app_of_window(window: WindowInfo) -> str:
+    """The logical application showing ``window`` ("" when unknown).
+
+    LibreOffice's modules share the ``Soffice`` class, so a title hint ("LibreOffice Calc")
+    decides between them before the class does.
+    """
+    for spec in APPS.values():
+        if spec.title_hint and spec.title_hint in window.title:
+            return spec.name
+    window_class = window.app_class.lower()
+    for spec in APPS.values():
+        if window_class in {name.lower() for name in spec.window_classes}:
+            return spec.name
+    return ""

@@ -30,7 +30,7 @@ from pydantic import BaseModel, Field
 from pcagent import actions as act
 from pcagent.env import processes
 from pcagent.env.accessibility import AccessibilityClient
-from pcagent.env.apps import APPS, AppSpec, LaunchContext, get_app
+from pcagent.env.apps import APPS, AppSpec, LaunchContext, app_of_window, get_app
 from pcagent.env.executor import ActionExecutor
 from pcagent.env.home_template import restore_home, write_default_template
 from pcagent.env.observation import ActionResult, Box, Observation, TextState, WindowInfo
@@ -455,31 +455,18 @@ class SandboxDesktop:
         return False
 
     def app_window(self, name: str) -> WindowInfo | None:
-        """The topmost window of an application already open, or None.
-
-        LibreOffice's modules share one window class, so an application with a title hint
-        ("LibreOffice Calc") is recognised by its title.
-        """
-        spec = get_app(name)
-        classes = {c.lower() for c in spec.window_classes}
+        """The topmost window of an application already open, or None."""
+        get_app(name)  # an unknown name is an error, not "not open"
         for window in reversed(self.x11.windows()):
-            if spec.title_hint:
-                if spec.title_hint in window.title:
-                    return window
-            elif window.app_class.lower() in classes:
+            if app_of_window(window) == name:
                 return window
         return None
 
     def _focused_key_pause(self) -> float:
         """The typing pause the application in front needs (0 for most)."""
         focused = self.x11.focused_window()
-        if focused is None:
-            return 0.0
-        window_class = focused.app_class.lower()
-        for spec in APPS.values():
-            if spec.key_pause and window_class in {c.lower() for c in spec.window_classes}:
-                return spec.key_pause
-        return 0.0
+        app = app_of_window(focused) if focused is not None else ""
+        return APPS[app].key_pause if app else 0.0
 
     def _open_app_title(self, name: str) -> str:
         """What an ``open_app`` action does: bring the application's window to the front when it

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from pcagent.env.apps import APPS
+from pcagent.env.apps import APPS, app_of_window
 from pcagent.env.observation import WindowInfo
 from pcagent.errors import PcAgentError, RunStateError
 from pcagent.runtime.home_snapshot import HomeSnapshots
@@ -22,22 +22,6 @@ from pcagent.runtime.home_snapshot import HomeSnapshots
 _SKIPPED_DIRS = {".cache", ".config", ".local", ".mozilla", ".thunderbird", ".pki", "snap"}
 #: Looking for a document name in HOME stops after this many files (a HOME is small here).
 _MAX_FILES = 20_000
-
-
-def app_of_window(window: WindowInfo) -> str:
-    """The logical application showing ``window`` ("" when unknown).
-
-    LibreOffice's modules share the ``Soffice`` class, so a title hint ("LibreOffice Calc")
-    decides between them before the class does.
-    """
-    window_class = window.app_class.lower()
-    hinted = [spec for spec in APPS.values() if spec.title_hint and spec.title_hint in window.title]
-    if hinted:
-        return hinted[0].name
-    for spec in APPS.values():
-        if window_class in {name.lower() for name in spec.window_classes}:
-            return spec.name
-    return ""
 
 
 def app_window_present(windows: Iterable[WindowInfo], app: str) -> bool:

@@ -642,7 +642,6 @@ class RunSession:
                 )
                 checkpoint.consecutive_failures += 1
             else:
-                CommunicationHub(checkpoint.hub).publish(checkpoint.answers)
                 checkpoint.hub.update(checkpoint.answers)
                 checkpoint.end_subtask("done")
                 self.log(f"subtask {subtask.id} done")
