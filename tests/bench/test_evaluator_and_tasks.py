@@ -79,9 +79,16 @@ def test_invalid_task_files_are_refused_with_the_file_name(
 
 def test_the_built_in_tasks_load() -> None:
     tasks = load_tasks()
-    assert len(tasks) >= 6
+    assert sorted(tasks) == [f"pc{number:02d}" for number in range(1, 26)]
     for task in tasks.values():
         assert task.reference and task.nodes
+        assert task.source.startswith("PC-Eval ")
+    # PC-Eval's spread: the eight applications, several tasks across three of them.
+    assert {app for task in tasks.values() for app in task.apps} == {
+        "text_editor", "calculator", "writer", "spreadsheet", "file_manager", "clock",
+        "browser", "mail",
+    }  # fmt: skip
+    assert sum(len(task.apps) >= 3 for task in tasks.values()) >= 3
 
 
 def outcome(**fields: object) -> TaskOutcome:

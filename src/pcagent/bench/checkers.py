@@ -139,7 +139,7 @@ def checker_names() -> list[str]:
 
 def _load_library() -> None:
     """Import the modules that register checkers (once; importing registers)."""
-    from pcagent.bench import checks_local  # noqa: F401
+    from pcagent.bench import checks_documents, checks_local  # noqa: F401
 
     for optional in ("pcagent.bench.checks_web", "pcagent.bench.checks_mail"):
         try:

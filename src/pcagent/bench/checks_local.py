@@ -1,17 +1,17 @@
-"""Checkers on local state: files in HOME, documents, workbooks, the agent's answers, the
-calculator's display, gnome-clocks' alarms and world clocks, windows.
+"""Checkers on local state: text files in HOME, the agent's answers, the calculator's display,
+gnome-clocks' alarms and world clocks, windows, Python files. Documents and workbooks are in
+:mod:`pcagent.bench.checks_documents`.
 
-Documents are read from disk (python-docx, openpyxl): a task that edits a document is done when the
-change is saved. Values compare leniently where people do (case, surrounding spaces, ``2,700`` vs
-``2700``), and strictly where the task is about the exact thing (which paragraph is bold).
+Values compare leniently where people do (case, surrounding spaces, ``2,700`` vs ``2700``).
 """
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
-from pcagent.bench.checkers import CheckContext, CheckResult, checker
+from pcagent.bench.checkers import CheckContext, CheckerError, CheckResult, checker
 
 CLOCKS_KEYFILE = ".config/glib-2.0/settings/keyfile"
 
@@ -77,75 +77,22 @@ def text_file_contains(
     return CheckResult.ok(f"{path} contains {texts}")
 
 
-# --- documents -----------------------------------------------------------------------------------
-
-
-def _docx_paragraphs(path: Path) -> list[object]:
-    import docx
-
-    return [p for p in docx.Document(str(path)).paragraphs if p.text.strip()]
-
-
-def _is_bold(paragraph: object) -> bool:
-    runs = [r for r in paragraph.runs if r.text.strip()]  # type: ignore[attr-defined]
-    if not runs:
-        return False
-    style_bold = bool(getattr(paragraph.style.font, "bold", False))  # type: ignore[attr-defined]
-    return all(r.bold or (r.bold is None and style_bold) for r in runs)
-
-
 @checker
-def docx_contains(context: CheckContext, path: str, texts: list[str]) -> CheckResult:
-    """A .docx document's text contains every one of ``texts`` (case and spacing ignored)."""
+def text_file_in_order(context: CheckContext, path: str, texts: list[str]) -> CheckResult:
+    """A text file contains every one of ``texts`` (case ignored), each first appearing after the
+    one before it: a list sorted as asked."""
     target = context.path(path)
     if not target.is_file():
         return CheckResult.no(f"{path} does not exist")
-    text = _norm(" ".join(p.text for p in _docx_paragraphs(target)))  # type: ignore[attr-defined]
-    missing = [t for t in texts if _norm(t) not in text]
+    content = _norm(target.read_text(encoding="utf-8", errors="replace"))
+    places = [content.find(_norm(text)) for text in texts]
+    missing = [t for t, place in zip(texts, places, strict=True) if place < 0]
     if missing:
-        return CheckResult.no(f"{path} lacks {missing}")
-    return CheckResult.ok(f"{path} contains {texts}")
-
-
-@checker
-def docx_bold(context: CheckContext, path: str, paragraph: int, only: bool = False) -> CheckResult:
-    """Paragraph number ``paragraph`` (0 = the title, the first non-empty paragraph) of a .docx is
-    bold throughout; with ``only``, no other paragraph is bold."""
-    target = context.path(path)
-    if not target.is_file():
-        return CheckResult.no(f"{path} does not exist")
-    paragraphs = _docx_paragraphs(target)
-    if paragraph >= len(paragraphs):
-        return CheckResult.no(f"{path} has only {len(paragraphs)} paragraphs")
-    if not _is_bold(paragraphs[paragraph]):
-        return CheckResult.no(f"paragraph {paragraph} of {path} is not (all) bold")
-    if only:
-        others = [i for i, p in enumerate(paragraphs) if i != paragraph and _is_bold(p)]
-        if others:
-            return CheckResult.no(f"paragraphs {others} of {path} are bold too")
-    return CheckResult.ok(f"paragraph {paragraph} of {path} is bold")
-
-
-@checker
-def xlsx_cell(
-    context: CheckContext, path: str, cell: str, value: str, sheet: str = ""
-) -> CheckResult:
-    """A workbook cell (e.g. ``D2``) holds ``value`` (numbers compare as numbers; a formula counts
-    by its saved result)."""
-    import openpyxl
-
-    target = context.path(path)
-    if not target.is_file():
-        return CheckResult.no(f"{path} does not exist")
-    workbook = openpyxl.load_workbook(str(target), data_only=True, read_only=True)
-    try:
-        worksheet = workbook[sheet] if sheet else workbook.worksheets[0]
-        actual = worksheet[cell].value
-    finally:
-        workbook.close()
-    if actual is not None and same_value(actual, value):
-        return CheckResult.ok(f"{cell} = {actual!r}")
-    return CheckResult.no(f"{cell} = {actual!r}, expected {value!r}")
+        return CheckResult.no(f"{path} lacks {missing}; it holds {content[:120]!r}")
+    if places != sorted(places):
+        order = [t for _place, t in sorted(zip(places, texts, strict=True))]
+        return CheckResult.no(f"{path} has them in the order {order}, not {texts}")
+    return CheckResult.ok(f"{path} lists {texts} in order")
 
 
 # --- answers and screens -----------------------------------------------------------------------
@@ -238,6 +185,29 @@ def clock_alarm(
     )
 
 
+def _minutes(text: str) -> int:
+    hour, _, minute = text.partition(":")
+    if not (hour.isdigit() and minute.isdigit()):
+        raise CheckerError(f"a time must read HH:MM, not {text!r}")
+    return int(hour) * 60 + int(minute)
+
+
+@checker
+def clock_alarm_between(context: CheckContext, earliest: str, latest: str) -> CheckResult:
+    """gnome-clocks has an active alarm between ``earliest`` and ``latest`` (HH:MM, 24-hour,
+    inclusive): "early enough to leave in time, but not absurdly early"."""
+    low, high = _minutes(earliest), _minutes(latest)
+    seen = []
+    for entry in _ENTRY.findall(_clocks_setting(context.home, "alarms")):
+        h, m = _int_field(entry, "hour"), _int_field(entry, "minute")
+        if h is None or m is None:
+            continue
+        seen.append(f"{h}:{m:02d}")
+        if low <= h * 60 + m <= high and not re.search(r"'active':\s*<false>", entry):
+            return CheckResult.ok(f"an alarm is set at {h}:{m:02d}")
+    return CheckResult.no(f"no alarm between {earliest} and {latest} (alarms: {seen or 'none'})")
+
+
 @checker
 def world_clock(context: CheckContext, city: str) -> CheckResult:
     """gnome-clocks shows a world clock for ``city``."""
@@ -291,3 +261,55 @@ def python_prints(
         return CheckResult.ok(f"{path} prints {expected!r}")
     detail = completed.stderr.strip().splitlines()[-1:] or completed.stdout.strip().splitlines()[:3]
     return CheckResult.no(f"{path} does not print {expected!r}: {detail}")
+
+
+_CALL_SCRIPT = """
+import importlib.util, json, sys
+spec = importlib.util.spec_from_file_location("checked", sys.argv[1])
+module = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(module)
+function = getattr(module, sys.argv[2])
+print(json.dumps([function(*args) for args in json.loads(sys.argv[3])]))
+"""
+
+
+@checker
+def python_function_returns(
+    context: CheckContext,
+    path: str,
+    function: str,
+    cases: list[list[Any]],
+    timeout_s: float = 10.0,
+) -> CheckResult:
+    """The Python file defines ``function``, and calling it on each case's arguments (all but the
+    last item) returns the case's last item. Runs in a subprocess with a time limit, like
+    :func:`python_prints`."""
+    import json
+    import subprocess
+    import sys
+
+    target = context.path(path)
+    if not target.is_file():
+        return CheckResult.no(f"{path} does not exist")
+    calls = json.dumps([case[:-1] for case in cases])
+    try:
+        completed = subprocess.run(
+            [sys.executable, "-I", "-c", _CALL_SCRIPT, str(target), function, calls],
+            cwd=context.home,
+            capture_output=True,
+            text=True,
+            timeout=timeout_s,
+            stdin=subprocess.DEVNULL,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        return CheckResult.no(f"{function}() in {path} ran longer than {timeout_s:.0f} s")
+    if completed.returncode != 0:
+        last = completed.stderr.strip().splitlines()[-1:] or ["no output"]
+        return CheckResult.no(f"calling {function}() from {path} failed: {last[0]}")
+    results = json.loads(completed.stdout.strip().splitlines()[-1])
+    for case, result in zip(cases, results, strict=True):
+        if result != case[-1]:
+            arguments = ", ".join(repr(a) for a in case[:-1])
+            return CheckResult.no(f"{function}({arguments}) returned {result!r}, not {case[-1]!r}")
+    return CheckResult.ok(f"{function}() in {path} is right on {len(cases)} cases")

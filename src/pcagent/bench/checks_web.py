@@ -80,6 +80,75 @@ def web_searched(
     return CheckResult.no(f"no search on {host} for all of {words}; searches seen: {shown}")
 
 
+def _word_pattern(word: str) -> re.Pattern[str]:
+    """A whole-word pattern; ``"labour|labor"`` accepts either spelling."""
+    choices = "|".join(re.escape(_normalise(choice)) for choice in word.split("|"))
+    return re.compile(rf"\b(?:{choices})\b")
+
+
+@checker
+def web_asked(context: CheckContext, words: list[str], host: str = "") -> CheckResult:
+    """Some request (to ``host``, or to any site) carried a query or form value holding every one
+    of ``words`` as whole words, ignoring case: a web search, a site search, a directions form.
+    A word may be a phrase, and ``"usa|united states"`` accepts either."""
+    if not words:
+        raise CheckerError("web_asked needs at least one word")
+    patterns = [_word_pattern(word) for word in words]
+    requests = _requests_to(context, host) if host else _web(context).requests()
+    values = []
+    for request in requests:
+        for name, found in (*request.query.items(), *request.form.items()):
+            for value in found:
+                values.append(value)
+                if all(pattern.search(_normalise(value)) for pattern in patterns):
+                    return CheckResult.ok(f"{request.host} was asked {name}={value!r}")
+    shown = ", ".join(repr(v) for v in values[-5:]) or "none"
+    return CheckResult.no(f"no request asked about all of {words}; last values: {shown}")
+
+
+@checker
+def flight_searched(
+    context: CheckContext,
+    host: str,
+    origin: str,
+    destination: str,
+    date: str,
+    trip: str = "oneway",
+    return_date: str = "",
+) -> CheckResult:
+    """A flight search on ``host`` (``/search``) for this route (airport codes; the form may have
+    had a city name or a code), departure date, trip type (``oneway``/``roundtrip``) and, for round
+    trips, return date."""
+    from pcagent.bench.web.sites import find_airport
+
+    wanted = (
+        origin.upper(),
+        destination.upper(),
+        date,
+        trip,
+        return_date if trip != "oneway" else "",
+    )
+    seen = []
+    for request in _requests_to(context, host):
+        if request.path.rstrip("/") != "/search":
+            continue
+        sent = {
+            name: (values[0].strip() if values else "") for name, values in request.query.items()
+        }
+        kind = sent.get("trip", "oneway") or "oneway"
+        got = (
+            find_airport(sent.get("from", "")),
+            find_airport(sent.get("to", "")),
+            sent.get("date", ""),
+            kind,
+            sent.get("return", "") if kind != "oneway" else "",
+        )
+        seen.append(got)
+        if got == wanted:
+            return CheckResult.ok(f"searched {origin}->{destination} {date} {trip}")
+    return CheckResult.no(f"no search on {host} for {wanted}; searches seen: {seen[-4:] or 'none'}")
+
+
 @checker
 def web_form_submitted(
     context: CheckContext, host: str, path: str, fields: dict[str, str]

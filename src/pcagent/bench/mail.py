@@ -339,11 +339,19 @@ class SmtpSink:
 # --- the Thunderbird profile ---------------------------------------------------------------------
 
 
+class MailAttachment(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    text: str
+
+
 class MailMessage(BaseModel):
     """A message to place in a Thunderbird folder before a task starts.
 
-    ``sender`` and ``to`` are header values (``"Jamie Lee <jamie@example.test>"``); an empty ``to``
-    means the profile's own identity. A ``date`` without a time zone is taken as UTC.
+    ``sender`` and ``to`` are header values (``"Jamie Lee <jamie@example.test>"``); an empty
+    ``sender`` or ``to`` means the profile's own identity. ``attachments`` are text files
+    (``{"name": "homework.py", "text": "..."}``). A ``date`` without a time zone is taken as UTC.
     In Thunderbird's message list the row's accessible name reads
     ``"Jamie Lee <jamie@example.test>, 5/2/24, 09:30, Budget review on Thursday, Unread"``
     (date and time in the sandbox's time zone).
@@ -351,12 +359,13 @@ class MailMessage(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    sender: str
+    sender: str = ""
     to: str = ""
     subject: str
     body: str
     date: datetime
     read: bool = False
+    attachments: tuple[MailAttachment, ...] = ()
 
 
 _PREF_LINE = re.compile(r'^\s*user_pref\(\s*"((?:[^"\\]|\\.)*)"\s*,\s*(.*?)\s*\)\s*;\s*$')
@@ -458,15 +467,20 @@ def mbox_text(messages: Sequence[MailMessage], *, folder: str, default_to: str) 
     entries: list[str] = []
     for index, message in enumerate(messages):
         date = message.date if message.date.tzinfo else message.date.replace(tzinfo=UTC)
-        sender_address = _addresses([message.sender])
+        sender = message.sender or default_to
+        sender_address = _addresses([sender])
         envelope_sender = sender_address[0] if sender_address else "unknown@localhost"
         mime = EmailMessage(policy=email.policy.SMTP)
-        mime["From"] = message.sender
+        mime["From"] = sender
         mime["To"] = message.to or default_to
         mime["Subject"] = message.subject
         mime["Date"] = email.utils.format_datetime(date)
         mime["Message-ID"] = _message_id(message, folder, index)
         mime.set_content(message.body, cte="8bit")
+        for attachment in message.attachments:
+            mime.add_attachment(
+                attachment.text.encode(), "application", "octet-stream", filename=attachment.name
+            )
         headers, _, body = mime.as_bytes().decode().replace("\r\n", "\n").partition("\n\n")
         status = "0001" if message.read else "0000"
         utc = date.astimezone(UTC)

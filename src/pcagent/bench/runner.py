@@ -87,7 +87,8 @@ def _prepare(desktop: SandboxDesktop, task: Task, services: Services) -> float:
         from pcagent.bench.mail import MailMessage, write_mail_profile
 
         inbox = [MailMessage(**message.model_dump()) for message in task.fixtures.inbox]
-        write_mail_profile(desktop.home, smtp_port=services.mail.port, inbox=inbox)
+        sent = [MailMessage(**message.model_dump()) for message in task.fixtures.sent]
+        write_mail_profile(desktop.home, smtp_port=services.mail.port, inbox=inbox, sent=sent)
         services.mail.clear()
     if services.web is not None and "web" in task.fixtures.services:
         from pcagent.bench.web.server import trust_ca_in_home

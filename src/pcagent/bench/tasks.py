@@ -64,13 +64,23 @@ class FileFixture(_Strict):
         return self
 
 
-class InboxMessage(_Strict):
-    """A message waiting in the mail client's Inbox when the task starts."""
+class AttachmentSpec(_Strict):
+    """A text file attached to a fixture message."""
 
-    sender: str
+    name: str
+    text: str
+
+
+class InboxMessage(_Strict):
+    """A message in the mail client when the task starts (in the Inbox, or in Sent for
+    ``sent`` fixtures, where ``to`` names the recipient)."""
+
+    sender: str = ""
+    to: str = ""
     subject: str
     body: str
     date: str = "2024-05-02 09:30"
+    attachments: list[AttachmentSpec] = Field(default_factory=list)
 
 
 class OpenApp(_Strict):
@@ -91,6 +101,8 @@ class Fixtures(_Strict):
     #: Messages in the mail client's Inbox (needs the ``mail`` service): sender, subject, body,
     #: date ("2024-05-02 09:30").
     inbox: list[InboxMessage] = Field(default_factory=list)
+    #: Messages the user sent earlier (the Sent folder); ``sender`` defaults to the user.
+    sent: list[InboxMessage] = Field(default_factory=list)
 
 
 class SubtaskSpec(_Strict):

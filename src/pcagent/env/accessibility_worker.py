@@ -329,9 +329,12 @@ class Worker:
             return {**self.last_answer, "reused": True}
         started_events = self.events
         self.timings: dict[str, float] = {"start": time.perf_counter()}
-        elements, objects, offsets = self._read_roots(
-            self.roots(focused_title, focused_pid), origins
-        )
+        roots = self.roots(focused_title, focused_pid)
+        gtk4 = _any_gtk4(roots)
+        if gtk4:
+            for _app, window in roots:
+                window.clear_cache()
+        elements, objects, offsets = self._read_roots(roots, origins)
         self.objects, self.object_offsets = objects, offsets
         answer = {"elements": elements, "reused": False, "timings": self.timings}
         self.last_answer, self.last_key = answer, key
@@ -339,9 +342,13 @@ class Worker:
         # is never reused: a window mapped on X before it registered on the accessibility bus
         # (GTK4 dialogs) would otherwise stay empty until some event happened to arrive.
         self.pump()
-        stale = self.events != started_events or not elements
+        stale = self.events != started_events or not elements or gtk4
         self.last_events = -1 if stale else self.events
         return answer
+
+    # (GTK4 windows are read afresh every time, past libatspi's cache too: GTK4 sends no event
+    # when a list fills in, e.g. gnome-clocks' city search results, so both the cached children
+    # and a reused answer would show the list as it was before.)
 
     def _read_roots(
         self, roots: list[tuple[Any, Any]], origins: dict[str, list[int]]
@@ -661,6 +668,19 @@ def serve(stdin: Any, stdout: Any) -> None:
             answer = {"error": f"{type(error).__name__}: {error}"}
         stdout.write(json.dumps(answer) + "\n")
         stdout.flush()
+
+
+def _any_gtk4(roots: list[tuple[Any, Any]]) -> bool:
+    """Whether any root belongs to a GTK4 application."""
+    for app, _window in roots:
+        try:
+            if (app.get_toolkit_name() or "").upper() == "GTK" and (
+                app.get_toolkit_version() or ""
+            ).startswith("4."):
+                return True
+        except GLib.Error:
+            continue
+    return False
 
 
 def main() -> None:

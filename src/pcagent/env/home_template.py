@@ -11,6 +11,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+_FACTORIES = "/org.openoffice.Setup/Office/Factories/org.openoffice.Setup:Factory"
+
 LIBREOFFICE_SETTINGS = {
     ("/org.openoffice.Office.Common/Misc", "ShowTipOfTheDay"): "false",
     ("/org.openoffice.Office.Common/Misc", "FirstRun"): "false",
@@ -23,6 +25,14 @@ LIBREOFFICE_SETTINGS = {
     # Recovery dialogs after a killed episode would greet the next one.
     ("/org.openoffice.Office.Recovery/AutoSave", "Enabled"): "false",
     ("/org.openoffice.Office.Recovery/RecoveryInfo", "Enabled"): "false",
+    # New documents save as .docx/.xlsx, as the office suites people know do; files stay
+    # readable by python-docx/openpyxl, and "save it as Report" means Report.docx.
+    (f"{_FACTORIES}['com.sun.star.text.TextDocument']", "ooSetupFactoryDefaultFilter"): (
+        "MS Word 2007 XML"
+    ),
+    (f"{_FACTORIES}['com.sun.star.sheet.SpreadsheetDocument']", "ooSetupFactoryDefaultFilter"): (
+        "Calc MS Excel 2007 XML"
+    ),
 }
 
 THUNDERBIRD_PREFS = {

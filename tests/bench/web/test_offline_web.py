@@ -3,15 +3,13 @@ checkers, and one real Chromium reaching an HSTS host through the resolver rule.
 
 from __future__ import annotations
 
-import http.client
 import json
 import re
 import socket
 import ssl
 import time
-from collections.abc import Iterator
 from pathlib import Path
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import urlencode
 
 import pytest
 
@@ -23,65 +21,7 @@ from pcagent.bench.web.sites import paper_pdf
 from pcagent.env import SandboxConfig, SandboxDesktop
 from pcagent.env.processes import find_marked_processes
 
-
-@pytest.fixture(scope="module")
-def web() -> Iterator[OfflineWeb]:
-    with OfflineWeb() as server:
-        yield server
-
-
-@pytest.fixture(autouse=True)
-def _fresh_log(web: OfflineWeb) -> None:
-    web.clear_log()
-
-
-class _MappedHTTPConnection(http.client.HTTPConnection):
-    """Connects to 127.0.0.1 whatever the host name, as Chromium's resolver rule does."""
-
-    def connect(self) -> None:
-        self.sock = socket.create_connection(("127.0.0.1", self.port), self.timeout)
-
-
-class _MappedHTTPSConnection(http.client.HTTPSConnection):
-    def connect(self) -> None:
-        raw = socket.create_connection(("127.0.0.1", self.port), self.timeout)
-        self.sock = self._context.wrap_socket(raw, server_hostname=self.host)  # type: ignore[attr-defined]
-
-
-def fetch(
-    web: OfflineWeb, url: str, form: dict[str, str] | None = None
-) -> tuple[int, http.client.HTTPMessage, bytes]:
-    """GET (or POST ``form``) ``url`` on the offline web; https verified against its CA."""
-    parts = urlsplit(url)
-    assert parts.hostname is not None
-    connection: http.client.HTTPConnection
-    if parts.scheme == "https":
-        context = ssl.create_default_context(cafile=str(web.ca_pem_path))
-        connection = _MappedHTTPSConnection(parts.hostname, web.port, context=context, timeout=10)
-    else:
-        connection = _MappedHTTPConnection(parts.hostname, web.port, timeout=10)
-    target = parts.path + (f"?{parts.query}" if parts.query else "")
-    try:
-        if form is None:
-            connection.request("GET", target)
-        else:
-            connection.request(
-                "POST",
-                target,
-                body=urlencode(form),
-                headers={"Content-Type": "application/x-www-form-urlencoded"},
-            )
-        response = connection.getresponse()
-        return response.status, response.headers, response.read()
-    finally:
-        connection.close()
-
-
-def html_title(body: bytes) -> str:
-    match = re.search(rb"<title>(.*?)</title>", body)
-    assert match, body[:200]
-    return match[1].decode()
-
+from .client import MappedHTTPSConnection, fetch, html_title
 
 # --- the sites -------------------------------------------------------------------------------------
 
@@ -116,7 +56,7 @@ def test_https_on_the_same_port_serves_a_certificate_for_the_requested_host(
     assert fetch(web, "https://arxiv.org/abs/2401.01234")[0] == 200
     # A client that does not trust the CA is refused.
     with pytest.raises(ssl.SSLCertVerificationError):
-        untrusted = _MappedHTTPSConnection(
+        untrusted = MappedHTTPSConnection(
             "www.imdb.com", web.port, context=ssl.create_default_context(), timeout=10
         )
         try:
@@ -198,9 +138,10 @@ def test_flight_search_and_booking_give_a_deterministic_code(web: OfflineWeb) ->
 
 def test_shops_and_facts_show_the_values_of_the_data_module(web: OfflineWeb) -> None:
     for host, shop in SHOPS.items():
-        status, _, body = fetch(web, f"http://{host}/product/usb-c-hub")
-        assert status == 200
-        assert f"${shop['prices']['usb-c-hub']:,.2f}".encode() in body
+        for slug, price in shop["prices"].items():
+            status, _, body = fetch(web, web.url(host, f"/product/{slug}"))
+            assert status == 200, (host, slug)
+            assert f"${price:,.2f}".encode() in body
     assert SHOPS["shop-a.local"]["prices"] != SHOPS["shop-b.local"]["prices"]
 
     status, _, body = fetch(web, "http://facts.local/population/new-zealand")

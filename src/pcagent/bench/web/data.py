@@ -1,14 +1,17 @@
 """The content of the offline websites, in one place, so tasks and checkers use the true values.
 
-Everything here is fictional (made-up films, papers, flights, shops, prices) but shaped like the
-real thing, and fixed: the same request always gets the same page. A checker that needs the right
-answer imports it from here, e.g. ``FACTS["population"]["canada"]`` or
-``SHOPS["shop-b.local"]["prices"]["usb-c-hub"]``.
+Most of it is made up (films, papers, flights, shops, prices) but shaped like the real thing; a
+few entries are real (well-known films with their IMDb ids, a famous paper, country facts) so
+that tasks written against the real web keep their meaning, with values frozen here. Everything is
+fixed: the same request always gets the same page. A checker that needs the right answer imports
+it from here, e.g. ``FACTS["population"]["canada"]``, ``ROUTES[("Empire State Building",
+"Brooklyn Museum")]["minutes"]`` or ``SHOPS["www.amazon.com"]["prices"]["nintendo-switch"]``.
 """
 
 from __future__ import annotations
 
 import base64
+import datetime
 import hashlib
 from typing import Any, Final
 
@@ -87,6 +90,67 @@ MOVIES: Final[dict[str, dict[str, Any]]] = {
         "runtime_minutes": 137,
         "plot": "A radio astronomer receives a message that sounds exactly like her own voice.",
     },
+    # Real films under their real IMDb ids; the ratings are a fixed snapshot.
+    "tt0816692": {
+        "title": "Interstellar",
+        "year": 2014,
+        "rating": 8.7,
+        "director": "Christopher Nolan",
+        "genres": ["Adventure", "Drama", "Science Fiction"],
+        "runtime_minutes": 169,
+        "plot": (
+            "With crops failing on Earth, a former pilot leaves his children to lead a crew "
+            "through a wormhole in search of a planet people could move to."
+        ),
+    },
+    "tt0050083": {
+        "title": "12 Angry Men",
+        "year": 1957,
+        "rating": 9.0,
+        "director": "Sidney Lumet",
+        "genres": ["Crime", "Drama"],
+        "runtime_minutes": 96,
+        "plot": (
+            "On a sweltering afternoon, one juror asks the other eleven to look again at a "
+            "murder case they all thought was settled."
+        ),
+    },
+    "tt0110413": {
+        "title": "Léon: The Professional",
+        "year": 1994,
+        "rating": 8.5,
+        "director": "Luc Besson",
+        "genres": ["Action", "Crime", "Drama"],
+        "runtime_minutes": 110,
+        "plot": (
+            "A solitary New York hitman takes in the twelve-year-old girl next door after "
+            "corrupt police officers kill her family."
+        ),
+    },
+    "tt0111161": {
+        "title": "The Shawshank Redemption",
+        "year": 1994,
+        "rating": 9.3,
+        "director": "Frank Darabont",
+        "genres": ["Drama"],
+        "runtime_minutes": 142,
+        "plot": (
+            "A banker sentenced to life for a crime he did not commit spends two decades in a "
+            "Maine prison, keeping his hope and his plans to himself."
+        ),
+    },
+    "tt0062622": {
+        "title": "2001: A Space Odyssey",
+        "year": 1968,
+        "rating": 8.3,
+        "director": "Stanley Kubrick",
+        "genres": ["Adventure", "Science Fiction"],
+        "runtime_minutes": 149,
+        "plot": (
+            "A black monolith found buried on the Moon sends a crew and their calm, watchful "
+            "computer on a voyage towards Jupiter."
+        ),
+    },
 }
 
 # --- arxiv.org -----------------------------------------------------------------------------------
@@ -143,6 +207,60 @@ PAPERS: Final[dict[str, dict[str, Any]]] = {
             "fine-tuning at equal target accuracy, across nine continual-learning sequences."
         ),
     },
+    # A real paper; the abstract is a summary written for this site, not the original text.
+    "1706.03762": {
+        "title": "Attention Is All You Need",
+        "authors": [
+            "Ashish Vaswani",
+            "Noam Shazeer",
+            "Niki Parmar",
+            "Jakob Uszkoreit",
+            "Llion Jones",
+            "Aidan N. Gomez",
+            "Lukasz Kaiser",
+            "Illia Polosukhin",
+        ],
+        "submitted": "2017-06-12",
+        "category": "cs.CL",
+        "abstract": (
+            "This paper presents the Transformer, an encoder-decoder network with no recurrence "
+            "and no convolution that is instead based solely on attention mechanisms. Because "
+            "its layers run in parallel it trains far faster than earlier translation systems, "
+            "and it scores 28.4 BLEU on the WMT 2014 English-to-German task, above every model "
+            "reported before it."
+        ),
+    },
+    # Three papers a search for "multimodal agent" finds; arXiv lists them newest first.
+    "2410.02345": {
+        "title": "A Multimodal Agent for Everyday Desktop Automation",
+        "authors": ["Marta Kowalczyk", "Jin-woo Park", "Tobias Brandt"],
+        "submitted": "2024-10-03",
+        "category": "cs.AI",
+        "abstract": (
+            "An agent that reads screenshots together with window titles finishes 64% of 200 "
+            "routine office chores, such as filing receipts and renaming photos."
+        ),
+    },
+    "2408.07777": {
+        "title": "Multimodal Agent Benchmarks Are Far from Saturated",
+        "authors": ["Olivia Grant", "Samuel Adeyemi"],
+        "submitted": "2024-08-14",
+        "category": "cs.AI",
+        "abstract": (
+            "Re-scoring eleven published agents without partial credit shows that the best of "
+            "them completes fewer than half of the tasks it was reported to solve."
+        ),
+    },
+    "2402.03333": {
+        "title": "Planning over Screenshots with a Multimodal Agent",
+        "authors": ["Ravi Menon", "Elena Sokolova", "Ahmed Farouk"],
+        "submitted": "2024-02-06",
+        "category": "cs.LG",
+        "abstract": (
+            "Having the model sketch a short plan from the current screenshot before every "
+            "action halves the number of steps it wastes on dead ends."
+        ),
+    },
 }
 
 # --- flights.local -------------------------------------------------------------------------------
@@ -169,6 +287,8 @@ FLIGHTS: Final[list[dict[str, Any]]] = [
     {"number": "SK731", "airline": "Sakura Sky", "from": "SFO", "to": "TYO", "departs": "13:05", "arrives": "16:50", "price": 842.0},
     {"number": "SK808", "airline": "Sakura Sky", "from": "TYO", "to": "SFO", "departs": "17:30", "arrives": "10:10", "price": 861.0},
     {"number": "BW900", "airline": "Bluewing", "from": "BER", "to": "NYC", "departs": "09:50", "arrives": "12:55", "price": 497.0},
+    {"number": "EU520", "airline": "Eurolink", "from": "BER", "to": "PAR", "departs": "07:45", "arrives": "09:30", "price": 112.0},
+    {"number": "AT655", "airline": "Atlas Transit", "from": "BER", "to": "PAR", "departs": "17:20", "arrives": "19:05", "price": 134.0},
 ]  # fmt: skip
 
 
@@ -180,7 +300,7 @@ def booking_code(flight: str, date: str, passenger: str) -> str:
     return base64.b32encode(digest).decode()[:6]
 
 
-# --- shop-a.local and shop-b.local ---------------------------------------------------------------
+# --- shops: shop-a.local, shop-b.local, www.amazon.com, www.walmart.com, www.bestbuy.com ----------
 
 PRODUCTS: Final[dict[str, dict[str, str]]] = {
     "wireless-mouse": {
@@ -207,6 +327,25 @@ PRODUCTS: Final[dict[str, dict[str, str]]] = {
         "name": "Full HD Webcam C30",
         "description": "1080p at 30 frames per second, privacy shutter, two microphones.",
     },
+    "nintendo-switch": {
+        "name": "Nintendo Switch Console",
+        "description": (
+            "Games console that plays on the TV or in your hands, with two detachable "
+            "Joy-Con controllers and 32 GB of storage."
+        ),
+    },
+    "game-controller": {
+        "name": "Wireless Pro Game Controller",
+        "description": "Bluetooth gamepad with motion controls, rumble and a 40-hour battery.",
+    },
+    "microsd-card": {
+        "name": "microSD Card 256GB",
+        "description": "UHS-I memory card, reads at up to 100 MB/s, full-size SD adapter included.",
+    },
+    "carrying-case": {
+        "name": "Hard Carrying Case",
+        "description": "Zip-up travel case with a padded inner flap and room for ten game cards.",
+    },
 }
 
 SHOPS: Final[dict[str, dict[str, Any]]] = {
@@ -232,6 +371,32 @@ SHOPS: Final[dict[str, dict[str, Any]]] = {
             "webcam": 47.25,
         },
     },
+    "www.amazon.com": {
+        "name": "Amazon",
+        "prices": {
+            "nintendo-switch": 299.99,
+            "game-controller": 64.99,
+            "microsd-card": 24.99,
+            "carrying-case": 15.99,
+        },
+    },
+    "www.walmart.com": {
+        "name": "Walmart",
+        "prices": {
+            "nintendo-switch": 289.00,
+            "game-controller": 59.00,
+            "microsd-card": 22.47,
+        },
+    },
+    "www.bestbuy.com": {
+        "name": "Best Buy",
+        "prices": {
+            "nintendo-switch": 294.99,
+            "game-controller": 69.99,
+            "microsd-card": 26.99,
+            "carrying-case": 19.99,
+        },
+    },
 }
 
 # --- facts.local -------------------------------------------------------------------------------
@@ -246,9 +411,11 @@ FACTS: Final[dict[str, dict[str, Any]]] = {
         "australia": 26_638_544,
         "nigeria": 223_804_632,
         "france": 68_170_228,
-        "india": 1_428_627_663,
+        "india": 1_450_935_791,
         "mexico": 128_455_567,
         "new-zealand": 5_223_100,
+        "china": 1_419_321_278,
+        "united-states": 345_426_571,
     },
     # Last closing price in US dollars; keys are lower-case tickers.
     "stock": {
@@ -258,10 +425,118 @@ FACTS: Final[dict[str, dict[str, Any]]] = {
         "tsla": {"company": "Tesla, Inc.", "price": 248.98, "change_percent": -3.05},
         "amzn": {"company": "Amazon.com, Inc.", "price": 186.40, "change_percent": 1.12},
     },
+    # Which side of the road traffic keeps to: "left" or "right"; keys are country slugs.
+    "driving": {
+        "japan": "left",
+        "united-kingdom": "left",
+        "australia": "left",
+        "india": "left",
+        "new-zealand": "left",
+        "germany": "right",
+        "france": "right",
+        "united-states": "right",
+        "canada": "right",
+    },
+    # Public holidays in 2025: slug -> (name, date as YYYY-MM-DD).
+    "holidays": {
+        "international-labour-day": ("International Labour Day", "2025-05-01"),
+        "independence-day": ("Independence Day (United States)", "2025-07-04"),
+        "christmas": ("Christmas Day", "2025-12-25"),
+        "new-year": ("New Year's Day", "2025-01-01"),
+    },
+    # Direct flights: origin slug -> destination slug -> duration as shown and in minutes.
+    "flight_time": {
+        "beijing": {
+            "tokyo": {"duration": "3 h 40 min", "minutes": 220},
+            "singapore": {"duration": "6 h 20 min", "minutes": 380},
+            "bangkok": {"duration": "5 h 5 min", "minutes": 305},
+            "dubai": {"duration": "8 h 55 min", "minutes": 535},
+            "sydney": {"duration": "11 h 50 min", "minutes": 710},
+            "paris": {"duration": "11 h 15 min", "minutes": 675},
+        },
+    },
+    # City slug -> its best-known sights, in the order the page lists them.
+    "attractions": {
+        "tokyo": [
+            {
+                "name": "Senso-ji Temple",
+                "description": "The city's oldest Buddhist temple, entered through the "
+                "Kaminarimon gate and a lane of snack and souvenir stalls in Asakusa.",
+            },
+            {
+                "name": "Tokyo Skytree",
+                "description": "A 634-metre broadcasting tower whose two observation decks "
+                "look out over the whole city and, on clear days, Mount Fuji.",
+            },
+            {
+                "name": "Meiji Shrine",
+                "description": "A Shinto shrine set in a quiet evergreen forest next to "
+                "Harajuku, dedicated to Emperor Meiji and Empress Shoken.",
+            },
+            {
+                "name": "Shibuya Crossing",
+                "description": "The scramble crossing where hundreds of people cross from "
+                "every side at once each time the lights turn green.",
+            },
+        ],
+        "kyoto": [
+            {
+                "name": "Fushimi Inari Shrine",
+                "description": "Thousands of vermilion torii gates form tunnels up the "
+                "wooded slopes of Mount Inari.",
+            },
+            {
+                "name": "Kinkaku-ji",
+                "description": "The Golden Pavilion: a Zen temple clad in gold leaf, mirrored "
+                "in the pond in front of it.",
+            },
+            {
+                "name": "Arashiyama Bamboo Grove",
+                "description": "A walking path between towering green bamboo stalks on the "
+                "western edge of the city.",
+            },
+            {
+                "name": "Kiyomizu-dera",
+                "description": "A hillside temple whose wooden stage juts out high above the "
+                "trees, with views across the city.",
+            },
+        ],
+    },
 }
 FACTS_REFERENCE_DATE: Final = "2024-07-01"
 
 
+def place_name(slug: str) -> str:
+    """The display name of a country or city slug: ``new-zealand`` -> ``New Zealand``."""
+    return " ".join(part.capitalize() for part in slug.split("-"))
+
+
 def country_name(slug: str) -> str:
     """``new-zealand`` -> ``New Zealand``."""
-    return " ".join(part.capitalize() for part in slug.split("-"))
+    return place_name(slug)
+
+
+_WEEKDAYS: Final = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+_MONTHS: Final = (
+    "January", "February", "March", "April", "May", "June",
+    "July", "August", "September", "October", "November", "December",
+)  # fmt: skip
+
+
+def long_date(iso_date: str) -> str:
+    """``2025-05-01`` -> ``Thursday, 1 May 2025``, in English whatever the locale; raises
+    ``ValueError`` for a date that is not YYYY-MM-DD."""
+    day = datetime.date.fromisoformat(iso_date)
+    return f"{_WEEKDAYS[day.weekday()]}, {day.day} {_MONTHS[day.month - 1]} {day.year}"
+
+
+# --- maps.local ----------------------------------------------------------------------------------
+
+# (from, to) -> travel time in whole minutes and the means of transport. The reverse direction
+# takes the same time; maps.local answers both.
+ROUTES: Final[dict[tuple[str, str], dict[str, Any]]] = {
+    ("Empire State Building", "Brooklyn Museum"): {"minutes": 38, "mode": "subway"},
+    ("Empire State Building", "Central Park Zoo"): {"minutes": 22, "mode": "subway"},
+    ("Empire State Building", "Battery Park"): {"minutes": 31, "mode": "subway"},
+    ("Empire State Building", "Yankee Stadium"): {"minutes": 45, "mode": "subway"},
+}

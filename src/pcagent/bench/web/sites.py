@@ -8,12 +8,15 @@ request: no cookies, no sessions, no clock.
 
 from __future__ import annotations
 
+import datetime
 import functools
 import html
 import re
 import textwrap
+import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 from urllib.parse import quote, urlencode
 
 from pcagent.bench.web.data import (
@@ -24,9 +27,12 @@ from pcagent.bench.web.data import (
     MOVIES,
     PAPERS,
     PRODUCTS,
+    ROUTES,
     SHOPS,
     booking_code,
     country_name,
+    long_date,
+    place_name,
 )
 from pcagent.bench.web.pdf import one_page_pdf
 
@@ -119,14 +125,28 @@ def _money(amount: float) -> str:
     return f"${amount:,.2f}"
 
 
+def _fold(text: str) -> str:
+    """Lower case without accents ("Léon" -> "leon"), so that what a person types without
+    accents still matches."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+
+
 def _words(text: str) -> list[str]:
-    return re.findall(r"[a-z0-9]+", text.lower())
+    # An apostrophe joins ("New Year's" -> "new years"); any other punctuation separates words.
+    return re.findall(r"[a-z0-9]+", re.sub(r"['’]", "", _fold(text)))
+
+
+def _stem(word: str) -> str:
+    # "flights" and "flight" are the same query word; crude, but applied to both sides.
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
 
 
 def _matches(query: str, text: str) -> bool:
-    """Every word of the query occurs in the text (a simple site search)."""
-    words = set(_words(text))
-    wanted = _words(query)
+    """Every word of the query occurs in the text (a simple site search), ignoring case, accents,
+    punctuation and a plural "s"."""
+    words = {_stem(word) for word in _words(text)}
+    wanted = [_stem(word) for word in _words(query)]
     return bool(wanted) and all(word in words for word in wanted)
 
 
@@ -138,11 +158,6 @@ _STOP_WORDS = frozenset({
     "me", "of", "on", "or", "show", "the", "to", "what", "whats", "which", "who", "with",
 })
 # fmt: on
-
-
-def _stem(word: str) -> str:
-    # "flights" and "flight" are the same query word; crude, but applied to both sides.
-    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
 
 
 @dataclass(frozen=True)
@@ -158,10 +173,24 @@ def _entry(url: str, title: str, snippet: str, *keywords: str) -> _SearchEntry:
     return _SearchEntry(url, title, snippet, frozenset(words))
 
 
+# Other words people use for a place or a holiday, added to its search entries.
+_PLACE_KEYWORDS = {
+    "united-states": "usa us america american",
+    "united-kingdom": "uk britain british england",
+}
+_HOLIDAY_KEYWORDS = {
+    "international-labour-day": "labor may day workers",
+    "independence-day": "american usa us america fourth 4th july",
+    "christmas": "xmas",
+    "new-year": "new years",
+}
+
+
 @functools.cache
 def _search_index() -> tuple[_SearchEntry, ...]:
     imdb, arxiv = SITES["www.imdb.com"], SITES["arxiv.org"]
     flights, facts = SITES["flights.local"], SITES["facts.local"]
+    maps, booking = SITES["maps.local"], SITES["www.booking.com"]
     entries = [
         _entry(
             imdb.url(),
@@ -216,6 +245,7 @@ def _search_index() -> tuple[_SearchEntry, ...]:
                 f"Population of {country_name(slug)} - World Facts",
                 f"{country_name(slug)} has a population of {people:,} people.",
                 "population people inhabitants country",
+                _PLACE_KEYWORDS.get(slug, ""),
             )
         )
     for ticker, stock in FACTS["stock"].items():
@@ -248,7 +278,81 @@ def _search_index() -> tuple[_SearchEntry, ...]:
                     slug.replace("-", " "),
                 )
             )
+    # Ties go to the earlier entry, so these come last: they must not take the first place of a
+    # query that already led to an older page.
+    entries.extend(_later_search_entries(facts, maps, booking))
     return tuple(entries)
+
+
+def _later_search_entries(facts: Site, maps: Site, booking: Site) -> list[_SearchEntry]:
+    """Entries for maps.local, www.booking.com and the travel pages of facts.local."""
+    entries = [
+        _entry(
+            maps.url(),
+            "Offline Maps - directions and travel times",
+            "Travel times between places in New York City.",
+            "map maps directions route travel time subway",
+        ),
+        _entry(
+            booking.url(),
+            "Booking.com - one-way and round-trip flights",
+            "Search flights and compare prices for one-way and round trips.",
+            "flight airline booking round trip one way return ticket fare",
+            *(f"{code} {city}" for code, city in AIRPORTS.items()),
+        ),
+    ]
+    for origin, destination in ROUTES:
+        mode = ROUTES[(origin, destination)]["mode"]
+        entries.append(
+            _entry(
+                maps.url(f"/directions?{urlencode({'from': origin, 'to': destination})}"),
+                f"{origin} to {destination} - Offline Maps",
+                f"Directions and travel time by {mode} from {origin} to {destination}.",
+                "directions travel time how long get from route subway",
+            )
+        )
+    for slug in FACTS["driving"]:
+        country = country_name(slug)
+        entries.append(
+            _entry(
+                facts.url(f"/driving/{slug}"),
+                f"Which side of the road does {country} drive on? - World Facts",
+                _driving_sentence(slug),
+                "drive driving side road traffic left right hand",
+                _PLACE_KEYWORDS.get(slug, ""),
+            )
+        )
+    for slug, (holiday, date) in FACTS["holidays"].items():
+        entries.append(
+            _entry(
+                facts.url(f"/holiday/{slug}"),
+                f"{holiday} {date[:4]} - World Facts",
+                _holiday_sentence(slug),
+                "holiday public date day when weekday",
+                _HOLIDAY_KEYWORDS.get(slug, ""),
+            )
+        )
+    for origin, destinations in FACTS["flight_time"].items():
+        for destination in destinations:
+            entries.append(
+                _entry(
+                    facts.url(f"/flight-time/{origin}-{destination}"),
+                    f"Flight time from {place_name(origin)} to {place_name(destination)} "
+                    "- World Facts",
+                    _flight_time_sentence(origin, destination),
+                    "flight time duration long fly direct hour plane",
+                )
+            )
+    for city, sights in FACTS["attractions"].items():
+        entries.append(
+            _entry(
+                facts.url(f"/attractions/{city}"),
+                f"Top tourist attractions in {place_name(city)} - World Facts",
+                ", ".join(sight["name"] for sight in sights) + ".",
+                "tourist attraction sight sightseeing landmark visit see things do",
+            )
+        )
+    return entries
 
 
 def search_results(query: str, limit: int = 10) -> list[tuple[str, str, str]]:
@@ -302,7 +406,7 @@ def _imdb(request: PageRequest) -> PageResponse:
         return _page(name, "IMDb: Ratings, Reviews, and Where to Watch the Best Movies", body)
     if request.path.rstrip("/") == "/find":
         query = request.param("q")
-        found = [m for m in MOVIES if _matches(query, MOVIES[m]["title"])]
+        found = [m for m in MOVIES if _matches(query, f"{MOVIES[m]['title']} {MOVIES[m]['year']}")]
         rows = "".join(f"<li>{_movie_link(m)}</li>" for m in found)
         result = f"<ul>{rows}</ul>" if found else f"<p>No results found for {_e(query)!r}.</p>"
         return _page(name, "Find - IMDb", f"{form}<h1>Results for {_e(query)}</h1>{result}")
@@ -327,13 +431,29 @@ def paper_pdf(paper_id: str) -> bytes:
     """The PDF that arxiv.org serves at /pdf/<paper_id>."""
     paper = PAPERS[paper_id]
     lines = [
-        ", ".join(paper["authors"]),
+        *textwrap.wrap(", ".join(paper["authors"]), 88),
         f"arXiv:{paper_id} [{paper['category']}] submitted {paper['submitted']}",
         "",
         "Abstract",
         *textwrap.wrap(paper["abstract"], 88),
     ]
     return one_page_pdf(paper["title"], lines)
+
+
+def arxiv_search(query: str) -> list[str]:
+    """The ids of the papers arxiv.org/search lists for ``query``, in the order shown: those whose
+    title, authors or id hold every word of the query (ignoring case, accents and punctuation),
+    newest submission first."""
+    found = [
+        paper_id
+        for paper_id, paper in PAPERS.items()
+        if _matches(query, f"{paper['title']} {' '.join(paper['authors'])} {paper_id}")
+    ]
+    return _newest_first(found)
+
+
+def _newest_first(paper_ids: list[str]) -> list[str]:
+    return sorted(paper_ids, key=lambda p: (PAPERS[p]["submitted"], p), reverse=True)
 
 
 def _paper_item(paper_id: str) -> str:
@@ -349,17 +469,13 @@ def _arxiv(request: PageRequest) -> PageResponse:
     query = request.param("query") or request.param("q")
     form = _search_form("/search", "query", query, "Search arXiv")
     if request.path == "/":
-        items = "".join(_paper_item(p) for p in PAPERS)
+        items = "".join(_paper_item(p) for p in _newest_first(list(PAPERS)))
         body = (
             f"<h1>arXiv.org e-Print archive</h1>{form}<h2>Recent submissions</h2><ul>{items}</ul>"
         )
         return _page(name, "arXiv.org e-Print archive", body)
     if request.path.rstrip("/") == "/search":
-        found = [
-            p
-            for p in PAPERS
-            if _matches(query, f"{PAPERS[p]['title']} {' '.join(PAPERS[p]['authors'])} {p}")
-        ]
+        found = arxiv_search(query)
         items = "".join(_paper_item(p) for p in found)
         result = f"<ul>{items}</ul>" if found else "<p>Sorry, your query returned no results.</p>"
         return _page(name, "Search | arXiv e-print repository", f"{form}{result}")
@@ -505,7 +621,7 @@ def _flights(request: PageRequest) -> PageResponse:
     return _not_found(name, f"No page at {request.path}.")
 
 
-# --- shop-a.local, shop-b.local ----------------------------------------------------------------
+# --- the shops: shop-a.local, shop-b.local, www.amazon.com, www.walmart.com, www.bestbuy.com -----
 
 
 def _shop(host: str) -> Callable[[PageRequest], PageResponse]:
@@ -547,28 +663,90 @@ def _shop(host: str) -> Callable[[PageRequest], PageResponse]:
 # --- facts.local -------------------------------------------------------------------------------
 
 
+def _driving_sentence(slug: str) -> str:
+    side = FACTS["driving"][slug]
+    return f"In {country_name(slug)}, traffic drives on the {side} side of the road."
+
+
+def _holiday_sentence(slug: str) -> str:
+    holiday, date = FACTS["holidays"][slug]
+    return f"In {date[:4]}, {holiday} falls on {long_date(date)}."
+
+
+def _flight_time_sentence(origin: str, destination: str) -> str:
+    duration = FACTS["flight_time"][origin][destination]["duration"]
+    return (
+        f"A direct flight from {place_name(origin)} to {place_name(destination)} "
+        f"takes about {duration}."
+    )
+
+
+def _flight_time_route(slug: str) -> tuple[str, str] | None:
+    """``beijing-singapore`` -> ``("beijing", "singapore")`` when facts.local knows that flight."""
+    for origin, destinations in FACTS["flight_time"].items():
+        destination = slug.removeprefix(f"{origin}-")
+        if destination != slug and destination in destinations:
+            return origin, destination
+    return None
+
+
+def _link_list(links: list[tuple[str, str]]) -> str:
+    items = "".join(f"<li><a href='{_e(href)}'>{_e(text)}</a></li>" for href, text in links)
+    return f"<ul>{items}</ul>"
+
+
 def _facts(request: PageRequest) -> PageResponse:
     name = "World Facts"
-    path = request.path.rstrip("/") or "/"
+    path = request.path.rstrip("/").lower() or "/"
     if path == "/":
-        body = (
-            f"<h1>{name}</h1><ul><li><a href='/population/'>Population by country</a></li>"
-            "<li><a href='/stock/'>Stock prices</a></li></ul>"
+        sections = _link_list(
+            [
+                ("/population/", "Population by country"),
+                ("/stock/", "Stock prices"),
+                ("/driving/", "Which side of the road each country drives on"),
+                ("/holiday/", "Public holidays in 2025"),
+                ("/flight-time/", "Direct flight times"),
+                ("/attractions/", "Tourist attractions by city"),
+            ]
         )
-        return _page(name, f"{name} - countries and markets", body)
+        return _page(name, f"{name} - countries and markets", f"<h1>{name}</h1>{sections}")
     if path == "/population":
-        rows = "".join(
-            f"<li><a href='/population/{slug}'>{_e(country_name(slug))}</a></li>"
-            for slug in sorted(FACTS["population"])
-        )
-        return _page(name, f"Population by country - {name}", f"<h1>Population</h1><ul>{rows}</ul>")
+        links = [(f"/population/{s}", country_name(s)) for s in sorted(FACTS["population"])]
+        body = f"<h1>Population</h1>{_link_list(links)}"
+        return _page(name, f"Population by country - {name}", body)
     if path == "/stock":
-        rows = "".join(
-            f"<li><a href='/stock/{ticker}'>{ticker.upper()} — {_e(stock['company'])}</a></li>"
+        links = [
+            (f"/stock/{ticker}", f"{ticker.upper()} — {stock['company']}")
             for ticker, stock in FACTS["stock"].items()
-        )
-        return _page(name, f"Stock prices - {name}", f"<h1>Stock prices</h1><ul>{rows}</ul>")
-    match = re.fullmatch(r"/population/([a-z-]+)", path.lower())
+        ]
+        return _page(name, f"Stock prices - {name}", f"<h1>Stock prices</h1>{_link_list(links)}")
+    if path == "/driving":
+        links = [(f"/driving/{s}", country_name(s)) for s in sorted(FACTS["driving"])]
+        body = f"<h1>Which side of the road?</h1>{_link_list(links)}"
+        return _page(name, f"Driving side by country - {name}", body)
+    if path in ("/holiday", "/holidays"):
+        links = [
+            (f"/holiday/{slug}", holiday)
+            for slug, (holiday, _date) in sorted(FACTS["holidays"].items(), key=lambda h: h[1][1])
+        ]
+        body = f"<h1>Public holidays in 2025</h1>{_link_list(links)}"
+        return _page(name, f"Public holidays in 2025 - {name}", body)
+    if path == "/flight-time":
+        links = [
+            (
+                f"/flight-time/{origin}-{destination}",
+                f"{place_name(origin)} → {place_name(destination)}",
+            )
+            for origin, destinations in FACTS["flight_time"].items()
+            for destination in destinations
+        ]
+        body = f"<h1>Direct flight times</h1>{_link_list(links)}"
+        return _page(name, f"Direct flight times - {name}", body)
+    if path == "/attractions":
+        links = [(f"/attractions/{city}", place_name(city)) for city in FACTS["attractions"]]
+        body = f"<h1>Tourist attractions</h1>{_link_list(links)}"
+        return _page(name, f"Tourist attractions by city - {name}", body)
+    match = re.fullmatch(r"/population/([a-z-]+)", path)
     if match and match[1] in FACTS["population"]:
         country, people = country_name(match[1]), FACTS["population"][match[1]]
         body = (
@@ -576,7 +754,7 @@ def _facts(request: PageRequest) -> PageResponse:
             f'<p><span class="price">{people:,}</span> people (as of {FACTS_REFERENCE_DATE}).</p>'
         )
         return _page(name, f"Population of {country} - {name}", body)
-    match = re.fullmatch(r"/stock/([a-z.]+)", path.lower())
+    match = re.fullmatch(r"/stock/([a-z.]+)", path)
     if match and match[1] in FACTS["stock"]:
         ticker, stock = match[1].upper(), FACTS["stock"][match[1]]
         body = (
@@ -585,7 +763,241 @@ def _facts(request: PageRequest) -> PageResponse:
             f"({stock['change_percent']:+.2f}%)</p><p>Prices in US dollars.</p>"
         )
         return _page(name, f"{ticker} stock price - {stock['company']} - {name}", body)
+    match = re.fullmatch(r"/driving/([a-z-]+)", path)
+    if match and match[1] in FACTS["driving"]:
+        country = country_name(match[1])
+        body = f"<h1>Driving in {_e(country)}</h1><p>{_e(_driving_sentence(match[1]))}</p>"
+        return _page(name, f"Which side of the road does {country} drive on? - {name}", body)
+    match = re.fullmatch(r"/holiday/([a-z-]+)", path)
+    if match and match[1] in FACTS["holidays"]:
+        holiday, date = FACTS["holidays"][match[1]]
+        body = (
+            f"<h1>{_e(holiday)} {date[:4]}</h1><p>{_e(_holiday_sentence(match[1]))}</p>"
+            f"<p>Date: <time datetime='{date}'>{date}</time></p>"
+        )
+        return _page(name, f"{holiday} {date[:4]} - {name}", body)
+    match = re.fullmatch(r"/flight-time/([a-z-]+)", path)
+    route = _flight_time_route(match[1]) if match else None
+    if route is not None:
+        origin, destination = route
+        minutes = FACTS["flight_time"][origin][destination]["minutes"]
+        heading = f"Flight time from {place_name(origin)} to {place_name(destination)}"
+        body = (
+            f"<h1>{_e(heading)}</h1><p>{_e(_flight_time_sentence(origin, destination))}</p>"
+            f"<p>That is {minutes} minutes in the air.</p>"
+        )
+        return _page(name, f"{heading} - {name}", body)
+    match = re.fullmatch(r"/attractions/([a-z-]+)", path)
+    if match and match[1] in FACTS["attractions"]:
+        heading = f"Top tourist attractions in {place_name(match[1])}"
+        items = "".join(
+            f"<li><b>{_e(sight['name'])}</b>: {_e(sight['description'])}</li>"
+            for sight in FACTS["attractions"][match[1]]
+        )
+        return _page(name, f"{heading} - {name}", f"<h1>{_e(heading)}</h1><ol>{items}</ol>")
     return _not_found(name, f"No page at {request.path}.")
+
+
+# --- maps.local ----------------------------------------------------------------------------------
+
+
+def _place_key(text: str) -> str:
+    words = _words(text)
+    return " ".join(words[1:] if words[:1] == ["the"] else words)
+
+
+@functools.cache
+def _places() -> dict[str, str]:
+    """Every place of ROUTES in order of appearance, by its matching key."""
+    places = dict.fromkeys(place for pair in ROUTES for place in pair)
+    return {_place_key(place): place for place in places}
+
+
+def find_place(text: str) -> str | None:
+    """The maps.local place a person typed, as named in ``ROUTES``; case, accents, punctuation,
+    extra spaces and a leading "the" do not matter. None if unknown."""
+    return _places().get(_place_key(text))
+
+
+def find_route(origin: str, destination: str) -> dict[str, Any] | None:
+    """The ``ROUTES`` entry between two places as typed, in either direction; None if either
+    place is unknown or no route joins them."""
+    start, end = find_place(origin), find_place(destination)
+    if start is None or end is None:
+        return None
+    return ROUTES.get((start, end)) or ROUTES.get((end, start))
+
+
+def _directions_form(origin: str = "", destination: str = "") -> str:
+    return (
+        '<form action="/directions" method="get"><fieldset><legend>Directions</legend>'
+        f'<p><label for="from">From</label> <input id="from" name="from" value="{_e(origin)}"></p>'
+        f'<p><label for="to">To</label> <input id="to" name="to" value="{_e(destination)}"></p>'
+        '<p><button type="submit">Get directions</button></p></fieldset></form>'
+    )
+
+
+def _maps(request: PageRequest) -> PageResponse:
+    """Directions between a few New York places. A request that shows no route answers 400 when
+    From or To is empty or both name the same place, 404 when a place or the route between two
+    places is unknown."""
+    name = "Offline Maps"
+    path = request.path.rstrip("/") or "/"
+    known = "".join(f"<li>{_e(place)}</li>" for place in _places().values())
+    known_places = f"<h2>Known places</h2><ul>{known}</ul>"
+    if path == "/":
+        body = f"<h1>{name}</h1>{_directions_form()}{known_places}"
+        return _page(name, name, body)
+    if path != "/directions":
+        return _not_found(name, f"No page at {request.path}.")
+    origin_text, destination_text = request.param("from"), request.param("to")
+    form = _directions_form(origin_text, destination_text)
+    start, end = find_place(origin_text), find_place(destination_text)
+    route = find_route(origin_text, destination_text)
+    problems: list[str] = []
+    status = 404
+    if not origin_text or not destination_text:
+        problems, status = ["Enter both a starting point (From) and a destination (To)."], 400
+    elif start is None or end is None:
+        problems = [
+            f"Unknown place: {text!r}. Choose one of the known places below."
+            for text, place in ((origin_text, start), (destination_text, end))
+            if place is None
+        ]
+    elif start == end:
+        problems, status = ["From and To are the same place."], 400
+    elif route is None:
+        problems = [f"No route is known between {start} and {end}."]
+    if problems or route is None or start is None or end is None:
+        errors = "".join(f'<p class="error">{_e(problem)}</p>' for problem in problems)
+        body = f"<h1>Directions</h1>{errors}{form}{known_places}"
+        return _page(name, f"No directions - {name}", body, status=status)
+    minutes, mode = route["minutes"], route["mode"]
+    summary = f"{start} → {end}: {minutes} min by {mode}"
+    body = f'<h1>Directions</h1><p class="price">{_e(summary)}</p>{form}'
+    return _page(name, f"{start} to {end} - {minutes} min - {name}", body)
+
+
+# --- www.booking.com -----------------------------------------------------------------------------
+
+_TRIPS = {"oneway": "One-way", "roundtrip": "Round trip"}
+
+
+def _booking_form(
+    trip: str = "oneway",
+    origin: str = "",
+    destination: str = "",
+    date: str = "",
+    return_date: str = "",
+) -> str:
+    radios = " ".join(
+        f'<input type="radio" id="trip-{value}" name="trip" value="{value}"'
+        f'{" checked" if value == trip else ""}> <label for="trip-{value}">{label}</label>'
+        for value, label in _TRIPS.items()
+    )
+    cities = ", ".join(f"{city} ({code})" for code, city in AIRPORTS.items())
+    return (
+        '<form action="/search" method="get"><fieldset><legend>Search flights</legend>'
+        f"<p>{radios}</p>"
+        f'<p><label for="from">From</label> <input id="from" name="from" value="{_e(origin)}"></p>'
+        f'<p><label for="to">To</label> <input id="to" name="to" value="{_e(destination)}"></p>'
+        f'<p><label for="date">Depart</label> <input id="date" name="date" value="{_e(date)}" '
+        'placeholder="YYYY-MM-DD"></p>'
+        f'<p><label for="return">Return</label> <input id="return" name="return" '
+        f'value="{_e(return_date)}" placeholder="YYYY-MM-DD (round trip only)"></p>'
+        '<p><button type="submit">Search flights</button></p></fieldset></form>'
+        f"<p>Airports: {_e(cities)}.</p>"
+    )
+
+
+def _parse_date(text: str) -> datetime.date | None:
+    if not _DATE.fullmatch(text):
+        return None
+    try:
+        return datetime.date.fromisoformat(text)
+    except ValueError:  # 2025-02-30 has the right shape but is no date
+        return None
+
+
+def _booking_flights(
+    leg: str, origin: str, destination: str, date: str
+) -> tuple[str, float | None]:
+    """A heading and table of the flights on one leg, and the lowest fare (None if none fly)."""
+    found = sorted(
+        (f for f in FLIGHTS if (f["from"], f["to"]) == (origin, destination)),
+        key=lambda f: f["departs"],
+    )
+    heading = f"<h2>{leg}: {_e(AIRPORTS[origin])} → {_e(AIRPORTS[destination])}, {_e(date)}</h2>"
+    if not found:
+        return f"{heading}<p>No flights on this route.</p>", None
+    rows = "".join(
+        f"<tr><td>{f['number']}</td><td>{_e(f['airline'])}</td><td>{f['departs']}</td>"
+        f'<td>{f["arrives"]}</td><td class="price">{_money(f["price"])}</td></tr>'
+        for f in found
+    )
+    table = (
+        "<table><tr><th>Flight</th><th>Airline</th><th>Departs</th><th>Arrives</th>"
+        f"<th>Price</th></tr>{rows}</table>"
+    )
+    return heading + table, min(f["price"] for f in found)
+
+
+def _booking(request: PageRequest) -> PageResponse:
+    """Flight search only, no booking. A search that fails validation answers 400 with the
+    reasons and the form filled in as sent."""
+    name = "Booking.com"
+    if request.path == "/":
+        body = f"<h1>Find your flight</h1>{_booking_form()}"
+        return _page(name, f"{name}: Search one-way and round-trip flights", body)
+    if request.path.rstrip("/") != "/search":
+        return _not_found(name, f"No page at {request.path}.")
+    trip = request.param("trip") or "oneway"
+    origin_text, destination_text = request.param("from"), request.param("to")
+    date, return_date = request.param("date"), request.param("return")
+    form = _booking_form(trip, origin_text, destination_text, date, return_date)
+    origin, destination = find_airport(origin_text), find_airport(destination_text)
+    depart_day, return_day = _parse_date(date), _parse_date(return_date)
+    problems: list[str] = []
+    if trip not in _TRIPS:
+        problems.append("Choose One-way or Round trip.")
+    problems += [
+        f"Unknown city or airport: {text!r}." if text else f"Enter a city or airport in {label}."
+        for label, text, code in (
+            ("From", origin_text, origin),
+            ("To", destination_text, destination),
+        )
+        if code is None
+    ]
+    if origin is not None and origin == destination:
+        problems.append("From and To are the same place.")
+    if depart_day is None:
+        problems.append("Enter the departure date as YYYY-MM-DD.")
+    if trip == "roundtrip":
+        if not return_date:
+            problems.append("A round trip needs a return date (YYYY-MM-DD).")
+        elif return_day is None:
+            problems.append("Enter the return date as YYYY-MM-DD.")
+        elif depart_day is not None and return_day < depart_day:
+            problems.append("The return date is before the departure date.")
+    if problems or origin is None or destination is None:
+        errors = "".join(f'<p class="error">{_e(problem)}</p>' for problem in problems)
+        return _page(name, f"Search flights - {name}", f"{errors}{form}", status=400)
+    route = f"{AIRPORTS[origin]} – {AIRPORTS[destination]}"
+    outbound, lowest = _booking_flights("Outbound", origin, destination, date)
+    if trip == "roundtrip":
+        title = f"Round trip {route}, {date} to {return_date}"
+        inbound, lowest_return = _booking_flights("Return", destination, origin, return_date)
+        sections = outbound + inbound
+        lowest = None if lowest is None or lowest_return is None else lowest + lowest_return
+        total = "Lowest round-trip price"
+    else:
+        title = f"One-way {route}, {date}"
+        sections, total = outbound, "Lowest price"
+    summary = (
+        f'<p>{total}: <span class="price">{_money(lowest)}</span></p>' if lowest is not None else ""
+    )
+    body = f"<h1>{_e(title)}</h1>{summary}{sections}{form}"
+    return _page(name, f"{title} - {name}", body)
 
 
 # --- the registry --------------------------------------------------------------------------------
@@ -597,9 +1009,14 @@ SITES: dict[str, Site] = {
         Site("www.imdb.com", "IMDb", "Movie ratings", "https", _imdb, aliases=("imdb.com", "m.imdb.com")),
         Site("arxiv.org", "arXiv", "Research paper archive", "https", _arxiv, aliases=("www.arxiv.org", "export.arxiv.org")),
         Site("flights.local", "SkyFare", "Flight search and booking", "http", _flights),
-        Site("facts.local", "World Facts", "Population and stock prices", "http", _facts),
+        Site("facts.local", "World Facts", "Population, stock prices, holidays and travel facts", "http", _facts),
         Site("shop-a.local", SHOPS["shop-a.local"]["name"], "Electronics shop", "http", _shop("shop-a.local")),
         Site("shop-b.local", SHOPS["shop-b.local"]["name"], "Electronics shop", "http", _shop("shop-b.local")),
+        Site("maps.local", "Offline Maps", "Directions and travel times", "http", _maps),
+        Site("www.booking.com", "Booking.com", "Flight search", "https", _booking, aliases=("booking.com",)),
+        Site("www.amazon.com", "Amazon", "Online store", "https", _shop("www.amazon.com"), aliases=("amazon.com",)),
+        Site("www.walmart.com", "Walmart", "Online store", "https", _shop("www.walmart.com"), aliases=("walmart.com",)),
+        Site("www.bestbuy.com", "Best Buy", "Electronics store", "https", _shop("www.bestbuy.com"), aliases=("bestbuy.com",)),
     )
 }  # fmt: skip
 SITE_HOSTS: tuple[str, ...] = tuple(SITES)
