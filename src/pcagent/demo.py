@@ -15,6 +15,7 @@ from typing import Any
 
 from pcagent.config import PcAgentConfig, RunConfig
 from pcagent.env import SandboxDesktop
+from pcagent.env.apps import calculator_display
 from pcagent.models import ModelRouter
 from pcagent.runtime.records import RunStore, StepRecord
 from pcagent.runtime.session import RunOutcome, RunSession
@@ -38,11 +39,7 @@ class DemoReport:
 
 
 def _display(desktop: SandboxDesktop) -> str:
-    """galculator shows its value as the name of the first text element."""
-    for element in desktop.observe().elements:
-        if element.role == "text" and element.app == "galculator":
-            return element.name or element.text
-    return ""
+    return calculator_display(desktop.observe()) or ""
 
 
 def run_demo(

@@ -188,21 +188,34 @@ def docx_text_after(context: CheckContext, path: str, anchor: str, texts: list[s
     return CheckResult.ok(f"below the original, {path} contains {texts}")
 
 
-@checker
-def docx_bold(context: CheckContext, path: str, paragraph: int, only: bool = False) -> CheckResult:
-    """Paragraph number ``paragraph`` of a .docx is bold throughout; with ``only``, no other
-    paragraph is bold."""
+def _whole_paragraph(
+    context: CheckContext,
+    path: str,
+    paragraph: int,
+    only: bool,
+    test: Callable[[Any], bool],
+    quality: str,
+) -> CheckResult:
+    """Paragraph number ``paragraph`` has ``quality`` throughout (``test``); with ``only``, no
+    other paragraph has it anywhere."""
     paragraphs, failed = _open(context, path)
     chosen, failed = (None, failed) if failed else _pick(paragraphs, paragraph, path)
     if failed:
         return failed
-    if not _is_bold(chosen):
-        return CheckResult.no(f"paragraph {paragraph} {_preview(chosen)} is not (all) bold")
+    if not test(chosen):
+        return CheckResult.no(f"paragraph {paragraph} {_preview(chosen)} is not (all) {quality}")
     if only:
-        others = [i for i, p in enumerate(paragraphs) if p is not chosen and _is_bold(p)]
+        others = [i for i, p in enumerate(paragraphs) if p is not chosen and test(p)]
         if others:
-            return CheckResult.no(f"paragraphs {others} of {path} are bold too")
-    return CheckResult.ok(f"paragraph {paragraph} of {path} is bold")
+            return CheckResult.no(f"paragraphs {others} of {path} are {quality} too")
+    return CheckResult.ok(f"paragraph {paragraph} of {path} is {quality}")
+
+
+@checker
+def docx_bold(context: CheckContext, path: str, paragraph: int, only: bool = False) -> CheckResult:
+    """Paragraph number ``paragraph`` of a .docx is bold throughout; with ``only``, no other
+    paragraph is bold."""
+    return _whole_paragraph(context, path, paragraph, only, _is_bold, "bold")
 
 
 @checker
@@ -210,17 +223,7 @@ def docx_underline(
     context: CheckContext, path: str, paragraph: int, only: bool = False
 ) -> CheckResult:
     """Paragraph number ``paragraph`` is underlined throughout; with ``only``, no other is."""
-    paragraphs, failed = _open(context, path)
-    chosen, failed = (None, failed) if failed else _pick(paragraphs, paragraph, path)
-    if failed:
-        return failed
-    if not _is_underlined(chosen):
-        return CheckResult.no(f"paragraph {paragraph} {_preview(chosen)} is not (all) underlined")
-    if only:
-        others = [i for i, p in enumerate(paragraphs) if p is not chosen and _is_underlined(p)]
-        if others:
-            return CheckResult.no(f"paragraphs {others} of {path} are underlined too")
-    return CheckResult.ok(f"paragraph {paragraph} of {path} is underlined")
+    return _whole_paragraph(context, path, paragraph, only, _is_underlined, "underlined")
 
 
 _ALIGNMENTS = {"left": 0, "center": 1, "right": 2, "justify": 3}

@@ -8,10 +8,13 @@ Values compare leniently where people do (case, surrounding spaces, ``2,700`` vs
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 from pcagent.bench.checkers import CheckContext, CheckerError, CheckResult, checker
+from pcagent.env.apps import calculator_display
 
 CLOCKS_KEYFILE = ".config/glib-2.0/settings/keyfile"
 
@@ -117,15 +120,12 @@ def calculator_shows(context: CheckContext, value: str) -> CheckResult:
     """The calculator's display shows ``value``."""
     if context.environment is None:
         return CheckResult.no("no desktop to look at")
-    observation = context.environment.observe()
-    shown = [
-        e.name or e.text for e in observation.elements if e.role == "text" and e.app == "galculator"
-    ]
-    if not shown:
+    shown = calculator_display(context.environment.observe())
+    if shown is None:
         return CheckResult.no("the calculator is not the focused window")
-    if same_value(shown[0], value):
-        return CheckResult.ok(f"the calculator shows {shown[0]}")
-    return CheckResult.no(f"the calculator shows {shown[0]!r}, expected {value!r}")
+    if same_value(shown, value):
+        return CheckResult.ok(f"the calculator shows {shown}")
+    return CheckResult.no(f"the calculator shows {shown!r}, expected {value!r}")
 
 
 @checker
@@ -229,6 +229,25 @@ def text_file_has_number(context: CheckContext, path: str, value: str) -> CheckR
     return CheckResult.no(f"{path} does not mention {value}; it holds {content[:120]!r}")
 
 
+def _run_python(
+    context: CheckContext, arguments: list[str], timeout_s: float
+) -> subprocess.CompletedProcess[str] | None:
+    """Run Python (isolated mode, HOME as its folder, no input) on a file the agent left;
+    None when it outlives ``timeout_s``."""
+    try:
+        return subprocess.run(
+            [sys.executable, "-I", *arguments],
+            cwd=context.home,
+            capture_output=True,
+            text=True,
+            timeout=timeout_s,
+            stdin=subprocess.DEVNULL,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        return None
+
+
 @checker
 def python_prints(
     context: CheckContext, path: str, expected: str, timeout_s: float = 10.0
@@ -238,23 +257,11 @@ def python_prints(
     The file runs in a subprocess with HOME as its folder, no input and a time limit; it is the
     task's own fixture as the agent left it, never model output taken as code.
     """
-    import subprocess
-    import sys
-
     target = context.path(path)
     if not target.is_file():
         return CheckResult.no(f"{path} does not exist")
-    try:
-        completed = subprocess.run(
-            [sys.executable, "-I", str(target)],
-            cwd=context.home,
-            capture_output=True,
-            text=True,
-            timeout=timeout_s,
-            stdin=subprocess.DEVNULL,
-            check=False,
-        )
-    except subprocess.TimeoutExpired:
+    completed = _run_python(context, [str(target)], timeout_s)
+    if completed is None:
         return CheckResult.no(f"{path} ran longer than {timeout_s:.0f} s")
     lines = [_norm(line) for line in completed.stdout.splitlines()]
     if _norm(expected) in lines:
@@ -285,24 +292,13 @@ def python_function_returns(
     last item) returns the case's last item. Runs in a subprocess with a time limit, like
     :func:`python_prints`."""
     import json
-    import subprocess
-    import sys
 
     target = context.path(path)
     if not target.is_file():
         return CheckResult.no(f"{path} does not exist")
     calls = json.dumps([case[:-1] for case in cases])
-    try:
-        completed = subprocess.run(
-            [sys.executable, "-I", "-c", _CALL_SCRIPT, str(target), function, calls],
-            cwd=context.home,
-            capture_output=True,
-            text=True,
-            timeout=timeout_s,
-            stdin=subprocess.DEVNULL,
-            check=False,
-        )
-    except subprocess.TimeoutExpired:
+    completed = _run_python(context, ["-c", _CALL_SCRIPT, str(target), function, calls], timeout_s)
+    if completed is None:
         return CheckResult.no(f"{function}() in {path} ran longer than {timeout_s:.0f} s")
     if completed.returncode != 0:
         last = completed.stderr.strip().splitlines()[-1:] or ["no output"]

@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pcagent.env.observation import WindowInfo
+from pcagent.env.observation import Observation, WindowInfo
 from pcagent.errors import UnknownAppError
 
 
@@ -186,3 +186,12 @@ def app_of_window(window: WindowInfo) -> str:
         if window_class in {name.lower() for name in spec.window_classes}:
             return spec.name
     return ""
+
+
+def calculator_display(observation: Observation) -> str | None:
+    """What the calculator's display shows (galculator names its first text element after its
+    value); None when the calculator is not the focused window."""
+    for element in observation.elements:
+        if element.role == "text" and element.app == "galculator":
+            return element.name or element.text
+    return None
