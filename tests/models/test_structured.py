@@ -168,3 +168,31 @@ def test_text_only_model_gets_the_alternative_text() -> None:
     sent = backend.requests[0].messages[-1]
     assert not sent.images and "[1] button OK" in sent.text
     assert result.image_scalings == (None,)
+
+
+def test_described_replies_show_the_schema_without_prose_but_constrain_with_all_of_it() -> None:
+    model = model_with(GOOD, GOOD)
+    ask(model)
+    ask(model, described=True)
+    backend = model.backend
+    assert isinstance(backend, ScriptedBackend)
+    full, bare = (request.messages[0].text for request in backend.requests)
+    assert '"title"' in full and '"title"' not in bare
+    assert len(bare) < len(full)
+    assert backend.requests[1].schema == Click.model_json_schema()  # decoding gets everything
+    assert '"x"' in bare and '"required"' in bare
+
+
+def test_bare_schema_keeps_fields_named_like_prose_keys() -> None:
+    from pydantic import BaseModel, Field
+
+    from pcagent.models.structured import bare_schema
+
+    class Note(BaseModel):
+        title: str = Field(description="The note's title.")
+        description: str = Field(title="Body")
+
+    bare = bare_schema(Note.model_json_schema())
+    assert set(bare["properties"]) == {"title", "description"}
+    assert bare["properties"]["title"] == {"type": "string"}
+    assert "title" not in bare and bare["required"] == ["title", "description"]

@@ -28,11 +28,15 @@ class Agent:
     model: ChatModel
     on_call: CallSink | None = None
     name: ClassVar[str] = "agent"
+    #: The prompt itself explains every reply field, so the schema text can leave prose out.
+    describes_reply: ClassVar[bool] = False
 
     def ask(
         self, messages: Sequence[Message], schema: type[T], step: int | None
     ) -> StructuredResult[T]:
-        result = self.model.ask(messages, schema, role=self.name, step=step)
+        result = self.model.ask(
+            messages, schema, role=self.name, step=step, described=self.describes_reply
+        )
         if self.on_call is not None:
             self.on_call(self.name, result)
         return result

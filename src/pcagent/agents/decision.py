@@ -74,6 +74,7 @@ class DecisionAgent(Agent):
     role: Role | None = None
     with_human: bool = False
     name: ClassVar[str] = "decision"
+    describes_reply: ClassVar[bool] = True  # the prompt lists every action with its fields
 
     def decide(self, data: DecisionInput) -> Decision:
         if self.role is None:

@@ -85,6 +85,7 @@ class ChatModel(Protocol):
         *,
         role: str = "",
         step: int | None = None,
+        described: bool = False,
     ) -> StructuredResult[T]: ...
 
     @property
@@ -115,11 +116,18 @@ class StructuredChatModel:
         *,
         role: str = "",
         step: int | None = None,
+        described: bool = False,
     ) -> StructuredResult[T]:
-        """Ask until the reply validates against ``schema`` or the re-asks are spent."""
+        """Ask until the reply validates against ``schema`` or the re-asks are spent.
+
+        ``described``: the prompt already explains every field (the Decision prompt describes
+        each action), so the schema shown to the model leaves out descriptions and titles; the
+        backend still gets the whole schema for constrained decoding.
+        """
         prepared, scalings = self._prepare_images(messages)
         json_schema = schema.model_json_schema()
-        conversation = _with_schema_instruction(prepared, json_schema)
+        shown = bare_schema(json_schema) if described else json_schema
+        conversation = _with_schema_instruction(prepared, shown)
         attempts: list[Attempt] = []
         usage = Usage()
         failure: OutputFailure | None = None
@@ -195,6 +203,26 @@ def schema_instruction(json_schema: dict[str, Any]) -> str:
         "It must validate against this JSON schema:\n"
         + json.dumps(json_schema, separators=(",", ":"), sort_keys=True)
     )
+
+
+_PROSE_KEYS = frozenset({"description", "title", "examples"})
+
+
+def bare_schema(json_schema: Any) -> Any:
+    """The schema without its prose (descriptions, titles, examples): about half the size of a
+    pydantic schema, for prompts that already say what the fields mean. Property names that
+    happen to be called "title" or "description" are kept."""
+    if isinstance(json_schema, list):
+        return [bare_schema(item) for item in json_schema]
+    if not isinstance(json_schema, dict):
+        return json_schema
+    bare = {}
+    for key, value in json_schema.items():
+        if key in ("properties", "$defs", "definitions") and isinstance(value, dict):
+            bare[key] = {name: bare_schema(item) for name, item in value.items()}
+        elif key not in _PROSE_KEYS:
+            bare[key] = bare_schema(value)
+    return bare
 
 
 def _with_schema_instruction(
