@@ -1,0 +1,58 @@
+"""www.imdb.com: top-rated list, title search and one page per movie."""
+
+from __future__ import annotations
+
+import re
+
+from pcagent.bench.web.data import MOVIES
+from pcagent.bench.web.sites.pages import (
+    PageRequest,
+    PageResponse,
+    Site,
+    escape,
+    matches,
+    not_found,
+    page,
+    search_form,
+)
+
+_NAME = "IMDb"
+
+
+def _movie_link(movie_id: str) -> str:
+    movie = MOVIES[movie_id]
+    return f'<a href="/title/{movie_id}/">{escape(movie["title"])}</a> ({movie["year"]})'
+
+
+def _imdb(request: PageRequest) -> PageResponse:
+    form = search_form("/find", "q", request.param("q"), "Search IMDb")
+    if request.path == "/":
+        ranked = sorted(MOVIES, key=lambda m: -MOVIES[m]["rating"])
+        rows = "".join(
+            f"<li>{_movie_link(m)} <span>{MOVIES[m]['rating']}</span></li>" for m in ranked
+        )
+        body = f"<h1>IMDb</h1>{form}<h2>Top rated</h2><ol>{rows}</ol>"
+        return page(_NAME, "IMDb: Ratings, Reviews, and Where to Watch the Best Movies", body)
+    if request.path.rstrip("/") == "/find":
+        query = request.param("q")
+        found = [m for m in MOVIES if matches(query, f"{MOVIES[m]['title']} {MOVIES[m]['year']}")]
+        rows = "".join(f"<li>{_movie_link(m)}</li>" for m in found)
+        result = f"<ul>{rows}</ul>" if found else f"<p>No results found for {escape(query)!r}.</p>"
+        return page(_NAME, "Find - IMDb", f"{form}<h1>Results for {escape(query)}</h1>{result}")
+    match = re.fullmatch(r"/title/(tt\d+)/?", request.path)
+    if match and match[1] in MOVIES:
+        movie = MOVIES[match[1]]
+        body = (
+            f"{form}<h1>{escape(movie['title'])}</h1>"
+            f"<p><span>{movie['year']}</span> · <span>{movie['runtime_minutes']} min</span> · "
+            f"<span>{escape(', '.join(movie['genres']))}</span></p>"
+            f'<p>IMDb RATING: <span class="price">{movie["rating"]}/10</span></p>'
+            f"<p>Director: {escape(movie['director'])}</p><p>{escape(movie['plot'])}</p>"
+        )
+        return page(_NAME, f"{movie['title']} ({movie['year']}) - IMDb", body)
+    return not_found(_NAME, f"No title at {request.path}.")
+
+
+IMDB_SITE = Site(
+    "www.imdb.com", _NAME, "Movie ratings", "https", _imdb, aliases=("imdb.com", "m.imdb.com")
+)
