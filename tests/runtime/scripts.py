@@ -14,6 +14,7 @@ from typing import Any
 
 from tests.agents.scripted import decision
 
+from pcagent.agents.roles import default_pool
 from pcagent.models.backend import ChatRequest
 from pcagent.models.backends.scripted import ScriptedBackend
 from pcagent.models.structured import StructuredChatModel
@@ -105,12 +106,14 @@ def progress(request: ChatRequest) -> str:
     return json.dumps({"progress": f"did {action}", "completed": False, "outputs": {}})
 
 
-ROLE_BY_APP = {"text_editor": "text_notes", "calculator": "calculator_clock"}
+POOL = default_pool()
 
 
 def scheduler(request: ChatRequest) -> str:
+    """The most specialised role for the plan's application (as the rule fallback picks)."""
     app = line_after(prompt_of(request), "Application named by the plan")
-    return json.dumps({"role": ROLE_BY_APP.get(app, "app_launcher"), "reason": "by app"})
+    role = POOL.for_app(app)
+    return json.dumps({"role": role.name if role else "app_launcher", "reason": "by app"})
 
 
 class Repeating(ScriptedBackend):
