@@ -1,0 +1,51 @@
+"""``--parallel``: tasks spread over several sandboxes in threads, with the pcagent agent on the
+real local model (smollm2; each worker loads its own), results stored as each task ends."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pcagent.bench.runner import TaskRun, run_tasks
+from pcagent.bench.tasks import load_tasks
+from pcagent.config import ModelProfile, ModelsConfig, PcAgentConfig, RunConfig, load_config
+from pcagent.models.installer import install_pack
+from pcagent.runtime.records import RunStore
+
+pytestmark = [pytest.mark.desktop, pytest.mark.slow]
+
+
+def test_two_sandboxes_side_by_side_with_the_local_model(tmp_path: Path) -> None:
+    base = load_config(environ={})
+    install_pack("smollm2-135m", base.models_dir, report=print)
+    data = tmp_path / "data"  # run records stay in the test's folder; models are shared
+    data.mkdir()
+    (data / "models").symlink_to(base.models_dir, target_is_directory=True)
+    config = PcAgentConfig(
+        data_dir=data,
+        models=ModelsConfig(
+            profiles={"local": ModelProfile(pack="smollm2-135m", max_output_tokens=200, threads=1)},
+            validation_retries=0,
+        ),
+        run=RunConfig(max_steps=2, listing_limit=15),
+    )
+    tasks = [load_tasks()[task_id] for task_id in ("pc09", "pc13")]
+    finished: list[str] = []
+
+    def record(result: TaskRun) -> None:
+        finished.append(result.task.id)
+
+    results = run_tasks(
+        tasks, "pcagent", parallel=2, config=config, scratch=tmp_path, on_result=record
+    )
+    assert [r.task.id for r in results] == ["pc09", "pc13"]  # task order, whatever finished first
+    assert sorted(finished) == ["pc09", "pc13"]
+    for result in results:
+        assert result.error is None, result.error
+        assert result.run_id and 1 <= result.outcome.actions <= 2
+        assert result.outcome.tokens > 0
+    # each worker had its own sandbox
+    with RunStore(config.runs_dir) as store:
+        sandboxes = {store.get_run(r.run_id).settings["sandbox_state"] for r in results}  # type: ignore[arg-type]
+    assert len(sandboxes) == 2
