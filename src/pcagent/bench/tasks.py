@@ -71,7 +71,7 @@ class AttachmentSpec(_Strict):
     text: str
 
 
-class InboxMessage(_Strict):
+class MessageFixture(_Strict):
     """A message in the mail client when the task starts (in the Inbox, or in Sent for
     ``sent`` fixtures, where ``to`` names the recipient)."""
 
@@ -100,9 +100,9 @@ class Fixtures(_Strict):
     gsettings: dict[str, str] = Field(default_factory=dict)
     #: Messages in the mail client's Inbox (needs the ``mail`` service): sender, subject, body,
     #: date ("2024-05-02 09:30").
-    inbox: list[InboxMessage] = Field(default_factory=list)
+    inbox: list[MessageFixture] = Field(default_factory=list)
     #: Messages the user sent earlier (the Sent folder); ``sender`` defaults to the user.
-    sent: list[InboxMessage] = Field(default_factory=list)
+    sent: list[MessageFixture] = Field(default_factory=list)
 
 
 class SubtaskSpec(_Strict):

@@ -20,6 +20,7 @@ from pcagent import actions as act
 from pcagent.bench.checkers import CheckContext, CheckerError, checker_names, run_checker
 from pcagent.bench.checks_mail import mail_not_sent, mail_sent
 from pcagent.bench.mail import (
+    MailAttachment,
     MailMessage,
     MailSinkError,
     SmtpSink,
@@ -365,3 +366,23 @@ def test_a_message_written_and_sent_in_the_gui_reaches_the_sink(
         15,
         "the copy in the Sent folder",
     )
+
+
+def test_sent_messages_come_from_the_user_and_carry_attachments(tmp_path: Path) -> None:
+    code = "def average(scores):\n    return sum(scores) / len(scores)\n"
+    sent = MailMessage(
+        to="Howie Chen <howie@example.test>",
+        subject="Code",
+        body="Here is the script.",
+        date=datetime(2025, 2, 21, 10, 12),
+        attachments=[MailAttachment(name="homework.py", text=code)],
+    )
+    profile = write_mail_profile(tmp_path, smtp_port=2600, sent=[sent])
+    (message,) = list(mailbox.mbox(profile / "Mail" / "Local Folders" / "Sent"))
+    assert message["From"] == ALEX  # an empty sender is the profile's own identity
+    assert message["To"] == "Howie Chen <howie@example.test>"
+    parts = [part for part in message.walk() if part.get_filename()]
+    assert [part.get_filename() for part in parts] == ["homework.py"]
+    assert parts[0].get_payload(decode=True).decode() == code
+    body = next(part for part in message.walk() if part.get_content_type() == "text/plain")
+    assert "Here is the script." in body.get_payload(decode=True).decode()
