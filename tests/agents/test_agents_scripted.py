@@ -122,6 +122,18 @@ def test_decision_outside_the_domain_is_a_typed_failure_not_an_action() -> None:
     assert result.action is None and result.failure is not None
 
 
+def test_decision_opens_only_the_roles_applications_and_returns_the_plain_action() -> None:
+    role = default_pool().get("calculator_clock")
+    invented = decision({"kind": "open_app", "app": "gnome-calculator"})
+    good = decision({"kind": "open_app", "app": "clock"})
+    models = ScriptedModels(decision=[invented, good])
+    result = DecisionAgent(models.for_role("decision"), role=role).decide(
+        DecisionInput(subtask="set an alarm", listing="")
+    )
+    assert type(result.action) is act.OpenApp and result.action == act.OpenApp(app="clock")
+    assert "rejected" in models.backends["decision"].requests[1].messages[-1].text
+
+
 def test_reflection_skips_the_model_when_nothing_changed() -> None:
     models = ScriptedModels()  # any model call would raise: nothing is queued
     agent = ReflectionAgent(models.for_role("reflection"))

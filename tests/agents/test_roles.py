@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from pcagent import actions as act
@@ -58,3 +60,15 @@ def test_the_decision_schema_only_admits_the_roles_kinds() -> None:
         schema.model_validate({"reasoning": "r", "action": {"kind": "type", "text": "x"}})
     with pytest.raises(ValueError):
         schema.model_validate({"reasoning": "r" * 600, "action": {"kind": "done"}})
+
+
+def test_the_decision_schema_names_only_the_roles_applications() -> None:
+    role = default_pool().get("text_notes")
+    schema = decision_schema(role.allowed_kinds(with_human=False), tuple(sorted(role.apps)))
+    reply = {"reasoning": "r", "action": {"kind": "open_app", "app": "text_editor"}}
+    assert schema.model_validate(reply).action.app == "text_editor"  # type: ignore[attr-defined]
+    for app in ("vim", "calculator"):  # invented, and another role's
+        with pytest.raises(ValueError):
+            schema.model_validate({**reply, "action": {"kind": "open_app", "app": app}})
+    # the enum reaches the JSON schema that constrained decoding uses
+    assert '"text_editor"' in json.dumps(schema.model_json_schema())

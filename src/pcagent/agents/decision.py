@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Annotated, Any, ClassVar, Union
+from typing import Annotated, Any, ClassVar, Literal, Union
 
 from pydantic import BaseModel, Field, create_model
 
@@ -25,9 +25,25 @@ MAX_REASONING = 500
 
 
 @cache
-def decision_schema(kinds: tuple[str, ...]) -> type[BaseModel]:
-    """The reply model for a role with these action kinds: reasoning, action, not_mine."""
-    classes = tuple(act.ACTION_TYPES[kind] for kind in kinds)
+def _open_app_within(apps: tuple[str, ...]) -> type[act.OpenApp]:
+    """``open_app`` whose ``app`` must be one of ``apps``: constrained decoding can then only
+    name an application the role may open (a small model otherwise invents "vim")."""
+    names: Any = Literal[apps]
+    return create_model(
+        "OpenApp",
+        __base__=act.OpenApp,
+        app=(names, Field(description=f"One of: {', '.join(apps)}.")),
+    )
+
+
+@cache
+def decision_schema(kinds: tuple[str, ...], apps: tuple[str, ...] = ()) -> type[BaseModel]:
+    """The reply model for a role with these action kinds (and, when given, these applications
+    for ``open_app``): reasoning, action, not_mine."""
+    classes = tuple(
+        _open_app_within(apps) if kind == "open_app" and apps else act.ACTION_TYPES[kind]
+        for kind in kinds
+    )
     action_type: Any = (
         classes[0] if len(classes) == 1 else Annotated[Union[classes], Field(discriminator="kind")]  # noqa: UP007
     )
@@ -97,10 +113,11 @@ class DecisionAgent(Agent):
             window=data.window or "(none)",
             listing=data.listing,
         )
-        result = self.ask(
-            prompt_messages(system, user, data.image), decision_schema(kinds), data.step
-        )
+        schema = decision_schema(kinds, tuple(sorted(self.role.apps)))
+        result = self.ask(prompt_messages(system, user, data.image), schema, data.step)
         if result.value is None:
             return Decision(failure=result.failure)
         value: Any = result.value
-        return Decision(reasoning=value.reasoning, action=value.action, not_mine=value.not_mine)
+        # The schema's narrowed OpenApp becomes the plain action again.
+        action = act.parse_action(value.action.model_dump())
+        return Decision(reasoning=value.reasoning, action=action, not_mine=value.not_mine)
