@@ -118,16 +118,19 @@ def test_a_role_that_declines_is_replaced(tmp_path: Path) -> None:
     assert "calculator_clock" not in scripts.prompt_texts(models.backends["scheduler"])[1]
 
 
-def test_an_out_of_domain_action_is_refused_before_execution(tmp_path: Path) -> None:
-    # Roles' schemas already exclude foreign kinds; a role's open_app of a foreign app is the
-    # remaining way out of the domain, and the loop refuses it.
+def test_an_out_of_domain_action_is_never_executed(tmp_path: Path) -> None:
+    # A role's reply schema admits neither foreign kinds nor foreign applications: open_app of
+    # another role's app is rejected as a reply (and re-asked), so it never reaches the screen.
+    # (Role.check stays behind it for actions that arrive another way; tests/agents/test_roles.)
     foreign = scripts.decision({"kind": "open_app", "app": "mail"})
     models = scripts.usual_models(decisions(foreign, CLICK_NEXT, DONE), ONE)
     run, store, screen = session(tmp_path, models)
     outcome = run.start("count")
+    assert outcome.status == "finished"
     first = store.steps(outcome.run_id)[0]
-    assert first.result is not None and first.result["error"] == "OutOfDomainError"
+    assert first.action is not None and first.action["kind"] == "click"
     assert all(a.kind != "open_app" for a in screen.executed)
+    assert any("rejected" in text for text in scripts.prompt_texts(models.backends["decision"]))
 
 
 def test_proactive_mode_takes_guidance_and_stop(tmp_path: Path) -> None:

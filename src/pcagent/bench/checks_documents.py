@@ -49,22 +49,22 @@ def _styles(paragraph: Any) -> list[Any]:
     return chain
 
 
-def _run_property(paragraph: Any, run: Any, name: str) -> Any:
-    value = getattr(run.font, name)
+def _inherited(paragraph: Any, own: Any, read: Callable[[Any], Any]) -> Any:
+    """``own`` if set, else the first setting ``read`` finds along the paragraph's styles."""
     for style in _styles(paragraph):
-        if value is not None:
+        if own is not None:
             break
-        value = getattr(style.font, name)
-    return value
+        own = read(style)
+    return own
+
+
+def _run_property(paragraph: Any, run: Any, name: str) -> Any:
+    return _inherited(paragraph, getattr(run.font, name), lambda s: getattr(s.font, name))
 
 
 def _paragraph_property(paragraph: Any, name: str) -> Any:
-    value = getattr(paragraph.paragraph_format, name)
-    for style in _styles(paragraph):
-        if value is not None:
-            break
-        value = getattr(style.paragraph_format, name)
-    return value
+    own = getattr(paragraph.paragraph_format, name)
+    return _inherited(paragraph, own, lambda s: getattr(s.paragraph_format, name))
 
 
 def _default_size_pt(paragraph: Any) -> float | None:
