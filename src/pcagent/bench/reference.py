@@ -39,14 +39,18 @@ def _find_click(environment: Environment, name: str, role: str | None, timeout: 
         time.sleep(0.2)
 
 
-def _wait_for_window(environment: Environment, text: str, timeout: float) -> None:
+def _wait_for_window(
+    environment: Environment, text: str, timeout: float, *, present: bool = True
+) -> None:
+    """Until a window's title contains ``text`` (``present``), or until none does."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        if any(text in w.title for w in environment.observe().windows):
+        if any(text in w.title for w in environment.observe().windows) == present:
             return
         time.sleep(0.2)
     titles = [w.title for w in environment.observe().windows]
-    raise ReferenceError(f"no window titled like {text!r} appeared; windows: {titles}")
+    what = "appeared" if present else "closed"
+    raise ReferenceError(f"no window titled like {text!r} {what}; windows: {titles}")
 
 
 def run_step(
@@ -55,6 +59,9 @@ def run_step(
     """Carry out one reference step; returns the action executed (None for a wait)."""
     if step.wait_for is not None:
         _wait_for_window(environment, step.wait_for, timeout)
+        return None
+    if step.wait_gone is not None:
+        _wait_for_window(environment, step.wait_gone, 3 * timeout, present=False)
         return None
     if step.click is not None:
         action: act.Action = _find_click(environment, step.click, step.role, timeout)

@@ -132,19 +132,23 @@ class SubGoal(_Strict):
 class ReferenceStep(_Strict):
     """One step of a reference solution: an ``action`` (any typed action, as JSON), or a click
     on the element with this ``click`` name (and optional ``role``) in the current observation,
-    or ``wait_for`` a window whose title contains the text."""
+    or ``wait_for`` a window whose title contains the text, or ``wait_gone`` until no window's
+    title contains it (a compose window closing once the mail is sent)."""
 
     action: dict[str, Any] | None = None
     click: str | None = None
     role: str | None = None
     wait_for: str | None = None
+    wait_gone: str | None = None
 
     @model_validator(mode="after")
     def _one_kind(self) -> ReferenceStep:
-        kinds = [k for k in ("action", "click", "wait_for") if getattr(self, k) is not None]
+        kinds = [
+            k for k in ("action", "click", "wait_for", "wait_gone") if getattr(self, k) is not None
+        ]
         if len(kinds) != 1:
             raise ValueError(
-                f"a reference step needs exactly one of action/click/wait_for: {kinds}"
+                f"a reference step needs exactly one of action/click/wait_for/wait_gone: {kinds}"
             )
         if self.action is not None:
             parse_action(self.action)

@@ -1,0 +1,50 @@
+"""Reference steps that wait on windows, on an in-memory window list (orchestration only; the
+real desktop runs every task's reference in test_reference_solutions.py)."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from PIL import Image
+
+from pcagent.bench.reference import ReferenceError, run_step
+from pcagent.bench.tasks import ReferenceStep
+from pcagent.env.observation import Box, Observation, WindowInfo
+
+
+class Windows:
+    """An environment whose windows are titled by a list that a test changes over time."""
+
+    def __init__(self, titles_over_time: list[list[str]]) -> None:
+        self.titles_over_time = titles_over_time
+        self.looks = 0
+
+    def observe(self) -> Observation:
+        titles = self.titles_over_time[min(self.looks, len(self.titles_over_time) - 1)]
+        self.looks += 1
+        windows = [
+            WindowInfo(window_id=n, title=t, box=Box(x=0, y=0, width=10, height=10))
+            for n, t in enumerate(titles)
+        ]
+        return Observation(Image.new("RGB", (10, 10)), [], windows, None, time.time())
+
+
+def test_wait_gone_returns_once_the_window_closed() -> None:
+    environment = Windows([["Write: Code - Thunderbird", "Inbox"]] * 3 + [["Inbox"]])
+    assert run_step(environment, ReferenceStep(wait_gone="Write:"), timeout=5) is None  # type: ignore[arg-type]
+    assert environment.looks == 4
+
+
+def test_waits_that_never_happen_say_which_windows_there_were() -> None:
+    stays = Windows([["Write: Code - Thunderbird"]])
+    with pytest.raises(ReferenceError, match=r"closed.*Write: Code"):
+        run_step(stays, ReferenceStep(wait_gone="Write:"), timeout=0.2)  # type: ignore[arg-type]
+    never = Windows([["Inbox"]])
+    with pytest.raises(ReferenceError, match=r"appeared.*Inbox"):
+        run_step(never, ReferenceStep(wait_for="Write:"), timeout=0.2)  # type: ignore[arg-type]
+
+
+def test_a_step_is_exactly_one_kind() -> None:
+    with pytest.raises(ValueError, match="exactly one"):
+        ReferenceStep(wait_for="a", wait_gone="b")
