@@ -231,16 +231,23 @@ def run_tasks(
 
     def worker(number: int) -> None:
         try:
-            with services_for(tasks, folder / f"worker{number}") as services:
+            with contextlib.ExitStack() as stack:
+                services = stack.enter_context(services_for(tasks, folder / f"worker{number}"))
                 # One sandbox start at a time: two starting at once can pick the same free display.
                 with _START_LOCK:
                     desktop = SandboxDesktop(_sandbox_config(services)).start()
-                with desktop:
-                    _work_through(desktop, services)
+                stack.enter_context(desktop)
+                worker_models = models
+                if agent == "pcagent" and models is None and config is not None:
+                    # One router per worker: a local model is loaded once, not once per task.
+                    from pcagent.models import ModelRouter
+
+                    worker_models = stack.enter_context(ModelRouter(config))
+                _work_through(desktop, services, worker_models)
         except BaseException as error:  # surfaced in the caller's thread below
             failures.append(error)
 
-    def _work_through(desktop: SandboxDesktop, services: Services) -> None:
+    def _work_through(desktop: SandboxDesktop, services: Services, worker_models: Any) -> None:
         while True:
             try:
                 index, task = work.get_nowait()
@@ -252,7 +259,7 @@ def run_tasks(
                 desktop,
                 services,
                 config=config,
-                models=models,
+                models=worker_models,
                 ablation=ablation,
             )
             with lock:

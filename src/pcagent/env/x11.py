@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -18,6 +19,10 @@ from Xlib.error import XError
 
 from pcagent.env.observation import Box, WindowInfo
 
+#: One connection opened at a time per process: sandboxes in threads (``bench run --parallel``)
+#: would otherwise swap each other's cookie in between setting it and connecting.
+_XAUTHORITY_LOCK = threading.RLock()
+
 
 @contextlib.contextmanager
 def xauthority_for_connecting(xauthority: str | None) -> Iterator[None]:
@@ -26,16 +31,17 @@ def xauthority_for_connecting(xauthority: str | None) -> Iterator[None]:
     python-xlib and libX11 (used by mss) only read the cookie file named by XAUTHORITY, and each
     sandbox has its own cookie; the previous value is put back afterwards.
     """
-    previous = os.environ.get("XAUTHORITY")
-    if xauthority:
-        os.environ["XAUTHORITY"] = xauthority
-    try:
-        yield
-    finally:
-        if previous is None:
-            os.environ.pop("XAUTHORITY", None)
-        else:
-            os.environ["XAUTHORITY"] = previous
+    with _XAUTHORITY_LOCK:
+        previous = os.environ.get("XAUTHORITY")
+        if xauthority:
+            os.environ["XAUTHORITY"] = xauthority
+        try:
+            yield
+        finally:
+            if previous is None:
+                os.environ.pop("XAUTHORITY", None)
+            else:
+                os.environ["XAUTHORITY"] = previous
 
 
 def open_display(name: str, xauthority: str | None) -> display.Display:
