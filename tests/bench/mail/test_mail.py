@@ -131,6 +131,9 @@ def test_stop_ends_the_server_thread_and_frees_the_port(tmp_path: Path) -> None:
     assert set(threading.enumerate()) - before == set()
     assert len(sink.messages()) == 1, "stored messages outlive the server"
     with socket.socket() as probe:
+        # SO_REUSEADDR: the closed SMTP connection may sit in TIME_WAIT on this port, which is
+        # fine; a socket still listening there would make the bind fail all the same.
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         probe.bind(("127.0.0.1", port))
     # it can start again, into the same folder
     with sink:
