@@ -2,21 +2,31 @@
 
 Its reply schema is built per role from the action registry, so a role's model can only name the
 actions of its domain (and constrained decoding enforces it for local models).
+
+Coordinates: a vision model whose screenshot is shrunk to its image limits works in the shrunk
+image's pixels throughout — the prompt gives the image's size as the screen's and the listing's
+points in image pixels — and its action's points are mapped back to screen pixels with
+:meth:`~pcagent.models.images.ImageScaling.to_screen`. A point outside the image fails validation,
+so the model is re-asked with the image's size. A text-only model (or an image that fits) sees
+and answers in screen pixels, unchanged.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Annotated, Any, ClassVar, Literal, Union
 
-from pydantic import BaseModel, Field, create_model
+from pydantic import AfterValidator, BaseModel, Field, create_model
+from pydantic_core import PydanticCustomError
 
 from pcagent import actions as act
 from pcagent.agents.base import Agent, bullet_list, prompt_messages, value_list
 from pcagent.agents.prompting import render
 from pcagent.agents.roles import Role
+from pcagent.models.images import ImageScaling, image_scaling
 from pcagent.models.messages import ImagePart
 from pcagent.models.parsing import OutputFailure
 
@@ -36,10 +46,43 @@ def _open_app_within(apps: tuple[str, ...]) -> type[act.OpenApp]:
     )
 
 
+def _points_inside(width: int, height: int) -> AfterValidator:
+    """Validator: every point of the action lies in a ``width`` x ``height`` image. The error
+    names the image's size, so the re-ask tells the model which range to use."""
+
+    def check(action: act.Action) -> act.Action:
+        for x, y in action.points():
+            if not (0 <= x < width and 0 <= y < height):
+                raise PydanticCustomError(
+                    "point_outside_image",
+                    "point ({x}, {y}) is outside the {width}x{height} image; give x from 0 to "
+                    "{last_x} and y from 0 to {last_y}, in the image's pixels",
+                    {
+                        "x": x,
+                        "y": y,
+                        "width": width,
+                        "height": height,
+                        "last_x": width - 1,
+                        "last_y": height - 1,
+                    },
+                )
+        return action
+
+    return AfterValidator(check)
+
+
 @cache
-def decision_schema(kinds: tuple[str, ...], apps: tuple[str, ...] = ()) -> type[BaseModel]:
+def decision_schema(
+    kinds: tuple[str, ...],
+    apps: tuple[str, ...] = (),
+    image_size: tuple[int, int] | None = None,
+) -> type[BaseModel]:
     """The reply model for a role with these action kinds (and, when given, these applications
-    for ``open_app``): reasoning, action, not_mine."""
+    for ``open_app``): reasoning, action, not_mine.
+
+    ``image_size`` (width, height): the model answers in the pixels of an image of that size, so
+    a point outside it is a validation error (the JSON schema itself is the same).
+    """
     classes = tuple(
         _open_app_within(apps) if kind == "open_app" and apps else act.ACTION_TYPES[kind]
         for kind in kinds
@@ -47,6 +90,8 @@ def decision_schema(kinds: tuple[str, ...], apps: tuple[str, ...] = ()) -> type[
     action_type: Any = (
         classes[0] if len(classes) == 1 else Annotated[Union[classes], Field(discriminator="kind")]  # noqa: UP007
     )
+    if image_size is not None:
+        action_type = Annotated[action_type, _points_inside(*image_size)]
     return create_model(
         "Decision",
         reasoning=(str, Field(max_length=MAX_REASONING, description="Brief reasoning first.")),
@@ -57,7 +102,11 @@ def decision_schema(kinds: tuple[str, ...], apps: tuple[str, ...] = ()) -> type[
 
 @dataclass(frozen=True)
 class DecisionInput:
-    """Everything the Decision agent sees for one step."""
+    """Everything the Decision agent sees for one step.
+
+    ``listing`` and ``screen`` are in screen pixels, and ``image`` (when given) is the whole
+    screen at screen size; the agent converts them for a model that sees a shrunk image.
+    """
 
     subtask: str
     listing: str
@@ -97,11 +146,16 @@ class DecisionAgent(Agent):
             raise ValueError("DecisionAgent needs a role")
         kinds = self.role.allowed_kinds(self.with_human)
         guidance = f"Guidance from the user: {data.guidance}" if data.guidance else ""
+        shrunk = self._shrunk_image(data.image)
+        screen, listing, image_size = data.screen, data.listing, None
+        if shrunk is not None:
+            image_size = (shrunk.model_width, shrunk.model_height)
+            screen, listing = image_size, listing_in_image_pixels(data.listing, shrunk)
         system, user = render(
             "decision",
             role=self.role.name,
             capability=self.role.capability,
-            screen=f"{data.screen[0]}x{data.screen[1]}",
+            screen=f"{screen[0]}x{screen[1]}",
             actions=act.describe_actions(kinds),
             subtask=data.subtask,
             outputs=", ".join(data.outputs_needed) or "(none)",
@@ -111,13 +165,71 @@ class DecisionAgent(Agent):
             reflection=data.reflection or "(none yet)",
             guidance=guidance,
             window=data.window or "(none)",
-            listing=data.listing,
+            listing=listing,
         )
-        schema = decision_schema(kinds, tuple(sorted(self.role.apps)))
+        schema = decision_schema(kinds, tuple(sorted(self.role.apps)), image_size)
         result = self.ask(prompt_messages(system, user, data.image), schema, data.step)
         if result.value is None:
             return Decision(failure=result.failure)
         value: Any = result.value
-        # The schema's narrowed OpenApp becomes the plain action again.
-        action = act.parse_action(value.action.model_dump())
+        action = _registry_action(value.action)
+        # The scaling the model layer actually applied (the prompt used the same computation).
+        has_image = data.image is not None and bool(result.image_scalings)
+        scaling = result.image_scalings[0] if has_image else None
+        if scaling is not None and not scaling.is_identity:
+            try:
+                action = action.map_points(scaling.to_screen)
+            except ValueError as error:
+                return Decision(
+                    reasoning=value.reasoning,
+                    failure=OutputFailure("schema_mismatch", f"action: {error}"),
+                )
         return Decision(reasoning=value.reasoning, action=action, not_mine=value.not_mine)
+
+    def _shrunk_image(self, image: ImagePart | None) -> ImageScaling | None:
+        """How the model layer will shrink ``image`` for this model; None when the model gets
+        no image, gets its text instead, or gets it at screen size."""
+        info = self.model.info
+        if image is None or not info.vision:
+            return None
+        scaling = image_scaling(image, info.image_limits)
+        return None if scaling.is_identity else scaling
+
+
+def _registry_action(action: act.Action) -> act.Action:
+    """The schema's narrowed ``OpenApp`` (a subclass that checks the role's applications) as the
+    registry's own class, so records and comparisons see one type; any other action as it is."""
+    if isinstance(action, act.OpenApp) and type(action) is not act.OpenApp:
+        return act.OpenApp(**dict(action))
+    return action
+
+
+#: A compact listing line ends with its mark's centre: ``... @607,107``.
+_CENTRE = re.compile(r"@(-?\d+),(-?\d+)$", re.MULTILINE)
+#: A baseline listing row ends with the element's top left and size: ``...\t(10, 20)\t(30, 40)``.
+_BOX = re.compile(r"\((-?\d+), (-?\d+)\)\t\((\d+), (\d+)\)$", re.MULTILINE)
+
+
+def listing_in_image_pixels(listing: str, scaling: ImageScaling) -> str:
+    """``listing`` with its screen points turned into pixels of the shrunk image, so a vision
+    model reads the same coordinates in the listing as in the image it answers about.
+
+    Points off the screen are first moved to its nearest edge (the image has nothing beyond it).
+    """
+
+    def to_model(x: str, y: str) -> tuple[int, int]:
+        column = min(max(int(x), 0), scaling.screen_width - 1)
+        row = min(max(int(y), 0), scaling.screen_height - 1)
+        return scaling.to_model(column, row)
+
+    def centre(match: re.Match[str]) -> str:
+        x, y = to_model(match[1], match[2])
+        return f"@{x},{y}"
+
+    def box(match: re.Match[str]) -> str:
+        x, y = to_model(match[1], match[2])
+        width = int(match[3]) * scaling.model_width // scaling.screen_width
+        height = int(match[4]) * scaling.model_height // scaling.screen_height
+        return f"({x}, {y})\t({width}, {height})"
+
+    return _BOX.sub(box, _CENTRE.sub(centre, listing))

@@ -94,6 +94,13 @@ class ImageScaling:
         )
 
 
+def image_scaling(part: ImagePart, limits: ImageLimits) -> ImageScaling:
+    """The scaling :func:`fit_image` applies to ``part``, without resizing anything: lets a
+    caller write its prompt in the pixels the model will see (only the image header is read)."""
+    with part.open() as image:
+        return ImageScaling.fit(image.width, image.height, limits)
+
+
 def fit_image(part: ImagePart, limits: ImageLimits) -> tuple[ImagePart, ImageScaling]:
     """Downscale an image part to ``limits``; returns the part the model gets and the scaling.
 
