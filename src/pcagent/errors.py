@@ -130,6 +130,14 @@ class RecordError(RunError):
     """The run record could not be written or read (disk full, corrupt database)."""
 
 
+# --- benchmark -----------------------------------------------------------------------------------
+
+
+class BenchError(PcAgentError):
+    """Base of the errors of the benchmark (``pcagent.bench``): a task file or checker that is
+    wrong, a reference solution that cannot be carried out, a benchmark service that fails."""
+
+
 # --- models --------------------------------------------------------------------------------------
 
 

@@ -2,13 +2,24 @@
 
 from __future__ import annotations
 
+import inspect
 from pathlib import Path
+from types import ModuleType
 
 import docx
 import openpyxl
 import pytest
 
-from pcagent.bench.checkers import CheckContext, CheckerError, run_checker, validate_params
+from pcagent.bench import checks_documents, checks_local, checks_mail, checks_web
+from pcagent.bench.checkers import (
+    CheckContext,
+    CheckerError,
+    CheckerLibrary,
+    CheckResult,
+    checker_names,
+    run_checker,
+    validate_params,
+)
 from pcagent.bench.fixtures import write_clocks_settings, write_docx
 from pcagent.bench.tasks import DocumentSpec
 
@@ -120,3 +131,36 @@ def test_a_checker_that_cannot_read_reports_instead_of_raising(context: CheckCon
         "xlsx_cell", {"path": "Documents/broken.xlsx", "cell": "A1", "value": "1"}, context
     )
     assert not result.passed and "could not check" in result.reason
+
+
+CHECKS_MODULES = (checks_local, checks_documents, checks_web, checks_mail)
+
+
+def _defined_checkers(module: ModuleType) -> set[str]:
+    """The public functions of ``module`` shaped like checkers (a context first, a result back)."""
+    return {
+        name
+        for name, function in inspect.getmembers(module, inspect.isfunction)
+        if function.__module__ == module.__name__
+        and not name.startswith("_")
+        and "CheckContext" in str(next(iter(inspect.signature(function).parameters.values())))
+        and inspect.signature(function).return_annotation == "CheckResult"
+    }
+
+
+@pytest.mark.parametrize("module", CHECKS_MODULES, ids=lambda m: m.__name__)
+def test_every_checker_a_module_defines_is_in_its_list_and_the_library(module: ModuleType) -> None:
+    listed = {function.__name__ for function in module.CHECKERS}
+    assert _defined_checkers(module) == listed
+    assert listed <= set(checker_names())
+
+
+def test_the_library_refuses_two_checkers_with_one_name() -> None:
+    def file_exists(context: CheckContext, path: str) -> CheckResult:
+        return CheckResult.ok(path)
+
+    with pytest.raises(CheckerError, match=r"two checkers are named 'file_exists'.*checks_local"):
+        CheckerLibrary.from_functions([*checks_local.CHECKERS, file_exists])
+    library = CheckerLibrary.from_functions([file_exists])
+    assert library.names() == ["file_exists"]
+    assert library.run("file_exists", {"path": "x"}, CheckContext(home=Path())).reason == "x"

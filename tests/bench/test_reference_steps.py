@@ -8,9 +8,11 @@ import time
 import pytest
 from PIL import Image
 
-from pcagent.bench.reference import ReferenceError, run_step
-from pcagent.bench.tasks import ReferenceStep
+from pcagent.bench.checker_types import CheckerError
+from pcagent.bench.reference import ReferenceSolutionError, run_step
+from pcagent.bench.tasks import ReferenceStep, TaskDefinitionError
 from pcagent.env.observation import Box, Observation, WindowInfo
+from pcagent.errors import BenchError, PcAgentError
 
 
 class Windows:
@@ -38,13 +40,19 @@ def test_wait_gone_returns_once_the_window_closed() -> None:
 
 def test_waits_that_never_happen_say_which_windows_there_were() -> None:
     stays = Windows([["Write: Code - Thunderbird"]])
-    with pytest.raises(ReferenceError, match=r"closed.*Write: Code"):
+    with pytest.raises(ReferenceSolutionError, match=r"closed.*Write: Code"):
         run_step(stays, ReferenceStep(wait_gone="Write:"), timeout=0.2)  # type: ignore[arg-type]
     never = Windows([["Inbox"]])
-    with pytest.raises(ReferenceError, match=r"appeared.*Inbox"):
+    with pytest.raises(ReferenceSolutionError, match=r"appeared.*Inbox"):
         run_step(never, ReferenceStep(wait_for="Write:"), timeout=0.2)  # type: ignore[arg-type]
 
 
 def test_a_step_is_exactly_one_kind() -> None:
     with pytest.raises(ValueError, match="exactly one"):
         ReferenceStep(wait_for="a", wait_gone="b")
+
+
+def test_the_benchmark_errors_share_one_base() -> None:
+    for error in (ReferenceSolutionError, CheckerError, TaskDefinitionError):
+        assert issubclass(error, BenchError) and issubclass(error, PcAgentError)
+    assert not issubclass(ReferenceSolutionError, ReferenceError)  # the builtin, not shadowed

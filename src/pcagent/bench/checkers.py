@@ -6,144 +6,122 @@ unless it needs a new kind of check. A checker takes a :class:`CheckContext` (wh
 environment, the agent's answers, the benchmark services) and its typed parameters, and returns a
 :class:`CheckResult` with a reason a person can read. Checkers never raise for a failed check; a
 checker that cannot run (a missing parameter) is a :class:`CheckerError`.
+
+This is the one place that gathers checkers: :func:`builtin_library` builds the library from each
+checks module's ``CHECKERS`` list, and a name defined twice is an error. The checks modules import
+only :mod:`pcagent.bench.checker_types`, never this module, so importing any of them registers
+nothing and no import cycle is possible.
 """
 
 from __future__ import annotations
 
-import inspect
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from pathlib import Path
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import cache
+from types import MappingProxyType
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, ValidationError, create_model
+from pydantic import BaseModel
 
-from pcagent.config import validation_problems
-from pcagent.errors import PcAgentError
+from pcagent.bench import checks_documents, checks_local, checks_mail, checks_web
+from pcagent.bench.checker_types import (
+    CheckContext,
+    Checker,
+    CheckerError,
+    CheckFunction,
+    CheckResult,
+)
 
-
-class CheckerError(PcAgentError):
-    """A checker is unknown, or its parameters are invalid (a task-definition bug)."""
-
-
-@dataclass(frozen=True)
-class CheckResult:
-    """Whether a sub-goal holds now, and why (shown in reports)."""
-
-    passed: bool
-    reason: str
-
-    @classmethod
-    def ok(cls, reason: str) -> CheckResult:
-        return cls(True, reason)
-
-    @classmethod
-    def no(cls, reason: str) -> CheckResult:
-        return cls(False, reason)
-
-
-@dataclass
-class CheckContext:
-    """What a checker may look at.
-
-    ``environment`` is the desktop (for accessibility checks), ``answers`` the values the agent
-    reported with ``answer`` actions, in order, and ``services`` the benchmark's helpers by name
-    (``"web"``: the offline websites' request log, ``"mail"``: the SMTP sink).
-    """
-
-    home: Path
-    environment: Any = None
-    answers: Sequence[str] = ()
-    services: Mapping[str, Any] = field(default_factory=dict)
-
-    def path(self, relative: str) -> Path:
-        """A path under HOME; absolute paths and ``..`` are refused (task files stay in HOME)."""
-        candidate = (self.home / relative).resolve()
-        if not candidate.is_relative_to(self.home.resolve()):
-            raise CheckerError(f"checker path {relative!r} leaves HOME")
-        return candidate
-
-
-Checker = Callable[..., CheckResult]
+__all__ = [
+    "CheckContext",
+    "CheckFunction",
+    "CheckResult",
+    "Checker",
+    "CheckerError",
+    "CheckerLibrary",
+    "builtin_library",
+    "checker_names",
+    "get_checker",
+    "run_checker",
+    "validate_params",
+]
 
 
 @dataclass(frozen=True)
-class RegisteredChecker:
-    name: str
-    function: Checker
-    parameters: type[BaseModel]
-    description: str
+class CheckerLibrary:
+    """Checkers by name. Build one with :meth:`from_functions`; it does not change afterwards."""
+
+    checkers: Mapping[str, Checker]
+
+    @classmethod
+    def from_functions(cls, functions: Iterable[CheckFunction]) -> CheckerLibrary:
+        """The library of these checker functions, each under its own name.
+
+        Raises :class:`CheckerError` naming both definitions when two functions share a name: a
+        task would otherwise silently get whichever came last.
+        """
+        checkers: dict[str, Checker] = {}
+        for function in functions:
+            declared = Checker.from_function(function)
+            earlier = checkers.get(declared.name)
+            if earlier is not None:
+                raise CheckerError(
+                    f"two checkers are named {declared.name!r}: one in "
+                    f"{earlier.function.__module__}, one in {function.__module__}; rename one"
+                )
+            checkers[declared.name] = declared
+        return cls(MappingProxyType(checkers))
+
+    def get(self, name: str) -> Checker:
+        """The checker named ``name``; :class:`CheckerError` listing the known names if none."""
+        try:
+            return self.checkers[name]
+        except KeyError:
+            raise CheckerError(
+                f"unknown checker {name!r}; known checkers: {', '.join(self.names())}"
+            ) from None
+
+    def names(self) -> list[str]:
+        return sorted(self.checkers)
+
+    def validate_params(self, name: str, params: Mapping[str, Any]) -> BaseModel:
+        """The checker's parameters, validated; :class:`CheckerError` naming the problem."""
+        return self.get(name).validate(params)
+
+    def run(self, name: str, params: Mapping[str, Any], context: CheckContext) -> CheckResult:
+        """Run one checker (see :meth:`Checker.run`: a crash inside it is a failed check)."""
+        return self.get(name).run(params, context)
 
 
-_REGISTRY: dict[str, RegisteredChecker] = {}
-
-
-def checker(function: Checker) -> Checker:
-    """Register ``function(context, **params)`` under its name; its keyword parameters (with type
-    hints and defaults) become the validated parameter model."""
-    signature = inspect.signature(function)
-    hints = inspect.get_annotations(function, eval_str=True)
-    fields: dict[str, Any] = {}
-    for name, parameter in list(signature.parameters.items())[1:]:
-        default = ... if parameter.default is inspect.Parameter.empty else parameter.default
-        fields[name] = (hints.get(name, Any), default)
-    model = create_model(
-        f"{function.__name__}_params",
-        __config__=ConfigDict(extra="forbid", frozen=True),
-        **fields,
+@cache
+def builtin_library() -> CheckerLibrary:
+    """The checkers tasks may name: every checks module's ``CHECKERS``, built once on first use."""
+    return CheckerLibrary.from_functions(
+        [
+            *checks_local.CHECKERS,
+            *checks_documents.CHECKERS,
+            *checks_web.CHECKERS,
+            *checks_mail.CHECKERS,
+        ]
     )
-    if function.__name__ in _REGISTRY:
-        raise CheckerError(f"a checker named {function.__name__!r} is already registered")
-    _REGISTRY[function.__name__] = RegisteredChecker(
-        function.__name__, function, model, (function.__doc__ or "").strip().split("\n")[0]
-    )
-    return function
 
 
-def get_checker(name: str) -> RegisteredChecker:
-    _load_library()
-    try:
-        return _REGISTRY[name]
-    except KeyError:
-        raise CheckerError(
-            f"unknown checker {name!r}; known checkers: {', '.join(sorted(_REGISTRY))}"
-        ) from None
+def get_checker(name: str) -> Checker:
+    """The built-in checker named ``name``; :class:`CheckerError` if there is none."""
+    return builtin_library().get(name)
 
 
 def validate_params(name: str, params: Mapping[str, Any]) -> BaseModel:
-    """The checker's parameters, validated; :class:`CheckerError` naming the problem."""
-    registered = get_checker(name)
-    try:
-        return registered.parameters.model_validate(dict(params))
-    except ValidationError as error:
-        raise CheckerError(f"checker {name!r}: {validation_problems(error)}") from None
+    """The built-in checker's parameters, validated; :class:`CheckerError` naming the problem."""
+    return builtin_library().validate_params(name, params)
 
 
 def run_checker(name: str, params: Mapping[str, Any], context: CheckContext) -> CheckResult:
-    """Run one checker. A crash inside the checker (a file half written by an app) is a failed
-    check with the error as its reason, not an exception: the evaluator checks again later."""
-    registered = get_checker(name)
-    values = validate_params(name, params)
-    try:
-        return registered.function(context, **values.model_dump())
-    except CheckerError:
-        raise
-    except Exception as error:
-        return CheckResult.no(f"could not check: {type(error).__name__}: {error}")
+    """Run one built-in checker. A crash inside the checker (a file half written by an app) is a
+    failed check with the error as its reason, not an exception: the evaluator checks again later."""
+    return builtin_library().run(name, params, context)
 
 
 def checker_names() -> list[str]:
-    _load_library()
-    return sorted(_REGISTRY)
-
-
-def _load_library() -> None:
-    """Import the modules that register checkers (once; importing registers)."""
-    from pcagent.bench import checks_documents, checks_local  # noqa: F401
-
-    for optional in ("pcagent.bench.checks_web", "pcagent.bench.checks_mail"):
-        try:
-            __import__(optional)
-        except ModuleNotFoundError as error:
-            if error.name != optional:
-                raise
+    """The names of the built-in checkers, sorted."""
+    return builtin_library().names()

@@ -14,8 +14,8 @@ from typing import Any
 
 from docx.oxml.ns import qn
 
-from pcagent.bench.checkers import CheckContext, CheckerError, CheckResult, checker
-from pcagent.bench.checks_local import _norm, _number, same_value
+from pcagent.bench.checker_types import CheckContext, CheckerError, CheckFunction, CheckResult
+from pcagent.bench.value_matching import normalise_text, parse_number, same_value
 
 # --- reading .docx -------------------------------------------------------------------------------
 
@@ -118,28 +118,26 @@ def _preview(paragraph: Any) -> str:
 # --- .docx checkers ------------------------------------------------------------------------------
 
 
-@checker
 def docx_contains(context: CheckContext, path: str, texts: list[str]) -> CheckResult:
     """A .docx document's text contains every one of ``texts`` (case and spacing ignored)."""
     paragraphs, failed = _open(context, path)
     if failed:
         return failed
-    text = _norm(" ".join(p.text for p in paragraphs))
-    missing = [t for t in texts if _norm(t) not in text]
+    text = normalise_text(" ".join(p.text for p in paragraphs))
+    missing = [t for t in texts if normalise_text(t) not in text]
     if missing:
         return CheckResult.no(f"{path} lacks {missing}")
     return CheckResult.ok(f"{path} contains {texts}")
 
 
-@checker
 def docx_mentions(context: CheckContext, path: str, groups: list[list[str]]) -> CheckResult:
     """For every group of alternatives, the document mentions at least one (case ignored): e.g.
     one attraction of each city."""
     paragraphs, failed = _open(context, path)
     if failed:
         return failed
-    text = _norm(" ".join(p.text for p in paragraphs))
-    unmet = [group for group in groups if not any(_norm(item) in text for item in group)]
+    text = normalise_text(" ".join(p.text for p in paragraphs))
+    unmet = [group for group in groups if not any(normalise_text(item) in text for item in group)]
     if unmet:
         return CheckResult.no(f"{path} mentions none of {unmet[0]}")
     return CheckResult.ok(f"{path} mentions one of each of {len(groups)} groups")
@@ -152,7 +150,6 @@ def _assign(options: Sequence[set[int]], taken: frozenset[int] = frozenset()) ->
     return any(_assign(options[1:], taken | {i}) for i in options[0] - taken)
 
 
-@checker
 def docx_paragraphs_about(context: CheckContext, path: str, subjects: list[str]) -> CheckResult:
     """Every subject is named in a paragraph of its own: "two paragraphs introducing Alibaba and
     OpenAI" is not met by one paragraph about both."""
@@ -160,7 +157,7 @@ def docx_paragraphs_about(context: CheckContext, path: str, subjects: list[str])
     if failed:
         return failed
     options = [
-        {i for i, p in enumerate(paragraphs) if _norm(subject) in _norm(p.text)}
+        {i for i, p in enumerate(paragraphs) if normalise_text(subject) in normalise_text(p.text)}
         for subject in subjects
     ]
     absent = [s for s, found in zip(subjects, options, strict=True) if not found]
@@ -171,18 +168,19 @@ def docx_paragraphs_about(context: CheckContext, path: str, subjects: list[str])
     return CheckResult.ok(f"{path} has a paragraph about each of {subjects}")
 
 
-@checker
 def docx_text_after(context: CheckContext, path: str, anchor: str, texts: list[str]) -> CheckResult:
     """The paragraph containing ``anchor`` is still there, and the paragraphs after it contain
     every one of ``texts`` (e.g. a translation written below the original)."""
     paragraphs, failed = _open(context, path)
     if failed:
         return failed
-    places = [i for i, p in enumerate(paragraphs) if _norm(anchor) in _norm(p.text)]
+    places = [
+        i for i, p in enumerate(paragraphs) if normalise_text(anchor) in normalise_text(p.text)
+    ]
     if not places:
         return CheckResult.no(f"{path} no longer contains {anchor!r}")
-    after = _norm(" ".join(p.text for p in paragraphs[places[-1] + 1 :]))
-    missing = [t for t in texts if _norm(t) not in after]
+    after = normalise_text(" ".join(p.text for p in paragraphs[places[-1] + 1 :]))
+    missing = [t for t in texts if normalise_text(t) not in after]
     if missing:
         return CheckResult.no(f"below {anchor[:20]!r}… {path} lacks {missing}")
     return CheckResult.ok(f"below the original, {path} contains {texts}")
@@ -211,14 +209,12 @@ def _whole_paragraph(
     return CheckResult.ok(f"paragraph {paragraph} of {path} is {quality}")
 
 
-@checker
 def docx_bold(context: CheckContext, path: str, paragraph: int, only: bool = False) -> CheckResult:
     """Paragraph number ``paragraph`` of a .docx is bold throughout; with ``only``, no other
     paragraph is bold."""
     return _whole_paragraph(context, path, paragraph, only, _is_bold, "bold")
 
 
-@checker
 def docx_underline(
     context: CheckContext, path: str, paragraph: int, only: bool = False
 ) -> CheckResult:
@@ -229,7 +225,6 @@ def docx_underline(
 _ALIGNMENTS = {"left": 0, "center": 1, "right": 2, "justify": 3}
 
 
-@checker
 def docx_alignment(context: CheckContext, path: str, paragraph: int, alignment: str) -> CheckResult:
     """Paragraph number ``paragraph`` is aligned ``left``, ``center``, ``right`` or ``justify``
     (no alignment set reads as left)."""
@@ -249,7 +244,6 @@ def docx_alignment(context: CheckContext, path: str, paragraph: int, alignment: 
     return CheckResult.no(f"paragraph {paragraph} {_preview(chosen)} is aligned {shown}")
 
 
-@checker
 def docx_line_spacing(
     context: CheckContext, path: str, paragraphs: list[int], spacing: float
 ) -> CheckResult:
@@ -273,7 +267,6 @@ def docx_line_spacing(
     return CheckResult.ok(f"paragraphs {paragraphs} of {path} have {spacing:g} line spacing")
 
 
-@checker
 def docx_font_size(context: CheckContext, path: str, paragraph: int, points: float) -> CheckResult:
     """Every run of paragraph number ``paragraph`` is ``points`` pt."""
     found, failed = _open(context, path)
@@ -306,7 +299,6 @@ def _sheet_rows(context: CheckContext, path: str, sheet: str) -> list[tuple[Any,
         workbook.close()
 
 
-@checker
 def xlsx_cell(
     context: CheckContext, path: str, cell: str, value: str, sheet: str = ""
 ) -> CheckResult:
@@ -331,12 +323,13 @@ def xlsx_cell(
 def _cell_matches(cell: Any, wanted: str) -> bool:
     if cell is None:
         return False
-    if _number(str(wanted)) is not None:
+    if parse_number(str(wanted)) is not None:
         return same_value(cell, wanted)
-    return any(_norm(choice) in _norm(str(cell)) for choice in str(wanted).split("|"))
+    return any(
+        normalise_text(choice) in normalise_text(str(cell)) for choice in str(wanted).split("|")
+    )
 
 
-@checker
 def xlsx_rows(
     context: CheckContext, path: str, rows: list[list[str]], ordered: bool = False, sheet: str = ""
 ) -> CheckResult:
@@ -362,3 +355,20 @@ def xlsx_rows(
     if ordered and positions != sorted(positions):
         return CheckResult.no(f"the rows of {path} are not in the order {[r[0] for r in rows]}")
     return CheckResult.ok(f"{path} has the rows {[r[0] for r in rows]}")
+
+
+#: This module's checkers. :mod:`pcagent.bench.checkers` builds the library from these lists,
+#: so a checker not named here is not available to tasks.
+CHECKERS: tuple[CheckFunction, ...] = (
+    docx_contains,
+    docx_mentions,
+    docx_paragraphs_about,
+    docx_text_after,
+    docx_bold,
+    docx_underline,
+    docx_alignment,
+    docx_line_spacing,
+    docx_font_size,
+    xlsx_cell,
+    xlsx_rows,
+)

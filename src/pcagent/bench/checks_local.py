@@ -13,41 +13,16 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from pcagent.bench.checkers import CheckContext, CheckerError, CheckResult, checker
+from pcagent.bench.checker_types import CheckContext, CheckerError, CheckFunction, CheckResult
+from pcagent.bench.value_matching import normalise_text, numbers_in, parse_number, same_value
 from pcagent.env.apps import calculator_display
 
 CLOCKS_KEYFILE = ".config/glib-2.0/settings/keyfile"
 
 
-def _norm(text: str) -> str:
-    return " ".join(str(text).split()).casefold()
-
-
-def _number(text: str) -> float | None:
-    cleaned = str(text).replace(",", "").replace("\u2212", "-").strip()
-    try:
-        return float(cleaned)
-    except ValueError:
-        return None
-
-
-#: Numbers inside a sentence ("The result is 2,700.").
-_NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
-
-
-def same_value(actual: object, expected: object) -> bool:
-    """Equal as numbers when both are numbers (2700 == "2,700" == 2700.0), else as text
-    ignoring case and spacing."""
-    a, b = _number(str(actual)), _number(str(expected))
-    if a is not None and b is not None:
-        return abs(a - b) <= 1e-9 * max(1.0, abs(b))
-    return _norm(str(actual)) == _norm(str(expected))
-
-
 # --- files -----------------------------------------------------------------------------------------
 
 
-@checker
 def file_exists(context: CheckContext, path: str) -> CheckResult:
     """A file exists at this path under HOME."""
     target = context.path(path)
@@ -56,7 +31,6 @@ def file_exists(context: CheckContext, path: str) -> CheckResult:
     return CheckResult.no(f"{path} does not exist")
 
 
-@checker
 def file_missing(context: CheckContext, path: str) -> CheckResult:
     """No file at this path under HOME (it was moved or deleted)."""
     if context.path(path).exists():
@@ -64,7 +38,6 @@ def file_missing(context: CheckContext, path: str) -> CheckResult:
     return CheckResult.ok(f"{path} is gone")
 
 
-@checker
 def text_file_contains(
     context: CheckContext, path: str, texts: list[str], ignore_case: bool = True
 ) -> CheckResult:
@@ -73,22 +46,21 @@ def text_file_contains(
     if not target.is_file():
         return CheckResult.no(f"{path} does not exist")
     content = target.read_text(encoding="utf-8", errors="replace")
-    haystack = _norm(content) if ignore_case else content
-    missing = [t for t in texts if (_norm(t) if ignore_case else t) not in haystack]
+    haystack = normalise_text(content) if ignore_case else content
+    missing = [t for t in texts if (normalise_text(t) if ignore_case else t) not in haystack]
     if missing:
         return CheckResult.no(f"{path} lacks {missing}; it holds {content[:120]!r}")
     return CheckResult.ok(f"{path} contains {texts}")
 
 
-@checker
 def text_file_in_order(context: CheckContext, path: str, texts: list[str]) -> CheckResult:
     """A text file contains every one of ``texts`` (case ignored), each first appearing after the
     one before it: a list sorted as asked."""
     target = context.path(path)
     if not target.is_file():
         return CheckResult.no(f"{path} does not exist")
-    content = _norm(target.read_text(encoding="utf-8", errors="replace"))
-    places = [content.find(_norm(text)) for text in texts]
+    content = normalise_text(target.read_text(encoding="utf-8", errors="replace"))
+    places = [content.find(normalise_text(text)) for text in texts]
     missing = [t for t, place in zip(texts, places, strict=True) if place < 0]
     if missing:
         return CheckResult.no(f"{path} lacks {missing}; it holds {content[:120]!r}")
@@ -101,21 +73,19 @@ def text_file_in_order(context: CheckContext, path: str, texts: list[str]) -> Ch
 # --- answers and screens -----------------------------------------------------------------------
 
 
-@checker
 def answer_is(context: CheckContext, value: str) -> CheckResult:
     """One of the agent's answers equals ``value`` (as a number when both are numbers)."""
-    expected_number = _number(value)
+    expected_number = parse_number(value)
     for answer in context.answers:
-        if same_value(answer, value) or _norm(value) in _norm(answer):
+        if same_value(answer, value) or normalise_text(value) in normalise_text(answer):
             return CheckResult.ok(f"answered {answer!r}")
         if expected_number is not None and any(
-            same_value(found, value) for found in _NUMBER.findall(answer)
+            same_value(found, value) for found in numbers_in(answer)
         ):
             return CheckResult.ok(f"answered {answer!r}")
     return CheckResult.no(f"no answer matches {value!r} (answers: {list(context.answers)})")
 
 
-@checker
 def calculator_shows(context: CheckContext, value: str) -> CheckResult:
     """The calculator's display shows ``value``."""
     if context.environment is None:
@@ -128,13 +98,12 @@ def calculator_shows(context: CheckContext, value: str) -> CheckResult:
     return CheckResult.no(f"the calculator shows {shown!r}, expected {value!r}")
 
 
-@checker
 def window_title_contains(context: CheckContext, text: str) -> CheckResult:
     """Some open window's title contains ``text`` (case ignored)."""
     if context.environment is None:
         return CheckResult.no("no desktop to look at")
     titles = [w.title for w in context.environment.observe().windows]
-    if any(_norm(text) in _norm(title) for title in titles):
+    if any(normalise_text(text) in normalise_text(title) for title in titles):
         return CheckResult.ok(f"a window title contains {text!r}")
     return CheckResult.no(f"no window title contains {text!r} (titles: {titles})")
 
@@ -162,7 +131,6 @@ def _int_field(entry: str, name: str) -> int | None:
     return int(match.group(1)) if match else None
 
 
-@checker
 def clock_alarm(
     context: CheckContext, hour: int, minute: int, name: str = "", active: bool = True
 ) -> CheckResult:
@@ -174,7 +142,7 @@ def clock_alarm(
         seen.append(f"{h}:{m:02d}" if h is not None and m is not None else entry[:40])
         if (h, m) != (hour, minute):
             continue
-        if name and f"'{_norm(name)}'" not in _norm(entry):
+        if name and f"'{normalise_text(name)}'" not in normalise_text(entry):
             continue
         if active and re.search(r"'active':\s*<false>", entry):
             continue
@@ -192,7 +160,6 @@ def _minutes(text: str) -> int:
     return int(hour) * 60 + int(minute)
 
 
-@checker
 def clock_alarm_between(context: CheckContext, earliest: str, latest: str) -> CheckResult:
     """gnome-clocks has an active alarm between ``earliest`` and ``latest`` (HH:MM, 24-hour,
     inclusive): "early enough to leave in time, but not absurdly early"."""
@@ -208,23 +175,21 @@ def clock_alarm_between(context: CheckContext, earliest: str, latest: str) -> Ch
     return CheckResult.no(f"no alarm between {earliest} and {latest} (alarms: {seen or 'none'})")
 
 
-@checker
 def world_clock(context: CheckContext, city: str) -> CheckResult:
     """gnome-clocks shows a world clock for ``city``."""
     clocks = _clocks_setting(context.home, "world-clocks")
-    if _norm(city) in _norm(clocks):
+    if normalise_text(city) in normalise_text(clocks):
         return CheckResult.ok(f"a world clock for {city}")
     return CheckResult.no(f"no world clock for {city}")
 
 
-@checker
 def text_file_has_number(context: CheckContext, path: str, value: str) -> CheckResult:
     """A text file mentions the number ``value`` in any spelling (40097761, 40,097,761)."""
     target = context.path(path)
     if not target.is_file():
         return CheckResult.no(f"{path} does not exist")
     content = target.read_text(encoding="utf-8", errors="replace")
-    if any(same_value(found, value) for found in _NUMBER.findall(content)):
+    if any(same_value(found, value) for found in numbers_in(content)):
         return CheckResult.ok(f"{path} mentions {value}")
     return CheckResult.no(f"{path} does not mention {value}; it holds {content[:120]!r}")
 
@@ -248,7 +213,6 @@ def _run_python(
         return None
 
 
-@checker
 def python_prints(
     context: CheckContext, path: str, expected: str, timeout_s: float = 10.0
 ) -> CheckResult:
@@ -263,8 +227,8 @@ def python_prints(
     completed = _run_python(context, [str(target)], timeout_s)
     if completed is None:
         return CheckResult.no(f"{path} ran longer than {timeout_s:.0f} s")
-    lines = [_norm(line) for line in completed.stdout.splitlines()]
-    if _norm(expected) in lines:
+    lines = [normalise_text(line) for line in completed.stdout.splitlines()]
+    if normalise_text(expected) in lines:
         return CheckResult.ok(f"{path} prints {expected!r}")
     detail = completed.stderr.strip().splitlines()[-1:] or completed.stdout.strip().splitlines()[:3]
     return CheckResult.no(f"{path} does not print {expected!r}: {detail}")
@@ -280,7 +244,6 @@ print(json.dumps([function(*args) for args in json.loads(sys.argv[3])]))
 """
 
 
-@checker
 def python_function_returns(
     context: CheckContext,
     path: str,
@@ -309,3 +272,22 @@ def python_function_returns(
             arguments = ", ".join(repr(a) for a in case[:-1])
             return CheckResult.no(f"{function}({arguments}) returned {result!r}, not {case[-1]!r}")
     return CheckResult.ok(f"{function}() in {path} is right on {len(cases)} cases")
+
+
+#: This module's checkers. :mod:`pcagent.bench.checkers` builds the library from these lists,
+#: so a checker not named here is not available to tasks.
+CHECKERS: tuple[CheckFunction, ...] = (
+    file_exists,
+    file_missing,
+    text_file_contains,
+    text_file_in_order,
+    answer_is,
+    calculator_shows,
+    window_title_contains,
+    clock_alarm,
+    clock_alarm_between,
+    world_clock,
+    text_file_has_number,
+    python_prints,
+    python_function_returns,
+)

@@ -9,8 +9,9 @@ from __future__ import annotations
 from email.utils import getaddresses
 from pathlib import PurePath
 
-from pcagent.bench.checkers import CheckContext, CheckerError, CheckResult, checker
+from pcagent.bench.checker_types import CheckContext, CheckerError, CheckFunction, CheckResult
 from pcagent.bench.mail import SentMail, SmtpSink
+from pcagent.bench.value_matching import normalise_text
 
 
 def _sink(context: CheckContext) -> SmtpSink:
@@ -21,10 +22,6 @@ def _sink(context: CheckContext) -> SmtpSink:
             "CheckContext.services['mail']"
         )
     return sink
-
-
-def _normal(text: str) -> str:
-    return " ".join(text.split()).casefold()
 
 
 def _address(value: str) -> str:
@@ -40,10 +37,10 @@ def _mismatches(
     problems: list[str] = []
     if _address(to) not in mail.all_recipients():
         problems.append(f"not sent to {to}")
-    if subject_contains and _normal(subject_contains) not in _normal(mail.subject):
+    if subject_contains and normalise_text(subject_contains) not in normalise_text(mail.subject):
         problems.append(f"subject lacks {subject_contains!r}")
-    body = _normal(mail.body_text)
-    missing = [text for text in body_contains if _normal(text) not in body]
+    body = normalise_text(mail.body_text)
+    missing = [text for text in body_contains if normalise_text(text) not in body]
     if missing:
         problems.append(f"body lacks {', '.join(repr(text) for text in missing)}")
     if attachment:
@@ -53,7 +50,6 @@ def _mismatches(
     return problems
 
 
-@checker
 def mail_sent(
     context: CheckContext,
     to: str,
@@ -75,7 +71,6 @@ def mail_sent(
     return CheckResult.no(f"{count}, none matches: " + " | ".join(reports))
 
 
-@checker
 def mail_not_sent(context: CheckContext) -> CheckResult:
     """No message was sent at all (for tasks that must only draft or save)."""
     sent = _sink(context).messages()
@@ -85,3 +80,11 @@ def mail_not_sent(context: CheckContext) -> CheckResult:
         f"{len(sent)} message{'s were' if len(sent) != 1 else ' was'} sent: "
         + " | ".join(mail.summary() for mail in sent)
     )
+
+
+#: This module's checkers. :mod:`pcagent.bench.checkers` builds the library from these lists,
+#: so a checker not named here is not available to tasks.
+CHECKERS: tuple[CheckFunction, ...] = (
+    mail_sent,
+    mail_not_sent,
+)

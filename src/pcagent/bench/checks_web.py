@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from pcagent.bench.checkers import CheckContext, CheckerError, CheckResult, checker
+from pcagent.bench.checker_types import CheckContext, CheckerError, CheckFunction, CheckResult
+from pcagent.bench.value_matching import normalise_text
 from pcagent.bench.web.server import OfflineWeb, WebRequest
 
 # Query parameters that carry a site's search words (search.local and imdb use q, arxiv query).
@@ -31,10 +32,6 @@ def _requests_to(context: CheckContext, host: str) -> list[WebRequest]:
     return _web(context).requests(host=host.strip().lower())
 
 
-def _normalise(text: str) -> str:
-    return " ".join(text.lower().split())
-
-
 def _summary(requests: Iterable[WebRequest], limit: int = 5) -> str:
     seen = [f"{r.method} {r.path}" + (f"?{_query_text(r)}" if r.query else "") for r in requests]
     if not seen:
@@ -47,7 +44,6 @@ def _query_text(request: WebRequest) -> str:
     return "&".join(f"{key}={value}" for key, values in request.query.items() for value in values)
 
 
-@checker
 def web_visited(context: CheckContext, host: str, path_prefix: str = "/") -> CheckResult:
     """A page of ``host`` whose path starts with ``path_prefix`` was loaded successfully (a
     redirect or an error page is no visit)."""
@@ -60,7 +56,6 @@ def web_visited(context: CheckContext, host: str, path_prefix: str = "/") -> Che
     )
 
 
-@checker
 def web_searched(
     context: CheckContext, words: list[str], host: str = "search.local"
 ) -> CheckResult:
@@ -68,13 +63,13 @@ def web_searched(
     whole words, ignoring case; a word may be a phrase ("new york")."""
     if not words:
         raise CheckerError("web_searched needs at least one word")
-    patterns = [re.compile(rf"\b{re.escape(_normalise(word))}\b") for word in words]
+    patterns = [re.compile(rf"\b{re.escape(normalise_text(word))}\b") for word in words]
     searches = []
     for request in _requests_to(context, host):
         for name in SEARCH_PARAMETERS:
             for value in (*request.query.get(name, ()), *request.form.get(name, ())):
                 searches.append(value)
-                if all(pattern.search(_normalise(value)) for pattern in patterns):
+                if all(pattern.search(normalise_text(value)) for pattern in patterns):
                     return CheckResult.ok(f"searched {host} for {value!r}")
     shown = ", ".join(repr(s) for s in searches[-5:]) or "none"
     return CheckResult.no(f"no search on {host} for all of {words}; searches seen: {shown}")
@@ -82,11 +77,10 @@ def web_searched(
 
 def _word_pattern(word: str) -> re.Pattern[str]:
     """A whole-word pattern; ``"labour|labor"`` accepts either spelling."""
-    choices = "|".join(re.escape(_normalise(choice)) for choice in word.split("|"))
+    choices = "|".join(re.escape(normalise_text(choice)) for choice in word.split("|"))
     return re.compile(rf"\b(?:{choices})\b")
 
 
-@checker
 def web_asked(context: CheckContext, words: list[str], host: str = "") -> CheckResult:
     """Some request (to ``host``, or to any site) carried a query or form value holding every one
     of ``words`` as whole words, ignoring case: a web search, a site search, a directions form.
@@ -100,13 +94,12 @@ def web_asked(context: CheckContext, words: list[str], host: str = "") -> CheckR
         for name, found in (*request.query.items(), *request.form.items()):
             for value in found:
                 values.append(value)
-                if all(pattern.search(_normalise(value)) for pattern in patterns):
+                if all(pattern.search(normalise_text(value)) for pattern in patterns):
                     return CheckResult.ok(f"{request.host} was asked {name}={value!r}")
     shown = ", ".join(repr(v) for v in values[-5:]) or "none"
     return CheckResult.no(f"no request asked about all of {words}; last values: {shown}")
 
 
-@checker
 def flight_searched(
     context: CheckContext,
     host: str,
@@ -149,13 +142,12 @@ def flight_searched(
     return CheckResult.no(f"no search on {host} for {wanted}; searches seen: {seen[-4:] or 'none'}")
 
 
-@checker
 def web_form_submitted(
     context: CheckContext, host: str, path: str, fields: dict[str, str]
 ) -> CheckResult:
     """A request to exactly ``host`` + ``path`` (POST form or GET query) carried every field with
     the given value; values compare ignoring case and surrounding or repeated spaces."""
-    wanted = {name: _normalise(value) for name, value in fields.items()}
+    wanted = {name: normalise_text(value) for name, value in fields.items()}
     closest: tuple[int, WebRequest] | None = None
     for request in _requests_to(context, host):
         if request.path.rstrip("/") != path.rstrip("/"):
@@ -164,7 +156,7 @@ def web_form_submitted(
         matching = sum(
             1
             for name, value in wanted.items()
-            if any(_normalise(v) == value for v in sent.get(name, ()))
+            if any(normalise_text(v) == value for v in sent.get(name, ()))
         )
         if matching == len(wanted):
             return CheckResult.ok(f"{request.method} {host}{request.path} with {fields}")
@@ -182,7 +174,6 @@ def web_form_submitted(
     )
 
 
-@checker
 def file_downloaded(context: CheckContext, name: str) -> CheckResult:
     """``~/Downloads/<name>`` exists and is a PDF (starts with ``%PDF``); ``name`` is a plain file
     name, as the browser saves it."""
@@ -197,3 +188,15 @@ def file_downloaded(context: CheckContext, name: str) -> CheckResult:
     if not head.startswith(b"%PDF"):
         return CheckResult.no(f"Downloads/{name} is not a PDF (it starts with {head!r})")
     return CheckResult.ok(f"Downloads/{name} is a PDF of {path.stat().st_size} bytes")
+
+
+#: This module's checkers. :mod:`pcagent.bench.checkers` builds the library from these lists,
+#: so a checker not named here is not available to tasks.
+CHECKERS: tuple[CheckFunction, ...] = (
+    web_visited,
+    web_searched,
+    web_asked,
+    flight_searched,
+    web_form_submitted,
+    file_downloaded,
+)

@@ -12,10 +12,10 @@ from collections.abc import Callable
 from pcagent import actions as act
 from pcagent.bench.tasks import ReferenceStep, Task
 from pcagent.env.protocol import Environment
-from pcagent.errors import PcAgentError
+from pcagent.errors import BenchError
 
 
-class ReferenceError(PcAgentError):
+class ReferenceSolutionError(BenchError):
     """A reference step could not be carried out (its element or window never appeared)."""
 
 
@@ -33,7 +33,7 @@ def _find_click(environment: Environment, name: str, role: str | None, timeout: 
                 return act.Click(x=x, y=y)
         if time.monotonic() >= deadline:
             seen = sorted({e.name for e in observation.elements if e.name})[:40]
-            raise ReferenceError(
+            raise ReferenceSolutionError(
                 f"no element {name!r} ({role or 'any role'}) on screen; seen {seen}"
             )
         time.sleep(0.2)
@@ -50,13 +50,17 @@ def _wait_for_window(
         time.sleep(0.2)
     titles = [w.title for w in environment.observe().windows]
     what = "appeared" if present else "closed"
-    raise ReferenceError(f"no window titled like {text!r} {what}; windows: {titles}")
+    raise ReferenceSolutionError(f"no window titled like {text!r} {what}; windows: {titles}")
 
 
 def run_step(
     environment: Environment, step: ReferenceStep, timeout: float = 10.0
 ) -> act.Action | None:
-    """Carry out one reference step; returns the action executed (None for a wait)."""
+    """Carry out one reference step; returns the action executed (None for a wait).
+
+    Raises :class:`ReferenceSolutionError` when the element to click or the window to wait for
+    does not appear within ``timeout`` seconds (three times that for a window to close).
+    """
     if step.wait_for is not None:
         _wait_for_window(environment, step.wait_for, timeout)
         return None

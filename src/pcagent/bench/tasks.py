@@ -20,10 +20,10 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from pcagent.actions import parse_action
 from pcagent.bench.checkers import validate_params
 from pcagent.env.apps import APPS
-from pcagent.errors import PcAgentError
+from pcagent.errors import BenchError, PcAgentError
 
 
-class TaskDefinitionError(PcAgentError):
+class TaskDefinitionError(BenchError):
     """A task file is invalid; the message names the file and the problem."""
 
 
