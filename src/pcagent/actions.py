@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import difflib
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from functools import cache
 from types import MappingProxyType
-from typing import Annotated, Any, ClassVar, Literal, Union, get_args, get_origin
+from typing import Annotated, Any, ClassVar, Literal, Self, Union, get_args, get_origin
 
 from pydantic import (
     AfterValidator,
@@ -42,6 +42,7 @@ __all__ = [
     "ACTION_TYPES",
     "KEY_NAMES",
     "Action",
+    "ActionSite",
     "ActionParseError",
     "Answer",
     "AskHuman",
@@ -225,6 +226,11 @@ _KeyName = Annotated[str, AfterValidator(_validated_key)]
 
 # --- actions -------------------------------------------------------------------------------------
 
+ActionSite = Literal["desktop", "perception", "run", "human"]
+"""Where an action is carried out: on the desktop (the environment's executor), by the perception
+layer (which turns it into desktop input of its own), by the run loop (reports and endings), or by
+the person at the computer."""
+
 
 def _require_kind(schema: dict[str, Any]) -> None:
     """``kind`` has a default for Python callers, but a model must always send it."""
@@ -240,14 +246,28 @@ class _ActionBase(BaseModel):
     terminal: ClassVar[bool] = False
     """True for actions that end the run."""
 
+    runs_on: ClassVar[ActionSite] = "desktop"
+    """Where the action is carried out (see :data:`ActionSite`); the run layer dispatches on it."""
+
+    settles: ClassVar[bool] = True
+    """True when the desktop should wait for the screen to stop changing after the action (not
+    for actions that wait by themselves or change nothing on the screen)."""
+
     def points(self) -> list[tuple[int, int]]:
         """Screen points this action touches; none for keyboard and meta actions."""
         return []
+
+    def map_points(self, transform: Callable[[int, int], tuple[int, int]]) -> Self:
+        """A copy with each point of :meth:`points` replaced by ``transform(x, y)``, validated
+        again (so a negative result raises ``ValidationError``); the action itself when it has no
+        points. How a point in a downscaled image's pixels becomes a screen pixel."""
+        return self
 
 
 class OpenApp(_ActionBase):
     """Open an application (or bring it to the front) by its logical name."""
 
+    settles: ClassVar[bool] = False  # opening waits for the window and settles by itself
     kind: Literal["open_app"] = Field("open_app", description='Always "open_app".')
     app: str = Field(min_length=1, description='Logical application name, e.g. "text_editor".')
 
@@ -262,6 +282,10 @@ class Click(_ActionBase):
     def points(self) -> list[tuple[int, int]]:
         return [(self.x, self.y)]
 
+    def map_points(self, transform: Callable[[int, int], tuple[int, int]]) -> Self:
+        x, y = transform(self.x, self.y)
+        return type(self)(**{**dict(self), "x": x, "y": y})
+
 
 class DoubleClick(_ActionBase):
     """Double-click with the left button at screen pixel (x, y)."""
@@ -273,6 +297,10 @@ class DoubleClick(_ActionBase):
     def points(self) -> list[tuple[int, int]]:
         return [(self.x, self.y)]
 
+    def map_points(self, transform: Callable[[int, int], tuple[int, int]]) -> Self:
+        x, y = transform(self.x, self.y)
+        return type(self)(**{**dict(self), "x": x, "y": y})
+
 
 class RightClick(_ActionBase):
     """Right-click at screen pixel (x, y), e.g. to open a context menu."""
@@ -283,6 +311,10 @@ class RightClick(_ActionBase):
 
     def points(self) -> list[tuple[int, int]]:
         return [(self.x, self.y)]
+
+    def map_points(self, transform: Callable[[int, int], tuple[int, int]]) -> Self:
+        x, y = transform(self.x, self.y)
+        return type(self)(**{**dict(self), "x": x, "y": y})
 
 
 class TypeText(_ActionBase):
@@ -309,11 +341,18 @@ class TypeText(_ActionBase):
             return []
         return [(self.x, self.y)]
 
+    def map_points(self, transform: Callable[[int, int], tuple[int, int]]) -> Self:
+        if self.x is None or self.y is None:
+            return self
+        x, y = transform(self.x, self.y)
+        return type(self)(**{**dict(self), "x": x, "y": y})
+
 
 class SelectText(_ActionBase):
     """Select the on-screen text span described by target (located by OCR, then dragged over)."""
 
     # Executed by the perception layer, which turns it into a drag; the desktop never sees it.
+    runs_on: ClassVar[ActionSite] = "perception"
     kind: Literal["select_text"] = Field("select_text", description='Always "select_text".')
     target: str = Field(
         min_length=1, description='The text span to select, e.g. "the second paragraph".'
@@ -332,6 +371,12 @@ class Drag(_ActionBase):
     def points(self) -> list[tuple[int, int]]:
         return [(self.start_x, self.start_y), (self.end_x, self.end_y)]
 
+    def map_points(self, transform: Callable[[int, int], tuple[int, int]]) -> Self:
+        start_x, start_y = transform(self.start_x, self.start_y)
+        end_x, end_y = transform(self.end_x, self.end_y)
+        moved = {"start_x": start_x, "start_y": start_y, "end_x": end_x, "end_y": end_y}
+        return type(self)(**{**dict(self), **moved})
+
 
 class Scroll(_ActionBase):
     """Turn the mouse wheel by amount clicks in direction, with the pointer at (x, y)."""
@@ -346,6 +391,10 @@ class Scroll(_ActionBase):
 
     def points(self) -> list[tuple[int, int]]:
         return [(self.x, self.y)]
+
+    def map_points(self, transform: Callable[[int, int], tuple[int, int]]) -> Self:
+        x, y = transform(self.x, self.y)
+        return type(self)(**{**dict(self), "x": x, "y": y})
 
 
 class Hotkey(_ActionBase):
@@ -394,6 +443,7 @@ class Press(_ActionBase):
 class Wait(_ActionBase):
     """Do nothing for the given seconds, e.g. while a window opens (at most 60)."""
 
+    settles: ClassVar[bool] = False
     kind: Literal["wait"] = Field("wait", description='Always "wait".')
     seconds: float = Field(
         gt=0, le=60, allow_inf_nan=False, description="Seconds to wait, more than 0, at most 60."
@@ -403,6 +453,7 @@ class Wait(_ActionBase):
 class Answer(_ActionBase):
     """Report a value the task asked for (the run goes on; finish with done)."""
 
+    runs_on: ClassVar[ActionSite] = "run"
     kind: Literal["answer"] = Field("answer", description='Always "answer".')
     text: str = Field(description="The value or answer, as the task asked for it.")
 
@@ -410,8 +461,9 @@ class Answer(_ActionBase):
 class AskHuman(_ActionBase):
     """Ask the person at the computer for help; their reply comes back as guidance."""
 
-    # Carried out by the run loop (only in the passive and proactive modes); the desktop never
-    # sees it.
+    # Put to the person at the computer (only in the passive and proactive modes); the desktop
+    # never sees it.
+    runs_on: ClassVar[ActionSite] = "human"
     kind: Literal["ask_human"] = Field("ask_human", description='Always "ask_human".')
     question: str = Field(min_length=1, description="What you need to know, in one sentence.")
 
@@ -420,6 +472,7 @@ class Done(_ActionBase):
     """Declare the task finished successfully."""
 
     terminal: ClassVar[bool] = True
+    runs_on: ClassVar[ActionSite] = "run"
     kind: Literal["done"] = Field("done", description='Always "done".')
     summary: str = Field("", description="Optional short account of what was done.")
 
@@ -428,6 +481,7 @@ class Fail(_ActionBase):
     """Give up on the task, saying why."""
 
     terminal: ClassVar[bool] = True
+    runs_on: ClassVar[ActionSite] = "run"
     kind: Literal["fail"] = Field("fail", description='Always "fail".')
     reason: str = Field(min_length=1, description="Why the task cannot be completed.")
 

@@ -13,6 +13,16 @@ from PIL import Image, ImageDraw
 
 from pcagent import actions as act
 from pcagent.env.observation import ActionResult, Box, Element, Observation, WindowInfo
+from pcagent.env.protocol import AppInfo
+
+#: What the screen says it offers (ApplicationCatalog): the counter passes for a calculator, so
+#: the planner and the roles have applications to work with.
+APPLICATIONS = (
+    AppInfo(name="calculator", description="calculator"),
+    AppInfo(name="clock", description="clocks and alarms"),
+    AppInfo(name="text_editor", description="plain-text editor", edits_documents=True),
+    AppInfo(name="mail", description="e-mail client"),
+)
 
 WINDOW = WindowInfo(
     window_id=1, title="Counter", app_class="Counter", box=Box(x=0, y=0, width=400, height=300)
@@ -22,7 +32,7 @@ _STATES = frozenset({"showing", "visible", "enabled", "sensitive", "focusable"})
 
 
 class CounterScreen:
-    """Implements :class:`pcagent.env.Environment` in memory."""
+    """Implements :class:`pcagent.env.Environment` and ``ApplicationCatalog`` in memory."""
 
     def __init__(self) -> None:
         self.count = 0
@@ -58,6 +68,12 @@ class CounterScreen:
         if isinstance(action, act.Click) and NEXT.contains(action.x, action.y):
             self.count += 1
         return ActionResult(ok=True, message=f"did {action.kind}")
+
+    def applications(self) -> tuple[AppInfo, ...]:
+        return APPLICATIONS
+
+    def app_of_window(self, window: WindowInfo) -> str:
+        return "calculator" if window.title == WINDOW.title else ""
 
     def reset(self) -> None:
         self.count = 0

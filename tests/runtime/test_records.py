@@ -18,11 +18,15 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from pcagent.actions import Hotkey
 from pcagent.errors import RecordError, RunNotFoundError, RunStateError
 from pcagent.models.backend import ChatRequest, Completion
 from pcagent.models.messages import ImagePart, Message
+from pcagent.runtime.checkpoint import RunCheckpoint
+from pcagent.runtime.events import EscalateProgressEvent, NoteEvent, RefusedEvent, ResumeEvent
 from pcagent.runtime.records import (
     SCHEMA_VERSION,
+    CallAttempt,
     ModelCallRecord,
     RunEvent,
     RunStore,
@@ -43,14 +47,20 @@ def full_step(run_id: str, step: int, **changes: object) -> StepRecord:
         "subtask_id": "s2",
         "role": "writer",
         "thought": f"Click Bold (step {step}) — «ü»",
-        "action": {"kind": "click", "mark": 12, "button": "left"},
-        "result": {"ok": True, "message": "clicked", "changed": True},
-        "reflection": {"verdict": "success", "reason": "bold on", "diff": {"added": [1, 2]}},
+        "action": {"kind": "click", "x": 607, "y": 106},
+        "result": {"ok": True, "message": "clicked", "duration_ms": 12.5},
+        "reflection": {"verdict": "success", "reason": "bold on", "asked_model": True},
         "progress": "2 of 3 paragraphs bold",
         "hub": {"total": "42"},
-        "state": {"plan": [{"id": "s1", "done": True}], "failures": 0, "ratio": 0.5},
+        "state": {
+            "instruction": "Make the title bold",
+            "subtasks": [{"id": "s1", "description": "Bold the title", "app": "writer"}],
+            "status": {"s1": "running"},
+            "current": "s1",
+            "consecutive_failures": 0,
+        },
         "listing": "[12] button 'Bold'\n[13] button 'Italic'",
-        "apps": [{"app": "writer", "document": "/home/u/a.odt", "title": "a.odt"}],
+        "apps": [{"app": "writer", "document": "Documents/a.odt", "title": "a.odt - Writer"}],
         "home_snapshot": "ab" * 32,
         "started_at": 1_763_800_000.125,
         "duration_ms": 812.5,
@@ -225,7 +235,7 @@ def test_delete_steps_after_removes_rows_calls_events_and_files(store: RunStore)
         store.write_step(full_step(run.run_id, step), screenshot=picture((step, 0, 0)))
     for step in range(6):
         store.add_call(call(run.run_id, step, prompt=100, completion=10))
-        store.add_event(RunEvent(run_id=run.run_id, step=step, kind="note", payload={"n": step}))
+        store.add_event(RunEvent(run_id=run.run_id, step=step, event=NoteEvent(text=f"{step}")))
     other = store.create_run("untouched", {})
     store.write_step(full_step(other.run_id, 4), screenshot=picture((1, 2, 3)))
 
@@ -273,11 +283,11 @@ def call(
         step=step,
         agent="decision",
         attempts=[
-            {
-                "request": request.to_record(),
-                "completion": completion_record.to_record(),
-                "failure": None if ok else "missing field 'mark'",
-            }
+            CallAttempt(
+                request=request.to_record(),
+                completion=completion_record.to_record(),
+                failure=None if ok else "missing field 'mark'",
+            )
         ],
         ok=ok,
         prompt_tokens=prompt,
@@ -299,7 +309,7 @@ def test_calls_and_token_accounting(store: RunStore) -> None:
     assert store.calls(run.run_id, step=1) == [second, third]
     assert store.calls(run.run_id, step=5) == []
     assert store.get_run(run.run_id).tokens == 1050 + 840 + 945
-    assert store.calls(run.run_id)[0].attempts[0]["request"]["schema_name"] == "Decision"
+    assert store.calls(run.run_id)[0].attempts[0].request["schema_name"] == "Decision"
 
     unstamped = call(run.run_id, 2, prompt=1, completion=1).model_copy(update={"created_at": 0.0})
     before = time.time()
@@ -312,22 +322,23 @@ def test_calls_and_token_accounting(store: RunStore) -> None:
 def test_events_in_order(store: RunStore) -> None:
     run = store.create_run("task", {})
     events = [
-        RunEvent(run_id=run.run_id, step=0, kind="resume", payload={"from": 0}, created_at=1.0),
+        RunEvent(run_id=run.run_id, step=0, event=ResumeEvent(from_step=0), created_at=1.0),
         RunEvent(
             run_id=run.run_id,
             step=3,
-            kind="refusal",
-            payload={"category": "send_mail", "human": {"answer": "no"}},
+            event=RefusedEvent(action=Hotkey(keys=("ctrl", "enter")), reason="send_mail: no"),
             created_at=2.0,
         ),
-        RunEvent(run_id=run.run_id, step=3, kind="escalation", created_at=3.0),
+        RunEvent(
+            run_id=run.run_id, step=3, event=EscalateProgressEvent(failures=2), created_at=3.0
+        ),
     ]
     for event in events:
         store.add_event(event)
     assert store.events(run.run_id) == events
     assert store.events(store.create_run("other", {}).run_id) == []
     with pytest.raises(RunNotFoundError):
-        store.add_event(RunEvent(run_id="20000101-000000-0000", step=0, kind="x"))
+        store.add_event(RunEvent(run_id="20000101-000000-0000", step=0, event=NoteEvent()))
 
 
 # --- the file itself -------------------------------------------------------------------------------
@@ -378,7 +389,7 @@ def test_two_stores_share_one_file(tmp_path: Path) -> None:
         run = writer.create_run("task", {})
         writer.write_step(full_step(run.run_id, 1))
         assert reader.get_run(run.run_id).steps == 1
-        reader.add_event(RunEvent(run_id=run.run_id, step=1, kind="note"))
+        reader.add_event(RunEvent(run_id=run.run_id, step=1, event=NoteEvent()))
         assert [event.kind for event in writer.events(run.run_id)] == ["note"]
 
 
@@ -399,7 +410,8 @@ CHILD = textwrap.dedent(
     while forever or step < 3:
         step += 1
         store.write_step(
-            StepRecord(run_id=run_id, step=step, thought=f"step {step}", state={"n": step},
+            StepRecord(run_id=run_id, step=step, thought=f"step {step}",
+                       state={"instruction": f"n{step}"},
                        listing="[1] button 'OK'\\n" * 50),
             screenshot=Image.new("RGB", (64, 48), (step % 256, 0, 0)),
             set_of_mark=Image.new("RGB", (64, 48), (0, step % 256, 0)),
@@ -446,7 +458,7 @@ def test_steps_survive_sigkill(tmp_path: Path) -> None:
     with RunStore(root) as store:
         steps = store.steps(run_id)
         assert [(s.step, s.thought, s.state) for s in steps] == [
-            (n, f"step {n}", {"n": n}) for n in (1, 2, 3)
+            (n, f"step {n}", RunCheckpoint(instruction=f"n{n}")) for n in (1, 2, 3)
         ]
         assert store.get_run(run_id).steps == 3
         assert store.get_run(run_id).status == "running"
@@ -517,4 +529,4 @@ def test_record_json_is_plain_text(store: RunStore) -> None:
             "SELECT runs.settings, steps.state FROM runs JOIN steps USING (run_id)"
         ).fetchone()
     assert json.loads(settings) == {"limits": {"steps": 3}}
-    assert json.loads(state)["plan"][0]["id"] == "s1"
+    assert json.loads(state)["subtasks"][0]["id"] == "s1"

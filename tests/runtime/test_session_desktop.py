@@ -19,6 +19,7 @@ import pytest
 from tests.runtime import scripts
 from tests.runtime.scripts import CalculatorDecisions, Repeating
 
+from pcagent import actions as act
 from pcagent.config import PcAgentConfig, RunConfig
 from pcagent.env import SandboxDesktop
 from pcagent.env.processes import find_marked_processes
@@ -108,7 +109,7 @@ def test_two_app_task_passes_a_value_and_recovers_from_a_wrong_click(
     # the value reached the second subtask's prompt through the hub
     assert any("Compute 45 * 60 in the calculator" in p for p in calculator.prompts)
     # the wrong click was judged, fed back, and recovered from
-    wrong = [s for s in steps if (s.reflection or {}).get("verdict") == "unexpected_change"]
+    wrong = [s for s in steps if s.reflection and s.reflection.verdict == "unexpected_change"]
     assert len(wrong) == 1
     following = store.steps(outcome.run_id)[wrong[0].step]  # the step after it (0-based list)
     assert following.thought == "clear and start over"
@@ -117,7 +118,7 @@ def test_two_app_task_passes_a_value_and_recovers_from_a_wrong_click(
         folder = store.step_dir(outcome.run_id, step.step)
         assert (folder / "screenshot.png").stat().st_size > 0
         assert (folder / "som.png").stat().st_size > 0
-        assert step.listing and step.state["instruction"]
+        assert step.listing and step.state is not None and step.state.instruction
         assert step.home_snapshot
     calls = store.calls(outcome.run_id)
     agents = {call.agent for call in calls}
@@ -158,7 +159,7 @@ def test_a_killed_application_is_reopened_and_the_subtask_completes(
     assert outcome.status == "finished", outcome.summary
     assert calculator_value(desktop) == "132"
     events = store.events(outcome.run_id)
-    assert [e.payload["app"] for e in events if e.kind == "reopened_app"] == ["calculator"]
+    assert [e.event.app for e in events if e.kind == "reopened_app"] == ["calculator"]  # type: ignore[union-attr]
     assert any("had disappeared" in p for p in calculator.prompts)
 
 
@@ -211,7 +212,7 @@ def test_rewind_restores_files_and_documents_then_continues_with_guidance(
     assert "Guidance from the user: write third instead of second" in guided[0]
     # right after the restore the editor was open on notes.txt with the step-3 content
     restore = next(e for e in store.events(rewound.run_id) if e.kind == "restore")
-    assert restore.payload["apps"] == ["text_editor: notes.txt"]
+    assert restore.event.apps == ["text_editor: notes.txt"]  # type: ignore[union-attr]
     child = store.get_run(rewound.run_id)
     assert (child.parent_run, child.parent_step) == (first.run_id, 3)
     child_steps = store.steps(rewound.run_id)
@@ -264,11 +265,7 @@ def test_a_run_killed_with_sigkill_resumes_from_its_last_step(
     assert find_marked_processes(stale_marker) == [], "the killed run's sandbox was left running"
     steps = store.steps(run_id)
     assert [s.step for s in steps] == list(range(1, len(steps) + 1))
-    assert steps[2].action == {
-        "kind": "click",
-        "x": steps[2].action["x"],
-        "y": steps[2].action["y"],
-    }
+    assert steps[2].action == act.Click(x=steps[2].action.x, y=steps[2].action.y)  # type: ignore[union-attr]
     kinds = [e.kind for e in store.events(run_id)]
     assert "resume" in kinds and "restore" in kinds
 
@@ -305,8 +302,8 @@ def test_passive_mode_asks_the_human_then_replay_and_the_cli_show_the_run(
     # the sensitive chord was put to the human, refused, and never reached the desktop
     assert "close_window" in human.questions[0]
     steps = store.steps(outcome.run_id)
-    assert steps[0].result is not None and steps[0].result["ok"] is False
-    assert "refused" in (steps[0].reflection or {}).get("reason", "")
+    assert steps[0].result is not None and steps[0].result.ok is False
+    assert steps[0].reflection is not None and "refused" in steps[0].reflection.reason
     # the human's answer reached the next decision as guidance
     assert "Guidance from the user: just multiply the two numbers" in calculator.prompts[0]
     assert calculator_value(desktop) == "132"

@@ -75,9 +75,9 @@ def test_a_loop_without_effect_is_re_planned_then_the_new_subtask_runs(tmp_path:
     assert "loop" in kinds and kinds.count("replan") == 1
     # the identical screens were judged without asking the Reflection model
     steps = store.steps(outcome.run_id)
-    assert [s.reflection["asked_model"] for s in steps[:3]] == [False] * 3  # type: ignore[index]
+    assert [s.reflection.asked_model for s in steps[:3]] == [False] * 3  # type: ignore[union-attr]
     assert [s.subtask_id for s in steps] == ["s1", "s1", "s1", "s1r", "s1r"]
-    assert steps[-1].state["status"] == {"s1": "failed", "s1r": "done"}
+    assert steps[-1].state.status == {"s1": "failed", "s1r": "done"}  # type: ignore[union-attr]
 
 
 def test_failures_escalate_to_progress_then_manager_then_end_the_run(tmp_path: Path) -> None:
@@ -128,7 +128,7 @@ def test_an_out_of_domain_action_is_never_executed(tmp_path: Path) -> None:
     outcome = run.start("count")
     assert outcome.status == "finished"
     first = store.steps(outcome.run_id)[0]
-    assert first.action is not None and first.action["kind"] == "click"
+    assert first.action is not None and first.action.kind == "click"
     assert all(a.kind != "open_app" for a in screen.executed)
     assert any("rejected" in text for text in scripts.prompt_texts(models.backends["decision"]))
 
@@ -142,7 +142,7 @@ def test_proactive_mode_takes_guidance_and_stop(tmp_path: Path) -> None:
     outcome = RunSession(screen, models, store, config, human=human).start("count")
     assert outcome.status == "stopped" and outcome.steps == 2
     assert "press it once more" in scripts.prompt_texts(models.backends["decision"])[1]
-    assert store.last_step(outcome.run_id).state["outcome"] == "stopped"  # type: ignore[union-attr]
+    assert store.last_step(outcome.run_id).state.outcome == "stopped"  # type: ignore[union-attr]
 
 
 @pytest.mark.parametrize(

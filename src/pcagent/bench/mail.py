@@ -31,7 +31,7 @@ from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import SMTP, Envelope, Session
 from pydantic import BaseModel, ConfigDict, Field
 
-from pcagent.errors import PcAgentError
+from pcagent.errors import BenchError
 
 __all__ = [
     "LOCAL_FOLDERS",
@@ -58,7 +58,7 @@ _RCPT_TO_HEADER = "X-RcptTo"
 _RECEIVED_HEADER = "X-Received-At"
 
 
-class MailSinkError(PcAgentError):
+class MailSinkError(BenchError):
     """The SMTP sink could not start (port taken, folder not writable)."""
 
 

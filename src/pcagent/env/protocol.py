@@ -1,12 +1,24 @@
-"""The contract between agents and whatever desktop they drive."""
+"""The contract between the layers above and whatever desktop they drive.
+
+:class:`Environment` is all a run needs: look, act, reset, close. Everything else an environment
+may offer is an explicit, optional capability (a protocol of its own): exact text operations
+(:class:`TextAccess`), knowing its applications (:class:`ApplicationCatalog`), opening and
+closing them (:class:`ApplicationControl`), a HOME folder on this machine that may be snapshotted
+and restored (:class:`LocalHome`), and a description of itself for the run record
+(:class:`Describable`). Callers test for a capability once, with ``isinstance``, and never
+reach past these protocols: a remote or in-memory environment is then a drop-in replacement.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Protocol, runtime_checkable
 
+from pydantic import BaseModel, ConfigDict, Field
+
 from pcagent.actions import Action
-from pcagent.env.observation import ActionResult, Box, Observation, TextState
+from pcagent.env.observation import ActionResult, Box, Observation, TextState, WindowInfo
 
 
 @runtime_checkable
@@ -22,7 +34,7 @@ class Environment(Protocol):
         ...
 
     def execute(self, action: Action) -> ActionResult:
-        """Carry out one action and wait until the screen settles."""
+        """Carry out one action that runs on the desktop and wait until the screen settles."""
         ...
 
     def reset(self) -> None:
@@ -57,3 +69,76 @@ class TextAccess(Protocol):
     def primary_selection(self) -> str:
         """What is selected now, in any application (X11's PRIMARY selection); "" for nothing."""
         ...
+
+
+class AppInfo(BaseModel):
+    """One application an environment offers, by the logical name actions use."""
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    description: str
+    #: True for editors of documents (closing one may lose unsaved work).
+    edits_documents: bool = False
+
+
+class OpenWindow(BaseModel):
+    """An application window as recorded after a step: which application, which title, and
+    which document of HOME it shows ("" when none)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    app: str
+    title: str = ""
+    document: str = Field("", description="Path relative to HOME, or empty.")
+
+
+@runtime_checkable
+class ApplicationCatalog(Protocol):
+    """The applications an environment knows, and which one shows a window."""
+
+    def applications(self) -> Sequence[AppInfo]:
+        """Every application ``open_app`` accepts, with what it is for."""
+        ...
+
+    def app_of_window(self, window: WindowInfo) -> str:
+        """The logical application showing ``window``; "" when it is none of them."""
+        ...
+
+
+@runtime_checkable
+class ApplicationControl(Protocol):
+    """Opening, raising and closing applications outside of an agent's actions (restoring a
+    recorded desktop, reopening a crashed application)."""
+
+    def open_app(self, name: str, files: Sequence[str | Path] = ()) -> WindowInfo:
+        """Start an application, on ``files`` when given; returns its window once it is up."""
+        ...
+
+    def bring_to_front(self, name: str) -> WindowInfo | None:
+        """Raise the application's window; None when it is not open."""
+        ...
+
+    def close_apps(self) -> list[int]:
+        """End every application opened in this environment; returns the ended process ids."""
+        ...
+
+    def focused_app(self) -> str:
+        """The logical application in front; "" when none of the known ones is."""
+        ...
+
+
+@runtime_checkable
+class LocalHome(Protocol):
+    """A HOME folder on this machine holding the user's files (snapshotted and restored by the
+    run layer when the run's settings allow it)."""
+
+    @property
+    def home(self) -> Path: ...
+
+
+@runtime_checkable
+class Describable(Protocol):
+    """Says where it is, for the run record (a display, a state file, an address)."""
+
+    def describe(self) -> dict[str, object]: ...

@@ -15,16 +15,7 @@ from pydantic import BaseModel, Field
 from pcagent.agents.plan import SubtaskSpec
 
 SubtaskStatus = Literal["pending", "running", "done", "failed"]
-Ablation = Literal["none", "no_perception", "no_manager", "no_reflection", "single_agent"]
 Outcome = Literal["", "finished", "failed", "stopped"]
-
-ABLATIONS: dict[str, str] = {
-    "none": "the full system",
-    "no_perception": "screenshot and the plain accessibility tree instead of marks and SoM",
-    "no_manager": "the whole instruction as one subtask",
-    "no_reflection": "no Reflection agent: every action counts as a success",
-    "single_agent": "one Decision agent with every action: no Manager, Progress, Reflection, roles",
-}
 
 
 class RunCheckpoint(BaseModel):

@@ -1,22 +1,35 @@
-"""Which applications are open on which documents, and putting a desktop back that way.
+"""The run layer's view of an environment's optional capabilities, and putting a desktop back.
 
-A run record keeps, after every step, the open applications and the document each one shows (read
-from window titles, matched against the files in HOME). Together with the HOME snapshot that is
-what resume and rewind restore: the same files, the same applications on the same documents.
-What is *not* restored: unsaved edits, scroll positions, selections, dialogs, window geometry.
+A run record keeps, after every step, the open application windows and the document each one
+shows (read from window titles, matched against the user's files in HOME). Together with the HOME
+snapshot that is what resume and rewind restore: the same files, the same applications on the
+same documents. What is *not* restored: unsaved edits, scroll positions, selections, dialogs,
+window geometry.
+
+:class:`DesktopAccess` asks the environment once which capabilities it has
+(:mod:`pcagent.env.protocol`); everything here works through them, so an environment that offers
+fewer (a remote one, an attached desktop) gets a clear error or a smaller record, never a crash.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
-from pathlib import Path
-from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
 
-from pcagent.env.apps import APPS, app_of_window
 from pcagent.env.observation import WindowInfo
+from pcagent.env.protocol import (
+    AppInfo,
+    ApplicationCatalog,
+    ApplicationControl,
+    Describable,
+    Environment,
+    LocalHome,
+    OpenWindow,
+)
 from pcagent.errors import PcAgentError, RunStateError
-from pcagent.runtime.home_snapshot import HomeSnapshots
+from pcagent.runtime.home_snapshot import HomeManifest, HomeSnapshots
 
 #: Folders under HOME that never hold a user's documents (profiles, caches, settings).
 _SKIPPED_DIRS = {".cache", ".config", ".local", ".mozilla", ".thunderbird", ".pki", "snap"}
@@ -24,13 +37,36 @@ _SKIPPED_DIRS = {".cache", ".config", ".local", ".mozilla", ".thunderbird", ".pk
 _MAX_FILES = 20_000
 
 
-def app_window_present(windows: Iterable[WindowInfo], app: str) -> bool:
-    return any(app_of_window(window) == app for window in windows)
+class DesktopRestoreError(PcAgentError):
+    """An application could not be reopened while restoring a recorded desktop."""
 
 
-def _documents_in(home: Path) -> dict[str, Path]:
-    """File name -> path of the user's files under ``home`` (first found wins)."""
-    found: dict[str, Path] = {}
+def _is_document(relative: str) -> bool:
+    path = PurePosixPath(relative)
+    folders = path.parts[:-1]
+    if any(part in _SKIPPED_DIRS or part.startswith(".") for part in folders):
+        return False
+    return not path.name.startswith(".~lock")
+
+
+def _walk_order(relative: str) -> tuple[tuple[int, str], ...]:
+    """Sort key giving the order of a top-down walk: a folder's files before its sub-folders."""
+    parts = PurePosixPath(relative).parts
+    return (*((1, folder) for folder in parts[:-1]), (0, parts[-1]))
+
+
+def documents_of_manifest(manifest: HomeManifest) -> dict[str, str]:
+    """File name -> path relative to HOME, from a snapshot (first in walk order wins)."""
+    found: dict[str, str] = {}
+    for relative in sorted([*manifest.files, *manifest.skipped], key=_walk_order):
+        if _is_document(relative):
+            found.setdefault(PurePosixPath(relative).name, relative)
+    return found
+
+
+def documents_in(home: Path) -> dict[str, str]:
+    """File name -> path relative to ``home`` of the user's files (first found wins)."""
+    found: dict[str, str] = {}
     count = 0
     for root, dirs, files in os.walk(home):
         dirs[:] = sorted(d for d in dirs if d not in _SKIPPED_DIRS and not d.startswith("."))
@@ -39,101 +75,122 @@ def _documents_in(home: Path) -> dict[str, Path]:
             if count > _MAX_FILES:
                 return found
             if not name.startswith(".~lock"):
-                found.setdefault(name, Path(root) / name)
+                found.setdefault(name, str((Path(root) / name).relative_to(home)))
     return found
 
 
-def _document_of(title: str, documents: dict[str, Path]) -> Path | None:
+def _document_of(title: str, documents: Mapping[str, str]) -> str:
     """The file a window title names, e.g. "notes.txt - Mousepad" or "*report.odt - LibreOffice
-    Writer" (a leading ``*`` marks unsaved changes)."""
+    Writer" (a leading ``*`` marks unsaved changes); "" when none."""
     candidates = [name for name in documents if name in title]
-    if not candidates:
-        return None
-    return documents[max(candidates, key=len)]
+    return documents[max(candidates, key=len)] if candidates else ""
 
 
-def open_applications(windows: Sequence[WindowInfo], home: Path) -> list[dict[str, Any]]:
-    """One entry per window of a known application: ``{"app", "title", "document"}``, where
-    ``document`` is a path relative to HOME or "" when the window shows none."""
-    documents = _documents_in(home) if home.is_dir() else {}
-    entries = []
-    for window in windows:
-        app = app_of_window(window)
-        if not app:
-            continue
-        document = _document_of(window.title, documents)
-        entries.append(
-            {
-                "app": app,
-                "title": window.title,
-                "document": str(document.relative_to(home)) if document else "",
-            }
-        )
-    return entries
+@dataclass(frozen=True)
+class DesktopAccess:
+    """The capabilities of one environment, looked up once.
 
-
-class DesktopRestoreError(PcAgentError):
-    """An application could not be reopened while restoring a recorded desktop."""
-
-
-def reopen_applications(open_app: Any, home: Path, entries: Sequence[dict[str, Any]]) -> list[str]:
-    """Open each recorded application again (once per app and document), on its document when
-    the file still exists. ``open_app(name, files)`` is the sandbox's launcher. Returns what was
-    opened, for the record; raises :class:`DesktopRestoreError` naming the app that failed."""
-    opened: list[str] = []
-    seen: set[tuple[str, str]] = set()
-    for entry in entries:
-        key = (entry.get("app", ""), entry.get("document", ""))
-        if not key[0] or key in seen or key[0] not in APPS:
-            continue
-        seen.add(key)
-        files = []
-        if key[1] and (home / key[1]).is_file():
-            files = [str(home / key[1])]
-        try:
-            open_app(key[0], files)
-        except PcAgentError as error:
-            raise DesktopRestoreError(
-                f"could not reopen {key[0]} ({key[1] or 'no document'}): {error}"
-            ) from error
-        opened.append(f"{key[0]}: {key[1]}" if key[1] else key[0])
-    return opened
-
-
-def restore_desktop(
-    environment: object,
-    snapshots: HomeSnapshots,
-    snapshot_id: str | None,
-    apps: Sequence[dict[str, Any]],
-) -> dict[str, Any]:
-    """Put a sandbox back as recorded: close its applications, restore HOME from the snapshot,
-    reopen the applications on their documents. Returns what was done, for the record.
-
-    Raises :class:`RunStateError` for an environment without HOME or a launcher (a remote or
-    attached desktop), and :class:`DesktopRestoreError` when an application does not reopen.
+    ``home`` is the environment's local HOME, or None when it has none (whether the run
+    snapshots it is the run's setting, see :class:`~pcagent.runtime.recorder.StepRecorder`).
     """
-    home = getattr(environment, "home", None)
-    close_apps = getattr(environment, "close_apps", None)
-    open_app = getattr(environment, "open_app", None)
-    if home is None or close_apps is None or open_app is None:
-        raise RunStateError(
-            "this environment cannot be restored (it has no HOME or cannot open apps); "
-            "resume, rewind and replay need the sandbox desktop"
-        )
-    close_apps()
-    written = removed = 0
-    if snapshot_id:
-        report = snapshots.restore(Path(home), snapshot_id)
-        written, removed = len(report.written), len(report.removed)
-    opened = reopen_applications(open_app, Path(home), apps)
-    return {"files_written": written, "files_removed": removed, "apps": opened}
 
+    environment: Environment
+    catalog: ApplicationCatalog | None
+    control: ApplicationControl | None
+    home: Path | None
 
-__all__ = [
-    "DesktopRestoreError",
-    "app_of_window",
-    "app_window_present",
-    "open_applications",
-    "reopen_applications",
-    "restore_desktop",
-]
+    @classmethod
+    def of(cls, environment: Environment) -> DesktopAccess:
+        catalog = environment if isinstance(environment, ApplicationCatalog) else None
+        control = environment if isinstance(environment, ApplicationControl) else None
+        home = environment.home if isinstance(environment, LocalHome) else None
+        return cls(environment, catalog, control, Path(home) if home is not None else None)
+
+    def describe(self) -> dict[str, object]:
+        """The environment's own description, for the run's settings ({} when it has none)."""
+        if isinstance(self.environment, Describable):
+            return dict(self.environment.describe())
+        return {}
+
+    def applications(self) -> list[AppInfo]:
+        return list(self.catalog.applications()) if self.catalog is not None else []
+
+    def app_of(self, window: WindowInfo | None) -> str:
+        if window is None or self.catalog is None:
+            return ""
+        return self.catalog.app_of_window(window)
+
+    def app_window_present(self, windows: Iterable[WindowInfo], app: str) -> bool:
+        return any(self.app_of(window) == app for window in windows)
+
+    def open_windows(
+        self, windows: Sequence[WindowInfo], documents: Mapping[str, str]
+    ) -> list[OpenWindow]:
+        """One entry per window of a known application, with the document its title names."""
+        entries = []
+        for window in windows:
+            app = self.app_of(window)
+            if app:
+                entries.append(
+                    OpenWindow(
+                        app=app, title=window.title, document=_document_of(window.title, documents)
+                    )
+                )
+        return entries
+
+    def reopen(self, entries: Sequence[OpenWindow]) -> list[str]:
+        """Open each recorded application again (once per app and document), on its document
+        when the file still exists. Returns what was opened, for the record; raises
+        :class:`DesktopRestoreError` naming the application that failed."""
+        control = self._require_control()
+        known = {app.name for app in self.applications()}
+        opened: list[str] = []
+        seen: set[tuple[str, str]] = set()
+        for entry in entries:
+            key = (entry.app, entry.document)
+            if key in seen or (known and entry.app not in known):
+                continue
+            seen.add(key)
+            files = []
+            if entry.document and self.home is not None and (self.home / entry.document).is_file():
+                files = [str(self.home / entry.document)]
+            try:
+                control.open_app(entry.app, files)
+            except PcAgentError as error:
+                raise DesktopRestoreError(
+                    f"could not reopen {entry.app} ({entry.document or 'no document'}): {error}"
+                ) from error
+            opened.append(f"{entry.app}: {entry.document}" if entry.document else entry.app)
+        return opened
+
+    def restore(
+        self, snapshots: HomeSnapshots, snapshot_id: str | None, apps: Sequence[OpenWindow]
+    ) -> tuple[int, int, list[str]]:
+        """Put the desktop back as recorded: close its applications, restore HOME from the
+        snapshot, reopen the applications on their documents. Returns (files written, files
+        removed, applications opened).
+
+        Raises :class:`RunStateError` for an environment that cannot open and close applications,
+        or has no HOME to put a recorded snapshot back into; :class:`DesktopRestoreError` when an
+        application does not reopen.
+        """
+        control = self._require_control()
+        if snapshot_id and self.home is None:
+            raise RunStateError(
+                "the run recorded HOME snapshots but this environment has no local HOME to "
+                "restore them into"
+            )
+        control.close_apps()
+        written = removed = 0
+        if snapshot_id and self.home is not None:
+            report = snapshots.restore(self.home, snapshot_id)
+            written, removed = len(report.written), len(report.removed)
+        return written, removed, self.reopen(apps)
+
+    def _require_control(self) -> ApplicationControl:
+        if self.control is None:
+            raise RunStateError(
+                "this environment cannot open and close applications for the run layer; "
+                "resume, rewind and replay need an environment that can (the sandbox desktop)"
+            )
+        return self.control

@@ -1,7 +1,8 @@
 """Re-executing a recorded run's actions, without any model, on a restored desktop.
 
 Replay starts from the run's recorded start state (HOME snapshot and applications before the
-first action) and carries out every recorded action in order. Actions that do not act on the
+first action) and carries out every recorded action in order, through the same
+:class:`~pcagent.runtime.dispatch.ActionDispatcher` as the run. Actions that do not act on the
 desktop (answer, done, fail, ask_human) and actions the run refused are skipped. It shows whether
 a run is reproducible and turns a good run into a script.
 """
@@ -11,22 +12,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from pcagent import actions as act
 from pcagent.env.protocol import Environment
-from pcagent.errors import ActionError, DesktopError, PerceptionError
-from pcagent.perception.text_selection import TextSelector
-from pcagent.runtime.desktop_state import restore_desktop
-from pcagent.runtime.home_snapshot import HomeSnapshots
+from pcagent.runtime.desktop_state import DesktopAccess
+from pcagent.runtime.dispatch import ActionDispatcher, acts_on_desktop
+from pcagent.runtime.recorder import home_snapshots, initial_desktop
 from pcagent.runtime.records import RunStore
-
-#: The folder (under the run store) holding the content-addressed HOME snapshots of every run.
-HOME_STORE = "home-store"
-_NOT_ON_DESKTOP = ("answer", "done", "fail", "ask_human")
-
-
-def home_snapshots(store: RunStore, max_file_bytes: int = 50_000_000) -> HomeSnapshots:
-    """The snapshot store shared by all runs of ``store`` (so rewound runs find their parent's)."""
-    return HomeSnapshots(store.root / HOME_STORE, max_file_bytes=max_file_bytes)
 
 
 @dataclass(frozen=True)
@@ -58,42 +48,27 @@ def replay_run(
     Raises :class:`~pcagent.errors.RunStateError` when the run has no recorded start state or the
     environment cannot be restored; an action that fails is reported, not raised.
     """
-    from pcagent.runtime.session import initial_desktop
-
     record = store.get_run(run_id)
     snapshot_id, apps = initial_desktop(store, record.run_id)
-    restore_desktop(environment, home_snapshots(store), snapshot_id, apps)
+    DesktopAccess.of(environment).restore(home_snapshots(store), snapshot_id, apps)
+    dispatcher = ActionDispatcher(environment)
     replayed = []
     for step in store.steps(record.run_id, upto=upto):
-        if step.action is None:
+        action = step.action
+        if action is None:
             continue
-        action = act.parse_action(step.action)
-        recorded_ok = step.result.get("ok") if step.result else None
-        refused = bool(step.result and "Refused" in str(step.result.get("error", "")))
-        refused = refused or bool(step.result and "Domain" in str(step.result.get("error", "")))
-        if action.kind in _NOT_ON_DESKTOP or refused:
+        recorded_ok = step.result.ok if step.result is not None else None
+        refused = step.result is not None and step.result.refused
+        if refused or not acts_on_desktop(action):
             why = "refused in the run" if refused else "does not act on the desktop"
             outcome = ReplayedStep(
                 step.step, action.kind, False, True, recorded_ok, f"skipped: {why}"
             )
         else:
-            outcome = _execute(environment, step.step, action, recorded_ok)
+            result = dispatcher.carry_out(action)
+            message = f"{result.error}: {result.message}" if result.error else result.message
+            outcome = ReplayedStep(step.step, action.kind, True, result.ok, recorded_ok, message)
         replayed.append(outcome)
         if on_step is not None:
             on_step(outcome)
     return replayed
-
-
-def _execute(
-    environment: Environment, number: int, action: act.Action, recorded_ok: bool | None
-) -> ReplayedStep:
-    try:
-        if isinstance(action, act.SelectText):
-            selection = TextSelector(environment).execute(action)
-            ok, message = selection.matches, f"selected {selection.selected!r}"
-        else:
-            result = environment.execute(action)
-            ok, message = result.ok, result.message
-    except (ActionError, DesktopError, PerceptionError) as error:
-        ok, message = False, f"{type(error).__name__}: {error}"
-    return ReplayedStep(number, action.kind, True, ok, recorded_ok, message)

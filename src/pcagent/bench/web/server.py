@@ -39,7 +39,7 @@ from pydantic import BaseModel, ConfigDict
 
 from pcagent.bench.web.sites import SITES, PageRequest, PageResponse, find_site, respond
 from pcagent.env import processes
-from pcagent.errors import PcAgentError
+from pcagent.errors import BenchError
 
 logger = logging.getLogger(__name__)
 
@@ -50,7 +50,7 @@ _MAX_HOST_CERTIFICATES = 256
 _HOST_NAME = re.compile(r"[a-z0-9]([a-z0-9.-]{0,251}[a-z0-9])?")
 
 
-class OfflineWebError(PcAgentError):
+class OfflineWebError(BenchError):
     """The offline web server could not start, or its CA could not be installed in a HOME."""
 
 

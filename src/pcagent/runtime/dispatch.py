@@ -1,0 +1,83 @@
+"""Where an action is carried out, decided by the action's own definition (``Action.runs_on``).
+
+One dispatcher serves runs and replay: desktop actions go to the environment, ``select_text`` to
+the perception layer (which turns it into exact selections or drags), ``ask_human`` to the person,
+and ``answer``/``done``/``fail`` stay in the run loop. Whatever happens comes back as a typed
+:class:`~pcagent.runtime.record_models.StepResult`; errors an action may meet on a live desktop
+(invalid for this screen, a vanished window, text not found) are results, not exceptions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from pcagent import actions as act
+from pcagent.env.protocol import Environment
+from pcagent.errors import ActionError, DesktopError, PerceptionError
+from pcagent.models.structured import ChatModel
+from pcagent.perception.text_selection import TextSelector
+from pcagent.runtime.human import Human
+from pcagent.runtime.record_models import StepResult
+
+#: Sites whose actions change the desktop (and so are re-executed by replay).
+DESKTOP_SITES = frozenset({"desktop", "perception"})
+
+
+def acts_on_desktop(action: act.Action) -> bool:
+    """True for actions that change the desktop; the others report, end or ask."""
+    return action.runs_on in DESKTOP_SITES
+
+
+@dataclass
+class ActionDispatcher:
+    """Carries out actions on ``environment``.
+
+    ``human`` answers ``ask_human`` (None: there is nobody to ask, e.g. in replay, and the action
+    fails with a message). ``selection_model`` lets the text selector understand free-form targets
+    ("the paragraph about tea"); without it only its rules are used.
+    """
+
+    environment: Environment
+    human: Human | None = None
+    selection_model: ChatModel | None = None
+
+    def carry_out(self, action: act.Action) -> StepResult:
+        handlers: dict[act.ActionSite, Callable[[act.Action], StepResult]] = {
+            "desktop": self._on_desktop,
+            "perception": self._select_text,
+            "run": self._in_run,
+            "human": self._ask_human,
+        }
+        try:
+            return handlers[action.runs_on](action)
+        except (ActionError, DesktopError, PerceptionError) as error:
+            return StepResult.failure(error)
+
+    def _on_desktop(self, action: act.Action) -> StepResult:
+        return StepResult.of(self.environment.execute(action))
+
+    def _select_text(self, action: act.Action) -> StepResult:
+        if not isinstance(action, act.SelectText):
+            raise TypeError(f"{action.kind} is not carried out by the perception layer")
+        selection = TextSelector(self.environment, self.selection_model).execute(action)
+        return StepResult(ok=selection.matches, message=f"selected {selection.selected!r}")
+
+    def _in_run(self, action: act.Action) -> StepResult:
+        if isinstance(action, act.Answer):
+            return StepResult(ok=True, message="answered", answer=action.text)
+        if isinstance(action, act.Done):
+            return StepResult(ok=True, message=action.summary or "done", finished=True)
+        if isinstance(action, act.Fail):
+            return StepResult(ok=False, message=action.reason, finished=True)
+        raise TypeError(f"{action.kind} is not carried out by the run loop")
+
+    def _ask_human(self, action: act.Action) -> StepResult:
+        if not isinstance(action, act.AskHuman):
+            raise TypeError(f"{action.kind} is not put to the person")
+        if self.human is None:
+            return StepResult(ok=False, message="nobody to ask here", reply="")
+        reply = self.human.ask(action.question)
+        return StepResult(
+            ok=bool(reply), message=f"the user said: {reply or '(nothing)'}", reply=reply
+        )

@@ -1,0 +1,240 @@
+"""The step loop: perceive -> decide -> guard -> execute -> verify/reflect -> progress, recorded.
+
+:meth:`StepLoop.run` reads as the paper's figure; each stage is one short method over a small
+part chosen elsewhere (:mod:`pcagent.runtime.parts`): the loop never knows which ablation or which
+environment it runs. Escalation after failures is the pure :class:`EscalationPolicy`'s call, the
+bookkeeping of subtasks and re-plans is :class:`~pcagent.runtime.subtasks.SubtaskBook`'s, and every
+step is committed by the :class:`StepRecorder` before the next one starts.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from pcagent import actions as act
+from pcagent.agents.decision import Decision, DecisionAgent, DecisionInput
+from pcagent.agents.hub import CommunicationHub
+from pcagent.agents.plan import SubtaskSpec
+from pcagent.agents.reflection import Reflection
+from pcagent.agents.roles import Role
+from pcagent.config import RunConfig
+from pcagent.errors import ActionRefusedError
+from pcagent.models.messages import ImagePart
+from pcagent.perception.marks import Mark
+from pcagent.runtime.checkpoint import RunCheckpoint
+from pcagent.runtime.desktop_state import DesktopAccess
+from pcagent.runtime.dispatch import ActionDispatcher
+from pcagent.runtime.events import AskedHumanEvent, DeclinedEvent, RefusedEvent, SensitiveEvent
+from pcagent.runtime.human import Human
+from pcagent.runtime.parts import AgentModels, LoopParts, ReflectionFacts, Seen
+from pcagent.runtime.record_models import ReflectionRecord, StepResult
+from pcagent.runtime.recorder import StepRecorder, StepWork
+from pcagent.runtime.safety import ActionContext, SafetyGuard
+from pcagent.runtime.subtasks import SubtaskBook
+
+#: Entries of "recent steps" shown to the Decision agent.
+HISTORY_LINES = 6
+
+
+def _mark_at(marks: list[Mark], point: tuple[int, int]) -> Mark | None:
+    """The smallest mark whose box holds ``point`` (the thing a click lands on)."""
+    holding = [m for m in marks if m.box.contains(*point)]
+    return min(holding, key=lambda m: m.box.width * m.box.height) if holding else None
+
+
+@dataclass
+class StepLoop:
+    """Drives the agents step by step until the run ends; see the module docstring."""
+
+    parts: LoopParts
+    models: AgentModels
+    dispatcher: ActionDispatcher
+    guard: SafetyGuard
+    roles: Callable[[str], Role]
+    book: SubtaskBook
+    recorder: StepRecorder
+    desktop: DesktopAccess
+    human: Human
+    run_config: RunConfig
+    log: Callable[[str], None]
+    steps_done: int = 0
+
+    def run(self, checkpoint: RunCheckpoint) -> None:
+        """Step until the run has an outcome (finished, failed, stopped)."""
+        self.recorder.checkpoint = checkpoint
+        try:
+            while not checkpoint.outcome:
+                why = self.book.policy.stop_before_step(self.steps_done, checkpoint.tokens)
+                if why is not None:
+                    self.book.finish(checkpoint, "failed", why, self.steps_done)
+                    break
+                subtask = self.book.next_subtask(checkpoint, self.steps_done)
+                if subtask is None:
+                    break
+                self.step(checkpoint, subtask)
+        except KeyboardInterrupt:
+            self.book.finish(checkpoint, "stopped", "interrupted by the user", self.steps_done)
+            raise
+
+    def step(self, checkpoint: RunCheckpoint, subtask: SubtaskSpec) -> None:
+        """One recorded step. The screen is perceived afresh at its start: a human, a crash or
+        a slow dialog may have changed it since the last one."""
+        work = self._begin(checkpoint, subtask)
+        text = CommunicationHub(checkpoint.hub).instantiate(subtask)
+        role = self.roles(checkpoint.role or self.book.assign(checkpoint, subtask, work.number))
+        work.role = role.name
+        before = self._perceive(checkpoint, subtask, text, work)
+        decision = self._decide(checkpoint, subtask, text, role, before, work.number)
+        work.thought, work.action = decision.reasoning, decision.action
+        if decision.action is not None and decision.not_mine:
+            self._decline(checkpoint, subtask, role, work, before)
+            return
+        after, reflection = self._act_and_verify(checkpoint, text, role, decision, before, work)
+        work.reflection = ReflectionRecord(
+            verdict=reflection.verdict, reason=reflection.reason, asked_model=reflection.asked_model
+        )
+        self.book.advance(checkpoint, subtask, text, work, work.reflection, self.steps_done)
+        self._commit(checkpoint, work, after)
+        self.book.review(checkpoint, work, self.recorder)
+
+    # --- the stages -----------------------------------------------------------------------------
+
+    def _begin(self, checkpoint: RunCheckpoint, subtask: SubtaskSpec) -> StepWork:
+        self.recorder.step_tokens = 0
+        self.recorder.call_step = self.steps_done + 1
+        return StepWork(number=self.steps_done + 1, started=time.time(), subtask_id=subtask.id)
+
+    def _perceive(
+        self, checkpoint: RunCheckpoint, subtask: SubtaskSpec, text: str, work: StepWork
+    ) -> Seen:
+        seen = self.parts.perceiver.perceive(text)
+        windows = seen.perception.observation.windows
+        if self.book.reopen_crashed_app(checkpoint, subtask, windows, self.steps_done):
+            seen = self.parts.perceiver.perceive(text)
+        work.listing = seen.listing
+        work.screenshot = seen.perception.observation.screenshot
+        work.set_of_mark = seen.recorded_set_of_mark
+        return seen
+
+    def _decide(
+        self,
+        checkpoint: RunCheckpoint,
+        subtask: SubtaskSpec,
+        text: str,
+        role: Role,
+        seen: Seen,
+        number: int,
+    ) -> Decision:
+        model = self.models.for_role("decision")
+        image = (
+            ImagePart.from_image(seen.picture, alt_text="(screenshot)")
+            if model.info.vision
+            else None
+        )
+        focused = seen.perception.observation.focused_window
+        app = self.desktop.app_of(focused)
+        window = ""
+        if focused is not None:
+            # Small models keep re-opening an application they do not recognise in a bare title.
+            window = f"{focused.title} (the {app} application, open)" if app else focused.title
+        agent = DecisionAgent(
+            model, self.recorder.sink, role=role, with_human=self.run_config.mode != "auto"
+        )
+        return agent.decide(
+            DecisionInput(
+                subtask=text,
+                listing=seen.listing,
+                window=window,
+                screen=seen.perception.observation.screen_size,
+                outputs_needed=subtask.outputs,
+                hub=checkpoint.hub,
+                progress=checkpoint.progress,
+                history=checkpoint.history[-HISTORY_LINES:],
+                reflection=checkpoint.reflection,
+                guidance=checkpoint.guidance,
+                image=image,
+                step=number,
+            )
+        )
+
+    def _decline(
+        self,
+        checkpoint: RunCheckpoint,
+        subtask: SubtaskSpec,
+        role: Role,
+        work: StepWork,
+        before: Seen,
+    ) -> None:
+        checkpoint.declined.append(role.name)
+        checkpoint.role = None
+        work.result = StepResult(ok=False, message=f"role {role.name} declined the subtask")
+        self.recorder.event(self.steps_done, DeclinedEvent(role=role.name, subtask=subtask.id))
+        self._commit(checkpoint, work, before)
+
+    def _act_and_verify(
+        self,
+        checkpoint: RunCheckpoint,
+        text: str,
+        role: Role,
+        decision: Decision,
+        before: Seen,
+        work: StepWork,
+    ) -> tuple[Seen, Reflection]:
+        """Guard, execute, then look again and reflect."""
+        action = decision.action
+        if action is None:
+            reason = decision.failure.message if decision.failure else "no reply"
+            work.error = f"the Decision agent gave no valid action: {reason}"
+            return before, Reflection("no_change", work.error, False)
+        refusal = self._guard(role, action, before)
+        if refusal is not None:
+            work.result = refusal
+            return before, Reflection("no_change", f"refused: {refusal.message}", False)
+        work.result = self.dispatcher.carry_out(action)
+        if work.result.reply is not None:
+            checkpoint.guidance = work.result.reply
+            question = action.question if isinstance(action, act.AskHuman) else ""
+            self.recorder.event(
+                self.steps_done, AskedHumanEvent(question=question, reply=work.result.reply)
+            )
+        if isinstance(action, act.OpenApp) and action.app not in checkpoint.apps_opened:
+            checkpoint.apps_opened.append(action.app)
+        after = self.parts.perceiver.perceive(text)
+        focused = after.perception.observation.focused_window
+        facts = ReflectionFacts(
+            subtask=text,
+            thought=decision.reasoning,
+            action=action,
+            before=before,
+            after=after,
+            window_after=focused.title if focused else "",
+            step=work.number,
+        )
+        return after, self.parts.reflector.reflect(facts)
+
+    def _guard(self, role: Role, action: act.Action, before: Seen) -> StepResult | None:
+        """The role's domain check and the safety guard; the refusal, or None to go ahead."""
+        observation = before.perception.observation
+        focused = observation.focused_window
+        points = action.points()
+        context = ActionContext(
+            app=self.desktop.app_of(focused),
+            window_title=focused.title if focused else "",
+            target=_mark_at(before.perception.marks, points[0]) if points else None,
+            role=role.name,
+        )
+        try:
+            role.check(action)
+            verdict = self.guard.enforce(action, context)
+        except ActionRefusedError as error:
+            self.recorder.event(self.steps_done, RefusedEvent(action=action, reason=str(error)))
+            return StepResult.failure(error, refused=True)
+        if verdict.sensitivity is not None:
+            self.recorder.event(self.steps_done, SensitiveEvent(verdict=verdict))
+        return None
+
+    def _commit(self, checkpoint: RunCheckpoint, work: StepWork, after: Seen) -> None:
+        self.recorder.write(work, checkpoint, after.perception.observation.windows)
+        self.steps_done = work.number

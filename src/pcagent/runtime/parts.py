@@ -1,0 +1,303 @@
+"""The swappable parts of the step loop, and the one place that chooses them (:func:`build_parts`).
+
+Each part is a small object behind a narrow interface: a planner (Manager, or one subtask), an
+assigner (the scheduler over the role pool, or one generalist), a perceiver (marks and Set-of-Mark,
+or the plain tree and the screenshot), a reflector (the Reflection agent, or one that trusts every
+action) and a progress tracker (the Progress agent, or none). The ablations of the paper's study
+are different choices here; the loop never asks which ablation it runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from PIL import Image
+
+from pcagent.agents.manager import Manager, PlanOutcome, single_subtask_plan
+from pcagent.agents.plan import SubtaskSpec
+from pcagent.agents.progress import ProgressAgent, ProgressInput, ProgressReport
+from pcagent.agents.reflection import Reflection, ReflectionAgent, ReflectionInput
+from pcagent.agents.roles import RolePool
+from pcagent.agents.scheduler import Scheduler
+from pcagent.agents.screen_diff import screen_diff
+from pcagent.config import RunConfig
+from pcagent.env.protocol import Environment
+from pcagent.errors import RunStateError
+from pcagent.models.messages import ImagePart
+from pcagent.models.structured import ChatModel, StructuredResult
+from pcagent.perception.listing import baseline_listing
+from pcagent.perception.module import ActivePerception, Perception
+from pcagent.runtime.ablations import Ablation
+
+Sink = Callable[[str, StructuredResult[Any]], None]
+
+
+class AgentModels(Protocol):
+    """Gives each agent its model (``pcagent.models.ModelRouter`` is one)."""
+
+    def for_role(self, role: str) -> ChatModel: ...
+
+
+# --- planning ------------------------------------------------------------------------------------
+
+
+class Planner(Protocol):
+    """Turns the instruction into subtasks; ``can_replan`` says whether it can plan again."""
+
+    can_replan: bool
+
+    def plan(self, instruction: str) -> PlanOutcome: ...
+
+    def replan(
+        self,
+        instruction: str,
+        finished: Sequence[SubtaskSpec],
+        hub: Mapping[str, str],
+        failed: SubtaskSpec,
+        reason: str,
+        step: int,
+    ) -> PlanOutcome: ...
+
+
+@dataclass
+class ManagerPlanner:
+    """The Manager agent; ``apps`` are the environment's applications (name -> description)."""
+
+    models: AgentModels
+    sink: Sink
+    apps: Mapping[str, str]
+    can_replan: bool = True
+
+    def _manager(self) -> Manager:
+        return Manager(self.models.for_role("manager"), self.sink, apps=dict(self.apps))
+
+    def plan(self, instruction: str) -> PlanOutcome:
+        return self._manager().plan(instruction, step=0)
+
+    def replan(
+        self,
+        instruction: str,
+        finished: Sequence[SubtaskSpec],
+        hub: Mapping[str, str],
+        failed: SubtaskSpec,
+        reason: str,
+        step: int,
+    ) -> PlanOutcome:
+        return self._manager().replan(instruction, list(finished), hub, failed, reason, step=step)
+
+
+@dataclass
+class SingleSubtaskPlanner:
+    """No Manager: the whole instruction is one subtask, and there is nothing to re-plan."""
+
+    can_replan: bool = False
+
+    def plan(self, instruction: str) -> PlanOutcome:
+        return PlanOutcome(single_subtask_plan(instruction))
+
+    def replan(self, *_arguments: object, **_keywords: object) -> PlanOutcome:
+        raise RunStateError("this run has no Manager to re-plan with")
+
+
+# --- roles ---------------------------------------------------------------------------------------
+
+
+class Assigner(Protocol):
+    """Names the role for a subtask (never one in ``declined``), with a reason."""
+
+    def assign(
+        self, subtask: SubtaskSpec, declined: Collection[str], step: int
+    ) -> tuple[str, str]: ...
+
+
+@dataclass
+class SchedulerAssigner:
+    models: AgentModels
+    sink: Sink
+    pool: RolePool
+
+    def assign(self, subtask: SubtaskSpec, declined: Collection[str], step: int) -> tuple[str, str]:
+        scheduler = Scheduler(self.models.for_role("scheduler"), self.sink, pool=self.pool)
+        assignment = scheduler.assign(subtask, declined, step=step)
+        return assignment.role, assignment.reason
+
+
+@dataclass
+class FixedRoleAssigner:
+    """Always the same role (the single-agent ablation's generalist)."""
+
+    role: str
+
+    def assign(self, subtask: SubtaskSpec, declined: Collection[str], step: int) -> tuple[str, str]:
+        return self.role, "the only role"
+
+
+# --- perception ----------------------------------------------------------------------------------
+
+
+@dataclass
+class Seen:
+    """One look at the screen as a step uses it: the perception (marks, for the guard and
+    Reflection), the listing Decision reads, the picture a vision model gets, and the Set-of-Mark
+    image kept in the record (None when the run shows none)."""
+
+    perception: Perception
+    listing: str
+    picture: Image.Image
+    recorded_set_of_mark: Image.Image | None
+
+
+class Perceiver(Protocol):
+    def perceive(self, subtask: str) -> Seen: ...
+
+
+@dataclass
+class MarkPerceiver:
+    """The Active Perception Module: numbered marks pruned to the subtask, and Set-of-Mark."""
+
+    environment: Environment
+    run: RunConfig
+
+    def perceive(self, subtask: str) -> Seen:
+        perception = ActivePerception(self.environment).perceive(
+            subtask, self.run.listing_limit or None, with_ocr=self.run.with_ocr
+        )
+        som = perception.set_of_mark
+        return Seen(perception, perception.listing, som, som)
+
+
+@dataclass
+class PlainTreePerceiver:
+    """The ablation without perception: the plain accessibility tree and the bare screenshot."""
+
+    environment: Environment
+    run: RunConfig
+
+    def perceive(self, subtask: str) -> Seen:
+        perception = ActivePerception(self.environment).perceive(
+            subtask, self.run.listing_limit or None, with_ocr=self.run.with_ocr
+        )
+        observation = perception.observation
+        return Seen(
+            perception, baseline_listing(observation.elements), observation.screenshot, None
+        )
+
+
+# --- reflection and progress ---------------------------------------------------------------------
+
+
+class Reflector(Protocol):
+    def reflect(self, data: ReflectionFacts) -> Reflection: ...
+
+
+@dataclass(frozen=True)
+class ReflectionFacts:
+    """What a reflector compares: the screen before and after one action."""
+
+    subtask: str
+    thought: str
+    action: Any
+    before: Seen
+    after: Seen
+    window_after: str
+    step: int
+
+
+@dataclass
+class ModelReflector:
+    """The Reflection agent, after the pixel/element diff (identical screens need no model)."""
+
+    models: AgentModels
+    sink: Sink
+
+    def reflect(self, data: ReflectionFacts) -> Reflection:
+        before, after = data.before.perception, data.after.perception
+        diff = screen_diff(before.observation, after.observation, before.marks, after.marks)
+        model = self.models.for_role("reflection")
+        image = None
+        if model.info.vision:
+            image = ImagePart.from_image(after.set_of_mark, alt_text="(screenshot after)")
+        return ReflectionAgent(model, self.sink).reflect(
+            ReflectionInput(
+                subtask=data.subtask,
+                thought=data.thought,
+                action=data.action,
+                diff=diff,
+                listing_after=after.listing,
+                window_after=data.window_after,
+                image_after=image,
+                step=data.step,
+            )
+        )
+
+
+class TrustingReflector:
+    """No Reflection: every action counts as a success."""
+
+    def reflect(self, data: ReflectionFacts) -> Reflection:
+        return Reflection("success", "reflection is switched off", False)
+
+
+class ProgressTracker(Protocol):
+    """The new account of a subtask after a step; None keeps the old one."""
+
+    def update(self, data: ProgressInput) -> ProgressReport | None: ...
+
+
+@dataclass
+class AgentProgressTracker:
+    models: AgentModels
+    sink: Sink
+
+    def update(self, data: ProgressInput) -> ProgressReport | None:
+        return ProgressAgent(self.models.for_role("progress"), self.sink).update(data)
+
+
+class NoProgressTracker:
+    def update(self, data: ProgressInput) -> ProgressReport | None:
+        return None
+
+
+# --- choosing the parts --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LoopParts:
+    planner: Planner
+    assigner: Assigner
+    perceiver: Perceiver
+    reflector: Reflector
+    progress: ProgressTracker
+
+
+def build_parts(
+    ablation: Ablation,
+    *,
+    environment: Environment,
+    models: AgentModels,
+    sink: Sink,
+    run: RunConfig,
+    pool: RolePool,
+    apps: Mapping[str, str],
+    generalist: str,
+) -> LoopParts:
+    """The parts of the full system, with those an ablation switches off swapped out."""
+    no_manager = ablation in ("no_manager", "single_agent")
+    single = ablation == "single_agent"
+    return LoopParts(
+        planner=SingleSubtaskPlanner() if no_manager else ManagerPlanner(models, sink, apps),
+        assigner=FixedRoleAssigner(generalist) if single else SchedulerAssigner(models, sink, pool),
+        perceiver=(
+            PlainTreePerceiver(environment, run)
+            if ablation == "no_perception"
+            else MarkPerceiver(environment, run)
+        ),
+        reflector=(
+            TrustingReflector()
+            if ablation in ("no_reflection", "single_agent")
+            else ModelReflector(models, sink)
+        ),
+        progress=NoProgressTracker() if single else AgentProgressTracker(models, sink),
+    )

@@ -1,0 +1,119 @@
+"""When to retry, re-assess, re-plan or give up: a pure policy over counters and verdicts.
+
+The step loop reports what each step came to (:class:`StepFacts`); the policy updates the failure
+counters and answers what happens next (:class:`Next`). It never calls a model or touches a
+desktop, so every escalation rule is unit-tested on its own (tests/runtime/test_policy.py).
+
+The rules, from the run configuration (``[run]``):
+- a step *fails* when Reflection says it did not succeed or the action did not run; an ``answer``,
+  ``done`` or ``ask_human`` Reflection did not fault does not count as a failure;
+- after ``escalate_to_progress_after`` failures in a row, Progress is told to re-assess;
+- after ``escalate_to_manager_after`` failures in a row, a detected loop (the same action
+  ``loop_repeats`` times with no change on the screen) or a ``fail`` action, the Manager re-plans
+  the remaining work, at most ``max_replans`` times;
+- when it cannot re-plan, a ``fail`` action or ``max_consecutive_failures`` failures end the run;
+- the step cap and the token budget end the run before a step starts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from pcagent.config import RunConfig
+
+
+@dataclass(frozen=True)
+class Counters:
+    """What the policy remembers between steps (kept in the run's checkpoint)."""
+
+    consecutive_failures: int = 0
+    replans: int = 0
+    recent_actions: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class StepFacts:
+    """What one step came to, as the policy needs it.
+
+    ``action`` is the action's text (equal texts are the same action); ``no_change`` is True when
+    Reflection saw no change on the screen; ``gave_up`` is the reason of a ``fail`` action.
+    """
+
+    action: str
+    failed: bool
+    no_change: bool
+    gave_up: str | None = None
+
+
+@dataclass(frozen=True)
+class Next:
+    """The policy's answer after a step.
+
+    - ``go_on``: keep going with the same subtask;
+    - ``replan``: ask the Manager for new remaining subtasks (``reason`` says why);
+    - ``fail``: the subtask and the run fail (``reason`` says why).
+    ``looping`` says a loop was detected (for the record).
+    """
+
+    what: Literal["go_on", "replan", "fail"]
+    reason: str = ""
+    looping: bool = False
+
+
+@dataclass(frozen=True)
+class EscalationPolicy:
+    """The rules above for one run's configuration. ``can_replan`` is False when the planner has
+    no Manager to ask (the ablations without one)."""
+
+    run: RunConfig
+    can_replan: bool = True
+
+    def stop_before_step(self, steps_done: int, tokens: int) -> str | None:
+        """Why the run must end before another step, or None."""
+        if steps_done >= self.run.max_steps:
+            return f"stopped at the step cap ({self.run.max_steps})"
+        if self.run.token_budget and tokens >= self.run.token_budget:
+            return f"spent the token budget ({tokens} of {self.run.token_budget})"
+        return None
+
+    def count(self, counters: Counters, facts: StepFacts) -> Counters:
+        """The counters after a step."""
+        failures = counters.consecutive_failures + 1 if facts.failed else 0
+        recent = (*counters.recent_actions, facts.action)[-self.run.loop_repeats :]
+        return Counters(failures, counters.replans, recent)
+
+    def reassess(self, counters: Counters) -> bool:
+        """Whether Progress should re-assess the subtask now (counters already updated)."""
+        return counters.consecutive_failures == self.run.escalate_to_progress_after
+
+    def looping(self, counters: Counters, facts: StepFacts) -> bool:
+        recent = counters.recent_actions
+        return len(recent) >= self.run.loop_repeats and len(set(recent)) == 1 and facts.no_change
+
+    def decide(self, counters: Counters, facts: StepFacts) -> Next:
+        """What happens after a step that did not finish its subtask (counters already updated)."""
+        looping = self.looping(counters, facts)
+        failures = counters.consecutive_failures
+        if facts.gave_up is not None:
+            reason = f"the role gave up: {facts.gave_up}"
+        elif looping:
+            reason = "it repeats the same action without effect"
+        elif failures >= self.run.escalate_to_manager_after:
+            reason = f"{failures} actions in a row failed"
+        else:
+            return Next("go_on")
+        if self.can_replan and counters.replans < self.run.max_replans:
+            return Next("replan", reason, looping=looping)
+        if facts.gave_up is not None or failures >= self.run.max_consecutive_failures:
+            return Next("fail", reason, looping=looping)
+        return Next("go_on", looping=looping)
+
+    def unfinished(self, counters: Counters) -> Counters:
+        """A ``done`` that left outputs unreported counts as one more failure."""
+        return Counters(
+            counters.consecutive_failures + 1, counters.replans, counters.recent_actions
+        )
+
+    def replanned(self, counters: Counters) -> Counters:
+        return Counters(counters.consecutive_failures, counters.replans + 1, counters.recent_actions)

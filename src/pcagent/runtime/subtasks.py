@@ -1,0 +1,264 @@
+"""Keeping the books of a run's subtasks: which runs next, under which role, how far it got, when
+it is done, when it is re-planned or fails, and how the run ends.
+
+The decisions themselves are the :class:`EscalationPolicy`'s (pure); this class applies them to
+the checkpoint and records what happened, so the step loop stays a readable sequence of stages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from pcagent import actions as act
+from pcagent.agents.plan import SubtaskSpec
+from pcagent.agents.progress import ProgressInput
+from pcagent.config import InteractionMode
+from pcagent.env.observation import WindowInfo
+from pcagent.errors import PcAgentError
+from pcagent.runtime.checkpoint import Outcome, RunCheckpoint
+from pcagent.runtime.desktop_state import DesktopAccess
+from pcagent.runtime.events import (
+    AssignEvent,
+    EscalateProgressEvent,
+    FinishEvent,
+    LoopEvent,
+    ReopenedAppEvent,
+    ReopenFailedEvent,
+    ReplanEvent,
+    ReviewEvent,
+)
+from pcagent.runtime.human import Human
+from pcagent.runtime.parts import LoopParts
+from pcagent.runtime.policy import Counters, EscalationPolicy, StepFacts
+from pcagent.runtime.record_models import ReflectionRecord
+from pcagent.runtime.recorder import StepRecorder, StepWork, action_text
+
+
+def _counters(checkpoint: RunCheckpoint) -> Counters:
+    return Counters(
+        checkpoint.consecutive_failures, checkpoint.replans, tuple(checkpoint.recent_actions)
+    )
+
+
+def _store_counters(checkpoint: RunCheckpoint, counters: Counters) -> None:
+    checkpoint.consecutive_failures = counters.consecutive_failures
+    checkpoint.replans = counters.replans
+    checkpoint.recent_actions = list(counters.recent_actions)
+
+
+@dataclass
+class SubtaskBook:
+    parts: LoopParts
+    policy: EscalationPolicy
+    recorder: StepRecorder
+    desktop: DesktopAccess
+    human: Human
+    mode: InteractionMode
+    log: Callable[[str], None]
+
+    # --- planning and starting ------------------------------------------------------------------
+
+    def plan(self, checkpoint: RunCheckpoint) -> None:
+        """The first plan of a run, into ``checkpoint``."""
+        outcome = self.parts.planner.plan(checkpoint.instruction)
+        if outcome.fallback:
+            self.log(f"the Manager's plan was unusable ({outcome.problem}); one subtask")
+        checkpoint.subtasks = list(outcome.plan.subtasks)
+        checkpoint.status = {s.id: "pending" for s in outcome.plan.subtasks}
+        checkpoint.plan_fallback = outcome.fallback
+        self.log(
+            "plan: "
+            + "; ".join(f"{s.id} [{s.app or '?'}] {s.description}" for s in outcome.plan.subtasks)
+        )
+
+    def next_subtask(self, checkpoint: RunCheckpoint, step: int) -> SubtaskSpec | None:
+        """The running subtask, or the next ready one (started here); None when the run ended."""
+        if checkpoint.current is not None:
+            return checkpoint.subtask(checkpoint.current)
+        ready = checkpoint.ready()
+        if ready:
+            checkpoint.start_subtask(ready[0].id)
+            self.log(f"subtask {ready[0].id}: {ready[0].description}")
+            return ready[0]
+        pending = [s.id for s in checkpoint.subtasks if checkpoint.status[s.id] == "pending"]
+        if pending:
+            why = f"subtasks {pending} can never start (their inputs are missing)"
+            self.finish(checkpoint, "failed", why, step)
+        else:
+            done = sum(1 for status in checkpoint.status.values() if status == "done")
+            self.finish(checkpoint, "finished", f"all {done} subtasks done", step)
+        return None
+
+    def assign(self, checkpoint: RunCheckpoint, subtask: SubtaskSpec, number: int) -> str:
+        role, reason = self.parts.assigner.assign(subtask, checkpoint.declined, number)
+        self.recorder.event(number - 1, AssignEvent(subtask=subtask.id, role=role, reason=reason))
+        checkpoint.role = role
+        return role
+
+    def finish(self, checkpoint: RunCheckpoint, outcome: Outcome, summary: str, step: int) -> None:
+        checkpoint.outcome = outcome
+        checkpoint.summary = summary
+        self.recorder.event(step, FinishEvent(outcome=outcome, summary=summary))
+        self.log(f"run {outcome}: {summary}")
+
+    # --- after a step ---------------------------------------------------------------------------
+
+    def advance(
+        self,
+        checkpoint: RunCheckpoint,
+        subtask: SubtaskSpec,
+        text: str,
+        work: StepWork,
+        reflection: ReflectionRecord,
+        step: int,
+    ) -> None:
+        """Apply what the step came to: counters, Progress, completion, escalation."""
+        action = work.action
+        if isinstance(action, act.Answer) and len(subtask.outputs) == 1:
+            checkpoint.answers[subtask.outputs[0]] = action.text
+        failed = reflection.failed or bool(work.result is not None and not work.result.ok)
+        if isinstance(action, act.Done | act.Answer | act.AskHuman) and not reflection.failed:
+            failed = False
+        facts = StepFacts(
+            action=action_text(action),
+            failed=failed,
+            no_change=reflection.verdict == "no_change",
+            gave_up=action.reason if isinstance(action, act.Fail) else None,
+        )
+        counters = self.policy.count(_counters(checkpoint), facts)
+        _store_counters(checkpoint, counters)
+        verdict = f"{reflection.verdict}: {reflection.reason}"
+        checkpoint.reflection = verdict
+        checkpoint.history.append(f"{work.number}: {facts.action} -> {reflection.verdict}")
+        if self.policy.reassess(counters):
+            verdict += (
+                f" — the last {counters.consecutive_failures} actions failed; re-assess the "
+                "subtask and say what to try differently"
+            )
+            self.recorder.event(step, EscalateProgressEvent(failures=counters.consecutive_failures))
+        self._update_progress(checkpoint, subtask, text, facts.action, verdict, work.number)
+        if isinstance(action, act.Done):
+            missing = [name for name in subtask.outputs if name not in checkpoint.answers]
+            if not missing:
+                checkpoint.hub.update(checkpoint.answers)
+                checkpoint.end_subtask("done")
+                self.log(f"subtask {subtask.id} done")
+                return
+            checkpoint.reflection = (
+                f"not done yet: report {', '.join(missing)} with an answer action first"
+            )
+            counters = self.policy.unfinished(counters)
+            _store_counters(checkpoint, counters)
+        decision = self.policy.decide(counters, facts)
+        if decision.looping:
+            self.recorder.event(step, LoopEvent(action=facts.action))
+        if decision.what == "replan":
+            self._replan(checkpoint, subtask, decision.reason, step)
+        elif decision.what == "fail":
+            checkpoint.end_subtask("failed")
+            self.finish(
+                checkpoint, "failed", f"subtask {subtask.id} failed: {decision.reason}", step
+            )
+
+    def _update_progress(
+        self,
+        checkpoint: RunCheckpoint,
+        subtask: SubtaskSpec,
+        text: str,
+        action: str,
+        verdict: str,
+        number: int,
+    ) -> None:
+        report = self.parts.progress.update(
+            ProgressInput(
+                subtask=text,
+                outputs_needed=subtask.outputs,
+                previous=checkpoint.progress,
+                action=action,
+                verdict=verdict,
+                answers=checkpoint.answers,
+                step=number,
+            )
+        )
+        if report is not None:
+            checkpoint.progress = report.progress
+            checkpoint.answers.update(report.outputs)
+
+    def _replan(
+        self, checkpoint: RunCheckpoint, subtask: SubtaskSpec, reason: str, step: int
+    ) -> None:
+        """New remaining subtasks from the planner; finished ones are kept, ids kept unique."""
+        _store_counters(checkpoint, self.policy.replanned(_counters(checkpoint)))
+        finished = [s for s in checkpoint.subtasks if checkpoint.status[s.id] == "done"]
+        outcome = self.parts.planner.replan(
+            checkpoint.instruction, finished, checkpoint.hub, subtask, reason, step + 1
+        )
+        checkpoint.end_subtask("failed")
+        kept = [s for s in checkpoint.subtasks if checkpoint.status[s.id] != "pending"]
+        taken = {s.id for s in kept}
+        fresh = []
+        for new in outcome.plan.subtasks:
+            new_id = new.id
+            while new_id in taken:
+                new_id = f"{new_id}r"
+            taken.add(new_id)
+            fresh.append(new.model_copy(update={"id": new_id}))
+        checkpoint.subtasks = kept + fresh
+        for new in fresh:
+            checkpoint.status[new.id] = "pending"
+        self.recorder.event(step, ReplanEvent(failed=subtask.id, reason=reason, subtasks=fresh))
+        self.log(f"re-planned after {subtask.id} failed ({reason}): {[s.id for s in fresh]}")
+
+    # --- recovery and the human -----------------------------------------------------------------
+
+    def reopen_crashed_app(
+        self,
+        checkpoint: RunCheckpoint,
+        subtask: SubtaskSpec,
+        windows: Sequence[WindowInfo],
+        step: int,
+    ) -> bool:
+        """Reopen the subtask's application when its window vanished without the agents closing
+        it (a crash, a kill), on its last recorded document. True when it reopened one."""
+        app = subtask.app
+        if not app or app not in checkpoint.apps_opened or self.desktop.control is None:
+            return False
+        if self.desktop.app_window_present(windows, app):
+            return False
+        documents = [entry for entry in self.recorder.last_apps if entry.app == app][:1]
+        try:
+            if documents:
+                self.desktop.reopen(documents)
+            else:
+                self.desktop.control.open_app(app)
+        except PcAgentError as error:
+            self.recorder.event(step, ReopenFailedEvent(app=app, error=str(error)))
+            return False
+        checkpoint.reflection = (
+            f"the {app} window had disappeared (the application closed or crashed); "
+            "it was reopened — check its state before going on"
+        )
+        self.recorder.event(step, ReopenedAppEvent(app=app, documents=documents))
+        self.log(f"{app} had vanished; reopened it")
+        return True
+
+    def review(self, checkpoint: RunCheckpoint, work: StepWork, recorder: StepRecorder) -> None:
+        """Proactive mode: the human approves every step, redirects, or stops the run."""
+        if self.mode != "proactive" or checkpoint.outcome:
+            return
+        verdict = work.reflection.verdict if work.reflection else "-"
+        review = self.human.review(
+            f"step {work.number} [{work.subtask_id} {work.role}] {action_text(work.action)} -> "
+            f"{verdict}\nprogress: {checkpoint.progress}"
+        )
+        recorder.event(work.number, ReviewEvent(review=review))
+        if review.decision == "stop":
+            self.finish(
+                checkpoint, "stopped", f"stopped by the user after step {work.number}", work.number
+            )
+            recorder.rewrite_state(work.number, checkpoint)
+        elif review.decision in ("guide", "reject"):
+            prefix = "The user rejected the last step. " if review.decision == "reject" else ""
+            checkpoint.guidance = prefix + review.guidance
+            recorder.rewrite_state(work.number, checkpoint)

@@ -1,0 +1,107 @@
+"""The escalation policy on its own: counters and verdicts in, the next move out (no desktop,
+no model)."""
+
+from __future__ import annotations
+
+import pytest
+
+from pcagent.config import RunConfig
+from pcagent.runtime.policy import Counters, EscalationPolicy, StepFacts
+
+RUN = RunConfig(
+    escalate_to_progress_after=2,
+    escalate_to_manager_after=3,
+    max_consecutive_failures=5,
+    loop_repeats=3,
+    max_replans=1,
+    max_steps=10,
+    token_budget=1000,
+)
+
+
+def failing(action: str = "click(x=1, y=1)", no_change: bool = False) -> StepFacts:
+    return StepFacts(action=action, failed=True, no_change=no_change)
+
+
+def run_steps(policy: EscalationPolicy, facts: list[StepFacts]) -> Counters:
+    counters = Counters()
+    for fact in facts:
+        counters = policy.count(counters, fact)
+    return counters
+
+
+def test_the_step_cap_and_the_token_budget_stop_before_a_step() -> None:
+    policy = EscalationPolicy(RUN)
+    assert policy.stop_before_step(9, 999) is None
+    assert "step cap (10)" in (policy.stop_before_step(10, 0) or "")
+    assert "token budget (1000 of 1000)" in (policy.stop_before_step(3, 1000) or "")
+    assert (
+        EscalationPolicy(RUN.model_copy(update={"token_budget": 0})).stop_before_step(3, 10**9)
+        is None
+    )
+
+
+def test_failures_count_up_and_a_success_resets_them() -> None:
+    policy = EscalationPolicy(RUN)
+    counters = run_steps(policy, [failing(), failing()])
+    assert counters.consecutive_failures == 2
+    counters = policy.count(counters, StepFacts("press(key='a')", failed=False, no_change=False))
+    assert counters.consecutive_failures == 0
+    assert counters.recent_actions == ("click(x=1, y=1)", "click(x=1, y=1)", "press(key='a')")
+
+
+def test_progress_re_assesses_exactly_at_its_threshold() -> None:
+    policy = EscalationPolicy(RUN)
+    seen = []
+    counters = Counters()
+    for number in range(4):
+        counters = policy.count(counters, failing(f"click(x={number}, y=0)"))
+        seen.append(policy.reassess(counters))
+    assert seen == [False, True, False, False]
+
+
+def test_repeated_failures_go_to_the_manager_then_end_the_run() -> None:
+    policy = EscalationPolicy(RUN)
+    counters = run_steps(policy, [failing(f"a{n}") for n in range(2)])
+    assert policy.decide(counters, failing("a1")).what == "go_on"
+    counters = policy.count(counters, failing("a2"))
+    decision = policy.decide(counters, failing("a2"))
+    assert (decision.what, decision.reason) == ("replan", "3 actions in a row failed")
+    # re-plans used up: further failures go on until the hard limit, then fail
+    spent = policy.replanned(counters)
+    spent = policy.count(spent, failing("a3"))
+    assert policy.decide(spent, failing("a3")).what == "go_on"
+    spent = policy.count(spent, failing("a4"))
+    decision = policy.decide(spent, failing("a4"))
+    assert (decision.what, decision.reason) == ("fail", "5 actions in a row failed")
+
+
+def test_a_loop_without_effect_is_detected_and_re_planned() -> None:
+    policy = EscalationPolicy(RUN.model_copy(update={"escalate_to_manager_after": 10}))
+    same = failing("click(x=5, y=5)", no_change=True)
+    counters = run_steps(policy, [same, same])
+    assert policy.decide(counters, same).what == "go_on"
+    counters = policy.count(counters, same)
+    decision = policy.decide(counters, same)
+    assert (decision.what, decision.looping) == ("replan", True)
+    assert "repeats the same action" in decision.reason
+    # the same repeats with a visible change are no loop
+    changed = failing("click(x=5, y=5)", no_change=False)
+    assert not policy.decide(run_steps(policy, [changed] * 3), changed).looping
+
+
+def test_a_fail_action_re_plans_or_ends_the_run() -> None:
+    gave_up = StepFacts("fail(reason='x')", failed=True, no_change=False, gave_up="no such file")
+    policy = EscalationPolicy(RUN)
+    counters = policy.count(Counters(), gave_up)
+    assert policy.decide(counters, gave_up).what == "replan"
+    no_manager = EscalationPolicy(RUN, can_replan=False)
+    decision = no_manager.decide(counters, gave_up)
+    assert (decision.what, decision.reason) == ("fail", "the role gave up: no such file")
+
+
+@pytest.mark.parametrize("can_replan", [True, False])
+def test_an_unfinished_done_counts_as_a_failure(can_replan: bool) -> None:
+    policy = EscalationPolicy(RUN, can_replan=can_replan)
+    counters = policy.unfinished(Counters(consecutive_failures=2))
+    assert counters.consecutive_failures == 3
