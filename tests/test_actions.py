@@ -418,3 +418,9 @@ def test_parse_action_returns_an_action_or_raises_invalid_action_error(data: Any
         return
     assert type(action) in ACTION_TYPES.values()
     assert parse_action(action.model_dump_json()) == action
+
+
+def test_a_drag_that_does_not_move_is_refused_as_a_click_in_disguise() -> None:
+    with pytest.raises(InvalidActionError, match="drag must end somewhere else"):
+        parse_action({"kind": "drag", "start_x": 5, "start_y": 5, "end_x": 5, "end_y": 5})
+    assert parse_action({"kind": "drag", "start_x": 5, "start_y": 5, "end_x": 6, "end_y": 5})

@@ -42,8 +42,8 @@ __all__ = [
     "ACTION_TYPES",
     "KEY_NAMES",
     "Action",
-    "ActionSite",
     "ActionParseError",
+    "ActionSite",
     "Answer",
     "AskHuman",
     "Click",
@@ -367,6 +367,15 @@ class Drag(_ActionBase):
     start_y: _Int = Field(ge=0, description="Screen pixel row where the drag starts.")
     end_x: _Int = Field(ge=0, description="Screen pixel column where the drag ends.")
     end_y: _Int = Field(ge=0, description="Screen pixel row where the drag ends.")
+
+    @model_validator(mode="after")
+    def _moves(self) -> Drag:
+        if (self.start_x, self.start_y) == (self.end_x, self.end_y):
+            raise PydanticCustomError(
+                "drag_without_motion",
+                "a drag must end somewhere else than it starts; to press at one point, click",
+            )
+        return self
 
     def points(self) -> list[tuple[int, int]]:
         return [(self.start_x, self.start_y), (self.end_x, self.end_y)]

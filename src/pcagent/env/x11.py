@@ -135,6 +135,11 @@ class X11Display:
                 return window
         return None
 
+    def buttons_pressed(self) -> list[int]:
+        """Mouse buttons (1-5) held down now: an action that pressed one must release it."""
+        mask = self._root.query_pointer().mask
+        return [number for number in range(1, 6) if mask & (X.Button1Mask << (number - 1))]
+
     def has_window_manager(self) -> bool:
         return self._property(self._root, "_NET_SUPPORTING_WM_CHECK", Xatom.WINDOW) is not None
 

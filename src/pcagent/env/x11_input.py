@@ -17,7 +17,7 @@ import subprocess
 import time
 from collections.abc import Iterator, Mapping, Sequence
 
-from pcagent.errors import ActionExecutionError, MissingProgramError
+from pcagent.errors import ActionExecutionError, InvalidActionError, MissingProgramError
 
 BUTTONS = {"left": 1, "middle": 2, "right": 3}
 SCROLL_BUTTONS = {"up": 4, "down": 5, "left": 6, "right": 7}
@@ -124,31 +124,50 @@ class XdotoolInput:
             )
         return completed.stdout
 
+    def pointer(self) -> tuple[int, int]:
+        """Where the pointer is now, in screen pixels."""
+        values = dict(
+            line.split("=", 1) for line in self._run("getmouselocation", "--shell").splitlines()
+        )
+        return int(values["X"]), int(values["Y"])
+
     def move(self, x: int, y: int) -> None:
-        self._run("mousemove", "--sync", str(x), str(y))
+        """Move the pointer and wait until the server has it there.
+
+        ``mousemove --sync`` waits for a motion event, and none comes when the pointer is already
+        at the target: measured, it then waits about 15 s. So the position is asked first and a
+        move to where the pointer already is does nothing.
+        """
+        if self.pointer() != (x, y):
+            self._run("mousemove", "--sync", str(x), str(y))
 
     def click(self, x: int, y: int, button: str = "left", repeat: int = 1) -> None:
-        self._run(
-            "mousemove", "--sync", str(x), str(y),
-            "click", "--repeat", str(repeat), "--delay", "60", str(BUTTONS[button]),
-        )  # fmt: skip
+        self.move(x, y)
+        self._run("click", "--repeat", str(repeat), "--delay", "60", str(BUTTONS[button]))
 
     def drag(self, start: tuple[int, int], end: tuple[int, int]) -> None:
+        """Press the left button at ``start``, move to ``end`` and release; the button is
+        released whatever happens in between. ``start == end`` is refused (it is a click)."""
+        if start == end:
+            raise InvalidActionError(
+                f"a drag from {start} to the same point moves nothing; use a click there"
+            )
         # Intermediate motion makes toolkits register a drag rather than a jump; the short pauses
         # let the application handle each event before the next (LibreOffice otherwise sometimes
         # ends a text selection at a stale pointer position).
         middle = ((start[0] + end[0]) // 2, (start[1] + end[1]) // 2)
-        self._run(
-            "mousemove", "--sync", str(start[0]), str(start[1]), "mousedown", "1", "sleep", "0.05",
-            "mousemove", "--sync", str(middle[0]), str(middle[1]), "sleep", "0.05",
-            "mousemove", "--sync", str(end[0]), str(end[1]), "sleep", "0.05", "mouseup", "1",
-        )  # fmt: skip
+        self.move(*start)
+        self._run("mousedown", "1", "sleep", "0.05")
+        try:
+            for point in (middle, end):
+                if point != start:
+                    self._run("mousemove", "--sync", str(point[0]), str(point[1]), "sleep", "0.05")
+        finally:
+            self._run("mouseup", "1")
 
     def scroll(self, x: int, y: int, direction: str, amount: int) -> None:
-        self._run(
-            "mousemove", "--sync", str(x), str(y),
-            "click", "--repeat", str(amount), "--delay", "30", str(SCROLL_BUTTONS[direction]),
-        )  # fmt: skip
+        self.move(x, y)
+        self._run("click", "--repeat", str(amount), "--delay", "30", str(SCROLL_BUTTONS[direction]))
 
     def type_text(self, text: str, key_pause: float = 0.0) -> None:
         """Type ``text`` exactly; no Enter is added beyond the newlines it contains.
