@@ -41,6 +41,7 @@ from pcagent.errors import InvalidActionError
 __all__ = [
     "ACTION_TYPES",
     "KEY_NAMES",
+    "MAX_TYPED_CHARACTERS",
     "Action",
     "ActionParseError",
     "ActionSite",
@@ -226,6 +227,10 @@ _KeyName = Annotated[str, AfterValidator(_validated_key)]
 
 # --- actions -------------------------------------------------------------------------------------
 
+#: Longest text one ``type`` action may type (about three pages; 100 kB took 36 s to type, and a
+#: model that produces that much is rambling, not typing).
+MAX_TYPED_CHARACTERS = 10_000
+
 ActionSite = Literal["desktop", "perception", "run", "human"]
 """Where an action is carried out: on the desktop (the environment's executor), by the perception
 layer (which turns it into desktop input of its own), by the run loop (reports and endings), or by
@@ -321,7 +326,9 @@ class TypeText(_ActionBase):
     """Type text at the keyboard focus, clicking (x, y) first if given; no Enter is added."""
 
     kind: Literal["type"] = Field("type", description='Always "type".')
-    text: str = Field(min_length=1, description="Exact text to type.")
+    text: str = Field(
+        min_length=1, max_length=MAX_TYPED_CHARACTERS, description="Exact text to type."
+    )
     x: _Int | None = Field(None, ge=0, description="Column to click first; give with y or omit.")
     y: _Int | None = Field(None, ge=0, description="Row to click first; give with x or omit.")
 

@@ -15,6 +15,7 @@ from typing import Any
 from tests.agents.scripted import decision
 
 from pcagent.agents.roles import default_pool
+from pcagent.env.apps import app_infos
 from pcagent.models.backend import ChatRequest
 from pcagent.models.backends.scripted import ScriptedBackend
 from pcagent.models.structured import StructuredChatModel
@@ -106,7 +107,7 @@ def progress(request: ChatRequest) -> str:
     return json.dumps({"progress": f"did {action}", "completed": False, "outputs": {}})
 
 
-POOL = default_pool()
+POOL = default_pool(info.name for info in app_infos())
 
 
 def scheduler(request: ChatRequest) -> str:

@@ -6,6 +6,7 @@ import pytest
 
 from pcagent.actions import Action, Click, DoubleClick, Hotkey, Press, RightClick, Scroll, TypeText
 from pcagent.config import PcAgentConfig, RunConfig, SafetyConfig
+from pcagent.env.apps import app_infos
 from pcagent.env.observation import Box
 from pcagent.errors import ActionRefusedError, ConfigurationError
 from pcagent.perception.marks import Mark
@@ -18,6 +19,8 @@ from pcagent.runtime.safety import (
 )
 
 CLICK = Click(x=50, y=20)
+#: The sandbox's document editors, as the run layer takes them from the environment.
+EDITORS = frozenset(info.name for info in app_infos() if info.edits_documents)
 
 
 def mark(label: str, role: str = "push button", source: str = "accessibility") -> Mark:
@@ -40,7 +43,7 @@ def keys(*names: str) -> Hotkey:
 
 def category(action: Action, context: ActionContext, config: SafetyConfig | None = None) -> str:
     """The sensitivity category, or "" when the action is not sensitive."""
-    guard = SafetyGuard(config or SafetyConfig(), "auto")
+    guard = SafetyGuard(config or SafetyConfig(), "auto", editors=EDITORS)
     sensitivity = guard.classify(action, context)
     return "" if sensitivity is None else sensitivity.category
 
@@ -132,6 +135,21 @@ def test_an_unknown_app_counts_as_any_app() -> None:
     assert category(keys("ctrl", "w"), on("")) == "close_window"
 
 
+def test_closing_a_document_is_sensitive_in_the_environments_editors_only() -> None:
+    """Which applications edit documents is the environment's word, not a list of the guard's."""
+    guard = SafetyGuard(SafetyConfig(), "auto", editors=frozenset({"notebook"}))
+    close_document = keys("ctrl", "w")
+    assert guard.classify(close_document, on("notebook")) is not None
+    assert guard.classify(close_document, on("writer")) is None  # not an editor here
+    assert guard.classify(close_document, on("")) is not None  # unknown counts as any app
+    assert guard.classify(keys("ctrl", "q"), on("writer")) is not None  # closing an app still is
+
+
+def test_an_environment_that_names_no_editors_guards_closing_everywhere() -> None:
+    guard = SafetyGuard(SafetyConfig(), "auto", editors=frozenset())
+    assert guard.classify(keys("ctrl", "w"), on("browser")) is not None
+
+
 def test_ocr_marks_are_matched_whatever_their_role() -> None:
     """OCR text stands in for controls that have no accessible text, so it may be a button."""
     ocr_send = ActionContext(app="mail", target=mark("Send", role="text", source="ocr"))
@@ -141,7 +159,7 @@ def test_ocr_marks_are_matched_whatever_their_role() -> None:
 
 
 def test_reason_names_what_is_clicked_and_where() -> None:
-    guard = SafetyGuard(SafetyConfig(), "auto")
+    guard = SafetyGuard(SafetyConfig(), "auto", editors=EDITORS)
     sensitivity = guard.classify(CLICK, on("mail", "Send"))
     assert sensitivity is not None
     assert sensitivity.reason.startswith('clicks "Send" in mail')
@@ -165,14 +183,18 @@ def test_chords_compare_as_keysym_sets() -> None:
 
 def test_harmless_actions_run_without_asking() -> None:
     human = ScriptedHuman()  # any question would raise
-    verdict = SafetyGuard(SafetyConfig(), "passive", human).check(CLICK, on("mail", "Reply"))
+    verdict = SafetyGuard(SafetyConfig(), "passive", human, editors=EDITORS).check(
+        CLICK, on("mail", "Reply")
+    )
     assert verdict.allowed and verdict.sensitivity is None and not verdict.asked_human
     assert human.questions == []
 
 
 def test_auto_mode_refuses_with_the_config_key_to_change() -> None:
     human = NoHuman()
-    verdict = SafetyGuard(SafetyConfig(), "auto", human).check(CLICK, on("mail", "Send"))
+    verdict = SafetyGuard(SafetyConfig(), "auto", human, editors=EDITORS).check(
+        CLICK, on("mail", "Send")
+    )
     assert not verdict.allowed and not verdict.asked_human
     assert verdict.sensitivity is not None and verdict.sensitivity.category == "send_mail"
     assert '"send_mail" to [safety] allow' in verdict.reason
@@ -180,7 +202,7 @@ def test_auto_mode_refuses_with_the_config_key_to_change() -> None:
 
 
 def test_allow_lets_a_category_through_in_auto_mode() -> None:
-    guard = SafetyGuard(SafetyConfig(allow=["send_mail"]), "auto", ScriptedHuman())
+    guard = SafetyGuard(SafetyConfig(allow=["send_mail"]), "auto", ScriptedHuman(), editors=EDITORS)
     verdict = guard.check(CLICK, on("mail", "Send"))
     assert verdict.allowed and not verdict.asked_human
     assert verdict.sensitivity is not None and verdict.sensitivity.category == "send_mail"
@@ -190,7 +212,7 @@ def test_allow_lets_a_category_through_in_auto_mode() -> None:
 
 def test_allow_skips_the_question_in_passive_mode() -> None:
     human = ScriptedHuman()
-    guard = SafetyGuard(SafetyConfig(allow=["close_window"]), "passive", human)
+    guard = SafetyGuard(SafetyConfig(allow=["close_window"]), "passive", human, editors=EDITORS)
     assert guard.check(keys("ctrl", "q"), on("writer")).allowed
     assert human.questions == []
 
@@ -199,7 +221,7 @@ def test_allow_skips_the_question_in_passive_mode() -> None:
 @pytest.mark.parametrize("answer", [True, False])
 def test_passive_and_proactive_modes_ask_the_human(mode: str, answer: bool) -> None:
     human = ScriptedHuman(confirms=[answer])
-    guard = SafetyGuard(SafetyConfig(), mode, human)  # type: ignore[arg-type]
+    guard = SafetyGuard(SafetyConfig(), mode, human, editors=EDITORS)  # type: ignore[arg-type]
     context = ActionContext(
         app="file_manager", target=mark("Move to Trash", "menu item"), role="decision"
     )
@@ -213,17 +235,21 @@ def test_passive_and_proactive_modes_ask_the_human(mode: str, answer: bool) -> N
 
 
 def test_enforce_raises_when_refused_and_returns_the_verdict_otherwise() -> None:
-    guard = SafetyGuard(SafetyConfig(), "passive", ScriptedHuman(confirms=[False, True]))
+    guard = SafetyGuard(
+        SafetyConfig(), "passive", ScriptedHuman(confirms=[False, True]), editors=EDITORS
+    )
     with pytest.raises(ActionRefusedError, match="discard_changes"):
         guard.enforce(CLICK, on("writer", "Don't Save"))
     assert guard.enforce(CLICK, on("writer", "Don't Save")).allowed
     assert guard.enforce(CLICK, on("writer", "Save")).sensitivity is None
     with pytest.raises(ActionRefusedError, match=r"\[safety\] allow"):
-        SafetyGuard(SafetyConfig(), "auto").enforce(keys("alt", "f4"), on("writer"))
+        SafetyGuard(SafetyConfig(), "auto", editors=EDITORS).enforce(
+            keys("alt", "f4"), on("writer")
+        )
 
 
 def test_a_human_out_of_answers_is_not_taken_as_consent() -> None:
-    guard = SafetyGuard(SafetyConfig(), "passive", ScriptedHuman())
+    guard = SafetyGuard(SafetyConfig(), "passive", ScriptedHuman(), editors=EDITORS)
     with pytest.raises(HumanScriptExhaustedError):
         guard.check(CLICK, on("mail", "Send"))
 
@@ -241,7 +267,7 @@ def test_extra_labels_and_hotkeys_are_custom() -> None:
     assert category(keys("ctrl", "shift", "X"), on("calculator"), config) == "custom"
     assert category(keys("ctrl", "x"), on("calculator"), config) == ""
     assert category(CLICK, on("browser", "Publish")) == ""  # not without the configuration
-    allowed = SafetyGuard(config.model_copy(update={"allow": ["custom"]}), "auto")
+    allowed = SafetyGuard(config.model_copy(update={"allow": ["custom"]}), "auto", editors=EDITORS)
     assert allowed.check(CLICK, on("browser", "Publish")).allowed
 
 
@@ -255,12 +281,12 @@ def test_extra_labels_and_hotkeys_are_custom() -> None:
 )
 def test_bad_extras_are_configuration_errors(config: SafetyConfig, key: str) -> None:
     with pytest.raises(ConfigurationError, match=key):
-        SafetyGuard(config, "auto")
+        SafetyGuard(config, "auto", editors=EDITORS)
 
 
 def test_unknown_mode_is_a_configuration_error() -> None:
     with pytest.raises(ConfigurationError, match="mode"):
-        SafetyGuard(SafetyConfig(), "sometimes")  # type: ignore[arg-type]
+        SafetyGuard(SafetyConfig(), "sometimes", editors=EDITORS)  # type: ignore[arg-type]
 
 
 def test_from_config_uses_safety_section_and_run_mode() -> None:
@@ -268,7 +294,7 @@ def test_from_config_uses_safety_section_and_run_mode() -> None:
         run=RunConfig(mode="passive"), safety=SafetyConfig(extra_hotkeys=["ctrl+k"])
     )
     human = ScriptedHuman(confirms=[True])
-    guard = SafetyGuard.from_config(config, human)
+    guard = SafetyGuard.from_config(config, human, editors=EDITORS)
     assert guard.mode == "passive"
     verdict = guard.check(keys("ctrl", "k"), on("writer"))
     assert verdict.allowed and verdict.asked_human

@@ -46,7 +46,7 @@ def _open_app_within(apps: tuple[str, ...]) -> type[act.OpenApp]:
     )
 
 
-def _points_inside(width: int, height: int) -> AfterValidator:
+def _points_inside(width: int, height: int, space: str) -> AfterValidator:
     """Validator: every point of the action lies in a ``width`` x ``height`` image. The error
     names the image's size, so the re-ask tells the model which range to use."""
 
@@ -55,13 +55,14 @@ def _points_inside(width: int, height: int) -> AfterValidator:
             if not (0 <= x < width and 0 <= y < height):
                 raise PydanticCustomError(
                     "point_outside_image",
-                    "point ({x}, {y}) is outside the {width}x{height} image; give x from 0 to "
-                    "{last_x} and y from 0 to {last_y}, in the image's pixels",
+                    "point ({x}, {y}) is outside the {width}x{height} {space}; give x from 0 to "
+                    "{last_x} and y from 0 to {last_y}",
                     {
                         "x": x,
                         "y": y,
                         "width": width,
                         "height": height,
+                        "space": space,
                         "last_x": width - 1,
                         "last_y": height - 1,
                     },
@@ -76,12 +77,14 @@ def decision_schema(
     kinds: tuple[str, ...],
     apps: tuple[str, ...] = (),
     image_size: tuple[int, int] | None = None,
+    space: str = "image",
 ) -> type[BaseModel]:
     """The reply model for a role with these action kinds (and, when given, these applications
     for ``open_app``): reasoning, action, not_mine.
 
-    ``image_size`` (width, height): the model answers in the pixels of an image of that size, so
-    a point outside it is a validation error (the JSON schema itself is the same).
+    ``image_size`` (width, height): the model answers in the pixels of an image (or ``space``:
+    a screen) of that size, so a point outside it is a validation error (the JSON schema itself
+    is the same).
     """
     classes = tuple(
         _open_app_within(apps) if kind == "open_app" and apps else act.ACTION_TYPES[kind]
@@ -91,7 +94,7 @@ def decision_schema(
         classes[0] if len(classes) == 1 else Annotated[Union[classes], Field(discriminator="kind")]  # noqa: UP007
     )
     if image_size is not None:
-        action_type = Annotated[action_type, _points_inside(*image_size)]
+        action_type = Annotated[action_type, _points_inside(*image_size, space)]
     return create_model(
         "Decision",
         reasoning=(str, Field(max_length=MAX_REASONING, description="Brief reasoning first.")),
@@ -147,7 +150,9 @@ class DecisionAgent(Agent):
         kinds = self.role.allowed_kinds(self.with_human)
         guidance = f"Guidance from the user: {data.guidance}" if data.guidance else ""
         shrunk = self._shrunk_image(data.image)
-        screen, listing, image_size = data.screen, data.listing, None
+        # Points are checked against the screen (or the shrunk image) in the reply's validation, so
+        # an off-screen click goes straight back to the model instead of costing a step.
+        screen, listing, image_size = data.screen, data.listing, data.screen
         if shrunk is not None:
             image_size = (shrunk.model_width, shrunk.model_height)
             screen, listing = image_size, listing_in_image_pixels(data.listing, shrunk)
@@ -167,7 +172,8 @@ class DecisionAgent(Agent):
             window=data.window or "(none)",
             listing=listing,
         )
-        schema = decision_schema(kinds, tuple(sorted(self.role.apps)), image_size)
+        space = "screen" if shrunk is None else "image"
+        schema = decision_schema(kinds, tuple(sorted(self.role.apps)), image_size, space)
         result = self.ask(prompt_messages(system, user, data.image), schema, data.step)
         if result.value is None:
             return Decision(failure=result.failure)

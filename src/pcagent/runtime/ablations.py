@@ -22,7 +22,6 @@ ABLATIONS: dict[str, str] = {
 }
 
 
-
 def check_ablation(name: str) -> Ablation:
     """``name`` as an :data:`Ablation`; :class:`ConfigurationError` listing the valid names."""
     if name not in ABLATIONS:

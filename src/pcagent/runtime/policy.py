@@ -116,4 +116,6 @@ class EscalationPolicy:
         )
 
     def replanned(self, counters: Counters) -> Counters:
-        return Counters(counters.consecutive_failures, counters.replans + 1, counters.recent_actions)
+        return Counters(
+            counters.consecutive_failures, counters.replans + 1, counters.recent_actions
+        )

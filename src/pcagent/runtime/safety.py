@@ -5,7 +5,9 @@ where it lands (:class:`ActionContext`), to :meth:`SafetyGuard.enforce` before t
 it. The guard
 
 1. classifies the action against a small table of :class:`SensitiveRule` (sending mail, deleting
-   files, discarding unsaved changes, closing windows, plus ``[safety]`` extras);
+   files, discarding unsaved changes, closing windows, plus ``[safety]`` extras); which
+   applications edit documents (where closing a window may lose work) comes from the
+   environment's application list, given at construction (:func:`builtin_rules`);
 2. lets it through when it is not sensitive, or when its category is in ``[safety] allow``;
 3. otherwise refuses it in ``auto`` mode, and asks the human in ``passive`` and ``proactive``.
 
@@ -43,7 +45,6 @@ from pcagent.perception.marks import Mark
 from pcagent.runtime.human import Human, NoHuman
 
 __all__ = [
-    "BUILTIN_RULES",
     "CONTENT_ROLES",
     "CUSTOM_CATEGORY",
     "ActionContext",
@@ -51,6 +52,7 @@ __all__ = [
     "SafetyGuard",
     "SensitiveRule",
     "Sensitivity",
+    "builtin_rules",
     "normalize_label",
     "parse_chord",
 ]
@@ -83,8 +85,8 @@ class ActionContext(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    #: Logical app of the focused window (``text_editor``, ``calculator``, ``writer``,
-    #: ``spreadsheet``, ``file_manager``, ``clock``, ``browser``, ``mail``); "" when unknown.
+    #: Logical app of the focused window, as the environment names its applications
+    #: (``mail``, ``file_manager``...); "" when unknown.
     #: An unknown app counts as *any* app: a rule for one app cannot be dodged by a window the
     #: run loop could not name.
     app: str = ""
@@ -142,53 +144,62 @@ class SensitiveRule:
         return not self.apps or not app or app in self.apps
 
 
-_EDITORS = frozenset({"writer", "spreadsheet", "text_editor"})
+def builtin_rules(editors: frozenset[str]) -> tuple[SensitiveRule, ...]:
+    """The built-in rules, checked in order; the first that matches names the category.
 
-BUILTIN_RULES: tuple[SensitiveRule, ...] = (
-    SensitiveRule(
-        "send_mail",
-        "sends the message being written",
-        # "Send / Receive" only fetches mail.
-        labels=(r"send(?!\s*/)", r"send now", r"send later"),
-        chords=("ctrl+enter",),  # enter and return are the same keysym
-        apps=frozenset({"mail"}),
-    ),
-    SensitiveRule(
-        "delete_files",
-        "deletes files or moves them to the trash",
-        labels=(r"delete", r"move to (the )?trash", r"empty (the )?trash", r"delete permanently"),
-        chords=("shift+delete",),
-        keys=("delete",),
-        apps=frozenset({"file_manager"}),
-    ),
-    SensitiveRule(
-        "delete_files",
-        "deletes files for good",
-        labels=(r"delete permanently", r"empty (the )?trash"),
-    ),
-    SensitiveRule(
-        "discard_changes",
-        "throws away unsaved changes",
-        labels=(
-            r"don't save",
-            r"do not save",
-            r"discard( changes)?",
-            r"close without saving",
+    ``editors`` are the environment's applications that edit documents: in them ``ctrl+w``
+    closes a document, elsewhere (a browser tab) it is harmless. Empty means the environment
+    could not say, and the rule then holds in every application.
+    """
+    return (
+        SensitiveRule(
+            "send_mail",
+            "sends the message being written",
+            # "Send / Receive" only fetches mail.
+            labels=(r"send(?!\s*/)", r"send now", r"send later"),
+            chords=("ctrl+enter",),  # enter and return are the same keysym
+            apps=frozenset({"mail"}),
         ),
-    ),
-    SensitiveRule(
-        "close_window",
-        "closes the application, possibly losing unsaved work",
-        chords=("ctrl+q", "alt+f4"),
-    ),
-    SensitiveRule(
-        "close_window",
-        "closes the document, possibly losing unsaved work",
-        chords=("ctrl+w",),
-        apps=_EDITORS,
-    ),
-)
-"""The built-in rules, checked in order; the first that matches names the category."""
+        SensitiveRule(
+            "delete_files",
+            "deletes files or moves them to the trash",
+            labels=(
+                r"delete",
+                r"move to (the )?trash",
+                r"empty (the )?trash",
+                r"delete permanently",
+            ),
+            chords=("shift+delete",),
+            keys=("delete",),
+            apps=frozenset({"file_manager"}),
+        ),
+        SensitiveRule(
+            "delete_files",
+            "deletes files for good",
+            labels=(r"delete permanently", r"empty (the )?trash"),
+        ),
+        SensitiveRule(
+            "discard_changes",
+            "throws away unsaved changes",
+            labels=(
+                r"don't save",
+                r"do not save",
+                r"discard( changes)?",
+                r"close without saving",
+            ),
+        ),
+        SensitiveRule(
+            "close_window",
+            "closes the application, possibly losing unsaved work",
+            chords=("ctrl+q", "alt+f4"),
+        ),
+        SensitiveRule(
+            "close_window",
+            "closes the document, possibly losing unsaved work",
+            chords=("ctrl+w",),
+            apps=editors,
+        ),
+    )
 
 
 # --- matching ------------------------------------------------------------------------------------
@@ -316,6 +327,8 @@ class SafetyGuard:
     """Decides whether an action may run; see the module docstring for the rules.
 
     ``human`` is only consulted in ``passive`` and ``proactive`` mode, through ``confirm``.
+    ``editors`` are the logical names of the environment's applications that edit documents
+    (:attr:`pcagent.env.protocol.AppInfo.edits_documents`); see :func:`builtin_rules`.
     Raises :class:`ConfigurationError` at construction for an unknown mode or a bad
     ``extra_labels`` pattern or ``extra_hotkeys`` chord.
     """
@@ -323,6 +336,7 @@ class SafetyGuard:
     config: SafetyConfig
     mode: InteractionMode
     human: Human = field(default_factory=NoHuman)
+    editors: frozenset[str] = field(kw_only=True)
     rules: tuple[SensitiveRule, ...] = field(init=False)
     _compiled: tuple[_CompiledRule, ...] = field(init=False, repr=False)
 
@@ -332,7 +346,7 @@ class SafetyGuard:
             raise ConfigurationError(
                 f"unknown interaction mode {self.mode!r}; [run] mode must be one of {modes}"
             )
-        compiled = [_compile(rule) for rule in BUILTIN_RULES]
+        compiled = [_compile(rule) for rule in builtin_rules(frozenset(self.editors))]
         custom = _custom_rule(self.config)
         if custom is not None:
             compiled.append(custom)
@@ -340,9 +354,12 @@ class SafetyGuard:
         self.rules = tuple(item.rule for item in compiled)
 
     @classmethod
-    def from_config(cls, config: PcAgentConfig, human: Human) -> SafetyGuard:
-        """The guard for a run: ``[safety]`` rules and ``[run] mode``."""
-        return cls(config=config.safety, mode=config.run.mode, human=human)
+    def from_config(
+        cls, config: PcAgentConfig, human: Human, *, editors: frozenset[str]
+    ) -> SafetyGuard:
+        """The guard for a run: ``[safety]`` rules and ``[run] mode``, for an environment whose
+        document editors are ``editors``."""
+        return cls(config=config.safety, mode=config.run.mode, human=human, editors=editors)
 
     def classify(self, action: Action, context: ActionContext) -> Sensitivity | None:
         """The first rule the action matches, as a :class:`Sensitivity`; None if none does."""

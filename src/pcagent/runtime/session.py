@@ -17,13 +17,14 @@ from typing import Any
 from pcagent.agents.roles import Role, RolePool, default_pool, generalist
 from pcagent.config import PcAgentConfig
 from pcagent.env.protocol import Environment
-from pcagent.errors import AgentError, RunStateError
+from pcagent.errors import RunStateError
 from pcagent.runtime.ablations import Ablation, check_ablation
 from pcagent.runtime.checkpoint import RunCheckpoint
 from pcagent.runtime.desktop_state import DesktopAccess
 from pcagent.runtime.dispatch import ActionDispatcher
 from pcagent.runtime.events import PlanEvent, RestoreEvent, ResumeEvent, RewindEvent
 from pcagent.runtime.human import Human, NoHuman
+from pcagent.runtime.limits import check_instruction
 from pcagent.runtime.loop import StepLoop
 from pcagent.runtime.parts import AgentModels, build_parts
 from pcagent.runtime.policy import EscalationPolicy
@@ -127,8 +128,7 @@ class RunSession:
 
     def start(self, instruction: str, settings: dict[str, Any] | None = None) -> RunOutcome:
         """Plan and run a new instruction."""
-        if not instruction.strip():
-            raise AgentError("the instruction is empty; say what the run should do")
+        check_instruction(instruction)
         record = self.store.create_run(instruction, {**self._settings(), **(settings or {})})
         checkpoint = RunCheckpoint(instruction=instruction)
         self._begin(record.run_id, checkpoint, steps_done=0, call_step=0)
