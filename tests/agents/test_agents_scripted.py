@@ -3,6 +3,8 @@ replies are re-asked or degrade safely. (The real-model path is tested in tests/
 
 from __future__ import annotations
 
+import re
+
 from tests.agents.scripted import ScriptedModels, decision, reply
 
 from pcagent import actions as act
@@ -19,6 +21,10 @@ from pcagent.agents import (
     SubtaskSpec,
     default_pool,
 )
+from pcagent.env.apps import app_infos
+
+#: The sandbox's applications as the run layer hands them over: names, and name -> description.
+SANDBOX_APPS = {info.name: info.description for info in app_infos()}
 
 TWO_STEP_PLAN = reply(
     subtasks=[
@@ -42,7 +48,9 @@ TWO_STEP_PLAN = reply(
 def test_manager_returns_a_checked_plan() -> None:
     models = ScriptedModels(manager=[TWO_STEP_PLAN])
     calls: list[str] = []
-    manager = Manager(models.for_role("manager"), lambda agent, result: calls.append(agent))
+    manager = Manager(
+        models.for_role("manager"), lambda agent, result: calls.append(agent), apps=SANDBOX_APPS
+    )
     outcome = manager.plan("read the time and compute with it")
     assert not outcome.fallback
     assert [s.id for s in outcome.plan.subtasks] == ["s1", "s2"]
@@ -58,7 +66,7 @@ def test_manager_re_asks_a_cyclic_plan_then_falls_back_to_one_subtask() -> None:
         ]
     )
     models = ScriptedModels(manager=[cyclic, cyclic])
-    outcome = Manager(models.for_role("manager")).plan("do the whole thing")
+    outcome = Manager(models.for_role("manager"), apps=SANDBOX_APPS).plan("do the whole thing")
     assert outcome.fallback and "cycle" in outcome.problem
     assert [s.description for s in outcome.plan.subtasks] == ["do the whole thing"]
     assert "cycle" in models.prompts("manager")[1]  # the second ask named the problem
@@ -66,8 +74,25 @@ def test_manager_re_asks_a_cyclic_plan_then_falls_back_to_one_subtask() -> None:
 
 def test_manager_unknown_apps_are_blanked_not_fatal() -> None:
     plan = reply(subtasks=[{"id": "s1", "description": "x", "app": "photoshop"}])
-    outcome = Manager(ScriptedModels(manager=[plan]).for_role("manager")).plan("x")
-    assert outcome.plan.subtasks[0].app == ""
+    manager = Manager(ScriptedModels(manager=[plan]).for_role("manager"), apps=SANDBOX_APPS)
+    assert manager.plan("x").plan.subtasks[0].app == ""
+
+
+def test_manager_prompt_lists_exactly_the_applications_it_was_given() -> None:
+    plan = reply(subtasks=[{"id": "s1", "description": "x", "app": "text_editor"}])
+    models = ScriptedModels(manager=[plan])
+    apps = {"text_editor": "plain-text editor", "mail": "e-mail client"}
+    outcome = Manager(models.for_role("manager"), apps=apps).plan("x")
+    assert outcome.plan.subtasks[0].app == "text_editor"
+    system = models.backends["manager"].requests[0].messages[0].text
+    listed = re.findall(r"^- (\w+): (.*)$", system, flags=re.MULTILINE)
+    assert listed == [("text_editor", "plain-text editor"), ("mail", "e-mail client")]
+
+
+def test_manager_blanks_an_application_the_environment_does_not_offer() -> None:
+    plan = reply(subtasks=[{"id": "s1", "description": "x", "app": "calculator"}])
+    manager = Manager(ScriptedModels(manager=[plan]).for_role("manager"), apps={"mail": "mail"})
+    assert manager.plan("x").plan.subtasks[0].app == ""
 
 
 def test_manager_replan_keeps_finished_work_out() -> None:
@@ -84,7 +109,7 @@ def test_manager_replan_keeps_finished_work_out() -> None:
     models = ScriptedModels(manager=[new])
     finished = [SubtaskSpec(id="s1", description="Read the time", outputs=["time"])]
     failed = SubtaskSpec(id="s2", description="Compute {time}", inputs=["time"])
-    outcome = Manager(models.for_role("manager")).replan(
+    outcome = Manager(models.for_role("manager"), apps=SANDBOX_APPS).replan(
         "task", finished, {"time": "9:30"}, failed, "3 clicks did nothing"
     )
     assert [s.id for s in outcome.plan.subtasks] == ["s3"]
@@ -93,7 +118,7 @@ def test_manager_replan_keeps_finished_work_out() -> None:
 
 
 def test_decision_re_asks_malformed_output_and_returns_a_typed_action() -> None:
-    role = default_pool().get("calculator_clock")
+    role = default_pool(SANDBOX_APPS).get("calculator_clock")
     models = ScriptedModels(
         decision=["I would click 7", decision({"kind": "click", "x": 10, "y": 20})]
     )
@@ -115,7 +140,7 @@ def test_decision_re_asks_malformed_output_and_returns_a_typed_action() -> None:
 
 
 def test_decision_outside_the_domain_is_a_typed_failure_not_an_action() -> None:
-    role = default_pool().get("app_launcher")
+    role = default_pool(SANDBOX_APPS).get("app_launcher")
     bad = decision({"kind": "type", "text": "hello"})
     agent = DecisionAgent(ScriptedModels(decision=[bad, bad]).for_role("decision"), role=role)
     result = agent.decide(DecisionInput(subtask="x", listing=""))
@@ -123,7 +148,7 @@ def test_decision_outside_the_domain_is_a_typed_failure_not_an_action() -> None:
 
 
 def test_decision_opens_only_the_roles_applications_and_returns_the_plain_action() -> None:
-    role = default_pool().get("calculator_clock")
+    role = default_pool(SANDBOX_APPS).get("calculator_clock")
     invented = decision({"kind": "open_app", "app": "gnome-calculator"})
     good = decision({"kind": "open_app", "app": "clock"})
     models = ScriptedModels(decision=[invented, good])
@@ -204,7 +229,7 @@ def test_progress_reports_only_the_wanted_outputs_and_survives_garbage() -> None
 
 
 def test_scheduler_lets_the_model_choose_among_candidates_only() -> None:
-    pool = default_pool()
+    pool = default_pool(SANDBOX_APPS)
     subtask = SubtaskSpec(id="s1", description="compute 9*60", app="calculator")
     models = ScriptedModels(scheduler=[reply(role="calculator_clock", reason="maths")])
     scheduler = Scheduler(models.for_role("scheduler"), pool=pool)

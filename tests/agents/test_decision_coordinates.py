@@ -19,7 +19,8 @@ from tests.agents.scripted import decision
 from pcagent import actions as act
 from pcagent.agents import DecisionAgent, DecisionInput
 from pcagent.agents.decision import listing_in_image_pixels
-from pcagent.agents.roles import GENERALIST
+from pcagent.agents.roles import generalist
+from pcagent.env.apps import app_infos
 from pcagent.models import ImageLimits
 from pcagent.models.backend import BackendInfo, ChatRequest
 from pcagent.models.backends.scripted import Scripted, ScriptedBackend
@@ -78,7 +79,8 @@ def agent(*responses: Scripted, vision: bool = True) -> tuple[DecisionAgent, Scr
         responses, info=BackendInfo(name="scripted", vision=vision, image_limits=LIMITS)
     )
     model = StructuredChatModel(backend, validation_retries=1)
-    return DecisionAgent(model, role=GENERALIST), backend
+    role = generalist(info.name for info in app_infos())
+    return DecisionAgent(model, role=role), backend
 
 
 def step(image: ImagePart | None = None) -> DecisionInput:
@@ -173,3 +175,13 @@ def test_listings_are_converted_to_image_pixels() -> None:
     ]
     baseline = "push button\tOK\t\tapp\t\t(1501, 903)\t(24, 16)"
     assert listing_in_image_pixels(baseline, scaling).endswith("(750, 451)\t(12, 8)")
+
+
+def test_a_text_only_models_off_screen_point_is_re_asked_at_once() -> None:
+    # x = the screen's width is one pixel past its last column: never executed, re-asked.
+    off_screen = decision({"kind": "click", "x": SCREEN[0], "y": 10})
+    on_screen = decision({"kind": "click", "x": SCREEN[0] - 1, "y": 10})
+    decider, backend = agent(off_screen, on_screen, vision=False)
+    result = decider.decide(step())
+    assert f"outside the {SCREEN[0]}x{SCREEN[1]} screen" in backend.requests[1].messages[-1].text
+    assert result.action == act.Click(x=SCREEN[0] - 1, y=10)

@@ -7,12 +7,16 @@ import json
 import pytest
 
 from pcagent import actions as act
-from pcagent.agents import Role, RolePool, decision_schema, default_pool
+from pcagent.agents import Role, RolePool, decision_schema, default_pool, generalist
+from pcagent.env.apps import app_infos
 from pcagent.errors import ConfigurationError, OutOfDomainError
+
+#: The applications the sandbox desktop offers, as the run layer passes them.
+SANDBOX_APPS = tuple(info.name for info in app_infos())
 
 
 def test_default_pool_covers_the_application_families() -> None:
-    pool = default_pool()
+    pool = default_pool(SANDBOX_APPS)
     for name in ("app_launcher", "file_manager", "office_editor", "browser", "text_notes"):
         assert name in pool
     assert pool.for_app("calculator").name == "calculator_clock"  # type: ignore[union-attr]
@@ -21,7 +25,7 @@ def test_default_pool_covers_the_application_families() -> None:
 
 
 def test_actions_outside_a_domain_are_refused() -> None:
-    pool = default_pool()
+    pool = default_pool(SANDBOX_APPS)
     launcher = pool.get("app_launcher")
     launcher.check(act.OpenApp(app="writer"))
     with pytest.raises(OutOfDomainError, match="may not use 'type'"):
@@ -33,7 +37,7 @@ def test_actions_outside_a_domain_are_refused() -> None:
 
 
 def test_adding_a_role_is_one_registration_and_names_are_unique() -> None:
-    pool = default_pool()
+    pool = default_pool(SANDBOX_APPS)
     pool.register(Role("terminal", "Runs shell commands.", frozenset({"type", "press"})))
     assert pool.get("terminal").allowed_kinds(with_human=False) == (
         "type",
@@ -52,7 +56,7 @@ def test_adding_a_role_is_one_registration_and_names_are_unique() -> None:
 
 
 def test_the_decision_schema_only_admits_the_roles_kinds() -> None:
-    kinds = default_pool().get("app_launcher").allowed_kinds(with_human=True)
+    kinds = default_pool(SANDBOX_APPS).get("app_launcher").allowed_kinds(with_human=True)
     assert "ask_human" in kinds and "type" not in kinds
     schema = decision_schema(kinds)
     schema.model_validate({"reasoning": "r", "action": {"kind": "open_app", "app": "writer"}})
@@ -63,7 +67,7 @@ def test_the_decision_schema_only_admits_the_roles_kinds() -> None:
 
 
 def test_the_decision_schema_names_only_the_roles_applications() -> None:
-    role = default_pool().get("text_notes")
+    role = default_pool(SANDBOX_APPS).get("text_notes")
     schema = decision_schema(role.allowed_kinds(with_human=False), tuple(sorted(role.apps)))
     reply = {"reasoning": "r", "action": {"kind": "open_app", "app": "text_editor"}}
     assert schema.model_validate(reply).action.app == "text_editor"  # type: ignore[attr-defined]
@@ -72,3 +76,30 @@ def test_the_decision_schema_names_only_the_roles_applications() -> None:
             schema.model_validate({**reply, "action": {"kind": "open_app", "app": app}})
     # the enum reaches the JSON schema that constrained decoding uses
     assert '"text_editor"' in json.dumps(schema.model_json_schema())
+
+
+def test_a_pool_has_roles_only_for_the_applications_the_environment_offers() -> None:
+    pool = default_pool(["text_editor", "writer"])
+    assert pool.names() == ["app_launcher", "text_notes", "office_editor"]
+    assert pool.get("app_launcher").apps == {"text_editor", "writer"}
+    assert pool.get("office_editor").apps == {"writer"}  # no spreadsheet to open
+    for role in pool:
+        assert role.apps <= {"text_editor", "writer"}
+    assert pool.for_app("spreadsheet") is None
+    with pytest.raises(OutOfDomainError, match="may not open 'spreadsheet'"):
+        pool.get("office_editor").check(act.OpenApp(app="spreadsheet"))
+
+
+def test_the_launcher_stays_when_no_specialist_fits() -> None:
+    pool = default_pool(["terminal"])
+    assert pool.names() == ["app_launcher"]
+    assert pool.get("app_launcher").apps == {"terminal"}
+
+
+def test_the_generalist_may_open_every_application_offered_and_nothing_else() -> None:
+    role = generalist(["calculator", "mail"])
+    assert role.apps == {"calculator", "mail"}
+    assert {"type", "click", "open_app", "select_text"} <= role.kinds
+    role.check(act.OpenApp(app="mail"))
+    with pytest.raises(OutOfDomainError, match="may not open 'writer'"):
+        role.check(act.OpenApp(app="writer"))

@@ -18,12 +18,11 @@ from pcagent.agents.manager import Manager, PlanOutcome, single_subtask_plan
 from pcagent.agents.plan import Plan, SubtaskSpec, check_plan, topological_order
 from pcagent.agents.progress import ProgressAgent, ProgressInput, ProgressReport
 from pcagent.agents.reflection import Reflection, ReflectionAgent, ReflectionInput
-from pcagent.agents.roles import GENERALIST, Role, RolePool, default_pool
+from pcagent.agents.roles import Role, RolePool, default_pool, generalist
 from pcagent.agents.scheduler import Assignment, Scheduler, rule_assignment
 from pcagent.agents.screen_diff import ScreenDiff, screen_diff
 
 __all__ = [
-    "GENERALIST",
     "Assignment",
     "CommunicationHub",
     "Decision",
@@ -46,6 +45,7 @@ __all__ = [
     "check_plan",
     "decision_schema",
     "default_pool",
+    "generalist",
     "rule_assignment",
     "screen_diff",
     "single_subtask_plan",

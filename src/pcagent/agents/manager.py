@@ -17,18 +17,6 @@ from pcagent.agents.prompting import render
 from pcagent.errors import PlanError
 from pcagent.models.messages import Message
 
-#: Logical application -> what it is, for the prompt (mirrors the sandbox's registry).
-APP_DESCRIPTIONS: Mapping[str, str] = {
-    "text_editor": "plain-text editor",
-    "calculator": "calculator",
-    "writer": "word processor (documents .docx/.odt)",
-    "spreadsheet": "spreadsheet (.xlsx/.ods)",
-    "file_manager": "file manager",
-    "clock": "clocks, alarms, timers, world clocks",
-    "browser": "web browser",
-    "mail": "e-mail client",
-}
-
 
 @dataclass(frozen=True)
 class PlanOutcome:
@@ -47,9 +35,14 @@ def single_subtask_plan(instruction: str, app: str = "") -> Plan:
 
 @dataclass
 class Manager(Agent):
-    """Plans and re-plans. ``apps`` are the applications the desktop offers."""
+    """Plans and re-plans.
 
-    apps: Mapping[str, str] = field(default_factory=lambda: dict(APP_DESCRIPTIONS))
+    ``apps`` are the applications the environment offers (logical name -> what it is for), in
+    the order the prompt lists them; a plan naming any other application has it blanked. There
+    is no default: the list comes from the environment, so the plan can only name what exists.
+    """
+
+    apps: Mapping[str, str] = field(kw_only=True)
     name: ClassVar[str] = "manager"
 
     def plan(self, instruction: str, step: int | None = 0) -> PlanOutcome:
@@ -91,7 +84,9 @@ class Manager(Agent):
         known_ids: Sequence[str],
         step: int | None,
     ) -> PlanOutcome:
-        apps = "\n".join(f"- {name}: {text}" for name, text in self.apps.items())
+        apps = "\n".join(f"- {name}: {text}" for name, text in self.apps.items()) or (
+            '- (the desktop names none; leave "app" empty)'
+        )
         system, user = render("manager", apps=apps, instruction=instruction, context=context)
         messages = [Message.system(system), Message.user(user)]
         problem = ""

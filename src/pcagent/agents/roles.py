@@ -1,7 +1,8 @@
 """The role pool (COLA): specialised decision roles, each with a capability and an action domain.
 
 A role is data: a name, a capability description the scheduler reads, the action kinds it may
-emit and the applications it may open. Adding a role is one :meth:`RolePool.register` call. The
+emit and the applications it may open (only ever those the environment offers: the pool is built
+from the environment's list, :func:`default_pool`). Adding a role is one :meth:`RolePool.register` call. The
 domain is enforced twice: the Decision agent's reply schema only contains the role's kinds, and
 :meth:`RolePool.check` refuses anything outside the domain before it reaches the executor.
 """
@@ -9,7 +10,7 @@ domain is enforced twice: the Decision agent's reply schema only contains the ro
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from pcagent import actions as act
 from pcagent.errors import ConfigurationError, OutOfDomainError
@@ -98,75 +99,81 @@ class RolePool:
         return name in self._roles
 
 
-ALL_APPS = frozenset(
-    {
-        "text_editor",
-        "calculator",
-        "writer",
-        "spreadsheet",
+#: The built-in roles, one per family of applications, before they meet an environment.
+_SPECIALISTS: tuple[Role, ...] = (
+    Role(
+        "text_notes",
+        "Works in the plain-text editor: opens, reads, writes, edits and saves text files.",
+        GUI_KINDS | {"open_app", "select_text"},
+        frozenset({"text_editor"}),
+    ),
+    Role(
+        "office_editor",
+        "Works in the word processor and the spreadsheet: documents, formatting, cells, "
+        "formulas, saving.",
+        GUI_KINDS | {"open_app", "select_text"},
+        frozenset({"writer", "spreadsheet"}),
+    ),
+    Role(
+        "calculator_clock",
+        "Computes with the calculator; sets alarms, timers and world clocks in Clocks.",
+        GUI_KINDS | {"open_app"},
+        frozenset({"calculator", "clock"}),
+    ),
+    Role(
         "file_manager",
-        "clock",
+        "Browses folders and copies, moves, renames or deletes files in the file manager.",
+        GUI_KINDS | {"open_app"},
+        frozenset({"file_manager"}),
+    ),
+    Role(
         "browser",
+        "Searches the web, opens pages, fills forms and downloads files in the browser.",
+        GUI_KINDS | {"open_app", "select_text"},
+        frozenset({"browser"}),
+    ),
+    Role(
         "mail",
-    }
+        "Reads and writes e-mail, adds attachments and sends messages in the mail client.",
+        GUI_KINDS | {"open_app"},
+        frozenset({"mail"}),
+    ),
 )
 
 
-def default_pool() -> RolePool:
-    """The built-in roles, one per family of applications, plus a launcher."""
-    return RolePool(
+def default_pool(apps: Iterable[str]) -> RolePool:
+    """The built-in roles for an environment offering ``apps`` (logical application names).
+
+    The launcher comes first and may open every one of them. Each specialist keeps only the
+    applications of its family that the environment offers, and a specialist left with none is
+    not registered: the scheduler must never hand a subtask to a role that cannot open its
+    application. (An empty ``apps`` leaves the launcher alone and unrestricted: a role with no
+    applications may open any, and the environment then judges the name.)
+    """
+    offered = frozenset(apps)
+    pool = RolePool(
         [
             Role(
                 "app_launcher",
                 "Opens applications and switches between windows; does nothing inside them.",
                 frozenset({"open_app", "hotkey", "press", "click"}),
-                ALL_APPS,
-            ),
-            Role(
-                "text_notes",
-                "Works in the plain-text editor: opens, reads, writes, edits and saves text files.",
-                GUI_KINDS | {"open_app", "select_text"},
-                frozenset({"text_editor"}),
-            ),
-            Role(
-                "office_editor",
-                "Works in the word processor and the spreadsheet: documents, formatting, cells, "
-                "formulas, saving.",
-                GUI_KINDS | {"open_app", "select_text"},
-                frozenset({"writer", "spreadsheet"}),
-            ),
-            Role(
-                "calculator_clock",
-                "Computes with the calculator; sets alarms, timers and world clocks in Clocks.",
-                GUI_KINDS | {"open_app"},
-                frozenset({"calculator", "clock"}),
-            ),
-            Role(
-                "file_manager",
-                "Browses folders and copies, moves, renames or deletes files in the file manager.",
-                GUI_KINDS | {"open_app"},
-                frozenset({"file_manager"}),
-            ),
-            Role(
-                "browser",
-                "Searches the web, opens pages, fills forms and downloads files in the browser.",
-                GUI_KINDS | {"open_app", "select_text"},
-                frozenset({"browser"}),
-            ),
-            Role(
-                "mail",
-                "Reads and writes e-mail, adds attachments and sends messages in the mail client.",
-                GUI_KINDS | {"open_app"},
-                frozenset({"mail"}),
-            ),
+                offered,
+            )
         ]
     )
+    for role in _SPECIALISTS:
+        kept = role.apps & offered
+        if kept:
+            pool.register(replace(role, apps=kept))
+    return pool
 
 
-#: The role of the ablation without a role pool: every action, every application.
-GENERALIST = Role(
-    "generalist",
-    "Does anything on the desktop.",
-    GUI_KINDS | {"open_app", "select_text"},
-    ALL_APPS,
-)
+def generalist(apps: Iterable[str]) -> Role:
+    """The role of the ablation without a role pool: every action, every application the
+    environment offers."""
+    return Role(
+        "generalist",
+        "Does anything on the desktop.",
+        GUI_KINDS | {"open_app", "select_text"},
+        frozenset(apps),
+    )

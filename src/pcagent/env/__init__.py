@@ -1,24 +1,42 @@
 """The desktop environment layer: what agents observe and where their actions run.
 
-Nothing above this layer touches X11 or AT-SPI; it talks to an :class:`Environment`.
+Nothing above this layer touches X11 or AT-SPI; it talks to an :class:`Environment` and the
+optional capabilities it may offer (:class:`ApplicationCatalog`, :class:`ApplicationControl`,
+:class:`TextAccess`, :class:`LocalHome`, :class:`Describable`).
 """
 
-from pcagent.env.apps import APPS, get_app
+from pcagent.env.apps import APPS, app_infos, get_app
 from pcagent.env.observation import ActionResult, Box, Element, Observation, TextState, WindowInfo
-from pcagent.env.protocol import Environment, TextAccess
+from pcagent.env.protocol import (
+    AppInfo,
+    ApplicationCatalog,
+    ApplicationControl,
+    Describable,
+    Environment,
+    LocalHome,
+    OpenWindow,
+    TextAccess,
+)
 from pcagent.env.sandbox import SandboxConfig, SandboxDesktop
 
 __all__ = [
     "APPS",
     "ActionResult",
+    "AppInfo",
+    "ApplicationCatalog",
+    "ApplicationControl",
     "Box",
+    "Describable",
     "Element",
     "Environment",
+    "LocalHome",
     "Observation",
+    "OpenWindow",
     "SandboxConfig",
     "SandboxDesktop",
     "TextAccess",
     "TextState",
     "WindowInfo",
+    "app_infos",
     "get_app",
 ]

@@ -2,15 +2,18 @@
 
 Agents and task files say ``text_editor`` or ``spreadsheet``; only this table knows that means
 mousepad or LibreOffice Calc, and which flags make each program accessible, quiet and offline.
+It is the one list of applications: the planner's prompt, the role pool and the safety guard get
+it from the environment (:func:`app_infos`), never from a copy of their own.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from pcagent.env.observation import Observation, WindowInfo
+from pcagent.env.protocol import AppInfo
 from pcagent.errors import UnknownAppError
 
 
@@ -29,8 +32,11 @@ class LaunchContext:
 class AppSpec:
     """How to start one application and recognise its window.
 
-    ``window_classes`` are X11 WM_CLASS class names (case-insensitive) of its main windows;
-    ``title_hint`` is an alternative substring of the window title.
+    ``description`` says what it is for, in the planner's words (no program names: the plan
+    names logical applications). ``window_classes`` are X11 WM_CLASS class names
+    (case-insensitive) of its windows; ``title_hint`` is a substring of its window titles that
+    decides between applications sharing a class (LibreOffice's modules), and names a window
+    that has no class at all.
     """
 
     name: str
@@ -43,6 +49,8 @@ class AppSpec:
     #: Seconds between typed keys when this application has the focus (0: as fast as possible).
     #: galculator ignores a key pressed again while its button is still drawn pressed.
     key_pause: float = 0.0
+    #: It edits documents, so closing it may lose unsaved work (the safety guard's concern).
+    edits_documents: bool = False
 
     @property
     def program(self) -> str:
@@ -107,37 +115,49 @@ def _simple(program: str, *flags: str) -> Callable[[LaunchContext], list[str]]:
     return command
 
 
+#: Window classes every LibreOffice module uses for some of its windows (the first window while it
+#: starts, dialogs): they say "LibreOffice", not which module.
+_LIBREOFFICE_SHARED_CLASSES = ("Soffice", "libreoffice")
+
 APPS: dict[str, AppSpec] = {
     spec.name: spec
     for spec in (
-        AppSpec("text_editor", "Plain-text editor (mousepad)", _simple("mousepad"), ("Mousepad",)),
+        AppSpec(
+            "text_editor",
+            "plain-text editor",
+            _simple("mousepad"),
+            ("Mousepad",),
+            edits_documents=True,
+        ),
         AppSpec(
             "calculator",
-            "Calculator (galculator)",
+            "calculator",
             _simple("galculator"),
             ("Galculator",),
             key_pause=0.12,
         ),
         AppSpec(
             "writer",
-            "Word processor (LibreOffice Writer)",
+            "word processor (documents .docx/.odt)",
             _libreoffice("writer"),
-            ("libreoffice-writer", "Soffice"),
+            ("libreoffice-writer", *_LIBREOFFICE_SHARED_CLASSES),
             title_hint="LibreOffice Writer",
             startup_timeout=60.0,
+            edits_documents=True,
         ),
         AppSpec(
             "spreadsheet",
-            "Spreadsheet (LibreOffice Calc)",
+            "spreadsheet (.xlsx/.ods)",
             _libreoffice("calc"),
-            ("libreoffice-calc", "Soffice"),
+            ("libreoffice-calc", *_LIBREOFFICE_SHARED_CLASSES),
             title_hint="LibreOffice Calc",
             startup_timeout=60.0,
+            edits_documents=True,
         ),
-        AppSpec("file_manager", "File manager (thunar)", _simple("thunar"), ("Thunar",)),
+        AppSpec("file_manager", "file manager", _simple("thunar"), ("Thunar",)),
         AppSpec(
             "clock",
-            "Clocks, alarms and timers (gnome-clocks)",
+            "clocks, alarms, timers, world clocks",
             _simple("gnome-clocks"),
             ("gnome-clocks", "Org.gnome.clocks"),
             title_hint="Clocks",
@@ -145,14 +165,14 @@ APPS: dict[str, AppSpec] = {
         ),
         AppSpec(
             "browser",
-            "Web browser (chromium), offline",
+            "web browser",
             _chromium,
             ("Chromium", "chromium"),
             startup_timeout=60.0,
         ),
         AppSpec(
             "mail",
-            "Mail client (thunderbird) with a local profile",
+            "e-mail client",
             _thunderbird,
             ("thunderbird", "Thunderbird", "thunderbird-esr", "thunderbird-default"),
             title_hint="Mozilla Thunderbird",
@@ -172,20 +192,46 @@ def get_app(name: str) -> AppSpec:
         ) from None
 
 
-def app_of_window(window: WindowInfo) -> str:
-    """The logical application showing ``window`` ("" when unknown).
+def app_infos() -> tuple[AppInfo, ...]:
+    """Every application of the registry as the environment contract describes it."""
+    return tuple(
+        AppInfo(name=spec.name, description=spec.description, edits_documents=spec.edits_documents)
+        for spec in APPS.values()
+    )
 
-    LibreOffice's modules share the ``Soffice`` class, so a title hint ("LibreOffice Calc")
-    decides between them before the class does.
+
+def app_of_window(window: WindowInfo) -> str:
+    """The logical application showing ``window``; "" when it is none of the registry's.
+
+    The window class decides, because a title is whatever the user or a document made it (a
+    folder called "World Clocks", a mail about clocks). A title hint only decides between the
+    applications that share the window's class (a LibreOffice window says "LibreOffice Calc" in
+    its title), or for a window that has no class at all. A class no application claims is
+    nobody's, whatever its title says.
     """
-    for spec in APPS.values():
-        if spec.title_hint and spec.title_hint in window.title:
-            return spec.name
     window_class = window.app_class.lower()
-    for spec in APPS.values():
-        if window_class in {name.lower() for name in spec.window_classes}:
-            return spec.name
-    return ""
+    if not window_class:
+        return _by_title_hint(APPS.values(), window.title)
+    claiming = [
+        spec
+        for spec in APPS.values()
+        if window_class in {name.lower() for name in spec.window_classes}
+    ]
+    if len(claiming) == 1:
+        return claiming[0].name
+    return _by_title_hint(claiming, window.title)
+
+
+def _by_title_hint(specs: Iterable[AppSpec], title: str) -> str:
+    """The application among ``specs`` whose title hint ends last in ``title``; "" when no hint
+    is there. Last, because titles put the program after the document ("LibreOffice Calc
+    tips.odt - LibreOffice Writer" is Writer)."""
+    found = [
+        (title.rfind(spec.title_hint) + len(spec.title_hint), spec.name)
+        for spec in specs
+        if spec.title_hint and spec.title_hint in title
+    ]
+    return max(found)[1] if found else ""
 
 
 def calculator_display(observation: Observation) -> str | None:
