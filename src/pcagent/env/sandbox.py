@@ -30,14 +30,16 @@ from pydantic import BaseModel, Field
 from pcagent import actions as act
 from pcagent.env import processes
 from pcagent.env.accessibility import AccessibilityClient
-from pcagent.env.apps import APPS, AppSpec, LaunchContext, app_of_window, get_app
+from pcagent.env.apps import APPS, AppSpec, LaunchContext, app_infos, app_of_window, get_app
 from pcagent.env.executor import ActionExecutor
 from pcagent.env.home_template import restore_home, write_default_template
 from pcagent.env.observation import ActionResult, Box, Observation, TextState, WindowInfo
+from pcagent.env.protocol import AppInfo
 from pcagent.env.x11 import X11Display
 from pcagent.env.x11_input import XdotoolInput
 from pcagent.errors import (
     AccessibilityError,
+    ActionExecutionError,
     AppLaunchError,
     SandboxClosedError,
     SandboxStartError,
@@ -454,6 +456,14 @@ class SandboxDesktop:
             time.sleep(0.1)
         return False
 
+    def applications(self) -> tuple[AppInfo, ...]:
+        """Every application :meth:`open_app` accepts (the registry of :mod:`pcagent.env.apps`)."""
+        return app_infos()
+
+    def app_of_window(self, window: WindowInfo) -> str:
+        """The logical application showing ``window``; "" when it is none of the registry's."""
+        return app_of_window(window)
+
     def app_window(self, name: str) -> WindowInfo | None:
         """The topmost window of an application already open, or None."""
         get_app(name)  # an unknown name is an error, not "not open"
@@ -462,21 +472,44 @@ class SandboxDesktop:
                 return window
         return None
 
+    def bring_to_front(self, name: str) -> WindowInfo | None:
+        """Raise the application's topmost window and wait until the screen settles; None when
+        it is not open.
+
+        Raises :class:`UnknownAppError` for a name not in the registry and
+        :class:`ActionExecutionError` when the window could not be raised.
+        """
+        window = self.app_window(name)
+        if window is None:
+            return None
+        try:
+            self._executor.input.activate_window(window.window_id)  # type: ignore[union-attr]
+        except ActionExecutionError:
+            # ``windowactivate --sync`` can fail or time out waiting for the window manager's
+            # reply although the window did come to the front; only a window still behind is
+            # a failure.
+            focused = self.x11.focused_window()
+            if focused is None or focused.window_id != window.window_id:
+                raise
+        self.wait_settled()
+        return window
+
+    def focused_app(self) -> str:
+        """The logical application in front; "" when none of the registry's is."""
+        focused = self.x11.focused_window()
+        return app_of_window(focused) if focused is not None else ""
+
     def _focused_key_pause(self) -> float:
         """The typing pause the application in front needs (0 for most)."""
-        focused = self.x11.focused_window()
-        app = app_of_window(focused) if focused is not None else ""
+        app = self.focused_app()
         return APPS[app].key_pause if app else 0.0
 
     def _open_app_title(self, name: str) -> str:
         """What an ``open_app`` action does: bring the application's window to the front when it
         is already open (a second instance would only confuse), else start it."""
-        existing = self.app_window(name)
+        existing = self.bring_to_front(name)
         if existing is None:
             return self.open_app(name).title
-        with contextlib.suppress(Exception):
-            self._executor.input.activate_window(existing.window_id)  # type: ignore[union-attr]
-        self.wait_settled()
         return f"{existing.title} (already open; brought to the front)"
 
     def _wait_for_window(
@@ -638,7 +671,7 @@ class SandboxDesktop:
         assert self._executor is not None
         result = self._executor.execute(action)
         settled = True
-        if not isinstance(action, act.OpenApp | act.Wait | act.Answer | act.Done | act.Fail):
+        if action.settles and action.runs_on == "desktop":
             settled = self.wait_settled()
         return result.model_copy(
             update={"settled": settled, "duration_ms": (time.perf_counter() - started) * 1000}
