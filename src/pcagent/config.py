@@ -7,9 +7,10 @@ once (here, as field defaults) and documented once. Nothing is read at import; c
 File: ``$PCAGENT_CONFIG``, default ``~/.config/pcagent/config.toml``. A missing file means "all
 defaults". Unknown keys are rejected so that a typo does not silently fall back to a default.
 
-Adding a section (e.g. ``[desktop]``): define a ``DesktopConfig(ConfigSection)`` model next to the
-code that uses it or here, then add ``desktop: DesktopConfig = Field(default_factory=DesktopConfig)``
-to :class:`PcAgentConfig`. Nothing else changes.
+Sections: ``[models]`` (:class:`ModelsConfig`), ``[run]`` (:class:`RunConfig`), ``[safety]``
+(:class:`SafetyConfig`), ``[desktop]`` (:class:`DesktopConfig`); every key and default is listed in
+``docs/configuration.md``. Adding a section: define a ``ConfigSection`` model here and add it as a
+field of :class:`PcAgentConfig` with a default factory. Nothing else changes.
 
 Environment variables (they win over the file):
 
@@ -28,7 +29,7 @@ import os
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -186,16 +187,63 @@ class SafetyConfig(ConfigSection):
     extra_hotkeys: list[str] = Field(default_factory=list)
 
 
+class DesktopConfig(ConfigSection):
+    """``[desktop]``: the desktop a run works on: a fresh sandbox (the default) or, with
+    ``display``, the person's own X display.
+
+    The sandbox fields mirror :class:`pcagent.env.sandbox.SandboxConfig` with the same defaults
+    (the run assembly converts one into the other); the benchmark always uses fresh sandboxes and
+    ignores ``display``.
+    """
+
+    #: Screen width of a sandbox, in pixels.
+    width: int = Field(default=1280, ge=320, le=7680)
+    #: Screen height of a sandbox, in pixels.
+    height: int = Field(default=800, ge=240, le=4320)
+    #: Longest wait, in seconds, for the screen to stop changing after an action.
+    settle_timeout: float = Field(default=6.0, ge=0)
+    #: The screen counts as settled after this many quiet seconds.
+    settle_quiet: float = Field(default=0.25, gt=0)
+    #: Seconds to wait for each of the sandbox's services (X server, buses, window manager).
+    start_timeout: float = Field(default=30.0, gt=0)
+    #: Folder copied into a sandbox's fresh HOME at start and at every reset (``~`` expands).
+    #: None: the built-in template.
+    home_template: Path | None = None
+    #: Keep a sandbox's folder (HOME, logs, state file) after it closes, to look at afterwards.
+    keep_files: bool = False
+    #: Attach to this X display (e.g. ``":0"``, the person's own desktop) instead of starting a
+    #: sandbox. Runs there default to ``passive`` mode and never snapshot HOME unless asked.
+    display: str | None = Field(default=None, min_length=1)
+
+
 class PcAgentConfig(ConfigSection):
     """The whole configuration. ``data_dir`` comes from the environment, not the file."""
 
     models: ModelsConfig = Field(default_factory=ModelsConfig)
     run: RunConfig = Field(default_factory=RunConfig)
     safety: SafetyConfig = Field(default_factory=SafetyConfig)
+    desktop: DesktopConfig = Field(default_factory=DesktopConfig)
     #: Where installed models (``models/``) and run records live. ``$PCAGENT_DATA_DIR``.
     data_dir: Path = Field(default_factory=lambda: Path(DEFAULT_DATA_DIR).expanduser())
     #: The file this was read from (None: defaults only).
     source: Path | None = None
+
+    def updated(self, section: str, **changes: Any) -> PcAgentConfig:
+        """This configuration with some keys of one section changed, validated like the file:
+        ``config.updated("run", mode="passive")``. Used for command-line options.
+
+        Raises :class:`ConfigurationError` naming the key and the problem.
+        """
+        current = getattr(self, section, None)
+        if not isinstance(current, ConfigSection):
+            raise ValueError(f"{section!r} is not a section of the configuration")
+        try:
+            replaced = type(current).model_validate({**current.model_dump(), **changes})
+        except ValidationError as error:
+            raise ConfigurationError(
+                f"invalid setting: {validation_problems(error, section)}"
+            ) from None
+        return self.model_copy(update={section: replaced})
 
     @property
     def models_dir(self) -> Path:
@@ -208,12 +256,14 @@ class PcAgentConfig(ConfigSection):
         return self.data_dir / "runs"
 
 
-def validation_problems(error: ValidationError) -> str:
-    """A pydantic error as one line a user can act on: ``run.mode: Input should be ...; ...``."""
-    return "; ".join(
-        f"{'.'.join(str(part) for part in item['loc']) or '(top)'}: {item['msg']}"
-        for item in error.errors()
-    )
+def validation_problems(error: ValidationError, section: str = "") -> str:
+    """A pydantic error as one line a user can act on: ``run.mode: Input should be ...; ...``.
+    ``section`` names the section the error's locations are in, when it was validated alone."""
+    problems = []
+    for item in error.errors():
+        where = ([section] if section else []) + [str(part) for part in item["loc"]]
+        problems.append(f"{'.'.join(where) or '(top)'}: {item['msg']}")
+    return "; ".join(problems)
 
 
 def config_path(environ: Mapping[str, str] | None = None) -> Path:

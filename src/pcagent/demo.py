@@ -13,12 +13,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pcagent.config import PcAgentConfig, RunConfig
+from pcagent.assembly import RunChoices, open_run
+from pcagent.config import PcAgentConfig
 from pcagent.env import SandboxDesktop
 from pcagent.env.apps import calculator_display
 from pcagent.models import ModelRouter
-from pcagent.runtime.records import RunStore, StepRecord
-from pcagent.runtime.session import RunOutcome, RunSession
+from pcagent.runtime.human import Human
+from pcagent.runtime.record_models import StepRecord
+from pcagent.runtime.session import RunOutcome
 
 DEMO_INSTRUCTION = "Open the calculator and compute 12 * 7 + 5"
 EXPECTED_RESULT = "89"
@@ -47,21 +49,22 @@ def run_demo(
     log: Callable[[str], None] = print,
     on_step: Callable[[StepRecord], Any] | None = None,
     max_steps: int = DEMO_MAX_STEPS,
+    human: Human | None = None,
 ) -> DemoReport:
-    """Run :data:`DEMO_INSTRUCTION` with the configured models; returns what happened."""
-    run = config.run.model_dump()
-    run["max_steps"] = max_steps
-    config = config.model_copy(update={"run": RunConfig.model_validate(run)})
+    """Run :data:`DEMO_INSTRUCTION` with the configured models in a fresh sandbox (never on an
+    attached display: the demo is meant to be safe to run anywhere); returns what happened.
+
+    ``human`` defaults to nobody in ``auto`` mode and the terminal otherwise.
+    """
+    choices = RunChoices.of(config.updated("run", max_steps=max_steps), may_attach=False)
     log("starting the sandbox desktop (Xvfb, D-Bus, AT-SPI, xfwm4)...")
     with (
-        SandboxDesktop() as desktop,
-        ModelRouter(config) as router,
-        RunStore(config.runs_dir) as store,
+        ModelRouter(choices.config) as router,
+        open_run(choices, human=human, on_step=on_step, log=log, models=router) as parts,
     ):
         model = router.backend(router.profile_name("decision")).info.name
-        log(f"  display {desktop.display}; model {model}")
+        log(f"  display {parts.environment.display}; model {model}")
         log(f"instruction: {DEMO_INSTRUCTION}")
-        session = RunSession(desktop, router, store, config, on_step=on_step, log=log)
-        outcome = session.start(DEMO_INSTRUCTION)
-        display = _display(desktop)
-    return DemoReport(outcome, display, config.runs_dir / outcome.run_id, model)
+        outcome = parts.session().start(DEMO_INSTRUCTION)
+        display = _display(parts.environment)
+    return DemoReport(outcome, display, choices.config.runs_dir / outcome.run_id, model)

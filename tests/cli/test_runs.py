@@ -1,42 +1,92 @@
 """``pcagent run`` and ``pcagent runs`` refuse bad input with a clear message and exit status 2,
-before starting any desktop. (The commands' normal paths are exercised in
-test_session_desktop.py and by ``make demo``.)"""
+before starting or attaching any desktop, and leave no run behind. (The commands' normal paths
+are exercised in tests/runtime/test_session_desktop.py and by ``make demo``.)"""
 
 from __future__ import annotations
 
-from pathlib import Path
+import json
 
 import pytest
 from typer.testing import CliRunner
 
+from pcagent.actions import Click
 from pcagent.cli import app
+from pcagent.cli.runs import print_step
+from pcagent.runtime.record_models import ReflectionRecord, StepRecord, StepResult
 
 
-@pytest.fixture
-def environment(tmp_path: Path) -> dict[str, str]:
-    return {"PCAGENT_DATA_DIR": str(tmp_path), "PCAGENT_CONFIG": ""}
+def _runs(environment: dict[str, str]) -> list[object]:
+    listed = CliRunner().invoke(app, ["runs", "list", "--json"], env=environment)
+    assert listed.exit_code == 0, listed.output
+    return json.loads(listed.output)
 
 
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [
         (["run", "do it", "--file", "/no/such/file.txt"], "/no/such/file.txt"),
-        (["run", "do it", "--ablation", "no_brain"], "no_brain"),
+        (
+            ["run", "do it", "--ablation", "no_brain"],
+            "unknown ablation 'no_brain'; valid ablations: none, no_perception, no_manager, "
+            "no_reflection, single_agent",
+        ),
         (["run", "do it", "--mode", "sometimes"], "mode"),
+        (["run", ""], "the instruction is empty"),
+        (["run", "   "], "the instruction is empty"),
+        (["run", "do it", "--display", ":0", "--file", "/etc/hostname"], "--file copies into"),
+        (["run", "do it", "--display", ""], "--display is empty"),
+        (["run", "do it", "--max-steps", "0"], "max_steps"),
         (["runs", "show", "nosuchrun"], "nosuchrun"),
-        (["runs", "resume", "nosuchrun"], "nosuchrun"),
-        (["runs", "rewind", "nosuchrun", "--to", "2"], "nosuchrun"),
+        (["runs", "resume", "nosuchrun"], "no recorded run matches 'nosuchrun'"),
+        (["runs", "rewind", "nosuchrun", "--to", "2"], "no recorded run matches 'nosuchrun'"),
+        (["runs", "replay", "nosuchrun"], "no recorded run matches 'nosuchrun'"),
     ],
 )
 def test_bad_input_is_refused_before_anything_starts(
-    environment: dict[str, str], arguments: list[str], message: str
+    environment: dict[str, str], desktop_starts: list[str], arguments: list[str], message: str
 ) -> None:
     result = CliRunner().invoke(app, arguments, env=environment)
     assert result.exit_code == 2, result.output
-    assert "error:" in result.output and message in result.output.replace("\n", "")
-    assert "starting the sandbox" not in result.output
+    assert "error:" in result.output and message in result.output
+    assert "starting the sandbox" not in result.output and "attached to" not in result.output
+    assert desktop_starts == []
+    assert _runs(environment) == []
+
+
+def test_an_error_is_reported_once_on_standard_error(environment: dict[str, str]) -> None:
+    result = CliRunner().invoke(app, ["run", "do it", "--ablation", "no_brain"], env=environment)
+    assert result.stdout == ""
+    assert result.stderr.count("error:") == 1 and result.stderr.count("\n") == 1
 
 
 def test_runs_list_on_an_empty_store_prints_an_empty_list(environment: dict[str, str]) -> None:
     result = CliRunner().invoke(app, ["runs", "list", "--json"], env=environment)
     assert result.exit_code == 0 and result.output.strip() == "[]"
+
+
+def test_the_help_names_every_ablation(environment: dict[str, str]) -> None:
+    from pcagent.runtime.ablations import ABLATIONS
+
+    for command in (["run", "--help"], ["bench", "run", "--help"]):
+        result = CliRunner().invoke(app, command, env={**environment, "COLUMNS": "300"})
+        assert result.exit_code == 0, result.output
+        assert ", ".join(ABLATIONS) in result.output
+
+
+def test_print_step_reads_the_typed_record(capsys: pytest.CaptureFixture[str]) -> None:
+    failed = StepRecord(
+        run_id="r",
+        step=3,
+        subtask_id="s1",
+        role="calculator",
+        action=Click(x=10, y=20),
+        result=StepResult(ok=False, message="nothing there", error="ActionExecutionError"),
+        reflection=ReflectionRecord(verdict="no_change", reason="same screen"),
+    )
+    print_step(failed)
+    print_step(StepRecord(run_id="r", step=4))
+    words = capsys.readouterr().out.split()
+    assert " ".join(words) == (
+        "3 [s1 calculator] click(x=10, y=20) no_change ActionExecutionError: nothing there "
+        "4 [ ] -()"
+    )

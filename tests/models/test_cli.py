@@ -6,7 +6,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from pcagent.models.cli import models_app
+from pcagent.cli.models import models_app
 from pcagent.models.packs import InstalledPack
 
 
@@ -28,5 +28,9 @@ def test_install_unknown_pack_is_a_clear_error(tmp_path: Path) -> None:
     result = CliRunner().invoke(
         models_app, ["install", "nope"], env={"PCAGENT_DATA_DIR": str(tmp_path)}
     )
-    assert result.exit_code == 1
-    assert "unknown model pack 'nope'" in result.output and "smollm2-135m" in result.output
+    assert result.exit_code == 2
+    assert (
+        "error:" in result.output
+        and "unknown model pack 'nope'" in result.output
+        and "smollm2-135m" in result.output
+    )

@@ -15,7 +15,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pcagent import actions as act
 from pcagent.bench.checkers import CheckContext
@@ -24,9 +24,13 @@ from pcagent.bench.fixtures import open_fixture_apps, prepare_home
 from pcagent.bench.metrics import TaskOutcome
 from pcagent.bench.reference import run_reference
 from pcagent.bench.tasks import Task
-from pcagent.config import PcAgentConfig
+from pcagent.config import DesktopConfig, PcAgentConfig
 from pcagent.env.sandbox import SandboxConfig, SandboxDesktop
 from pcagent.errors import PcAgentError
+
+if TYPE_CHECKING:
+    from pcagent.assembly import RunParts
+    from pcagent.runtime.record_models import StepRecord
 
 AgentName = Literal["reference", "noop", "pcagent"]
 _START_LOCK = threading.Lock()
@@ -73,9 +77,13 @@ def services_for(tasks: Sequence[Task], folder: Any) -> Iterator[Services]:
         yield services
 
 
-def _sandbox_config(services: Services) -> SandboxConfig:
+def _sandbox_config(services: Services, desktop: DesktopConfig | None = None) -> SandboxConfig:
+    """The ``[desktop]`` settings (default: the defaults), with the browser pointed at the
+    offline websites."""
+    from pcagent.assembly import sandbox_config
+
     flags = list(services.web.chromium_flags()) if services.web is not None else []
-    return SandboxConfig(browser_flags=flags) if flags else SandboxConfig()
+    return sandbox_config(desktop or DesktopConfig(), browser_flags=flags)
 
 
 def _prepare(desktop: SandboxDesktop, task: Task, services: Services) -> float:
@@ -107,8 +115,14 @@ def run_task(
     config: PcAgentConfig | None = None,
     models: Any = None,
     ablation: str = "none",
+    parts: RunParts | None = None,
 ) -> TaskRun:
-    """Run one task on ``desktop`` (a started sandbox) and evaluate it."""
+    """Run one task on ``desktop`` (a started sandbox) and evaluate it.
+
+    The ``pcagent`` agent runs with ``parts`` when given (their desktop must be ``desktop``: the
+    runner keeps one per worker), else with parts assembled for this task from ``config``,
+    ``models`` and ``ablation``.
+    """
     reset_seconds = _prepare(desktop, task, services)
     started = time.perf_counter()
     answers: list[str] = []
@@ -132,7 +146,7 @@ def run_task(
             steps = run_reference(desktop, task, after)
         elif agent == "pcagent":
             steps, tokens, flagged, planned, run_id = _run_pcagent(
-                task, desktop, evaluator, context, answers, config, models, ablation
+                task, desktop, evaluator, context, answers, config, models, ablation, parts
             )
         elif agent != "noop":
             raise PcAgentError(f"unknown agent {agent!r}; use reference, noop or pcagent")
@@ -167,39 +181,34 @@ def _run_pcagent(
     config: PcAgentConfig | None,
     models: Any,
     ablation: str,
+    parts: RunParts | None,
 ) -> tuple[int, int, list[int], tuple[str, ...] | None, str]:
-    from pcagent.models import ModelRouter
-    from pcagent.runtime.records import RunStore
-    from pcagent.runtime.session import RunSession
+    from pcagent.assembly import RunChoices, open_run
+    from pcagent.runtime.events import PlanEvent
+    from pcagent.runtime.human import NoHuman
 
-    if config is None:
-        raise PcAgentError("the pcagent agent needs a configuration")
     flagged: list[int] = []
 
-    def on_step(record: Any) -> None:
-        action = record.action or {}
-        if action.get("kind") == "answer":
-            answers.append(str(action.get("text", "")))
-        if record.reflection and record.reflection.get("verdict") != "success":
+    def on_step(record: StepRecord) -> None:
+        if isinstance(record.action, act.Answer):
+            answers.append(record.action.text)
+        if record.reflection is not None and record.reflection.verdict != "success":
             flagged.append(record.step)
         evaluator.evaluate(context, record.step)
 
     with contextlib.ExitStack() as stack:
-        router = models if models is not None else stack.enter_context(ModelRouter(config))
-        store = stack.enter_context(RunStore(config.runs_dir))
-        session = RunSession(
-            desktop,
-            router,
-            store,
-            config,
-            ablation=ablation,
-            on_step=on_step,  # type: ignore[arg-type]
-        )
-        outcome = session.start(task.instruction, {"bench_task": task.id})
+        if parts is None:
+            if config is None:
+                raise PcAgentError("the pcagent agent needs a configuration")
+            choices = RunChoices.of(config, ablation=ablation, may_attach=False)
+            parts = stack.enter_context(
+                open_run(choices, human=NoHuman(), environment=desktop, models=models)
+            )
+        outcome = parts.session(on_step=on_step).start(task.instruction, {"bench_task": task.id})
         planned = None
-        for event in store.events(outcome.run_id):
-            if event.kind == "plan":
-                planned = tuple(s.get("app", "") for s in event.payload.get("subtasks", []))
+        for record in parts.store.events(outcome.run_id):
+            if isinstance(record.event, PlanEvent):
+                planned = tuple(subtask.app for subtask in record.event.subtasks)
     return outcome.steps, outcome.tokens, flagged, planned, outcome.run_id
 
 
@@ -215,9 +224,24 @@ def run_tasks(
     on_result: Callable[[TaskRun], None] | None = None,
 ) -> list[TaskRun]:
     """Run ``tasks`` in ``parallel`` sandboxes; ``on_result`` is called as each task ends (from
-    worker threads, one at a time). Results come back in task order."""
+    worker threads, one at a time). Results come back in task order.
+
+    Sandboxes use the ``[desktop]`` settings of ``config`` (never its ``display``: tasks rewrite
+    HOME). Raises :class:`~pcagent.errors.ConfigurationError` for an unknown ablation before any
+    sandbox starts.
+    """
     import tempfile
     from pathlib import Path
+
+    from pcagent.assembly import RunChoices, open_run
+    from pcagent.runtime.ablations import check_ablation
+    from pcagent.runtime.human import NoHuman
+
+    check_ablation(ablation)
+    choices = (
+        RunChoices.of(config, ablation=ablation, may_attach=False) if config is not None else None
+    )
+    desktop_settings = config.desktop if config is not None else None
 
     folder = (
         Path(scratch) if scratch is not None else Path(tempfile.mkdtemp(prefix="pcagent-bench-"))
@@ -235,19 +259,20 @@ def run_tasks(
                 services = stack.enter_context(services_for(tasks, folder / f"worker{number}"))
                 # One sandbox start at a time: two starting at once can pick the same free display.
                 with _START_LOCK:
-                    desktop = SandboxDesktop(_sandbox_config(services)).start()
+                    desktop = SandboxDesktop(_sandbox_config(services, desktop_settings)).start()
                 stack.enter_context(desktop)
-                worker_models = models
-                if agent == "pcagent" and models is None and config is not None:
-                    # One router per worker: a local model is loaded once, not once per task.
-                    from pcagent.models import ModelRouter
-
-                    worker_models = stack.enter_context(ModelRouter(config))
-                _work_through(desktop, services, worker_models)
+                parts = None
+                if agent == "pcagent" and choices is not None:
+                    # One router and one run store per worker: a local model is loaded once,
+                    # not once per task; each task gets its own session.
+                    parts = stack.enter_context(
+                        open_run(choices, human=NoHuman(), environment=desktop, models=models)
+                    )
+                _work_through(desktop, services, parts)
         except BaseException as error:  # surfaced in the caller's thread below
             failures.append(error)
 
-    def _work_through(desktop: SandboxDesktop, services: Services, worker_models: Any) -> None:
+    def _work_through(desktop: SandboxDesktop, services: Services, parts: RunParts | None) -> None:
         while True:
             try:
                 index, task = work.get_nowait()
@@ -259,8 +284,9 @@ def run_tasks(
                 desktop,
                 services,
                 config=config,
-                models=worker_models,
+                models=models,
                 ablation=ablation,
+                parts=parts,
             )
             with lock:
                 results[index] = result

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
@@ -12,29 +12,28 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from pcagent.cli.errors import reports_errors
+from pcagent.cli.options import AblationOption, config_with
 from pcagent.config import load_config
-from pcagent.errors import PcAgentError
+from pcagent.errors import BenchError, ConfigurationError
+
+if TYPE_CHECKING:
+    from pcagent.bench.runner import TaskRun
 
 bench_app = typer.Typer(help="Run the benchmark tasks and report on them.", no_args_is_help=True)
 console = Console()
-
-
-def _fail(error: Exception) -> typer.Exit:
-    console.print(f"[red]error:[/red] {escape(str(error))}")
-    return typer.Exit(code=2)
+AGENTS = ("pcagent", "reference", "noop")
 
 
 @bench_app.command("list")
+@reports_errors
 def list_tasks(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """The tasks, with their applications and sub-goal counts."""
     from pcagent.bench.tasks import load_tasks
 
-    try:
-        tasks = list(load_tasks().values())
-    except PcAgentError as error:
-        raise _fail(error) from error
+    tasks = list(load_tasks().values())
     rows = [
         {
             "id": t.id,
@@ -62,16 +61,15 @@ def list_tasks(
 
 
 @bench_app.command("run")
+@reports_errors
 def run(
     tasks: Annotated[
         list[str] | None,
         typer.Option("--tasks", "-t", help="Task ids (repeatable); all by default."),
     ] = None,
-    agent: Annotated[str, typer.Option(help="pcagent, reference or noop.")] = "pcagent",
+    agent: Annotated[str, typer.Option(help=f"One of: {', '.join(AGENTS)}.")] = "pcagent",
     model: Annotated[str | None, typer.Option(help="Model profile for every agent role.")] = None,
-    ablation: Annotated[
-        str, typer.Option(help="none, no_perception, no_manager, no_reflection, single_agent.")
-    ] = "none",
+    ablation: AblationOption = "none",
     parallel: Annotated[int, typer.Option(help="Sandboxes side by side.", min=1, max=8)] = 1,
     max_steps: Annotated[int | None, typer.Option("--max-steps", help="Step cap per task.")] = None,
 ) -> None:
@@ -79,51 +77,45 @@ def run(
     from pcagent.bench.results import BenchStore
     from pcagent.bench.runner import run_tasks
     from pcagent.bench.tasks import select_tasks
-    from pcagent.cli_runs import config_with
+    from pcagent.runtime.ablations import check_ablation
 
-    if agent not in ("pcagent", "reference", "noop"):
-        raise _fail(PcAgentError(f"unknown agent {agent!r}; use pcagent, reference or noop"))
-    try:
-        config = config_with(None, max_steps, model)
-        chosen = select_tasks(tasks)
-        store = BenchStore(config.data_dir / "bench")
-    except PcAgentError as error:
-        raise _fail(error) from error
-    bench = store.create(agent, [t.id for t in chosen], model or "", ablation)
-    console.print(f"benchmark run {bench.bench_id}: {len(chosen)} tasks, agent {agent}")
-    with Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=console,
-    ) as progress:
-        bar = progress.add_task("tasks", total=len(chosen))
+    if agent not in AGENTS:
+        raise ConfigurationError(f"unknown agent {agent!r}; use one of: {', '.join(AGENTS)}")
+    checked = check_ablation(ablation)
+    config = config_with(max_steps, model)
+    chosen = select_tasks(tasks)
+    with BenchStore(config.data_dir / "bench") as store:
+        bench = store.create(agent, [t.id for t in chosen], model or "", checked)
+        console.print(f"benchmark run {bench.bench_id}: {len(chosen)} tasks, agent {agent}")
+        with Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=console,
+        ) as progress:
+            bar = progress.add_task("tasks", total=len(chosen))
 
-        def done(result: object) -> None:
-            store.add(bench.bench_id, result)  # type: ignore[arg-type]
-            outcome = result.outcome  # type: ignore[attr-defined]
-            mark = "[green]pass[/green]" if outcome.success else "[red]fail[/red]"
-            progress.console.print(
-                f"  {outcome.task_id} {mark} completion {outcome.completion_ratio:.0%} "
-                f"({outcome.actions} actions, {outcome.seconds:.0f} s, reset "
-                f"{outcome.reset_seconds:.1f} s)"
-            )
-            progress.advance(bar)
+            def done(result: TaskRun) -> None:
+                store.add(bench.bench_id, result)
+                outcome = result.outcome
+                mark = "[green]pass[/green]" if outcome.success else "[red]fail[/red]"
+                progress.console.print(
+                    f"  {outcome.task_id} {mark} completion {outcome.completion_ratio:.0%} "
+                    f"({outcome.actions} actions, {outcome.seconds:.0f} s, reset "
+                    f"{outcome.reset_seconds:.1f} s)"
+                )
+                progress.advance(bar)
 
-        try:
             run_tasks(
                 chosen,
-                agent,
+                agent,  # type: ignore[arg-type]
                 parallel=parallel,
                 config=config,
-                ablation=ablation,  # type: ignore[arg-type]
+                ablation=checked,
                 on_result=done,
             )
-        except PcAgentError as error:
-            raise _fail(error) from error
-    _print_summary(store, bench.bench_id)
-    store.close()
+        _print_summary(store, bench.bench_id)
 
 
 def _print_summary(store: object, bench_id: str) -> None:
@@ -144,6 +136,7 @@ def _print_summary(store: object, bench_id: str) -> None:
 
 
 @bench_app.command("report")
+@reports_errors
 def report(
     bench_id: Annotated[
         str | None, typer.Argument(help="Benchmark run (default: the latest).")
@@ -159,16 +152,13 @@ def report(
     from pcagent.bench.report import render_html, summary
     from pcagent.bench.results import BenchStore
 
-    try:
-        with BenchStore(load_config().data_dir / "bench") as store:
-            bench = store.get(bench_id) if bench_id else store.latest()
-            if bench is None:
-                raise PcAgentError("no benchmark run yet; run `pcagent bench run` first")
-            if as_json:
-                print(json.dumps(summary(store, bench), indent=1))
-                return
-            output.write_text(render_html(store, bench), encoding="utf-8")
-            console.print(f"report: {output}")
-            _print_summary(store, bench.bench_id)
-    except PcAgentError as error:
-        raise _fail(error) from error
+    with BenchStore(load_config().data_dir / "bench") as store:
+        bench = store.get(bench_id) if bench_id else store.latest()
+        if bench is None:
+            raise BenchError("no benchmark run yet; run `pcagent bench run` first")
+        if as_json:
+            print(json.dumps(summary(store, bench), indent=1))
+            return
+        output.write_text(render_html(store, bench), encoding="utf-8")
+        console.print(f"report: {output}")
+        _print_summary(store, bench.bench_id)

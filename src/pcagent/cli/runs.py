@@ -1,126 +1,89 @@
-"""``pcagent run`` and ``pcagent runs list|show|resume|replay|rewind``."""
+"""``pcagent run`` and ``pcagent runs list|show|resume|replay|rewind``.
+
+Every command checks its input (the instruction, the ablation, the mode, the run id, the files)
+before a desktop starts, so a typo costs nothing and leaves no run behind.
+"""
 
 from __future__ import annotations
 
 import json
 import shutil
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from pydantic import ValidationError
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from pcagent.config import PcAgentConfig, load_config, validation_problems
-from pcagent.errors import ConfigurationError, PcAgentError
+from pcagent.cli.errors import reports_errors
+from pcagent.cli.options import (
+    AblationOption,
+    MaxStepsOption,
+    ModelOption,
+    ModeOption,
+    config_with,
+)
+from pcagent.config import PcAgentConfig, load_config
+from pcagent.errors import ConfigurationError
+
+if TYPE_CHECKING:
+    from pcagent.assembly import RunChoices
+    from pcagent.runtime.record_models import RunRecord, StepRecord
+    from pcagent.runtime.replay import ReplayedStep
+    from pcagent.runtime.session import RunOutcome
 
 runs_app = typer.Typer(
     help="Inspect, resume, replay and rewind recorded runs.", no_args_is_help=True
 )
 console = Console()
 
-ModeOption = Annotated[
-    str | None, typer.Option("--mode", help="auto, passive or proactive (default: [run] mode).")
-]
-AblationOption = Annotated[
-    str,
-    typer.Option(
-        "--ablation",
-        help="none, no_perception, no_manager, no_reflection or single_agent.",
-    ),
-]
-MaxStepsOption = Annotated[
-    int | None, typer.Option("--max-steps", help="Step cap (default: [run] max_steps).")
-]
-ModelOption = Annotated[
-    str | None, typer.Option("--model", help="Model profile for every agent (PCAGENT_MODEL).")
-]
+RunIdArgument = Annotated[str, typer.Argument(help="Run id (a unique prefix is enough).")]
+VERDICT_COLOURS = {"success": "green", "no_change": "yellow", "unexpected_change": "red"}
 
 
-def config_with(mode: str | None, max_steps: int | None, model: str | None) -> PcAgentConfig:
-    config = load_config()
-    run = config.run.model_dump()
-    if mode is not None:
-        run["mode"] = mode
-    if max_steps is not None:
-        run["max_steps"] = max_steps
-    models = config.models.model_dump()
-    if model is not None:
-        models["default"] = model
-    try:
-        return PcAgentConfig.model_validate({**config.model_dump(), "run": run, "models": models})
-    except ValidationError as error:
-        raise ConfigurationError(f"invalid option: {validation_problems(error)}") from None
-
-
-def _fail(error: Exception) -> typer.Exit:
-    console.print(f"[red]error:[/red] {escape(str(error))}")
-    return typer.Exit(code=2)
-
-
-def print_step(record: Any) -> None:
-    action = record.action or {}
-    kind = action.get("kind", "-")
-    arguments = ", ".join(f"{k}={v!r}" for k, v in action.items() if k != "kind" and v is not None)
-    verdict = (record.reflection or {}).get("verdict", "")
-    colour = {"success": "green", "no_change": "yellow", "unexpected_change": "red"}.get(
-        verdict, "white"
-    )
+def print_step(record: StepRecord) -> None:
+    """One line per step: number, subtask and role, the action with its arguments, Reflection's
+    verdict, and what went wrong if something did."""
+    action = record.action
+    kind = action.kind if action is not None else "-"
+    arguments = ""
+    if action is not None:
+        fields = action.model_dump(exclude={"kind"})
+        arguments = ", ".join(f"{k}={v!r}" for k, v in fields.items() if v is not None)
+    verdict = record.reflection.verdict if record.reflection is not None else ""
+    colour = VERDICT_COLOURS.get(verdict, "white")
+    problem = record.error or ""
+    result = record.result
+    if not problem and result is not None and not result.ok:
+        problem = f"{result.error}: {result.message}" if result.error else result.message
     console.print(
         f"[bold]{record.step:>3}[/bold] "
         + escape(f"[{record.subtask_id} {record.role}] ")
         + escape(f"{kind}({arguments})")
         + f"  [{colour}]{verdict}[/{colour}]"
-        + (f"  [red]{escape(record.error)}[/red]" if record.error else "")
+        + (f"  [red]{escape(problem)}[/red]" if problem else "")
     )
 
 
-@contextmanager
-def _session(config: PcAgentConfig, ablation: str, files: list[Path]) -> Iterator[Any]:
-    """A fresh sandbox, the configured models, the run store and a session over them."""
-    from pcagent.env import SandboxDesktop
-    from pcagent.models import ModelRouter
-    from pcagent.runtime.human import NoHuman, TerminalHuman
-    from pcagent.runtime.records import RunStore
-    from pcagent.runtime.session import RunSession
+def _log(message: str) -> None:
+    console.print(f"[dim]{escape(message)}[/dim]")
 
-    if ablation not in ("none", "no_perception", "no_manager", "no_reflection", "single_agent"):
-        raise PcAgentError(f"unknown ablation {ablation!r}")
-    missing = [str(path) for path in files if not path.exists()]
-    if missing:
-        raise PcAgentError(f"files to copy into the sandbox do not exist: {missing}")
-    console.print("starting the sandbox desktop...")
-    with (
-        SandboxDesktop() as desktop,
-        ModelRouter(config) as router,
-        RunStore(config.runs_dir) as store,
-    ):
-        for path in files:
-            target = desktop.home / path.name
-            if path.is_dir():
-                shutil.copytree(path, target, dirs_exist_ok=True)
-            else:
-                shutil.copy2(path, target)
-            console.print(f"  copied {path} to {target}")
-        human = NoHuman() if config.run.mode == "auto" else TerminalHuman(console=console)
-        yield RunSession(
-            desktop,
-            router,
-            store,
-            config,
-            human=human,
-            ablation=ablation,  # type: ignore[arg-type]
-            on_step=print_step,
-            log=lambda message: console.print(f"[dim]{escape(message)}[/dim]"),
+
+def _announce(choices: RunChoices) -> None:
+    if choices.attached:
+        snapshots = "snapshotted" if choices.config.run.snapshot_home else "not snapshotted"
+        console.print(
+            f"attached to display {escape(str(choices.display))} in {choices.mode} mode: "
+            f"HOME is {snapshots}"
+            + (", sensitive actions wait for your yes here" if choices.mode != "auto" else "")
         )
+    else:
+        console.print(f"starting the sandbox desktop ({choices.mode} mode)...")
 
 
-def _report(outcome: Any, config: PcAgentConfig) -> None:
+def _report(outcome: RunOutcome, config: PcAgentConfig) -> None:
     colour = "green" if outcome.status == "finished" else "red"
     console.print(
         f"[{colour}]run {outcome.status}[/{colour}]: {escape(outcome.summary)} "
@@ -129,8 +92,30 @@ def _report(outcome: Any, config: PcAgentConfig) -> None:
     console.print(
         f"record: {config.runs_dir / outcome.run_id}  (pcagent runs show {outcome.run_id})"
     )
+    if outcome.status != "finished":
+        raise typer.Exit(code=1)
 
 
+def _copy_into(home: Path, files: list[Path]) -> None:
+    for path in files:
+        target = home / path.name
+        if path.is_dir():
+            shutil.copytree(path, target, dirs_exist_ok=True)
+        else:
+            shutil.copy2(path, target)
+        console.print(f"  copied {path} to {target}")
+
+
+def _recorded_run(config: PcAgentConfig, run_id: str) -> RunRecord:
+    """The run ``run_id`` names; :class:`~pcagent.errors.RunNotFoundError` (listing recent
+    runs) when there is none."""
+    from pcagent.runtime.records import RunStore
+
+    with RunStore(config.runs_dir) as store:
+        return store.get_run(run_id)
+
+
+@reports_errors
 def run_command(
     instruction: Annotated[str, typer.Argument(help="What to do, in plain words.")],
     mode: ModeOption = None,
@@ -141,17 +126,53 @@ def run_command(
         list[Path] | None,
         typer.Option("--file", "-f", help="Copy this file or folder into the sandbox HOME first."),
     ] = None,
+    display: Annotated[
+        str | None,
+        typer.Option(
+            "--display",
+            help="Work on this X display (e.g. :0, your own desktop) instead of a sandbox "
+            "(default: desktop.display). Passive mode and no HOME snapshots unless asked.",
+        ),
+    ] = None,
+    snapshot_home: Annotated[
+        bool | None,
+        typer.Option(
+            "--snapshot-home/--no-snapshot-home",
+            help="Snapshot HOME after every step (default: run.snapshot_home; off with --display).",
+        ),
+    ] = None,
 ) -> None:
-    """Carry out INSTRUCTION in a fresh sandbox desktop with the configured model."""
-    try:
-        config = config_with(mode, max_steps, model)
-        with _session(config, ablation, files or []) as session:
-            outcome = session.start(instruction)
-    except PcAgentError as error:
-        raise _fail(error) from error
-    _report(outcome, config)
-    if outcome.status != "finished":
-        raise typer.Exit(code=1)
+    """Carry out INSTRUCTION in a fresh sandbox desktop (or on --display) with the configured
+    model. Exit status 0: the run finished; 1: it failed; 2: an error before or around it."""
+    from pcagent.assembly import RunChoices, default_human, open_run
+
+    if not instruction.strip():
+        raise ConfigurationError(
+            'the instruction is empty; say what the run should do, e.g. pcagent run "Open the '
+            'calculator and compute 12 * 7"'
+        )
+    choices = RunChoices.of(
+        config_with(max_steps, model),
+        ablation=ablation,
+        display=display,
+        mode=mode,
+        snapshot_home=snapshot_home,
+    )
+    files = files or []
+    if files and choices.attached:
+        raise ConfigurationError(
+            "--file copies into the sandbox's HOME, and on an attached display that is your own "
+            "HOME; put the files where you want them and name them in the instruction"
+        )
+    missing = [str(path) for path in files if not path.exists()]
+    if missing:
+        raise ConfigurationError(f"files to copy into the sandbox do not exist: {missing}")
+    _announce(choices)
+    human = default_human(choices.mode, console=console)
+    with open_run(choices, human=human, on_step=print_step, log=_log) as parts:
+        _copy_into(parts.environment.home, files)
+        outcome = parts.session().start(instruction)
+    _report(outcome, choices.config)
 
 
 def _when(seconds: float) -> str:
@@ -159,6 +180,7 @@ def _when(seconds: float) -> str:
 
 
 @runs_app.command("list")
+@reports_errors
 def list_runs(
     limit: Annotated[int, typer.Option(help="How many runs, newest first.")] = 20,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
@@ -166,11 +188,8 @@ def list_runs(
     """The most recent runs."""
     from pcagent.runtime.records import RunStore
 
-    try:
-        with RunStore(load_config().runs_dir) as store:
-            runs = store.list_runs(limit)
-    except PcAgentError as error:
-        raise _fail(error) from error
+    with RunStore(load_config().runs_dir) as store:
+        runs = store.list_runs(limit)
     if as_json:
         print(json.dumps([run.model_dump(mode="json") for run in runs], indent=1))
         return
@@ -188,21 +207,20 @@ def list_runs(
 
 
 @runs_app.command("show")
+@reports_errors
 def show_run(
-    run_id: Annotated[str, typer.Argument(help="Run id (a unique prefix is enough).")],
+    run_id: RunIdArgument,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """A run's plan, steps and events."""
+    from pcagent.runtime.events import PlanEvent
     from pcagent.runtime.records import RunStore
 
-    try:
-        with RunStore(load_config().runs_dir) as store:
-            run = store.get_run(run_id)
-            steps = store.steps(run.run_id)
-            events = store.events(run.run_id)
-            folder = store.run_dir(run.run_id)
-    except PcAgentError as error:
-        raise _fail(error) from error
+    with RunStore(load_config().runs_dir) as store:
+        run = store.get_run(run_id)
+        steps = store.steps(run.run_id)
+        events = store.events(run.run_id)
+        folder = store.run_dir(run.run_id)
     if as_json:
         print(
             json.dumps(
@@ -220,50 +238,59 @@ def show_run(
     console.print(f"[bold]{run.run_id}[/bold] {run.status}: {escape(run.instruction)}")
     if run.parent_run:
         console.print(f"rewound from {run.parent_run} at step {run.parent_step}")
-    for event in events:
-        if event.kind == "plan":
-            for subtask in event.payload.get("subtasks", []):
+    for record in events:
+        if isinstance(record.event, PlanEvent):
+            for subtask in record.event.subtasks:
                 console.print(
-                    f"  plan {subtask['id']} [{subtask.get('app') or '?'}] {subtask['description']}"
+                    f"  plan {subtask.id} [{escape(subtask.app or '?')}] "
+                    f"{escape(subtask.description)}"
                 )
     for step in steps:
         print_step(step)
         if step.thought:
             console.print(f"      [dim]thought: {escape(step.thought[:160])}[/dim]")
-        if step.reflection and step.reflection.get("reason"):
-            reason = escape(step.reflection["reason"][:160])
-            console.print(f"      [dim]reflection: {reason}[/dim]")
-    others = [e for e in events if e.kind not in ("plan",)]
-    for event in others:
+        if step.reflection is not None and step.reflection.reason:
+            console.print(f"      [dim]reflection: {escape(step.reflection.reason[:160])}[/dim]")
+    for record in events:
+        if isinstance(record.event, PlanEvent):
+            continue
+        details = record.event.model_dump_json(exclude={"kind"})[:160]
         console.print(
-            f"  [dim]event after step {event.step}: {event.kind} {json.dumps(event.payload)[:160]}[/dim]"
+            f"  [dim]event after step {record.step}: {record.kind} {escape(details)}[/dim]"
         )
     console.print(f"summary: {escape(run.summary or '-')}   files: {folder}")
 
 
 @runs_app.command("resume")
+@reports_errors
 def resume_run(
-    run_id: Annotated[str, typer.Argument(help="Run id (a unique prefix is enough).")],
+    run_id: RunIdArgument,
     mode: ModeOption = None,
     max_steps: MaxStepsOption = None,
     model: ModelOption = None,
 ) -> None:
     """Continue a killed or stopped run from its last completed step, in a fresh sandbox
-    restored to that step."""
-    try:
-        config = config_with(mode, max_steps, model)
-        with _session(config, _recorded_ablation(config, run_id), []) as session:
-            outcome = session.resume(run_id)
-    except PcAgentError as error:
-        raise _fail(error) from error
-    _report(outcome, config)
+    restored to that step (the sandbox a killed run left behind is ended first)."""
+    from pcagent.assembly import RunChoices, default_human, open_run
+
+    config = config_with(max_steps, model)
+    record = _recorded_run(config, run_id)
+    choices = RunChoices.of(
+        config, ablation=str(record.settings.get("ablation", "none")), mode=mode, may_attach=False
+    )
+    _announce(choices)
+    human = default_human(choices.mode, console=console)
+    with open_run(choices, human=human, on_step=print_step, log=_log) as parts:
+        outcome = parts.resume(record.run_id)
+    _report(outcome, choices.config)
 
 
 @runs_app.command("rewind")
+@reports_errors
 def rewind_run(
-    run_id: Annotated[str, typer.Argument(help="Run id (a unique prefix is enough).")],
+    run_id: RunIdArgument,
     to: Annotated[
-        int, typer.Option("--to", help="Go back to the state after this step (0: start).")
+        int, typer.Option("--to", help="Go back to the state after this step (0: start).", min=0)
     ],
     role: Annotated[
         str | None, typer.Option("--role", help="Hand the running subtask to this role.")
@@ -273,46 +300,47 @@ def rewind_run(
     max_steps: MaxStepsOption = None,
     model: ModelOption = None,
 ) -> None:
-    """Restore a run's state after step N (agents, HOME files, applications) and continue from
-    there as a new run, with guidance."""
-    try:
-        config = config_with(mode, max_steps, model)
-        with _session(config, _recorded_ablation(config, run_id), []) as session:
-            outcome = session.rewind(run_id, to, role=role, guidance=guidance)
-    except PcAgentError as error:
-        raise _fail(error) from error
-    _report(outcome, config)
+    """Restore a run's state after step N (agents, HOME files, applications) in a fresh sandbox
+    and continue from there as a new run, with guidance."""
+    from pcagent.assembly import RunChoices, default_human, open_run
+
+    config = config_with(max_steps, model)
+    record = _recorded_run(config, run_id)
+    choices = RunChoices.of(
+        config, ablation=str(record.settings.get("ablation", "none")), mode=mode, may_attach=False
+    )
+    _announce(choices)
+    human = default_human(choices.mode, console=console)
+    with open_run(choices, human=human, on_step=print_step, log=_log) as parts:
+        outcome = parts.session().rewind(record.run_id, to, role=role, guidance=guidance)
+    _report(outcome, choices.config)
 
 
 @runs_app.command("replay")
+@reports_errors
 def replay(
-    run_id: Annotated[str, typer.Argument(help="Run id (a unique prefix is enough).")],
+    run_id: RunIdArgument,
     upto: Annotated[int | None, typer.Option("--upto", help="Stop after this step.")] = None,
 ) -> None:
-    """Re-execute a recorded run's actions (no model) in a fresh sandbox from its start state."""
-    from pcagent.env import SandboxDesktop
+    """Re-execute a recorded run's actions (no model) in a fresh sandbox from its start state.
+    Exit status 1 when a step's result differs from the record."""
+    from pcagent.assembly import RunChoices, open_environment
     from pcagent.runtime.records import RunStore
     from pcagent.runtime.replay import replay_run
 
-    def show(step: Any) -> None:
+    def show(step: ReplayedStep) -> None:
         mark = "[green]ok[/green]" if step.ok else "[red]failed[/red]"
         differs = "" if step.agrees else "  [yellow](differs from the run)[/yellow]"
         console.print(f"{step.step:>3} {step.action:<12} {mark} {escape(step.message)}{differs}")
 
-    try:
-        config = load_config()
-        with RunStore(config.runs_dir) as store, SandboxDesktop() as desktop:
-            replayed = replay_run(store, desktop, run_id, upto=upto, on_step=show)
-    except PcAgentError as error:
-        raise _fail(error) from error
+    config = load_config()
+    choices = RunChoices.of(config, may_attach=False)
+    with RunStore(config.runs_dir) as store:
+        record = store.get_run(run_id)
+        console.print("starting the sandbox desktop...")
+        with open_environment(choices, log=_log) as desktop:
+            replayed = replay_run(store, desktop, record.run_id, upto=upto, on_step=show)
     disagreements = sum(1 for step in replayed if not step.agrees)
     console.print(f"replayed {len(replayed)} steps; {disagreements} differ from the record")
     if disagreements:
         raise typer.Exit(code=1)
-
-
-def _recorded_ablation(config: PcAgentConfig, run_id: str) -> str:
-    from pcagent.runtime.records import RunStore
-
-    with RunStore(config.runs_dir) as store:
-        return str(store.get_run(run_id).settings.get("ablation", "none"))

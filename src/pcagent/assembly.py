@@ -1,0 +1,307 @@
+"""Putting a run together: the desktop, the models, the run record and a session over them.
+
+Why one place: the command line (``run``, ``runs resume|rewind|replay``), the demo and the
+benchmark all need the same pieces built the same way, with the same checks done before anything
+starts. The steps are:
+
+1. :meth:`RunChoices.of` checks what was asked (ablation, interaction mode, the display to attach
+   to) and settles the configuration the run will use; nothing starts yet, so a typo costs nothing.
+2. :func:`open_run` opens the pieces: a fresh sandbox desktop (or the person's own display), the
+   :class:`~pcagent.models.ModelRouter` and the :class:`~pcagent.runtime.records.RunStore`; it
+   closes what it opened when the ``with`` block ends.
+3. :meth:`RunParts.session` makes a :class:`~pcagent.runtime.session.RunSession` over them, as
+   often as needed: the benchmark keeps one desktop and one router per worker and makes a
+   session per task.
+
+This module sits above ``env``, ``models`` and ``runtime`` and joins them; the configuration file
+(:mod:`pcagent.config`) knows none of them, so the ``[desktop]`` section is converted into the
+sandbox's own settings here (:func:`sandbox_config`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pcagent.config import DesktopConfig, InteractionMode, PcAgentConfig
+from pcagent.env.sandbox import SandboxConfig, SandboxDesktop
+from pcagent.errors import ConfigurationError, RunStateError, SandboxClosedError
+from pcagent.models import ModelRouter
+from pcagent.runtime.ablations import Ablation, check_ablation
+from pcagent.runtime.human import Human, NoHuman, TerminalHuman
+from pcagent.runtime.parts import AgentModels
+from pcagent.runtime.record_models import RunRecord, StepRecord
+from pcagent.runtime.records import RunStore
+from pcagent.runtime.session import RunOutcome, RunSession
+
+Log = Callable[[str], None]
+StepCallback = Callable[[StepRecord], None]
+
+#: The mode a run on the person's own display gets unless it is asked for another: sensitive
+#: actions (sending mail, deleting files...) are confirmed by the person at the terminal.
+ATTACHED_MODE: InteractionMode = "passive"
+
+
+def _no_log(_message: str) -> None:
+    """The default ``log``: notes are dropped."""
+
+
+def sandbox_config(desktop: DesktopConfig, *, browser_flags: Sequence[str] = ()) -> SandboxConfig:
+    """The sandbox settings of the ``[desktop]`` section (``display`` is not one of them: it
+    says whether to start a sandbox at all). ``browser_flags`` come from the caller (the
+    benchmark's offline websites), not from the file."""
+    template = desktop.home_template.expanduser() if desktop.home_template is not None else None
+    return SandboxConfig(
+        width=desktop.width,
+        height=desktop.height,
+        settle_timeout=desktop.settle_timeout,
+        settle_quiet=desktop.settle_quiet,
+        start_timeout=desktop.start_timeout,
+        home_template=template,
+        keep_files=desktop.keep_files,
+        browser_flags=list(browser_flags),
+    )
+
+
+def default_human(mode: InteractionMode, **terminal: Any) -> Human:
+    """Nobody in ``auto`` mode; the person at the terminal otherwise (``terminal`` goes to
+    :class:`~pcagent.runtime.human.TerminalHuman`, e.g. ``console=``)."""
+    return NoHuman() if mode == "auto" else TerminalHuman(**terminal)
+
+
+@dataclass(frozen=True)
+class RunChoices:
+    """What a run was asked to be, checked, before anything starts.
+
+    ``config`` is the configuration the run uses: the file's, with the options applied and, on
+    the person's own display, the attach defaults (``passive`` mode, no HOME snapshots).
+    ``display`` is the X display to attach to; None means a fresh sandbox.
+    """
+
+    config: PcAgentConfig
+    ablation: Ablation
+    display: str | None = None
+
+    @property
+    def attached(self) -> bool:
+        """Whether the run works on an existing display rather than a sandbox of its own."""
+        return self.display is not None
+
+    @property
+    def mode(self) -> InteractionMode:
+        return self.config.run.mode
+
+    @classmethod
+    def of(
+        cls,
+        config: PcAgentConfig,
+        *,
+        ablation: str = "none",
+        display: str | None = None,
+        mode: str | None = None,
+        snapshot_home: bool | None = None,
+        may_attach: bool = True,
+    ) -> RunChoices:
+        """Check the choices and settle the run's configuration.
+
+        ``display`` (else ``[desktop] display``) attaches to that X display. There the mode is
+        ``passive`` unless ``mode`` names one (a ``proactive`` file setting is kept: it asks even
+        more), and HOME is not snapshotted unless ``snapshot_home`` is True, because a snapshot
+        copies the person's files into the run record and a rewind would write them back.
+        ``may_attach=False`` (resume, rewind, replay: they restore recorded HOME files) ignores
+        the file's display, and refuses an explicit one.
+
+        Raises :class:`ConfigurationError` for an unknown ablation or mode, naming the valid ones.
+        """
+        checked = check_ablation(ablation)
+        if display is not None and not display.strip():
+            raise ConfigurationError("--display is empty; give an X display such as :0")
+        if display is not None and not may_attach:
+            raise ConfigurationError(
+                "this command restores recorded HOME files, so it always runs in a fresh sandbox; "
+                "leave out --display"
+            )
+        attach_to = (display or config.desktop.display) if may_attach else None
+        run: dict[str, Any] = {}
+        if mode is not None:
+            run["mode"] = mode
+        elif attach_to is not None and config.run.mode != "proactive":
+            run["mode"] = ATTACHED_MODE
+        if snapshot_home is not None:
+            run["snapshot_home"] = snapshot_home
+        elif attach_to is not None:
+            run["snapshot_home"] = False
+        return cls(config.updated("run", **run) if run else config, checked, attach_to)
+
+
+@contextlib.contextmanager
+def open_environment(
+    choices: RunChoices, *, browser_flags: Sequence[str] = (), log: Log = _no_log
+) -> Iterator[SandboxDesktop]:
+    """A fresh sandbox started from ``[desktop]``, or the display ``choices`` attach to; closed
+    (the sandbox ended, or the applications opened on the attached display closed) on exit."""
+    settings = sandbox_config(choices.config.desktop, browser_flags=browser_flags)
+    if choices.display is not None:
+        desktop = SandboxDesktop.attach(choices.display, settings)
+        log(f"attached to display {choices.display}")
+    else:
+        desktop = SandboxDesktop(settings).start()
+        log(f"sandbox desktop on display {desktop.display}")
+    with desktop:
+        yield desktop
+
+
+@dataclass(frozen=True)
+class RecordedEnvironment:
+    """The desktop a recorded run used, as its settings name it."""
+
+    state_file: Path
+    attached: bool = False
+    display: str = ""
+
+
+def recorded_environment(settings: Mapping[str, Any]) -> RecordedEnvironment | None:
+    """Where the state of a recorded run's desktop is kept, or None when it says nothing.
+
+    Runs record ``settings["environment"]`` (the environment's ``describe()``: the sandbox's
+    folder is ``root``, its state ``root/state.json``); older runs recorded the state file's path
+    as ``settings["sandbox_state"]``.
+    """
+    described = settings.get("environment")
+    if isinstance(described, Mapping) and described.get("root"):
+        return RecordedEnvironment(
+            Path(str(described["root"])) / "state.json",
+            attached=bool(described.get("attached", False)),
+            display=str(described.get("display", "")),
+        )
+    if settings.get("sandbox_state"):
+        return RecordedEnvironment(Path(str(settings["sandbox_state"])))
+    return None
+
+
+class RunParts:
+    """An open desktop, the models and the run record, from which sessions are made.
+
+    Made by :func:`open_run`; valid inside its ``with`` block.
+    """
+
+    def __init__(
+        self,
+        choices: RunChoices,
+        environment: SandboxDesktop,
+        models: AgentModels,
+        store: RunStore,
+        *,
+        human: Human,
+        on_step: StepCallback | None = None,
+        log: Log = _no_log,
+    ) -> None:
+        self.choices = choices
+        self.environment = environment
+        self.models = models
+        self.store = store
+        self.human = human
+        self.on_step = on_step
+        self.log = log
+
+    @property
+    def config(self) -> PcAgentConfig:
+        return self.choices.config
+
+    def session(self, *, on_step: StepCallback | None = None) -> RunSession:
+        """A session over these parts; ``on_step`` replaces the one given to :func:`open_run`
+        (the benchmark evaluates each task's steps with its own)."""
+        return RunSession(
+            environment=self.environment,
+            models=self.models,
+            store=self.store,
+            config=self.config,
+            human=self.human,
+            ablation=self.choices.ablation,
+            on_step=on_step if on_step is not None else self.on_step,
+            log=self.log,
+        )
+
+    def resume(self, run_id: str) -> RunOutcome:
+        """Continue a recorded run on this desktop, after ending the sandbox it left behind when
+        it was killed (a run killed with SIGKILL cannot end its own)."""
+        record = self.store.get_run(run_id)
+        self.end_left_behind(record)
+        return self.session().resume(record.run_id)
+
+    def end_left_behind(self, record: RunRecord) -> None:
+        """End the sandbox ``record``'s run used, unless it is this one or already gone.
+
+        A display the run was attached to is left alone: its recorded application processes may
+        long since be someone else's. Raises :class:`RunStateError` when the sandbox's state file
+        exists but cannot be read.
+        """
+        recorded = recorded_environment(record.settings)
+        if recorded is None:
+            return
+        current = self.environment.describe().get("root")
+        if current is not None and recorded.state_file == Path(str(current)) / "state.json":
+            return
+        if recorded.attached:
+            self.log(
+                f"run {record.run_id} was attached to display {recorded.display}; "
+                "applications it opened there are left as they are"
+            )
+            return
+        try:
+            left = SandboxDesktop.load(recorded.state_file)
+        except FileNotFoundError:
+            self.log(f"the sandbox of run {record.run_id} is gone already ({recorded.state_file})")
+            return
+        except SandboxClosedError:
+            self.log(f"the sandbox of run {record.run_id} is no longer running")
+            return
+        except (OSError, ValueError) as error:
+            raise RunStateError(
+                f"cannot read {recorded.state_file}, the state of the sandbox run "
+                f"{record.run_id} left behind ({error}); delete the file and end the sandbox's "
+                "processes by hand (they carry PCAGENT_SANDBOX_ID in their environment), then resume "
+                "again"
+            ) from error
+        display = left.display
+        left.close()
+        self.log(f"ended the sandbox run {record.run_id} left behind (display {display})")
+
+
+@contextlib.contextmanager
+def open_run(
+    choices: RunChoices,
+    *,
+    human: Human | None = None,
+    on_step: StepCallback | None = None,
+    log: Log = _no_log,
+    environment: SandboxDesktop | None = None,
+    models: AgentModels | None = None,
+    browser_flags: Sequence[str] = (),
+) -> Iterator[RunParts]:
+    """Open the desktop, the models and the run store for ``choices``; close them on exit.
+
+    ``environment`` and ``models`` are used as given (and left open) when passed: the benchmark
+    starts its sandboxes itself and keeps one router per worker. ``human`` defaults to
+    :func:`default_human` for the run's mode.
+    """
+    with contextlib.ExitStack() as stack:
+        if environment is None:
+            environment = stack.enter_context(
+                open_environment(choices, browser_flags=browser_flags, log=log)
+            )
+        if models is None:
+            models = stack.enter_context(ModelRouter(choices.config))
+        store = stack.enter_context(RunStore(choices.config.runs_dir))
+        yield RunParts(
+            choices,
+            environment,
+            models,
+            store,
+            human=human if human is not None else default_human(choices.mode),
+            on_step=on_step,
+            log=log,
+        )

@@ -1,0 +1,75 @@
+"""``pcagent bench list|run|report``: input checked before any sandbox starts, and the commands
+end to end on the real desktop."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from pcagent.cli import app
+
+
+def test_bench_list_json() -> None:
+    result = CliRunner().invoke(app, ["bench", "list", "--json"])
+    assert result.exit_code == 0, result.output
+    tasks = json.loads(result.output)
+    assert len(tasks) == 25
+    assert {"id", "apps", "subtasks", "subgoals", "instruction"} <= set(tasks[0])
+
+
+def test_bench_report_without_runs_is_a_clear_error(tmp_path: Path) -> None:
+    result = CliRunner().invoke(
+        app, ["bench", "report"], env={"PCAGENT_DATA_DIR": str(tmp_path), "PCAGENT_CONFIG": ""}
+    )
+    assert result.exit_code == 2 and "bench run" in result.output
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (
+            ["--ablation", "bogus"],
+            "unknown ablation 'bogus'; valid ablations: none, no_perception, no_manager, "
+            "no_reflection, single_agent",
+        ),
+        (["--agent", "robot"], "unknown agent 'robot'; use one of: pcagent, reference, noop"),
+    ],
+)
+def test_bench_run_refuses_bad_input_before_any_sandbox_starts(
+    environment: dict[str, str],
+    desktop_starts: list[str],
+    arguments: list[str],
+    message: str,
+) -> None:
+    result = CliRunner().invoke(app, ["bench", "run", "-t", "pc01", *arguments], env=environment)
+    assert result.exit_code == 2, result.output
+    assert f"error: {message}" in result.output
+    assert desktop_starts == []
+    # and no benchmark run was recorded
+    reported = CliRunner().invoke(app, ["bench", "report"], env=environment)
+    assert reported.exit_code == 2 and "no benchmark run yet" in reported.output
+
+
+@pytest.mark.desktop
+@pytest.mark.slow
+def test_bench_run_and_report(tmp_path: Path) -> None:
+    environment = {"PCAGENT_DATA_DIR": str(tmp_path), "PCAGENT_CONFIG": ""}
+    runner = CliRunner()
+    ran = runner.invoke(
+        app, ["bench", "run", "--agent", "reference", "-t", "pc09", "-t", "pc02"], env=environment
+    )
+    assert ran.exit_code == 0, ran.output
+    assert "SR 100.0%" in ran.output and "reset median" in ran.output
+    noop = runner.invoke(app, ["bench", "run", "--agent", "noop", "-t", "pc09"], env=environment)
+    assert noop.exit_code == 0 and "SR 0.0%" in noop.output
+    page = tmp_path / "report.html"
+    reported = runner.invoke(app, ["bench", "report", "-o", str(page)], env=environment)
+    assert reported.exit_code == 0, reported.output
+    html = page.read_text()
+    assert "<svg" in html and "Table 3 shape" in html and "pc09" in html
+    summary = json.loads(runner.invoke(app, ["bench", "report", "--json"], env=environment).output)
+    assert summary["agent"] == "noop" and summary["metrics"]["SR"] == 0
+    assert summary["tasks"][0]["failed_nodes"]
