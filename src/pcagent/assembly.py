@@ -263,8 +263,8 @@ class RunParts:
             raise RunStateError(
                 f"cannot read {recorded.state_file}, the state of the sandbox run "
                 f"{record.run_id} left behind ({error}); delete the file and end the sandbox's "
-                "processes by hand (they carry PCAGENT_SANDBOX_ID in their environment), then resume "
-                "again"
+                "processes by hand (they carry PCAGENT_SANDBOX_ID in their environment), then "
+                "resume again"
             ) from error
         display = left.display
         left.close()

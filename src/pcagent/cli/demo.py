@@ -17,8 +17,9 @@ def demo_command(
     max_steps: Annotated[int, typer.Option("--max-steps", help="Step cap of the run.")] = 14,
     model: ModelOption = None,
 ) -> None:
-    """Carry out a real task (compute 12 * 7 + 5 in the calculator) with the agents and the
-    configured model in a fresh sandbox, printing every step; says where the record is."""
+    """Compute 12 * 7 + 5 in the calculator with the agents and the configured model.
+
+    Runs in a fresh sandbox, prints every step, and says where the record is."""
     from pcagent.demo import EXPECTED_RESULT, run_demo
 
     report = run_demo(

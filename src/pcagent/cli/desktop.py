@@ -56,8 +56,9 @@ def up(
         list[str] | None, typer.Option("--open", help="Application to open (repeatable).")
     ] = None,
 ) -> None:
-    """Start a sandbox desktop (settings: the configuration's desktop section) that keeps running until
-    `pcagent desktop down`."""
+    """Start a sandbox desktop that keeps running until `pcagent desktop down`.
+
+    Its settings come from the configuration's desktop section; --width and --height win."""
     from pcagent.assembly import sandbox_config
 
     path = registry_path(name)
@@ -85,9 +86,8 @@ def up(
         f"sandbox '{name}' is up on display {desktop.display} "
         f"(files in {desktop.describe()['root']})"
     )
-    console.print(
-        f"  run programs in it:  DISPLAY={desktop.display} XAUTHORITY={desktop.env['XAUTHORITY']} ..."
-    )
+    variables = f"DISPLAY={desktop.display} XAUTHORITY={desktop.env['XAUTHORITY']}"
+    console.print(f"  run programs in it:  {variables} ...")
 
 
 @desktop_app.command("down")
@@ -160,7 +160,8 @@ def tree(
         return
     focused = observation.focused_window
     table = Table(
-        title=f"{focused.title if focused else 'no focused window'}: {len(observation.elements)} elements"
+        title=f"{focused.title if focused else 'no focused window'}: "
+        f"{len(observation.elements)} elements"
     )
     for column in ("id", "role", "name", "text", "box"):
         table.add_column(column)
@@ -197,9 +198,8 @@ def list_desktops() -> None:
         try:
             desktop = SandboxDesktop.load(path)
         except SandboxClosedError:
-            console.print(
-                f"[dim]{path.stem}: not running (`pcagent desktop down -n {path.stem}` removes its record)[/dim]"
-            )
+            remove = f"`pcagent desktop down -n {path.stem}` removes its record"
+            console.print(f"[dim]{path.stem}: not running ({remove})[/dim]")
             continue
         except ValueError as error:
             console.print(f"[dim]{path.stem}: unreadable record {path} ({error})[/dim]")

@@ -142,8 +142,9 @@ def run_command(
         ),
     ] = None,
 ) -> None:
-    """Carry out INSTRUCTION in a fresh sandbox desktop (or on --display) with the configured
-    model. Exit status 0: the run finished; 1: it failed; 2: an error before or around it."""
+    """Carry out INSTRUCTION in a fresh sandbox (or on --display) with the configured model.
+
+    Exit status 0: the run finished; 1: it failed; 2: an error before or around it."""
     from pcagent.assembly import RunChoices, default_human, open_run
 
     if not instruction.strip():
@@ -269,8 +270,9 @@ def resume_run(
     max_steps: MaxStepsOption = None,
     model: ModelOption = None,
 ) -> None:
-    """Continue a killed or stopped run from its last completed step, in a fresh sandbox
-    restored to that step (the sandbox a killed run left behind is ended first)."""
+    """Continue a killed or stopped run from its last completed step, in a fresh sandbox.
+
+    The sandbox is restored to that step; the one a killed run left behind is ended first."""
     from pcagent.assembly import RunChoices, default_human, open_run
 
     config = config_with(max_steps, model)
@@ -300,8 +302,9 @@ def rewind_run(
     max_steps: MaxStepsOption = None,
     model: ModelOption = None,
 ) -> None:
-    """Restore a run's state after step N (agents, HOME files, applications) in a fresh sandbox
-    and continue from there as a new run, with guidance."""
+    """Continue a run from its state after step N as a new run, in a fresh sandbox.
+
+    Restored: the agents' state, HOME files, the applications on their documents."""
     from pcagent.assembly import RunChoices, default_human, open_run
 
     config = config_with(max_steps, model)
@@ -323,6 +326,7 @@ def replay(
     upto: Annotated[int | None, typer.Option("--upto", help="Stop after this step.")] = None,
 ) -> None:
     """Re-execute a recorded run's actions (no model) in a fresh sandbox from its start state.
+
     Exit status 1 when a step's result differs from the record."""
     from pcagent.assembly import RunChoices, open_environment
     from pcagent.runtime.records import RunStore
