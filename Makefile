@@ -29,3 +29,4 @@ lint: setup-venv
 bench: setup
 	$(PYTHON) benchmarks/observe.py --json
 	$(PYTHON) benchmarks/perception.py --json
+	$(PYTHON) benchmarks/input.py --json

@@ -25,6 +25,7 @@ from pcagent.env.apps import app_infos
 
 #: The sandbox's applications as the run layer hands them over: names, and name -> description.
 SANDBOX_APPS = {info.name: info.description for info in app_infos()}
+SCREEN = (1280, 800)
 
 TWO_STEP_PLAN = reply(
     subtasks=[
@@ -127,6 +128,7 @@ def test_decision_re_asks_malformed_output_and_returns_a_typed_action() -> None:
         DecisionInput(
             subtask="press 7",
             listing='1 button "7" @10,20',
+            screen=SCREEN,
             progress="started",
             hub={"time": "9:30"},
             reflection="no_change: nothing happened",
@@ -143,7 +145,7 @@ def test_decision_outside_the_domain_is_a_typed_failure_not_an_action() -> None:
     role = default_pool(SANDBOX_APPS).get("app_launcher")
     bad = decision({"kind": "type", "text": "hello"})
     agent = DecisionAgent(ScriptedModels(decision=[bad, bad]).for_role("decision"), role=role)
-    result = agent.decide(DecisionInput(subtask="x", listing=""))
+    result = agent.decide(DecisionInput(subtask="x", listing="", screen=SCREEN))
     assert result.action is None and result.failure is not None
 
 
@@ -153,7 +155,7 @@ def test_decision_opens_only_the_roles_applications_and_returns_the_plain_action
     good = decision({"kind": "open_app", "app": "clock"})
     models = ScriptedModels(decision=[invented, good])
     result = DecisionAgent(models.for_role("decision"), role=role).decide(
-        DecisionInput(subtask="set an alarm", listing="")
+        DecisionInput(subtask="set an alarm", listing="", screen=SCREEN)
     )
     assert type(result.action) is act.OpenApp and result.action == act.OpenApp(app="clock")
     assert "rejected" in models.backends["decision"].requests[1].messages[-1].text

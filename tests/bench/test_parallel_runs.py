@@ -47,5 +47,8 @@ def test_two_sandboxes_side_by_side_with_the_local_model(tmp_path: Path) -> None
         assert result.outcome.tokens > 0
     # each worker had its own sandbox
     with RunStore(config.runs_dir) as store:
-        sandboxes = {store.get_run(r.run_id).settings["sandbox_state"] for r in results}  # type: ignore[arg-type]
+        sandboxes = {
+            store.get_run(r.run_id).settings["environment"]["sandbox_id"]  # type: ignore[arg-type]
+            for r in results
+        }
     assert len(sandboxes) == 2

@@ -20,6 +20,7 @@ from tests.runtime import scripts
 from tests.runtime.scripts import CalculatorDecisions, Repeating
 
 from pcagent import actions as act
+from pcagent.assembly import RunChoices, open_run
 from pcagent.config import PcAgentConfig, RunConfig
 from pcagent.env import SandboxDesktop
 from pcagent.env.processes import find_marked_processes
@@ -253,13 +254,17 @@ def test_a_run_killed_with_sigkill_resumes_from_its_last_step(
             child.kill()
     record = store.get_run(run_id)
     assert record.status == "running" and record.steps == 3
-    stale = store.get_run(run_id).settings["sandbox_state"]
-    stale_marker = Path(stale).parent.name.split("-")[1]
+    stale_marker = store.get_run(run_id).settings["environment"]["sandbox_id"]
 
     calculator = CalculatorDecisions()
     models = scripts.usual_models(calculator)
-    with SandboxDesktop() as desktop:
-        outcome = RunSession(desktop, models, store, config_for(tmp_path)).resume(run_id)
+    choices = RunChoices.of(config_for(tmp_path), may_attach=False)
+    with (
+        SandboxDesktop() as desktop,
+        open_run(choices, environment=desktop, models=models) as parts,
+    ):
+        # the assembly ends the sandbox the killed run left behind, then resumes
+        outcome = parts.resume(run_id)
         assert outcome.status == "finished", outcome.summary
         assert calculator_value(desktop) == "132"
     assert find_marked_processes(stale_marker) == [], "the killed run's sandbox was left running"

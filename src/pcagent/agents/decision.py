@@ -113,8 +113,9 @@ class DecisionInput:
 
     subtask: str
     listing: str
+    #: The environment's screen, (width, height) in pixels.
+    screen: tuple[int, int]
     window: str = ""
-    screen: tuple[int, int] = (1280, 800)
     outputs_needed: Sequence[str] = ()
     hub: Mapping[str, str] | None = None
     progress: str = ""

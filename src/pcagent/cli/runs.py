@@ -115,6 +115,21 @@ def _recorded_run(config: PcAgentConfig, run_id: str) -> RunRecord:
         return store.get_run(run_id)
 
 
+def _continuing(
+    run_id: str, mode: str | None, max_steps: int | None, model: str | None
+) -> tuple[RunRecord, RunChoices]:
+    """The recorded run to continue, and the choices to continue it with: its own ablation, in
+    a fresh sandbox (a recorded HOME is never restored into the person's own)."""
+    from pcagent.assembly import RunChoices
+
+    config = config_with(max_steps, model)
+    record = _recorded_run(config, run_id)
+    ablation = str(record.settings.get("ablation", "none"))
+    choices = RunChoices.of(config, ablation=ablation, mode=mode, may_attach=False)
+    _announce(choices)
+    return record, choices
+
+
 @reports_errors
 def run_command(
     instruction: Annotated[str, typer.Argument(help="What to do, in plain words.")],
@@ -273,14 +288,9 @@ def resume_run(
     """Continue a killed or stopped run from its last completed step, in a fresh sandbox.
 
     The sandbox is restored to that step; the one a killed run left behind is ended first."""
-    from pcagent.assembly import RunChoices, default_human, open_run
+    from pcagent.assembly import default_human, open_run
 
-    config = config_with(max_steps, model)
-    record = _recorded_run(config, run_id)
-    choices = RunChoices.of(
-        config, ablation=str(record.settings.get("ablation", "none")), mode=mode, may_attach=False
-    )
-    _announce(choices)
+    record, choices = _continuing(run_id, mode, max_steps, model)
     human = default_human(choices.mode, console=console)
     with open_run(choices, human=human, on_step=print_step, log=_log) as parts:
         outcome = parts.resume(record.run_id)
@@ -305,14 +315,9 @@ def rewind_run(
     """Continue a run from its state after step N as a new run, in a fresh sandbox.
 
     Restored: the agents' state, HOME files, the applications on their documents."""
-    from pcagent.assembly import RunChoices, default_human, open_run
+    from pcagent.assembly import default_human, open_run
 
-    config = config_with(max_steps, model)
-    record = _recorded_run(config, run_id)
-    choices = RunChoices.of(
-        config, ablation=str(record.settings.get("ablation", "none")), mode=mode, may_attach=False
-    )
-    _announce(choices)
+    record, choices = _continuing(run_id, mode, max_steps, model)
     human = default_human(choices.mode, console=console)
     with open_run(choices, human=human, on_step=print_step, log=_log) as parts:
         outcome = parts.session().rewind(record.run_id, to, role=role, guidance=guidance)

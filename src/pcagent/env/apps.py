@@ -20,12 +20,14 @@ from pcagent.errors import UnknownAppError
 @dataclass(frozen=True)
 class LaunchContext:
     """What a command line may depend on: the sandbox's HOME, its id, extra documents to open,
-    and extra browser flags (e.g. the offline websites' ``--host-resolver-rules``)."""
+    extra browser flags (e.g. the offline websites' ``--host-resolver-rules``) and the screen's
+    size in pixels (the browser opens filling it; None leaves the size to the application)."""
 
     home: Path
     sandbox_id: str
     files: Sequence[str] = ()
     browser_flags: tuple[str, ...] = ()
+    screen: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -92,7 +94,7 @@ def _chromium(context: LaunchContext) -> list[str]:
         "--disable-quic",
         "--password-store=basic",
         "--window-position=0,0",
-        "--window-size=1280,800",
+        *([f"--window-size={context.screen[0]},{context.screen[1]}"] if context.screen else []),
         *context.browser_flags,
         *context.files,
     ]

@@ -421,6 +421,7 @@ class SandboxDesktop:
             sandbox_id=state.sandbox_id,
             files=[str(f) for f in files],
             browser_flags=tuple(self.config.browser_flags),
+            screen=self.screen_size,
         )
         argv = spec.command(context)
         log = state.root / "logs" / f"{name}.log"

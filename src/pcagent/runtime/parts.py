@@ -160,25 +160,24 @@ class MarkPerceiver:
     environment: Environment
     run: RunConfig
 
-    def perceive(self, subtask: str) -> Seen:
-        perception = ActivePerception(self.environment).perceive(
+    def look(self, subtask: str) -> Perception:
+        return ActivePerception(self.environment).perceive(
             subtask, self.run.listing_limit or None, with_ocr=self.run.with_ocr
         )
+
+    def perceive(self, subtask: str) -> Seen:
+        perception = self.look(subtask)
         som = perception.set_of_mark
         return Seen(perception, perception.listing, som, som)
 
 
 @dataclass
-class PlainTreePerceiver:
-    """The ablation without perception: the plain accessibility tree and the bare screenshot."""
-
-    environment: Environment
-    run: RunConfig
+class PlainTreePerceiver(MarkPerceiver):
+    """The ablation without perception: the plain accessibility tree and the bare screenshot
+    (the marks are still found, for the safety guard and Reflection's diff)."""
 
     def perceive(self, subtask: str) -> Seen:
-        perception = ActivePerception(self.environment).perceive(
-            subtask, self.run.listing_limit or None, with_ocr=self.run.with_ocr
-        )
+        perception = self.look(subtask)
         observation = perception.observation
         return Seen(
             perception, baseline_listing(observation.elements), observation.screenshot, None
