@@ -63,6 +63,15 @@ class MemoryDesktop:
             self.text += action.text
         elif isinstance(action, act.Click) and SAVE.contains(action.x, action.y) and self.document:
             (self._home / self.document).write_text(self.text)
+        elif isinstance(action, act.Hotkey) and action.keys == ("ctrl", "delete") and self.document:
+            # This editor's own (unguarded) shortcut: delete the open file from disk, as any
+            # application might do through some menu the keystroke guard does not know.
+            (self._home / self.document).unlink()
+        elif isinstance(action, act.Hotkey) and action.keys == ("ctrl", "o") and self.document:
+            # ... and one that overwrites every other text file of HOME with the editor's text.
+            for other in self._home.glob("*.txt"):
+                if other.name != Path(self.document).name:
+                    other.write_text(self.text)
         return ActionResult(ok=True, message=f"did {action.kind}")
 
     def reset(self) -> None:

@@ -41,7 +41,9 @@ class DesktopRestoreError(PcAgentError):
     """An application could not be reopened while restoring a recorded desktop."""
 
 
-def _is_document(relative: str) -> bool:
+def is_document(relative: str) -> bool:
+    """Whether a path relative to HOME is a user's document (not in a profile, cache or hidden
+    folder, not a lock file)."""
     path = PurePosixPath(relative)
     folders = path.parts[:-1]
     if any(part in _SKIPPED_DIRS or part.startswith(".") for part in folders):
@@ -59,7 +61,7 @@ def documents_of_manifest(manifest: HomeManifest) -> dict[str, str]:
     """File name -> path relative to HOME, from a snapshot (first in walk order wins)."""
     found: dict[str, str] = {}
     for relative in sorted([*manifest.files, *manifest.skipped], key=_walk_order):
-        if _is_document(relative):
+        if is_document(relative):
             found.setdefault(PurePosixPath(relative).name, relative)
     return found
 

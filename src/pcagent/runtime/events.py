@@ -134,6 +134,17 @@ class FinishEvent(_Event):
     summary: str
 
 
+class EffectEvent(_Event):
+    """A step changed what it was not asked to (files deleted or overwritten); whether the change
+    was kept or put back, and why."""
+
+    kind: Literal["effect"] = "effect"
+    category: str
+    paths: list[str]
+    kept: bool
+    reason: str
+
+
 class NoteEvent(_Event):
     """Free text from a component that has no event kind of its own (a benchmark's remark, a
     tool's annotation)."""
@@ -159,6 +170,7 @@ Event = Annotated[
     | ResumeEvent
     | RewindEvent
     | FinishEvent
+    | EffectEvent
     | NoteEvent,
     Field(discriminator="kind"),
 ]

@@ -1,5 +1,11 @@
 """What a HOME snapshot is made of: its manifest, the report of a restore, what is left out, and
 the small file-system helpers capture and restore share (see :mod:`pcagent.runtime.home_snapshot`).
+
+What is left out (and never touched by a restore): caches and the lock files and sockets of
+running programs (:data:`DEFAULT_EXCLUDES`), symbolic links (recorded, never followed), anything
+that is not a regular file, and files bigger than ``max_file_bytes``. Each of those is listed in
+the manifest's ``skipped`` with the reason. Folders themselves are not recorded: a restore creates
+the folders its files need and removes the ones its removals leave empty.
 """
 
 from __future__ import annotations
@@ -245,3 +251,15 @@ def remove_empty_folders(home: Path, folders: set[Path]) -> None:
             except OSError:
                 break
             folder = folder.parent
+
+
+def checked_home(home: Path, *, create: bool) -> Path:
+    """HOME as an absolute folder (created when asked); RunStateError when it is not a folder."""
+    # Resolving HOME itself is fine (it may be reached through a link); nothing below it is
+    # ever resolved.
+    home = Path(home).expanduser().resolve()
+    if create:
+        home.mkdir(parents=True, exist_ok=True)
+    if not home.is_dir():
+        raise RunStateError(f"cannot snapshot or restore {home}: it is not a folder")
+    return home

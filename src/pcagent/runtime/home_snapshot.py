@@ -1,17 +1,12 @@
 """Content-addressed snapshots of the sandbox's HOME folder, so a rewind can put the files back.
 
 Why content-addressed: a snapshot is taken after every step, and between two steps little
-changes (one document saved, a settings file touched). Each file's content is stored once, under
-its SHA-256, in ``<store>/blobs/ab/abcdef...``; a snapshot is only a manifest (path -> hash, size,
-mode) in ``<store>/manifests/<id>.json``, whose id is the SHA-256 of its canonical JSON. A step
-that changed nothing therefore costs a directory walk and no writes, and files whose size,
-modification time and inode are unchanged since the last capture are not even read again.
-
-What is left out (and never touched by a restore): caches and the lock files and sockets of
-running programs (:data:`DEFAULT_EXCLUDES`), symbolic links (recorded, never followed), anything
-that is not a regular file, and files bigger than ``max_file_bytes``. Each of those is listed in
-the manifest's ``skipped`` with the reason. Folders themselves are not recorded: a restore creates
-the folders its files need and removes the ones its removals leave empty.
+changes. Each file's content is stored once, under its SHA-256, in ``<store>/blobs/ab/abc...``;
+a snapshot is only a manifest (path -> hash, size, mode) in ``<store>/manifests/<id>.json``,
+whose id is the SHA-256 of its canonical JSON. An unchanged HOME costs a directory walk and no
+writes; files whose size, modification time and inode are unchanged are not even read again.
+What is left out (and never touched by a restore) is described in
+:mod:`pcagent.runtime.home_manifest`.
 """
 
 from __future__ import annotations
@@ -23,7 +18,7 @@ import secrets
 import shutil
 import stat
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -41,6 +36,7 @@ from pcagent.runtime.home_manifest import (
     RestoreReport,
     canonical_json,
     check_relative,
+    checked_home,
     file_kind,
     is_under,
     make_folders,
@@ -99,7 +95,7 @@ class HomeSnapshots:
         when the store cannot be written (disk full, permissions).
         """
         started = time.monotonic()
-        home = self._home(home, create=False)
+        home = checked_home(home, create=False)
         stats = CaptureStats()
         found, skipped = self._scan(home)
         files: dict[str, FileEntry] = {}
@@ -255,17 +251,6 @@ class HomeSnapshots:
                     skipped[relative] = f"unreadable: {exc.strerror or exc}"
         return found, skipped
 
-    @staticmethod
-    def _home(home: Path, *, create: bool) -> Path:
-        # Resolving HOME itself is fine (it may be reached through a link); nothing below it is
-        # ever resolved.
-        home = Path(home).expanduser().resolve()
-        if create:
-            home.mkdir(parents=True, exist_ok=True)
-        if not home.is_dir():
-            raise RunStateError(f"cannot snapshot or restore {home}: it is not a folder")
-        return home
-
     # --- reading and restoring ---------------------------------------------------------------
 
     def manifest(self, snapshot_id: str) -> HomeManifest:
@@ -320,7 +305,7 @@ class HomeSnapshots:
                 f"{len(missing)} file(s) are missing from {self.blobs_dir} (e.g. {missing[0]!r}); "
                 "the snapshot store was damaged"
             )
-        home = self._home(home, create=True)
+        home = checked_home(home, create=True)
         reasons = dict(manifest.skipped)
         left_alone = set(manifest.skipped)
         wanted: dict[str, FileEntry] = {}
@@ -384,6 +369,19 @@ class HomeSnapshots:
                 return hashlib.file_digest(file, "sha256").hexdigest() == entry.sha256
         except OSError:
             return False
+
+    def put_back(self, home: Path, snapshot_id: str, paths: Iterable[str]) -> list[str]:
+        """Write the given files (paths relative to HOME) as the snapshot holds them, leaving
+        everything else alone; returns those written. Paths the snapshot does not hold are
+        skipped. Raises like :meth:`restore`."""
+        manifest = self.manifest(snapshot_id)
+        home = checked_home(home, create=True)
+        written = []
+        for relative in sorted(set(paths) & set(manifest.files)):
+            check_relative(relative, snapshot_id)
+            self._write_from_store(home, relative, manifest.files[relative])
+            written.append(relative)
+        return written
 
     def _write_from_store(self, home: Path, relative: str, entry: FileEntry) -> None:
         target = home / relative

@@ -26,7 +26,14 @@ from pcagent.perception.marks import Mark
 from pcagent.runtime.checkpoint import RunCheckpoint
 from pcagent.runtime.desktop_state import DesktopAccess
 from pcagent.runtime.dispatch import ActionDispatcher
-from pcagent.runtime.events import AskedHumanEvent, DeclinedEvent, RefusedEvent, SensitiveEvent
+from pcagent.runtime.effects import FileEffectGuard
+from pcagent.runtime.events import (
+    AskedHumanEvent,
+    DeclinedEvent,
+    EffectEvent,
+    RefusedEvent,
+    SensitiveEvent,
+)
 from pcagent.runtime.human import Human
 from pcagent.runtime.parts import AgentModels, LoopParts, ReflectionFacts, Seen
 from pcagent.runtime.record_models import ReflectionRecord, StepResult
@@ -59,6 +66,8 @@ class StepLoop:
     human: Human
     run_config: RunConfig
     log: Callable[[str], None]
+    #: Checks what each step did to the user's files; None when HOME is not snapshotted.
+    effects: FileEffectGuard | None = None
     steps_done: int = 0
 
     def run(self, checkpoint: RunCheckpoint) -> None:
@@ -236,5 +245,27 @@ class StepLoop:
         return None
 
     def _commit(self, checkpoint: RunCheckpoint, work: StepWork, after: Seen) -> None:
-        self.recorder.write(work, checkpoint, after.perception.observation.windows)
+        """Check the step's effects on the user's files, then record it."""
+        windows = after.perception.observation.windows
+        snapshot_id, apps = self.recorder.desktop_now(windows)
+        if self.effects is not None and snapshot_id is not None:
+            documents = [entry.document for entry in apps if entry.document]
+            subtask = checkpoint.subtask(work.subtask_id).description if work.subtask_id else ""
+            verdicts = self.effects.check(
+                self.recorder.last_snapshot, snapshot_id, subtask, documents
+            )
+            for verdict in verdicts:
+                event = EffectEvent(
+                    category=verdict.category,
+                    paths=list(verdict.paths),
+                    kept=verdict.kept,
+                    reason=verdict.reason,
+                )
+                self.recorder.event(self.steps_done, event)
+                self.log(f"safety: {verdict.reason}")
+                if not verdict.kept:
+                    checkpoint.reflection += f" — safety: {verdict.reason}"
+            if any(not verdict.kept for verdict in verdicts):
+                snapshot_id, apps = self.recorder.desktop_now(windows)
+        self.recorder.write(work, checkpoint, snapshot_id, apps)
         self.steps_done = work.number

@@ -94,6 +94,8 @@ class StepRecorder:
     call_step: int = 0
     step_tokens: int = 0
     last_apps: list[OpenWindow] = field(default_factory=list)
+    #: The HOME snapshot of the desktop as last recorded (effect checks compare with it).
+    last_snapshot: str | None = None
 
     # --- calls and events -----------------------------------------------------------------------
 
@@ -145,10 +147,15 @@ class StepRecorder:
     # --- steps ----------------------------------------------------------------------------------
 
     def write(
-        self, work: StepWork, checkpoint: RunCheckpoint, windows: Sequence[WindowInfo]
+        self,
+        work: StepWork,
+        checkpoint: RunCheckpoint,
+        snapshot_id: str | None,
+        apps: list[OpenWindow],
     ) -> StepRecord:
-        snapshot_id, apps = self.desktop_now(windows)
+        """Commit a step with the desktop after it (from :meth:`desktop_now`)."""
         self.last_apps = apps
+        self.last_snapshot = snapshot_id
         record = StepRecord(
             run_id=self.run_id,
             step=work.number,

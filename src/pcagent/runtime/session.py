@@ -22,6 +22,7 @@ from pcagent.runtime.ablations import Ablation, check_ablation
 from pcagent.runtime.checkpoint import RunCheckpoint
 from pcagent.runtime.desktop_state import DesktopAccess
 from pcagent.runtime.dispatch import ActionDispatcher
+from pcagent.runtime.effects import FileEffectGuard
 from pcagent.runtime.events import PlanEvent, RestoreEvent, ResumeEvent, RewindEvent
 from pcagent.runtime.human import Human, NoHuman
 from pcagent.runtime.limits import check_instruction
@@ -108,6 +109,15 @@ class RunSession:
             run.mode,
             self.log,
         )
+        effects = None
+        if self._recorder.snapshots is not None and self._desktop.home is not None:
+            effects = FileEffectGuard(
+                self._recorder.snapshots,
+                self._desktop.home,
+                self.config.safety,
+                run.mode,
+                self.human,
+            )
         self._loop = StepLoop(
             parts=parts,
             models=self.models,
@@ -122,6 +132,7 @@ class RunSession:
             human=self.human,
             run_config=run,
             log=self.log,
+            effects=effects,
         )
 
     # --- entry points ---------------------------------------------------------------------------
@@ -134,6 +145,8 @@ class RunSession:
         self._begin(record.run_id, checkpoint, steps_done=0, call_step=0)
         windows = self.environment.observe().windows
         snapshot_id, apps = self._recorder.desktop_now(windows)
+        self._recorder.last_snapshot = snapshot_id
+        self._say_what_is_protected()
         self._book.plan(checkpoint)
         plan = PlanEvent(
             subtasks=checkpoint.subtasks,
@@ -216,6 +229,13 @@ class RunSession:
     def _role(self, name: str) -> Role:
         return self._generalist if name == self._generalist.name else self.pool.get(name)  # type: ignore[union-attr]
 
+    def _say_what_is_protected(self) -> None:
+        if self._loop.effects is None:
+            self.log(
+                "effect checks on files are off: HOME is not snapshotted here (only the "
+                "keystroke guard stands between the agents and your files)"
+            )
+
     def _settings(self) -> dict[str, Any]:
         run = self.config.run
         settings: dict[str, Any] = {
@@ -224,6 +244,7 @@ class RunSession:
             "max_steps": run.max_steps,
             "token_budget": run.token_budget,
             "snapshot_home": self._recorder.snapshots is not None,
+            "effect_checks": {"files": self._recorder.snapshots is not None},
         }
         described = self._desktop.describe()
         if described:
@@ -251,6 +272,7 @@ class RunSession:
         """Put the desktop back as it was after ``step``: HOME files, then the applications."""
         written, removed, opened = self._desktop.restore(self._snapshots, snapshot_id, apps)
         self._recorder.last_apps = list(apps)
+        self._recorder.last_snapshot = snapshot_id
         self._recorder.event(
             step,
             RestoreEvent(step=step, files_written=written, files_removed=removed, apps=opened),

@@ -1,0 +1,124 @@
+"""Safety by effect: whatever key or click deleted or overwrote a document, the step after it
+puts the file back (auto mode), or asks the person (passive), or lets it be when allowed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from tests.runtime import scripts
+from tests.runtime.memory_desktop import MemoryDesktop
+
+from pcagent.config import PcAgentConfig, RunConfig, SafetyConfig
+from pcagent.models.backends.scripted import ScriptedBackend
+from pcagent.runtime.effects import unasked_changes
+from pcagent.runtime.events import EffectEvent
+from pcagent.runtime.home_manifest import FileEntry, HomeManifest
+from pcagent.runtime.human import ScriptedHuman
+from pcagent.runtime.records import RunStore
+from pcagent.runtime.session import RunSession
+
+
+def manifest(**files: str) -> HomeManifest:
+    """Paths (``__`` for ``/``) -> a content letter, as a manifest."""
+    return HomeManifest(
+        files={
+            path.replace("__", "/"): FileEntry(sha256=content * 64, size=1, mode=0o644)
+            for path, content in files.items()
+        }
+    )
+
+
+def test_deletions_moves_and_overwrites_are_told_apart() -> None:
+    before = manifest(a_txt="a", b_txt="b", Documents__c_txt="c", d_txt="d")
+    after = manifest(b_txt="e", Documents__moved_txt="c", d_txt="f")
+    before = HomeManifest(files={k.replace("_txt", ".txt"): v for k, v in before.files.items()})
+    after = HomeManifest(files={k.replace("_txt", ".txt"): v for k, v in after.files.items()})
+    changes = unasked_changes(before, after, "write a poem", open_documents=["d.txt"])
+    # a.txt is gone for good; Documents/c.txt was moved (its content lives on); b.txt changed
+    # behind the subtask's back; d.txt is the open document (saving it is the work)
+    assert changes.deleted == ("a.txt",)
+    assert changes.overwritten == ("b.txt",)
+
+
+def test_asked_for_changes_and_hidden_files_are_not_flagged() -> None:
+    before = HomeManifest(
+        files={
+            "old.txt": FileEntry(sha256="a" * 64, size=1, mode=0o644),
+            "notes.txt": FileEntry(sha256="b" * 64, size=1, mode=0o644),
+            ".config/app/prefs.js": FileEntry(sha256="c" * 64, size=1, mode=0o644),
+        }
+    )
+    after = HomeManifest(files={"notes.txt": FileEntry(sha256="d" * 64, size=1, mode=0o644)})
+    changes = unasked_changes(before, after, "Delete old.txt, then update notes.txt", [])
+    assert not changes
+    assert unasked_changes(before, after, "update notes.txt", []).deleted == ("old.txt",)
+
+
+def run(
+    tmp_path: Path, *actions: dict[str, object], **options: object
+) -> tuple[MemoryDesktop, RunStore, str]:
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "notes.txt").write_text("draft")
+    (home / "other.txt").write_text("keep me")
+    desktop = MemoryDesktop(home)
+    desktop.open_app("text_editor", [home / "notes.txt"])
+    safety = SafetyConfig(allow=list(options.pop("allow", [])))  # type: ignore[call-overload]
+    human = ScriptedHuman(confirms=options.pop("confirms", []))  # type: ignore[arg-type]
+    run_config = RunConfig(listing_limit=0, **options)  # type: ignore[arg-type]
+    config = PcAgentConfig(data_dir=tmp_path, run=run_config, safety=safety)
+    plan = scripts.plan(
+        {"id": "s1", "description": "Add a line to notes.txt", "app": "text_editor"}
+    )
+    decisions = ScriptedBackend([scripts.decision(action) for action in actions])
+    store = RunStore(tmp_path / "runs")
+    session = RunSession(desktop, scripts.usual_models(decisions, plan), store, config, human=human)
+    outcome = session.start("add a line")
+    return desktop, store, outcome.run_id
+
+
+DELETE = {"kind": "hotkey", "keys": ["ctrl", "delete"]}
+DONE = {"kind": "done"}
+
+
+def test_auto_mode_puts_a_deleted_document_back(tmp_path: Path) -> None:
+    desktop, store, run_id = run(tmp_path, DELETE, DONE)
+    assert (desktop.home / "notes.txt").read_text() == "draft"
+    effects = [e.event for e in store.events(run_id) if isinstance(e.event, EffectEvent)]
+    assert [(e.category, e.paths, e.kept) for e in effects] == [
+        ("delete_files", ["notes.txt"], False)
+    ]
+    first = store.steps(run_id)[0]
+    assert first.state is not None and "put back from the snapshot" in first.state.reflection
+    # the step's record holds HOME as it is after the repair
+    assert first.home_snapshot == store.steps(run_id)[1].home_snapshot
+
+
+def test_auto_mode_puts_overwritten_documents_back(tmp_path: Path) -> None:
+    overwrite = {"kind": "hotkey", "keys": ["ctrl", "o"]}
+    desktop, store, run_id = run(tmp_path, {"kind": "type", "text": " more"}, overwrite, DONE)
+    assert (desktop.home / "other.txt").read_text() == "keep me"
+    kinds = [e.event.category for e in store.events(run_id) if isinstance(e.event, EffectEvent)]
+    assert kinds == ["overwrite_files"]
+
+
+@pytest.mark.parametrize(("confirms", "kept"), [([True], True), ([False], False)])
+def test_passive_mode_asks_the_person(tmp_path: Path, confirms: list[bool], kept: bool) -> None:
+    desktop, store, run_id = run(tmp_path, DELETE, DONE, mode="passive", confirms=confirms)
+    assert (desktop.home / "notes.txt").exists() == (not kept)
+    effect = next(e.event for e in store.events(run_id) if isinstance(e.event, EffectEvent))
+    assert effect.kept == kept
+
+
+def test_an_allowed_category_is_kept(tmp_path: Path) -> None:
+    desktop, store, run_id = run(tmp_path, DELETE, DONE, allow=["delete_files"])
+    assert not (desktop.home / "notes.txt").exists()
+    effect = next(e.event for e in store.events(run_id) if isinstance(e.event, EffectEvent))
+    assert effect.kept and "allow" in effect.reason
+
+
+def test_without_snapshots_the_run_says_effect_checks_are_off(tmp_path: Path) -> None:
+    desktop, store, run_id = run(tmp_path, DELETE, DONE, snapshot_home=False)
+    assert not (desktop.home / "notes.txt").exists()
+    assert store.get_run(run_id).settings["effect_checks"] == {"files": False}
