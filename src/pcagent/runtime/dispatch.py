@@ -34,13 +34,14 @@ class ActionDispatcher:
     """Carries out actions on ``environment``.
 
     ``human`` answers ``ask_human`` (None: there is nobody to ask, e.g. in replay, and the action
-    fails with a message). ``selection_model`` lets the text selector understand free-form targets
-    ("the paragraph about tea"); without it only its rules are used.
+    fails with a message). ``selection_model`` gives the model that lets the text selector
+    understand free-form targets ("the paragraph about tea"), asked for only when one is needed;
+    without it only the selector's rules are used.
     """
 
     environment: Environment
     human: Human | None = None
-    selection_model: ChatModel | None = None
+    selection_model: Callable[[], ChatModel] | None = None
 
     def carry_out(self, action: act.Action) -> StepResult:
         handlers: dict[act.ActionSite, Callable[[act.Action], StepResult]] = {
@@ -60,7 +61,8 @@ class ActionDispatcher:
     def _select_text(self, action: act.Action) -> StepResult:
         if not isinstance(action, act.SelectText):
             raise TypeError(f"{action.kind} is not carried out by the perception layer")
-        selection = TextSelector(self.environment, self.selection_model).execute(action)
+        model = self.selection_model() if self.selection_model is not None else None
+        selection = TextSelector(self.environment, model).execute(action)
         return StepResult(ok=selection.matches, message=f"selected {selection.selected!r}")
 
     def _in_run(self, action: act.Action) -> StepResult:

@@ -122,7 +122,7 @@ class RunSession:
             parts=parts,
             models=self.models,
             dispatcher=ActionDispatcher(
-                self.environment, self.human, self.models.for_role("decision")
+                self.environment, self.human, lambda: self.models.for_role("decision")
             ),
             guard=self._guard,
             roles=self._role,
