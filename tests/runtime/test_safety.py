@@ -3,32 +3,56 @@
 from __future__ import annotations
 
 import pytest
+from PIL import Image
 
-from pcagent.actions import Action, Click, DoubleClick, Hotkey, Press, RightClick, Scroll, TypeText
+from pcagent.actions import (
+    Action,
+    Click,
+    DoubleClick,
+    Drag,
+    Hotkey,
+    Press,
+    RightClick,
+    Scroll,
+    TypeText,
+)
 from pcagent.config import PcAgentConfig, RunConfig, SafetyConfig
 from pcagent.env.apps import app_infos
-from pcagent.env.observation import Box
+from pcagent.env.observation import Box, Element, Observation, WindowInfo
 from pcagent.errors import ActionRefusedError, ConfigurationError
 from pcagent.perception.marks import Mark
+from pcagent.perception.module import Perception
 from pcagent.runtime.human import HumanScriptExhaustedError, NoHuman, ScriptedHuman
 from pcagent.runtime.safety import (
     ActionContext,
     SafetyGuard,
+    context_for,
     normalize_label,
     parse_chord,
 )
+from pcagent.runtime.safety_context import surfaces_of
 
 CLICK = Click(x=50, y=20)
 #: The sandbox's document editors, as the run layer takes them from the environment.
 EDITORS = frozenset(info.name for info in app_infos() if info.edits_documents)
 
 
-def mark(label: str, role: str = "push button", source: str = "accessibility") -> Mark:
+def mark(
+    label: str,
+    role: str = "push button",
+    source: str = "accessibility",
+    *,
+    at: tuple[int, int, int, int] = (0, 0, 100, 40),
+    states: tuple[str, ...] = (),
+) -> Mark:
+    """A mark; ``at`` is its box as (x, y, width, height) in screen pixels."""
+    x, y, width, height = at
     return Mark(
         number=1,
         role=role,
         label=label,
-        box=Box(x=0, y=0, width=100, height=40),
+        states=states,
+        box=Box(x=x, y=y, width=width, height=height),
         source=source,  # type: ignore[arg-type]
     )
 
@@ -83,6 +107,12 @@ def category(action: Action, context: ActionContext, config: SafetyConfig | None
         (CLICK, on("text_editor", "Close _without Saving"), "discard_changes"),
         (CLICK, on("browser", "Close Without Saving"), "discard_changes"),
         # close_window
+        (keys("ctrl", "shift", "enter"), on("mail"), "send_mail"),  # send later
+        (keys("ctrl", "shift", "delete"), on("file_manager"), "delete_files"),
+        (keys("ctrl", "delete"), on("file_manager"), "delete_files"),
+        (keys("ctrl", "f4"), on("writer"), "close_window"),
+        (keys("ctrl", "shift", "w"), on("text_editor"), "close_window"),  # close all
+        (keys("alt", "space"), on("writer"), "close_window"),  # the window manager's menu
         (keys("ctrl", "q"), on("calculator"), "close_window"),
         (keys("alt", "F4"), on("browser"), "close_window"),
         (keys("ctrl", "w"), on("writer"), "close_window"),
@@ -103,7 +133,7 @@ def test_builtin_categories_trigger(action: Action, context: ActionContext, expe
         (CLICK, on("mail", "Please send the report", "table cell")),  # a message in the list
         (CLICK, on("text_editor", "Send")),  # send_mail is for the mail client only
         (keys("ctrl", "s"), on("mail")),
-        (keys("ctrl", "shift", "enter"), on("mail")),  # chords match exactly
+        (keys("ctrl", "shift", "s"), on("mail")),  # more modifiers, but not a sensitive chord
         (keys("ctrl", "enter"), on("writer")),  # a page break, not a message
         (Press(key="enter"), on("mail", "Send")),  # no point: the target is not clicked
         (Press(key="delete"), on("text_editor")),  # deletes a character
@@ -299,3 +329,385 @@ def test_from_config_uses_safety_section_and_run_mode() -> None:
     verdict = guard.check(keys("ctrl", "k"), on("writer"))
     assert verdict.allowed and verdict.asked_human
     assert verdict.sensitivity is not None and verdict.sensitivity.category == "custom"
+
+
+# --- every way to reach a protected effect -------------------------------------------------------
+# Scenes as the perception reports them (boxes and states taken from the real applications).
+
+
+def window(title: str, app_class: str, at: tuple[int, int, int, int]) -> WindowInfo:
+    x, y, width, height = at
+    return WindowInfo(
+        window_id=hash(title) & 0xFFFF,
+        title=title,
+        app_class=app_class,
+        box=Box(x=x, y=y, width=width, height=height),
+    )
+
+
+def scene(app: str, windows: tuple[WindowInfo, ...], *marks: Mark) -> ActionContext:
+    """The focused window is the last (topmost) one."""
+    focused = windows[-1]
+    return ActionContext(
+        app=app,
+        window_title=focused.title,
+        marks=marks,
+        windows=windows,
+        window=focused,
+        surfaces=surfaces_of(app, focused.title),
+    )
+
+
+MOUSEPAD = window("*Untitled 1 - Mousepad", "Mousepad", (5, 29, 640, 480))
+SAVE_CHANGES = window("Save Changes", "Mousepad", (73, 242, 514, 112))
+
+
+def save_changes_dialog(focused: str = "Save") -> ActionContext:
+    """Mousepad's "Save changes?" after ctrl+shift+w, with ``focused`` the focused button."""
+    buttons = {"Cancel": (73, 320, 172, 34), "Don't Save": (245, 320, 171, 34)}
+    buttons["Save"] = (416, 320, 171, 34)
+    return scene(
+        "text_editor",
+        (MOUSEPAD, SAVE_CHANGES),
+        mark("Do you want to save the changes before closing?", "label", at=(108, 247, 444, 19)),
+        mark("If you don't save, the changes will be lost.", "label", at=(135, 276, 389, 17)),
+        *(
+            mark(name, at=box, states=("focused",) if name == focused else ())
+            for name, box in buttons.items()
+        ),
+    )
+
+
+THUNAR = window("home - Thunar", "Thunar", (5, 29, 640, 480))
+VICTIM = mark("victim.txt", "table cell", at=(204, 269, 105, 26), states=("selected", "focused"))
+TRASH = mark("Trash", "table cell", at=(47, 211, 130, 25))
+
+
+def thunar_context_menu(highlighted: str = "") -> ActionContext:
+    """Thunar after a click on a file and the ``menu`` key (the file cell keeps ``focused``)."""
+    items = ["Open With Mousepad", "Cut", "Copy", "Paste", "Delete", "Rename...", "Properties..."]
+    return scene(
+        "file_manager",
+        (THUNAR,),
+        VICTIM,
+        TRASH,
+        mark("", "menu", at=(257, 283, 260, 238)),
+        *(
+            mark(
+                item,
+                "menu item",
+                at=(257, 287 + 26 * index, 260, 25),
+                states=("selected", "focused") if item == highlighted else (),
+            )
+            for index, item in enumerate(items)
+        ),
+    )
+
+
+COMPOSE = window("Write: Quarterly figures - Thunderbird", "thunderbird", (0, 30, 1000, 700))
+SEND = mark("Send", at=(10, 40, 80, 40))
+SEND_ICON = mark("", "icon", at=(20, 48, 24, 24))
+ATTACH = mark("Attach", at=(100, 40, 80, 40))
+TO_FIELD = mark("To", "entry", at=(100, 130, 800, 30))
+BODY = mark("", "document web", at=(0, 200, 1000, 500))
+
+
+def compose(*marks: Mark, focused: str = "") -> ActionContext:
+    """Thunderbird's compose window; ``focused`` names the mark (by label or role) with focus."""
+    chosen = marks or (SEND, SEND_ICON, ATTACH, TO_FIELD, BODY)
+    if focused:
+        chosen = tuple(
+            m.model_copy(update={"states": ("focused",)}) if focused in (m.label, m.role) else m
+            for m in chosen
+        )
+    return scene("mail", (COMPOSE,), *chosen)
+
+
+def compose_file_menu() -> ActionContext:
+    """The compose window after alt+f: the File menu is open, nothing highlighted yet."""
+    items = ["New", "Attach", "Save", "Send Now", "Send Later", "Print...", "Close"]
+    return compose(
+        mark("File", "menu", at=(0, 30, 40, 25), states=("selected",)),
+        *(mark(item, "menu item", at=(0, 55 + 25 * i, 220, 25)) for i, item in enumerate(items)),
+        BODY,
+    )
+
+
+WRITER = window("report.odt - LibreOffice Writer", "libreoffice-writer", (0, 29, 1280, 771))
+WRITER_TEXT = mark("", "document text", at=(100, 150, 800, 600))
+WRITER_PARAGRAPH = mark("We send the draft on Monday.", "paragraph", at=(120, 170, 700, 20))
+
+
+def writer(*marks: Mark) -> ActionContext:
+    return scene("writer", (WRITER,), *(marks or (WRITER_TEXT, WRITER_PARAGRAPH)))
+
+
+def drag(start: tuple[int, int], end: tuple[int, int]) -> Drag:
+    return Drag(start_x=start[0], start_y=start[1], end_x=end[0], end_y=end[1])
+
+
+def menu_items(app: str, *labels: str) -> ActionContext:
+    return scene(app, (WRITER,), *(mark(label, "menu item") for label in labels))
+
+
+BYPASSES: list[tuple[str, Action, ActionContext, str]] = [
+    # files deleted
+    ("thunar menu key, then d", Press(key="d"), thunar_context_menu(), "delete_files"),
+    ("... then D with shift", keys("shift", "d"), thunar_context_menu(), "delete_files"),
+    (
+        "... then enter, Delete highlighted",
+        Press(key="enter"),
+        thunar_context_menu("Delete"),
+        "delete_files",
+    ),
+    (
+        "... then enter, nothing highlighted",
+        Press(key="enter"),
+        thunar_context_menu(),
+        "delete_files",
+    ),
+    ("... typed d", TypeText(text="d"), thunar_context_menu(), "delete_files"),
+    (
+        "drag a file onto the trash",
+        drag(VICTIM.center, TRASH.center),
+        thunar_context_menu(),
+        "delete_files",
+    ),
+    (
+        "delete in another app's file dialog",
+        Press(key="delete"),
+        scene("text_editor", (window("Open File", "Mousepad", (5, 29, 900, 700)),)),
+        "delete_files",
+    ),
+    (
+        "Delete item in a file dialog",
+        CLICK,
+        scene(
+            "writer",
+            (window("Save As", "Soffice", (5, 29, 900, 700)),),
+            mark("Delete", "menu item"),
+        ),
+        "delete_files",
+    ),
+    # unsaved work discarded
+    (
+        "shift+tab to Don't Save, then space",
+        Press(key="space"),
+        save_changes_dialog("Don't Save"),
+        "discard_changes",
+    ),
+    ("... then enter", Press(key="enter"), save_changes_dialog("Don't Save"), "discard_changes"),
+    (
+        "... then a typed space",
+        TypeText(text=" "),
+        save_changes_dialog("Don't Save"),
+        "discard_changes",
+    ),
+    ("alt+d, Don't Save's mnemonic", keys("alt", "d"), save_changes_dialog(), "discard_changes"),
+    (
+        "a bare d while a button has the focus",
+        Press(key="d"),
+        save_changes_dialog(),
+        "discard_changes",
+    ),
+    (
+        "a 4-pixel drag on Don't Save",
+        drag((300, 337), (304, 337)),
+        save_changes_dialog(),
+        "discard_changes",
+    ),
+    (
+        "a drag across Don't Save",
+        drag((100, 337), (560, 337)),
+        save_changes_dialog(),
+        "discard_changes",
+    ),
+    ("title bar close button", Click(x=1268, y=14), writer(), "close_window"),
+    ("title bar close, double", DoubleClick(x=1275, y=5), writer(), "close_window"),
+    ("right-click on the title bar", RightClick(x=640, y=14), writer(), "close_window"),
+    ("the title bar's window-menu icon", DoubleClick(x=10, y=14), writer(), "close_window"),
+    ("Close menu item", CLICK, menu_items("writer", "Close"), "close_window"),
+    ("Exit LibreOffice menu item", CLICK, menu_items("writer", "Exit LibreOffice"), "close_window"),
+    ("Quit menu item", CLICK, menu_items("calculator", "_Quit"), "close_window"),
+    ("Close Tab in the editor", CLICK, menu_items("text_editor", "Close Tab"), "close_window"),
+    # mail sent
+    ("alt+f, then d (Send Now)", Press(key="d"), compose_file_menu(), "send_mail"),
+    ("enter on a focused Send", Press(key="enter"), compose(focused="Send"), "send_mail"),
+    ("space on a focused Send", Press(key="space"), compose(focused="Send"), "send_mail"),
+    ("drag across Send", drag((5, 60), (95, 60)), compose(), "send_mail"),
+    ("click on the icon inside Send", Click(x=30, y=60), compose(), "send_mail"),
+    (
+        "Send missing from the marks",
+        Click(x=50, y=60),
+        compose(ATTACH, TO_FIELD, BODY),
+        "send_mail",
+    ),
+    ("enter with no focus anywhere", Press(key="enter"), compose(), "send_mail"),
+]
+
+
+@pytest.mark.parametrize(
+    ("action", "context", "expected"),
+    [case[1:] for case in BYPASSES],
+    ids=[case[0] for case in BYPASSES],
+)
+def test_every_known_bypass_is_sensitive(
+    action: Action, context: ActionContext, expected: str
+) -> None:
+    assert category(action, context) == expected
+
+
+NEAR_MISSES: list[tuple[str, Action, ActionContext]] = [
+    (
+        "typing 'delete me' into a text field",
+        TypeText(text="delete me", x=300, y=75),
+        scene("file_manager", (THUNAR,), mark("", "text", at=(157, 58, 448, 35))),
+    ),
+    (
+        "typing 'delete me' at a focused field",
+        TypeText(text="delete me\n"),
+        scene(
+            "file_manager", (THUNAR,), mark("", "text", at=(157, 58, 448, 35), states=("focused",))
+        ),
+    ),
+    (
+        "Delete in a focused file-name field",
+        Press(key="delete"),
+        scene(
+            "writer",
+            (window("Save As", "Soffice", (5, 29, 900, 700)),),
+            mark("Name", "entry", states=("focused",)),
+        ),
+    ),
+    (
+        "a list item named Send report.txt",
+        Click(x=50, y=300),
+        compose(mark("Send report.txt", "list item", at=(0, 290, 400, 20))),
+    ),
+    ("enter in the To field", Press(key="enter"), compose(focused="entry")),
+    (
+        "typing a body with newlines",
+        TypeText(text="Dear all,\nsend me the figures.\n"),
+        compose(focused="document web"),
+    ),
+    ("alt+f opens the File menu", keys("alt", "f"), compose(focused="document web")),
+    ("a click on Attach", Click(x=140, y=60), compose()),
+    ("an unmarked spot below the toolbar", Click(x=500, y=400), compose(SEND, TO_FIELD)),
+    (
+        "an unmarked toolbar spot in the main window",
+        Click(x=500, y=40),
+        scene("mail", (window("Inbox - Thunderbird", "thunderbird", (0, 30, 1000, 700)),)),
+    ),
+    ("a drag inside a document", drag((130, 175), (600, 400)), writer()),
+    ("a click on document text that says send", Click(x=130, y=175), writer()),
+    (
+        "ctrl+w in the browser",
+        keys("ctrl", "w"),
+        scene("browser", (window("Chromium", "Chromium", (0, 29, 1280, 771)),)),
+    ),
+    (
+        "ctrl+shift+w in the browser",
+        keys("ctrl", "shift", "w"),
+        scene("browser", (window("Chromium", "Chromium", (0, 29, 1280, 771)),)),
+    ),
+    ("maximize in the title bar", Click(x=1235, y=14), writer()),
+    ("moving a window by its title bar", drag((640, 14), (500, 100)), writer()),
+    ("shift+tab in the dialog", keys("shift", "tab"), save_changes_dialog()),
+    ("space on a focused Save", Press(key="space"), save_changes_dialog("Save")),
+    (
+        "menu key (it only opens a menu)",
+        Press(key="menu"),
+        scene("file_manager", (THUNAR,), VICTIM),
+    ),
+    ("a letter no sensitive item holds", Press(key="x"), thunar_context_menu()),
+    ("enter on a highlighted Rename", Press(key="enter"), thunar_context_menu("Rename...")),
+    ("a Close button in a dialog", CLICK, scene("writer", (WRITER,), mark("Close"))),
+    ("Exit Full Screen", CLICK, menu_items("writer", "Exit Full Screen")),
+    ("Close Tab in the browser", CLICK, menu_items("browser", "Close Tab")),
+    ("drag within the file list", drag(VICTIM.center, (250, 240)), thunar_context_menu()),
+]
+
+
+@pytest.mark.parametrize(
+    ("action", "context"), [case[1:] for case in NEAR_MISSES], ids=[case[0] for case in NEAR_MISSES]
+)
+def test_near_misses_of_the_bypasses_stay_allowed(action: Action, context: ActionContext) -> None:
+    assert category(action, context) == ""
+
+
+def test_reasons_say_how_the_command_is_reached() -> None:
+    guard = SafetyGuard(SafetyConfig(), "auto", editors=EDITORS)
+    cases = [
+        (Press(key="space"), save_changes_dialog("Don't Save"), 'presses space on "Don\'t Save"'),
+        (Press(key="d"), thunar_context_menu(), 'may pick the menu item "Delete"'),
+        (drag((100, 337), (560, 337)), save_changes_dialog(), 'drags across "Don\'t Save"'),
+        (Click(x=1268, y=14), writer(), "close button in the title bar"),
+        (Click(x=50, y=60), compose(ATTACH), "unmarked spot in the toolbar row"),
+        (
+            Press(key="delete"),
+            scene("text_editor", (window("Open File", "M", (5, 29, 9, 9)),)),
+            "(file_dialog)",
+        ),
+    ]
+    for action, context, expected in cases:
+        sensitivity = guard.classify(action, context)
+        assert sensitivity is not None and expected in sensitivity.reason, (action, sensitivity)
+
+
+@pytest.mark.parametrize("case", BYPASSES[::4], ids=[case[0] for case in BYPASSES[::4]])
+def test_bypasses_are_put_to_the_human_in_passive_mode(
+    case: tuple[str, Action, ActionContext, str],
+) -> None:
+    _, action, context, expected = case
+    human = ScriptedHuman(confirms=[False])
+    verdict = SafetyGuard(SafetyConfig(), "passive", human, editors=EDITORS).check(action, context)
+    assert not verdict.allowed and verdict.asked_human
+    (question,) = human.questions
+    assert expected in question
+
+
+@pytest.mark.parametrize("case", BYPASSES[2::4], ids=[case[0] for case in BYPASSES[2::4]])
+def test_bypasses_are_refused_in_auto_mode_with_the_way_out(
+    case: tuple[str, Action, ActionContext, str],
+) -> None:
+    _, action, context, expected = case
+    with pytest.raises(ActionRefusedError, match=rf'"{expected}" to \[safety\] allow'):
+        SafetyGuard(SafetyConfig(), "auto", NoHuman(), editors=EDITORS).enforce(action, context)
+
+
+@pytest.mark.parametrize(
+    ("app", "title", "expected"),
+    [
+        ("text_editor", "Open File", {"file_dialog"}),
+        ("writer", "Save As", {"file_dialog"}),
+        ("mail", "Attach File(s)", {"file_dialog"}),
+        ("mail", "Write: (no subject) - Thunderbird", {"mail_compose"}),
+        ("text_editor", "Write: notes.txt - Mousepad", set()),  # only the mail client composes
+        ("text_editor", "Open File - Mousepad", set()),  # a document called "Open File"
+        ("mail", "Inbox - Thunderbird", set()),
+    ],
+)
+def test_kinds_of_window_come_from_the_whole_title(
+    app: str, title: str, expected: set[str]
+) -> None:
+    assert surfaces_of(app, title) == expected
+
+
+def test_the_loop_context_names_the_command_under_the_point_and_the_screen() -> None:
+    """``context_for`` is what the run loop calls: the command wins over the icon inside it."""
+    elements = [Element(id=0, role="push button", name="Send", box=SEND.box, app="thunderbird")]
+    observation = Observation(
+        screenshot=Image.new("RGB", (1280, 800)),
+        elements=elements,
+        windows=[COMPOSE],
+        focused_window=COMPOSE,
+        timestamp=0.0,
+    )
+    marks = [SEND, SEND_ICON, BODY]
+    perception = Perception(observation, marks, marks)
+    context = context_for(Click(x=30, y=60), perception, lambda w: "mail", role="mailer")
+    assert context.target == SEND
+    assert context.app == "mail" and context.role == "mailer"
+    assert context.surfaces == {"mail_compose"} and context.window == COMPOSE
+    assert context.marks == tuple(marks) and context.windows == (COMPOSE,)
+    assert context_for(Press(key="enter"), perception, lambda w: "").target is None

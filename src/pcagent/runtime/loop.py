@@ -22,7 +22,6 @@ from pcagent.agents.roles import Role
 from pcagent.config import RunConfig
 from pcagent.errors import ActionRefusedError
 from pcagent.models.messages import ImagePart
-from pcagent.perception.marks import Mark
 from pcagent.runtime.checkpoint import RunCheckpoint
 from pcagent.runtime.desktop_state import DesktopAccess
 from pcagent.runtime.dispatch import ActionDispatcher
@@ -38,17 +37,11 @@ from pcagent.runtime.human import Human
 from pcagent.runtime.parts import AgentModels, LoopParts, ReflectionFacts, Seen
 from pcagent.runtime.record_models import ReflectionRecord, StepResult
 from pcagent.runtime.recorder import StepRecorder, StepWork
-from pcagent.runtime.safety import ActionContext, SafetyGuard
+from pcagent.runtime.safety import SafetyGuard, context_for
 from pcagent.runtime.subtasks import SubtaskBook
 
 #: Entries of "recent steps" shown to the Decision agent.
 HISTORY_LINES = 6
-
-
-def _mark_at(marks: list[Mark], point: tuple[int, int]) -> Mark | None:
-    """The smallest mark whose box holds ``point`` (the thing a click lands on)."""
-    holding = [m for m in marks if m.box.contains(*point)]
-    return min(holding, key=lambda m: m.box.width * m.box.height) if holding else None
 
 
 @dataclass
@@ -225,15 +218,7 @@ class StepLoop:
 
     def _guard(self, role: Role, action: act.Action, before: Seen) -> StepResult | None:
         """The role's domain check and the safety guard; the refusal, or None to go ahead."""
-        observation = before.perception.observation
-        focused = observation.focused_window
-        points = action.points()
-        context = ActionContext(
-            app=self.desktop.app_of(focused),
-            window_title=focused.title if focused else "",
-            target=_mark_at(before.perception.marks, points[0]) if points else None,
-            role=role.name,
-        )
+        context = context_for(action, before.perception, self.desktop.app_of, role=role.name)
         try:
             role.check(action)
             verdict = self.guard.enforce(action, context)

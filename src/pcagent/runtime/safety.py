@@ -1,8 +1,8 @@
 """The safety guard: between an agent's decision and its execution, stop what cannot be undone.
 
-Deciding and executing are kept apart: the run loop hands every action, with what it knows about
-where it lands (:class:`ActionContext`), to :meth:`SafetyGuard.enforce` before the executor sees
-it. The guard
+Deciding and executing are kept apart: the run loop hands every action, with the screen it was
+decided on (:class:`ActionContext`, built by :func:`context_for`), to :meth:`SafetyGuard.enforce`
+before the executor sees it. The guard
 
 1. classifies the action against a small table of :class:`SensitiveRule` (sending mail, deleting
    files, discarding unsaved changes, closing windows, plus ``[safety]`` extras); which
@@ -11,13 +11,41 @@ it. The guard
 2. lets it through when it is not sensitive, or when its category is in ``[safety] allow``;
 3. otherwise refuses it in ``auto`` mode, and asks the human in ``passive`` and ``proactive``.
 
-Labels are those of the mark under the action's point. A label matches a rule's pattern as a whole
-phrase, case-insensitively, after mnemonic markers (``_Don't Save``, ``&Delete``) are removed:
-"Send" matches "Send" and "Send Now" but not "Sender" or "Resend". Marks that show content rather
-than commands (text fields, documents, table cells, list and tree items: a file called "delete
-me.txt", a mail whose subject says "send") are not matched, so that clicking on them is never
-mistaken for a command. Keys compare as sets of X keysyms, case-insensitively, so
-``["ctrl", "enter"]``, ``["Control", "Return"]`` and ``"ctrl+return"`` are the same chord.
+What is matched (:mod:`pcagent.runtime.safety_reach` computes it, the rules are data in
+:mod:`pcagent.runtime.safety_rules`):
+
+- **Labels** of the commands an action may activate, as whole phrases, case-insensitively, after
+  mnemonic markers (``_Don't Save``, ``&Delete``) are removed: "Send" matches "Send" and "Send Now"
+  but not "Sender" or "Resend". A press lands on the smallest *command* mark (button, menu item,
+  toggle...) under its point, so a click on the icon inside "Send" is a click on "Send"; with no
+  labelled command there, every mark under the point counts. Marks that show content rather than
+  commands (text fields, documents, table cells, list and tree items: a file called "delete
+  me.txt", a mail whose subject says "send") are never matched as commands. Some labels only
+  count on menu items ("Close", "Exit", "Quit": a "Close" button in a dialog is harmless).
+- **Drags** at both ends (a short drag on a button presses it), at every command their straight
+  path crosses, and at what they drop onto, content included (a file dropped on "Trash").
+- **Chords** as sets of X keysyms, case-insensitively (``["ctrl", "enter"]``, ``"ctrl+return"``
+  are the same), pressed with at least the chord's modifiers: ``ctrl+w`` also covers
+  ``ctrl+shift+w`` (close all), ``delete`` covers ``shift+delete`` and ``ctrl+shift+delete``.
+  Keys that also edit text (Delete) do not count while a text field has the focus.
+- **The keyboard focus**: Enter and Space activate the focused marks (state ``focused``) and the
+  highlighted menu entries (``selected``); with a menu open and no entry highlighted, any of its
+  items. An explicit Enter while no mark has the focus may press the window's default button:
+  every command of the focused window counts.
+- **Menus and mnemonics**: menus open with ``menu``, ``shift+f10``, ``f10`` or ``alt+<letter>``
+  show their items as marks at the next step; a letter or digit then counts as picking any open
+  menu item whose label holds it (its mnemonic is one of its letters). With Alt, or while a button
+  has the focus (dialogs take bare mnemonics), a letter reaches every command of the focused
+  window that holds it. Typed text (no point) presses the same keys: a newline is Enter.
+- **Window-manager controls**, which no mark shows: a press on the close button at the right end
+  of a title bar, on the window-menu icon at its left end, a right-click anywhere on it, and
+  ``alt+space`` (the window menu) count as closing the window.
+- **Kinds of window**: a file dialog of any application is treated like the file manager (Delete
+  there deletes files); in a mail compose window a press on a spot of the toolbar row that no
+  mark covers may be a Send button the screen reading missed, and counts as sending.
+
+An unknown application counts as any application. This guard is the first line of defence, not
+the only one: effects are checked behind it (see :mod:`pcagent.runtime.effects`).
 """
 
 from __future__ import annotations
@@ -27,26 +55,27 @@ from typing import get_args
 
 from pydantic import BaseModel, ConfigDict
 
-from pcagent.actions import (
-    Action,
-)
+from pcagent.actions import Action
 from pcagent.config import InteractionMode, PcAgentConfig, SafetyConfig
 from pcagent.errors import ActionRefusedError, ConfigurationError
-from pcagent.perception.marks import Mark
 from pcagent.runtime.human import Human, NoHuman
+from pcagent.runtime.safety_context import ActionContext, context_for
+from pcagent.runtime.safety_reach import (
+    Activation,
+    activations,
+    pressed_keys,
+    typing_into_text,
+)
 from pcagent.runtime.safety_rules import (
     CONTENT_ROLES,
     CUSTOM_CATEGORY,
     CompiledRule,
     SensitiveRule,
     builtin_rules,
-    command_label,
     compile_rule,
     custom_rule,
     normalize_label,
     parse_chord,
-    pointer_verb,
-    pressed_keys,
 )
 
 __all__ = [
@@ -58,26 +87,10 @@ __all__ = [
     "SensitiveRule",
     "Sensitivity",
     "builtin_rules",
+    "context_for",
     "normalize_label",
     "parse_chord",
 ]
-
-
-class ActionContext(BaseModel):
-    """What the guard knows about where an action lands; the run loop builds it per action."""
-
-    model_config = ConfigDict(frozen=True)
-
-    #: Logical app of the focused window, as the environment names its applications
-    #: (``mail``, ``file_manager``...); "" when unknown.
-    #: An unknown app counts as *any* app: a rule for one app cannot be dodged by a window the
-    #: run loop could not name.
-    app: str = ""
-    window_title: str = ""
-    #: The mark under the action's point (click, double_click, right_click, type with x and y).
-    target: Mark | None = None
-    #: The decision role that chose the action, for the question put to the human.
-    role: str = ""
 
 
 class Sensitivity(BaseModel):
@@ -151,22 +164,23 @@ class SafetyGuard:
     def classify(self, action: Action, context: ActionContext) -> Sensitivity | None:
         """The first rule the action matches, as a :class:`Sensitivity`; None if none does."""
         pressed = pressed_keys(action)
-        verb = pointer_verb(action)
-        label = command_label(context.target) if verb else ""
+        reached = activations(action, context)
+        typing = typing_into_text(context)
         where = f"in {context.app}" if context.app else "in an unidentified window"
+        if context.surfaces:
+            where += f" ({', '.join(sorted(context.surfaces))})"
         for compiled in self._compiled:
             rule = compiled.rule
-            if not rule.applies_to(context.app):
+            if not rule.applies_to(context.app, context.surfaces):
                 continue
-            if pressed is not None and pressed[0] in compiled.chords:
+            if pressed is not None and compiled.matches_keys(pressed[0], typing):
                 trigger = f"presses {pressed[1]}"
-            elif label and any(pattern.search(label) for pattern in compiled.labels):
-                trigger = f'{verb} "{label}"'
             else:
-                continue
-            return Sensitivity(
-                category=rule.category, reason=f"{trigger} {where}: {rule.description}"
-            )
+                trigger = next((a.how for a in reached if _matches(compiled, a)), "")
+            if trigger:
+                return Sensitivity(
+                    category=rule.category, reason=f"{trigger} {where}: {rule.description}"
+                )
         return None
 
     def check(self, action: Action, context: ActionContext) -> GuardVerdict:
@@ -226,6 +240,14 @@ class SafetyGuard:
             f"{context.app or 'an unidentified app'}{window}. It is sensitive "
             f"({sensitivity.category}): {sensitivity.reason}. Allow it?"
         )
+
+
+def _matches(compiled: CompiledRule, activation: Activation) -> bool:
+    if activation.kind == "command":
+        return compiled.matches_command(activation.label, activation.role)
+    if activation.kind == "drop":
+        return compiled.matches_drop(activation.label)
+    return activation.control in compiled.rule.controls
 
 
 def _action_detail(action: Action) -> str:

@@ -1,26 +1,21 @@
-"""What the safety guard counts as sensitive: the rules as data, and how an action is matched
-against them (labels as whole phrases, chords as sets of keysyms). The guard that applies them is
-:class:`pcagent.runtime.safety.SafetyGuard`; its module docstring states the matching rules."""
+"""What the safety guard counts as sensitive: the rules as data, and how one thing an action may set
+off (:class:`~pcagent.runtime.safety_reach.Activation`) or one key chord is matched against them.
+
+The guard that applies them is :class:`pcagent.runtime.safety.SafetyGuard`; its module docstring
+states the matching rules. Adding a sensitive command, chord or window kind means adding data here,
+not code.
+"""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
 from functools import cache
+from typing import Literal
 
-from pcagent.actions import (
-    Action,
-    Click,
-    DoubleClick,
-    Hotkey,
-    Press,
-    RightClick,
-    TypeText,
-    normalize_key,
-)
+from pcagent.actions import normalize_key
 from pcagent.config import SafetyConfig
 from pcagent.errors import ConfigurationError, InvalidActionError
-from pcagent.perception.marks import Mark
 
 #: Category of the rules built from ``[safety] extra_labels`` and ``extra_hotkeys``.
 CUSTOM_CATEGORY = "custom"
@@ -36,6 +31,7 @@ CONTENT_ROLES = frozenset(
         "document text",
         "document frame",
         "document web",
+        "document spreadsheet",
         "terminal",
         "table cell",
         "tree item",
@@ -43,35 +39,112 @@ CONTENT_ROLES = frozenset(
         "icon",
     }
 )
+#: Roles that run a command when activated: a click inside one is a click on it, whatever icon or
+#: label inside it the pointer lands on.
+COMMAND_ROLES = frozenset(
+    {
+        "push button",
+        "toggle button",
+        "menu",
+        "menu item",
+        "check menu item",
+        "radio menu item",
+        "link",
+        "page tab",
+        "radio button",
+        "check box",
+        "combo box",
+    }
+)
+#: Entries of an open menu (a top-level ``menu`` only opens one).
+MENU_ITEM_ROLES = frozenset({"menu item", "check menu item", "radio menu item"})
+#: Roles that take typed text: keys pressed while one has the focus edit it.
+TEXT_INPUT_ROLES = frozenset(
+    {"text", "entry", "password text", "terminal", "document text", "paragraph", "spin button"}
+)
+#: Keys that may be added to a rule's chord without changing what it does: applications bind the
+#: shifted variant to a stronger form of the same command (``ctrl+shift+w`` closes every
+#: document, ``ctrl+shift+enter`` sends later, ``shift+delete`` deletes for good).
+MODIFIERS = frozenset({"ctrl", "alt", "shift", "super"})
+
+#: Names of controls that have no mark to read a label from (the window manager draws them, or the
+#: screen reading missed them); rules list them in ``controls``.
+Control = Literal["window_close", "window_menu", "unmarked_toolbar"]
+WINDOW_CLOSE: Control = "window_close"
+WINDOW_MENU: Control = "window_menu"
+UNMARKED_TOOLBAR: Control = "unmarked_toolbar"
+
+
+@dataclass(frozen=True)
+class Surface:
+    """A kind of window rules can name besides applications, recognised by its whole title.
+
+    A file dialog belongs to whatever application opened it, yet can delete files like the file
+    manager; a mail client's compose window is where Send lives.
+    """
+
+    name: str
+    #: Regular expression matched, case-insensitively, against the whole window title.
+    title: str
+    #: Only windows of these applications; empty means any.
+    apps: frozenset[str] = frozenset()
+
+    def matches(self, app: str, title: str) -> bool:
+        if self.apps and app not in self.apps:
+            return False
+        return re.fullmatch(self.title, title.strip(), re.IGNORECASE) is not None
+
+
+SURFACES = (
+    Surface(
+        "file_dialog",
+        r"(open|save|save as|save a copy|export|export as|insert image|open files?|save files?"
+        r"|attach files?|attach file\(s\)|(select|choose) (an? )?(files?|folders?|image))\.*",
+    ),
+    Surface("mail_compose", r"write: .*", apps=frozenset({"mail"})),
+)
 
 
 @dataclass(frozen=True)
 class SensitiveRule:
     """One kind of sensitive action, as data.
 
-    ``labels`` are regular expressions matched as whole phrases against the label of the clicked
-    mark; ``chords`` are key combinations such as ``"shift+delete"``, matched against hotkeys;
-    ``keys`` are single keys matched against presses (and one-key hotkeys). ``apps`` limits the
-    rule to those logical apps; empty means any app.
+    ``labels`` are regular expressions matched as whole phrases against the label of a command
+    the action may activate (``label_roles``, when given, limits them to commands of those roles);
+    ``drop_labels`` against whatever a drag ends on, content included (a file dropped on "Trash");
+    ``chords`` are key combinations such as ``"shift+delete"``, pressed with at least their
+    modifiers (see :data:`MODIFIERS`); ``controls`` are unlabelled controls (:data:`Control`).
+    ``apps`` limits the rule to those logical apps (an unknown app counts as any), ``surfaces``
+    adds kinds of window (:data:`SURFACES`) where it also holds; both empty means everywhere.
+    With ``keys_edit_text``, the chords are also text-editing keys (Delete) and do not count while
+    a text field has the keyboard focus.
     """
 
     category: str
     description: str
     labels: tuple[str, ...] = ()
+    label_roles: frozenset[str] = frozenset()
+    drop_labels: tuple[str, ...] = ()
     chords: tuple[str, ...] = ()
-    keys: tuple[str, ...] = ()
+    controls: tuple[Control, ...] = ()
     apps: frozenset[str] = frozenset()
+    surfaces: frozenset[str] = frozenset()
+    keys_edit_text: bool = False
 
-    def applies_to(self, app: str) -> bool:
-        return not self.apps or not app or app in self.apps
+    def applies_to(self, app: str, surfaces: frozenset[str]) -> bool:
+        if self.surfaces & surfaces:
+            return True
+        if self.apps:
+            return not app or app in self.apps
+        return not self.surfaces  # a rule only for some kinds of window holds nowhere else
 
 
 def builtin_rules(editors: frozenset[str]) -> tuple[SensitiveRule, ...]:
     """The built-in rules, checked in order; the first that matches names the category.
 
-    ``editors`` are the environment's applications that edit documents: in them ``ctrl+w``
-    closes a document, elsewhere (a browser tab) it is harmless. Empty means the environment
-    could not say, and the rule then holds in every application.
+    ``editors`` are the environment's applications that edit documents: in them ``ctrl+w`` and a
+    "Close" menu item close a document, elsewhere (a browser tab) it is harmless. Empty means the
+    environment could not say, and those rules then hold in every application.
     """
     return (
         SensitiveRule(
@@ -79,8 +152,15 @@ def builtin_rules(editors: frozenset[str]) -> tuple[SensitiveRule, ...]:
             "sends the message being written",
             # "Send / Receive" only fetches mail.
             labels=(r"send(?!\s*/)", r"send now", r"send later"),
-            chords=("ctrl+enter",),  # enter and return are the same keysym
+            # enter and return are the same keysym; ctrl+shift+enter sends later.
+            chords=("ctrl+enter",),
             apps=frozenset({"mail"}),
+        ),
+        SensitiveRule(
+            "send_mail",
+            "may press Send, which the screen reading did not show there",
+            controls=(UNMARKED_TOOLBAR,),
+            surfaces=frozenset({"mail_compose"}),
         ),
         SensitiveRule(
             "delete_files",
@@ -91,9 +171,11 @@ def builtin_rules(editors: frozenset[str]) -> tuple[SensitiveRule, ...]:
                 r"empty (the )?trash",
                 r"delete permanently",
             ),
-            chords=("shift+delete",),
-            keys=("delete",),
+            drop_labels=(r"trash", r"wastebasket", r"rubbish bin"),
+            chords=("delete",),  # with any modifiers: shift+, ctrl+, ctrl+shift+delete
             apps=frozenset({"file_manager"}),
+            surfaces=frozenset({"file_dialog"}),
+            keys_edit_text=True,
         ),
         SensitiveRule(
             "delete_files",
@@ -113,12 +195,19 @@ def builtin_rules(editors: frozenset[str]) -> tuple[SensitiveRule, ...]:
         SensitiveRule(
             "close_window",
             "closes the application, possibly losing unsaved work",
-            chords=("ctrl+q", "alt+f4"),
+            # "Exit Full Screen" leaves a mode; "Quit Mousepad", "Exit LibreOffice" quit.
+            labels=(r"^(exit|quit)(?! full\s*screen)( \w+)?$",),
+            label_roles=MENU_ITEM_ROLES,
+            # alt+space opens the window manager's menu, whose Close item no mark shows.
+            chords=("ctrl+q", "alt+f4", "alt+space"),
+            controls=(WINDOW_CLOSE, WINDOW_MENU),
         ),
         SensitiveRule(
             "close_window",
             "closes the document, possibly losing unsaved work",
-            chords=("ctrl+w",),
+            labels=(r"^close( (tab|window|document|all( windows| documents)?))?$",),
+            label_roles=MENU_ITEM_ROLES,
+            chords=("ctrl+w", "ctrl+f4"),  # and ctrl+shift+w, which closes them all
             apps=editors,
         ),
     )
@@ -142,7 +231,7 @@ def _phrase_pattern(pattern: str) -> re.Pattern[str]:
     """``pattern`` as a whole phrase: not preceded or followed by a letter, digit or underscore.
 
     Lookarounds rather than ``\\b`` so that a pattern starting or ending with punctuation
-    ("don't save...") still behaves.
+    ("don't save...") still behaves. A pattern anchored with ``^...$`` must match the whole label.
     """
     return re.compile(rf"(?<!\w)(?:{pattern})(?!\w)", re.IGNORECASE)
 
@@ -167,51 +256,43 @@ def parse_chord(chord: str) -> frozenset[str]:
     return frozenset(normalize_key(name).lower() for name in names)
 
 
-def pressed_keys(action: Action) -> tuple[frozenset[str], str] | None:
-    """The keys a keyboard action presses together (as keysyms) and as the agent wrote them."""
-    if isinstance(action, Hotkey):
-        return frozenset(keysym.lower() for keysym in action.keysyms()), "+".join(action.keys)
-    if isinstance(action, Press):
-        return frozenset({action.keysym().lower()}), action.key
-    return None
-
-
-_POINTER_VERBS: dict[type, str] = {
-    Click: "clicks",
-    DoubleClick: "double-clicks",
-    RightClick: "right-clicks",
-    TypeText: "clicks",  # before typing
-}
-
-
-def pointer_verb(action: Action) -> str | None:
-    """How the action activates the mark under its point; None if it has no point."""
-    if isinstance(action, TypeText) and action.x is None:
-        return None
-    return _POINTER_VERBS.get(type(action))
-
-
-def command_label(target: Mark | None) -> str:
-    """The target's label if it names a command; "" for content marks and unlabelled ones."""
-    if target is None:
-        return ""
-    if target.source == "accessibility" and target.role in CONTENT_ROLES:
-        return ""
-    return normalize_label(target.label)
+def chord_pressed(chord: frozenset[str], pressed: frozenset[str]) -> bool:
+    """Whether ``pressed`` is ``chord`` with, at most, more modifiers held."""
+    return chord <= pressed and pressed - chord <= MODIFIERS
 
 
 @dataclass(frozen=True)
 class CompiledRule:
+    """A rule with its patterns compiled and its chords parsed, ready to match."""
+
     rule: SensitiveRule
     labels: tuple[re.Pattern[str], ...]
-    chords: frozenset[frozenset[str]]
+    drop_labels: tuple[re.Pattern[str], ...]
+    chords: tuple[frozenset[str], ...]
+
+    def matches_command(self, label: str, role: str) -> bool:
+        """Whether activating a command with this (normalised) label and role is sensitive."""
+        if not label or (self.rule.label_roles and role not in self.rule.label_roles):
+            return False
+        return any(pattern.search(label) for pattern in self.labels)
+
+    def matches_drop(self, label: str) -> bool:
+        return bool(label) and any(pattern.search(label) for pattern in self.drop_labels)
+
+    def matches_keys(self, pressed: frozenset[str], typing: bool) -> bool:
+        """Whether the pressed keys are one of the chords; ``typing``: a text field has the
+        focus (the chords of a ``keys_edit_text`` rule then only edit text)."""
+        if typing and self.rule.keys_edit_text:
+            return False
+        return any(chord_pressed(chord, pressed) for chord in self.chords)
 
 
 def compile_rule(rule: SensitiveRule) -> CompiledRule:
     return CompiledRule(
         rule=rule,
         labels=tuple(_phrase_pattern(pattern) for pattern in rule.labels),
-        chords=frozenset(parse_chord(chord) for chord in (*rule.chords, *rule.keys)),
+        drop_labels=tuple(_phrase_pattern(pattern) for pattern in rule.drop_labels),
+        chords=tuple(parse_chord(chord) for chord in rule.chords),
     )
 
 
