@@ -2,7 +2,7 @@
 
 Nothing above this layer touches X11 or AT-SPI; it talks to an :class:`Environment` and the
 optional capabilities it may offer (:class:`ApplicationCatalog`, :class:`ApplicationControl`,
-:class:`TextAccess`, :class:`LocalHome`, :class:`Describable`).
+:class:`TextAccess`, :class:`LocalHome`, :class:`UnsavedWork`, :class:`Describable`).
 """
 
 from pcagent.env.apps import APPS, app_infos, get_app
@@ -16,6 +16,8 @@ from pcagent.env.protocol import (
     LocalHome,
     OpenWindow,
     TextAccess,
+    UnsavedDocument,
+    UnsavedWork,
 )
 from pcagent.env.sandbox import SandboxConfig, SandboxDesktop
 
@@ -36,6 +38,8 @@ __all__ = [
     "SandboxDesktop",
     "TextAccess",
     "TextState",
+    "UnsavedDocument",
+    "UnsavedWork",
     "WindowInfo",
     "app_infos",
     "get_app",

@@ -1,7 +1,8 @@
 """The caller's side of the accessibility worker (see :mod:`pcagent.env.accessibility_worker`).
 
 One :class:`AccessibilityClient` per sandbox. A worker that hangs or dies is killed and started
-again on the next request, so one misbehaving application cannot wedge a run.
+again on the next request, so one misbehaving application cannot wedge a run; that plumbing is
+:class:`WorkerProcess`, which the LibreOffice reader (:mod:`pcagent.env.office_worker`) uses too.
 """
 
 from __future__ import annotations
@@ -13,20 +14,55 @@ import subprocess
 import sys
 import time
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from pcagent.env.observation import Box, Element, TextState
-from pcagent.errors import AccessibilityError
+from pcagent.errors import AccessibilityError, DesktopError
 
 STARTUP_TIMEOUT = 20.0
 
 
-class AccessibilityClient:
-    """Talks JSON lines to a worker process that lives in the sandbox's environment."""
+@dataclass(frozen=True)
+class TabText:
+    """One tab of a document editor's window: the window's title, the tab's name, whether it is
+    the tab in front, and the full text of its text view."""
 
-    def __init__(self, env: Mapping[str, str], timeout: float = 20.0) -> None:
+    window: str
+    name: str
+    selected: bool
+    text: str
+
+
+class WorkerProcess:
+    """A helper program of this package that answers JSON lines on stdin/stdout.
+
+    It starts on the first request. One that does not answer in time is killed, and one that died
+    is started again on the next request, so a hung application costs one request, not the run.
+    A worker says ``{"ready": true}`` once it is up, or ``{"error": ...}`` when it cannot work
+    (a missing library); each answer carries ``error`` instead of its fields when a request failed.
+    """
+
+    def __init__(
+        self,
+        module: str,
+        env: Mapping[str, str],
+        *,
+        timeout: float,
+        name: str,
+        error: type[DesktopError],
+        hang_hint: str,
+        exit_hint: str,
+        args: Sequence[str] = (),
+    ) -> None:
+        self.module = module
+        self.args = list(args)
         self.env = dict(env)
         self.timeout = timeout
+        self.name = name
+        self.error = error
+        self.hang_hint = hang_hint
+        self.exit_hint = exit_hint
         self._process: subprocess.Popen[str] | None = None
 
     @property
@@ -35,7 +71,7 @@ class AccessibilityClient:
 
     def _start(self) -> subprocess.Popen[str]:
         process = subprocess.Popen(
-            [sys.executable, "-m", "pcagent.env.accessibility_worker"],
+            [sys.executable, "-m", self.module, *self.args],
             env=self.env,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
@@ -44,7 +80,10 @@ class AccessibilityClient:
             bufsize=1,
         )
         self._process = process
-        self._read_line(process, STARTUP_TIMEOUT)
+        ready = self._read_line(process, STARTUP_TIMEOUT)
+        if "error" in ready:
+            self.close()
+            raise self.error(f"the {self.name} cannot start: {ready['error']}")
         return process
 
     def _read_line(self, process: subprocess.Popen[str], timeout: float) -> dict[str, Any]:
@@ -52,19 +91,19 @@ class AccessibilityClient:
         ready, _, _ = select.select([process.stdout], [], [], timeout)
         if not ready:
             self.close()
-            raise AccessibilityError(
-                f"the accessibility worker did not answer within {timeout:.0f}s; an application "
-                "may be hung. It will be restarted on the next request."
+            raise self.error(
+                f"the {self.name} did not answer within {timeout:.0f}s; {self.hang_hint}. "
+                "It will be restarted on the next request."
             )
         line = process.stdout.readline()
         if not line:
             self.close()
-            raise AccessibilityError(
-                "the accessibility worker exited; is the sandbox's AT-SPI bus still running?"
-            )
+            raise self.error(f"the {self.name} exited; {self.exit_hint}")
         return json.loads(line)
 
     def request(self, op: str, **params: Any) -> dict[str, Any]:
+        """Send one request and wait for its answer; raises the worker's error type when the
+        request failed, the worker did not answer in time, or it exited."""
         process = self._process
         if process is None or process.poll() is not None:
             process = self._start()
@@ -74,11 +113,52 @@ class AccessibilityClient:
             process.stdin.flush()
         except BrokenPipeError as error:
             self.close()
-            raise AccessibilityError("the accessibility worker exited unexpectedly") from error
+            raise self.error(f"the {self.name} exited unexpectedly") from error
         answer = self._read_line(process, self.timeout)
         if "error" in answer:
-            raise AccessibilityError(f"accessibility request '{op}' failed: {answer['error']}")
+            raise self.error(f"{self.name} request '{op}' failed: {answer['error']}")
         return answer
+
+    def close(self) -> None:
+        process, self._process = self._process, None
+        if process is None:
+            return
+        with contextlib.suppress(Exception):
+            if process.stdin:
+                process.stdin.close()
+        try:
+            process.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=2)
+        for stream in (process.stdout,):
+            with contextlib.suppress(Exception):
+                if stream:
+                    stream.close()
+
+
+class AccessibilityClient:
+    """Talks JSON lines to a worker process that lives in the sandbox's environment."""
+
+    def __init__(self, env: Mapping[str, str], timeout: float = 20.0) -> None:
+        self.env = dict(env)
+        self.timeout = timeout
+        self._worker = WorkerProcess(
+            "pcagent.env.accessibility_worker",
+            self.env,
+            timeout=timeout,
+            name="accessibility worker",
+            error=AccessibilityError,
+            hang_hint="an application may be hung",
+            exit_hint="is the sandbox's AT-SPI bus still running?",
+        )
+
+    @property
+    def pid(self) -> int | None:
+        return self._worker.pid
+
+    def request(self, op: str, **params: Any) -> dict[str, Any]:
+        return self._worker.request(op, **params)
 
     def elements(
         self,
@@ -143,6 +223,23 @@ class AccessibilityClient:
     def event_count(self) -> int:
         return int(self.request("events")["events"])
 
+    def tab_texts(self, window_titles: Sequence[str]) -> list[TabText]:
+        """The text of every tab of the named windows' editable multi-line text views.
+
+        Documents behind other tabs are included; a window without tabs gives one selected tab
+        named after the window. Windows no accessible window is named like are left out.
+        """
+        answer = self.request("tab_texts", titles=list(window_titles))
+        return [
+            TabText(
+                window=str(raw["window"]),
+                name=str(raw["name"]),
+                selected=bool(raw["selected"]),
+                text=str(raw["text"]),
+            )
+            for raw in answer["tabs"]
+        ]
+
     def wait_ready(self, timeout: float) -> None:
         """Wait until the accessibility bus answers (the registry may still be starting)."""
         deadline = time.monotonic() + timeout
@@ -156,18 +253,4 @@ class AccessibilityClient:
                 time.sleep(0.2)
 
     def close(self) -> None:
-        process, self._process = self._process, None
-        if process is None:
-            return
-        with contextlib.suppress(Exception):
-            if process.stdin:
-                process.stdin.close()
-        try:
-            process.wait(timeout=2)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=2)
-        for stream in (process.stdout,):
-            with contextlib.suppress(Exception):
-                if stream:
-                    stream.close()
+        self._worker.close()

@@ -154,6 +154,18 @@ class Worker:
             Atspi.CollectionMatchType.NONE,
             False,
         )
+        # The editable multi-line text views of a document editor (see tab_texts).
+        self.text_rule = Atspi.MatchRule.new(
+            Atspi.StateSet.new([Atspi.StateType.EDITABLE, Atspi.StateType.MULTI_LINE]),
+            Atspi.CollectionMatchType.ALL,
+            {},
+            Atspi.CollectionMatchType.NONE,
+            [Atspi.Role.TEXT],
+            Atspi.CollectionMatchType.ANY,
+            [],
+            Atspi.CollectionMatchType.NONE,
+            False,
+        )
         self.last_key: Any = None
         self.last_events = -1
         self.last_answer: dict[str, Any] | None = None
@@ -640,6 +652,104 @@ class Worker:
         self.pump()
         return {"events": self.events}
 
+    def tab_texts(self, request: dict[str, Any]) -> dict[str, Any]:
+        """The editable multi-line text of every tab of the top-level windows named ``titles``.
+
+        A tabbed editor's window title speaks only for the tab in front; the documents behind the
+        other tabs are read here too, so a caller can tell which of them hold unsaved work. One
+        ``GetMatches`` per window finds the text views (the application walks its own tree), each
+        is matched to the tab around it, and the texts, tab names and tab states are fetched
+        together, past libatspi's cache: GTK names a new tab after it announced it, without an
+        event, so the cache would keep the tab nameless. A window without tabs counts as one
+        selected tab named after the window.
+        """
+        self.pump()
+        wanted = set(request["titles"])
+        found: list[tuple[str, Any, Any]] = []  # window title, tab (None: no tabs), text view
+        for _app, window in self.top_levels():
+            try:
+                title = window.get_name() or ""
+                if title not in wanted:
+                    continue
+                found.extend((title, tab, text) for tab, text in self._tabs_of(window))
+            except GLib.Error:
+                continue  # the window closed while we looked at it
+        calls: list[tuple[str, str, str, str, GLib.Variant | None, str]] = []
+        for _title, tab, text in found:
+            calls.append(
+                (
+                    text.app.bus_name,
+                    text.path,
+                    "org.a11y.atspi.Text",
+                    "GetText",
+                    GLib.Variant("(ii)", (0, -1)),
+                    "(s)",
+                )
+            )
+            if tab is not None:
+                name = GLib.Variant("(ss)", ("org.a11y.atspi.Accessible", "Name"))
+                calls.append(
+                    (
+                        tab.app.bus_name,
+                        tab.path,
+                        "org.freedesktop.DBus.Properties",
+                        "Get",
+                        name,
+                        "(v)",
+                    )
+                )
+                calls.append(
+                    (
+                        tab.app.bus_name,
+                        tab.path,
+                        "org.a11y.atspi.Accessible",
+                        "GetState",
+                        None,
+                        "(au)",
+                    )
+                )
+        replies = iter(self.batch_calls(calls))
+        selected_bit = int(Atspi.StateType.SELECTED)
+        tabs = []
+        for title, tab, _text in found:
+            text = next(replies)
+            name, state = (next(replies), next(replies)) if tab is not None else (None, None)
+            if text is None or (tab is not None and (name is None or state is None)):
+                continue  # closed while we read it
+            selected = tab is None or bool(
+                state[0][selected_bit // 32] & (1 << (selected_bit % 32))
+            )
+            tabs.append(
+                {
+                    "window": title,
+                    "name": title if tab is None else str(name[0]),
+                    "selected": selected,
+                    "text": text[0],
+                }
+            )
+        return {"tabs": tabs}
+
+    def _tabs_of(self, window: Any) -> list[tuple[Any, Any]]:
+        """(page tab, text view) for each tab of ``window`` that holds an editable multi-line
+        text view; (None, text view) once for a window without tabs."""
+        matches = window.get_matches(self.text_rule, Atspi.CollectionSortOrder.CANONICAL, 0, True)
+        tabs: list[tuple[Any, Any]] = []
+        loose: list[Any] = []
+        for text in matches:
+            node = text.get_parent()
+            while node is not None and node.get_role() not in (
+                Atspi.Role.PAGE_TAB,
+                *TOP_LEVEL_ROLES,
+            ):
+                node = node.get_parent()
+            if node is not None and node.get_role() == Atspi.Role.PAGE_TAB:
+                tabs.append((node, text))
+            else:
+                loose.append(text)
+        if not tabs and loose:
+            tabs.append((None, loose[0]))
+        return tabs
+
 
 def serve(stdin: Any, stdout: Any) -> None:
     worker = Worker()
@@ -653,6 +763,7 @@ def serve(stdin: Any, stdout: Any) -> None:
         "applications": worker.applications_request,
         "windows": worker.windows_request,
         "events": worker.events_request,
+        "tab_texts": worker.tab_texts,
         "ping": lambda request: {"pong": True},
     }
     stdout.write(json.dumps({"ready": True}) + "\n")

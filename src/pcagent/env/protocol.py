@@ -4,9 +4,10 @@
 may offer is an explicit, optional capability (a protocol of its own): exact text operations
 (:class:`TextAccess`), knowing its applications (:class:`ApplicationCatalog`), opening and
 closing them (:class:`ApplicationControl`), a HOME folder on this machine that may be snapshotted
-and restored (:class:`LocalHome`), and a description of itself for the run record
-(:class:`Describable`). Callers test for a capability once, with ``isinstance``, and never
-reach past these protocols: a remote or in-memory environment is then a drop-in replacement.
+and restored (:class:`LocalHome`), the unsaved work open in its applications
+(:class:`UnsavedWork`), and a description of itself for the run record (:class:`Describable`).
+Callers test for a capability once, with ``isinstance``, and never reach past these protocols: a
+remote or in-memory environment is then a drop-in replacement.
 """
 
 from __future__ import annotations
@@ -135,6 +136,44 @@ class LocalHome(Protocol):
 
     @property
     def home(self) -> Path: ...
+
+
+class UnsavedDocument(BaseModel):
+    """A document open with changes not saved yet, and those changes as a file would hold them.
+
+    ``contents`` is what a file of ``suffix`` would contain: the text editor's text in UTF-8, an
+    office document as OpenDocument (.odt, .ods) whatever format it was opened from. In JSON the
+    contents are base64.
+    """
+
+    model_config = ConfigDict(
+        frozen=True, extra="forbid", ser_json_bytes="base64", val_json_bytes="base64"
+    )
+
+    app: str = Field(description="The logical application (text_editor, writer, spreadsheet).")
+    title: str = Field(
+        description="The window's title; for a document behind another tab, the tab's name."
+    )
+    document: str = Field(
+        description="The file it was opened from or saved as: relative to HOME, absolute "
+        "outside HOME, empty for a new document."
+    )
+    suffix: str = Field(description="File suffix for the contents: .txt, .odt, .ods...")
+    contents: bytes
+
+
+@runtime_checkable
+class UnsavedWork(Protocol):
+    """Says which open documents hold unsaved changes, with those changes, so that closing an
+    application (a reset, a restore, the end of a run) need not lose them."""
+
+    def unsaved_documents(self) -> list[UnsavedDocument]:
+        """Every open document with unsaved changes; [] when there is none.
+
+        Cheap enough to ask after every step. Raises :class:`pcagent.errors.DesktopError` when a
+        modified document exists but could not be read.
+        """
+        ...
 
 
 @runtime_checkable
