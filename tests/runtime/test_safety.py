@@ -423,12 +423,21 @@ def compose(*marks: Mark, focused: str = "") -> ActionContext:
     return scene("mail", (COMPOSE,), *chosen)
 
 
+#: Thunderbird reports the chosen entry of each combo box as a visible, ``selected`` menu item
+#: even while no menu is open.
+COMBO_ITEMS = (
+    mark("Paragraph", "menu item", at=(10, 210, 91, 25), states=("selected",)),
+    mark("Variable Width", "menu item", at=(114, 210, 130, 25), states=("selected",)),
+)
+
+
 def compose_file_menu() -> ActionContext:
     """The compose window after alt+f: the File menu is open, nothing highlighted yet."""
     items = ["New", "Attach", "Save", "Send Now", "Send Later", "Print...", "Close"]
     return compose(
         mark("File", "menu", at=(0, 30, 40, 25), states=("selected",)),
         *(mark(item, "menu item", at=(0, 55 + 25 * i, 220, 25)) for i, item in enumerate(items)),
+        *COMBO_ITEMS,
         BODY,
     )
 
@@ -542,7 +551,15 @@ BYPASSES: list[tuple[str, Action, ActionContext, str]] = [
         compose(ATTACH, TO_FIELD, BODY),
         "send_mail",
     ),
+    (
+        "an unnamed button in the toolbar row",
+        Click(x=50, y=60),
+        compose(mark("", at=(10, 40, 80, 40))),
+        "send_mail",
+    ),
     ("enter with no focus anywhere", Press(key="enter"), compose(), "send_mail"),
+    ("... beside stale combo items", Press(key="enter"), compose(SEND, *COMBO_ITEMS), "send_mail"),
+    ("alt+f, then enter", Press(key="enter"), compose_file_menu(), "send_mail"),
 ]
 
 
@@ -586,6 +603,11 @@ NEAR_MISSES: list[tuple[str, Action, ActionContext]] = [
     ),
     ("enter in the To field", Press(key="enter"), compose(focused="entry")),
     (
+        "... beside stale combo items",
+        Press(key="enter"),
+        compose(SEND, *COMBO_ITEMS, TO_FIELD, focused="To"),
+    ),
+    (
         "typing a body with newlines",
         TypeText(text="Dear all,\nsend me the figures.\n"),
         compose(focused="document web"),
@@ -593,6 +615,11 @@ NEAR_MISSES: list[tuple[str, Action, ActionContext]] = [
     ("alt+f opens the File menu", keys("alt", "f"), compose(focused="document web")),
     ("a click on Attach", Click(x=140, y=60), compose()),
     ("an unmarked spot below the toolbar", Click(x=500, y=400), compose(SEND, TO_FIELD)),
+    (
+        "an unnamed field in the toolbar row",
+        Click(x=50, y=60),
+        compose(mark("", "entry", at=(10, 40, 80, 40))),
+    ),
     (
         "an unmarked toolbar spot in the main window",
         Click(x=500, y=40),
@@ -642,7 +669,7 @@ def test_reasons_say_how_the_command_is_reached() -> None:
         (Press(key="d"), thunar_context_menu(), 'may pick the menu item "Delete"'),
         (drag((100, 337), (560, 337)), save_changes_dialog(), 'drags across "Don\'t Save"'),
         (Click(x=1268, y=14), writer(), "close button in the title bar"),
-        (Click(x=50, y=60), compose(ATTACH), "unmarked spot in the toolbar row"),
+        (Click(x=50, y=60), compose(ATTACH), "unnamed spot in the toolbar row"),
         (
             Press(key="delete"),
             scene("text_editor", (window("Open File", "M", (5, 29, 9, 9)),)),

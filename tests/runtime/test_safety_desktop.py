@@ -52,7 +52,9 @@ def find(perception: Perception, label: str, role: str | None = None) -> Mark:
     return found[0]
 
 
-def test_discarding_unsaved_text_by_focus_or_drag_is_refused(desktop: SandboxDesktop) -> None:
+def test_discarding_unsaved_text_by_focus_drag_or_title_bar_is_refused(
+    desktop: SandboxDesktop,
+) -> None:
     # Closing is allowed here, so that the dialog the probe used comes up.
     guard = SafetyGuard(SafetyConfig(allow=["close_window"]), "auto", editors=EDITORS)
     screen = GuardedDesktop(desktop, guard)
@@ -88,6 +90,14 @@ def test_discarding_unsaved_text_by_focus_or_drag_is_refused(desktop: SandboxDes
     assert after.observation.focused_window.title.startswith("*Untitled")
     texts = [e.text for e in after.observation.elements if "unsaved words" in e.text]
     assert texts, "the typed text is gone"
+
+    # The close button the window manager draws in the title bar has no mark; it still counts.
+    strict = GuardedDesktop(desktop, SafetyGuard(SafetyConfig(), "auto", editors=EDITORS))
+    frame = after.observation.focused_window.box
+    title_bar_close = strict.act(Click(x=frame.right - 10, y=frame.y - 12))
+    assert not title_bar_close.allowed and title_bar_close.sensitivity is not None
+    assert title_bar_close.sensitivity.category == "close_window"
+    assert any(w.title.startswith("*Untitled") for w in desktop.x11.windows())
 
 
 def test_a_menu_key_then_a_mnemonic_does_not_delete_a_file(desktop: SandboxDesktop) -> None:

@@ -29,20 +29,23 @@ What is matched (:mod:`pcagent.runtime.safety_reach` computes it, the rules are 
   ``ctrl+shift+w`` (close all), ``delete`` covers ``shift+delete`` and ``ctrl+shift+delete``.
   Keys that also edit text (Delete) do not count while a text field has the focus.
 - **The keyboard focus**: Enter and Space activate the focused marks (state ``focused``) and the
-  highlighted menu entries (``selected``); with a menu open and no entry highlighted, any of its
-  items. An explicit Enter while no mark has the focus may press the window's default button:
-  every command of the focused window counts.
+  highlighted menu entries (both ``selected`` and ``focused``, as GTK reports it); with a menu
+  open and no entry highlighted, any of its items. An explicit Enter while no mark has the focus
+  may press the window's default button: every command of the focused window counts.
 - **Menus and mnemonics**: menus open with ``menu``, ``shift+f10``, ``f10`` or ``alt+<letter>``
   show their items as marks at the next step; a letter or digit then counts as picking any open
   menu item whose label holds it (its mnemonic is one of its letters). With Alt, or while a button
   has the focus (dialogs take bare mnemonics), a letter reaches every command of the focused
-  window that holds it. Typed text (no point) presses the same keys: a newline is Enter.
+  window that holds it. Typed text (no point) presses the same keys (a newline is Enter, a space
+  is Space), but is never taken for a press of an unseen default button: a mail body typed while
+  the focus cannot be seen would otherwise be refused.
 - **Window-manager controls**, which no mark shows: a press on the close button at the right end
   of a title bar, on the window-menu icon at its left end, a right-click anywhere on it, and
   ``alt+space`` (the window menu) count as closing the window.
 - **Kinds of window**: a file dialog of any application is treated like the file manager (Delete
-  there deletes files); in a mail compose window a press on a spot of the toolbar row that no
-  mark covers may be a Send button the screen reading missed, and counts as sending.
+  there deletes files); in a mail compose window a press in the toolbar row on a spot with no
+  named mark (none, or only unnamed buttons) may be a Send button the screen reading missed, and
+  counts as sending.
 
 An unknown application counts as any application. This guard is the first line of defence, not
 the only one: effects are checked behind it (see :mod:`pcagent.runtime.effects`).

@@ -133,10 +133,9 @@ def _press(
 ) -> list[Activation]:
     under = _marks_under(context, point, first)
     found = _command_at(under, verb)
-    if any(mark.role in COMMAND_ROLES for mark in under):
-        return found
     window = _window_at(context.windows, point)
-    if window is not None and _in_title_bar(window.box, point):
+    on_command = any(mark.role in COMMAND_ROLES for mark in under)
+    if window is not None and not on_command and _in_title_bar(window.box, point):
         x = point[0]
         if right or x < window.box.x + MENU_ICON_WIDTH - FRAME_BORDER:
             found.append(
@@ -154,12 +153,14 @@ def _press(
                     control=WINDOW_CLOSE,
                 )
             )
+    # Nothing readable there: no mark, or only commands without a name (Send may be one).
+    unmarked = all(mark.role in COMMAND_ROLES and not mark.label.strip() for mark in under)
     focused = context.window
-    if not under and not right and focused is not None and _in_toolbar_row(focused.box, point):
+    if unmarked and not right and focused is not None and _in_toolbar_row(focused.box, point):
         found.append(
             Activation(
                 "control",
-                f'{verb} an unmarked spot in the toolbar row of "{focused.title}"',
+                f'{verb} an unnamed spot in the toolbar row of "{focused.title}"',
                 control=UNMARKED_TOOLBAR,
             )
         )
@@ -279,10 +280,13 @@ def _focused(marks: Iterable[Mark]) -> list[Mark]:
 
 
 def _highlighted_menu_entries(marks: Iterable[Mark]) -> list[Mark]:
+    """Menu entries Enter would pick: both ``selected`` and ``focused``, as GTK reports the
+    highlight. Either state alone is not enough: Thunderbird keeps its combo boxes' chosen items
+    ``selected`` while no menu is open, and GTK leaves a parent menu's first item ``focused``."""
     return [
         mark
         for mark in marks
-        if mark.role in _MENU_ROLES and {"selected", "focused"} & set(mark.states)
+        if mark.role in _MENU_ROLES and {"selected", "focused"} <= set(mark.states)
     ]
 
 
