@@ -3,11 +3,9 @@
 # xdotool), the applications it drives, and Tesseract. Safe to run again: it only installs what is
 # missing, and skips apt entirely when everything is present.
 #
-# It also writes a managed Chromium policy (/etc/chromium/policies/managed/pcagent.json) so the
-# browser works with the offline websites: search goes to search.local, no HTTPS upgrades, no
-# suggestion or sign-in traffic, downloads land in ~/Downloads without a prompt. The policy is
-# machine-wide (it also applies to a Chromium you use yourself); set PCAGENT_SKIP_CHROMIUM_POLICY=1
-# to leave /etc alone.
+# Nothing outside the sandbox is configured: the sandbox's Chromium takes its settings from its own
+# profile in the sandbox HOME (src/pcagent/env/browser_profile.py). An earlier version wrote a
+# machine-wide managed policy (/etc/chromium/policies/managed/pcagent.json); this script removes it.
 set -euo pipefail
 
 PACKAGES=(
@@ -53,42 +51,15 @@ install_packages() {
   $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
 }
 
-CHROMIUM_POLICY_FILE=/etc/chromium/policies/managed/pcagent.json
-# ${home} is expanded by Chromium itself, not by this script.
-CHROMIUM_POLICY='{
-  "HttpsUpgradesEnabled": false,
-  "HttpsOnlyMode": "disallowed",
-  "DefaultSearchProviderEnabled": true,
-  "DefaultSearchProviderName": "Offline Search",
-  "DefaultSearchProviderKeyword": "search.local",
-  "DefaultSearchProviderSearchURL": "http://search.local/?q={searchTerms}",
-  "SearchSuggestEnabled": false,
-  "CommandLineFlagSecurityWarningsEnabled": false,
-  "AlternateErrorPagesEnabled": false,
-  "PromptForDownloadLocation": false,
-  "DownloadDirectory": "${home}/Downloads",
-  "BrowserSignin": 0,
-  "SyncDisabled": true,
-  "MetricsReportingEnabled": false,
-  "SafeBrowsingProtectionLevel": 0
-}'
+OLD_CHROMIUM_POLICY=/etc/chromium/policies/managed/pcagent.json
 
-write_chromium_policy() {
-  if [ "${PCAGENT_SKIP_CHROMIUM_POLICY:-0}" = "1" ]; then
-    echo "install-system: Chromium policy skipped (PCAGENT_SKIP_CHROMIUM_POLICY=1)"
-    return
+remove_old_chromium_policy() {
+  if [ -f "$OLD_CHROMIUM_POLICY" ] && grep -q '"search.local"' "$OLD_CHROMIUM_POLICY"; then
+    $SUDO rm -f "$OLD_CHROMIUM_POLICY"
+    echo "install-system: removed the machine-wide Chromium policy an earlier version wrote"
   fi
-  if [ -f "$CHROMIUM_POLICY_FILE" ] \
-    && [ "$(cat "$CHROMIUM_POLICY_FILE")" = "$CHROMIUM_POLICY" ]; then
-    echo "install-system: Chromium policy up to date"
-    return
-  fi
-  $SUDO mkdir -p "$(dirname "$CHROMIUM_POLICY_FILE")"
-  printf '%s\n' "$CHROMIUM_POLICY" | $SUDO tee "$CHROMIUM_POLICY_FILE" >/dev/null
-  $SUDO chmod 644 "$CHROMIUM_POLICY_FILE"
-  echo "install-system: wrote $CHROMIUM_POLICY_FILE"
 }
 
 install_packages
-write_chromium_policy
+remove_old_chromium_policy
 echo "install-system: done"

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pcagent.env.browser_profile import PROFILE, QUIET_FLAGS, prepare_profile
 from pcagent.env.observation import Observation, WindowInfo
 from pcagent.env.protocol import AppInfo
 from pcagent.errors import UnknownAppError
@@ -53,6 +54,8 @@ class AppSpec:
     key_pause: float = 0.0
     #: It edits documents, so closing it may lose unsaved work (the safety guard's concern).
     edits_documents: bool = False
+    #: Prepares the application's settings in the sandbox's HOME before each start.
+    prepare: Callable[[LaunchContext], object] | None = None
 
     @property
     def program(self) -> str:
@@ -82,7 +85,8 @@ def _libreoffice(module: str) -> Callable[[LaunchContext], list[str]]:
 def _chromium(context: LaunchContext) -> list[str]:
     return [
         "chromium",
-        f"--user-data-dir={context.home / '.config' / 'chromium-pcagent'}",
+        f"--user-data-dir={context.home / PROFILE}",
+        *QUIET_FLAGS,
         "--force-renderer-accessibility",
         "--no-sandbox",
         "--no-first-run",
@@ -171,6 +175,7 @@ APPS: dict[str, AppSpec] = {
             _chromium,
             ("Chromium", "chromium"),
             startup_timeout=60.0,
+            prepare=lambda context: prepare_profile(context.home),
         ),
         AppSpec(
             "mail",

@@ -31,10 +31,12 @@ from pcagent import actions as act
 from pcagent.env import processes
 from pcagent.env.accessibility import AccessibilityClient
 from pcagent.env.apps import APPS, AppSpec, LaunchContext, app_infos, app_of_window, get_app
+from pcagent.env.browser_profile import PROFILE
 from pcagent.env.executor import ActionExecutor
 from pcagent.env.home_template import restore_home, write_default_template
 from pcagent.env.observation import ActionResult, Box, Observation, TextState, WindowInfo
-from pcagent.env.protocol import AppInfo
+from pcagent.env.protocol import AppInfo, UnsavedDocument
+from pcagent.env.unsaved import UnsavedWorkReader
 from pcagent.env.x11 import X11Display
 from pcagent.env.x11_input import XdotoolInput
 from pcagent.errors import (
@@ -158,6 +160,7 @@ class SandboxDesktop:
         self._x11: X11Display | None = None
         self._a11y: AccessibilityClient | None = None
         self._executor: ActionExecutor | None = None
+        self._unsaved: UnsavedWorkReader | None = None
         self._closed = False
 
     # --- life cycle -----------------------------------------------------------------------------
@@ -423,13 +426,15 @@ class SandboxDesktop:
             browser_flags=tuple(self.config.browser_flags),
             screen=self.screen_size,
         )
+        if spec.prepare is not None:
+            spec.prepare(context)
         argv = spec.command(context)
         log = state.root / "logs" / f"{name}.log"
         log.parent.mkdir(exist_ok=True)
         process = processes.spawn(argv, {**state.env, **spec.extra_env}, log, cwd=state.home)
         state.app_pids.setdefault(name, []).append(process.pid)
         if name == "browser":
-            state.profile_dirs.append(context.home / ".config" / "chromium-pcagent")
+            state.profile_dirs.append(context.home / PROFILE)
         self.save_state()
         window = self._wait_for_window(spec, before, process, log)
         with contextlib.suppress(Exception):
@@ -622,6 +627,17 @@ class SandboxDesktop:
             return ""  # the owner of the selection did not answer: treat as nothing selected
         return reply.stdout.decode("utf-8", "replace") if reply.returncode == 0 else ""
 
+    def unsaved_documents(self) -> list[UnsavedDocument]:
+        """Every open document with unsaved changes, and those changes (see
+        :mod:`pcagent.env.unsaved`); raises :class:`pcagent.errors.DesktopError` when one cannot be
+        read."""
+        if self._unsaved is None:
+            state = self._require_state()
+            self._unsaved = UnsavedWorkReader(
+                state.home, state.sandbox_id, state.env, self._a11y_client
+            )
+        return self._unsaved.read(self.x11.windows())
+
     def screenshot(self, path: Path | None = None):  # type: ignore[no-untyped-def]
         image = self.x11.screenshot()
         if path is not None:
@@ -701,6 +717,8 @@ class SandboxDesktop:
     def reset(self) -> None:
         """Close every application and restore HOME from the template (sandbox mode only)."""
         state = self._require_state()
+        if self._unsaved is not None:
+            self._unsaved.close()  # its connection was to the LibreOffice about to end
         self.close_apps()
         if not state.attached:
             restore_home(state.home_template, state.home)
@@ -712,6 +730,9 @@ class SandboxDesktop:
         if self._closed:
             return
         state = self.state
+        if self._unsaved is not None:
+            self._unsaved.close()
+            self._unsaved = None
         if self._a11y is not None:
             self._a11y.close()
             self._a11y = None

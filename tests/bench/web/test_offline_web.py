@@ -330,3 +330,21 @@ def test_chromium_reaches_an_hsts_host_over_trusted_https_and_downloads_a_pdf(
         desktop.close()
     assert find_marked_processes(marker) == []
     assert not root.exists()
+
+
+@pytest.mark.desktop
+def test_the_address_bar_searches_the_offline_engine_from_the_profile_alone(
+    web: OfflineWeb,
+) -> None:
+    """No machine-wide policy: the sandbox profile's preferences send address-bar searches to
+    search.local."""
+    with SandboxDesktop(SandboxConfig(browser_flags=web.chromium_flags())) as desktop:
+        desktop.open_app("browser")
+        desktop.execute(act.Hotkey(keys=("ctrl", "l")))
+        desktop.execute(act.TypeText(text="which side of the road does japan drive on\n"))
+        deadline = time.monotonic() + 20
+        searches: list[str] = []
+        while not searches and time.monotonic() < deadline:
+            time.sleep(0.5)
+            searches = [q for r in web.requests("search.local") for q in r.query.get("q", ())]
+        assert searches == ["which side of the road does japan drive on"], web.requests()
