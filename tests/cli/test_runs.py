@@ -5,6 +5,7 @@ are exercised in tests/runtime/test_session_desktop.py and by ``make demo``.)"""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -12,7 +13,8 @@ from typer.testing import CliRunner
 from pcagent.actions import Click
 from pcagent.cli import app
 from pcagent.cli.runs import print_step
-from pcagent.runtime.record_models import ReflectionRecord, StepRecord, StepResult
+from pcagent.runtime.record_models import ReflectionRecord, StepRecord, StepResult, UnsavedFile
+from pcagent.runtime.records import RunStore
 
 
 def _runs(environment: dict[str, str]) -> list[object]:
@@ -90,3 +92,27 @@ def test_print_step_reads_the_typed_record(capsys: pytest.CaptureFixture[str]) -
         "3 [s1 calculator] click(x=10, y=20) no_change ActionExecutionError: nothing there "
         "4 [ ] -()"
     )
+
+
+def test_restore_unsaved_writes_the_recorded_documents(
+    environment: dict[str, str], tmp_path: Path
+) -> None:
+    store = RunStore(Path(environment["PCAGENT_DATA_DIR"]) / "runs")
+    run = store.create_run("write", {})
+    entry = UnsavedFile(app="text_editor", title="*notes.txt", document="notes.txt", file="01.txt")
+    store.write_step(
+        StepRecord(run_id=run.run_id, step=1, unsaved=[entry]),
+        unsaved_files=[("01.txt", "Grüße, unsaved".encode())],
+    )
+    store.write_step(StepRecord(run_id=run.run_id, step=2))
+    store.close()
+    target = tmp_path / "out"
+    result = CliRunner().invoke(
+        app, ["runs", "restore-unsaved", run.run_id, "--to", str(target)], env=environment
+    )
+    assert result.exit_code == 0, result.output
+    assert (target / "notes (unsaved at step 1).txt").read_text() == "Grüße, unsaved"
+    refused = CliRunner().invoke(
+        app, ["runs", "restore-unsaved", run.run_id, "--step", "2"], env=environment
+    )
+    assert refused.exit_code == 2 and "step 2" in refused.output

@@ -1,6 +1,7 @@
 """An in-memory desktop that implements only pcagent's environment contract: the
 ``Environment`` protocol and the optional capabilities ``ApplicationCatalog``,
-``ApplicationControl``, ``LocalHome`` and ``Describable`` (pcagent.env.protocol).
+``ApplicationControl``, ``LocalHome``, ``Describable`` and ``UnsavedWork``
+(pcagent.env.protocol).
 
 A test double for the run layer: one "text_editor" application whose window shows a document of
 a real HOME folder; typing appends to the text, clicking Save writes the file. If the run layer
@@ -17,7 +18,7 @@ from PIL import Image, ImageDraw
 
 from pcagent import actions as act
 from pcagent.env.observation import ActionResult, Box, Element, Observation, WindowInfo
-from pcagent.env.protocol import AppInfo
+from pcagent.env.protocol import AppInfo, UnsavedDocument
 from pcagent.errors import InvalidActionError, UnknownAppError
 
 SAVE = Box(x=20, y=20, width=80, height=30)
@@ -67,6 +68,9 @@ class MemoryDesktop:
             # This editor's own (unguarded) shortcut: delete the open file from disk, as any
             # application might do through some menu the keystroke guard does not know.
             (self._home / self.document).unlink()
+        elif isinstance(action, act.Hotkey) and action.keys == ("ctrl", "k"):
+            # ... one that closes the editor at once, unsaved changes and all ...
+            self.close_apps()
         elif isinstance(action, act.Hotkey) and action.keys == ("ctrl", "o") and self.document:
             # ... and one that overwrites every other text file of HOME with the editor's text.
             for other in self._home.glob("*.txt"):
@@ -109,6 +113,22 @@ class MemoryDesktop:
 
     def focused_app(self) -> str:
         return EDITOR.name if self.document is not None else ""
+
+    def unsaved_documents(self) -> list[UnsavedDocument]:
+        if self.document is None:
+            return []
+        path = self._home / self.document if self.document else None
+        if path is not None and path.is_file() and path.read_text() == self.text:
+            return []
+        return [
+            UnsavedDocument(
+                app=EDITOR.name,
+                title=f"*{self.document or 'Untitled'} - Editor",
+                document=self.document,
+                suffix=".txt",
+                contents=self.text.encode(),
+            )
+        ]
 
     @property
     def home(self) -> Path:

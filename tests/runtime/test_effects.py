@@ -10,13 +10,16 @@ from tests.runtime import scripts
 from tests.runtime.memory_desktop import MemoryDesktop
 
 from pcagent.config import PcAgentConfig, RunConfig, SafetyConfig
+from pcagent.env.protocol import UnsavedDocument
+from pcagent.errors import RunStateError
 from pcagent.models.backends.scripted import ScriptedBackend
-from pcagent.runtime.effects import unasked_changes
+from pcagent.runtime.effects import discarded_documents, unasked_changes
 from pcagent.runtime.events import EffectEvent
 from pcagent.runtime.home_manifest import FileEntry, HomeManifest
 from pcagent.runtime.human import ScriptedHuman
 from pcagent.runtime.records import RunStore
 from pcagent.runtime.session import RunSession
+from pcagent.runtime.unsaved_restore import restore_unsaved
 
 
 def manifest(**files: str) -> HomeManifest:
@@ -90,7 +93,7 @@ def test_auto_mode_puts_a_deleted_document_back(tmp_path: Path) -> None:
         ("delete_files", ["notes.txt"], False)
     ]
     first = store.steps(run_id)[0]
-    assert first.state is not None and "put back from the snapshot" in first.state.reflection
+    assert first.state is not None and "without being asked to; put back" in first.state.reflection
     # the step's record holds HOME as it is after the repair
     assert first.home_snapshot == store.steps(run_id)[1].home_snapshot
 
@@ -122,3 +125,53 @@ def test_without_snapshots_the_run_says_effect_checks_are_off(tmp_path: Path) ->
     desktop, store, run_id = run(tmp_path, DELETE, DONE, snapshot_home=False)
     assert not (desktop.home / "notes.txt").exists()
     assert store.get_run(run_id).settings["effect_checks"] == {"files": False}
+
+
+CLOSE_WITHOUT_SAVING = {"kind": "hotkey", "keys": ["ctrl", "k"]}
+
+
+def test_discarded_unsaved_work_is_told_apart_from_saved_and_still_open_work() -> None:
+    def doc(document: str, title: str) -> UnsavedDocument:
+        return UnsavedDocument(
+            app="text_editor", title=title, document=document, suffix=".txt", contents=b"x"
+        )
+
+    notes, new = doc("notes.txt", "*notes.txt - Mousepad"), doc("", "*Untitled 1 - Mousepad")
+    # closed, not saved: both lost
+    assert discarded_documents([notes, new], [], [], []) == [notes, new]
+    # still unsaved, or its window still open, or saved (its file written / a new file written)
+    assert discarded_documents([notes], [notes], [], []) == []
+    assert discarded_documents([notes], [], ["notes.txt - Mousepad"], []) == []
+    assert discarded_documents([notes], [], [], ["notes.txt"]) == []
+    assert discarded_documents([new], [], [], ["Documents/poem.txt"]) == []
+
+
+def test_auto_mode_writes_discarded_changes_back_and_the_record_keeps_them(
+    tmp_path: Path,
+) -> None:
+    typed = {"kind": "type", "text": " and more"}
+    desktop, store, run_id = run(tmp_path, typed, CLOSE_WITHOUT_SAVING, DONE)
+    assert (desktop.home / "notes.txt").read_text() == "draft"
+    recovered = desktop.home / "notes (recovered).txt"
+    assert recovered.read_text() == "draft and more"
+    effect = next(e.event for e in store.events(run_id) if isinstance(e.event, EffectEvent))
+    assert (effect.category, effect.paths, effect.kept) == (
+        "discard_changes",
+        ["notes.txt"],
+        False,
+    )
+    first = store.steps(run_id)[0]
+    assert [(u.app, u.document) for u in first.unsaved] == [("text_editor", "notes.txt")]
+    written = restore_unsaved(store, run_id, tmp_path / "out")
+    assert [p.name for p in written] == ["notes (unsaved at step 1).txt"]
+    assert written[0].read_text() == "draft and more"
+
+
+def test_passive_mode_lets_the_person_keep_a_discard(tmp_path: Path) -> None:
+    typed = {"kind": "type", "text": " and more"}
+    desktop, store, run_id = run(
+        tmp_path, typed, CLOSE_WITHOUT_SAVING, DONE, mode="passive", confirms=[True]
+    )
+    assert not (desktop.home / "notes (recovered).txt").exists()
+    with pytest.raises(RunStateError, match="step 3"):
+        restore_unsaved(store, run_id, tmp_path / "out", step=3)

@@ -85,6 +85,9 @@ def test_start_stop_at_the_cap_resume_and_rewind(tmp_path: Path) -> None:
     kinds = [e.kind for e in store.events(rewound.run_id)]
     assert kinds[:2] == ["restore", "rewind"]
     assert "Guidance from the user: write three" in scripts.prompt_texts(again)[0]
+    # step 1 had typed " one" without saving: it comes back as a file, and the agents are told
+    assert (desktop.home / "notes (unsaved at step 1).txt").read_text() == "draft one"
+    assert "notes (unsaved at step 1).txt" in scripts.prompt_texts(again)[0]
 
 
 def test_replay_re_executes_through_the_same_dispatcher(tmp_path: Path) -> None:

@@ -353,3 +353,33 @@ def replay(
     console.print(f"replayed {len(replayed)} steps; {disagreements} differ from the record")
     if disagreements:
         raise typer.Exit(code=1)
+
+
+@runs_app.command("restore-unsaved")
+@reports_errors
+def restore_unsaved_command(
+    run_id: RunIdArgument,
+    step: Annotated[
+        int | None,
+        typer.Option(
+            "--step",
+            help="The step whose unsaved documents to write (default: the last step that had any).",
+            min=1,
+        ),
+    ] = None,
+    to: Annotated[
+        Path | None,
+        typer.Option("--to", help="Folder to write them into (default: ./unsaved-RUN)."),
+    ] = None,
+) -> None:
+    """Write out the documents a run left with unsaved changes at a step, as files."""
+    from pcagent.runtime.records import RunStore
+    from pcagent.runtime.unsaved_restore import restore_unsaved
+
+    config = load_config()
+    with RunStore(config.runs_dir) as store:
+        record = store.get_run(run_id)
+        target = to if to is not None else Path(f"unsaved-{record.run_id}")
+        written = restore_unsaved(store, record.run_id, target, step)
+    for path in written:
+        console.print(f"wrote {escape(str(path))}")

@@ -27,6 +27,8 @@ from pcagent.env.protocol import (
     Environment,
     LocalHome,
     OpenWindow,
+    UnsavedDocument,
+    UnsavedWork,
 )
 from pcagent.errors import PcAgentError, RunStateError
 from pcagent.runtime.home_snapshot import HomeManifest, HomeSnapshots
@@ -100,13 +102,20 @@ class DesktopAccess:
     catalog: ApplicationCatalog | None
     control: ApplicationControl | None
     home: Path | None
+    unsaved: UnsavedWork | None = None
 
     @classmethod
     def of(cls, environment: Environment) -> DesktopAccess:
         catalog = environment if isinstance(environment, ApplicationCatalog) else None
         control = environment if isinstance(environment, ApplicationControl) else None
         home = environment.home if isinstance(environment, LocalHome) else None
-        return cls(environment, catalog, control, Path(home) if home is not None else None)
+        unsaved = environment if isinstance(environment, UnsavedWork) else None
+        path = Path(home) if home is not None else None
+        return cls(environment, catalog, control, path, unsaved)
+
+    def unsaved_documents(self) -> list[UnsavedDocument]:
+        """Documents open with unsaved changes ([] when the environment cannot tell)."""
+        return self.unsaved.unsaved_documents() if self.unsaved is not None else []
 
     def describe(self) -> dict[str, object]:
         """The environment's own description, for the run's settings ({} when it has none)."""

@@ -20,12 +20,13 @@ from pcagent.agents.plan import SubtaskSpec
 from pcagent.agents.reflection import Reflection
 from pcagent.agents.roles import Role
 from pcagent.config import RunConfig
-from pcagent.errors import ActionRefusedError
+from pcagent.env.protocol import UnsavedDocument
+from pcagent.errors import ActionRefusedError, DesktopError
 from pcagent.models.messages import ImagePart
 from pcagent.runtime.checkpoint import RunCheckpoint
 from pcagent.runtime.desktop_state import DesktopAccess
 from pcagent.runtime.dispatch import ActionDispatcher
-from pcagent.runtime.effects import FileEffectGuard
+from pcagent.runtime.effects import EffectVerdict, FileEffectGuard
 from pcagent.runtime.events import (
     AskedHumanEvent,
     DeclinedEvent,
@@ -230,27 +231,41 @@ class StepLoop:
         return None
 
     def _commit(self, checkpoint: RunCheckpoint, work: StepWork, after: Seen) -> None:
-        """Check the step's effects on the user's files, then record it."""
+        """Check the step's effects (files deleted or overwritten, unsaved changes thrown away),
+        then record it with the desktop as it is afterwards."""
         windows = after.perception.observation.windows
         snapshot_id, apps = self.recorder.desktop_now(windows)
+        unsaved = self._unsaved_documents()
         if self.effects is not None and snapshot_id is not None:
-            documents = [entry.document for entry in apps if entry.document]
             subtask = checkpoint.subtask(work.subtask_id).description if work.subtask_id else ""
-            verdicts = self.effects.check(
-                self.recorder.last_snapshot, snapshot_id, subtask, documents
-            )
+            before = self.recorder.last_snapshot
+            documents = [entry.document for entry in apps if entry.document]
+            verdicts = self.effects.check(before, snapshot_id, subtask, documents)
+            titles = [window.title for window in windows]
+            last = self.recorder.last_unsaved
+            verdicts += self.effects.check_discards(before, snapshot_id, last, unsaved, titles)
             for verdict in verdicts:
-                event = EffectEvent(
-                    category=verdict.category,
-                    paths=list(verdict.paths),
-                    kept=verdict.kept,
-                    reason=verdict.reason,
-                )
-                self.recorder.event(self.steps_done, event)
-                self.log(f"safety: {verdict.reason}")
-                if not verdict.kept:
-                    checkpoint.reflection += f" — safety: {verdict.reason}"
-            if any(not verdict.kept for verdict in verdicts):
+                self._report_effect(checkpoint, verdict)
+            if verdicts:
                 snapshot_id, apps = self.recorder.desktop_now(windows)
-        self.recorder.write(work, checkpoint, snapshot_id, apps)
+        self.recorder.write(work, checkpoint, snapshot_id, apps, unsaved)
         self.steps_done = work.number
+
+    def _unsaved_documents(self) -> list[UnsavedDocument]:
+        try:
+            return self.desktop.unsaved_documents()
+        except DesktopError as error:
+            self.log(f"could not read the unsaved documents: {error}")
+            return []
+
+    def _report_effect(self, checkpoint: RunCheckpoint, verdict: EffectVerdict) -> None:
+        event = EffectEvent(
+            category=verdict.category,
+            paths=list(verdict.paths),
+            kept=verdict.kept,
+            reason=verdict.reason,
+        )
+        self.recorder.event(self.steps_done, event)
+        self.log(f"safety: {verdict.reason}")
+        if not verdict.kept:
+            checkpoint.reflection += f" — safety: {verdict.reason}"

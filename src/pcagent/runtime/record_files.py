@@ -11,12 +11,15 @@ import os
 import secrets
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from PIL import Image
 
 SCREENSHOT_FILE = "screenshot.png"
 SET_OF_MARK_FILE = "som.png"
 LISTING_FILE = "listing.txt"
+#: Sub-folder of a step holding the contents of documents with unsaved changes.
+UNSAVED_FOLDER = "unsaved"
 #: PNG compression: screenshots are written every step, speed matters more than a few kilobytes.
 PNG_COMPRESS_LEVEL = 1
 
@@ -38,14 +41,20 @@ def write_step_files(
             write_atomically(folder / name, writer)
 
 
-def read_step_images(folder: Path) -> dict[str, Image.Image]:
-    """The step's images, as keyword arguments of ``RunStore.write_step`` (for copying steps)."""
-    images = {}
+def read_step_files(folder: Path) -> dict[str, Any]:
+    """The step's images and unsaved documents, as keyword arguments of
+    ``RunStore.write_step`` (for copying steps to a rewound run)."""
+    files: dict[str, Any] = {}
     for name, key in ((SCREENSHOT_FILE, "screenshot"), (SET_OF_MARK_FILE, "set_of_mark")):
         if (folder / name).is_file():
             with Image.open(folder / name) as image:
-                images[key] = image.copy()
-    return images
+                files[key] = image.copy()
+    unsaved = folder / UNSAVED_FOLDER
+    if unsaved.is_dir():
+        files["unsaved_files"] = [
+            (path.name, path.read_bytes()) for path in sorted(unsaved.iterdir())
+        ]
+    return files
 
 
 def _png_writer(image: Image.Image | None) -> Callable[[Path], None] | None:
@@ -68,3 +77,22 @@ def write_atomically(path: Path, write: Callable[[Path], None]) -> None:
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise
+
+
+def unsaved_file_name(index: int, title: str, suffix: str) -> str:
+    """A safe file name for the ``index``-th unsaved document of a step."""
+    stem = "".join(c if c.isalnum() or c in "-_." else "_" for c in title.lstrip("*").strip())
+    return f"{index:02d}-{stem[:60] or 'untitled'}{suffix}"
+
+
+def write_unsaved_files(folder: Path, files: list[tuple[str, bytes]]) -> None:
+    """Write each ``(name, contents)`` under ``folder/unsaved`` (replacing what was there)."""
+    target = folder / UNSAVED_FOLDER
+    if target.is_dir():
+        for old in target.iterdir():
+            old.unlink()
+    if not files:
+        return
+    target.mkdir(parents=True, exist_ok=True)
+    for name, contents in files:
+        write_atomically(target / name, lambda path, data=contents: path.write_bytes(data))

@@ -100,6 +100,19 @@ class ReflectionRecord(BaseModel):
         return self.verdict != "success"
 
 
+class UnsavedFile(BaseModel):
+    """A document that had unsaved changes after a step; its contents are kept as ``file`` in
+    the step's ``unsaved/`` folder (``pcagent runs restore-unsaved`` brings them back)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    app: str
+    title: str
+    #: The file it was opened from or saved as (relative to HOME); "" for a new document.
+    document: str = ""
+    file: str
+
+
 class StepRecord(BaseModel):
     """One completed step: what was seen, decided, done and judged, and the state to resume from."""
 
@@ -123,6 +136,8 @@ class StepRecord(BaseModel):
     listing: str = ""
     #: Open application windows after the step.
     apps: list[OpenWindow] = Field(default_factory=list)
+    #: Documents with unsaved changes after the step (their contents are files of the step).
+    unsaved: list[UnsavedFile] = Field(default_factory=list)
     #: Id of the HOME snapshot taken after the step (see :mod:`pcagent.runtime.home_snapshot`).
     home_snapshot: str | None = None
     #: Unix seconds.

@@ -6,7 +6,8 @@ rewrites rows. A file written by any earlier pcagent is upgraded in place when i
 from a newer pcagent is refused (see :class:`pcagent.runtime.records.RunStore`).
 
 Version 1 kept steps' results and events as free-form JSON; version 2 stores them as the typed
-records of :mod:`pcagent.runtime.record_models` and :mod:`pcagent.runtime.events`.
+records of :mod:`pcagent.runtime.record_models` and :mod:`pcagent.runtime.events`; version 3 adds
+each step's list of documents with unsaved changes.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import Any
 
 from pcagent.runtime.record_models import StepResult
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 Migration = list[str] | Callable[[sqlite3.Connection], None]
 
@@ -155,7 +156,9 @@ def _upgrade_1_to_2(conn: sqlite3.Connection) -> None:
         )
 
 
-MIGRATIONS: list[Migration] = [_VERSION_1, _upgrade_1_to_2]
+_VERSION_3 = ["ALTER TABLE steps ADD COLUMN unsaved TEXT NOT NULL DEFAULT '[]'"]
+
+MIGRATIONS: list[Migration] = [_VERSION_1, _upgrade_1_to_2, _VERSION_3]
 """Entry *i* upgrades a file from version *i* to *i + 1*."""
 
 

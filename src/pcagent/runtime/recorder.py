@@ -17,14 +17,14 @@ from PIL import Image
 
 from pcagent import actions as act
 from pcagent.env.observation import WindowInfo
-from pcagent.env.protocol import OpenWindow
+from pcagent.env.protocol import OpenWindow, UnsavedDocument
 from pcagent.errors import RunStateError
 from pcagent.models.structured import StructuredResult
 from pcagent.runtime.checkpoint import RunCheckpoint
 from pcagent.runtime.desktop_state import DesktopAccess, documents_in, documents_of_manifest
 from pcagent.runtime.events import Event, PlanEvent
 from pcagent.runtime.home_snapshot import HomeSnapshots
-from pcagent.runtime.record_files import read_step_images
+from pcagent.runtime.record_files import read_step_files, unsaved_file_name
 from pcagent.runtime.record_models import (
     CallAttempt,
     ModelCallRecord,
@@ -32,6 +32,7 @@ from pcagent.runtime.record_models import (
     RunEvent,
     StepRecord,
     StepResult,
+    UnsavedFile,
 )
 from pcagent.runtime.records import RunStore
 
@@ -96,6 +97,8 @@ class StepRecorder:
     last_apps: list[OpenWindow] = field(default_factory=list)
     #: The HOME snapshot of the desktop as last recorded (effect checks compare with it).
     last_snapshot: str | None = None
+    #: The documents with unsaved changes as last recorded.
+    last_unsaved: list[UnsavedDocument] = field(default_factory=list)
 
     # --- calls and events -----------------------------------------------------------------------
 
@@ -152,10 +155,14 @@ class StepRecorder:
         checkpoint: RunCheckpoint,
         snapshot_id: str | None,
         apps: list[OpenWindow],
+        unsaved: Sequence[UnsavedDocument] = (),
     ) -> StepRecord:
-        """Commit a step with the desktop after it (from :meth:`desktop_now`)."""
+        """Commit a step with the desktop after it (from :meth:`desktop_now`) and the documents
+        left with unsaved changes (their contents become files of the step)."""
         self.last_apps = apps
         self.last_snapshot = snapshot_id
+        self.last_unsaved = list(unsaved)
+        names = [unsaved_file_name(i, d.title, d.suffix) for i, d in enumerate(unsaved, 1)]
         record = StepRecord(
             run_id=self.run_id,
             step=work.number,
@@ -170,13 +177,22 @@ class StepRecorder:
             state=checkpoint.model_copy(deep=True),
             listing=work.listing,
             apps=apps,
+            unsaved=[
+                UnsavedFile(app=doc.app, title=doc.title, document=doc.document, file=name)
+                for doc, name in zip(unsaved, names, strict=True)
+            ],
             home_snapshot=snapshot_id,
             started_at=work.started,
             duration_ms=(time.time() - work.started) * 1000,
             tokens=self.step_tokens,
             error=work.error,
         )
-        self.store.write_step(record, screenshot=work.screenshot, set_of_mark=work.set_of_mark)
+        self.store.write_step(
+            record,
+            screenshot=work.screenshot,
+            set_of_mark=work.set_of_mark,
+            unsaved_files=[(name, doc.contents) for doc, name in zip(unsaved, names, strict=True)],
+        )
         if self.on_step is not None:
             self.on_step(record)
         return record
@@ -189,5 +205,5 @@ class StepRecorder:
     def copy_steps(self, parent: str, upto: int) -> None:
         """Give a rewound run the parent's steps 1..upto (records and images)."""
         for record in self.store.steps(parent, upto=upto):
-            images = read_step_images(self.store.step_dir(parent, record.step))
-            self.store.write_step(record.model_copy(update={"run_id": self.run_id}), **images)
+            files = read_step_files(self.store.step_dir(parent, record.step))
+            self.store.write_step(record.model_copy(update={"run_id": self.run_id}), **files)

@@ -24,6 +24,7 @@ import secrets
 import shutil
 import sqlite3
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, get_args
 
@@ -34,7 +35,13 @@ from pydantic_core import to_jsonable_python
 from pcagent.config import validation_problems
 from pcagent.errors import RecordError, RunNotFoundError, RunStateError
 from pcagent.runtime.record_database import to_json
-from pcagent.runtime.record_files import SCREENSHOT_FILE, SET_OF_MARK_FILE, write_step_files
+from pcagent.runtime.record_files import (
+    SCREENSHOT_FILE,
+    SET_OF_MARK_FILE,
+    UNSAVED_FOLDER,
+    write_step_files,
+    write_unsaved_files,
+)
 from pcagent.runtime.record_log import CallAndEventLog
 from pcagent.runtime.record_models import (
     CallAttempt,
@@ -51,7 +58,9 @@ from pcagent.runtime.record_schema import SCHEMA_VERSION
 _RUN_ID_SAFE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 _STEP_COLUMNS = tuple(StepRecord.model_fields)
 #: StepRecord fields stored as JSON text.
-_STEP_JSON_COLUMNS = frozenset({"action", "result", "reflection", "hub", "state", "apps"})
+_STEP_JSON_COLUMNS = frozenset(
+    {"action", "result", "reflection", "hub", "state", "apps", "unsaved"}
+)
 
 
 class RunStore(CallAndEventLog):
@@ -189,6 +198,11 @@ class RunStore(CallAndEventLog):
         """Where the step's screenshot is (the file exists only if one was written)."""
         return self.step_dir(run_id, step) / SCREENSHOT_FILE
 
+    def unsaved_path(self, run_id: str, step: int, name: str) -> Path:
+        """Where the contents of one of the step's unsaved documents are (see
+        :attr:`StepRecord.unsaved`)."""
+        return self.step_dir(run_id, step) / UNSAVED_FOLDER / name
+
     def set_of_mark_path(self, run_id: str, step: int) -> Path:
         """Where the step's set-of-mark image is (the file exists only if one was written)."""
         return self.step_dir(run_id, step) / SET_OF_MARK_FILE
@@ -199,6 +213,7 @@ class RunStore(CallAndEventLog):
         *,
         screenshot: Image.Image | None = None,
         set_of_mark: Image.Image | None = None,
+        unsaved_files: Sequence[tuple[str, bytes]] = (),
     ) -> None:
         """Record a completed step, replacing any earlier record of the same step number.
 
@@ -213,6 +228,7 @@ class RunStore(CallAndEventLog):
         folder = self.step_dir(step.run_id, step.step)
         try:
             write_step_files(folder, screenshot, set_of_mark, step.listing)
+            write_unsaved_files(folder, list(unsaved_files))
         except OSError as exc:
             raise RecordError(
                 f"could not write the files of step {step.step} in {folder}: {exc}. "

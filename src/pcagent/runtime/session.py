@@ -34,6 +34,7 @@ from pcagent.runtime.recorder import StepRecorder, home_snapshots, initial_deskt
 from pcagent.runtime.records import RunStore
 from pcagent.runtime.safety import SafetyGuard
 from pcagent.runtime.subtasks import SubtaskBook
+from pcagent.runtime.unsaved_restore import restore_unsaved
 
 
 @dataclass(frozen=True)
@@ -146,6 +147,7 @@ class RunSession:
         windows = self.environment.observe().windows
         snapshot_id, apps = self._recorder.desktop_now(windows)
         self._recorder.last_snapshot = snapshot_id
+        self._recorder.last_unsaved = self._desktop.unsaved_documents()
         self._say_what_is_protected()
         self._book.plan(checkpoint)
         plan = PlanEvent(
@@ -188,7 +190,8 @@ class RunSession:
         run (the original stays as it was), optionally under another role and with guidance.
 
         Restored: the agents' checkpoint (plan, hub, progress, role, counters), HOME files and the
-        applications on their documents. Not restored: unsaved edits, scroll positions, dialogs.
+        applications on their documents; unsaved edits of that step come back as files in HOME
+        ("NAME (unsaved at step K).SUFFIX"). Not restored: scroll positions, dialogs.
         """
         parent = self.store.get_run(run_id)
         if step == 0:
@@ -219,6 +222,15 @@ class RunSession:
         self._begin(child.run_id, checkpoint, steps_done=step, call_step=step)
         self._recorder.copy_steps(parent.run_id, step)
         self._restore(snapshot_id, apps, step)
+        if step and self._desktop.home is not None and self.store.step(parent.run_id, step).unsaved:
+            # Unsaved edits cannot be put back into the applications; their contents come back
+            # as files beside the restored ones, and the agents are told where.
+            written = restore_unsaved(self.store, parent.run_id, self._desktop.home, step)
+            names = ", ".join(path.name for path in written)
+            checkpoint.guidance = " ".join(
+                [checkpoint.guidance, f"Unsaved work of step {step} is in HOME as: {names}."]
+            ).strip()
+            self.log(f"unsaved work of step {step} written to HOME: {names}")
         rewind = RewindEvent(parent=parent.run_id, step=step, role=role, guidance=guidance)
         self._recorder.event(step, rewind)
         self.log(f"rewound {parent.run_id} to step {step} as run {child.run_id}")
@@ -273,6 +285,7 @@ class RunSession:
         written, removed, opened = self._desktop.restore(self._snapshots, snapshot_id, apps)
         self._recorder.last_apps = list(apps)
         self._recorder.last_snapshot = snapshot_id
+        self._recorder.last_unsaved = []  # unsaved edits are not restored (see restore-unsaved)
         self._recorder.event(
             step,
             RestoreEvent(step=step, files_written=written, files_removed=removed, apps=opened),
