@@ -1,10 +1,11 @@
-"""Mail for benchmark tasks: a local SMTP sink and a Thunderbird profile that sends to it.
+"""Mail for benchmark tasks: a local SMTP sink and a Thunderbird profile for the sandbox.
 
 :class:`SmtpSink` is an SMTP server on 127.0.0.1 that accepts every message and keeps it as an
 ``.eml`` file; checkers read what was sent through :meth:`SmtpSink.messages`. Nothing ever leaves
 the machine. :func:`write_mail_profile` turns the sandbox HOME's Thunderbird profile into one with
-a ready identity whose outgoing server is the sink, and folders pre-filled with messages, so that
-Thunderbird starts straight into its main window with no account wizard.
+a ready identity and folders pre-filled with messages, so that Thunderbird starts straight into
+its main window with no account wizard. Its outgoing server is the sandbox's mail relay
+(:mod:`pcagent.env.mail_relay`), which holds every message until it is released on to the sink.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import SMTP, Envelope, Session
 from pydantic import BaseModel, ConfigDict, Field
 
+from pcagent.env.mail_relay import read_prefs
 from pcagent.errors import BenchError
 
 __all__ = [
@@ -368,21 +370,6 @@ class MailMessage(BaseModel):
     attachments: tuple[MailAttachment, ...] = ()
 
 
-_PREF_LINE = re.compile(r'^\s*user_pref\(\s*"((?:[^"\\]|\\.)*)"\s*,\s*(.*?)\s*\)\s*;\s*$')
-
-
-def read_prefs(path: Path) -> dict[str, str]:
-    """The ``user_pref`` lines of a prefs.js, name -> value as written (a JavaScript literal)."""
-    if not path.exists():
-        return {}
-    prefs: dict[str, str] = {}
-    for line in path.read_text(encoding="utf-8").splitlines():
-        match = _PREF_LINE.match(line)
-        if match:
-            prefs[json.loads(f'"{match.group(1)}"')] = match.group(2)
-    return prefs
-
-
 def _pref_literal(value: str | int | bool) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -395,7 +382,8 @@ def _account_prefs(
     *, smtp_port: int, identity_name: str, identity_email: str
 ) -> dict[str, str | int | bool]:
     """Local Folders, a POP3 account that never connects (its mail goes to Local Folders), one
-    identity that saves copies to Local Folders/Sent, and the SMTP sink as the outgoing server."""
+    identity that saves copies to Local Folders/Sent, and 127.0.0.1:``smtp_port`` as the outgoing
+    server."""
     local_uri = "mailbox://nobody@Local%20Folders"
     user = identity_email.split("@")[0] or "user"
     return {
@@ -511,6 +499,8 @@ def write_mail_profile(
     (name -> messages) any of them, the rest are empty. Thunderbird then starts on the Inbox with
     Local Folders expanded. Thunderbird must not be running. The POP3 account only exists to
     carry the identity: "Get Messages" would report that 127.0.0.1 refused the connection.
+    ``smtp_port`` is the sandbox's mail relay (``SandboxDesktop.mail_relay_address``); the
+    sandbox points every outgoing server at its relay again whenever it starts Thunderbird.
     """
     profile = home / PROFILE_PATH
     mail_folder = profile / "Mail" / "Local Folders"

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pcagent.env.browser_profile import PROFILE, QUIET_FLAGS, prepare_profile
+from pcagent.env.mail_relay import point_profile_at_relay
 from pcagent.env.observation import Observation, WindowInfo
 from pcagent.env.protocol import AppInfo
 from pcagent.errors import UnknownAppError
@@ -21,14 +22,17 @@ from pcagent.errors import UnknownAppError
 @dataclass(frozen=True)
 class LaunchContext:
     """What a command line may depend on: the sandbox's HOME, its id, extra documents to open,
-    extra browser flags (e.g. the offline websites' ``--host-resolver-rules``) and the screen's
-    size in pixels (the browser opens filling it; None leaves the size to the application)."""
+    extra browser flags (e.g. the offline websites' ``--host-resolver-rules``), the screen's
+    size in pixels (the browser opens filling it; None leaves the size to the application) and
+    the mail relay's ``(host, port)``, the mail client's only outgoing server (None: the profile's
+    servers are left as they are)."""
 
     home: Path
     sandbox_id: str
     files: Sequence[str] = ()
     browser_flags: tuple[str, ...] = ()
     screen: tuple[int, int] | None = None
+    mail_relay: tuple[str, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -114,6 +118,13 @@ def _thunderbird(context: LaunchContext) -> list[str]:
     ]
 
 
+def _send_mail_through_relay(context: LaunchContext) -> None:
+    """Every outgoing server of the mail profile becomes the relay, at each start, whoever
+    wrote the profile: the client starts with no server to send to but the relay."""
+    if context.mail_relay is not None:
+        point_profile_at_relay(context.home / ".thunderbird" / "pcagent", *context.mail_relay)
+
+
 def _simple(program: str, *flags: str) -> Callable[[LaunchContext], list[str]]:
     def command(context: LaunchContext) -> list[str]:
         return [program, *flags, *context.files]
@@ -184,6 +195,7 @@ APPS: dict[str, AppSpec] = {
             ("thunderbird", "Thunderbird", "thunderbird-esr", "thunderbird-default"),
             title_hint="Mozilla Thunderbird",
             startup_timeout=90.0,
+            prepare=_send_mail_through_relay,
         ),
     )
 }

@@ -5,7 +5,8 @@ may offer is an explicit, optional capability (a protocol of its own): exact tex
 (:class:`TextAccess`), knowing its applications (:class:`ApplicationCatalog`), opening and
 closing them (:class:`ApplicationControl`), a HOME folder on this machine that may be snapshotted
 and restored (:class:`LocalHome`), the unsaved work open in its applications
-(:class:`UnsavedWork`), and a description of itself for the run record (:class:`Describable`).
+(:class:`UnsavedWork`), the outgoing mail it holds back until allowed (:class:`OutgoingMail`), and
+a description of itself for the run record (:class:`Describable`).
 Callers test for a capability once, with ``isinstance``, and never reach past these protocols: a
 remote or in-memory environment is then a drop-in replacement.
 """
@@ -13,6 +14,7 @@ remote or in-memory environment is then a drop-in replacement.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
@@ -173,6 +175,63 @@ class UnsavedWork(Protocol):
         Cheap enough to ask after every step. Raises :class:`pcagent.errors.DesktopError` when a
         modified document exists but could not be read.
         """
+        ...
+
+
+class HeldMessage(BaseModel):
+    """A message the mail client sent that is held, not delivered, until it is released.
+
+    ``sender`` and ``recipients`` are the SMTP envelope's bare addresses: ``recipients`` holds
+    To, Cc and Bcc together (Bcc shows in no header). ``size`` is in bytes as sent;
+    ``received_at`` is when the client handed it over (UTC). ``preview`` is the start of the text
+    body on one line, for the person deciding.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: str
+    sender: str
+    recipients: tuple[str, ...]
+    subject: str = ""
+    size: int = Field(ge=0)
+    received_at: datetime
+    attachments: tuple[str, ...] = Field(default=(), description="Attached files' names.")
+    preview: str = ""
+
+
+class MailDelivery(BaseModel):
+    """What releasing a held message did: to which server it went ("host:port"), or None when
+    the environment has no server to send to (the release is recorded, nothing is delivered);
+    ``refused`` are recipients that server would not take (the others got the message)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    message_id: str
+    upstream: str | None
+    refused: tuple[str, ...] = ()
+
+
+@runtime_checkable
+class OutgoingMail(Protocol):
+    """Mail the environment's mail client sent, held until the run or the person decides.
+
+    However a send was set off (a key, a button, a menu, a queued outbox), the message only
+    leaves through :meth:`release_mail`; the run asks after every step which are waiting.
+    """
+
+    def held_mail(self) -> Sequence[HeldMessage]:
+        """Every message waiting for a decision, oldest first; cheap enough for every step."""
+        ...
+
+    def release_mail(self, message_id: str) -> MailDelivery:
+        """Send a held message on. Raises :class:`pcagent.env.mail_relay.UnknownMailError` for
+        an id not held, and :class:`pcagent.env.mail_relay.MailDeliveryError` when the server
+        cannot take it (it stays held)."""
+        ...
+
+    def reject_mail(self, message_id: str) -> None:
+        """Never send a held message (it is kept for the record). Raises
+        :class:`pcagent.env.mail_relay.UnknownMailError` for an id not held."""
         ...
 
 

@@ -34,8 +34,9 @@ from pcagent.env.apps import APPS, AppSpec, LaunchContext, app_infos, app_of_win
 from pcagent.env.browser_profile import PROFILE
 from pcagent.env.executor import ActionExecutor
 from pcagent.env.home_template import restore_home, write_default_template
+from pcagent.env.mail_relay import MailRelay, UnknownMailError
 from pcagent.env.observation import ActionResult, Box, Observation, TextState, WindowInfo
-from pcagent.env.protocol import AppInfo, UnsavedDocument
+from pcagent.env.protocol import AppInfo, HeldMessage, MailDelivery, UnsavedDocument
 from pcagent.env.unsaved import UnsavedWorkReader
 from pcagent.env.x11 import X11Display
 from pcagent.env.x11_input import XdotoolInput
@@ -102,6 +103,16 @@ class SandboxConfig(BaseModel):
         default_factory=list,
         description="Extra command-line flags for the browser (e.g. OfflineWeb.chromium_flags()).",
     )
+    mail_upstream: tuple[str, int] | None = Field(
+        None,
+        description="SMTP server (host, port) that released mail goes to (plain, no login; the "
+        "benchmark's sink). None: a release is recorded and the message delivered nowhere.",
+    )
+    mail_folder: Path | None = Field(
+        None,
+        description="Folder of the mail relay's held, released and rejected messages; "
+        "ROOT/mail by default (removed with the sandbox folder unless keep_files).",
+    )
 
 
 class SandboxState(BaseModel):
@@ -120,6 +131,11 @@ class SandboxState(BaseModel):
     width: int = 1280
     height: int = 800
     keep_files: bool = False
+    # The mail relay, once the mail client was pointed at it: another process driving this
+    # sandbox listens on the same port and folder, so the client's sends are still held.
+    mail_relay_port: int | None = None
+    mail_folder: Path | None = None
+    mail_upstream: tuple[str, int] | None = None
 
 
 def _free_display_number(start: int = FIRST_DISPLAY) -> int:
@@ -161,6 +177,7 @@ class SandboxDesktop:
         self._a11y: AccessibilityClient | None = None
         self._executor: ActionExecutor | None = None
         self._unsaved: UnsavedWorkReader | None = None
+        self._mail_relay: MailRelay | None = None
         self._closed = False
 
     # --- life cycle -----------------------------------------------------------------------------
@@ -347,7 +364,15 @@ class SandboxDesktop:
         state = SandboxState.model_validate_json(state_file.read_text())
         if not state.attached and not any(processes.is_alive(p) for p in state.infrastructure_pids):
             raise SandboxClosedError(f"the sandbox of {state_file} is no longer running")
-        desktop = cls(SandboxConfig(width=state.width, height=state.height, root=state.root))
+        desktop = cls(
+            SandboxConfig(
+                width=state.width,
+                height=state.height,
+                root=state.root,
+                mail_upstream=state.mail_upstream,
+                mail_folder=state.mail_folder,
+            )
+        )
         desktop.state = state
         desktop._connect()
         return desktop
@@ -425,6 +450,7 @@ class SandboxDesktop:
             files=[str(f) for f in files],
             browser_flags=tuple(self.config.browser_flags),
             screen=self.screen_size,
+            mail_relay=self.mail_relay_address if name == "mail" else None,
         )
         if spec.prepare is not None:
             spec.prepare(context)
@@ -638,6 +664,63 @@ class SandboxDesktop:
             )
         return self._unsaved.read(self.x11.windows())
 
+    # --- outgoing mail (pcagent.env.protocol.OutgoingMail) -----------------------------------------
+
+    @property
+    def mail_relay_address(self) -> tuple[str, int]:
+        """``(host, port)`` of the relay the mail client sends through; starts it the first time.
+        A mail profile written for this sandbox names it as its outgoing server (opening the
+        mail client makes sure of that)."""
+        relay = self._relay(start=True)
+        assert relay is not None
+        return relay.address
+
+    def held_mail(self) -> list[HeldMessage]:
+        """Every message the mail client sent that waits for a decision, oldest first."""
+        relay = self._relay(start=False)
+        return relay.held() if relay is not None else []
+
+    def release_mail(self, message_id: str) -> MailDelivery:
+        """Send a held message on to ``mail_upstream`` (see :meth:`MailRelay.release`)."""
+        return self._relay_or_unknown(message_id).release(message_id)
+
+    def reject_mail(self, message_id: str) -> None:
+        """Never send a held message; it is kept under ``rejected/`` of the mail folder."""
+        self._relay_or_unknown(message_id).reject(message_id)
+
+    def _relay_or_unknown(self, message_id: str) -> MailRelay:
+        relay = self._relay(start=False)
+        if relay is None:
+            raise UnknownMailError(
+                f"no held message has the id {message_id!r}: the mail client of this sandbox "
+                "has sent nothing (held_mail() lists the messages waiting)"
+            )
+        return relay
+
+    def _relay(self, *, start: bool) -> MailRelay | None:
+        """The sandbox's mail relay; None when the mail client was never pointed at one.
+
+        ``start`` makes it listen (on the port recorded in the state, when a process before
+        this one started it: the client still sends there). Without it, a relay of another
+        process is read from its folder, enough to list, release and reject what it held.
+        """
+        state = self._require_state()
+        if self._mail_relay is None:
+            if not start and state.mail_relay_port is None:
+                return None
+            self._mail_relay = MailRelay(
+                self.config.mail_folder or state.mail_folder or state.root / "mail",
+                upstream=self.config.mail_upstream or state.mail_upstream,
+                port=state.mail_relay_port or 0,
+            )
+        relay = self._mail_relay
+        if start and not relay.running:
+            relay.start()
+            state.mail_relay_port, state.mail_folder = relay.port, relay.folder
+            state.mail_upstream = relay.upstream
+            self.save_state()
+        return relay
+
     def screenshot(self, path: Path | None = None):  # type: ignore[no-untyped-def]
         image = self.x11.screenshot()
         if path is not None:
@@ -720,6 +803,9 @@ class SandboxDesktop:
         if self._unsaved is not None:
             self._unsaved.close()  # its connection was to the LibreOffice about to end
         self.close_apps()
+        relay = self._relay(start=False)
+        if relay is not None:
+            relay.reject_all()  # mail nobody decided on belongs to the episode that ends: unsent
         if not state.attached:
             restore_home(state.home_template, state.home)
         if self._a11y is not None:
@@ -751,8 +837,19 @@ class SandboxDesktop:
                 marker=state.sandbox_id,
                 profile_dirs=state.profile_dirs,
             )
+        self._close_mail_relay(state)  # after the mail client ended: nothing arrives any more
         if not state.keep_files:
             shutil.rmtree(state.root, ignore_errors=True)
+
+    def _close_mail_relay(self, state: SandboxState) -> None:
+        """Reject what is still held (kept as files under ``rejected/``) and stop listening."""
+        relay, self._mail_relay = self._mail_relay, None
+        if relay is None and state.mail_relay_port is not None:
+            # Started by another process: its folder is enough to reject (no need to listen).
+            relay = MailRelay(self.config.mail_folder or state.mail_folder or state.root / "mail")
+        if relay is not None:
+            relay.stop()
+            relay.reject_all()
 
     def describe(self) -> dict[str, object]:
         state = self._require_state()

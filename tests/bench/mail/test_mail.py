@@ -1,5 +1,6 @@
 """The SMTP sink, the Thunderbird profile writer and the mail checkers; with a real Thunderbird,
-a message read from the Inbox in the accessibility tree and one written and sent through the GUI."""
+a message read from the Inbox in the accessibility tree and one written and sent through the GUI,
+held at the sandbox's mail relay until it is released on to the sink."""
 
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ from pcagent.bench.mail import (
     read_prefs,
     write_mail_profile,
 )
-from pcagent.env import Element, SandboxDesktop
+from pcagent.env import Element, SandboxConfig, SandboxDesktop
 from pcagent.env.home_template import THUNDERBIRD_PREFS, write_default_template
 from pcagent.env.processes import find_marked_processes
 
@@ -284,19 +285,27 @@ def element(desktop: SandboxDesktop, role: str, name: str) -> Element | None:
 def thunderbird(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> Iterator[tuple[SandboxDesktop, SmtpSink]]:
-    """Thunderbird on a profile with one Inbox message, sending to a sink."""
+    """Thunderbird on a profile with one Inbox message; the sandbox's mail relay releases mail
+    on to a sink."""
     with SmtpSink(tmp_path_factory.mktemp("mail")) as sink:
-        desktop = SandboxDesktop().start()
+        desktop = SandboxDesktop(SandboxConfig(mail_upstream=(sink.host, sink.port))).start()
         assert desktop.state is not None
         marker, root = desktop.state.sandbox_id, desktop.state.root
+        relay_address: tuple[str, int] | None = None
         try:
+            # A profile whose outgoing server is the sink itself, as before the relay: opening
+            # the mail client points it at the relay all the same.
             write_mail_profile(desktop.home, smtp_port=sink.port, inbox=[BUDGET_MAIL])
             desktop.open_app("mail")
+            relay_address = desktop.mail_relay_address
             yield desktop, sink
         finally:
             desktop.close()
             assert find_marked_processes(marker) == [], "sandbox processes outlived close()"
             assert not root.exists(), "sandbox folder outlived close()"
+            if relay_address is not None:
+                with pytest.raises(ConnectionRefusedError):
+                    socket.create_connection(relay_address, timeout=2).close()
 
 
 @pytest.mark.desktop
@@ -324,10 +333,12 @@ def test_the_inbox_message_is_listed_in_the_accessibility_tree(
 
 @pytest.mark.desktop
 @pytest.mark.slow
-def test_a_message_written_and_sent_in_the_gui_reaches_the_sink(
+def test_a_message_sent_in_the_gui_is_held_until_released_to_the_sink(
     thunderbird: tuple[SandboxDesktop, SmtpSink],
 ) -> None:
     desktop, sink = thunderbird
+    prefs = read_prefs(desktop.home / ".thunderbird/pcagent/prefs.js")
+    assert prefs["mail.smtpserver.smtp1.port"] == str(desktop.mail_relay_address[1])
     desktop.execute(act.Hotkey(keys=["ctrl", "n"]))
     to_field = wait_until(lambda: element(desktop, "entry", "To"), 30, "the compose window")
     observation = desktop.observe()
@@ -351,8 +362,17 @@ def test_a_message_written_and_sent_in_the_gui_reaches_the_sink(
     )
     desktop.execute(act.Hotkey(keys=["ctrl", "enter"]))
 
-    wait_until(sink.messages, 30, "the message at the SMTP sink")
+    [held] = wait_until(desktop.held_mail, 30, "the message held at the mail relay")
+    assert held.recipients == ("jamie@example.test",)
+    assert held.sender == "alex@example.test"
+    assert held.subject == "Numbers for Thursday"
+    assert sink.messages() == [], "a held message must not reach the sink"
     context = context_for(sink, desktop.home)
+    assert not mail_sent(context, to="jamie@example.test").passed
+
+    delivery = desktop.release_mail(held.id)
+    assert delivery.upstream == f"{sink.host}:{sink.port}"
+    assert desktop.held_mail() == []
     result = mail_sent(
         context,
         to="jamie@example.test",
