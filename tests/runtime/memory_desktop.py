@@ -1,6 +1,6 @@
 """An in-memory desktop that implements only pcagent's environment contract: the
 ``Environment`` protocol and the optional capabilities ``ApplicationCatalog``,
-``ApplicationControl``, ``LocalHome``, ``Describable`` and ``UnsavedWork``
+``ApplicationControl``, ``LocalHome``, ``Describable``, ``UnsavedWork`` and ``OutgoingMail``
 (pcagent.env.protocol).
 
 A test double for the run layer: one "text_editor" application whose window shows a document of
@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 
 from PIL import Image, ImageDraw
 
 from pcagent import actions as act
 from pcagent.env.observation import ActionResult, Box, Element, Observation, WindowInfo
-from pcagent.env.protocol import AppInfo, UnsavedDocument
+from pcagent.env.protocol import AppInfo, HeldMessage, MailDelivery, UnsavedDocument
 from pcagent.errors import InvalidActionError, UnknownAppError
 
 SAVE = Box(x=20, y=20, width=80, height=30)
@@ -36,6 +37,9 @@ class MemoryDesktop:
         self.text = ""
         self.executed: list[act.Action] = []
         self.opened: list[tuple[str, tuple[str, ...]]] = []
+        self.held: list[HeldMessage] = []
+        self.delivered: list[str] = []
+        self.rejected: list[str] = []
 
     # --- Environment ----------------------------------------------------------------------------
 
@@ -68,6 +72,19 @@ class MemoryDesktop:
             # This editor's own (unguarded) shortcut: delete the open file from disk, as any
             # application might do through some menu the keystroke guard does not know.
             (self._home / self.document).unlink()
+        elif isinstance(action, act.Hotkey) and action.keys == ("ctrl", "m"):
+            # ... one that mails the text somewhere (the message waits at the relay) ...
+            number = len(self.held) + len(self.delivered) + len(self.rejected) + 1
+            self.held.append(
+                HeldMessage(
+                    id=f"m{number}",
+                    sender="agent@example.org",
+                    recipients=("boss@example.org",),
+                    subject="notes",
+                    size=len(self.text),
+                    received_at=datetime.now(UTC),
+                )
+            )
         elif isinstance(action, act.Hotkey) and action.keys == ("ctrl", "k"):
             # ... one that closes the editor at once, unsaved changes and all ...
             self.close_apps()
@@ -129,6 +146,18 @@ class MemoryDesktop:
                 contents=self.text.encode(),
             )
         ]
+
+    def held_mail(self) -> list[HeldMessage]:
+        return list(self.held)
+
+    def release_mail(self, message_id: str) -> MailDelivery:
+        self.held = [m for m in self.held if m.id != message_id]
+        self.delivered.append(message_id)
+        return MailDelivery(message_id=message_id, upstream=None)
+
+    def reject_mail(self, message_id: str) -> None:
+        self.held = [m for m in self.held if m.id != message_id]
+        self.rejected.append(message_id)
 
     @property
     def home(self) -> Path:

@@ -14,7 +14,7 @@ from pcagent.env.protocol import UnsavedDocument
 from pcagent.errors import RunStateError
 from pcagent.models.backends.scripted import ScriptedBackend
 from pcagent.runtime.effects import discarded_documents, unasked_changes
-from pcagent.runtime.events import EffectEvent
+from pcagent.runtime.events import EffectEvent, MailEvent
 from pcagent.runtime.home_manifest import FileEntry, HomeManifest
 from pcagent.runtime.human import ScriptedHuman
 from pcagent.runtime.records import RunStore
@@ -124,7 +124,7 @@ def test_an_allowed_category_is_kept(tmp_path: Path) -> None:
 def test_without_snapshots_the_run_says_effect_checks_are_off(tmp_path: Path) -> None:
     desktop, store, run_id = run(tmp_path, DELETE, DONE, snapshot_home=False)
     assert not (desktop.home / "notes.txt").exists()
-    assert store.get_run(run_id).settings["effect_checks"] == {"files": False}
+    assert store.get_run(run_id).settings["effect_checks"] == {"files": False, "mail": True}
 
 
 CLOSE_WITHOUT_SAVING = {"kind": "hotkey", "keys": ["ctrl", "k"]}
@@ -175,3 +175,27 @@ def test_passive_mode_lets_the_person_keep_a_discard(tmp_path: Path) -> None:
     assert not (desktop.home / "notes (recovered).txt").exists()
     with pytest.raises(RunStateError, match="step 3"):
         restore_unsaved(store, run_id, tmp_path / "out", step=3)
+
+
+SEND = {"kind": "hotkey", "keys": ["ctrl", "m"]}
+
+
+@pytest.mark.parametrize(
+    ("options", "sent"),
+    [
+        ({}, False),
+        ({"allow": ["send_mail"]}, True),
+        ({"mode": "passive", "confirms": [True]}, True),
+        ({"mode": "passive", "confirms": [False]}, False),
+    ],
+)
+def test_mail_waits_at_the_relay_until_the_mode_allows_it(
+    tmp_path: Path, options: dict[str, object], sent: bool
+) -> None:
+    desktop, store, run_id = run(tmp_path, SEND, DONE, **options)
+    assert (desktop.delivered, desktop.rejected) == ((["m1"], []) if sent else ([], ["m1"]))
+    assert desktop.held == []
+    mail = [e.event for e in store.events(run_id) if isinstance(e.event, MailEvent)]
+    assert [(m.message_id, m.recipients, m.sent) for m in mail] == [
+        ("m1", ["boss@example.org"], sent)
+    ]

@@ -27,6 +27,7 @@ from pcagent.env.protocol import (
     Environment,
     LocalHome,
     OpenWindow,
+    OutgoingMail,
     UnsavedDocument,
     UnsavedWork,
 )
@@ -103,6 +104,7 @@ class DesktopAccess:
     control: ApplicationControl | None
     home: Path | None
     unsaved: UnsavedWork | None = None
+    outgoing: OutgoingMail | None = None
 
     @classmethod
     def of(cls, environment: Environment) -> DesktopAccess:
@@ -110,8 +112,9 @@ class DesktopAccess:
         control = environment if isinstance(environment, ApplicationControl) else None
         home = environment.home if isinstance(environment, LocalHome) else None
         unsaved = environment if isinstance(environment, UnsavedWork) else None
+        outgoing = environment if isinstance(environment, OutgoingMail) else None
         path = Path(home) if home is not None else None
-        return cls(environment, catalog, control, path, unsaved)
+        return cls(environment, catalog, control, path, unsaved, outgoing)
 
     def unsaved_documents(self) -> list[UnsavedDocument]:
         """Documents open with unsaved changes ([] when the environment cannot tell)."""

@@ -145,6 +145,17 @@ class EffectEvent(_Event):
     reason: str
 
 
+class MailEvent(_Event):
+    """A message the mail client sent, held at the relay, and what the run did with it."""
+
+    kind: Literal["mail"] = "mail"
+    message_id: str
+    recipients: list[str]
+    subject: str = ""
+    sent: bool
+    reason: str
+
+
 class NoteEvent(_Event):
     """Free text from a component that has no event kind of its own (a benchmark's remark, a
     tool's annotation)."""
@@ -171,6 +182,7 @@ Event = Annotated[
     | RewindEvent
     | FinishEvent
     | EffectEvent
+    | MailEvent
     | NoteEvent,
     Field(discriminator="kind"),
 ]

@@ -31,10 +31,12 @@ from pcagent.runtime.events import (
     AskedHumanEvent,
     DeclinedEvent,
     EffectEvent,
+    MailEvent,
     RefusedEvent,
     SensitiveEvent,
 )
 from pcagent.runtime.human import Human
+from pcagent.runtime.mail_effects import HeldMailGuard
 from pcagent.runtime.parts import AgentModels, LoopParts, ReflectionFacts, Seen
 from pcagent.runtime.record_models import ReflectionRecord, StepResult
 from pcagent.runtime.recorder import StepRecorder, StepWork
@@ -62,6 +64,8 @@ class StepLoop:
     log: Callable[[str], None]
     #: Checks what each step did to the user's files; None when HOME is not snapshotted.
     effects: FileEffectGuard | None = None
+    #: Decides on the mail held at the environment's relay; None when it has no relay.
+    mail: HeldMailGuard | None = None
     steps_done: int = 0
 
     def run(self, checkpoint: RunCheckpoint) -> None:
@@ -77,6 +81,7 @@ class StepLoop:
                 if subtask is None:
                     break
                 self.step(checkpoint, subtask)
+            self._settle_mail(checkpoint)  # what was sent during the last step
         except KeyboardInterrupt:
             self.book.finish(checkpoint, "stopped", "interrupted by the user", self.steps_done)
             raise
@@ -248,8 +253,25 @@ class StepLoop:
                 self._report_effect(checkpoint, verdict)
             if verdicts:
                 snapshot_id, apps = self.recorder.desktop_now(windows)
+        self._settle_mail(checkpoint)
         self.recorder.write(work, checkpoint, snapshot_id, apps, unsaved)
         self.steps_done = work.number
+
+    def _settle_mail(self, checkpoint: RunCheckpoint) -> None:
+        if self.mail is None:
+            return
+        for verdict in self.mail.settle():
+            message = verdict.message
+            event = MailEvent(
+                message_id=message.id,
+                recipients=list(message.recipients),
+                subject=message.subject,
+                sent=verdict.sent,
+                reason=verdict.reason,
+            )
+            self.recorder.event(self.steps_done, event)
+            self.log(f"mail: {verdict.reason}")
+            checkpoint.reflection += f" — mail: {verdict.reason}"
 
     def _unsaved_documents(self) -> list[UnsavedDocument]:
         try:

@@ -27,6 +27,7 @@ from pcagent.runtime.events import PlanEvent, RestoreEvent, ResumeEvent, RewindE
 from pcagent.runtime.human import Human, NoHuman
 from pcagent.runtime.limits import check_instruction
 from pcagent.runtime.loop import StepLoop
+from pcagent.runtime.mail_effects import HeldMailGuard
 from pcagent.runtime.parts import AgentModels, build_parts
 from pcagent.runtime.policy import EscalationPolicy
 from pcagent.runtime.record_models import StepRecord
@@ -134,6 +135,11 @@ class RunSession:
             run_config=run,
             log=self.log,
             effects=effects,
+            mail=(
+                HeldMailGuard(self._desktop.outgoing, self.config.safety, run.mode, self.human)
+                if self._desktop.outgoing is not None
+                else None
+            ),
         )
 
     # --- entry points ---------------------------------------------------------------------------
@@ -256,7 +262,10 @@ class RunSession:
             "max_steps": run.max_steps,
             "token_budget": run.token_budget,
             "snapshot_home": self._recorder.snapshots is not None,
-            "effect_checks": {"files": self._recorder.snapshots is not None},
+            "effect_checks": {
+                "files": self._recorder.snapshots is not None,
+                "mail": self._desktop.outgoing is not None,
+            },
         }
         described = self._desktop.describe()
         if described:
