@@ -25,6 +25,7 @@ from pcagent.bench.metrics import TaskOutcome
 from pcagent.bench.reference import run_reference
 from pcagent.bench.tasks import Task
 from pcagent.config import DesktopConfig, PcAgentConfig
+from pcagent.env.protocol import OutgoingMail
 from pcagent.env.sandbox import SandboxConfig, SandboxDesktop
 from pcagent.errors import PcAgentError
 
@@ -79,11 +80,16 @@ def services_for(tasks: Sequence[Task], folder: Any) -> Iterator[Services]:
 
 def _sandbox_config(services: Services, desktop: DesktopConfig | None = None) -> SandboxConfig:
     """The ``[desktop]`` settings (default: the defaults), with the browser pointed at the
-    offline websites."""
+    offline websites and released mail going on to the SMTP sink the checkers read."""
     from pcagent.assembly import sandbox_config
 
     flags = list(services.web.chromium_flags()) if services.web is not None else []
-    return sandbox_config(desktop or DesktopConfig(), browser_flags=flags)
+    config = sandbox_config(desktop or DesktopConfig(), browser_flags=flags)
+    if services.mail is not None:
+        config = config.model_copy(
+            update={"mail_upstream": (services.mail.host, services.mail.port)}
+        )
+    return config
 
 
 def _prepare(desktop: SandboxDesktop, task: Task, services: Services) -> float:
@@ -96,7 +102,10 @@ def _prepare(desktop: SandboxDesktop, task: Task, services: Services) -> float:
 
         inbox = [MailMessage(**message.model_dump()) for message in task.fixtures.inbox]
         sent = [MailMessage(**message.model_dump()) for message in task.fixtures.sent]
-        write_mail_profile(desktop.home, smtp_port=services.mail.port, inbox=inbox, sent=sent)
+        # The client sends to the sandbox's relay, which holds each message until it is
+        # released on to the sink.
+        relay_port = desktop.mail_relay_address[1]
+        write_mail_profile(desktop.home, smtp_port=relay_port, inbox=inbox, sent=sent)
         services.mail.clear()
     if services.web is not None and "web" in task.fixtures.services:
         from pcagent.bench.web.server import trust_ca_in_home
@@ -141,9 +150,11 @@ def run_task(
             def after(number: int, action: act.Action | None) -> None:
                 if isinstance(action, act.Answer):
                     answers.append(action.text)
+                _release_reference_mail(desktop)
                 evaluator.evaluate(context, number)
 
             steps = run_reference(desktop, task, after)
+            _release_reference_mail(desktop)
         elif agent == "pcagent":
             steps, tokens, flagged, planned, run_id = _run_pcagent(
                 task, desktop, evaluator, context, answers, config, models, ablation, parts
@@ -170,6 +181,14 @@ def run_task(
         task_apps=tuple(s.app for s in task.subtasks),
     )
     return TaskRun(task, agent, outcome, list(evaluator.states.values()), answers, run_id, error)
+
+
+def _release_reference_mail(environment: object) -> None:
+    """Release every message the mail client holds: a reference solution is the task author's
+    script, and what it sends is meant to be sent (as with ``[safety] allow = ["send_mail"]``)."""
+    if isinstance(environment, OutgoingMail):
+        for message in environment.held_mail():
+            environment.release_mail(message.id)
 
 
 def _run_pcagent(
