@@ -69,6 +69,7 @@ vision = true
         ("[models\n", "not valid TOML"),
         ("data_dir = '/x'\n", "PCAGENT_DATA_DIR"),
         ("[telemetry]\n", "telemetry: Extra inputs"),
+        ("a = " + "[" * 5000 + "]" * 5000 + "\n", "nested too deeply"),
     ],
 )
 def test_invalid_files_name_the_problem(tmp_path: Path, text: str, expected: str) -> None:

@@ -299,6 +299,11 @@ def load_config(
             raw = tomllib.loads(file.read_text(encoding="utf-8"))
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
             raise ConfigurationError(f"{file}: not valid TOML: {error}") from error
+        except RecursionError:
+            raise ConfigurationError(
+                f"{file}: its values are nested too deeply to read; a pcagent configuration "
+                "needs only a few levels (sections and lists of plain values)"
+            ) from None
         source = file
     elif explicit:
         raise ConfigurationError(
