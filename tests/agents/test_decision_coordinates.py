@@ -185,3 +185,23 @@ def test_a_text_only_models_off_screen_point_is_re_asked_at_once() -> None:
     result = decider.decide(step())
     assert f"outside the {SCREEN[0]}x{SCREEN[1]} screen" in backend.requests[1].messages[-1].text
     assert result.action == act.Click(x=SCREEN[0] - 1, y=10)
+
+
+def test_the_schema_the_model_gets_bounds_every_coordinate_by_the_screen() -> None:
+    answer = decision({"kind": "click", "x": 1, "y": 1})
+    decider, backend = agent(answer, vision=False)
+    decider.decide(step())
+    schema = backend.requests[0].schema
+    assert schema is not None
+    maxima = {
+        (kind, name): option.get("maximum")
+        for kind, definition in schema["$defs"].items()
+        for name, field in definition.get("properties", {}).items()
+        if name in ("x", "y", "start_x", "end_y")
+        for option in field.get("anyOf", [field])
+        if option.get("type") == "integer"
+    }
+    assert maxima[("Click", "x")] == SCREEN[0] - 1 and maxima[("Click", "y")] == SCREEN[1] - 1
+    assert (
+        maxima[("Drag", "start_x")] == SCREEN[0] - 1 and maxima[("TypeText", "y")] == SCREEN[1] - 1
+    )

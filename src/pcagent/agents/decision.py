@@ -72,6 +72,41 @@ def _points_inside(width: int, height: int, space: str) -> AfterValidator:
     return AfterValidator(check)
 
 
+#: Coordinate fields of the actions, by axis.
+_X_FIELDS = frozenset({"x", "start_x", "end_x"})
+_Y_FIELDS = frozenset({"y", "start_y", "end_y"})
+
+
+class _DecisionReply(BaseModel):
+    """Base of the reply models: its JSON schema gives every coordinate field the screen's (or
+    image's) upper bound, so constrained decoding cannot produce a point off it; the validator
+    still checks, for models that decode freely."""
+
+    bounds: ClassVar[tuple[int, int] | None] = None
+
+    def __init_subclass__(cls, bounds: tuple[int, int] | None = None, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.bounds = bounds
+
+    @classmethod
+    def model_json_schema(cls, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        schema = super().model_json_schema(*args, **kwargs)
+        if cls.bounds is not None:
+            _bound_coordinates(schema, *cls.bounds)
+        return schema
+
+
+def _bound_coordinates(schema: dict[str, Any], width: int, height: int) -> None:
+    for definition in [schema, *schema.get("$defs", {}).values()]:
+        for name, field in definition.get("properties", {}).items():
+            if name not in _X_FIELDS | _Y_FIELDS:
+                continue
+            limit = width - 1 if name in _X_FIELDS else height - 1
+            for option in field.get("anyOf", [field]):
+                if option.get("type") == "integer":
+                    option["maximum"] = limit
+
+
 @cache
 def decision_schema(
     kinds: tuple[str, ...],
@@ -97,6 +132,8 @@ def decision_schema(
         action_type = Annotated[action_type, _points_inside(*image_size, space)]
     return create_model(
         "Decision",
+        __base__=_DecisionReply,
+        __cls_kwargs__={"bounds": image_size},
         reasoning=(str, Field(max_length=MAX_REASONING, description="Brief reasoning first.")),
         action=(action_type, Field(description="The one action to take now.")),
         not_mine=(bool, Field(False, description="True if the subtask is not for this role.")),
