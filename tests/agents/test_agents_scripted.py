@@ -14,6 +14,7 @@ from pcagent.agents import (
     Manager,
     ProgressAgent,
     ProgressInput,
+    Reflection,
     ReflectionAgent,
     ReflectionInput,
     Scheduler,
@@ -241,3 +242,28 @@ def test_scheduler_lets_the_model_choose_among_candidates_only() -> None:
     models.push("scheduler", reply(role="calculator_clock"), reply(role="calculator_clock"))
     choice = scheduler.assign(subtask, exclude=["calculator_clock"])
     assert choice.role != "calculator_clock"
+
+
+def test_reflection_reads_checkable_effects_off_the_screen_without_a_model() -> None:
+    models = ScriptedModels(reflection=[reply(verdict="unexpected_change", reason="confused")])
+    agent = ReflectionAgent(models.for_role("reflection"))
+    changed = ScreenDiff(changed_pixels=90_000, windows_opened=["galculator"])
+
+    def reflect(action: act.Action, listing: str = "", app_after: str = "") -> Reflection:
+        return agent.reflect(
+            ReflectionInput(
+                subtask="x", thought="", action=action, diff=changed, listing_after=listing,
+                app_after=app_after,
+            )
+        )  # fmt: skip
+
+    opened = reflect(act.OpenApp(app="calculator"), app_after="calculator")
+    assert (opened.verdict, opened.asked_model) == ("success", False)
+    typed = reflect(
+        act.TypeText(text="Dear team,\nthe report is ready"), '3 text "the report is ready"'
+    )
+    assert (typed.verdict, typed.asked_model) == ("success", False)
+    assert models.prompts("reflection") == []
+    # another application in front, or text that is not on screen: the model judges
+    assert reflect(act.OpenApp(app="calculator"), app_after="text_editor").asked_model
+    assert len(models.prompts("reflection")) == 1

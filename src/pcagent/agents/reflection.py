@@ -1,9 +1,10 @@
 """The Reflection agent: R_i = RA(subtask, action_i, O_{i-1}, O_i).
 
-It judges each executed action as ``success``, ``no_change`` or ``unexpected_change``. The cheap
-:func:`~pcagent.agents.screen_diff.screen_diff` runs first: identical observations are
-``no_change`` without asking any model, and actions that do not touch the screen (answer, wait)
-need no judgement at all.
+It judges each executed action as ``success``, ``no_change`` or ``unexpected_change``. Checks
+come before asking: identical observations (:func:`~pcagent.agents.screen_diff.screen_diff`) are
+``no_change``, actions that do not touch the screen (answer, wait) need no judgement, and effects
+that can be read off the screen (:func:`checked_verdict`) are ``success`` without a model; a small
+model judging them was often wrong (it called a calculator that opened "unexpected").
 """
 
 from __future__ import annotations
@@ -42,6 +43,22 @@ class ReflectionInput:
     window_after: str = ""
     image_after: ImagePart | None = None
     step: int | None = None
+    #: The logical application in front after the action ("" when unknown).
+    app_after: str = ""
+
+
+def checked_verdict(data: ReflectionInput) -> Reflection | None:
+    """A verdict that needs no model because the effect can be read off the screen: the
+    application an ``open_app`` asked for is in front; the text a ``type`` typed is on screen.
+    None when only a model can judge."""
+    action = data.action
+    if isinstance(action, act.OpenApp) and data.app_after == action.app:
+        return Reflection("success", f"{action.app} is open and in front", False)
+    if isinstance(action, act.TypeText):
+        last_line = action.text.rstrip("\n").rsplit("\n", 1)[-1].strip()
+        if len(last_line) >= 3 and last_line in data.listing_after:
+            return Reflection("success", f"the typed text {last_line!r} is on screen", False)
+    return None
 
 
 @dataclass(frozen=True)
@@ -69,6 +86,9 @@ class ReflectionAgent(Agent):
             return Reflection("success", f"{data.action.kind} does not act on the screen", False)
         if data.diff.identical:
             return Reflection("no_change", "the screen and its elements did not change", False)
+        checked = checked_verdict(data)
+        if checked is not None:
+            return checked
         system, user = render(
             "reflection",
             subtask=data.subtask,

@@ -219,6 +219,7 @@ class StepLoop:
             after=after,
             window_after=focused.title if focused else "",
             step=work.number,
+            app_after=self.desktop.app_of(focused),
         )
         return after, self.parts.reflector.reflect(facts)
 

@@ -202,6 +202,7 @@ class ReflectionFacts:
     after: Seen
     window_after: str
     step: int
+    app_after: str = ""
 
 
 @dataclass
@@ -228,6 +229,7 @@ class ModelReflector:
                 window_after=data.window_after,
                 image_after=image,
                 step=data.step,
+                app_after=data.app_after,
             )
         )
 
