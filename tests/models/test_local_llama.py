@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
+from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel
@@ -37,3 +40,38 @@ def test_constrained_output_and_prefix_cache_reuse(smollm2: InstalledPack) -> No
     assert (
         first.attempts[0].completion.details["slot"] != other.attempts[0].completion.details["slot"]
     )
+
+
+def _listening_tcp_inodes() -> set[str]:
+    """Socket inodes in state LISTEN on TCP (IPv4 and IPv6), from /proc."""
+    inodes = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        for line in Path(table).read_text().splitlines()[1:]:
+            fields = line.split()
+            if fields[3] == "0A":  # LISTEN
+                inodes.add(fields[9])
+    return inodes
+
+
+def _own_socket_inodes() -> set[str]:
+    own = set()
+    for fd in Path("/proc/self/fd").iterdir():
+        with contextlib.suppress(OSError):
+            target = os.readlink(fd)
+            if target.startswith("socket:["):
+                own.add(target[len("socket:[") : -1])
+    return own
+
+
+def test_the_loaded_model_listens_on_no_tcp_port(smollm2: InstalledPack) -> None:
+    backend = LocalLlamaBackend(smollm2.path, info=BackendInfo(name="local"), context_tokens=512)
+    before = _own_socket_inodes() & _listening_tcp_inodes()
+    try:
+        backend.load()
+        assert backend.loaded
+        assert _own_socket_inodes() & _listening_tcp_inodes() == before
+        folder = backend._socket_dir  # the private folder of its Unix socket
+        assert folder is not None and folder.stat().st_mode & 0o777 == 0o700
+    finally:
+        backend.close()
+    assert not folder.exists()

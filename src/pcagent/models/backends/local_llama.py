@@ -8,10 +8,17 @@ Why these choices:
   its next call only evaluates the new tail. Roles beyond ``cache_slots`` share slots, least
   recently used first.
 - The model loads on the first call, not at construction, so building a router is cheap.
+- xllamacpp's server always opens an HTTP listener besides the in-process calls pcagent makes.
+  It is bound to a Unix socket in a private folder (mode 700, removed on close) and requires an
+  API key made per load, so no other program on the machine can use the model: no TCP port is
+  opened at all.
 """
 
 from __future__ import annotations
 
+import secrets
+import shutil
+import tempfile
 import threading
 from collections import OrderedDict
 from pathlib import Path
@@ -40,6 +47,7 @@ class LocalLlamaBackend:
         self._context_tokens = context_tokens
         self._slots = cache_slots
         self._server: Any = None
+        self._socket_dir: Path | None = None
         self._slot_of: OrderedDict[str, int] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -75,7 +83,11 @@ class LocalLlamaBackend:
         params.cache_prompt = True
         params.warmup = False
         params.verbosity = -1
-        params.port = 0  # the embedded HTTP listener gets a free loopback port; unused here
+        # The embedded HTTP listener is unused: a Unix socket in a private folder, behind a key.
+        self._socket_dir = Path(tempfile.mkdtemp(prefix="pcagent-llama-"))
+        self._socket_dir.chmod(0o700)
+        params.hostnames = [str(self._socket_dir / "llama.sock")]
+        params.api_keys = [secrets.token_urlsafe(32)]
         self._server = xllamacpp.Server(params)
 
     def _slot_for(self, cache_key: str) -> int:
@@ -124,6 +136,9 @@ class LocalLlamaBackend:
         with self._lock:
             self._server = None  # the server stops when its object is freed
             self._slot_of.clear()
+            if self._socket_dir is not None:
+                shutil.rmtree(self._socket_dir, ignore_errors=True)
+                self._socket_dir = None
 
 
 def _to_llama(message: Message) -> dict[str, Any]:
