@@ -77,6 +77,19 @@ def test_invalid_task_files_are_refused_with_the_file_name(
     assert "broken.yaml" in str(caught.value)
 
 
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("a: " + "[" * 3000 + "]" * 3000, "nested too deeply"),
+        ("a: " + "[" * 40 + "]" * 40, "nested more than 32 levels"),
+    ],
+)
+def test_deeply_nested_task_files_are_a_task_error(text: str, message: str) -> None:
+    with pytest.raises(TaskDefinitionError, match=message) as caught:
+        load_task(text, "deep.yaml")
+    assert "deep.yaml" in str(caught.value)
+
+
 def test_the_built_in_tasks_load() -> None:
     tasks = load_tasks()
     assert sorted(tasks) == [f"pc{number:02d}" for number in range(1, 26)]

@@ -206,11 +206,43 @@ def _check_acyclic(nodes: list[SubGoal]) -> None:
             after.difference_update(ready)
 
 
+#: A task file needs a handful of levels (task → sub-goals → parameters → a list); much deeper
+#: nesting is a broken or hostile file, refused before anything walks it.
+MAX_TASK_NESTING = 32
+
+
+def _depth(value: object, limit: int) -> int:
+    """How deeply ``value`` nests (stops counting past ``limit``)."""
+    deepest, pending = 0, [(value, 1)]
+    while pending:
+        item, level = pending.pop()
+        deepest = max(deepest, level)
+        if level > limit:
+            return level
+        children = (
+            item.values() if isinstance(item, dict) else item if isinstance(item, list) else ()
+        )
+        pending.extend((child, level + 1) for child in children)
+    return deepest
+
+
 def load_task(text: str, name: str) -> Task:
     try:
         data = yaml.safe_load(text)
+    except RecursionError:
+        raise TaskDefinitionError(
+            f"task file {name}: nested too deeply to read (a task needs a few levels)"
+        ) from None
+    except yaml.YAMLError as error:
+        raise TaskDefinitionError(f"task file {name}: {error}") from error
+    if _depth(data, MAX_TASK_NESTING) > MAX_TASK_NESTING:
+        raise TaskDefinitionError(
+            f"task file {name}: nested more than {MAX_TASK_NESTING} levels deep; a task needs a "
+            "few (task, sub-goals, parameters, lists)"
+        )
+    try:
         return Task.model_validate(data)
-    except (yaml.YAMLError, ValidationError, PcAgentError, ValueError) as error:
+    except (ValidationError, PcAgentError, ValueError) as error:
         raise TaskDefinitionError(f"task file {name}: {error}") from error
 
 
