@@ -60,6 +60,19 @@ remove_old_chromium_policy() {
   fi
 }
 
+# The unprivileged user that runs code an agent wrote when a benchmark checker executes it
+# (src/pcagent/bench/jail.py).
+add_jail_user() {
+  if [ "$(id -u)" -ne 0 ] && [ -z "$SUDO" ]; then
+    return
+  fi
+  if ! id -u pcagent-run >/dev/null 2>&1; then
+    $SUDO useradd --system --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin pcagent-run
+    echo "install-system: created the user pcagent-run (runs checked code)"
+  fi
+}
+
 install_packages
 remove_old_chromium_policy
+add_jail_user
 echo "install-system: done"

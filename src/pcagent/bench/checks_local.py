@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import re
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 from pcagent.bench.checker_types import CheckContext, CheckerError, CheckFunction, CheckResult
+from pcagent.bench.jail import run_python_jailed
 from pcagent.bench.value_matching import normalise_text, numbers_in, parse_number, same_value
 from pcagent.env.apps import calculator_display
 
@@ -195,22 +195,12 @@ def text_file_has_number(context: CheckContext, path: str, value: str) -> CheckR
 
 
 def _run_python(
-    context: CheckContext, arguments: list[str], timeout_s: float
+    context: CheckContext, target: Path, arguments: list[str], timeout_s: float
 ) -> subprocess.CompletedProcess[str] | None:
-    """Run Python (isolated mode, HOME as its folder, no input) on a file the agent left;
+    """Run Python on a file the agent left, in the jail (:mod:`pcagent.bench.jail`: another
+    user, a copy of the file in a folder of its own, no environment, no network, limits);
     None when it outlives ``timeout_s``."""
-    try:
-        return subprocess.run(
-            [sys.executable, "-I", *arguments],
-            cwd=context.home,
-            capture_output=True,
-            text=True,
-            timeout=timeout_s,
-            stdin=subprocess.DEVNULL,
-            check=False,
-        )
-    except subprocess.TimeoutExpired:
-        return None
+    return run_python_jailed(target, arguments, timeout_s=timeout_s)
 
 
 def python_prints(
@@ -218,13 +208,13 @@ def python_prints(
 ) -> CheckResult:
     """Running the Python file prints ``expected`` (a line of its output, spaces ignored).
 
-    The file runs in a subprocess with HOME as its folder, no input and a time limit; it is the
-    task's own fixture as the agent left it, never model output taken as code.
+    The file runs in the jail (another user, a copy in a folder of its own, no environment, no
+    network, limits, no input) with a time limit.
     """
     target = context.path(path)
     if not target.is_file():
         return CheckResult.no(f"{path} does not exist")
-    completed = _run_python(context, [str(target)], timeout_s)
+    completed = _run_python(context, target, [str(target)], timeout_s)
     if completed is None:
         return CheckResult.no(f"{path} ran longer than {timeout_s:.0f} s")
     lines = [normalise_text(line) for line in completed.stdout.splitlines()]
@@ -260,7 +250,9 @@ def python_function_returns(
     if not target.is_file():
         return CheckResult.no(f"{path} does not exist")
     calls = json.dumps([case[:-1] for case in cases])
-    completed = _run_python(context, ["-c", _CALL_SCRIPT, str(target), function, calls], timeout_s)
+    completed = _run_python(
+        context, target, ["-c", _CALL_SCRIPT, str(target), function, calls], timeout_s
+    )
     if completed is None:
         return CheckResult.no(f"{function}() in {path} ran longer than {timeout_s:.0f} s")
     if completed.returncode != 0:
