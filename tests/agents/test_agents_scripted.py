@@ -22,6 +22,7 @@ from pcagent.agents import (
     SubtaskSpec,
     default_pool,
 )
+from pcagent.agents.prompting import role_notes
 from pcagent.env.apps import app_infos
 
 #: The sandbox's applications as the run layer hands them over: names, and name -> description.
@@ -267,3 +268,18 @@ def test_reflection_reads_checkable_effects_off_the_screen_without_a_model() -> 
     # another application in front, or text that is not on screen: the model judges
     assert reflect(act.OpenApp(app="calculator"), app_after="text_editor").asked_model
     assert len(models.prompts("reflection")) == 1
+
+
+def test_each_role_gets_its_own_know_how_in_the_decision_prompt() -> None:
+    pool = default_pool(SANDBOX_APPS)
+    for role_name, words in (("calculator_clock", "press = (or Enter)"), ("mail", "ctrl+enter")):
+        models = ScriptedModels(decision=[decision({"kind": "done"})])
+        DecisionAgent(models.for_role("decision"), role=pool.get(role_name)).decide(
+            DecisionInput(subtask="x", listing="", screen=SCREEN)
+        )
+        system = models.backends["decision"].requests[0].messages[0].text
+        assert "Know-how for your applications:" in system and words in system
+    # every built-in role has notes, and none of them names a benchmark file or value
+    for role in pool:
+        assert role_notes(role.name), role.name
+        assert not re.search(r"\.(txt|docx|xlsx|py)\b|pc\d\d", role_notes(role.name))

@@ -24,7 +24,7 @@ from pydantic_core import PydanticCustomError
 
 from pcagent import actions as act
 from pcagent.agents.base import Agent, bullet_list, prompt_messages, value_list
-from pcagent.agents.prompting import render
+from pcagent.agents.prompting import render, role_notes
 from pcagent.agents.roles import Role
 from pcagent.models.images import ImageScaling, image_scaling
 from pcagent.models.messages import ImagePart
@@ -198,6 +198,7 @@ class DecisionAgent(Agent):
             "decision",
             role=self.role.name,
             capability=self.role.capability,
+            notes=_notes_text(self.role.name),
             screen=f"{screen[0]}x{screen[1]}",
             actions=act.describe_actions(kinds),
             subtask=data.subtask,
@@ -238,6 +239,11 @@ class DecisionAgent(Agent):
             return None
         scaling = image_scaling(image, info.image_limits)
         return None if scaling.is_identity else scaling
+
+
+def _notes_text(role: str) -> str:
+    notes = role_notes(role)
+    return f"Know-how for your applications:\n{notes}\n" if notes else ""
 
 
 def _registry_action(action: act.Action) -> act.Action:

@@ -41,3 +41,14 @@ def render(name: str, **values: object) -> tuple[str, str]:
         return system.substitute(strings), user.substitute(strings)
     except KeyError as error:
         raise ConfigurationError(f"prompt template {name!r} needs the field {error}") from None
+
+
+def role_notes(role: str) -> str:
+    """The know-how of one role (``pcagent/agents/notes/<role>.md``): short, general facts about
+    its applications that small models get wrong, kept as data rather than grown into prompts.
+    "" for a role without notes."""
+    try:
+        text = resources.files("pcagent.agents.notes").joinpath(f"{role}.md").read_text("utf-8")
+    except FileNotFoundError:
+        return ""
+    return text.strip()
