@@ -77,12 +77,27 @@ def test_invalid_task_files_are_refused_with_the_file_name(
     assert "broken.yaml" in str(caught.value)
 
 
+def _alias_bomb(levels: int = 9) -> str:
+    """A short file whose aliases expand to 10**levels values."""
+    lines = ["a0: &a0 [" + ", ".join(["x"] * 10) + "]"]
+    lines += [f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]" for i in range(1, levels)]
+    return "\n".join(lines) + "\n"
+
+
+def _nested_mappings(levels: int) -> str:
+    return "".join("  " * level + f"k{level}:\n" for level in range(levels)) + "  " * levels + "x"
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [
         ("a: " + "[" * 3000 + "]" * 3000, "nested too deeply"),
         ("a: " + "[" * 40 + "]" * 40, "nested more than 32 levels"),
+        (_nested_mappings(40), "nested more than 32 levels"),
+        ("a: &a [*a]\n", "nested more than 32 levels"),  # a list that holds itself
+        (_alias_bomb(), "more than 50000 values"),
     ],
+    ids=["flow-3000", "flow-40", "block-40", "self-reference", "alias-bomb"],
 )
 def test_deeply_nested_task_files_are_a_task_error(text: str, message: str) -> None:
     with pytest.raises(TaskDefinitionError, match=message) as caught:

@@ -209,24 +209,38 @@ def _check_acyclic(nodes: list[SubGoal]) -> None:
 #: A task file needs a handful of levels (task → sub-goals → parameters → a list); much deeper
 #: nesting is a broken or hostile file, refused before anything walks it.
 MAX_TASK_NESTING = 32
+#: The largest built-in task has under 200 values; YAML aliases can make a short file expand to
+#: billions (each ``*alias`` repeats a whole list), which would hang validation.
+MAX_TASK_VALUES = 50_000
 
 
-def _depth(value: object, limit: int) -> int:
-    """How deeply ``value`` nests (stops counting past ``limit``)."""
-    deepest, pending = 0, [(value, 1)]
+def _shape_problem(value: object) -> str | None:
+    """Why ``value`` is too deep or too large to be a task, or None. Walks without recursion and
+    stops at the first limit, so a hostile file costs at most :data:`MAX_TASK_VALUES` steps."""
+    pending, count = [(value, 1)], 0
     while pending:
         item, level = pending.pop()
-        deepest = max(deepest, level)
-        if level > limit:
-            return level
+        count += 1
+        if level > MAX_TASK_NESTING:
+            return (
+                f"nested more than {MAX_TASK_NESTING} levels deep; a task needs a few (task, "
+                "sub-goals, parameters, lists)"
+            )
+        if count > MAX_TASK_VALUES:
+            return (
+                f"more than {MAX_TASK_VALUES} values once its aliases are expanded; a task has "
+                "a few hundred"
+            )
         children = (
             item.values() if isinstance(item, dict) else item if isinstance(item, list) else ()
         )
         pending.extend((child, level + 1) for child in children)
-    return deepest
+    return None
 
 
 def load_task(text: str, name: str) -> Task:
+    """Parse and validate one task file. Any problem, a YAML error, a file nested too deeply or
+    expanding too far included, is a :class:`TaskDefinitionError` naming ``name``."""
     try:
         data = yaml.safe_load(text)
     except RecursionError:
@@ -235,11 +249,9 @@ def load_task(text: str, name: str) -> Task:
         ) from None
     except yaml.YAMLError as error:
         raise TaskDefinitionError(f"task file {name}: {error}") from error
-    if _depth(data, MAX_TASK_NESTING) > MAX_TASK_NESTING:
-        raise TaskDefinitionError(
-            f"task file {name}: nested more than {MAX_TASK_NESTING} levels deep; a task needs a "
-            "few (task, sub-goals, parameters, lists)"
-        )
+    problem = _shape_problem(data)
+    if problem is not None:
+        raise TaskDefinitionError(f"task file {name}: {problem}")
     try:
         return Task.model_validate(data)
     except (ValidationError, PcAgentError, ValueError) as error:
