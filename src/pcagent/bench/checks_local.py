@@ -195,11 +195,12 @@ def text_file_has_number(context: CheckContext, path: str, value: str) -> CheckR
 
 
 def _run_python(
-    context: CheckContext, target: Path, arguments: list[str], timeout_s: float
+    target: Path, arguments: list[str], timeout_s: float
 ) -> subprocess.CompletedProcess[str] | None:
-    """Run Python on a file the agent left, in the jail (:mod:`pcagent.bench.jail`: another
-    user, a copy of the file in a folder of its own, no environment, no network, limits);
-    None when it outlives ``timeout_s``."""
+    """Run Python on a file the agent left, in the jail (:mod:`pcagent.bench.jail`): the file is
+    untrusted code, so it gets another user, a copy in a folder of its own, a read-only file
+    system, no environment, no network and limits. None when it outlives ``timeout_s``; a jail
+    that cannot be set up raises :class:`~pcagent.bench.jail.JailError` (a checker error)."""
     return run_python_jailed(target, arguments, timeout_s=timeout_s)
 
 
@@ -208,13 +209,13 @@ def python_prints(
 ) -> CheckResult:
     """Running the Python file prints ``expected`` (a line of its output, spaces ignored).
 
-    The file runs in the jail (another user, a copy in a folder of its own, no environment, no
-    network, limits, no input) with a time limit.
+    The file runs in the jail (another user, a copy in a folder of its own, a read-only file
+    system, no environment, no network, limits, no input) with a time limit.
     """
     target = context.path(path)
     if not target.is_file():
         return CheckResult.no(f"{path} does not exist")
-    completed = _run_python(context, target, [str(target)], timeout_s)
+    completed = _run_python(target, [str(target)], timeout_s)
     if completed is None:
         return CheckResult.no(f"{path} ran longer than {timeout_s:.0f} s")
     lines = [normalise_text(line) for line in completed.stdout.splitlines()]
@@ -242,7 +243,7 @@ def python_function_returns(
     timeout_s: float = 10.0,
 ) -> CheckResult:
     """The Python file defines ``function``, and calling it on each case's arguments (all but the
-    last item) returns the case's last item. Runs in a subprocess with a time limit, like
+    last item) returns the case's last item. Runs in the jail with a time limit, like
     :func:`python_prints`."""
     import json
 
@@ -250,9 +251,7 @@ def python_function_returns(
     if not target.is_file():
         return CheckResult.no(f"{path} does not exist")
     calls = json.dumps([case[:-1] for case in cases])
-    completed = _run_python(
-        context, target, ["-c", _CALL_SCRIPT, str(target), function, calls], timeout_s
-    )
+    completed = _run_python(target, ["-c", _CALL_SCRIPT, str(target), function, calls], timeout_s)
     if completed is None:
         return CheckResult.no(f"{function}() in {path} ran longer than {timeout_s:.0f} s")
     if completed.returncode != 0:

@@ -2,89 +2,196 @@
 
 Two checkers run a Python file the agent left in the sandbox's HOME. That code is untrusted: it
 must not run as the invoking user (root, on the benchmark's machines), see its environment
-(secrets), touch files outside its own folder, reach the network, outlive the check or exhaust
-the machine. So it runs:
+(secrets), change or read the machine's files, reach the network or a desktop's sockets, outlive
+the check or exhaust the machine. So it runs:
 
 - as the unprivileged user :data:`JAIL_USER` (created by ``scripts/install-system.sh``) when
-  pcagent runs as root; as the current, already unprivileged user otherwise;
-- on a copy of the file in a fresh folder of its own (its HOME and working folder), so the
-  sandbox's files cannot be changed through it;
-- with an empty environment (PATH, HOME, LANG only);
-- in new network, PID and mount namespaces (``unshare``): no network, and every process it
-  starts dies with it; plus its own process group, killed at the end;
-- under CPU time, address space, file size and process count limits, and the checker's
-  wall-clock time limit.
+  pcagent runs as root; without root, as the current user inside a user namespace with every
+  capability dropped (a machine that forbids user namespaces gets a :class:`JailError`: the
+  code is refused, never run outside the jail);
+- in new network, PID and mount namespaces (``unshare``): no network, not even loopback, and
+  every process it starts dies when it ends; its process group is killed at the end too;
+- on a file system that is read-only everywhere, with fresh empty file systems over the places
+  that hold other programs' files and sockets (``/tmp``, ``/var/tmp``, ``/dev/shm``,
+  ``/run/user``, the temporary folder, the invoking user's home): the sandbox's X display, buses
+  and files are out of reach. Its copy of the file lies in ``/tmp/code``, its HOME and working
+  folder, on a small private ``/tmp`` that vanishes with it;
+- with an empty environment (PATH, HOME, LANG only), no input, setuid programs disabled;
+- under CPU time, address space, file size (its output too) and process count limits, and the
+  checker's wall-clock time limit.
+
+The namespaces are entered by ``unshare`` (util-linux); a short Python stage running as root of
+those namespaces (:data:`_SETUP`) prepares the file system and limits, then ``setpriv`` drops the
+privileges and starts the program.
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import pwd
-import resource
+import secrets
 import shutil
 import signal
 import subprocess
 import tempfile
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import IO
 
-from pcagent.errors import BenchError
+from pcagent.bench.checker_types import CheckerError
 
+#: The system user that runs checked code when pcagent runs as root (see the install script).
 JAIL_USER = "pcagent-run"
-#: The interpreter the jailed code runs with (the system's, readable by every user).
+#: The interpreter the jailed code runs with: the system's, readable by every user.
 PYTHON = "/usr/bin/python3"
+#: Where the program's copy lies inside the jail (its HOME and working folder).
+CODE_FOLDER = "/tmp/code"
+#: How much of the program's output is kept (its file size limit stops it writing more).
+OUTPUT_LIMIT = 1 << 20
+#: The setup stage's exit status when it could not prepare the jail.
+SETUP_FAILED = 125
 
 
-class JailError(BenchError):
-    """The jail could not be set up (a missing user or program); nothing was run."""
+class JailError(CheckerError):
+    """The jail could not be set up (a missing user, program or kernel feature); nothing was run.
+
+    A :class:`~pcagent.bench.checker_types.CheckerError`, so the evaluator reports it as a checker
+    that cannot run instead of turning it into a failed check."""
 
 
 @dataclass(frozen=True)
 class Limits:
+    """Per-run resource limits (seconds, bytes, processes)."""
+
     cpu_seconds: int = 20
     memory_bytes: int = 1 << 30
     file_bytes: int = 16 << 20
     processes: int = 64
+    tmp_bytes: int = 64 << 20
 
 
-def _set_limits(limits: Limits) -> None:
-    resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu_seconds, limits.cpu_seconds))
-    resource.setrlimit(resource.RLIMIT_AS, (limits.memory_bytes, limits.memory_bytes))
-    resource.setrlimit(resource.RLIMIT_FSIZE, (limits.file_bytes, limits.file_bytes))
-    resource.setrlimit(resource.RLIMIT_NPROC, (limits.processes, limits.processes))
+# Runs as root of the new namespaces (real root, or the invoking user mapped to root in a user
+# namespace), before anything of the program. argv: the JSON plan, then the command to run.
+# Stdlib only, and isolated (-I -S): it must not import what the invoking environment offers.
+_SETUP = r"""
+import ctypes, json, os, resource, sys
+
+plan = json.loads(sys.argv[1])
+command = sys.argv[2:]
+libc = ctypes.CDLL(None, use_errno=True)
 
 
-def _jail_user() -> tuple[int, int] | None:
+def fail(message):
+    sys.stderr.write("pcagent-jail: " + message + "\n")
+    sys.exit(125)
+
+
+class MountAttr(ctypes.Structure):
+    _fields_ = [(name, ctypes.c_uint64) for name in ("set", "clear", "propagation", "userns")]
+
+
+# Mounts are changed below: only ever in a mount namespace of its own, never the caller's.
+if os.getpid() != 1 or os.readlink("/proc/self/ns/mnt") == plan["caller_mounts"]:
+    fail("not in namespaces of its own; the file system was left alone")
+
+# The checker resolved the path inside HOME; a link swapped in since is not followed. A file
+# larger than the file size limit is cut there (and then fails as a program).
+try:
+    with open(os.open(plan["source"], os.O_RDONLY | os.O_NOFOLLOW), "rb") as source:
+        size = os.fstat(source.fileno()).st_size
+        code = source.read(min(size, plan["limits"]["file_bytes"]))
+except OSError as error:
+    fail(f"cannot read {plan['source']}: {error.strerror}")
+
+# Everything read-only and without setuid, in one call over the whole tree (Linux 5.12+):
+# mount_setattr(AT_FDCWD, "/", AT_RECURSIVE, {MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID}).
+attr = MountAttr(0x1 | 0x2, 0, 0, 0)
+if libc.syscall(442, -100, b"/", 0x8000, ctypes.byref(attr), ctypes.sizeof(attr)) != 0:
+    error = ctypes.get_errno()
+    hint = " (needs Linux 5.12 or newer)" if error == 38 else ""
+    fail(f"cannot make the file system read-only: {os.strerror(error)}{hint}")
+
+# Fresh file systems over the places with other programs' files and sockets. Parents first: a
+# place inside one already covered is hidden with it. MS_NOSUID | MS_NODEV, MS_RDONLY for those
+# that are only hidden.
+for place, writable in plan["cover"]:
+    if not os.path.isdir(place):
+        continue
+    flags = 0x2 | 0x4 | (0 if writable else 0x1)
+    options = f"size={plan['tmp_bytes']},mode=1777" if writable else "size=4k,mode=0555"
+    if libc.mount(b"tmpfs", place.encode(), b"tmpfs", flags, options.encode()) != 0:
+        fail(f"cannot cover {place}: {os.strerror(ctypes.get_errno())}")
+
+folder = plan["folder"]
+os.mkdir(folder, 0o700)
+with open(os.path.join(folder, plan["name"]), "wb") as copy:
+    copy.write(code)
+if plan["uid"] is not None:
+    os.chown(folder, plan["uid"], plan["gid"])
+    os.chown(os.path.join(folder, plan["name"]), plan["uid"], plan["gid"])
+os.chdir(folder)
+
+limits = plan["limits"]
+for kind, value in (
+    (resource.RLIMIT_CPU, limits["cpu_seconds"]),
+    (resource.RLIMIT_AS, limits["memory_bytes"]),
+    (resource.RLIMIT_FSIZE, limits["file_bytes"]),
+    (resource.RLIMIT_NPROC, limits["processes"]),
+):
+    resource.setrlimit(kind, (value, value))
+
+sys.stderr.write(plan["ready"] + "\n")
+sys.stderr.flush()
+os.execv(command[0], command)
+"""
+
+
+def _jail_user(name: str) -> tuple[int, int] | None:
     """(uid, gid) to drop to, or None when pcagent is not root (already unprivileged)."""
     if os.geteuid() != 0:
         return None
     try:
-        entry = pwd.getpwnam(JAIL_USER)
+        entry = pwd.getpwnam(name)
     except KeyError:
         raise JailError(
-            f"the user {JAIL_USER!r} that runs checked code does not exist; run "
+            f"the user {name!r} that runs checked code does not exist; run "
             "`bash scripts/install-system.sh` (as root) to create it"
         ) from None
     return entry.pw_uid, entry.pw_gid
 
 
-def _wrapper(user: tuple[int, int] | None) -> list[str]:
-    for program in ("unshare", "setpriv"):
-        if shutil.which(program) is None:
-            raise JailError(
-                f"{program} (util-linux) is missing; run `bash scripts/install-system.sh`"
-            )
+def _program(name: str) -> str:
+    found = shutil.which(name, path=os.environ.get("PATH", os.defpath) + ":/usr/bin:/bin")
+    if found is None:
+        raise JailError(f"{name} (util-linux) is missing; run `bash scripts/install-system.sh`")
+    return found
+
+
+def _covered_places() -> list[tuple[str, bool]]:
+    """(folder, writable) to cover with an empty file system inside the jail, parents first."""
+    places = {"/tmp": True, "/dev/shm": True, "/var/tmp": False, "/run/user": False}
+    places.setdefault(os.path.realpath(tempfile.gettempdir()), False)
+    homes = {os.environ.get("HOME", "/")}
+    with contextlib.suppress(KeyError):  # a user without a passwd entry has only $HOME
+        homes.add(pwd.getpwuid(os.getuid()).pw_dir)
+    for home in homes:
+        if os.path.realpath(home) != "/":
+            places.setdefault(os.path.realpath(home), False)
+    return sorted(places.items(), key=lambda item: (item[0].count("/"), item[0]))
+
+
+def _command(user: tuple[int, int] | None) -> list[str]:
+    """unshare into the new namespaces, then the setup stage (:data:`_SETUP`)."""
+    if not Path(PYTHON).is_file():
+        raise JailError(f"{PYTHON} is missing; run `bash scripts/install-system.sh`")
+    namespaces = [_program("unshare"), "--net", "--pid", "--fork", "--kill-child", "--mount-proc"]
     if user is None:
         # Without root, a user namespace grants the right to make the others.
-        return ["unshare", "--user", "--map-root-user", "--net", "--pid", "--fork",
-                "--kill-child", "--mount-proc"]  # fmt: skip
-    uid, gid = user
-    return [
-        "unshare", "--net", "--pid", "--fork", "--kill-child", "--mount-proc",
-        "setpriv", f"--reuid={uid}", f"--regid={gid}", "--clear-groups",
-    ]  # fmt: skip
+        namespaces[1:1] = ["--user", "--map-root-user"]
+    return [*namespaces, PYTHON, "-I", "-S", "-c", _SETUP]
 
 
 def run_python_jailed(
@@ -93,52 +200,72 @@ def run_python_jailed(
     *,
     timeout_s: float,
     limits: Limits | None = None,
+    user: str | None = None,
 ) -> subprocess.CompletedProcess[str] | None:
-    """Run ``python3 -I COPY ARGUMENTS`` in the jail, where COPY is a copy of ``source``; an
-    argument equal to ``str(source)`` is replaced by the copy's path. None when it outlived
-    ``timeout_s`` (it was killed, with everything it started). Raises :class:`JailError` when the
-    jail cannot be set up."""
-    user = _jail_user()
+    """Run ``python3 -I COPY ARGUMENTS`` in the jail, where COPY is a copy of ``source`` in
+    :data:`CODE_FOLDER`; an argument equal to ``str(source)`` is replaced by the copy's path.
+
+    Returns its exit status and output (each cut to :data:`OUTPUT_LIMIT`), or None when it
+    outlived ``timeout_s`` (it was killed, with everything it started). ``user`` is the account
+    it runs as when pcagent is root (:data:`JAIL_USER` when None). Raises :class:`JailError` when the jail cannot be set up."""
+    uid_gid = _jail_user(user or JAIL_USER)
     limits = limits or Limits()
-    folder = Path(tempfile.mkdtemp(prefix="pcagent-jail-"))
-    try:
-        copy = folder / source.name
-        shutil.copyfile(source, copy)
-        if user is not None:
-            os.chown(folder, *user)
-            os.chown(copy, *user)
-        folder.chmod(0o700)
-        argv = [
-            *_wrapper(user),
-            PYTHON, "-I",
-            *[str(copy) if argument == str(source) else argument for argument in arguments],
-        ]  # fmt: skip
-        environment = {"PATH": "/usr/bin:/bin", "HOME": str(folder), "LANG": "C.UTF-8"}
+    copy = f"{CODE_FOLDER}/{source.name}"
+    ready = f"pcagent-jail-ready-{secrets.token_hex(8)}"
+    plan = {
+        "source": str(source),
+        "name": source.name,
+        "folder": CODE_FOLDER,
+        "cover": _covered_places(),
+        "tmp_bytes": limits.tmp_bytes,
+        "uid": uid_gid[0] if uid_gid else None,
+        "gid": uid_gid[1] if uid_gid else None,
+        "limits": asdict(limits),
+        "ready": ready,
+        "caller_mounts": os.readlink("/proc/self/ns/mnt"),
+    }
+    drop = _drop(uid_gid)
+    program = [PYTHON, "-I", *[copy if arg == str(source) else arg for arg in arguments]]
+    argv = [*_command(uid_gid), json.dumps(plan), *drop, "--", *program]
+    environment = {"PATH": "/usr/bin:/bin", "HOME": CODE_FOLDER, "LANG": "C.UTF-8"}
+    # Output goes to files, not pipes: the file size limit then bounds it too.
+    with tempfile.TemporaryFile() as stdout, tempfile.TemporaryFile() as stderr:
         process = subprocess.Popen(
             argv,
-            cwd=folder,
             env=environment,
             stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
+            stdout=stdout,
+            stderr=stderr,
             start_new_session=True,
-            preexec_fn=lambda: _set_limits(limits),
         )
         try:
-            stdout, stderr = process.communicate(timeout=timeout_s)
+            process.wait(timeout=timeout_s)
         except subprocess.TimeoutExpired:
             _kill_group(process)
             return None
         _kill_group(process)  # anything it left in its group
-        if process.returncode != 0 and "unshare: " in stderr and not stdout:
-            raise JailError(f"the jail could not start: {stderr.strip().splitlines()[-1]}")
-        return subprocess.CompletedProcess(argv, process.returncode, stdout, stderr)
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
+        out, err = _read(stdout), _read(stderr)
+    first, _, rest = err.partition("\n")
+    if first != ready:
+        problem = err.strip().splitlines()[-1] if err.strip() else f"exit {process.returncode}"
+        raise JailError(f"the jail for checked code could not start: {problem}")
+    return subprocess.CompletedProcess(program, process.returncode, out, rest)
 
 
-def _kill_group(process: subprocess.Popen[str]) -> None:
+def _drop(user: tuple[int, int] | None) -> list[str]:
+    """setpriv's privilege drop: no capability survives, nothing can gain one, another user."""
+    drop = [_program("setpriv"), "--no-new-privs", "--inh-caps=-all", "--bounding-set=-all"]
+    if user is not None:
+        drop += [f"--reuid={user[0]}", f"--regid={user[1]}", "--clear-groups"]
+    return drop
+
+
+def _read(output: IO[bytes]) -> str:
+    output.seek(0)
+    return output.read(OUTPUT_LIMIT).decode("utf-8", errors="replace")
+
+
+def _kill_group(process: subprocess.Popen[bytes]) -> None:
     # A group already gone has nothing left to end.
     with contextlib.suppress(ProcessLookupError):
         os.killpg(process.pid, signal.SIGKILL)
