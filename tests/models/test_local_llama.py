@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import socket
 from pathlib import Path
 from typing import Literal
 
@@ -63,6 +64,18 @@ def _own_socket_inodes() -> set[str]:
     return own
 
 
+def _status_over_unix_socket(path: Path, target: str, headers: dict[str, str]) -> int:
+    """The HTTP status of a GET over a Unix socket (http.client speaks TCP only)."""
+    lines = [f"GET {target} HTTP/1.1", "Host: localhost", "Connection: close"]
+    lines += [f"{name}: {value}" for name, value in headers.items()]
+    with socket.socket(socket.AF_UNIX) as client:
+        client.settimeout(10)
+        client.connect(str(path))
+        client.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
+        status_line = client.makefile("rb").readline().decode()
+    return int(status_line.split()[1])
+
+
 def test_the_loaded_model_listens_on_no_tcp_port(smollm2: InstalledPack) -> None:
     backend = LocalLlamaBackend(smollm2.path, info=BackendInfo(name="local"), context_tokens=512)
     before = _own_socket_inodes() & _listening_tcp_inodes()
@@ -72,6 +85,10 @@ def test_the_loaded_model_listens_on_no_tcp_port(smollm2: InstalledPack) -> None
         assert _own_socket_inodes() & _listening_tcp_inodes() == before
         folder = backend._socket_dir  # the private folder of its Unix socket
         assert folder is not None and folder.stat().st_mode & 0o777 == 0o700
+        # the listener that is there wants the key made for this load
+        for headers in ({}, {"Authorization": "Bearer not-the-key"}):
+            status = _status_over_unix_socket(folder / "llama.sock", "/v1/models", headers)
+            assert status == 401
     finally:
         backend.close()
     assert not folder.exists()

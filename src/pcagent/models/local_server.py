@@ -1,7 +1,10 @@
 """An OpenAI-compatible HTTP server for a local GGUF model, in its own process.
 
 Why a separate process: tests and other programs get a real server on 127.0.0.1 that can be
-started on a free port and stopped by its PID, leaving nothing behind. Run directly with
+started on a free port and stopped by its PID, leaving nothing behind. It has no API key:
+while it runs, any program on this machine may use it, so start it only where that is wanted.
+Runs never need it (tests and benchmark scripts start it); the in-process backend
+(:mod:`pcagent.models.backends.local_llama`) opens no TCP port. Run directly with
 ``python -m pcagent.models.local_server --gguf FILE --port N``; from Python use
 :class:`LocalModelServer` as a context manager.
 """
