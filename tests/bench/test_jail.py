@@ -184,6 +184,46 @@ def test_desktop_sockets_are_out_of_reach(tmp_path: Path, desktop_socket: Path) 
     assert "CONNECTED" not in out and "refused" in out
 
 
+@pytest.fixture
+def sandbox_elsewhere() -> Iterator[Path]:
+    """A sandbox folder outside the temporary folders (a configured root), with its session bus
+    socket open to anyone; its HOME is ``home``."""
+    if not Path("/run/lock").is_dir():
+        pytest.skip("no /run/lock: no folder outside the covered ones that anyone may write")
+    folder = Path(tempfile.mkdtemp(prefix="pcagent-jail-sandbox-", dir="/run/lock"))
+    server = socket.socket(socket.AF_UNIX)
+    try:
+        for place in (folder, folder / "run", folder / "home"):
+            place.mkdir(exist_ok=True)
+            place.chmod(0o755)
+        server.bind(str(folder / "run" / "bus"))
+        (folder / "run" / "bus").chmod(0o777)
+        server.listen()
+        yield folder
+    finally:
+        server.close()
+        shutil.rmtree(folder)
+
+
+def test_the_checker_hides_the_sandbox_wherever_it_lies(sandbox_elsewhere: Path) -> None:
+    home = sandbox_elsewhere / "home"
+    (home / "probe.py").write_text(
+        textwrap.dedent(f"""
+        import socket
+        try:
+            socket.socket(socket.AF_UNIX).connect({str(sandbox_elsewhere / "run" / "bus")!r})
+            print("CONNECTED")
+        except OSError:
+            print("refused")
+        """)
+    )
+    (home / "probe.py").chmod(0o644)
+    result = get_checker("python_prints").run(
+        {"path": "probe.py", "expected": "refused"}, CheckContext(home=home)
+    )
+    assert result.passed, result.reason
+
+
 def test_output_is_bounded(tmp_path: Path) -> None:
     out, _ = jailed(tmp_path, "import sys\nwhile True:\n    sys.stdout.write('x' * 65536)\n")
     assert 0 < len(out) <= jail.OUTPUT_LIMIT

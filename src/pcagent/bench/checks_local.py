@@ -195,13 +195,14 @@ def text_file_has_number(context: CheckContext, path: str, value: str) -> CheckR
 
 
 def _run_python(
-    target: Path, arguments: list[str], timeout_s: float
+    context: CheckContext, target: Path, arguments: list[str], timeout_s: float
 ) -> subprocess.CompletedProcess[str] | None:
     """Run Python on a file the agent left, in the jail (:mod:`pcagent.bench.jail`): the file is
     untrusted code, so it gets another user, a copy in a folder of its own, a read-only file
-    system, no environment, no network and limits. None when it outlives ``timeout_s``; a jail
-    that cannot be set up raises :class:`~pcagent.bench.jail.JailError` (a checker error)."""
-    return run_python_jailed(target, arguments, timeout_s=timeout_s)
+    system, no environment, no network and limits. The sandbox's folder (HOME's parent, with its
+    buses) is hidden from it wherever it lies. None when it outlives ``timeout_s``; a jail that
+    cannot be set up raises :class:`~pcagent.bench.jail.JailError` (a checker error)."""
+    return run_python_jailed(target, arguments, timeout_s=timeout_s, hide=[context.home.parent])
 
 
 def python_prints(
@@ -215,7 +216,7 @@ def python_prints(
     target = context.path(path)
     if not target.is_file():
         return CheckResult.no(f"{path} does not exist")
-    completed = _run_python(target, [str(target)], timeout_s)
+    completed = _run_python(context, target, [str(target)], timeout_s)
     if completed is None:
         return CheckResult.no(f"{path} ran longer than {timeout_s:.0f} s")
     lines = [normalise_text(line) for line in completed.stdout.splitlines()]
@@ -251,7 +252,9 @@ def python_function_returns(
     if not target.is_file():
         return CheckResult.no(f"{path} does not exist")
     calls = json.dumps([case[:-1] for case in cases])
-    completed = _run_python(target, ["-c", _CALL_SCRIPT, str(target), function, calls], timeout_s)
+    completed = _run_python(
+        context, target, ["-c", _CALL_SCRIPT, str(target), function, calls], timeout_s
+    )
     if completed is None:
         return CheckResult.no(f"{function}() in {path} ran longer than {timeout_s:.0f} s")
     if completed.returncode != 0:

@@ -170,9 +170,12 @@ def _program(name: str) -> str:
     return found
 
 
-def _covered_places() -> list[tuple[str, bool]]:
+def _covered_places(hide: Sequence[Path]) -> list[tuple[str, bool]]:
     """(folder, writable) to cover with an empty file system inside the jail, parents first."""
     places = {"/tmp": True, "/dev/shm": True, "/var/tmp": False, "/run/user": False}
+    for folder in hide:
+        if os.path.realpath(folder) != "/":
+            places.setdefault(os.path.realpath(folder), False)
     places.setdefault(os.path.realpath(tempfile.gettempdir()), False)
     homes = {os.environ.get("HOME", "/")}
     with contextlib.suppress(KeyError):  # a user without a passwd entry has only $HOME
@@ -201,13 +204,15 @@ def run_python_jailed(
     timeout_s: float,
     limits: Limits | None = None,
     user: str | None = None,
+    hide: Sequence[Path] = (),
 ) -> subprocess.CompletedProcess[str] | None:
     """Run ``python3 -I COPY ARGUMENTS`` in the jail, where COPY is a copy of ``source`` in
     :data:`CODE_FOLDER`; an argument equal to ``str(source)`` is replaced by the copy's path.
 
     Returns its exit status and output (each cut to :data:`OUTPUT_LIMIT`), or None when it
     outlived ``timeout_s`` (it was killed, with everything it started). ``user`` is the account
-    it runs as when pcagent is root (:data:`JAIL_USER` when None). Raises :class:`JailError` when the jail cannot be set up."""
+    it runs as when pcagent is root (:data:`JAIL_USER` when None). ``hide`` names more folders
+    to cover, such as the sandbox's own (its sockets), wherever it was configured. Raises :class:`JailError` when the jail cannot be set up."""
     uid_gid = _jail_user(user or JAIL_USER)
     limits = limits or Limits()
     copy = f"{CODE_FOLDER}/{source.name}"
@@ -216,7 +221,7 @@ def run_python_jailed(
         "source": str(source),
         "name": source.name,
         "folder": CODE_FOLDER,
-        "cover": _covered_places(),
+        "cover": _covered_places(hide),
         "tmp_bytes": limits.tmp_bytes,
         "uid": uid_gid[0] if uid_gid else None,
         "gid": uid_gid[1] if uid_gid else None,
