@@ -21,6 +21,9 @@ from pcagent.runtime.session import RunSession
 pytestmark = [pytest.mark.desktop, pytest.mark.slow]
 
 
+# Ten model calls on two shared cores: about 3.5 minutes when another sandbox is busy beside it,
+# which is too close to the suite's default limit.
+@pytest.mark.timeout(600)
 def test_smollm2_drives_the_loop_until_the_step_cap(
     desktop: SandboxDesktop, tmp_path: Path
 ) -> None:
