@@ -72,7 +72,21 @@ add_jail_user() {
   fi
 }
 
+# The unprivileged user the sandbox desktop's session and applications run as when pcagent runs
+# as root (src/pcagent/env/ownership.py). Separate from pcagent-run: the applications' files must
+# not be reachable by checked code, nor the other way round.
+add_desktop_user() {
+  if [ "$(id -u)" -ne 0 ] && [ -z "$SUDO" ]; then
+    return
+  fi
+  if ! id -u pcagent-desktop >/dev/null 2>&1; then
+    $SUDO useradd --system --create-home --home-dir /var/lib/pcagent-desktop --shell /usr/sbin/nologin pcagent-desktop
+    echo "install-system: created the user pcagent-desktop (runs the sandbox's applications)"
+  fi
+}
+
 install_packages
 remove_old_chromium_policy
 add_jail_user
+add_desktop_user
 echo "install-system: done"

@@ -12,6 +12,7 @@ from pydantic import ValidationError
 
 from pcagent.actions import (
     ACTION_TYPES,
+    APP_ACTION_KINDS,
     KEY_NAMES,
     ActionParseError,
     Answer,
@@ -55,6 +56,45 @@ EXAMPLES: dict[str, dict[str, Any]] = {
     "ask_human": {"kind": "ask_human", "question": "Which folder holds the report?"},
     "done": {"kind": "done", "summary": "saved the file"},
     "fail": {"kind": "fail", "reason": "the app is not installed"},
+    # application actions (pcagent.app_actions)
+    "writer_open": {"kind": "writer_open", "path": "Documents/report.docx"},
+    "writer_read": {"kind": "writer_read"},
+    "writer_insert": {
+        "kind": "writer_insert",
+        "text": "New line",
+        "where": "after",
+        "paragraph": 2,
+    },
+    "writer_format": {"kind": "writer_format", "paragraphs": [1, 2], "line_spacing": 1.5},
+    "writer_save": {"kind": "writer_save", "path": "Documents/copy.docx"},
+    "sheet_open": {"kind": "sheet_open", "path": "Documents/prices.xlsx"},
+    "sheet_read": {"kind": "sheet_read", "range": "A1:C10"},
+    "sheet_set": {
+        "kind": "sheet_set",
+        "cell": "B2",
+        "values": [["Total", "=SUM(B3:B9)"], [1, 2.5]],
+    },
+    "sheet_sort": {"kind": "sheet_sort", "range": "A1:C20", "column": "B", "descending": True},
+    "sheet_save": {"kind": "sheet_save"},
+    "editor_open": {"kind": "editor_open", "path": "~/notes.txt"},
+    "editor_save_as": {"kind": "editor_save_as", "path": "Documents/notes.txt"},
+    "files_list": {"kind": "files_list", "path": "Documents"},
+    "files_make_folder": {"kind": "files_make_folder", "path": "Documents/Trips"},
+    "files_copy": {"kind": "files_copy", "source": "a.txt", "target": "Documents"},
+    "files_move": {"kind": "files_move", "source": "a.txt", "target": "Documents/b.txt"},
+    "files_rename": {"kind": "files_rename", "path": "Documents/a.txt", "new_name": "b.txt"},
+    "files_open": {"kind": "files_open", "path": "Documents/report.docx"},
+    "mail_compose": {"kind": "mail_compose", "to": ["ann@example.test"], "subject": "Hi"},
+    "mail_send": {"kind": "mail_send"},
+    "mail_read": {"kind": "mail_read", "folder": "Inbox", "limit": 5},
+    "mail_save_attachment": {"kind": "mail_save_attachment", "message": 1, "name": "a.pdf"},
+    "browser_open": {"kind": "browser_open", "url": "https://example.test/"},
+    "browser_read": {"kind": "browser_read"},
+    "browser_click": {"kind": "browser_click", "text": "Next page"},
+    "browser_fill": {"kind": "browser_fill", "label": "Search", "value": "tea", "submit": True},
+    "calculator_evaluate": {"kind": "calculator_evaluate", "expression": "12 * 7 + 5"},
+    "clock_add_alarm": {"kind": "clock_add_alarm", "time": "07:30", "name": "Wake up"},
+    "clock_add_world_clock": {"kind": "clock_add_world_clock", "city": "Tokyo"},
 }
 
 
@@ -68,7 +108,7 @@ def rejection(data: Any, **kwargs: Any) -> ActionParseError:
 
 def test_examples_cover_every_kind() -> None:
     assert set(EXAMPLES) == set(ACTION_TYPES)
-    assert len(ACTION_TYPES) == 15
+    assert len(ACTION_TYPES) == 15 + len(APP_ACTION_KINDS)
 
 
 @pytest.mark.parametrize("kind", list(EXAMPLES))
@@ -78,7 +118,9 @@ def test_every_kind_parses_from_dict_and_json_and_round_trips(kind: str) -> None
     from_json = parse_action(json.dumps(data))
     assert type(from_dict) is ACTION_TYPES[kind]
     assert from_dict == from_json
-    assert from_dict.model_dump(mode="json") == data
+    dumped = from_dict.model_dump(mode="json")
+    assert {name: dumped[name] for name in data} == data  # the rest are defaults
+    assert parse_action(dumped) == from_dict
     assert parse_action(from_dict.model_dump()) == from_dict
     assert parse_action(from_dict.model_dump_json()) == from_dict
     hash(from_dict)  # frozen actions are hashable (page-graph edges, sets)
@@ -321,9 +363,10 @@ def test_describe_actions_mentions_every_kind_and_parameter() -> None:
     assert describe_actions(["press", "done"]).splitlines()[0].startswith("press(key: str")
 
 
-def test_each_description_is_one_line() -> None:
+def test_each_description_is_one_line_of_the_prompt() -> None:
     for action_class in ACTION_TYPES.values():
-        assert action_class.__doc__ and "\n" not in action_class.__doc__.strip()
+        assert action_class.__doc__ and action_class.__doc__.strip()
+    assert len(describe_actions().splitlines()) == len(ACTION_TYPES)
 
 
 def test_action_points() -> None:

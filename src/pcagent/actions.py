@@ -25,9 +25,6 @@ from typing import Annotated, Any, ClassVar, Literal, Self, Union, get_args, get
 
 from pydantic import (
     AfterValidator,
-    BaseModel,
-    BeforeValidator,
-    ConfigDict,
     Field,
     TypeAdapter,
     ValidationError,
@@ -36,10 +33,15 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from pcagent import app_actions as app
+from pcagent.action_base import ActionBase as _ActionBase
+from pcagent.action_base import ActionSite
+from pcagent.action_base import Int as _Int
 from pcagent.errors import InvalidActionError
 
 __all__ = [
     "ACTION_TYPES",
+    "APP_ACTION_KINDS",
     "KEY_NAMES",
     "MAX_TYPED_CHARACTERS",
     "Action",
@@ -62,6 +64,7 @@ __all__ = [
     "Wait",
     "action_json_schema",
     "action_points",
+    "app_kinds_for",
     "check_on_screen",
     "describe_actions",
     "is_terminal",
@@ -214,14 +217,6 @@ def _validated_key(name: str) -> str:
     return name
 
 
-def _reject_bool(value: Any) -> Any:
-    """Pydantic hook: pydantic takes ``true`` as 1, but a coordinate of ``true`` is a mistake."""
-    if isinstance(value, bool):
-        raise PydanticCustomError("int_type", "Input should be a valid integer, not a boolean")
-    return value
-
-
-_Int = Annotated[int, BeforeValidator(_reject_bool)]
 _KeyName = Annotated[str, AfterValidator(_validated_key)]
 
 
@@ -230,43 +225,6 @@ _KeyName = Annotated[str, AfterValidator(_validated_key)]
 #: Longest text one ``type`` action may type (about three pages; 100 kB took 36 s to type, and a
 #: model that produces that much is rambling, not typing).
 MAX_TYPED_CHARACTERS = 10_000
-
-ActionSite = Literal["desktop", "perception", "run", "human"]
-"""Where an action is carried out: on the desktop (the environment's executor), by the perception
-layer (which turns it into desktop input of its own), by the run loop (reports and endings), or by
-the person at the computer."""
-
-
-def _require_kind(schema: dict[str, Any]) -> None:
-    """``kind`` has a default for Python callers, but a model must always send it."""
-    required = [name for name in schema.get("required", []) if name != "kind"]
-    schema["required"] = ["kind", *required]
-
-
-class _ActionBase(BaseModel):
-    """Shared configuration: unknown fields are errors and actions are immutable (hashable)."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True, json_schema_extra=_require_kind)
-
-    terminal: ClassVar[bool] = False
-    """True for actions that end the run."""
-
-    runs_on: ClassVar[ActionSite] = "desktop"
-    """Where the action is carried out (see :data:`ActionSite`); the run layer dispatches on it."""
-
-    settles: ClassVar[bool] = True
-    """True when the desktop should wait for the screen to stop changing after the action (not
-    for actions that wait by themselves or change nothing on the screen)."""
-
-    def points(self) -> list[tuple[int, int]]:
-        """Screen points this action touches; none for keyboard and meta actions."""
-        return []
-
-    def map_points(self, transform: Callable[[int, int], tuple[int, int]]) -> Self:
-        """A copy with each point of :meth:`points` replaced by ``transform(x, y)``, validated
-        again (so a negative result raises ``ValidationError``); the action itself when it has no
-        points. How a point in a downscaled image's pixels becomes a screen pixel."""
-        return self
 
 
 class OpenApp(_ActionBase):
@@ -504,6 +462,35 @@ class Fail(_ActionBase):
 
 Action = Annotated[
     OpenApp
+    | app.WriterOpen
+    | app.WriterRead
+    | app.WriterInsert
+    | app.WriterFormat
+    | app.WriterSave
+    | app.SheetOpen
+    | app.SheetRead
+    | app.SheetSet
+    | app.SheetSort
+    | app.SheetSave
+    | app.EditorOpen
+    | app.EditorSaveAs
+    | app.FilesList
+    | app.FilesMakeFolder
+    | app.FilesCopy
+    | app.FilesMove
+    | app.FilesRename
+    | app.FilesOpen
+    | app.MailCompose
+    | app.MailSend
+    | app.MailRead
+    | app.MailSaveAttachment
+    | app.BrowserOpen
+    | app.BrowserRead
+    | app.BrowserClick
+    | app.BrowserFill
+    | app.CalculatorEvaluate
+    | app.ClockAddAlarm
+    | app.ClockAddWorldClock
     | Click
     | DoubleClick
     | RightClick
@@ -520,7 +507,8 @@ Action = Annotated[
     | Fail,
     Field(discriminator="kind"),
 ]
-"""Any action; validate with :func:`parse_action`."""
+"""Any action, GUI or application (:mod:`pcagent.app_actions`); validate with
+:func:`parse_action`."""
 
 
 def _kind_of(action_class: type[_ActionBase]) -> str:
@@ -531,7 +519,23 @@ def _kind_of(action_class: type[_ActionBase]) -> str:
 ACTION_TYPES: Mapping[str, type[_ActionBase]] = MappingProxyType(
     {_kind_of(action_class): action_class for action_class in get_args(get_args(Action)[0])}
 )
-"""Kind -> action class, in the order of :data:`Action` (the order used in prompts and schemas)."""
+if not set(app.APP_ACTION_CLASSES) <= set(
+    ACTION_TYPES.values()
+):  # pragma: no cover - a listing slip
+    raise RuntimeError("an application action is missing from the Action union")
+"""Kind -> action class, in the order of :data:`Action` (the order used in prompts and schemas:
+``open_app``, then the application actions, which a role should reach for first, then the GUI)."""
+
+APP_ACTION_KINDS: frozenset[str] = frozenset(
+    kind for kind, action_class in ACTION_TYPES.items() if action_class.belongs_to is not None
+)
+"""The kinds of the application actions (:mod:`pcagent.app_actions`)."""
+
+
+def app_kinds_for(apps: Iterable[str]) -> frozenset[str]:
+    """The application actions that belong to one of ``apps`` (logical application names)."""
+    wanted = set(apps)
+    return frozenset(kind for kind in APP_ACTION_KINDS if ACTION_TYPES[kind].belongs_to in wanted)
 
 
 # --- parsing -------------------------------------------------------------------------------------
@@ -672,7 +676,10 @@ def _signature(action_class: type[_ActionBase]) -> str:
         text = f"{name}: {_type_text(field.annotation)}"
         if not field.is_required():
             default = field.default
-            text += " = " + (json.dumps(default) if isinstance(default, str) else repr(default))
+            if isinstance(default, tuple):
+                default = list(default)
+            shown = json.dumps(default) if isinstance(default, str | list) else repr(default)
+            text += " = " + shown
         parameters.append(text)
     return f"{_kind_of(action_class)}({', '.join(parameters)})"
 
@@ -682,7 +689,8 @@ def describe_actions(kinds: Iterable[str] | None = None) -> str:
     lines = []
     for kind in _select_kinds(kinds):
         action_class = ACTION_TYPES[kind]
-        lines.append(f"{_signature(action_class)} — {(action_class.__doc__ or '').strip()}")
+        description = " ".join((action_class.__doc__ or "").split())
+        lines.append(f"{_signature(action_class)} — {description}")
     return "\n".join(lines)
 
 

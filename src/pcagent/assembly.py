@@ -62,6 +62,7 @@ def sandbox_config(desktop: DesktopConfig, *, browser_flags: Sequence[str] = ())
         start_timeout=desktop.start_timeout,
         home_template=template,
         keep_files=desktop.keep_files,
+        unprivileged_apps=desktop.unprivileged_apps,
         browser_flags=list(browser_flags),
     )
 

@@ -211,6 +211,9 @@ class DesktopConfig(ConfigSection):
     home_template: Path | None = None
     #: Keep a sandbox's folder (HOME, logs, state file) after it closes, to look at afterwards.
     keep_files: bool = False
+    #: When pcagent runs as root, run a sandbox's session and applications as the unprivileged
+    #: user ``pcagent-desktop`` (``scripts/install-system.sh`` creates it). Without root: no effect.
+    unprivileged_apps: bool = True
     #: Attach to this X display (e.g. ``":0"``, the person's own desktop) instead of starting a
     #: sandbox. Runs there default to ``passive`` mode and never snapshot HOME unless asked.
     display: str | None = Field(default=None, min_length=1)

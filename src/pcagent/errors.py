@@ -66,6 +66,11 @@ class AppLaunchError(DesktopError):
     """An application was started but its window never appeared, or it exited at once."""
 
 
+class AppInterfaceError(DesktopError):
+    """An application's own interface (UNO, GIO, DevTools, the mail store) could not carry out an
+    application action, or its effect was not there when read back; the GUI may still do it."""
+
+
 class AccessibilityError(DesktopError):
     """The accessibility bus could not be reached or answered nonsense."""
 

@@ -77,8 +77,32 @@ def test_manager_re_asks_a_cyclic_plan_then_falls_back_to_one_subtask() -> None:
 
 def test_manager_unknown_apps_are_blanked_not_fatal() -> None:
     plan = reply(subtasks=[{"id": "s1", "description": "x", "app": "photoshop"}])
-    manager = Manager(ScriptedModels(manager=[plan]).for_role("manager"), apps=SANDBOX_APPS)
+    models = ScriptedModels(manager=[plan, plan])
+    manager = Manager(models.for_role("manager"), apps=SANDBOX_APPS)
     assert manager.plan("x").plan.subtasks[0].app == ""
+    # asked once more, naming the problem and the applications there are
+    again = models.backends["manager"].requests[1].messages[-1].text
+    assert "s1 name no application" in again and "calculator" in again
+
+
+def test_manager_repairs_a_subtask_without_application_from_its_words() -> None:
+    bare = reply(
+        subtasks=[
+            {"id": "s1", "description": "Read the memo", "app": ""},
+            {"id": "s2", "description": "Set an alarm at 9:15 in Clocks", "app": ""},
+        ]
+    )
+    models = ScriptedModels(manager=[bare, bare])
+    instruction = "Open memo.txt in the text editor and set an alarm one hour before the call."
+    plan = Manager(models.for_role("manager"), apps=SANDBOX_APPS).plan(instruction).plan
+    # s2 says its application; s1 does not, and the instruction names two: no guess
+    assert [s.app for s in plan.subtasks] == ["", "clock"]
+    single = reply(subtasks=[{"id": "s1", "description": "Compute it", "app": ""}])
+    models = ScriptedModels(manager=[single, single])
+    computed = Manager(models.for_role("manager"), apps=SANDBOX_APPS).plan(
+        "Compute 12 * 7 + 5 with the calculator"
+    )
+    assert computed.plan.subtasks[0].app == "calculator"
 
 
 def test_manager_prompt_lists_exactly_the_applications_it_was_given() -> None:
@@ -94,7 +118,8 @@ def test_manager_prompt_lists_exactly_the_applications_it_was_given() -> None:
 
 def test_manager_blanks_an_application_the_environment_does_not_offer() -> None:
     plan = reply(subtasks=[{"id": "s1", "description": "x", "app": "calculator"}])
-    manager = Manager(ScriptedModels(manager=[plan]).for_role("manager"), apps={"mail": "mail"})
+    models = ScriptedModels(manager=[plan, plan])
+    manager = Manager(models.for_role("manager"), apps={"mail": "mail"})
     assert manager.plan("x").plan.subtasks[0].app == ""
 
 
@@ -186,12 +211,12 @@ def test_reflection_skips_the_model_when_nothing_changed() -> None:
 
 def test_reflection_asks_with_the_diff_when_something_changed() -> None:
     models = ScriptedModels(reflection=[reply(verdict="unexpected_change", reason="a dialog")])
-    diff = ScreenDiff(changed_pixels=5000, windows_opened=["Save As"])
+    diff = ScreenDiff(changed_pixels=5000, marks_added=['7 dialog "Save As"'])
     verdict = ReflectionAgent(models.for_role("reflection")).reflect(
         ReflectionInput(
             subtask="x",
             thought="save",
-            action=act.Hotkey(keys=("ctrl", "s")),
+            action=act.Click(x=10, y=10),
             diff=diff,
             listing_after="",
         )
@@ -265,9 +290,32 @@ def test_reflection_reads_checkable_effects_off_the_screen_without_a_model() -> 
     )
     assert (typed.verdict, typed.asked_model) == ("success", False)
     assert models.prompts("reflection") == []
+    shortcut = reflect(act.Hotkey(keys=("ctrl", "o")))  # a dialog ("galculator") opened
+    assert (shortcut.verdict, shortcut.asked_model) == ("success", False)
+    assert models.prompts("reflection") == []
     # another application in front, or text that is not on screen: the model judges
     assert reflect(act.OpenApp(app="calculator"), app_after="text_editor").asked_model
     assert len(models.prompts("reflection")) == 1
+
+
+def test_an_application_actions_own_check_is_the_verdict() -> None:
+    models = ScriptedModels(reflection=[reply(verdict="success", reason="looks fine")])
+    agent = ReflectionAgent(models.for_role("reflection"))
+    unchanged = ScreenDiff()  # a read changes nothing on screen, and is still a success
+
+    def reflect(ok: bool, verified: bool) -> Reflection:
+        return agent.reflect(
+            ReflectionInput(
+                subtask="x", thought="", action=act.parse_action({"kind": "writer_read"}),
+                diff=unchanged, listing_after="", result_ok=ok, result_verified=verified,
+                result_message="read 4 paragraphs" if ok else "no document is open",
+            )
+        )  # fmt: skip
+
+    assert (reflect(True, True).verdict, reflect(True, True).asked_model) == ("success", False)
+    failed = reflect(False, False)
+    assert (failed.verdict, failed.reason) == ("no_change", "no document is open")
+    assert models.prompts("reflection") == []
 
 
 def test_each_role_gets_its_own_know_how_in_the_decision_prompt() -> None:
@@ -282,4 +330,18 @@ def test_each_role_gets_its_own_know_how_in_the_decision_prompt() -> None:
     # every built-in role has notes, and none of them names a benchmark file or value
     for role in pool:
         assert role_notes(role.name), role.name
-        assert not re.search(r"\.(txt|docx|xlsx|py)\b|pc\d\d", role_notes(role.name))
+        for notes in (role_notes(role.name), role_notes(role.name, app_actions=True)):
+            assert not re.search(r"\.(txt|docx|xlsx|py)\b|pc\d\d", notes)
+    # the notes on application actions come only with them (not with gui_only)
+    assert "writer_read" in role_notes("office_editor", app_actions=True)
+    assert "writer_read" not in role_notes("office_editor")
+
+
+def test_an_instruction_naming_one_application_is_one_visit_without_a_model() -> None:
+    models = ScriptedModels(manager=[])  # any call would fail: nothing is queued
+    manager = Manager(models.for_role("manager"), apps=SANDBOX_APPS)
+    outcome = manager.plan("Open the calculator and compute 12 * 7 + 5")
+    assert [(s.app, s.description) for s in outcome.plan.subtasks] == [
+        ("calculator", "Open the calculator and compute 12 * 7 + 5")
+    ]
+    assert not outcome.fallback and models.prompts("manager") == []

@@ -103,3 +103,24 @@ def test_the_generalist_may_open_every_application_offered_and_nothing_else() ->
     role.check(act.OpenApp(app="mail"))
     with pytest.raises(OutOfDomainError, match="may not open 'writer'"):
         role.check(act.OpenApp(app="writer"))
+
+
+def test_specialists_get_the_application_actions_of_their_applications_only() -> None:
+    pool = default_pool(SANDBOX_APPS, act.APP_ACTION_KINDS)
+    office = pool.get("office_editor")
+    assert {"writer_format", "sheet_set"} <= office.kinds
+    assert not {"mail_send", "files_copy", "calculator_evaluate"} & office.kinds
+    assert not act.APP_ACTION_KINDS & pool.get("app_launcher").kinds
+    every = set().union(*(role.kinds for role in pool))
+    assert every >= act.APP_ACTION_KINDS  # each application action has a role
+    # an environment without interfaces (or the gui_only ablation) gives none
+    assert not act.APP_ACTION_KINDS & set().union(*(r.kinds for r in default_pool(SANDBOX_APPS)))
+    assert "browser_open" in generalist(SANDBOX_APPS, act.APP_ACTION_KINDS).kinds
+
+
+def test_an_application_action_of_another_application_is_refused() -> None:
+    mail = default_pool(SANDBOX_APPS, act.APP_ACTION_KINDS).get("mail")
+    mail.check(act.parse_action({"kind": "mail_read"}))
+    wide = Role("wide", "anything", frozenset(act.APP_ACTION_KINDS), frozenset({"mail"}))
+    with pytest.raises(OutOfDomainError, match="an action of 'writer'"):
+        wide.check(act.parse_action({"kind": "writer_read"}))

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from pcagent.actions import ACTION_TYPES, parse_action
 from pcagent.bench.checkers import CheckContext
 from pcagent.bench.evaluator import GraphEvaluator
 from pcagent.bench.metrics import TaskOutcome, summarize
@@ -163,3 +164,12 @@ def test_metrics() -> None:
     assert metrics["recovery_rate"] == pytest.approx(0.5)  # first recovered, second did not
     assert metrics["manager_accuracy"] == pytest.approx(0.5)  # order matters
     assert metrics["reset_seconds_median"] == 0.5
+
+
+def test_every_task_has_a_solution_with_application_actions_of_its_own_apps() -> None:
+    for task in load_tasks().values():
+        kinds = [parse_action(step.action).kind for step in task.reference_api if step.action]
+        owners = {ACTION_TYPES[kind].belongs_to for kind in kinds} - {None}
+        assert owners, f"{task.id}: no application action in reference_api"
+        assert owners <= set(task.apps), f"{task.id}: {owners - set(task.apps)} not in its apps"
+        assert len(task.reference_api) < len(task.reference), task.id

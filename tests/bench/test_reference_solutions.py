@@ -1,5 +1,6 @@
-"""Every task's reference solution passes all of its sub-goals on the real desktop, and doing
-nothing passes none of its final ones (so every checker can fail)."""
+"""Every task's reference solutions (through the GUI, and with application actions) pass all of
+its sub-goals on the real desktop, and doing nothing passes none of its final ones (so every
+checker can fail)."""
 
 from __future__ import annotations
 
@@ -30,16 +31,17 @@ def bench_desktop(
 
 
 @pytest.mark.parametrize("task", TASKS, ids=[t.id for t in TASKS])
-def test_reference_passes_and_noop_fails(
+def test_both_references_pass_and_noop_fails(
     task: Task, bench_desktop: tuple[SandboxDesktop, Services]
 ) -> None:
     desktop, services = bench_desktop
-    reference = run_task(task, "reference", desktop, services)
-    failed = {s.node_id: s.reason for s in reference.nodes if not s.passed}
-    assert reference.error is None, reference.error
-    assert not failed, failed
-    assert reference.outcome.success and reference.outcome.completion_ratio == 1.0
-    assert all(s.step is not None for s in reference.nodes)
+    for agent in ("reference", "reference-api"):
+        reference = run_task(task, agent, desktop, services)
+        failed = {s.node_id: s.reason for s in reference.nodes if not s.passed}
+        assert reference.error is None, f"{agent}: {reference.error}"
+        assert not failed, f"{agent}: {failed}"
+        assert reference.outcome.success and reference.outcome.completion_ratio == 1.0
+        assert all(s.step is not None for s in reference.nodes)
 
     noop = run_task(task, "noop", desktop, services)
     assert not noop.outcome.success

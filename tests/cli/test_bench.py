@@ -35,7 +35,10 @@ def test_bench_report_without_runs_is_a_clear_error(tmp_path: Path) -> None:
             "unknown ablation 'bogus'; valid ablations: none, no_perception, no_manager, "
             "no_reflection, single_agent",
         ),
-        (["--agent", "robot"], "unknown agent 'robot'; use one of: pcagent, reference, noop"),
+        (
+            ["--agent", "robot"],
+            "unknown agent 'robot'; use one of: pcagent, reference, reference-api, noop",
+        ),
     ],
 )
 def test_bench_run_refuses_bad_input_before_any_sandbox_starts(

@@ -10,6 +10,7 @@ from docx import Document
 
 from pcagent import actions as act
 from pcagent.env import SandboxDesktop
+from pcagent.env.ownership import give_to_owner
 
 pytestmark = [pytest.mark.desktop, pytest.mark.slow]
 
@@ -18,13 +19,15 @@ PARAGRAPHS = [f"Paragraph {n}: the committee agreed on item {n}." for n in range
 
 
 @pytest.fixture(scope="module")
-def writer(shared_desktop: SandboxDesktop, tmp_path_factory: pytest.TempPathFactory):
+def writer(shared_desktop: SandboxDesktop):
     document = Document()
     document.add_heading(TITLE, 0)
     for text in PARAGRAPHS:
         document.add_paragraph(text)
-    path: Path = tmp_path_factory.mktemp("docs") / "plan.docx"
+    # In HOME, the applications' own: they may run as another user than this test.
+    path: Path = shared_desktop.home / "plan.docx"
     document.save(str(path))
+    give_to_owner(path, shared_desktop.home)
     shared_desktop.open_app("writer", [path])
     return shared_desktop
 

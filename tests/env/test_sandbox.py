@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 
 import pytest
 
 from pcagent import actions as act
-from pcagent.env import SandboxDesktop
+from pcagent.env import SandboxConfig, SandboxDesktop
 from pcagent.env.processes import find_marked_processes, is_alive
 from pcagent.errors import (
     AppLaunchError,
@@ -178,10 +179,25 @@ def test_observation_recovers_after_the_focused_app_is_killed(desktop: SandboxDe
     assert any(e.name == "=" for e in desktop.observe().elements)
 
 
+@pytest.fixture
+def own_session_desktop() -> Iterator[SandboxDesktop]:
+    """A sandbox whose session runs as this process's user, as a person's own desktop does (a
+    session bus accepts its owner alone, so root could not attach to one run unprivileged)."""
+    sandbox = SandboxDesktop(SandboxConfig(unprivileged_apps=False)).start()
+    assert sandbox.state is not None
+    marker = sandbox.state.sandbox_id
+    try:
+        yield sandbox
+    finally:
+        sandbox.close()
+        assert find_marked_processes(marker) == [], "sandbox processes outlived close()"
+
+
 def test_attach_drives_an_existing_display_and_ends_only_its_own_apps(
-    desktop: SandboxDesktop, monkeypatch: pytest.MonkeyPatch
+    own_session_desktop: SandboxDesktop, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # The sandbox stands in for a user's own desktop: attach through its display and session bus.
+    desktop = own_session_desktop
     for variable in ("DBUS_SESSION_BUS_ADDRESS", "XAUTHORITY", "XDG_RUNTIME_DIR"):
         monkeypatch.setenv(variable, desktop.env[variable])
     desktop.open_app("text_editor")
@@ -203,7 +219,19 @@ def test_attach_drives_an_existing_display_and_ends_only_its_own_apps(
     assert desktop.home.exists()
 
 
-@pytest.mark.parametrize("app_name", ["browser", "mail", "clock", "file_manager"])
+@pytest.mark.parametrize(
+    "app_name",
+    [
+        "browser",
+        "mail",
+        "clock",
+        "file_manager",
+        "text_editor",
+        "calculator",
+        "writer",
+        "spreadsheet",
+    ],
+)
 def test_every_heavier_app_opens_with_an_accessible_window(
     desktop: SandboxDesktop, app_name: str
 ) -> None:
@@ -215,3 +243,11 @@ def test_every_heavier_app_opens_with_an_accessible_window(
     assert len(named) >= 3, observation.element_listing()
     width, height = observation.screen_size
     assert all(0 <= e.box.center[0] < width + 50 and e.box.y < height for e in named)
+    # nothing on screen that misleads a model for no reason: no "running as root" warning, no
+    # first-run or update nag (the applications run as an unprivileged user, the template
+    # answers first-run questions)
+    shown = " ".join(f"{e.name} {e.text}" for e in observation.elements).lower()
+    nags = ("root account", "as root", "administrator", "welcome to", "what's new",
+            "update available", "new version", "tip of the day")  # fmt: skip
+    for nag in nags:
+        assert nag not in shown, f"{app_name} shows {nag!r}"

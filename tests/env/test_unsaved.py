@@ -17,6 +17,7 @@ from odf.opendocument import load as load_odf
 from pcagent import actions as act
 from pcagent.env import SandboxDesktop, UnsavedDocument, UnsavedWork, WindowInfo
 from pcagent.env.observation import Box
+from pcagent.env.ownership import give_to_owner
 from pcagent.env.unsaved import UnsavedWorkReader
 
 pytestmark = [pytest.mark.desktop]
@@ -60,6 +61,7 @@ def test_no_libreoffice_on_the_pipe_is_no_error(desktop: SandboxDesktop) -> None
 def test_text_editor_tabs_with_changes_are_reported_until_saved(desktop: SandboxDesktop) -> None:
     notes = desktop.home / "notes.txt"
     notes.write_text("first line\n", encoding="utf-8")
+    give_to_owner(notes, desktop.home)  # the editor's own file, as HOME's files are
     desktop.open_app("text_editor", [notes])
     assert desktop.unsaved_documents() == []  # opened, not changed
 
@@ -100,6 +102,7 @@ def test_writer_document_is_copied_as_odf_and_left_as_it_was(desktop: SandboxDes
     original = Document()
     original.add_paragraph("Original paragraph.")
     original.save(str(report))
+    give_to_owner(report, desktop.home)
     desktop.open_app("writer", [report])
     sentence = f"An unsaved sentence, {GREETING}."
     desktop.execute(act.TypeText(text=sentence))

@@ -183,6 +183,23 @@ def test_described_replies_show_the_schema_without_prose_but_constrain_with_all_
     assert '"x"' in bare and '"required"' in bare
 
 
+def test_a_backend_that_enforces_the_schema_is_not_shown_it_for_described_replies() -> None:
+    backend = ScriptedBackend([GOOD, GOOD], info=BackendInfo(name="local", enforces_schema=True))
+    model = StructuredChatModel(backend, retry_policy=NO_SLEEP)
+    assert ask(model, described=True).value == Click(kind="click", x=10, y=20)
+    ask(model)  # not described: the schema is shown as always
+    short, full = (request.messages[0].text for request in backend.requests)
+    assert "JSON schema" not in short and '"kind", "x", "y"' in short
+    assert "JSON schema" in full
+    assert (
+        backend.requests[0].schema == Click.model_json_schema() and backend.requests[0].constrained
+    )
+    # without constrained decoding, the schema is the only guide: it is shown
+    loose = ScriptedBackend([GOOD], info=BackendInfo(name="local", enforces_schema=True))
+    ask(StructuredChatModel(loose, retry_policy=NO_SLEEP, constrained=False), described=True)
+    assert "JSON schema" in loose.requests[0].messages[0].text
+
+
 def test_bare_schema_keeps_fields_named_like_prose_keys() -> None:
     from pydantic import BaseModel, Field
 

@@ -12,6 +12,7 @@ from docx import Document
 from pcagent import actions as act
 from pcagent.config import load_config
 from pcagent.env import SandboxDesktop
+from pcagent.env.ownership import give_to_owner
 from pcagent.errors import TextNotFoundError
 from pcagent.models import StructuredChatModel
 from pcagent.models.backend import BackendInfo
@@ -35,19 +36,21 @@ def _clipboard(desktop: SandboxDesktop) -> str:
     return reply.stdout.decode()
 
 
-def _document(folder: Path, paragraphs: list[str], name: str) -> Path:
+def _document(home: Path, paragraphs: list[str], name: str) -> Path:
+    """A .docx in the sandbox's HOME, the applications' own (they may run as another user)."""
     document = Document()
     document.add_heading(TITLE, 0)
     for text in paragraphs:
         document.add_paragraph(text)
-    path = folder / name
+    path = home / name
     document.save(str(path))
+    give_to_owner(path, home)
     return path
 
 
 @pytest.fixture(scope="module")
-def writer(shared_desktop: SandboxDesktop, tmp_path_factory: pytest.TempPathFactory):
-    path = _document(tmp_path_factory.mktemp("perception"), PARAGRAPHS, "plan.docx")
+def writer(shared_desktop: SandboxDesktop):
+    path = _document(shared_desktop.home, PARAGRAPHS, "plan.docx")
     shared_desktop.open_app("writer", [path])
     return shared_desktop
 
@@ -126,11 +129,9 @@ def test_ocr_finds_a_word_where_the_application_draws_it(writer: SandboxDesktop)
     assert first.y - 2 <= word.box.y and word.box.bottom <= first.bottom + 2
 
 
-def test_selection_scrolls_to_text_below_the_screen(
-    desktop: SandboxDesktop, tmp_path: Path
-) -> None:
+def test_selection_scrolls_to_text_below_the_screen(desktop: SandboxDesktop) -> None:
     paragraphs = [f"Line {n} of the long report about item {n}." for n in range(1, 61)]
-    desktop.open_app("writer", [_document(tmp_path, paragraphs, "long.docx")])
+    desktop.open_app("writer", [_document(desktop.home, paragraphs, "long.docx")])
     intent = SelectionIntent(start_text="Line 55 of the", end_text="about item 55.")
     result = TextSelector(desktop).select_intent(intent)
     assert result.scrolls >= 1

@@ -1,7 +1,9 @@
-"""A run that blocks in its fourth Decision call, to be killed with SIGKILL by a test.
+"""A run that blocks in its fourth Decision call, to be killed by a test.
 
-Usage: python killable_run.py RUN_STORE_FOLDER. Prints "run ID" when the run exists and
-"blocked" once three steps are recorded and it hangs.
+Usage: python killable_run.py RUN_STORE_FOLDER [--clean]. Prints "run ID" when the run exists,
+"sandbox ID" for its desktop, and "blocked" once three steps are recorded and it hangs. With
+``--clean`` it runs as the ``pcagent`` command does: a SIGTERM stops it like Ctrl+C, and its
+sandbox is closed on the way out.
 """
 
 from __future__ import annotations
@@ -15,11 +17,20 @@ from tests.runtime.scripts import CalculatorDecisions
 
 from pcagent.config import PcAgentConfig, RunConfig
 from pcagent.env import SandboxDesktop
+from pcagent.interrupts import terminate_as_interrupt
 from pcagent.runtime.records import RunStore
 from pcagent.runtime.session import RunSession
 
 
-def main(folder: Path) -> None:
+def main(folder: Path, clean: bool) -> None:
+    if clean:
+        with terminate_as_interrupt():
+            run(folder, clean=True)
+    else:
+        run(folder, clean=False)
+
+
+def run(folder: Path, *, clean: bool) -> None:
     calculator = CalculatorDecisions()
 
     def decisions(request: object) -> str:
@@ -34,6 +45,7 @@ def main(folder: Path) -> None:
     models = scripts.usual_models(decisions, plan)
     store = RunStore(folder)
     desktop = SandboxDesktop().start()
+    print(f"sandbox {desktop.state.sandbox_id}", flush=True)  # type: ignore[union-attr]
     config = PcAgentConfig(data_dir=folder.parent, run=RunConfig(listing_limit=0))
     session = RunSession(
         desktop, models, store, config, log=lambda message: print(message, flush=True)
@@ -46,8 +58,12 @@ def main(folder: Path) -> None:
         return record
 
     store.create_run = announce  # type: ignore[method-assign]
-    session.start("Compute 12 times 11")
+    if not clean:
+        session.start("Compute 12 times 11")
+        return
+    with desktop:
+        session.start("Compute 12 times 11")
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1]))
+    main(Path(sys.argv[1]), clean="--clean" in sys.argv[2:])

@@ -1,7 +1,7 @@
 """An in-memory desktop that implements only pcagent's environment contract: the
 ``Environment`` protocol and the optional capabilities ``ApplicationCatalog``,
-``ApplicationControl``, ``LocalHome``, ``Describable``, ``UnsavedWork`` and ``OutgoingMail``
-(pcagent.env.protocol).
+``ApplicationControl``, ``LocalHome``, ``Describable``, ``UnsavedWork``, ``OutgoingMail`` and
+``ApplicationInterfaces`` (pcagent.env.protocol).
 
 A test double for the run layer: one "text_editor" application whose window shows a document of
 a real HOME folder; typing appends to the text, clicking Save writes the file. If the run layer
@@ -18,6 +18,7 @@ from pathlib import Path
 from PIL import Image, ImageDraw
 
 from pcagent import actions as act
+from pcagent.app_actions import EditorOpen, EditorSaveAs
 from pcagent.env.observation import ActionResult, Box, Element, Observation, WindowInfo
 from pcagent.env.protocol import AppInfo, HeldMessage, MailDelivery, UnsavedDocument
 from pcagent.errors import InvalidActionError, UnknownAppError
@@ -62,6 +63,8 @@ class MemoryDesktop:
             if not (0 <= x < 640 and 0 <= y < 480):
                 raise InvalidActionError(f"({x}, {y}) is off the 640x480 screen")
         self.executed.append(action)
+        if isinstance(action, EditorOpen | EditorSaveAs):
+            return self._editor_action(action)
         if isinstance(action, act.OpenApp):
             self.open_app(action.app)
         elif isinstance(action, act.TypeText) and self.document is not None:
@@ -94,6 +97,24 @@ class MemoryDesktop:
                 if other.name != Path(self.document).name:
                     other.write_text(self.text)
         return ActionResult(ok=True, message=f"did {action.kind}")
+
+    def _editor_action(self, action: EditorOpen | EditorSaveAs) -> ActionResult:
+        """The editor's own interface: open a file, or save the text under a path, read back."""
+        path = self._home / action.path
+        if not path.resolve().is_relative_to(self._home.resolve()):
+            raise InvalidActionError(f"{action.path} is outside HOME")
+        if isinstance(action, EditorOpen):
+            self.open_app(EDITOR.name, [path])
+            return ActionResult(ok=True, message=f"opened {action.path}", output=self.text)
+        if self.document is None:
+            return ActionResult(ok=False, message="no editor is open")
+        path.write_text(self.text)
+        self.document = action.path
+        done = path.read_text() == self.text
+        return ActionResult(ok=done, message=f"saved as {action.path}", verified=done)
+
+    def app_action_kinds(self) -> frozenset[str]:
+        return frozenset({"editor_open", "editor_save_as"})
 
     def reset(self) -> None:
         self.close_apps()

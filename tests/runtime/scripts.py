@@ -103,8 +103,10 @@ def reflections(
 
 
 def progress(request: ChatRequest) -> str:
+    """Echoes the latest action; the subtask counts as complete when the agent said done."""
     action = line_after(prompt_of(request), "Latest action")
-    return json.dumps({"progress": f"did {action}", "completed": False, "outputs": {}})
+    completed = action.startswith("done")
+    return json.dumps({"progress": f"did {action}", "completed": completed, "outputs": {}})
 
 
 POOL = default_pool(info.name for info in app_infos())

@@ -89,3 +89,19 @@ def test_replay_re_executes_only_what_changes_the_desktop() -> None:
         act.AskHuman(question="?"),
     ):
         assert not acts_on_desktop(action)
+
+
+def test_application_actions_go_through_the_environments_interfaces(
+    desktop: MemoryDesktop,
+) -> None:
+    saved = ActionDispatcher(desktop).carry_out(
+        act.parse_action({"kind": "editor_save_as", "path": "b.txt"})
+    )
+    assert saved.ok and saved.verified
+    assert (desktop.home / "b.txt").read_text() == "x"
+    # one the environment does not offer: a failed result naming the GUI route, nothing run
+    before = list(desktop.executed)
+    missing = ActionDispatcher(desktop).carry_out(act.parse_action({"kind": "writer_read"}))
+    assert not missing.ok and "through the application's window" in missing.message
+    assert desktop.executed == before
+    assert acts_on_desktop(act.parse_action({"kind": "files_list"}))

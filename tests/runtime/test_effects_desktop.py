@@ -16,6 +16,7 @@ from tests.runtime import scripts
 
 from pcagent.config import PcAgentConfig, RunConfig
 from pcagent.env import SandboxDesktop
+from pcagent.env.ownership import give_to_owner
 from pcagent.runtime.events import EffectEvent
 from pcagent.runtime.human import ScriptedHuman
 from pcagent.runtime.records import RunStore
@@ -38,6 +39,7 @@ def test_discarded_text_in_the_editor_is_written_back(
 ) -> None:
     notes = desktop.home / "notes.txt"
     notes.write_text("kept\n")
+    give_to_owner(notes, desktop.home)  # the editor's own file, as HOME's files are
     desktop.open_app("text_editor", [notes])
     moves = iter(["type", "close", "dont_save", "done"])
 
@@ -67,6 +69,7 @@ def test_discarded_text_in_the_editor_is_written_back(
     recovered = desktop.home / "notes (recovered).txt"
     # the editor's caret was at the start of the file: the typed line came first
     assert recovered.read_text().rstrip("\n") == TYPED + "kept"
+    assert recovered.stat().st_uid == desktop.home.stat().st_uid  # the editor's to open again
     events = [e.event for e in store.events(outcome.run_id) if isinstance(e.event, EffectEvent)]
     assert [(e.category, e.kept) for e in events] == [("discard_changes", False)]
     assert "Keep that change" in human.questions[-1]

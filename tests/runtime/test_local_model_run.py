@@ -40,7 +40,9 @@ def test_smollm2_drives_the_loop_until_the_step_cap(
     desktop.open_app("calculator")
     with ModelRouter(config) as router, RunStore(tmp_path / "runs") as store:
         outcome = RunSession(desktop, router, store, config).start(
-            "Compute 12 times 11 in the calculator"
+            # Two applications, so the Manager asks the model (a one-application instruction
+            # is planned by rule).
+            "Compute 12 times 11 in the calculator and write the result in the text editor"
         )
         steps = store.steps(outcome.run_id)
         calls = store.calls(outcome.run_id)

@@ -106,3 +106,73 @@ def test_replay_re_executes_through_the_same_dispatcher(tmp_path: Path) -> None:
     ]
     assert all(s.agrees for s in replayed)
     assert (desktop.home / "notes.txt").read_text() == "draft one"
+
+
+def test_application_actions_run_are_checked_by_their_own_result_and_replayed(
+    tmp_path: Path,
+) -> None:
+    desktop, store, config = setup(tmp_path)
+    config = config.model_copy(update={"run": RunConfig(max_steps=10, listing_limit=0)})
+    script = moves(
+        {"kind": "editor_open", "path": "notes.txt"},
+        {"kind": "type", "text": " more"},
+        {"kind": "editor_save_as", "path": "copy.txt"},
+        {"kind": "done"},
+    )
+    models = scripts.usual_models(script, PLAN)
+    outcome = RunSession(desktop, models, store, config).start("copy the notes")
+    assert outcome.status == "finished", outcome.summary
+    assert (desktop.home / "copy.txt").read_text() == "draft more"
+    steps = store.steps(outcome.run_id)
+    save = steps[2]
+    assert save.action.kind == "editor_save_as" and save.result.verified
+    # the action's own read-back is the verdict: no reflection model was asked
+    assert save.reflection.verdict == "success" and not save.reflection.asked_model
+    # what editor_open read is shown to the next decision
+    prompts = scripts.prompt_texts(script)
+    assert "Last read: step 1, editor_open: draft" in prompts[1]
+    assert "editor_save_as(path: str)" in script.requests[0].messages[0].text  # the system part
+
+    (desktop.home / "copy.txt").unlink()
+    desktop.close_apps()
+    replayed = replay_run(store, desktop, outcome.run_id)
+    assert [s.executed for s in replayed] == [True, True, True, False]
+    assert (desktop.home / "copy.txt").read_text() == "draft more"
+
+
+def test_gui_only_offers_no_application_action_and_refuses_one(tmp_path: Path) -> None:
+    desktop, store, config = setup(tmp_path)
+    script = moves({"kind": "editor_save_as", "path": "copy.txt"}, {"kind": "done"})
+    models = scripts.usual_models(script, PLAN)
+    session = RunSession(desktop, models, store, config, ablation="gui_only")
+    outcome = session.start("copy the notes")
+    assert "editor_save_as" not in script.requests[0].messages[0].text
+    # the reply schema has no such action: the model is asked again, and the action never runs
+    assert len(script.requests) == 2 and "editor_save_as" in script.requests[1].messages[-1].text
+    assert outcome.status == "finished"
+    assert [step.action.kind for step in store.steps(outcome.run_id)] == ["done"]
+    assert not (desktop.home / "copy.txt").exists()
+
+
+def test_done_with_the_named_file_unsaved_goes_back_to_the_agent(tmp_path: Path) -> None:
+    desktop, store, config = setup(tmp_path)
+    config = config.model_copy(update={"run": RunConfig(max_steps=10, listing_limit=0)})
+    script = moves({"kind": "type", "text": " one"}, {"kind": "done"}, SAVE_CLICK, {"kind": "done"})
+    outcome = RunSession(desktop, scripts.usual_models(script, PLAN), store, config).start("write")
+    assert outcome.status == "finished", outcome.summary
+    refused = [e for e in store.events(outcome.run_id) if e.kind == "done_refused"]
+    assert len(refused) == 1 and "notes.txt has unsaved changes" in refused[0].event.reason  # type: ignore[union-attr]
+    assert "not done yet: notes.txt has unsaved changes" in scripts.prompt_texts(script)[2]
+    assert (desktop.home / "notes.txt").read_text() == "draft one"
+
+
+def test_repeating_a_successful_action_is_pointed_out(tmp_path: Path) -> None:
+    desktop, store, config = setup(tmp_path)
+    config = config.model_copy(update={"run": RunConfig(max_steps=10, listing_limit=0)})
+    save = {"kind": "editor_save_as", "path": "copy.txt"}
+    script = moves(save, save, {"kind": "done"})
+    outcome = RunSession(desktop, scripts.usual_models(script, PLAN), store, config).start("copy")
+    assert outcome.status == "finished", outcome.summary
+    prompts = scripts.prompt_texts(script)
+    assert "repeated step" not in prompts[1]
+    assert "this repeated step 1 exactly, which had already succeeded" in prompts[2]

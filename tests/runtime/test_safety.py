@@ -15,6 +15,7 @@ from pcagent.actions import (
     RightClick,
     Scroll,
     TypeText,
+    parse_action,
 )
 from pcagent.config import PcAgentConfig, RunConfig, SafetyConfig
 from pcagent.env.apps import app_infos
@@ -738,3 +739,20 @@ def test_the_loop_context_names_the_command_under_the_point_and_the_screen() -> 
     assert context.surfaces == {"mail_compose"} and context.window == COMPOSE
     assert context.marks == tuple(marks) and context.windows == (COMPOSE,)
     assert context_for(Press(key="enter"), perception, lambda w: "").target is None
+
+
+def test_an_application_action_that_sends_mail_is_decided_like_a_send_click() -> None:
+    send = parse_action({"kind": "mail_send"})
+    assert category(send, on("mail")) == "send_mail"
+    assert category(send, on("")) == "send_mail"  # whatever window is in front
+    assert category(parse_action({"kind": "mail_read"}), on("mail")) == ""
+    assert (
+        category(parse_action({"kind": "mail_compose", "to": ["a@example.test"]}), on("mail")) == ""
+    )
+    refused = SafetyGuard(SafetyConfig(), "auto", editors=EDITORS).check(send, on("mail"))
+    assert not refused.allowed and 'allow = ["send_mail"]' in refused.reason
+    allowed = SafetyGuard(SafetyConfig(allow=["send_mail"]), "auto", editors=EDITORS)
+    assert allowed.check(send, on("mail")).allowed
+    asked = ScriptedHuman(confirms=[False])
+    passive = SafetyGuard(SafetyConfig(), "passive", human=asked, editors=EDITORS)
+    assert not passive.check(send, on("mail")).allowed

@@ -23,6 +23,7 @@ from pcagent import actions as act
 from pcagent.assembly import RunChoices, open_run
 from pcagent.config import PcAgentConfig, RunConfig
 from pcagent.env import SandboxDesktop
+from pcagent.env.ownership import give_to_owner
 from pcagent.env.processes import find_marked_processes
 from pcagent.models.backends.scripted import ScriptedBackend
 from pcagent.runtime.records import RunStore
@@ -77,6 +78,7 @@ def test_two_app_task_passes_a_value_and_recovers_from_a_wrong_click(
     desktop: SandboxDesktop, store: RunStore, tmp_path: Path
 ) -> None:
     (desktop.home / "meeting.txt").write_text(MEETING)
+    give_to_owner(desktop.home / "meeting.txt", desktop.home)  # the applications' own file
     desktop.open_app("text_editor", [desktop.home / "meeting.txt"])
     calculator = CalculatorDecisions(wrong_first=True)
     answered: list[bool] = []
@@ -169,6 +171,7 @@ def test_rewind_restores_files_and_documents_then_continues_with_guidance(
 ) -> None:
     notes = desktop.home / "notes.txt"
     notes.write_text("draft")
+    give_to_owner(notes, desktop.home)  # the editor saves over it
     desktop.open_app("text_editor", [notes])
     plan = scripts.plan(
         {
@@ -227,12 +230,12 @@ def test_rewind_restores_files_and_documents_then_continues_with_guidance(
 KILLABLE = Path(__file__).with_name("killable_run.py")
 
 
-def test_a_run_killed_with_sigkill_resumes_from_its_last_step(
-    store: RunStore, tmp_path: Path
-) -> None:
+def _blocked_run(store: RunStore, *flags: str, stop: signal.Signals) -> tuple[str, str]:
+    """Start killable_run.py, wait until its run blocks in its fourth step, send ``stop``, and
+    wait for the child to end. Returns the run's id and its sandbox's marker."""
     root = Path(__file__).resolve().parents[2]
     child = subprocess.Popen(
-        [sys.executable, str(KILLABLE), str(store.root)],
+        [sys.executable, str(KILLABLE), str(store.root), *flags],
         cwd=root,
         env={**os.environ, "PYTHONPATH": str(root)},
         stdout=subprocess.PIPE,
@@ -240,18 +243,37 @@ def test_a_run_killed_with_sigkill_resumes_from_its_last_step(
     )
     try:
         assert child.stdout is not None
-        run_id = ""
+        run_id = marker = ""
         for line in child.stdout:
             if line.startswith("run "):
                 run_id = line.split()[1]
+            if line.startswith("sandbox "):
+                marker = line.split()[1]
             if line.startswith("blocked"):
                 break
-        assert run_id, "the child never started its run"
-        child.send_signal(signal.SIGKILL)
-        child.wait(10)
+        assert run_id and marker, "the child never started its run"
+        assert find_marked_processes(marker)
+        child.send_signal(stop)
+        child.wait(60)
     finally:
         if child.poll() is None:
             child.kill()
+    return run_id, marker
+
+
+def test_a_run_stopped_with_sigterm_is_recorded_interrupted_and_closes_its_sandbox(
+    store: RunStore,
+) -> None:
+    run_id, marker = _blocked_run(store, "--clean", stop=signal.SIGTERM)
+    record = store.get_run(run_id)
+    assert record.status == "interrupted", record.summary
+    assert find_marked_processes(marker) == []  # the sandbox was closed on the way out
+
+
+def test_a_run_killed_with_sigkill_resumes_from_its_last_step(
+    store: RunStore, tmp_path: Path
+) -> None:
+    run_id, _ = _blocked_run(store, stop=signal.SIGKILL)
     record = store.get_run(run_id)
     assert record.status == "running" and record.steps == 3
     stale_marker = store.get_run(run_id).settings["environment"]["sandbox_id"]

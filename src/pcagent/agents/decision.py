@@ -154,9 +154,13 @@ class DecisionInput:
     screen: tuple[int, int]
     window: str = ""
     outputs_needed: Sequence[str] = ()
+    #: Values of this subtask already reported (by an answer, or read by an action).
+    reported: Mapping[str, str] | None = None
     hub: Mapping[str, str] | None = None
     progress: str = ""
     history: Sequence[str] = ()
+    #: What the latest reading application action returned (a document, a page, a folder).
+    last_output: str = ""
     reflection: str = ""
     guidance: str = ""
     image: ImagePart | None = None
@@ -198,14 +202,16 @@ class DecisionAgent(Agent):
             "decision",
             role=self.role.name,
             capability=self.role.capability,
-            notes=_notes_text(self.role.name),
+            notes=_notes_text(self.role.name, bool(act.APP_ACTION_KINDS.intersection(kinds))),
+            app_hint=APP_ACTION_HINT if act.APP_ACTION_KINDS.intersection(kinds) else "",
             screen=f"{screen[0]}x{screen[1]}",
             actions=act.describe_actions(kinds),
             subtask=data.subtask,
-            outputs=", ".join(data.outputs_needed) or "(none)",
+            outputs=_outputs_text(data.outputs_needed, data.reported or {}),
             hub=value_list(dict(data.hub or {})),
             progress=data.progress or "(just started)",
             history=bullet_list(list(data.history)),
+            last_output=_clipped(data.last_output) or "(nothing read yet)",
             reflection=data.reflection or "(none yet)",
             guidance=guidance,
             window=data.window or "(none)",
@@ -241,8 +247,39 @@ class DecisionAgent(Agent):
         return None if scaling.is_identity else scaling
 
 
-def _notes_text(role: str) -> str:
-    notes = role_notes(role)
+#: Said to roles that have application actions.
+APP_ACTION_HINT = (
+    "Actions named after an application (such as writer_format or files_copy) do in one step,\n"
+    "through the application itself, what takes many clicks; prefer them where one fits, and\n"
+    "use clicks and keys for the rest. Their results are checked, and what they read is shown\n"
+    "under 'Last read'.\n"
+)
+
+
+def _outputs_text(needed: Sequence[str], reported: Mapping[str, str]) -> str:
+    """Which values the subtask must report, and which of them are already reported."""
+    if not needed:
+        return "(none)"
+    return ", ".join(
+        f"{name} = {reported[name]!r} (reported)" if name in reported else f"{name} (not yet)"
+        for name in needed
+    )
+
+
+#: Most characters of a read result shown again in the prompt (a long page or document).
+LAST_OUTPUT_CHARACTERS = 4000
+
+
+def _clipped(text: str) -> str:
+    if len(text) <= LAST_OUTPUT_CHARACTERS:
+        return text
+    return (
+        text[:LAST_OUTPUT_CHARACTERS] + f" … ({len(text) - LAST_OUTPUT_CHARACTERS} more characters)"
+    )
+
+
+def _notes_text(role: str, app_actions: bool) -> str:
+    notes = role_notes(role, app_actions=app_actions)
     return f"Know-how for your applications:\n{notes}\n" if notes else ""
 
 

@@ -1,8 +1,11 @@
 """The Manager (instruction level): decomposes an instruction into a DAG of subtasks, re-plans.
 
-A plan the model gets wrong (a cycle, an input nothing produces) is re-asked once with the
-problem; if it is still unusable, the whole instruction becomes one subtask, so a weak model
-degrades the run instead of ending it.
+A plan the model gets wrong (a cycle, an input nothing produces, a subtask that names no
+application) is re-asked once with the problem; two subtasks in a row in one application are
+merged into one visit (:func:`merge_same_app_visits`); if it is still unusable, the whole instruction
+becomes one subtask, so a weak model degrades the run instead of ending it. A subtask still
+without an application gets the one its words name (:func:`infer_app`), as does that one
+subtask.
 """
 
 from __future__ import annotations
@@ -11,8 +14,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
 
+from pcagent.agents.app_inference import app_scores, infer_app
 from pcagent.agents.base import Agent, bullet_list, value_list
-from pcagent.agents.plan import Plan, SubtaskSpec, check_plan
+from pcagent.agents.plan import Plan, SubtaskSpec, check_plan, merge_same_app_visits
 from pcagent.agents.prompting import render
 from pcagent.errors import PlanError
 from pcagent.models.messages import Message
@@ -46,7 +50,12 @@ class Manager(Agent):
     name: ClassVar[str] = "manager"
 
     def plan(self, instruction: str, step: int | None = 0) -> PlanOutcome:
-        """Decompose ``instruction``."""
+        """Decompose ``instruction``. One that names a single application of the desktop is one
+        visit to it, by the Manager's own rule, and needs no model: a small model still split
+        "compute it" and "press equals" into two subtasks that fought each other."""
+        named = app_scores(instruction, self.apps) if self.apps else {}
+        if len(named) == 1:
+            return PlanOutcome(single_subtask_plan(instruction, next(iter(named))))
         return self._ask_plan(instruction, "", (), (), step)
 
     def replan(
@@ -90,14 +99,17 @@ class Manager(Agent):
         system, user = render("manager", apps=apps, instruction=instruction, context=context)
         messages = [Message.system(system), Message.user(user)]
         problem = ""
-        for _ in range(2):
+        for attempt in range(2):
             result = self.ask(messages, Plan, step)
             if result.value is None:
                 problem = result.failure.message if result.failure else "no reply"
                 break
             try:
                 check_plan(result.value, known_values, known_ids)  # type: ignore[arg-type]
-                return PlanOutcome(_known_apps_only(result.value, self.apps))
+                plan = _known_apps_only(result.value, self.apps)
+                if attempt == 0:
+                    self._require_apps(plan)
+                return PlanOutcome(self._repaired(plan, instruction))
             except PlanError as error:
                 problem = str(error)
                 messages = [
@@ -105,7 +117,35 @@ class Manager(Agent):
                     Message.assistant(result.raw_text),
                     Message.user(f"That plan is unusable: {problem}. Write a corrected plan."),
                 ]
-        return PlanOutcome(single_subtask_plan(instruction), fallback=True, problem=problem)
+        named = app_scores(instruction, self.apps) if self.apps else {}
+        app = next(iter(named)) if len(named) == 1 else ""
+        return PlanOutcome(single_subtask_plan(instruction, app), fallback=True, problem=problem)
+
+    def _require_apps(self, plan: Plan) -> None:
+        """A plan whose subtasks name no application (or one the desktop lacks) goes back once."""
+        missing = [s.id for s in plan.subtasks if not s.app]
+        if self.apps and missing:
+            raise PlanError(
+                f"subtasks {', '.join(missing)} name no application; give each subtask the one "
+                f"application it works in, one of: {', '.join(self.apps)}"
+            )
+
+    def _repaired(self, plan: Plan, instruction: str) -> Plan:
+        """Fill a subtask's missing application from its own words, else from the
+        instruction's when it names exactly one application; then one subtask per visit."""
+        if not self.apps:
+            return merge_same_app_visits(plan)
+        named = app_scores(instruction, self.apps)
+        whole = next(iter(named)) if len(named) == 1 else ""
+        filled = Plan(
+            subtasks=[
+                s
+                if s.app
+                else s.model_copy(update={"app": infer_app(s.description, self.apps) or whole})
+                for s in plan.subtasks
+            ]
+        )
+        return merge_same_app_visits(filled)
 
 
 def _known_apps_only(plan: Plan, apps: Mapping[str, str]) -> Plan:

@@ -132,3 +132,44 @@ def topological_order(plan: Plan) -> list[str]:
         for dependencies in remaining.values():
             dependencies.difference_update(ready)
     return order
+
+
+def merge_same_app_visits(plan: Plan) -> Plan:
+    """One subtask per application visit, as the Manager is told: two subtasks in a row in the
+    same application become one ("A; then B"), unless the second needs a value the first finds
+    (its description names it as a placeholder). Later subtasks that depended on the second
+    depend on the merged one. A small model often splits one visit ("compute it", then "press
+    equals"), and the second half then fails on a screen where nothing is left to do."""
+    merged: list[SubtaskSpec] = []
+    renamed: dict[str, str] = {}
+    for subtask in plan.subtasks:
+        depends = [renamed.get(d, d) for d in subtask.depends_on]
+        current = subtask.model_copy(update={"depends_on": list(dict.fromkeys(depends))})
+        previous = merged[-1] if merged else None
+        if (
+            previous is not None
+            and current.app
+            and current.app == previous.app
+            and not set(current.placeholders()) & set(previous.outputs)
+            and len(previous.description) + len(current.description) + 7 <= 400
+        ):
+            merged[-1] = previous.model_copy(
+                update={
+                    "description": f"{previous.description}; then {current.description}",
+                    "inputs": [
+                        name
+                        for name in dict.fromkeys([*previous.inputs, *current.inputs])
+                        if name not in previous.outputs  # found within the visit itself
+                    ],
+                    "outputs": list(dict.fromkeys([*previous.outputs, *current.outputs])),
+                    "depends_on": [
+                        d
+                        for d in dict.fromkeys([*previous.depends_on, *current.depends_on])
+                        if d != previous.id
+                    ],
+                }
+            )
+            renamed[current.id] = previous.id
+            continue
+        merged.append(current)
+    return Plan(subtasks=merged)

@@ -43,12 +43,17 @@ def render(name: str, **values: object) -> tuple[str, str]:
         raise ConfigurationError(f"prompt template {name!r} needs the field {error}") from None
 
 
-def role_notes(role: str) -> str:
+def role_notes(role: str, *, app_actions: bool = False) -> str:
     """The know-how of one role (``pcagent/agents/notes/<role>.md``): short, general facts about
     its applications that small models get wrong, kept as data rather than grown into prompts.
-    "" for a role without notes."""
-    try:
-        text = resources.files("pcagent.agents.notes").joinpath(f"{role}.md").read_text("utf-8")
-    except FileNotFoundError:
-        return ""
-    return text.strip()
+    With ``app_actions`` (the role has application actions), the notes on using them
+    (``<role>.app.md``) replace the mouse-and-keyboard ones: a small model given both followed the
+    keystroke recipe. "" for a role without notes."""
+    names = [f"{role}.app.md", f"{role}.md"] if app_actions else [f"{role}.md"]
+    for name in names:
+        try:
+            notes = resources.files("pcagent.agents.notes").joinpath(name).read_text("utf-8")
+        except FileNotFoundError:
+            continue
+        return notes.strip()
+    return ""

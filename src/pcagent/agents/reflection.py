@@ -4,7 +4,8 @@ It judges each executed action as ``success``, ``no_change`` or ``unexpected_cha
 come before asking: identical observations (:func:`~pcagent.agents.screen_diff.screen_diff`) are
 ``no_change``, actions that do not touch the screen (answer, wait) need no judgement, and effects
 that can be read off the screen (:func:`checked_verdict`) are ``success`` without a model; a small
-model judging them was often wrong (it called a calculator that opened "unexpected").
+model judging them was often wrong (it called a calculator that opened "unexpected"). Application
+actions check their own effect (:func:`application_verdict`), so their result is the verdict.
 """
 
 from __future__ import annotations
@@ -45,15 +46,35 @@ class ReflectionInput:
     step: int | None = None
     #: The logical application in front after the action ("" when unknown).
     app_after: str = ""
+    #: What carrying out the action reported: ok, whether it read its effect back, its message.
+    result_ok: bool | None = None
+    result_verified: bool = False
+    result_message: str = ""
+
+
+def application_verdict(data: ReflectionInput) -> Reflection | None:
+    """The verdict on an application action, which checks its own effect by reading the state
+    back: done and verified is a success, a failure says why (the screen may not show either: a
+    document read or a cell set off screen). None for other actions or without a result."""
+    if data.action.belongs_to is None or data.result_ok is None:
+        return None
+    if data.result_ok and data.result_verified:
+        return Reflection("success", data.result_message or "done and verified", False)
+    if data.result_ok:
+        return None  # done but not read back: judge it from the screen like a GUI action
+    return Reflection("no_change", data.result_message or "the action failed", False)
 
 
 def checked_verdict(data: ReflectionInput) -> Reflection | None:
     """A verdict that needs no model because the effect can be read off the screen: the
-    application an ``open_app`` asked for is in front; the text a ``type`` typed is on screen.
-    None when only a model can judge."""
+    application an ``open_app`` asked for is in front; the text a ``type`` typed is on screen; a
+    keyboard shortcut opened a window (a dialog). None when only a model can judge."""
     action = data.action
     if isinstance(action, act.OpenApp) and data.app_after == action.app:
         return Reflection("success", f"{action.app} is open and in front", False)
+    if isinstance(action, act.Hotkey | act.Press) and data.diff.windows_opened:
+        opened = ", ".join(repr(title) for title in data.diff.windows_opened[:3])
+        return Reflection("success", f"the keys opened a window: {opened}", False)
     if isinstance(action, act.TypeText):
         last_line = action.text.rstrip("\n").rsplit("\n", 1)[-1].strip()
         if len(last_line) >= 3 and last_line in data.listing_after:
@@ -84,6 +105,9 @@ class ReflectionAgent(Agent):
     def reflect(self, data: ReflectionInput) -> Reflection:
         if data.action.kind in _OFF_SCREEN:
             return Reflection("success", f"{data.action.kind} does not act on the screen", False)
+        verified = application_verdict(data)
+        if verified is not None:
+            return verified
         if data.diff.identical:
             return Reflection("no_change", "the screen and its elements did not change", False)
         checked = checked_verdict(data)

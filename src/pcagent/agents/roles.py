@@ -52,6 +52,12 @@ class Role:
                 f"role {self.name!r} may not use {action.kind!r} actions; its domain is "
                 f"{', '.join(sorted(self.kinds | COMMON_KINDS))}"
             )
+        owner = action.belongs_to
+        if owner is not None and self.apps and owner not in self.apps:
+            raise OutOfDomainError(
+                f"role {self.name!r} may not use {action.kind!r}, an action of {owner!r}; it "
+                f"works with {', '.join(sorted(self.apps))}"
+            )
         if isinstance(action, act.OpenApp) and self.apps and action.app not in self.apps:
             raise OutOfDomainError(
                 f"role {self.name!r} may not open {action.app!r}; it works with "
@@ -141,16 +147,25 @@ _SPECIALISTS: tuple[Role, ...] = (
 )
 
 
-def default_pool(apps: Iterable[str]) -> RolePool:
-    """The built-in roles for an environment offering ``apps`` (logical application names).
+def _with_app_actions(role: Role, app_kinds: frozenset[str]) -> Role:
+    """``role`` with the application actions (of ``app_kinds``) of its own applications."""
+    own = act.app_kinds_for(role.apps) & app_kinds
+    return replace(role, kinds=role.kinds | own) if own else role
+
+
+def default_pool(apps: Iterable[str], app_kinds: Iterable[str] = ()) -> RolePool:
+    """The built-in roles for an environment offering ``apps`` (logical application names) and
+    the application actions ``app_kinds`` (:mod:`pcagent.app_actions`; none: GUI alone).
 
     The launcher comes first and may open every one of them. Each specialist keeps only the
     applications of its family that the environment offers, and a specialist left with none is
     not registered: the scheduler must never hand a subtask to a role that cannot open its
-    application. (An empty ``apps`` leaves the launcher alone and unrestricted: a role with no
+    application. Each specialist gets the application actions of its applications; the launcher
+    gets none. (An empty ``apps`` leaves the launcher alone and unrestricted: a role with no
     applications may open any, and the environment then judges the name.)
     """
     offered = frozenset(apps)
+    interfaces = frozenset(app_kinds)
     pool = RolePool(
         [
             Role(
@@ -164,16 +179,17 @@ def default_pool(apps: Iterable[str]) -> RolePool:
     for role in _SPECIALISTS:
         kept = role.apps & offered
         if kept:
-            pool.register(replace(role, apps=kept))
+            pool.register(_with_app_actions(replace(role, apps=kept), interfaces))
     return pool
 
 
-def generalist(apps: Iterable[str]) -> Role:
+def generalist(apps: Iterable[str], app_kinds: Iterable[str] = ()) -> Role:
     """The role of the ablation without a role pool: every action, every application the
-    environment offers."""
-    return Role(
+    environment offers, and their application actions among ``app_kinds``."""
+    role = Role(
         "generalist",
         "Does anything on the desktop.",
         GUI_KINDS | {"open_app", "select_text"},
         frozenset(apps),
     )
+    return _with_app_actions(role, frozenset(app_kinds))

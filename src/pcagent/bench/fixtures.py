@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pcagent.bench.tasks import DocumentSpec, FileFixture, Task, WorkbookSpec
+from pcagent.env.ownership import give_to_owner
 
 CLOCKS_KEYFILE = ".config/glib-2.0/settings/keyfile"
 
@@ -36,6 +37,7 @@ def write_xlsx(path: Path, spec: WorkbookSpec) -> None:
 
 
 def write_file(home: Path, fixture: FileFixture) -> Path:
+    """Write one fixture file under ``home``, owned by HOME's owner (the applications' user)."""
     target = home / fixture.path
     target.parent.mkdir(parents=True, exist_ok=True)
     if fixture.text is not None:
@@ -44,6 +46,7 @@ def write_file(home: Path, fixture: FileFixture) -> Path:
         write_docx(target, fixture.docx)
     elif fixture.xlsx is not None:
         write_xlsx(target, fixture.xlsx)
+    give_to_owner(target, home)
     return target
 
 
@@ -55,6 +58,7 @@ def write_clocks_settings(home: Path, settings: dict[str, str]) -> None:
     keyfile.parent.mkdir(parents=True, exist_ok=True)
     lines = ["[org/gnome/clocks]", *(f"{key}={value}" for key, value in settings.items())]
     keyfile.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    give_to_owner(keyfile, home)
 
 
 def prepare_home(home: Path, task: Task) -> list[Path]:

@@ -33,6 +33,7 @@ from aiosmtpd.smtp import SMTP, Envelope, Session
 from pydantic import BaseModel, ConfigDict, Field
 
 from pcagent.env.mail_relay import read_prefs
+from pcagent.env.ownership import give_to_owner
 from pcagent.errors import BenchError
 
 __all__ = [
@@ -533,6 +534,7 @@ def write_mail_profile(
     for cache in ("folderCache.json", "panacea.dat"):
         (profile / cache).unlink(missing_ok=True)
     _open_at_inbox(profile)
+    give_to_owner(profile, home)  # the mail client runs as HOME's owner and rewrites all of it
     return profile
 
 

@@ -37,6 +37,9 @@ class TaskOutcome:
     #: The applications of the Manager's planned subtasks, in order (None: no plan).
     planned_apps: tuple[str, ...] | None = None
     task_apps: tuple[str, ...] = ()
+    #: Why the agent failed (keys of :data:`pcagent.bench.failure_causes.CAUSES`); () on success
+    #: and for agents without a run record.
+    failure_causes: tuple[str, ...] = ()
 
     @property
     def recovered(self) -> bool | None:

@@ -71,15 +71,31 @@ def run_step(
         action: act.Action = _find_click(environment, step.click, step.role, timeout)
     else:
         action = act.parse_action(step.action or {})
-    environment.execute(action)
+    result = environment.execute(action)
+    if action.belongs_to is not None and not result.ok:
+        raise ReferenceSolutionError(f"{action.kind} failed: {result.message}")
     return action
 
 
 def run_reference(
-    environment: Environment, task: Task, after_step: Callable[[int, act.Action | None], None]
+    environment: Environment,
+    task: Task,
+    after_step: Callable[[int, act.Action | None], None],
+    *,
+    api: bool = False,
 ) -> int:
     """Execute every reference step, calling ``after_step(number, action)`` after each (the
-    evaluator checks there). Returns the number of steps."""
-    for number, step in enumerate(task.reference, start=1):
+    evaluator checks there). ``api`` runs the solution with application actions
+    (``reference_api``) instead of the GUI one. Returns the number of steps.
+
+    Raises :class:`ReferenceSolutionError` when a step fails, an application action included:
+    a reference solution that does not do what it says is a broken task, not a poor agent.
+    """
+    steps = task.reference_api if api else task.reference
+    if not steps:
+        raise ReferenceSolutionError(
+            f"task {task.id} has no reference solution with application actions"
+        )
+    for number, step in enumerate(steps, start=1):
         after_step(number, run_step(environment, step))
-    return len(task.reference)
+    return len(steps)

@@ -1,7 +1,8 @@
 """The benchmark report: a self-contained HTML page and a JSON summary.
 
 Per task: the sub-goal graph drawn as SVG (passed nodes green, failed red, with the step each passed
-at), actions, tokens, time and the reasons checks failed. Totals, and two tables in the shape of
+at), actions, tokens, time, the reasons checks failed and the failure causes read off the run
+record (:mod:`pcagent.bench.failure_causes`). Totals, and two tables in the shape of
 PC-Agent's: Table 2 (SR and SSR per agent and model) and Table 3 (the ablations side by side), built
 from the latest benchmark run of each configuration in the store.
 """
@@ -12,6 +13,7 @@ import html
 from collections.abc import Sequence
 from typing import Any
 
+from pcagent.bench.failure_causes import CAUSES
 from pcagent.bench.metrics import summarize
 from pcagent.bench.results import BenchRun, BenchStore, StoredResult
 from pcagent.bench.tasks import Task, load_tasks
@@ -50,10 +52,21 @@ def summary(store: BenchStore, bench: BenchRun) -> dict[str, Any]:
                 "failed_nodes": {n["node_id"]: n["reason"] for n in r.nodes if not n["passed"]},
                 "run_id": r.run_id,
                 "error": r.error,
+                "failure_causes": list(r.outcome.get("failure_causes") or []),
             }
             for r in results
         ],
+        "failure_causes": cause_counts(results),
     }
+
+
+def cause_counts(results: Sequence[StoredResult]) -> dict[str, int]:
+    """How many tasks each failure cause was found in, most frequent first."""
+    counts: dict[str, int] = {}
+    for result in results:
+        for cause in result.outcome.get("failure_causes") or []:
+            counts[cause] = counts.get(cause, 0) + 1
+    return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
 
 
 def _levels(task: Task) -> dict[str, int]:
@@ -178,6 +191,12 @@ def render_html(store: BenchStore, bench: BenchRun) -> str:
         )
         if task is not None:
             parts.append(graph_svg(task, result.nodes))
+        if row["failure_causes"]:
+            named = ", ".join(
+                f'<span title="{html.escape(CAUSES.get(c, ""))}">{html.escape(c)}</span>'
+                for c in row["failure_causes"]
+            )
+            parts.append(f"<p><small>failure causes: {named}</small></p>")
         if row["failed_nodes"] or row["error"]:
             parts.append("<ul>")
             if row["error"]:

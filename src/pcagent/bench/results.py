@@ -62,7 +62,7 @@ class StoredResult(BaseModel):
 
     def task_outcome(self) -> TaskOutcome:
         data = dict(self.outcome)
-        for key in ("flagged_steps", "task_apps"):
+        for key in ("flagged_steps", "task_apps", "failure_causes"):
             data[key] = tuple(data.get(key) or ())
         data["completion_history"] = tuple(tuple(p) for p in data.get("completion_history") or ())
         if data.get("planned_apps") is not None:

@@ -1,6 +1,7 @@
 """Running benchmark tasks: each in a reset sandbox, with an agent, evaluated after every step.
 
-Agents: ``reference`` (the task's scripted solution), ``noop`` (does nothing; every task must fail
+Agents: ``reference`` (the task's scripted solution through the GUI), ``reference-api`` (its
+solution with application actions), ``noop`` (does nothing; every task must fail
 with it) and ``pcagent`` (the full system, or an ablation of it, with the configured model).
 ``parallel`` runs that many sandboxes side by side, each working through its share of the tasks;
 a sandbox is reset between tasks (applications closed, HOME restored, fixtures written), and the
@@ -20,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pcagent import actions as act
 from pcagent.bench.checkers import CheckContext
 from pcagent.bench.evaluator import GraphEvaluator, NodeState
+from pcagent.bench.failure_causes import RunFacts, failure_causes
 from pcagent.bench.fixtures import open_fixture_apps, prepare_home
 from pcagent.bench.metrics import TaskOutcome
 from pcagent.bench.reference import run_reference
@@ -31,9 +33,9 @@ from pcagent.errors import PcAgentError
 
 if TYPE_CHECKING:
     from pcagent.assembly import RunParts
-    from pcagent.runtime.record_models import StepRecord
+    from pcagent.runtime.record_models import RunEvent, StepRecord
 
-AgentName = Literal["reference", "noop", "pcagent"]
+AgentName = Literal["reference", "reference-api", "noop", "pcagent"]
 _START_LOCK = threading.Lock()
 
 
@@ -143,9 +145,10 @@ def run_task(
     run_id = None
     error = None
     steps = 0
+    record: _RunRecord | None = None
     try:
         open_fixture_apps(desktop, desktop.home, task)
-        if agent == "reference":
+        if agent in ("reference", "reference-api"):
 
             def after(number: int, action: act.Action | None) -> None:
                 if isinstance(action, act.Answer):
@@ -153,17 +156,35 @@ def run_task(
                 _release_reference_mail(desktop)
                 evaluator.evaluate(context, number)
 
-            steps = run_reference(desktop, task, after)
+            steps = run_reference(desktop, task, after, api=agent == "reference-api")
             _release_reference_mail(desktop)
         elif agent == "pcagent":
-            steps, tokens, flagged, planned, run_id = _run_pcagent(
+            record = _run_pcagent(
                 task, desktop, evaluator, context, answers, config, models, ablation, parts
             )
+            steps, tokens, flagged, planned, run_id = (
+                record.steps, record.tokens, record.flagged, record.planned, record.run_id
+            )  # fmt: skip
         elif agent != "noop":
-            raise PcAgentError(f"unknown agent {agent!r}; use reference, noop or pcagent")
+            raise PcAgentError(
+                f"unknown agent {agent!r}; use reference, reference-api, noop or pcagent"
+            )
     except PcAgentError as failure:
         error = f"{type(failure).__name__}: {failure}"
     evaluator.finish(context, steps)
+    causes: tuple[str, ...] = ()
+    if record is not None:
+        facts = RunFacts(
+            steps=record.records,
+            events=record.events,
+            nodes=list(evaluator.states.values()),
+            status=record.status,
+            summary=record.summary,
+            planned_apps=planned,
+            error=error,
+            completion=tuple(evaluator.history),
+        )
+        causes = tuple(failure_causes(task, facts))
     subtasks = evaluator.subtask_success()
     outcome = TaskOutcome(
         task_id=task.id,
@@ -179,6 +200,7 @@ def run_task(
         completion_history=tuple(evaluator.history),
         planned_apps=planned,
         task_apps=tuple(s.app for s in task.subtasks),
+        failure_causes=causes,
     )
     return TaskRun(task, agent, outcome, list(evaluator.states.values()), answers, run_id, error)
 
@@ -191,6 +213,21 @@ def _release_reference_mail(environment: object) -> None:
             environment.release_mail(message.id)
 
 
+@dataclass
+class _RunRecord:
+    """What the runner keeps of one pcagent run: its figures and its record."""
+
+    steps: int
+    tokens: int
+    flagged: list[int]
+    planned: tuple[str, ...] | None
+    run_id: str
+    status: str
+    summary: str
+    records: list[StepRecord]
+    events: list[RunEvent]
+
+
 def _run_pcagent(
     task: Task,
     desktop: SandboxDesktop,
@@ -201,7 +238,7 @@ def _run_pcagent(
     models: Any,
     ablation: str,
     parts: RunParts | None,
-) -> tuple[int, int, list[int], tuple[str, ...] | None, str]:
+) -> _RunRecord:
     from pcagent.assembly import RunChoices, open_run
     from pcagent.runtime.events import PlanEvent
     from pcagent.runtime.human import NoHuman
@@ -225,10 +262,21 @@ def _run_pcagent(
             )
         outcome = parts.session(on_step=on_step).start(task.instruction, {"bench_task": task.id})
         planned = None
-        for record in parts.store.events(outcome.run_id):
+        events = parts.store.events(outcome.run_id)
+        for record in events:
             if isinstance(record.event, PlanEvent):
                 planned = tuple(subtask.app for subtask in record.event.subtasks)
-    return outcome.steps, outcome.tokens, flagged, planned, outcome.run_id
+        return _RunRecord(
+            steps=outcome.steps,
+            tokens=outcome.tokens,
+            flagged=flagged,
+            planned=planned,
+            run_id=outcome.run_id,
+            status=outcome.status,
+            summary=outcome.summary,
+            records=parts.store.steps(outcome.run_id),
+            events=events,
+        )
 
 
 def run_tasks(
@@ -252,19 +300,37 @@ def run_tasks(
     import tempfile
     from pathlib import Path
 
-    from pcagent.assembly import RunChoices, open_run
+    from pcagent.assembly import RunChoices
     from pcagent.runtime.ablations import check_ablation
-    from pcagent.runtime.human import NoHuman
 
     check_ablation(ablation)
     choices = (
         RunChoices.of(config, ablation=ablation, may_attach=False) if config is not None else None
     )
-    desktop_settings = config.desktop if config is not None else None
 
-    folder = (
-        Path(scratch) if scratch is not None else Path(tempfile.mkdtemp(prefix="pcagent-bench-"))
-    )
+    with contextlib.ExitStack() as cleanup:
+        if scratch is None:  # the services' files, removed when the run ends
+            scratch = cleanup.enter_context(tempfile.TemporaryDirectory(prefix="pcagent-bench-"))
+        return _run_in(
+            tasks, agent, Path(scratch), parallel, config, models, ablation, choices, on_result
+        )
+
+
+def _run_in(
+    tasks: Sequence[Task],
+    agent: AgentName,
+    folder: Any,
+    parallel: int,
+    config: PcAgentConfig | None,
+    models: Any,
+    ablation: str,
+    choices: Any,
+    on_result: Callable[[TaskRun], None] | None,
+) -> list[TaskRun]:
+    from pcagent.assembly import open_run
+    from pcagent.runtime.human import NoHuman
+
+    desktop_settings = config.desktop if config is not None else None
     work: queue.Queue[tuple[int, Task]] = queue.Queue()
     for index, task in enumerate(tasks):
         work.put((index, task))

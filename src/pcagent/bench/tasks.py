@@ -166,7 +166,10 @@ class Task(_Strict):
     fixtures: Fixtures = Field(default_factory=Fixtures)
     subtasks: list[SubtaskSpec]
     nodes: list[SubGoal]
+    #: The author's solution through the GUI alone (mouse and keyboard).
     reference: list[ReferenceStep]
+    #: The author's solution with application actions wherever one fits (GUI for the rest).
+    reference_api: list[ReferenceStep] = Field(default_factory=list)
 
     @model_validator(mode="after")
     def _consistent(self) -> Task:

@@ -14,6 +14,7 @@ from pcagent.cli.demo import demo_command
 from pcagent.cli.desktop import desktop_app
 from pcagent.cli.models import models_app
 from pcagent.cli.runs import run_command, runs_app
+from pcagent.interrupts import install_terminate_as_interrupt
 
 app = typer.Typer(
     help="pcagent: automates long, multi-application desktop tasks through the GUI.",
@@ -26,6 +27,14 @@ app.add_typer(runs_app, name="runs")
 app.add_typer(bench_app, name="bench")
 app.command("run")(run_command)
 app.command("demo")(demo_command)
+
+
+@app.callback()
+def _every_command() -> None:
+    """pcagent: automates long, multi-application desktop tasks through the GUI."""
+    # A SIGTERM or SIGHUP stops any command like Ctrl+C, so the sandboxes it started are
+    # closed and its run is recorded as interrupted (whichever entry point started it).
+    install_terminate_as_interrupt()
 
 
 def main() -> None:

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 bench_app = typer.Typer(help="Run the benchmark tasks and report on them.", no_args_is_help=True)
 console = Console()
-AGENTS = ("pcagent", "reference", "noop")
+AGENTS = ("pcagent", "reference", "reference-api", "noop")
 
 
 @bench_app.command("list")

@@ -97,12 +97,15 @@ def _report(outcome: RunOutcome, config: PcAgentConfig) -> None:
 
 
 def _copy_into(home: Path, files: list[Path]) -> None:
+    from pcagent.env.ownership import give_to_owner
+
     for path in files:
         target = home / path.name
         if path.is_dir():
             shutil.copytree(path, target, dirs_exist_ok=True)
         else:
             shutil.copy2(path, target)
+        give_to_owner(target, home)  # the sandbox's applications run as HOME's owner
         console.print(f"  copied {path} to {target}")
 
 

@@ -8,7 +8,9 @@ again on the next request, so one misbehaving application cannot wedge a run; th
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import json
+import os
 import select
 import subprocess
 import sys
@@ -18,9 +20,20 @@ from dataclasses import dataclass
 from typing import Any
 
 from pcagent.env.observation import Box, Element, TextState
+from pcagent.env.processes import RunAs, user_options
 from pcagent.errors import AccessibilityError, DesktopError
 
 STARTUP_TIMEOUT = 20.0
+
+# Runs a worker whose source arrives on an inherited file descriptor (see WorkerProcess._argv):
+# argv is [FD, NAME, *args]; the worker then sees sys.argv == [NAME, *args].
+_BOOTSTRAP = (
+    "import sys\n"
+    "with open(int(sys.argv[1]), encoding='utf-8') as source_file:\n"
+    "    source = source_file.read()\n"
+    "sys.argv = sys.argv[2:]\n"
+    "exec(compile(source, sys.argv[0], 'exec'))\n"
+)
 
 
 @dataclass(frozen=True)
@@ -41,6 +54,9 @@ class WorkerProcess:
     is started again on the next request, so a hung application costs one request, not the run.
     A worker says ``{"ready": true}`` once it is up, or ``{"error": ...}`` when it cannot work
     (a missing library); each answer carries ``error`` instead of its fields when a request failed.
+
+    ``run_as`` (``(uid, gid)``) is the user of the sandbox's session: its buses accept only their
+    owner, and LibreOffice's pipe is its user's, so a worker talking to them runs as that user.
     """
 
     def __init__(
@@ -54,8 +70,10 @@ class WorkerProcess:
         hang_hint: str,
         exit_hint: str,
         args: Sequence[str] = (),
+        run_as: RunAs | None = None,
     ) -> None:
         self.module = module
+        self.run_as = run_as
         self.args = list(args)
         self.env = dict(env)
         self.timeout = timeout
@@ -69,22 +87,55 @@ class WorkerProcess:
     def pid(self) -> int | None:
         return self._process.pid if self._process else None
 
+    def _source_descriptor(self) -> int:
+        """An anonymous in-memory file holding the worker's source, read from the first byte."""
+        spec = importlib.util.find_spec(self.module)
+        if spec is None or spec.origin is None:
+            raise self.error(f"the {self.name} ({self.module}) is missing from this installation")
+        with open(spec.origin, "rb") as module_file:
+            source = module_file.read()
+        descriptor = os.memfd_create(self.module, os.MFD_CLOEXEC)
+        os.write(descriptor, source)
+        os.lseek(descriptor, 0, os.SEEK_SET)
+        return descriptor
+
     def _start(self) -> subprocess.Popen[str]:
-        process = subprocess.Popen(
-            [sys.executable, "-m", self.module, *self.args],
-            env=self.env,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-            bufsize=1,
-        )
+        if self.run_as is None:
+            process = self._spawn([sys.executable, "-m", self.module, *self.args], ())
+        else:
+            # Another user's worker must not depend on reaching this installation (a clone or a
+            # virtual environment under /root is closed to it): the workers need only the standard
+            # library and the system's gi/uno, so Debian's own Python runs the module's source,
+            # handed over on a descriptor, in isolated mode, from "/".
+            descriptor = self._source_descriptor()
+            try:
+                argv = [
+                    sys._base_executable,  # the interpreter behind a venv (its own site-packages)
+                    "-I", "-c", _BOOTSTRAP, str(descriptor), self.module, *self.args,
+                ]  # fmt: skip
+                process = self._spawn(argv, (descriptor,))
+            finally:
+                os.close(descriptor)
         self._process = process
         ready = self._read_line(process, STARTUP_TIMEOUT)
         if "error" in ready:
             self.close()
             raise self.error(f"the {self.name} cannot start: {ready['error']}")
         return process
+
+    def _spawn(self, argv: list[str], pass_fds: Sequence[int]) -> subprocess.Popen[str]:
+        return subprocess.Popen(
+            argv,
+            env=self.env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            bufsize=1,
+            pass_fds=tuple(pass_fds),
+            cwd="/" if self.run_as is not None else None,
+            **user_options(self.run_as),
+        )
 
     def _read_line(self, process: subprocess.Popen[str], timeout: float) -> dict[str, Any]:
         assert process.stdout is not None
@@ -140,12 +191,16 @@ class WorkerProcess:
 class AccessibilityClient:
     """Talks JSON lines to a worker process that lives in the sandbox's environment."""
 
-    def __init__(self, env: Mapping[str, str], timeout: float = 20.0) -> None:
+    def __init__(
+        self, env: Mapping[str, str], timeout: float = 20.0, run_as: RunAs | None = None
+    ) -> None:
+        """``run_as``: the user the sandbox's session runs as (see :class:`WorkerProcess`)."""
         self.env = dict(env)
         self.timeout = timeout
         self._worker = WorkerProcess(
             "pcagent.env.accessibility_worker",
             self.env,
+            run_as=run_as,
             timeout=timeout,
             name="accessibility worker",
             error=AccessibilityError,

@@ -15,6 +15,7 @@ from pathlib import Path
 from pcagent.env.browser_profile import PROFILE, QUIET_FLAGS, prepare_profile
 from pcagent.env.mail_relay import point_profile_at_relay
 from pcagent.env.observation import Observation, WindowInfo
+from pcagent.env.ownership import give_to_owner
 from pcagent.env.protocol import AppInfo
 from pcagent.errors import UnknownAppError
 
@@ -101,6 +102,9 @@ def _chromium(context: LaunchContext) -> list[str]:
         "--disable-gpu",
         "--disable-quic",
         "--password-store=basic",
+        # DevTools for the browser actions: port 0 lets Chromium pick a free port (no two
+        # sandboxes collide), bound to 127.0.0.1, and written to DevToolsActivePort in the profile.
+        "--remote-debugging-port=0",
         "--window-position=0,0",
         *([f"--window-size={context.screen[0]},{context.screen[1]}"] if context.screen else []),
         *context.browser_flags,
@@ -121,8 +125,11 @@ def _thunderbird(context: LaunchContext) -> list[str]:
 def _send_mail_through_relay(context: LaunchContext) -> None:
     """Every outgoing server of the mail profile becomes the relay, at each start, whoever
     wrote the profile: the client starts with no server to send to but the relay."""
-    if context.mail_relay is not None:
-        point_profile_at_relay(context.home / ".thunderbird" / "pcagent", *context.mail_relay)
+    if context.mail_relay is None:
+        return
+    profile = context.home / ".thunderbird" / "pcagent"
+    if point_profile_at_relay(profile, *context.mail_relay):
+        give_to_owner(profile / "prefs.js", context.home)  # rewritten: the client's again
 
 
 def _simple(program: str, *flags: str) -> Callable[[LaunchContext], list[str]]:

@@ -16,6 +16,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from pcagent.env.ownership import give_to_owner
+
 #: The profile folder under HOME.
 PROFILE = Path(".config") / "chromium-pcagent"
 #: Search engine the address bar uses (served by the offline websites).
@@ -82,4 +84,5 @@ def prepare_profile(home: Path) -> Path:
             loaded = {}  # a half-written file from a killed browser: start from ours
         current = loaded if isinstance(loaded, dict) else {}
     path.write_text(json.dumps(_merge(current, preferences(home))), encoding="utf-8")
+    give_to_owner(path, home)  # the browser runs as HOME's owner and rewrites its preferences
     return path

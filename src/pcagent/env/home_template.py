@@ -11,6 +11,9 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+from pcagent.env.ownership import chown_tree
+from pcagent.env.processes import RunAs
+
 _FACTORIES = "/org.openoffice.Setup/Office/Factories/org.openoffice.Setup:Factory"
 
 LIBREOFFICE_SETTINGS = {
@@ -93,9 +96,12 @@ def write_default_template(target: Path) -> Path:
     return target
 
 
-def restore_home(template: Path, home: Path) -> None:
-    """Make ``home`` an exact copy of ``template`` (whatever was in ``home`` is removed)."""
+def restore_home(template: Path, home: Path, owner: RunAs | None = None) -> None:
+    """Make ``home`` an exact copy of ``template`` (whatever was in ``home`` is removed), owned by
+    ``owner`` (``(uid, gid)``, the user the sandbox's applications run as; None: this process)."""
     if home.exists():
         shutil.rmtree(home)
     shutil.copytree(template, home, symlinks=True)
     home.chmod(0o700)
+    if owner is not None:
+        chown_tree(home, owner)

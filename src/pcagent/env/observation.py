@@ -109,11 +109,15 @@ class ActionResult(BaseModel):
 
     ``ok`` is False only for failures the desktop reported *after* the action was accepted (invalid
     actions raise before anything runs). ``answer`` carries the text of an ``answer`` action.
+    ``output`` is what an application action read (a document's paragraphs, a page's text) for
+    the agent to see, and ``verified`` says the action read its effect back and found it done.
     """
 
     ok: bool
     message: str = ""
     answer: str | None = None
+    output: str | None = None
+    verified: bool = False
     finished: bool = False
     settled: bool = True
     duration_ms: float = 0.0

@@ -5,6 +5,10 @@ and its own session (process group). Daemons activated over D-Bus (the AT-SPI re
 xfconfd...) are re-parented to init, so process groups alone miss them; they inherit the marker from
 the bus daemon that spawned them, which is how :func:`find_marked_processes` still finds them.
 Chromium rewrites its own environment block, so it is found by its ``--user-data-dir`` instead.
+
+A sandbox whose session runs as another user (see :mod:`pcagent.env.ownership`) starts its
+processes through :func:`spawn` with ``run_as``; finding and ending them works the same, because
+only root starts such a sandbox and root may read and signal every process.
 """
 
 from __future__ import annotations
@@ -16,10 +20,34 @@ import subprocess
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
-from pcagent.errors import MissingProgramError
+from pcagent.errors import DesktopError, MissingProgramError
 
 MARKER_VARIABLE = "PCAGENT_SANDBOX_ID"
+
+#: ``(uid, gid)`` a process runs as.
+RunAs = tuple[int, int]
+
+
+def user_options(run_as: RunAs | None) -> dict[str, Any]:
+    """Keyword arguments for :class:`subprocess.Popen` (or ``subprocess.run``) that start the
+    program as ``run_as`` with no supplementary groups; {} for "as this process".
+
+    The change of user happens in the child between fork and exec, so the program never holds
+    root's rights, and the environment passed is kept as it is (it is the sandbox's). Raises
+    :class:`DesktopError` when this process may not change to that user (a sandbox started by
+    root, driven by another user).
+    """
+    if run_as is None or run_as == (os.geteuid(), os.getegid()):
+        return {}
+    if os.geteuid() != 0:
+        raise DesktopError(
+            f"this sandbox runs its applications as uid {run_as[0]}, and only root can start "
+            "programs as that user; drive it as root, or start a sandbox of your own"
+        )
+    uid, gid = run_as
+    return {"user": uid, "group": gid, "extra_groups": []}
 
 
 def spawn(
@@ -27,12 +55,16 @@ def spawn(
     env: Mapping[str, str],
     log_path: Path | None = None,
     cwd: Path | None = None,
+    run_as: RunAs | None = None,
 ) -> subprocess.Popen[bytes]:
-    """Start ``argv`` detached in its own session, output appended to ``log_path``.
+    """Start ``argv`` detached in its own session, output appended to ``log_path``, as the user
+    ``run_as`` (``(uid, gid)``; None: as this process).
 
     Detached so that a sandbox brought up by one CLI call survives that call and can be stopped by a
-    later one. Raises :class:`MissingProgramError` when the program is not installed.
+    later one. Raises :class:`MissingProgramError` when the program is not installed, and
+    :class:`DesktopError` when this process cannot start programs as ``run_as``.
     """
+    options = user_options(run_as)
     log = open(log_path, "ab") if log_path else subprocess.DEVNULL  # noqa: SIM115 - handed to child
     try:
         return subprocess.Popen(
@@ -43,6 +75,7 @@ def spawn(
             stderr=subprocess.STDOUT,
             cwd=cwd,
             start_new_session=True,
+            **options,
         )
     except FileNotFoundError as error:
         raise MissingProgramError(

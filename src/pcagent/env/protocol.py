@@ -5,7 +5,8 @@ may offer is an explicit, optional capability (a protocol of its own): exact tex
 (:class:`TextAccess`), knowing its applications (:class:`ApplicationCatalog`), opening and
 closing them (:class:`ApplicationControl`), a HOME folder on this machine that may be snapshotted
 and restored (:class:`LocalHome`), the unsaved work open in its applications
-(:class:`UnsavedWork`), the outgoing mail it holds back until allowed (:class:`OutgoingMail`), and
+(:class:`UnsavedWork`), the outgoing mail it holds back until allowed (:class:`OutgoingMail`),
+actions through the applications' own interfaces (:class:`ApplicationInterfaces`), and
 a description of itself for the run record (:class:`Describable`).
 Callers test for a capability once, with ``isinstance``, and never reach past these protocols: a
 remote or in-memory environment is then a drop-in replacement.
@@ -37,7 +38,8 @@ class Environment(Protocol):
         ...
 
     def execute(self, action: Action) -> ActionResult:
-        """Carry out one action that runs on the desktop and wait until the screen settles."""
+        """Carry out one action that runs on the desktop (or, with :class:`ApplicationInterfaces`,
+        through an application's interface) and wait until the screen settles."""
         ...
 
     def reset(self) -> None:
@@ -232,6 +234,19 @@ class OutgoingMail(Protocol):
     def reject_mail(self, message_id: str) -> None:
         """Never send a held message (it is kept for the record). Raises
         :class:`pcagent.env.mail_relay.UnknownMailError` for an id not held."""
+        ...
+
+
+@runtime_checkable
+class ApplicationInterfaces(Protocol):
+    """Carries out application actions (:mod:`pcagent.app_actions`) through the applications'
+    own interfaces, passed to :meth:`Environment.execute` like any action.
+
+    An environment without this capability offers none of them, and the agents keep to the GUI.
+    """
+
+    def app_action_kinds(self) -> frozenset[str]:
+        """The kinds of application action this environment can carry out."""
         ...
 
 

@@ -6,6 +6,9 @@ Start order (each step waits for the previous one to answer, never a fixed sleep
   3. the AT-SPI bus launcher, then accessibility switched on (``org.a11y.Status.IsEnabled``);
   4. xfwm4 without compositor;
   5. a fresh HOME copied from a template.
+When pcagent runs as root, steps 2-5 and every application run as the unprivileged user of
+:mod:`pcagent.env.ownership` (Xvfb stays root: it is the display server, and the user reaches it
+through the X authority file); ``SandboxConfig.unprivileged_apps`` switches that off.
 Every process gets the sandbox's marker variable, so :meth:`SandboxDesktop.close` ends exactly what
 this sandbox started and nothing else. :meth:`SandboxDesktop.attach` drives an existing display (the
 user's own desktop) instead, and then only ever ends the applications it opened itself.
@@ -17,8 +20,10 @@ import contextlib
 import hashlib
 import json
 import os
+import pwd
 import secrets
 import shutil
+import stat
 import subprocess
 import tempfile
 import time
@@ -28,14 +33,18 @@ from pathlib import Path
 from pydantic import BaseModel, Field
 
 from pcagent import actions as act
+from pcagent.app_actions import AppAction
 from pcagent.env import processes
 from pcagent.env.accessibility import AccessibilityClient
+from pcagent.env.app_interfaces import AppInterfaces
 from pcagent.env.apps import APPS, AppSpec, LaunchContext, app_infos, app_of_window, get_app
 from pcagent.env.browser_profile import PROFILE
 from pcagent.env.executor import ActionExecutor
 from pcagent.env.home_template import restore_home, write_default_template
 from pcagent.env.mail_relay import MailRelay, UnknownMailError
 from pcagent.env.observation import ActionResult, Box, Observation, TextState, WindowInfo
+from pcagent.env.ownership import DESKTOP_USER, closed_on_the_way, desktop_user
+from pcagent.env.processes import RunAs
 from pcagent.env.protocol import AppInfo, HeldMessage, MailDelivery, UnsavedDocument
 from pcagent.env.unsaved import UnsavedWorkReader
 from pcagent.env.x11 import X11Display
@@ -46,6 +55,7 @@ from pcagent.errors import (
     AppLaunchError,
     SandboxClosedError,
     SandboxStartError,
+    UnsupportedActionError,
 )
 
 REQUIRED_PROGRAMS = ("Xvfb", "xauth", "dbus-daemon", "gdbus", "xfwm4", "xdotool")
@@ -113,6 +123,12 @@ class SandboxConfig(BaseModel):
         description="Folder of the mail relay's held, released and rejected messages; "
         "ROOT/mail by default (removed with the sandbox folder unless keep_files).",
     )
+    unprivileged_apps: bool = Field(
+        True,
+        description="When pcagent runs as root, run the sandbox's session and applications as "
+        f"the unprivileged user {DESKTOP_USER} (created by scripts/install-system.sh). Off: they "
+        "run as root. Without root this changes nothing.",
+    )
 
 
 class SandboxState(BaseModel):
@@ -136,6 +152,9 @@ class SandboxState(BaseModel):
     mail_relay_port: int | None = None
     mail_folder: Path | None = None
     mail_upstream: tuple[str, int] | None = None
+    # (uid, gid) the session and applications run as; None: as the process that started it.
+    # Kept here so that another process driving this sandbox starts its programs the same way.
+    run_as: RunAs | None = None
 
 
 def _free_display_number(start: int = FIRST_DISPLAY) -> int:
@@ -145,6 +164,52 @@ def _free_display_number(start: int = FIRST_DISPLAY) -> int:
         ):
             return number
     raise SandboxStartError("no free X display number between :90 and :590")
+
+
+def _user_name(uid: int) -> str:
+    try:
+        return pwd.getpwuid(uid).pw_name
+    except KeyError:
+        return f"uid {uid}"
+
+
+def _open_to_user(root: Path, runtime: Path, user: RunAs) -> None:
+    """Let the session's user reach the sandbox's folders: through ROOT (which stays root's, with
+    the state file, logs and mail relay out of the user's reach) into its own runtime folder and
+    HOME. Raises :class:`SandboxStartError` when ROOT lies behind a folder closed to the user.
+
+    pcagent's installation needs no such check: its workers that run as the user get their
+    source handed over (see :class:`pcagent.env.accessibility.WorkerProcess`)."""
+    name = _user_name(user[0])
+    root.chmod(stat.S_IMODE(root.stat().st_mode) | 0o011)
+    os.chown(runtime, *user)
+    runtime.chmod(0o700)
+    fix = (
+        "or set `unprivileged_apps = false` in the [desktop] section of the configuration "
+        "(SandboxConfig.unprivileged_apps) to run them as root"
+    )
+    closed = closed_on_the_way(root, user, os.X_OK)
+    if closed is not None:
+        raise SandboxStartError(
+            f"the sandbox's applications run as the user {name}, who cannot reach the sandbox "
+            f"folder {root} ({closed} is closed to it); choose a folder under /tmp, {fix}"
+        )
+
+
+def _check_readable(files: Sequence[str | Path], user: RunAs) -> None:
+    """Raise :class:`AppLaunchError` when an application running as ``user`` could not open one
+    of ``files``. Names that are no existing path (a web address, a document to create) pass."""
+    for file in files:
+        path = Path(file)
+        if not path.exists():
+            continue
+        closed = closed_on_the_way(path, user, os.R_OK)
+        if closed is not None:
+            raise AppLaunchError(
+                f"{path} cannot be opened: the sandbox's applications run as the user "
+                f"{_user_name(user[0])}, and {closed} is closed to it; copy the file into the "
+                "sandbox's HOME first"
+            )
 
 
 def _wait_for(check, timeout: float, what: str, interval: float = 0.05):  # type: ignore[no-untyped-def]
@@ -178,6 +243,7 @@ class SandboxDesktop:
         self._executor: ActionExecutor | None = None
         self._unsaved: UnsavedWorkReader | None = None
         self._mail_relay: MailRelay | None = None
+        self._interfaces = AppInterfaces(self)
         self._closed = False
 
     # --- life cycle -----------------------------------------------------------------------------
@@ -194,6 +260,7 @@ class SandboxDesktop:
         """Bring the desktop up; on any failure everything already started is ended again."""
         processes.require_programs((*REQUIRED_PROGRAMS, AT_SPI_LAUNCHER))
         sandbox_id = secrets.token_hex(6)
+        run_as = desktop_user(self.config.unprivileged_apps)
         root = self.config.root or Path(tempfile.mkdtemp(prefix=f"pcagent-{sandbox_id}-"))
         root.mkdir(parents=True, exist_ok=True)
         runtime = root / "run"
@@ -211,10 +278,13 @@ class SandboxDesktop:
             width=self.config.width,
             height=self.config.height,
             keep_files=self.config.keep_files,
+            run_as=run_as,
         )
         self.state = state
         try:
-            restore_home(template, home)
+            if run_as is not None:
+                _open_to_user(root, runtime, run_as)
+            restore_home(template, home, owner=run_as)
             self._start_services(state, runtime)
             self._connect()
             self._a11y_client().wait_ready(self.config.start_timeout)
@@ -246,6 +316,7 @@ class SandboxDesktop:
         logs = state.root / "logs"
         logs.mkdir(exist_ok=True)
         cookie = secrets.token_hex(16)
+        as_user = processes.user_options(state.run_as)
 
         for _attempt in range(10):
             number = _free_display_number()
@@ -256,6 +327,11 @@ class SandboxDesktop:
                 check=True,
                 capture_output=True,
             )
+            if state.run_as is not None:
+                # Readable by the session's user, writable by root alone: the cookie is the
+                # only key to the display.
+                os.chown(xauthority, 0, state.run_as[1])
+                xauthority.chmod(0o640)
             xvfb = processes.spawn(
                 [
                     "Xvfb", display, "-screen", "0",
@@ -290,21 +366,23 @@ class SandboxDesktop:
             ],
             env,
             logs / "dbus.log",
+            run_as=state.run_as,
         )
         state.infrastructure_pids.append(dbus.pid)
         _wait_for(bus_path.exists, timeout, "the D-Bus session bus")
         env["DBUS_SESSION_BUS_ADDRESS"] = f"unix:path={bus_path}"
 
         launcher = processes.spawn(
-            [AT_SPI_LAUNCHER, "--launch-immediately"], env, logs / "at-spi.log"
+            [AT_SPI_LAUNCHER, "--launch-immediately"], env, logs / "at-spi.log", run_as=state.run_as
         )
         state.infrastructure_pids.append(launcher.pid)
 
+        # The session bus accepts its owner alone, so these calls run as the session's user.
         def a11y_address() -> str:
             reply = subprocess.run(
                 ["gdbus", "call", "--session", "--dest", "org.a11y.Bus", "--object-path",
                  "/org/a11y/bus", "--method", "org.a11y.Bus.GetAddress"],
-                env=env, capture_output=True, text=True, timeout=5, check=False,
+                env=env, capture_output=True, text=True, timeout=5, check=False, **as_user,
             )  # fmt: skip
             return reply.stdout.strip() if reply.returncode == 0 and "unix:" in reply.stdout else ""
 
@@ -313,11 +391,14 @@ class SandboxDesktop:
             ["gdbus", "call", "--session", "--dest", "org.a11y.Bus", "--object-path",
              "/org/a11y/bus", "--method", "org.freedesktop.DBus.Properties.Set",
              "org.a11y.Status", "IsEnabled", "<true>"],
-            env=env, capture_output=True, timeout=5, check=True,
+            env=env, capture_output=True, timeout=5, check=True, **as_user,
         )  # fmt: skip
 
         window_manager = processes.spawn(
-            ["xfwm4", "--compositor=off", "--sm-client-disable"], env, logs / "xfwm4.log"
+            ["xfwm4", "--compositor=off", "--sm-client-disable"],
+            env,
+            logs / "xfwm4.log",
+            run_as=state.run_as,
         )
         state.infrastructure_pids.append(window_manager.pid)
         state.env = env
@@ -402,7 +483,8 @@ class SandboxDesktop:
 
     def _a11y_client(self) -> AccessibilityClient:
         if self._a11y is None:
-            self._a11y = AccessibilityClient(self._require_state().env)
+            state = self._require_state()
+            self._a11y = AccessibilityClient(state.env, run_as=state.run_as)
         return self._a11y
 
     @property
@@ -443,6 +525,8 @@ class SandboxDesktop:
         spec = get_app(name)
         state = self._require_state()
         processes.require_programs([spec.program])
+        if state.run_as is not None:
+            _check_readable(files, state.run_as)
         before = {window.window_id for window in self.x11.windows()}
         context = LaunchContext(
             home=state.home,
@@ -457,7 +541,9 @@ class SandboxDesktop:
         argv = spec.command(context)
         log = state.root / "logs" / f"{name}.log"
         log.parent.mkdir(exist_ok=True)
-        process = processes.spawn(argv, {**state.env, **spec.extra_env}, log, cwd=state.home)
+        process = processes.spawn(
+            argv, {**state.env, **spec.extra_env}, log, cwd=state.home, run_as=state.run_as
+        )
         state.app_pids.setdefault(name, []).append(process.pid)
         if name == "browser":
             state.profile_dirs.append(context.home / PROFILE)
@@ -660,7 +746,7 @@ class SandboxDesktop:
         if self._unsaved is None:
             state = self._require_state()
             self._unsaved = UnsavedWorkReader(
-                state.home, state.sandbox_id, state.env, self._a11y_client
+                state.home, state.sandbox_id, state.env, self._a11y_client, run_as=state.run_as
             )
         return self._unsaved.read(self.x11.windows())
 
@@ -764,14 +850,26 @@ class SandboxDesktop:
         if isinstance(action, act.OpenApp):
             get_app(action.app)
 
+    def app_action_kinds(self) -> frozenset[str]:
+        """The application actions this sandbox carries out; none on an attached desktop (their
+        interfaces need the sandbox's own LibreOffice pipe, browser profile and mail store)."""
+        state = self._require_state()
+        return frozenset() if state.attached else self._interfaces.kinds()
+
     def execute(self, action: act.Action) -> ActionResult:
-        """Validate, execute, then wait for the screen to settle."""
+        """Validate, execute (GUI actions as input, application actions through the
+        application's interface), then wait for the screen to settle."""
         self.validate(action)
         started = time.perf_counter()
         assert self._executor is not None
-        result = self._executor.execute(action)
+        if isinstance(action, AppAction):
+            if action.kind not in self.app_action_kinds():
+                raise UnsupportedActionError(f"{action.kind} is not available on this desktop")
+            result = self._interfaces.perform(action)
+        else:
+            result = self._executor.execute(action)
         settled = True
-        if action.settles and action.runs_on == "desktop":
+        if action.settles and action.runs_on in ("desktop", "application"):
             settled = self.wait_settled()
         return result.model_copy(
             update={"settled": settled, "duration_ms": (time.perf_counter() - started) * 1000}
@@ -802,12 +900,13 @@ class SandboxDesktop:
         state = self._require_state()
         if self._unsaved is not None:
             self._unsaved.close()  # its connection was to the LibreOffice about to end
+        self._interfaces.close()  # connections to the applications about to end
         self.close_apps()
         relay = self._relay(start=False)
         if relay is not None:
             relay.reject_all()  # mail nobody decided on belongs to the episode that ends: unsent
         if not state.attached:
-            restore_home(state.home_template, state.home)
+            restore_home(state.home_template, state.home, owner=state.run_as)
         if self._a11y is not None:
             self._a11y.close()  # its cache held the closed applications' objects
 
@@ -816,6 +915,7 @@ class SandboxDesktop:
         if self._closed:
             return
         state = self.state
+        self._interfaces.close()
         if self._unsaved is not None:
             self._unsaved.close()
             self._unsaved = None

@@ -28,6 +28,7 @@ from urllib.parse import unquote, urlparse
 from pcagent.env.accessibility import AccessibilityClient, TabText, WorkerProcess
 from pcagent.env.apps import app_of_window, libreoffice_pipe_name
 from pcagent.env.observation import WindowInfo
+from pcagent.env.processes import RunAs
 from pcagent.env.protocol import UnsavedDocument
 from pcagent.errors import DesktopError
 
@@ -51,7 +52,8 @@ class UnsavedWorkReader:
     """Reads the unsaved documents of one sandbox; keeps the LibreOffice worker between calls.
 
     ``accessibility`` returns the sandbox's accessibility client (asked each time: the sandbox may
-    replace it). ``env`` is the environment the LibreOffice worker runs in.
+    replace it). ``env`` is the environment the LibreOffice worker runs in, ``run_as`` its user
+    (the sandbox session's: LibreOffice's pipe is its user's alone).
     """
 
     def __init__(
@@ -60,6 +62,7 @@ class UnsavedWorkReader:
         sandbox_id: str,
         env: Mapping[str, str],
         accessibility: Callable[[], AccessibilityClient],
+        run_as: RunAs | None = None,
     ) -> None:
         self.home = home
         self.accessibility = accessibility
@@ -67,6 +70,7 @@ class UnsavedWorkReader:
             "pcagent.env.office_worker",
             env,
             args=[libreoffice_pipe_name(sandbox_id)],
+            run_as=run_as,
             timeout=OFFICE_TIMEOUT,
             name="LibreOffice document reader",
             error=DesktopError,

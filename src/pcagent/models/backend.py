@@ -28,6 +28,10 @@ class BackendInfo:
     #: Dollars per million tokens; 0 when unknown.
     prompt_cost_per_mtok: float = 0.0
     completion_cost_per_mtok: float = 0.0
+    #: The backend always decodes under the request's schema when asked to (llama.cpp's
+    #: grammar), so a reply cannot leave it: a prompt that already describes the fields need not
+    #: repeat the schema.
+    enforces_schema: bool = False
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,8 @@ gets the built-in ``local`` profile: the best installed model pack.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from pcagent.config import ModelProfile, PcAgentConfig
 from pcagent.errors import ModelConfigurationError
 from pcagent.models.backend import BackendInfo, ChatBackend
@@ -42,9 +44,10 @@ def create_backend(config: PcAgentConfig, profile_name: str) -> ChatBackend:
         else:
             installed = find_local_model(config.models_dir, profile.pack)
             path, label = installed.path, installed.pack.name
+        info = backend_info(profile_name, profile.model_copy(update={"vision": False}), label)
         return LocalLlamaBackend(
             path,
-            info=backend_info(profile_name, profile.model_copy(update={"vision": False}), label),
+            info=replace(info, enforces_schema=True),
             threads=profile.threads,
             context_tokens=profile.context_tokens,
             cache_slots=profile.cache_slots,

@@ -121,13 +121,18 @@ class StructuredChatModel:
         """Ask until the reply validates against ``schema`` or the re-asks are spent.
 
         ``described``: the prompt already explains every field (the Decision prompt describes
-        each action), so the schema shown to the model leaves out descriptions and titles; the
-        backend still gets the whole schema for constrained decoding.
+        each action), so the schema shown to the model leaves out descriptions and titles, and
+        is left out altogether (only the reply's top-level fields are named) when the backend
+        enforces it by constrained decoding; the backend always gets the whole schema.
         """
         prepared, scalings = self._prepare_images(messages)
         json_schema = schema.model_json_schema()
-        shown = bare_schema(json_schema) if described else json_schema
-        conversation = _with_schema_instruction(prepared, shown)
+        if described and self.constrained and self.backend.info.enforces_schema:
+            instruction = fields_instruction(json_schema)
+        else:
+            shown = bare_schema(json_schema) if described else json_schema
+            instruction = schema_instruction(shown)
+        conversation = _with_schema_instruction(prepared, instruction)
         attempts: list[Attempt] = []
         usage = Usage()
         failure: OutputFailure | None = None
@@ -205,6 +210,12 @@ def schema_instruction(json_schema: dict[str, Any]) -> str:
     )
 
 
+def fields_instruction(json_schema: dict[str, Any]) -> str:
+    """The reply format in one sentence, for a backend that enforces the schema itself."""
+    fields = ", ".join(f'"{name}"' for name in json_schema.get("properties", {}))
+    return f"Reply with exactly one JSON object with the fields {fields}, and nothing else."
+
+
 _PROSE_KEYS = frozenset({"description", "title", "examples"})
 
 
@@ -225,12 +236,10 @@ def bare_schema(json_schema: Any) -> Any:
     return bare
 
 
-def _with_schema_instruction(
-    messages: Sequence[Message], json_schema: dict[str, Any]
-) -> list[Message]:
-    """Append the schema to the system message (or add one): it stays at the same place in every
-    call of an agent, so the prompt prefix — and the backend's prompt cache — is stable."""
-    instruction = TextPart(text=schema_instruction(json_schema))
+def _with_schema_instruction(messages: Sequence[Message], text: str) -> list[Message]:
+    """Append the reply format to the system message (or add one): it stays at the same place in
+    every call of an agent, so the prompt prefix — and the backend's prompt cache — is stable."""
+    instruction = TextPart(text=text)
     result = list(messages)
     if result and result[0].role == "system":
         result[0] = Message(role="system", parts=(*result[0].parts, instruction))

@@ -11,7 +11,9 @@ from typing import Literal, cast
 
 from pcagent.errors import ConfigurationError
 
-Ablation = Literal["none", "no_perception", "no_manager", "no_reflection", "single_agent"]
+Ablation = Literal[
+    "none", "no_perception", "no_manager", "no_reflection", "single_agent", "gui_only"
+]
 
 ABLATIONS: dict[str, str] = {
     "none": "the full system",
@@ -19,6 +21,7 @@ ABLATIONS: dict[str, str] = {
     "no_manager": "the whole instruction as one subtask",
     "no_reflection": "no Reflection agent: every action counts as a success",
     "single_agent": "one Decision agent with every action: no Manager, Progress, Reflection, roles",
+    "gui_only": "no application actions: every role works through mouse and keyboard alone",
 }
 
 

@@ -33,6 +33,12 @@ class RunCheckpoint(BaseModel):
     hub: dict[str, str] = Field(default_factory=dict)
     reflection: str = ""
     history: list[str] = Field(default_factory=list)
+    #: What the latest application action that read something returned (a document's
+    #: paragraphs, a page's text), kept for the next decisions of the same subtask.
+    last_output: str = ""
+    #: The latest action of the subtask, when it was an application action that read its effect
+    #: back and found it done ("" once any other action follows).
+    verified_effect: str = ""
     guidance: str = ""
     consecutive_failures: int = 0
     replans: int = 0
@@ -67,6 +73,8 @@ class RunCheckpoint(BaseModel):
         self.answers = {}
         self.reflection = ""
         self.history = []
+        self.last_output = ""
+        self.verified_effect = ""
         self.consecutive_failures = 0
         self.recent_actions = []
 

@@ -23,6 +23,7 @@ from pcagent.env.protocol import (
     AppInfo,
     ApplicationCatalog,
     ApplicationControl,
+    ApplicationInterfaces,
     Describable,
     Environment,
     LocalHome,
@@ -119,6 +120,12 @@ class DesktopAccess:
     def unsaved_documents(self) -> list[UnsavedDocument]:
         """Documents open with unsaved changes ([] when the environment cannot tell)."""
         return self.unsaved.unsaved_documents() if self.unsaved is not None else []
+
+    def app_action_kinds(self) -> frozenset[str]:
+        """The application actions the environment can carry out (none without the capability)."""
+        if isinstance(self.environment, ApplicationInterfaces):
+            return frozenset(self.environment.app_action_kinds())
+        return frozenset()
 
     def describe(self) -> dict[str, object]:
         """The environment's own description, for the run's settings ({} when it has none)."""

@@ -1,6 +1,7 @@
 """Where an action is carried out, decided by the action's own definition (``Action.runs_on``).
 
-One dispatcher serves runs and replay: desktop actions go to the environment, ``select_text`` to
+One dispatcher serves runs and replay: desktop actions go to the environment, application actions
+too when it offers them (:class:`~pcagent.env.protocol.ApplicationInterfaces`), ``select_text`` to
 the perception layer (which turns it into exact selections or drags), ``ask_human`` to the person,
 and ``answer``/``done``/``fail`` stay in the run loop. Whatever happens comes back as a typed
 :class:`~pcagent.runtime.record_models.StepResult`; errors an action may meet on a live desktop
@@ -13,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from pcagent import actions as act
-from pcagent.env.protocol import Environment
+from pcagent.env.protocol import ApplicationInterfaces, Environment
 from pcagent.errors import ActionError, DesktopError, PerceptionError
 from pcagent.models.structured import ChatModel
 from pcagent.perception.text_selection import TextSelector
@@ -21,7 +22,7 @@ from pcagent.runtime.human import Human
 from pcagent.runtime.record_models import StepResult
 
 #: Sites whose actions change the desktop (and so are re-executed by replay).
-DESKTOP_SITES = frozenset({"desktop", "perception"})
+DESKTOP_SITES = frozenset({"desktop", "perception", "application"})
 
 
 def acts_on_desktop(action: act.Action) -> bool:
@@ -47,6 +48,7 @@ class ActionDispatcher:
         handlers: dict[act.ActionSite, Callable[[act.Action], StepResult]] = {
             "desktop": self._on_desktop,
             "perception": self._select_text,
+            "application": self._through_application,
             "run": self._in_run,
             "human": self._ask_human,
         }
@@ -57,6 +59,19 @@ class ActionDispatcher:
 
     def _on_desktop(self, action: act.Action) -> StepResult:
         return StepResult.of(self.environment.execute(action))
+
+    def _through_application(self, action: act.Action) -> StepResult:
+        environment = self.environment
+        if not isinstance(environment, ApplicationInterfaces) or (
+            action.kind not in environment.app_action_kinds()
+        ):
+            return StepResult(
+                ok=False,
+                message=f"{action.kind} is not available on this desktop; do it through the "
+                "application's window instead",
+                error="UnsupportedActionError",
+            )
+        return StepResult.of(environment.execute(action))
 
     def _select_text(self, action: act.Action) -> StepResult:
         if not isinstance(action, act.SelectText):

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from pcagent.config import InteractionMode, SafetyConfig
+from pcagent.env.ownership import give_to_owner
 from pcagent.env.protocol import UnsavedDocument
 from pcagent.runtime.desktop_state import is_document
 from pcagent.runtime.home_manifest import HomeManifest
@@ -205,6 +206,7 @@ class FileEffectGuard:
                 target = recovered_name(self.home, document)
                 (self.home / target).parent.mkdir(parents=True, exist_ok=True)
                 (self.home / target).write_bytes(document.contents)
+                give_to_owner(self.home / target, self.home)
                 reason += f"; the unsaved contents were written to {target}"
             verdicts.append(EffectVerdict("discard_changes", (label,), kept, reason))
         self.verdicts.extend(verdicts)

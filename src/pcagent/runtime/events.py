@@ -81,6 +81,14 @@ class EscalateProgressEvent(_Event):
     failures: int
 
 
+class DoneRefusedEvent(_Event):
+    """A subtask's ``done`` was not accepted: the desktop or its account did not support it."""
+
+    kind: Literal["done_refused"] = "done_refused"
+    subtask: str
+    reason: str
+
+
 class LoopEvent(_Event):
     kind: Literal["loop"] = "loop"
     action: str
@@ -173,6 +181,7 @@ Event = Annotated[
     | AskedHumanEvent
     | ReviewEvent
     | EscalateProgressEvent
+    | DoneRefusedEvent
     | LoopEvent
     | ReplanEvent
     | ReopenedAppEvent

@@ -23,6 +23,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from pcagent.env.ownership import give_to_owner
 from pcagent.errors import RecordError, RunStateError
 from pcagent.runtime.home_manifest import (
     DEFAULT_EXCLUDES,
@@ -396,3 +397,5 @@ class HomeSnapshots:
         except BaseException:
             temporary.unlink(missing_ok=True)
             raise
+        # HOME's applications may run as another user, who must be able to save over it.
+        give_to_owner(target, home)

@@ -122,6 +122,7 @@ class StepLoop:
         if self.book.reopen_crashed_app(checkpoint, subtask, windows, self.steps_done):
             seen = self.parts.perceiver.perceive(text)
         work.listing = seen.listing
+        work.front_app = self.desktop.app_of(seen.perception.observation.focused_window)
         work.screenshot = seen.perception.observation.screenshot
         work.set_of_mark = seen.recorded_set_of_mark
         return seen
@@ -157,9 +158,11 @@ class StepLoop:
                 window=window,
                 screen=seen.perception.observation.screen_size,
                 outputs_needed=subtask.outputs,
+                reported=dict(checkpoint.answers),
                 hub=checkpoint.hub,
                 progress=checkpoint.progress,
                 history=checkpoint.history[-HISTORY_LINES:],
+                last_output=checkpoint.last_output,
                 reflection=checkpoint.reflection,
                 guidance=checkpoint.guidance,
                 image=image,
@@ -201,6 +204,8 @@ class StepLoop:
             work.result = refusal
             return before, Reflection("no_change", f"refused: {refusal.message}", False)
         work.result = self.dispatcher.carry_out(action)
+        if work.result.output is not None:
+            checkpoint.last_output = f"step {work.number}, {action.kind}: {work.result.output}"
         if work.result.reply is not None:
             checkpoint.guidance = work.result.reply
             question = action.question if isinstance(action, act.AskHuman) else ""
@@ -220,6 +225,7 @@ class StepLoop:
             window_after=focused.title if focused else "",
             step=work.number,
             app_after=self.desktop.app_of(focused),
+            result=work.result,
         )
         return after, self.parts.reflector.reflect(facts)
 

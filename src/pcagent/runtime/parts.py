@@ -30,6 +30,7 @@ from pcagent.models.structured import ChatModel, StructuredResult
 from pcagent.perception.listing import baseline_listing
 from pcagent.perception.module import ActivePerception, Perception
 from pcagent.runtime.ablations import Ablation
+from pcagent.runtime.record_models import StepResult
 
 Sink = Callable[[str, StructuredResult[Any]], None]
 
@@ -203,6 +204,8 @@ class ReflectionFacts:
     window_after: str
     step: int
     app_after: str = ""
+    #: What carrying out the action came to (an application action's own check of its effect).
+    result: StepResult | None = None
 
 
 @dataclass
@@ -230,6 +233,9 @@ class ModelReflector:
                 image_after=image,
                 step=data.step,
                 app_after=data.app_after,
+                result_ok=data.result.ok if data.result is not None else None,
+                result_verified=data.result.verified if data.result is not None else False,
+                result_message=data.result.message if data.result is not None else "",
             )
         )
 

@@ -64,6 +64,10 @@ class StepResult(BaseModel):
     answer: str | None = None
     #: The person's reply to ``ask_human``.
     reply: str | None = None
+    #: What an application action read, for the agent to see.
+    output: str | None = None
+    #: The application action read its effect back and found it done.
+    verified: bool = False
     finished: bool = False
     settled: bool = True
     duration_ms: float = 0.0
@@ -75,6 +79,8 @@ class StepResult(BaseModel):
             ok=result.ok,
             message=result.message,
             answer=result.answer,
+            output=result.output,
+            verified=result.verified,
             finished=result.finished,
             settled=result.settled,
             duration_ms=result.duration_ms,
@@ -134,6 +140,8 @@ class StepRecord(BaseModel):
     state: RunCheckpoint | None = None
     #: The element listing shown to Decision.
     listing: str = ""
+    #: The application in front when Decision looked ("" when none of the environment's).
+    front_app: str = ""
     #: Open application windows after the step.
     apps: list[OpenWindow] = Field(default_factory=list)
     #: Documents with unsaved changes after the step (their contents are files of the step).

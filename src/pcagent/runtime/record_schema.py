@@ -7,7 +7,8 @@ from a newer pcagent is refused (see :class:`pcagent.runtime.records.RunStore`).
 
 Version 1 kept steps' results and events as free-form JSON; version 2 stores them as the typed
 records of :mod:`pcagent.runtime.record_models` and :mod:`pcagent.runtime.events`; version 3 adds
-each step's list of documents with unsaved changes.
+each step's list of documents with unsaved changes; version 4 the application in front when the
+step was decided.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Any
 
 from pcagent.runtime.record_models import StepResult
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 Migration = list[str] | Callable[[sqlite3.Connection], None]
 
@@ -158,7 +159,9 @@ def _upgrade_1_to_2(conn: sqlite3.Connection) -> None:
 
 _VERSION_3 = ["ALTER TABLE steps ADD COLUMN unsaved TEXT NOT NULL DEFAULT '[]'"]
 
-MIGRATIONS: list[Migration] = [_VERSION_1, _upgrade_1_to_2, _VERSION_3]
+_VERSION_4 = ["ALTER TABLE steps ADD COLUMN front_app TEXT NOT NULL DEFAULT ''"]
+
+MIGRATIONS: list[Migration] = [_VERSION_1, _upgrade_1_to_2, _VERSION_3, _VERSION_4]
 """Entry *i* upgrades a file from version *i* to *i + 1*."""
 
 

@@ -75,6 +75,7 @@ class StepWork:
     result: StepResult | None = None
     reflection: ReflectionRecord | None = None
     listing: str = ""
+    front_app: str = ""
     error: str | None = None
     screenshot: Image.Image | None = None
     set_of_mark: Image.Image | None = None
@@ -176,6 +177,7 @@ class StepRecorder:
             hub=dict(checkpoint.hub),
             state=checkpoint.model_copy(deep=True),
             listing=work.listing,
+            front_app=work.front_app,
             apps=apps,
             unsaved=[
                 UnsavedFile(app=doc.app, title=doc.title, document=doc.document, file=name)

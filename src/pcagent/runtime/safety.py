@@ -47,6 +47,9 @@ What is matched (:mod:`pcagent.runtime.safety_reach` computes it, the rules are 
   named mark (none, or only unnamed buttons) may be a Send button the screen reading missed, and
   counts as sending.
 
+Application actions (:mod:`pcagent.app_actions`) that are sensitive by themselves say so
+(``Action.sensitivity``: ``mail_send`` is ``send_mail``) and are decided like a matched rule.
+
 An unknown application counts as any application. This guard is the first line of defence, not
 the only one: effects are checked behind it (see :mod:`pcagent.runtime.effects`).
 """
@@ -165,7 +168,11 @@ class SafetyGuard:
         return cls(config=config.safety, mode=config.run.mode, human=human, editors=editors)
 
     def classify(self, action: Action, context: ActionContext) -> Sensitivity | None:
-        """The first rule the action matches, as a :class:`Sensitivity`; None if none does."""
+        """The first rule the action matches, as a :class:`Sensitivity`; None if none does.
+        An action sensitive by itself (an application action that sends mail) needs no rule."""
+        own = action.sensitivity()
+        if own is not None:
+            return Sensitivity(category=own[0], reason=own[1])
         pressed = pressed_keys(action)
         reached = activations(action, context)
         typing = typing_into_text(context)

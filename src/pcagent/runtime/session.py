@@ -16,6 +16,7 @@ from typing import Any
 
 from pcagent.agents.roles import Role, RolePool, default_pool, generalist
 from pcagent.config import PcAgentConfig
+from pcagent.env.ownership import give_to_owner
 from pcagent.env.protocol import Environment
 from pcagent.errors import RunStateError
 from pcagent.runtime.ablations import Ablation, check_ablation
@@ -75,9 +76,11 @@ class RunSession:
         self._desktop = DesktopAccess.of(self.environment)
         apps = self._desktop.applications()
         app_names = [app.name for app in apps]
+        # The application actions the desktop offers, unless the ablation keeps to the GUI.
+        app_kinds = self._desktop.app_action_kinds() if self.ablation != "gui_only" else frozenset()
         if self.pool is None:
-            self.pool = default_pool(app_names)
-        self._generalist = generalist(app_names)
+            self.pool = default_pool(app_names, app_kinds)
+        self._generalist = generalist(app_names, app_kinds)
         self._guard = SafetyGuard(
             self.config.safety,
             run.mode,
@@ -232,6 +235,8 @@ class RunSession:
             # Unsaved edits cannot be put back into the applications; their contents come back
             # as files beside the restored ones, and the agents are told where.
             written = restore_unsaved(self.store, parent.run_id, self._desktop.home, step)
+            for path in written:
+                give_to_owner(path, self._desktop.home)
             names = ", ".join(path.name for path in written)
             checkpoint.guidance = " ".join(
                 [checkpoint.guidance, f"Unsaved work of step {step} is in HOME as: {names}."]

@@ -12,14 +12,17 @@ from dataclasses import dataclass
 
 from pcagent import actions as act
 from pcagent.agents.plan import SubtaskSpec
-from pcagent.agents.progress import ProgressInput
+from pcagent.agents.progress import ProgressInput, ProgressReport
 from pcagent.config import InteractionMode
 from pcagent.env.observation import WindowInfo
+from pcagent.env.protocol import UnsavedDocument
 from pcagent.errors import PcAgentError
 from pcagent.runtime.checkpoint import Outcome, RunCheckpoint
-from pcagent.runtime.desktop_state import DesktopAccess
+from pcagent.runtime.desktop_state import DesktopAccess, documents_in
+from pcagent.runtime.done_check import done_problem, files_to_save
 from pcagent.runtime.events import (
     AssignEvent,
+    DoneRefusedEvent,
     EscalateProgressEvent,
     FinishEvent,
     LoopEvent,
@@ -31,8 +34,47 @@ from pcagent.runtime.events import (
 from pcagent.runtime.human import Human
 from pcagent.runtime.parts import LoopParts
 from pcagent.runtime.policy import Counters, EscalationPolicy, StepFacts
-from pcagent.runtime.record_models import ReflectionRecord
+from pcagent.runtime.record_models import ReflectionRecord, StepResult
 from pcagent.runtime.recorder import StepRecorder, StepWork, action_text
+
+#: Longest output of an application action that counts as one value (a result, a date).
+_VALUE_CHARACTERS = 100
+
+
+def read_value(action: act.Action | None, result: StepResult | None) -> str | None:
+    """The value an application action read and verified, when it is one short line (the
+    calculator's result): the subtask's one missing output, without asking a model to copy it.
+    None for anything longer (a document, a page) or unverified."""
+    if action is None or action.belongs_to is None or result is None:
+        return None
+    output = (result.output or "").strip()
+    if not (result.ok and result.verified and output):
+        return None
+    if "\n" in output or len(output) > _VALUE_CHARACTERS:
+        return None
+    return output
+
+
+def _repeats_a_success(history: Sequence[str], action: str) -> int | None:
+    """The step whose action ``action`` repeats exactly, when that step succeeded."""
+    for line in reversed(history):
+        number, _, rest = line.partition(": ")
+        if rest == f"{action} -> success":
+            return int(number) if number.isdigit() else None
+    return None
+
+
+def _finish_hint(repeated: int | None, report: ProgressReport | None) -> str:
+    """What to tell a Decision agent that keeps acting after its work is done: a small model
+    repeats a successful action rather than say done."""
+    if repeated is not None:
+        return (
+            f"this repeated step {repeated} exactly, which had already succeeded; if the subtask "
+            "is complete, finish it with done"
+        )
+    if report is not None and report.completed:
+        return "the account of the subtask says it is complete; finish it with done if so"
+    return ""
 
 
 def _counters(checkpoint: RunCheckpoint) -> Counters:
@@ -117,6 +159,14 @@ class SubtaskBook:
         action = work.action
         if isinstance(action, act.Answer) and len(subtask.outputs) == 1:
             checkpoint.answers[subtask.outputs[0]] = action.text
+        if not isinstance(action, act.Done):
+            verified = action is not None and action.belongs_to is not None
+            verified = verified and work.result is not None and work.result.verified
+            checkpoint.verified_effect = action_text(action) if verified else ""
+        read = read_value(action, work.result)
+        missing = [name for name in subtask.outputs if name not in checkpoint.answers]
+        if read is not None and len(missing) == 1:
+            checkpoint.answers[missing[0]] = read
         failed = reflection.failed or bool(work.result is not None and not work.result.ok)
         if isinstance(action, act.Done | act.Answer | act.AskHuman) and not reflection.failed:
             failed = False
@@ -129,6 +179,7 @@ class SubtaskBook:
         counters = self.policy.count(_counters(checkpoint), facts)
         _store_counters(checkpoint, counters)
         verdict = f"{reflection.verdict}: {reflection.reason}"
+        repeated = _repeats_a_success(checkpoint.history, facts.action)
         checkpoint.reflection = verdict
         checkpoint.history.append(f"{work.number}: {facts.action} -> {reflection.verdict}")
         if self.policy.reassess(counters):
@@ -137,17 +188,23 @@ class SubtaskBook:
                 "subtask and say what to try differently"
             )
             self.recorder.event(step, EscalateProgressEvent(failures=counters.consecutive_failures))
-        self._update_progress(checkpoint, subtask, text, facts.action, verdict, work.number)
+        report = self._update_progress(
+            checkpoint, subtask, text, facts.action, verdict, work.number
+        )
+        if not failed and not isinstance(action, act.Done):
+            hint = _finish_hint(repeated, report)
+            if hint:
+                checkpoint.reflection += f" — {hint}"
         if isinstance(action, act.Done):
-            missing = [name for name in subtask.outputs if name not in checkpoint.answers]
-            if not missing:
+            problem = self._done_problem(checkpoint, subtask, report)
+            if problem is None:
                 checkpoint.hub.update(checkpoint.answers)
                 checkpoint.end_subtask("done")
                 self.log(f"subtask {subtask.id} done")
                 return
-            checkpoint.reflection = (
-                f"not done yet: report {', '.join(missing)} with an answer action first"
-            )
+            checkpoint.reflection = f"not done yet: {problem}"
+            self.recorder.event(step, DoneRefusedEvent(subtask=subtask.id, reason=problem))
+            self.log(f"done refused for {subtask.id}: {problem}")
             counters = self.policy.unfinished(counters)
             _store_counters(checkpoint, counters)
         decision = self.policy.decide(counters, facts)
@@ -161,6 +218,29 @@ class SubtaskBook:
                 checkpoint, "failed", f"subtask {subtask.id} failed: {decision.reason}", step
             )
 
+    def _done_problem(
+        self, checkpoint: RunCheckpoint, subtask: SubtaskSpec, report: ProgressReport | None
+    ) -> str | None:
+        """Why the subtask's ``done`` is not accepted (:mod:`done_check`); None to accept."""
+        missing = [name for name in subtask.outputs if name not in checkpoint.answers]
+        documents = None
+        unsaved: list[UnsavedDocument] = []
+        if self.desktop.home is not None and files_to_save(subtask.description):
+            documents = documents_in(self.desktop.home)
+            try:
+                unsaved = self.desktop.unsaved_documents()
+            except PcAgentError as error:
+                self.log(f"could not read the unsaved documents: {error}")
+        completed = report.completed if report is not None else None
+        return done_problem(
+            subtask.description,
+            missing,
+            documents,
+            unsaved,
+            completed,
+            verified_effect=checkpoint.verified_effect,
+        )
+
     def _update_progress(
         self,
         checkpoint: RunCheckpoint,
@@ -169,7 +249,7 @@ class SubtaskBook:
         action: str,
         verdict: str,
         number: int,
-    ) -> None:
+    ) -> ProgressReport | None:
         report = self.parts.progress.update(
             ProgressInput(
                 subtask=text,
@@ -184,6 +264,7 @@ class SubtaskBook:
         if report is not None:
             checkpoint.progress = report.progress
             checkpoint.answers.update(report.outputs)
+        return report
 
     def _replan(
         self, checkpoint: RunCheckpoint, subtask: SubtaskSpec, reason: str, step: int

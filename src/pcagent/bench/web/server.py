@@ -39,6 +39,7 @@ from pydantic import BaseModel, ConfigDict
 
 from pcagent.bench.web.sites import SITES, PageRequest, PageResponse, find_site, respond
 from pcagent.env import processes
+from pcagent.env.ownership import give_to_owner
 from pcagent.errors import BenchError
 
 logger = logging.getLogger(__name__)
@@ -464,3 +465,4 @@ def trust_ca_in_home(home: Path, ca_pem: Path) -> None:
                 f"certutil {' '.join(arguments[:1])} failed for {database}: "
                 f"{(result.stderr or result.stdout).strip()}"
             )
+    give_to_owner(database, home)  # the browser runs as HOME's owner and opens it read-write

@@ -1,0 +1,138 @@
+"""The agents' quality with a configured model, on a fixed development subset of the benchmark.
+
+The subset spans all eight applications with the benchmark's own tasks:
+
+    pc01 text editor + clocks        pc12 file manager + word processor
+    pc05 browser + calculator        pc17 browser + text editor
+    pc07 browser + spreadsheet       pc19 text editor + mail
+    pc09 word processor              pc25 mail + browser
+
+It runs them with the ``pcagent`` agent (``--all``: the 25 tasks; ``--tasks``: others) and prints
+SR, SSR, CR, EE, CE, steps, tokens, seconds per step, the count of each failure cause
+(:mod:`pcagent.bench.failure_causes`) and the prompt budget: the median prompt tokens of each
+agent role's model calls and the median seconds of a step, against the goals (Decision prompt
+<= 1,500 tokens, step <= 15 s). The baseline in the same run is the task's own GUI reference
+solution: its step count beside the agents'.
+
+Results go to the benchmark store as each task ends; ``--continue BENCH_ID`` adds the tasks not
+yet done to an earlier run, so a long run can be done in parts and reported together
+(``pcagent bench report BENCH_ID``).
+
+    python benchmarks/agent_quality.py --json [--model local] [--max-steps 20] [--all]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+from typing import Any
+
+from pcagent.bench.failure_causes import CAUSES
+from pcagent.bench.report import cause_counts, summary
+from pcagent.bench.results import BenchStore
+from pcagent.bench.runner import TaskRun, run_tasks
+from pcagent.bench.tasks import select_tasks
+from pcagent.cli.options import config_with
+from pcagent.runtime.ablations import check_ablation
+from pcagent.runtime.records import RunStore
+
+DEVELOPMENT_SUBSET = ("pc01", "pc05", "pc07", "pc09", "pc12", "pc17", "pc19", "pc25")
+DECISION_PROMPT_GOAL = 1500
+STEP_SECONDS_GOAL = 15.0
+
+
+def _median(values: list[float]) -> float | None:
+    return round(statistics.median(values), 1) if values else None
+
+
+def prompt_budget(runs: RunStore, run_ids: list[str]) -> dict[str, Any]:
+    """Median prompt tokens per agent role over the runs' model calls, and seconds per step."""
+    tokens: dict[str, list[float]] = {}
+    step_seconds: list[float] = []
+    for run_id in run_ids:
+        for call in runs.calls(run_id):
+            tokens.setdefault(call.agent, []).append(call.prompt_tokens)
+        step_seconds += [step.duration_ms / 1000 for step in runs.steps(run_id)]
+    decision = _median(tokens.get("decision", []))
+    step = _median(step_seconds)
+    return {
+        "median_prompt_tokens": {role: _median(values) for role, values in sorted(tokens.items())},
+        "median_step_s": step,
+        "decision_prompt_goal": DECISION_PROMPT_GOAL,
+        "step_s_goal": STEP_SECONDS_GOAL,
+        "decision_prompt_met": decision is not None and decision <= DECISION_PROMPT_GOAL,
+        "step_s_met": step is not None and step <= STEP_SECONDS_GOAL,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--json", action="store_true", help="print one JSON object at the end")
+    parser.add_argument("--all", action="store_true", help="all 25 tasks")
+    parser.add_argument("--tasks", nargs="*", help="these task ids instead of the subset")
+    parser.add_argument("--model", help="model profile for every agent role")
+    parser.add_argument("--ablation", default="none")
+    parser.add_argument("--max-steps", type=int, help="step cap per task")
+    parser.add_argument("--continue", dest="resume", help="add to this earlier benchmark run")
+    arguments = parser.parse_args()
+    ablation = check_ablation(arguments.ablation)
+    config = config_with(arguments.max_steps, arguments.model)
+    ids = None if arguments.all else (arguments.tasks or list(DEVELOPMENT_SUBSET))
+    chosen = select_tasks(ids)
+    with BenchStore(config.data_dir / "bench") as store:
+        if arguments.resume:
+            bench = store.get(arguments.resume)
+            done = {result.task_id for result in store.results(bench.bench_id)}
+            chosen = [task for task in chosen if task.id not in done]
+        else:
+            bench = store.create("pcagent", [t.id for t in chosen], arguments.model or "", ablation)
+        print(f"benchmark run {bench.bench_id}: {len(chosen)} tasks to run", file=sys.stderr)
+
+        def finished(result: TaskRun) -> None:
+            store.add(bench.bench_id, result)
+            outcome = result.outcome
+            print(
+                f"{outcome.task_id}: {'pass' if outcome.success else 'fail'} "
+                f"CR {outcome.completion_ratio:.0%}, {outcome.actions} steps, "
+                f"{outcome.tokens} tokens, {outcome.seconds:.0f} s, "
+                f"causes {list(outcome.failure_causes)}",
+                file=sys.stderr,
+                flush=True,
+            )
+
+        if chosen:
+            run_tasks(chosen, "pcagent", config=config, ablation=ablation, on_result=finished)
+        data = summary(store, bench)
+        results = store.results(bench.bench_id)
+    with RunStore(config.runs_dir) as runs:
+        budget = prompt_budget(runs, [r.run_id for r in results if r.run_id])
+    tasks = {task.id: task for task in select_tasks(None)}
+    steps = sum(r.outcome["actions"] for r in results)
+    metrics = data["metrics"]
+    report = {
+        "bench_id": bench.bench_id,
+        "tasks": [r.task_id for r in results],
+        "SR": metrics.get("SR"),
+        "SSR": metrics.get("SSR"),
+        "CR": metrics.get("CR"),
+        "EE": metrics.get("EE"),
+        "CE": metrics.get("CE"),
+        "steps": steps,
+        "reference_steps": sum(len(tasks[r.task_id].reference) for r in results),
+        "tokens": metrics.get("tokens"),
+        "seconds_per_step": round(metrics.get("seconds", 0) / steps, 1) if steps else None,
+        "failure_causes": cause_counts(results),
+        "cause_meanings": {cause: CAUSES[cause] for cause in cause_counts(results)},
+        "prompt_budget": budget,
+    }
+    if arguments.json:
+        print(json.dumps(report, indent=2))
+    else:
+        for key, value in report.items():
+            print(f"{key}: {value}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,160 @@
+"""The sandbox's side of application actions (:mod:`pcagent.app_actions`): one
+:class:`Interface` per application family, each reaching the running application through its
+own interface and reading the effect back.
+
+:class:`AppInterfaces` owns them for one sandbox: it finds the interface for an action by the
+action's type, creates it on first use (a UNO connection or a DevTools client is made only when
+needed), turns an :class:`~pcagent.errors.AppInterfaceError` into a failed result that says the
+GUI can still do it, and closes them all when the sandbox resets or closes. Adding an interface
+is one class with ``actions`` and ``perform``, listed in :data:`INTERFACES`.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, ClassVar
+
+from pcagent.app_actions import AppAction
+from pcagent.env import processes
+from pcagent.env.app_interfaces.paths import in_home, relative_name
+from pcagent.env.observation import ActionResult, WindowInfo
+from pcagent.errors import AppInterfaceError, UnsupportedActionError
+
+if TYPE_CHECKING:
+    from pcagent.env.sandbox import SandboxDesktop
+
+
+class Interface:
+    """One application family's interface in one sandbox.
+
+    Subclasses list the action classes they carry out in ``actions`` and implement
+    :meth:`perform`; they raise :class:`AppInterfaceError` when the application's interface is
+    unavailable or the effect is not there when read back, and return an ``ActionResult`` with
+    ``verified=True`` when it is.
+    """
+
+    actions: ClassVar[tuple[type[AppAction], ...]] = ()
+
+    def __init__(self, sandbox: SandboxDesktop) -> None:
+        self.sandbox = sandbox
+
+    def perform(self, action: AppAction) -> ActionResult:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Release connections and helper processes (the sandbox resets or closes)."""
+
+    # --- helpers for subclasses ------------------------------------------------------------------
+
+    @property
+    def home(self) -> Path:
+        return self.sandbox.home
+
+    def path(self, text: str) -> Path:
+        """The HOME path an action names (:func:`in_home`: refused when it leads out of HOME)."""
+        return in_home(self.home, text)
+
+    def shown(self, path: Path) -> str:
+        """``path`` relative to HOME, as results show it to the agent."""
+        return relative_name(self.home, path)
+
+    def front(self, app: str, files: Sequence[str | Path] = ()) -> WindowInfo:
+        """Bring ``app`` to the front, starting it (on ``files``) when it is not open."""
+        if not files:
+            window = self.sandbox.bring_to_front(app)
+            if window is not None:
+                return window
+        return self.sandbox.open_app(app, files)
+
+    def run_as_user(
+        self, argv: Sequence[str], timeout: float = 30.0
+    ) -> subprocess.CompletedProcess[str]:
+        """Run a command line as the sandbox's applications run (their user, their environment,
+        in HOME) and wait for it; :class:`AppInterfaceError` when it is missing or times out."""
+        state = self.sandbox.state
+        if state is None:
+            raise AppInterfaceError("the sandbox is not running")
+        processes.require_programs([argv[0]])
+        try:
+            return subprocess.run(
+                list(argv),
+                env=state.env,
+                cwd=state.home,
+                capture_output=True,
+                text=True,
+                timeout=timeout,
+                check=False,
+                **processes.user_options(state.run_as),
+            )
+        except subprocess.TimeoutExpired as error:
+            raise AppInterfaceError(f"{argv[0]} did not finish within {timeout:.0f}s") from error
+
+
+def _interfaces() -> tuple[type[Interface], ...]:
+    """Every interface, imported on first use (each may pull in a client library)."""
+    from pcagent.env.app_interfaces.browser import BrowserInterface
+    from pcagent.env.app_interfaces.calculator import CalculatorInterface
+    from pcagent.env.app_interfaces.clock import ClockInterface
+    from pcagent.env.app_interfaces.editor import EditorInterface
+    from pcagent.env.app_interfaces.files import FilesInterface
+    from pcagent.env.app_interfaces.mail import MailInterface
+    from pcagent.env.app_interfaces.office import OfficeInterface
+
+    return (
+        CalculatorInterface,
+        BrowserInterface,
+        ClockInterface,
+        MailInterface,
+        FilesInterface,
+        EditorInterface,
+        OfficeInterface,
+    )
+
+
+class AppInterfaces:
+    """The application interfaces of one sandbox, by action type."""
+
+    def __init__(self, sandbox: SandboxDesktop) -> None:
+        self.sandbox = sandbox
+        self._classes = {
+            action_class: interface_class
+            for interface_class in _interfaces()
+            for action_class in interface_class.actions
+        }
+        self._open: dict[type[Interface], Interface] = {}
+
+    def kinds(self) -> frozenset[str]:
+        """The kinds of application action these interfaces carry out."""
+        return frozenset(
+            action_class.model_fields["kind"].default for action_class in self._classes
+        )
+
+    def perform(self, action: AppAction) -> ActionResult:
+        """Carry out ``action``; a failing interface is a failed result naming the GUI route.
+
+        Raises :class:`UnsupportedActionError` for an action no interface carries out and lets
+        :class:`~pcagent.errors.InvalidActionError` (a path outside HOME) through, like any
+        action refused before it runs.
+        """
+        interface_class = self._classes.get(type(action))
+        if interface_class is None:
+            raise UnsupportedActionError(f"no application interface carries out {action.kind!r}")
+        interface = self._open.get(interface_class)
+        if interface is None:
+            interface = self._open[interface_class] = interface_class(self.sandbox)
+        try:
+            return interface.perform(action)
+        except AppInterfaceError as error:
+            return ActionResult(
+                ok=False,
+                message=f"{action.kind} failed: {error}. The application's window can still "
+                "do it with mouse and keyboard",
+            )
+
+    def close(self) -> None:
+        """Close every interface opened so far; they open again on next use."""
+        opened, self._open = list(self._open.values()), {}
+        for interface in opened:
+            interface.close()

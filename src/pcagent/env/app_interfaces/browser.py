@@ -1,0 +1,349 @@
+"""The browser actions (open, read, click, fill) through the running Chromium's DevTools.
+
+They act on the tab the user sees, in the browser the sandbox started: ``browser_open`` loads the
+address in that tab, ``browser_click`` clicks with the mouse events Chromium would get from a
+person, ``browser_fill`` types into the field; the window shows each change. Each reads its
+effect back from the live page: the address after the load (and after redirects), the value now
+in the field, the page having changed after a click or Enter. A click or an Enter that changes
+nothing is a failed action, since nothing shows it did what was asked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+from urllib.parse import unquote, urlsplit
+
+from pcagent.app_actions import AppAction, BrowserClick, BrowserFill, BrowserOpen, BrowserRead
+from pcagent.env.app_interfaces import Interface
+from pcagent.env.app_interfaces.web_page import (
+    PAGE_SCRIPT,
+    SIGNATURE_SCRIPT,
+    Field,
+    PageView,
+    Target,
+    choose,
+    describe,
+)
+from pcagent.env.browser_profile import PROFILE
+from pcagent.env.devtools import DevToolsClient
+from pcagent.env.observation import ActionResult
+from pcagent.errors import AppInterfaceError, InvalidActionError
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, ElementHandle, Page
+
+    from pcagent.env.sandbox import SandboxDesktop
+
+#: Milliseconds a page may take to load after an address, a click or Enter.
+LOAD_TIMEOUT_MS = 30_000
+#: Milliseconds a click or Enter has to show an effect (a new address, new content, a new tab).
+CHANGE_TIMEOUT_MS = 8_000
+#: Milliseconds Playwright waits for an element to be clickable or editable.
+ACTION_TIMEOUT_MS = 5_000
+
+
+def web_address(text: str) -> str:
+    """The address to load for what an agent wrote: ``example.test/a`` becomes http (as the
+    address bar does); http, https and about:blank are kept; other schemes are refused."""
+    address = text.strip()
+    if address == "about:blank":
+        return address
+    scheme = urlsplit(address).scheme.lower() if "://" in address else ""
+    # "host:8080/path" parses as a scheme too: only these schemes without // are taken as one.
+    prefix = address.split(":", 1)[0].lower()
+    if not scheme and prefix in ("javascript", "data", "chrome", "about", "view-source", "blob"):
+        scheme = prefix
+    if not scheme:
+        return f"http://{address}"
+    if scheme in ("http", "https"):
+        return address
+    raise InvalidActionError(
+        f"browser_open loads http(s) addresses and files in HOME, not {scheme}: addresses"
+    )
+
+
+class BrowserInterface(Interface):
+    """The four browser actions over one DevTools connection, made on first use."""
+
+    actions = (BrowserOpen, BrowserRead, BrowserClick, BrowserFill)
+    #: Seconds to wait for the browser's DevTools port to answer.
+    connect_timeout = 10.0
+
+    def __init__(self, sandbox: SandboxDesktop) -> None:
+        super().__init__(sandbox)
+        self._client: DevToolsClient | None = None
+
+    def perform(self, action: AppAction) -> ActionResult:
+        address = ""
+        if isinstance(action, BrowserOpen):
+            address = self._file_or_web_address(action.url)
+            window = self.front("browser")  # the window the user sees; started when not open
+        else:
+            found = self.sandbox.bring_to_front("browser")
+            if found is None:
+                # An empty browser started now would have no page to read, click or fill.
+                message = "the browser is not open; open a page with browser_open first"
+                raise AppInterfaceError(message)
+            window = found
+        if self._client is None:
+            self._client = DevToolsClient(self.home / PROFILE, self.connect_timeout)
+
+        def job(browser: Browser) -> ActionResult:
+            page = front_page(browser, window.title)
+            if isinstance(action, BrowserOpen):
+                return self._open(page, address, action.url)
+            if isinstance(action, BrowserRead):
+                return self._read(page)
+            if isinstance(action, BrowserClick):
+                return self._click(browser, page, action.text)
+            if isinstance(action, BrowserFill):
+                return self._fill(browser, page, action)
+            raise InvalidActionError(f"the browser does not carry out {action.kind}")
+
+        return self._client.run(job)
+
+    def close(self) -> None:
+        client, self._client = self._client, None
+        if client is not None:
+            client.close()
+
+    def _file_or_web_address(self, text: str) -> str:
+        """Files (``file:`` addresses, absolute or ``~`` paths) must lie in HOME."""
+        stripped = text.strip()
+        if stripped.lower().startswith("file:"):
+            return self.path(unquote(urlsplit(stripped).path)).as_uri()
+        if stripped.startswith(("/", "~")):
+            return self.path(stripped).as_uri()
+        return web_address(stripped)
+
+    # --- the actions, in the DevTools thread ------------------------------------------------------
+
+    def _open(self, page: Page, address: str, asked: str) -> ActionResult:
+        from playwright.sync_api import Error as PlaywrightError
+
+        try:
+            response = page.goto(address, wait_until="load", timeout=LOAD_TIMEOUT_MS)
+        except PlaywrightError as error:
+            reason = str(error).strip().splitlines()[0]
+            raise AppInterfaceError(f"{address} did not load ({reason})") from error
+        now = page.evaluate("() => location.href")
+        failed = response is not None and not response.ok
+        status = f" (HTTP {response.status})" if response is not None and failed else ""
+        title = page.title()
+        if now.rstrip("/") == address.rstrip("/"):
+            message = f"opened {now}{status}: {title!r}"
+        else:
+            message = f"asked for {asked}; after redirects the page is {now}{status}: {title!r}"
+        return ActionResult(ok=True, message=message, output=f"{title}\n{now}", verified=True)
+
+    def _read(self, page: Page) -> ActionResult:
+        view = page_view(page)
+        return ActionResult(
+            ok=True,
+            message=f"read {view.url}: {len(view.text)} characters of text, "
+            f"{len(view.targets)} links and buttons, {len(view.fields)} fields",
+            output=describe(view),
+            verified=True,
+        )
+
+    def _click(self, browser: Browser, page: Page, text: str) -> ActionResult:
+        view = page_view(page)
+        target: Target = choose(
+            text,
+            view.targets,
+            names=lambda t: (t.text,),
+            identity=lambda t: t.href or t.index,
+            what="link or button",
+            whats="links or buttons",
+        )
+        element = element_at(page, "targets", target.index)
+        before = page_state(browser, page)
+        downloads = self.home / "Downloads"
+        files_before = finished_downloads(downloads)
+        element.click(timeout=ACTION_TIMEOUT_MS)
+        changed = wait_for_change(
+            browser, page, before, lambda: sorted(finished_downloads(downloads) - files_before)
+        )
+        if isinstance(changed, list):
+            names = ", ".join(changed)
+            return ActionResult(
+                ok=True,
+                message=f'clicked {target.kind} "{target.text}"; downloaded {names} into Downloads',
+                output=f"downloaded: {names}",
+                verified=True,
+            )
+        if changed is None:
+            raise AppInterfaceError(f'clicked "{target.text}" but the page did not change')
+        url = changed.evaluate("() => location.href")
+        tab = " in a new tab" if changed is not page else ""
+        return ActionResult(
+            ok=True,
+            message=f'clicked {target.kind} "{target.text}"; the page{tab} is now {url}',
+            output=f"{changed.title()}\n{url}",
+            verified=True,
+        )
+
+    def _fill(self, browser: Browser, page: Page, action: BrowserFill) -> ActionResult:
+        field: Field = choose(
+            action.label,
+            page_view(page).fields,
+            names=lambda f: f.names,
+            identity=lambda f: f.index,
+            what="field",
+            whats="fields",
+        )
+        name = field.names[0] if field.names else field.type
+        if field.type == "file":
+            raise InvalidActionError(f'the field "{name}" takes a file, not text')
+        element = element_at(page, "fields", field.index)
+        if field.type in ("checkbox", "radio"):
+            wanted = _ticked(action.value, field.type, name)
+            element.set_checked(wanted, timeout=ACTION_TIMEOUT_MS)
+            value = "checked" if element.is_checked() else "unchecked"
+            filled = value == ("checked" if wanted else "unchecked")
+        elif field.type == "select":
+            options = element.evaluate("(el) => [...el.options].map((o) => o.text.trim())")
+            if action.value.strip() not in options:
+                listed = ", ".join(repr(option) for option in options[:30])
+                raise InvalidActionError(
+                    f'"{name}" has no option {action.value!r}; it has {listed}'
+                )
+            chosen = element.select_option(label=action.value, timeout=ACTION_TIMEOUT_MS)
+            value = element.evaluate("(el) => el.selectedOptions[0]?.text || ''")
+            filled = bool(chosen) and value.strip() == action.value.strip()
+        else:
+            element.fill(action.value, timeout=ACTION_TIMEOUT_MS)
+            value = element.input_value()
+            filled = value == action.value
+        if not filled:
+            raise AppInterfaceError(f'the field "{name}" holds {value!r} after filling it')
+        if not action.submit:
+            return ActionResult(
+                ok=True, message=f'"{name}" now holds {value!r}', output=value, verified=True
+            )
+        before = page_state(browser, page)
+        element.press("Enter", timeout=ACTION_TIMEOUT_MS)
+        changed = wait_for_change(browser, page, before)
+        if changed is None:
+            raise AppInterfaceError(f'"{name}" holds {value!r}, but Enter did not change the page')
+        url = changed.evaluate("() => location.href")
+        return ActionResult(
+            ok=True,
+            message=f'"{name}" filled with {value!r} and submitted; the page is now {url}',
+            output=f"{changed.title()}\n{url}",
+            verified=True,
+        )
+
+
+def _ticked(value: str, kind: str, name: str) -> bool:
+    """Whether a checkbox or radio button is asked to be ticked (``true``/``yes``/``checked``)."""
+    word = value.strip().lower()
+    if word in ("true", "yes", "on", "checked", "check", "1", "x"):
+        return True
+    if word in ("false", "no", "off", "unchecked", "uncheck", "0", "") and kind == "checkbox":
+        return False
+    raise InvalidActionError(
+        f'"{name}" is a {kind}: give "true" to tick it'
+        + (' or "false" to clear it' if kind == "checkbox" else "")
+    )
+
+
+# --- pages -----------------------------------------------------------------------------------------
+
+
+def front_page(browser: Browser, window_title: str) -> Page:
+    """The tab the user sees: the one whose title the browser's window shows.
+
+    Neither ``document.visibilityState`` nor ``document.hasFocus()`` tells: with Playwright
+    connected every tab reports itself focused, and a tab left behind by a new one still said
+    "visible" (measured). The window's title is the active tab's title; when several tabs share
+    it, or none does (a page without a title), a visible one is taken, else the newest.
+    """
+    from playwright.sync_api import Error as PlaywrightError
+
+    pages = [page for context in browser.contexts for page in context.pages]
+    if not pages:
+        raise AppInterfaceError("the browser has no open tab")
+    shown_title = window_title.removesuffix(" - Chromium")
+    titled = [page for page in pages if _title(page) == shown_title]
+    if len(titled) == 1:
+        return titled[0]
+    for page in reversed(titled or pages):
+        try:
+            if page.evaluate("() => document.visibilityState") == "visible":
+                return page
+        except PlaywrightError:
+            continue  # a tab that is closing or between two documents
+    return (titled or pages)[-1]
+
+
+def _title(page: Page) -> str | None:
+    from playwright.sync_api import Error as PlaywrightError
+
+    try:
+        return page.title()
+    except PlaywrightError:
+        return None
+
+
+def page_view(page: Page) -> PageView:
+    return PageView.from_script(page.evaluate(PAGE_SCRIPT, {"list": "targets", "index": None}))
+
+
+def element_at(page: Page, list_name: str, index: int) -> ElementHandle:
+    """The element :data:`PAGE_SCRIPT` listed at ``index`` (the page may have changed since)."""
+    element = page.evaluate_handle(PAGE_SCRIPT, {"list": list_name, "index": index}).as_element()
+    if element is None:
+        raise AppInterfaceError("the page changed before the element could be reached")
+    return element
+
+
+def page_state(browser: Browser, page: Page) -> tuple[frozenset[Page], list[object]]:
+    """The open tabs and the page's signature, to compare with after a click or Enter."""
+    tabs = frozenset(p for context in browser.contexts for p in context.pages)
+    return tabs, page.evaluate(SIGNATURE_SCRIPT)
+
+
+def finished_downloads(folder: Path) -> frozenset[str]:
+    """Names of the files in the downloads folder, leaving out downloads still under way."""
+    if not folder.is_dir():
+        return frozenset()
+    return frozenset(
+        p.name for p in folder.iterdir() if p.is_file() and not p.name.endswith(".crdownload")
+    )
+
+
+def wait_for_change(
+    browser: Browser,
+    page: Page,
+    before: tuple[frozenset[Page], list[object]],
+    downloaded: Callable[[], list[str]] = list,
+) -> Page | list[str] | None:
+    """The page that shows a change (a new tab, or ``page`` with another address or other
+    content), loaded; or the names of files that ``downloaded`` reports finished (a link to a
+    file changes no page); None when nothing changed within :data:`CHANGE_TIMEOUT_MS`."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    tabs_before, signature_before = before
+    waited = 0
+    while waited <= CHANGE_TIMEOUT_MS:
+        files = downloaded()
+        if files:
+            return files
+        new_tabs = [p for c in browser.contexts for p in c.pages if p not in tabs_before]
+        if new_tabs:
+            new_tabs[-1].wait_for_load_state("load", timeout=LOAD_TIMEOUT_MS)
+            return new_tabs[-1]
+        try:
+            changed = page.evaluate(SIGNATURE_SCRIPT) != signature_before
+        except PlaywrightError:
+            changed = False  # between two documents: the next look sees the new one
+        if changed:
+            page.wait_for_load_state("load", timeout=LOAD_TIMEOUT_MS)
+            return page
+        # Playwright's own wait: it lets the connection deliver events (new tabs) meanwhile.
+        page.wait_for_timeout(100)
+        waited += 100
+    return None

@@ -1,0 +1,428 @@
+"""``clock_add_alarm`` and ``clock_add_world_clock``: gnome-clocks' own dialogs, checked in its
+settings and in its window.
+
+gnome-clocks reads its alarms and world clocks from GSettings once, when it starts: a value
+written while it runs is neither shown nor kept (its next save writes its own list over it; see
+docs/actions.md). So both actions go through the dialogs a person would use (New Alarm, Add a New
+World Clock) in the running window, then read the effect back twice: from GSettings, as the
+application's user and with the backend it runs with, and from the main window, which must list
+the new entry.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+import unicodedata
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TypeVar
+
+from pcagent import actions as act
+from pcagent.app_actions import AppAction, ClockAddAlarm, ClockAddWorldClock
+from pcagent.env.app_interfaces import Interface
+from pcagent.env.apps import get_app
+from pcagent.env.observation import ActionResult, Element, Observation
+from pcagent.errors import AppInterfaceError, InvalidActionError
+
+SCHEMA = "org.gnome.clocks"
+WORLD_DIALOG = "Add a New World Clock"
+ALARM_DIALOG = "New Alarm"
+
+_T = TypeVar("_T")
+
+
+@dataclass(frozen=True)
+class Alarm:
+    """One alarm as gnome-clocks saved it (hour and minute on the 24-hour clock)."""
+
+    id: str
+    name: str
+    hour: int
+    minute: int
+    active: bool
+    #: Repeat days, 1 (Monday) to 7; empty for an alarm that rings once.
+    days: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class CityRow:
+    """One search result of the world clock dialog: the city's label and its country's."""
+
+    city: str
+    country: str
+    target: Element
+
+
+def fold(text: str) -> str:
+    """``text`` compared as a person would: case, accents and spacing ignored."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    bare = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return " ".join(bare.split()).casefold()
+
+
+def choose_city(rows: Sequence[CityRow], wanted: str) -> CityRow | None:
+    """The search result ``wanted`` ("Tokyo", "Paris, France") means; None when none fits.
+
+    An exact city name beats one that only starts with the words asked for ("Frankfurt" finds
+    "Frankfurt am Main"); a country after a comma picks among namesakes. The first fitting row
+    wins, because the dialog lists the best known place first.
+    """
+    name, _, region = wanted.partition(",")
+    key, region_key = fold(name), fold(region)
+    if not key:
+        return None
+    pool = [r for r in rows if fold(r.city) == key] or [
+        r for r in rows if fold(r.city).startswith(key)
+    ]
+    if region_key:
+        pool = [r for r in pool if region_key in fold(r.country) or fold(r.country) in region_key]
+    return pool[0] if pool else None
+
+
+def city_rows(elements: Sequence[Element]) -> list[CityRow]:
+    """The world clock dialog's search results, top to bottom.
+
+    Each result is a list item holding the city's label, the country's label on the same line
+    and a time zone line below; the labels carry the names, the list item none.
+    """
+    rows = []
+    for item in (e for e in elements if e.role == "list item" and not e.box.is_empty):
+        labels = sorted(
+            (
+                e
+                for e in elements
+                if e.role == "label" and e.name.strip() and item.box.contains(*e.box.center)
+            ),
+            key=lambda e: (e.box.y, e.box.x),
+        )
+        if not labels:
+            continue
+        first = labels[0]
+        country = next((e.name for e in labels[1:] if e.box.y == first.box.y), "")
+        rows.append(CityRow(city=first.name.strip(), country=country.strip(), target=first))
+    return sorted(rows, key=lambda row: (row.target.box.y, row.target.box.x))
+
+
+def shown_time(label: str) -> tuple[int, int] | None:
+    """The time an alarm row's label shows, on the 24-hour clock; None for other labels.
+
+    gnome-clocks writes times with a left-to-right mark and a ratio sign (U+2236) for the colon,
+    and adds AM/PM when the desktop uses a 12-hour clock.
+    """
+    text = label.replace("\u200e", "").replace("\u2236", ":").strip()
+    match = re.fullmatch(r"(\d{1,2}):(\d{2})(?:\s*([AaPp])\.?[Mm]\.?)?", text)
+    if match is None:
+        return None
+    hour, minute, half = int(match.group(1)), int(match.group(2)), match.group(3)
+    if half is not None:
+        hour = hour % 12 + (12 if half.lower() == "p" else 0)
+    return hour, minute
+
+
+def _named(elements: Sequence[Element], role: str, name: str) -> Element | None:
+    return next(
+        (e for e in elements if e.role == role and e.name == name and not e.box.is_empty), None
+    )
+
+
+def _button(elements: Sequence[Element], label: str) -> Element | None:
+    """A dialog's header button: GTK names it by its mnemonic and its label ("_Add Add")."""
+    return next(
+        (
+            e
+            for e in elements
+            if e.role == "push button" and e.name.split()[-1:] == [label] and not e.box.is_empty
+        ),
+        None,
+    )
+
+
+def _lists(city: str) -> Callable[[list[Element]], bool]:
+    """The main window has a world clock row named ``city``."""
+    return lambda elements: any(
+        e.role == "list item" and fold(e.name) == fold(city) for e in elements
+    )
+
+
+def _shows_alarm(alarm: Alarm) -> Callable[[list[Element]], bool]:
+    """The main window has a label with the alarm's time, and one with its name if it has one."""
+
+    def shows(elements: list[Element]) -> bool:
+        names = [e.name for e in elements if e.role == "label"]
+        at_time = any(shown_time(n) == (alarm.hour, alarm.minute) for n in names)
+        return at_time and (not alarm.name or any(fold(alarm.name) == fold(n) for n in names))
+
+    return shows
+
+
+class ClockInterface(Interface):
+    """The running gnome-clocks: its dialogs to add, GSettings and its window to check."""
+
+    actions = (ClockAddAlarm, ClockAddWorldClock)
+    #: Seconds to wait for a dialog to open or close, or for search results.
+    dialog_timeout = 10.0
+    #: Seconds to wait for a city's search results (libgweather's offline list: under a second).
+    search_timeout = 5.0
+    #: Seconds to wait for the new entry in the settings and in the window.
+    effect_timeout = 8.0
+
+    def perform(self, action: AppAction) -> ActionResult:
+        if isinstance(action, ClockAddAlarm):
+            return self._add_alarm(action)
+        assert isinstance(action, ClockAddWorldClock)
+        return self._add_world_clock(action)
+
+    # --- world clocks ----------------------------------------------------------------------------
+
+    def _add_world_clock(self, action: ClockAddWorldClock) -> ActionResult:
+        wanted = action.city.strip()
+        search = wanted.partition(",")[0].strip()
+        if not search:
+            raise InvalidActionError(f'{action.city!r} names no city; write e.g. "Tokyo"')
+        before = self.world_clocks()
+        already = next((name for name in before if fold(name) == fold(search)), None)
+        if already is not None:
+            self._main_window()
+            self._window_shows(_lists(already), f"a world clock for {already}")
+            return self._world_clock_result(already, "already had")
+        self._open_dialog("World", WORLD_DIALOG)
+        self.sandbox.execute(act.TypeText(text=search))
+        rows: list[CityRow] = []
+
+        def found(observation: Observation) -> CityRow | None:
+            rows[:] = city_rows(observation.elements)
+            return choose_city(rows, wanted)
+
+        chosen = self._poll(found, self.search_timeout)
+        if chosen is None:
+            self._cancel_dialog()
+            seen = ", ".join(f"{r.city} ({r.country})" for r in rows[:8])
+            raise InvalidActionError(
+                f"Clocks knows no city called {wanted!r}"
+                + (f"; its search found {seen}" if seen else "")
+                + '. Give a city\'s English name, e.g. "Tokyo" or "Paris, France"'
+            )
+        self._click(chosen.target)
+        add = self._poll(self._enabled_button("Add"), self.dialog_timeout)
+        if add is None:
+            self._cancel_dialog()
+            raise AppInterfaceError(f"the Add button stayed greyed out after picking {chosen.city}")
+        self._click(add)
+        self._wait_dialog_closed(WORLD_DIALOG)
+        self._saved(
+            lambda: any(fold(name) == fold(chosen.city) for name in self.world_clocks()) or None,
+            f"a world clock for {chosen.city}",
+        )
+        self._window_shows(_lists(chosen.city), f"a world clock for {chosen.city}")
+        where = f"{chosen.city} ({chosen.country})" if chosen.country else chosen.city
+        return self._world_clock_result(where, "now has")
+
+    def _world_clock_result(self, where: str, verb: str) -> ActionResult:
+        return ActionResult(
+            ok=True,
+            message=f"Clocks {verb} a world clock for {where}, saved and shown in its World list",
+            output=where,
+            verified=True,
+        )
+
+    # --- alarms -----------------------------------------------------------------------------------
+
+    def _add_alarm(self, action: ClockAddAlarm) -> ActionResult:
+        hour, minute = (int(part) for part in action.time.split(":"))
+        name = action.name.strip()
+        saved = self.alarms()
+        same = [a for a in saved if (a.hour, a.minute) == (hour, minute) and not a.days]
+        if same:
+            # The dialog would refuse it anyway ("You already have an alarm for this time").
+            raise InvalidActionError(
+                f"Clocks already has an alarm at {hour:02d}:{minute:02d} (named "
+                f"{same[0].name!r}); it keeps one alarm per time and repeat days"
+            )
+        known = {alarm.id for alarm in saved}
+        elements = self._open_dialog("Alarms", ALARM_DIALOG)
+        spins = sorted(
+            (e for e in elements if e.role == "spin button"), key=lambda e: (e.box.y, e.box.x)
+        )
+        if spins and "focused" not in spins[0].states:
+            self._click(spins[0])
+        for value in (hour, minute):
+            # Each field takes its value when the focus leaves it (Tab), like a typed entry.
+            self.sandbox.execute(act.Hotkey(keys=["ctrl", "a"]))
+            self.sandbox.execute(act.TypeText(text=str(value)))
+            self.sandbox.execute(act.Press(key="tab"))
+        if name:
+            field = _named(self.sandbox.observe().elements, "text", "Name")
+            if field is None:
+                self._cancel_dialog()
+                raise AppInterfaceError("the New Alarm dialog shows no Name field")
+            self._click(field)
+            self.sandbox.execute(act.Hotkey(keys=["ctrl", "a"]))
+            self.sandbox.execute(act.TypeText(text=name))
+        add = self._poll(self._enabled_button("Add"), 2.0)
+        if add is None:
+            # Clocks refuses a second alarm at the same time and days, and says so in a sentence.
+            said = [
+                e.name
+                for e in self.sandbox.observe().elements
+                if e.role == "label" and " " in e.name and e.name.endswith(".")
+            ]
+            self._cancel_dialog()
+            raise InvalidActionError(
+                f"Clocks would not add an alarm at {action.time}"
+                + (f": {' '.join(said)}" if said else "; its Add button stayed greyed out")
+            )
+        self._click(add)
+        self._wait_dialog_closed(ALARM_DIALOG)
+        alarm = self._saved(
+            lambda: next((a for a in self.alarms() if a.id not in known), None), "a new alarm"
+        )
+        if (alarm.hour, alarm.minute) != (hour, minute) or fold(alarm.name) != fold(name):
+            raise AppInterfaceError(
+                f"Clocks saved an alarm at {alarm.hour}:{alarm.minute:02d} named {alarm.name!r}, "
+                f"not {hour}:{minute:02d} named {name!r}"
+            )
+        self._window_shows(_shows_alarm(alarm), f"the alarm at {hour:02d}:{minute:02d}")
+        label = f"{hour:02d}:{minute:02d}" + (f" {name!r}" if name else "")
+        return ActionResult(
+            ok=True,
+            message=f"Clocks has a new alarm at {label}, saved and shown in its Alarms list",
+            output=label,
+            verified=True,
+        )
+
+    def _saved(self, read: Callable[[], _T | None], what: str) -> _T:
+        """What ``read`` finds in the settings once Clocks has saved it (it saves on Add)."""
+        deadline = time.monotonic() + self.effect_timeout
+        while (found := read()) is None:
+            if time.monotonic() > deadline:
+                raise AppInterfaceError(f"Clocks saved no {what} after Add was clicked")
+            time.sleep(0.2)
+        return found
+
+    def _window_shows(self, check: Callable[[list[Element]], bool], what: str) -> None:
+        if self._poll(lambda o: check(o.elements) or None, self.effect_timeout) is None:
+            raise AppInterfaceError(f"the Clocks window does not list {what}")
+
+    # --- reading the settings ---------------------------------------------------------------------
+
+    def setting(self, key: str) -> list[dict[str, object]]:
+        """A list-of-dictionaries key of gnome-clocks' GSettings, read as the application reads
+        it (its user, its backend); :class:`AppInterfaceError` when it cannot be read."""
+        from gi.repository import GLib
+
+        backend = [f"{k}={v}" for k, v in get_app("clock").extra_env.items()]
+        done = self.run_as_user(["env", *backend, "gsettings", "get", SCHEMA, key])
+        if done.returncode != 0:
+            raise AppInterfaceError(f"gsettings could not read {key}: {done.stderr.strip()}")
+        try:
+            value = GLib.Variant.parse(GLib.VariantType("aa{sv}"), done.stdout.strip())
+        except GLib.Error as error:
+            raise AppInterfaceError(f"{key} is not a list of entries: {error.message}") from error
+        return list(value.unpack())
+
+    def world_clocks(self) -> list[str]:
+        """The cities of the saved world clocks, in the application's order."""
+        names = []
+        for entry in self.setting("world-clocks"):
+            # A location is (format version, (name, code, ...)), as libgweather serialises it.
+            location = entry.get("location")
+            if isinstance(location, tuple) and len(location) == 2 and location[1]:
+                names.append(str(location[1][0]))
+        return names
+
+    def alarms(self) -> list[Alarm]:
+        """The saved alarms, in the application's order."""
+        return [
+            Alarm(
+                id=str(entry.get("id", "")),
+                name=str(entry.get("name", "")),
+                hour=int(entry.get("hour", -1)),  # type: ignore[call-overload]
+                minute=int(entry.get("minute", -1)),  # type: ignore[call-overload]
+                active=bool(entry.get("active", True)),
+                days=tuple(entry.get("days", ())),  # type: ignore[arg-type]
+            )
+            for entry in self.setting("alarms")
+        ]
+
+    # --- driving the window -----------------------------------------------------------------------
+
+    def _poll(self, check: Callable[[Observation], _T | None], timeout: float) -> _T | None:
+        """``check`` on fresh observations until it gives something, or None after ``timeout``."""
+        deadline = time.monotonic() + timeout
+        while True:
+            found = check(self.sandbox.observe())
+            if found is not None or time.monotonic() > deadline:
+                return found
+            time.sleep(0.2)
+
+    def _click(self, element: Element) -> None:
+        x, y = element.box.center
+        self.sandbox.execute(act.Click(x=x, y=y))
+
+    def _enabled_button(self, label: str) -> Callable[[Observation], Element | None]:
+        def enabled(observation: Observation) -> Element | None:
+            button = _button(observation.elements, label)
+            return button if button is not None and "sensitive" in button.states else None
+
+        return enabled
+
+    def _main_window(self) -> list[Element]:
+        """The main window in front; a dialog left open before is cancelled (its unfinished entry
+        is not what this action asked for)."""
+        main = get_app("clock").title_hint
+        self.front("clock")
+        for _ in range(3):
+            observation = self.sandbox.observe()
+            focused = observation.focused_window
+            if focused is not None and focused.title == main:
+                return observation.elements
+            self._cancel_dialog()
+        raise AppInterfaceError(f"the Clocks main window did not come to the front ({main!r})")
+
+    def _open_dialog(self, tab: str, title: str) -> list[Element]:
+        """Switch to ``tab`` and open its New dialog (Ctrl+N); the dialog's elements."""
+        page = _named(self._main_window(), "page tab", tab)
+        if page is None:
+            raise AppInterfaceError(f"the Clocks window shows no {tab} tab")
+        self._click(page)
+        self.sandbox.execute(act.Hotkey(keys=["ctrl", "n"]))
+
+        def opened(observation: Observation) -> list[Element] | None:
+            focused = observation.focused_window
+            ready = focused is not None and focused.title == title
+            # The first keys typed before the dialog's field has the focus would be lost.
+            has_focus = any("focused" in e.states for e in observation.elements)
+            return observation.elements if ready and has_focus else None
+
+        elements = self._poll(opened, self.dialog_timeout / 2)
+        if elements is None:
+            # Under load the tab switch can swallow the first Ctrl+N (measured: pc03's alarm,
+            # once in 25 tasks beside two other sandboxes). While the modal dialog is open a
+            # second one goes to it, so pressing again cannot open two.
+            self._click(page)
+            self.sandbox.execute(act.Hotkey(keys=["ctrl", "n"]))
+            elements = self._poll(opened, self.dialog_timeout)
+        if elements is None:
+            raise AppInterfaceError(f"Ctrl+N on the {tab} tab opened no {title!r} dialog")
+        return elements
+
+    def _wait_dialog_closed(self, title: str) -> None:
+        def closed(observation: Observation) -> bool | None:
+            focused = observation.focused_window
+            return (focused is None or focused.title != title) or None
+
+        if self._poll(closed, self.dialog_timeout) is None:
+            raise AppInterfaceError(f"the {title!r} dialog did not close")
+
+    def _cancel_dialog(self) -> None:
+        observation = self.sandbox.observe()
+        title = observation.focused_window.title if observation.focused_window else ""
+        if title not in (WORLD_DIALOG, ALARM_DIALOG):
+            return
+        cancel = _button(observation.elements, "Cancel")
+        if cancel is not None:
+            self._click(cancel)
+        else:
+            self.sandbox.execute(act.Press(key="escape"))
+        self._wait_dialog_closed(title)

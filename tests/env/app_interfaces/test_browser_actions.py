@@ -1,0 +1,184 @@
+"""The browser actions on the sandbox's real Chromium and the benchmark's offline websites: the
+effects are read back as the benchmark reads them, from the web server's request log."""
+
+from __future__ import annotations
+
+import socket
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from pcagent.app_actions import BrowserClick, BrowserFill, BrowserOpen, BrowserRead
+from pcagent.bench.checker_types import CheckResult
+from pcagent.bench.checkers import CheckContext, run_checker
+from pcagent.bench.web import OfflineWeb
+from pcagent.bench.web.data import FACTS
+from pcagent.env import SandboxConfig, SandboxDesktop
+from pcagent.env.app_interfaces.browser import BrowserInterface, web_address
+from pcagent.env.app_interfaces.web_page import Target, choose
+from pcagent.env.browser_profile import PROFILE
+from pcagent.env.devtools import PORT_FILE, read_port
+from pcagent.env.ownership import give_to_owner
+from pcagent.errors import AppInterfaceError, InvalidActionError
+
+pytestmark = [pytest.mark.desktop]
+
+
+@pytest.fixture(scope="module")
+def web() -> Iterator[OfflineWeb]:
+    with OfflineWeb() as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def browser_desktop(web: OfflineWeb) -> Iterator[SandboxDesktop]:
+    with SandboxDesktop(SandboxConfig(browser_flags=web.chromium_flags())) as desktop:
+        yield desktop
+
+
+def checked(
+    checker: str, parameters: dict[str, object], desktop: SandboxDesktop, web: OfflineWeb
+) -> CheckResult:
+    """A benchmark checker's verdict on the sandbox and the offline web's request log."""
+    return run_checker(
+        checker, parameters, CheckContext(desktop.home, desktop, services={"web": web})
+    )
+
+
+def listening_addresses(port: int) -> set[str]:
+    """Local addresses (hex, as /proc writes them) with a TCP socket listening on ``port``."""
+    found = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        for line in Path(table).read_text().splitlines()[1:]:
+            local, state = line.split()[1], line.split()[3]
+            address, _, hex_port = local.rpartition(":")
+            if state == "0A" and int(hex_port, 16) == port:
+                found.add(address)
+    return found
+
+
+def test_addresses_and_choosing_by_text() -> None:
+    assert web_address("search.local/?q=x") == "http://search.local/?q=x"
+    assert web_address("https://www.imdb.com/") == "https://www.imdb.com/"
+    assert web_address("localhost:8080/a") == "http://localhost:8080/a"
+    for refused in ("javascript:alert(1)", "chrome://settings", "ftp://host/file", "data:,x"):
+        with pytest.raises(InvalidActionError):
+            web_address(refused)
+    links = [
+        Target(0, "Home", "http://a/", "link"),
+        Target(1, "Home page", "http://a/home", "link"),
+        Target(2, "home", "http://a/", "link"),
+        Target(3, "Population of Japan", "http://a/jp", "link"),
+        Target(4, "Population of Peru", "http://a/pe", "link"),
+    ]
+    pick = {"names": lambda t: (t.text,), "identity": lambda t: t.href, "what": "link"}
+    assert choose("Home", links, whats="links", **pick).index == 0  # exact beats contains
+    assert choose("home PAGE", links, whats="links", **pick).index == 1
+    assert choose("japan", links, whats="links", **pick).index == 3
+    with pytest.raises(InvalidActionError, match=r"2 links match 'population'.*Japan.*Peru"):
+        choose("population", links, whats="links", **pick)
+    with pytest.raises(InvalidActionError, match=r"no link on this page reads 'Chile'.*Peru"):
+        choose("Chile", links, whats="links", **pick)
+
+
+def test_open_read_and_click_through_a_site(
+    browser_desktop: SandboxDesktop, web: OfflineWeb
+) -> None:
+    desktop = browser_desktop
+    assert {"browser_open", "browser_read", "browser_click", "browser_fill"} <= (
+        desktop.app_action_kinds()
+    )
+    assert desktop.app_window("browser") is None  # browser_open starts it
+    opened = desktop.execute(BrowserOpen(url="facts.local/population/"))
+    assert opened.ok and opened.verified, opened.message
+    assert opened.output == "Population by country - World Facts\nhttp://facts.local/population/"
+    visited = {"host": "facts.local", "path_prefix": "/population"}
+    assert checked("web_visited", visited, desktop, web).passed
+    # The window the user sees shows it: its document is that page.
+    documents = [e.name for e in desktop.observe().elements if e.role == "document web"]
+    assert "Population by country - World Facts" in documents, documents
+
+    port = read_port(desktop.home / PROFILE)
+    assert port is not None and listening_addresses(port) == {"0100007F"}  # 127.0.0.1 only
+
+    read = desktop.execute(BrowserRead())
+    assert read.ok and read.output is not None, read.message
+    assert "Address: http://facts.local/population/" in read.output
+    assert '- "Japan" -> http://facts.local/population/japan' in read.output
+
+    clicked = desktop.execute(BrowserClick(text="japan"))
+    assert clicked.ok and clicked.verified, clicked.message
+    assert "http://facts.local/population/japan" in clicked.message
+    visited = {"host": "facts.local", "path_prefix": "/population/japan"}
+    assert checked("web_visited", visited, desktop, web).passed
+    page_text = desktop.execute(BrowserRead()).output or ""
+    assert f"{FACTS['population']['japan']:,} people" in page_text
+
+    with pytest.raises(InvalidActionError, match=r"no link or button .*'Atlantis'.*World Facts"):
+        desktop.execute(BrowserClick(text="Atlantis"))
+
+
+def test_fill_and_submit_a_search(browser_desktop: SandboxDesktop, web: OfflineWeb) -> None:
+    desktop = browser_desktop
+    assert desktop.execute(BrowserOpen(url="http://search.local/")).ok
+    typed = desktop.execute(BrowserFill(label="search the web", value="tokyo population"))
+    assert typed.ok and typed.output == "tokyo population", typed.message
+    assert not checked("web_searched", {"words": ["tokyo"]}, desktop, web).passed  # not sent yet
+    sent = desktop.execute(
+        BrowserFill(label="Search the web", value="population of japan", submit=True)
+    )
+    assert sent.ok and sent.verified, sent.message
+    assert "?q=population+of+japan" in sent.message
+    result = checked("web_searched", {"words": ["population", "japan"]}, desktop, web)
+    assert result.passed, result.reason
+    with pytest.raises(InvalidActionError, match=r"no field .*'Password'.*Search the web"):
+        desktop.execute(BrowserFill(label="Password", value="x"))
+
+
+def test_files_outside_home_and_an_unreachable_browser(browser_desktop: SandboxDesktop) -> None:
+    desktop = browser_desktop
+    with pytest.raises(InvalidActionError, match="outside the sandbox's HOME"):
+        desktop.execute(BrowserOpen(url="file:///etc/hostname"))
+    page = desktop.home / "note.html"
+    page.write_text(
+        "<title>Note</title><p>Kept in HOME</p><label>Agree <input type=checkbox></label>"
+        "<a href='http://facts.local/' target='_blank'>World Facts in a new tab</a>",
+        encoding="utf-8",
+    )
+    give_to_owner(page, desktop.home)
+    local = desktop.execute(BrowserOpen(url="~/note.html"))
+    assert local.ok and local.output == f"Note\n{page.as_uri()}", local.message
+    ticked = desktop.execute(BrowserFill(label="agree", value="true"))
+    assert ticked.ok and ticked.output == "checked", ticked.message
+    # A link that opens a new tab: that tab is the one in front for the next action.
+    assert "in a new tab is now http://facts.local/" in (
+        desktop.execute(BrowserClick(text="World Facts in a new tab")).message
+    )
+    assert "Address: http://facts.local/" in (desktop.execute(BrowserRead()).output or "")
+
+    # A DevTools port nobody answers on: the action fails and says the GUI can still do it.
+    port_file = desktop.home / PROFILE / PORT_FILE
+    announced = port_file.read_text(encoding="utf-8")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        dead_port = probe.getsockname()[1]
+    port_file.write_text(f"{dead_port}\n/devtools/browser/x\n", encoding="utf-8")
+    interface = BrowserInterface(desktop)
+    interface.connect_timeout = 1.0
+    try:
+        with pytest.raises(AppInterfaceError, match="cannot reach the browser's DevTools"):
+            interface.perform(BrowserRead())
+    finally:
+        interface.close()
+        port_file.write_text(announced, encoding="utf-8")
+
+    desktop.close_apps()
+    deadline = time.monotonic() + 10
+    while desktop.app_window("browser") is not None and time.monotonic() < deadline:
+        time.sleep(0.1)  # the window outlives the process by a moment
+    closed = desktop.execute(BrowserRead())
+    assert not closed.ok and "browser is not open" in closed.message
+    assert "mouse and keyboard" in closed.message
+    assert desktop.app_window("browser") is None

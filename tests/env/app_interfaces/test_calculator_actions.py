@@ -1,0 +1,36 @@
+"""calculator_evaluate on the real calculator: the display, read as the benchmark reads it."""
+
+from __future__ import annotations
+
+import pytest
+
+from pcagent import actions as act
+from pcagent.app_actions import CalculatorEvaluate
+from pcagent.env import SandboxDesktop
+from pcagent.env.app_interfaces.calculator import evaluate
+from pcagent.env.apps import calculator_display
+from pcagent.errors import InvalidActionError
+
+pytestmark = [pytest.mark.desktop]
+
+
+def test_evaluate_is_exact_and_refuses_what_is_not_arithmetic() -> None:
+    assert evaluate("12 * 7 + 5") == 89
+    assert evaluate("2^10 / 4") == 256
+    assert float(evaluate("24.99 - 21.49")) == 3.5
+    for bad in ("1/0", "__import__('os')", "2**", "3 % 2"):
+        with pytest.raises(InvalidActionError):
+            evaluate(bad)
+
+
+def test_the_calculator_computes_after_a_previous_entry(desktop: SandboxDesktop) -> None:
+    assert "calculator_evaluate" in desktop.app_action_kinds()
+    desktop.execute(act.OpenApp(app="calculator"))
+    desktop.execute(act.TypeText(text="999+"))  # a half-typed entry the action must clear
+    desktop.execute(act.OpenApp(app="text_editor"))  # and the calculator is not in front
+    result = desktop.execute(CalculatorEvaluate(expression="12 * 7 + 5"))
+    assert result.ok and result.verified, result.message
+    assert result.output == "89"
+    assert calculator_display(desktop.observe()) == "89"
+    bracketed = desktop.execute(CalculatorEvaluate(expression="(2+3)*4"))
+    assert bracketed.ok and bracketed.output == "20", bracketed.message

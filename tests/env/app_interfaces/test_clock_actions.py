@@ -1,0 +1,109 @@
+"""The Clocks actions on the sandbox's real gnome-clocks: the effects are read back as the
+benchmark reads them, from the settings file the application saves."""
+
+from __future__ import annotations
+
+import pytest
+
+from pcagent import actions as act
+from pcagent.app_actions import ClockAddAlarm, ClockAddWorldClock
+from pcagent.bench.checker_types import CheckResult
+from pcagent.bench.checkers import CheckContext, run_checker
+from pcagent.env import SandboxDesktop
+from pcagent.env.app_interfaces import AppInterfaces
+from pcagent.env.app_interfaces.clock import (
+    ALARM_DIALOG,
+    CityRow,
+    ClockInterface,
+    choose_city,
+    city_rows,
+    shown_time,
+)
+from pcagent.env.observation import Box, Element
+from pcagent.errors import AppInterfaceError, InvalidActionError
+
+pytestmark = [pytest.mark.desktop]
+
+
+def checked(checker: str, parameters: dict[str, object], desktop: SandboxDesktop) -> CheckResult:
+    return run_checker(checker, parameters, CheckContext(desktop.home, desktop))
+
+
+def label(name: str, x: int, y: int) -> Element:
+    return Element(id=x * 1000 + y, role="label", name=name, box=Box(x=x, y=y, width=40, height=18))
+
+
+def test_the_search_result_a_city_name_means() -> None:
+    # Two result rows as the dialog shows them: city and country on one line, the zone below.
+    elements = [
+        Element(id=1, role="list item", box=Box(x=450, y=240, width=360, height=60)),
+        label("Paris", 460, 250),
+        label("France", 505, 250),
+        label("Europe/Paris • 1 hour later", 460, 275),
+        Element(id=2, role="list item", box=Box(x=450, y=310, width=360, height=60)),
+        label("Paris", 460, 320),
+        label("United States", 505, 320),
+        label("Cancel", 460, 140),  # outside every row
+    ]
+    rows = city_rows(elements)
+    assert [(r.city, r.country) for r in rows] == [("Paris", "France"), ("Paris", "United States")]
+    assert choose_city(rows, "paris") is rows[0]
+    assert choose_city(rows, "Paris, United States") is rows[1]
+    assert choose_city(rows, "Paris, Japan") is None
+    sao_paulo = CityRow(city="São Paulo", country="Brazil", target=elements[1])
+    frankfurt = CityRow(city="Frankfurt am Main", country="Germany", target=elements[1])
+    assert choose_city([sao_paulo], "Sao Paulo") is sao_paulo
+    assert choose_city([frankfurt], "Frankfurt") is frankfurt
+    assert choose_city([frankfurt], "Furt") is None
+    assert shown_time("07\u200e\u223630") == (7, 30)
+    assert shown_time("7\u223605 PM") == (19, 5)
+    assert shown_time("12:00 AM") == (0, 0)
+    assert shown_time("9 hours later") is None
+
+
+def test_without_a_running_sandbox_the_interface_is_unavailable() -> None:
+    stopped = SandboxDesktop()
+    with pytest.raises(AppInterfaceError):
+        ClockInterface(stopped).perform(ClockAddWorldClock(city="Tokyo"))
+    result = AppInterfaces(stopped).perform(ClockAddAlarm(time="07:30"))
+    assert not result.ok and "can still do it" in result.message
+
+
+def test_a_world_clock_is_added_in_the_running_window(shared_desktop: SandboxDesktop) -> None:
+    desktop = shared_desktop
+    assert {"clock_add_world_clock", "clock_add_alarm"} <= desktop.app_action_kinds()
+    assert not checked("world_clock", {"city": "Tokyo"}, desktop).passed
+    # Clocks is not open yet: the action opens it.
+    result = desktop.execute(ClockAddWorldClock(city="Tokyo"))
+    assert result.ok and result.verified, result.message
+    assert result.output == "Tokyo (Japan)"
+    assert checked("world_clock", {"city": "Tokyo"}, desktop).passed
+    assert any(e.role == "list item" and e.name == "Tokyo" for e in desktop.observe().elements)
+    assert not checked("world_clock", {"city": "Sydney"}, desktop).passed
+
+    with pytest.raises(InvalidActionError, match="no city called 'Xyzzyville'"):
+        desktop.execute(ClockAddWorldClock(city="Xyzzyville"))
+    focused = desktop.observe().focused_window
+    assert focused is not None and focused.title == "Clocks"  # the dialog was cancelled
+
+
+def test_an_alarm_is_added_over_a_dialog_left_open(shared_desktop: SandboxDesktop) -> None:
+    desktop = shared_desktop
+    desktop.execute(act.OpenApp(app="clock"))
+    alarms_tab = next(
+        e for e in desktop.observe().elements if e.role == "page tab" and e.name == "Alarms"
+    )
+    desktop.execute(act.Click(x=alarms_tab.box.center[0], y=alarms_tab.box.center[1]))
+    desktop.execute(act.Hotkey(keys=["ctrl", "n"]))  # a New Alarm dialog someone left open
+    desktop.wait_settled()
+    assert any(w.title == ALARM_DIALOG for w in desktop.observe().windows)
+
+    result = desktop.execute(ClockAddAlarm(time="07:30", name="Morning run"))
+    assert result.ok and result.verified, result.message
+    assert checked("clock_alarm", {"hour": 7, "minute": 30, "name": "Morning run"}, desktop).passed
+    assert not checked("clock_alarm", {"hour": 7, "minute": 31}, desktop).passed
+    assert not any(w.title == ALARM_DIALOG for w in desktop.observe().windows)
+
+    with pytest.raises(InvalidActionError, match="already has an alarm at 07:30"):
+        desktop.execute(ClockAddAlarm(time="7:30", name="Again"))
+    assert not checked("clock_alarm", {"hour": 7, "minute": 30, "name": "Again"}, desktop).passed

@@ -1,0 +1,60 @@
+"""A subtask's done is checked against the desktop (files saved) or its account, not believed."""
+
+from __future__ import annotations
+
+from pcagent import actions as act
+from pcagent.env.protocol import UnsavedDocument
+from pcagent.runtime.done_check import done_problem, files_to_save
+from pcagent.runtime.record_models import StepResult
+from pcagent.runtime.subtasks import read_value
+
+DOCUMENTS = {"stocks.xlsx": "Documents/stocks.xlsx", "memo.txt": "Documents/memo.txt"}
+
+
+def unsaved(document: str, title: str) -> UnsavedDocument:
+    return UnsavedDocument(
+        app="writer", title=title, document=document, suffix=".docx", contents=b"x"
+    )
+
+
+def test_the_files_a_subtask_asks_to_save_are_read_off_its_words() -> None:
+    assert files_to_save("Save the sheet as Documents/stocks.xlsx") == ["stocks.xlsx"]
+    assert files_to_save("Write kth_largest(numbers, k) into kth_largest.py") == ["kth_largest.py"]
+    assert files_to_save("Open memo.txt and read the second event") == []  # nothing to save
+    assert files_to_save("Save the total of 12.5 and 3.25") == []  # numbers are no file names
+
+
+def test_done_needs_the_named_file_saved_without_pending_changes() -> None:
+    saving = "Write the prices and save Documents/stocks.xlsx"
+    assert done_problem(saving, [], DOCUMENTS, [], None) is None
+    missing = done_problem("Save it as report.docx", [], DOCUMENTS, [], True)
+    assert missing == "report.docx is not saved anywhere in HOME yet"
+    pending = [unsaved("Documents/stocks.xlsx", "*stocks.xlsx - LibreOffice Calc")]
+    assert "unsaved changes" in (done_problem(saving, [], DOCUMENTS, pending, True) or "")
+    # the deterministic check decides, whatever the account says
+    assert done_problem(saving, [], DOCUMENTS, [], False) is None
+
+
+def test_without_a_check_the_account_decides_and_values_come_first() -> None:
+    assert "report price" in (done_problem("Find the price", ["price"], DOCUMENTS, [], True) or "")
+    assert done_problem("Open the calculator", [], DOCUMENTS, [], False) is not None
+    assert done_problem("Open the calculator", [], DOCUMENTS, [], True) is None
+    assert done_problem("Open the calculator", [], None, [], None) is None  # nobody to ask
+
+
+def test_a_verified_short_reading_is_a_value_and_a_long_one_is_not() -> None:
+    evaluate = act.parse_action({"kind": "calculator_evaluate", "expression": "12*7+5"})
+    value = StepResult(ok=True, output="89", verified=True)
+    assert read_value(evaluate, value) == "89"
+    assert read_value(evaluate, StepResult(ok=True, output="89")) is None  # not verified
+    page = StepResult(ok=True, output="Tea\nwas first drunk...", verified=True)
+    assert read_value(act.parse_action({"kind": "writer_read"}), page) is None
+    assert read_value(act.Answer(text="89"), value) is None  # answers are recorded as such
+
+
+def test_a_verified_application_action_just_before_supports_done() -> None:
+    effect = "calculator_evaluate(expression='12*7+5')"
+    assert done_problem("Compute 12*7+5", [], DOCUMENTS, [], False, verified_effect=effect) is None
+    # it does not stand in for a value still to report, nor for a file still unsaved
+    assert done_problem("Find it", ["x"], DOCUMENTS, [], True, verified_effect=effect)
+    assert done_problem("Save report.docx", [], DOCUMENTS, [], True, verified_effect=effect)
