@@ -49,7 +49,8 @@ from docx import Document
 
 from pcagent import actions as act
 from pcagent.config import load_config
-from pcagent.env import Observation, SandboxDesktop
+from pcagent.env import SandboxDesktop
+from pcagent.env.ownership import give_to_owner
 from pcagent.models.local_server import LocalModelServer
 from pcagent.models.packs import find_local_model
 from pcagent.perception import (
@@ -60,6 +61,7 @@ from pcagent.perception import (
     draw_set_of_mark,
     interactive_marks,
 )
+from pcagent.perception.recorded import save_recorded
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_REFERENCE = HERE / "perception_reference.json"
@@ -118,8 +120,10 @@ def _calculator(desktop: SandboxDesktop, context: Context) -> None:
 
 
 def _writer(desktop: SandboxDesktop, context: Context) -> None:
-    # A fresh folder: LibreOffice leaves a lock file next to the document it opens.
-    folder = Path(tempfile.mkdtemp(prefix="writer-", dir=context.scratch))
+    # In HOME, owned by its user: the applications run as that user, and LibreOffice leaves a
+    # lock file next to the document it opens.
+    folder = desktop.home / "Documents"
+    folder.mkdir(exist_ok=True)
     path = folder / "trip-report.docx"
     document = Document()
     document.add_heading("Trip report", 0)
@@ -128,6 +132,7 @@ def _writer(desktop: SandboxDesktop, context: Context) -> None:
             f"Paragraph {number}. The group reviewed the itinerary, the budget and the bookings."
         )
     document.save(str(path))
+    give_to_owner(folder, desktop.home)
     desktop.open_app("writer", [path])
     # LibreOffice keeps redrawing for a while after loading a document.
     desktop.wait_settled(timeout=15, quiet=1.0)
@@ -145,6 +150,7 @@ def _file_manager(desktop: SandboxDesktop, context: Context) -> None:
     folder.mkdir(exist_ok=True)
     for name in FOLDER_FILES:
         (folder / name).write_text(f"{name}\n", encoding="utf-8")
+    give_to_owner(folder, desktop.home)
     desktop.open_app("file_manager", [folder])
     # The detailed list view: thunar's icon view exposes no file names.
     desktop.execute(act.Hotkey(keys=("ctrl", "2")))
@@ -275,22 +281,6 @@ def recall(reference: Sequence[dict[str, str]], marks: Sequence[Mark]) -> tuple[
 # --- recording -----------------------------------------------------------------------------------
 
 
-def observation_record(observation: Observation) -> dict[str, object]:
-    """An observation as JSON (the screenshot is saved beside it)."""
-    elements = []
-    for element in observation.elements:
-        dumped = element.model_dump(mode="json")
-        dumped["states"] = sorted(dumped["states"])  # stable files
-        elements.append(dumped)
-    focused = observation.focused_window
-    return {
-        "screen_size": list(observation.screen_size),
-        "elements": elements,
-        "windows": [window.model_dump(mode="json") for window in observation.windows],
-        "focused_window": focused.model_dump(mode="json") if focused else None,
-    }
-
-
 def park_pointer(desktop: SandboxDesktop) -> None:
     """Move the pointer to the screen's bottom-right corner, so that no tooltip covers controls
     (the pointer starts at the centre of the screen, over whatever the app shows there)."""
@@ -366,12 +356,7 @@ def measure_screen(
         (folder / f"{name}.baseline.txt").write_text(baseline + "\n", encoding="utf-8")
     if args.record is not None:
         folder = Path(args.record)
-        folder.mkdir(parents=True, exist_ok=True)
-        record = observation_record(observation)
-        (folder / f"{name}.json").write_text(
-            json.dumps(record, indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
-        )
-        observation.screenshot.save(folder / f"{name}.png")
+        save_recorded(observation, folder, name)
 
     result = {
         "marks": len(marks),
