@@ -67,6 +67,25 @@ def prompt_budget(runs: RunStore, run_ids: list[str]) -> dict[str, Any]:
     }
 
 
+def second_opinions(runs: RunStore, run_ids: list[str]) -> dict[str, Any]:
+    """Where a check decided a step and the model was asked as well: how often they agreed,
+    and the model's verdict on each checked verdict."""
+    pairs: dict[str, int] = {}
+    for run_id in run_ids:
+        for step in runs.steps(run_id):
+            reflection = step.reflection
+            if reflection is not None and reflection.model_verdict is not None:
+                key = f"{reflection.verdict}->{reflection.model_verdict}"
+                pairs[key] = pairs.get(key, 0) + 1
+    total = sum(pairs.values())
+    agreed = sum(n for key, n in pairs.items() if key.split("->")[0] == key.split("->")[1])
+    return {
+        "steps": total,
+        "agreement": round(agreed / total, 3) if total else None,
+        "check_to_model": dict(sorted(pairs.items())),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true", help="print one JSON object at the end")
@@ -76,9 +95,16 @@ def main() -> None:
     parser.add_argument("--ablation", default="none")
     parser.add_argument("--max-steps", type=int, help="step cap per task")
     parser.add_argument("--continue", dest="resume", help="add to this earlier benchmark run")
+    parser.add_argument(
+        "--second-opinion",
+        action="store_true",
+        help="ask Reflection's model also where a check decided, and report their agreement",
+    )
     arguments = parser.parse_args()
     ablation = check_ablation(arguments.ablation)
     config = config_with(arguments.max_steps, arguments.model)
+    if arguments.second_opinion:
+        config = config.updated("run", reflection_second_opinion=True)
     ids = None if arguments.all else (arguments.tasks or list(DEVELOPMENT_SUBSET))
     chosen = select_tasks(ids)
     with BenchStore(config.data_dir / "bench") as store:
@@ -107,7 +133,9 @@ def main() -> None:
         data = summary(store, bench)
         results = store.results(bench.bench_id)
     with RunStore(config.runs_dir) as runs:
-        budget = prompt_budget(runs, [r.run_id for r in results if r.run_id])
+        run_ids = [r.run_id for r in results if r.run_id]
+        budget = prompt_budget(runs, run_ids)
+        opinions = second_opinions(runs, run_ids)
     tasks = {task.id: task for task in select_tasks(None)}
     steps = sum(r.outcome["actions"] for r in results)
     metrics = data["metrics"]
@@ -126,6 +154,7 @@ def main() -> None:
         "failure_causes": cause_counts(results),
         "cause_meanings": {cause: CAUSES[cause] for cause in cause_counts(results)},
         "prompt_budget": budget,
+        "reflection_second_opinions": opinions,
     }
     if arguments.json:
         print(json.dumps(report, indent=2))

@@ -166,6 +166,10 @@ class RunConfig(ConfigSection):
     mode: InteractionMode = "auto"
     #: Marks shown to the Decision agent (the most relevant to the subtask); 0: all.
     listing_limit: int = Field(default=60, ge=0)
+    #: Ask the Reflection model also where a deterministic check already decided a step's
+    #: verdict, and record its verdict beside the check's (which stands). A model call more per
+    #: such step; for measuring how often the model would have judged wrongly.
+    reflection_second_opinion: bool = False
     #: Add OCR text marks to every observation (slower; for apps without accessible text).
     with_ocr: bool = False
     #: Save every step's HOME files (content-addressed) so a rewind can restore them.

@@ -298,6 +298,30 @@ def test_reflection_reads_checkable_effects_off_the_screen_without_a_model() -> 
     assert len(models.prompts("reflection")) == 1
 
 
+def test_a_second_opinion_is_recorded_beside_the_check_which_stands() -> None:
+    models = ScriptedModels(reflection=[reply(verdict="unexpected_change", reason="a new window")])
+    agent = ReflectionAgent(models.for_role("reflection"), second_opinion=True)
+    opened = agent.reflect(
+        ReflectionInput(
+            subtask="x", thought="", action=act.OpenApp(app="calculator"),
+            diff=ScreenDiff(changed_pixels=90_000, windows_opened=["galculator"]),
+            listing_after="", app_after="calculator",
+        )
+    )  # fmt: skip
+    assert (opened.verdict, opened.asked_model) == ("success", False)
+    assert (opened.model_verdict, opened.model_reason) == ("unexpected_change", "a new window")
+    assert len(models.prompts("reflection")) == 1
+    # where no check decides, the model's verdict is the verdict and there is no second one
+    models.push("reflection", reply(verdict="no_change", reason="nothing"))
+    asked = agent.reflect(
+        ReflectionInput(
+            subtask="x", thought="", action=act.Click(x=3, y=3),
+            diff=ScreenDiff(changed_pixels=40), listing_after="",
+        )
+    )  # fmt: skip
+    assert (asked.verdict, asked.asked_model, asked.model_verdict) == ("no_change", True, None)
+
+
 def test_an_application_actions_own_check_is_the_verdict() -> None:
     models = ScriptedModels(reflection=[reply(verdict="success", reason="looks fine")])
     agent = ReflectionAgent(models.for_role("reflection"))

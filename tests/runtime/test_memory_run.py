@@ -176,3 +176,17 @@ def test_repeating_a_successful_action_is_pointed_out(tmp_path: Path) -> None:
     prompts = scripts.prompt_texts(script)
     assert "repeated step" not in prompts[1]
     assert "this repeated step 1 exactly, which had already succeeded" in prompts[2]
+
+
+def test_a_second_opinion_is_kept_in_the_step_record_beside_the_check(tmp_path: Path) -> None:
+    desktop, store, config = setup(tmp_path)
+    config = config.model_copy(
+        update={"run": RunConfig(max_steps=5, listing_limit=0, reflection_second_opinion=True)}
+    )
+    script = moves({"kind": "editor_save_as", "path": "copy.txt"}, {"kind": "done"})
+    models = scripts.usual_models(script, PLAN, judge=lambda prompt: ("unexpected_change", "odd"))
+    outcome = RunSession(desktop, models, store, config).start("keep a copy of the notes")
+    saved = store.steps(outcome.run_id)[0].reflection
+    # the action's own read-back decides; the model's contrary verdict is kept beside it
+    assert (saved.verdict, saved.asked_model) == ("success", False)
+    assert (saved.model_verdict, saved.model_reason) == ("unexpected_change", "odd")

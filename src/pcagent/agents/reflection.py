@@ -6,11 +6,15 @@ come before asking: identical observations (:func:`~pcagent.agents.screen_diff.s
 that can be read off the screen (:func:`checked_verdict`) are ``success`` without a model; a small
 model judging them was often wrong (it called a calculator that opened "unexpected"). Application
 actions check their own effect (:func:`application_verdict`), so their result is the verdict.
+
+With ``second_opinion`` the model is asked all the same where a check decided, and its verdict is
+kept beside the check's (which stands): how often a model would have judged a checked effect
+wrongly is then measured from the records rather than guessed.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import ClassVar, Literal
 
 from pydantic import BaseModel, Field
@@ -84,11 +88,14 @@ def checked_verdict(data: ReflectionInput) -> Reflection | None:
 
 @dataclass(frozen=True)
 class Reflection:
-    """A verdict, and whether a model was asked for it."""
+    """A verdict, and whether a model was asked for it; where a check decided and the model was
+    asked as well (``second_opinion``), the model's verdict beside it."""
 
     verdict: Verdict
     reason: str
     asked_model: bool
+    model_verdict: Verdict | None = None
+    model_reason: str = ""
 
     @property
     def failed(self) -> bool:
@@ -100,19 +107,31 @@ class Reflection:
 
 @dataclass
 class ReflectionAgent(Agent):
+    #: Ask the model also where a check decided, and keep its verdict beside the check's.
+    second_opinion: bool = False
     name: ClassVar[str] = "reflection"
 
     def reflect(self, data: ReflectionInput) -> Reflection:
         if data.action.kind in _OFF_SCREEN:
             return Reflection("success", f"{data.action.kind} does not act on the screen", False)
+        checked = self._checked(data)
+        if checked is None:
+            return self._ask_model(data)
+        if not self.second_opinion:
+            return checked
+        opinion = self._ask_model(data)
+        return replace(checked, model_verdict=opinion.verdict, model_reason=opinion.reason)
+
+    def _checked(self, data: ReflectionInput) -> Reflection | None:
+        """The verdict that needs no model, if there is one."""
         verified = application_verdict(data)
         if verified is not None:
             return verified
         if data.diff.identical:
             return Reflection("no_change", "the screen and its elements did not change", False)
-        checked = checked_verdict(data)
-        if checked is not None:
-            return checked
+        return checked_verdict(data)
+
+    def _ask_model(self, data: ReflectionInput) -> Reflection:
         system, user = render(
             "reflection",
             subtask=data.subtask,

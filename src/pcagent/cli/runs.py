@@ -270,6 +270,9 @@ def show_run(
             console.print(f"      [dim]thought: {escape(step.thought[:160])}[/dim]")
         if step.reflection is not None and step.reflection.reason:
             console.print(f"      [dim]reflection: {escape(step.reflection.reason[:160])}[/dim]")
+        if step.reflection is not None and step.reflection.model_verdict is not None:
+            opinion = f"{step.reflection.model_verdict}: {step.reflection.model_reason[:120]}"
+            console.print(f"      [dim]model's second opinion: {escape(opinion)}[/dim]")
     for record in events:
         if isinstance(record.event, PlanEvent):
             continue

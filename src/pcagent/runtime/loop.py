@@ -101,7 +101,11 @@ class StepLoop:
             return
         after, reflection = self._act_and_verify(checkpoint, text, role, decision, before, work)
         work.reflection = ReflectionRecord(
-            verdict=reflection.verdict, reason=reflection.reason, asked_model=reflection.asked_model
+            verdict=reflection.verdict,
+            reason=reflection.reason,
+            asked_model=reflection.asked_model,
+            model_verdict=reflection.model_verdict,
+            model_reason=reflection.model_reason,
         )
         self.book.advance(checkpoint, subtask, text, work, work.reflection, self.steps_done)
         self._commit(checkpoint, work, after)

@@ -214,6 +214,8 @@ class ModelReflector:
 
     models: AgentModels
     sink: Sink
+    #: Ask the model also where a check decided (``run.reflection_second_opinion``).
+    second_opinion: bool = False
 
     def reflect(self, data: ReflectionFacts) -> Reflection:
         before, after = data.before.perception, data.after.perception
@@ -222,7 +224,7 @@ class ModelReflector:
         image = None
         if model.info.vision:
             image = ImagePart.from_image(after.set_of_mark, alt_text="(screenshot after)")
-        return ReflectionAgent(model, self.sink).reflect(
+        return ReflectionAgent(model, self.sink, second_opinion=self.second_opinion).reflect(
             ReflectionInput(
                 subtask=data.subtask,
                 thought=data.thought,
@@ -304,7 +306,7 @@ def build_parts(
         reflector=(
             TrustingReflector()
             if ablation in ("no_reflection", "single_agent")
-            else ModelReflector(models, sink)
+            else ModelReflector(models, sink, run.reflection_second_opinion)
         ),
         progress=NoProgressTracker() if single else AgentProgressTracker(models, sink),
     )

@@ -100,6 +100,10 @@ class ReflectionRecord(BaseModel):
     verdict: Verdict
     reason: str = ""
     asked_model: bool = False
+    #: Where a check decided and the model was asked as well (``run.reflection_second_opinion``):
+    #: the model's verdict, kept beside the check's, which stands.
+    model_verdict: Verdict | None = None
+    model_reason: str = ""
 
     @property
     def failed(self) -> bool:
