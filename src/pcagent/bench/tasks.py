@@ -275,9 +275,30 @@ def load_tasks() -> dict[str, Task]:
     return tasks
 
 
-def select_tasks(ids: list[str] | None) -> list[Task]:
-    """The tasks with these ids (all when None); the error lists the known ids."""
-    tasks = load_tasks()
+def load_task_folder(folder: Path) -> dict[str, Task]:
+    """Every task file (``*.yaml``) in ``folder``, by id, in file-name order: generated training
+    tasks (``pcagent bench generate``) or any other set written in the built-in format.
+
+    Raises :class:`TaskDefinitionError` when the folder is missing, holds no task file, a file
+    is invalid (naming it), or two files share an id.
+    """
+    if not folder.is_dir():
+        raise TaskDefinitionError(f"no task folder {folder}; give a folder of task .yaml files")
+    tasks: dict[str, Task] = {}
+    for path in sorted(folder.glob("*.yaml")):
+        task = load_task(path.read_text("utf-8"), path.name)
+        if task.id in tasks:
+            raise TaskDefinitionError(f"task id {task.id} appears twice ({path.name})")
+        tasks[task.id] = task
+    if not tasks:
+        raise TaskDefinitionError(f"no task files (*.yaml) in {folder}")
+    return tasks
+
+
+def select_tasks(ids: list[str] | None, folder: Path | None = None) -> list[Task]:
+    """The tasks with these ids (all when None), from the built-in set or, given ``folder``,
+    from the task files there; the error lists the known ids."""
+    tasks = load_tasks() if folder is None else load_task_folder(folder)
     if not ids:
         return list(tasks.values())
     unknown = [i for i in ids if i not in tasks]

@@ -1,0 +1,46 @@
+"""Every sub-task template, in one tuple: the composer draws from here."""
+
+from __future__ import annotations
+
+from pcagent.bench.generate.template_base import SubtaskTemplate
+from pcagent.bench.generate.templates_local import (
+    CalculatorCompute,
+    ClockAddWorldClock,
+    ClockSetAlarm,
+    EditorReadValue,
+    EditorWriteValue,
+    FileManagerMoveIntoFolder,
+)
+from pcagent.bench.generate.templates_office import (
+    SpreadsheetFillCells,
+    WriterFormatDocument,
+    WriterNewDocument,
+)
+from pcagent.bench.generate.templates_online import (
+    BrowserFilmFact,
+    BrowserPopulation,
+    MailSendAttachment,
+)
+
+TEMPLATES: tuple[SubtaskTemplate, ...] = (
+    EditorReadValue(),
+    EditorWriteValue(),
+    CalculatorCompute(),
+    ClockSetAlarm(),
+    ClockAddWorldClock(),
+    WriterNewDocument(),
+    WriterFormatDocument(),
+    SpreadsheetFillCells(),
+    BrowserFilmFact(),
+    BrowserPopulation(),
+    MailSendAttachment(),
+    FileManagerMoveIntoFolder(),
+)
+
+
+def template_named(name: str) -> SubtaskTemplate:
+    """The template with this name; KeyError listing the names if none."""
+    for template in TEMPLATES:
+        if template.name == name:
+            return template
+    raise KeyError(f"no template {name!r}; known: {', '.join(t.name for t in TEMPLATES)}")

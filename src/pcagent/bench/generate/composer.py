@@ -1,0 +1,161 @@
+"""Composing tasks from sub-task templates, as CRAB composes its tasks from sub-tasks.
+
+A task is a chain of one to three templates in different applications, each (after the first)
+consuming the value the one before produced: a number read in the editor is multiplied in the
+calculator and the result written into a spreadsheet, which is then mailed. The composer picks the
+chain, the kinds of value between its links and every attribute from a random source seeded by
+``(seed, task number)``, so the same seed always gives the same tasks, and joins the fragments into
+one validated :class:`~pcagent.bench.tasks.Task`: instruction, fixtures, subtasks, a sub-goal graph
+where each sub-task's nodes come after those of the sub-task it depends on, and both reference
+solutions.
+
+Each application appears at most once in a task: a second ``open_app`` of an application already
+open would type into the window the first sub-task left (its note, its document).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from pcagent.bench.generate.catalogue import TEMPLATES
+from pcagent.bench.generate.flow import FlowValue, ValueKind
+from pcagent.bench.generate.template_base import Fragment, Slot, SubtaskTemplate
+from pcagent.bench.generate.vocabulary import NamePool
+from pcagent.bench.tasks import Fixtures, Task
+from pcagent.errors import BenchError
+
+#: The most tasks one call generates (the vocabulary repeats long before; more is a typo).
+MAX_COUNT = 1000
+#: How often a task has one, two or three sub-tasks.
+LENGTH_WEIGHTS: dict[int, int] = {1: 1, 2: 2, 3: 2}
+
+
+class TaskGenerationError(BenchError):
+    """Tasks could not be generated or written (a bad count, a folder that cannot be written)."""
+
+
+@dataclass(frozen=True)
+class Chain:
+    """The templates of one task, in order, and the kind of value passed along each link."""
+
+    templates: tuple[SubtaskTemplate, ...]
+    links: tuple[ValueKind, ...]
+
+
+def choose_chain(
+    rng: random.Random, anchor: SubtaskTemplate, templates: Sequence[SubtaskTemplate] = TEMPLATES
+) -> Chain:
+    """A chain of one to three templates around ``anchor``, grown forwards (a consumer of the
+    last one's value) or backwards (a producer of what the first one takes), no application
+    twice."""
+    length = rng.choices(list(LENGTH_WEIGHTS), weights=list(LENGTH_WEIGHTS.values()))[0]
+    chain = [anchor]
+    while len(chain) < length:
+        apps = {template.app for template in chain}
+        options = [
+            (True, t) for t in templates if t.app not in apps and t.fits_after(chain[-1].produces)
+        ] + [(False, t) for t in templates if t.app not in apps and chain[0].fits_after(t.produces)]
+        if not options:
+            break
+        forward, template = rng.choice(options)
+        if forward:
+            chain.append(template)
+        else:
+            chain.insert(0, template)
+    links = tuple(
+        rng.choice(sorted(before.produces & after.consumes))
+        for before, after in itertools.pairwise(chain)
+    )
+    return Chain(tuple(chain), links)
+
+
+def build_fragments(rng: random.Random, chain: Chain) -> list[Fragment]:
+    """Draw each template's attributes, passing each output on to the next, and build them."""
+    names = NamePool(rng)
+    fragments: list[Fragment] = []
+    given: FlowValue | None = None
+    for index, template in enumerate(chain.templates):
+        wanted = chain.links[index] if index < len(chain.links) else None
+        last = index == len(chain.templates) - 1
+        slot = Slot(
+            subtask_id=f"s{index + 1}",
+            after=tuple(n.id for n in fragments[-1].nodes) if fragments else (),
+            report=last and template.reportable,
+        )
+        fragment = template.build(template.draw(rng, names, given, wanted), slot)
+        if wanted is not None and (fragment.output is None or fragment.output.kind != wanted):
+            raise TaskGenerationError(
+                f"template {template.name} did not produce the {wanted} the next one needs"
+            )
+        if fragment.moves:
+            fragments = [_not_final_where_moved(f, fragment.moves) for f in fragments]
+        fragments.append(fragment)
+        given = fragment.output
+    return fragments
+
+
+def _not_final_where_moved(fragment: Fragment, moved: tuple[str, ...]) -> Fragment:
+    """``fragment`` with its checks of files a later sub-task moves away made non-final: they
+    must pass when their sub-task is done, not again at the end (the file is elsewhere then,
+    where the later sub-task's own checks find it)."""
+    nodes = [
+        n.model_copy(update={"final": False}) if n.params.get("path") in moved else n
+        for n in fragment.nodes
+    ]
+    return dataclasses.replace(fragment, nodes=nodes)
+
+
+def assemble_task(task_id: str, chain: Chain, fragments: list[Fragment], seed: int) -> Task:
+    """One task from its fragments, validated like a task file."""
+    apps = list(dict.fromkeys(template.app for template in chain.templates))
+    services = sorted({service for f in fragments for service in f.services})
+    return Task.model_validate(
+        {
+            "id": task_id,
+            "source": (
+                f"generated from templates (seed {seed}): "
+                + " -> ".join(template.name for template in chain.templates)
+            ),
+            "instruction": " ".join(f.instruction for f in fragments),
+            "apps": apps,
+            "fixtures": Fixtures(
+                files=[file for f in fragments for file in f.files],
+                services=services,  # type: ignore[arg-type]
+                inbox=[message for f in fragments for message in f.inbox],
+            ),
+            "subtasks": [f.subtask for f in fragments],
+            "nodes": [n for f in fragments for n in f.nodes],
+            "reference": [step for f in fragments for step in f.reference],
+            "reference_api": [step for f in fragments for step in f.reference_api],
+        }
+    )
+
+
+def compose_task(seed: int, number: int, anchor: SubtaskTemplate) -> Task:
+    """Task ``gen-<seed>-<number>``, built around ``anchor``; the same arguments always give
+    the same task."""
+    rng = random.Random(f"pcagent-generate:{seed}:{number}")
+    chain = choose_chain(rng, anchor)
+    return assemble_task(f"gen-{seed}-{number}", chain, build_fragments(rng, chain), seed)
+
+
+def generate_tasks(count: int, seed: int) -> list[Task]:
+    """``count`` tasks for ``seed``. Task n is built around the n-th template of a seeded
+    shuffle of all templates, so every template appears once ``count`` reaches their number.
+
+    Raises :class:`TaskGenerationError` for a count outside 1..:data:`MAX_COUNT`.
+    """
+    if not 1 <= count <= MAX_COUNT:
+        raise TaskGenerationError(
+            f"cannot generate {count} tasks; ask for 1 to {MAX_COUNT} (--count)"
+        )
+    order = list(TEMPLATES)
+    random.Random(f"pcagent-generate:{seed}").shuffle(order)
+    return [
+        compose_task(seed, number, order[(number - 1) % len(order)])
+        for number in range(1, count + 1)
+    ]

@@ -1,0 +1,51 @@
+"""Writing generated tasks as task files that load exactly like the built-in ones."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import yaml
+
+from pcagent.bench.generate.composer import TaskGenerationError
+from pcagent.bench.tasks import Task, load_task
+
+
+def task_yaml(task: Task) -> str:
+    """The task as a task file's text (defaults and empty fields left out)."""
+    data = task.model_dump(mode="json", exclude_none=True, exclude_defaults=True)
+    data = {"id": task.id, **data}  # the id first, as in the built-in files
+    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
+
+
+def write_task_files(
+    tasks: Sequence[Task], folder: Path, on_written: Callable[[Path], None] | None = None
+) -> list[Path]:
+    """Write ``<id>.yaml`` for each task into ``folder`` (created if missing), each read back
+    through :func:`~pcagent.bench.tasks.load_task` before the next is written, so a file that
+    would not load is an error here, not at run time. ``on_written`` is called per file.
+
+    Raises :class:`TaskGenerationError` when the folder cannot be created or written.
+    """
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise TaskGenerationError(
+            f"cannot create the folder {folder}: {error.strerror or error}; choose another --out"
+        ) from None
+    written: list[Path] = []
+    for task in tasks:
+        path = folder / f"{task.id}.yaml"
+        text = task_yaml(task)
+        if load_task(text, path.name) != task:
+            raise TaskGenerationError(f"task {task.id} does not read back as written")
+        try:
+            path.write_text(text, encoding="utf-8")
+        except OSError as error:
+            raise TaskGenerationError(
+                f"cannot write {path}: {error.strerror or error}; choose another --out"
+            ) from None
+        written.append(path)
+        if on_written is not None:
+            on_written(path)
+    return written

@@ -1,0 +1,139 @@
+"""What a sub-task template is: typed attributes, and what it produces for given values.
+
+A template is one kind of sub-task in one application ("read a value from a note in the text
+editor", "compute an expression in the calculator"). :meth:`SubtaskTemplate.draw` picks its
+attribute values (a pydantic model) from the generator's random source and vocabulary, taking the
+value an earlier sub-task produced when there is one; :meth:`SubtaskTemplate.build` turns those
+attributes into a :class:`Fragment`: the instruction sentence, the fixtures, one subtask, its
+sub-goal nodes (existing checkers only) and both reference solutions. ``build`` is a pure function
+of the attributes, so a task is reproducible from its seed.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, TypeVar
+
+from pydantic import BaseModel, ConfigDict
+
+from pcagent.bench.generate.flow import FlowValue, ValueKind
+from pcagent.bench.generate.vocabulary import NamePool
+from pcagent.bench.tasks import (
+    FileFixture,
+    MessageFixture,
+    ReferenceStep,
+    SubGoal,
+    SubtaskSpec,
+)
+
+
+class TemplateAttributes(BaseModel):
+    """Base of every template's attributes: frozen, unknown fields refused."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+@dataclass(frozen=True)
+class Slot:
+    """Where a fragment sits in its task: its subtask id (``s2``), the nodes of the sub-task it
+    takes its input from (its own first nodes come after them), and whether the task ends with
+    it and it should report its value (``answer``)."""
+
+    subtask_id: str
+    after: tuple[str, ...] = ()
+    report: bool = False
+
+    def node_id(self, name: str) -> str:
+        """A node id unique in the task: ``s2_saved``."""
+        return f"{self.subtask_id}_{name}"
+
+
+@dataclass(frozen=True)
+class Fragment:
+    """What one template contributes to a task."""
+
+    instruction: str
+    subtask: SubtaskSpec
+    nodes: list[SubGoal]
+    reference: list[ReferenceStep]
+    reference_api: list[ReferenceStep]
+    files: list[FileFixture] = field(default_factory=list)
+    inbox: list[MessageFixture] = field(default_factory=list)
+    services: tuple[str, ...] = ()
+    output: FlowValue | None = None
+    #: Files (paths in HOME) this sub-task moves away: what earlier sub-tasks saved there can no
+    #: longer be checked there at the end.
+    moves: tuple[str, ...] = ()
+
+
+A = TypeVar("A", bound=TemplateAttributes)
+
+
+class SubtaskTemplate(ABC, Generic[A]):
+    """One kind of sub-task. Subclasses set the class attributes and implement ``draw`` and
+    ``build``.
+
+    ``consumes``: the kinds of value it can take from the sub-task before it (it can always run
+    on its own values too). ``produces``: the kinds it can hand on (chosen by the composer to
+    fit the next template). ``reportable``: it can end a task by telling its value.
+    """
+
+    name: ClassVar[str]
+    app: ClassVar[str]
+    summary: ClassVar[str]
+    attributes: ClassVar[type[TemplateAttributes]]
+    consumes: ClassVar[frozenset[ValueKind]] = frozenset()
+    produces: ClassVar[frozenset[ValueKind]] = frozenset()
+    reportable: ClassVar[bool] = False
+
+    @abstractmethod
+    def draw(
+        self,
+        rng: random.Random,
+        names: NamePool,
+        given: FlowValue | None,
+        wanted: ValueKind | None,
+    ) -> A:
+        """Attribute values for one use: ``given`` is the earlier sub-task's value (None: use
+        own values), ``wanted`` the kind of value the next sub-task needs (None: nothing)."""
+
+    @abstractmethod
+    def build(self, attributes: A, slot: Slot) -> Fragment:
+        """The fragment for these attributes in this slot."""
+
+    def fits_after(self, kinds: frozenset[ValueKind]) -> bool:
+        """Whether this template can take one of these kinds of value."""
+        return bool(self.consumes & kinds)
+
+    def attributes_of(self, data: dict[str, Any]) -> A:
+        """Validated attributes from plain data (for tests and tools)."""
+        return self.attributes.model_validate(data)  # type: ignore[return-value]
+
+
+def node(
+    slot: Slot,
+    name: str,
+    checker: str,
+    params: dict[str, Any],
+    *,
+    after: list[str] | None = None,
+    final: bool = True,
+    description: str = "",
+) -> SubGoal:
+    """A sub-goal of ``slot``'s subtask. Without ``after`` it comes after the nodes of the
+    sub-task it depends on (``slot.after``)."""
+    return SubGoal(
+        id=slot.node_id(name),
+        subtask=slot.subtask_id,
+        checker=checker,
+        params=params,
+        after=list(slot.after) if after is None else after,
+        final=final,
+        description=description,
+    )
+
+
+def subtask(slot: Slot, app: str, description: str) -> SubtaskSpec:
+    return SubtaskSpec(id=slot.subtask_id, app=app, description=description)

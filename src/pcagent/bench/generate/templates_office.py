@@ -1,0 +1,282 @@
+"""Templates for the office applications: a new document, formatting a document, a new workbook."""
+
+from __future__ import annotations
+
+import random
+from typing import ClassVar, Literal
+
+from pcagent.bench.generate import gui_steps as gui
+from pcagent.bench.generate.flow import FlowValue, ValueKind
+from pcagent.bench.generate.template_base import (
+    Fragment,
+    Slot,
+    SubtaskTemplate,
+    TemplateAttributes,
+    node,
+    subtask,
+)
+from pcagent.bench.generate.vocabulary import (
+    ARTICLES,
+    DOCUMENT_STEMS,
+    NUMBERS,
+    SHEET_LABELS,
+    WORKBOOK_STEMS,
+    NamePool,
+)
+from pcagent.bench.generate.wording import refer_to
+from pcagent.bench.tasks import DocumentSpec, FileFixture
+
+# --- writer: a new document holding a value ------------------------------------------------------
+
+
+class NewDocument(TemplateAttributes):
+    stem: str
+    text: str
+    value_text: str
+    reference_to_previous: str = ""
+
+    @property
+    def path(self) -> str:
+        return f"Documents/{self.stem}.docx"
+
+
+class WriterNewDocument(SubtaskTemplate[NewDocument]):
+    """Write a value into a new word-processor document and save it as .docx under a name."""
+
+    name = "writer_new_document"
+    app = "writer"
+    summary = "write a value into a new document and save it as .docx"
+    attributes = NewDocument
+    consumes: ClassVar[frozenset[ValueKind]] = frozenset({"number", "time", "city"})
+    produces: ClassVar[frozenset[ValueKind]] = frozenset({"file"})
+
+    def draw(
+        self, rng: random.Random, names: NamePool, given: FlowValue | None, wanted: ValueKind | None
+    ) -> NewDocument:
+        stem = names.pick(DOCUMENT_STEMS, "document name")
+        if given is not None and given.kind in self.consumes:
+            label = given.description[:1].upper() + given.description[1:]
+            return NewDocument(
+                stem=stem,
+                text=f"{label}: {given.text}",
+                value_text=given.text,
+                reference_to_previous=refer_to(given),
+            )
+        number = rng.choice(NUMBERS)
+        return NewDocument(
+            stem=stem,
+            text=f"{rng.choice(SHEET_LABELS)} this week: {number}",
+            value_text=str(number),
+        )
+
+    def build(self, attributes: NewDocument, slot: Slot) -> Fragment:
+        a = attributes
+        what = a.reference_to_previous or f'the sentence "{a.text}"'
+        return Fragment(
+            instruction=(
+                f"Create a new document in the word processor, write {what} into it, and save "
+                f"it as {a.stem} in the Documents folder."
+            ),
+            subtask=subtask(slot, self.app, f"Write {a.value_text} into {a.path}"),
+            nodes=[
+                node(slot, "saved", "file_exists", {"path": a.path}),
+                node(
+                    slot,
+                    "written",
+                    "docx_contains",
+                    {"path": a.path, "texts": [a.value_text]},
+                    after=[slot.node_id("saved")],
+                    description=f"{a.path} holds {a.value_text}",
+                ),
+            ],
+            reference=[
+                gui.act("open_app", app="writer"),
+                gui.act("type", text=a.text + "\n"),
+                *gui.office_save_new_document(f"Documents/{a.stem}", f"{a.stem}.docx"),
+            ],
+            reference_api=[
+                gui.act("open_app", app="writer"),
+                gui.act("writer_insert", text=a.text),
+                gui.act("writer_save", path=a.path),
+            ],
+            output=FlowValue(kind="file", text=a.path, description=f"{a.stem}.docx"),
+        )
+
+
+# --- writer: format a paragraph of an existing document ----------------------------------------
+
+Formatting = Literal["bold_title", "center_title", "underline_last"]
+
+_FORMAT_WORDS: dict[str, str] = {
+    "bold_title": "make the title bold",
+    "center_title": "center the title",
+    "underline_last": "underline the last paragraph",
+}
+
+
+class DocumentFormatting(TemplateAttributes):
+    stem: str
+    title: str
+    paragraphs: list[str]
+    formatting: Formatting
+
+    @property
+    def path(self) -> str:
+        return f"Documents/{self.stem}.docx"
+
+
+class WriterFormatDocument(SubtaskTemplate[DocumentFormatting]):
+    """Open a document in the word processor, format one paragraph, and save it."""
+
+    name = "writer_format_document"
+    app = "writer"
+    summary = "format a paragraph of a document (bold, centred, underlined) and save it"
+    attributes = DocumentFormatting
+    produces: ClassVar[frozenset[ValueKind]] = frozenset({"file"})
+
+    def draw(
+        self, rng: random.Random, names: NamePool, given: FlowValue | None, wanted: ValueKind | None
+    ) -> DocumentFormatting:
+        stem = names.pick(tuple(a.file_stem for a in ARTICLES), "article")
+        article = next(a for a in ARTICLES if a.file_stem == stem)
+        formatting: Formatting = rng.choice(("bold_title", "center_title", "underline_last"))
+        return DocumentFormatting(
+            stem=stem,
+            title=article.title,
+            paragraphs=list(article.paragraphs),
+            formatting=formatting,
+        )
+
+    def build(self, attributes: DocumentFormatting, slot: Slot) -> Fragment:
+        a = attributes
+        name = f"{a.stem}.docx"
+        opened = slot.node_id("opened")
+        if a.formatting == "bold_title":
+            check = ("docx_bold", {"path": a.path, "paragraph": 0, "only": True})
+            keys = [["ctrl", "home"], ["shift", "end"], ["ctrl", "b"]]
+            api = gui.act("writer_format", paragraphs=[0], bold=True)
+        elif a.formatting == "center_title":
+            check = ("docx_alignment", {"path": a.path, "paragraph": 0, "alignment": "center"})
+            keys = [["ctrl", "home"], ["ctrl", "e"]]
+            api = gui.act("writer_format", paragraphs=[0], alignment="center")
+        else:
+            check = ("docx_underline", {"path": a.path, "paragraph": -1, "only": True})
+            keys = [["ctrl", "end"], ["ctrl", "shift", "up"], ["ctrl", "u"]]
+            api = gui.act("writer_format", matching=a.paragraphs[-1][:40], underline=True)
+        words = _FORMAT_WORDS[a.formatting]
+        return Fragment(
+            instruction=(
+                f"Open {name} in the Documents folder with the word processor, {words}, and "
+                "save it."
+            ),
+            subtask=subtask(slot, self.app, f"Open {a.path}, {words}, save"),
+            nodes=[
+                node(
+                    slot,
+                    "opened",
+                    "window_title_contains",
+                    {"text": a.stem},
+                    final=False,
+                    description=f"{name} is open",
+                ),
+                node(slot, "formatted", check[0], check[1], after=[opened], description=words),
+            ],
+            reference=[
+                gui.act("open_app", app="writer"),
+                gui.act("hotkey", keys=["ctrl", "o"]),
+                gui.wait_for("Open"),
+                gui.act("hotkey", keys=["ctrl", "l"]),
+                gui.act("type", text=gui.home_path(a.path)),
+                gui.act("press", key="enter"),
+                gui.wait_for(name),
+                *(gui.act("hotkey", keys=combination) for combination in keys),
+                gui.act("hotkey", keys=["ctrl", "s"]),
+                gui.act("wait", seconds=2),
+            ],
+            reference_api=[
+                gui.act("writer_open", path=a.path),
+                api,
+                gui.act("writer_save"),
+            ],
+            files=[
+                FileFixture(path=a.path, docx=DocumentSpec(title=a.title, paragraphs=a.paragraphs))
+            ],
+            output=FlowValue(kind="file", text=a.path, description=name),
+        )
+
+
+# --- spreadsheet: values into cells ----------------------------------------------------------
+
+
+class SheetFilling(TemplateAttributes):
+    stem: str
+    rows: list[tuple[str, int]]
+    reference_to_previous: str = ""
+
+    @property
+    def path(self) -> str:
+        return f"Documents/{self.stem}.xlsx"
+
+
+class SpreadsheetFillCells(SubtaskTemplate[SheetFilling]):
+    """Put labels and numbers into a new spreadsheet and save it as .xlsx under a name."""
+
+    name = "spreadsheet_fill_cells"
+    app = "spreadsheet"
+    summary = "put values into spreadsheet cells and save the workbook"
+    attributes = SheetFilling
+    consumes: ClassVar[frozenset[ValueKind]] = frozenset({"number"})
+    produces: ClassVar[frozenset[ValueKind]] = frozenset({"file"})
+
+    def draw(
+        self, rng: random.Random, names: NamePool, given: FlowValue | None, wanted: ValueKind | None
+    ) -> SheetFilling:
+        stem = names.pick(WORKBOOK_STEMS, "workbook name")
+        labels = rng.sample(SHEET_LABELS, 2)
+        if given is not None and given.kind == "number":
+            return SheetFilling(
+                stem=stem,
+                rows=[(labels[0], int(given.text))],
+                reference_to_previous=refer_to(given),
+            )
+        return SheetFilling(stem=stem, rows=[(label, rng.choice(NUMBERS)) for label in labels])
+
+    def build(self, attributes: SheetFilling, slot: Slot) -> Fragment:
+        a = attributes
+        if a.reference_to_previous:
+            label = a.rows[0][0]
+            what = f'"{label}" in cell A1 and {a.reference_to_previous} in cell B1'
+        else:
+            what = " and ".join(
+                f'"{label}" in A{row} and {value} in B{row}'
+                for row, (label, value) in enumerate(a.rows, start=1)
+            )
+        typed = "".join(f"{label}\t{value}\n" for label, value in a.rows)
+        shown = ", ".join(f"{label} {value}" for label, value in a.rows)
+        return Fragment(
+            instruction=(
+                f"Create a new spreadsheet, write {what}, and save it as {a.stem} in the "
+                "Documents folder."
+            ),
+            subtask=subtask(slot, self.app, f"Write {shown} into {a.path}"),
+            nodes=[
+                node(
+                    slot,
+                    "sheet",
+                    "xlsx_rows",
+                    {"path": a.path, "rows": [[label, str(value)] for label, value in a.rows]},
+                    description=f"{a.path} has the rows {shown}",
+                ),
+            ],
+            reference=[
+                gui.act("open_app", app="spreadsheet"),
+                gui.act("type", text=typed),
+                *gui.office_save_new_document(f"Documents/{a.stem}", f"{a.stem}.xlsx"),
+            ],
+            reference_api=[
+                gui.act("open_app", app="spreadsheet"),
+                gui.act("sheet_set", cell="A1", values=[[label, value] for label, value in a.rows]),
+                gui.act("sheet_save", path=a.path),
+            ],
+            output=FlowValue(kind="file", text=a.path, description=f"{a.stem}.xlsx"),
+        )

@@ -1,0 +1,277 @@
+"""Templates for the networked applications: the browser (offline websites) and mail."""
+
+from __future__ import annotations
+
+import random
+from typing import ClassVar, Literal
+
+from pcagent.bench.generate import gui_steps as gui
+from pcagent.bench.generate.flow import FlowValue, ValueKind
+from pcagent.bench.generate.template_base import (
+    Fragment,
+    Slot,
+    SubtaskTemplate,
+    TemplateAttributes,
+    node,
+    subtask,
+)
+from pcagent.bench.generate.vocabulary import (
+    LOOSE_FILES,
+    MAIL_SUBJECTS,
+    PEOPLE,
+    NamePool,
+)
+from pcagent.bench.tasks import FileFixture
+from pcagent.bench.web.data import FACTS, MOVIES, country_name
+
+#: The offline IMDb's made-up films (ids tt0001...), never the real ones built-in tasks ask about.
+FILM_IDS: tuple[str, ...] = tuple(sorted(m for m in MOVIES if len(m) == 6))
+#: facts.local countries no built-in task looks up.
+POPULATION_SLUGS: tuple[str, ...] = tuple(
+    sorted(s for s in FACTS["population"] if s not in {"china", "india", "united-states"})
+)
+
+
+def _report(slot: Slot, value: str, after: str) -> tuple[list, list[gui.ReferenceStep]]:
+    """The answer node and step that end a task by telling ``value``."""
+    if not slot.report:
+        return [], []
+    return (
+        [
+            node(
+                slot,
+                "reported",
+                "answer_is",
+                {"value": value},
+                after=[after],
+                description=f"the agent reported {value}",
+            )
+        ],
+        [gui.act("answer", text=value)],
+    )
+
+
+# --- browser: a film's fact on imdb.com ----------------------------------------------------------
+
+
+class FilmLookup(TemplateAttributes):
+    movie_id: str
+    title: str
+    field: Literal["runtime", "year"]
+    value: int
+
+    @property
+    def description(self) -> str:
+        if self.field == "runtime":
+            return f"the running time of {self.title} in minutes"
+        return f"the year {self.title} came out"
+
+
+class BrowserFilmFact(SubtaskTemplate[FilmLookup]):
+    """Look up a film on the offline imdb.com and read its running time or year."""
+
+    name = "browser_film_fact"
+    app = "browser"
+    summary = "look up a film on imdb.com and read a number from its page"
+    attributes = FilmLookup
+    produces: ClassVar[frozenset[ValueKind]] = frozenset({"number"})
+    reportable = True
+
+    def draw(
+        self, rng: random.Random, names: NamePool, given: FlowValue | None, wanted: ValueKind | None
+    ) -> FilmLookup:
+        movie_id = rng.choice(FILM_IDS)
+        movie = MOVIES[movie_id]
+        field: Literal["runtime", "year"] = rng.choice(("runtime", "year"))
+        value = movie["runtime_minutes"] if field == "runtime" else movie["year"]
+        return FilmLookup(movie_id=movie_id, title=movie["title"], field=field, value=value)
+
+    def build(self, attributes: FilmLookup, slot: Slot) -> Fragment:
+        a = attributes
+        visited = slot.node_id("visited")
+        what = "its running time in minutes" if a.field == "runtime" else "the year it came out"
+        tell = ", and tell me" if slot.report else ""
+        report_nodes, report_steps = _report(slot, str(a.value), visited)
+        url = f"https://www.imdb.com/title/{a.movie_id}/"
+        return Fragment(
+            instruction=f'Look up the film "{a.title}" on imdb.com in the browser and find {what}{tell}.',
+            subtask=subtask(slot, self.app, f"Find {a.description} on imdb.com ({a.value})"),
+            nodes=[
+                node(
+                    slot,
+                    "visited",
+                    "web_visited",
+                    {"host": "www.imdb.com", "path_prefix": f"/title/{a.movie_id}"},
+                    final=False,
+                    description=f"the browser opened {a.title}'s page",
+                ),
+                *report_nodes,
+            ],
+            reference=[
+                gui.act("open_app", app="browser"),
+                gui.act("hotkey", keys=["ctrl", "l"]),
+                gui.act("type", text=url + "\n"),
+                gui.wait_for(a.title),
+                *report_steps,
+            ],
+            reference_api=[gui.act("browser_open", url=url), *report_steps],
+            services=("web",),
+            output=FlowValue(kind="number", text=str(a.value), description=a.description),
+        )
+
+
+# --- browser: a country's population on facts.local ---------------------------------------------
+
+
+class PopulationLookup(TemplateAttributes):
+    slug: str
+    country: str
+    population: int
+
+
+class BrowserPopulation(SubtaskTemplate[PopulationLookup]):
+    """Look up a country's population on the offline facts.local site."""
+
+    name = "browser_population"
+    app = "browser"
+    summary = "look up a country's population on facts.local"
+    attributes = PopulationLookup
+    produces: ClassVar[frozenset[ValueKind]] = frozenset({"number"})
+    reportable = True
+
+    def draw(
+        self, rng: random.Random, names: NamePool, given: FlowValue | None, wanted: ValueKind | None
+    ) -> PopulationLookup:
+        slug = rng.choice(POPULATION_SLUGS)
+        return PopulationLookup(
+            slug=slug, country=country_name(slug), population=FACTS["population"][slug]
+        )
+
+    def build(self, attributes: PopulationLookup, slot: Slot) -> Fragment:
+        a = attributes
+        visited = slot.node_id("visited")
+        tell = ", and tell me" if slot.report else ""
+        report_nodes, report_steps = _report(slot, str(a.population), visited)
+        return Fragment(
+            instruction=(
+                f"Find the population of {a.country} on the World Facts site (facts.local) in "
+                f"the browser{tell}."
+            ),
+            subtask=subtask(slot, self.app, f"Find the population of {a.country} ({a.population})"),
+            nodes=[
+                node(
+                    slot,
+                    "visited",
+                    "web_visited",
+                    {"host": "facts.local", "path_prefix": f"/population/{a.slug}"},
+                    final=False,
+                    description=f"the browser opened the page on {a.country}",
+                ),
+                *report_nodes,
+            ],
+            reference=[
+                gui.act("open_app", app="browser"),
+                gui.act("hotkey", keys=["ctrl", "l"]),
+                gui.act("type", text=f"facts.local/population/{a.slug}\n"),
+                gui.wait_for(f"Population of {a.country}"),
+                *report_steps,
+            ],
+            reference_api=[
+                gui.act("browser_open", url=f"http://facts.local/population/{a.slug}"),
+                *report_steps,
+            ],
+            services=("web",),
+            output=FlowValue(
+                kind="number", text=str(a.population), description=f"the population of {a.country}"
+            ),
+        )
+
+
+# --- mail: send a file as an attachment ----------------------------------------------------------
+
+
+class MailWithAttachment(TemplateAttributes):
+    recipient: str
+    address: str
+    subject: str
+    attachment: str
+    #: The attachment's text when the template writes the file itself ("" when it comes from an
+    #: earlier sub-task).
+    own_text: str = ""
+
+    @property
+    def attachment_name(self) -> str:
+        return self.attachment.rsplit("/", 1)[-1]
+
+    @property
+    def folder_words(self) -> str:
+        folder = self.attachment.rsplit("/", 1)[0]
+        return "the Documents folder" if folder == "Documents" else f"the folder {folder}"
+
+
+class MailSendAttachment(SubtaskTemplate[MailWithAttachment]):
+    """Send a file from HOME to someone as an attachment with the mail client."""
+
+    name = "mail_send_attachment"
+    app = "mail"
+    summary = "send a file as an attachment with the mail client"
+    attributes = MailWithAttachment
+    consumes: ClassVar[frozenset[ValueKind]] = frozenset({"file"})
+
+    def draw(
+        self, rng: random.Random, names: NamePool, given: FlowValue | None, wanted: ValueKind | None
+    ) -> MailWithAttachment:
+        person = rng.choice(PEOPLE)
+        subject = rng.choice(MAIL_SUBJECTS)
+        if given is not None and given.kind == "file":
+            return MailWithAttachment(
+                recipient=person.name,
+                address=person.address,
+                subject=subject,
+                attachment=given.text,
+            )
+        name = names.pick(tuple(n for n, _ in LOOSE_FILES), "loose file")
+        return MailWithAttachment(
+            recipient=person.name,
+            address=person.address,
+            subject=subject,
+            attachment=f"Documents/{name}",
+            own_text=dict(LOOSE_FILES)[name],
+        )
+
+    def build(self, attributes: MailWithAttachment, slot: Slot) -> Fragment:
+        a = attributes
+        first_name = a.recipient.split()[0]
+        return Fragment(
+            instruction=(
+                f"Send {a.attachment_name} from {a.folder_words} to {a.recipient} ({a.address}) "
+                f'as an attachment with the mail client, with the subject "{a.subject}".'
+            ),
+            subtask=subtask(slot, self.app, f"Mail {a.attachment} to {a.address}"),
+            nodes=[
+                node(
+                    slot,
+                    "sent",
+                    "mail_sent",
+                    {
+                        "to": a.address,
+                        "subject_contains": a.subject,
+                        "attachment": a.attachment_name,
+                    },
+                    description=f"{a.attachment_name} went to {a.address}",
+                ),
+            ],
+            reference=gui.mail_with_attachment(a.address, a.subject, a.attachment),
+            reference_api=[
+                gui.act(
+                    "mail_compose",
+                    to=[a.address],
+                    subject=a.subject,
+                    body=f"Hi {first_name},\n\nhere is {a.attachment_name}.",
+                    attachments=[a.attachment],
+                ),
+                gui.act("mail_send"),
+            ],
+            files=[FileFixture(path=a.attachment, text=a.own_text)] if a.own_text else [],
+            services=("mail",),
+        )

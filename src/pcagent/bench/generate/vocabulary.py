@@ -1,0 +1,227 @@
+"""The names and values generated tasks draw from.
+
+Kept apart from the 25 built-in tasks on purpose: other file names (no memo.txt, no test_doc1),
+other people (no Howie), other cities (no Tokyo) and other numbers and times, so that training on
+generated tasks never shows an agent a built-in task's fixture or answer
+(``tests/bench/test_generated_tasks.py`` checks this). Web values are read from the offline
+websites' data, and only for items no built-in task asks about.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from pcagent.errors import BenchError
+
+
+class VocabularyExhaustedError(BenchError):
+    """A task asked for more distinct names of one kind than the vocabulary holds."""
+
+
+@dataclass(frozen=True)
+class NoteField:
+    """One line of a note: its label in the file and how an instruction names its value."""
+
+    label: str
+    description: str
+
+
+@dataclass(frozen=True)
+class NoteTopic:
+    """A small text note holding one number, one time and one city."""
+
+    file_stem: str
+    title: str
+    number: NoteField
+    time: NoteField
+    city: NoteField
+
+
+NOTE_TOPICS: tuple[NoteTopic, ...] = (
+    NoteTopic(
+        "depot_log",
+        "Depot log",
+        NoteField("Parcels waiting at the depot", "the number of parcels waiting at the depot"),
+        NoteField("Van departs at", "the time the van departs"),
+        NoteField("Next delivery city", "the next delivery city"),
+    ),
+    NoteTopic(
+        "greenhouse_notes",
+        "Greenhouse notes",
+        NoteField("Seed trays sown", "the number of seed trays sown"),
+        NoteField("Watering round at", "the time of the watering round"),
+        NoteField("Seed supplier based in", "the city the seed supplier is based in"),
+    ),
+    NoteTopic(
+        "recital_plan",
+        "Recital plan",
+        NoteField("Chairs booked", "the number of chairs booked"),
+        NoteField("Doors open at", "the time the doors open"),
+        NoteField("Visiting choir from", "the city the visiting choir comes from"),
+    ),
+    NoteTopic(
+        "bakery_orders",
+        "Bakery orders",
+        NoteField("Loaves ordered", "the number of loaves ordered"),
+        NoteField("Oven switched on at", "the time the oven is switched on"),
+        NoteField("Flour shipped from", "the city the flour is shipped from"),
+    ),
+    NoteTopic(
+        "harbour_notes",
+        "Harbour notes",
+        NoteField("Boats moored", "the number of boats moored"),
+        NoteField("Ferry leaves at", "the time the ferry leaves"),
+        NoteField("Cargo bound for", "the city the cargo is bound for"),
+    ),
+)
+
+#: Cities gnome-clocks finds offline (libgweather) under exactly this name; none is in a
+#: built-in task.
+CITIES: tuple[str, ...] = ("Oslo", "Lisbon", "Nairobi", "Helsinki", "Vienna", "Lima", "Dublin")
+
+#: Whole numbers for notes and sums: two digits, none a built-in task's expected value.
+NUMBERS: tuple[int, ...] = tuple(n for n in range(41, 98) if n not in {64, 80})
+
+#: Numbers a generated result must not be: the built-in tasks' expected numbers.
+RESERVED_NUMBERS: frozenset[int] = frozenset({11, 13, 28, 38, 64, 80, 289})
+
+#: Times of day (hour, minute) for notes and alarms: early mornings and evenings, away from
+#: the built-in tasks' 9:15 and early-afternoon alarms.
+TIMES: tuple[tuple[int, int], ...] = tuple(
+    (hour, minute) for hour in (5, 6, 7, 17, 18, 19, 20) for minute in (5, 10, 25, 35, 40, 50)
+)
+
+#: Names for files the agent creates, by kind.
+TEXT_FILE_STEMS: tuple[str, ...] = (
+    "handover_note",
+    "shift_summary",
+    "tally_sheet",
+    "reminder_card",
+    "logbook_entry",
+    "weekly_figure",
+)
+DOCUMENT_STEMS: tuple[str, ...] = (
+    "BranchReport",
+    "VisitSummary",
+    "FieldNotes",
+    "CouncilBrief",
+    "BoardUpdate",
+)
+WORKBOOK_STEMS: tuple[str, ...] = ("depot_figures", "garden_tally", "shift_counts", "ledger_lines")
+FOLDER_NAMES: tuple[str, ...] = ("Handover", "Keepsakes", "Quarterly", "Orchard", "Outbox")
+#: Loose files the file-manager template tidies up when it gets none from an earlier sub-task.
+LOOSE_FILES: tuple[tuple[str, str], ...] = (
+    ("receipt_march.txt", "Receipt: two crates of apples, 14.20\n"),
+    ("receipt_april.txt", "Receipt: one bag of potting soil, 6.75\n"),
+    ("packing_list.txt", "Packing list: rope, lantern, two blankets\n"),
+    ("rota_week2.txt", "Rota, week 2: Mira mornings, Oskar evenings\n"),
+    ("meter_reading.txt", "Meter reading: 33012 units\n"),
+    ("guest_list.txt", "Guests: Mira, Oskar, Selma, Tove\n"),
+)
+#: Spreadsheet row labels for values of the template's own.
+SHEET_LABELS: tuple[str, ...] = (
+    "Crates packed",
+    "Crates shipped",
+    "Pallets stacked",
+    "Boxes sorted",
+)
+
+
+@dataclass(frozen=True)
+class Person:
+    name: str
+    address: str
+
+    @property
+    def first_name(self) -> str:
+        return self.name.split()[0]
+
+
+PEOPLE: tuple[Person, ...] = (
+    Person("Priya Raman", "priya.raman@example.test"),
+    Person("Tomas Berg", "tomas.berg@example.test"),
+    Person("Lucia Moreno", "lucia.moreno@example.test"),
+    Person("Kwame Mensah", "kwame.mensah@example.test"),
+    Person("Ines Duarte", "ines.duarte@example.test"),
+)
+
+MAIL_SUBJECTS: tuple[str, ...] = ("Figures for Friday", "As promised", "The file you asked for")
+
+
+@dataclass(frozen=True)
+class Article:
+    """A short document for formatting: a title and three body paragraphs."""
+
+    file_stem: str
+    title: str
+    paragraphs: tuple[str, str, str]
+
+
+ARTICLES: tuple[Article, ...] = (
+    Article(
+        "beekeeping_intro",
+        "Beekeeping in Small Gardens",
+        (
+            "A single hive fits in a corner of most gardens, as long as the entrance faces away "
+            "from the path.",
+            "Bees forage up to three kilometres away, so the neighbours' flowers count as much "
+            "as your own.",
+            "Expect the first honey in the second summer, once the colony has grown strong.",
+        ),
+    ),
+    Article(
+        "lighthouse_notes",
+        "How Lighthouses Work",
+        (
+            "Each lighthouse flashes in its own rhythm, so sailors can tell one coast from "
+            "another at night.",
+            "Glass prisms around the lamp bend its light into a beam seen from far out at sea.",
+            "Most lights now run by themselves and are checked by a keeper only a few times a "
+            "year.",
+        ),
+    ),
+    Article(
+        "night_market",
+        "The Night Market",
+        (
+            "Stalls open when the offices close, and the square fills with the smell of grilled "
+            "corn.",
+            "Traders arrive with folding tables and strings of lights, and leave no trace by "
+            "morning.",
+            "Regulars come for the dumplings and stay for the music at the far end.",
+        ),
+    ),
+    Article(
+        "sourdough_guide",
+        "A Guide to Sourdough",
+        (
+            "A starter is only flour and water, left to catch the wild yeast in the kitchen air.",
+            "Feed it every day for a week and it will double in a few hours after each meal.",
+            "The long, slow rise is what gives the bread its sour taste and open crumb.",
+        ),
+    ),
+)
+
+
+@dataclass
+class NamePool:
+    """Draws names for one task without repeats, so two sub-tasks never write the same file."""
+
+    rng: random.Random
+    used: set[str] = field(default_factory=set)
+
+    def pick(self, choices: tuple[str, ...], what: str) -> str:
+        """A name from ``choices`` not yet used in this task."""
+        free = [choice for choice in choices if choice not in self.used]
+        if not free:
+            raise VocabularyExhaustedError(
+                f"no {what} left for this task (all {len(choices)} used)"
+            )
+        chosen = self.rng.choice(free)
+        self.used.add(chosen)
+        return chosen
+
+    def reserve(self, name: str) -> None:
+        """Mark a name as taken (a file an earlier sub-task made)."""
+        self.used.add(name)
