@@ -9,6 +9,7 @@ are errors with the file name, found before anything runs.
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -275,9 +276,15 @@ def load_tasks() -> dict[str, Task]:
     return tasks
 
 
+def _natural_order(path: Path) -> list[int | str]:
+    """``gen-7-2.yaml`` before ``gen-7-10.yaml``: numbers in names compare as numbers."""
+    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", path.name)]
+
+
 def load_task_folder(folder: Path) -> dict[str, Task]:
-    """Every task file (``*.yaml``) in ``folder``, by id, in file-name order: generated training
-    tasks (``pcagent bench generate``) or any other set written in the built-in format.
+    """Every task file (``*.yaml``) in ``folder``, by id, in file-name order (numbers as
+    numbers): generated training tasks (``pcagent bench generate``) or any other set written in
+    the built-in format.
 
     Raises :class:`TaskDefinitionError` when the folder is missing, holds no task file, a file
     is invalid (naming it), or two files share an id.
@@ -285,7 +292,7 @@ def load_task_folder(folder: Path) -> dict[str, Task]:
     if not folder.is_dir():
         raise TaskDefinitionError(f"no task folder {folder}; give a folder of task .yaml files")
     tasks: dict[str, Task] = {}
-    for path in sorted(folder.glob("*.yaml")):
+    for path in sorted(folder.glob("*.yaml"), key=_natural_order):
         task = load_task(path.read_text("utf-8"), path.name)
         if task.id in tasks:
             raise TaskDefinitionError(f"task id {task.id} appears twice ({path.name})")

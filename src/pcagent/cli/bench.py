@@ -1,4 +1,5 @@
-"""``pcagent bench list|run|report``: the PC-Eval-style benchmark."""
+"""``pcagent bench list|run|report|generate``: the PC-Eval-style benchmark, and training tasks
+composed from sub-task templates."""
 
 from __future__ import annotations
 
@@ -25,15 +26,25 @@ console = Console()
 AGENTS = ("pcagent", "reference", "reference-api", "noop")
 
 
+TasksDirOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--tasks-dir",
+        help="A folder of task files (e.g. from `bench generate`) instead of the built-in tasks.",
+    ),
+]
+
+
 @bench_app.command("list")
 @reports_errors
 def list_tasks(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    tasks_dir: TasksDirOption = None,
 ) -> None:
     """The tasks, with their applications and sub-goal counts."""
-    from pcagent.bench.tasks import load_tasks
+    from pcagent.bench.tasks import select_tasks
 
-    tasks = list(load_tasks().values())
+    tasks = select_tasks(None, tasks_dir)
     rows = [
         {
             "id": t.id,
@@ -72,6 +83,7 @@ def run(
     ablation: AblationOption = "none",
     parallel: Annotated[int, typer.Option(help="Sandboxes side by side.", min=1, max=8)] = 1,
     max_steps: Annotated[int | None, typer.Option("--max-steps", help="Step cap per task.")] = None,
+    tasks_dir: TasksDirOption = None,
 ) -> None:
     """Run tasks in fresh sandboxes and store the results (see ``bench report``)."""
     from pcagent.bench.results import BenchStore
@@ -83,7 +95,7 @@ def run(
         raise ConfigurationError(f"unknown agent {agent!r}; use one of: {', '.join(AGENTS)}")
     checked = check_ablation(ablation)
     config = config_with(max_steps, model)
-    chosen = select_tasks(tasks)
+    chosen = select_tasks(tasks, tasks_dir)
     with BenchStore(config.data_dir / "bench") as store:
         bench = store.create(agent, [t.id for t in chosen], model or "", checked)
         console.print(f"benchmark run {bench.bench_id}: {len(chosen)} tasks, agent {agent}")
@@ -162,3 +174,27 @@ def report(
         output.write_text(render_html(store, bench), encoding="utf-8")
         console.print(f"report: {output}")
         _print_summary(store, bench.bench_id)
+
+
+@bench_app.command("generate")
+@reports_errors
+def generate(
+    out: Annotated[Path, typer.Option("--out", "-o", help="Folder to write the task files into.")],
+    count: Annotated[int, typer.Option("--count", "-n", help="How many tasks.")] = 20,
+    seed: Annotated[int, typer.Option(help="Random seed; the same seed gives the same tasks.")] = 0,
+) -> None:
+    """Compose training tasks from sub-task templates and write them as task files
+    (run them with ``bench run --tasks-dir``)."""
+    from pcagent.bench.generate import generate_tasks, write_task_files
+
+    tasks = generate_tasks(count, seed)
+    with Progress(
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), console=console
+    ) as progress:
+        bar = progress.add_task("writing", total=len(tasks))
+        written = write_task_files(tasks, out, on_written=lambda _path: progress.advance(bar))
+    single = sum(1 for task in tasks if len(task.apps) == 1)
+    console.print(
+        f"wrote {len(written)} tasks (seed {seed}; {single} in one application, "
+        f"{len(tasks) - single} in several) to {escape(str(out))}"
+    )
