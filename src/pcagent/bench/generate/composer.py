@@ -51,15 +51,23 @@ def choose_chain(
 ) -> Chain:
     """A chain of one to three templates around ``anchor``, grown forwards (a consumer of the
     last one's value) or backwards (a producer of what the first one takes), no application
-    twice."""
+    twice, never starting with a template that ``needs_company``."""
     length = rng.choices(list(LENGTH_WEIGHTS), weights=list(LENGTH_WEIGHTS.values()))[0]
     chain = [anchor]
-    while len(chain) < length:
+    while len(chain) < length or chain[0].needs_company:
         apps = {template.app for template in chain}
-        options = [
+        forwards = [
             (True, t) for t in templates if t.app not in apps and t.fits_after(chain[-1].produces)
-        ] + [(False, t) for t in templates if t.app not in apps and chain[0].fits_after(t.produces)]
+        ]
+        backwards = [
+            (False, t)
+            for t in templates
+            if t.app not in apps and not t.needs_company and chain[0].fits_after(t.produces)
+        ]
+        options = backwards if chain[0].needs_company else forwards + backwards
         if not options:
+            if chain[0].needs_company:
+                raise TaskGenerationError(f"no template can come before {chain[0].name}")
             break
         forward, template = rng.choice(options)
         if forward:

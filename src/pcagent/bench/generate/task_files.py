@@ -11,11 +11,31 @@ from pcagent.bench.generate.composer import TaskGenerationError
 from pcagent.bench.tasks import Task, load_task
 
 
+class _TaskFileDumper(yaml.SafeDumper):
+    """Writes task files the way people write them: multi-line texts as ``|`` blocks, short
+    lists of plain values on one line (``keys: [ctrl, s]``)."""
+
+
+def _text(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
+    style = "|" if "\n" in value else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+
+
+def _sequence(dumper: yaml.SafeDumper, value: list[object]) -> yaml.SequenceNode:
+    plain = all(isinstance(item, str | int | float) and "\n" not in str(item) for item in value)
+    short = sum(len(str(item)) + 2 for item in value) <= 60
+    return dumper.represent_sequence("tag:yaml.org,2002:seq", value, flow_style=plain and short)
+
+
+_TaskFileDumper.add_representer(str, _text)
+_TaskFileDumper.add_representer(list, _sequence)
+
+
 def task_yaml(task: Task) -> str:
     """The task as a task file's text (defaults and empty fields left out)."""
     data = task.model_dump(mode="json", exclude_none=True, exclude_defaults=True)
     data = {"id": task.id, **data}  # the id first, as in the built-in files
-    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
+    return yaml.dump(data, Dumper=_TaskFileDumper, sort_keys=False, allow_unicode=True, width=100)
 
 
 def write_task_files(

@@ -78,6 +78,7 @@ class SubtaskTemplate(ABC, Generic[A]):
     ``consumes``: the kinds of value it can take from the sub-task before it (it can always run
     on its own values too). ``produces``: the kinds it can hand on (chosen by the composer to
     fit the next template). ``reportable``: it can end a task by telling its value.
+    ``needs_company``: it always comes after another sub-task.
     """
 
     name: ClassVar[str]
@@ -87,6 +88,10 @@ class SubtaskTemplate(ABC, Generic[A]):
     consumes: ClassVar[frozenset[ValueKind]] = frozenset()
     produces: ClassVar[frozenset[ValueKind]] = frozenset()
     reportable: ClassVar[bool] = False
+    #: It must not be a task's first sub-task: gnome-clocks alone on the screen often leaves its
+    #: dialogs out of the accessibility tree, so every Clocks task opens another application
+    #: first (as the built-in ones do).
+    needs_company: ClassVar[bool] = False
 
     @abstractmethod
     def draw(

@@ -348,6 +348,7 @@ class ClockSetAlarm(SubtaskTemplate[AlarmTime]):
     summary = "set an alarm at a time in the Clocks app"
     attributes = AlarmTime
     consumes: ClassVar[frozenset[ValueKind]] = frozenset({"time"})
+    needs_company = True
 
     def draw(
         self, rng: random.Random, names: NamePool, given: FlowValue | None, wanted: ValueKind | None
@@ -398,6 +399,7 @@ class ClockAddWorldClock(SubtaskTemplate[WorldClockCity]):
     summary = "add a world clock for a city"
     attributes = WorldClockCity
     consumes: ClassVar[frozenset[ValueKind]] = frozenset({"city"})
+    needs_company = True
 
     def draw(
         self, rng: random.Random, names: NamePool, given: FlowValue | None, wanted: ValueKind | None
