@@ -191,7 +191,11 @@ def main() -> None:
             progress,
         )
         label = model.info.name
-    output = {"model": label, **report.as_json(), "run_s": round(time.perf_counter() - started)}
+    output = {
+        "model_name": label,
+        **report.as_json(),
+        "run_s": round(time.perf_counter() - started),
+    }
     print(
         json.dumps(output, ensure_ascii=False) if arguments.json else json.dumps(output, indent=2)
     )

@@ -356,7 +356,14 @@ class GroundingReport:
             "baseline_lexical": {
                 "top1": baseline.accuracy,
                 "per_app": {
-                    app: t.accuracy for app, t in sorted(self.baseline.items()) if app != "all"
+                    key: t.accuracy
+                    for key, t in sorted(self.baseline.items())
+                    if key != "all" and not key.startswith("kind:")
+                },
+                "per_kind": {
+                    key.removeprefix("kind:"): t.accuracy
+                    for key, t in sorted(self.baseline.items())
+                    if key.startswith("kind:")
                 },
             },
             "ratio_to_baseline": ratios,
@@ -387,8 +394,8 @@ def evaluate(
     for case in ordered:
         marks = marks_of.setdefault(case.screen, screen_marks(folder, case.screen))
         ok = lexical_choice(marks, case.instruction) == case.mark
-        report.baseline.setdefault(case.app, Tally()).add(ok)
-        report.baseline.setdefault("all", Tally()).add(ok)
+        for key in (case.app, f"kind:{case.kind}", "all"):
+            report.baseline.setdefault(key, Tally()).add(ok)
         kept = prune_marks(marks, case.instruction, limit)
         report.kept_by_pruning.add(any(mark.number == case.mark for mark in kept))
     return report
