@@ -107,8 +107,9 @@ def clock_add_world_clock(city: str) -> list[ReferenceStep]:
 
 
 def mail_with_attachment(address: str, subject: str, attachment: str) -> list[ReferenceStep]:
-    """Compose and send a mail with one attachment in Thunderbird (as pc19 does): the file
-    chooser's buttons fall off a 1280x800 screen, so the path is typed after Ctrl+L."""
+    """Compose and send a mail with one attachment in Thunderbird (as pc19 does, with a pause
+    before the Enters): the file chooser's buttons fall off a 1280x800 screen, so the path is
+    typed after Ctrl+L."""
     return [
         act("open_app", app="mail"),
         act("wait", seconds=2),
@@ -122,6 +123,10 @@ def mail_with_attachment(address: str, subject: str, attachment: str) -> list[Re
         wait_for("Attach File"),
         act("hotkey", keys=["ctrl", "l"]),
         act("type", text=home_path(attachment)),
+        # Once the chooser has listed the folder, the first Enter accepts its completion and the
+        # second picks the file; pressed before that, the first already picks it and the second
+        # opens the attachment in the compose window. Waiting makes it the former every time.
+        act("wait", seconds=1),
         act("press", key="enter"),
         act("press", key="enter"),
         wait_gone("Attach File"),
