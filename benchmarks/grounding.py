@@ -8,7 +8,7 @@ gives top-1 accuracy overall, per application and per kind of instruction, besid
 baseline in the same run (the mark the pruning ranks first) and the share of cases whose
 answer survives the pruning.
 
-    python benchmarks/grounding.py --json [--model local] [--listings full pruned] [--apps ...]
+    python benchmarks/grounding.py --json [--model local] [--listings full pruned pruned_label]
     python benchmarks/grounding.py --record     # record the screens again (starts a sandbox)
     python benchmarks/grounding.py --build      # rebuild cases.json from the recorded screens
 
@@ -27,7 +27,14 @@ from collections.abc import Callable
 from pathlib import Path
 
 from pcagent import actions as act
-from pcagent.bench.grounding import Answer, build_cases, evaluate, load_cases, save_cases
+from pcagent.bench.grounding import (
+    LISTINGS,
+    Answer,
+    build_cases,
+    evaluate,
+    load_cases,
+    save_cases,
+)
 from pcagent.bench.mail import MailMessage, write_mail_profile
 from pcagent.cli.options import config_with
 from pcagent.config import ModelProfile
@@ -135,7 +142,11 @@ def main() -> None:
     parser.add_argument("--screens", nargs="+", choices=list(SCREENS), default=list(SCREENS))
     parser.add_argument("--model", help="model profile to ask (default: the configured one)")
     parser.add_argument(
-        "--listings", nargs="+", choices=["full", "pruned"], default=["full", "pruned"]
+        "--listings",
+        nargs="+",
+        choices=list(LISTINGS),
+        default=["full", "pruned"],
+        help="full/pruned: answer with a mark number; *_label: with the label (click_element)",
     )
     parser.add_argument("--apps", nargs="+", help="only the cases of these applications")
     parser.add_argument("--limit", type=int, help="at most this many cases (spread over all)")

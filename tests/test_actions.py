@@ -42,6 +42,7 @@ from pcagent.errors import InvalidActionError
 # One valid example per kind; test_examples_cover_every_kind keeps this in step with ACTION_TYPES.
 EXAMPLES: dict[str, dict[str, Any]] = {
     "open_app": {"kind": "open_app", "app": "text_editor"},
+    "click_element": {"kind": "click_element", "label": "Save"},
     "click": {"kind": "click", "x": 10, "y": 20},
     "double_click": {"kind": "double_click", "x": 0, "y": 0},
     "right_click": {"kind": "right_click", "x": 5, "y": 7},
@@ -108,7 +109,7 @@ def rejection(data: Any, **kwargs: Any) -> ActionParseError:
 
 def test_examples_cover_every_kind() -> None:
     assert set(EXAMPLES) == set(ACTION_TYPES)
-    assert len(ACTION_TYPES) == 15 + len(APP_ACTION_KINDS)
+    assert len(ACTION_TYPES) == 16 + len(APP_ACTION_KINDS)
 
 
 @pytest.mark.parametrize("kind", list(EXAMPLES))

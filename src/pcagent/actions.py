@@ -50,6 +50,7 @@ __all__ = [
     "Answer",
     "AskHuman",
     "Click",
+    "ClickElement",
     "Done",
     "DoubleClick",
     "Drag",
@@ -233,6 +234,21 @@ class OpenApp(_ActionBase):
     settles: ClassVar[bool] = False  # opening waits for the window and settles by itself
     kind: Literal["open_app"] = Field("open_app", description='Always "open_app".')
     app: str = Field(min_length=1, description='Logical application name, e.g. "text_editor".')
+
+
+class ClickElement(_ActionBase):
+    """Left-click the centre of the listed element with this label (copy the label exactly)."""
+
+    # Turned into a click at the element's centre by the Decision agent, from the marks it was
+    # shown; the guard, the desktop and the record only ever see that click.
+    runs_on: ClassVar[ActionSite] = "perception"
+    kind: Literal["click_element"] = Field("click_element", description='Always "click_element".')
+    label: str = Field(
+        min_length=1,
+        max_length=200,
+        description='The element\'s label as listed, e.g. "Save"; a label listed twice is '
+        'followed by # and the mark\'s number, e.g. "Close #7".',
+    )
 
 
 class Click(_ActionBase):
@@ -491,6 +507,7 @@ Action = Annotated[
     | app.CalculatorEvaluate
     | app.ClockAddAlarm
     | app.ClockAddWorldClock
+    | ClickElement
     | Click
     | DoubleClick
     | RightClick

@@ -3,7 +3,9 @@ replies are re-asked or degrade safely. (The real-model path is tested in tests/
 
 from __future__ import annotations
 
+import json
 import re
+from typing import Any
 
 from tests.agents.scripted import ScriptedModels, decision, reply
 
@@ -186,6 +188,55 @@ def test_decision_opens_only_the_roles_applications_and_returns_the_plain_action
     )
     assert type(result.action) is act.OpenApp and result.action == act.OpenApp(app="clock")
     assert "rejected" in models.backends["decision"].requests[1].messages[-1].text
+
+
+def test_click_element_names_a_listed_label_and_becomes_a_click_at_its_centre() -> None:
+    targets = {"Save": (114, 68), "Close #3": (10, 10), "Close #7": (1270, 10)}
+    models = ScriptedModels(
+        decision=[
+            decision({"kind": "click_element", "label": "Open"}),  # not on screen: re-asked
+            decision({"kind": "click_element", "label": "Close #7"}, reasoning="close it"),
+        ]
+    )
+    agent = DecisionAgent(models.for_role("decision"), role=default_pool(SANDBOX_APPS).get("mail"))
+    result = agent.decide(
+        DecisionInput(subtask="close the window", listing="", screen=SCREEN, targets=targets)
+    )
+    assert result.action == act.Click(x=1270, y=10)
+    assert "click_element 'Close #7' -> (1270, 10)" in result.reasoning
+    first = models.backends["decision"].requests[0]
+    assert "click_element(label: str)" in first.messages[0].text
+    assert sorted(_enum_of(first.schema, "label")) == sorted(targets)
+    reask = models.backends["decision"].requests[1].messages[-1].text
+    assert "Input should be 'Save', 'Close #3' or 'Close #7'" in reask
+
+
+def test_without_labelled_marks_click_element_is_not_offered() -> None:
+    models = ScriptedModels(decision=[decision({"kind": "click", "x": 5, "y": 5})])
+    agent = DecisionAgent(models.for_role("decision"), role=default_pool(SANDBOX_APPS).get("mail"))
+    agent.decide(DecisionInput(subtask="x", listing="", screen=SCREEN))
+    request = models.backends["decision"].requests[0]
+    assert "click_element" not in request.messages[0].text
+    assert "click_element" not in json.dumps(request.schema)
+
+
+def _enum_of(schema: dict[str, Any], field: str) -> list[str]:
+    """The enum of ``field`` anywhere in a JSON schema."""
+    found: list[str] = []
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            prop = node.get("properties", {}).get(field)
+            if isinstance(prop, dict) and "enum" in prop:
+                found.extend(prop["enum"])
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(schema)
+    return found
 
 
 def test_reflection_skips_the_model_when_nothing_changed() -> None:

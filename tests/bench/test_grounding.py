@@ -23,6 +23,7 @@ from pcagent.models import ModelRouter
 from pcagent.models.backends.scripted import ScriptedBackend
 from pcagent.models.installer import install_pack
 from pcagent.models.structured import StructuredChatModel
+from pcagent.perception.listing import element_targets
 from pcagent.perception.marks import Mark
 
 ROOT = Path(__file__).resolve().parents[2] / "benchmarks" / "grounding"
@@ -136,3 +137,23 @@ def test_a_real_local_model_answers_a_case_with_a_mark_number(
     assert isinstance(answer.chosen, int)
     assert answer.prompt_tokens > 100
     assert MarkChoice(mark=answer.chosen).mark == answer.chosen
+
+
+def test_by_label_the_model_names_a_listed_label_held_to_the_screen(
+    cases: list[GroundingCase],
+) -> None:
+    case = next(c for c in cases if c.app == "calculator" and c.kind == "label")
+    marks = screen_marks(SCREENS, case.screen)
+    (mark,) = [m for m in marks if m.number == case.mark]
+    label = next(name for name, m in element_targets(marks).items() if m.number == mark.number)
+    backend = ScriptedBackend(
+        [json.dumps({"label": "no such label"}), json.dumps({"label": label})]
+    )
+    model = StructuredChatModel(backend, validation_retries=1)
+    report = evaluate(model, SCREENS, [case], listings=("pruned_label",))
+    (answer,) = report.answers
+    assert answer.correct and answer.error == ""
+    schema = json.dumps(backend.requests[0].schema)
+    assert json.dumps(label) in schema  # the labels are an enum for constrained decoding
+    assert "Input should be" in backend.requests[1].messages[-1].text
+    assert report.as_json()["model"]["pruned_label"]["top1"] == 1.0

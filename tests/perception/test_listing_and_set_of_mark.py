@@ -12,7 +12,7 @@ from pcagent.perception import (
     interactive_marks,
     prune_marks,
 )
-from pcagent.perception.listing import mark_line
+from pcagent.perception.listing import element_targets, mark_line
 from pcagent.perception.marks import Mark
 from pcagent.perception.ocr import OcrLine, OcrResult, OcrWord, ocr_marks, parse_tsv
 from pcagent.perception.set_of_mark import PALETTE, luminance, place_tags, text_colour
@@ -126,3 +126,23 @@ def test_set_of_mark_on_an_empty_screen_is_a_plain_copy() -> None:
     screenshot = Image.new("RGB", (100, 50), "white")
     image = draw_set_of_mark(screenshot, [])
     assert image.tobytes() == screenshot.tobytes()
+
+
+def test_element_targets_name_each_labelled_mark_as_listed() -> None:
+    box = Box(x=0, y=0, width=10, height=10)
+    marks = [
+        Mark(number=1, role="push button", label="Save", box=box),
+        Mark(number=2, role="push button", label="Close", box=box),
+        Mark(number=3, role="push button", label="  Close ", box=box),
+        Mark(number=4, role="text", label="", box=box),
+        Mark(number=5, role="label", label='say "hi"', box=box),
+    ]
+    targets = element_targets(marks)
+    assert {name: mark.number for name, mark in targets.items()} == {
+        "Save": 1,
+        "Close #2": 2,
+        "Close #3": 3,
+        "say 'hi'": 5,
+    }
+    for name, mark in targets.items():
+        assert name.split(" #")[0] in mark_line(mark)

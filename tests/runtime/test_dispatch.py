@@ -105,3 +105,10 @@ def test_application_actions_go_through_the_environments_interfaces(
     assert not missing.ok and "through the application's window" in missing.message
     assert desktop.executed == before
     assert acts_on_desktop(act.parse_action({"kind": "files_list"}))
+
+
+def test_an_unresolved_click_element_is_refused_not_clicked(desktop: MemoryDesktop) -> None:
+    result = ActionDispatcher(desktop).carry_out(act.ClickElement(label="Save"))
+    assert not result.ok and result.error == "UnsupportedActionError"
+    assert "not resolved" in result.message
+    assert desktop.executed == []

@@ -3,11 +3,13 @@ implements only the environment contract (tests/runtime/memory_desktop.py)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from tests.runtime import scripts
 from tests.runtime.memory_desktop import SAVE, MemoryDesktop
 
+from pcagent import actions as act
 from pcagent.config import PcAgentConfig, RunConfig
 from pcagent.env.protocol import (
     ApplicationCatalog,
@@ -190,3 +192,19 @@ def test_a_second_opinion_is_kept_in_the_step_record_beside_the_check(tmp_path: 
     # the action's own read-back decides; the model's contrary verdict is kept beside it
     assert (saved.verdict, saved.asked_model) == ("success", False)
     assert (saved.model_verdict, saved.model_reason) == ("unexpected_change", "odd")
+
+
+def test_click_element_is_recorded_as_a_click_at_the_labelled_mark(tmp_path: Path) -> None:
+    desktop, store, config = setup(tmp_path)
+    (desktop.home / "notes.txt").write_text("")
+    desktop.text = "kept"
+    script = moves({"kind": "click_element", "label": "Save"}, {"kind": "done"})
+    outcome = RunSession(desktop, scripts.usual_models(script, PLAN), store, config).start(
+        "save the notes"
+    )
+    first = store.steps(outcome.run_id)[0]
+    assert first.action == act.Click(x=SAVE.center[0], y=SAVE.center[1])
+    assert "click_element 'Save'" in first.thought
+    assert (desktop.home / "notes.txt").read_text() == "kept"
+    # the label the model may name is held to the listed ones by the schema
+    assert '"Save"' in json.dumps(script.requests[0].schema)

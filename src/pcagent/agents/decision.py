@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import Annotated, Any, ClassVar, Literal, Union
 
 from pydantic import AfterValidator, BaseModel, Field, create_model
@@ -32,6 +32,12 @@ from pcagent.models.parsing import OutputFailure
 
 #: Longest reasoning a model may write (keeps small models from rambling into the token limit).
 MAX_REASONING = 500
+#: How the prompt says to click, with and without labelled marks to name.
+CLICK_BY_LABEL = (
+    "Click a labelled mark with click_element and its label; click anything else by its centre "
+    "coordinates."
+)
+CLICK_BY_POINT = "Click a mark by its centre coordinates."
 
 
 @cache
@@ -43,6 +49,18 @@ def _open_app_within(apps: tuple[str, ...]) -> type[act.OpenApp]:
         "OpenApp",
         __base__=act.OpenApp,
         app=(names, Field(description=f"One of: {', '.join(apps)}.")),
+    )
+
+
+@lru_cache(maxsize=256)
+def _click_element_within(labels: tuple[str, ...]) -> type[act.ClickElement]:
+    """``click_element`` whose ``label`` must be one of the listed ``labels``: constrained
+    decoding can then only name an element that is on the screen."""
+    names: Any = Literal[labels]
+    return create_model(
+        "ClickElement",
+        __base__=act.ClickElement,
+        label=(names, Field(description="One of the listed labels, copied exactly.")),
     )
 
 
@@ -107,24 +125,23 @@ def _bound_coordinates(schema: dict[str, Any], width: int, height: int) -> None:
                     option["maximum"] = limit
 
 
-@cache
+@lru_cache(maxsize=256)
 def decision_schema(
     kinds: tuple[str, ...],
     apps: tuple[str, ...] = (),
     image_size: tuple[int, int] | None = None,
     space: str = "image",
+    labels: tuple[str, ...] = (),
 ) -> type[BaseModel]:
     """The reply model for a role with these action kinds (and, when given, these applications
-    for ``open_app``): reasoning, action, not_mine.
+    for ``open_app`` and these element labels for ``click_element``): reasoning, action,
+    not_mine. Cached by screen: the labels change with what is on it.
 
     ``image_size`` (width, height): the model answers in the pixels of an image (or ``space``:
     a screen) of that size, so a point outside it is a validation error (the JSON schema itself
     is the same).
     """
-    classes = tuple(
-        _open_app_within(apps) if kind == "open_app" and apps else act.ACTION_TYPES[kind]
-        for kind in kinds
-    )
+    classes = tuple(_action_class(kind, apps, labels) for kind in kinds)
     action_type: Any = (
         classes[0] if len(classes) == 1 else Annotated[Union[classes], Field(discriminator="kind")]  # noqa: UP007
     )
@@ -138,6 +155,14 @@ def decision_schema(
         action=(action_type, Field(description="The one action to take now.")),
         not_mine=(bool, Field(False, description="True if the subtask is not for this role.")),
     )
+
+
+def _action_class(kind: str, apps: tuple[str, ...], labels: tuple[str, ...]) -> Any:
+    if kind == "open_app" and apps:
+        return _open_app_within(apps)
+    if kind == "click_element" and labels:
+        return _click_element_within(labels)
+    return act.ACTION_TYPES[kind]
 
 
 @dataclass(frozen=True)
@@ -165,6 +190,8 @@ class DecisionInput:
     guidance: str = ""
     image: ImagePart | None = None
     step: int | None = None
+    #: The listed elements ``click_element`` may name: label as listed -> centre, screen pixels.
+    targets: Mapping[str, tuple[int, int]] | None = None
 
 
 @dataclass(frozen=True)
@@ -190,6 +217,9 @@ class DecisionAgent(Agent):
         if self.role is None:
             raise ValueError("DecisionAgent needs a role")
         kinds = self.role.allowed_kinds(self.with_human)
+        targets = dict(data.targets or {})
+        if not targets:
+            kinds = tuple(kind for kind in kinds if kind != "click_element")
         guidance = f"Guidance from the user: {data.guidance}" if data.guidance else ""
         shrunk = self._shrunk_image(data.image)
         # Points are checked against the screen (or the shrunk image) in the reply's validation, so
@@ -205,6 +235,7 @@ class DecisionAgent(Agent):
             notes=_notes_text(self.role.name, bool(act.APP_ACTION_KINDS.intersection(kinds))),
             app_hint=APP_ACTION_HINT if act.APP_ACTION_KINDS.intersection(kinds) else "",
             screen=f"{screen[0]}x{screen[1]}",
+            click_hint=CLICK_BY_LABEL if "click_element" in kinds else CLICK_BY_POINT,
             actions=act.describe_actions(kinds),
             subtask=data.subtask,
             outputs=_outputs_text(data.outputs_needed, data.reported or {}),
@@ -218,7 +249,9 @@ class DecisionAgent(Agent):
             listing=listing,
         )
         space = "screen" if shrunk is None else "image"
-        schema = decision_schema(kinds, tuple(sorted(self.role.apps)), image_size, space)
+        schema = decision_schema(
+            kinds, tuple(sorted(self.role.apps)), image_size, space, tuple(targets)
+        )
         result = self.ask(prompt_messages(system, user, data.image), schema, data.step)
         if result.value is None:
             return Decision(failure=result.failure)
@@ -235,7 +268,14 @@ class DecisionAgent(Agent):
                     reasoning=value.reasoning,
                     failure=OutputFailure("schema_mismatch", f"action: {error}"),
                 )
-        return Decision(reasoning=value.reasoning, action=action, not_mine=value.not_mine)
+        reasoning = value.reasoning
+        if isinstance(action, act.ClickElement):
+            # Resolved here, from the marks the model was shown: the guard, the desktop and the
+            # record see a click at the element's centre, like any other.
+            x, y = targets[action.label]
+            reasoning = f"{reasoning} [click_element {action.label!r} -> ({x}, {y})]".strip()
+            action = act.Click(x=x, y=y)
+        return Decision(reasoning=reasoning, action=action, not_mine=value.not_mine)
 
     def _shrunk_image(self, image: ImagePart | None) -> ImageScaling | None:
         """How the model layer will shrink ``image`` for this model; None when the model gets
@@ -284,10 +324,12 @@ def _notes_text(role: str, app_actions: bool) -> str:
 
 
 def _registry_action(action: act.Action) -> act.Action:
-    """The schema's narrowed ``OpenApp`` (a subclass that checks the role's applications) as the
-    registry's own class, so records and comparisons see one type; any other action as it is."""
+    """The schema's narrowed ``OpenApp`` and ``ClickElement`` (subclasses that check the role's
+    applications and the listed labels) as the registry's own classes, so records and comparisons see one type; any other action as it is."""
     if isinstance(action, act.OpenApp) and type(action) is not act.OpenApp:
         return act.OpenApp(**dict(action))
+    if isinstance(action, act.ClickElement) and type(action) is not act.ClickElement:
+        return act.ClickElement(**dict(action))
     return action
 
 

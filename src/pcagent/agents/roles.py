@@ -20,7 +20,17 @@ from pcagent.errors import ConfigurationError, OutOfDomainError
 COMMON_KINDS = frozenset({"wait", "answer", "done", "fail", "ask_human"})
 #: Mouse and keyboard on the window in front.
 GUI_KINDS = frozenset(
-    {"click", "double_click", "right_click", "type", "drag", "scroll", "hotkey", "press"}
+    {
+        "click_element",
+        "click",
+        "double_click",
+        "right_click",
+        "type",
+        "drag",
+        "scroll",
+        "hotkey",
+        "press",
+    }
 )
 
 

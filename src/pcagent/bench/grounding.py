@@ -20,20 +20,24 @@ import statistics
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from pcagent.models.messages import Message
 from pcagent.models.structured import ChatModel
 from pcagent.perception.interactive import interactive_marks
-from pcagent.perception.listing import compact_listing, prune_marks, relevance
+from pcagent.perception.listing import compact_listing, element_targets, prune_marks, relevance
 from pcagent.perception.marks import Mark
 from pcagent.perception.recorded import load_recorded
 
 Kind = Literal["label", "purpose"]
-Listing = Literal["full", "pruned"]
+#: Which listing the model sees, and whether it answers with a mark's number or (``_label``) with
+#: the label as listed, as ``click_element`` does.
+Listing = Literal["full", "pruned", "full_label", "pruned_label"]
+LISTINGS: tuple[Listing, ...] = ("full", "pruned", "full_label", "pruned_label")
 
 #: How an instruction names a control of each role, by its label. Roles not listed (text that
 #: is only read: headings, paragraphs, labels, alerts) give no case.
@@ -244,11 +248,31 @@ SYSTEM = (
 )
 
 
-def grounding_messages(listing: str, instruction: str) -> list[Message]:
+SYSTEM_BY_LABEL = (
+    "You find the one element of a computer screen that an instruction is about. The screen's "
+    'elements are listed one per line: number, role, "label", =value, states, and the centre '
+    "@x,y in screen pixels. Reply with the label of the element to act on, copied exactly as "
+    'listed; for a label listed more than once, add # and the element\'s number ("Close #7").'
+)
+
+
+class LabelChoice(BaseModel):
+    """The model's reply in the ``_label`` listings: the label of the one element."""
+
+    label: str = Field(description="label of the element the instruction is about, as listed")
+
+
+@lru_cache(maxsize=64)
+def _label_choice_within(labels: tuple[str, ...]) -> type[LabelChoice]:
+    names: Any = Literal[labels]
+    return create_model("LabelChoice", __base__=LabelChoice, label=(names, Field()))
+
+
+def grounding_messages(listing: str, instruction: str, by_label: bool = False) -> list[Message]:
     """The listing comes first and the instruction last, so that the cases of one screen with
     the full listing share a prompt prefix (a local model reuses its cache)."""
     return [
-        Message.system(SYSTEM),
+        Message.system(SYSTEM_BY_LABEL if by_label else SYSTEM),
         Message.user(f"Screen elements:\n{listing}\n\nInstruction: {instruction}"),
     ]
 
@@ -256,7 +280,9 @@ def grounding_messages(listing: str, instruction: str) -> list[Message]:
 def shown_marks(
     marks: Sequence[Mark], instruction: str, listing: Listing, limit: int
 ) -> list[Mark]:
-    return list(marks) if listing == "full" else prune_marks(marks, instruction, limit)
+    if listing.startswith("full"):
+        return list(marks)
+    return prune_marks(marks, instruction, limit)
 
 
 def lexical_choice(marks: Sequence[Mark], instruction: str) -> int:
@@ -288,12 +314,21 @@ def ask_case(
     """Ask ``model`` for the case's mark; a failed reply counts as a wrong answer, with why."""
     shown = shown_marks(marks, case.instruction, listing, limit)
     in_listing = any(mark.number == case.mark for mark in shown)
-    messages = grounding_messages(compact_listing(shown), case.instruction)
+    by_label = listing.endswith("_label")
+    messages = grounding_messages(compact_listing(shown), case.instruction, by_label)
+    targets = element_targets(shown)
+    schema: type[BaseModel] = (
+        _label_choice_within(tuple(targets)) if by_label and targets else MarkChoice
+    )
     started = time.perf_counter()
-    result = model.ask(messages, MarkChoice, role=f"grounding-{listing}")
+    result = model.ask(messages, schema, role=f"grounding-{listing}")
     seconds = time.perf_counter() - started
     error = ""
-    chosen = result.value.mark if result.value is not None else None
+    chosen = None
+    if isinstance(result.value, LabelChoice):
+        chosen = targets[result.value.label].number
+    elif isinstance(result.value, MarkChoice):
+        chosen = result.value.mark
     if result.failure is not None:
         error = result.failure.message
     return Answer(case, listing, chosen, in_listing, result.usage.prompt_tokens, seconds, error)
@@ -324,7 +359,7 @@ class GroundingReport:
 
     def as_json(self) -> dict[str, object]:
         per_listing: dict[str, dict[str, object]] = {}
-        for listing in ("full", "pruned"):
+        for listing in LISTINGS:
             answers = [a for a in self.answers if a.listing == listing]
             if not answers:
                 continue

@@ -12,7 +12,12 @@ environment's typed actions and optional :class:`pcagent.env.TextAccess` operati
 """
 
 from pcagent.perception.interactive import interactive_marks
-from pcagent.perception.listing import baseline_listing, compact_listing, prune_marks
+from pcagent.perception.listing import (
+    baseline_listing,
+    compact_listing,
+    element_targets,
+    prune_marks,
+)
 from pcagent.perception.marks import Mark
 from pcagent.perception.module import ActivePerception, Perception
 from pcagent.perception.ocr import OcrLine, OcrResult, OcrWord, TesseractOcr, ocr_marks
@@ -29,6 +34,7 @@ __all__ = [
     "baseline_listing",
     "compact_listing",
     "draw_set_of_mark",
+    "element_targets",
     "interactive_marks",
     "ocr_marks",
     "prune_marks",

@@ -69,6 +69,31 @@ def mark_line(mark: Mark) -> str:
     return " ".join(parts)
 
 
+def listed_label(mark: Mark) -> str:
+    """A mark's label as the listing shows it, without the quotes ("" for an unlabelled mark)."""
+    return _quote(mark.label)[1:-1] if mark.label else ""
+
+
+def element_targets(marks: Sequence[Mark]) -> dict[str, Mark]:
+    """The names by which ``click_element`` may name each labelled mark: its label as listed,
+    or, for a label listed more than once, the label, " #" and the mark's number.
+
+    A small model copies a label it reads far more reliably than it picks the right number or
+    coordinates (benchmarks/grounding.py measures both), and constrained decoding can hold it to
+    these names."""
+    counts: dict[str, int] = {}
+    for mark in marks:
+        label = listed_label(mark)
+        if label:
+            counts[label] = counts.get(label, 0) + 1
+    targets: dict[str, Mark] = {}
+    for mark in marks:
+        label = listed_label(mark)
+        if label:
+            targets[label if counts[label] == 1 else f"{label} #{mark.number}"] = mark
+    return targets
+
+
 def compact_listing(marks: Sequence[Mark], header: bool = True) -> str:
     """The marks as prompt text, one line each, in their numbered order."""
     lines = [LISTING_HEADER] if header else []

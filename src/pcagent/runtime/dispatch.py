@@ -74,6 +74,15 @@ class ActionDispatcher:
         return StepResult.of(environment.execute(action))
 
     def _select_text(self, action: act.Action) -> StepResult:
+        if isinstance(action, act.ClickElement):
+            # The Decision agent resolves it to a click on the marks it showed; one that comes
+            # here unresolved (a hand-written record) has no point that the guard has seen.
+            return StepResult(
+                ok=False,
+                message=f"click_element {action.label!r} was not resolved to a point on the "
+                "screen; click the element's coordinates instead",
+                error="UnsupportedActionError",
+            )
         if not isinstance(action, act.SelectText):
             raise TypeError(f"{action.kind} is not carried out by the perception layer")
         model = self.selection_model() if self.selection_model is not None else None

@@ -171,6 +171,7 @@ class StepLoop:
                 guidance=checkpoint.guidance,
                 image=image,
                 step=number,
+                targets=seen.targets,
             )
         )
 

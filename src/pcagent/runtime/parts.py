@@ -10,7 +10,7 @@ are different choices here; the loop never asks which ablation it runs.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from PIL import Image
@@ -27,7 +27,7 @@ from pcagent.env.protocol import Environment
 from pcagent.errors import RunStateError
 from pcagent.models.messages import ImagePart
 from pcagent.models.structured import ChatModel, StructuredResult
-from pcagent.perception.listing import baseline_listing
+from pcagent.perception.listing import baseline_listing, element_targets
 from pcagent.perception.module import ActivePerception, Perception
 from pcagent.runtime.ablations import Ablation
 from pcagent.runtime.record_models import StepResult
@@ -148,6 +148,9 @@ class Seen:
     listing: str
     picture: Image.Image
     recorded_set_of_mark: Image.Image | None
+    #: What ``click_element`` may name (label as listed -> the mark's centre); empty when the
+    #: listing shows no marks' labels as such (the plain-tree ablation).
+    targets: Mapping[str, tuple[int, int]] = field(default_factory=dict)
 
 
 class Perceiver(Protocol):
@@ -169,7 +172,8 @@ class MarkPerceiver:
     def perceive(self, subtask: str) -> Seen:
         perception = self.look(subtask)
         som = perception.set_of_mark
-        return Seen(perception, perception.listing, som, som)
+        targets = {name: mark.center for name, mark in element_targets(perception.shown).items()}
+        return Seen(perception, perception.listing, som, som, targets)
 
 
 @dataclass
