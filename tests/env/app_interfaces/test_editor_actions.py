@@ -34,7 +34,10 @@ def test_open_edit_and_save_as(shared_desktop: SandboxDesktop) -> None:
     second.write_text("eggs\nflour\n")
     give_to_owner(first.parent, home)
 
-    assert desktop.execute(EditorOpen(path="Documents/first.txt")).ok
+    # a bare name is the one file of that name in HOME, not a new file beside HOME's root
+    bare = desktop.execute(EditorOpen(path="first.txt"))
+    assert bare.ok and bare.output == "first file\n", bare.message
+    assert "Documents/first.txt" in bare.message and not (home / "first.txt").exists()
     opened = desktop.execute(EditorOpen(path="~/Documents/groceries.txt"))  # the running editor
     assert opened.ok and opened.verified, opened.message
     assert opened.output == "eggs\nflour\n"

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from pcagent.app_actions import AppAction
 from pcagent.env import processes
-from pcagent.env.app_interfaces.paths import in_home, relative_name
+from pcagent.env.app_interfaces.paths import existing_in_home, in_home, relative_name
 from pcagent.env.observation import ActionResult, WindowInfo
 from pcagent.errors import AppInterfaceError, UnsupportedActionError
 
@@ -55,6 +55,11 @@ class Interface:
     def path(self, text: str) -> Path:
         """The HOME path an action names (:func:`in_home`: refused when it leads out of HOME)."""
         return in_home(self.home, text)
+
+    def source(self, text: str) -> Path:
+        """The existing HOME entry an action reads or moves (:func:`existing_in_home`: a bare
+        name is found in its folder when only one entry has it)."""
+        return existing_in_home(self.home, text)
 
     def shown(self, path: Path) -> str:
         """``path`` relative to HOME, as results show it to the agent."""

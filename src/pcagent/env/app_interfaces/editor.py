@@ -117,7 +117,7 @@ class EditorInterface(Interface):
 
     def perform(self, action: AppAction) -> ActionResult:
         if isinstance(action, EditorOpen):
-            return open_in_editor(self, self.path(action.path))
+            return open_in_editor(self, self.source(action.path))
         assert isinstance(action, EditorSaveAs)
         return self._save_as(self.path(action.path))
 

@@ -62,13 +62,13 @@ class FilesInterface(Interface):
         if isinstance(action, FilesMakeFolder):
             return self._make_folder(self.path(action.path))
         if isinstance(action, FilesCopy):
-            return self._copy(self.path(action.source), self.path(action.target))
+            return self._copy(self.source(action.source), self.path(action.target))
         if isinstance(action, FilesMove):
-            return self._move(self.path(action.source), self.path(action.target))
+            return self._move(self.source(action.source), self.path(action.target))
         if isinstance(action, FilesRename):
-            return self._rename(self.path(action.path), action.new_name)
+            return self._rename(self.source(action.path), action.new_name)
         assert isinstance(action, FilesOpen)
-        return self._open(self.path(action.path))
+        return self._open(self.source(action.path))
 
     def _gio(self, *arguments: str) -> None:
         """Run ``gio`` as the applications' user; :class:`AppInterfaceError` when it fails."""

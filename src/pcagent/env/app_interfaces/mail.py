@@ -102,7 +102,7 @@ class MailInterface(Interface):
     # --- compose ----------------------------------------------------------------------------------
 
     def _compose(self, action: MailCompose) -> ActionResult:
-        attachments = [self.path(text) for text in action.attachments]
+        attachments = [self.source(text) for text in action.attachments]
         for path in attachments:
             if not path.is_file():
                 raise InvalidActionError(f"{self.shown(path)} is no file in HOME to attach")

@@ -100,7 +100,7 @@ class OfficeInterface(Interface):
     def perform(self, action: AppAction) -> ActionResult:
         if isinstance(action, WriterOpen | SheetOpen):
             kind = "text" if isinstance(action, WriterOpen) else "spreadsheet"
-            return self.open(self.path(action.path), kind)
+            return self.open(self.source(action.path), kind)
         if isinstance(action, WriterSave | SheetSave):
             kind = "text" if isinstance(action, WriterSave) else "spreadsheet"
             return self.save(kind, self.path(action.path) if action.path else None)

@@ -38,6 +38,53 @@ def in_home(home: Path, text: str) -> Path:
     return Path(os.path.normpath(candidate))
 
 
+#: Entries a search of HOME for a file by name looks at, at most (hidden folders are skipped).
+SEARCH_LIMIT = 20_000
+
+
+def files_named(home: Path, name: str, limit: int = SEARCH_LIMIT) -> list[Path]:
+    """The files and folders called ``name`` anywhere in ``home`` outside hidden folders (the
+    applications' own settings), sorted; at most ``limit`` entries are looked at."""
+    found: list[Path] = []
+    seen = 0
+    for folder, folders, files in os.walk(home):
+        folders[:] = sorted(f for f in folders if not f.startswith("."))
+        seen += len(folders) + len(files)
+        found += [Path(folder) / entry for entry in (*folders, *files) if entry == name]
+        if seen >= limit:
+            break
+    return sorted(found)
+
+
+def existing_in_home(home: Path, text: str) -> Path:
+    """The existing file or folder ``text`` names in HOME. A name given without its folder
+    ("memo.txt" for ``Documents/memo.txt``) is found where it is, when exactly one has that name:
+    a small model often leaves the folder out. Otherwise the path as written (which may not
+    exist: the caller says so, or creates it); :class:`InvalidActionError` when several match."""
+    path = in_home(home, text)
+    if path.exists() or path.name in ("", "."):
+        return path
+    matches = [match for match in files_named(home, path.name) if _stays_home(home, match)]
+    if len(matches) == 1:
+        return matches[0]
+    if len(matches) > 1:
+        names = ", ".join(relative_name(home, match) for match in matches[:8])
+        raise InvalidActionError(
+            f"{text!r} is not in HOME, and several entries are called {path.name!r}: {names}; "
+            "give the path of the one you mean"
+        )
+    return path
+
+
+def _stays_home(home: Path, path: Path) -> bool:
+    """Whether ``path`` (a link included) leads to somewhere inside HOME."""
+    try:
+        in_home(home, str(path))
+    except InvalidActionError:
+        return False
+    return True
+
+
 def relative_name(home: Path, path: Path) -> str:
     """``path`` as the agent should see it: relative to HOME (``Documents/a.txt``)."""
     try:
