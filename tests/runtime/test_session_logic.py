@@ -167,3 +167,24 @@ def test_ablations_switch_their_agents_off(
     assert asked <= agents and not (not_asked & agents)
     listing = store.steps(outcome.run_id)[0].listing
     assert listing.startswith("tag\tname") == (ablation == "no_perception")
+
+
+def test_a_re_plan_keeps_the_pending_subtasks_it_leaves_out(tmp_path: Path) -> None:
+    two = scripts.plan(
+        {"id": "s1", "description": "Count to one", "app": "calculator"},
+        {"id": "s2", "description": "Note the count", "app": "text_editor", "depends_on": ["s1"]},
+    )
+    # The re-plan names only the failed part again; the editor's subtask must not be lost.
+    replan = scripts.plan({"id": "s1", "description": "Count with the button", "app": "calculator"})
+    models = scripts.usual_models(
+        decisions(CLICK_NOWHERE, CLICK_NOWHERE, CLICK_NOWHERE, CLICK_NEXT, DONE, DONE), two
+    )
+    models.backends["manager"].push(replan)
+    run, store, _ = session(tmp_path, models, loop_repeats=3)
+    outcome = run.start("count, then note it")
+    assert outcome.status == "finished"
+    steps = store.steps(outcome.run_id)
+    assert [s.subtask_id for s in steps] == ["s1", "s1", "s1", "s1r", "s1r", "s2"]
+    replanned = [e for e in store.events(outcome.run_id) if e.kind == "replan"]
+    assert [s.id for s in replanned[0].event.subtasks] == ["s1r", "s2"]
+    assert replanned[0].event.subtasks[1].depends_on == ["s1r"]

@@ -269,7 +269,13 @@ class SubtaskBook:
     def _replan(
         self, checkpoint: RunCheckpoint, subtask: SubtaskSpec, reason: str, step: int
     ) -> None:
-        """New remaining subtasks from the planner; finished ones are kept, ids kept unique."""
+        """New remaining subtasks from the planner; finished ones are kept, ids kept unique.
+
+        Pending subtasks the new plan leaves out are carried over: all of them when the planner
+        fell back to retrying the failed subtask, and otherwise those in an application no new
+        subtask works in (a small model re-plans only what failed and forgets the rest; the run
+        then "finished" without the rest of the instruction). A carried subtask that waited for
+        the failed one waits for its replacements instead."""
         _store_counters(checkpoint, self.policy.replanned(_counters(checkpoint)))
         finished = [s for s in checkpoint.subtasks if checkpoint.status[s.id] == "done"]
         outcome = self.parts.planner.replan(
@@ -277,7 +283,8 @@ class SubtaskBook:
         )
         checkpoint.end_subtask("failed")
         kept = [s for s in checkpoint.subtasks if checkpoint.status[s.id] != "pending"]
-        taken = {s.id for s in kept}
+        pending = [s for s in checkpoint.subtasks if checkpoint.status[s.id] == "pending"]
+        taken = {s.id for s in checkpoint.subtasks}
         fresh = []
         for new in outcome.plan.subtasks:
             new_id = new.id
@@ -285,11 +292,21 @@ class SubtaskBook:
                 new_id = f"{new_id}r"
             taken.add(new_id)
             fresh.append(new.model_copy(update={"id": new_id}))
-        checkpoint.subtasks = kept + fresh
+        covered = {s.app for s in fresh if s.app}
+        carried = [
+            _waiting_for(s, subtask.id, [f.id for f in fresh])
+            for s in pending
+            if outcome.fallback or (s.app and s.app not in covered)
+        ]
+        checkpoint.subtasks = kept + fresh + carried
         for new in fresh:
             checkpoint.status[new.id] = "pending"
-        self.recorder.event(step, ReplanEvent(failed=subtask.id, reason=reason, subtasks=fresh))
-        self.log(f"re-planned after {subtask.id} failed ({reason}): {[s.id for s in fresh]}")
+        self.recorder.event(
+            step, ReplanEvent(failed=subtask.id, reason=reason, subtasks=fresh + carried)
+        )
+        self.log(
+            f"re-planned after {subtask.id} failed ({reason}): {[s.id for s in fresh + carried]}"
+        )
 
     # --- recovery and the human -----------------------------------------------------------------
 
@@ -343,3 +360,11 @@ class SubtaskBook:
             prefix = "The user rejected the last step. " if review.decision == "reject" else ""
             checkpoint.guidance = prefix + review.guidance
             recorder.rewrite_state(work.number, checkpoint)
+
+
+def _waiting_for(subtask: SubtaskSpec, failed: str, replacements: list[str]) -> SubtaskSpec:
+    """``subtask`` with a dependency on the ``failed`` subtask moved to its replacements."""
+    if failed not in subtask.depends_on:
+        return subtask
+    depends = [d for d in subtask.depends_on if d != failed] + replacements
+    return subtask.model_copy(update={"depends_on": depends})
