@@ -373,11 +373,15 @@ class MailSaveAttachment(AppAction):
 
 
 class BrowserOpen(AppAction):
-    """Open a web address in the browser."""
+    """Open a web address in the browser, or search the web for words (as the address bar)."""
 
     belongs_to: ClassVar[str | None] = "browser"
     kind: Literal["browser_open"] = Field("browser_open", description='Always "browser_open".')
-    url: str = Field(min_length=1, max_length=2000, description='e.g. "https://example.test/".')
+    url: str = Field(
+        min_length=1,
+        max_length=2000,
+        description='An address ("https://example.test/") or words to search for.',
+    )
 
 
 class BrowserRead(AppAction):

@@ -63,6 +63,10 @@ def test_addresses_and_choosing_by_text() -> None:
     assert web_address("search.local/?q=x") == "http://search.local/?q=x"
     assert web_address("https://www.imdb.com/") == "https://www.imdb.com/"
     assert web_address("localhost:8080/a") == "http://localhost:8080/a"
+    # words, as the address bar takes them, search with the browser's own engine
+    assert web_address("labour day 2025") == "http://search.local/?q=labour+day+2025"
+    assert web_address("kyoto") == "http://search.local/?q=kyoto"
+    assert web_address("localhost") == "http://localhost"
     for refused in ("javascript:alert(1)", "chrome://settings", "ftp://host/file", "data:,x"):
         with pytest.raises(InvalidActionError):
             web_address(refused)
@@ -182,3 +186,10 @@ def test_files_outside_home_and_an_unreachable_browser(browser_desktop: SandboxD
     assert not closed.ok and "browser is not open" in closed.message
     assert "mouse and keyboard" in closed.message
     assert desktop.app_window("browser") is None
+
+
+def test_open_with_words_searches_the_web(browser_desktop: SandboxDesktop, web: OfflineWeb) -> None:
+    opened = browser_desktop.execute(BrowserOpen(url="population of peru"))
+    assert opened.ok, opened.message
+    result = checked("web_searched", {"words": ["population", "peru"]}, browser_desktop, web)
+    assert result.passed, result.reason

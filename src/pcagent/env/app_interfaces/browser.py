@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
-from urllib.parse import unquote, urlsplit
+from urllib.parse import quote_plus, unquote, urlsplit
 
 from pcagent.app_actions import AppAction, BrowserClick, BrowserFill, BrowserOpen, BrowserRead
 from pcagent.env.app_interfaces import Interface
@@ -26,7 +26,7 @@ from pcagent.env.app_interfaces.web_page import (
     choose,
     describe,
 )
-from pcagent.env.browser_profile import PROFILE
+from pcagent.env.browser_profile import PROFILE, SEARCH_URL
 from pcagent.env.devtools import DevToolsClient
 from pcagent.env.observation import ActionResult
 from pcagent.errors import AppInterfaceError, InvalidActionError
@@ -45,11 +45,15 @@ ACTION_TIMEOUT_MS = 5_000
 
 
 def web_address(text: str) -> str:
-    """The address to load for what an agent wrote: ``example.test/a`` becomes http (as the
-    address bar does); http, https and about:blank are kept; other schemes are refused."""
+    """The address to load for what an agent wrote, as the address bar takes it: words that are
+    no address (a space, or no dot, colon or slash: "labour day 2025") are a search with the
+    browser's own search engine; ``example.test/a`` becomes http; http, https and about:blank
+    are kept; other schemes are refused."""
     address = text.strip()
     if address == "about:blank":
         return address
+    if _search_words(address):
+        return SEARCH_URL.replace("{searchTerms}", quote_plus(address))
     scheme = urlsplit(address).scheme.lower() if "://" in address else ""
     # "host:8080/path" parses as a scheme too: only these schemes without // are taken as one.
     prefix = address.split(":", 1)[0].lower()
@@ -62,6 +66,12 @@ def web_address(text: str) -> str:
     raise InvalidActionError(
         f"browser_open loads http(s) addresses and files in HOME, not {scheme}: addresses"
     )
+
+
+def _search_words(text: str) -> bool:
+    if any(character.isspace() for character in text):
+        return not text.lower().startswith(("http://", "https://"))
+    return not any(mark in text for mark in ".:/") and text.lower() != "localhost"
 
 
 class BrowserInterface(Interface):
