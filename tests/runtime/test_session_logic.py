@@ -188,3 +188,20 @@ def test_a_re_plan_keeps_the_pending_subtasks_it_leaves_out(tmp_path: Path) -> N
     replanned = [e for e in store.events(outcome.run_id) if e.kind == "replan"]
     assert [s.id for s in replanned[0].event.subtasks] == ["s1r", "s2"]
     assert replanned[0].event.subtasks[1].depends_on == ["s1r"]
+
+
+def test_an_answer_of_a_subtask_without_outputs_reaches_the_later_subtasks(
+    tmp_path: Path,
+) -> None:
+    two = scripts.plan(
+        {"id": "s1", "description": "Read the count", "app": "calculator"},
+        {"id": "s2", "description": "Note the count", "app": "text_editor", "depends_on": ["s1"]},
+    )
+    answer = scripts.decision({"kind": "answer", "text": "the count is 7"})
+    script = decisions(answer, DONE, DONE)
+    run, _, _ = session(tmp_path, scripts.usual_models(script, two))
+    outcome = run.start("read the count, then note it")
+    assert outcome.status == "finished"
+    prompts = scripts.prompt_texts(script)
+    assert "s1_answer = the count is 7" in prompts[2]  # s2 first decision
+    assert "s1_answer" not in prompts[0]

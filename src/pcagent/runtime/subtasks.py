@@ -159,6 +159,12 @@ class SubtaskBook:
         action = work.action
         if isinstance(action, act.Answer) and len(subtask.outputs) == 1:
             checkpoint.answers[subtask.outputs[0]] = action.text
+        elif isinstance(action, act.Answer) and not subtask.outputs:
+            # A plan that declares no outputs (a small model's usually) would lose what the
+            # subtask found; the later subtasks see it in the hub under the subtask's name.
+            name = f"{subtask.id}_answer"
+            earlier = checkpoint.answers.get(name)
+            checkpoint.answers[name] = f"{earlier}; {action.text}" if earlier else action.text
         if not isinstance(action, act.Done):
             verified = action is not None and action.belongs_to is not None
             verified = verified and work.result is not None and work.result.verified
