@@ -42,6 +42,18 @@ def test_search_engine_links_each_kind_of_query_to_its_site(web: OfflineWeb) -> 
         assert links[0] == first_link, (query, links)
     status, _, body = fetch(web, "http://search.local/?q=zzzz")
     assert status == 200 and b"No results" in body
+    # the big engines' addresses search the same index, over https as people type them
+    for address in (
+        "https://www.google.com/search",
+        "https://www.bing.com/search",
+        "https://duckduckgo.com/",
+    ):
+        status, _, body = fetch(web, f"{address}?{urlencode({'q': 'population of canada'})}")
+        assert status == 200, address
+        assert (
+            re.findall(r'<a href="([^"]+)"><h3>', body.decode())[0]
+            == expectations["population of canada"]
+        )
 
 
 def test_https_on_the_same_port_serves_a_certificate_for_the_requested_host(

@@ -274,4 +274,21 @@ def _search_engine(request: PageRequest) -> PageResponse:
     return page(_NAME, f"{query} - {_NAME}", f"{form}\n{count}\n{items}")
 
 
-SEARCH_SITE = Site("search.local", _NAME, "Web search engine", "http", _search_engine)
+#: The big engines' names answer too: an agent (a person as well) usually types their address,
+#: and offline they would only say "Site not found".
+SEARCH_ALIASES = (
+    "www.google.com",
+    "google.com",
+    "www.bing.com",
+    "bing.com",
+    "duckduckgo.com",
+    "www.duckduckgo.com",
+)
+SEARCH_SITE = Site(
+    "search.local",
+    _NAME,
+    "Web search engine",
+    "http",
+    _search_engine,
+    aliases=SEARCH_ALIASES,
+)
