@@ -193,3 +193,7 @@ def test_open_with_words_searches_the_web(browser_desktop: SandboxDesktop, web: 
     assert opened.ok, opened.message
     result = checked("web_searched", {"words": ["population", "peru"]}, browser_desktop, web)
     assert result.passed, result.reason
+    # an error page is no success to build on
+    missing = browser_desktop.execute(BrowserOpen(url="http://search.local/no/such/page"))
+    assert not missing.ok and not missing.verified
+    assert "HTTP 404" in missing.message and "answered with an error" in missing.message

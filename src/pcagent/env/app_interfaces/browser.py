@@ -146,7 +146,13 @@ class BrowserInterface(Interface):
             message = f"opened {now}{status}: {title!r}"
         else:
             message = f"asked for {asked}; after redirects the page is {now}{status}: {title!r}"
-        return ActionResult(ok=True, message=message, output=f"{title}\n{now}", verified=True)
+        if failed:
+            # The browser shows the site's error page; as a result, a failure the agent can
+            # act on (another address, a search) rather than a success to build on.
+            message += "; the site answered with an error: try another address or search for it"
+        return ActionResult(
+            ok=not failed, message=message, output=f"{title}\n{now}", verified=not failed
+        )
 
     def _read(self, page: Page) -> ActionResult:
         view = page_view(page)
