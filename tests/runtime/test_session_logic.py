@@ -205,3 +205,17 @@ def test_an_answer_of_a_subtask_without_outputs_reaches_the_later_subtasks(
     prompts = scripts.prompt_texts(script)
     assert "s1_answer = the count is 7" in prompts[2]  # s2 first decision
     assert "s1_answer" not in prompts[0]
+
+
+def test_a_subtask_with_its_values_in_ends_when_a_success_is_repeated(tmp_path: Path) -> None:
+    plan = scripts.plan(
+        {"id": "s1", "description": "Read the count", "app": "calculator", "outputs": ["count"]}
+    )
+    answer = scripts.decision({"kind": "answer", "text": "0"})
+    script = decisions(CLICK_NEXT, CLICK_NEXT, answer, CLICK_NEXT, CLICK_NEXT, DONE)
+    run, store, screen = session(tmp_path, scripts.usual_models(script, plan))
+    outcome = run.start("read the count")
+    # before the value was reported, a repeat went on; after it, the repeat ended the subtask
+    assert (outcome.status, outcome.steps, screen.count) == ("finished", 4, 3)
+    events = [e for e in store.events(outcome.run_id) if e.kind == "auto_done"]
+    assert len(events) == 1 and "count reported; step 2 repeated" in events[0].event.reason

@@ -89,6 +89,15 @@ class DoneRefusedEvent(_Event):
     reason: str
 
 
+class AutoDoneEvent(_Event):
+    """A subtask was finished without its ``done``: every value it must report was reported and
+    the Decision agent repeated an action that had already succeeded."""
+
+    kind: Literal["auto_done"] = "auto_done"
+    subtask: str
+    reason: str
+
+
 class LoopEvent(_Event):
     kind: Literal["loop"] = "loop"
     action: str
@@ -182,6 +191,7 @@ Event = Annotated[
     | ReviewEvent
     | EscalateProgressEvent
     | DoneRefusedEvent
+    | AutoDoneEvent
     | LoopEvent
     | ReplanEvent
     | ReopenedAppEvent

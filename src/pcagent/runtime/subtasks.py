@@ -22,6 +22,7 @@ from pcagent.runtime.desktop_state import DesktopAccess, documents_in
 from pcagent.runtime.done_check import done_problem, files_to_save
 from pcagent.runtime.events import (
     AssignEvent,
+    AutoDoneEvent,
     DoneRefusedEvent,
     EscalateProgressEvent,
     FinishEvent,
@@ -62,6 +63,20 @@ def _repeats_a_success(history: Sequence[str], action: str) -> int | None:
         if rest == f"{action} -> success":
             return int(number) if number.isdigit() else None
     return None
+
+
+def _reported_and_repeating(
+    subtask: SubtaskSpec,
+    checkpoint: RunCheckpoint,
+    repeated: int | None,
+    failed: bool,
+    action: act.Action | None,
+) -> bool:
+    """Whether the subtask is finished by its values: it must report some, all are in, and the
+    step repeated a success (so the agent has nothing new to do)."""
+    if repeated is None or failed or action is None or action.terminal:
+        return False
+    return bool(subtask.outputs) and all(name in checkpoint.answers for name in subtask.outputs)
 
 
 def _finish_hint(repeated: int | None, report: ProgressReport | None) -> str:
@@ -201,6 +216,15 @@ class SubtaskBook:
             hint = _finish_hint(repeated, report)
             if hint:
                 checkpoint.reflection += f" — {hint}"
+        if _reported_and_repeating(subtask, checkpoint, repeated, failed, action):
+            # A small model that has what the subtask asked for often repeats its last good
+            # action instead of saying done; the values are in, so the subtask is.
+            reason = f"all of {', '.join(subtask.outputs)} reported; step {repeated} repeated"
+            self.recorder.event(step, AutoDoneEvent(subtask=subtask.id, reason=reason))
+            checkpoint.hub.update(checkpoint.answers)
+            checkpoint.end_subtask("done")
+            self.log(f"subtask {subtask.id} done: {reason}")
+            return
         if isinstance(action, act.Done):
             problem = self._done_problem(checkpoint, subtask, report)
             if problem is None:
