@@ -211,6 +211,21 @@ def test_click_element_names_a_listed_label_and_becomes_a_click_at_its_centre() 
     assert "Input should be 'Save', 'Close #3' or 'Close #7'" in reask
 
 
+def test_the_decision_prompt_puts_what_changes_every_step_last() -> None:
+    """A local model reuses the cached prompt up to the first changed token: the screen (which
+    changes in places) comes before the progress, history and reflection (which change every
+    step)."""
+    models = ScriptedModels(decision=[decision({"kind": "done"})])
+    agent = DecisionAgent(models.for_role("decision"), role=default_pool(SANDBOX_APPS).get("mail"))
+    agent.decide(
+        DecisionInput(
+            subtask="x", listing='1 button "Send"', screen=SCREEN, progress="p", history=["1: a"]
+        )
+    )
+    user = models.backends["decision"].requests[0].messages[-1].text
+    assert user.index('1 button "Send"') < user.index("Progress: p") < user.index("Recent steps")
+
+
 def test_without_labelled_marks_click_element_is_not_offered() -> None:
     models = ScriptedModels(decision=[decision({"kind": "click", "x": 5, "y": 5})])
     agent = DecisionAgent(models.for_role("decision"), role=default_pool(SANDBOX_APPS).get("mail"))
