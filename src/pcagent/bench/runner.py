@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import contextlib
 import queue
+import signal
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -337,6 +339,7 @@ def _run_in(
     results: dict[int, TaskRun] = {}
     lock = threading.Lock()
     failures: list[BaseException] = []
+    desktops: list[SandboxDesktop] = []
 
     def worker(number: int) -> None:
         try:
@@ -345,6 +348,7 @@ def _run_in(
                 # One sandbox start at a time: two starting at once can pick the same free display.
                 with _START_LOCK:
                     desktop = SandboxDesktop(_sandbox_config(services, desktop_settings)).start()
+                    desktops.append(desktop)
                 stack.enter_context(desktop)
                 parts = None
                 if agent == "pcagent" and choices is not None:
@@ -378,14 +382,65 @@ def _run_in(
                 if on_result is not None:
                     on_result(result)
 
-    threads = [
-        threading.Thread(target=worker, args=(n,), name=f"bench-{n}")
-        for n in range(max(1, min(parallel, len(tasks))))
-    ]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    count = max(1, min(parallel, len(tasks)))
+    if count == 1:
+        # In the caller's thread: Ctrl+C (or SIGTERM, turned into it) stops the task at once
+        # and closes the sandbox on the way out.
+        worker(0)
+    else:
+        _run_workers(worker, count, work, desktops)
     if failures:
         raise failures[0]
     return [results[i] for i in sorted(results)]
+
+
+def _run_workers(
+    worker: Callable[[int], None],
+    count: int,
+    work: queue.Queue[Any],
+    desktops: Sequence[SandboxDesktop],
+) -> None:
+    """``count`` worker threads. On Ctrl+C no new task starts; the running ones finish and
+    their sandboxes close before the interruption goes on (a thread cannot be stopped from
+    outside, and a process that left them would leave their desktops behind). A second Ctrl+C
+    closes the sandboxes at once: their tasks then fail, and their threads end."""
+    ended = [threading.Event() for _ in range(count)]
+
+    def run(number: int) -> None:
+        try:
+            worker(number)
+        finally:
+            ended[number].set()
+
+    threads = [threading.Thread(target=run, args=(n,), name=f"bench-{n}") for n in range(count)]
+    # Started with Ctrl+C held back: one arriving while a thread starts would otherwise leave a
+    # thread running that nobody waits for. It is delivered when the mask is restored.
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    try:
+        for thread in threads:
+            thread.start()
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+    try:
+        for thread in threads:
+            thread.join()
+    except KeyboardInterrupt:
+        with contextlib.suppress(queue.Empty):
+            while True:
+                work.get_nowait()
+        print(
+            "interrupted: waiting for the running tasks to end and their sandboxes to close",
+            file=sys.stderr,
+            flush=True,
+        )
+        try:
+            # Not Thread.join: once interrupted, it may take a running thread for an ended one.
+            for event in ended:
+                while not event.wait(0.5):
+                    pass
+        except KeyboardInterrupt:
+            print("interrupted again: closing the sandboxes now", file=sys.stderr, flush=True)
+            for desktop in desktops:
+                with contextlib.suppress(Exception):
+                    desktop.close()
+        raise
