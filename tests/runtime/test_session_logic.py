@@ -184,7 +184,9 @@ def test_a_re_plan_keeps_the_pending_subtasks_it_leaves_out(tmp_path: Path) -> N
     outcome = run.start("count, then note it")
     assert outcome.status == "finished"
     steps = store.steps(outcome.run_id)
-    assert [s.subtask_id for s in steps] == ["s1", "s1", "s1", "s1r", "s1r", "s2"]
+    # s2 starts by opening its application (a rule, no model), then says done
+    assert [s.subtask_id for s in steps] == ["s1", "s1", "s1", "s1r", "s1r", "s2", "s2"]
+    assert steps[5].action is not None and steps[5].action.kind == "open_app"
     replanned = [e for e in store.events(outcome.run_id) if e.kind == "replan"]
     assert [s.id for s in replanned[0].event.subtasks] == ["s1r", "s2"]
     assert replanned[0].event.subtasks[1].depends_on == ["s1r"]
@@ -219,3 +221,24 @@ def test_a_subtask_with_its_values_in_ends_when_a_success_is_repeated(tmp_path: 
     assert (outcome.status, outcome.steps, screen.count) == ("finished", 4, 3)
     events = [e for e in store.events(outcome.run_id) if e.kind == "auto_done"]
     assert len(events) == 1 and "count reported; step 2 repeated" in events[0].event.reason
+
+
+def test_a_subtask_starts_by_opening_its_application_when_it_is_not_in_front() -> None:
+    from pcagent import actions as act
+    from pcagent.agents.plan import SubtaskSpec
+    from pcagent.agents.roles import Role
+    from pcagent.runtime.loop import opening_move
+
+    clock = SubtaskSpec(id="s2", description="Set an alarm at 9:15", app="clock")
+    role = Role(
+        "calculator_clock", "clocks", frozenset({"open_app", "click"}), frozenset({"clock"})
+    )
+    opened = opening_move(clock, role, "text_editor", [])
+    assert opened is not None and opened.action == act.OpenApp(app="clock")
+    assert opened.reasoning.startswith("[run]")
+    assert opening_move(clock, role, "clock", []) is None  # already in front
+    assert opening_move(clock, role, "text_editor", ["1: click -> success"]) is None  # not first
+    no_app = clock.model_copy(update={"app": ""})
+    assert opening_move(no_app, role, "text_editor", []) is None
+    clicks_only = Role("clicker", "x", frozenset({"click"}), frozenset({"clock"}))
+    assert opening_move(clock, clicks_only, "text_editor", []) is None

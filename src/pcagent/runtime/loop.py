@@ -140,6 +140,10 @@ class StepLoop:
         seen: Seen,
         number: int,
     ) -> Decision:
+        front = self.desktop.app_of(seen.perception.observation.focused_window)
+        opening = opening_move(subtask, role, front, checkpoint.history)
+        if opening is not None:
+            return opening
         model = self.models.for_role("decision")
         image = (
             ImagePart.from_image(seen.picture, alt_text="(screenshot)")
@@ -303,3 +307,19 @@ class StepLoop:
         self.log(f"safety: {verdict.reason}")
         if not verdict.kept:
             checkpoint.reflection += f" — safety: {verdict.reason}"
+
+
+def opening_move(
+    subtask: SubtaskSpec, role: Role, front_app: str, history: list[str]
+) -> Decision | None:
+    """The first step of a subtask whose application is not in front opens it, by rule and
+    without a model: small models kept acting on whatever window was in front (clicking the
+    editor's menus for an alarm). None when a model should decide."""
+    if history or not subtask.app or subtask.app == front_app:
+        return None
+    if "open_app" not in role.kinds or (role.apps and subtask.app not in role.apps):
+        return None
+    return Decision(
+        reasoning=f"[run] the subtask works in {subtask.app}, which is not in front: opening it",
+        action=act.OpenApp(app=subtask.app),
+    )
