@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pcagent.agents.app_inference import app_scores, infer_app
+from pcagent.agents.app_inference import app_scores, infer_app, named_apps
 from pcagent.env.apps import app_infos
 
 APPS = {info.name: info.description for info in app_infos()}
@@ -34,3 +34,20 @@ def test_only_the_environments_applications_count() -> None:
         "calculator",
         "mail",
     }
+
+
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [
+        ("Open the calculator and compute 12 * 7 + 5", {"calculator"}),
+        ("In the Clocks app, set an alarm at 7:00", {"clock"}),
+        ("Write a letter in the word processor", {"writer"}),
+        ("Open the file manager", {"file_manager"}),
+        # description words alone are too weak to plan by
+        ("Add two words to notes.txt", set()),
+        ("Open report.txt in the Documents folder", set()),
+        ("In the text editor, open memo.txt", {"text_editor"}),
+    ],
+)
+def test_applications_named_outright(text: str, named: set[str]) -> None:
+    assert named_apps(text, APPS) == named

@@ -108,7 +108,8 @@ def test_two_app_task_passes_a_value_and_recovers_from_a_wrong_click(
     assert calculator_value(desktop) == "2700"
     steps = store.steps(outcome.run_id)
     assert [s.step for s in steps] == list(range(1, len(steps) + 1))
-    assert steps[-1].hub == {"minutes": "45"}
+    # the calculator subtask declares no output: its answer is kept under its own name
+    assert steps[-1].hub == {"minutes": "45", "s2_answer": "2700"}
     # the value reached the second subtask's prompt through the hub
     assert any("Compute 45 * 60 in the calculator" in p for p in calculator.prompts)
     # the wrong click was judged, fed back, and recovered from

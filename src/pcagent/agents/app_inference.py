@@ -60,3 +60,20 @@ def app_scores(text: str, apps: Mapping[str, str]) -> dict[str, int]:
         if score:
             scores[name] = score
     return scores
+
+
+def named_apps(text: str, apps: Mapping[str, str]) -> set[str]:
+    """The applications ``text`` names outright: by a phrase of the name or description ("text
+    editor", "word processor") or by a word of the logical name ("calculator", "browser").
+    A word only the description has ("words" for the word processor, "documents" for a folder)
+    is too weak to plan by."""
+    said = f" {' '.join(_words(text))} "
+    named = set()
+    for name, description in apps.items():
+        phrases = _phrases(name, description)
+        name_words = set(_words(name.replace("_", " ")))
+        if any(f" {phrase} " in said for phrase in phrases) or any(
+            f" {word} " in said for word in name_words if len(name_words) == 1
+        ):
+            named.add(name)
+    return named

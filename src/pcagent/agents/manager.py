@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from pcagent.agents.app_inference import app_scores, infer_app
+from pcagent.agents.app_inference import app_scores, infer_app, named_apps
 from pcagent.agents.base import Agent, bullet_list, value_list
 from pcagent.agents.plan import Plan, SubtaskSpec, check_plan, merge_same_app_visits
 from pcagent.agents.prompting import render
@@ -50,12 +50,12 @@ class Manager(Agent):
     name: ClassVar[str] = "manager"
 
     def plan(self, instruction: str, step: int | None = 0) -> PlanOutcome:
-        """Decompose ``instruction``. One that names a single application of the desktop is one
-        visit to it, by the Manager's own rule, and needs no model: a small model still split
+        """Decompose ``instruction``. One that names a single application of the desktop outright
+        (:func:`named_apps`) is one visit to it, by the Manager's own rule, and needs no model: a small model still split
         "compute it" and "press equals" into two subtasks that fought each other."""
-        named = app_scores(instruction, self.apps) if self.apps else {}
-        if len(named) == 1:
-            return PlanOutcome(single_subtask_plan(instruction, next(iter(named))))
+        app = self._the_one_app(instruction)
+        if app:
+            return PlanOutcome(single_subtask_plan(instruction, app))
         return self._ask_plan(instruction, "", (), (), step)
 
     def replan(
@@ -117,9 +117,20 @@ class Manager(Agent):
                     Message.assistant(result.raw_text),
                     Message.user(f"That plan is unusable: {problem}. Write a corrected plan."),
                 ]
+        return PlanOutcome(
+            single_subtask_plan(instruction, self._the_one_app(instruction)),
+            fallback=True,
+            problem=problem,
+        )
+
+    def _the_one_app(self, instruction: str) -> str:
+        """The one application the instruction names outright; "" when none or several."""
         named = app_scores(instruction, self.apps) if self.apps else {}
-        app = next(iter(named)) if len(named) == 1 else ""
-        return PlanOutcome(single_subtask_plan(instruction, app), fallback=True, problem=problem)
+        return (
+            next(iter(named))
+            if len(named) == 1 and named_apps(instruction, self.apps) == set(named)
+            else ""
+        )
 
     def _require_apps(self, plan: Plan) -> None:
         """A plan whose subtasks name no application (or one the desktop lacks) goes back once."""
@@ -135,8 +146,7 @@ class Manager(Agent):
         instruction's when it names exactly one application; then one subtask per visit."""
         if not self.apps:
             return merge_same_app_visits(plan)
-        named = app_scores(instruction, self.apps)
-        whole = next(iter(named)) if len(named) == 1 else ""
+        whole = self._the_one_app(instruction)
         filled = Plan(
             subtasks=[
                 s
