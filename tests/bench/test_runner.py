@@ -25,8 +25,8 @@ WRITER_PLAN = scripts.plan(
         "app": "writer",
     }
 )
+# The run opens the word processor itself (its first step, by rule); the model types and saves.
 WRITER_ACTIONS = [
-    {"kind": "open_app", "app": "writer"},
     {"kind": "type", "text": PARAGRAPHS},
     {"kind": "hotkey", "keys": ["ctrl", "s"]},
     {"kind": "wait", "seconds": 1},

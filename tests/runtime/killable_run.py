@@ -1,7 +1,8 @@
 """A run that blocks in its fourth Decision call, to be killed by a test.
 
 Usage: python killable_run.py RUN_STORE_FOLDER [--clean]. Prints "run ID" when the run exists,
-"sandbox ID" for its desktop, and "blocked" once three steps are recorded and it hangs. With
+"sandbox ID" for its desktop, and "blocked" once four steps are recorded (the run's own
+opening of the calculator and three decisions) and it hangs. With
 ``--clean`` it runs as the ``pcagent`` command does: a SIGTERM stops it like Ctrl+C, and its
 sandbox is closed on the way out.
 """

@@ -276,7 +276,8 @@ def test_a_run_killed_with_sigkill_resumes_from_its_last_step(
 ) -> None:
     run_id, _ = _blocked_run(store, stop=signal.SIGKILL)
     record = store.get_run(run_id)
-    assert record.status == "running" and record.steps == 3
+    # the calculator opened by the run's own first step, then three decisions
+    assert record.status == "running" and record.steps == 4
     stale_marker = store.get_run(run_id).settings["environment"]["sandbox_id"]
 
     calculator = CalculatorDecisions()
@@ -294,6 +295,7 @@ def test_a_run_killed_with_sigkill_resumes_from_its_last_step(
     steps = store.steps(run_id)
     assert [s.step for s in steps] == list(range(1, len(steps) + 1))
     assert steps[2].action == act.Click(x=steps[2].action.x, y=steps[2].action.y)  # type: ignore[union-attr]
+    assert steps[0].action == act.OpenApp(app="calculator") and steps[0].thought.startswith("[run]")
     kinds = [e.kind for e in store.events(run_id)]
     assert "resume" in kinds and "restore" in kinds
 
