@@ -208,3 +208,15 @@ def test_click_element_is_recorded_as_a_click_at_the_labelled_mark(tmp_path: Pat
     assert (desktop.home / "notes.txt").read_text() == "kept"
     # the label the model may name is held to the listed ones by the schema
     assert '"Save"' in json.dumps(script.requests[0].schema)
+
+
+def test_what_a_subtask_without_outputs_read_is_kept_in_the_hub(tmp_path: Path) -> None:
+    desktop, store, config = setup(tmp_path)
+    plan = scripts.plan({"id": "s1", "description": "Read notes.txt", "app": "text_editor"})
+    script = moves({"kind": "editor_open", "path": "notes.txt"}, {"kind": "done"})
+    outcome = RunSession(desktop, scripts.usual_models(script, plan), store, config).start(
+        "read the notes"
+    )
+    assert outcome.status == "finished", outcome.summary
+    # the later subtasks' prompts show the hub (as for s1_answer in test_session_logic)
+    assert store.steps(outcome.run_id)[-1].hub == {"s1_read": "draft"}

@@ -65,6 +65,22 @@ def _repeats_a_success(history: Sequence[str], action: str) -> int | None:
     return None
 
 
+#: Most characters of a subtask's last reading kept for the subtasks after it.
+READ_KEPT = 800
+
+
+def _keep_findings(checkpoint: RunCheckpoint, subtask: SubtaskSpec) -> None:
+    """What a finished subtask found goes to the hub: its reported values, and, when its plan
+    declared none, what its last reading action read (``<id>_read``): a small model's plan often
+    says "read the memo" without naming the value, and the next subtask needs the memo."""
+    checkpoint.hub.update(checkpoint.answers)
+    if not subtask.outputs and checkpoint.last_output:
+        text = checkpoint.last_output.partition(": ")[2] or checkpoint.last_output
+        if len(text) > READ_KEPT:
+            text = text[:READ_KEPT] + " [...]"
+        checkpoint.hub[f"{subtask.id}_read"] = text
+
+
 def _reported_and_repeating(
     subtask: SubtaskSpec,
     checkpoint: RunCheckpoint,
@@ -221,14 +237,14 @@ class SubtaskBook:
             # action instead of saying done; the values are in, so the subtask is.
             reason = f"all of {', '.join(subtask.outputs)} reported; step {repeated} repeated"
             self.recorder.event(step, AutoDoneEvent(subtask=subtask.id, reason=reason))
-            checkpoint.hub.update(checkpoint.answers)
+            _keep_findings(checkpoint, subtask)
             checkpoint.end_subtask("done")
             self.log(f"subtask {subtask.id} done: {reason}")
             return
         if isinstance(action, act.Done):
             problem = self._done_problem(checkpoint, subtask, report)
             if problem is None:
-                checkpoint.hub.update(checkpoint.answers)
+                _keep_findings(checkpoint, subtask)
                 checkpoint.end_subtask("done")
                 self.log(f"subtask {subtask.id} done")
                 return
