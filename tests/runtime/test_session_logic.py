@@ -109,13 +109,26 @@ def test_a_fail_action_without_replans_left_fails_the_run(tmp_path: Path) -> Non
 
 def test_a_role_that_declines_is_replaced(tmp_path: Path) -> None:
     declined = json.dumps({"reasoning": "x", "action": {"kind": "done"}, "not_mine": True})
-    models = scripts.usual_models(decisions(declined, CLICK_NEXT, DONE), ONE)
+    no_app = scripts.plan({"id": "s1", "description": "Count to two", "app": ""})
+    models = scripts.usual_models(decisions(declined, CLICK_NEXT, DONE), no_app)
+    models.backends["manager"].push(no_app)  # a plan naming no application is asked again once
     run, store, _ = session(tmp_path, models)
     outcome = run.start("count")
     assert outcome.status == "finished"
     roles = [s.role for s in store.steps(outcome.run_id)]
-    assert roles[0] == "calculator_clock" and roles[1] != "calculator_clock"
-    assert "calculator_clock" not in scripts.prompt_texts(models.backends["scheduler"])[1]
+    assert roles[0] != roles[1]
+    assert roles[0] not in scripts.prompt_texts(models.backends["scheduler"])[1]
+
+
+def test_the_role_of_the_subtask_s_application_cannot_decline_it(tmp_path: Path) -> None:
+    declined = json.dumps({"reasoning": "x", "action": {"kind": "done"}, "not_mine": True})
+    models = scripts.usual_models(decisions(CLICK_NEXT, declined), ONE)
+    run, store, _ = session(tmp_path, models)
+    outcome = run.start("count")
+    assert outcome.status == "finished"
+    steps = store.steps(outcome.run_id)
+    assert [s.role for s in steps] == ["calculator_clock", "calculator_clock"]
+    assert steps[1].action is not None and steps[1].action.kind == "done"
 
 
 def test_an_out_of_domain_action_is_never_executed(tmp_path: Path) -> None:

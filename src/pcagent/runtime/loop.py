@@ -96,7 +96,7 @@ class StepLoop:
         before = self._perceive(checkpoint, subtask, text, work)
         decision = self._decide(checkpoint, subtask, text, role, before, work.number)
         work.thought, work.action = decision.reasoning, decision.action
-        if decision.action is not None and decision.not_mine:
+        if decision.action is not None and decision.not_mine and not owns(role, subtask):
             self._decline(checkpoint, subtask, role, work, before)
             return
         after, reflection = self._act_and_verify(checkpoint, text, role, decision, before, work)
@@ -323,3 +323,10 @@ def opening_move(
         reasoning=f"[run] the subtask works in {subtask.app}, which is not in front: opening it",
         action=act.OpenApp(app=subtask.app),
     )
+
+
+def owns(role: Role, subtask: SubtaskSpec) -> bool:
+    """Whether ``role`` is the one for ``subtask`` by its application, so that its ``not_mine``
+    is not taken: a small model declined a word-processor subtask in the office role, and then
+    every other role declined it too, and the task ended without a step."""
+    return bool(subtask.app) and subtask.app in role.apps
