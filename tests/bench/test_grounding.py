@@ -123,7 +123,7 @@ def test_a_real_local_model_answers_a_case_with_a_mark_number(
 ) -> None:
     base = load_config(environ={})
     install_pack("smollm2-135m", base.models_dir, report=print)
-    profile = ModelProfile(pack="smollm2-135m", max_output_tokens=24, context_tokens=4096)
+    profile = ModelProfile(pack="smollm2-135m", max_output_tokens=128, context_tokens=4096)
     config = PcAgentConfig(
         data_dir=base.data_dir,
         models=ModelsConfig(profiles={"local": profile}, validation_retries=0),
