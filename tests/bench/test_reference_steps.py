@@ -8,10 +8,11 @@ import time
 import pytest
 from PIL import Image
 
+from pcagent.actions import Action
 from pcagent.bench.checker_types import CheckerError
 from pcagent.bench.reference import ReferenceSolutionError, run_step
 from pcagent.bench.tasks import ReferenceStep, TaskDefinitionError
-from pcagent.env.observation import Box, Observation, WindowInfo
+from pcagent.env.observation import ActionResult, Box, Observation, WindowInfo
 from pcagent.errors import BenchError, PcAgentError
 
 
@@ -45,6 +46,33 @@ def test_waits_that_never_happen_say_which_windows_there_were() -> None:
     never = Windows([["Inbox"]])
     with pytest.raises(ReferenceSolutionError, match=r"appeared.*Inbox"):
         run_step(never, ReferenceStep(wait_for="Write:"), timeout=0.2)  # type: ignore[arg-type]
+
+
+class Pressing(Windows):
+    """A window list that also records the actions it is asked to execute."""
+
+    def __init__(self, titles_over_time: list[list[str]]) -> None:
+        super().__init__(titles_over_time)
+        self.executed: list[str] = []
+
+    def execute(self, action: Action) -> ActionResult:
+        self.executed.append(action.kind)
+        return ActionResult(ok=True, message="")
+
+
+def test_a_conditional_action_runs_only_while_its_window_stays_open() -> None:
+    second_enter = ReferenceStep(action={"kind": "press", "key": "enter"}, if_open="Attach File")
+    closing = Pressing([["Attach File - Write: x"], ["Write: x"]])
+    assert run_step(closing, second_enter, timeout=3) is None  # type: ignore[arg-type]
+    assert closing.executed == []
+    staying = Pressing([["Attach File - Write: x"]])
+    action = run_step(staying, second_enter, timeout=0.6)  # type: ignore[arg-type]
+    assert action is not None and action.kind == "press" and staying.executed == ["press"]
+
+
+def test_if_open_needs_an_action() -> None:
+    with pytest.raises(ValueError, match="if_open"):
+        ReferenceStep(wait_for="Write:", if_open="Attach File")
 
 
 def test_a_step_is_exactly_one_kind() -> None:

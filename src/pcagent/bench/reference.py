@@ -53,19 +53,34 @@ def _wait_for_window(
     raise ReferenceSolutionError(f"no window titled like {text!r} {what}; windows: {titles}")
 
 
+def _still_open(environment: Environment, text: str, settle: float) -> bool:
+    """Whether a window titled like ``text`` is open once ``settle`` seconds have passed
+    without it closing (the previous action may be closing it)."""
+    deadline = time.monotonic() + settle
+    while True:
+        if not any(text in w.title for w in environment.observe().windows):
+            return False
+        if time.monotonic() >= deadline:
+            return True
+        time.sleep(0.2)
+
+
 def run_step(
     environment: Environment, step: ReferenceStep, timeout: float = 10.0
 ) -> act.Action | None:
     """Carry out one reference step; returns the action executed (None for a wait).
 
     Raises :class:`ReferenceSolutionError` when the element to click or the window to wait for
-    does not appear within ``timeout`` seconds (three times that for a window to close).
+    does not appear within ``timeout`` seconds (three times that for a window to close). An
+    ``if_open`` step whose window closed within ``timeout / 3`` seconds is skipped (None).
     """
     if step.wait_for is not None:
         _wait_for_window(environment, step.wait_for, timeout)
         return None
     if step.wait_gone is not None:
         _wait_for_window(environment, step.wait_gone, 3 * timeout, present=False)
+        return None
+    if step.if_open is not None and not _still_open(environment, step.if_open, timeout / 3):
         return None
     if step.click is not None:
         action: act.Action = _find_click(environment, step.click, step.role, timeout)

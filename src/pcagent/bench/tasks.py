@@ -134,13 +134,19 @@ class ReferenceStep(_Strict):
     """One step of a reference solution: an ``action`` (any typed action, as JSON), or a click
     on the element with this ``click`` name (and optional ``role``) in the current observation,
     or ``wait_for`` a window whose title contains the text, or ``wait_gone`` until no window's
-    title contains it (a compose window closing once the mail is sent)."""
+    title contains it (a compose window closing once the mail is sent).
+
+    ``if_open`` makes an action conditional: it runs only when a window titled like that is
+    still open a few seconds later. A file chooser's Enter sometimes only accepts the location
+    bar's completion and sometimes already picks the file; a second, conditional Enter covers
+    both without a blind Enter landing in the window behind."""
 
     action: dict[str, Any] | None = None
     click: str | None = None
     role: str | None = None
     wait_for: str | None = None
     wait_gone: str | None = None
+    if_open: str | None = None
 
     @model_validator(mode="after")
     def _one_kind(self) -> ReferenceStep:
@@ -153,6 +159,8 @@ class ReferenceStep(_Strict):
             )
         if self.action is not None:
             parse_action(self.action)
+        if self.if_open is not None and self.action is None:
+            raise ValueError("if_open makes an action conditional; this step has no action")
         return self
 
 

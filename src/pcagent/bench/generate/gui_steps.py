@@ -107,8 +107,7 @@ def clock_add_world_clock(city: str) -> list[ReferenceStep]:
 
 
 def mail_with_attachment(address: str, subject: str, attachment: str) -> list[ReferenceStep]:
-    """Compose and send a mail with one attachment in Thunderbird (as pc19 does, with a pause
-    before the Enters): the file chooser's buttons fall off a 1280x800 screen, so the path is
+    """Compose and send a mail with one attachment in Thunderbird (as pc19 does): the file chooser's buttons fall off a 1280x800 screen, so the path is
     typed after Ctrl+L."""
     return [
         act("open_app", app="mail"),
@@ -124,11 +123,12 @@ def mail_with_attachment(address: str, subject: str, attachment: str) -> list[Re
         act("hotkey", keys=["ctrl", "l"]),
         act("type", text=home_path(attachment)),
         # Once the chooser has listed the folder, the first Enter accepts its completion and the
-        # second picks the file; pressed before that, the first already picks it and the second
-        # opens the attachment in the compose window. Waiting makes it the former every time.
+        # second picks the file; pressed before that, the first already picks it, and a second
+        # Enter would open the attachment in the compose window: so it is pressed only if the
+        # chooser is still open.
         act("wait", seconds=1),
         act("press", key="enter"),
-        act("press", key="enter"),
+        ReferenceStep(action={"kind": "press", "key": "enter"}, if_open="Attach File"),
         wait_gone("Attach File"),
         act("wait", seconds=1),
         act("hotkey", keys=["ctrl", "enter"]),
