@@ -170,6 +170,9 @@ class RunConfig(ConfigSection):
     #: verdict, and record its verdict beside the check's (which stands). A model call more per
     #: such step; for measuring how often the model would have judged wrongly.
     reflection_second_opinion: bool = False
+    #: A page graph file (``pcagent experience build``): Decision is told what earlier runs did
+    #: from pages like the current one, the Manager gets plans of similar tasks. "": none.
+    experience: str = ""
     #: Add OCR text marks to every observation (slower; for apps without accessible text).
     with_ocr: bool = False
     #: Save every step's HOME files (content-addressed) so a rewind can restore them.

@@ -8,7 +8,6 @@ from __future__ import annotations
 import random
 from collections import Counter
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -22,8 +21,8 @@ from pcagent.bench.generate import (
     write_task_files,
 )
 from pcagent.bench.generate.composer import Chain, assemble_task, build_fragments
+from pcagent.bench.task_secrets import expected_values, file_names
 from pcagent.bench.tasks import Task, load_task, load_task_folder, load_tasks, select_tasks
-from pcagent.bench.value_matching import normalise_text, parse_number
 
 SEED = 7
 TASKS = generate_tasks(40, SEED)
@@ -150,47 +149,9 @@ def test_a_file_made_earlier_is_the_one_mailed() -> None:
 
 # --- no leakage of the built-in tasks ------------------------------------------------------------
 
+
 #: Checker parameters that hold an expected value (not a structural choice such as a paragraph
 #: number or a host).
-VALUE_KEYS = {
-    "value", "texts", "city", "to", "attachment", "subject_contains", "body_contains", "rows",
-    "words", "anchor", "groups", "subjects", "name", "expected", "cases", "earliest", "latest",
-    "origin", "destination", "date", "return_date", "function",
-}  # fmt: skip
-
-
-def _leaves(value: Any) -> list[str]:
-    if isinstance(value, list | tuple):
-        return [leaf for item in value for leaf in _leaves(item)]
-    return [str(value)]
-
-
-def expected_values(task: Task) -> set[str]:
-    """Every expected value a task's checkers compare with, normalised (numbers as numbers)."""
-    values: set[str] = set()
-    for node in task.nodes:
-        for key, value in node.params.items():
-            if key in VALUE_KEYS:
-                for leaf in _leaves(value):
-                    number = parse_number(leaf)
-                    values.add(f"{number:g}" if number is not None else normalise_text(leaf))
-        if node.checker == "clock_alarm":
-            values.add(f"{node.params['hour']}:{node.params['minute']:02d}")
-    return values
-
-
-def file_names(task: Task) -> set[str]:
-    """Names of the files a task starts with or checks."""
-    names = {f.path.rsplit("/", 1)[-1] for f in task.fixtures.files}
-    for message in (*task.fixtures.inbox, *task.fixtures.sent):
-        names.update(a.name for a in message.attachments)
-    for node in task.nodes:
-        for key in ("path", "attachment", "name"):
-            if isinstance(node.params.get(key), str):
-                names.add(node.params[key].rsplit("/", 1)[-1])
-    return {name.casefold() for name in names}
-
-
 def test_no_generated_task_reuses_a_built_in_file_name_or_expected_value() -> None:
     built_in_files = set().union(*(file_names(t) for t in BUILT_IN))
     built_in_values = set().union(*(expected_values(t) for t in BUILT_IN))

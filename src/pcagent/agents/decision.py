@@ -188,6 +188,8 @@ class DecisionInput:
     last_output: str = ""
     reflection: str = ""
     guidance: str = ""
+    #: What earlier runs did from a page like this one (the page graph), as lines.
+    experience: str = ""
     image: ImagePart | None = None
     step: int | None = None
     #: The listed elements ``click_element`` may name: label as listed -> centre, screen pixels.
@@ -247,6 +249,11 @@ class DecisionAgent(Agent):
             guidance=guidance,
             window=data.window or "(none)",
             listing=listing,
+            experience=(
+                f"Earlier runs, from a page like this one (hints, not orders):\n{data.experience}\n"
+                if data.experience
+                else ""
+            ),
         )
         space = "screen" if shrunk is None else "image"
         schema = decision_schema(

@@ -10,7 +10,7 @@ subtask.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
 
@@ -47,6 +47,9 @@ class Manager(Agent):
     """
 
     apps: Mapping[str, str] = field(kw_only=True)
+    #: Long-term memory: plans of similar earlier instructions whose runs succeeded, as prompt
+    #: lines for an instruction ("" when there are none).
+    memory: Callable[[str], str] | None = field(default=None, kw_only=True)
     name: ClassVar[str] = "manager"
 
     def plan(self, instruction: str, step: int | None = 0) -> PlanOutcome:
@@ -56,7 +59,14 @@ class Manager(Agent):
         app = self._the_one_app(instruction)
         if app:
             return PlanOutcome(single_subtask_plan(instruction, app))
-        return self._ask_plan(instruction, "", (), (), step)
+        remembered = self.memory(instruction) if self.memory is not None else ""
+        context = (
+            "Plans of similar earlier tasks that succeeded (their values differ: use this "
+            f"instruction's own):\n{remembered}\n"
+            if remembered
+            else ""
+        )
+        return self._ask_plan(instruction, context, (), (), step)
 
     def replan(
         self,

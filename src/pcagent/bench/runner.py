@@ -18,6 +18,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from pcagent import actions as act
@@ -27,6 +28,11 @@ from pcagent.bench.failure_causes import RunFacts, failure_causes
 from pcagent.bench.fixtures import open_fixture_apps, prepare_home
 from pcagent.bench.metrics import TaskOutcome
 from pcagent.bench.reference import run_reference
+from pcagent.bench.reference_recording import (
+    RecordingEnvironment,
+    finish_recording,
+    start_recording,
+)
 from pcagent.bench.tasks import Task
 from pcagent.config import DesktopConfig, PcAgentConfig
 from pcagent.env.protocol import OutgoingMail
@@ -36,6 +42,7 @@ from pcagent.errors import PcAgentError
 if TYPE_CHECKING:
     from pcagent.assembly import RunParts
     from pcagent.runtime.record_models import RunEvent, StepRecord
+    from pcagent.runtime.records import RunStore
 
 AgentName = Literal["reference", "reference-api", "noop", "pcagent"]
 _START_LOCK = threading.Lock()
@@ -129,12 +136,14 @@ def run_task(
     models: Any = None,
     ablation: str = "none",
     parts: RunParts | None = None,
+    record_to: RunStore | None = None,
 ) -> TaskRun:
     """Run one task on ``desktop`` (a started sandbox) and evaluate it.
 
     The ``pcagent`` agent runs with ``parts`` when given (their desktop must be ``desktop``: the
     runner keeps one per worker), else with parts assembled for this task from ``config``,
-    ``models`` and ``ablation``.
+    ``models`` and ``ablation``. A reference solution is recorded as a run in ``record_to`` when
+    given (what the page graph learns from); a pcagent run's record gets its grade either way.
     """
     reset_seconds = _prepare(desktop, task, services)
     started = time.perf_counter()
@@ -148,6 +157,7 @@ def run_task(
     error = None
     steps = 0
     record: _RunRecord | None = None
+    recording: RecordingEnvironment | None = None
     try:
         open_fixture_apps(desktop, desktop.home, task)
         if agent in ("reference", "reference-api"):
@@ -158,7 +168,11 @@ def run_task(
                 _release_reference_mail(desktop)
                 evaluator.evaluate(context, number)
 
-            steps = run_reference(desktop, task, after, api=agent == "reference-api")
+            environment: Any = desktop
+            if record_to is not None:
+                recording = start_recording(record_to, task, desktop)
+                environment = recording
+            steps = run_reference(environment, task, after, api=agent == "reference-api")
             _release_reference_mail(desktop)
         elif agent == "pcagent":
             record = _run_pcagent(
@@ -188,9 +202,14 @@ def run_task(
         )
         causes = tuple(failure_causes(task, facts))
     subtasks = evaluator.subtask_success()
+    success = evaluator.success and error is None
+    if recording is not None:
+        finish_recording(recording, success, error)
+    if record is not None:
+        _grade(record.store_root, record.run_id, task, success)
     outcome = TaskOutcome(
         task_id=task.id,
-        success=evaluator.success and error is None,
+        success=success,
         completion_ratio=evaluator.completion_ratio,
         subtasks_passed=sum(subtasks.values()),
         subtasks_total=len(subtasks),
@@ -228,6 +247,19 @@ class _RunRecord:
     summary: str
     records: list[StepRecord]
     events: list[RunEvent]
+    store_root: Path
+
+
+def _grade(store_root: Path, run_id: str, task: Task, success: bool) -> None:
+    """Write the checkers' verdict into the run's record: the page graph learns only from runs
+    that really succeeded, not from every run whose agents said done."""
+    from pcagent.runtime.records import RunStore
+
+    store = RunStore(store_root)
+    try:
+        store.update_settings(run_id, {"task_id": task.id, "graded_success": success})
+    finally:
+        store.close()
 
 
 def _run_pcagent(
@@ -278,6 +310,7 @@ def _run_pcagent(
             summary=outcome.summary,
             records=parts.store.steps(outcome.run_id),
             events=events,
+            store_root=parts.store.root,
         )
 
 
@@ -291,16 +324,17 @@ def run_tasks(
     ablation: str = "none",
     scratch: Any = None,
     on_result: Callable[[TaskRun], None] | None = None,
+    record_to: Path | None = None,
 ) -> list[TaskRun]:
     """Run ``tasks`` in ``parallel`` sandboxes; ``on_result`` is called as each task ends (from
     worker threads, one at a time). Results come back in task order.
 
     Sandboxes use the ``[desktop]`` settings of ``config`` (never its ``display``: tasks rewrite
     HOME). Raises :class:`~pcagent.errors.ConfigurationError` for an unknown ablation before any
-    sandbox starts.
+    sandbox starts. ``record_to`` (reference agents only) is a run-record folder the reference
+    solutions are recorded into.
     """
     import tempfile
-    from pathlib import Path
 
     from pcagent.assembly import RunChoices
     from pcagent.runtime.ablations import check_ablation
@@ -313,8 +347,25 @@ def run_tasks(
     with contextlib.ExitStack() as cleanup:
         if scratch is None:  # the services' files, removed when the run ends
             scratch = cleanup.enter_context(tempfile.TemporaryDirectory(prefix="pcagent-bench-"))
+        recorder = None
+        if record_to is not None:
+            from pcagent.runtime.records import RunStore
+
+            if agent not in ("reference", "reference-api"):
+                raise PcAgentError("only reference solutions are recorded with record_to")
+            recorder = RunStore(record_to)
+            cleanup.callback(recorder.close)
         return _run_in(
-            tasks, agent, Path(scratch), parallel, config, models, ablation, choices, on_result
+            tasks,
+            agent,
+            Path(scratch),
+            parallel,
+            config,
+            models,
+            ablation,
+            choices,
+            on_result,
+            recorder,
         )
 
 
@@ -328,6 +379,7 @@ def _run_in(
     ablation: str,
     choices: Any,
     on_result: Callable[[TaskRun], None] | None,
+    recorder: RunStore | None = None,
 ) -> list[TaskRun]:
     from pcagent.assembly import open_run
     from pcagent.runtime.human import NoHuman
@@ -376,6 +428,7 @@ def _run_in(
                 models=models,
                 ablation=ablation,
                 parts=parts,
+                record_to=recorder,
             )
             with lock:
                 results[index] = result

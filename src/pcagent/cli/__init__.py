@@ -1,7 +1,8 @@
-"""The ``pcagent`` command: ``run``, ``runs``, ``desktop``, ``bench``, ``models``, ``demo``.
+"""The ``pcagent`` command: ``run``, ``runs``, ``desktop``, ``bench``, ``models``, ``experience``,
+``demo``.
 
 Each group lives in its own module (:mod:`.runs`, :mod:`.desktop`, :mod:`.bench`,
-:mod:`.models`, :mod:`.demo`); every command reports project errors the same way
+:mod:`.models`, :mod:`.experience`, :mod:`.demo`); every command reports project errors the same way
 (:mod:`.errors`). Runs are put together by :mod:`pcagent.assembly`, never here.
 """
 
@@ -12,6 +13,7 @@ import typer
 from pcagent.cli.bench import bench_app
 from pcagent.cli.demo import demo_command
 from pcagent.cli.desktop import desktop_app
+from pcagent.cli.experience import experience_app
 from pcagent.cli.models import models_app
 from pcagent.cli.runs import run_command, runs_app
 from pcagent.interrupts import install_terminate_as_interrupt
@@ -25,6 +27,7 @@ app.add_typer(desktop_app, name="desktop")
 app.add_typer(models_app, name="models")
 app.add_typer(runs_app, name="runs")
 app.add_typer(bench_app, name="bench")
+app.add_typer(experience_app, name="experience")
 app.command("run")(run_command)
 app.command("demo")(demo_command)
 

@@ -14,7 +14,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from pcagent.cli.errors import reports_errors
-from pcagent.cli.options import AblationOption, config_with
+from pcagent.cli.options import AblationOption, ExperienceOption, config_with
 from pcagent.config import load_config
 from pcagent.errors import BenchError, ConfigurationError
 
@@ -84,6 +84,15 @@ def run(
     parallel: Annotated[int, typer.Option(help="Sandboxes side by side.", min=1, max=8)] = 1,
     max_steps: Annotated[int | None, typer.Option("--max-steps", help="Step cap per task.")] = None,
     tasks_dir: TasksDirOption = None,
+    experience: ExperienceOption = None,
+    record_to: Annotated[
+        Path | None,
+        typer.Option(
+            "--record-to",
+            help="Record the reference solutions (agents reference/reference-api) as runs in "
+            "this folder, with their screens: what `pcagent experience build` learns from.",
+        ),
+    ] = None,
 ) -> None:
     """Run tasks in fresh sandboxes and store the results (see ``bench report``)."""
     from pcagent.bench.results import BenchStore
@@ -94,8 +103,14 @@ def run(
     if agent not in AGENTS:
         raise ConfigurationError(f"unknown agent {agent!r}; use one of: {', '.join(AGENTS)}")
     checked = check_ablation(ablation)
-    config = config_with(max_steps, model)
+    config = config_with(max_steps, model, experience)
     chosen = select_tasks(tasks, tasks_dir)
+    if record_to is not None and agent not in ("reference", "reference-api"):
+        raise ConfigurationError("--record-to records reference solutions; use --agent reference")
+    if config.run.experience and agent == "pcagent" and checked != "no_experience":
+        from pcagent.experience.leakage import check_no_leakage
+
+        check_no_leakage(Path(config.run.experience), chosen)
     with BenchStore(config.data_dir / "bench") as store:
         bench = store.create(agent, [t.id for t in chosen], model or "", checked)
         console.print(f"benchmark run {bench.bench_id}: {len(chosen)} tasks, agent {agent}")
@@ -126,6 +141,7 @@ def run(
                 config=config,
                 ablation=checked,
                 on_result=done,
+                record_to=record_to,
             )
         _print_summary(store, bench.bench_id)
 

@@ -20,6 +20,7 @@ from rich.table import Table
 from pcagent.cli.errors import reports_errors
 from pcagent.cli.options import (
     AblationOption,
+    ExperienceOption,
     MaxStepsOption,
     ModelOption,
     ModeOption,
@@ -140,6 +141,7 @@ def run_command(
     ablation: AblationOption = "none",
     max_steps: MaxStepsOption = None,
     model: ModelOption = None,
+    experience: ExperienceOption = None,
     files: Annotated[
         list[Path] | None,
         typer.Option("--file", "-f", help="Copy this file or folder into the sandbox HOME first."),
@@ -171,7 +173,7 @@ def run_command(
             'calculator and compute 12 * 7"'
         )
     choices = RunChoices.of(
-        config_with(max_steps, model),
+        config_with(max_steps, model, experience),
         ablation=ablation,
         display=display,
         mode=mode,

@@ -12,7 +12,13 @@ from typing import Literal, cast
 from pcagent.errors import ConfigurationError
 
 Ablation = Literal[
-    "none", "no_perception", "no_manager", "no_reflection", "single_agent", "gui_only"
+    "none",
+    "no_perception",
+    "no_manager",
+    "no_reflection",
+    "single_agent",
+    "gui_only",
+    "no_experience",
 ]
 
 ABLATIONS: dict[str, str] = {
@@ -22,6 +28,7 @@ ABLATIONS: dict[str, str] = {
     "no_reflection": "no Reflection agent: every action counts as a success",
     "single_agent": "one Decision agent with every action: no Manager, Progress, Reflection, roles",
     "gui_only": "no application actions: every role works through mouse and keyboard alone",
+    "no_experience": "no guidance from a page graph or plans of earlier tasks (see --experience)",
 }
 
 

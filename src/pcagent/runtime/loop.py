@@ -126,7 +126,9 @@ class StepLoop:
         if self.book.reopen_crashed_app(checkpoint, subtask, windows, self.steps_done):
             seen = self.parts.perceiver.perceive(text)
         work.listing = seen.listing
-        work.front_app = self.desktop.app_of(seen.perception.observation.focused_window)
+        focused = seen.perception.observation.focused_window
+        work.front_app = self.desktop.app_of(focused)
+        work.window = focused.title if focused is not None else ""
         work.screenshot = seen.perception.observation.screenshot
         work.set_of_mark = seen.recorded_set_of_mark
         return seen
@@ -159,6 +161,9 @@ class StepLoop:
         agent = DecisionAgent(
             model, self.recorder.sink, role=role, with_human=self.run_config.mode != "auto"
         )
+        learned = self.parts.experience.guidance(
+            app, focused.title if focused is not None else "", seen.listing, text
+        )
         return agent.decide(
             DecisionInput(
                 subtask=text,
@@ -173,6 +178,7 @@ class StepLoop:
                 last_output=checkpoint.last_output,
                 reflection=checkpoint.reflection,
                 guidance=checkpoint.guidance,
+                experience=learned,
                 image=image,
                 step=number,
                 targets=seen.targets,

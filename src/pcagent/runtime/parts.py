@@ -62,6 +62,25 @@ class Planner(Protocol):
     ) -> PlanOutcome: ...
 
 
+class ExperienceSource(Protocol):
+    """Guidance learned from earlier runs (:mod:`pcagent.experience`): what was done from a page
+    like the current one, and plans of similar instructions. "" where there is nothing."""
+
+    def guidance(self, app: str, window: str, listing: str, subtask: str) -> str: ...
+
+    def similar_plans(self, instruction: str) -> str: ...
+
+
+class NoExperience:
+    """No page graph (none chosen, or the ``no_experience`` ablation)."""
+
+    def guidance(self, app: str, window: str, listing: str, subtask: str) -> str:
+        return ""
+
+    def similar_plans(self, instruction: str) -> str:
+        return ""
+
+
 @dataclass
 class ManagerPlanner:
     """The Manager agent; ``apps`` are the environment's applications (name -> description)."""
@@ -70,9 +89,15 @@ class ManagerPlanner:
     sink: Sink
     apps: Mapping[str, str]
     can_replan: bool = True
+    experience: ExperienceSource = field(default_factory=NoExperience)
 
     def _manager(self) -> Manager:
-        return Manager(self.models.for_role("manager"), self.sink, apps=dict(self.apps))
+        return Manager(
+            self.models.for_role("manager"),
+            self.sink,
+            apps=dict(self.apps),
+            memory=self.experience.similar_plans,
+        )
 
     def plan(self, instruction: str) -> PlanOutcome:
         return self._manager().plan(instruction, step=0)
@@ -283,6 +308,7 @@ class LoopParts:
     perceiver: Perceiver
     reflector: Reflector
     progress: ProgressTracker
+    experience: ExperienceSource = field(default_factory=NoExperience)
 
 
 def build_parts(
@@ -295,12 +321,21 @@ def build_parts(
     pool: RolePool,
     apps: Mapping[str, str],
     generalist: str,
+    experience: ExperienceSource | None = None,
 ) -> LoopParts:
-    """The parts of the full system, with those an ablation switches off swapped out."""
+    """The parts of the full system, with those an ablation switches off swapped out.
+    ``experience`` is the page graph chosen for the run, if any."""
     no_manager = ablation in ("no_manager", "single_agent")
     single = ablation == "single_agent"
+    learned: ExperienceSource = (
+        NoExperience() if experience is None or ablation == "no_experience" else experience
+    )
     return LoopParts(
-        planner=SingleSubtaskPlanner() if no_manager else ManagerPlanner(models, sink, apps),
+        planner=(
+            SingleSubtaskPlanner()
+            if no_manager
+            else ManagerPlanner(models, sink, apps, True, learned)
+        ),
         assigner=FixedRoleAssigner(generalist) if single else SchedulerAssigner(models, sink, pool),
         perceiver=(
             PlainTreePerceiver(environment, run)
@@ -313,4 +348,5 @@ def build_parts(
             else ModelReflector(models, sink, run.reflection_second_opinion)
         ),
         progress=NoProgressTracker() if single else AgentProgressTracker(models, sink),
+        experience=learned,
     )

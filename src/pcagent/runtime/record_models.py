@@ -146,6 +146,9 @@ class StepRecord(BaseModel):
     listing: str = ""
     #: The application in front when Decision looked ("" when none of the environment's).
     front_app: str = ""
+    #: The title of the window in front when Decision looked ("" when none): with the listing,
+    #: what the page graph (:mod:`pcagent.experience`) learns a screen by.
+    window: str = ""
     #: Open application windows after the step.
     apps: list[OpenWindow] = Field(default_factory=list)
     #: Documents with unsaved changes after the step (their contents are files of the step).

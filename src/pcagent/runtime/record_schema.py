@@ -20,7 +20,7 @@ from typing import Any
 
 from pcagent.runtime.record_models import StepResult
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 Migration = list[str] | Callable[[sqlite3.Connection], None]
 
@@ -161,7 +161,9 @@ _VERSION_3 = ["ALTER TABLE steps ADD COLUMN unsaved TEXT NOT NULL DEFAULT '[]'"]
 
 _VERSION_4 = ["ALTER TABLE steps ADD COLUMN front_app TEXT NOT NULL DEFAULT ''"]
 
-MIGRATIONS: list[Migration] = [_VERSION_1, _upgrade_1_to_2, _VERSION_3, _VERSION_4]
+_VERSION_5 = ["ALTER TABLE steps ADD COLUMN window TEXT NOT NULL DEFAULT ''"]
+
+MIGRATIONS: list[Migration] = [_VERSION_1, _upgrade_1_to_2, _VERSION_3, _VERSION_4, _VERSION_5]
 """Entry *i* upgrades a file from version *i* to *i + 1*."""
 
 

@@ -76,6 +76,7 @@ class StepWork:
     reflection: ReflectionRecord | None = None
     listing: str = ""
     front_app: str = ""
+    window: str = ""
     error: str | None = None
     screenshot: Image.Image | None = None
     set_of_mark: Image.Image | None = None
@@ -178,6 +179,7 @@ class StepRecorder:
             state=checkpoint.model_copy(deep=True),
             listing=work.listing,
             front_app=work.front_app,
+            window=work.window,
             apps=apps,
             unsaved=[
                 UnsavedFile(app=doc.app, title=doc.title, document=doc.document, file=name)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from pcagent.agents.roles import Role, RolePool, default_pool, generalist
@@ -95,6 +96,15 @@ class RunSession:
             on_step=self.on_step,
         )
         self._snapshots = snapshots
+        experience = None
+        if run.experience and self.ablation != "no_experience":
+            from pcagent.experience.loading import open_experience
+
+            experience = open_experience(Path(run.experience), self.config.models_dir)
+            self.log(
+                f"experience: {run.experience} ({len(experience.graph.nodes)} pages, "
+                f"{len(experience.graph.sources)} runs)"
+            )
         parts = build_parts(
             self.ablation,
             environment=self.environment,
@@ -104,6 +114,7 @@ class RunSession:
             pool=self.pool,
             apps={app.name: app.description for app in apps},
             generalist=self._generalist.name,
+            experience=experience,
         )
         self._book = SubtaskBook(
             parts,

@@ -1,0 +1,219 @@
+"""Recorded runs become a page graph (PG-Agent) and long-term plan memory (COLA).
+
+For each step of a run that succeeded, the screen before the action and the screen before the
+next action (the screen after) are matched to pages: an existing node when its summary embeds
+close enough (and, between fairly close ones, when the pictures agree), a new node otherwise.
+The action becomes an edge between them, named by its target's role and label, with the subtask
+it served. The run's plan goes into long-term memory with its instruction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+import numpy as np
+
+from pcagent import actions as act
+from pcagent.agents.plan import SubtaskSpec
+from pcagent.experience.graph import (
+    ExperienceError,
+    PageEdge,
+    PageGraph,
+    PageNode,
+    PlanMemory,
+    SourceRun,
+)
+from pcagent.experience.screens import (
+    Screen,
+    describe_action,
+    hash_distance,
+    is_new_page,
+    picture_hash,
+)
+from pcagent.runtime.events import PlanEvent, ReplanEvent
+from pcagent.runtime.record_database import DATABASE_FILE
+from pcagent.runtime.record_models import RunRecord, StepRecord
+from pcagent.runtime.records import RunStore
+
+#: Two summaries this close are one page whatever the pictures say.
+SAME_PAGE_COSINE = 0.95
+#: Between this and SAME_PAGE_COSINE, the pictures decide.
+MAYBE_SAME_PAGE_COSINE = 0.85
+#: Picture hashes within this many bits agree.
+SAME_PICTURE_BITS = 12
+#: Actions that change nothing on screen and teach no way through the GUI.
+_NOT_EDGES = (act.Wait, act.Done, act.Fail, act.Answer, act.AskHuman)
+
+
+class TextEncoder(Protocol):
+    """A sentence-embedding model: unit-length rows, one per text."""
+
+    dim: int
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray: ...
+
+
+def run_succeeded(run: RunRecord) -> bool:
+    """Whether a run may teach: graded runs by their grade (``settings["graded_success"]``, set
+    by the benchmark), others when the agents finished the task."""
+    graded = run.settings.get("graded_success")
+    if graded is not None:
+        return bool(graded)
+    return run.status == "finished"
+
+
+@dataclass
+class GraphBuilder:
+    """Adds runs to a graph, one at a time, embedding as it goes."""
+
+    encoder: TextEncoder
+    model: str
+    graph: PageGraph = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.graph = PageGraph(model=self.model)
+
+    def add_run(self, store: RunStore, run: RunRecord, task_id: str = "") -> int:
+        """Add one run's transitions and plan; returns the number of edges it contributed."""
+        steps = store.steps(run.run_id)
+        if not steps:
+            return 0
+        subtasks = _subtasks_of(store, run.run_id)
+        screens = [Screen.of(s.front_app, s.window, s.listing) for s in steps]
+        vectors = self.encoder.encode([screen.summary() for screen in screens])
+        pictures = [_picture(store, run.run_id, s.step) for s in steps]
+        nodes = [self._node_for(screens[0], vectors[0], pictures[0])]
+        for index in range(1, len(steps)):
+            before, after = pictures[index - 1], pictures[index]
+            distance = None if before is None or after is None else hash_distance(before, after)
+            if is_new_page(screens[index - 1], screens[index], distance):
+                nodes.append(self._node_for(screens[index], vectors[index], after))
+            else:  # the same page, changed a little (text typed, an item selected)
+                nodes.append(nodes[-1])
+        added = 0
+        for index, step in enumerate(steps[:-1]):
+            if not _teaches(step):
+                continue
+            assert step.action is not None
+            description = subtasks.get(step.subtask_id, SubtaskSpec(id="-", description="-"))
+            self.graph.add_edge(
+                PageEdge(
+                    source=nodes[index].id,
+                    target=nodes[index + 1].id,
+                    action=describe_action(step.action, step.listing),
+                    subtask=description.description,
+                    new_page=nodes[index].id != nodes[index + 1].id,
+                )
+            )
+            added += 1
+        self._remember_texts({s.description for s in subtasks.values()})
+        plan = [
+            subtasks[key] for key in dict.fromkeys(s.subtask_id for s in steps) if key in subtasks
+        ]
+        if plan:
+            self.graph.plans.append(
+                PlanMemory(
+                    instruction=run.instruction,
+                    subtasks=plan,
+                    run_id=run.run_id,
+                    embedding=self.encoder.encode([run.instruction])[0],
+                )
+            )
+        self.graph.sources.append(
+            SourceRun(run.run_id, str(store.root), run.instruction, task_id, len(steps))
+        )
+        return added
+
+    def _node_for(self, screen: Screen, vector: np.ndarray, picture: int | None) -> PageNode:
+        best: tuple[float, PageNode] | None = None
+        for node in self.graph.nodes:
+            if node.app != screen.app:
+                continue
+            cosine = float(np.dot(node.embedding, vector))
+            if best is None or cosine > best[0]:
+                best = (cosine, node)
+        if best is not None:
+            cosine, node = best
+            pictures_agree = (
+                node.picture is not None
+                and picture is not None
+                and hash_distance(node.picture, picture) <= SAME_PICTURE_BITS
+            )
+            if cosine >= SAME_PAGE_COSINE or (cosine >= MAYBE_SAME_PAGE_COSINE and pictures_agree):
+                node.visits += 1
+                return node
+        node = PageNode(
+            id=len(self.graph.nodes) + 1,
+            app=screen.app,
+            title=screen.title,
+            labels=screen.labels,
+            picture=picture,
+            visits=1,
+            embedding=np.asarray(vector, dtype=np.float32),
+        )
+        self.graph.nodes.append(node)
+        return node
+
+    def _remember_texts(self, texts: set[str]) -> None:
+        new = sorted(t for t in texts if t not in self.graph.subtask_texts)
+        if new:
+            for text, vector in zip(new, self.encoder.encode(new), strict=True):
+                self.graph.subtask_texts[text] = np.asarray(vector, dtype=np.float32)
+
+
+def _teaches(step: StepRecord) -> bool:
+    """A step whose action ran, did what Reflection expected, and moves through the GUI."""
+    if step.action is None or isinstance(step.action, _NOT_EDGES):
+        return False
+    if step.result is None or not step.result.ok or step.result.refused:
+        return False
+    return step.reflection is None or not step.reflection.failed
+
+
+def _subtasks_of(store: RunStore, run_id: str) -> dict[str, SubtaskSpec]:
+    """The run's subtasks by id: the first plan and every re-plan's additions."""
+    found: dict[str, SubtaskSpec] = {}
+    for record in store.events(run_id):
+        if isinstance(record.event, PlanEvent | ReplanEvent):
+            for subtask in record.event.subtasks:
+                found[subtask.id] = subtask
+    return found
+
+
+def _picture(store: RunStore, run_id: str, step: int) -> int | None:
+    path = store.screenshot_path(run_id, step)
+    if not path.is_file():
+        return None
+    from PIL import Image
+
+    with Image.open(path) as image:
+        return picture_hash(image)
+
+
+def build_graph(
+    encoder: TextEncoder,
+    model: str,
+    stores: Sequence[Path],
+    *,
+    include: Callable[[RunRecord], bool] = run_succeeded,
+    progress: Callable[[str], None] = lambda _: None,
+) -> PageGraph:
+    """A graph from every run in the record folders ``stores`` that ``include`` accepts (by
+    default: runs that succeeded)."""
+    builder = GraphBuilder(encoder, model)
+    for folder in stores:
+        if not (folder / DATABASE_FILE).is_file():
+            raise ExperienceError(f"no run records in {folder} (no {DATABASE_FILE} there)")
+        store = RunStore(folder)
+        try:
+            runs = [run for run in store.list_runs(limit=1_000_000) if include(run)]
+            for number, run in enumerate(sorted(runs, key=lambda r: r.created_at), start=1):
+                task_id = str(run.settings.get("task_id") or run.settings.get("bench_task") or "")
+                edges = builder.add_run(store, run, task_id)
+                progress(f"[{number}/{len(runs)}] {run.run_id} {task_id}: {edges} transitions")
+        finally:
+            store.close()
+    return builder.graph

@@ -1,0 +1,169 @@
+"""Retrieval: what earlier runs did from a screen like this one, and plans of similar tasks.
+
+At a Decision step the current screen is summarised and embedded, the most similar pages are
+found in a vector index, and the graph is walked breadth-first from the best of them to a small
+depth. Paths are ranked by how close the subtask they served is to the current subtask, and a
+few become lines such as ``click tab "Alarms" → Clocks: "Alarms" page (served: Add an alarm)``.
+The Manager gets the plans of the most similar earlier instructions.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from pcagent.experience.build import TextEncoder
+from pcagent.experience.graph import ExperienceError, PageEdge, PageGraph, PageNode, stacked
+from pcagent.experience.screens import Screen
+
+#: A page at least this similar to the current screen counts as "a page like this".
+MIN_PAGE_COSINE = 0.75
+#: An earlier instruction at least this similar lends its plan to the Manager.
+MIN_PLAN_COSINE = 0.55
+#: Lines of guidance given to Decision (each a path of at most ``depth`` actions).
+MAX_LINES = 5
+MAX_DEPTH = 2
+#: Pages looked up in the index before filtering by application.
+CANDIDATES = 8
+
+
+@dataclass(frozen=True)
+class WalkPath:
+    """A walk from the matched page: its edges in order, and its rank."""
+
+    edges: tuple[PageEdge, ...]
+    score: float
+
+
+@dataclass
+class Experience:
+    """A loaded page graph with its index and the encoder to query it."""
+
+    graph: PageGraph
+    encoder: TextEncoder
+    _by_id: dict[int, PageNode] = field(init=False, repr=False)
+    _out: dict[int, list[PageEdge]] = field(init=False, repr=False)
+    _index: object = field(init=False, repr=False)
+    _subtask_cache: dict[str, np.ndarray] = field(init=False, repr=False, default_factory=dict)
+    #: Milliseconds each retrieval took (for the benchmark and the run's log).
+    timings_ms: list[float] = field(init=False, default_factory=list)
+
+    def __post_init__(self) -> None:
+        from pcagent.experience.vectors import VectorIndex
+
+        self._by_id = {node.id: node for node in self.graph.nodes}
+        self._out = self.graph.out_edges()
+        index = VectorIndex(self.encoder.dim)
+        if self.graph.nodes:
+            index.add(
+                [node.id for node in self.graph.nodes],
+                stacked([node.embedding for node in self.graph.nodes], self.encoder.dim),
+            )
+        self._index = index
+
+    @classmethod
+    def load(cls, path: Path, encoder: TextEncoder, model: str) -> Experience:
+        graph = PageGraph.load(path)
+        if graph.model != model:
+            raise ExperienceError(
+                f"{path} was built with the embedding model {graph.model!r}, not {model!r}: "
+                "build it again with this one"
+            )
+        return cls(graph, encoder)
+
+    def similar_pages(self, screen: Screen, k: int = CANDIDATES) -> list[tuple[PageNode, float]]:
+        """The pages most like ``screen``, of the same application, best first."""
+        vector = self.encoder.encode([screen.summary()])[0]
+        found = self._index.search(vector, k)  # type: ignore[attr-defined]
+        return [
+            (self._by_id[node_id], score)
+            for node_id, score in found
+            if self._by_id[node_id].app == screen.app
+        ]
+
+    def guidance(self, app: str, window: str, listing: str, subtask: str) -> str:
+        """A few lines on what earlier runs did from a page like the current one ("" when the
+        graph has no page like it)."""
+        started = time.perf_counter()
+        try:
+            return self._guidance(Screen.of(app, window, listing), subtask)
+        finally:
+            self.timings_ms.append((time.perf_counter() - started) * 1000)
+
+    def _guidance(self, screen: Screen, subtask: str) -> str:
+        pages = [(n, s) for n, s in self.similar_pages(screen) if s >= MIN_PAGE_COSINE]
+        if not pages:
+            return ""
+        start, _ = pages[0]
+        goal = self._subtask_vector(subtask)
+        paths = sorted(self._walk(start.id, goal), key=lambda p: -p.score)
+        lines: list[str] = []
+        for path in paths:
+            line = self._path_line(path)
+            if line not in lines:
+                lines.append(line)
+            if len(lines) >= MAX_LINES:
+                break
+        return "\n".join(lines)
+
+    def _walk(self, start: int, goal: np.ndarray) -> list[WalkPath]:
+        """Breadth-first from ``start``: every path of up to MAX_DEPTH edges, each next edge
+        leaving the page the previous one reached (actions that stayed on a page end a path)."""
+        paths: list[WalkPath] = []
+        queue: deque[tuple[int, tuple[PageEdge, ...]]] = deque([(start, ())])
+        while queue:
+            node, so_far = queue.popleft()
+            for edge in self._out.get(node, []):
+                if any(edge.target == e.source for e in so_far):
+                    continue  # no walking back in a circle
+                path = (*so_far, edge)
+                paths.append(WalkPath(path, self._score(path, goal)))
+                if edge.new_page and len(path) < MAX_DEPTH:
+                    queue.append((edge.target, path))
+        return paths
+
+    def _score(self, path: tuple[PageEdge, ...], goal: np.ndarray) -> float:
+        """Closeness of the subtask the path served to the current one, a little for how often
+        it was taken, a little less for each extra step."""
+        served = self.graph.subtask_texts.get(path[-1].subtask)
+        relevance = float(np.dot(served, goal)) if served is not None else 0.0
+        travelled = min(path[0].count, 5) / 50
+        return relevance + travelled - 0.05 * (len(path) - 1)
+
+    def _path_line(self, path: WalkPath) -> str:
+        steps = []
+        for edge in path.edges:
+            target = self._by_id[edge.target]
+            if edge.new_page:
+                steps.append(f"{edge.action} → {target.app}: {target.title or '(untitled)'}")
+            else:
+                steps.append(f"{edge.action} (same page)")
+        return "- " + ", then ".join(steps) + f" (achieved: {path.edges[-1].subtask})"
+
+    def _subtask_vector(self, subtask: str) -> np.ndarray:
+        vector = self._subtask_cache.get(subtask)
+        if vector is None:
+            vector = self.encoder.encode([subtask])[0]
+            self._subtask_cache[subtask] = vector
+        return vector
+
+    def similar_plans(self, instruction: str, k: int = 2) -> str:
+        """Plans of the ``k`` earlier instructions most like this one, as prompt lines ("" when
+        none is similar enough)."""
+        if not self.graph.plans:
+            return ""
+        vector = self.encoder.encode([instruction])[0]
+        matrix = stacked([p.embedding for p in self.graph.plans], self.encoder.dim)
+        scores = matrix @ vector
+        lines = []
+        for index in np.argsort(-scores)[:k]:
+            if scores[index] < MIN_PLAN_COSINE:
+                break
+            plan = self.graph.plans[int(index)]
+            steps = "; ".join(f"{s.id} ({s.app or 'any'}): {s.description}" for s in plan.subtasks)
+            lines.append(f"- {plan.instruction} → {steps}")
+        return "\n".join(lines)

@@ -1,0 +1,85 @@
+"""No benchmark in the page graph: a graph used to measure on tasks must not know them.
+
+Every text the graph holds (page titles and labels, actions, the subtasks they served, plans,
+the instructions and task ids of its source runs) is scanned for the tasks' ids, their fixture
+file names and the values their checkers expect.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+from pcagent.bench.task_secrets import expected_values, file_names
+from pcagent.bench.tasks import Task
+from pcagent.bench.value_matching import normalise_text, parse_number
+from pcagent.experience.graph import ExperienceError, PageGraph
+
+_NUMBER = re.compile(r"\d+(?:[.:]\d+)*")
+
+
+def graph_texts(graph: PageGraph) -> Iterator[str]:
+    """Every text stored in the graph."""
+    for node in graph.nodes:
+        yield node.title
+        yield from node.labels
+    for edge in graph.edges.values():
+        yield edge.action
+        yield edge.subtask
+    for plan in graph.plans:
+        yield plan.instruction
+        for subtask in plan.subtasks:
+            yield subtask.description
+            yield from (*subtask.inputs, *subtask.outputs)
+    yield from graph.subtask_texts
+    for source in graph.sources:
+        yield source.instruction
+        yield source.task_id
+
+
+def _numbers(text: str) -> set[str]:
+    found = set()
+    for token in _NUMBER.findall(text):
+        if ":" in token:
+            hour, _, minute = token.partition(":")
+            found.add(f"{int(hour)}:{minute[:2]}")
+        number = parse_number(token)
+        if number is not None:
+            found.add(f"{number:g}")
+    return found
+
+
+def graph_leaks(graph: PageGraph, tasks: Sequence[Task]) -> list[str]:
+    """What of ``tasks`` the graph contains, one line per finding (empty: nothing)."""
+    texts = list(graph_texts(graph))
+    words = {word for text in texts for word in re.findall(r"[\w.@-]+", text.casefold())}
+    numbers = set().union(*(_numbers(text) for text in texts)) if texts else set()
+    normalised = " | ".join(normalise_text(text) for text in texts)
+    folded = " | ".join(text.casefold() for text in texts)
+    found = []
+    for task in tasks:
+        if task.id.casefold() in words:
+            found.append(f"{task.id}: its id")
+        for name in sorted(file_names(task)):
+            if name in folded:
+                found.append(f"{task.id}: the file name {name!r}")
+        for value in sorted(expected_values(task)):
+            if parse_number(value) is not None or _NUMBER.fullmatch(value):
+                if value in numbers:
+                    found.append(f"{task.id}: the expected value {value!r}")
+            elif len(value) >= 3 and value in normalised:
+                found.append(f"{task.id}: the expected value {value!r}")
+    return found
+
+
+def check_no_leakage(path: Path, tasks: Sequence[Task]) -> None:
+    """Refuse to measure on ``tasks`` with a graph that knows them (:class:`ExperienceError`
+    listing what it knows)."""
+    leaks = graph_leaks(PageGraph.load(path), tasks)
+    if leaks:
+        shown = "; ".join(leaks[:8]) + (f"; and {len(leaks) - 8} more" if len(leaks) > 8 else "")
+        raise ExperienceError(
+            f"the page graph {path} knows the tasks it would be measured on ({shown}); build it "
+            "from other tasks' runs (e.g. `pcagent bench generate`)"
+        )
