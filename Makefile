@@ -6,12 +6,14 @@ PYTHON := $(VENV)/bin/python
 
 demo: setup
 	$(VENV)/bin/pcagent models install qwen2.5-coder-1.5b
+	$(VENV)/bin/pcagent models install all-minilm-l6-v2
 	$(VENV)/bin/pcagent demo
 
 test: setup
 	$(VENV)/bin/ruff check src tests benchmarks
 	$(VENV)/bin/ruff format --check src tests benchmarks
 	$(VENV)/bin/pcagent models install smollm2-135m
+	$(VENV)/bin/pcagent models install all-minilm-l6-v2
 	$(PYTHON) -m pytest
 
 setup: setup-system setup-venv

