@@ -27,6 +27,7 @@ import argparse
 import json
 import statistics
 import sys
+from pathlib import Path
 from typing import Any
 
 from pcagent.bench.failure_causes import CAUSES
@@ -35,6 +36,7 @@ from pcagent.bench.results import BenchStore
 from pcagent.bench.runner import TaskRun, run_tasks
 from pcagent.bench.tasks import select_tasks
 from pcagent.cli.options import config_with
+from pcagent.experience.leakage import check_no_leakage
 from pcagent.runtime.ablations import check_ablation
 from pcagent.runtime.records import RunStore
 
@@ -86,6 +88,21 @@ def second_opinions(runs: RunStore, run_ids: list[str]) -> dict[str, Any]:
     }
 
 
+def experience_facts(path: Path | None, ablation: str) -> dict[str, Any] | None:
+    """Which page graph guided the run, and how much it had learned from."""
+    if path is None or ablation == "no_experience":
+        return None
+    from pcagent.experience.graph import PageGraph
+
+    graph = PageGraph.load(path)
+    return {
+        "graph": str(path),
+        "training_runs": len(graph.sources),
+        "pages": len(graph.nodes),
+        "actions": len(graph.edges),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true", help="print one JSON object at the end")
@@ -94,6 +111,9 @@ def main() -> None:
     parser.add_argument("--model", help="model profile for every agent role")
     parser.add_argument("--ablation", default="none")
     parser.add_argument("--max-steps", type=int, help="step cap per task")
+    parser.add_argument(
+        "--experience", type=Path, help="a page graph to guide the agents (checked for leakage)"
+    )
     parser.add_argument("--continue", dest="resume", help="add to this earlier benchmark run")
     parser.add_argument(
         "--second-opinion",
@@ -102,11 +122,13 @@ def main() -> None:
     )
     arguments = parser.parse_args()
     ablation = check_ablation(arguments.ablation)
-    config = config_with(arguments.max_steps, arguments.model)
+    config = config_with(arguments.max_steps, arguments.model, arguments.experience)
     if arguments.second_opinion:
         config = config.updated("run", reflection_second_opinion=True)
     ids = None if arguments.all else (arguments.tasks or list(DEVELOPMENT_SUBSET))
     chosen = select_tasks(ids)
+    if arguments.experience is not None:
+        check_no_leakage(arguments.experience, select_tasks(None))
     with BenchStore(config.data_dir / "bench") as store:
         if arguments.resume:
             bench = store.get(arguments.resume)
@@ -155,6 +177,7 @@ def main() -> None:
         "cause_meanings": {cause: CAUSES[cause] for cause in cause_counts(results)},
         "prompt_budget": budget,
         "reflection_second_opinions": opinions,
+        "experience": experience_facts(arguments.experience, ablation),
     }
     if arguments.json:
         print(json.dumps(report, indent=2))

@@ -5,11 +5,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from pcagent.env import SandboxDesktop
 from pcagent.env.processes import find_marked_processes
+
+if TYPE_CHECKING:
+    from pcagent.experience.embedding import SentenceEncoder
 
 
 def _assert_nothing_left(desktop: SandboxDesktop, marker: str, root: Path) -> None:
@@ -38,3 +42,15 @@ def shared_desktop() -> Iterator[SandboxDesktop]:
         yield sandbox
     finally:
         sandbox.close()
+
+
+@pytest.fixture(scope="session")
+def shared_encoder() -> SentenceEncoder:
+    """The real sentence encoder, loaded once (installed from the registry first when it is
+    missing, as `make test` does)."""
+    from pcagent.config import load_config
+    from pcagent.experience.embedding import SentenceEncoder
+    from pcagent.models.embedding_pack import install_embedding_pack
+
+    install_embedding_pack("all-minilm-l6-v2", load_config().models_dir, report=print)
+    return SentenceEncoder.load()

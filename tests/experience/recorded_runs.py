@@ -120,10 +120,22 @@ def mail_run(store: RunStore, to: str) -> str:
         f"Send a short mail to {to} with the mail client",
         subtask,
         [
-            ("mail", "Inbox - Local Folders - Mozilla Thunderbird", INBOX, act.Click(x=160, y=80), 3),
+            (
+                "mail",
+                "Inbox - Local Folders - Mozilla Thunderbird",
+                INBOX,
+                act.Click(x=160, y=80),
+                3,
+            ),
             ("mail", "Write: (no subject) - Thunderbird", WRITE, act.Click(x=400, y=150), 4),
             ("mail", "Write: (no subject) - Thunderbird", WRITE, act.TypeText(text=to), 4),
-            ("mail", "Write: (no subject) - Thunderbird", WRITE, act.Hotkey(keys=["ctrl", "enter"]), 4),
+            (
+                "mail",
+                "Write: (no subject) - Thunderbird",
+                WRITE,
+                act.Hotkey(keys=["ctrl", "enter"]),
+                4,
+            ),
             ("mail", "Inbox - Local Folders - Mozilla Thunderbird", INBOX, act.Done(), 3),
         ],
     )

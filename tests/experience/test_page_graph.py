@@ -8,6 +8,14 @@ import re
 from pathlib import Path
 
 import pytest
+from tests.experience.recorded_runs import (
+    CLOCKS,
+    INBOX,
+    NEW_ALARM,
+    listing,
+    picture,
+    training_records,
+)
 
 from pcagent import actions as act
 from pcagent.experience.build import build_graph
@@ -23,14 +31,6 @@ from pcagent.experience.screens import (
     title_shape,
 )
 from pcagent.models.embedding_pack import DEFAULT_EMBEDDING_PACK
-from tests.experience.recorded_runs import (
-    CLOCKS,
-    INBOX,
-    NEW_ALARM,
-    listing,
-    picture,
-    training_records,
-)
 
 
 @pytest.fixture(scope="module")
@@ -80,7 +80,7 @@ def test_runs_share_pages_and_count_the_actions_they_repeat(graph: PageGraph) ->
     assert all(e.new_page for e in add)
     for edge in graph.edges.values():
         assert not re.search(r"\d+\s*,\s*\d+", edge.action), edge.action
-    assert not any("Done" in e.action or "done" == e.action for e in graph.edges.values())
+    assert not any("Done" in e.action or e.action == "done" for e in graph.edges.values())
 
 
 def test_guidance_walks_from_a_similar_screen_towards_the_subtask(

@@ -2,7 +2,8 @@
 
 Every text the graph holds (page titles and labels, actions, the subtasks they served, plans,
 the instructions and task ids of its source runs) is scanned for the tasks' ids, their fixture
-file names and the values their checkers expect.
+file names and the values their checkers expect: numbers as whole numbers (of two digits or
+more: a test case's "1" identifies nothing), short texts as whole words, long ones anywhere.
 """
 
 from __future__ import annotations
@@ -50,6 +51,14 @@ def _numbers(text: str) -> set[str]:
     return found
 
 
+def _contains(text: str, value: str) -> bool:
+    """Whether ``value`` appears in ``text``: as a whole word (or words) when short ("ber" is
+    an airport, not a part of "Berlin"), anywhere when long."""
+    if len(value) >= 8:
+        return value in text
+    return re.search(rf"(?<!\w){re.escape(value)}(?!\w)", text) is not None
+
+
 def graph_leaks(graph: PageGraph, tasks: Sequence[Task]) -> list[str]:
     """What of ``tasks`` the graph contains, one line per finding (empty: nothing)."""
     texts = list(graph_texts(graph))
@@ -66,9 +75,10 @@ def graph_leaks(graph: PageGraph, tasks: Sequence[Task]) -> list[str]:
                 found.append(f"{task.id}: the file name {name!r}")
         for value in sorted(expected_values(task)):
             if parse_number(value) is not None or _NUMBER.fullmatch(value):
-                if value in numbers:
+                # A one-digit number (a test case's 1 or 7) says nothing about a task.
+                if sum(c.isdigit() for c in value) >= 2 and value in numbers:
                     found.append(f"{task.id}: the expected value {value!r}")
-            elif len(value) >= 3 and value in normalised:
+            elif _contains(normalised, value):
                 found.append(f"{task.id}: the expected value {value!r}")
     return found
 

@@ -1,0 +1,73 @@
+"""The leakage check finds a benchmark task's id, fixture file and expected values wherever the
+graph keeps text, and does not cry wolf over words that merely contain a short value."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from pcagent.agents.plan import SubtaskSpec
+from pcagent.bench.tasks import load_tasks
+from pcagent.experience.graph import (
+    ExperienceError,
+    PageEdge,
+    PageGraph,
+    PageNode,
+    PlanMemory,
+    SourceRun,
+)
+from pcagent.experience.leakage import check_no_leakage, graph_leaks
+
+TASKS = load_tasks()
+VECTOR = np.ones(4, dtype=np.float32) / 2
+
+
+def graph_with(
+    title: str = "", subtask: str = "-", instruction: str = "", task_id: str = ""
+) -> PageGraph:
+    graph = PageGraph(model="m")
+    graph.nodes.append(PageNode(1, "text_editor", title, ("File", "Edit"), None, 1, VECTOR))
+    graph.add_edge(PageEdge(1, 1, "type the text", subtask, False))
+    plan = [SubtaskSpec(id="s1", description=subtask, app="text_editor")]
+    graph.plans.append(PlanMemory(instruction or "x", plan, "r1", VECTOR))
+    graph.sources.append(SourceRun("r1", "/records", instruction, task_id, 3))
+    return graph
+
+
+def test_an_innocent_graph_has_no_leaks() -> None:
+    innocent = graph_with(
+        "notes.txt - Mousepad", "Write 41 into notes.txt", "Fly from Berlin to Lonsdale"
+    )
+    assert graph_leaks(innocent, list(TASKS.values())) == []
+
+
+@pytest.mark.parametrize(
+    ("graph", "task", "finding"),
+    [
+        (graph_with(title="memo.txt - Mousepad"), "pc01", "the file name 'memo.txt'"),
+        (graph_with(subtask="Set an alarm at 9:15"), "pc01", "the expected value '9:15'"),
+        (
+            graph_with(instruction="Book a flight from BER to PAR"),
+            "pc16",
+            "the expected value 'ber'",
+        ),
+        (graph_with(task_id="pc19"), "pc19", "its id"),
+        (graph_with(subtask="Mail it to howie@example.test"), "pc19", "'howie@example.test'"),
+    ],
+)
+def test_each_kind_of_leak_is_found(graph: PageGraph, task: str, finding: str) -> None:
+    leaks = graph_leaks(graph, [TASKS[task]])
+    assert any(leak.startswith(f"{task}: ") and finding in leak for leak in leaks), leaks
+
+
+def test_measuring_with_a_leaking_graph_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "graph.db"
+    graph_with(title="memo.txt - Mousepad").save(path)
+    with pytest.raises(
+        ExperienceError, match=r"knows the tasks it would be measured on.*memo\.txt"
+    ):
+        check_no_leakage(path, list(TASKS.values()))
+    graph_with(title="notes.txt - Mousepad").save(path)
+    check_no_leakage(path, list(TASKS.values()))
