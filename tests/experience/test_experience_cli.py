@@ -52,10 +52,7 @@ def test_build_then_inspect_a_graph(tmp_path: Path, shared_encoder: SentenceEnco
     )  # fmt: skip
     assert asked.exit_code == 0, asked.output
     assert "New Alarm" in asked.output and "retrieval:" in asked.output
-    assert (
-        "Set an alarm at 6:45 in the clock app" in asked.output
-        or "Set an alarm at 7:10" in asked.output
-    )
+    assert "Set an alarm at # in the clock app" in asked.output
 
     everything = runner.invoke(
         app, ["experience", "build", "-r", str(records), "-o", str(graph), "--all-runs"], env=env

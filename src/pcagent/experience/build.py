@@ -1,8 +1,10 @@
 """Recorded runs become a page graph (PG-Agent) and long-term plan memory (COLA).
 
 For each step of a run that succeeded, the screen before the action and the screen before the
-next action (the screen after) are matched to pages: an existing node when its summary embeds
-close enough (and, between fairly close ones, when the pictures agree), a new node otherwise.
+next action (the screen after) are compared: when the action led to a different page (another
+window or dialog, other controls, a much changed picture), the new screen is matched to a node
+of the same application and kind of title whose summary embeds close enough (and, between
+fairly close ones, whose picture agrees), or becomes a new node.
 The action becomes an edge between them, named by its target's role and label, with the subtask
 it served. The run's plan goes into long-term memory with its instruction.
 """
@@ -32,6 +34,7 @@ from pcagent.experience.screens import (
     hash_distance,
     is_new_page,
     picture_hash,
+    title_key,
 )
 from pcagent.runtime.events import PlanEvent, ReplanEvent
 from pcagent.runtime.record_database import DATABASE_FILE
@@ -129,8 +132,9 @@ class GraphBuilder:
 
     def _node_for(self, screen: Screen, vector: np.ndarray, picture: int | None) -> PageNode:
         best: tuple[float, PageNode] | None = None
+        key = title_key(screen.title)
         for node in self.graph.nodes:
-            if node.app != screen.app:
+            if node.app != screen.app or title_key(node.title) != key:
                 continue
             cosine = float(np.dot(node.embedding, vector))
             if best is None or cosine > best[0]:

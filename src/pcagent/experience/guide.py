@@ -3,7 +3,9 @@
 At a Decision step the current screen is summarised and embedded, the most similar pages are
 found in a vector index, and the graph is walked breadth-first from the best of them to a small
 depth. Paths are ranked by how close the subtask they served is to the current subtask, and a
-few become lines such as ``click tab "Alarms" → Clocks: "Alarms" page (served: Add an alarm)``.
+few become lines such as ``click tab "Alarms" → clock: Clocks (achieved: Add an alarm at #:#)``
+(what was achieved is shown with its numbers, files and addresses blanked: they were another
+task's, and a small model copies what it reads).
 The Manager gets the plans of the most similar earlier instructions.
 """
 
@@ -16,9 +18,10 @@ from pathlib import Path
 
 import numpy as np
 
+from pcagent.agents.plan import SubtaskSpec
 from pcagent.experience.build import TextEncoder
 from pcagent.experience.graph import ExperienceError, PageEdge, PageGraph, PageNode, stacked
-from pcagent.experience.screens import Screen
+from pcagent.experience.screens import Screen, title_shape
 
 #: A page at least this similar to the current screen counts as "a page like this".
 MIN_PAGE_COSINE = 0.75
@@ -27,6 +30,8 @@ MIN_PLAN_COSINE = 0.55
 #: Lines of guidance given to Decision (each a path of at most ``depth`` actions).
 MAX_LINES = 5
 MAX_DEPTH = 2
+#: Of those, lines whose last action stays on the page (typing, selecting).
+MAX_SAME_PAGE = 2
 #: Pages looked up in the index before filtering by application.
 CANDIDATES = 8
 
@@ -101,14 +106,17 @@ class Experience:
         start, _ = pages[0]
         goal = self._subtask_vector(subtask)
         paths = sorted(self._walk(start.id, goal), key=lambda p: -p.score)
-        lines: list[str] = []
+        lines: dict[str, str] = {}  # the actions -> the line, each way through said once
+        staying = 0
         for path in paths:
-            line = self._path_line(path)
-            if line not in lines:
-                lines.append(line)
+            ways = self._ways(path)
+            if ways in lines or (not path.edges[-1].new_page and staying >= MAX_SAME_PAGE):
+                continue
+            staying += not path.edges[-1].new_page
+            lines[ways] = f"- {ways} (achieved: {title_shape(path.edges[-1].subtask)})"
             if len(lines) >= MAX_LINES:
                 break
-        return "\n".join(lines)
+        return "\n".join(lines.values())
 
     def _walk(self, start: int, goal: np.ndarray) -> list[WalkPath]:
         """Breadth-first from ``start``: every path of up to MAX_DEPTH edges, each next edge
@@ -132,9 +140,11 @@ class Experience:
         served = self.graph.subtask_texts.get(path[-1].subtask)
         relevance = float(np.dot(served, goal)) if served is not None else 0.0
         travelled = min(path[0].count, 5) / 50
-        return relevance + travelled - 0.05 * (len(path) - 1)
+        leads_on = 0.1 if path[-1].new_page else 0.0
+        return relevance + travelled + leads_on - 0.05 * (len(path) - 1)
 
-    def _path_line(self, path: WalkPath) -> str:
+    def _ways(self, path: WalkPath) -> str:
+        """The path's actions and where they led, without what they served."""
         steps = []
         for edge in path.edges:
             target = self._by_id[edge.target]
@@ -142,7 +152,7 @@ class Experience:
                 steps.append(f"{edge.action} → {target.app}: {target.title or '(untitled)'}")
             else:
                 steps.append(f"{edge.action} (same page)")
-        return "- " + ", then ".join(steps) + f" (achieved: {path.edges[-1].subtask})"
+        return ", then ".join(steps)
 
     def _subtask_vector(self, subtask: str) -> np.ndarray:
         vector = self._subtask_cache.get(subtask)
@@ -153,7 +163,7 @@ class Experience:
 
     def similar_plans(self, instruction: str, k: int = 2) -> str:
         """Plans of the ``k`` earlier instructions most like this one, as prompt lines ("" when
-        none is similar enough)."""
+        none is similar enough), their values blanked like guidance's."""
         if not self.graph.plans:
             return ""
         vector = self.encoder.encode([instruction])[0]
@@ -164,6 +174,11 @@ class Experience:
             if scores[index] < MIN_PLAN_COSINE:
                 break
             plan = self.graph.plans[int(index)]
-            steps = "; ".join(f"{s.id} ({s.app or 'any'}): {s.description}" for s in plan.subtasks)
-            lines.append(f"- {plan.instruction} → {steps}")
+            steps = "; ".join(_planned(s) for s in plan.subtasks)
+            lines.append(f"- {title_shape(plan.instruction)} → {steps}")
         return "\n".join(lines)
+
+
+def _planned(subtask: SubtaskSpec) -> str:
+    found = f" (finds {', '.join(subtask.outputs)})" if subtask.outputs else ""
+    return f"{subtask.id} ({subtask.app or 'any'}): {title_shape(subtask.description)}{found}"

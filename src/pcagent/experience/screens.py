@@ -81,10 +81,22 @@ def parse_listing(listing: str) -> list[ListedMark]:
     return marks
 
 
+_ADDRESS = re.compile(r"[\w.+-]+@[\w-]+(\.[\w-]+)+")
+
+
 def title_shape(title: str) -> str:
-    """A window title with file names and numbers replaced: the kind of page, not the document."""
-    shaped = _FILE_NAME.sub("<file>", title.lstrip("*"))  # "*": a document with unsaved changes
+    """A window title with addresses, file names and numbers replaced: the kind of page, not
+    the document."""
+    shaped = _ADDRESS.sub("<address>", title.lstrip("*"))  # "*": a document with unsaved changes
+    shaped = _FILE_NAME.sub("<file>", shaped)
     return _NUMBER.sub("#", shaped).strip()
+
+
+def title_key(title: str) -> str:
+    """What two pages must share to be one: the shaped title up to its first colon ("Write" for
+    every compose window, whatever its subject), or all of it ("Save As" is not "Open")."""
+    head, colon, _ = title.partition(":")
+    return head.strip() if colon else title
 
 
 @dataclass(frozen=True)
