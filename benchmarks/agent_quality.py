@@ -135,7 +135,13 @@ def main() -> None:
             done = {result.task_id for result in store.results(bench.bench_id)}
             chosen = [task for task in chosen if task.id not in done]
         else:
-            bench = store.create("pcagent", [t.id for t in chosen], arguments.model or "", ablation)
+            bench = store.create(
+                "pcagent",
+                [t.id for t in chosen],
+                arguments.model or "",
+                ablation,
+                experience=config.run.experience,
+            )
         print(f"benchmark run {bench.bench_id}: {len(chosen)} tasks to run", file=sys.stderr)
 
         def finished(result: TaskRun) -> None:

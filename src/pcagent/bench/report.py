@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import html
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from pcagent.bench.failure_causes import CAUSES
 from pcagent.bench.metrics import summarize
 from pcagent.bench.results import BenchRun, BenchStore, StoredResult
-from pcagent.bench.tasks import Task, load_tasks
+from pcagent.bench.tasks import Task, load_task_folder, load_tasks
+from pcagent.errors import PcAgentError
 
 _STYLE = """
 body{font-family:sans-serif;margin:2em;max-width:70em;color:#222}
@@ -130,18 +132,22 @@ def _metrics_row(label: str, metrics: dict[str, Any]) -> str:
 
 
 def _configuration_tables(store: BenchStore) -> str:
-    latest: dict[tuple[str, str, str], BenchRun] = {}
+    latest: dict[tuple[str, str, str, str], BenchRun] = {}
     for run in store.runs():  # newest first
-        latest.setdefault((run.agent, run.model, run.ablation), run)
+        if run.tasks_dir:  # training tasks are not the benchmark
+            continue
+        latest.setdefault((run.agent, run.model, run.ablation, run.experience), run)
     header = (
         "<tr><th>configuration</th><th>tasks</th><th>SR</th><th>SSR</th><th>CR</th>"
         "<th>recovery</th><th>manager acc.</th></tr>"
     )
     table2 = []
     table3 = []
-    for (agent, model, ablation), run in latest.items():
+    for (agent, model, ablation, experience), run in latest.items():
         metrics = summarize([r.task_outcome() for r in store.results(run.bench_id)])
         label = f"{agent}{f' ({model})' if model else ''}"
+        if experience and ablation != "no_experience":
+            label += f" + experience {Path(experience).name}"
         if ablation == "none":
             table2.append(_metrics_row(label, metrics))
         if agent == "pcagent":
@@ -155,9 +161,20 @@ def _configuration_tables(store: BenchStore) -> str:
     )
 
 
+def _tasks_of(bench: BenchRun) -> dict[str, Task]:
+    """The tasks a run ran: the built-in ones, or those of its task folder when that is still
+    there (the report says nothing of a task it cannot load)."""
+    if bench.tasks_dir:
+        try:
+            return load_task_folder(Path(bench.tasks_dir))
+        except PcAgentError:
+            return {}
+    return load_tasks()
+
+
 def render_html(store: BenchStore, bench: BenchRun) -> str:
     data = summary(store, bench)
-    tasks = load_tasks()
+    tasks = _tasks_of(bench)
     results: list[StoredResult] = store.results(bench.bench_id)
     metrics = data["metrics"]
     parts = [

@@ -49,6 +49,18 @@ class BenchRun(BaseModel):
     model: str = ""
     ablation: str = "none"
     tasks: list[str]
+    #: The folder the task files came from ("" for the built-in tasks).
+    tasks_dir: str = ""
+    #: The page graph that guided the agents ("" for none).
+    experience: str = ""
+
+
+#: Columns added after the first release, added to older files when they are opened.
+_ADDED_COLUMNS = {
+    "tasks_dir": "ALTER TABLE bench_runs ADD COLUMN tasks_dir TEXT NOT NULL DEFAULT ''",
+    "experience": "ALTER TABLE bench_runs ADD COLUMN experience TEXT NOT NULL DEFAULT ''",
+}
+_RUN_COLUMNS = "bench_id, created_at, agent, model, ablation, tasks, tasks_dir, experience"
 
 
 class StoredResult(BaseModel):
@@ -81,6 +93,11 @@ class BenchStore:
             self._db = sqlite3.connect(self.path, timeout=30, check_same_thread=False)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.executescript(_SCHEMA)
+            present = {row[1] for row in self._db.execute("PRAGMA table_info(bench_runs)")}
+            with self._db:
+                for column, statement in _ADDED_COLUMNS.items():
+                    if column not in present:
+                        self._db.execute(statement)
         except sqlite3.Error as error:
             raise RecordError(f"cannot open the benchmark results {self.path}: {error}") from error
 
@@ -94,7 +111,14 @@ class BenchStore:
         self.close()
 
     def create(
-        self, agent: str, tasks: list[str], model: str = "", ablation: str = "none"
+        self,
+        agent: str,
+        tasks: list[str],
+        model: str = "",
+        ablation: str = "none",
+        *,
+        tasks_dir: str = "",
+        experience: str = "",
     ) -> BenchRun:
         run = BenchRun(
             bench_id=time.strftime("%Y%m%d-%H%M%S", time.gmtime()) + "-" + secrets.token_hex(2),
@@ -103,11 +127,22 @@ class BenchStore:
             model=model,
             ablation=ablation,
             tasks=tasks,
+            tasks_dir=tasks_dir,
+            experience=experience,
         )
         with self._db:
             self._db.execute(
-                "INSERT INTO bench_runs VALUES (?, ?, ?, ?, ?, ?)",
-                (run.bench_id, run.created_at, agent, model, ablation, json.dumps(tasks)),
+                f"INSERT INTO bench_runs ({_RUN_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    run.bench_id,
+                    run.created_at,
+                    agent,
+                    model,
+                    ablation,
+                    json.dumps(tasks),
+                    tasks_dir,
+                    experience,
+                ),
             )
         return run
 
@@ -129,8 +164,7 @@ class BenchStore:
 
     def runs(self) -> list[BenchRun]:
         rows = self._db.execute(
-            "SELECT bench_id, created_at, agent, model, ablation, tasks FROM bench_runs "
-            "ORDER BY created_at DESC"
+            f"SELECT {_RUN_COLUMNS} FROM bench_runs ORDER BY created_at DESC"
         ).fetchall()
         return [
             BenchRun(
@@ -140,6 +174,8 @@ class BenchStore:
                 model=r[3],
                 ablation=r[4],
                 tasks=json.loads(r[5]),
+                tasks_dir=r[6],
+                experience=r[7],
             )
             for r in rows
         ]

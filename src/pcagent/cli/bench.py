@@ -112,7 +112,14 @@ def run(
 
         check_no_leakage(Path(config.run.experience), chosen)
     with BenchStore(config.data_dir / "bench") as store:
-        bench = store.create(agent, [t.id for t in chosen], model or "", checked)
+        bench = store.create(
+            agent,
+            [t.id for t in chosen],
+            model or "",
+            checked,
+            tasks_dir=str(tasks_dir.resolve()) if tasks_dir is not None else "",
+            experience=config.run.experience if agent == "pcagent" else "",
+        )
         console.print(f"benchmark run {bench.bench_id}: {len(chosen)} tasks, agent {agent}")
         with Progress(
             TextColumn("{task.description}"),

@@ -1,0 +1,68 @@
+"""The benchmark result store remembers where a run's tasks came from and which page graph
+guided it: the report shows generated tasks' instructions and keeps runs with and without
+experience apart; a store written before those columns existed is upgraded on open."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from pcagent.bench.generate import generate_tasks, write_task_files
+from pcagent.bench.metrics import TaskOutcome
+from pcagent.bench.report import render_html
+from pcagent.bench.results import BenchStore
+from pcagent.bench.runner import TaskRun
+from pcagent.bench.tasks import load_tasks
+
+
+def outcome(task_id: str, success: bool) -> TaskOutcome:
+    return TaskOutcome(
+        task_id=task_id, success=success, completion_ratio=1.0 if success else 0.0,
+        subtasks_passed=1 if success else 0, subtasks_total=1, actions=3, tokens=10,
+        seconds=1.0, reset_seconds=0.1,
+    )  # fmt: skip
+
+
+def test_generated_tasks_are_reported_with_their_instructions(tmp_path: Path) -> None:
+    folder = tmp_path / "training"
+    task = generate_tasks(1, 5)[0]
+    write_task_files([task], folder)
+    with BenchStore(tmp_path / "bench") as store:
+        bench = store.create("reference", [task.id], tasks_dir=str(folder))
+        store.add(
+            bench.bench_id, TaskRun(task, "reference", outcome(task.id, True), [], [], None, None)
+        )
+        page = render_html(store, store.get(bench.bench_id))
+    assert task.instruction.split()[0] in page and task.id in page
+    assert "no pcagent runs yet" in page  # a training run is no row of the benchmark tables
+
+
+def test_runs_with_and_without_experience_are_separate_rows(tmp_path: Path) -> None:
+    task = load_tasks()["pc01"]
+    with BenchStore(tmp_path) as store:
+        for experience, success in (("", False), ("/graphs/training.db", True)):
+            bench = store.create("pcagent", ["pc01"], experience=experience)
+            store.add(
+                bench.bench_id,
+                TaskRun(task, "pcagent", outcome("pc01", success), [], [], None, None),
+            )
+        page = render_html(store, bench)
+        assert [r.experience for r in store.runs()] == ["/graphs/training.db", ""]
+    assert "pcagent + experience training.db" in page
+    assert page.count("<td>pcagent: none</td>") == 1
+
+
+def test_an_older_store_gets_the_new_columns(tmp_path: Path) -> None:
+    with sqlite3.connect(tmp_path / "bench.sqlite") as db:
+        db.execute(
+            "CREATE TABLE bench_runs (bench_id TEXT PRIMARY KEY, created_at REAL NOT NULL, "
+            "agent TEXT NOT NULL, model TEXT NOT NULL DEFAULT '', ablation TEXT NOT NULL "
+            "DEFAULT 'none', tasks TEXT NOT NULL)"
+        )
+        db.execute("INSERT INTO bench_runs VALUES ('old-1', 1.0, 'reference', '', 'none', '[]')")
+    db.close()
+    with BenchStore(tmp_path) as store:
+        (old,) = store.runs()
+        assert old.bench_id == "old-1" and old.tasks_dir == "" and old.experience == ""
+        new = store.create("noop", [], tasks_dir="/t")
+        assert store.get(new.bench_id).tasks_dir == "/t"
