@@ -107,3 +107,18 @@ def test_the_report_counts_and_shows_the_causes(tmp_path: Path) -> None:
         )
         page = render_html(store, bench)
     assert "failure causes:" in page and CAUSES["loop"] in page
+
+
+def test_an_error_of_the_agents_is_not_blamed_on_the_desktop() -> None:
+    stopped = RunFacts(
+        steps=[step(1, act.Click(x=100, y=100))],
+        events=[],
+        nodes=FAILED,
+        status="failed",
+        error="MissingInputError: subtask s2 needs time, which no subtask reported",
+    )
+    assert failure_causes(TASK, stopped) == ["agent_error"]
+    crashed = RunFacts(
+        steps=[], events=[], nodes=FAILED, status="failed", error="SandboxError: Xvfb died"
+    )
+    assert failure_causes(TASK, crashed) == ["environment_error"]

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pcagent import actions as act
 from pcagent.bench.evaluator import NodeState
 from pcagent.bench.tasks import Task
-from pcagent.errors import DesktopError
+from pcagent.errors import AgentError, DesktopError
 from pcagent.runtime.record_models import RunEvent, StepRecord
 
 CAUSES: dict[str, str] = {
@@ -32,6 +32,8 @@ CAUSES: dict[str, str] = {
     "reflection_contradicted": "Reflection judged a step wrong that the evaluator saw succeed",
     "step_cap": "the run hit its step cap or token budget",
     "environment_error": "the desktop or an application failed",
+    "agent_error": "the agents stopped on an error of their own (a plan that cannot be carried "
+    "out, an input value no subtask found)",
 }
 """Every cause, with what it means (the report's legend)."""
 
@@ -41,8 +43,9 @@ _CENTRE = re.compile(r"@(-?\d+),(-?\d+)$", re.MULTILINE)
 _POINTING = (act.Click, act.DoubleClick, act.RightClick)
 
 
-def _desktop_errors() -> frozenset[str]:
-    found, todo = set(), [DesktopError]
+def _error_names(base: type[Exception]) -> frozenset[str]:
+    """The names of ``base`` and of every error class derived from it."""
+    found, todo = set(), [base]
     while todo:
         cls = todo.pop()
         found.add(cls.__name__)
@@ -133,8 +136,23 @@ def failure_causes(task: Task, facts: RunFacts) -> list[str]:
         causes.append("reflection_contradicted")
     if "step cap" in facts.summary or "token budget" in facts.summary:
         causes.append("step_cap")
-    errors = _desktop_errors()
     step_errors = {step.result.error for step in facts.steps if step.result is not None}
-    if facts.error is not None or step_errors & errors:
+    step_errors |= {step.error.split(":", 1)[0] for step in facts.steps if step.error}
+    run_error = (facts.error or "").split(":", 1)[0]
+    agent_errors = _error_names(AgentError)
+    if (
+        run_error in agent_errors
+        or step_errors & agent_errors
+        or _named(facts.summary, agent_errors)
+    ):
+        causes.append("agent_error")
+    if (facts.error is not None and run_error not in agent_errors) or step_errors & _error_names(
+        DesktopError
+    ):
         causes.append("environment_error")
     return causes
+
+
+def _named(text: str, names: frozenset[str]) -> bool:
+    """Whether ``text`` names one of the error classes (a run's summary quotes its error)."""
+    return any(re.search(rf"\b{name}\b", text) for name in names)
