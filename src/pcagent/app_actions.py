@@ -184,7 +184,11 @@ class SheetRead(AppAction):
     belongs_to: ClassVar[str | None] = "spreadsheet"
     settles: ClassVar[bool] = False
     kind: Literal["sheet_read"] = Field("sheet_read", description='Always "sheet_read".')
-    range: str = Field("", pattern=_RANGE + "|^$", description='e.g. "A1:C10"; empty: all used.')
+    # One anchored pattern, the whole of it optional: llama.cpp's grammar converter warns about
+    # anchors inside a pattern ("...$|^$") on every call.
+    range: str = Field(
+        "", pattern=f"^({_RANGE[1:-1]})?$", description='e.g. "A1:C10"; empty: all used.'
+    )
 
 
 class SheetSet(AppAction):
