@@ -1,0 +1,63 @@
+"""A run guided by experience, end to end over the in-memory desktop: a first run is recorded,
+a graph is built from its record with the real encoder, and a second run with ``run.experience``
+shows Decision what the first one did from the same page, while ``no_experience`` shows nothing.
+(Scripted models: this tests the wiring; the retrieval itself is tested in test_page_graph.py.)"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.runtime import scripts
+from tests.runtime.memory_desktop import SAVE, MemoryDesktop
+
+from pcagent.config import PcAgentConfig, RunConfig, load_config
+from pcagent.experience.build import build_graph
+from pcagent.experience.embedding import SentenceEncoder
+from pcagent.models.backends.scripted import ScriptedBackend
+from pcagent.models.embedding_pack import DEFAULT_EMBEDDING_PACK
+from pcagent.runtime.records import RunStore
+from pcagent.runtime.session import RunSession
+
+PLAN = scripts.plan({"id": "s1", "description": "Write in notes.txt", "app": "text_editor"})
+SAVE_CLICK = {"kind": "click", "x": SAVE.center[0], "y": SAVE.center[1]}
+
+
+def moves() -> ScriptedBackend:
+    return ScriptedBackend(
+        [
+            scripts.decision(a)
+            for a in ({"kind": "type", "text": " one"}, SAVE_CLICK, {"kind": "done"})
+        ]
+    )
+
+
+def test_a_second_run_is_told_what_the_first_did(
+    tmp_path: Path, shared_encoder: SentenceEncoder
+) -> None:
+    (tmp_path / "models").symlink_to(load_config().models_dir)
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "notes.txt").write_text("draft")
+    desktop = MemoryDesktop(home)
+    desktop.open_app("text_editor", [home / "notes.txt"])
+    store = RunStore(tmp_path / "runs")
+    config = PcAgentConfig(data_dir=tmp_path, run=RunConfig(max_steps=5, listing_limit=0))
+    first = RunSession(desktop, scripts.usual_models(moves(), PLAN), store, config).start("write")
+    assert first.status == "finished", first.summary
+
+    graph = tmp_path / "graph.db"
+    build_graph(shared_encoder, DEFAULT_EMBEDDING_PACK, [store.root]).save(graph)
+    guided = config.updated("run", experience=str(graph))
+    for ablation, expected in (("none", True), ("no_experience", False)):
+        decisions = moves()
+        desktop.close_apps()
+        (home / "notes.txt").write_text("draft")
+        desktop.open_app("text_editor", [home / "notes.txt"])
+        session = RunSession(
+            desktop, scripts.usual_models(decisions, PLAN), store, guided, ablation=ablation
+        )
+        assert session.start("write").status == "finished"
+        prompt = decisions.requests[0].messages[-1].text
+        assert ("Earlier runs, from a page like this one" in prompt) is expected, prompt
+        if expected:
+            assert "type the text" in prompt and "(achieved: Write in <file>)" in prompt
