@@ -32,8 +32,9 @@ MAX_LINES = 5
 MAX_DEPTH = 2
 #: Of those, lines whose last action stays on the page (typing, selecting).
 MAX_SAME_PAGE = 2
-#: Pages looked up in the index before filtering by application.
-CANDIDATES = 8
+#: Pages looked up in the index before keeping the current application's (enough that other
+#: applications' pages cannot crowd them out; an exact search costs the same either way).
+CANDIDATES = 64
 
 
 @dataclass(frozen=True)
@@ -80,15 +81,15 @@ class Experience:
             )
         return cls(graph, encoder)
 
-    def similar_pages(self, screen: Screen, k: int = CANDIDATES) -> list[tuple[PageNode, float]]:
-        """The pages most like ``screen``, of the same application, best first."""
+    def similar_pages(self, screen: Screen, k: int = 5) -> list[tuple[PageNode, float]]:
+        """The ``k`` pages most like ``screen``, of the same application, best first."""
         vector = self.encoder.encode([screen.summary()])[0]
-        found = self._index.search(vector, k)  # type: ignore[attr-defined]
+        found = self._index.search(vector, CANDIDATES)  # type: ignore[attr-defined]
         return [
             (self._by_id[node_id], score)
             for node_id, score in found
             if self._by_id[node_id].app == screen.app
-        ]
+        ][:k]
 
     def guidance(self, app: str, window: str, listing: str, subtask: str) -> str:
         """A few lines on what earlier runs did from a page like the current one ("" when the
