@@ -75,6 +75,55 @@ class AccessibilityError(DesktopError):
     """The accessibility bus could not be reached or answered nonsense."""
 
 
+# --- remote environments -------------------------------------------------------------------------
+
+
+class RemoteEnvironmentError(PcAgentError):
+    """Base of the errors of a remote environment (``pcagent serve`` and its client)."""
+
+
+class RemoteAuthError(RemoteEnvironmentError):
+    """The server refused the token (missing, wrong, or the file holding it is unreadable)."""
+
+
+class RemoteUnreachableError(RemoteEnvironmentError):
+    """The server could not be reached, or did not answer in time (after the retries of the
+    calls that may be repeated)."""
+
+
+class RemoteRequestError(RemoteEnvironmentError):
+    """The server refused a request; the message is the server's. ``status`` is the HTTP status
+    and ``code`` the server's short name for the refusal."""
+
+    def __init__(self, message: str, *, status: int = 0, code: str = "") -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+
+
+class RemoteBusyError(RemoteRequestError):
+    """The environment was busy with another client's request for longer than the server waits
+    (HTTP 429), or an action ran past the server's time limit (HTTP 504)."""
+
+
+class RemoteInvalidActionError(RemoteRequestError, InvalidActionError):
+    """The server refused an action before running it (malformed, off screen, a path outside
+    HOME); like :class:`InvalidActionError`, nothing happened on the desktop."""
+
+
+class RemoteUnsupportedActionError(RemoteRequestError, UnsupportedActionError):
+    """The remote environment cannot carry out this valid action itself."""
+
+
+class RemoteActionExecutionError(RemoteRequestError, ActionExecutionError):
+    """The action was accepted but the remote desktop failed to carry it out."""
+
+
+class RemoteServeError(RemoteEnvironmentError, ConfigurationError):
+    """``pcagent serve`` refuses its settings (a non-loopback address without TLS or without
+    ``--allow-remote``, a missing certificate)."""
+
+
 # --- perception ----------------------------------------------------------------------------------
 
 
