@@ -1,9 +1,10 @@
 """The ``pcagent`` command: ``run``, ``runs``, ``desktop``, ``bench``, ``models``, ``experience``,
-``demo``, ``serve``.
+``demo``, ``serve``, ``view``.
 
 Each group lives in its own module (:mod:`.runs`, :mod:`.desktop`, :mod:`.bench`,
-:mod:`.models`, :mod:`.experience`, :mod:`.demo`, :mod:`.serve`); every command reports project
-errors the same way (:mod:`.errors`). Runs are put together by :mod:`pcagent.assembly`, never here.
+:mod:`.models`, :mod:`.experience`, :mod:`.demo`, :mod:`.serve`, :mod:`.view`); every command
+reports project errors the same way (:mod:`.errors`). Runs are put together by
+:mod:`pcagent.assembly`, never here.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from pcagent.cli.experience import experience_app
 from pcagent.cli.models import models_app
 from pcagent.cli.runs import run_command, runs_app
 from pcagent.cli.serve import serve_command
+from pcagent.cli.view import view_command
 from pcagent.interrupts import install_terminate_as_interrupt
 
 app = typer.Typer(
@@ -31,6 +33,7 @@ app.add_typer(bench_app, name="bench")
 app.add_typer(experience_app, name="experience")
 app.command("run")(run_command)
 app.command("demo")(demo_command)
+app.command("view")(view_command)
 app.command("serve")(serve_command)
 
 

@@ -1,0 +1,69 @@
+"""``pcagent view``: browse recorded runs, benchmark results and a page graph in a web browser."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+from pcagent.cli.errors import reports_errors
+from pcagent.config import load_config
+
+console = Console()
+
+
+@reports_errors
+def view_command(
+    port: Annotated[
+        int, typer.Option(help="TCP port to listen on (0: any free port).", min=0, max=65535)
+    ] = 8765,
+    host: Annotated[
+        str, typer.Option(help="Address to listen on; only 127.0.0.1 (localhost) is accepted.")
+    ] = "127.0.0.1",
+    experience: Annotated[
+        Path | None,
+        typer.Option(help="A page graph file to browse (from `pcagent experience build`)."),
+    ] = None,
+) -> None:
+    """A local web viewer of the recorded runs (plan, steps with screenshots, model calls),
+    the benchmark results and a page graph.
+
+    It listens on 127.0.0.1 only and prints an address with a one-time token; open it in a
+    browser on this machine. Ctrl+C stops it."""
+    from pcagent.viewer import (
+        ViewerServer,
+        ViewerSources,
+        bind,
+        check_sources,
+        create_app,
+        loopback_host,
+        new_token,
+    )
+
+    loopback_host(host)
+    config = load_config()
+    sources = ViewerSources(
+        runs_dir=config.runs_dir,
+        bench_dir=config.data_dir / "bench",
+        experience=experience.expanduser() if experience else None,
+    )
+    store = check_sources(sources)
+    token = new_token()
+    try:
+        listener = bind(host, port)
+    except BaseException:
+        store.close()
+        raise
+    server = ViewerServer(create_app(sources, token, store=store), listener)
+    console.print(f"runs from {escape(str(sources.runs_dir))}")
+    console.print(
+        f"open [bold]{escape(server.url)}/?token={escape(token)}[/bold]  (Ctrl+C stops)",
+        soft_wrap=True,
+    )
+    try:
+        server.run()
+    finally:
+        listener.close()

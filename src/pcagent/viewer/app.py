@@ -1,0 +1,442 @@
+"""The viewer's web application: routes, token check, and where its records come from.
+
+:func:`create_app` builds a FastAPI application over one run store (``runs.sqlite`` and the step
+folders), the benchmark results next to it and, optionally, a page graph file. Every request
+needs the viewer's token: once in the URL of the first page (``/?token=...``), which turns it
+into an HttpOnly, SameSite=Strict cookie and sends the browser on without it, or as
+``Authorization: Bearer TOKEN`` from scripts. Tokens are compared in constant time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import json
+import threading
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from fastapi import FastAPI, Request
+from fastapi.responses import (
+    FileResponse,
+    HTMLResponse,
+    PlainTextResponse,
+    RedirectResponse,
+    Response,
+    StreamingResponse,
+)
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from pcagent.bench.results import BenchStore
+from pcagent.bench.tasks import Task, load_task_folder, load_tasks
+from pcagent.errors import PcAgentError, RecordError, RunNotFoundError, RunStateError
+from pcagent.experience.graph import PageGraph
+from pcagent.runtime.record_models import RunRecord, StepRecord
+from pcagent.runtime.records import RunStore
+from pcagent.viewer.export import export_run
+from pcagent.viewer.images import DEFAULT_THUMBNAIL_WIDTH, THUMBNAIL_WIDTHS, ImageCache
+from pcagent.viewer.layout import error_page, esc, url_part
+from pcagent.viewer.other_pages import (
+    bench_list_page,
+    bench_page,
+    experience_node_page,
+    experience_page,
+)
+from pcagent.viewer.run_pages import (
+    STATUSES,
+    RunContents,
+    calls_fragment,
+    matches,
+    run_page,
+    runs_page,
+    step_html,
+)
+
+#: The cookie that carries the token after the first page.
+COOKIE = "pcagent_view"
+#: How often the live endpoint looks at the record, and how long one stream lasts (the browser
+#: reconnects by itself; a bounded stream lets the server stop promptly).
+LIVE_POLL_S = 0.5
+LIVE_STREAM_S = 30.0
+#: How many runs the list reads before filtering.
+RUNS_LISTED = 500
+
+
+class NotFound(Exception):
+    """Answered with a 404 page carrying ``message``."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+@dataclass
+class ViewerSources:
+    """Where the viewer reads from: the run record's folder, the benchmark results' folder
+    (``bench.sqlite`` inside; optional) and a page graph file (optional)."""
+
+    runs_dir: Path
+    bench_dir: Path | None = None
+    experience: Path | None = None
+
+
+@dataclass
+class _State:
+    sources: ViewerSources
+    store: RunStore
+    images: ImageCache = field(default_factory=ImageCache)
+    bench_lock: threading.Lock = field(default_factory=threading.Lock)
+    bench: BenchStore | None = None
+    builtin_tasks: dict[str, Task] | None = None
+    graphs: dict[tuple[str, int], PageGraph] = field(default_factory=dict)
+
+    def bench_store(self) -> BenchStore | None:
+        """The benchmark results, opened on first use; None when there are none."""
+        folder = self.sources.bench_dir
+        if self.bench is None and folder is not None and (folder / "bench.sqlite").is_file():
+            self.bench = BenchStore(folder)
+        return self.bench
+
+    def tasks_for(self, tasks_dir: str) -> dict[str, Task]:
+        if tasks_dir:
+            try:
+                return load_task_folder(Path(tasks_dir))
+            except PcAgentError:
+                return {}
+        if self.builtin_tasks is None:
+            self.builtin_tasks = load_tasks()
+        return self.builtin_tasks
+
+    def graph(self, path: Path) -> PageGraph:
+        """The page graph at ``path``, read again when the file changed."""
+        stamp = path.stat().st_mtime_ns if path.is_file() else 0
+        key = (str(path), stamp)
+        if key not in self.graphs:
+            self.graphs.clear()
+            self.graphs[key] = PageGraph.load(path)
+        return self.graphs[key]
+
+
+def check_sources(sources: ViewerSources) -> RunStore:
+    """Open the run store and read from it once, so that an unreadable store is reported at
+    start, not on the first page. Raises RecordError (with what to do) when it cannot be read,
+    ExperienceError when the page graph cannot."""
+    store = RunStore(sources.runs_dir)
+    try:
+        store.list_runs(1)
+    except PcAgentError:
+        store.close()
+        raise
+    if sources.experience is not None:
+        PageGraph.load(sources.experience)
+    if sources.bench_dir is not None and (sources.bench_dir / "bench.sqlite").is_file():
+        BenchStore(sources.bench_dir).close()
+    return store
+
+
+def token_matches(expected: str, supplied: str | None) -> bool:
+    if not supplied:
+        return False
+    return hmac.compare_digest(expected.encode(), supplied.encode())
+
+
+def _html(text: str, status: int = 200) -> HTMLResponse:
+    return HTMLResponse(text, status_code=status)
+
+
+def create_app(sources: ViewerSources, token: str, *, store: RunStore | None = None) -> FastAPI:
+    """The viewer application. ``store`` is an already opened store of ``sources.runs_dir``
+    (from :func:`check_sources`); one is opened otherwise. The store is closed when the
+    application shuts down."""
+    state = _State(sources, store if store is not None else RunStore(sources.runs_dir))
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        yield
+        state.store.close()
+        if state.bench is not None:
+            state.bench.close()
+
+    app = FastAPI(docs_url=None, redoc_url=None, openapi_url=None, lifespan=lifespan)
+
+    @app.middleware("http")
+    async def authenticate(
+        request: Request, call_next: Callable[[Request], Awaitable[Response]]
+    ) -> Response:
+        supplied = request.query_params.get("token")
+        if request.url.path == "/" and supplied is not None:
+            if not token_matches(token, supplied):
+                return _unauthorised()
+            # The token leaves the address bar (and the history) at once; the cookie carries it.
+            response = RedirectResponse("/", status_code=303)
+            response.set_cookie(COOKIE, token, httponly=True, samesite="strict", path="/")
+            return response
+        header = request.headers.get("authorization", "")
+        bearer = header[7:].strip() if header[:7].lower() == "bearer " else None
+        if token_matches(token, request.cookies.get(COOKIE)) or token_matches(token, bearer):
+            response = await call_next(request)
+            response.headers.setdefault("Cache-Control", "no-store")
+            response.headers["X-Content-Type-Options"] = "nosniff"
+            response.headers["Referrer-Policy"] = "no-referrer"
+            return response
+        return _unauthorised()
+
+    @app.exception_handler(NotFound)
+    async def not_found(_: Request, error: NotFound) -> Response:
+        return _html(error_page("Not found", error.message), 404)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_: Request, error: StarletteHTTPException) -> Response:
+        title = "Not found" if error.status_code == 404 else f"Error {error.status_code}"
+        message = (
+            "There is no such page in the viewer."
+            if error.status_code == 404
+            else str(error.detail)
+        )
+        return _html(error_page(title, message), error.status_code)
+
+    @app.exception_handler(RecordError)
+    async def record_error(_: Request, error: RecordError) -> Response:
+        return _html(error_page("The record cannot be read", str(error)), 500)
+
+    # --- runs ------------------------------------------------------------------------------------
+
+    def find_run(run_id: str) -> RunRecord:
+        try:
+            return state.store.get_run(run_id)
+        except (RunNotFoundError, RunStateError) as error:
+            raise NotFound(f"No run {run_id!r} in {sources.runs_dir}: {error}") from None
+
+    def exact_run(run_id: str) -> RunRecord:
+        run = find_run(run_id)
+        if run.run_id != run_id:
+            raise NotFound(f"No run {run_id!r}; did you mean {run.run_id}?")
+        return run
+
+    @app.get("/", response_class=HTMLResponse)
+    def list_runs(status: str = "", q: str = "") -> Response:
+        wanted = status if status in STATUSES else ""
+        runs = [r for r in state.store.list_runs(RUNS_LISTED) if matches(r, wanted, q.strip())]
+        return _html(runs_page(runs, status=wanted, query=q, store_path=str(sources.runs_dir)))
+
+    def render_steps(run: RunRecord, contents: RunContents, after: int = 0) -> list[str]:
+        sections = []
+        for step in contents.steps:
+            if step.step <= after:
+                continue
+            screenshot = state.store.screenshot_path(run.run_id, step.step)
+            som = state.store.set_of_mark_path(run.run_id, step.step)
+            sections.append(
+                step_html(
+                    run.run_id,
+                    step,
+                    calls=contents.calls_by_step.get(step.step, []),
+                    events=contents.events_by_step.get(step.step, []),
+                    screen_size=state.images.size(screenshot),
+                    has_som=som.is_file(),
+                )
+            )
+        return sections
+
+    def contents_of(run: RunRecord) -> RunContents:
+        return RunContents.of(
+            run,
+            state.store.steps(run.run_id),
+            state.store.calls(run.run_id),
+            state.store.events(run.run_id),
+        )
+
+    @app.get("/runs/{run_id}", response_class=HTMLResponse)
+    def show_run(run_id: str) -> Response:
+        run = find_run(run_id)
+        if run.run_id != run_id:
+            return RedirectResponse(f"/runs/{url_part(run.run_id)}", status_code=307)
+        contents = contents_of(run)
+        return _html(run_page(contents, render_steps(run, contents)))
+
+    @app.get("/runs/{run_id}/steps", response_class=HTMLResponse)
+    def steps_after(run_id: str, after: int = 0) -> Response:
+        """The steps after ``after``, as sections of the timeline (the live page appends them)."""
+        run = exact_run(run_id)
+        return _html("".join(render_steps(run, contents_of(run), after)))
+
+    def step_file(run_id: str, step: int, kind: str) -> Path:
+        exact_run(run_id)
+        if kind == "screenshot":
+            path = state.store.screenshot_path(run_id, step)
+        elif kind == "som":
+            path = state.store.set_of_mark_path(run_id, step)
+        else:
+            raise NotFound(f"No image {kind!r}; a step has screenshot.png and som.png")
+        if not path.is_file():
+            raise NotFound(f"Step {step} of run {run_id} has no {kind} image recorded.")
+        return path
+
+    @app.get("/runs/{run_id}/steps/{step}/{kind}.png")
+    def step_image(run_id: str, step: int, kind: str) -> Response:
+        path = step_file(run_id, step, kind)
+        return FileResponse(
+            path, media_type="image/png", headers={"Cache-Control": "private, max-age=60"}
+        )
+
+    @app.get("/runs/{run_id}/steps/{step}/thumb/{kind}.png")
+    def step_thumbnail(
+        run_id: str, step: int, kind: str, w: int = DEFAULT_THUMBNAIL_WIDTH
+    ) -> Response:
+        path = step_file(run_id, step, kind)
+        width = min(THUMBNAIL_WIDTHS, key=lambda option: abs(option - w))
+        try:
+            data = state.images.thumbnail(path, width)
+        except OSError as error:
+            raise NotFound(f"{path} is not a readable image: {error}") from None
+        return Response(
+            data, media_type="image/png", headers={"Cache-Control": "private, max-age=60"}
+        )
+
+    def recorded_step(run_id: str, step: int) -> StepRecord:
+        exact_run(run_id)
+        try:
+            return state.store.step(run_id, step)
+        except RunStateError as error:
+            raise NotFound(str(error)) from None
+
+    @app.get("/runs/{run_id}/steps/{step}/listing.txt")
+    def listing_text(run_id: str, step: int) -> Response:
+        return PlainTextResponse(recorded_step(run_id, step).listing)
+
+    @app.get("/runs/{run_id}/steps/{step}/listing", response_class=HTMLResponse)
+    def listing_fragment(run_id: str, step: int) -> Response:
+        return _html(f"<pre class=listing>{esc(recorded_step(run_id, step).listing)}</pre>")
+
+    @app.get("/runs/{run_id}/steps/{step}/calls", response_class=HTMLResponse)
+    def calls_of_step(run_id: str, step: int) -> Response:
+        exact_run(run_id)
+        return _html(calls_fragment(state.store.calls(run_id, step)))
+
+    @app.get("/runs/{run_id}/events")
+    async def live(run_id: str, after: int = 0) -> Response:
+        """Server-sent events: a ``steps`` event with the step count and status now, then one
+        whenever either changes, until the run is no longer running (or the stream's time is
+        up: the browser then reconnects)."""
+        await asyncio.to_thread(exact_run, run_id)
+
+        async def stream() -> AsyncIterator[str]:
+            yield "retry: 1000\n\n"
+            last: tuple[int, str] | None = None
+            ends = time.monotonic() + LIVE_STREAM_S
+            while True:
+                run = await asyncio.to_thread(state.store.get_run, run_id)
+                now = (run.steps, run.status)
+                if now != last:
+                    data = json.dumps({"steps": run.steps, "status": run.status, "after": after})
+                    yield f"event: steps\ndata: {data}\n\n"
+                    last = now
+                if run.status != "running" or time.monotonic() > ends:
+                    return
+                await asyncio.sleep(LIVE_POLL_S)
+
+        return StreamingResponse(
+            stream(), media_type="text/event-stream", headers={"Cache-Control": "no-store"}
+        )
+
+    @app.get("/runs/{run_id}/export.zip")
+    def export(run_id: str) -> Response:
+        run = exact_run(run_id)
+        archive = export_run(state.store, run.run_id)
+
+        def chunks() -> Iterator[bytes]:
+            try:
+                while block := archive.read(256 * 1024):
+                    yield block
+            finally:
+                archive.close()
+
+        return StreamingResponse(
+            chunks(),
+            media_type="application/zip",
+            headers={"Content-Disposition": f'attachment; filename="{run.run_id}.zip"'},
+        )
+
+    # --- benchmark -------------------------------------------------------------------------------
+
+    @app.get("/bench", response_class=HTMLResponse)
+    def bench_runs() -> Response:
+        with state.bench_lock:
+            bench = state.bench_store()
+            runs = bench.runs() if bench is not None else []
+        where = str(sources.bench_dir) if sources.bench_dir else "no benchmark folder"
+        return _html(bench_list_page(runs, where))
+
+    @app.get("/bench/{bench_id}", response_class=HTMLResponse)
+    def bench_run(bench_id: str) -> Response:
+        with state.bench_lock:
+            bench = state.bench_store()
+            if bench is None:
+                raise NotFound("No benchmark results recorded here.")
+            try:
+                run = bench.get(bench_id)
+            except RecordError as error:
+                raise NotFound(str(error)) from None
+            tasks = state.tasks_for(run.tasks_dir)
+            known = {
+                r.run_id
+                for r in bench.results(run.bench_id)
+                if r.run_id and _run_known(state.store, r.run_id)
+            }
+            return _html(bench_page(bench, run, tasks, known))
+
+    # --- experience ------------------------------------------------------------------------------
+
+    def graph_path(graph: str) -> Path:
+        if graph:
+            return Path(graph).expanduser()
+        if sources.experience is None:
+            raise NotFound(
+                "No page graph given: start the viewer with `pcagent view --experience PATH` "
+                "or add ?graph=PATH to this address."
+            )
+        return sources.experience
+
+    def load_graph(path: Path) -> PageGraph:
+        try:
+            return state.graph(path)
+        except PcAgentError as error:
+            raise NotFound(str(error)) from None
+
+    @app.get("/experience", response_class=HTMLResponse)
+    def experience(graph: str = "", app: str = "", q: str = "", offset: int = 0) -> Response:
+        path = graph_path(graph)
+        return _html(
+            experience_page(load_graph(path), path, app=app, query=q, offset=max(0, offset))
+        )
+
+    @app.get("/experience/nodes/{node_id}", response_class=HTMLResponse)
+    def experience_node(node_id: int, graph: str = "") -> Response:
+        path = graph_path(graph)
+        rendered = experience_node_page(load_graph(path), path, node_id)
+        if rendered is None:
+            raise NotFound(f"The page graph {path} has no page {node_id}.")
+        return _html(rendered)
+
+    return app
+
+
+def _run_known(store: RunStore, run_id: str) -> bool:
+    try:
+        return store.get_run(run_id).run_id == run_id
+    except (RunNotFoundError, RunStateError):
+        return False
+
+
+def _unauthorised() -> Response:
+    return _html(
+        error_page(
+            "Not signed in",
+            "This viewer needs its token: open the address `pcagent view` printed "
+            "(it ends in ?token=...), or send `Authorization: Bearer TOKEN`.",
+        ),
+        401,
+    )

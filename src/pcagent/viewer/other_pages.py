@@ -1,0 +1,228 @@
+"""The benchmark pages (runs of ``pcagent bench run``, one run's tasks) and the page-graph
+browser (``pcagent view --experience PATH``).
+
+The benchmark pages reuse the report's summary and sub-goal graph
+(:func:`pcagent.bench.report.summary`, :func:`pcagent.bench.report.graph_svg`), so the viewer
+and ``pcagent bench report`` agree on every figure and colour.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from pcagent.bench.failure_causes import CAUSES
+from pcagent.bench.report import graph_svg, summary
+from pcagent.bench.results import BenchRun, BenchStore
+from pcagent.bench.tasks import Task
+from pcagent.experience.graph import PageEdge, PageGraph
+from pcagent.viewer.layout import esc, page, table, url_part, when
+
+
+def _percent(value: Any) -> str:
+    return "–" if value is None else f"{100 * float(value):.1f}%"
+
+
+def bench_list_page(runs: Sequence[BenchRun], store_path: str) -> str:
+    rows = [
+        f'<tr class="bench-row"><td><a href="/bench/{url_part(run.bench_id)}">'
+        f"{esc(run.bench_id)}</a></td><td>{when(run.created_at)}</td><td>{esc(run.agent)}</td>"
+        f"<td>{esc(run.model or '–')}</td><td>{esc(run.ablation)}</td><td>{len(run.tasks)}</td>"
+        f"<td>{esc(Path(run.experience).name if run.experience else '–')}</td>"
+        f"<td>{esc(run.tasks_dir or 'built-in')}</td></tr>"
+        for run in runs
+    ]
+    body = f"<h1>Benchmark runs</h1><p class=muted>{esc(store_path)}</p>" + (
+        table(
+            [
+                "benchmark run",
+                "started (UTC)",
+                "agent",
+                "model",
+                "ablation",
+                "tasks",
+                "experience",
+                "task folder",
+            ],
+            rows,
+        )
+        if rows
+        else "<p>No benchmark runs recorded (<code>pcagent bench run</code> makes them).</p>"
+    )
+    return page("Benchmark", body)
+
+
+def bench_page(
+    store: BenchStore, bench: BenchRun, tasks: Mapping[str, Task], known_runs: set[str]
+) -> str:
+    """One benchmark run: its metrics, the failure causes, and per task the sub-goal graph
+    coloured by pass/fail, the failed checks and a link to the task's run (when the run record
+    is in this viewer's store: ``known_runs``)."""
+    data = summary(store, bench)
+    metrics = data["metrics"]
+    parts = [
+        f"<h1>Benchmark run {esc(bench.bench_id)}</h1>",
+        f"<p>agent <b>{esc(bench.agent)}</b> {esc(bench.model)} · ablation {esc(bench.ablation)}"
+        f" · started {when(bench.created_at)} UTC</p>",
+        table(
+            [
+                "tasks",
+                "SR",
+                "SSR",
+                "CR",
+                "EE",
+                "CE",
+                "actions",
+                "tokens",
+                "time",
+                "recovery",
+                "manager acc.",
+            ],
+            [
+                f"<tr class=metrics><td>{metrics.get('tasks', 0)}</td>"
+                f"<td>{_percent(metrics.get('SR'))}</td><td>{_percent(metrics.get('SSR'))}</td>"
+                f"<td>{_percent(metrics.get('CR'))}</td><td>{float(metrics.get('EE') or 0):.4f}</td>"
+                f"<td>{float(metrics.get('CE') or 0):.6f}</td><td>{metrics.get('actions', 0)}</td>"
+                f"<td>{metrics.get('tokens', 0)}</td><td>{float(metrics.get('seconds') or 0):.0f} s</td>"
+                f"<td>{_percent(metrics.get('recovery_rate'))}</td>"
+                f"<td>{_percent(metrics.get('manager_accuracy'))}</td></tr>"
+            ],
+        ),
+    ]
+    if data["failure_causes"]:
+        rows = [
+            f"<tr><td title='{esc(CAUSES.get(cause, ''))}'>{esc(cause)}</td><td>{count}</td></tr>"
+            for cause, count in data["failure_causes"].items()
+        ]
+        parts.append("<h2>Failure causes</h2>" + table(["cause", "tasks"], rows))
+    parts.append("<h2>Tasks</h2>")
+    results = store.results(bench.bench_id)
+    for result, row in zip(results, data["tasks"], strict=True):
+        task = tasks.get(result.task_id)
+        verdict = (
+            '<span class="pass">passed</span>'
+            if row["success"]
+            else '<span class="fail">failed</span>'
+        )
+        run_link = ""
+        if row["run_id"]:
+            run_link = (
+                f' · <a href="/runs/{url_part(row["run_id"])}">run {esc(row["run_id"])}</a>'
+                if row["run_id"] in known_runs
+                else f" · run {esc(row['run_id'])} (not in this store)"
+            )
+        parts.append(
+            f'<div class="task" id="task-{esc(result.task_id)}"><h3>{esc(result.task_id)} '
+            f"{verdict}</h3><p>{esc(task.instruction if task else '')}</p>"
+            f"<p class=muted>{row['actions']} actions, {row['tokens']} tokens, {row['seconds']} s, "
+            f"completion {_percent(row['completion_ratio'])}{run_link}</p>"
+        )
+        if task is not None:
+            parts.append(f'<div class="subgoal-graph">{graph_svg(task, result.nodes)}</div>')
+        if row["failure_causes"]:
+            named = ", ".join(
+                f'<span title="{esc(CAUSES.get(c, ""))}">{esc(c)}</span>'
+                for c in row["failure_causes"]
+            )
+            parts.append(f"<p>failure causes: {named}</p>")
+        if row["failed_nodes"] or row["error"]:
+            items = [f"<li class=fail>{esc(row['error'])}</li>"] if row["error"] else []
+            items += [
+                f"<li>{esc(node)}: {esc(reason)}</li>"
+                for node, reason in row["failed_nodes"].items()
+            ]
+            parts.append(f"<ul class=failed-checks>{''.join(items)}</ul>")
+        parts.append("</div>")
+    return page(f"Benchmark {bench.bench_id}", "".join(parts))
+
+
+# --- the page graph ---------------------------------------------------------------------------------
+
+#: Nodes shown per page of the node list.
+NODES_PER_PAGE = 200
+
+
+def experience_page(graph: PageGraph, path: Path, *, app: str, query: str, offset: int) -> str:
+    """The page graph's nodes (filtered by application and text), ``NODES_PER_PAGE`` at a time,
+    most visited first, with the number of their out-edges."""
+    out_edges = graph.out_edges()
+    apps = sorted({node.app for node in graph.nodes})
+    wanted = query.casefold()
+    nodes = [
+        node
+        for node in graph.nodes
+        if (not app or node.app == app)
+        and (
+            not wanted
+            or wanted in node.title.casefold()
+            or any(wanted in label.casefold() for label in node.labels)
+        )
+    ]
+    nodes.sort(key=lambda node: (-node.visits, node.id))
+    shown = nodes[offset : offset + NODES_PER_PAGE]
+    graph_arg = f"graph={url_part(str(path))}"
+    rows = [
+        f'<tr class="page-node"><td><a href="/experience/nodes/{node.id}?{graph_arg}">{node.id}</a>'
+        f"</td><td>{esc(node.app)}</td><td>{esc(node.title)}</td>"
+        f"<td>{esc(', '.join(node.labels[:12]))}{' …' if len(node.labels) > 12 else ''}</td>"
+        f"<td>{node.visits}</td><td>{len(out_edges.get(node.id, []))}</td></tr>"
+        for node in shown
+    ]
+    options = "".join(
+        f'<option value="{esc(a)}"{" selected" if a == app else ""}>{esc(a)}</option>' for a in apps
+    )
+    form = (
+        '<form class="filters" method="get" action="/experience">'
+        f'<input type="hidden" name="graph" value="{esc(str(path))}">'
+        f'<select name="app"><option value="">any application</option>{options}</select>'
+        f'<input type="search" name="q" value="{esc(query)}" placeholder="title or label">'
+        "<button type=submit>filter</button></form>"
+    )
+    paging = ""
+    if offset + NODES_PER_PAGE < len(nodes):
+        paging = (
+            f'<p><a href="/experience?{graph_arg}&app={url_part(app)}&q={url_part(query)}'
+            f'&offset={offset + NODES_PER_PAGE}">next {NODES_PER_PAGE}</a></p>'
+        )
+    body = (
+        f"<h1>Page graph</h1><p class=muted>{esc(str(path))} · {len(graph.nodes)} pages, "
+        f"{len(graph.edges)} edges, {len(graph.plans)} plans, built from {len(graph.sources)} "
+        f"runs · embeddings {esc(graph.model)}</p>{form}"
+        f"<p>{len(nodes)} pages match; {offset + 1 if shown else 0}–{offset + len(shown)} shown</p>"
+        + table(["page", "app", "title", "labels", "visits", "out-edges"], rows)
+        + paging
+    )
+    return page("Page graph", body)
+
+
+def experience_node_page(graph: PageGraph, path: Path, node_id: int) -> str | None:
+    """One page of the graph with its out-edges (None when there is no such node)."""
+    by_id = {node.id: node for node in graph.nodes}
+    node = by_id.get(node_id)
+    if node is None:
+        return None
+    graph_arg = f"graph={url_part(str(path))}"
+    edges: list[PageEdge] = graph.out_edges().get(node_id, [])
+    rows = []
+    for edge in edges:
+        target = by_id.get(edge.target)
+        name = f"{target.app}: {target.title}" if target else "?"
+        rows.append(
+            f'<tr class="page-edge"><td>{esc(edge.action)}</td><td>{esc(edge.subtask)}</td>'
+            f'<td><a href="/experience/nodes/{edge.target}?{graph_arg}">{edge.target}</a> '
+            f"{esc(name)}</td><td>{'yes' if edge.new_page else 'no'}</td><td>{edge.count}</td></tr>"
+        )
+    labels = "".join(f"<li>{esc(label)}</li>" for label in node.labels)
+    body = (
+        f'<p><a href="/experience?{graph_arg}">all pages</a></p>'
+        f"<h1>Page {node.id}: {esc(node.app)} · {esc(node.title)}</h1>"
+        f"<p>{node.visits} visits</p><h2>Out-edges</h2>"
+        + (
+            table(["action", "subtask", "to", "new page", "times"], rows)
+            if rows
+            else "<p>No recorded action leaves this page.</p>"
+        )
+        + f"<h2>Labels</h2><ul>{labels}</ul>"
+    )
+    return page(f"Page {node.id}", body)

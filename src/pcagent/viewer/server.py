@@ -1,0 +1,94 @@
+"""Serving the viewer on this machine only: the address check, the listening socket, uvicorn.
+
+The viewer shows everything a run recorded (screens, typed text, prompts), so it listens on
+127.0.0.1 and nowhere else, and every request needs the token made at start.
+"""
+
+from __future__ import annotations
+
+import secrets
+import socket
+from dataclasses import dataclass
+
+import uvicorn
+from fastapi import FastAPI
+
+from pcagent.errors import ConfigurationError
+
+LOOPBACK = "127.0.0.1"
+DEFAULT_PORT = 8765
+
+
+def loopback_host(host: str) -> str:
+    """``127.0.0.1`` for ``127.0.0.1`` or ``localhost``; ConfigurationError for anything else."""
+    if host.strip().lower() in (LOOPBACK, "localhost"):
+        return LOOPBACK
+    raise ConfigurationError(
+        f"the viewer listens on {LOOPBACK} only, not on {host!r}: it shows everything the runs "
+        "recorded (screens, typed text, prompts). Use --host 127.0.0.1 and reach it from "
+        "another machine through an SSH tunnel (ssh -L 8765:127.0.0.1:8765 HOST)."
+    )
+
+
+def new_token() -> str:
+    """A fresh random token (32 bytes, URL-safe)."""
+    return secrets.token_urlsafe(32)
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A listening TCP socket on ``host`` (checked by :func:`loopback_host`) and ``port``
+    (0: any free port). Raises ConfigurationError when the port is taken."""
+    address = loopback_host(host)
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        listener.bind((address, port))
+    except OSError as error:
+        listener.close()
+        raise ConfigurationError(
+            f"cannot listen on {address}:{port} ({error.strerror}); choose another --port "
+            "(--port 0 picks a free one)"
+        ) from error
+    listener.listen(64)
+    listener.set_inheritable(True)
+    return listener
+
+
+@dataclass
+class ViewerServer:
+    """uvicorn serving ``app`` on an already bound ``listener``.
+
+    :meth:`run` blocks until :meth:`stop` (from another thread) or Ctrl+C.
+    """
+
+    app: FastAPI
+    listener: socket.socket
+
+    def __post_init__(self) -> None:
+        config = uvicorn.Config(
+            self.app,
+            log_level="warning",
+            access_log=False,
+            # Live pages keep a stream open; shutting down must not wait for it.
+            timeout_graceful_shutdown=1,
+            lifespan="on",
+        )
+        self._server = uvicorn.Server(config)
+
+    @property
+    def port(self) -> int:
+        return int(self.listener.getsockname()[1])
+
+    @property
+    def url(self) -> str:
+        return f"http://{LOOPBACK}:{self.port}"
+
+    @property
+    def started(self) -> bool:
+        return bool(self._server.started)
+
+    def run(self) -> None:
+        self._server.run(sockets=[self.listener])
+
+    def stop(self) -> None:
+        self._server.should_exit = True
