@@ -127,7 +127,7 @@ def action_paths(action: AppAction | Any) -> list[str]:
         return []
     found: list[str] = []
     for name, field in type(action).model_fields.items():
-        value = getattr(action, name)
+        value = getattr(action, name, None)
         # A HomePath field keeps HomePath's validator among its metadata.
         is_path = any(meta in HomePath.__metadata__ for meta in field.metadata)
         if name in _EXTRA_PATH_FIELDS and isinstance(value, tuple):

@@ -174,31 +174,11 @@ class RequestGuard:
         started = time.perf_counter()
         state: dict[str, Any] = scope.setdefault("state", {})
         status = {"code": 0}
+        logged = False
 
-        async def send_noting_status(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                status["code"] = message["status"]
-            await send(message)
-
-        try:
-            try:
-                self._check_token(scope)
-                body = await self._read_body(scope, receive)
-            except _Refusal as refusal:
-                state["error"] = refusal.body.error
-                await refusal.response()(scope, receive, send_noting_status)
-                return
-            delivered = False
-
-            async def replay() -> Message:
-                nonlocal delivered
-                if not delivered:
-                    delivered = True
-                    return {"type": "http.request", "body": body, "more_body": False}
-                return await receive()
-
-            await self.app(scope, replay, send_noting_status)
-        finally:
+        def log() -> None:
+            nonlocal logged
+            logged = True
             client = scope.get("client")
             self.audit.write(
                 {
@@ -212,6 +192,35 @@ class RequestGuard:
                     "duration_ms": round((time.perf_counter() - started) * 1000, 2),
                 }
             )
+
+        async def send_logged(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                status["code"] = message["status"]
+            elif message["type"] == "http.response.body" and not message.get("more_body"):
+                log()  # before the last byte leaves: a client that got its answer finds the line
+            await send(message)
+
+        try:
+            try:
+                self._check_token(scope)
+                body = await self._read_body(scope, receive)
+            except _Refusal as refusal:
+                state["error"] = refusal.body.error
+                await refusal.response()(scope, receive, send_logged)
+                return
+            delivered = False
+
+            async def replay() -> Message:
+                nonlocal delivered
+                if not delivered:
+                    delivered = True
+                    return {"type": "http.request", "body": body, "more_body": False}
+                return await receive()
+
+            await self.app(scope, replay, send_logged)
+        finally:
+            if not logged:  # no answer went out (the client left, or the route failed)
+                log()
 
     def _check_token(self, scope: Scope) -> None:
         if scope.get("path") == HEALTH_PATH:
