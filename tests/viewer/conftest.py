@@ -188,3 +188,31 @@ def viewer(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Viewer]:
         thread.join(timeout=10)
         listener.close()
         assert not thread.is_alive(), "the viewer did not stop"
+
+
+class LiveRunWriter:
+    """Writes a running run and then its steps into the viewer's store, as a run would."""
+
+    def __init__(self, runs_dir: Path) -> None:
+        self.store = RunStore(runs_dir)
+
+    def start(self, instruction: str) -> str:
+        run_id = self.store.create_run(instruction, {"model": "scripted"}).run_id
+        self.store.add_event(RunEvent(run_id=run_id, step=0,
+                                      event=PlanEvent(subtasks=SUBTASKS, state=checkpoint({}))))  # fmt: skip
+        return run_id
+
+    def click(self, run_id: str, step: int, x: int, y: int) -> None:
+        write_step(self.store, run_id, step, act.Click(x=x, y=y))
+
+    def finish(self, run_id: str) -> None:
+        self.store.set_status(run_id, "finished", "done")
+
+
+@pytest.fixture
+def live_run_writer(viewer: Viewer) -> Iterator[LiveRunWriter]:
+    writer = LiveRunWriter(viewer.records.runs_dir)
+    try:
+        yield writer
+    finally:
+        writer.store.close()

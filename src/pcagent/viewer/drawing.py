@@ -106,7 +106,7 @@ def plan_graph_svg(
             f'<rect x="{x}" y="{y}" width="{_BOX_W}" height="{_BOX_H}" rx="6" fill="{fill}" '
             'stroke="#666"/>'
             f'<text x="{x + 8}" y="{y + 18}" font-size="12" font-weight="bold">'
-            f"{escape(_short(spec.id + ' ' + spec.description, 30))}</text>"
+            f"{escape(_short(spec.id + ' ' + spec.description, 26))}</text>"
             f'<text x="{x + 8}" y="{y + 36}" font-size="11">{escape(_short(second, 32))}</text>'
             "</g>"
         )

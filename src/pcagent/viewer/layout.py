@@ -22,6 +22,7 @@ th{background:#eee}
 .pass{color:#176117}.fail{color:#a11}.muted{color:#666;font-size:.9em}
 .step{background:#fff;border:1px solid #ccc;border-radius:6px;margin:1em 0;padding:.6em .8em;
  display:grid;grid-template-columns:minmax(0,640px) minmax(0,1fr);gap:1em}
+.details{min-width:0;overflow-x:auto}.details table{font-size:.85em}
 .step h3{margin:.1em 0 .4em 0;grid-column:1/3}
 .shot{position:relative;display:inline-block;width:100%;max-width:640px;line-height:0}
 .shot img{width:100%;height:auto;border:1px solid #999;background:#ddd}

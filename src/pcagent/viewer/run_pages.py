@@ -198,7 +198,7 @@ def _calls_summary(run_id: str, step: int, calls: Sequence[ModelCallRecord]) -> 
             f"<td>{esc('; '.join(f[:200] for f in failures))}</td></tr>"
         )
     calls_table = table(
-        ["agent", "", "tokens (prompt + reply)", "latency", "attempts", "re-asked because"], rows
+        ["agent", "", "tokens in + out", "latency", "tries", "re-asked because"], rows
     )
     base = f"/runs/{url_part(run_id)}/steps/{step}"
     return calls_table + lazy_details(

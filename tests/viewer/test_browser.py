@@ -1,0 +1,164 @@
+"""The viewer in a real browser (Debian's Chromium through Playwright, headless): the pages as a
+person sees them, the click drawn where it happened, the Set-of-Mark toggle, the plan graph, a
+live run gaining a step, and a failed sub-goal in red."""
+
+from __future__ import annotations
+
+import shutil
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+from PIL import Image
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
+    from tests.viewer.conftest import LiveRunWriter, Viewer
+
+#: The screenshot the README shows.
+DOCS_SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "viewer-run-page.png"
+CHROMIUM = shutil.which("chromium")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    if CHROMIUM is None:
+        pytest.fail("Chromium is not installed (scripts/install-system.sh installs it)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, headless=True)
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+@pytest.fixture
+def page(browser: Browser, viewer: Viewer) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    signed_in = context.new_page()
+    signed_in.set_default_timeout(10_000)
+    signed_in.goto(f"{viewer.url}/?token={viewer.token}")
+    assert signed_in.url == f"{viewer.url}/"  # the token left the address bar
+    try:
+        yield signed_in
+    finally:
+        context.close()
+
+
+def test_the_run_list_shows_the_runs(page: Page, viewer: Viewer, tmp_path: Path) -> None:
+    row = page.locator(f'tr.run-row[data-run="{viewer.records.finished}"]')
+    assert row.is_visible()
+    assert "finished" in row.inner_text() and "qwen2.5-coder-1.5b" in row.inner_text()
+    page.screenshot(path=tmp_path / "runs.png")
+
+
+def _loaded(page: Page, selector: str) -> None:
+    page.wait_for_function(
+        "s => { const i = document.querySelector(s); return i && i.complete && i.naturalWidth > 0 }",
+        arg=selector,
+    )
+
+
+def test_a_step_shows_its_screenshot_with_the_click_where_it_was(
+    page: Page, viewer: Viewer, tmp_path: Path
+) -> None:
+    page.goto(f"{viewer.url}/runs/{viewer.records.finished}")
+    page.locator("#step-1").scroll_into_view_if_needed()
+    _loaded(page, "#img-1")
+    image = page.locator("#img-1").bounding_box()
+    mark = page.locator("#step-1 circle.click-mark").bounding_box()
+    assert image is not None and mark is not None
+    scale = image["width"] / 800  # the recorded screen is 800 x 600
+    centre_x, centre_y = mark["x"] + mark["width"] / 2, mark["y"] + mark["height"] / 2
+    assert abs(centre_x - (image["x"] + 600 * scale)) < 2
+    assert abs(centre_y - (image["y"] + 450 * scale)) < 2
+    assert page.locator("#step-2 line.drag-path").count() == 1
+    assert "42*2=" in (page.locator("#step-3 g.typed-text").text_content() or "")
+    page.screenshot(path=tmp_path / "run.png", full_page=True)
+
+
+def test_the_set_of_mark_toggle_switches_the_image(page: Page, viewer: Viewer) -> None:
+    page.goto(f"{viewer.url}/runs/{viewer.records.finished}")
+    image = page.locator("#img-1")
+    image.scroll_into_view_if_needed()
+    _loaded(page, "#img-1")
+    toggle = page.locator("#step-1 button.som-toggle")
+    toggle.click()
+    assert "/thumb/som.png" in (image.get_attribute("src") or "")
+    assert toggle.inner_text() == "show screenshot"
+    _loaded(page, "#img-1")
+    assert "/som.png" in (page.locator("#img-1-full").get_attribute("href") or "")
+    toggle.click()
+    assert "/thumb/screenshot.png" in (image.get_attribute("src") or "")
+
+
+def test_the_plan_graph_and_lazy_details_render(page: Page, viewer: Viewer) -> None:
+    page.goto(f"{viewer.url}/runs/{viewer.records.finished}")
+    graph = page.locator("svg.plan-graph").first  # the plan in force; the first plan is folded
+    assert graph.locator("g.plan-node").count() == 2
+    box = graph.bounding_box()
+    assert box is not None and box["width"] > 300 and box["height"] > 40
+    assert graph.locator('g.plan-node[data-subtask="s2"]').get_attribute("data-status") == (
+        "running"
+    )
+    details = page.locator("#step-1 details[data-src$='/calls']")
+    details.locator("summary").click()
+    page.wait_for_function(
+        "() => document.querySelector('#step-1 details[data-src$=\"/calls\"]')"
+        ".innerText.includes('You are decision.')"
+    )
+
+
+def test_a_running_run_gains_a_step_without_reload(
+    page: Page, viewer: Viewer, live_run_writer: LiveRunWriter, tmp_path: Path
+) -> None:
+    run_id = live_run_writer.start("Type a line in the text editor")
+    live_run_writer.click(run_id, 1, 50, 60)
+    page.goto(f"{viewer.url}/runs/{run_id}")
+    assert page.locator("#live").is_visible()
+    assert page.locator("section.step").count() == 1
+    live_run_writer.click(run_id, 2, 700, 500)
+    page.locator("#step-2").wait_for(state="attached", timeout=10_000)
+    assert page.locator("#step-2 circle.click-mark").get_attribute("cx") == "700"
+    live_run_writer.finish(run_id)
+    page.wait_for_function("() => document.getElementById('run-status').textContent === 'finished'")
+    assert page.locator("section.step").count() == 2
+    page.screenshot(path=tmp_path / "live.png", full_page=True)
+
+
+def test_the_benchmark_page_colours_a_failed_sub_goal(
+    page: Page, viewer: Viewer, tmp_path: Path
+) -> None:
+    page.goto(f"{viewer.url}/bench")
+    page.locator(f'a[href="/bench/{viewer.records.bench_id}"]').click()
+    page.wait_for_url(f"**/bench/{viewer.records.bench_id}")
+    fills = page.evaluate(
+        """() => Array.from(document.querySelectorAll('.subgoal-graph rect')).map(r =>
+             [r.nextElementSibling.textContent, getComputedStyle(r).fill])"""
+    )
+    by_label = {label.split(" ")[0]: fill for label, fill in fills}
+    assert by_label["alarm"] == "rgb(248, 215, 215)"  # failed: red
+    assert by_label["opened"] == "rgb(214, 245, 214)"  # passed: green
+    page.locator(f'a[href="/runs/{viewer.records.finished}"]').click()
+    page.wait_for_url(f"**/runs/{viewer.records.finished}")
+    page.screenshot(path=tmp_path / "bench.png")
+
+
+def test_the_screenshot_for_the_readme(page: Page, viewer: Viewer) -> None:
+    """docs/viewer-run-page.png: a step of a run page (the click drawn on the screenshot),
+    small."""
+    page.set_viewport_size({"width": 1100, "height": 760})
+    page.goto(f"{viewer.url}/runs/{viewer.records.finished}")
+    page.locator("#step-1").scroll_into_view_if_needed()
+    _loaded(page, "#img-1")
+    page.evaluate("document.getElementById('step-1').scrollIntoView()")
+    page.evaluate("window.scrollBy(0, -40)")
+    time.sleep(0.1)
+    page.screenshot(path=DOCS_SCREENSHOT, full_page=False)
+    with Image.open(DOCS_SCREENSHOT) as shot:
+        assert shot.size == (1100, 760)
+    assert DOCS_SCREENSHOT.stat().st_size < 300_000
