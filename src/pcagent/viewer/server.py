@@ -41,6 +41,9 @@ def bind(host: str, port: int) -> socket.socket:
     address = loopback_host(host)
     listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    # Accepted connections inherit it: without it a small answer on a kept-alive connection
+    # waits ~40 ms for the client's delayed ACK (Nagle), longer than rendering most pages.
+    listener.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     try:
         listener.bind((address, port))
     except OSError as error:
