@@ -397,3 +397,33 @@ def test_every_path_field_of_application_actions_is_checked() -> None:
                 assert field is not None
                 action = action_class.model_construct(**{**fields, name: value})
                 assert "x/y" in action_paths(action), (kind, name)
+
+
+def test_screenshots_of_recent_observations_are_kept_for_clients_taking_turns(
+    served: Served,
+) -> None:
+    auth = {"Authorization": f"Bearer {served.token}"}
+
+    def observation_id() -> str:
+        response = httpx.get(served.url + "/v1/observe", headers=auth)
+        return str(response.json()["observation_id"])
+
+    def screenshot(identifier: str) -> httpx.Response:
+        path = f"/v1/observations/{identifier}/screenshot"
+        return httpx.get(served.url + path, params={"format": "raw"}, headers=auth)
+
+    first = observation_id()
+    observation_id()  # another client's turn
+    response = screenshot(first)
+    assert response.status_code == 200 and len(response.content) == 640 * 480 * 3
+    assert response.headers["x-width"] == "640"
+    for _ in range(4):
+        observation_id()
+    gone = screenshot(first)
+    assert gone.status_code == 404 and gone.json()["error"] == "no_such_observation"
+    bad = httpx.get(
+        served.url + f"/v1/observations/{first}/screenshot",
+        params={"format": "gif"},
+        headers=auth,
+    )
+    assert bad.status_code == 422 and "format" in bad.json()["message"]

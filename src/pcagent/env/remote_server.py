@@ -31,6 +31,7 @@ import json
 import secrets
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, MutableMapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
@@ -44,6 +45,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from PIL import Image
 from pydantic import BaseModel, ValidationError
+from starlette.concurrency import run_in_threadpool
 
 from pcagent.actions import ActionParseError, parse_action
 from pcagent.env.app_interfaces.paths import in_home
@@ -338,29 +340,33 @@ class EnvironmentGate:
 # --- the application -----------------------------------------------------------------------------
 
 
-class _LatestScreenshot:
-    """The screenshot of the latest observation, fetched by its id."""
+class _RecentScreenshots:
+    """The screenshots of the latest few observations, fetched by id (a few, so that two clients
+    observing in turn each still find their own)."""
 
-    def __init__(self) -> None:
+    def __init__(self, keep: int = 4) -> None:
         self._lock = threading.Lock()
-        self._id = ""
-        self._image: Image.Image | None = None
+        self._keep = keep
+        self._images: OrderedDict[str, Image.Image] = OrderedDict()
 
     def keep(self, image: Image.Image) -> str:
         with self._lock:
-            self._id = secrets.token_hex(8)
-            self._image = image
-            return self._id
+            observation_id = secrets.token_hex(8)
+            self._images[observation_id] = image
+            while len(self._images) > self._keep:
+                self._images.popitem(last=False)
+            return observation_id
 
     def get(self, observation_id: str) -> Image.Image:
         with self._lock:
-            if self._image is None or observation_id != self._id:
-                raise _Refusal(
-                    404,
-                    "no_such_observation",
-                    "only the latest observation's screenshot is kept; observe again",
-                )
-            return self._image
+            image = self._images.get(observation_id)
+        if image is None:
+            raise _Refusal(
+                404,
+                "no_such_observation",
+                f"only the latest {self._keep} observations' screenshots are kept; observe again",
+            )
+        return image
 
 
 def encode_screenshot(image: Image.Image, image_format: ImageFormat, quality: int) -> bytes:
@@ -425,7 +431,7 @@ def create_app(
     """
     limits = limits or ServerLimits()
     gate = EnvironmentGate(limits.busy_wait)
-    screenshots = _LatestScreenshot()
+    screenshots = _RecentScreenshots()
     catalog = environment if isinstance(environment, ApplicationCatalog) else None
     text = environment if isinstance(environment, TextAccess) else None
     home = environment.home if isinstance(environment, LocalHome) else None
@@ -543,7 +549,7 @@ def create_app(
                 raise _Refusal(422, "path_outside_home", str(error)) from None
         # The environment call blocks; run it off the event loop so other requests (health,
         # refusals) are still answered meanwhile.
-        return await asyncio.to_thread(_execute, action)
+        return await run_in_threadpool(_execute, action)
 
     def _execute(action: Any) -> Response:
         try:
