@@ -664,6 +664,7 @@ def uvicorn_server(
         timeout_keep_alive=5,
         h11_max_incomplete_event_size=16 * 1024,
         lifespan="off",
+        ws="none",  # HTTP only: no WebSocket upgrade reaches the application
         server_header=False,
     )
     return uvicorn.Server(config)
