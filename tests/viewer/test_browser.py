@@ -130,6 +130,27 @@ def test_a_running_run_gains_a_step_without_reload(
     page.screenshot(path=tmp_path / "live.png", full_page=True)
 
 
+def test_a_long_run_loads_only_the_images_in_view(
+    page: Page, viewer: Viewer, live_run_writer: LiveRunWriter
+) -> None:
+    run_id = live_run_writer.start("Click through forty screens")
+    for step in range(1, 41):
+        live_run_writer.click(run_id, step, 10 * step, 10 * step)
+    live_run_writer.finish(run_id)
+    images: list[str] = []
+    page.on(
+        "request", lambda request: images.append(request.url) if ".png" in request.url else None
+    )
+    page.goto(f"{viewer.url}/runs/{run_id}")
+    page.wait_for_load_state("networkidle")
+    first_view = len(images)
+    assert 0 < first_view < 15, first_view
+    page.locator("#step-40").scroll_into_view_if_needed()
+    _loaded(page, "#img-40")
+    assert any("/steps/40/thumb/screenshot.png" in url for url in images)
+    assert len(images) < 40
+
+
 def test_the_benchmark_page_colours_a_failed_sub_goal(
     page: Page, viewer: Viewer, tmp_path: Path
 ) -> None:
