@@ -38,6 +38,28 @@ def _runs(environment: dict[str, str]) -> list[object]:
         (["run", "do it", "--display", ":0", "--file", "/etc/hostname"], "--file copies into"),
         (["run", "do it", "--display", ""], "--display is empty"),
         (["run", "do it", "--max-steps", "0"], "max_steps"),
+        (["run", "do it", "--remote", "http://127.0.0.1:9"], "--remote needs --token-file"),
+        (
+            ["run", "x", "--remote", "http://127.0.0.1:9", "--token-file", "t", "--display", ":0"],
+            "two desktops",
+        ),
+        (
+            [
+                "run",
+                "x",
+                "--remote",
+                "http://127.0.0.1:9",
+                "--token-file",
+                "t",
+                "-f",
+                "/etc/hostname",
+            ],
+            "does not share",
+        ),
+        (
+            ["run", "x", "--remote", "http://127.0.0.1:9", "--token-file", "/no/such/token"],
+            "token",
+        ),
         (["runs", "show", "nosuchrun"], "nosuchrun"),
         (["runs", "resume", "nosuchrun"], "no recorded run matches 'nosuchrun'"),
         (["runs", "rewind", "nosuchrun", "--to", "2"], "no recorded run matches 'nosuchrun'"),

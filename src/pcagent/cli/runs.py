@@ -6,6 +6,7 @@ before a desktop starts, so a typo costs nothing and leaves no run behind.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import shutil
 from datetime import UTC, datetime
@@ -161,8 +162,25 @@ def run_command(
             help="Snapshot HOME after every step (default: run.snapshot_home; off with --display).",
         ),
     ] = None,
+    remote: Annotated[
+        str | None,
+        typer.Option(
+            "--remote",
+            help="Work on the desktop `pcagent serve` serves at this address "
+            "(e.g. http://127.0.0.1:8765) instead of a sandbox of its own.",
+        ),
+    ] = None,
+    token_file: Annotated[
+        Path | None,
+        typer.Option("--token-file", help="The token file `pcagent serve` wrote (with --remote)."),
+    ] = None,
+    certificate: Annotated[
+        Path | None,
+        typer.Option("--certificate", help="The server's TLS certificate (https --remote)."),
+    ] = None,
 ) -> None:
-    """Carry out INSTRUCTION in a fresh sandbox (or on --display) with the configured model.
+    """Carry out INSTRUCTION in a fresh sandbox (or on --display, or --remote) with the
+    configured model.
 
     Exit status 0: the run finished; 1: it failed; 2: an error before or around it."""
     from pcagent.assembly import RunChoices, default_human, open_run
@@ -172,14 +190,16 @@ def run_command(
             'the instruction is empty; say what the run should do, e.g. pcagent run "Open the '
             'calculator and compute 12 * 7"'
         )
+    files = files or []
+    if remote is not None:
+        _check_remote(remote, token_file, display, files)
     choices = RunChoices.of(
         config_with(max_steps, model, experience),
         ablation=ablation,
         display=display,
         mode=mode,
-        snapshot_home=snapshot_home,
+        snapshot_home=False if remote is not None else snapshot_home,
     )
-    files = files or []
     if files and choices.attached:
         raise ConfigurationError(
             "--file copies into the sandbox's HOME, and on an attached display that is your own "
@@ -188,12 +208,48 @@ def run_command(
     missing = [str(path) for path in files if not path.exists()]
     if missing:
         raise ConfigurationError(f"files to copy into the sandbox do not exist: {missing}")
-    _announce(choices)
     human = default_human(choices.mode, console=console)
-    with open_run(choices, human=human, on_step=print_step, log=_log) as parts:
-        _copy_into(parts.environment.home, files)
+    with contextlib.ExitStack() as stack:
+        environment = None
+        if remote is not None:
+            from pcagent.env.remote_client import connect
+
+            environment = stack.enter_context(
+                contextlib.closing(connect(remote, token_file=token_file, certificate=certificate))
+            )
+            console.print(f"working on the remote desktop at {escape(remote)}")
+        else:
+            _announce(choices)
+        parts = stack.enter_context(
+            open_run(
+                choices,
+                human=human,
+                on_step=print_step,
+                log=_log,
+                environment=environment,  # type: ignore[arg-type]
+            )
+        )
+        if files:
+            _copy_into(parts.environment.home, files)
         outcome = parts.session().start(instruction)
     _report(outcome, choices.config)
+
+
+def _check_remote(
+    remote: str, token_file: Path | None, display: str | None, files: list[Path]
+) -> None:
+    """--remote's companions, checked before anything connects."""
+    if token_file is None:
+        raise ConfigurationError(
+            "--remote needs --token-file: the file `pcagent serve` wrote its token to"
+        )
+    if display is not None:
+        raise ConfigurationError("--remote and --display name two desktops; give one")
+    if files:
+        raise ConfigurationError(
+            "--file copies into a sandbox's HOME, which a remote desktop does not share; put the "
+            "files on that machine"
+        )
 
 
 def _when(seconds: float) -> str:
