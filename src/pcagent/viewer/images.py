@@ -49,6 +49,8 @@ class ImageCache:
         except (OSError, ValueError):
             return None
         with self._lock:
+            if len(self._sizes) >= self.max_thumbnails * 64:
+                self._sizes.clear()  # a few bytes each; cleared rarely, only to stay bounded
             self._sizes[key] = size
         return size
 
