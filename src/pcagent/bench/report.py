@@ -161,6 +161,13 @@ def _configuration_tables(store: BenchStore) -> str:
     )
 
 
+def causes_html(causes: Sequence[str]) -> str:
+    """Failure causes as HTML, each with its meaning as a tooltip."""
+    return ", ".join(
+        f'<span title="{html.escape(CAUSES.get(c, ""))}">{html.escape(c)}</span>' for c in causes
+    )
+
+
 def _tasks_of(bench: BenchRun) -> dict[str, Task]:
     """The tasks a run ran: the built-in ones, or those of its task folder when that is still
     there (the report says nothing of a task it cannot load)."""
@@ -209,11 +216,9 @@ def render_html(store: BenchStore, bench: BenchRun) -> str:
         if task is not None:
             parts.append(graph_svg(task, result.nodes))
         if row["failure_causes"]:
-            named = ", ".join(
-                f'<span title="{html.escape(CAUSES.get(c, ""))}">{html.escape(c)}</span>'
-                for c in row["failure_causes"]
+            parts.append(
+                f"<p><small>failure causes: {causes_html(row['failure_causes'])}</small></p>"
             )
-            parts.append(f"<p><small>failure causes: {named}</small></p>")
         if row["failed_nodes"] or row["error"]:
             parts.append("<ul>")
             if row["error"]:

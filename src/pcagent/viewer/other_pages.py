@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from pcagent.bench.failure_causes import CAUSES
-from pcagent.bench.report import graph_svg, summary
+from pcagent.bench.report import causes_html, graph_svg, summary
 from pcagent.bench.results import BenchRun, BenchStore
 from pcagent.bench.tasks import Task
 from pcagent.experience.graph import PageEdge, PageGraph
@@ -121,11 +121,7 @@ def bench_page(
         if task is not None:
             parts.append(f'<div class="subgoal-graph">{graph_svg(task, result.nodes)}</div>')
         if row["failure_causes"]:
-            named = ", ".join(
-                f'<span title="{esc(CAUSES.get(c, ""))}">{esc(c)}</span>'
-                for c in row["failure_causes"]
-            )
-            parts.append(f"<p>failure causes: {named}</p>")
+            parts.append(f"<p>failure causes: {causes_html(row['failure_causes'])}</p>")
         if row["failed_nodes"] or row["error"]:
             items = [f"<li class=fail>{esc(row['error'])}</li>"] if row["error"] else []
             items += [
