@@ -41,6 +41,8 @@ def test_an_innocent_graph_has_no_leaks() -> None:
         "notes.txt - Mousepad", "Write 41 into notes.txt", "Fly from Berlin to Lonsdale"
     )
     assert graph_leaks(innocent, list(TASKS.values())) == []
+    # A training task's id holds numbers ("38" is one of pc02's values), but it is an id.
+    assert graph_leaks(graph_with(task_id="gen-11-38"), list(TASKS.values())) == []
 
 
 @pytest.mark.parametrize(
