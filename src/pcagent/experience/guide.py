@@ -27,6 +27,8 @@ from pcagent.experience.screens import Screen, title_shape
 MIN_PAGE_COSINE = 0.75
 #: An earlier instruction at least this similar lends its plan to the Manager.
 MIN_PLAN_COSINE = 0.55
+#: Pages like the current one that walks start from.
+START_PAGES = 3
 #: Lines of guidance given to Decision (each a path of at most ``depth`` actions).
 MAX_LINES = 5
 MAX_DEPTH = 2
@@ -104,9 +106,15 @@ class Experience:
         pages = [(n, s) for n, s in self.similar_pages(screen) if s >= MIN_PAGE_COSINE]
         if not pages:
             return ""
-        start, _ = pages[0]
         goal = self._subtask_vector(subtask)
-        paths = sorted(self._walk(start.id, goal), key=lambda p: -p.score)
+        # From the few closest pages, not the closest alone: the same page seen half-loaded (no
+        # controls yet) matches best and leads nowhere. A less similar start costs its walks.
+        walks = [
+            WalkPath(walk.edges, walk.score - (1.0 - similarity))
+            for page, similarity in pages[:START_PAGES]
+            for walk in self._walk(page.id, goal)
+        ]
+        paths = sorted(walks, key=lambda p: -p.score)
         lines: dict[str, str] = {}  # the actions -> the line, each way through said once
         staying = 0
         for path in paths:
