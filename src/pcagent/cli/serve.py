@@ -128,7 +128,9 @@ def serve_command(
         console.print(f"  token (new for this start): {token_path}")
         console.print(f"  audit log: {audit.path}")
         if share_home:
-            console.print(f"  HOME (told to clients on this machine): {environment.home}")
+            console.print(
+                f"  HOME (told to clients on this machine): {environment.home}", soft_wrap=True
+            )
         if tls is not None:
             console.print(f"  TLS certificate: {tls.certificate} (SHA-256 {tls.fingerprint})")
         console.print("  stop with Ctrl+C")
