@@ -481,10 +481,10 @@ def _run_in(
 
                 def start_sandbox() -> SandboxDesktop:
                     with _START_LOCK:
-                        further = SandboxDesktop(_sandbox_config(services, desktop_settings))
-                        further.start()
-                        desktops.append(further)
-                    return further
+                        sandbox = SandboxDesktop(_sandbox_config(services, desktop_settings))
+                        sandbox.start()
+                        desktops.append(sandbox)
+                    return sandbox
 
                 further = open_further_environments(tasks, remotes or {}, start_sandbox, stack)
                 parts = None
