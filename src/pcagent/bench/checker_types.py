@@ -46,20 +46,33 @@ class CheckResult:
 class CheckContext:
     """What a checker may look at.
 
-    ``environment`` is the desktop (for accessibility checks), ``answers`` the values the agent
-    reported with ``answer`` actions, in order, and ``services`` the benchmark's helpers by name
-    (``"web"``: the offline websites' request log, ``"mail"``: the SMTP sink).
+    ``home`` is the environment's HOME on this machine (None for a remote environment whose
+    HOME is elsewhere: checkers that read files cannot run there), ``environment`` the desktop
+    (for accessibility checks), ``answers`` the values the agent reported with ``answer``
+    actions, in order, and ``services`` the benchmark's helpers by name (``"web"``: the offline
+    websites' request log, ``"mail"``: the SMTP sink).
     """
 
-    home: Path
+    home: Path | None
     environment: Any = None
     answers: Sequence[str] = ()
     services: Mapping[str, Any] = field(default_factory=dict)
 
+    def require_home(self) -> Path:
+        """HOME on this machine; :class:`CheckerError` when the environment's HOME is not here
+        (a remote desktop): a task may check only what the environment's client offers there."""
+        if self.home is None:
+            raise CheckerError(
+                "this checker reads files, but the environment's HOME is not on this machine "
+                "(a remote desktop); check it with window or screen checkers instead"
+            )
+        return self.home
+
     def path(self, relative: str) -> Path:
         """A path under HOME; absolute paths and ``..`` are refused (task files stay in HOME)."""
-        candidate = (self.home / relative).resolve()
-        if not candidate.is_relative_to(self.home.resolve()):
+        home = self.require_home()
+        candidate = (home / relative).resolve()
+        if not candidate.is_relative_to(home.resolve()):
             raise CheckerError(f"checker path {relative!r} leaves HOME")
         return candidate
 

@@ -135,7 +135,7 @@ def clock_alarm(
     context: CheckContext, hour: int, minute: int, name: str = "", active: bool = True
 ) -> CheckResult:
     """gnome-clocks has an alarm at hour:minute (24-hour clock), with this name if given."""
-    alarms = _ENTRY.findall(_clocks_setting(context.home, "alarms"))
+    alarms = _ENTRY.findall(_clocks_setting(context.require_home(), "alarms"))
     seen = []
     for entry in alarms:
         h, m = _int_field(entry, "hour"), _int_field(entry, "minute")
@@ -165,7 +165,7 @@ def clock_alarm_between(context: CheckContext, earliest: str, latest: str) -> Ch
     inclusive): "early enough to leave in time, but not absurdly early"."""
     low, high = _minutes(earliest), _minutes(latest)
     seen = []
-    for entry in _ENTRY.findall(_clocks_setting(context.home, "alarms")):
+    for entry in _ENTRY.findall(_clocks_setting(context.require_home(), "alarms")):
         h, m = _int_field(entry, "hour"), _int_field(entry, "minute")
         if h is None or m is None:
             continue
@@ -177,7 +177,7 @@ def clock_alarm_between(context: CheckContext, earliest: str, latest: str) -> Ch
 
 def world_clock(context: CheckContext, city: str) -> CheckResult:
     """gnome-clocks shows a world clock for ``city``."""
-    clocks = _clocks_setting(context.home, "world-clocks")
+    clocks = _clocks_setting(context.require_home(), "world-clocks")
     if normalise_text(city) in normalise_text(clocks):
         return CheckResult.ok(f"a world clock for {city}")
     return CheckResult.no(f"no world clock for {city}")
@@ -202,7 +202,9 @@ def _run_python(
     system, no environment, no network and limits. The sandbox's folder (HOME's parent, with its
     buses) is hidden from it wherever it lies. None when it outlives ``timeout_s``; a jail that
     cannot be set up raises :class:`~pcagent.bench.jail.JailError` (a checker error)."""
-    return run_python_jailed(target, arguments, timeout_s=timeout_s, hide=[context.home.parent])
+    return run_python_jailed(
+        target, arguments, timeout_s=timeout_s, hide=[context.require_home().parent]
+    )
 
 
 def python_prints(

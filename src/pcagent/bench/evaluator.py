@@ -7,10 +7,15 @@ recorded and it is not checked again until the end, when ``final`` nodes are che
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from pcagent.bench.checkers import CheckContext, run_checker
-from pcagent.bench.tasks import Task
+from pcagent.bench.checkers import CheckContext, CheckerError, run_checker
+from pcagent.bench.tasks import SubGoal, Task
+
+#: What the checkers read: one context, or, for a cross-environment task, one per environment
+#: by name (each node is checked in the context of the environment it names).
+Contexts = CheckContext | Mapping[str, CheckContext]
 
 
 @dataclass
@@ -45,16 +50,29 @@ class GraphEvaluator:
             if not self.states[n.id].passed and all(self.states[a].passed for a in n.after)
         ]
 
-    def evaluate(self, context: CheckContext, step: int) -> list[str]:
+    def _context(self, contexts: Contexts, node: SubGoal) -> CheckContext:
+        if isinstance(contexts, CheckContext):
+            return contexts
+        name = self.task.environment_of(node)
+        try:
+            return contexts[name]
+        except KeyError:
+            raise CheckerError(
+                f"sub-goal {node.id} is checked on environment {name!r}, which this run does not "
+                f"have (it has {sorted(contexts)})"
+            ) from None
+
+    def evaluate(self, context: Contexts, step: int) -> list[str]:
         """Check every ready node (repeatedly, so a chain that became true at once passes at
-        once); returns the ids that passed at this step."""
+        once); returns the ids that passed at this step. ``context`` is one for every node, or
+        one per environment name."""
         passed_now: list[str] = []
         while True:
             newly = []
             for node_id in self.ready():
                 node = self.task.node(node_id)
                 state = self.states[node_id]
-                result = run_checker(node.checker, node.params, context)
+                result = run_checker(node.checker, node.params, self._context(context, node))
                 state.checks += 1
                 state.reason = result.reason
                 if result.passed:
@@ -66,13 +84,13 @@ class GraphEvaluator:
         self.history.append((step, self.completion_ratio))
         return passed_now
 
-    def finish(self, context: CheckContext, step: int) -> None:
+    def finish(self, context: Contexts, step: int) -> None:
         """The end of the run: check what is still open, then re-check every final node."""
         self.evaluate(context, step)
         for node in self.task.nodes:
             state = self.states[node.id]
             if node.final and state.passed:
-                result = run_checker(node.checker, node.params, context)
+                result = run_checker(node.checker, node.params, self._context(context, node))
                 if not result.passed:
                     state.passed, state.step = False, None
                     state.reason = f"passed earlier, but not at the end: {result.reason}"

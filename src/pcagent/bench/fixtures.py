@@ -61,15 +61,21 @@ def write_clocks_settings(home: Path, settings: dict[str, str]) -> None:
     give_to_owner(keyfile, home)
 
 
-def prepare_home(home: Path, task: Task) -> list[Path]:
-    """Write the task's files and settings into ``home``; returns the files written."""
-    written = [write_file(home, fixture) for fixture in task.fixtures.files]
-    write_clocks_settings(home, task.fixtures.gsettings)
+def prepare_home(home: Path, task: Task, environment: str | None = None) -> list[Path]:
+    """Write the task's files and settings for ``environment`` (default: the task's first) into
+    ``home``; returns the files written. The Clocks settings belong to the first environment."""
+    name = environment or task.environments[0]
+    written = [write_file(home, fixture) for fixture in task.fixture_files(name)]
+    if name == task.environments[0]:
+        write_clocks_settings(home, task.fixtures.gsettings)
     return written
 
 
-def open_fixture_apps(desktop: object, home: Path, task: Task) -> None:
-    """Open the applications the task starts with (``desktop`` is a SandboxDesktop)."""
-    for entry in task.fixtures.open:
+def open_fixture_apps(
+    desktop: object, home: Path, task: Task, environment: str | None = None
+) -> None:
+    """Open the applications the task starts with on ``environment`` (default: the task's
+    first); ``desktop`` is a SandboxDesktop."""
+    for entry in task.fixture_apps(environment or task.environments[0]):
         files = [home / entry.file] if entry.file else []
         desktop.open_app(entry.app, files)  # type: ignore[attr-defined]

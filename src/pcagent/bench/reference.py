@@ -7,7 +7,7 @@ coordinates, and may wait for a window, so reference solutions survive small lay
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from pcagent import actions as act
 from pcagent.bench.tasks import ReferenceStep, Task
@@ -93,7 +93,7 @@ def run_step(
 
 
 def run_reference(
-    environment: Environment,
+    environment: Environment | Mapping[str, Environment],
     task: Task,
     after_step: Callable[[int, act.Action | None], None],
     *,
@@ -103,6 +103,9 @@ def run_reference(
     evaluator checks there). ``api`` runs the solution with application actions
     (``reference_api``) instead of the GUI one. Returns the number of steps.
 
+    ``environment`` is the one desktop, or, for a cross-environment task, the desktops by the
+    task's environment names: each step runs on the one it names (the first by default).
+
     Raises :class:`ReferenceSolutionError` when a step fails, an application action included:
     a reference solution that does not do what it says is a broken task, not a poor agent.
     """
@@ -111,6 +114,14 @@ def run_reference(
         raise ReferenceSolutionError(
             f"task {task.id} has no reference solution with application actions"
         )
+    environments = (
+        environment if isinstance(environment, Mapping) else {task.environments[0]: environment}
+    )
+    missing = sorted(set(task.environments) - set(environments))
+    if missing:
+        raise ReferenceSolutionError(
+            f"task {task.id} runs steps on environments {missing}, which this run does not have"
+        )
     for number, step in enumerate(steps, start=1):
-        after_step(number, run_step(environment, step))
+        after_step(number, run_step(environments[task.environment_of(step)], step))
     return len(steps)

@@ -16,14 +16,22 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from pcagent import actions as act
 from pcagent.bench.checkers import CheckContext
-from pcagent.bench.evaluator import GraphEvaluator, NodeState
+from pcagent.bench.environments import (
+    RemoteDesktop,
+    TaskEnvironment,
+    check_remote_desktops,
+    open_further_apps,
+    open_further_environments,
+    prepare_further,
+)
+from pcagent.bench.evaluator import Contexts, GraphEvaluator, NodeState
 from pcagent.bench.failure_causes import RunFacts, failure_causes
 from pcagent.bench.fixtures import open_fixture_apps, prepare_home
 from pcagent.bench.metrics import TaskOutcome
@@ -137,6 +145,7 @@ def run_task(
     ablation: str = "none",
     parts: RunParts | None = None,
     record_to: RunStore | None = None,
+    further: Mapping[str, TaskEnvironment] | None = None,
 ) -> TaskRun:
     """Run one task on ``desktop`` (a started sandbox) and evaluate it.
 
@@ -144,11 +153,26 @@ def run_task(
     runner keeps one per worker), else with parts assembled for this task from ``config``,
     ``models`` and ``ablation``. A reference solution is recorded as a run in ``record_to`` when
     given (what the page graph learns from); a pcagent run's record gets its grade either way.
+
+    A cross-environment task runs on ``desktop`` as its first environment and on ``further``
+    (by name) as the others; each is reset and given its fixtures, each reference step runs on
+    the environment it names and each sub-goal is checked there. Raises :class:`PcAgentError`
+    when one of its environments is missing from ``further``.
     """
+    environments = _task_environments(task, desktop, further or {})
     reset_seconds = _prepare(desktop, task, services)
+    reset_seconds += sum(prepare_further(task, environments[name]) for name in environments)
     started = time.perf_counter()
     answers: list[str] = []
-    context = CheckContext(desktop.home, desktop, answers, services.as_mapping())
+    context: Contexts = CheckContext(desktop.home, desktop, answers, services.as_mapping())
+    if task.is_cross_environment:
+        context = {
+            task.environments[0]: context,
+            **{
+                name: CheckContext(env.home, env.environment, answers, services.as_mapping())
+                for name, env in environments.items()
+            },
+        }
     evaluator = GraphEvaluator(task)
     tokens = 0
     flagged: list[int] = []
@@ -160,20 +184,36 @@ def run_task(
     recording: RecordingEnvironment | None = None
     try:
         open_fixture_apps(desktop, desktop.home, task)
+        for further_environment in environments.values():
+            open_further_apps(task, further_environment)
         if agent in ("reference", "reference-api"):
+            senders = [desktop, *(env.environment for env in environments.values())]
 
             def after(number: int, action: act.Action | None) -> None:
                 if isinstance(action, act.Answer):
                     answers.append(action.text)
-                _release_reference_mail(desktop)
+                for sender in senders:
+                    _release_reference_mail(sender)
                 evaluator.evaluate(context, number)
 
-            environment: Any = desktop
+            first: Any = desktop
             if record_to is not None:
+                if task.is_cross_environment:
+                    raise PcAgentError(
+                        f"task {task.id} spans several desktops; its reference runs are not "
+                        "recorded (a run record holds one desktop's screens)"
+                    )
                 recording = start_recording(record_to, task, desktop)
-                environment = recording
-            steps = run_reference(environment, task, after, api=agent == "reference-api")
-            _release_reference_mail(desktop)
+                first = recording
+            by_name = {
+                task.environments[0]: first,
+                **{name: env.environment for name, env in environments.items()},
+            }
+            steps = run_reference(by_name, task, after, api=agent == "reference-api")
+            for sender in senders:
+                _release_reference_mail(sender)
+        elif agent == "pcagent" and task.is_cross_environment:
+            raise PcAgentError(_NO_CROSS_AGENT.format(task=task.id))
         elif agent == "pcagent":
             record = _run_pcagent(
                 task, desktop, evaluator, context, answers, config, models, ablation, parts
@@ -224,6 +264,29 @@ def run_task(
         failure_causes=causes,
     )
     return TaskRun(task, agent, outcome, list(evaluator.states.values()), answers, run_id, error)
+
+
+_NO_CROSS_AGENT = (
+    "task {task} spans several desktops; cross-environment runs of the pcagent agent are not "
+    "supported yet (run its reference solutions with --agent reference)"
+)
+
+
+def _task_environments(
+    task: Task, desktop: SandboxDesktop, further: Mapping[str, TaskEnvironment]
+) -> dict[str, TaskEnvironment]:
+    """The further environments ``task`` uses, by name (none for a one-desktop task)."""
+    needed = task.environments[1:]
+    missing = [name for name in needed if name not in further]
+    if missing:
+        raise PcAgentError(
+            f"task {task.id} also runs on {missing}; this run has "
+            f"{sorted(further) or 'no further desktops'}"
+        )
+    chosen = {name: further[name] for name in needed}
+    if any(env.environment is desktop for env in chosen.values()):
+        raise PcAgentError(f"task {task.id}: each environment needs a desktop of its own")
+    return chosen
 
 
 def _release_reference_mail(environment: object) -> None:
@@ -325,9 +388,14 @@ def run_tasks(
     scratch: Any = None,
     on_result: Callable[[TaskRun], None] | None = None,
     record_to: Path | None = None,
+    remotes: Mapping[str, RemoteDesktop] | None = None,
 ) -> list[TaskRun]:
     """Run ``tasks`` in ``parallel`` sandboxes; ``on_result`` is called as each task ends (from
     worker threads, one at a time). Results come back in task order.
+
+    Cross-environment tasks get, in each worker, one more desktop per further environment:
+    the remote desktop ``remotes`` gives for its name (then ``parallel`` must be 1), else a
+    second local sandbox. The ``pcagent`` agent is refused for them before anything starts.
 
     Sandboxes use the ``[desktop]`` settings of ``config`` (never its ``display``: tasks rewrite
     HOME). Raises :class:`~pcagent.errors.ConfigurationError` for an unknown ablation before any
@@ -340,6 +408,12 @@ def run_tasks(
     from pcagent.runtime.ablations import check_ablation
 
     check_ablation(ablation)
+    remotes = dict(remotes or {})
+    check_remote_desktops(tasks, remotes, parallel)
+    if agent == "pcagent":
+        crossing = [task.id for task in tasks if task.is_cross_environment]
+        if crossing:
+            raise PcAgentError(_NO_CROSS_AGENT.format(task=", ".join(crossing)))
     choices = (
         RunChoices.of(config, ablation=ablation, may_attach=False) if config is not None else None
     )
@@ -366,6 +440,7 @@ def run_tasks(
             choices,
             on_result,
             recorder,
+            remotes,
         )
 
 
@@ -380,6 +455,7 @@ def _run_in(
     choices: Any,
     on_result: Callable[[TaskRun], None] | None,
     recorder: RunStore | None = None,
+    remotes: Mapping[str, RemoteDesktop] | None = None,
 ) -> list[TaskRun]:
     from pcagent.assembly import open_run
     from pcagent.runtime.human import NoHuman
@@ -402,6 +478,15 @@ def _run_in(
                     desktop = SandboxDesktop(_sandbox_config(services, desktop_settings)).start()
                     desktops.append(desktop)
                 stack.enter_context(desktop)
+
+                def start_sandbox() -> SandboxDesktop:
+                    with _START_LOCK:
+                        sandbox = SandboxDesktop(_sandbox_config(services, desktop_settings))
+                        sandbox.start()
+                        desktops.append(sandbox)
+                    return sandbox
+
+                further = open_further_environments(tasks, remotes or {}, start_sandbox, stack)
                 parts = None
                 if agent == "pcagent" and choices is not None:
                     # One router and one run store per worker: a local model is loaded once,
@@ -409,11 +494,16 @@ def _run_in(
                     parts = stack.enter_context(
                         open_run(choices, human=NoHuman(), environment=desktop, models=models)
                     )
-                _work_through(desktop, services, parts)
+                _work_through(desktop, services, parts, further)
         except BaseException as error:  # surfaced in the caller's thread below
             failures.append(error)
 
-    def _work_through(desktop: SandboxDesktop, services: Services, parts: RunParts | None) -> None:
+    def _work_through(
+        desktop: SandboxDesktop,
+        services: Services,
+        parts: RunParts | None,
+        further: Mapping[str, TaskEnvironment],
+    ) -> None:
         while True:
             try:
                 index, task = work.get_nowait()
@@ -429,6 +519,7 @@ def _run_in(
                 ablation=ablation,
                 parts=parts,
                 record_to=recorder,
+                further=further,
             )
             with lock:
                 results[index] = result

@@ -48,9 +48,11 @@ class WorkbookSpec(_Strict):
 
 class FileFixture(_Strict):
     """A file written into HOME before the task: ``text``, a ``docx`` document or an ``xlsx``
-    workbook (exactly one)."""
+    workbook (exactly one); ``environment`` names whose HOME (default: the task's first
+    environment)."""
 
     path: str
+    environment: str | None = None
     text: str | None = None
     docx: DocumentSpec | None = None
     xlsx: WorkbookSpec | None = None
@@ -85,10 +87,12 @@ class MessageFixture(_Strict):
 
 
 class OpenApp(_Strict):
-    """An application open when the task starts, optionally on a fixture file."""
+    """An application open when the task starts, optionally on a fixture file, on the named
+    environment (default: the task's first)."""
 
     app: str
     file: str = ""
+    environment: str | None = None
 
 
 class Fixtures(_Strict):
@@ -112,6 +116,8 @@ class SubtaskSpec(_Strict):
     id: str
     description: str
     app: str
+    #: Where the subtask is done (default: the task's first environment).
+    environment: str | None = None
 
 
 class SubGoal(_Strict):
@@ -128,6 +134,9 @@ class SubGoal(_Strict):
     after: list[str] = Field(default_factory=list)
     final: bool = True
     description: str = ""
+    #: Whose state the checker reads: its HOME, desktop and services (default: the task's
+    #: first environment).
+    environment: str | None = None
 
 
 class ReferenceStep(_Strict):
@@ -147,6 +156,8 @@ class ReferenceStep(_Strict):
     wait_for: str | None = None
     wait_gone: str | None = None
     if_open: str | None = None
+    #: Where the step runs (default: the task's first environment).
+    environment: str | None = None
 
     @model_validator(mode="after")
     def _one_kind(self) -> ReferenceStep:
@@ -164,12 +175,24 @@ class ReferenceStep(_Strict):
         return self
 
 
+#: The one environment of a task that names none.
+DEFAULT_ENVIRONMENT = "main"
+_ENVIRONMENT_NAME = re.compile(r"[a-z][a-z0-9_-]{0,31}")
+
+
 class Task(_Strict):
-    """A benchmark task."""
+    """A benchmark task.
+
+    ``environments`` names the desktops a cross-environment task spans (``[workstation,
+    laptop]``); subtasks, sub-goals, reference steps and fixtures name the one they belong to,
+    the first by default. The mail and web services and the Clocks settings belong to the first.
+    A task that names none has one environment, :data:`DEFAULT_ENVIRONMENT`.
+    """
 
     id: str
     instruction: str
     apps: list[str]
+    environments: tuple[str, ...] = (DEFAULT_ENVIRONMENT,)
     #: The PC-Eval instruction this task re-creates (for the report).
     source: str = ""
     fixtures: Fixtures = Field(default_factory=Fixtures)
@@ -188,6 +211,7 @@ class Task(_Strict):
         )
         if unknown_apps:
             raise ValueError(f"unknown apps {unknown_apps}; known: {sorted(APPS)}")
+        self._check_environments()
         subtask_ids = {s.id for s in self.subtasks}
         node_ids = [n.id for n in self.nodes]
         if len(set(node_ids)) != len(node_ids):
@@ -201,6 +225,54 @@ class Task(_Strict):
             validate_params(node.checker, node.params)
         _check_acyclic(self.nodes)
         return self
+
+    def _check_environments(self) -> None:
+        names = self.environments
+        if not names:
+            raise ValueError("environments: name at least one, or leave the field out")
+        if len(set(names)) != len(names):
+            raise ValueError(f"environments {list(names)} repeat a name")
+        bad = [name for name in names if not _ENVIRONMENT_NAME.fullmatch(name)]
+        if bad:
+            raise ValueError(
+                f"environment names {bad} are not lower-case words (letters, digits, - and _)"
+            )
+        parts: list[tuple[str, str | None]] = [
+            *((f"fixture file {f.path}", f.environment) for f in self.fixtures.files),
+            *((f"open application {o.app}", o.environment) for o in self.fixtures.open),
+            *((f"subtask {s.id}", s.environment) for s in self.subtasks),
+            *((f"sub-goal {n.id}", n.environment) for n in self.nodes),
+            *((f"reference step {i}", r.environment) for i, r in enumerate(self.reference, 1)),
+            *(
+                (f"reference_api step {i}", r.environment)
+                for i, r in enumerate(self.reference_api, 1)
+            ),
+        ]
+        unknown = [f"{what} names {name!r}" for what, name in parts if name not in (None, *names)]
+        if unknown:
+            raise ValueError(
+                f"unknown environments: {'; '.join(unknown)}; this task's environments are "
+                f"{list(names)} (declare them in `environments:`)"
+            )
+
+    @property
+    def is_cross_environment(self) -> bool:
+        """Whether the task spans more than one desktop."""
+        return len(self.environments) > 1
+
+    def environment_of(
+        self, part: FileFixture | OpenApp | SubtaskSpec | SubGoal | ReferenceStep
+    ) -> str:
+        """The environment ``part`` belongs to: the one it names, or the task's first."""
+        return part.environment or self.environments[0]
+
+    def fixture_files(self, environment: str) -> list[FileFixture]:
+        """The fixture files written into ``environment``'s HOME."""
+        return [f for f in self.fixtures.files if self.environment_of(f) == environment]
+
+    def fixture_apps(self, environment: str) -> list[OpenApp]:
+        """The applications open on ``environment`` when the task starts."""
+        return [o for o in self.fixtures.open if self.environment_of(o) == environment]
 
     def node(self, node_id: str) -> SubGoal:
         return next(n for n in self.nodes if n.id == node_id)
@@ -272,8 +344,25 @@ def load_task(text: str, name: str) -> Task:
 
 @cache
 def load_tasks() -> dict[str, Task]:
-    """Every built-in task, by id, in file order."""
-    folder = resources.files("pcagent.bench").joinpath("tasks")
+    """Every built-in task (the 25 of PC-Eval), by id, in file order."""
+    return _load_package_folder("tasks")
+
+
+@cache
+def load_cross_tasks() -> dict[str, Task]:
+    """The built-in cross-environment tasks (``xe01``…), each spanning two desktops, by id. They
+    live in their own folder so that the PC-Eval set stays the 25 it measures."""
+    return _load_package_folder("tasks_cross")
+
+
+def cross_tasks_folder() -> Path:
+    """The folder of the built-in cross-environment task files (a benchmark run of them records
+    it as its task folder, so reports find the tasks and keep them out of PC-Eval's tables)."""
+    return Path(str(resources.files("pcagent.bench").joinpath("tasks_cross")))
+
+
+def _load_package_folder(name: str) -> dict[str, Task]:
+    folder = resources.files("pcagent.bench").joinpath(name)
     tasks: dict[str, Task] = {}
     for entry in sorted(folder.iterdir(), key=lambda e: e.name):
         if entry.name.endswith(".yaml"):
@@ -310,10 +399,18 @@ def load_task_folder(folder: Path) -> dict[str, Task]:
     return tasks
 
 
-def select_tasks(ids: list[str] | None, folder: Path | None = None) -> list[Task]:
-    """The tasks with these ids (all when None), from the built-in set or, given ``folder``,
-    from the task files there; the error lists the known ids."""
-    tasks = load_tasks() if folder is None else load_task_folder(folder)
+def select_tasks(
+    ids: list[str] | None, folder: Path | None = None, *, cross: bool = False
+) -> list[Task]:
+    """The tasks with these ids (all when None), from the built-in set, the built-in
+    cross-environment set (``cross``) or, given ``folder``, the task files there; the error
+    lists the known ids."""
+    if cross and folder is not None:
+        raise TaskDefinitionError("choose the cross-environment tasks or a task folder, not both")
+    if folder is not None:
+        tasks = load_task_folder(folder)
+    else:
+        tasks = load_cross_tasks() if cross else load_tasks()
     if not ids:
         return list(tasks.values())
     unknown = [i for i in ids if i not in tasks]

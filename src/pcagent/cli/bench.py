@@ -35,19 +35,30 @@ TasksDirOption = Annotated[
 ]
 
 
+CrossOption = Annotated[
+    bool,
+    typer.Option(
+        "--cross",
+        help="The built-in cross-environment tasks (xe01...), each spanning two desktops.",
+    ),
+]
+
+
 @bench_app.command("list")
 @reports_errors
 def list_tasks(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     tasks_dir: TasksDirOption = None,
+    cross: CrossOption = False,
 ) -> None:
     """The tasks, with their applications and sub-goal counts."""
     from pcagent.bench.tasks import select_tasks
 
-    tasks = select_tasks(None, tasks_dir)
+    tasks = select_tasks(None, tasks_dir, cross=cross)
     rows = [
         {
             "id": t.id,
+            "environments": list(t.environments),
             "apps": t.apps,
             "subtasks": len(t.subtasks),
             "subgoals": len(t.nodes),
@@ -84,6 +95,22 @@ def run(
     parallel: Annotated[int, typer.Option(help="Sandboxes side by side.", min=1, max=8)] = 1,
     max_steps: Annotated[int | None, typer.Option("--max-steps", help="Step cap per task.")] = None,
     tasks_dir: TasksDirOption = None,
+    cross: CrossOption = False,
+    environment: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--environment",
+            help="NAME=URL: a cross-environment task's further environment NAME is the desktop "
+            "`pcagent serve` serves there (repeatable; default: a second local sandbox).",
+        ),
+    ] = None,
+    environment_token: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--environment-token",
+            help="NAME=PATH: the token file of the server given for NAME with --environment.",
+        ),
+    ] = None,
     experience: ExperienceOption = None,
     record_to: Annotated[
         Path | None,
@@ -95,16 +122,33 @@ def run(
     ] = None,
 ) -> None:
     """Run tasks in fresh sandboxes and store the results (see ``bench report``)."""
+    from pcagent.bench.environments import (
+        check_remote_desktops,
+        parse_assignments,
+        remote_desktops,
+    )
     from pcagent.bench.results import BenchStore
     from pcagent.bench.runner import run_tasks
-    from pcagent.bench.tasks import select_tasks
+    from pcagent.bench.tasks import cross_tasks_folder, select_tasks
     from pcagent.runtime.ablations import check_ablation
 
     if agent not in AGENTS:
         raise ConfigurationError(f"unknown agent {agent!r}; use one of: {', '.join(AGENTS)}")
     checked = check_ablation(ablation)
     config = config_with(max_steps, model, experience)
-    chosen = select_tasks(tasks, tasks_dir)
+    chosen = select_tasks(tasks, tasks_dir, cross=cross)
+    remotes = remote_desktops(
+        parse_assignments(environment or [], "--environment"),
+        parse_assignments(environment_token or [], "--environment-token"),
+    )
+    check_remote_desktops(chosen, remotes, parallel)
+    task_folder = cross_tasks_folder() if cross else tasks_dir
+    crossing = [t.id for t in chosen if t.is_cross_environment]
+    if agent == "pcagent" and crossing:
+        raise ConfigurationError(
+            f"tasks {crossing} span several desktops; cross-environment runs of the pcagent "
+            "agent are not supported yet (use --agent reference, reference-api or noop)"
+        )
     if record_to is not None and agent not in ("reference", "reference-api"):
         raise ConfigurationError("--record-to records reference solutions; use --agent reference")
     if config.run.experience and agent == "pcagent" and checked != "no_experience":
@@ -117,7 +161,7 @@ def run(
             [t.id for t in chosen],
             model or "",
             checked,
-            tasks_dir=str(tasks_dir.resolve()) if tasks_dir is not None else "",
+            tasks_dir=str(task_folder.resolve()) if task_folder is not None else "",
             experience=config.run.experience if agent == "pcagent" else "",
         )
         console.print(f"benchmark run {bench.bench_id}: {len(chosen)} tasks, agent {agent}")
@@ -149,6 +193,7 @@ def run(
                 ablation=checked,
                 on_result=done,
                 record_to=record_to,
+                remotes=remotes,
             )
         _print_summary(store, bench.bench_id)
 

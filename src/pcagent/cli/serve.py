@@ -16,8 +16,9 @@ from rich.console import Console
 
 from pcagent.cli.errors import reports_errors
 from pcagent.config import data_dir, load_config
+from pcagent.env.protocol import LocalHome
 from pcagent.env.remote_api import API_PREFIX
-from pcagent.env.remote_security import check_bind, new_token
+from pcagent.env.remote_security import check_bind, is_loopback, new_token
 from pcagent.errors import RemoteServeError
 
 console = Console(stderr=True)
@@ -101,8 +102,19 @@ def serve_command(
     with open_environment(choices, log=lambda note: console.print(note)) as environment:
         token = new_token(token_path)
         description = f"attached display {choices.display}" if choices.attached else "sandbox"
+        # Only a client on this machine can use the HOME path (the benchmark writes fixtures
+        # there and its checkers read it); elsewhere it would tell a stranger about this
+        # machine's folders. An attached display's HOME is the user's own: never told.
+        share_home = (
+            is_loopback(host) and not choices.attached and isinstance(environment, LocalHome)
+        )
         app, gate = create_app(
-            environment, token=token, audit=audit, limits=limits, description=description
+            environment,
+            token=token,
+            audit=audit,
+            limits=limits,
+            description=description,
+            share_home=share_home,
         )
         server = uvicorn_server(
             app,
@@ -115,6 +127,10 @@ def serve_command(
         console.print(f"serving {description} on {scheme}://{host}:{port}{API_PREFIX}")
         console.print(f"  token (new for this start): {token_path}")
         console.print(f"  audit log: {audit.path}")
+        if share_home:
+            console.print(
+                f"  HOME (told to clients on this machine): {environment.home}", soft_wrap=True
+            )
         if tls is not None:
             console.print(f"  TLS certificate: {tls.certificate} (SHA-256 {tls.fingerprint})")
         console.print("  stop with Ctrl+C")

@@ -75,6 +75,10 @@ class Capabilities(_Wire):
     text_access: bool = False
     #: Whether application actions may name files (only in a HOME on the server's machine).
     home_paths: bool = False
+    #: The environment's HOME folder on the server's machine, told only by a server that listens
+    #: on loopback (client and server then share the machine): the benchmark writes a task's
+    #: fixture files there and its checkers read it. None otherwise.
+    served_home: str | None = None
     #: A short description for the client's run record ("sandbox", "attached display").
     environment: str = ""
 

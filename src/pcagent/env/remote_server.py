@@ -423,11 +423,14 @@ def create_app(
     audit: AuditLog,
     limits: ServerLimits | None = None,
     description: str = "",
+    share_home: bool = False,
 ) -> tuple[ASGIApp, EnvironmentGate]:
     """The ASGI application serving ``environment``, behind its :class:`RequestGuard`, and the
     gate its calls go through (close it after the server stopped).
 
     ``token`` is what clients must present; ``description`` goes into the capabilities.
+    ``share_home`` tells clients the environment's HOME path (``served_home``); give it only for
+    a loopback server, whose clients are on the same machine.
     """
     limits = limits or ServerLimits()
     gate = EnvironmentGate(limits.busy_wait)
@@ -491,6 +494,7 @@ def create_app(
                 app_action_kinds=sorted(app_kinds),
                 text_access=text is not None,
                 home_paths=home is not None,
+                served_home=str(home) if share_home and home is not None else None,
                 environment=description,
             )
         )
@@ -687,12 +691,16 @@ class BackgroundServer:
         key: Path | None = None,
         start_timeout: float = 10.0,
     ) -> None:
-        from pcagent.env.remote_security import new_token
+        from pcagent.env.remote_security import is_loopback, new_token
 
         self.token = new_token(files.token)
         self.files = files
         app, self._gate = create_app(
-            environment, token=self.token, audit=AuditLog(files.audit_log), limits=limits
+            environment,
+            token=self.token,
+            audit=AuditLog(files.audit_log),
+            limits=limits,
+            share_home=is_loopback(host),
         )
         self._server = uvicorn_server(app, host, port, certificate=certificate, key=key)
         self._thread = threading.Thread(target=self._server.run, name="pcagent-serve", daemon=True)

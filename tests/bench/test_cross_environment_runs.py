@@ -1,0 +1,152 @@
+"""The cross-environment tasks on two real desktops: the worker's local sandbox as the
+workstation, and a sandbox that ``pcagent serve`` serves from another process as the laptop.
+Every task's reference solutions pass every sub-goal, and doing nothing fails."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from pcagent.bench.environments import RemoteDesktop
+from pcagent.bench.runner import TaskRun, run_tasks
+from pcagent.bench.tasks import load_cross_tasks
+from pcagent.cli import app
+from pcagent.env.remote_client import connect
+from pcagent.errors import RemoteUnreachableError
+
+pytestmark = [pytest.mark.desktop, pytest.mark.slow]
+
+TASKS = list(load_cross_tasks().values())
+IDS = [task.id for task in TASKS]
+
+
+@dataclass
+class Served:
+    """The laptop: a sandbox served by ``pcagent serve`` in another process."""
+
+    url: str
+    token_file: Path
+    home: Path
+
+    @property
+    def remote(self) -> dict[str, RemoteDesktop]:
+        return {"laptop": RemoteDesktop(self.url, self.token_file)}
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    folder = tmp_path_factory.mktemp("serve")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    token = folder / "token"
+    server = subprocess.Popen(
+        [sys.executable, "-c", "from pcagent.cli import main; main()", "serve", "--port",
+         str(port), "--token-file", str(token)],
+        env={**os.environ, "PCAGENT_DATA_DIR": str(folder), "PCAGENT_CONFIG": ""},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )  # fmt: skip
+    try:
+        url = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 90
+        environment = None
+        while environment is None:
+            assert server.poll() is None and time.monotonic() < deadline, "serve did not start"
+            # the token is written just before the server listens
+            if token.exists():
+                with contextlib.suppress(RemoteUnreachableError):
+                    environment = connect(url, token_file=token)
+            time.sleep(0.2)
+        with environment:
+            served_home = environment.capabilities.served_home
+        assert served_home is not None  # a loopback server tells its sandbox's HOME
+        yield Served(url, token, Path(served_home))
+    finally:
+        server.send_signal(signal.SIGTERM)
+        try:
+            output, _ = server.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            output, _ = server.communicate()
+    # SIGTERM ends serve as Ctrl+C does (status 130), after it closed its sandbox
+    assert server.returncode in (0, 130), output
+    assert not token.exists()
+
+
+@pytest.fixture(scope="module")
+def runs(served: Served) -> dict[str, dict[str, TaskRun]]:
+    """Each agent's runs of every task, made once (one local sandbox per agent) when a test
+    first asks for them."""
+    return {}
+
+
+def run_of(
+    agent: str, task_id: str, runs: dict[str, dict[str, TaskRun]], served: Served
+) -> TaskRun:
+    if agent not in runs:
+        results = run_tasks(TASKS, agent, remotes=served.remote)  # type: ignore[arg-type]
+        runs[agent] = {result.task.id: result for result in results}
+    return runs[agent][task_id]
+
+
+@pytest.mark.parametrize("agent", ["reference", "reference-api"])
+@pytest.mark.parametrize("task_id", IDS)
+def test_the_reference_passes_across_a_local_and_a_served_desktop(
+    task_id: str, agent: str, runs: dict[str, dict[str, TaskRun]], served: Served
+) -> None:
+    result = run_of(agent, task_id, runs, served)
+    failed = {state.node_id: state.reason for state in result.nodes if not state.passed}
+    assert result.error is None, result.error
+    assert not failed, failed
+    assert result.outcome.success and result.outcome.completion_ratio == 1.0
+
+
+@pytest.mark.parametrize("task_id", IDS)
+def test_doing_nothing_fails(
+    task_id: str, runs: dict[str, dict[str, TaskRun]], served: Served
+) -> None:
+    result = run_of("noop", task_id, runs, served)
+    assert result.error is None, result.error
+    assert not result.outcome.success
+    assert result.outcome.completion_ratio < 1.0
+    assert result.outcome.reset_seconds < 15
+
+
+def test_fixtures_and_results_of_the_laptop_are_in_the_served_home(
+    runs: dict[str, dict[str, TaskRun]], served: Served
+) -> None:
+    # the last task run on the laptop was xe04 by the noop agent: its fixture is there, and
+    # nothing it did not write
+    run_of("noop", "xe04", runs, served)
+    documents = served.home / "Documents"
+    assert "Linden Print Shop" in (documents / "invoice.txt").read_text()
+    assert not (documents / "invoice_total.txt").exists()
+
+
+def test_bench_run_cli_with_a_served_environment(served: Served, tmp_path: Path) -> None:
+    environment = {"PCAGENT_DATA_DIR": str(tmp_path), "PCAGENT_CONFIG": ""}
+    ran = CliRunner().invoke(
+        app,
+        ["bench", "run", "--cross", "-t", "xe02", "--agent", "reference-api",
+         "--environment", f"laptop={served.url}",
+         "--environment-token", f"laptop={served.token_file}"],
+        env=environment,
+    )  # fmt: skip
+    assert ran.exit_code == 0, ran.output
+    assert "xe02 pass" in ran.output
+    assert "15300" in (served.home / "Documents" / "annual_rent.txt").read_text()
+    reported = CliRunner().invoke(app, ["bench", "report", "--json"], env=environment)
+    assert reported.exit_code == 0, reported.output
