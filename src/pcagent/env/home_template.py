@@ -9,6 +9,7 @@ own instead (``SandboxConfig.home_template``).
 from __future__ import annotations
 
 import shutil
+import time
 from pathlib import Path
 
 from pcagent.env.ownership import chown_tree
@@ -96,11 +97,30 @@ def write_default_template(target: Path) -> Path:
     return target
 
 
+#: Tries at removing HOME while an application that is closing still writes into it.
+_REMOVE_TRIES = 5
+
+
+def _remove_tree(home: Path) -> None:
+    """Remove ``home`` entirely. An application still shutting down (LibreOffice writing its
+    profile, a thumbnailer) can add or delete a file between the listing and the removal, which
+    fails one pass ("Directory not empty", a vanished file); the next pass finishes the job."""
+    for attempt in range(1, _REMOVE_TRIES + 1):
+        if not home.exists():
+            return
+        try:
+            shutil.rmtree(home)
+            return
+        except OSError:
+            if attempt == _REMOVE_TRIES:
+                raise
+            time.sleep(0.2 * attempt)
+
+
 def restore_home(template: Path, home: Path, owner: RunAs | None = None) -> None:
     """Make ``home`` an exact copy of ``template`` (whatever was in ``home`` is removed), owned by
     ``owner`` (``(uid, gid)``, the user the sandbox's applications run as; None: this process)."""
-    if home.exists():
-        shutil.rmtree(home)
+    _remove_tree(home)
     shutil.copytree(template, home, symlinks=True)
     home.chmod(0o700)
     if owner is not None:
