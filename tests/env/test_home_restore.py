@@ -22,7 +22,7 @@ def test_restore_wins_against_a_writer_that_keeps_adding_files(tmp_path: Path) -
             (profile / f"old{n}").write_text("x")
         stop = threading.Event()
 
-        def write(folder: Path = profile) -> None:
+        def write(folder: Path = profile, stop: threading.Event = stop) -> None:
             n = 0
             deadline = time.monotonic() + 2.0  # bounded, whatever happens
             while not stop.is_set() and time.monotonic() < deadline:
