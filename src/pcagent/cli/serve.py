@@ -136,6 +136,9 @@ def serve_command(
         console.print("  stop with Ctrl+C")
         try:
             server.run()
+        except KeyboardInterrupt:
+            # Ctrl+C or SIGTERM: how a server is meant to stop, not a failure (exit status 0).
+            console.print("stopped")
         except SystemExit:
             # uvicorn exits when it cannot listen; the sandbox is still closed on the way out.
             if server.started:
