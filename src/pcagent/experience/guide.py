@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import time
 from collections import deque
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -34,6 +35,10 @@ MAX_LINES = 5
 MAX_DEPTH = 2
 #: Of those, lines whose last action stays on the page (typing, selecting).
 MAX_SAME_PAGE = 2
+#: Screen summaries whose embeddings are kept (the oldest goes first).
+SCREEN_CACHE = 256
+#: Edges followed out of each page, the most relevant to the current subtask first.
+MAX_BRANCH = 12
 #: Pages looked up in the index before keeping the current application's (enough that other
 #: applications' pages cannot crowd them out; an exact search costs the same either way).
 CANDIDATES = 64
@@ -56,7 +61,12 @@ class Experience:
     _by_id: dict[int, PageNode] = field(init=False, repr=False)
     _out: dict[int, list[PageEdge]] = field(init=False, repr=False)
     _index: object = field(init=False, repr=False)
-    _subtask_cache: dict[str, np.ndarray] = field(init=False, repr=False, default_factory=dict)
+    _subtask_cache: dict[str, dict[str, float]] = field(
+        init=False, repr=False, default_factory=dict
+    )
+    _screen_cache: dict[str, np.ndarray] = field(init=False, repr=False, default_factory=dict)
+    _texts: list[str] = field(init=False, repr=False)
+    _text_matrix: np.ndarray = field(init=False, repr=False)
     #: Milliseconds each retrieval took (for the benchmark and the run's log).
     timings_ms: list[float] = field(init=False, default_factory=list)
 
@@ -64,6 +74,8 @@ class Experience:
         from pcagent.experience.vectors import VectorIndex
 
         self._by_id = {node.id: node for node in self.graph.nodes}
+        self._texts = list(self.graph.subtask_texts)
+        self._text_matrix = stacked(list(self.graph.subtask_texts.values()), self.encoder.dim)
         self._out = self.graph.out_edges()
         index = VectorIndex(self.encoder.dim)
         if self.graph.nodes:
@@ -85,7 +97,13 @@ class Experience:
 
     def similar_pages(self, screen: Screen, k: int = 5) -> list[tuple[PageNode, float]]:
         """The ``k`` pages most like ``screen``, of the same application, best first."""
-        vector = self.encoder.encode([screen.summary()])[0]
+        summary = screen.summary()
+        vector = self._screen_cache.get(summary)
+        if vector is None:  # a screen that did not change (a retry, a loop) is not embedded again
+            vector = self.encoder.encode([summary])[0]
+            if len(self._screen_cache) >= SCREEN_CACHE:
+                self._screen_cache.pop(next(iter(self._screen_cache)))
+            self._screen_cache[summary] = vector
         found = self._index.search(vector, CANDIDATES)  # type: ignore[attr-defined]
         return [
             (self._by_id[node_id], score)
@@ -106,7 +124,7 @@ class Experience:
         pages = [(n, s) for n, s in self.similar_pages(screen) if s >= MIN_PAGE_COSINE]
         if not pages:
             return ""
-        goal = self._subtask_vector(subtask)
+        goal = self._relevance(subtask)
         # From the few closest pages, not the closest alone: the same page seen half-loaded (no
         # controls yet) matches best and leads nowhere. A less similar start costs its walks.
         walks = [
@@ -127,14 +145,19 @@ class Experience:
                 break
         return "\n".join(lines.values())
 
-    def _walk(self, start: int, goal: np.ndarray) -> list[WalkPath]:
-        """Breadth-first from ``start``: every path of up to MAX_DEPTH edges, each next edge
-        leaving the page the previous one reached (actions that stayed on a page end a path)."""
+    def _walk(self, start: int, goal: Mapping[str, float]) -> list[WalkPath]:
+        """Breadth-first from ``start``: paths of up to MAX_DEPTH edges, each next edge leaving
+        the page the previous one reached (actions that stayed on a page end a path), through
+        the MAX_BRANCH most relevant edges of each page (a page every run passed through has
+        hundreds, one per subtask served)."""
         paths: list[WalkPath] = []
         queue: deque[tuple[int, tuple[PageEdge, ...]]] = deque([(start, ())])
         while queue:
             node, so_far = queue.popleft()
-            for edge in self._out.get(node, []):
+            edges = self._out.get(node, [])
+            if len(edges) > MAX_BRANCH:
+                edges = sorted(edges, key=lambda e: -goal.get(e.subtask, 0.0))[:MAX_BRANCH]
+            for edge in edges:
                 if any(edge.target == e.source for e in so_far):
                     continue  # no walking back in a circle
                 path = (*so_far, edge)
@@ -143,11 +166,10 @@ class Experience:
                     queue.append((edge.target, path))
         return paths
 
-    def _score(self, path: tuple[PageEdge, ...], goal: np.ndarray) -> float:
+    def _score(self, path: tuple[PageEdge, ...], goal: Mapping[str, float]) -> float:
         """Closeness of the subtask the path served to the current one, a little for how often
         it was taken, a little less for each extra step."""
-        served = self.graph.subtask_texts.get(path[-1].subtask)
-        relevance = float(np.dot(served, goal)) if served is not None else 0.0
+        relevance = goal.get(path[-1].subtask, 0.0)
         travelled = min(path[0].count, 5) / 50
         leads_on = 0.1 if path[-1].new_page else 0.0
         return relevance + travelled + leads_on - 0.05 * (len(path) - 1)
@@ -163,12 +185,16 @@ class Experience:
                 steps.append(f"{edge.action} (same page)")
         return ", then ".join(steps)
 
-    def _subtask_vector(self, subtask: str) -> np.ndarray:
-        vector = self._subtask_cache.get(subtask)
-        if vector is None:
+    def _relevance(self, subtask: str) -> Mapping[str, float]:
+        """How close each subtask the graph knows is to ``subtask`` (cosine), computed once per
+        subtask with one matrix product: a run asks about the same subtask step after step."""
+        known = self._subtask_cache.get(subtask)
+        if known is None:
             vector = self.encoder.encode([subtask])[0]
-            self._subtask_cache[subtask] = vector
-        return vector
+            scores = self._text_matrix @ vector if self._texts else np.zeros(0)
+            known = dict(zip(self._texts, scores.tolist(), strict=True))
+            self._subtask_cache[subtask] = known
+        return known
 
     def similar_plans(self, instruction: str, k: int = 2) -> str:
         """Plans of the ``k`` earlier instructions most like this one, as prompt lines ("" when
