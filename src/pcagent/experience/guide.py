@@ -58,6 +58,8 @@ class Experience:
 
     graph: PageGraph
     encoder: TextEncoder
+    #: Screen summaries whose embeddings are kept (0: none, every screen embedded).
+    screen_cache: int = SCREEN_CACHE
     _by_id: dict[int, PageNode] = field(init=False, repr=False)
     _out: dict[int, list[PageEdge]] = field(init=False, repr=False)
     _index: object = field(init=False, repr=False)
@@ -101,9 +103,10 @@ class Experience:
         vector = self._screen_cache.get(summary)
         if vector is None:  # a screen that did not change (a retry, a loop) is not embedded again
             vector = self.encoder.encode([summary])[0]
-            if len(self._screen_cache) >= SCREEN_CACHE:
+            if self.screen_cache and len(self._screen_cache) >= self.screen_cache:
                 self._screen_cache.pop(next(iter(self._screen_cache)))
-            self._screen_cache[summary] = vector
+            if self.screen_cache:
+                self._screen_cache[summary] = vector
         found = self._index.search(vector, CANDIDATES)  # type: ignore[attr-defined]
         return [
             (self._by_id[node_id], score)
