@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from pcagent.cli.errors import reports_errors
-from pcagent.config import load_config
+from pcagent.config import config_path, load_config
 
 console = Console()
 
@@ -29,7 +29,7 @@ def view_command(
     ] = None,
 ) -> None:
     """A local web viewer of the recorded runs (plan, steps with screenshots, model calls),
-    the benchmark results and a page graph.
+    the benchmark results and a page graph; a run page can start a rewind or a replay.
 
     It listens on 127.0.0.1 only and prints an address with a one-time token; open it in a
     browser on this machine. Ctrl+C stops it."""
@@ -42,6 +42,7 @@ def view_command(
         loopback_host,
         new_token,
     )
+    from pcagent.viewer.jobs import JobBoard
 
     loopback_host(host)
     config = load_config()
@@ -57,7 +58,9 @@ def view_command(
     except BaseException:
         store.close()
         raise
-    server = ViewerServer(create_app(sources, token, store=store), listener)
+    # Rewinds and replays started from the pages see the same data folder and configuration.
+    jobs = JobBoard.for_data_dir(config.data_dir, config_path())
+    server = ViewerServer(create_app(sources, token, store=store, jobs=jobs), listener)
     console.print(f"runs from {escape(str(sources.runs_dir))}")
     console.print(
         f"open [bold]{escape(server.url)}/?token={escape(token)}[/bold]  (Ctrl+C stops)",

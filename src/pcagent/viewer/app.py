@@ -10,16 +10,20 @@ into an HttpOnly, SameSite=Strict cookie and sends the browser on without it, or
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import hmac
 import json
+import secrets
 import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Annotated
+from urllib.parse import parse_qs, urlsplit
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, Query, Request
 from fastapi.responses import (
     FileResponse,
     HTMLResponse,
@@ -30,14 +34,23 @@ from fastapi.responses import (
 )
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from pcagent.bench.report import summary
 from pcagent.bench.results import BenchStore
 from pcagent.bench.tasks import Task, load_task_folder, load_tasks
 from pcagent.errors import PcAgentError, RecordError, RunNotFoundError, RunStateError
 from pcagent.experience.graph import PageGraph
 from pcagent.runtime.record_models import RunRecord, StepRecord
 from pcagent.runtime.records import RunStore
+from pcagent.viewer.compare_pages import (
+    ComparedResult,
+    ComparedRun,
+    compare_bench_page,
+    compare_runs_page,
+)
 from pcagent.viewer.export import export_run
 from pcagent.viewer.images import DEFAULT_THUMBNAIL_WIDTH, THUMBNAIL_WIDTHS, ImageCache
+from pcagent.viewer.job_pages import FORM_TOKEN_FIELD, jobs_page
+from pcagent.viewer.jobs import Job, JobBoard, JobRefused, replay_command, rewind_command
 from pcagent.viewer.layout import error_page, esc, url_part
 from pcagent.viewer.other_pages import (
     bench_list_page,
@@ -63,6 +76,9 @@ LIVE_POLL_S = 0.5
 LIVE_STREAM_S = 30.0
 #: How many runs the list reads before filtering.
 RUNS_LISTED = 500
+#: The largest form body a POST may send, and the longest guidance a rewind may carry.
+MAX_FORM_BYTES = 16 * 1024
+MAX_GUIDANCE_CHARS = 2000
 
 
 class NotFound(Exception):
@@ -147,11 +163,40 @@ def _html(text: str, status: int = 200) -> HTMLResponse:
     return HTMLResponse(text, status_code=status)
 
 
-def create_app(sources: ViewerSources, token: str, *, store: RunStore | None = None) -> FastAPI:
+class Forbidden(Exception):
+    """Answered with a 403 page carrying ``message`` (a state-changing request without its form
+    token, or from another site)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class Conflict(Exception):
+    """Answered with a 409 page carrying ``message`` (a job already running on the run)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def create_app(
+    sources: ViewerSources,
+    token: str,
+    *,
+    store: RunStore | None = None,
+    jobs: JobBoard | None = None,
+) -> FastAPI:
     """The viewer application. ``store`` is an already opened store of ``sources.runs_dir``
     (from :func:`check_sources`); one is opened otherwise. The store is closed when the
-    application shuts down."""
+    application shuts down. ``jobs`` starts the rewinds and replays asked for from the pages
+    (default: ``pcagent runs ...`` processes over the run store's data folder)."""
     state = _State(sources, store if store is not None else RunStore(sources.runs_dir))
+    board = jobs if jobs is not None else JobBoard.for_data_dir(sources.runs_dir.parent)
+    # Forms that change something carry a token derived from the session's credential with a
+    # secret made at start: another site can make a browser send the cookie (SameSite aside,
+    # e.g. from a sibling port), but cannot read a page to learn the form token.
+    form_secret = secrets.token_bytes(32)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -188,6 +233,50 @@ def create_app(sources: ViewerSources, token: str, *, store: RunStore | None = N
     async def not_found(_: Request, error: NotFound) -> Response:
         return _html(error_page("Not found", error.message), 404)
 
+    @app.exception_handler(Forbidden)
+    async def forbidden(_: Request, error: Forbidden) -> Response:
+        return _html(error_page("Refused", error.message), 403)
+
+    @app.exception_handler(Conflict)
+    async def conflict(_: Request, error: Conflict) -> Response:
+        return _html(error_page("Not started", error.message), 409)
+
+    def credential(request: Request) -> str:
+        header = request.headers.get("authorization", "")
+        if header[:7].lower() == "bearer ":
+            return header[7:].strip()
+        return request.cookies.get(COOKIE, "")
+
+    def form_token(request: Request) -> str:
+        """The form token of this request's session (the middleware has checked its
+        credential)."""
+        digest = hmac.new(form_secret, credential(request).encode(), hashlib.sha256)
+        return digest.hexdigest()
+
+    async def checked_form(request: Request) -> dict[str, str]:
+        """The fields of a POSTed form, after checking where it comes from and its form token.
+        Raises Forbidden when either is wrong."""
+        origin = request.headers.get("origin")
+        # A browser names the page a form came from; another site's page (or a sandboxed
+        # frame's "null") may not start anything. Scripts send no Origin and need the token.
+        if origin is not None and urlsplit(origin).netloc != request.headers.get("host", ""):
+            raise Forbidden(f"A form from {origin} may not change anything here.")
+        body = await request.body()
+        if len(body) > MAX_FORM_BYTES:
+            raise Forbidden("The form is too large.")
+        fields = {
+            key: values[-1]
+            for key, values in parse_qs(
+                body.decode("utf-8", errors="replace"), keep_blank_values=True
+            ).items()
+        }
+        supplied = fields.get(FORM_TOKEN_FIELD, "")
+        if not token_matches(form_token(request), supplied):
+            raise Forbidden(
+                "This form has no valid form token: reload the page it came from and send it again."
+            )
+        return fields
+
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_: Request, error: StarletteHTTPException) -> Response:
         title = "Not found" if error.status_code == 404 else f"Error {error.status_code}"
@@ -222,7 +311,9 @@ def create_app(sources: ViewerSources, token: str, *, store: RunStore | None = N
         runs = [r for r in state.store.list_runs(RUNS_LISTED) if matches(r, wanted, q.strip())]
         return _html(runs_page(runs, status=wanted, query=q, store_path=str(sources.runs_dir)))
 
-    def render_steps(run: RunRecord, contents: RunContents, after: int = 0) -> list[str]:
+    def render_steps(
+        run: RunRecord, contents: RunContents, after: int = 0, token_for_forms: str = ""
+    ) -> list[str]:
         sections = []
         for step in contents.steps:
             if step.step <= after:
@@ -237,6 +328,7 @@ def create_app(sources: ViewerSources, token: str, *, store: RunStore | None = N
                     events=contents.events_by_step.get(step.step, []),
                     screen_size=state.images.size(screenshot),
                     has_som=som.is_file(),
+                    form_token=token_for_forms,
                 )
             )
         return sections
@@ -250,18 +342,113 @@ def create_app(sources: ViewerSources, token: str, *, store: RunStore | None = N
         )
 
     @app.get("/runs/{run_id}", response_class=HTMLResponse)
-    def show_run(run_id: str) -> Response:
+    def show_run(run_id: str, request: Request) -> Response:
         run = find_run(run_id)
         if run.run_id != run_id:
             return RedirectResponse(f"/runs/{url_part(run.run_id)}", status_code=307)
         contents = contents_of(run)
-        return _html(run_page(contents, render_steps(run, contents)))
+        tokens = form_token(request)
+        return _html(run_page(contents, render_steps(run, contents, 0, tokens), tokens))
 
     @app.get("/runs/{run_id}/steps", response_class=HTMLResponse)
-    def steps_after(run_id: str, after: int = 0) -> Response:
+    def steps_after(run_id: str, request: Request, after: int = 0) -> Response:
         """The steps after ``after``, as sections of the timeline (the live page appends them)."""
         run = exact_run(run_id)
-        return _html("".join(render_steps(run, contents_of(run), after)))
+        return _html("".join(render_steps(run, contents_of(run), after, form_token(request))))
+
+    # --- comparing runs ------------------------------------------------------------------------
+
+    def compared(run_id: str) -> ComparedRun:
+        run = find_run(run_id)
+        steps = state.store.steps(run.run_id)
+        sizes = {
+            step.step: state.images.size(state.store.screenshot_path(run.run_id, step.step))
+            for step in steps
+        }
+        return ComparedRun(run, steps, sizes)
+
+    @app.get("/compare", response_class=HTMLResponse)
+    def compare_runs(
+        left: str = "", right: str = "", run: Annotated[list[str] | None, Query()] = None
+    ) -> Response:
+        """Two runs step by step: ``left`` and ``right``, or two ``run`` values (from the run
+        list's check boxes; the older run goes left)."""
+        if not (left and right):
+            picked = [r for r in run or [] if r]
+            if len(picked) != 2:
+                return _html(
+                    error_page(
+                        "Pick two runs",
+                        f"Comparing needs two runs; {len(picked)} were ticked. Tick two runs "
+                        "in the list, or open /compare?left=RUN&right=RUN.",
+                    ),
+                    400,
+                )
+            first, second = (find_run(r) for r in picked)
+            older, newer = sorted((first, second), key=lambda r: (r.created_at, r.run_id))
+            return RedirectResponse(
+                f"/compare?left={url_part(older.run_id)}&right={url_part(newer.run_id)}",
+                status_code=303,
+            )
+        return _html(compare_runs_page(compared(left), compared(right)))
+
+    # --- rewinds and replays -------------------------------------------------------------------
+
+    def start_job(run_id: str, kind: str, argv: list[str]) -> Response:
+        try:
+            job = board.start(run_id, kind, argv)
+        except JobRefused as error:
+            raise Conflict(str(error)) from None
+        except OSError as error:
+            raise Conflict(f"The {kind} could not be started: {error}") from None
+        return RedirectResponse(f"/jobs?started={url_part(job.job_id)}", status_code=303)
+
+    @app.post("/runs/{run_id}/rewind")
+    async def rewind(run_id: str, request: Request) -> Response:
+        """Start ``pcagent runs rewind RUN --to STEP [--guidance TEXT]`` in the background."""
+        fields = await checked_form(request)
+        run = await asyncio.to_thread(exact_run, run_id)
+        try:
+            step = int(fields.get("step", ""))
+        except ValueError:
+            return _html(error_page("Not started", "The form gives no step number."), 400)
+        if step > 0:
+            await asyncio.to_thread(recorded_step, run.run_id, step)
+        elif step < 0:
+            return _html(error_page("Not started", f"There is no step {step}."), 400)
+        guidance = fields.get("guidance", "").strip()
+        if len(guidance) > MAX_GUIDANCE_CHARS:
+            return _html(
+                error_page(
+                    "Not started", f"Guidance is limited to {MAX_GUIDANCE_CHARS} characters."
+                ),
+                400,
+            )
+        return start_job(run.run_id, "rewind", rewind_command(run.run_id, step, guidance))
+
+    @app.post("/runs/{run_id}/replay")
+    async def replay(run_id: str, request: Request) -> Response:
+        """Start ``pcagent runs replay RUN`` in the background."""
+        await checked_form(request)
+        run = await asyncio.to_thread(exact_run, run_id)
+        return start_job(run.run_id, "replay", replay_command(run.run_id))
+
+    def run_made_by(job: Job, recent: list[RunRecord]) -> str | None:
+        """The run a rewind made: the newest run rewound from the job's run since it started."""
+        if job.kind != "rewind":
+            return None
+        for candidate in recent:  # newest first
+            if candidate.parent_run == job.run_id and candidate.created_at >= job.started_at:
+                return candidate.run_id
+        return None
+
+    @app.get("/jobs", response_class=HTMLResponse)
+    def list_jobs(started: str = "") -> Response:
+        jobs = board.jobs()
+        recent = state.store.list_runs(RUNS_LISTED) if jobs else []
+        made = {job.job_id: run for job in jobs if (run := run_made_by(job, recent)) is not None}
+        message = f"Started job {started}." if started else ""
+        return _html(jobs_page(jobs, made, message))
 
     def step_file(run_id: str, step: int, kind: str) -> Path:
         exact_run(run_id)
@@ -370,6 +557,29 @@ def create_app(sources: ViewerSources, token: str, *, store: RunStore | None = N
         where = str(sources.bench_dir) if sources.bench_dir else "no benchmark folder"
         return _html(bench_list_page(runs, where))
 
+    @app.get("/bench/compare", response_class=HTMLResponse)
+    def bench_compare(task: str, a: str, b: str) -> Response:
+        """One task's results in two benchmark runs, side by side."""
+        with state.bench_lock:
+            bench = state.bench_store()
+            if bench is None:
+                raise NotFound("No benchmark results recorded here.")
+            sides = []
+            for bench_id in (a, b):
+                try:
+                    run = bench.get(bench_id)
+                except RecordError as error:
+                    raise NotFound(str(error)) from None
+                rows = {row["task"]: row for row in summary(bench, run)["tasks"]}
+                results = {r.task_id: r for r in bench.results(run.bench_id)}
+                if task not in results:
+                    raise NotFound(f"Benchmark run {run.bench_id} has no result of task {task!r}.")
+                row = rows[task]
+                known = bool(row["run_id"]) and _run_known(state.store, row["run_id"])
+                sides.append(ComparedResult(run, row, results[task], known))
+            definition = state.tasks_for(sides[0].bench.tasks_dir).get(task)
+        return _html(compare_bench_page(task, definition, sides[0], sides[1]))
+
     @app.get("/bench/{bench_id}", response_class=HTMLResponse)
     def bench_run(bench_id: str) -> Response:
         with state.bench_lock:
@@ -386,7 +596,15 @@ def create_app(sources: ViewerSources, token: str, *, store: RunStore | None = N
                 for r in bench.results(run.bench_id)
                 if r.run_id and _run_known(state.store, r.run_id)
             }
-            return _html(bench_page(bench, run, tasks, known))
+            others: dict[str, list[str]] = {}
+            own = {result.task_id for result in bench.results(run.bench_id)}
+            for other in bench.runs():
+                if other.bench_id == run.bench_id:
+                    continue
+                for result in bench.results(other.bench_id):
+                    if result.task_id in own:
+                        others.setdefault(result.task_id, []).append(other.bench_id)
+            return _html(bench_page(bench, run, tasks, known, others))
 
     # --- experience ------------------------------------------------------------------------------
 

@@ -35,6 +35,14 @@ details{margin:.3em 0}summary{cursor:pointer}
 form.filters input,form.filters select{margin-right:.6em}
 .live{background:#fff3c4;padding:.3em .6em;border-radius:4px;display:inline-block}
 button{cursor:pointer}
+.compare-heads{display:grid;grid-template-columns:1fr 1fr;gap:1em}
+.compare-row{display:grid;grid-template-columns:minmax(0,1fr) 9em minmax(0,1fr);gap:.8em;
+ background:#fff;border:1px solid #ccc;border-radius:6px;margin:.6em 0;padding:.5em}
+.compare-row .shot{max-width:420px}.compare-middle{text-align:center;font-size:.9em}
+.compare-row.copied{background:#f1f1f1}.compare-row.differs{border-color:#c60;border-width:2px}
+.compare-row.differs .compare-note{color:#a50}.compare-row.copied .compare-note{color:#666}
+form.rewind-form,form.replay-form{margin:.4em 0}form.rewind-form input{margin-right:.4em}
+.notice{background:#fff3c4;padding:.4em .6em}pre.log-tail{max-height:12em;min-width:20em}
 """
 
 #: Loads the body of a ``<details data-src=...>`` the first time it opens, and swaps a step's
@@ -97,7 +105,7 @@ def page(title: str, body: str, *, extra_script: str = "") -> str:
         '<meta name="viewport" content="width=device-width,initial-scale=1">'
         f"<style>{STYLE}</style></head><body>"
         '<header><a href="/">Runs</a><a href="/bench">Benchmark</a>'
-        '<a href="/experience">Experience</a></header>'
+        '<a href="/experience">Experience</a><a href="/jobs">Jobs</a></header>'
         f"<main>{body}</main><script>{SCRIPT}{extra_script}</script></body></html>"
     )
 

@@ -17,6 +17,7 @@ from pcagent.bench.report import causes_html, graph_svg, summary
 from pcagent.bench.results import BenchRun, BenchStore
 from pcagent.bench.tasks import Task
 from pcagent.experience.graph import PageEdge, PageGraph
+from pcagent.viewer.compare_pages import other_results_links
 from pcagent.viewer.layout import esc, page, table, url_part, when
 
 
@@ -54,11 +55,17 @@ def bench_list_page(runs: Sequence[BenchRun], store_path: str) -> str:
 
 
 def bench_page(
-    store: BenchStore, bench: BenchRun, tasks: Mapping[str, Task], known_runs: set[str]
+    store: BenchStore,
+    bench: BenchRun,
+    tasks: Mapping[str, Task],
+    known_runs: set[str],
+    other_benches: Mapping[str, Sequence[str]] | None = None,
 ) -> str:
     """One benchmark run: its metrics, the failure causes, and per task the sub-goal graph
     coloured by pass/fail, the failed checks and a link to the task's run (when the run record
-    is in this viewer's store: ``known_runs``)."""
+    is in this viewer's store: ``known_runs``); ``other_benches`` names, per task, the other
+    benchmark runs with a result of it, to compare with."""
+    other_benches = other_benches or {}
     data = summary(store, bench)
     metrics = data["metrics"]
     parts = [
@@ -117,6 +124,11 @@ def bench_page(
             f"{verdict}</h3><p>{esc(task.instruction if task else '')}</p>"
             f"<p class=muted>{row['actions']} actions, {row['tokens']} tokens, {row['seconds']} s, "
             f"completion {_percent(row['completion_ratio'])}{run_link}</p>"
+        )
+        parts.append(
+            other_results_links(
+                result.task_id, bench.bench_id, other_benches.get(result.task_id, ())
+            )
         )
         if task is not None:
             parts.append(f'<div class="subgoal-graph">{graph_svg(task, result.nodes)}</div>')

@@ -31,6 +31,7 @@ from pcagent.runtime.record_models import (
     StepRecord,
 )
 from pcagent.viewer.drawing import action_overlay_svg, action_text, plan_graph_svg
+from pcagent.viewer.job_pages import replay_form, rewind_form
 from pcagent.viewer.layout import duration, esc, lazy_details, page, table, url_part, when
 
 #: Run statuses offered by the list's filter.
@@ -83,6 +84,8 @@ def runs_page(runs: Sequence[RunRecord], *, status: str, query: str, store_path:
     )
     rows = [
         f'<tr class="run-row" data-run="{esc(run.run_id)}">'
+        f'<td><input type="checkbox" name="run" value="{esc(run.run_id)}" form="compare-form" '
+        f'aria-label="compare {esc(run.run_id)}"></td>'
         f'<td><a href="/runs/{url_part(run.run_id)}">{esc(run.run_id)}</a></td>'
         f'<td class="status-{esc(run.status)}">{esc(run.status)}</td>'
         f"<td>{esc(run.instruction[:160])}</td><td>{esc(model_of(run.settings) or '–')}</td>"
@@ -93,6 +96,7 @@ def runs_page(runs: Sequence[RunRecord], *, status: str, query: str, store_path:
     listing = (
         table(
             [
+                "compare",
                 "run",
                 "status",
                 "instruction",
@@ -108,7 +112,13 @@ def runs_page(runs: Sequence[RunRecord], *, status: str, query: str, store_path:
         if rows
         else "<p>No runs match.</p>"
     )
-    body = f"<h1>Runs</h1><p class=muted>{esc(store_path)}</p>{form}{listing}"
+    compare = (
+        '<form id="compare-form" class="filters" method="get" action="/compare">'
+        '<button type="submit">compare the two ticked runs</button></form>'
+        if rows
+        else ""
+    )
+    body = f"<h1>Runs</h1><p class=muted>{esc(store_path)}</p>{form}{compare}{listing}"
     return page("Runs", body)
 
 
@@ -304,9 +314,11 @@ def step_html(
     events: Sequence[RunEvent],
     screen_size: tuple[int, int] | None,
     has_som: bool,
+    form_token: str = "",
 ) -> str:
     """One step of the timeline. ``screen_size`` is the screenshot's size (None: no
-    screenshot); ``has_som`` says whether a Set-of-Mark image was recorded."""
+    screenshot); ``has_som`` says whether a Set-of-Mark image was recorded; with a
+    ``form_token`` the step has a "rewind to here" form."""
     n = step.step
     base = f"/runs/{url_part(run_id)}/steps/{n}"
     image_id = f"img-{n}"
@@ -376,6 +388,8 @@ def step_html(
         f"<div class=muted>{esc(step.front_app or '–')} · {esc(step.window or '–')} · "
         f"{when(step.started_at)} · {duration(step.duration_ms / 1000)} · {step.tokens} tokens</div>"
     )
+    if form_token:
+        details.append(rewind_form(run_id, n, form_token))
     return (
         f'<section class="step" id="step-{n}" data-step="{n}">{heading}'
         f'<div class="visual">{visual}</div><div class="details">{"".join(details)}</div></section>'
@@ -509,14 +523,18 @@ LIVE_SCRIPT = """
 def run_page(
     contents: RunContents,
     step_sections: Sequence[str],
+    form_token: str = "",
 ) -> str:
-    """A run's whole page; ``step_sections`` are the rendered steps (see :func:`step_html`)."""
+    """A run's whole page; ``step_sections`` are the rendered steps (see :func:`step_html`).
+    With a ``form_token`` the page has a "replay" form."""
     run = contents.run
     plan = PlanView.of(contents)
     live = run.status == "running"
     parent = (
         f'<p>continued from <a href="/runs/{url_part(run.parent_run)}#step-{run.parent_step}">'
-        f"{esc(run.parent_run)} step {run.parent_step}</a></p>"
+        f"{esc(run.parent_run)} step {run.parent_step}</a> · "
+        f'<a class="compare-parent" href="/compare?left={url_part(run.parent_run)}&amp;right='
+        f'{url_part(run.run_id)}">compare with its parent</a></p>'
         if run.parent_run
         else ""
     )
@@ -533,6 +551,7 @@ def run_page(
         f"{duration(run_duration(run))} · "
         f'<a href="/runs/{url_part(run.run_id)}/export.zip">export (zip)</a></p>'
         + parent
+        + (replay_form(run.run_id, form_token) if form_token else "")
         + f"<details><summary>settings</summary><pre>{esc(settings)}</pre></details>"
     )
     timeline = (
