@@ -3,9 +3,10 @@ served by real uvicorn on a free 127.0.0.1 port in a background thread."""
 
 from __future__ import annotations
 
+import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -38,6 +39,7 @@ from pcagent.runtime.record_models import (
 )
 from pcagent.runtime.records import RunStore
 from pcagent.viewer import ViewerServer, ViewerSources, bind, check_sources, create_app
+from pcagent.viewer.jobs import JobBoard, LaunchedProcess, SubprocessLauncher
 
 SCREEN = (800, 600)
 INSTRUCTION = "Write the total into notes.txt, then compute it in the calculator"
@@ -114,6 +116,28 @@ class Records:
     finished: str
     running: str
     bench_id: str
+    #: ``finished`` rewound to step 2: steps 1 and 2 copied, a different step 3.
+    rewound: str
+    #: A second benchmark run of task pc01, which passed there.
+    other_bench_id: str
+
+
+def write_rewound_child(store: RunStore, parent: str, step: int) -> str:
+    """A run rewound from ``parent`` at ``step`` as a rewind records it: the parent's steps up to
+    ``step`` copied under the same numbers, then its own steps."""
+    child = store.create_run(
+        INSTRUCTION, {"model": "qwen2.5-coder-1.5b", "rewound_from": parent},
+        parent_run=parent, parent_step=step,
+    )  # fmt: skip
+    for copied in store.steps(parent, upto=step):
+        store.write_step(
+            copied.model_copy(update={"run_id": child.run_id}),
+            screenshot=screenshot(copied.step),
+            set_of_mark=set_of_mark(copied.step),
+        )
+    write_step(store, child.run_id, step + 1, act.Click(x=200, y=150))
+    store.set_status(child.run_id, "failed", "the calculator never opened")
+    return child.run_id
 
 
 def make_records(root: Path) -> Records:
@@ -143,6 +167,7 @@ def make_records(root: Path) -> Records:
         store.add_event(RunEvent(run_id=live.run_id, step=0,
                                  event=PlanEvent(subtasks=SUBTASKS[:1], state=checkpoint({}))))  # fmt: skip
         write_step(store, live.run_id, 1, act.Click(x=100, y=100))
+        rewound = write_rewound_child(store, run_id, 2)
 
     task = load_tasks()["pc01"]
     outcome = TaskOutcome(task_id="pc01", success=False, completion_ratio=0.5, subtasks_passed=1,
@@ -153,7 +178,62 @@ def make_records(root: Path) -> Records:
     with BenchStore(bench_dir) as bench_store:
         bench = bench_store.create("pcagent", ["pc01"], model="qwen2.5-coder-1.5b")
         bench_store.add(bench.bench_id, TaskRun(task, "pcagent", outcome, nodes, [], run_id, None))
-    return Records(root, runs_dir, bench_dir, run_id, live.run_id, bench.bench_id)
+        other = bench_store.create("pcagent", ["pc01"], model="qwen2.5-coder-7b")
+        passed = TaskOutcome(task_id="pc01", success=True, completion_ratio=1.0, subtasks_passed=2,
+                             subtasks_total=2, actions=5, tokens=900, seconds=20.0,
+                             reset_seconds=0.5)  # fmt: skip
+        all_passed = [NodeState("opened", "s1", passed=True, step=1, reason="title matches"),
+                      NodeState("alarm", "s2", passed=True, step=3, reason="alarm at 07:30")]  # fmt: skip
+        bench_store.add(
+            other.bench_id, TaskRun(task, "pcagent", passed, all_passed, [], rewound, None)
+        )
+    return Records(
+        root, runs_dir, bench_dir, run_id, live.run_id, bench.bench_id, rewound, other.bench_id
+    )
+
+
+#: What the tests launch instead of ``pcagent runs rewind|replay``: it prints a line, waits
+#: while a hold file exists (at most 10 s), makes the run a rewind would make (a child of the
+#: run, nothing more), and writes the command it stands in for into a marker file.
+STAND_IN_SCRIPT = """
+import json, os, sys, time
+from pathlib import Path
+
+marker, hold, argv = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3:]
+print("stand-in for:", " ".join(argv[3:]), flush=True)
+deadline = time.monotonic() + 10
+while hold.exists() and time.monotonic() < deadline:
+    time.sleep(0.05)
+if "rewind" in argv:
+    from pcagent.runtime.records import RunStore
+
+    parent, step = argv[argv.index("rewind") + 1], int(argv[argv.index("--to") + 1])
+    with RunStore(Path(os.environ["PCAGENT_DATA_DIR"]) / "runs") as store:
+        child = store.create_run("stand-in rewind", {}, parent_run=parent, parent_step=step)
+        store.set_status(child.run_id, "finished", "")
+    print("made run", child.run_id, flush=True)
+marker.write_text(json.dumps({"argv": argv, "data_dir": os.environ.get("PCAGENT_DATA_DIR")}))
+"""
+
+
+class StandInLauncher:
+    """Launches, for real, a small Python script in place of the command asked for (a real rewind
+    would start a desktop and a model); keeps what was asked for."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.script = folder / "stand_in.py"
+        self.script.write_text(STAND_IN_SCRIPT)
+        self.hold = folder / "hold"
+        self.launched: list[tuple[list[str], Path]] = []
+
+    def launch(
+        self, argv: Sequence[str], env: Mapping[str, str], log_path: Path
+    ) -> LaunchedProcess:
+        marker = self.folder / f"marker-{len(self.launched)}.json"
+        self.launched.append((list(argv), marker))
+        command = [sys.executable, str(self.script), str(marker), str(self.hold), *argv]
+        return SubprocessLauncher().launch(command, env, log_path)
 
 
 @dataclass
@@ -161,6 +241,7 @@ class Viewer:
     url: str
     token: str
     records: Records
+    launcher: StandInLauncher
 
     def client(self, *, signed_in: bool = True) -> httpx.Client:
         headers = {"Authorization": f"Bearer {self.token}"} if signed_in else {}
@@ -172,7 +253,9 @@ def viewer(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Viewer]:
     records = make_records(tmp_path_factory.mktemp("records"))
     sources = ViewerSources(records.runs_dir, records.bench_dir)
     token = "test-token-" + "x" * 20
-    app = create_app(sources, token, store=check_sources(sources))
+    launcher = StandInLauncher(tmp_path_factory.mktemp("jobs"))
+    jobs = JobBoard.for_data_dir(records.root, launcher=launcher)
+    app = create_app(sources, token, store=check_sources(sources), jobs=jobs)
     listener = bind("127.0.0.1", 0)
     server = ViewerServer(app, listener)
     thread = threading.Thread(target=server.run, daemon=True)
@@ -182,7 +265,7 @@ def viewer(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Viewer]:
         assert thread.is_alive() and time.monotonic() < deadline, "the viewer did not start"
         time.sleep(0.02)
     try:
-        yield Viewer(server.url, token, records)
+        yield Viewer(server.url, token, records, launcher)
     finally:
         server.stop()
         thread.join(timeout=10)
