@@ -187,3 +187,28 @@ def test_the_screenshot_for_the_readme(page: Page, viewer: Viewer, tmp_path: Pat
     with Image.open(target) as shot:
         assert shot.size == (1100, 760)
     assert target.stat().st_size < 300_000
+
+
+def test_two_ticked_runs_open_side_by_side(page: Page, viewer: Viewer, tmp_path: Path) -> None:
+    records = viewer.records
+    page.locator(f'input[name="run"][value="{records.rewound}"]').check()
+    page.locator(f'input[name="run"][value="{records.finished}"]').check()
+    page.locator("#compare-form button").click()
+    page.wait_for_url(f"**/compare?left={records.finished}&right={records.rewound}")
+    rows = page.locator("section.compare-row")
+    assert rows.count() == 3
+    assert page.locator("section.compare-row.copied").count() == 2
+    step_3 = page.locator("#step-3")
+    step_3.scroll_into_view_if_needed()
+    left, right = step_3.locator(".compare-side.left"), step_3.locator(".compare-side.right")
+    page.wait_for_function(
+        """() => Array.from(document.querySelectorAll('#step-3 .compare-side img'))
+             .every(i => i.complete && i.naturalWidth > 0)"""
+    )
+    left_box, right_box = left.bounding_box(), right.bounding_box()
+    assert left_box is not None and right_box is not None
+    assert left_box["x"] + left_box["width"] <= right_box["x"]  # two columns, left first
+    assert abs(left_box["y"] - right_box["y"]) < 2
+    assert "42*2=" in left.inner_text() and "click(x=200, y=150)" in right.inner_text()
+    assert "action differs" in step_3.locator(".compare-middle").inner_text()
+    page.screenshot(path=tmp_path / "compare.png", full_page=True)
