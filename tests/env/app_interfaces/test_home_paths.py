@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pcagent.env.app_interfaces.paths import existing_in_home, files_named
+from pcagent.env.app_interfaces.paths import existing_in_home, files_named, in_home
 from pcagent.errors import InvalidActionError
 
 
@@ -50,3 +50,14 @@ def test_a_link_leading_out_of_home_is_never_found(home: Path, tmp_path: Path) -
     assert existing_in_home(home, "secret.txt") == home / "secret.txt"
     with pytest.raises(InvalidActionError, match="outside the sandbox's HOME"):
         existing_in_home(home, "Documents/secret.txt")
+
+
+def test_the_usual_linux_home_means_this_home(home: Path) -> None:
+    assert in_home(home, "/home/user/Documents/memo.txt") == home / "Documents" / "memo.txt"
+    assert in_home(home, "/root/Documents/memo.txt") == home / "Documents" / "memo.txt"
+    assert existing_in_home(home, "/home/anna/memo.txt") == home / "Documents" / "memo.txt"
+    assert in_home(home, "/home/user") == home
+    # still never out of HOME, and other absolute paths are what they say
+    for outside in ("/home/user/../../etc/passwd", "/etc/passwd", "/home", "/tmp/x.txt"):
+        with pytest.raises(InvalidActionError, match="outside the sandbox's HOME"):
+            in_home(home, outside)

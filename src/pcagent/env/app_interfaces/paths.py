@@ -14,11 +14,27 @@ from pathlib import Path
 from pcagent.errors import InvalidActionError
 
 
+def _conventional_home(candidate: Path, home: Path, root: Path) -> Path:
+    """A path under a home folder by convention (``/home/user/Documents/a.txt``, ``/root/a.txt``)
+    that is not this HOME, read as the same path in this HOME: models write the usual Linux home
+    rather than a sandbox's. It still has to stay in HOME like any other path."""
+    real = Path(os.path.realpath(candidate))
+    if real == root or real.is_relative_to(root):
+        return candidate
+    parts = candidate.parts
+    if len(parts) >= 3 and parts[:2] == ("/", "home"):
+        return home.joinpath(*parts[3:])
+    if len(parts) >= 2 and parts[:2] == ("/", "root"):
+        return home.joinpath(*parts[2:])
+    return candidate
+
+
 def in_home(home: Path, text: str) -> Path:
     """The path ``text`` names, inside ``home``; :class:`InvalidActionError` when it leads out.
 
     Links are followed to decide (a link in HOME to ``/etc`` leads out), and the path returned is
-    the one written (not the link's target), so that a document keeps its name.
+    the one written (not the link's target), so that a document keeps its name. A path in a
+    conventional home folder (``/home/user/...``, ``/root/...``) means the same path in HOME.
     """
     written = text.strip()
     if not written:
@@ -29,6 +45,7 @@ def in_home(home: Path, text: str) -> Path:
     if not candidate.is_absolute():
         candidate = home / candidate
     root = Path(os.path.realpath(home))
+    candidate = _conventional_home(candidate, home, root)
     real = Path(os.path.realpath(candidate))
     if real != root and not real.is_relative_to(root):
         raise InvalidActionError(
