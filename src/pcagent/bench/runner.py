@@ -241,6 +241,12 @@ def run_task(
             completion=tuple(evaluator.history),
         )
         causes = tuple(failure_causes(task, facts))
+    elif agent == "pcagent" and error is not None:
+        # The run never got going (the desktop failed before its first step): still a cause.
+        facts = RunFacts(
+            steps=[], events=[], nodes=list(evaluator.states.values()), status="failed", error=error
+        )
+        causes = tuple(failure_causes(task, facts))
     subtasks = evaluator.subtask_success()
     success = evaluator.success and error is None
     if recording is not None:

@@ -379,7 +379,10 @@ class Worker:
                     )
             except GLib.Error:
                 continue
-            matches.extend((app, window, accessible) for accessible in found)
+            # A match that died between the search and its return comes back as None.
+            matches.extend(
+                (app, window, accessible) for accessible in found if accessible is not None
+            )
         self.timings["matches"] = time.perf_counter()
 
         kept: list[dict[str, Any]] = []
