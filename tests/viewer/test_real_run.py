@@ -1,0 +1,92 @@
+"""The viewer over records made by a real run: the whole run loop (plan, decisions, reflection,
+the recorder) over the in-memory desktop with scripted models, then the viewer started on that
+run store shows the run, its plan, its steps with their recorded screenshots, and its calls."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from tests.runtime import scripts
+from tests.runtime.memory_desktop import SAVE, MemoryDesktop
+
+from pcagent.config import PcAgentConfig, RunConfig
+from pcagent.models.backends.scripted import ScriptedBackend
+from pcagent.runtime.records import RunStore
+from pcagent.runtime.session import RunSession
+from pcagent.viewer import ViewerServer, ViewerSources, bind, check_sources, create_app
+
+PLAN = scripts.plan({"id": "s1", "description": "Write one in notes.txt", "app": "text_editor"})
+TOKEN = "real-run-token-" + "y" * 20
+
+
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    root = tmp_path_factory.mktemp("real-run")
+    home = root / "home"
+    home.mkdir()
+    (home / "notes.txt").write_text("draft")
+    desktop = MemoryDesktop(home)
+    desktop.open_app("text_editor", [home / "notes.txt"])
+    moves = ScriptedBackend(
+        [
+            scripts.decision({"kind": "type", "text": " one"}),
+            scripts.decision({"kind": "click", "x": SAVE.center[0], "y": SAVE.center[1]}),
+            scripts.decision({"kind": "done"}),
+        ]
+    )
+    config = PcAgentConfig(data_dir=root, run=RunConfig(max_steps=5, listing_limit=0))
+    with RunStore(root / "runs") as store:
+        outcome = RunSession(desktop, scripts.usual_models(moves, PLAN), store, config).start(
+            "Write one into notes.txt and save it"
+        )
+    assert outcome.status == "finished", outcome.summary
+    return root / "runs", outcome.run_id
+
+
+@pytest.fixture(scope="module")
+def client(recorded: tuple[Path, str]) -> Iterator[httpx.Client]:
+    sources = ViewerSources(recorded[0], None)
+    app = create_app(sources, TOKEN, store=check_sources(sources))
+    listener = bind("127.0.0.1", 0)
+    server = ViewerServer(app, listener)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "the viewer did not start"
+        time.sleep(0.02)
+    try:
+        headers = {"Authorization": f"Bearer {TOKEN}"}
+        with httpx.Client(base_url=server.url, headers=headers, timeout=10) as client:
+            yield client
+    finally:
+        server.stop()
+        thread.join(timeout=10)
+        listener.close()
+
+
+def test_the_run_and_its_steps_are_shown(client: httpx.Client, recorded: tuple[Path, str]) -> None:
+    runs_dir, run_id = recorded
+    listed = client.get("/")
+    assert listed.status_code == 200 and run_id in listed.text
+    assert "Write one into notes.txt and save it" in listed.text
+    page = client.get(f"/runs/{run_id}")
+    assert page.status_code == 200
+    assert "Write one in notes.txt" in page.text  # the plan's subtask
+    assert "finished" in page.text
+    with RunStore(runs_dir) as store:
+        steps = store.steps(run_id)
+        assert [s.action.kind for s in steps if s.action] == ["type", "click", "done"]
+        for step in steps:
+            assert f'id="step-{step.step}"' in page.text
+            recorded_png = store.screenshot_path(run_id, step.step)
+            assert recorded_png.is_file()  # the recorder wrote what the desktop showed
+            served = client.get(f"/runs/{run_id}/steps/{step.step}/screenshot.png")
+            assert served.status_code == 200 and served.content == recorded_png.read_bytes()
+        calls = store.calls(run_id)
+    assert calls, "the run made model calls"
