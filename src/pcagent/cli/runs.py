@@ -1,4 +1,4 @@
-"""``pcagent run`` and ``pcagent runs list|show|resume|replay|rewind``.
+"""``pcagent run`` and ``pcagent runs list|show|resume|replay|rewind|restore-unsaved|import``.
 
 Every command checks its input (the instruction, the ablation, the mode, the run id, the files)
 before a desktop starts, so a typo costs nothing and leaves no run behind.
@@ -447,3 +447,37 @@ def restore_unsaved_command(
         written = restore_unsaved(store, record.run_id, target, step)
     for path in written:
         console.print(f"wrote {escape(str(path))}")
+
+
+@runs_app.command("import")
+@reports_errors
+def import_run_command(
+    archive: Annotated[
+        Path, typer.Argument(help="A run's zip, as the viewer exports it (/runs/RUN/export.zip).")
+    ],
+    new_id: Annotated[
+        str | None,
+        typer.Option("--as", help="Record it under this run id instead of its own."),
+    ] = None,
+) -> None:
+    """Add a run exported from another machine's viewer to the recorded runs.
+
+    Its steps, model calls, events and step files come with it; nothing is written when the
+    archive is refused."""
+    from pcagent.runtime.record_import import import_run
+    from pcagent.runtime.records import RunStore
+
+    with RunStore(load_config().runs_dir) as store:
+        imported = import_run(store, archive, new_id=new_id)
+        folder = store.run_dir(imported.run.run_id)
+    run = imported.run
+    console.print(
+        f"imported run [bold]{run.run_id}[/bold] ({run.status}, {run.steps} steps, "
+        f"{imported.files} files): {escape(run.instruction[:60])}"
+    )
+    if imported.missing_parent is not None:
+        console.print(
+            f"[yellow]it was rewound from run {imported.missing_parent}, which is not here; "
+            "the link to it was dropped[/yellow]"
+        )
+    console.print(f"record: {folder}  (pcagent runs show {run.run_id})")

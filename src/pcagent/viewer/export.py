@@ -1,7 +1,9 @@
 """A run as one zip file: its rows as JSON and its step files.
 
-Layout inside the archive (``<run_id>/`` first)::
+Layout inside the archive (``<run_id>/`` first; the names and the version are
+:mod:`pcagent.runtime.record_import`'s, which reads the archive back)::
 
+    manifest.json {"format": "pcagent-run-export", "version": 1, "run_id": ...}
     run.json      the run (RunRecord)
     steps.json    every step (StepRecord, checkpoint included)
     calls.json    every model call with its attempts
@@ -16,6 +18,16 @@ import tempfile
 import zipfile
 from typing import IO, Any
 
+from pcagent.runtime.record_import import (
+    ARCHIVE_FORMAT,
+    ARCHIVE_VERSION,
+    CALLS_FILE,
+    EVENTS_FILE,
+    MANIFEST_FILE,
+    RUN_FILE,
+    STEPS_FILE,
+    ExportManifest,
+)
 from pcagent.runtime.records import RunStore
 
 #: Files stored without compression (already compressed).
@@ -34,17 +46,19 @@ def export_run(store: RunStore, run_id: str) -> IO[bytes]:
     archive_file = tempfile.SpooledTemporaryFile(max_size=16 * 1024 * 1024)  # noqa: SIM115
     prefix = run.run_id
     with zipfile.ZipFile(archive_file, "w", compression=zipfile.ZIP_DEFLATED) as archive:
-        archive.writestr(f"{prefix}/run.json", _json(run.model_dump(mode="json")))
+        manifest = ExportManifest(format=ARCHIVE_FORMAT, version=ARCHIVE_VERSION, run_id=prefix)
+        archive.writestr(f"{prefix}/{MANIFEST_FILE}", _json(manifest.model_dump(mode="json")))
+        archive.writestr(f"{prefix}/{RUN_FILE}", _json(run.model_dump(mode="json")))
         archive.writestr(
-            f"{prefix}/steps.json",
+            f"{prefix}/{STEPS_FILE}",
             _json([s.model_dump(mode="json") for s in store.steps(run.run_id)]),
         )
         archive.writestr(
-            f"{prefix}/calls.json",
+            f"{prefix}/{CALLS_FILE}",
             _json([c.model_dump(mode="json") for c in store.calls(run.run_id)]),
         )
         archive.writestr(
-            f"{prefix}/events.json",
+            f"{prefix}/{EVENTS_FILE}",
             _json([e.model_dump(mode="json") for e in store.events(run.run_id)]),
         )
         steps_folder = folder / "steps"
