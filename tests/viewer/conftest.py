@@ -3,12 +3,14 @@ served by real uvicorn on a free 127.0.0.1 port in a background thread."""
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -248,14 +250,10 @@ class Viewer:
         return httpx.Client(base_url=self.url, headers=headers, timeout=10)
 
 
-@pytest.fixture(scope="package")
-def viewer(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Viewer]:
-    records = make_records(tmp_path_factory.mktemp("records"))
-    sources = ViewerSources(records.runs_dir, records.bench_dir)
-    token = "test-token-" + "x" * 20
-    launcher = StandInLauncher(tmp_path_factory.mktemp("jobs"))
-    jobs = JobBoard.for_data_dir(records.root, launcher=launcher)
-    app = create_app(sources, token, store=check_sources(sources), jobs=jobs)
+@contextlib.contextmanager
+def serving(app: Any) -> Iterator[str]:
+    """The viewer application served on a free loopback port in a thread; yields its URL and
+    stops it (checking that it did) on the way out."""
     listener = bind("127.0.0.1", 0)
     server = ViewerServer(app, listener)
     thread = threading.Thread(target=server.run, daemon=True)
@@ -265,12 +263,23 @@ def viewer(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Viewer]:
         assert thread.is_alive() and time.monotonic() < deadline, "the viewer did not start"
         time.sleep(0.02)
     try:
-        yield Viewer(server.url, token, records, launcher)
+        yield server.url
     finally:
         server.stop()
         thread.join(timeout=10)
         listener.close()
         assert not thread.is_alive(), "the viewer did not stop"
+
+
+@pytest.fixture(scope="package")
+def viewer(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Viewer]:
+    records = make_records(tmp_path_factory.mktemp("records"))
+    sources = ViewerSources(records.runs_dir, records.bench_dir)
+    token = "test-token-" + "x" * 20
+    launcher = StandInLauncher(tmp_path_factory.mktemp("jobs"))
+    jobs = JobBoard.for_data_dir(records.root, launcher=launcher)
+    with serving(create_app(sources, token, store=check_sources(sources), jobs=jobs)) as url:
+        yield Viewer(url, token, records, launcher)
 
 
 class LiveRunWriter:

@@ -4,8 +4,6 @@ run store shows the run, its plan, its steps with their recorded screenshots, an
 
 from __future__ import annotations
 
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,12 +11,13 @@ import httpx
 import pytest
 from tests.runtime import scripts
 from tests.runtime.memory_desktop import SAVE, MemoryDesktop
+from tests.viewer.conftest import serving
 
 from pcagent.config import PcAgentConfig, RunConfig
 from pcagent.models.backends.scripted import ScriptedBackend
 from pcagent.runtime.records import RunStore
 from pcagent.runtime.session import RunSession
-from pcagent.viewer import ViewerServer, ViewerSources, bind, check_sources, create_app
+from pcagent.viewer import ViewerSources, check_sources, create_app
 
 PLAN = scripts.plan({"id": "s1", "description": "Write one in notes.txt", "app": "text_editor"})
 TOKEN = "real-run-token-" + "y" * 20
@@ -51,23 +50,10 @@ def recorded(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
 @pytest.fixture(scope="module")
 def client(recorded: tuple[Path, str]) -> Iterator[httpx.Client]:
     sources = ViewerSources(recorded[0], None)
-    app = create_app(sources, TOKEN, store=check_sources(sources))
-    listener = bind("127.0.0.1", 0)
-    server = ViewerServer(app, listener)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "the viewer did not start"
-        time.sleep(0.02)
-    try:
+    with serving(create_app(sources, TOKEN, store=check_sources(sources))) as url:
         headers = {"Authorization": f"Bearer {TOKEN}"}
-        with httpx.Client(base_url=server.url, headers=headers, timeout=10) as client:
+        with httpx.Client(base_url=url, headers=headers, timeout=10) as client:
             yield client
-    finally:
-        server.stop()
-        thread.join(timeout=10)
-        listener.close()
 
 
 def test_the_run_and_its_steps_are_shown(client: httpx.Client, recorded: tuple[Path, str]) -> None:
