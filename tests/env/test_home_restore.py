@@ -15,7 +15,7 @@ def test_restore_wins_against_a_writer_that_keeps_adding_files(tmp_path: Path) -
     (template / "Documents").mkdir(parents=True)
     (template / "Documents" / "kept.txt").write_text("template")
     home = tmp_path / "home"
-    for round_ in range(5):
+    for round_ in range(3):
         profile = home / ".config" / "busy"
         profile.mkdir(parents=True, exist_ok=True)
         for n in range(200):
