@@ -47,6 +47,7 @@ from pcagent.viewer.compare_pages import (
     compare_bench_page,
     compare_runs_page,
 )
+from pcagent.viewer.experience_query import Question, experience_query_page
 from pcagent.viewer.export import export_run
 from pcagent.viewer.images import DEFAULT_THUMBNAIL_WIDTH, THUMBNAIL_WIDTHS, ImageCache
 from pcagent.viewer.job_pages import FORM_TOKEN_FIELD, jobs_page
@@ -630,6 +631,23 @@ def create_app(
         return _html(
             experience_page(load_graph(path), path, app=app, query=q, offset=max(0, offset))
         )
+
+    @app.get("/experience/query", response_class=HTMLResponse)
+    def experience_query(
+        graph: str = "",
+        app: str = "",
+        window: str = "",
+        labels: str = "",
+        subtask: str = "",
+        instruction: str = "",
+    ) -> Response:
+        path = graph_path(graph)
+        apps = sorted({node.app for node in load_graph(path).nodes})
+        question = Question(app, window, labels, subtask, instruction)
+        try:
+            return _html(experience_query_page(path, apps, question))
+        except PcAgentError as error:  # the embedding model is not installed, for one
+            raise NotFound(str(error)) from None
 
     @app.get("/experience/nodes/{node_id}", response_class=HTMLResponse)
     def experience_node(node_id: int, graph: str = "") -> Response:

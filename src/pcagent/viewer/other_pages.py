@@ -196,7 +196,8 @@ def experience_page(graph: PageGraph, path: Path, *, app: str, query: str, offse
     body = (
         f"<h1>Page graph</h1><p class=muted>{esc(str(path))} · {len(graph.nodes)} pages, "
         f"{len(graph.edges)} edges, {len(graph.plans)} plans, built from {len(graph.sources)} "
-        f"runs · embeddings {esc(graph.model)}</p>{form}"
+        f"runs · embeddings {esc(graph.model)} · "
+        f'<a href="/experience/query?{graph_arg}">ask it</a></p>{form}'
         f"<p>{len(nodes)} pages match; {offset + 1 if shown else 0}–{offset + len(shown)} shown</p>"
         + table(["page", "app", "title", "labels", "visits", "out-edges"], rows)
         + paging
