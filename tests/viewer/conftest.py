@@ -4,6 +4,7 @@ served by real uvicorn on a free 127.0.0.1 port in a background thread."""
 from __future__ import annotations
 
 import contextlib
+import shutil
 import sys
 import threading
 import time
@@ -308,3 +309,19 @@ def live_run_writer(viewer: Viewer) -> Iterator[LiveRunWriter]:
         yield writer
     finally:
         writer.store.close()
+
+
+@pytest.fixture(scope="package")
+def browser() -> Iterator[Any]:
+    """Debian's Chromium through Playwright, headless (no browser download)."""
+    chromium = shutil.which("chromium")
+    if chromium is None:
+        pytest.fail("Chromium is not installed (scripts/install-system.sh installs it)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=chromium, headless=True)
+        try:
+            yield launched
+        finally:
+            launched.close()

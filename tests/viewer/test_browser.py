@@ -5,7 +5,6 @@ live run gaining a step, and a failed sub-goal in red."""
 from __future__ import annotations
 
 import os
-import shutil
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,21 +19,6 @@ if TYPE_CHECKING:
 
 #: The screenshot the README shows.
 DOCS_SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "viewer-run-page.png"
-CHROMIUM = shutil.which("chromium")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    if CHROMIUM is None:
-        pytest.fail("Chromium is not installed (scripts/install-system.sh installs it)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, headless=True)
-        try:
-            yield launched
-        finally:
-            launched.close()
 
 
 @pytest.fixture

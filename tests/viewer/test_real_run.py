@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -76,3 +77,25 @@ def test_the_run_and_its_steps_are_shown(client: httpx.Client, recorded: tuple[P
             assert served.status_code == 200 and served.content == recorded_png.read_bytes()
         calls = store.calls(run_id)
     assert calls, "the run made model calls"
+
+
+def test_in_a_browser_the_step_shows_its_screenshot_and_the_click(
+    browser: Any, client: httpx.Client, recorded: tuple[Path, str]
+) -> None:
+    _, run_id = recorded
+    base = str(client.base_url).rstrip("/")
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    try:
+        page = context.new_page()
+        page.set_default_timeout(10_000)
+        page.goto(f"{base}/?token={TOKEN}")
+        assert page.locator(f'tr.run-row[data-run="{run_id}"]').is_visible()
+        page.goto(f"{base}/runs/{run_id}")
+        page.locator("#step-2").scroll_into_view_if_needed()
+        page.wait_for_function(
+            "s => { const i = document.querySelector(s); return i && i.complete && i.naturalWidth > 0 }",
+            arg="#img-2",
+        )
+        assert page.locator("#step-2 circle.click-mark").count() == 1  # the save click
+    finally:
+        context.close()
