@@ -47,8 +47,14 @@ def test_the_printed_address_signs_in_and_sigterm_stops_it(tmp_path: Path) -> No
             assert signed_in.status_code == 200 and "Runs" in signed_in.text
             base = address.split("/?")[0]
             assert httpx.get(base + "/", timeout=10).status_code == 401
+            # the same token, for scripts, in a file only its owner reads (as `pcagent serve`)
+            token_file = tmp_path / "view" / "token"
+            assert token_file.stat().st_mode & 0o777 == 0o600
+            bearer = {"Authorization": f"Bearer {token_file.read_text().strip()}"}
+            assert httpx.get(base + "/", headers=bearer, timeout=10).status_code == 200
         process.send_signal(signal.SIGTERM)
         assert process.wait(timeout=15) in (0, 130, 143, -signal.SIGTERM)
+        assert not (tmp_path / "view" / "token").exists()  # gone with the viewer
     finally:
         if process.poll() is None:
             process.kill()

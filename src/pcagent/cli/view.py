@@ -33,6 +33,7 @@ def view_command(
 
     It listens on 127.0.0.1 only and prints an address with a one-time token; open it in a
     browser on this machine. Ctrl+C stops it."""
+    from pcagent.env.remote_security import new_token
     from pcagent.viewer import (
         ViewerServer,
         ViewerSources,
@@ -40,7 +41,6 @@ def view_command(
         check_sources,
         create_app,
         loopback_host,
-        new_token,
     )
     from pcagent.viewer.jobs import JobBoard
 
@@ -52,11 +52,15 @@ def view_command(
         experience=experience.expanduser() if experience else None,
     )
     store = check_sources(sources)
-    token = new_token()
+    # The scheme of `pcagent serve`: a new token each start, in a file only you can read (for
+    # scripts: `Authorization: Bearer $(cat FILE)`), gone when the viewer stops.
+    token_path = config.data_dir / "view" / "token"
+    token = new_token(token_path)
     try:
         listener = bind(host, port)
     except BaseException:
         store.close()
+        token_path.unlink(missing_ok=True)
         raise
     # Rewinds and replays started from the pages see the same data folder and configuration.
     jobs = JobBoard.for_data_dir(config.data_dir, config_path())
@@ -66,7 +70,9 @@ def view_command(
         f"open [bold]{escape(server.url)}/?token={escape(token)}[/bold]  (Ctrl+C stops)",
         soft_wrap=True,
     )
+    console.print(f"  token for scripts: {escape(str(token_path))}", soft_wrap=True)
     try:
         server.run()
     finally:
         listener.close()
+        token_path.unlink(missing_ok=True)

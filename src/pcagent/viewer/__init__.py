@@ -6,7 +6,7 @@ FastAPI and uvicorn on 127.0.0.1 with a token (:mod:`.app`, :mod:`.server`). See
 """
 
 from pcagent.viewer.app import ViewerSources, check_sources, create_app
-from pcagent.viewer.server import ViewerServer, bind, loopback_host, new_token
+from pcagent.viewer.server import ViewerServer, bind, loopback_host
 
 __all__ = [
     "ViewerServer",
@@ -15,5 +15,4 @@ __all__ = [
     "check_sources",
     "create_app",
     "loopback_host",
-    "new_token",
 ]

@@ -6,7 +6,6 @@ The viewer shows everything a run recorded (screens, typed text, prompts), so it
 
 from __future__ import annotations
 
-import secrets
 import socket
 from dataclasses import dataclass
 
@@ -28,11 +27,6 @@ def loopback_host(host: str) -> str:
         "recorded (screens, typed text, prompts). Use --host 127.0.0.1 and reach it from "
         "another machine through an SSH tunnel (ssh -L 8765:127.0.0.1:8765 HOST)."
     )
-
-
-def new_token() -> str:
-    """A fresh random token (32 bytes, URL-safe)."""
-    return secrets.token_urlsafe(32)
 
 
 def bind(host: str, port: int) -> socket.socket:
