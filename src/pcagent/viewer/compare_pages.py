@@ -222,8 +222,17 @@ def _result_column(side: ComparedResult, task: Task | None, css: str) -> str:
         metrics,
         f"<p>{run_link}</p>",
     ]
+    parts.extend(result_details(task, side.result.nodes, row))
+    parts.append("</div>")
+    return "".join(parts)
+
+
+def result_details(task: Task | None, nodes: Any, row: Mapping[str, Any]) -> list[str]:
+    """A task result's sub-goal graph, failure causes and failed checks, as HTML parts (the
+    benchmark page and the comparison show them alike)."""
+    parts = []
     if task is not None:
-        parts.append(f'<div class="subgoal-graph">{graph_svg(task, side.result.nodes)}</div>')
+        parts.append(f'<div class="subgoal-graph">{graph_svg(task, nodes)}</div>')
     if row["failure_causes"]:
         parts.append(f"<p>failure causes: {causes_html(row['failure_causes'])}</p>")
     if row["failed_nodes"] or row["error"]:
@@ -232,8 +241,7 @@ def _result_column(side: ComparedResult, task: Task | None, css: str) -> str:
             f"<li>{esc(node)}: {esc(reason)}</li>" for node, reason in row["failed_nodes"].items()
         ]
         parts.append(f"<ul class=failed-checks>{''.join(items)}</ul>")
-    parts.append("</div>")
-    return "".join(parts)
+    return parts
 
 
 def _node_changes(a: StoredResult, b: StoredResult) -> list[str]:

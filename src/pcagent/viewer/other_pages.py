@@ -13,11 +13,11 @@ from pathlib import Path
 from typing import Any
 
 from pcagent.bench.failure_causes import CAUSES
-from pcagent.bench.report import causes_html, graph_svg, summary
+from pcagent.bench.report import summary
 from pcagent.bench.results import BenchRun, BenchStore
 from pcagent.bench.tasks import Task
 from pcagent.experience.graph import PageEdge, PageGraph
-from pcagent.viewer.compare_pages import other_results_links
+from pcagent.viewer.compare_pages import other_results_links, result_details
 from pcagent.viewer.layout import esc, page, table, url_part, when
 
 
@@ -130,17 +130,7 @@ def bench_page(
                 result.task_id, bench.bench_id, other_benches.get(result.task_id, ())
             )
         )
-        if task is not None:
-            parts.append(f'<div class="subgoal-graph">{graph_svg(task, result.nodes)}</div>')
-        if row["failure_causes"]:
-            parts.append(f"<p>failure causes: {causes_html(row['failure_causes'])}</p>")
-        if row["failed_nodes"] or row["error"]:
-            items = [f"<li class=fail>{esc(row['error'])}</li>"] if row["error"] else []
-            items += [
-                f"<li>{esc(node)}: {esc(reason)}</li>"
-                for node, reason in row["failed_nodes"].items()
-            ]
-            parts.append(f"<ul class=failed-checks>{''.join(items)}</ul>")
+        parts.extend(result_details(task, result.nodes, row))
         parts.append("</div>")
     return page(f"Benchmark {bench.bench_id}", "".join(parts))
 
