@@ -69,6 +69,7 @@ class Experience:
     _screen_cache: dict[str, np.ndarray] = field(init=False, repr=False, default_factory=dict)
     _texts: list[str] = field(init=False, repr=False)
     _text_matrix: np.ndarray = field(init=False, repr=False)
+    _plan_matrix: np.ndarray = field(init=False, repr=False)
     #: Milliseconds each retrieval took (for the benchmark and the run's log).
     timings_ms: list[float] = field(init=False, default_factory=list)
 
@@ -78,6 +79,7 @@ class Experience:
         self._by_id = {node.id: node for node in self.graph.nodes}
         self._texts = list(self.graph.subtask_texts)
         self._text_matrix = stacked(list(self.graph.subtask_texts.values()), self.encoder.dim)
+        self._plan_matrix = stacked([p.embedding for p in self.graph.plans], self.encoder.dim)
         self._out = self.graph.out_edges()
         index = VectorIndex(self.encoder.dim)
         if self.graph.nodes:
@@ -205,8 +207,7 @@ class Experience:
         if not self.graph.plans:
             return ""
         vector = self.encoder.encode([instruction])[0]
-        matrix = stacked([p.embedding for p in self.graph.plans], self.encoder.dim)
-        scores = matrix @ vector
+        scores = self._plan_matrix @ vector
         lines = []
         for index in np.argsort(-scores)[:k]:
             if scores[index] < MIN_PLAN_COSINE:
