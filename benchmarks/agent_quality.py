@@ -33,7 +33,8 @@ from typing import Any
 from pcagent.bench.failure_causes import CAUSES
 from pcagent.bench.report import cause_counts, summary
 from pcagent.bench.results import BenchStore
-from pcagent.bench.runner import TaskRun, run_tasks
+from pcagent.bench.runner import run_tasks
+from pcagent.bench.task_run import TaskRun
 from pcagent.bench.tasks import select_tasks
 from pcagent.cli.options import config_with
 from pcagent.experience.leakage import check_no_leakage

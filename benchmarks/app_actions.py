@@ -19,7 +19,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from pcagent.bench.runner import _sandbox_config, run_task, services_for
+from pcagent.bench.task_run import run_task, sandbox_config_for, services_for
 from pcagent.bench.tasks import select_tasks
 from pcagent.env import SandboxDesktop
 
@@ -39,7 +39,7 @@ def main() -> None:
     with (
         tempfile.TemporaryDirectory(prefix="pcagent-app-actions-") as folder,
         services_for(tasks, Path(folder)) as services,
-        SandboxDesktop(_sandbox_config(services)) as desktop,
+        SandboxDesktop(sandbox_config_for(services)) as desktop,
     ):
         for task in tasks:
             runs = {}

@@ -282,12 +282,15 @@ def open_run(
     environment: SandboxDesktop | None = None,
     models: AgentModels | None = None,
     browser_flags: Sequence[str] = (),
+    runs_dir: Path | None = None,
 ) -> Iterator[RunParts]:
     """Open the desktop, the models and the run store for ``choices``; close them on exit.
 
     ``environment`` and ``models`` are used as given (and left open) when passed: the benchmark
     starts its sandboxes itself and keeps one router per worker. ``human`` defaults to
-    :func:`default_human` for the run's mode.
+    :func:`default_human` for the run's mode. ``runs_dir`` replaces the configuration's run
+    records folder (a benchmark worker on another machine records into a folder of its own and
+    sends each run back).
     """
     with contextlib.ExitStack() as stack:
         if environment is None:
@@ -296,7 +299,7 @@ def open_run(
             )
         if models is None:
             models = stack.enter_context(ModelRouter(choices.config))
-        store = stack.enter_context(RunStore(choices.config.runs_dir))
+        store = stack.enter_context(RunStore(runs_dir or choices.config.runs_dir))
         yield RunParts(
             choices,
             environment,

@@ -11,7 +11,7 @@ from pcagent.bench.generate import generate_tasks, write_task_files
 from pcagent.bench.metrics import TaskOutcome
 from pcagent.bench.report import render_html
 from pcagent.bench.results import BenchStore
-from pcagent.bench.runner import TaskRun
+from pcagent.bench.task_run import TaskRun
 from pcagent.bench.tasks import load_tasks
 
 
@@ -66,3 +66,22 @@ def test_an_older_store_gets_the_new_columns(tmp_path: Path) -> None:
         assert old.bench_id == "old-1" and old.tasks_dir == "" and old.experience == ""
         new = store.create("noop", [], tasks_dir="/t")
         assert store.get(new.bench_id).tasks_dir == "/t"
+
+
+def test_a_retried_task_keeps_its_attempts_and_the_report_says_so(tmp_path: Path) -> None:
+    task = load_tasks()["pc01"]
+    with sqlite3.connect(tmp_path / "bench.sqlite") as db:  # a store from before attempts
+        db.execute(
+            "CREATE TABLE task_results (bench_id TEXT NOT NULL, task_id TEXT NOT NULL, "
+            "outcome TEXT NOT NULL, nodes TEXT NOT NULL, answers TEXT NOT NULL, run_id TEXT, "
+            "error TEXT, PRIMARY KEY (bench_id, task_id))"
+        )
+    db.close()
+    with BenchStore(tmp_path) as store:
+        bench = store.create("reference", ["pc01"])
+        run = TaskRun(task, "reference", outcome("pc01", True), [], [], None, None, attempts=3)
+        store.add(bench.bench_id, run)
+        (kept,) = store.results(bench.bench_id)
+        page = render_html(store, bench)
+    assert kept.attempts == 3
+    assert "retried: 3 attempts" in page

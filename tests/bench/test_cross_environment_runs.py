@@ -19,7 +19,8 @@ import pytest
 from typer.testing import CliRunner
 
 from pcagent.bench.environments import RemoteDesktop
-from pcagent.bench.runner import TaskRun, run_tasks
+from pcagent.bench.runner import run_tasks
+from pcagent.bench.task_run import TaskRun
 from pcagent.bench.tasks import load_cross_tasks
 from pcagent.cli import app
 from pcagent.env.remote_client import connect

@@ -11,7 +11,7 @@ from pcagent.bench.failure_causes import CAUSES, RunFacts, failure_causes
 from pcagent.bench.metrics import TaskOutcome
 from pcagent.bench.report import render_html, summary
 from pcagent.bench.results import BenchStore
-from pcagent.bench.runner import TaskRun
+from pcagent.bench.task_run import TaskRun
 from pcagent.bench.tasks import load_tasks
 from pcagent.runtime.checkpoint import RunCheckpoint
 from pcagent.runtime.events import LoopEvent

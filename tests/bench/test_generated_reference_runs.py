@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from pcagent.bench.generate import generate_tasks
-from pcagent.bench.runner import Services, _sandbox_config, run_task, services_for
+from pcagent.bench.task_run import Services, run_task, sandbox_config_for, services_for
 from pcagent.bench.tasks import Task, load_tasks
 from pcagent.env import SandboxDesktop
 from pcagent.experience.build import build_graph
@@ -45,7 +45,7 @@ def bench_desktop(
     folder: Path = tmp_path_factory.mktemp("generated")
     with (
         services_for(SAMPLE, folder) as services,
-        SandboxDesktop(_sandbox_config(services)) as desktop,
+        SandboxDesktop(sandbox_config_for(services)) as desktop,
     ):
         yield desktop, services
 

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from pcagent.bench.runner import TaskRun, run_tasks
+from pcagent.bench.runner import run_tasks
+from pcagent.bench.task_run import TaskRun
 from pcagent.bench.tasks import load_tasks
 from pcagent.config import ModelProfile, ModelsConfig, PcAgentConfig, RunConfig, load_config
 from pcagent.models.installer import install_pack

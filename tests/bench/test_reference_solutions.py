@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from pcagent.bench.runner import Services, _sandbox_config, run_task, services_for
+from pcagent.bench.task_run import Services, run_task, sandbox_config_for, services_for
 from pcagent.bench.tasks import Task, load_tasks
 from pcagent.env import SandboxDesktop
 
@@ -25,7 +25,7 @@ def bench_desktop(
     folder: Path = tmp_path_factory.mktemp("bench")
     with (
         services_for(TASKS, folder) as services,
-        SandboxDesktop(_sandbox_config(services)) as desktop,
+        SandboxDesktop(sandbox_config_for(services)) as desktop,
     ):
         yield desktop, services
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from tests.runtime import scripts
 
-from pcagent.bench.runner import Services, run_task
+from pcagent.bench.task_run import Services, run_task
 from pcagent.bench.tasks import load_tasks
 from pcagent.config import PcAgentConfig, RunConfig
 from pcagent.env import SandboxDesktop

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from pcagent.bench import runner
+from pcagent.bench import worker
 from pcagent.bench.runner import run_tasks
 from pcagent.bench.tasks import select_tasks
 from pcagent.env import SandboxDesktop, processes
@@ -44,7 +44,7 @@ def test_an_interrupted_run_closes_its_sandboxes_before_it_stops(
         os.kill(os.getpid(), signal.SIGINT)
         time.sleep(5)
 
-    monkeypatch.setattr(runner, "run_task", interrupted)
+    monkeypatch.setattr(worker, "run_task", interrupted)
     before = _scratch_folders()
     with pytest.raises(KeyboardInterrupt):
         run_tasks(select_tasks(["pc04", "pc09", "pc16"]), "noop", parallel=parallel)

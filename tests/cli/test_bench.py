@@ -39,6 +39,18 @@ def test_bench_report_without_runs_is_a_clear_error(tmp_path: Path) -> None:
             ["--agent", "robot"],
             "unknown agent 'robot'; use one of: pcagent, reference, reference-api, noop",
         ),
+        (
+            ["--ray", "local", "--parallel", "2"],
+            "--parallel runs threads on this machine; with --ray use --actors",
+        ),
+        (
+            ["--ray", "local", "--agent", "reference", "--record-to", "/tmp/x"],
+            "--record-to records on this machine; leave out --ray",
+        ),
+        (
+            ["--resume", "latest"],
+            "--resume takes the tasks of the stored run; leave out --tasks",
+        ),
     ],
 )
 def test_bench_run_refuses_bad_input_before_any_sandbox_starts(
@@ -54,6 +66,15 @@ def test_bench_run_refuses_bad_input_before_any_sandbox_starts(
     # and no benchmark run was recorded
     reported = CliRunner().invoke(app, ["bench", "report"], env=environment)
     assert reported.exit_code == 2 and "no benchmark run yet" in reported.output
+
+
+def test_resume_without_a_stored_run_is_a_clear_error(tmp_path: Path) -> None:
+    result = CliRunner().invoke(
+        app,
+        ["bench", "run", "--resume", "latest"],
+        env={"PCAGENT_DATA_DIR": str(tmp_path), "PCAGENT_CONFIG": ""},
+    )
+    assert result.exit_code == 2 and "no benchmark run to resume yet" in result.output
 
 
 @pytest.mark.desktop

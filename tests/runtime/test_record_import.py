@@ -20,6 +20,7 @@ from pcagent.cli import app
 from pcagent.errors import RecordError
 from pcagent.runtime.checkpoint import RunCheckpoint
 from pcagent.runtime.events import AssignEvent, FinishEvent, PlanEvent
+from pcagent.runtime.record_export import export_run
 from pcagent.runtime.record_import import RunImportError, import_run
 from pcagent.runtime.record_models import (
     CallAttempt,
@@ -31,7 +32,6 @@ from pcagent.runtime.record_models import (
     UnsavedFile,
 )
 from pcagent.runtime.records import RunStore
-from pcagent.viewer.export import export_run
 
 INSTRUCTION = "Compute 6 * 7 in the calculator and note it"
 SUBTASKS = [SubtaskSpec(id="s1", description="Compute 6 * 7", app="calculator")]

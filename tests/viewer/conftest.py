@@ -22,7 +22,7 @@ from pcagent.agents.plan import SubtaskSpec
 from pcagent.bench.evaluator import NodeState
 from pcagent.bench.metrics import TaskOutcome
 from pcagent.bench.results import BenchStore
-from pcagent.bench.runner import TaskRun
+from pcagent.bench.task_run import TaskRun
 from pcagent.bench.tasks import load_tasks
 from pcagent.runtime.checkpoint import RunCheckpoint
 from pcagent.runtime.events import (

@@ -32,6 +32,8 @@ CAUSES: dict[str, str] = {
     "reflection_contradicted": "Reflection judged a step wrong that the evaluator saw succeed",
     "step_cap": "the run hit its step cap or token budget",
     "environment_error": "the desktop or an application failed",
+    "worker_lost": "the benchmark worker running the task died on every attempt",
+    "time_limit": "the task ran past its time limit and was ended",
     "agent_error": "the agents stopped on an error of their own (a plan that cannot be carried "
     "out, an input value no subtask found)",
 }

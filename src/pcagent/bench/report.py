@@ -55,11 +55,17 @@ def summary(store: BenchStore, bench: BenchRun) -> dict[str, Any]:
                 "run_id": r.run_id,
                 "error": r.error,
                 "failure_causes": list(r.outcome.get("failure_causes") or []),
+                "attempts": r.attempts,
             }
             for r in results
         ],
         "failure_causes": cause_counts(results),
     }
+
+
+def _retried(attempts: int) -> str:
+    """A task run again because its worker died says so: its time is the last attempt's."""
+    return f', <span class="fail">retried: {attempts} attempts</span>' if attempts > 1 else ""
 
 
 def cause_counts(results: Sequence[StoredResult]) -> dict[str, int]:
@@ -211,7 +217,8 @@ def render_html(store: BenchStore, bench: BenchRun) -> str:
             f"<p>{html.escape(task.instruction if task else '')}</p>"
             f"<p><small>{row['actions']} actions, {row['tokens']} tokens, {row['seconds']} s, "
             f"completion {_percent(row['completion_ratio'])}"
-            f"{', run ' + html.escape(row['run_id']) if row['run_id'] else ''}</small></p>"
+            f"{', run ' + html.escape(row['run_id']) if row['run_id'] else ''}"
+            f"{_retried(row['attempts'])}</small></p>"
         )
         if task is not None:
             parts.append(graph_svg(task, result.nodes))

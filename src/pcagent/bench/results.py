@@ -17,7 +17,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from pcagent.bench.metrics import TaskOutcome
-from pcagent.bench.runner import TaskRun
+from pcagent.bench.task_run import TaskRun
 from pcagent.errors import RecordError
 
 _SCHEMA = """
@@ -60,6 +60,10 @@ _ADDED_COLUMNS = {
     "tasks_dir": "ALTER TABLE bench_runs ADD COLUMN tasks_dir TEXT NOT NULL DEFAULT ''",
     "experience": "ALTER TABLE bench_runs ADD COLUMN experience TEXT NOT NULL DEFAULT ''",
 }
+#: The same for task results.
+_ADDED_RESULT_COLUMNS = {
+    "attempts": "ALTER TABLE task_results ADD COLUMN attempts INTEGER NOT NULL DEFAULT 1",
+}
 _RUN_COLUMNS = "bench_id, created_at, agent, model, ablation, tasks, tasks_dir, experience"
 
 
@@ -71,6 +75,9 @@ class StoredResult(BaseModel):
     answers: list[str]
     run_id: str | None = None
     error: str | None = None
+    #: How many times the task was started: more than 1 when a worker died under it and it was
+    #: run again on another (the Ray runner).
+    attempts: int = 1
 
     def task_outcome(self) -> TaskOutcome:
         data = dict(self.outcome)
@@ -93,11 +100,15 @@ class BenchStore:
             self._db = sqlite3.connect(self.path, timeout=30, check_same_thread=False)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.executescript(_SCHEMA)
-            present = {row[1] for row in self._db.execute("PRAGMA table_info(bench_runs)")}
             with self._db:
-                for column, statement in _ADDED_COLUMNS.items():
-                    if column not in present:
-                        self._db.execute(statement)
+                for table, added in (
+                    ("bench_runs", _ADDED_COLUMNS),
+                    ("task_results", _ADDED_RESULT_COLUMNS),
+                ):
+                    present = {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}
+                    for column, statement in added.items():
+                        if column not in present:
+                            self._db.execute(statement)
         except sqlite3.Error as error:
             raise RecordError(f"cannot open the benchmark results {self.path}: {error}") from error
 
@@ -150,7 +161,8 @@ class BenchStore:
         """Store one task result as soon as it exists (a crash loses no finished task)."""
         with self._db:
             self._db.execute(
-                "INSERT OR REPLACE INTO task_results VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "INSERT OR REPLACE INTO task_results (bench_id, task_id, outcome, nodes, answers, "
+                "run_id, error, attempts) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     bench_id,
                     result.task.id,
@@ -159,6 +171,7 @@ class BenchStore:
                     json.dumps(result.answers),
                     result.run_id,
                     result.error,
+                    result.attempts,
                 ),
             )
 
@@ -193,7 +206,8 @@ class BenchStore:
 
     def results(self, bench_id: str) -> list[StoredResult]:
         rows = self._db.execute(
-            "SELECT bench_id, task_id, outcome, nodes, answers, run_id, error FROM task_results "
+            "SELECT bench_id, task_id, outcome, nodes, answers, run_id, error, attempts "
+            "FROM task_results "
             "WHERE bench_id = ? ORDER BY task_id",
             (bench_id,),
         ).fetchall()
@@ -206,6 +220,7 @@ class BenchStore:
                 answers=json.loads(r[4]),
                 run_id=r[5],
                 error=r[6],
+                attempts=r[7],
             )
             for r in rows
         ]

@@ -1,11 +1,5 @@
-"""Running benchmark tasks: each in a reset sandbox, with an agent, evaluated after every step.
-
-Agents: ``reference`` (the task's scripted solution through the GUI), ``reference-api`` (its
-solution with application actions), ``noop`` (does nothing; every task must fail
-with it) and ``pcagent`` (the full system, or an ablation of it, with the configured model).
-``parallel`` runs that many sandboxes side by side, each working through its share of the tasks;
-a sandbox is reset between tasks (applications closed, HOME restored, fixtures written), and the
-reset time is measured.
+"""Running benchmark tasks on this machine: ``parallel`` sandboxes side by side, each in a thread
+working through its share of the tasks with a :class:`~pcagent.bench.worker.BenchWorker`.
 """
 
 from __future__ import annotations
@@ -14,373 +8,25 @@ import contextlib
 import queue
 import signal
 import sys
+import tempfile
 import threading
-import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
-from pcagent import actions as act
-from pcagent.bench.checkers import CheckContext
-from pcagent.bench.environments import (
-    RemoteDesktop,
-    TaskEnvironment,
-    check_remote_desktops,
-    open_further_apps,
-    open_further_environments,
-    prepare_further,
-)
-from pcagent.bench.evaluator import Contexts, GraphEvaluator, NodeState
-from pcagent.bench.failure_causes import RunFacts, failure_causes
-from pcagent.bench.fixtures import open_fixture_apps, prepare_home
-from pcagent.bench.metrics import TaskOutcome
-from pcagent.bench.reference import run_reference
-from pcagent.bench.reference_recording import (
-    RecordingEnvironment,
-    finish_recording,
-    start_recording,
-)
+from pcagent.bench.environments import RemoteDesktop, check_remote_desktops
+from pcagent.bench.task_run import AgentName, TaskRun, refuse_cross_agent
 from pcagent.bench.tasks import Task
-from pcagent.config import DesktopConfig, PcAgentConfig
-from pcagent.env.protocol import OutgoingMail
-from pcagent.env.sandbox import SandboxConfig, SandboxDesktop
+from pcagent.bench.worker import BenchWorker
+from pcagent.config import PcAgentConfig
+from pcagent.env.sandbox import SandboxDesktop
 from pcagent.errors import PcAgentError
 
 if TYPE_CHECKING:
-    from pcagent.assembly import RunParts
-    from pcagent.runtime.record_models import RunEvent, StepRecord
     from pcagent.runtime.records import RunStore
 
-AgentName = Literal["reference", "reference-api", "noop", "pcagent"]
+#: One sandbox start at a time: two starting at once can pick the same free display.
 _START_LOCK = threading.Lock()
-
-
-@dataclass
-class TaskRun:
-    """One task's result."""
-
-    task: Task
-    agent: str
-    outcome: TaskOutcome
-    nodes: list[NodeState]
-    answers: list[str] = field(default_factory=list)
-    run_id: str | None = None
-    error: str | None = None
-
-
-@dataclass
-class Services:
-    """The benchmark services a sandbox's tasks use, started once per sandbox."""
-
-    web: Any = None
-    mail: Any = None
-
-    def as_mapping(self) -> dict[str, Any]:
-        return {name: value for name, value in (("web", self.web), ("mail", self.mail)) if value}
-
-
-@contextlib.contextmanager
-def services_for(tasks: Sequence[Task], folder: Any) -> Iterator[Services]:
-    """Start the offline websites and the SMTP sink when some task needs them."""
-    needed = {service for task in tasks for service in task.fixtures.services}
-    services = Services()
-    with contextlib.ExitStack() as stack:
-        if "web" in needed:
-            from pcagent.bench.web.server import OfflineWeb
-
-            services.web = stack.enter_context(OfflineWeb().start())
-        if "mail" in needed:
-            from pcagent.bench.mail import SmtpSink
-
-            services.mail = stack.enter_context(SmtpSink(folder=folder / "mail").start())
-        yield services
-
-
-def _sandbox_config(services: Services, desktop: DesktopConfig | None = None) -> SandboxConfig:
-    """The ``[desktop]`` settings (default: the defaults), with the browser pointed at the
-    offline websites and released mail going on to the SMTP sink the checkers read."""
-    from pcagent.assembly import sandbox_config
-
-    flags = list(services.web.chromium_flags()) if services.web is not None else []
-    config = sandbox_config(desktop or DesktopConfig(), browser_flags=flags)
-    if services.mail is not None:
-        config = config.model_copy(
-            update={"mail_upstream": (services.mail.host, services.mail.port)}
-        )
-    return config
-
-
-def _prepare(desktop: SandboxDesktop, task: Task, services: Services) -> float:
-    """Reset the sandbox for ``task``; returns the reset time in seconds."""
-    started = time.perf_counter()
-    desktop.reset()
-    prepare_home(desktop.home, task)
-    if services.mail is not None and "mail" in task.fixtures.services:
-        from pcagent.bench.mail import MailMessage, write_mail_profile
-
-        inbox = [MailMessage(**message.model_dump()) for message in task.fixtures.inbox]
-        sent = [MailMessage(**message.model_dump()) for message in task.fixtures.sent]
-        # The client sends to the sandbox's relay, which holds each message until it is
-        # released on to the sink.
-        relay_port = desktop.mail_relay_address[1]
-        write_mail_profile(desktop.home, smtp_port=relay_port, inbox=inbox, sent=sent)
-        services.mail.clear()
-    if services.web is not None and "web" in task.fixtures.services:
-        from pcagent.bench.web.server import trust_ca_in_home
-
-        trust_ca_in_home(desktop.home, services.web.ca_pem_path)
-        services.web.clear_log()
-    return time.perf_counter() - started
-
-
-def run_task(
-    task: Task,
-    agent: AgentName,
-    desktop: SandboxDesktop,
-    services: Services,
-    *,
-    config: PcAgentConfig | None = None,
-    models: Any = None,
-    ablation: str = "none",
-    parts: RunParts | None = None,
-    record_to: RunStore | None = None,
-    further: Mapping[str, TaskEnvironment] | None = None,
-) -> TaskRun:
-    """Run one task on ``desktop`` (a started sandbox) and evaluate it.
-
-    The ``pcagent`` agent runs with ``parts`` when given (their desktop must be ``desktop``: the
-    runner keeps one per worker), else with parts assembled for this task from ``config``,
-    ``models`` and ``ablation``. A reference solution is recorded as a run in ``record_to`` when
-    given (what the page graph learns from); a pcagent run's record gets its grade either way.
-
-    A cross-environment task runs on ``desktop`` as its first environment and on ``further``
-    (by name) as the others; each is reset and given its fixtures, each reference step runs on
-    the environment it names and each sub-goal is checked there. Raises :class:`PcAgentError`
-    when one of its environments is missing from ``further``.
-    """
-    environments = _task_environments(task, desktop, further or {})
-    reset_seconds = _prepare(desktop, task, services)
-    reset_seconds += sum(prepare_further(task, environments[name]) for name in environments)
-    started = time.perf_counter()
-    answers: list[str] = []
-    context: Contexts = CheckContext(desktop.home, desktop, answers, services.as_mapping())
-    if task.is_cross_environment:
-        context = {
-            task.environments[0]: context,
-            **{
-                name: CheckContext(env.home, env.environment, answers, services.as_mapping())
-                for name, env in environments.items()
-            },
-        }
-    evaluator = GraphEvaluator(task)
-    tokens = 0
-    flagged: list[int] = []
-    planned: tuple[str, ...] | None = None
-    run_id = None
-    error = None
-    steps = 0
-    record: _RunRecord | None = None
-    recording: RecordingEnvironment | None = None
-    try:
-        open_fixture_apps(desktop, desktop.home, task)
-        for further_environment in environments.values():
-            open_further_apps(task, further_environment)
-        if agent in ("reference", "reference-api"):
-            senders = [desktop, *(env.environment for env in environments.values())]
-
-            def after(number: int, action: act.Action | None) -> None:
-                if isinstance(action, act.Answer):
-                    answers.append(action.text)
-                for sender in senders:
-                    _release_reference_mail(sender)
-                evaluator.evaluate(context, number)
-
-            first: Any = desktop
-            if record_to is not None:
-                if task.is_cross_environment:
-                    raise PcAgentError(
-                        f"task {task.id} spans several desktops; its reference runs are not "
-                        "recorded (a run record holds one desktop's screens)"
-                    )
-                recording = start_recording(record_to, task, desktop)
-                first = recording
-            by_name = {
-                task.environments[0]: first,
-                **{name: env.environment for name, env in environments.items()},
-            }
-            steps = run_reference(by_name, task, after, api=agent == "reference-api")
-            for sender in senders:
-                _release_reference_mail(sender)
-        elif agent == "pcagent" and task.is_cross_environment:
-            raise PcAgentError(_NO_CROSS_AGENT.format(task=task.id))
-        elif agent == "pcagent":
-            record = _run_pcagent(
-                task, desktop, evaluator, context, answers, config, models, ablation, parts
-            )
-            steps, tokens, flagged, planned, run_id = (
-                record.steps, record.tokens, record.flagged, record.planned, record.run_id
-            )  # fmt: skip
-        elif agent != "noop":
-            raise PcAgentError(
-                f"unknown agent {agent!r}; use reference, reference-api, noop or pcagent"
-            )
-    except PcAgentError as failure:
-        error = f"{type(failure).__name__}: {failure}"
-    evaluator.finish(context, steps)
-    causes: tuple[str, ...] = ()
-    if record is not None:
-        facts = RunFacts(
-            steps=record.records,
-            events=record.events,
-            nodes=list(evaluator.states.values()),
-            status=record.status,
-            summary=record.summary,
-            planned_apps=planned,
-            error=error,
-            completion=tuple(evaluator.history),
-        )
-        causes = tuple(failure_causes(task, facts))
-    elif agent == "pcagent" and error is not None:
-        # The run never got going (the desktop failed before its first step): still a cause.
-        facts = RunFacts(
-            steps=[], events=[], nodes=list(evaluator.states.values()), status="failed", error=error
-        )
-        causes = tuple(failure_causes(task, facts))
-    subtasks = evaluator.subtask_success()
-    success = evaluator.success and error is None
-    if recording is not None:
-        finish_recording(recording, success, error)
-    if record is not None:
-        _grade(record.store_root, record.run_id, task, success)
-    outcome = TaskOutcome(
-        task_id=task.id,
-        success=success,
-        completion_ratio=evaluator.completion_ratio,
-        subtasks_passed=sum(subtasks.values()),
-        subtasks_total=len(subtasks),
-        actions=steps,
-        tokens=tokens,
-        seconds=time.perf_counter() - started,
-        reset_seconds=reset_seconds,
-        flagged_steps=tuple(flagged),
-        completion_history=tuple(evaluator.history),
-        planned_apps=planned,
-        task_apps=tuple(s.app for s in task.subtasks),
-        failure_causes=causes,
-    )
-    return TaskRun(task, agent, outcome, list(evaluator.states.values()), answers, run_id, error)
-
-
-_NO_CROSS_AGENT = (
-    "task {task} spans several desktops; cross-environment runs of the pcagent agent are not "
-    "supported yet (run its reference solutions with --agent reference)"
-)
-
-
-def _task_environments(
-    task: Task, desktop: SandboxDesktop, further: Mapping[str, TaskEnvironment]
-) -> dict[str, TaskEnvironment]:
-    """The further environments ``task`` uses, by name (none for a one-desktop task)."""
-    needed = task.environments[1:]
-    missing = [name for name in needed if name not in further]
-    if missing:
-        raise PcAgentError(
-            f"task {task.id} also runs on {missing}; this run has "
-            f"{sorted(further) or 'no further desktops'}"
-        )
-    chosen = {name: further[name] for name in needed}
-    if any(env.environment is desktop for env in chosen.values()):
-        raise PcAgentError(f"task {task.id}: each environment needs a desktop of its own")
-    return chosen
-
-
-def _release_reference_mail(environment: object) -> None:
-    """Release every message the mail client holds: a reference solution is the task author's
-    script, and what it sends is meant to be sent (as with ``[safety] allow = ["send_mail"]``)."""
-    if isinstance(environment, OutgoingMail):
-        for message in environment.held_mail():
-            environment.release_mail(message.id)
-
-
-@dataclass
-class _RunRecord:
-    """What the runner keeps of one pcagent run: its figures and its record."""
-
-    steps: int
-    tokens: int
-    flagged: list[int]
-    planned: tuple[str, ...] | None
-    run_id: str
-    status: str
-    summary: str
-    records: list[StepRecord]
-    events: list[RunEvent]
-    store_root: Path
-
-
-def _grade(store_root: Path, run_id: str, task: Task, success: bool) -> None:
-    """Write the checkers' verdict into the run's record: the page graph learns only from runs
-    that really succeeded, not from every run whose agents said done."""
-    from pcagent.runtime.records import RunStore
-
-    store = RunStore(store_root)
-    try:
-        store.update_settings(run_id, {"task_id": task.id, "graded_success": success})
-    finally:
-        store.close()
-
-
-def _run_pcagent(
-    task: Task,
-    desktop: SandboxDesktop,
-    evaluator: GraphEvaluator,
-    context: CheckContext,
-    answers: list[str],
-    config: PcAgentConfig | None,
-    models: Any,
-    ablation: str,
-    parts: RunParts | None,
-) -> _RunRecord:
-    from pcagent.assembly import RunChoices, open_run
-    from pcagent.runtime.events import PlanEvent
-    from pcagent.runtime.human import NoHuman
-
-    flagged: list[int] = []
-
-    def on_step(record: StepRecord) -> None:
-        if isinstance(record.action, act.Answer):
-            answers.append(record.action.text)
-        if record.reflection is not None and record.reflection.verdict != "success":
-            flagged.append(record.step)
-        evaluator.evaluate(context, record.step)
-
-    with contextlib.ExitStack() as stack:
-        if parts is None:
-            if config is None:
-                raise PcAgentError("the pcagent agent needs a configuration")
-            choices = RunChoices.of(config, ablation=ablation, may_attach=False)
-            parts = stack.enter_context(
-                open_run(choices, human=NoHuman(), environment=desktop, models=models)
-            )
-        outcome = parts.session(on_step=on_step).start(task.instruction, {"bench_task": task.id})
-        planned = None
-        events = parts.store.events(outcome.run_id)
-        for record in events:
-            if isinstance(record.event, PlanEvent):
-                planned = tuple(subtask.app for subtask in record.event.subtasks)
-        return _RunRecord(
-            steps=outcome.steps,
-            tokens=outcome.tokens,
-            flagged=flagged,
-            planned=planned,
-            run_id=outcome.run_id,
-            status=outcome.status,
-            summary=outcome.summary,
-            records=parts.store.steps(outcome.run_id),
-            events=events,
-            store_root=parts.store.root,
-        )
 
 
 def run_tasks(
@@ -408,22 +54,12 @@ def run_tasks(
     sandbox starts. ``record_to`` (reference agents only) is a run-record folder the reference
     solutions are recorded into.
     """
-    import tempfile
-
-    from pcagent.assembly import RunChoices
     from pcagent.runtime.ablations import check_ablation
 
     check_ablation(ablation)
     remotes = dict(remotes or {})
     check_remote_desktops(tasks, remotes, parallel)
-    if agent == "pcagent":
-        crossing = [task.id for task in tasks if task.is_cross_environment]
-        if crossing:
-            raise PcAgentError(_NO_CROSS_AGENT.format(task=", ".join(crossing)))
-    choices = (
-        RunChoices.of(config, ablation=ablation, may_attach=False) if config is not None else None
-    )
-
+    refuse_cross_agent(tasks, agent)
     with contextlib.ExitStack() as cleanup:
         if scratch is None:  # the services' files, removed when the run ends
             scratch = cleanup.enter_context(tempfile.TemporaryDirectory(prefix="pcagent-bench-"))
@@ -443,7 +79,6 @@ def run_tasks(
             config,
             models,
             ablation,
-            choices,
             on_result,
             recorder,
             remotes,
@@ -458,15 +93,10 @@ def _run_in(
     config: PcAgentConfig | None,
     models: Any,
     ablation: str,
-    choices: Any,
     on_result: Callable[[TaskRun], None] | None,
     recorder: RunStore | None = None,
     remotes: Mapping[str, RemoteDesktop] | None = None,
 ) -> list[TaskRun]:
-    from pcagent.assembly import open_run
-    from pcagent.runtime.human import NoHuman
-
-    desktop_settings = config.desktop if config is not None else None
     work: queue.Queue[tuple[int, Task]] = queue.Queue()
     for index, task in enumerate(tasks):
         work.put((index, task))
@@ -477,60 +107,30 @@ def _run_in(
 
     def worker(number: int) -> None:
         try:
-            with contextlib.ExitStack() as stack:
-                services = stack.enter_context(services_for(tasks, folder / f"worker{number}"))
-                # One sandbox start at a time: two starting at once can pick the same free display.
-                with _START_LOCK:
-                    desktop = SandboxDesktop(_sandbox_config(services, desktop_settings)).start()
-                    desktops.append(desktop)
-                stack.enter_context(desktop)
-
-                def start_sandbox() -> SandboxDesktop:
-                    with _START_LOCK:
-                        sandbox = SandboxDesktop(_sandbox_config(services, desktop_settings))
-                        sandbox.start()
-                        desktops.append(sandbox)
-                    return sandbox
-
-                further = open_further_environments(tasks, remotes or {}, start_sandbox, stack)
-                parts = None
-                if agent == "pcagent" and choices is not None:
-                    # One router and one run store per worker: a local model is loaded once,
-                    # not once per task; each task gets its own session.
-                    parts = stack.enter_context(
-                        open_run(choices, human=NoHuman(), environment=desktop, models=models)
-                    )
-                _work_through(desktop, services, parts, further)
-        except BaseException as error:  # surfaced in the caller's thread below
-            failures.append(error)
-
-    def _work_through(
-        desktop: SandboxDesktop,
-        services: Services,
-        parts: RunParts | None,
-        further: Mapping[str, TaskEnvironment],
-    ) -> None:
-        while True:
-            try:
-                index, task = work.get_nowait()
-            except queue.Empty:
-                return
-            result = run_task(
-                task,
+            with BenchWorker(
+                tasks,
                 agent,
-                desktop,
-                services,
+                folder / f"worker{number}",
                 config=config,
                 models=models,
                 ablation=ablation,
-                parts=parts,
-                record_to=recorder,
-                further=further,
-            )
-            with lock:
-                results[index] = result
-                if on_result is not None:
-                    on_result(result)
+                recorder=recorder,
+                remotes=remotes,
+                start_lock=_START_LOCK,
+                on_sandbox=desktops.append,
+            ) as bench_worker:
+                while True:
+                    try:
+                        index, task = work.get_nowait()
+                    except queue.Empty:
+                        return
+                    result = bench_worker.run(task)
+                    with lock:
+                        results[index] = result
+                        if on_result is not None:
+                            on_result(result)
+        except BaseException as error:  # surfaced in the caller's thread below
+            failures.append(error)
 
     count = max(1, min(parallel, len(tasks)))
     if count == 1:

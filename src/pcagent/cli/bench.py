@@ -19,7 +19,8 @@ from pcagent.config import load_config
 from pcagent.errors import BenchError, ConfigurationError
 
 if TYPE_CHECKING:
-    from pcagent.bench.runner import TaskRun
+    from pcagent.bench.results import BenchRun
+    from pcagent.bench.task_run import TaskRun
 
 bench_app = typer.Typer(help="Run the benchmark tasks and report on them.", no_args_is_help=True)
 console = Console()
@@ -120,6 +121,39 @@ def run(
             "this folder, with their screens: what `pcagent experience build` learns from.",
         ),
     ] = None,
+    resume: Annotated[
+        str | None,
+        typer.Option(
+            "--resume",
+            help="Go on with this stored benchmark run (an id, or 'latest'): only its tasks "
+            "without a result run, with its agent, model, ablation, tasks and page graph.",
+        ),
+    ] = None,
+    ray: Annotated[
+        str | None,
+        typer.Option(
+            "--ray",
+            help="Run on Ray: 'local' starts a Ray instance on this machine; 'auto', HOST:PORT "
+            "or ray://HOST:10001 joins an existing cluster (docs/bench.md).",
+        ),
+    ] = None,
+    actors: Annotated[
+        int, typer.Option(help="With --ray: actors, each owning one sandbox.", min=1)
+    ] = 2,
+    actor_cpus: Annotated[
+        float, typer.Option(help="With --ray: CPUs each actor reserves.", min=0)
+    ] = 1.0,
+    actor_memory: Annotated[
+        float, typer.Option(help="With --ray: GiB of memory each actor reserves.", min=0)
+    ] = 3.0,
+    task_timeout: Annotated[
+        float,
+        typer.Option(help="With --ray: seconds a task may run before it is ended.", min=1),
+    ] = 1800.0,
+    attempts: Annotated[
+        int,
+        typer.Option(help="With --ray: starts of a task whose worker dies under it.", min=1),
+    ] = 2,
 ) -> None:
     """Run tasks in fresh sandboxes and store the results (see ``bench report``)."""
     from pcagent.bench.environments import (
@@ -132,6 +166,23 @@ def run(
     from pcagent.bench.tasks import cross_tasks_folder, select_tasks
     from pcagent.runtime.ablations import check_ablation
 
+    if ray is not None and parallel != 1:
+        raise ConfigurationError("--parallel runs threads on this machine; with --ray use --actors")
+    if ray is not None and record_to is not None:
+        raise ConfigurationError("--record-to records on this machine; leave out --ray")
+    resumed = None
+    if resume is not None:
+        if tasks or tasks_dir or cross or record_to is not None:
+            raise ConfigurationError(
+                "--resume takes the tasks of the stored run; leave out --tasks, --tasks-dir, "
+                "--cross and --record-to"
+            )
+        resumed = _stored_run(resume)
+        agent, ablation = resumed.agent, resumed.ablation
+        model = resumed.model or model
+        experience = Path(resumed.experience) if resumed.experience else experience
+        tasks_dir = Path(resumed.tasks_dir) if resumed.tasks_dir else None
+        tasks = resumed.tasks
     if agent not in AGENTS:
         raise ConfigurationError(f"unknown agent {agent!r}; use one of: {', '.join(AGENTS)}")
     checked = check_ablation(ablation)
@@ -156,15 +207,24 @@ def run(
 
         check_no_leakage(Path(config.run.experience), chosen)
     with BenchStore(config.data_dir / "bench") as store:
-        bench = store.create(
-            agent,
-            [t.id for t in chosen],
-            model or "",
-            checked,
-            tasks_dir=str(task_folder.resolve()) if task_folder is not None else "",
-            experience=config.run.experience if agent == "pcagent" else "",
-        )
-        console.print(f"benchmark run {bench.bench_id}: {len(chosen)} tasks, agent {agent}")
+        if resumed is not None:
+            bench = resumed
+            done = {result.task_id for result in store.results(bench.bench_id)}
+            chosen = [task for task in chosen if task.id not in done]
+            console.print(
+                f"benchmark run {bench.bench_id} resumed: {len(done)} tasks done, "
+                f"{len(chosen)} to run, agent {agent}"
+            )
+        else:
+            bench = store.create(
+                agent,
+                [t.id for t in chosen],
+                model or "",
+                checked,
+                tasks_dir=str(task_folder.resolve()) if task_folder is not None else "",
+                experience=config.run.experience if agent == "pcagent" else "",
+            )
+            console.print(f"benchmark run {bench.bench_id}: {len(chosen)} tasks, agent {agent}")
         with Progress(
             TextColumn("{task.description}"),
             BarColumn(),
@@ -178,24 +238,54 @@ def run(
                 store.add(bench.bench_id, result)
                 outcome = result.outcome
                 mark = "[green]pass[/green]" if outcome.success else "[red]fail[/red]"
+                retried = f", {result.attempts} attempts" if result.attempts > 1 else ""
                 progress.console.print(
                     f"  {outcome.task_id} {mark} completion {outcome.completion_ratio:.0%} "
                     f"({outcome.actions} actions, {outcome.seconds:.0f} s, reset "
-                    f"{outcome.reset_seconds:.1f} s)"
+                    f"{outcome.reset_seconds:.1f} s{retried})"
                 )
                 progress.advance(bar)
 
-            run_tasks(
-                chosen,
-                agent,  # type: ignore[arg-type]
-                parallel=parallel,
-                config=config,
-                ablation=checked,
-                on_result=done,
-                record_to=record_to,
-                remotes=remotes,
-            )
+            if ray is not None:
+                from pcagent.bench.ray_runner import ActorResources, run_tasks_on_ray
+
+                run_tasks_on_ray(
+                    chosen,
+                    agent,  # type: ignore[arg-type]
+                    address=ray,
+                    actors=actors,
+                    config=config,
+                    ablation=checked,
+                    on_result=done,
+                    resources=ActorResources(cpus=actor_cpus, memory_gb=actor_memory),
+                    max_attempts=attempts,
+                    task_timeout=task_timeout,
+                    remotes=remotes,
+                    notice=lambda message: progress.console.print(f"  {escape(message)}"),
+                )
+            else:
+                run_tasks(
+                    chosen,
+                    agent,  # type: ignore[arg-type]
+                    parallel=parallel,
+                    config=config,
+                    ablation=checked,
+                    on_result=done,
+                    record_to=record_to,
+                    remotes=remotes,
+                )
         _print_summary(store, bench.bench_id)
+
+
+def _stored_run(bench_id: str) -> BenchRun:
+    """The stored benchmark run ``bench_id`` (or the latest), for ``--resume``."""
+    from pcagent.bench.results import BenchStore
+
+    with BenchStore(load_config().data_dir / "bench") as store:
+        bench = store.latest() if bench_id == "latest" else store.get(bench_id)
+    if bench is None:
+        raise BenchError("no benchmark run to resume yet")
+    return bench
 
 
 def _print_summary(store: object, bench_id: str) -> None:

@@ -129,6 +129,12 @@ class SandboxConfig(BaseModel):
         f"the unprivileged user {DESKTOP_USER} (created by scripts/install-system.sh). Off: they "
         "run as root. Without root this changes nothing.",
     )
+    guard: bool = Field(
+        False,
+        description="Start a watchdog process that closes this sandbox if the process that "
+        "started it dies without closing it (killed outright). Off for a sandbox meant to "
+        "outlive its starter (`pcagent desktop start`).",
+    )
 
 
 class SandboxState(BaseModel):
@@ -245,6 +251,7 @@ class SandboxDesktop:
         self._mail_relay: MailRelay | None = None
         self._interfaces = AppInterfaces(self)
         self._closed = False
+        self._guard: int | None = None
 
     # --- life cycle -----------------------------------------------------------------------------
 
@@ -282,6 +289,11 @@ class SandboxDesktop:
         )
         self.state = state
         try:
+            if self.config.guard:
+                # Guarded from the first process on: one killed while starting leaves nothing.
+                from pcagent.env.sandbox_guard import guard_sandbox
+
+                self._guard = guard_sandbox(self.save_state())
             if run_as is not None:
                 _open_to_user(root, runtime, run_as)
             restore_home(template, home, owner=run_as)
@@ -940,6 +952,16 @@ class SandboxDesktop:
         self._close_mail_relay(state)  # after the mail client ended: nothing arrives any more
         if not state.keep_files:
             shutil.rmtree(state.root, ignore_errors=True)
+        self._end_guard()
+
+    def _end_guard(self) -> None:
+        """The watchdog is not needed once the sandbox is closed (it would end by itself when
+        the state file goes, but not for a sandbox that keeps its files)."""
+        guard, self._guard = self._guard, None
+        if guard is not None:
+            from pcagent.env.sandbox_guard import end_guard
+
+            end_guard(guard)
 
     def _close_mail_relay(self, state: SandboxState) -> None:
         """Reject what is still held (kept as files under ``rejected/``) and stop listening."""

@@ -1,4 +1,4 @@
-"""Bringing a run exported as a zip (:func:`pcagent.viewer.export.export_run`) into a run store.
+"""Bringing a run exported as a zip (:func:`pcagent.runtime.record_export.export_run`) into a run store.
 
 The archive's layout is defined here, next to the store it is read into, and the export writes
 it from these names: everything under one folder named after the run, ``manifest.json``

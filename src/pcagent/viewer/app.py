@@ -39,6 +39,7 @@ from pcagent.bench.results import BenchStore
 from pcagent.bench.tasks import Task, load_task_folder, load_tasks
 from pcagent.errors import PcAgentError, RecordError, RunNotFoundError, RunStateError
 from pcagent.experience.graph import PageGraph
+from pcagent.runtime.record_export import export_run
 from pcagent.runtime.record_models import RunRecord, StepRecord
 from pcagent.runtime.records import RunStore
 from pcagent.viewer.compare_pages import (
@@ -48,7 +49,6 @@ from pcagent.viewer.compare_pages import (
     compare_runs_page,
 )
 from pcagent.viewer.experience_query import Question, experience_query_page
-from pcagent.viewer.export import export_run
 from pcagent.viewer.images import DEFAULT_THUMBNAIL_WIDTH, THUMBNAIL_WIDTHS, ImageCache
 from pcagent.viewer.job_pages import FORM_TOKEN_FIELD, jobs_page
 from pcagent.viewer.jobs import Job, JobBoard, JobRefused, replay_command, rewind_command

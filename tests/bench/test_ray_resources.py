@@ -1,0 +1,40 @@
+"""What a benchmark actor asks Ray for, and how many fit in a cluster's resources."""
+
+from __future__ import annotations
+
+import pytest
+
+from pcagent.bench.ray_runner import DISPLAY_RESOURCE, ActorResources, unfinished_result
+from pcagent.bench.tasks import select_tasks
+
+GIB = 1024**3
+
+
+def test_the_scarcest_resource_decides_how_many_actors_fit() -> None:
+    actor = ActorResources(cpus=1, memory_gb=2)
+    cluster = {"CPU": 16, "memory": 64 * GIB, DISPLAY_RESOURCE: 3}
+    assert actor.fits(cluster, displays=1) == 3  # displays
+    assert actor.fits(cluster, displays=2) == 1  # a cross-environment task needs two sandboxes
+    assert actor.fits({**cluster, "CPU": 2}, displays=1) == 2
+    assert actor.fits({**cluster, "memory": 5 * GIB}, displays=1) == 2
+    assert actor.fits({"CPU": 16, "memory": 64 * GIB}, displays=1) == 0  # no display declared
+
+
+def test_the_options_declare_cpu_memory_and_displays() -> None:
+    options = ActorResources(cpus=0.5, memory_gb=1.5).options(displays=2)
+    assert options == {
+        "num_cpus": 0.5,
+        "memory": int(1.5 * GIB),
+        "resources": {DISPLAY_RESOURCE: 2},
+    }
+
+
+@pytest.mark.parametrize("cause", ["worker_lost", "time_limit"])
+def test_a_task_without_a_result_of_its_own_fails_every_sub_goal(cause: str) -> None:
+    (task,) = select_tasks(["pc07"])
+    result = unfinished_result(task, "pcagent", "why", cause, 12.5, attempts=2)
+    assert not result.outcome.success and result.outcome.completion_ratio == 0
+    assert result.outcome.subtasks_total == len(task.subtasks)
+    assert result.outcome.failure_causes == (cause,)
+    assert len(result.nodes) == len(task.nodes) and not any(n.passed for n in result.nodes)
+    assert result.attempts == 2 and result.error == "why"
