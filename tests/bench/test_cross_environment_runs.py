@@ -151,3 +151,69 @@ def test_bench_run_cli_with_a_served_environment(served: Served, tmp_path: Path)
     assert "15300" in (served.home / "Documents" / "annual_rent.txt").read_text()
     reported = CliRunner().invoke(app, ["bench", "report", "--json"], env=environment)
     assert reported.exit_code == 0, reported.output
+
+
+def test_the_agents_plan_across_both_desktops_and_act_on_the_right_one(
+    served: Served, tmp_path: Path
+) -> None:
+    """The pcagent agent on xe02 with scripted models: the Manager's plan names a desktop per
+    subtask, and every action of a subtask reaches that desktop (the workstation's calculator
+    computes, the served laptop saves the file), as the task's checkers see it."""
+    from tests.agents.scripted import decision
+    from tests.runtime import scripts
+
+    from pcagent.config import PcAgentConfig, RunConfig
+    from pcagent.runtime.events import PlanEvent
+    from pcagent.runtime.records import RunStore
+
+    plan = scripts.plan(
+        {"id": "s1", "description": "Compute 1275 * 12 in the calculator", "app": "calculator",
+         "environment": "workstation"},
+        {"id": "s2", "description": "Write the yearly rent 15300 into a new text file and save "
+         "it as Documents/annual_rent.txt", "app": "text_editor", "environment": "laptop",
+         "depends_on": ["s1"]},
+    )  # fmt: skip
+    script = {
+        "workstation": [
+            decision({"kind": "calculator_evaluate", "expression": "1275 * 12"}, "compute"),
+            decision({"kind": "done"}, "computed"),
+        ],
+        "laptop": [
+            decision({"kind": "open_app", "app": "text_editor"}, "open the editor"),
+            decision({"kind": "type", "text": "Annual rent: 15300\n"}, "write it"),
+            decision({"kind": "editor_save_as", "path": "Documents/annual_rent.txt"}, "save"),
+            decision({"kind": "done"}, "saved"),
+        ],
+    }
+    desks: list[str] = []
+
+    def decisions(request: object) -> str:
+        subtask = scripts.line_after(scripts.prompt_of(request), "Subtask")  # type: ignore[arg-type]
+        desk = "laptop" if "On the laptop desktop" in subtask else "workstation"
+        desks.append(desk)
+        queue = script[desk]
+        return queue.pop(0) if len(queue) > 1 else queue[0]
+
+    models = scripts.usual_models(decisions, plan)
+    config = PcAgentConfig(data_dir=tmp_path, run=RunConfig(listing_limit=0, max_steps=12))
+    (result,) = run_tasks(
+        [load_cross_tasks()["xe02"]], "pcagent", config=config, models=models,
+        remotes=served.remote,
+    )  # fmt: skip
+    failed = {state.node_id: state.reason for state in result.nodes if not state.passed}
+    assert result.error is None, result.error
+    assert result.outcome.success, failed
+    assert desks[:2] == ["workstation", "workstation"] and set(desks[2:]) == {"laptop"}
+    assert (served.home / "Documents" / "annual_rent.txt").exists()
+    with RunStore(config.runs_dir) as store:
+        assert result.run_id is not None
+        (planned,) = [
+            e.event for e in store.events(result.run_id) if isinstance(e.event, PlanEvent)
+        ]
+        assert [s.environment for s in planned.subtasks] == ["workstation", "laptop"]
+        steps = store.steps(result.run_id)
+    # the laptop's steps saw the laptop's screen (empty, then its editor), never the
+    # workstation's calculator, which the first subtask's steps saw
+    laptop = [s for s in steps if s.subtask_id == "s2"]
+    assert {s.front_app for s in laptop} == {"", "text_editor"}
+    assert {s.front_app for s in steps if s.subtask_id == "s1"} >= {"calculator"}

@@ -10,6 +10,7 @@ subtask.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
@@ -47,6 +48,9 @@ class Manager(Agent):
     """
 
     apps: Mapping[str, str] = field(kw_only=True)
+    #: A run across several desktops: each desktop's name and its applications, the first the
+    #: default; each subtask names the desktop it works on. Empty (or one): a single desktop.
+    environments: Mapping[str, Sequence[str]] = field(default_factory=dict, kw_only=True)
     #: Long-term memory: plans of similar earlier instructions whose runs succeeded, as prompt
     #: lines for an instruction ("" when there are none).
     memory: Callable[[str], str] | None = field(default=None, kw_only=True)
@@ -57,7 +61,7 @@ class Manager(Agent):
         (:func:`named_apps`) is one visit to it, by the Manager's own rule, and needs no model: a small model still split
         "compute it" and "press equals" into two subtasks that fought each other."""
         app = self._the_one_app(instruction)
-        if app:
+        if app and not self._several_desktops:
             return PlanOutcome(single_subtask_plan(instruction, app))
         remembered = self.memory(instruction) if self.memory is not None else ""
         context = (
@@ -106,6 +110,7 @@ class Manager(Agent):
         apps = "\n".join(f"- {name}: {text}" for name, text in self.apps.items()) or (
             '- (the desktop names none; leave "app" empty)'
         )
+        context = self._desktops_text() + context
         system, user = render("manager", apps=apps, instruction=instruction, context=context)
         messages = [Message.system(system), Message.user(user)]
         problem = ""
@@ -119,7 +124,8 @@ class Manager(Agent):
                 plan = _known_apps_only(result.value, self.apps)
                 if attempt == 0:
                     self._require_apps(plan)
-                return PlanOutcome(self._repaired(plan, instruction))
+                    self._require_environments(plan)
+                return PlanOutcome(self._repaired(self._with_environments(plan), instruction))
             except PlanError as error:
                 problem = str(error)
                 messages = [
@@ -132,6 +138,57 @@ class Manager(Agent):
             fallback=True,
             problem=problem,
         )
+
+    @property
+    def _several_desktops(self) -> bool:
+        return len(self.environments) > 1
+
+    def _desktops_text(self) -> str:
+        if not self._several_desktops:
+            return ""
+        lines = "\n".join(
+            f"- {name}: {', '.join(apps) or 'no applications listed'}"
+            for name, apps in self.environments.items()
+        )
+        return (
+            "This task spans several desktops. Give every subtask the desktop it works on as "
+            f'"environment", one of:\n{lines}\n'
+        )
+
+    def _require_environments(self, plan: Plan) -> None:
+        """A plan across several desktops whose subtasks name none, or an unknown one, goes back
+        once."""
+        if not self._several_desktops:
+            return
+        wrong = [s.id for s in plan.subtasks if s.environment not in self.environments]
+        if wrong:
+            raise PlanError(
+                f"subtasks {', '.join(wrong)} name no desktop this task has; give each subtask "
+                f'the "environment" it works on, one of: {", ".join(self.environments)}'
+            )
+
+    def _with_environments(self, plan: Plan) -> Plan:
+        """Every subtask on a desktop of this run: one it names, else the one its words name,
+        else the only desktop with its application, else the first. One desktop: none named."""
+        if not self._several_desktops:
+            return Plan(subtasks=[s.model_copy(update={"environment": ""}) for s in plan.subtasks])
+        return Plan(
+            subtasks=[
+                s.model_copy(update={"environment": self._desktop_of(s)}) for s in plan.subtasks
+            ]
+        )
+
+    def _desktop_of(self, subtask: SubtaskSpec) -> str:
+        if subtask.environment in self.environments:
+            return subtask.environment
+        words = set(re.findall(r"[a-z0-9_-]+", subtask.description.lower()))
+        named = [name for name in self.environments if name in words]
+        if len(named) == 1:
+            return named[0]
+        having = [name for name, apps in self.environments.items() if subtask.app in apps]
+        if len(having) == 1:
+            return having[0]
+        return next(iter(self.environments))
 
     def _the_one_app(self, instruction: str) -> str:
         """The one application the instruction names outright; "" when none or several."""

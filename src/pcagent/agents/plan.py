@@ -52,6 +52,13 @@ class SubtaskSpec(BaseModel):
     depends_on: list[str] = Field(
         default_factory=list, max_length=12, description="Ids of subtasks that must finish first."
     )
+    environment: str = Field(
+        "",
+        max_length=40,
+        pattern=r"^([a-z][a-z0-9_-]*)?$",
+        description="The desktop the subtask works on, in a task across several desktops, e.g. "
+        '"laptop"; empty: the first (or only) one.',
+    )
 
     @field_validator("inputs", "outputs")
     @classmethod
@@ -150,6 +157,7 @@ def merge_same_app_visits(plan: Plan) -> Plan:
             previous is not None
             and current.app
             and current.app == previous.app
+            and current.environment == previous.environment
             and not set(current.placeholders()) & set(previous.outputs)
             and len(previous.description) + len(current.description) + 7 <= 400
         ):

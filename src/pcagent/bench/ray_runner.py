@@ -35,7 +35,7 @@ from typing import Any
 from pcagent.bench.environments import RemoteDesktop, check_remote_desktops
 from pcagent.bench.evaluator import GraphEvaluator
 from pcagent.bench.metrics import TaskOutcome
-from pcagent.bench.task_run import AgentName, TaskRun, refuse_cross_agent
+from pcagent.bench.task_run import AgentName, TaskRun
 from pcagent.bench.tasks import Task
 from pcagent.config import PcAgentConfig
 from pcagent.env.processes import is_alive
@@ -233,7 +233,6 @@ def run_tasks_on_ray(
     if max_attempts < 1:
         raise ConfigurationError("max_attempts must be at least 1")
     remotes = dict(remotes or {})
-    refuse_cross_agent(tasks, agent)
     check_remote_desktops(tasks, remotes, actors)
     if not tasks:
         return []

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pcagent.bench.environments import RemoteDesktop, check_remote_desktops
-from pcagent.bench.task_run import AgentName, TaskRun, refuse_cross_agent
+from pcagent.bench.task_run import AgentName, TaskRun
 from pcagent.bench.tasks import Task
 from pcagent.bench.worker import BenchWorker
 from pcagent.config import PcAgentConfig
@@ -59,7 +59,6 @@ def run_tasks(
     check_ablation(ablation)
     remotes = dict(remotes or {})
     check_remote_desktops(tasks, remotes, parallel)
-    refuse_cross_agent(tasks, agent)
     with contextlib.ExitStack() as cleanup:
         if scratch is None:  # the services' files, removed when the run ends
             scratch = cleanup.enter_context(tempfile.TemporaryDirectory(prefix="pcagent-bench-"))

@@ -36,7 +36,8 @@ from pcagent.bench.reference_recording import (
 )
 from pcagent.bench.tasks import Task
 from pcagent.config import DesktopConfig, PcAgentConfig
-from pcagent.env.protocol import OutgoingMail
+from pcagent.env.environment_set import environment_set
+from pcagent.env.protocol import Environment, OutgoingMail
 from pcagent.env.sandbox import SandboxConfig, SandboxDesktop
 from pcagent.errors import PcAgentError
 
@@ -207,11 +208,32 @@ def run_task(
             steps = run_reference(by_name, task, after, api=agent == "reference-api")
             for sender in senders:
                 _release_reference_mail(sender)
-        elif agent == "pcagent" and task.is_cross_environment:
-            raise PcAgentError(_NO_CROSS_AGENT.format(task=task.id))
         elif agent == "pcagent":
+            target: Any = desktop
+            runs_dir = None
+            if task.is_cross_environment:
+                # All the task's desktops, as one environment the run switches between by
+                # subtask; the worker's parts drive its first desktop alone, so this run gets
+                # its own, with the worker's models and run records.
+                target = environment_set(
+                    {
+                        task.environments[0]: desktop,
+                        **{name: env.environment for name, env in environments.items()},
+                    }
+                )
+                if parts is not None:
+                    models, runs_dir, parts = models or parts.models, parts.store.root, None
             record = _run_pcagent(
-                task, desktop, evaluator, context, answers, config, models, ablation, parts
+                task,
+                target,
+                evaluator,
+                context,
+                answers,
+                config,
+                models,
+                ablation,
+                parts,
+                runs_dir,
             )
             steps, tokens, flagged, planned, run_id = (
                 record.steps, record.tokens, record.flagged, record.planned, record.run_id
@@ -265,21 +287,6 @@ def run_task(
         failure_causes=causes,
     )
     return TaskRun(task, agent, outcome, list(evaluator.states.values()), answers, run_id, error)
-
-
-_NO_CROSS_AGENT = (
-    "task {task} spans several desktops; cross-environment runs of the pcagent agent are not "
-    "supported yet (run its reference solutions with --agent reference)"
-)
-
-
-def refuse_cross_agent(tasks: Sequence[Task], agent: str) -> None:
-    """Raise :class:`PcAgentError` before anything starts when the ``pcagent`` agent is given
-    tasks that span several desktops."""
-    if agent == "pcagent":
-        crossing = [task.id for task in tasks if task.is_cross_environment]
-        if crossing:
-            raise PcAgentError(_NO_CROSS_AGENT.format(task=", ".join(crossing)))
 
 
 def _task_environments(
@@ -337,14 +344,15 @@ def _grade(store_root: Path, run_id: str, task: Task, success: bool) -> None:
 
 def _run_pcagent(
     task: Task,
-    desktop: SandboxDesktop,
+    environment: Environment,
     evaluator: GraphEvaluator,
-    context: CheckContext,
+    context: Contexts,
     answers: list[str],
     config: PcAgentConfig | None,
     models: Any,
     ablation: str,
     parts: RunParts | None,
+    runs_dir: Path | None = None,
 ) -> _RunRecord:
     from pcagent.assembly import RunChoices, open_run
     from pcagent.runtime.events import PlanEvent
@@ -365,7 +373,13 @@ def _run_pcagent(
                 raise PcAgentError("the pcagent agent needs a configuration")
             choices = RunChoices.of(config, ablation=ablation, may_attach=False)
             parts = stack.enter_context(
-                open_run(choices, human=NoHuman(), environment=desktop, models=models)
+                open_run(
+                    choices,
+                    human=NoHuman(),
+                    environment=environment,  # type: ignore[arg-type]
+                    models=models,
+                    runs_dir=runs_dir,
+                )
             )
         outcome = parts.session(on_step=on_step).start(task.instruction, {"bench_task": task.id})
         planned = None

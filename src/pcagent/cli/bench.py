@@ -194,12 +194,6 @@ def run(
     )
     check_remote_desktops(chosen, remotes, parallel)
     task_folder = cross_tasks_folder() if cross else tasks_dir
-    crossing = [t.id for t in chosen if t.is_cross_environment]
-    if agent == "pcagent" and crossing:
-        raise ConfigurationError(
-            f"tasks {crossing} span several desktops; cross-environment runs of the pcagent "
-            "agent are not supported yet (use --agent reference, reference-api or noop)"
-        )
     if record_to is not None and agent not in ("reference", "reference-api"):
         raise ConfigurationError("--record-to records reference solutions; use --agent reference")
     if config.run.experience and agent == "pcagent" and checked != "no_experience":

@@ -178,9 +178,22 @@ def run_command(
         Path | None,
         typer.Option("--certificate", help="The server's TLS certificate (https --remote)."),
     ] = None,
+    also: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--also",
+            help="NAME=URL: a further desktop `pcagent serve` serves, for a task across "
+            "desktops (repeatable); the run's own desktop is called main, and the plan says "
+            "which desktop each subtask works on.",
+        ),
+    ] = None,
+    also_token: Annotated[
+        list[str] | None,
+        typer.Option("--also-token", help="NAME=PATH: the token file of the --also desktop NAME."),
+    ] = None,
 ) -> None:
     """Carry out INSTRUCTION in a fresh sandbox (or on --display, or --remote) with the
-    configured model.
+    configured model; with --also, across that desktop and further served ones.
 
     Exit status 0: the run finished; 1: it failed; 2: an error before or around it."""
     from pcagent.assembly import RunChoices, default_human, open_run
@@ -193,6 +206,7 @@ def run_command(
     files = files or []
     if remote is not None:
         _check_remote(remote, token_file, display, files)
+    further = _further_desktops(also or [], also_token or [])
     choices = RunChoices.of(
         config_with(max_steps, model, experience),
         ablation=ablation,
@@ -220,6 +234,8 @@ def run_command(
             console.print(f"working on the remote desktop at {escape(remote)}")
         else:
             _announce(choices)
+        if further:
+            environment = _with_further_desktops(stack, choices, environment, further, certificate)
         parts = stack.enter_context(
             open_run(
                 choices,
@@ -233,6 +249,48 @@ def run_command(
             _copy_into(parts.environment.home, files)
         outcome = parts.session().start(instruction)
     _report(outcome, choices.config)
+
+
+def _further_desktops(also: list[str], tokens: list[str]) -> dict[str, tuple[str, Path]]:
+    """--also NAME=URL with --also-token NAME=PATH, checked before anything starts."""
+    from pcagent.bench.environments import parse_assignments
+
+    urls = parse_assignments(also, "--also")
+    token_files = parse_assignments(tokens, "--also-token")
+    if "main" in urls:
+        raise ConfigurationError("main is the run's own desktop; give the others other names")
+    missing = sorted(set(urls) - set(token_files))
+    extra = sorted(set(token_files) - set(urls))
+    if missing or extra:
+        raise ConfigurationError(
+            f"every --also desktop needs its --also-token and the other way round "
+            f"(no token: {missing or 'none'}; no desktop: {extra or 'none'})"
+        )
+    return {name: (url, Path(token_files[name])) for name, url in urls.items()}
+
+
+def _with_further_desktops(
+    stack: contextlib.ExitStack,
+    choices: RunChoices,
+    environment: object,
+    further: dict[str, tuple[str, Path]],
+    certificate: Path | None,
+) -> object:
+    """The run's own desktop (started here unless it is --remote) and the --also desktops, as
+    one environment the run switches between by subtask."""
+    from pcagent.assembly import open_environment
+    from pcagent.env.environment_set import environment_set
+    from pcagent.env.remote_client import connect
+
+    if environment is None:
+        environment = stack.enter_context(open_environment(choices, log=_log))
+    members: dict[str, object] = {"main": environment}
+    for name, (url, token) in further.items():
+        members[name] = stack.enter_context(
+            contextlib.closing(connect(url, token_file=token, certificate=certificate))
+        )
+        console.print(f"also working on the desktop {escape(name)} at {escape(url)}")
+    return environment_set(members)  # type: ignore[arg-type]
 
 
 def _check_remote(

@@ -119,6 +119,7 @@ def _close(state_file: Path) -> None:
     with the owner), end its processes by their marker and remove its folder."""
     from pcagent.env import processes
     from pcagent.env.sandbox import SandboxDesktop, SandboxState
+
     try:
         state = SandboxState.model_validate_json(state_file.read_text())
     except (OSError, ValueError):

@@ -20,6 +20,7 @@ from pcagent.agents.plan import SubtaskSpec
 from pcagent.agents.reflection import Reflection
 from pcagent.agents.roles import Role
 from pcagent.config import RunConfig
+from pcagent.env.environment_set import EnvironmentSet
 from pcagent.env.protocol import UnsavedDocument
 from pcagent.errors import ActionRefusedError, DesktopError
 from pcagent.models.messages import ImagePart
@@ -91,6 +92,11 @@ class StepLoop:
         a slow dialog may have changed it since the last one."""
         work = self._begin(checkpoint, subtask)
         text = CommunicationHub(checkpoint.hub).instantiate(subtask)
+        environment = self.desktop.environment
+        if isinstance(environment, EnvironmentSet) and len(environment.members) > 1:
+            # The subtask's desktop is the one the step sees and acts on; the agents are told.
+            environment.use(subtask.environment)
+            text = f"On the {environment.current_name} desktop: {text}"
         role = self.roles(checkpoint.role or self.book.assign(checkpoint, subtask, work.number))
         work.role = role.name
         before = self._perceive(checkpoint, subtask, text, work)

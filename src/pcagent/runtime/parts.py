@@ -23,6 +23,7 @@ from pcagent.agents.roles import RolePool
 from pcagent.agents.scheduler import Scheduler
 from pcagent.agents.screen_diff import screen_diff
 from pcagent.config import RunConfig
+from pcagent.env.environment_set import EnvironmentSet
 from pcagent.env.protocol import Environment
 from pcagent.errors import RunStateError
 from pcagent.models.messages import ImagePart
@@ -90,6 +91,8 @@ class ManagerPlanner:
     apps: Mapping[str, str]
     can_replan: bool = True
     experience: ExperienceSource = field(default_factory=NoExperience)
+    #: A run across several desktops: each one's applications (see Manager.environments).
+    environments: Mapping[str, Sequence[str]] = field(default_factory=dict)
 
     def _manager(self) -> Manager:
         return Manager(
@@ -97,6 +100,7 @@ class ManagerPlanner:
             self.sink,
             apps=dict(self.apps),
             memory=self.experience.similar_plans,
+            environments=dict(self.environments),
         )
 
     def plan(self, instruction: str) -> PlanOutcome:
@@ -330,11 +334,12 @@ def build_parts(
     learned: ExperienceSource = (
         NoExperience() if experience is None or ablation == "no_experience" else experience
     )
+    desktops = environment.environment_apps() if isinstance(environment, EnvironmentSet) else {}
     return LoopParts(
         planner=(
             SingleSubtaskPlanner()
             if no_manager
-            else ManagerPlanner(models, sink, apps, True, learned)
+            else ManagerPlanner(models, sink, apps, True, learned, desktops)
         ),
         assigner=FixedRoleAssigner(generalist) if single else SchedulerAssigner(models, sink, pool),
         perceiver=(

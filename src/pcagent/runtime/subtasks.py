@@ -14,6 +14,7 @@ from pcagent import actions as act
 from pcagent.agents.plan import SubtaskSpec
 from pcagent.agents.progress import ProgressInput, ProgressReport
 from pcagent.config import InteractionMode
+from pcagent.env.environment_set import EnvironmentSet
 from pcagent.env.observation import WindowInfo
 from pcagent.env.protocol import UnsavedDocument
 from pcagent.errors import PcAgentError
@@ -271,8 +272,11 @@ class SubtaskBook:
         missing = [name for name in subtask.outputs if name not in checkpoint.answers]
         documents = None
         unsaved: list[UnsavedDocument] = []
-        if self.desktop.home is not None and files_to_save(subtask.description):
-            documents = documents_in(self.desktop.home)
+        home = self.desktop.home
+        if isinstance(self.desktop.environment, EnvironmentSet):
+            home = self.desktop.environment.current_home()  # the subtask's desktop's files
+        if home is not None and files_to_save(subtask.description):
+            documents = documents_in(home)
             try:
                 unsaved = self.desktop.unsaved_documents()
             except PcAgentError as error:
