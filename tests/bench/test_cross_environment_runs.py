@@ -215,5 +215,28 @@ def test_the_agents_plan_across_both_desktops_and_act_on_the_right_one(
     # the laptop's steps saw the laptop's screen (empty, then its editor), never the
     # workstation's calculator, which the first subtask's steps saw
     laptop = [s for s in steps if s.subtask_id == "s2"]
+    # every step records the desktop it acted on
+    assert [s.environment for s in steps] == [
+        "workstation" if s.subtask_id == "s1" else "laptop" for s in steps
+    ]
     assert {s.front_app for s in laptop} == {"", "text_editor"}
     assert {s.front_app for s in steps if s.subtask_id == "s1"} >= {"calculator"}
+
+
+def test_a_ray_actor_drives_a_served_desktop_instead_of_a_sandbox_of_its_own(
+    served: Served,
+) -> None:
+    from pcagent.bench.ray_runner import ActorResources, run_tasks_on_ray
+
+    notices: list[str] = []
+    (result,) = run_tasks_on_ray(
+        [load_cross_tasks()["xe02"]],
+        "reference-api",
+        actors=2,  # one set of served desktops: one actor
+        resources=ActorResources(cpus=1, memory_gb=0.5),
+        remotes=[served.remote],
+        notice=notices.append,
+    )
+    failed = {state.node_id: state.reason for state in result.nodes if not state.passed}
+    assert result.error is None and not failed, (result.error, failed)
+    assert (served.home / "Documents" / "annual_rent.txt").exists()

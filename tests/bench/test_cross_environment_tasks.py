@@ -205,3 +205,22 @@ def test_bench_list_cross_names_the_environments() -> None:
     rows = json.loads(listed.output)
     assert [row["id"] for row in rows] == ["xe01", "xe02", "xe03", "xe04"]
     assert all(row["environments"] == ["workstation", "laptop"] for row in rows)
+
+
+def test_served_desktops_are_paired_one_set_per_worker() -> None:
+    from pcagent.bench.environments import remote_desktop_sets
+
+    sets = remote_desktop_sets(
+        ["laptop=http://a:1", "laptop=http://b:1"], ["laptop=/t/a", "laptop=~/b"]
+    )
+    assert [s["laptop"].url for s in sets] == ["http://a:1", "http://b:1"]
+    assert sets[0]["laptop"].token_file == Path("/t/a")
+    assert sets[1]["laptop"].token_file == Path("~/b").expanduser()
+    assert remote_desktop_sets([], []) == []
+    with pytest.raises(ConfigurationError, match="2 addresses and 1 token files"):
+        remote_desktop_sets(["laptop=http://a:1", "laptop=http://b:1"], ["laptop=/t/a"])
+    with pytest.raises(ConfigurationError, match="same number of served desktops"):
+        remote_desktop_sets(
+            ["laptop=http://a:1", "laptop=http://b:1", "phone=http://c:1"],
+            ["laptop=/a", "laptop=/b", "phone=/c"],
+        )

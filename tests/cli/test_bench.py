@@ -97,3 +97,15 @@ def test_bench_run_and_report(tmp_path: Path) -> None:
     summary = json.loads(runner.invoke(app, ["bench", "report", "--json"], env=environment).output)
     assert summary["agent"] == "noop" and summary["metrics"]["SR"] == 0
     assert summary["tasks"][0]["failed_nodes"]
+
+
+def test_ray_without_an_address_means_a_local_instance() -> None:
+    from pcagent.cli import bare_ray_means_local
+
+    assert bare_ray_means_local(["bench", "run", "--ray"]) == ["bench", "run", "--ray", "local"]
+    assert bare_ray_means_local(["bench", "run", "--ray", "--actors", "2"]) == [
+        "bench", "run", "--ray", "local", "--actors", "2"
+    ]  # fmt: skip
+    assert bare_ray_means_local(["bench", "run", "--ray", "auto"]) == [
+        "bench", "run", "--ray", "auto"
+    ]  # fmt: skip

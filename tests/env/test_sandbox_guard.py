@@ -7,10 +7,10 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
+from tests.support import eventually
 
 from pcagent.env import processes
 from pcagent.env.sandbox import SandboxConfig, SandboxDesktop
@@ -27,15 +27,6 @@ time.sleep(600)
 """
 
 
-def _eventually(check, timeout: float = 20) -> bool:  # type: ignore[no-untyped-def]
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if check():
-            return True
-        time.sleep(0.2)
-    return bool(check())
-
-
 def test_a_killed_owner_s_sandbox_is_closed_by_its_watchdog() -> None:
     owner = subprocess.Popen([sys.executable, "-c", OWNER], stdout=subprocess.PIPE, text=True)
     try:
@@ -46,8 +37,8 @@ def test_a_killed_owner_s_sandbox_is_closed_by_its_watchdog() -> None:
     finally:
         owner.send_signal(signal.SIGKILL)
         owner.wait()
-    assert _eventually(lambda: not processes.find_marked_processes(sandbox_id))
-    assert _eventually(lambda: not processes.is_alive(guard))
+    assert eventually(lambda: not processes.find_marked_processes(sandbox_id))
+    assert eventually(lambda: not processes.is_alive(guard))
     assert not Path(root).exists()
 
 

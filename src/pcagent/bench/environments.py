@@ -81,6 +81,46 @@ def remote_desktops(urls: Mapping[str, str], tokens: Mapping[str, str]) -> dict[
     return {name: RemoteDesktop(urls[name], Path(tokens[name]).expanduser()) for name in urls}
 
 
+def remote_desktop_sets(
+    urls: Sequence[str], tokens: Sequence[str], what: str = "--environment"
+) -> list[dict[str, RemoteDesktop]]:
+    """``NAME=URL`` and ``NAME=PATH`` values where a name may repeat (one served desktop per
+    worker): the i-th of each name's addresses goes with the i-th of its token files, and the
+    i-th worker gets the i-th desktop of every name. :class:`ConfigurationError` when a name has
+    more addresses than token files (or the other way round), or names have different counts."""
+    addresses = _assignment_lists(urls, what)
+    token_files = _assignment_lists(tokens, f"{what}-token")
+    for name in sorted(set(addresses) | set(token_files)):
+        given, paired = len(addresses.get(name, [])), len(token_files.get(name, []))
+        if given != paired:
+            raise ConfigurationError(
+                f"{name}: {given} addresses and {paired} token files; give each served "
+                f"desktop its {what}-token, in the same order"
+            )
+    counts = {len(values) for values in addresses.values()}
+    if len(counts) > 1:
+        raise ConfigurationError(
+            f"give every further environment the same number of served desktops (one per "
+            f"worker): {', '.join(f'{n}: {len(v)}' for n, v in addresses.items())}"
+        )
+    workers = counts.pop() if counts else 0
+    return [
+        {
+            name: RemoteDesktop(values[i], Path(token_files[name][i]).expanduser())
+            for name, values in addresses.items()
+        }
+        for i in range(workers)
+    ]
+
+
+def _assignment_lists(values: Sequence[str], what: str) -> dict[str, list[str]]:
+    found: dict[str, list[str]] = {}
+    for value in values:
+        ((name, assigned),) = parse_assignments([value], what).items()
+        found.setdefault(name, []).append(assigned)
+    return found
+
+
 def further_environment_names(tasks: Sequence[Task]) -> list[str]:
     """The environments the tasks need beyond each one's first, in order of appearance."""
     names: dict[str, None] = {}

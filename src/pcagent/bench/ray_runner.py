@@ -169,6 +169,9 @@ class _Job:
 class _Actor:
     handle: Any
     pid: int
+    #: Which actor this is (a replacement takes the number, and the served desktops, of the one
+    #: it replaces).
+    number: int = 0
 
 
 @dataclass
@@ -212,7 +215,7 @@ def run_tasks_on_ray(
     resources: ActorResources | None = None,
     max_attempts: int = 2,
     task_timeout: float | None = DEFAULT_TASK_TIMEOUT,
-    remotes: Mapping[str, RemoteDesktop] | None = None,
+    remotes: Mapping[str, RemoteDesktop] | Sequence[Mapping[str, RemoteDesktop]] | None = None,
     runs_dir: Path | None = None,
     notice: Notice = _stderr,
     on_start: Callable[[Task, int], None] | None = None,
@@ -223,7 +226,9 @@ def run_tasks_on_ray(
     ``address``: :data:`LOCAL` starts a Ray instance on this machine (stopped at the end);
     anything else is passed to ``ray.init`` (``auto``, ``HOST:PORT``, ``ray://HOST:10001``).
     Run records of the ``pcagent`` agent are written into ``runs_dir`` (default: the
-    configuration's). ``on_start`` is told of each task handed out, with the process id of the
+    configuration's). ``remotes`` are served further desktops of cross-environment tasks: one
+    mapping for one actor, or a list with one mapping per actor (no more actors than that run,
+    and a replacement actor gets the desktops of the one it replaces). ``on_start`` is told of each task handed out, with the process id of the
     actor that runs it. Raises :class:`ConfigurationError` when Ray is not installed, when the
     cluster cannot hold one actor, or for tasks the agent cannot run.
     """
@@ -232,17 +237,25 @@ def run_tasks_on_ray(
     check_ablation(ablation)
     if max_attempts < 1:
         raise ConfigurationError("max_attempts must be at least 1")
-    remotes = dict(remotes or {})
-    check_remote_desktops(tasks, remotes, actors)
+    # One set of served desktops per actor (a served desktop takes one task at a time).
+    per_actor = (
+        [dict(remotes)] if isinstance(remotes, Mapping) else [dict(r) for r in remotes or []]
+    )
+    for served in per_actor:
+        check_remote_desktops(tasks, served, 1)
     if not tasks:
         return []
+    served_names = set(per_actor[0]) if per_actor else set()
     resources = resources or ActorResources()
     ray = _import_ray()
     # A cross-environment task takes one more sandbox per further desktop that is not served.
     from pcagent.bench.environments import further_environment_names
 
-    displays = 1 + sum(1 for name in further_environment_names(tasks) if name not in remotes)
+    displays = 1 + sum(1 for name in further_environment_names(tasks) if name not in served_names)
     wanted = max(1, min(actors, len(tasks)))
+    if per_actor and len(per_actor) < wanted:
+        notice(f"{len(per_actor)} sets of served desktops: {len(per_actor)} actors, not {wanted}")
+        wanted = len(per_actor)
     started_here = False
     if not ray.is_initialized():
         _start_ray(ray, address, wanted * displays)
@@ -258,8 +271,9 @@ def run_tasks_on_ray(
             max_restarts=0, max_concurrency=1, **resources.options(displays)
         )
 
-        def new_actor() -> _Actor:
-            handle = remote_class.remote(tasks, agent, config, ablation, remotes)
+        def new_actor(number: int) -> _Actor:
+            served = per_actor[number] if per_actor else {}
+            handle = remote_class.remote(tasks, agent, config, ablation, served)
             try:
                 pid = ray.get(handle.pid.remote(), timeout=PLACEMENT_TIMEOUT)
             except ray.exceptions.GetTimeoutError:
@@ -268,7 +282,7 @@ def run_tasks_on_ray(
                     f"no Ray node took a benchmark actor within {PLACEMENT_TIMEOUT:g} s; "
                     + _no_room(ray.available_resources(), resources, displays)
                 ) from None
-            return _Actor(handle, pid)
+            return _Actor(handle, pid, number)
 
         driver = _Driver(
             ray,
@@ -333,7 +347,7 @@ class _Driver:
     def __init__(
         self,
         ray: Any,
-        new_actor: Callable[[], _Actor],
+        new_actor: Callable[[int], _Actor],
         count: int,
         agent: str,
         max_attempts: int,
@@ -360,7 +374,7 @@ class _Driver:
 
     def run(self, tasks: Sequence[Task]) -> list[TaskRun]:
         self.pending.extend(_Job(index, task) for index, task in enumerate(tasks))
-        self.idle = [self.new_actor() for _ in range(self.count)]
+        self.idle = [self.new_actor(number) for number in range(self.count)]
         try:
             while self.pending or self.busy:
                 self._hand_out()
@@ -406,6 +420,11 @@ class _Driver:
                 self.ray.kill(busy.actor.handle)
             self._lost(busy, f"its worker failed: {_first_line(error.cause or error)}")
             return
+        except self.ray.exceptions.RayError as error:  # lost objects, a node gone...
+            with contextlib.suppress(Exception):
+                self.ray.kill(busy.actor.handle)
+            self._lost(busy, f"Ray lost its work ({_first_line(error)})")
+            return
         self.idle.append(busy.actor)
         result = reply.result
         result.attempts = job.attempts
@@ -416,7 +435,7 @@ class _Driver:
     def _lost(self, busy: _Busy, reason: str) -> None:
         job = busy.job
         job.errors.append(reason)
-        self.idle.append(self.new_actor())
+        self.idle.append(self.new_actor(busy.actor.number))
         seconds = time.monotonic() - busy.started
         if job.attempts < self.max_attempts:
             self.notice(f"{job.task.id}: {reason}; running it again on another worker")
@@ -438,7 +457,7 @@ class _Driver:
             del self.busy[reference]
             with contextlib.suppress(Exception):
                 self.ray.kill(busy.actor.handle)
-            self.idle.append(self.new_actor())
+            self.idle.append(self.new_actor(busy.actor.number))
             job = busy.job
             reason = f"ended after its time limit of {self.task_timeout:g} s"
             self.notice(f"{job.task.id}: {reason}")

@@ -9,6 +9,8 @@ reports project errors the same way (:mod:`.errors`). Runs are put together by
 
 from __future__ import annotations
 
+import sys
+
 import typer
 
 from pcagent.cli.bench import bench_app
@@ -47,7 +49,18 @@ def _every_command() -> None:
 
 def main() -> None:
     """The console script's entry point."""
+    sys.argv[1:] = bare_ray_means_local(sys.argv[1:])
     app()
+
+
+def bare_ray_means_local(arguments: list[str]) -> list[str]:
+    """``bench run --ray`` with no address (the last argument, or followed by another option)
+    means a local Ray instance: the option takes a value, so ``local`` is put in."""
+    given = list(arguments)
+    for index, argument in enumerate(given):
+        if argument == "--ray" and (index + 1 == len(given) or given[index + 1].startswith("-")):
+            return [*given[: index + 1], "local", *bare_ray_means_local(given[index + 1 :])]
+    return given
 
 
 __all__ = ["app", "main"]

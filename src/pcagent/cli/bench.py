@@ -102,7 +102,8 @@ def run(
         typer.Option(
             "--environment",
             help="NAME=URL: a cross-environment task's further environment NAME is the desktop "
-            "`pcagent serve` serves there (repeatable; default: a second local sandbox).",
+            "`pcagent serve` serves there (repeatable; default: a second local sandbox). With "
+            "--ray a NAME may repeat: one served desktop per actor.",
         ),
     ] = None,
     environment_token: Annotated[
@@ -133,8 +134,8 @@ def run(
         str | None,
         typer.Option(
             "--ray",
-            help="Run on Ray: 'local' starts a Ray instance on this machine; 'auto', HOST:PORT "
-            "or ray://HOST:10001 joins an existing cluster (docs/bench.md).",
+            help="Run on Ray: no address (or 'local') starts a Ray instance on this machine; "
+            "'auto', HOST:PORT or ray://HOST:10001 joins an existing cluster (docs/bench.md).",
         ),
     ] = None,
     actors: Annotated[
@@ -159,6 +160,7 @@ def run(
     from pcagent.bench.environments import (
         check_remote_desktops,
         parse_assignments,
+        remote_desktop_sets,
         remote_desktops,
     )
     from pcagent.bench.results import BenchStore
@@ -188,11 +190,17 @@ def run(
     checked = check_ablation(ablation)
     config = config_with(max_steps, model, experience)
     chosen = select_tasks(tasks, tasks_dir, cross=cross)
-    remotes = remote_desktops(
-        parse_assignments(environment or [], "--environment"),
-        parse_assignments(environment_token or [], "--environment-token"),
-    )
-    check_remote_desktops(chosen, remotes, parallel)
+    if ray is not None:
+        # On Ray a name may repeat: one served desktop per actor.
+        served = remote_desktop_sets(environment or [], environment_token or [])
+        for remotes in served:
+            check_remote_desktops(chosen, remotes, 1)
+    else:
+        remotes = remote_desktops(
+            parse_assignments(environment or [], "--environment"),
+            parse_assignments(environment_token or [], "--environment-token"),
+        )
+        check_remote_desktops(chosen, remotes, parallel)
     task_folder = cross_tasks_folder() if cross else tasks_dir
     if record_to is not None and agent not in ("reference", "reference-api"):
         raise ConfigurationError("--record-to records reference solutions; use --agent reference")
@@ -254,7 +262,7 @@ def run(
                     resources=ActorResources(cpus=actor_cpus, memory_gb=actor_memory),
                     max_attempts=attempts,
                     task_timeout=task_timeout,
-                    remotes=remotes,
+                    remotes=served,
                     notice=lambda message: progress.console.print(f"  {escape(message)}"),
                 )
             else:

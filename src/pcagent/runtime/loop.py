@@ -96,6 +96,7 @@ class StepLoop:
         if isinstance(environment, EnvironmentSet) and len(environment.members) > 1:
             # The subtask's desktop is the one the step sees and acts on; the agents are told.
             environment.use(subtask.environment)
+            work.environment = environment.current_name
             text = f"On the {environment.current_name} desktop: {text}"
         role = self.roles(checkpoint.role or self.book.assign(checkpoint, subtask, work.number))
         work.role = role.name

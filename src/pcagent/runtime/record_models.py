@@ -149,6 +149,9 @@ class StepRecord(BaseModel):
     #: The title of the window in front when Decision looked ("" when none): with the listing,
     #: what the page graph (:mod:`pcagent.experience`) learns a screen by.
     window: str = ""
+    #: The desktop the step looked at and acted on, in a run across several desktops (""
+    #: for a run on one): every action of a subtask goes to the desktop its subtask names.
+    environment: str = ""
     #: Open application windows after the step.
     apps: list[OpenWindow] = Field(default_factory=list)
     #: Documents with unsaved changes after the step (their contents are files of the step).

@@ -20,7 +20,7 @@ from typing import Any
 
 from pcagent.runtime.record_models import StepResult
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 Migration = list[str] | Callable[[sqlite3.Connection], None]
 
@@ -163,7 +163,16 @@ _VERSION_4 = ["ALTER TABLE steps ADD COLUMN front_app TEXT NOT NULL DEFAULT ''"]
 
 _VERSION_5 = ["ALTER TABLE steps ADD COLUMN window TEXT NOT NULL DEFAULT ''"]
 
-MIGRATIONS: list[Migration] = [_VERSION_1, _upgrade_1_to_2, _VERSION_3, _VERSION_4, _VERSION_5]
+_VERSION_6 = ["ALTER TABLE steps ADD COLUMN environment TEXT NOT NULL DEFAULT ''"]
+
+MIGRATIONS: list[Migration] = [
+    _VERSION_1,
+    _upgrade_1_to_2,
+    _VERSION_3,
+    _VERSION_4,
+    _VERSION_5,
+    _VERSION_6,
+]
 """Entry *i* upgrades a file from version *i* to *i + 1*."""
 
 

@@ -77,6 +77,7 @@ class StepWork:
     listing: str = ""
     front_app: str = ""
     window: str = ""
+    environment: str = ""
     error: str | None = None
     screenshot: Image.Image | None = None
     set_of_mark: Image.Image | None = None
@@ -180,6 +181,7 @@ class StepRecorder:
             listing=work.listing,
             front_app=work.front_app,
             window=work.window,
+            environment=work.environment,
             apps=apps,
             unsaved=[
                 UnsavedFile(app=doc.app, title=doc.title, document=doc.document, file=name)

@@ -1,0 +1,39 @@
+"""Small helpers several test packages share."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from pcagent.config import ModelProfile, ModelsConfig, PcAgentConfig, RunConfig, load_config
+from pcagent.models.installer import install_pack
+
+
+def eventually(check: Callable[[], object], timeout: float = 20) -> bool:
+    """Whether ``check()`` turns true within ``timeout`` seconds (for processes that end, or
+    files that appear, a moment later)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if check():
+            return True
+        time.sleep(0.2)
+    return bool(check())
+
+
+def smollm2_config(folder: Path, max_steps: int = 2) -> PcAgentConfig:
+    """Every role on the real smollm2-135m model (installed if missing, shared with the user's
+    data folder), run records in ``folder``/data, a short step cap."""
+    base = load_config(environ={})
+    install_pack("smollm2-135m", base.models_dir, report=print)
+    data = folder / "data"  # run records stay in the test's folder; models are shared
+    data.mkdir()
+    (data / "models").symlink_to(base.models_dir, target_is_directory=True)
+    return PcAgentConfig(
+        data_dir=data,
+        models=ModelsConfig(
+            profiles={"local": ModelProfile(pack="smollm2-135m", max_output_tokens=200, threads=1)},
+            validation_retries=0,
+        ),
+        run=RunConfig(max_steps=max_steps, listing_limit=15),
+    )
