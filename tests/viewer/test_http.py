@@ -171,3 +171,13 @@ def test_an_unreadable_store_is_reported_at_start(tmp_path: Path) -> None:
     (tmp_path / "runs" / "runs.sqlite").write_bytes(b"this is not a database" * 100)
     with pytest.raises(RecordError, match=r"damaged|not a database"):
         check_sources(ViewerSources(tmp_path / "runs"))
+
+
+def test_a_step_of_a_run_across_desktops_says_which_desktop(viewer: Viewer) -> None:
+    from pcagent.viewer.run_pages import _desktop
+
+    with viewer.client() as client:
+        page = client.get(f"/runs/{viewer.records.finished}").text
+    assert "desktop <b>" not in page  # a run on one desktop names none
+    assert _desktop("laptop") == "desktop <b>laptop</b> · "
+    assert _desktop("<x>") == "desktop <b>&lt;x&gt;</b> · "

@@ -385,7 +385,8 @@ def step_html(
             )
         )
     details.append(
-        f"<div class=muted>{esc(step.front_app or '–')} · {esc(step.window or '–')} · "
+        f"<div class=muted>{_desktop(step.environment)}"
+        f"{esc(step.front_app or '–')} · {esc(step.window or '–')} · "
         f"{when(step.started_at)} · {duration(step.duration_ms / 1000)} · {step.tokens} tokens</div>"
     )
     if form_token:
@@ -567,3 +568,8 @@ def run_page(
         head + plan_html(contents, plan) + timeline,
         extra_script=LIVE_SCRIPT if live else "",
     )
+
+
+def _desktop(environment: str) -> str:
+    """The desktop a step acted on, in a run across several (nothing for a run on one)."""
+    return f"desktop <b>{esc(environment)}</b> · " if environment else ""
