@@ -8,6 +8,7 @@ own instead (``SandboxConfig.home_template``).
 
 from __future__ import annotations
 
+import secrets
 import shutil
 import time
 from pathlib import Path
@@ -119,9 +120,25 @@ def _remove_tree(home: Path) -> None:
 
 def restore_home(template: Path, home: Path, owner: RunAs | None = None) -> None:
     """Make ``home`` an exact copy of ``template`` (whatever was in ``home`` is removed), owned by
-    ``owner`` (``(uid, gid)``, the user the sandbox's applications run as; None: this process)."""
-    _remove_tree(home)
-    shutil.copytree(template, home, symlinks=True)
-    home.chmod(0o700)
-    if owner is not None:
-        chown_tree(home, owner)
+    ``owner`` (``(uid, gid)``, the user the sandbox's applications run as; None: this process).
+
+    The copy is made beside ``home`` first and renamed into place: an application still shutting
+    down may recreate a folder in ``home`` between its removal and the copy, and a rename onto a
+    folder that is not empty fails, so removal and rename are tried again until the copy is in."""
+    staging = home.with_name(f".{home.name}.restore-{secrets.token_hex(4)}")
+    try:
+        shutil.copytree(template, staging, symlinks=True)
+        staging.chmod(0o700)
+        if owner is not None:
+            chown_tree(staging, owner)
+        for attempt in range(1, _REMOVE_TRIES + 1):
+            _remove_tree(home)
+            try:
+                staging.rename(home)
+                return
+            except OSError:  # recreated meanwhile (not empty any more)
+                if attempt == _REMOVE_TRIES:
+                    raise
+    finally:
+        if staging.exists():
+            shutil.rmtree(staging, ignore_errors=True)
