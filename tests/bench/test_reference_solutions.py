@@ -1,49 +1,56 @@
 """Every task's reference solutions (through the GUI, and with application actions) pass all of
 its sub-goals on the real desktop, and doing nothing passes none of its final ones (so every
-checker can fail)."""
+checker can fail).
+
+Each agent goes through the 25 tasks with the benchmark's own runner, two sandboxes side by side
+(``run_tasks(..., parallel=2)``, as ``bench run --parallel 2``), once per module; the tests then
+look at each task's results.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 
-from pcagent.bench.task_run import Services, run_task, sandbox_config_for, services_for
+from pcagent.bench.runner import run_tasks
+from pcagent.bench.task_run import TaskRun
 from pcagent.bench.tasks import Task, load_tasks
-from pcagent.env import SandboxDesktop
 
 pytestmark = [pytest.mark.desktop, pytest.mark.slow]
 
 TASKS = list(load_tasks().values())
+AGENTS = ("reference", "reference-api", "noop")
 
 
 @pytest.fixture(scope="module")
-def bench_desktop(
-    tmp_path_factory: pytest.TempPathFactory,
-) -> Iterator[tuple[SandboxDesktop, Services]]:
-    folder: Path = tmp_path_factory.mktemp("bench")
-    with (
-        services_for(TASKS, folder) as services,
-        SandboxDesktop(sandbox_config_for(services)) as desktop,
-    ):
-        yield desktop, services
+def runs() -> dict[str, dict[str, TaskRun]]:
+    """Each agent's runs of every task, made when a test first asks for them."""
+    return {}
 
 
+def run_of(agent: str, task: Task, runs: dict[str, dict[str, TaskRun]]) -> TaskRun:
+    if agent not in runs:
+        results = run_tasks(TASKS, agent, parallel=2)  # type: ignore[arg-type]
+        runs[agent] = {result.task.id: result for result in results}
+    return runs[agent][task.id]
+
+
+@pytest.mark.timeout(900)
+@pytest.mark.parametrize("agent", ["reference", "reference-api"])
 @pytest.mark.parametrize("task", TASKS, ids=[t.id for t in TASKS])
-def test_both_references_pass_and_noop_fails(
-    task: Task, bench_desktop: tuple[SandboxDesktop, Services]
-) -> None:
-    desktop, services = bench_desktop
-    for agent in ("reference", "reference-api"):
-        reference = run_task(task, agent, desktop, services)
-        failed = {s.node_id: s.reason for s in reference.nodes if not s.passed}
-        assert reference.error is None, f"{agent}: {reference.error}"
-        assert not failed, f"{agent}: {failed}"
-        assert reference.outcome.success and reference.outcome.completion_ratio == 1.0
-        assert all(s.step is not None for s in reference.nodes)
+def test_the_reference_passes(task: Task, agent: str, runs: dict[str, dict[str, TaskRun]]) -> None:
+    reference = run_of(agent, task, runs)
+    failed = {s.node_id: s.reason for s in reference.nodes if not s.passed}
+    assert reference.error is None, f"{agent}: {reference.error}"
+    assert not failed, f"{agent}: {failed}"
+    assert reference.outcome.success and reference.outcome.completion_ratio == 1.0
+    assert all(s.step is not None for s in reference.nodes)
 
-    noop = run_task(task, "noop", desktop, services)
+
+@pytest.mark.timeout(900)
+@pytest.mark.parametrize("task", TASKS, ids=[t.id for t in TASKS])
+def test_doing_nothing_fails(task: Task, runs: dict[str, dict[str, TaskRun]]) -> None:
+    noop = run_of("noop", task, runs)
+    assert noop.error is None, noop.error
     assert not noop.outcome.success
     assert noop.outcome.completion_ratio < 1.0
     assert noop.outcome.reset_seconds < 15
