@@ -39,7 +39,7 @@ def _runs(environment: dict[str, str]) -> list[object]:
         (["run", "do it", "--display", ""], "--display is empty"),
         (["run", "do it", "--max-steps", "0"], "max_steps"),
         (["run", "do it", "--remote", "http://127.0.0.1:9"], "--remote needs --token-file"),
-        (["run", "x", "--also", "laptop=http://127.0.0.1:9"], "needs its --also-token"),
+        (["run", "x", "--also", "laptop=http://127.0.0.1:9"], "no token file for ['laptop']"),
         (
             ["run", "x", "--also", "main=http://127.0.0.1:9", "--also-token", "main=t"],
             "own desktop",

@@ -253,20 +253,14 @@ def run_command(
 
 def _further_desktops(also: list[str], tokens: list[str]) -> dict[str, tuple[str, Path]]:
     """--also NAME=URL with --also-token NAME=PATH, checked before anything starts."""
-    from pcagent.bench.environments import parse_assignments
+    from pcagent.bench.environments import parse_assignments, remote_desktops
 
-    urls = parse_assignments(also, "--also")
-    token_files = parse_assignments(tokens, "--also-token")
-    if "main" in urls:
+    desktops = remote_desktops(
+        parse_assignments(also, "--also"), parse_assignments(tokens, "--also-token")
+    )
+    if "main" in desktops:
         raise ConfigurationError("main is the run's own desktop; give the others other names")
-    missing = sorted(set(urls) - set(token_files))
-    extra = sorted(set(token_files) - set(urls))
-    if missing or extra:
-        raise ConfigurationError(
-            f"every --also desktop needs its --also-token and the other way round "
-            f"(no token: {missing or 'none'}; no desktop: {extra or 'none'})"
-        )
-    return {name: (url, Path(token_files[name])) for name, url in urls.items()}
+    return {name: (desktop.url, desktop.token_file) for name, desktop in desktops.items()}
 
 
 def _with_further_desktops(
