@@ -354,3 +354,32 @@ def test_passive_mode_asks_the_human_then_replay_and_the_cli_show_the_run(
     assert '"kind": "ask_human"' in shown.output
     missing = runner.invoke(app, ["runs", "show", "nosuchrun"], env=environment)
     assert missing.exit_code == 2 and "nosuchrun" in missing.output
+
+
+def test_a_run_across_desktops_does_not_go_on_with_one_desktop(
+    desktop: SandboxDesktop, store: RunStore, tmp_path: Path
+) -> None:
+    from pcagent.agents.plan import SubtaskSpec
+    from pcagent.errors import RunStateError
+    from pcagent.runtime.checkpoint import RunCheckpoint
+    from pcagent.runtime.record_models import StepRecord
+
+    plan = [
+        SubtaskSpec(id="s1", description="compute", app="calculator", environment="workstation"),
+        SubtaskSpec(id="s2", description="write", app="text_editor", environment="laptop"),
+    ]
+    state = RunCheckpoint(
+        instruction="across", subtasks=plan, status={"s1": "running", "s2": "pending"}
+    )
+    run = store.create_run("across", {})
+    store.write_step(StepRecord(run_id=run.run_id, step=1, subtask_id="s1", state=state))
+    session = RunSession(
+        desktop, scripts.usual_models(Repeating(lambda r: "")), store, config_for(tmp_path)
+    )
+    with pytest.raises(
+        RunStateError, match=r"desktops \['laptop', 'workstation'\].*single desktop"
+    ):
+        session.resume(run.run_id)
+    with pytest.raises(RunStateError, match="single desktop"):
+        session.rewind(run.run_id, 1)
+    assert [r.run_id for r in store.list_runs(10)] == [run.run_id]  # nothing new was recorded

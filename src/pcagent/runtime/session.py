@@ -17,6 +17,7 @@ from typing import Any
 
 from pcagent.agents.roles import Role, RolePool, default_pool, generalist
 from pcagent.config import PcAgentConfig
+from pcagent.env.environment_set import EnvironmentSet
 from pcagent.env.ownership import give_to_owner
 from pcagent.env.protocol import Environment
 from pcagent.errors import RunStateError
@@ -180,6 +181,20 @@ class RunSession:
         self._recorder.event(0, plan)
         return self._run(checkpoint)
 
+    def _check_desktops(self, checkpoint: RunCheckpoint) -> None:
+        """A run whose plan works on several desktops goes on only with those desktops: on one
+        desktop its other subtasks would silently act on the wrong one."""
+        named = {s.environment for s in checkpoint.subtasks if s.environment}
+        environment = self.environment
+        have = set(environment.members) if isinstance(environment, EnvironmentSet) else set()
+        missing = sorted(named - have)
+        if missing:
+            raise RunStateError(
+                f"this run's plan works on the desktops {sorted(named)}, and this one has "
+                f"{sorted(have) or 'a single desktop'} (missing {missing}); go on with the same "
+                "desktops"
+            )
+
     def resume(self, run_id: str) -> RunOutcome:
         """Continue a recorded run from its last completed step (after a crash or a stop), with
         the desktop restored to the state recorded after that step (HOME files, applications on
@@ -194,6 +209,7 @@ class RunSession:
         else:
             checkpoint = last.state.model_copy(deep=True)
             steps_done, snapshot_id, apps = last.step, last.home_snapshot, last.apps
+        self._check_desktops(checkpoint)
         checkpoint.outcome = ""
         self._begin(record.run_id, checkpoint, steps_done=steps_done, call_step=steps_done)
         self._restore(snapshot_id, apps, steps_done)
@@ -233,6 +249,7 @@ class RunSession:
             checkpoint.role = role
         if guidance:
             checkpoint.guidance = guidance
+        self._check_desktops(checkpoint)
         checkpoint.outcome = ""
         checkpoint.consecutive_failures = 0
         settings = {**parent.settings, **self._settings(), "rewound_from": parent.run_id}
