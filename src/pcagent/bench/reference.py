@@ -65,14 +65,24 @@ def _still_open(environment: Environment, text: str, settle: float) -> bool:
         time.sleep(0.2)
 
 
+#: How long a step waits for its element or window. Generous because it costs nothing when the
+#: element is there: a mail client started while another sandbox loads the same two cores has
+#: been seen to take more than 10 s before its accessibility tree lists anything.
+STEP_TIMEOUT = 30.0
+#: How long an ``if_open`` step watches its window before deciding it stays open (every such
+#: step costs this much when the window does stay).
+IF_OPEN_SETTLE = 3.5
+
+
 def run_step(
-    environment: Environment, step: ReferenceStep, timeout: float = 10.0
+    environment: Environment, step: ReferenceStep, timeout: float = STEP_TIMEOUT
 ) -> act.Action | None:
     """Carry out one reference step; returns the action executed (None for a wait).
 
     Raises :class:`ReferenceSolutionError` when the element to click or the window to wait for
     does not appear within ``timeout`` seconds (three times that for a window to close). An
-    ``if_open`` step whose window closed within ``timeout / 3`` seconds is skipped (None).
+    ``if_open`` step whose window closed within :data:`IF_OPEN_SETTLE` seconds (or ``timeout``,
+    if shorter) is skipped (None).
     """
     if step.wait_for is not None:
         _wait_for_window(environment, step.wait_for, timeout)
@@ -80,7 +90,9 @@ def run_step(
     if step.wait_gone is not None:
         _wait_for_window(environment, step.wait_gone, 3 * timeout, present=False)
         return None
-    if step.if_open is not None and not _still_open(environment, step.if_open, timeout / 3):
+    if step.if_open is not None and not _still_open(
+        environment, step.if_open, min(IF_OPEN_SETTLE, timeout)
+    ):
         return None
     if step.click is not None:
         action: act.Action = _find_click(environment, step.click, step.role, timeout)
