@@ -26,8 +26,7 @@ from pcagent.bench.ray_runner import DISPLAY_RESOURCE, ActorResources, run_tasks
 from pcagent.bench.task_run import TaskRun
 from pcagent.bench.tasks import select_tasks
 from pcagent.env import processes
-from pcagent.env.sandbox import SandboxState
-from pcagent.env.sandbox_guard import guards_of
+from pcagent.env.sandbox_guard import guards_of, sandbox_id_of
 
 DEFAULT_TASKS = ("pc01", "pc09", "pc13", "pc14", "pc21", "pc22", "pc23", "pc12")
 
@@ -47,9 +46,8 @@ def actor_footprint_mb(pid: int) -> float:
     """An actor's process plus every process of the sandboxes it owns."""
     total = resident_mb(pid)
     for state_file in guards_of(pid).values():
-        try:
-            marker = SandboxState.model_validate_json(state_file.read_text()).sandbox_id
-        except (OSError, ValueError):
+        marker = sandbox_id_of(state_file)
+        if marker is None:
             continue
         total += sum(resident_mb(p) for p in processes.find_marked_processes(marker))
     return total

@@ -4,7 +4,6 @@ driver resumed."""
 
 from __future__ import annotations
 
-import contextlib
 import os
 import signal
 import subprocess
@@ -22,8 +21,7 @@ from pcagent.bench.results import BenchStore
 from pcagent.bench.task_run import TaskRun
 from pcagent.bench.tasks import Task, select_tasks
 from pcagent.env import processes
-from pcagent.env.sandbox import SandboxState
-from pcagent.env.sandbox_guard import guards_of
+from pcagent.env.sandbox_guard import guards_of, sandbox_id_of
 
 pytestmark = [pytest.mark.desktop, pytest.mark.slow]
 
@@ -65,8 +63,8 @@ class SandboxWatch:
         while not self._stop.wait(0.2):
             for owner in list(self.owners):
                 for state_file in guards_of(owner).values():
-                    with contextlib.suppress(OSError, ValueError):
-                        self.sandboxes.add(_sandbox_id(state_file))
+                    if (marker := sandbox_id_of(state_file)) is not None:
+                        self.sandboxes.add(marker)
 
     def all_closed(self) -> bool:
         self._stop.set()
@@ -180,7 +178,9 @@ def test_a_task_past_its_time_limit_is_ended(local_ray: None) -> None:
 
 
 def _sandbox_id(state_file: Path) -> str:
-    return SandboxState.model_validate_json(state_file.read_text()).sandbox_id
+    marker = sandbox_id_of(state_file)
+    assert marker is not None, f"no sandbox in {state_file}"
+    return marker
 
 
 def test_an_interrupted_ray_run_resumes_with_only_what_is_missing(tmp_path: Path) -> None:

@@ -35,53 +35,30 @@ from typing import Any
 from pcagent.bench.environments import RemoteDesktop, check_remote_desktops
 from pcagent.bench.evaluator import GraphEvaluator
 from pcagent.bench.metrics import TaskOutcome
+from pcagent.bench.ray_resources import (
+    DEFAULT_ATTEMPTS,
+    DEFAULT_TASK_TIMEOUT,
+    DISPLAY_RESOURCE,
+    ActorResources,
+)
 from pcagent.bench.task_run import AgentName, TaskRun
 from pcagent.bench.tasks import Task
 from pcagent.config import PcAgentConfig
 from pcagent.env.processes import is_alive
 from pcagent.errors import ConfigurationError
 
-#: The custom Ray resource a sandbox takes: nodes declare how many sandboxes they can host.
-DISPLAY_RESOURCE = "pcagent_display"
 #: ``--ray local``: start a Ray instance on this machine for the run, and stop it after.
 LOCAL = "local"
 #: How long to wait, in seconds, for Ray to place a new actor before giving up.
 PLACEMENT_TIMEOUT = 180.0
 #: How long, in seconds, idle actors get to close their desktops at the end.
 CLOSE_TIMEOUT = 60.0
-#: Default for how long one task may run, in seconds, before it is ended.
-DEFAULT_TASK_TIMEOUT = 1800.0
 
 Notice = Callable[[str], None]
 
 
 def _stderr(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
-
-
-@dataclass(frozen=True)
-class ActorResources:
-    """What one actor asks Ray for. The default memory fits a sandbox with its applications and
-    the 1.5B local model; raise it for bigger models."""
-
-    cpus: float = 1.0
-    memory_gb: float = 3.0
-
-    def options(self, displays: int) -> dict[str, Any]:
-        return {
-            "num_cpus": self.cpus,
-            "memory": int(self.memory_gb * 1024**3),
-            "resources": {DISPLAY_RESOURCE: displays},
-        }
-
-    def fits(self, available: Mapping[str, float], displays: int) -> int:
-        """How many actors the resources ``available`` (a cluster's totals) can hold."""
-        counts = [int(available.get(DISPLAY_RESOURCE, 0) // displays)]
-        if self.cpus:
-            counts.append(int(available.get("CPU", 0) // self.cpus))
-        if self.memory_gb:
-            counts.append(int(available.get("memory", 0) // (self.memory_gb * 1024**3)))
-        return max(0, min(counts))
 
 
 @dataclass
@@ -213,7 +190,7 @@ def run_tasks_on_ray(
     ablation: str = "none",
     on_result: Callable[[TaskRun], None] | None = None,
     resources: ActorResources | None = None,
-    max_attempts: int = 2,
+    max_attempts: int = DEFAULT_ATTEMPTS,
     task_timeout: float | None = DEFAULT_TASK_TIMEOUT,
     remotes: Mapping[str, RemoteDesktop] | Sequence[Mapping[str, RemoteDesktop]] | None = None,
     runs_dir: Path | None = None,

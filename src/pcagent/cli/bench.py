@@ -13,6 +13,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from pcagent.bench.ray_resources import DEFAULT_ATTEMPTS, DEFAULT_TASK_TIMEOUT, ActorResources
 from pcagent.cli.errors import reports_errors
 from pcagent.cli.options import AblationOption, ExperienceOption, config_with
 from pcagent.config import load_config
@@ -25,6 +26,8 @@ if TYPE_CHECKING:
 bench_app = typer.Typer(help="Run the benchmark tasks and report on them.", no_args_is_help=True)
 console = Console()
 AGENTS = ("pcagent", "reference", "reference-api", "noop")
+#: What an actor reserves on Ray unless told otherwise.
+DEFAULT_ACTOR = ActorResources()
 
 
 TasksDirOption = Annotated[
@@ -143,18 +146,18 @@ def run(
     ] = 2,
     actor_cpus: Annotated[
         float, typer.Option(help="With --ray: CPUs each actor reserves.", min=0)
-    ] = 1.0,
+    ] = DEFAULT_ACTOR.cpus,
     actor_memory: Annotated[
         float, typer.Option(help="With --ray: GiB of memory each actor reserves.", min=0)
-    ] = 3.0,
+    ] = DEFAULT_ACTOR.memory_gb,
     task_timeout: Annotated[
         float,
         typer.Option(help="With --ray: seconds a task may run before it is ended.", min=1),
-    ] = 1800.0,
+    ] = DEFAULT_TASK_TIMEOUT,
     attempts: Annotated[
         int,
         typer.Option(help="With --ray: starts of a task whose worker dies under it.", min=1),
-    ] = 2,
+    ] = DEFAULT_ATTEMPTS,
 ) -> None:
     """Run tasks in fresh sandboxes and store the results (see ``bench report``)."""
     from pcagent.bench.environments import (
@@ -249,7 +252,7 @@ def run(
                 progress.advance(bar)
 
             if ray is not None:
-                from pcagent.bench.ray_runner import ActorResources, run_tasks_on_ray
+                from pcagent.bench.ray_runner import run_tasks_on_ray
 
                 run_tasks_on_ray(
                     chosen,

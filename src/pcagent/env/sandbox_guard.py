@@ -103,6 +103,17 @@ def guards_of(owner_pid: int) -> dict[int, Path]:
     return found
 
 
+def sandbox_id_of(state_file: Path) -> str | None:
+    """The marker of the sandbox a state file describes (what its processes carry); None when
+    the file is gone or half-written (the sandbox is closing or starting)."""
+    from pcagent.env.sandbox import SandboxState
+
+    try:
+        return SandboxState.model_validate_json(state_file.read_text()).sandbox_id
+    except (OSError, ValueError):
+        return None
+
+
 def watch(owner_pid: int, owner_start: int, state_file: Path) -> bool:
     """Wait until the sandbox is closed or its owner dies; in the second case close it.
     Returns whether the guard closed the sandbox."""
