@@ -16,7 +16,8 @@ solution: its step count beside the agents'.
 
 Results go to the benchmark store as each task ends; ``--continue BENCH_ID`` adds the tasks not
 yet done to an earlier run, so a long run can be done in parts and reported together
-(``pcagent bench report BENCH_ID``).
+(``pcagent bench report BENCH_ID``). Ctrl+C or SIGTERM lets the running task end (its result is
+stored) and stops with the ``--continue`` line to go on.
 
     python benchmarks/agent_quality.py --json [--model local] [--max-steps 20] [--all]
 """
@@ -38,6 +39,7 @@ from pcagent.bench.task_run import TaskRun
 from pcagent.bench.tasks import select_tasks
 from pcagent.cli.options import config_with
 from pcagent.experience.leakage import check_no_leakage
+from pcagent.interrupts import install_terminate_as_interrupt
 from pcagent.runtime.ablations import check_ablation
 from pcagent.runtime.records import RunStore
 
@@ -122,6 +124,7 @@ def main() -> None:
         help="ask Reflection's model also where a check decided, and report their agreement",
     )
     arguments = parser.parse_args()
+    install_terminate_as_interrupt()
     ablation = check_ablation(arguments.ablation)
     config = config_with(arguments.max_steps, arguments.model, arguments.experience)
     if arguments.second_opinion:
@@ -158,7 +161,15 @@ def main() -> None:
             )
 
         if chosen:
-            run_tasks(chosen, "pcagent", config=config, ablation=ablation, on_result=finished)
+            try:
+                run_tasks(chosen, "pcagent", config=config, ablation=ablation, on_result=finished)
+            except KeyboardInterrupt:
+                # Ctrl+C or SIGTERM: the runner has closed its sandboxes; every finished task
+                # is stored, and the rest can be added to the same benchmark run.
+                print(
+                    f"stopped; go on with --continue {bench.bench_id}", file=sys.stderr, flush=True
+                )
+                raise SystemExit(130) from None
         data = summary(store, bench)
         results = store.results(bench.bench_id)
     with RunStore(config.runs_dir) as runs:
