@@ -127,6 +127,16 @@ def test_the_recorded_environment_of_new_and_old_runs(tmp_path: Path) -> None:
     old = {"sandbox_state": str(tmp_path / "state.json")}
     assert recorded_environment(old) == RecordedEnvironment(tmp_path / "state.json")
     assert recorded_environment({"mode": "auto"}) is None
+    # across desktops: the run's own (first) desktop, the one snapshotted and restored
+    across = {
+        "environments": {"main": described, "laptop": {"url": "http://x"}},
+        "current": "laptop",
+    }
+    assert recorded_environment({"environment": across}) == RecordedEnvironment(
+        tmp_path / "state.json", attached=False, display=":91"
+    )
+    served_first = {"environments": {"laptop": {"url": "http://x"}, "main": described}}
+    assert recorded_environment({"environment": served_first}) is None
 
 
 class _Described:

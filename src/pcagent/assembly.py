@@ -164,15 +164,27 @@ class RecordedEnvironment:
     display: str = ""
 
 
+def _first_desktop(described: object) -> Mapping[str, Any]:
+    """An environment's ``describe()``, or its first desktop's for a set of desktops."""
+    if not isinstance(described, Mapping):
+        return {}
+    members = described.get("environments")
+    if isinstance(members, Mapping) and members:
+        first = next(iter(members.values()))
+        return first if isinstance(first, Mapping) else {}
+    return described
+
+
 def recorded_environment(settings: Mapping[str, Any]) -> RecordedEnvironment | None:
     """Where the state of a recorded run's desktop is kept, or None when it says nothing.
 
     Runs record ``settings["environment"]`` (the environment's ``describe()``: the sandbox's
     folder is ``root``, its state ``root/state.json``); older runs recorded the state file's path
-    as ``settings["sandbox_state"]``.
+    as ``settings["sandbox_state"]``. For a run across desktops it is the first desktop's: the
+    run's own, the one snapshotted and restored.
     """
-    described = settings.get("environment")
-    if isinstance(described, Mapping) and described.get("root"):
+    described = _first_desktop(settings.get("environment"))
+    if described.get("root"):
         return RecordedEnvironment(
             Path(str(described["root"])) / "state.json",
             attached=bool(described.get("attached", False)),
@@ -243,7 +255,7 @@ class RunParts:
         recorded = recorded_environment(record.settings)
         if recorded is None:
             return
-        current = self.environment.describe().get("root")
+        current = _first_desktop(self.environment.describe()).get("root")
         if current is not None and recorded.state_file == Path(str(current)) / "state.json":
             return
         if recorded.attached:

@@ -70,6 +70,21 @@ def _runs(environment: dict[str, str]) -> list[object]:
         (["runs", "resume", "nosuchrun"], "no recorded run matches 'nosuchrun'"),
         (["runs", "rewind", "nosuchrun", "--to", "2"], "no recorded run matches 'nosuchrun'"),
         (["runs", "replay", "nosuchrun"], "no recorded run matches 'nosuchrun'"),
+        (["runs", "resume", "r", "--also", "laptop=http://127.0.0.1:9"], "no token file"),
+        (
+            [
+                "runs",
+                "rewind",
+                "r",
+                "--to",
+                "1",
+                "--also",
+                "main=http://h:9",
+                "--also-token",
+                "main=t",
+            ],
+            "own desktop",
+        ),
     ],
 )
 def test_bad_input_is_refused_before_anything_starts(

@@ -383,3 +383,19 @@ def test_a_run_across_desktops_does_not_go_on_with_one_desktop(
     with pytest.raises(RunStateError, match="single desktop"):
         session.rewind(run.run_id, 1)
     assert [r.run_id for r in store.list_runs(10)] == [run.run_id]  # nothing new was recorded
+
+    # given both desktops (here two names for one sandbox) it goes on where it stopped, every
+    # step on the desktop of its subtask
+    from tests.agents.scripted import decision
+
+    from pcagent.env.environment_set import environment_set
+
+    both = environment_set({"workstation": desktop, "laptop": desktop})
+    waiting = Repeating(lambda r: decision({"kind": "wait", "seconds": 0.1}, "wait"))
+    session = RunSession(
+        both, scripts.usual_models(waiting), store, config_for(tmp_path, max_steps=3)
+    )
+    session.resume(run.run_id)
+    resumed = [s for s in store.steps(run.run_id) if s.step > 1]
+    desk_of = {spec.id: spec.environment for spec in plan}
+    assert resumed and all(s.environment == desk_of[s.subtask_id] for s in resumed)

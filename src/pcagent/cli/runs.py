@@ -31,7 +31,9 @@ from pcagent.config import PcAgentConfig, load_config
 from pcagent.errors import ConfigurationError
 
 if TYPE_CHECKING:
-    from pcagent.assembly import RunChoices
+    from collections.abc import Iterator
+
+    from pcagent.assembly import RunChoices, RunParts
     from pcagent.runtime.record_models import RunRecord, StepRecord
     from pcagent.runtime.replay import ReplayedStep
     from pcagent.runtime.session import RunOutcome
@@ -42,6 +44,23 @@ runs_app = typer.Typer(
 console = Console()
 
 RunIdArgument = Annotated[str, typer.Argument(help="Run id (a unique prefix is enough).")]
+CertificateOption = Annotated[
+    Path | None,
+    typer.Option("--certificate", help="The server's TLS certificate (https --remote or --also)."),
+]
+AlsoOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--also",
+        help="NAME=URL: a further desktop `pcagent serve` serves, for a task across "
+        "desktops (repeatable); the run's own desktop is called main, and the plan says "
+        "which desktop each subtask works on.",
+    ),
+]
+AlsoTokenOption = Annotated[
+    list[str] | None,
+    typer.Option("--also-token", help="NAME=PATH: the token file of the --also desktop NAME."),
+]
 VERDICT_COLOURS = {"success": "green", "no_change": "yellow", "unexpected_change": "red"}
 
 
@@ -174,23 +193,9 @@ def run_command(
         Path | None,
         typer.Option("--token-file", help="The token file `pcagent serve` wrote (with --remote)."),
     ] = None,
-    certificate: Annotated[
-        Path | None,
-        typer.Option("--certificate", help="The server's TLS certificate (https --remote)."),
-    ] = None,
-    also: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--also",
-            help="NAME=URL: a further desktop `pcagent serve` serves, for a task across "
-            "desktops (repeatable); the run's own desktop is called main, and the plan says "
-            "which desktop each subtask works on.",
-        ),
-    ] = None,
-    also_token: Annotated[
-        list[str] | None,
-        typer.Option("--also-token", help="NAME=PATH: the token file of the --also desktop NAME."),
-    ] = None,
+    certificate: CertificateOption = None,
+    also: AlsoOption = None,
+    also_token: AlsoTokenOption = None,
 ) -> None:
     """Carry out INSTRUCTION in a fresh sandbox (or on --display, or --remote) with the
     configured model; with --also, across that desktop and further served ones.
@@ -400,15 +405,17 @@ def resume_run(
     mode: ModeOption = None,
     max_steps: MaxStepsOption = None,
     model: ModelOption = None,
+    also: AlsoOption = None,
+    also_token: AlsoTokenOption = None,
+    certificate: CertificateOption = None,
 ) -> None:
     """Continue a killed or stopped run from its last completed step, in a fresh sandbox.
 
-    The sandbox is restored to that step; the one a killed run left behind is ended first."""
-    from pcagent.assembly import default_human, open_run
-
+    The sandbox is restored to that step; the one a killed run left behind is ended first. A
+    run across desktops goes on with the same --also desktops, as they are now."""
+    further = _further_desktops(also or [], also_token or [])
     record, choices = _continuing(run_id, mode, max_steps, model)
-    human = default_human(choices.mode, console=console)
-    with open_run(choices, human=human, on_step=print_step, log=_log) as parts:
+    with _continued_run(choices, further, certificate) as parts:
         outcome = parts.resume(record.run_id)
     _report(outcome, choices.config)
 
@@ -427,17 +434,44 @@ def rewind_run(
     mode: ModeOption = None,
     max_steps: MaxStepsOption = None,
     model: ModelOption = None,
+    also: AlsoOption = None,
+    also_token: AlsoTokenOption = None,
+    certificate: CertificateOption = None,
 ) -> None:
     """Continue a run from its state after step N as a new run, in a fresh sandbox.
 
-    Restored: the agents' state, HOME files, the applications on their documents."""
-    from pcagent.assembly import default_human, open_run
-
+    Restored: the agents' state, HOME files, the applications on their documents. A run across
+    desktops goes on with the same --also desktops, as they are now (only the run's own desktop
+    is restored)."""
+    further = _further_desktops(also or [], also_token or [])
     record, choices = _continuing(run_id, mode, max_steps, model)
-    human = default_human(choices.mode, console=console)
-    with open_run(choices, human=human, on_step=print_step, log=_log) as parts:
+    with _continued_run(choices, further, certificate) as parts:
         outcome = parts.session().rewind(record.run_id, to, role=role, guidance=guidance)
     _report(outcome, choices.config)
+
+
+@contextlib.contextmanager
+def _continued_run(
+    choices: RunChoices, further: dict[str, tuple[str, Path]], certificate: Path | None
+) -> Iterator[RunParts]:
+    """The parts a resumed or rewound run works with: a fresh sandbox, and the --also desktops
+    beside it when there are any."""
+    from pcagent.assembly import default_human, open_run
+
+    human = default_human(choices.mode, console=console)
+    with contextlib.ExitStack() as stack:
+        environment = None
+        if further:
+            environment = _with_further_desktops(stack, choices, None, further, certificate)
+        yield stack.enter_context(
+            open_run(
+                choices,
+                human=human,
+                on_step=print_step,
+                log=_log,
+                environment=environment,  # type: ignore[arg-type]
+            )
+        )
 
 
 @runs_app.command("replay")
