@@ -44,8 +44,8 @@ from pcagent.bench.ray_resources import (
 from pcagent.bench.task_run import AgentName, TaskRun
 from pcagent.bench.tasks import Task
 from pcagent.config import PcAgentConfig
-from pcagent.env.processes import is_alive
 from pcagent.errors import ConfigurationError
+from pcagent.scratch import scratch_folder
 
 #: ``--ray local``: start a Ray instance on this machine for the run, and stop it after.
 LOCAL = "local"
@@ -86,8 +86,9 @@ class BenchActor:
         self._config = config
         self._ablation = ablation
         self._remotes = dict(remotes)
-        _remove_folders_of_dead_actors()
-        self._folder = Path(tempfile.mkdtemp(prefix=f"{_ACTOR_FOLDER_PREFIX}{os.getpid()}-"))
+        # an actor killed outright leaves its folder (services' files, records already sent):
+        # the next actor on that machine removes it
+        self._folder = scratch_folder("ray-actor")
         self._worker: Any = None
 
     def pid(self) -> int:
@@ -120,18 +121,6 @@ class BenchActor:
             self._worker.close()
             self._worker = None
         shutil.rmtree(self._folder, ignore_errors=True)
-
-
-_ACTOR_FOLDER_PREFIX = "pcagent-ray-actor-"
-
-
-def _remove_folders_of_dead_actors() -> None:
-    """An actor killed outright leaves its scratch folder (services' files, run records already
-    sent); the next actor on that machine removes those whose process is gone."""
-    for folder in Path(tempfile.gettempdir()).glob(f"{_ACTOR_FOLDER_PREFIX}*"):
-        pid = folder.name[len(_ACTOR_FOLDER_PREFIX) :].split("-", 1)[0]
-        if pid.isdigit() and not is_alive(int(pid)):
-            shutil.rmtree(folder, ignore_errors=True)
 
 
 @dataclass

@@ -8,7 +8,6 @@ import contextlib
 import queue
 import signal
 import sys
-import tempfile
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -21,6 +20,7 @@ from pcagent.bench.worker import BenchWorker
 from pcagent.config import PcAgentConfig
 from pcagent.env.sandbox import SandboxDesktop
 from pcagent.errors import PcAgentError
+from pcagent.scratch import scratch_directory
 
 if TYPE_CHECKING:
     from pcagent.runtime.records import RunStore
@@ -61,7 +61,7 @@ def run_tasks(
     check_remote_desktops(tasks, remotes, parallel)
     with contextlib.ExitStack() as cleanup:
         if scratch is None:  # the services' files, removed when the run ends
-            scratch = cleanup.enter_context(tempfile.TemporaryDirectory(prefix="pcagent-bench-"))
+            scratch = cleanup.enter_context(scratch_directory("bench"))
         recorder = None
         if record_to is not None:
             from pcagent.runtime.records import RunStore

@@ -23,7 +23,6 @@ import shutil
 import socket
 import ssl
 import subprocess
-import tempfile
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -41,6 +40,7 @@ from pcagent.bench.web.sites import SITES, PageRequest, PageResponse, find_site,
 from pcagent.env import processes
 from pcagent.env.ownership import give_to_owner
 from pcagent.errors import BenchError
+from pcagent.scratch import scratch_folder
 
 logger = logging.getLogger(__name__)
 
@@ -327,7 +327,7 @@ class OfflineWeb:
             self._given_directory.mkdir(parents=True, exist_ok=True)
             self._directory = self._given_directory
         else:
-            self._directory = Path(tempfile.mkdtemp(prefix="pcagent-web-"))
+            self._directory = scratch_folder("web")
         self._ca = _CertificateAuthority(self._directory)
         self.log_path.write_bytes(b"")
         try:

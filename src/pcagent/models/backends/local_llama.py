@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import secrets
 import shutil
-import tempfile
 import threading
 from collections import OrderedDict
 from pathlib import Path
@@ -27,6 +26,7 @@ from typing import Any
 from pcagent.errors import LocalModelNotInstalledError, ModelRequestError
 from pcagent.models.backend import BackendInfo, ChatRequest, Completion
 from pcagent.models.messages import Message
+from pcagent.scratch import scratch_folder
 
 
 class LocalLlamaBackend:
@@ -84,7 +84,7 @@ class LocalLlamaBackend:
         params.warmup = False
         params.verbosity = -1
         # The embedded HTTP listener is unused: a Unix socket in a private folder, behind a key.
-        self._socket_dir = Path(tempfile.mkdtemp(prefix="pcagent-llama-"))
+        self._socket_dir = scratch_folder("llama")
         self._socket_dir.chmod(0o700)
         params.hostnames = [str(self._socket_dir / "llama.sock")]
         params.api_keys = [secrets.token_urlsafe(32)]
