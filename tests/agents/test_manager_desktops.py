@@ -89,3 +89,14 @@ def test_one_desktop_plans_name_none() -> None:
     plan = Manager(models.for_role("manager"), apps=APPS).plan("write, then compute").plan
     assert [s.environment for s in plan.subtasks] == ["", ""]
     assert '"environment"' not in models.prompts("manager")[0]
+
+
+def test_the_fallback_plan_works_on_the_desktop_the_instruction_names() -> None:
+    models = ScriptedModels(manager=["not a plan", "still not a plan"])
+    outcome = manager(models).plan("On the laptop, write a letter in the word processor")
+    assert outcome.fallback
+    (only,) = outcome.plan.subtasks
+    assert only.environment == "laptop"
+    models = ScriptedModels(manager=["not a plan", "still not a plan"])
+    (only,) = manager(models).plan("compute 2 + 2 in the calculator").plan.subtasks
+    assert only.environment == "workstation"  # the only desktop with the calculator

@@ -240,3 +240,51 @@ def test_a_ray_actor_drives_a_served_desktop_instead_of_a_sandbox_of_its_own(
     failed = {state.node_id: state.reason for state in result.nodes if not state.passed}
     assert result.error is None and not failed, (result.error, failed)
     assert (served.home / "Documents" / "annual_rent.txt").exists()
+
+
+def test_pcagent_run_and_resume_with_also_work_across_both_desktops(
+    served: Served, tmp_path: Path
+) -> None:
+    """``pcagent run --also`` on the real smollm2 model: the run works on its own sandbox and
+    the served laptop, its plan and every step name one of them; ``runs resume`` goes on with
+    the same ``--also`` and refuses without it."""
+    from tests.support import smollm2_config
+
+    from pcagent.runtime.events import PlanEvent
+    from pcagent.runtime.records import RunStore
+
+    data = smollm2_config(tmp_path).data_dir  # installs the model, links the models folder
+    config_file = tmp_path / "config.toml"
+    config_file.write_text(
+        "[models]\nvalidation_retries = 0\n"
+        '[models.profiles.local]\npack = "smollm2-135m"\nmax_output_tokens = 200\nthreads = 1\n'
+        "[run]\nmax_steps = 1\nlisting_limit = 15\n"
+    )
+    environment = {"PCAGENT_DATA_DIR": str(data), "PCAGENT_CONFIG": str(config_file)}
+    also = ["--also", f"laptop={served.url}", "--also-token", f"laptop={served.token_file}"]
+    instruction = "On the laptop, open the text editor and write hello"
+    ran = CliRunner().invoke(app, ["run", instruction, *also], env=environment)
+    assert ran.exit_code in (0, 1), ran.output  # the model's outcome; 2 would be an error
+    assert "also working on the desktop laptop" in ran.output
+    with RunStore(data / "runs") as store:
+        (record,) = store.list_runs(5)
+        assert set(record.settings["environment"]["environments"]) == {"main", "laptop"}  # type: ignore[index]
+        (planned,) = [
+            e.event for e in store.events(record.run_id) if isinstance(e.event, PlanEvent)
+        ]
+        assert {s.environment for s in planned.subtasks} <= {"main", "laptop"}
+        assert all(s.environment for s in planned.subtasks)
+        first_steps = store.steps(record.run_id)
+    assert first_steps and all(s.environment in ("main", "laptop") for s in first_steps)
+
+    alone = CliRunner().invoke(app, ["runs", "resume", record.run_id], env=environment)
+    assert alone.exit_code == 2 and "desktops" in alone.output, alone.output
+    resumed = CliRunner().invoke(
+        app, ["runs", "resume", record.run_id, "--max-steps", "2", *also], env=environment
+    )
+    assert resumed.exit_code in (0, 1), resumed.output
+    with RunStore(data / "runs") as store:
+        steps = store.steps(record.run_id)
+        assert [r.run_id for r in store.list_runs(5)] == [record.run_id]
+    assert len(steps) > len(first_steps)
+    assert all(s.environment in ("main", "laptop") for s in steps)

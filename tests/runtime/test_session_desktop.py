@@ -371,8 +371,18 @@ def test_a_run_across_desktops_does_not_go_on_with_one_desktop(
     state = RunCheckpoint(
         instruction="across", subtasks=plan, status={"s1": "running", "s2": "pending"}
     )
+    from pcagent.env.protocol import OpenWindow
+    from pcagent.runtime.events import RestoreEvent
+
+    calculator = [OpenWindow(app="calculator", title="Calculator")]
     run = store.create_run("across", {})
-    store.write_step(StepRecord(run_id=run.run_id, step=1, subtask_id="s1", state=state))
+    # the step looked at the laptop: the windows it recorded are the laptop's
+    store.write_step(
+        StepRecord(
+            run_id=run.run_id, step=1, subtask_id="s1", state=state, environment="laptop",
+            apps=calculator,
+        )
+    )  # fmt: skip
     session = RunSession(
         desktop, scripts.usual_models(Repeating(lambda r: "")), store, config_for(tmp_path)
     )
@@ -399,3 +409,21 @@ def test_a_run_across_desktops_does_not_go_on_with_one_desktop(
     resumed = [s for s in store.steps(run.run_id) if s.step > 1]
     desk_of = {spec.id: spec.environment for spec in plan}
     assert resumed and all(s.environment == desk_of[s.subtask_id] for s in resumed)
+    # only the first desktop is put back, and not with another desktop's windows
+    (restored,) = [e.event for e in store.events(run.run_id) if isinstance(e.event, RestoreEvent)]
+    assert restored.apps == []
+
+    # a step on the first desktop gets its applications back (a rewind, as a new run)
+    on_first = store.create_run("across", {})
+    store.write_step(
+        StepRecord(
+            run_id=on_first.run_id, step=1, subtask_id="s1", state=state,
+            environment="workstation", apps=calculator,
+        )
+    )  # fmt: skip
+    session = RunSession(
+        both, scripts.usual_models(waiting), store, config_for(tmp_path, max_steps=2)
+    )
+    child = session.rewind(on_first.run_id, 1).run_id
+    (restored,) = [e.event for e in store.events(child) if isinstance(e.event, RestoreEvent)]
+    assert restored.apps == ["calculator"]

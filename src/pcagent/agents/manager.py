@@ -133,8 +133,12 @@ class Manager(Agent):
                     Message.assistant(result.raw_text),
                     Message.user(f"That plan is unusable: {problem}. Write a corrected plan."),
                 ]
+        # The fallback too works on a desktop of this run: the one the instruction names, else
+        # the only one with its application, else the first.
         return PlanOutcome(
-            single_subtask_plan(instruction, self._the_one_app(instruction)),
+            self._with_environments(
+                single_subtask_plan(instruction, self._the_one_app(instruction))
+            ),
             fallback=True,
             problem=problem,
         )

@@ -203,16 +203,18 @@ class RunSession:
         if record.status == "finished":
             raise RunStateError(f"run {record.run_id} already finished; nothing to resume")
         last = self.store.last_step(record.run_id)
+        seen_on = ""  # the desktop whose windows the step recorded
         if last is None or last.state is None:
             checkpoint = self._plan_checkpoint(record.run_id, record.instruction)
             steps_done, (snapshot_id, apps) = 0, initial_desktop(self.store, record.run_id)
         else:
             checkpoint = last.state.model_copy(deep=True)
             steps_done, snapshot_id, apps = last.step, last.home_snapshot, last.apps
+            seen_on = last.environment
         self._check_desktops(checkpoint)
         checkpoint.outcome = ""
         self._begin(record.run_id, checkpoint, steps_done=steps_done, call_step=steps_done)
-        self._restore(snapshot_id, apps, steps_done)
+        self._restore(snapshot_id, apps, steps_done, seen_on)
         self.store.update_settings(record.run_id, {**record.settings, **self._settings()})
         self.store.set_status(record.run_id, "running")
         self._recorder.event(steps_done, ResumeEvent(from_step=steps_done))
@@ -230,6 +232,7 @@ class RunSession:
         ("NAME (unsaved at step K).SUFFIX"). Not restored: scroll positions, dialogs.
         """
         parent = self.store.get_run(run_id)
+        seen_on = ""  # the desktop whose windows the step recorded
         if step == 0:
             checkpoint = self._plan_checkpoint(parent.run_id, parent.instruction)
             snapshot_id, apps = initial_desktop(self.store, parent.run_id)
@@ -238,7 +241,7 @@ class RunSession:
             if source.state is None:
                 raise RunStateError(f"step {step} of run {parent.run_id} has no saved state")
             checkpoint = source.state.model_copy(deep=True)
-            snapshot_id, apps = source.home_snapshot, source.apps
+            snapshot_id, apps, seen_on = source.home_snapshot, source.apps, source.environment
         if role is not None:
             if role not in self.pool and role != self._generalist.name:  # type: ignore[operator]
                 raise RunStateError(f"no role {role!r}; roles: {', '.join(self.pool.names())}")  # type: ignore[union-attr]
@@ -258,7 +261,7 @@ class RunSession:
         )
         self._begin(child.run_id, checkpoint, steps_done=step, call_step=step)
         self._recorder.copy_steps(parent.run_id, step)
-        self._restore(snapshot_id, apps, step)
+        self._restore(snapshot_id, apps, step, seen_on)
         if step and self._desktop.home is not None and self.store.step(parent.run_id, step).unsaved:
             # Unsaved edits cannot be put back into the applications; their contents come back
             # as files beside the restored ones, and the agents are told where.
@@ -322,9 +325,22 @@ class RunSession:
         self._book.plan(checkpoint)
         return checkpoint
 
-    def _restore(self, snapshot_id: str | None, apps: list[Any], step: int) -> None:
-        """Put the desktop back as it was after ``step``: HOME files, then the applications."""
-        written, removed, opened = self._desktop.restore(self._snapshots, snapshot_id, apps)
+    def _restore(
+        self, snapshot_id: str | None, apps: list[Any], step: int, seen_on: str = ""
+    ) -> None:
+        """Put the desktop back as it was after ``step``: HOME files, then the applications.
+
+        Across desktops only the first is put back (its HOME is the one snapshotted; the others
+        are driven as they are), and its applications only when the step recorded its windows
+        (``seen_on``, the step's desktop), not another desktop's."""
+        desktop = self._desktop
+        environment = self.environment
+        if isinstance(environment, EnvironmentSet):
+            environment.use("")
+            desktop = DesktopAccess.of(environment.current)
+            if seen_on and seen_on != environment.primary:
+                apps = []
+        written, removed, opened = desktop.restore(self._snapshots, snapshot_id, apps)
         self._recorder.last_apps = list(apps)
         self._recorder.last_snapshot = snapshot_id
         self._recorder.last_unsaved = []  # unsaved edits are not restored (see restore-unsaved)
