@@ -323,6 +323,33 @@ def test_progress_reports_only_the_wanted_outputs_and_survives_garbage() -> None
     assert kept.progress == "before" and not kept.completed
 
 
+def test_progress_keeps_only_values_the_read_text_supports() -> None:
+    memo = "Memo for Tuesday\nMorning\n08:30  Breakfast with Lisa\n10:15  Team meeting"
+    invented = reply(progress="read", outputs={"time": "2023-04-01T10:00:00"})
+    copied = reply(progress="read", outputs={"time": "10:15"})
+    models = ScriptedModels(progress=[invented, copied, invented])
+    agent = ProgressAgent(models.for_role("progress"))
+
+    def update(evidence: str | None) -> dict[str, str]:
+        data = ProgressInput(
+            subtask="read the second morning event",
+            outputs_needed=["time"],
+            previous="",
+            action="editor_open(path='memo.txt')",
+            verdict="success",
+            answers={},
+            read=memo,
+            evidence=evidence,
+        )
+        return agent.update(data).outputs
+
+    assert update(memo) == {}  # invented: nothing it saw says 2023
+    assert update(memo) == {"time": "10:15"}
+    assert update(None) == {"time": "2023-04-01T10:00:00"}  # no evidence given: no check
+    # what was read is in the prompt, so that the value can be copied from it
+    assert "What the last reading action read:\n" + memo in models.prompts("progress")[0]
+
+
 def test_scheduler_lets_the_model_choose_among_candidates_only() -> None:
     pool = default_pool(SANDBOX_APPS)
     subtask = SubtaskSpec(id="s1", description="compute 9*60", app="calculator")

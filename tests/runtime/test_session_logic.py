@@ -255,3 +255,36 @@ def test_a_subtask_starts_by_opening_its_application_when_it_is_not_in_front() -
     assert opening_move(no_app, role, "text_editor", []) is None
     clicks_only = Role("clicker", "x", frozenset({"click"}), frozenset({"clock"}))
     assert opening_move(clock, clicks_only, "text_editor", []) is None
+
+
+def test_a_value_progress_reports_reaches_the_hub_only_when_the_screen_supports_it(
+    tmp_path: Path,
+) -> None:
+    """Progress sees no screen; a value it invents is dropped, one the listing shows is kept."""
+    import json
+
+    from tests.runtime.scripts import Repeating
+
+    plan = scripts.plan(
+        {"id": "s1", "description": "Read the count", "app": "calculator", "outputs": ["count"]},
+        {"id": "s2", "description": "Note the count", "app": "text_editor", "depends_on": ["s1"]},
+    )
+
+    def progress(request: object) -> str:
+        action = scripts.line_after(scripts.prompt_of(request), "Latest action")  # type: ignore[arg-type]
+        # first an invented value, then the one the screen shows after two clicks
+        value = "count 2" if action.startswith("click") and len(reports) >= 1 else "count 41"
+        reports.append(value)
+        return json.dumps({"progress": "p", "completed": False, "outputs": {"count": value}})
+
+    reports: list[str] = []
+    models = scripts.usual_models(decisions(CLICK_NEXT, CLICK_NEXT, DONE, DONE, DONE), plan)
+    models.backends["progress"] = Repeating(progress)
+    run, store, _ = session(tmp_path, models, max_steps=5)
+    outcome = run.start("read the count, then note it")
+    steps = store.steps(outcome.run_id)
+    answers = [step.state.answers if step.state else {} for step in steps]
+    assert reports[:2] == ["count 41", "count 2"]
+    assert "count" not in answers[0]  # 41 was never on screen
+    assert answers[1] == {"count": "count 2"}  # what the listing showed
+    assert any(step.hub.get("count") == "count 2" for step in steps)

@@ -13,6 +13,7 @@ from typing import ClassVar
 from pydantic import BaseModel, Field
 
 from pcagent.agents.base import Agent, value_list
+from pcagent.agents.evidence import supported
 from pcagent.agents.prompting import render
 from pcagent.models.messages import Message
 
@@ -36,6 +37,12 @@ class ProgressInput:
     verdict: str
     answers: Mapping[str, str]
     step: int | None = None
+    #: What the last reading action read (shown, so that values can be copied from it).
+    read: str = ""
+    #: All the text the step could have taken a value from (the listing, what was read, the
+    #: instruction, the known values); a reported value it does not support is dropped. None:
+    #: no check.
+    evidence: str | None = None
 
 
 @dataclass
@@ -53,10 +60,15 @@ class ProgressAgent(Agent):
             action=data.action,
             verdict=data.verdict,
             answers=value_list(dict(data.answers)),
+            read=f"What the last reading action read:\n{data.read}\n" if data.read else "",
         )
         result = self.ask([Message.system(system), Message.user(user)], ProgressReport, data.step)
         if result.value is None:
             return ProgressReport(progress=data.previous, completed=False)
         wanted = set(data.outputs_needed)
-        outputs = {k: v for k, v in result.value.outputs.items() if k in wanted and v.strip()}
+        outputs = {
+            k: v
+            for k, v in result.value.outputs.items()
+            if k in wanted and v.strip() and (data.evidence is None or supported(v, data.evidence))
+        }
         return result.value.model_copy(update={"outputs": outputs})

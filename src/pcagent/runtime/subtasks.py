@@ -226,9 +226,7 @@ class SubtaskBook:
                 "subtask and say what to try differently"
             )
             self.recorder.event(step, EscalateProgressEvent(failures=counters.consecutive_failures))
-        report = self._update_progress(
-            checkpoint, subtask, text, facts.action, verdict, work.number
-        )
+        report = self._update_progress(checkpoint, subtask, text, facts.action, verdict, work)
         if not failed and not isinstance(action, act.Done):
             hint = _finish_hint(repeated, report)
             if hint:
@@ -298,8 +296,19 @@ class SubtaskBook:
         text: str,
         action: str,
         verdict: str,
-        number: int,
+        work: StepWork,
     ) -> ProgressReport | None:
+        """The Progress agent's new account. It is shown what the last reading action read
+        while values are missing, and a value it reports stays only when the step's listing,
+        that reading, the instruction or the known values support it (it sees no screen)."""
+        missing = [name for name in subtask.outputs if name not in checkpoint.answers]
+        read = checkpoint.last_output if missing else ""
+        if len(read) > READ_KEPT:
+            read = read[:READ_KEPT] + " [...]"
+        known = [*checkpoint.hub.values(), *checkpoint.answers.values()]
+        evidence = "\n".join(
+            [work.listing, checkpoint.last_output, checkpoint.instruction, text, *known]
+        )
         report = self.parts.progress.update(
             ProgressInput(
                 subtask=text,
@@ -308,7 +317,9 @@ class SubtaskBook:
                 action=action,
                 verdict=verdict,
                 answers=checkpoint.answers,
-                step=number,
+                step=work.number,
+                read=read,
+                evidence=evidence,
             )
         )
         if report is not None:

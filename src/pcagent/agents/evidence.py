@@ -1,0 +1,56 @@
+"""Whether a reported value could have come from what the run saw.
+
+The Progress agent reports a subtask's values without seeing the screen: it is told the action
+and its effect, and a small model fills the value in from nothing (a memo's "10:15" became
+"2023-04-01T10:00:00", and the next subtask set an alarm from it). A value it reports is kept
+only when the text it was read from supports it: the value itself, or every number in it, or
+every word of it, appears in that text (the listing the step saw, what the last action read,
+the instruction, the values already known). A computed value ("one hour before") is the
+Decision agent's to report, with ``answer``, which is not checked here.
+"""
+
+from __future__ import annotations
+
+import re
+
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+_WORD = re.compile(r"[^\W\d_]+")
+_DIGITS = re.compile(r"\d+")
+
+
+def _plain(number: str) -> str:
+    """A number without separators and leading zeros: "1,275" and "1275", "08" and "8" agree."""
+    return re.sub(r"[.,]", "", number).lstrip("0") or "0"
+
+
+def _numbers_in(text: str) -> set[str]:
+    """Every number of ``text``, whole ("11.03.2025") and by its digit runs (11, 3, 2025)."""
+    found = {_plain(number) for number in _NUMBER.findall(text)}
+    return found | {_plain(run) for run in _DIGITS.findall(text)}
+
+
+def _collapsed(text: str) -> str:
+    return " ".join(text.casefold().split())
+
+
+def supported(value: str, evidence: str) -> bool:
+    """Whether ``value`` appears in ``evidence``: as a whole (case and spacing aside), or, for a
+    value with numbers, each of its numbers there, whole or digit run by digit run (so "10:15"
+    is supported by "10:15  Team meeting" and "2023-04-01" is not), or, for a value without
+    numbers, each of its words."""
+    wanted, seen = _collapsed(value), _collapsed(evidence)
+    if not wanted:
+        return False
+    if wanted in seen:
+        return True
+    numbers = _NUMBER.findall(wanted)
+    if numbers:
+        present = _numbers_in(seen)
+        return all(
+            _plain(number) in present
+            or all(_plain(run) in present for run in _DIGITS.findall(number))
+            for number in numbers
+        )
+    words = _WORD.findall(wanted)
+    present_words = set(_WORD.findall(seen))
+    return bool(words) and all(word in present_words for word in words)
