@@ -201,7 +201,7 @@ def run_command(
     configured model; with --also, across that desktop and further served ones.
 
     Exit status 0: the run finished; 1: it failed; 2: an error before or around it."""
-    from pcagent.assembly import RunChoices, default_human, open_run
+    from pcagent.assembly import RunChoices
 
     if not instruction.strip():
         raise ConfigurationError(
@@ -227,7 +227,6 @@ def run_command(
     missing = [str(path) for path in files if not path.exists()]
     if missing:
         raise ConfigurationError(f"files to copy into the sandbox do not exist: {missing}")
-    human = default_human(choices.mode, console=console)
     with contextlib.ExitStack() as stack:
         environment = None
         if remote is not None:
@@ -241,15 +240,7 @@ def run_command(
             _announce(choices)
         if further:
             environment = _with_further_desktops(stack, choices, environment, further, certificate)
-        parts = stack.enter_context(
-            open_run(
-                choices,
-                human=human,
-                on_step=print_step,
-                log=_log,
-                environment=environment,  # type: ignore[arg-type]
-            )
-        )
+        parts = _open_parts(stack, choices, environment)
         if files:
             _copy_into(parts.environment.home, files)
         outcome = parts.session().start(instruction)
@@ -456,22 +447,27 @@ def _continued_run(
 ) -> Iterator[RunParts]:
     """The parts a resumed or rewound run works with: a fresh sandbox, and the --also desktops
     beside it when there are any."""
-    from pcagent.assembly import default_human, open_run
-
-    human = default_human(choices.mode, console=console)
     with contextlib.ExitStack() as stack:
         environment = None
         if further:
             environment = _with_further_desktops(stack, choices, None, further, certificate)
-        yield stack.enter_context(
-            open_run(
-                choices,
-                human=human,
-                on_step=print_step,
-                log=_log,
-                environment=environment,  # type: ignore[arg-type]
-            )
+        yield _open_parts(stack, choices, environment)
+
+
+def _open_parts(stack: contextlib.ExitStack, choices: RunChoices, environment: object) -> RunParts:
+    """The run's parts, open until ``stack`` closes, printing each step; ``environment`` None:
+    a sandbox of the run's own."""
+    from pcagent.assembly import default_human, open_run
+
+    return stack.enter_context(
+        open_run(
+            choices,
+            human=default_human(choices.mode, console=console),
+            on_step=print_step,
+            log=_log,
+            environment=environment,  # type: ignore[arg-type]
         )
+    )
 
 
 @runs_app.command("replay")
