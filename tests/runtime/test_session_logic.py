@@ -288,3 +288,29 @@ def test_a_value_progress_reports_reaches_the_hub_only_when_the_screen_supports_
     assert "count" not in answers[0]  # 41 was never on screen
     assert answers[1] == {"count": "count 2"}  # what the listing showed
     assert any(step.hub.get("count") == "count 2" for step in steps)
+
+
+def test_values_split_from_an_answer_with_several_are_kept(tmp_path: Path) -> None:
+    """The Decision agent answers both values at once (it saw them); Progress splits them."""
+    import json
+
+    from tests.runtime.scripts import Repeating
+
+    plan = scripts.plan(
+        {"id": "s1", "description": "Read both", "app": "calculator", "outputs": ["low", "high"]}
+    )
+
+    def progress(request: object) -> str:
+        action = scripts.line_after(scripts.prompt_of(request), "Latest action")  # type: ignore[arg-type]
+        outputs = {"low": "17", "high": "93"} if action.startswith("answer") else {}
+        done = action.startswith("done")
+        return json.dumps({"progress": "p", "completed": done, "outputs": outputs})
+
+    answer = scripts.decision({"kind": "answer", "text": "low 17, high 93"})
+    models = scripts.usual_models(decisions(answer, DONE), plan)
+    models.backends["progress"] = Repeating(progress)
+    run, store, _ = session(tmp_path, models, max_steps=3)
+    outcome = run.start("read both values")
+    assert outcome.status == "finished", outcome.summary
+    (first, *_) = store.steps(outcome.run_id)
+    assert first.state is not None and first.state.answers == {"low": "17", "high": "93"}

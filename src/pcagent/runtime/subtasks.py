@@ -300,14 +300,17 @@ class SubtaskBook:
     ) -> ProgressReport | None:
         """The Progress agent's new account. It is shown what the last reading action read
         while values are missing, and a value it reports stays only when the step's listing,
-        that reading, the instruction or the known values support it (it sees no screen)."""
+        that reading, the instruction, the step's action (an ``answer``) or the known values
+        support it (it sees no screen)."""
         missing = [name for name in subtask.outputs if name not in checkpoint.answers]
         read = checkpoint.last_output if missing else ""
         if len(read) > READ_KEPT:
             read = read[:READ_KEPT] + " [...]"
         known = [*checkpoint.hub.values(), *checkpoint.answers.values()]
+        # The step's own action is evidence too: an ``answer`` with several values is the
+        # Decision agent's (it sees the screen), and Progress splits it into the named outputs.
         evidence = "\n".join(
-            [work.listing, checkpoint.last_output, checkpoint.instruction, text, *known]
+            [work.listing, checkpoint.last_output, checkpoint.instruction, text, action, *known]
         )
         report = self.parts.progress.update(
             ProgressInput(
