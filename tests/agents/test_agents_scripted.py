@@ -190,6 +190,25 @@ def test_decision_opens_only_the_roles_applications_and_returns_the_plain_action
     assert "rejected" in models.backends["decision"].requests[1].messages[-1].text
 
 
+def test_decision_is_not_offered_to_open_the_application_in_front() -> None:
+    pool = default_pool(SANDBOX_APPS)
+    again = decision({"kind": "open_app", "app": "calculator"})
+    other = decision({"kind": "open_app", "app": "clock"})
+    models = ScriptedModels(decision=[again, other])
+    result = DecisionAgent(models.for_role("decision"), role=pool.get("calculator_clock")).decide(
+        DecisionInput(subtask="set an alarm", listing="", screen=SCREEN, front_app="calculator")
+    )
+    assert result.action == act.OpenApp(app="clock")  # the calculator in front was refused
+    assert "rejected" in models.backends["decision"].requests[1].messages[-1].text
+    # a role whose only application is in front has no open_app at all
+    models = ScriptedModels(decision=[decision({"kind": "open_app", "app": "text_editor"})] * 2)
+    result = DecisionAgent(models.for_role("decision"), role=pool.get("text_notes")).decide(
+        DecisionInput(subtask="write", listing="", screen=SCREEN, front_app="text_editor")
+    )
+    assert result.action is None and result.failure is not None
+    assert "open_app(" not in models.prompts("decision")[0]
+
+
 def test_click_element_names_a_listed_label_and_becomes_a_click_at_its_centre() -> None:
     targets = {"Save": (114, 68), "Close #3": (10, 10), "Close #7": (1270, 10)}
     models = ScriptedModels(

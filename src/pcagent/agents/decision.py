@@ -194,6 +194,9 @@ class DecisionInput:
     step: int | None = None
     #: The listed elements ``click_element`` may name: label as listed -> centre, screen pixels.
     targets: Mapping[str, tuple[int, int]] | None = None
+    #: The application in front ("" when none of the desktop's): ``open_app`` is not offered for
+    #: it, since opening it again does nothing (a small model repeats it until the step cap).
+    front_app: str = ""
 
 
 @dataclass(frozen=True)
@@ -222,6 +225,9 @@ class DecisionAgent(Agent):
         targets = dict(data.targets or {})
         if not targets:
             kinds = tuple(kind for kind in kinds if kind != "click_element")
+        apps = tuple(sorted(app for app in self.role.apps if app != data.front_app))
+        if self.role.apps and not apps:
+            kinds = tuple(kind for kind in kinds if kind != "open_app")
         guidance = f"Guidance from the user: {data.guidance}" if data.guidance else ""
         shrunk = self._shrunk_image(data.image)
         # Points are checked against the screen (or the shrunk image) in the reply's validation, so
@@ -256,9 +262,7 @@ class DecisionAgent(Agent):
             ),
         )
         space = "screen" if shrunk is None else "image"
-        schema = decision_schema(
-            kinds, tuple(sorted(self.role.apps)), image_size, space, tuple(targets)
-        )
+        schema = decision_schema(kinds, apps, image_size, space, tuple(targets))
         result = self.ask(prompt_messages(system, user, data.image), schema, data.step)
         if result.value is None:
             return Decision(failure=result.failure)

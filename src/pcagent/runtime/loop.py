@@ -189,6 +189,7 @@ class StepLoop:
                 image=image,
                 step=number,
                 targets=seen.targets,
+                front_app=app,
             )
         )
 
