@@ -40,6 +40,9 @@ def test_actions_without_a_document_fail_and_paths_outside_home_are_refused(
         shared_desktop.execute(WriterOpen(path="/etc/hostname"))
     with pytest.raises(InvalidActionError, match="outside the sandbox's HOME"):
         shared_desktop.execute(SheetSave(path="../elsewhere.xlsx"))
+    # a document to be created is not opened: the error says how to create it
+    with pytest.raises(InvalidActionError, match=r"writer_insert.*writer_save with path="):
+        shared_desktop.execute(WriterOpen(path="Documents/New plan.docx"))
 
 
 def test_writer_edits_the_live_document_and_saves_it(shared_desktop: SandboxDesktop) -> None:

@@ -179,7 +179,19 @@ class OfficeInterface(Interface):
 
     def open(self, path: Path, kind: str) -> ActionResult:
         if not path.is_file():
-            raise InvalidActionError(f"{self.shown(path)} is not a file in HOME")
+            # A small model "opens" the document it is asked to create; say how to create it.
+            insert, save = (
+                ("writer_insert", "writer_save")
+                if kind == "text"
+                else (
+                    "sheet_set",
+                    "sheet_save",
+                )
+            )
+            raise InvalidActionError(
+                f"{self.shown(path)} is not a file in HOME; to create it, fill the new document "
+                f"in front ({insert}), then {save} with path={self.shown(path)!r}"
+            )
         if not self.office_titles():
             self.front(APPS[kind], [path])
         answer = self.request("open", path=str(path))
