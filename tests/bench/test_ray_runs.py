@@ -76,9 +76,12 @@ def test_two_actors_run_four_tasks_into_the_store(local_ray: None, tmp_path: Pat
     pids: dict[str, int] = {}
     watch = SandboxWatch()
 
+    niceness: set[int] = set()
+
     def started(task: Task, pid: int) -> None:
         pids[task.id] = pid
         watch.add(task, pid)
+        niceness.add(os.getpriority(os.PRIO_PROCESS, pid))
 
     with BenchStore(tmp_path / "bench") as store:
         bench = store.create("reference", [t.id for t in tasks])
@@ -104,6 +107,7 @@ def test_two_actors_run_four_tasks_into_the_store(local_ray: None, tmp_path: Pat
     assert all(r.outcome["success"] and r.attempts == 1 for r in kept)
     assert len(set(pids.values())) == 2  # both actors worked
     assert os.getpid() not in pids.values()  # in actor processes, not the driver
+    assert niceness == {os.nice(0)}  # the actors run at the driver's priority, not Ray's 15
     for pid in set(pids.values()):  # they closed their desktops and scratch folders at the end
         assert eventually(lambda pid=pid: not guards_of(pid), 30)
         assert not list(Path(tempfile.gettempdir()).glob(f"pcagent-ray-actor-{pid}-*"))

@@ -288,6 +288,10 @@ def _start_ray(ray: Any, address: str, displays: int) -> None:
             include_dashboard=False,
             log_to_driver=False,
             logging_level=logging.WARNING,
+            # Ray runs its workers at niceness 15; an actor's sandbox and model inherit it, and
+            # any other job on the machine (even one at nice 10) then starves them, which the
+            # thread runner's workers are not. A local run takes the driver's priority.
+            _system_config={"worker_niceness": 0},
         )
         return
     try:
