@@ -10,6 +10,7 @@ from typing import Any
 from tests.agents.scripted import ScriptedModels, decision, reply
 
 from pcagent import actions as act
+from pcagent import app_actions as app
 from pcagent.agents import (
     DecisionAgent,
     DecisionInput,
@@ -190,23 +191,23 @@ def test_decision_opens_only_the_roles_applications_and_returns_the_plain_action
     assert "rejected" in models.backends["decision"].requests[1].messages[-1].text
 
 
-def test_decision_is_not_offered_to_open_the_application_in_front() -> None:
-    pool = default_pool(SANDBOX_APPS)
+def test_decision_is_not_offered_open_app_while_its_application_is_in_front() -> None:
     again = decision({"kind": "open_app", "app": "calculator"})
-    other = decision({"kind": "open_app", "app": "clock"})
-    models = ScriptedModels(decision=[again, other])
-    result = DecisionAgent(models.for_role("decision"), role=pool.get("calculator_clock")).decide(
-        DecisionInput(subtask="set an alarm", listing="", screen=SCREEN, front_app="calculator")
+    evaluate = decision({"kind": "calculator_evaluate", "expression": "12 * 7"})
+    models = ScriptedModels(decision=[again, evaluate])
+    role = default_pool(SANDBOX_APPS, act.APP_ACTION_KINDS).get("calculator_clock")
+    result = DecisionAgent(models.for_role("decision"), role=role).decide(
+        DecisionInput(subtask="compute 12 * 7", listing="", screen=SCREEN, in_its_app=True)
     )
-    assert result.action == act.OpenApp(app="clock")  # the calculator in front was refused
+    assert result.action == app.CalculatorEvaluate(expression="12 * 7")
     assert "rejected" in models.backends["decision"].requests[1].messages[-1].text
-    # a role whose only application is in front has no open_app at all
-    models = ScriptedModels(decision=[decision({"kind": "open_app", "app": "text_editor"})] * 2)
-    result = DecisionAgent(models.for_role("decision"), role=pool.get("text_notes")).decide(
-        DecisionInput(subtask="write", listing="", screen=SCREEN, front_app="text_editor")
-    )
-    assert result.action is None and result.failure is not None
     assert "open_app(" not in models.prompts("decision")[0]
+    # elsewhere it is offered, with every application of the role
+    models = ScriptedModels(decision=[again])
+    result = DecisionAgent(models.for_role("decision"), role=role).decide(
+        DecisionInput(subtask="compute 12 * 7", listing="", screen=SCREEN)
+    )
+    assert result.action == act.OpenApp(app="calculator")
 
 
 def test_click_element_names_a_listed_label_and_becomes_a_click_at_its_centre() -> None:

@@ -194,9 +194,11 @@ class DecisionInput:
     step: int | None = None
     #: The listed elements ``click_element`` may name: label as listed -> centre, screen pixels.
     targets: Mapping[str, tuple[int, int]] | None = None
-    #: The application in front ("" when none of the desktop's): ``open_app`` is not offered for
-    #: it, since opening it again does nothing (a small model repeats it until the step cap).
-    front_app: str = ""
+    #: Whether the subtask's own application is in front: ``open_app`` is then not offered, since
+    #: opening it again does nothing (a small model repeated it until the step cap) and a subtask
+    #: works in one application. Only leaving out the one in front would make a model that
+    #: means to open it open another instead.
+    in_its_app: bool = False
 
 
 @dataclass(frozen=True)
@@ -225,8 +227,7 @@ class DecisionAgent(Agent):
         targets = dict(data.targets or {})
         if not targets:
             kinds = tuple(kind for kind in kinds if kind != "click_element")
-        apps = tuple(sorted(app for app in self.role.apps if app != data.front_app))
-        if self.role.apps and not apps:
+        if data.in_its_app:
             kinds = tuple(kind for kind in kinds if kind != "open_app")
         guidance = f"Guidance from the user: {data.guidance}" if data.guidance else ""
         shrunk = self._shrunk_image(data.image)
@@ -262,7 +263,9 @@ class DecisionAgent(Agent):
             ),
         )
         space = "screen" if shrunk is None else "image"
-        schema = decision_schema(kinds, apps, image_size, space, tuple(targets))
+        schema = decision_schema(
+            kinds, tuple(sorted(self.role.apps)), image_size, space, tuple(targets)
+        )
         result = self.ask(prompt_messages(system, user, data.image), schema, data.step)
         if result.value is None:
             return Decision(failure=result.failure)

@@ -189,7 +189,7 @@ class StepLoop:
                 image=image,
                 step=number,
                 targets=seen.targets,
-                front_app=app,
+                in_its_app=bool(subtask.app) and subtask.app == app,
             )
         )
 
