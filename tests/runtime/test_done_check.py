@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from pcagent import actions as act
 from pcagent.env.protocol import UnsavedDocument
-from pcagent.runtime.done_check import done_problem, files_to_save
+from pcagent.runtime.done_check import (
+    display_problem,
+    done_problem,
+    expression_value,
+    files_to_save,
+)
 from pcagent.runtime.record_models import StepResult
 from pcagent.runtime.subtasks import read_value
 
@@ -58,3 +63,34 @@ def test_a_verified_application_action_just_before_supports_done() -> None:
     # it does not stand in for a value still to report, nor for a file still unsaved
     assert done_problem("Find it", ["x"], DOCUMENTS, [], True, verified_effect=effect)
     assert done_problem("Save report.docx", [], DOCUMENTS, [], True, verified_effect=effect)
+
+
+def test_the_expression_a_calculator_subtask_writes_out_and_its_value() -> None:
+    assert expression_value("Open the calculator and compute 12 * 7 + 5") == ("12 * 7 + 5", "89")
+    assert expression_value("Compute 1275 × 12") == ("1275 × 12", "15300")
+    assert expression_value("compute (3 + 4) * 2, then 7 / 2") is None  # two: no guess
+    assert expression_value("Compute 7 / 2") == ("7 / 2", "3.5")
+    assert expression_value("Compute {minutes} * 60") is None  # not filled in yet
+    for not_arithmetic in ("the days until 2025-05-01", "a 1920x1080 screen", "call 555-1234"):
+        assert expression_value(not_arithmetic) is None
+    assert expression_value("Compute 1 / 0") is None
+
+
+def test_a_calculator_done_needs_the_value_on_screen() -> None:
+    def problem(listing: str) -> str | None:
+        return done_problem(
+            "Open the calculator and compute 12 * 7 + 5", [], None, [], True,
+            calculator_listing=listing,
+        )  # fmt: skip
+
+    typed = '1 label "12×7+5"\n2 push button "5"'
+    assert "does not show the value of 12 * 7 + 5" in (problem(typed) or "")
+    assert problem('1 label "89"\n2 push button "5"') is None
+    assert display_problem("compute 1275 * 12", '1 label "15\u2009300"') is None  # grouped
+    assert display_problem("type hello", "") is None  # no expression: nothing to check
+
+
+def test_a_key_of_the_calculator_is_not_its_display() -> None:
+    keys = '\n21 toggle "5" @574,480\n22 push button "5" @1,1'
+    assert display_problem("compute 2 + 3", '6 text "5" focused @639,298' + keys) is None
+    assert display_problem("compute 2 + 3", '6 text "2+3" focused @639,298' + keys) is not None

@@ -314,3 +314,14 @@ def test_values_split_from_an_answer_with_several_are_kept(tmp_path: Path) -> No
     assert outcome.status == "finished", outcome.summary
     (first, *_) = store.steps(outcome.run_id)
     assert first.state is not None and first.state.answers == {"low": "17", "high": "93"}
+
+
+def test_a_calculator_done_is_refused_until_the_value_is_on_screen(tmp_path: Path) -> None:
+    """The counter stands in for the calculator: its display reads "count N"."""
+    plan = scripts.plan({"id": "s1", "description": "Compute 1 + 1", "app": "calculator"})
+    script = decisions(DONE, CLICK_NEXT, CLICK_NEXT, DONE)
+    run, store, screen = session(tmp_path, scripts.usual_models(script, plan), max_steps=6)
+    outcome = run.start("compute 1 + 1")
+    assert (outcome.status, outcome.steps, screen.count) == ("finished", 4, 2)
+    refused = [e.event for e in store.events(outcome.run_id) if e.kind == "done_refused"]
+    assert len(refused) == 1 and "value of 1 + 1" in refused[0].reason  # type: ignore[union-attr]

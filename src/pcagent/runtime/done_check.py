@@ -7,9 +7,11 @@ run then ends "finished" with nothing achieved. Before a subtask counts as done:
 2. where the subtask asks for a named file to be saved or written ("save it as report.docx"),
    the file exists in HOME and no open window holds unsaved changes to it — read off the disk
    and the applications, not asked of a model;
-3. otherwise, when the step before ``done`` was an application action that read its effect back
+3. where a calculator subtask writes out an expression ("compute 12 * 7 + 5"), its value is on
+   the screen (the model typed the expression and never pressed =, and said done);
+4. otherwise, when the step before ``done`` was an application action that read its effect back
    and found it done, that check supports it;
-4. otherwise, when a Progress agent keeps the subtask's account, its judgement of the ``done``
+5. otherwise, when a Progress agent keeps the subtask's account, its judgement of the ``done``
    step must say the subtask is complete.
 
 A refused ``done`` goes back to the Decision agent with the reason.
@@ -17,6 +19,8 @@ A refused ``done`` goes back to the Decision agent with the reason.
 
 from __future__ import annotations
 
+import ast
+import operator
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import PurePosixPath
@@ -63,6 +67,80 @@ def file_problem(
     return None
 
 
+#: An arithmetic expression written out in a subtask: numbers joined by at least one operator.
+_EXPRESSION = re.compile(
+    r"\(?\s*-?\d+(?:\.\d+)?\s*\)?(?:\s*[-+*/×÷x]\s*\(?\s*-?\d+(?:\.\d+)?\s*\)?)+"
+)
+_OPERATORS = {
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+    ast.Div: operator.truediv,
+}
+
+
+def _arithmetic(node: ast.AST) -> float:
+    if isinstance(node, ast.Expression):
+        return _arithmetic(node.body)
+    if isinstance(node, ast.Constant) and isinstance(node.value, int | float):
+        return float(node.value)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        return -_arithmetic(node.operand)
+    if isinstance(node, ast.BinOp) and type(node.op) in _OPERATORS:
+        return _OPERATORS[type(node.op)](_arithmetic(node.left), _arithmetic(node.right))
+    raise ValueError("not plain arithmetic")
+
+
+def expression_value(text: str) -> tuple[str, str] | None:
+    """The one arithmetic expression ``text`` writes out ("compute 12 * 7 + 5") and its value
+    as a calculator shows it ("89", "2.5"); None when there is none, several, or it cannot be
+    computed (a division by zero)."""
+    found = [m.group(0).strip() for m in _EXPRESSION.finditer(text)]
+    # Not dates, ranges, resolutions or phone numbers: "2025-05-01", "1/5/2025", "1920x1080".
+    found = [
+        f
+        for f in found
+        if re.search(r"\d\s*[-+*/×÷x]\s*\(?\s*-?\d", f)
+        and not re.search(r"\d-\d|\d/\d+/\d|\dx\d", f)
+    ]
+    if len(found) != 1:
+        return None
+    written = found[0]
+    python = re.sub(r"(?<=[\d)\s])[x×](?=[\s\d(])", "*", written).replace("÷", "/")
+    try:
+        value = _arithmetic(ast.parse(python, mode="eval"))
+    except (SyntaxError, ValueError, ZeroDivisionError):
+        return None
+    shown = str(int(value)) if value == int(value) else f"{value:.10g}"
+    return written, shown
+
+
+def display_problem(description: str, listing: str) -> str | None:
+    """Why a calculator subtask that writes out an expression is not done: its value is not on
+    the screen (the expression typed but never evaluated, or the display cleared). None when
+    it is, or when the subtask writes out no expression."""
+    found = expression_value(description)
+    if found is None:
+        return None
+    written, shown = found
+    # What the marks show (labels and values), not their numbers and coordinates, and not the
+    # keys: the calculator's "5" key would otherwise pass for a result of 5.
+    visible = []
+    for line in listing.splitlines():
+        mark = re.match(r'\d+ (.+?) "([^"]*)"(.*)', line)
+        if mark is None or "button" in mark.group(1) or mark.group(1) == "toggle":
+            continue
+        visible += [mark.group(2), *re.findall(r"=(\S+)", mark.group(3))]
+    digits_apart = re.sub(r"(?<=\d)[\u2009\u202f\u00a0 ,](?=\d{3}\b)", "", " ".join(visible))
+    numbers = set(re.findall(r"-?\d+(?:\.\d+)?", digits_apart))
+    if shown in numbers:
+        return None
+    return (
+        f"the calculator does not show the value of {written} yet; evaluate it "
+        "(calculator_evaluate, or type it and press Enter)"
+    )
+
+
 def done_problem(
     description: str,
     missing_outputs: Sequence[str],
@@ -71,14 +149,20 @@ def done_problem(
     progress_completed: bool | None,
     *,
     verified_effect: str = "",
+    calculator_listing: str | None = None,
 ) -> str | None:
     """Why ``done`` is not accepted for a subtask; None to accept it. ``documents`` is None
     when the desktop has no HOME to look at, ``progress_completed`` None without a Progress
-    agent; ``verified_effect`` the verified application action just before, if any."""
+    agent; ``verified_effect`` the verified application action just before, if any;
+    ``calculator_listing`` the screen's listing when the subtask works in the calculator."""
     if missing_outputs:
         return f"report {', '.join(missing_outputs)} with an answer action first"
     if documents is not None and files_to_save(description):
         return file_problem(description, documents, unsaved)
+    if calculator_listing is not None:
+        problem = display_problem(description, calculator_listing)
+        if problem is not None:
+            return problem
     if verified_effect:
         return None
     if progress_completed is False:

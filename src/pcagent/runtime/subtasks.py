@@ -241,7 +241,7 @@ class SubtaskBook:
             self.log(f"subtask {subtask.id} done: {reason}")
             return
         if isinstance(action, act.Done):
-            problem = self._done_problem(checkpoint, subtask, report)
+            problem = self._done_problem(checkpoint, subtask, report, work.listing)
             if problem is None:
                 _keep_findings(checkpoint, subtask)
                 checkpoint.end_subtask("done")
@@ -264,9 +264,14 @@ class SubtaskBook:
             )
 
     def _done_problem(
-        self, checkpoint: RunCheckpoint, subtask: SubtaskSpec, report: ProgressReport | None
+        self,
+        checkpoint: RunCheckpoint,
+        subtask: SubtaskSpec,
+        report: ProgressReport | None,
+        listing: str,
     ) -> str | None:
-        """Why the subtask's ``done`` is not accepted (:mod:`done_check`); None to accept."""
+        """Why the subtask's ``done`` is not accepted (:mod:`done_check`); None to accept.
+        ``listing`` is the screen the ``done`` was decided on."""
         missing = [name for name in subtask.outputs if name not in checkpoint.answers]
         documents = None
         unsaved: list[UnsavedDocument] = []
@@ -287,6 +292,7 @@ class SubtaskBook:
             unsaved,
             completed,
             verified_effect=checkpoint.verified_effect,
+            calculator_listing=listing if subtask.app == "calculator" else None,
         )
 
     def _update_progress(
