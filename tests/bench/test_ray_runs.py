@@ -16,7 +16,12 @@ from pathlib import Path
 import pytest
 from tests.support import eventually, smollm2_config
 
-from pcagent.bench.ray_runner import DISPLAY_RESOURCE, ActorResources, run_tasks_on_ray
+from pcagent.bench.ray_runner import (
+    LOCAL,
+    ActorResources,
+    _start_ray,
+    run_tasks_on_ray,
+)
 from pcagent.bench.results import BenchStore
 from pcagent.bench.task_run import TaskRun
 from pcagent.bench.tasks import Task, select_tasks
@@ -35,13 +40,7 @@ QUICK = ("pc09", "pc14", "pc15", "pc21")
 
 @pytest.fixture(scope="module")
 def local_ray() -> Iterator[None]:
-    ray.init(
-        address="local",
-        num_cpus=2,
-        resources={DISPLAY_RESOURCE: 2},
-        include_dashboard=False,
-        log_to_driver=False,
-    )
+    _start_ray(ray, LOCAL, 2)  # as `bench run --ray` starts it: two sandboxes' worth
     yield
     ray.shutdown()
 

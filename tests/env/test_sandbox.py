@@ -137,6 +137,53 @@ def test_two_sandboxes_side_by_side_do_not_see_each_other() -> None:
     assert find_marked_processes(first_marker) == []
 
 
+def test_two_sandboxes_that_pick_the_same_display_number_both_start(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Started at the same moment, two sandboxes can both find one number free; the one whose
+    X server lost must notice (not talk to the winner's display without its cookie) and move
+    on to another number."""
+    import threading
+
+    from pcagent.env import sandbox as sandbox_module
+
+    real = sandbox_module._free_display_number
+    first_pick = real()
+    picks: dict[int, int] = {}
+    lock = threading.Lock()
+
+    def same_first(start: int = sandbox_module.FIRST_DISPLAY) -> int:
+        with lock:
+            count = picks.get(threading.get_ident(), 0)
+            picks[threading.get_ident()] = count + 1
+        return first_pick if count == 0 else real(start)
+
+    monkeypatch.setattr(sandbox_module, "_free_display_number", same_first)
+    desktops: list[SandboxDesktop] = []
+    barrier = threading.Barrier(2)
+
+    def start() -> None:
+        desktop = SandboxDesktop()
+        barrier.wait()
+        desktops.append(desktop.start())
+
+    threads = [threading.Thread(target=start) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(120)
+    try:
+        assert len(desktops) == 2
+        assert desktops[0].display != desktops[1].display
+        assert f":{first_pick}" in {d.display for d in desktops}
+        for desktop in desktops:  # each talks to its own display with its own cookie
+            desktop.open_app("calculator")
+            assert [w.app_class for w in desktop.observe().windows] == ["Galculator"]
+    finally:
+        for desktop in desktops:
+            desktop.close()
+
+
 def test_close_ends_every_process_including_bus_activated_ones() -> None:
     desktop = SandboxDesktop().start()
     marker = desktop.state.sandbox_id  # type: ignore[union-attr]

@@ -172,6 +172,20 @@ def _free_display_number(start: int = FIRST_DISPLAY) -> int:
     raise SandboxStartError("no free X display number between :90 and :590")
 
 
+def _serves_display(number: int, pid: int) -> bool:
+    """Whether the X server ``pid`` is the one serving display ``number``: its socket is there
+    and the display's lock file names ``pid``. Two sandboxes starting at once can pick the same
+    free number; the socket of the one that won appears while the other's Xvfb has not yet
+    given up, and that one then talked to a display whose cookie it did not have."""
+    if not Path(f"/tmp/.X11-unix/X{number}").exists():
+        return False
+    try:
+        owner = int(Path(f"/tmp/.X{number}-lock").read_text().strip())
+    except (OSError, ValueError):
+        return False
+    return owner == pid
+
+
 def _user_name(uid: int) -> str:
     try:
         return pwd.getpwuid(uid).pw_name
@@ -354,11 +368,14 @@ class SandboxDesktop:
                 logs / "xvfb.log",
             )  # fmt: skip
             state.infrastructure_pids.append(xvfb.pid)
-            socket = Path(f"/tmp/.X11-unix/X{number}")
             deadline = time.monotonic() + timeout
-            while time.monotonic() < deadline and xvfb.poll() is None and not socket.exists():
+            while (
+                time.monotonic() < deadline
+                and xvfb.poll() is None
+                and not _serves_display(number, xvfb.pid)
+            ):
                 time.sleep(0.02)
-            if xvfb.poll() is None and socket.exists():
+            if xvfb.poll() is None and _serves_display(number, xvfb.pid):
                 break
             state.infrastructure_pids.remove(xvfb.pid)
             processes.terminate([xvfb.pid])  # lost a race for this display number: next one
