@@ -3,6 +3,7 @@ them."""
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -14,6 +15,15 @@ from pcagent.env.processes import find_marked_processes
 
 if TYPE_CHECKING:
     from pcagent.experience.embedding import SentenceEncoder
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Ctrl+C works in the tests however they were started: a shell that runs a command in the
+    background (``make test &``) starts it with SIGINT ignored, and Python then installs no
+    KeyboardInterrupt handler, in itself or in the processes the tests start; the tests that
+    interrupt a run would see it go on."""
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def _assert_nothing_left(desktop: SandboxDesktop, marker: str, root: Path) -> None:
