@@ -83,14 +83,16 @@ def test_a_calculator_done_needs_the_value_on_screen() -> None:
             calculator_listing=listing,
         )  # fmt: skip
 
-    typed = '1 label "12×7+5"\n2 push button "5"'
+    typed = '1 label "12×7+5" @10,10\n2 button "5" @20,20'
     assert "does not show the value of 12 * 7 + 5" in (problem(typed) or "")
-    assert problem('1 label "89"\n2 push button "5"') is None
-    assert display_problem("compute 1275 * 12", '1 label "15\u2009300"') is None  # grouped
+    assert problem('1 label "89" @10,10\n2 button "5" @20,20') is None
+    assert display_problem("compute 1275 * 12", '1 label "15\u2009300" @10,10') is None  # grouped
     assert display_problem("type hello", "") is None  # no expression: nothing to check
+    # a value (=...) counts as shown, like a label
+    assert display_problem("compute 12 * 7 + 5", '3 text "Result" ="89" @5,5') is None
 
 
 def test_a_key_of_the_calculator_is_not_its_display() -> None:
-    keys = '\n21 toggle "5" @574,480\n22 push button "5" @1,1'
+    keys = '\n21 toggle "5" @574,480\n22 button "5" @1,1'
     assert display_problem("compute 2 + 3", '6 text "5" focused @639,298' + keys) is None
     assert display_problem("compute 2 + 3", '6 text "2+3" focused @639,298' + keys) is not None

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from PIL import Image
 
 from pcagent import actions as act
+from pcagent.perception.listing import ListedMark, parse_listing
 
 #: Listing roles that identify a page (controls), as the compact listing abbreviates them.
 CONTROL_ROLES = frozenset(
@@ -44,41 +45,8 @@ MAX_LABELS = 24
 #: Longer labels are content (a sentence, a cell's text), not a control's name.
 MAX_LABEL_CHARS = 40
 
-_LISTING_LINE = re.compile(
-    r'^(?P<number>\d+) (?P<role>[a-z]+)(?: "(?P<label>[^"]*)")?.*@(?P<x>\d+),(?P<y>\d+)$'
-)
 _FILE_NAME = re.compile(r"\b[\w.-]+\.[A-Za-z][A-Za-z0-9]{1,4}\b")
 _NUMBER = re.compile(r"\d+([.:,]\d+)*")
-
-
-@dataclass(frozen=True)
-class ListedMark:
-    """One line of a compact listing: its number, abbreviated role, label and centre."""
-
-    number: int
-    role: str
-    label: str
-    x: int
-    y: int
-
-
-def parse_listing(listing: str) -> list[ListedMark]:
-    """The marks of a compact listing (:func:`pcagent.perception.listing.compact_listing`);
-    lines that are not marks (the header) are skipped."""
-    marks = []
-    for line in listing.splitlines():
-        match = _LISTING_LINE.match(line.strip())
-        if match is not None:
-            marks.append(
-                ListedMark(
-                    number=int(match["number"]),
-                    role=match["role"],
-                    label=match["label"] or "",
-                    x=int(match["x"]),
-                    y=int(match["y"]),
-                )
-            )
-    return marks
 
 
 _ADDRESS = re.compile(r"[\w.+-]+@[\w-]+(\.[\w-]+)+")

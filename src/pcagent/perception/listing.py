@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from pcagent.env.observation import Element
 from pcagent.perception.marks import Mark
@@ -67,6 +68,44 @@ def mark_line(mark: Mark) -> str:
     x, y = mark.center
     parts.append(f"@{x},{y}")
     return " ".join(parts)
+
+
+_LISTING_LINE = re.compile(
+    r'^(?P<number>\d+) (?P<role>[a-z]+)(?: "(?P<label>[^"]*)")?(?: ="(?P<value>[^"]*)")?'
+    r".*@(?P<x>\d+),(?P<y>\d+)$"
+)
+
+
+@dataclass(frozen=True)
+class ListedMark:
+    """One line of a compact listing: its number, abbreviated role, label, value and centre."""
+
+    number: int
+    role: str
+    label: str
+    x: int
+    y: int
+    value: str = ""
+
+
+def parse_listing(listing: str) -> list[ListedMark]:
+    """The marks of a compact listing (:func:`compact_listing`, read back from a record or a
+    prompt); lines that are not marks (the header) are skipped."""
+    marks = []
+    for line in listing.splitlines():
+        match = _LISTING_LINE.match(line.strip())
+        if match is not None:
+            marks.append(
+                ListedMark(
+                    number=int(match["number"]),
+                    role=match["role"],
+                    label=match["label"] or "",
+                    x=int(match["x"]),
+                    y=int(match["y"]),
+                    value=match["value"] or "",
+                )
+            )
+    return marks
 
 
 def listed_label(mark: Mark) -> str:

@@ -26,6 +26,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import PurePosixPath
 
 from pcagent.env.protocol import UnsavedDocument
+from pcagent.perception.listing import parse_listing
 
 #: A file name with an extension that starts with a letter ("report.docx", "a_b-2.py").
 _FILE_NAME = re.compile(
@@ -125,12 +126,12 @@ def display_problem(description: str, listing: str) -> str | None:
     written, shown = found
     # What the marks show (labels and values), not their numbers and coordinates, and not the
     # keys: the calculator's "5" key would otherwise pass for a result of 5.
-    visible = []
-    for line in listing.splitlines():
-        mark = re.match(r'\d+ (.+?) "([^"]*)"(.*)', line)
-        if mark is None or "button" in mark.group(1) or mark.group(1) == "toggle":
-            continue
-        visible += [mark.group(2), *re.findall(r"=(\S+)", mark.group(3))]
+    visible = [
+        text
+        for mark in parse_listing(listing)
+        if "button" not in mark.role and mark.role != "toggle"
+        for text in (mark.label, mark.value)
+    ]
     digits_apart = re.sub(r"(?<=\d)[\u2009\u202f\u00a0 ,](?=\d{3}\b)", "", " ".join(visible))
     numbers = set(re.findall(r"-?\d+(?:\.\d+)?", digits_apart))
     if shown in numbers:
