@@ -70,6 +70,11 @@ def _repeats_a_success(history: Sequence[str], action: str) -> int | None:
 READ_KEPT = 800
 
 
+def _kept(text: str) -> str:
+    """A reading cut to :data:`READ_KEPT` characters, marked where it was cut."""
+    return text[:READ_KEPT] + " [...]" if len(text) > READ_KEPT else text
+
+
 def _keep_findings(checkpoint: RunCheckpoint, subtask: SubtaskSpec) -> None:
     """What a finished subtask found goes to the hub: its reported values, and, when its plan
     declared none, what its last reading action read (``<id>_read``): a small model's plan often
@@ -77,9 +82,7 @@ def _keep_findings(checkpoint: RunCheckpoint, subtask: SubtaskSpec) -> None:
     checkpoint.hub.update(checkpoint.answers)
     if not subtask.outputs and checkpoint.last_output:
         text = checkpoint.last_output.partition(": ")[2] or checkpoint.last_output
-        if len(text) > READ_KEPT:
-            text = text[:READ_KEPT] + " [...]"
-        checkpoint.hub[f"{subtask.id}_read"] = text
+        checkpoint.hub[f"{subtask.id}_read"] = _kept(text)
 
 
 def _reported_and_repeating(
@@ -309,9 +312,7 @@ class SubtaskBook:
         that reading, the instruction, the step's action (an ``answer``) or the known values
         support it (it sees no screen)."""
         missing = [name for name in subtask.outputs if name not in checkpoint.answers]
-        read = checkpoint.last_output if missing else ""
-        if len(read) > READ_KEPT:
-            read = read[:READ_KEPT] + " [...]"
+        read = _kept(checkpoint.last_output) if missing else ""
         known = [*checkpoint.hub.values(), *checkpoint.answers.values()]
         # The step's own action is evidence too: an ``answer`` with several values is the
         # Decision agent's (it sees the screen), and Progress splits it into the named outputs.
