@@ -370,6 +370,32 @@ def test_progress_keeps_only_values_the_read_text_supports() -> None:
     assert "What the last reading action read:\n" + memo in models.prompts("progress")[0]
 
 
+def test_progress_drops_a_value_that_gives_the_question_back() -> None:
+    memo = "Morning\n08:30  Breakfast with Lisa\n10:15  Team meeting"
+    restated = reply(progress="read", outputs={"event": "The second event of the morning"})
+    read = reply(progress="read", outputs={"event": "10:15 Team meeting"})
+    models = ScriptedModels(progress=[restated, read])
+    agent = ProgressAgent(models.for_role("progress"))
+    action = "done(summary='The second event of the morning is read')"
+
+    def update() -> dict[str, str]:
+        data = ProgressInput(
+            subtask="find the second event of the morning",
+            outputs_needed=["event"],
+            previous="",
+            action=action,
+            verdict="success",
+            answers={},
+            evidence=f"{memo}\n{action}",
+            asked="Open memo.txt and find the second event of the morning.",
+            shown=memo,
+        )
+        return agent.update(data).outputs
+
+    assert update() == {}  # every word is the task's or the step's own: nothing was found
+    assert update() == {"event": "10:15 Team meeting"}
+
+
 def test_scheduler_lets_the_model_choose_among_candidates_only() -> None:
     pool = default_pool(SANDBOX_APPS)
     subtask = SubtaskSpec(id="s1", description="compute 9*60", app="calculator")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pcagent.agents.evidence import supported
+from pcagent.agents.evidence import found, restates, supported
 
 MEMO = "Memo for Tuesday, 11 March 2025\nMorning\n08:30  Breakfast with Lisa\n10:15  Team meeting"
 
@@ -34,3 +34,35 @@ def test_thousands_separators_and_decimals_agree() -> None:
     assert supported("1,275", "Rent: 1275 per month")
     assert supported("3.50", "Coffee 3.50")
     assert not supported("1276", "Rent: 1,275 per month")
+
+
+INSTRUCTION = "Open memo.txt and find the second event of the morning. Set an alarm before it."
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("The second event of the morning", True),  # the question given back
+        ("second event morning", True),
+        ("memo.txt", False),  # one word: a name may be copied from the task
+        ("Paris", False),
+        ("10:15 Team meeting", False),  # has a number: a value
+        ("Team meeting with Lisa", False),  # words the task does not have
+    ],
+)
+def test_restates(value: str, expected: bool) -> None:
+    assert restates(value, INSTRUCTION) is expected
+
+
+def test_a_restated_value_needs_the_screen() -> None:
+    said = "done(summary='The second event of the morning is read')"
+    seen = f"{MEMO}\n{said}"  # everything the step saw and did
+    # the step's own words and the task's do not support the question given back ...
+    assert not found("The second event of the morning", seen, INSTRUCTION, MEMO)
+    # ... what the desktop showed does
+    shown = MEMO + "\nThe second event of the morning is the team meeting"
+    assert found("The second event of the morning", seen, INSTRUCTION, shown)
+    # a value the task names, or one that was read, is found as before
+    assert found("memo.txt", seen, INSTRUCTION, MEMO)
+    assert found("10:15", seen, INSTRUCTION, MEMO)
+    assert not found("9:15", seen, INSTRUCTION, MEMO)

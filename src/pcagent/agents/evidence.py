@@ -7,6 +7,12 @@ only when the text it was read from supports it: the value itself, or every numb
 every word of it, appears in that text (the listing the step saw, what the last action read,
 the instruction, the values already known). A computed value ("one hour before") is the
 Decision agent's to report, with ``answer``, which is not checked here.
+
+The task's own words are evidence only for short values: a small model also "reports" the
+question as its answer (``second_event = The second event of the morning``), which every word of
+the instruction supports, and the next subtask then had nothing to act on. A value of several
+words without a number that only the task's words support is such a restatement
+(:func:`restates`), and is dropped.
 """
 
 from __future__ import annotations
@@ -54,3 +60,28 @@ def supported(value: str, evidence: str) -> bool:
     words = _WORD.findall(wanted)
     present_words = set(_WORD.findall(seen))
     return bool(words) and all(word in present_words for word in words)
+
+
+#: Fewest words a value without numbers must have before the task's own words alone no longer
+#: support it (a name such as "Paris" may be copied from the instruction; a phrase of it may not).
+RESTATED_WORDS = 3
+
+
+def restates(value: str, asked: str) -> bool:
+    """Whether ``value`` is only the task's own wording (``asked``: the instruction and the
+    subtask) given back: no number, at least :data:`RESTATED_WORDS` words, all of them asked."""
+    wanted = _collapsed(value)
+    if _DIGITS.search(wanted):
+        return False
+    words = _WORD.findall(wanted)
+    return len(words) >= RESTATED_WORDS and supported(value, asked)
+
+
+def found(value: str, evidence: str, asked: str, shown: str) -> bool:
+    """Whether a reported value is supported: by ``evidence`` (what the run saw, the step's
+    action, known values) or the task's words ``asked``; a value that restates the task's words
+    only by what the desktop ``shown`` (the listing, what was read): the step's action, such as
+    ``done("The second event of the morning is read")``, is the same model's words again."""
+    if restates(value, asked):
+        return supported(value, shown)
+    return supported(value, evidence) or supported(value, asked)

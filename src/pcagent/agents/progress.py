@@ -13,7 +13,7 @@ from typing import ClassVar
 from pydantic import BaseModel, Field
 
 from pcagent.agents.base import Agent, value_list
-from pcagent.agents.evidence import supported
+from pcagent.agents.evidence import found, supported
 from pcagent.agents.prompting import render
 from pcagent.models.messages import Message
 
@@ -43,6 +43,12 @@ class ProgressInput:
     #: instruction, the known values); a reported value it does not support is dropped. None:
     #: no check.
     evidence: str | None = None
+    #: The task's own words (the instruction, the subtask): they support a value only when it
+    #: does not merely restate them (:func:`~pcagent.agents.evidence.restates`).
+    asked: str = ""
+    #: What the desktop showed (the listing, what was read): the only support for a value that
+    #: restates the task's words.
+    shown: str = ""
 
 
 @dataclass
@@ -69,6 +75,15 @@ class ProgressAgent(Agent):
         outputs = {
             k: v
             for k, v in result.value.outputs.items()
-            if k in wanted and v.strip() and (data.evidence is None or supported(v, data.evidence))
+            if k in wanted and v.strip() and (data.evidence is None or self._found(v, data))
         }
         return result.value.model_copy(update={"outputs": outputs})
+
+    @staticmethod
+    def _found(value: str, data: ProgressInput) -> bool:
+        evidence = data.evidence or ""
+        return (
+            found(value, evidence, data.asked, data.shown)
+            if data.asked
+            else supported(value, evidence)
+        )

@@ -310,15 +310,14 @@ class SubtaskBook:
         """The Progress agent's new account. It is shown what the last reading action read
         while values are missing, and a value it reports stays only when the step's listing,
         that reading, the instruction, the step's action (an ``answer``) or the known values
-        support it (it sees no screen)."""
+        support it (it sees no screen); one that restates the task's words only when the screen
+        or the reading does."""
         missing = [name for name in subtask.outputs if name not in checkpoint.answers]
         read = _kept(checkpoint.last_output) if missing else ""
         known = [*checkpoint.hub.values(), *checkpoint.answers.values()]
         # The step's own action is evidence too: an ``answer`` with several values is the
         # Decision agent's (it sees the screen), and Progress splits it into the named outputs.
-        evidence = "\n".join(
-            [work.listing, checkpoint.last_output, checkpoint.instruction, text, action, *known]
-        )
+        evidence = "\n".join([work.listing, checkpoint.last_output, action, *known])
         report = self.parts.progress.update(
             ProgressInput(
                 subtask=text,
@@ -330,6 +329,8 @@ class SubtaskBook:
                 step=work.number,
                 read=read,
                 evidence=evidence,
+                asked=f"{checkpoint.instruction}\n{text}",
+                shown=f"{work.listing}\n{checkpoint.last_output}",
             )
         )
         if report is not None:
