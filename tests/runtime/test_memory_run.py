@@ -220,3 +220,22 @@ def test_what_a_subtask_without_outputs_read_is_kept_in_the_hub(tmp_path: Path) 
     assert outcome.status == "finished", outcome.summary
     # the later subtasks' prompts show the hub (as for s1_answer in test_session_logic)
     assert store.steps(outcome.run_id)[-1].hub == {"s1_read": "draft"}
+
+
+def test_what_a_subtask_with_outputs_read_is_kept_beside_its_values(tmp_path: Path) -> None:
+    desktop, store, config = setup(tmp_path)
+    config = config.model_copy(update={"run": RunConfig(max_steps=5, listing_limit=0)})
+    plan = scripts.plan(
+        {"id": "s1", "description": "Read notes.txt", "app": "text_editor", "outputs": ["word"]}
+    )
+    script = moves(
+        {"kind": "editor_open", "path": "notes.txt"},
+        {"kind": "answer", "text": "draft"},
+        {"kind": "done"},
+    )
+    outcome = RunSession(desktop, scripts.usual_models(script, plan), store, config).start(
+        "read the notes"
+    )
+    assert outcome.status == "finished", outcome.summary
+    # the named value, and the reading it came from, for what a value leaves out
+    assert store.steps(outcome.run_id)[-1].hub == {"word": "draft", "s1_read": "draft"}

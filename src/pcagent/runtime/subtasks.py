@@ -76,11 +76,12 @@ def _kept(text: str) -> str:
 
 
 def _keep_findings(checkpoint: RunCheckpoint, subtask: SubtaskSpec) -> None:
-    """What a finished subtask found goes to the hub: its reported values, and, when its plan
-    declared none, what its last reading action read (``<id>_read``): a small model's plan often
-    says "read the memo" without naming the value, and the next subtask needs the memo."""
+    """What a finished subtask found goes to the hub: its reported values, and what its last
+    reading action read (``<id>_read``). A small model's plan often says "read the memo" without
+    naming the value, and even a named value is often only part of what the next subtask needs
+    (the event, not its time): the next subtask then still has the memo."""
     checkpoint.hub.update(checkpoint.answers)
-    if not subtask.outputs and checkpoint.last_output:
+    if checkpoint.last_output:
         text = checkpoint.last_output.partition(": ")[2] or checkpoint.last_output
         checkpoint.hub[f"{subtask.id}_read"] = _kept(text)
 
