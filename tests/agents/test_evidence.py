@@ -46,12 +46,19 @@ INSTRUCTION = "Open memo.txt and find the second event of the morning. Set an al
         ("second event morning", True),
         ("memo.txt", False),  # one word: a name may be copied from the task
         ("Paris", False),
-        ("10:15 Team meeting", False),  # has a number: a value
+        ("10:15 Team meeting", False),  # the time and the event are not the task's words
+        ("second event 10:15", False),
         ("Team meeting with Lisa", False),  # words the task does not have
     ],
 )
 def test_restates(value: str, expected: bool) -> None:
     assert restates(value, INSTRUCTION) is expected
+
+
+def test_numbers_of_the_task_restate_it_too() -> None:
+    asked = "Search the web for the date of International Labour Day in 2025."
+    assert restates("International Labour Day 2025", asked)
+    assert not restates("1 May 2025", asked)
 
 
 def test_a_restated_value_needs_the_screen() -> None:

@@ -9,10 +9,11 @@ the instruction, the values already known). A computed value ("one hour before")
 Decision agent's to report, with ``answer``, which is not checked here.
 
 The task's own words are evidence only for short values: a small model also "reports" the
-question as its answer (``second_event = The second event of the morning``), which every word of
-the instruction supports, and the next subtask then had nothing to act on. A value of several
-words without a number that only the task's words support is such a restatement
-(:func:`restates`), and is dropped.
+question as its answer (``second_event = The second event of the morning``,
+``labour_day = International Labour Day 2025``), which the instruction supports word by word, and
+the next subtask then had nothing to act on. A value of several words and numbers, all of them
+the task's, is such a restatement (:func:`restates`), and is kept only when the desktop showed
+it.
 """
 
 from __future__ import annotations
@@ -62,19 +63,23 @@ def supported(value: str, evidence: str) -> bool:
     return bool(words) and all(word in present_words for word in words)
 
 
-#: Fewest words a value without numbers must have before the task's own words alone no longer
-#: support it (a name such as "Paris" may be copied from the instruction; a phrase of it may not).
-RESTATED_WORDS = 3
+#: Fewest words and numbers a value must have before the task's own words alone no longer support
+#: it (a name such as "Paris" may be copied from the instruction; a phrase of it may not).
+RESTATED_TOKENS = 3
 
 
 def restates(value: str, asked: str) -> bool:
     """Whether ``value`` is only the task's own wording (``asked``: the instruction and the
-    subtask) given back: no number, at least :data:`RESTATED_WORDS` words, all of them asked."""
-    wanted = _collapsed(value)
-    if _DIGITS.search(wanted):
+    subtask) given back: at least :data:`RESTATED_TOKENS` words and numbers, every one of them
+    asked ("International Labour Day 2025" for the date of that day)."""
+    wanted, question = _collapsed(value), _collapsed(asked)
+    tokens = _WORD.findall(wanted) + _DIGITS.findall(wanted)
+    if len(tokens) < RESTATED_TOKENS:
         return False
-    words = _WORD.findall(wanted)
-    return len(words) >= RESTATED_WORDS and supported(value, asked)
+    asked_tokens = set(_WORD.findall(question)) | {_plain(n) for n in _DIGITS.findall(question)}
+    return all(
+        (token if not token.isdigit() else _plain(token)) in asked_tokens for token in tokens
+    )
 
 
 def found(value: str, evidence: str, asked: str, shown: str) -> bool:
