@@ -7,7 +7,7 @@ import pytest
 from pcagent import actions as act
 from pcagent.app_actions import CalculatorEvaluate
 from pcagent.env import SandboxDesktop
-from pcagent.env.app_interfaces.calculator import evaluate
+from pcagent.env.app_interfaces.calculator import evaluate, with_day_numbers
 from pcagent.env.apps import calculator_display
 from pcagent.errors import InvalidActionError
 
@@ -23,6 +23,16 @@ def test_evaluate_is_exact_and_refuses_what_is_not_arithmetic() -> None:
             evaluate(bad)
 
 
+def test_dates_count_as_day_numbers() -> None:
+    assert evaluate("2024-03-10 - 2024-02-27") == 12  # across a leap day
+    assert evaluate("2023-3-1 - 2023-2-1") == 28
+    assert evaluate("2025-01-01 - 2024-01-01") == 366
+    # an impossible date stays arithmetic, and so does a plain subtraction
+    assert with_day_numbers("2025-13-40") == "2025-13-40"
+    assert with_day_numbers("100-10-5") == "100-10-5"
+    assert with_day_numbers("2024-02-27 + 1") == "738943 + 1"
+
+
 def test_the_calculator_computes_after_a_previous_entry(desktop: SandboxDesktop) -> None:
     assert "calculator_evaluate" in desktop.app_action_kinds()
     desktop.execute(act.OpenApp(app="calculator"))
@@ -34,3 +44,7 @@ def test_the_calculator_computes_after_a_previous_entry(desktop: SandboxDesktop)
     assert calculator_display(desktop.observe()) == "89"
     bracketed = desktop.execute(CalculatorEvaluate(expression="(2+3)*4"))
     assert bracketed.ok and bracketed.output == "20", bracketed.message
+    # the calculator itself subtracts the two dates' day numbers
+    days = desktop.execute(CalculatorEvaluate(expression="2024-03-10 - 2024-02-27"))
+    assert days.ok and days.output == "12", days.message
+    assert "typed as 738955-738943" in days.message

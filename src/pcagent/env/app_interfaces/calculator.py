@@ -4,6 +4,12 @@ galculator has no programmatic interface, so the macro presses the keys a person
 expression is also computed here, exactly, and the display must show that value: an expression
 the calculator reads differently (or a key it dropped) is a failed action, not a wrong answer
 reported as right.
+
+Dates: a date written ``YYYY-MM-DD`` in an expression stands for its day number (days since
+1 January of year 1, Python's ``date.toordinal``), and the calculator is given that number, so a
+date minus a date is the days between them, computed by the calculator like any subtraction. A
+person counts such intervals on a calendar; a small model cannot do it in its head, and a
+calculator has no date keys.
 """
 
 from __future__ import annotations
@@ -11,8 +17,10 @@ from __future__ import annotations
 import ast
 import math
 import operator
+import re
 import time
 from collections.abc import Callable
+from datetime import date
 from fractions import Fraction
 
 from pcagent import actions as act
@@ -50,8 +58,27 @@ def _value(node: ast.expr) -> Fraction:
     raise InvalidActionError("only numbers, + - * / ^ and brackets can be computed")
 
 
+#: A date in an expression: YYYY-MM-DD (month and day may have one digit).
+_DATE = re.compile(r"(?<![\d.])(\d{4})-(\d{1,2})-(\d{1,2})(?![\d.])")
+
+
+def with_day_numbers(expression: str) -> str:
+    """``expression`` with every valid ``YYYY-MM-DD`` date replaced by its day number;
+    anything else (an impossible date such as 2025-13-40 too) is left as it is."""
+
+    def day_number(match: re.Match[str]) -> str:
+        try:
+            return str(date(*(int(part) for part in match.groups())).toordinal())
+        except ValueError:
+            return match.group(0)
+
+    return _DATE.sub(day_number, expression)
+
+
 def evaluate(expression: str) -> Fraction:
-    """The exact value of an arithmetic expression (``^`` is a power, as on the calculator)."""
+    """The exact value of an arithmetic expression (``^`` is a power, as on the calculator;
+    dates count as day numbers, :func:`with_day_numbers`)."""
+    expression = with_day_numbers(expression)
     try:
         tree = ast.parse(expression.replace("^", "**"), mode="eval")
     except SyntaxError as error:
@@ -78,7 +105,7 @@ class CalculatorInterface(Interface):
         assert isinstance(action, CalculatorEvaluate)
         expected = evaluate(action.expression)
         self.front("calculator")
-        keys = action.expression.replace(" ", "")
+        keys = with_day_numbers(action.expression).replace(" ", "")
         self.sandbox.execute(act.Press(key="escape"))
         self.sandbox.execute(act.TypeText(text=f"{keys}="))
         display: str | None = None
@@ -88,7 +115,8 @@ class CalculatorInterface(Interface):
             if display is not None and _shows(display, expected):
                 return ActionResult(
                     ok=True,
-                    message=f"the calculator shows {display} for {action.expression}",
+                    message=f"the calculator shows {display} for {action.expression}"
+                    + (f" (typed as {keys})" if keys != action.expression.replace(" ", "") else ""),
                     output=display,
                     verified=True,
                 )
