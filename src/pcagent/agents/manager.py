@@ -18,6 +18,7 @@ from typing import ClassVar
 from pcagent.agents.app_inference import app_scores, infer_app, named_apps
 from pcagent.agents.base import Agent, bullet_list, value_list
 from pcagent.agents.plan import Plan, SubtaskSpec, check_plan, merge_same_app_visits
+from pcagent.agents.plan_wording import drop_openings
 from pcagent.agents.prompting import render
 from pcagent.errors import PlanError
 from pcagent.models.messages import Message
@@ -214,7 +215,8 @@ class Manager(Agent):
 
     def _repaired(self, plan: Plan, instruction: str) -> Plan:
         """Fill a subtask's missing application from its own words, else from the
-        instruction's when it names exactly one application; then one subtask per visit."""
+        instruction's when it names exactly one application; drop what only opens an
+        application (the run opens it); then one subtask per visit."""
         if not self.apps:
             return merge_same_app_visits(plan)
         whole = self._the_one_app(instruction)
@@ -226,7 +228,7 @@ class Manager(Agent):
                 for s in plan.subtasks
             ]
         )
-        return merge_same_app_visits(filled)
+        return merge_same_app_visits(drop_openings(filled, self.apps))
 
 
 def _known_apps_only(plan: Plan, apps: Mapping[str, str]) -> Plan:
