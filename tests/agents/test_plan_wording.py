@@ -26,6 +26,8 @@ def test_a_clause_that_only_opens_the_application_is_dropped() -> None:
 def test_opening_a_file_or_another_application_is_work() -> None:
     memo = "Open memo.txt in the text editor and read the second event"
     assert without_opening(memo, "text_editor", APPS) == memo
+    file = "Open it in the text editor, fix the error"  # "it" is a file
+    assert without_opening(file, "text_editor", APPS) == file
     other = "Open the calculator and compute 3 * 4"
     assert without_opening(other, "browser", APPS) == other  # not this subtask's application
     assert without_opening("Open the calculator", "calculator", APPS) == "Open the calculator"

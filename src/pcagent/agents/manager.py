@@ -17,6 +17,7 @@ from typing import ClassVar
 
 from pcagent.agents.app_inference import app_scores, infer_app, named_apps
 from pcagent.agents.base import Agent, bullet_list, value_list
+from pcagent.agents.clause_plan import clause_plan
 from pcagent.agents.plan import Plan, SubtaskSpec, check_plan, merge_same_app_visits
 from pcagent.agents.plan_wording import drop_openings
 from pcagent.agents.prompting import render
@@ -59,11 +60,16 @@ class Manager(Agent):
 
     def plan(self, instruction: str, step: int | None = 0) -> PlanOutcome:
         """Decompose ``instruction``. One that names a single application of the desktop outright
-        (:func:`named_apps`) is one visit to it, by the Manager's own rule, and needs no model: a small model still split
-        "compute it" and "press equals" into two subtasks that fought each other."""
+        (:func:`named_apps`) is one visit to it, by the Manager's own rule, and needs no model: a
+        small model still split "compute it" and "press equals" into two subtasks that fought
+        each other. One whose clauses each name their application is planned by its clauses
+        (:func:`~pcagent.agents.clause_plan.clause_plan`), also without a model."""
         app = self._the_one_app(instruction)
         if app and not self._several_desktops:
             return PlanOutcome(single_subtask_plan(instruction, app))
+        by_clauses = clause_plan(instruction, self.apps) if not self._several_desktops else None
+        if by_clauses is not None:
+            return PlanOutcome(by_clauses)
         remembered = self.memory(instruction) if self.memory is not None else ""
         context = (
             "Plans of similar earlier tasks that succeeded (their values differ: use this "

@@ -7,7 +7,7 @@ calculator already in front, then clicked the calculator's "Calculator" menu fou
 "open the calculator". The clause that only opens the subtask's own application is dropped from
 its description, and a subtask that does nothing else is dropped from the plan when another
 subtask works in that application. A clause that opens a file ("Open memo.txt in the text
-editor") is kept: it is work.
+editor", "Open it in the code editor") is kept: it is work.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ _OPENING_WORDS = frozenset(
     {
         *("open", "opens", "launch", "start", "run", "bring", "go", "navigate", "switch"),
         *("focus", "to", "the", "a", "an", "app", "application", "program", "window", "in"),
-        *("on", "up", "front", "it", "its", "internet", "and", "then"),
+        *("on", "up", "front", "internet", "and", "then"),
     }
 )
 _VERBS = frozenset({"open", "launch", "start", "run", "bring", "go", "navigate", "switch"})

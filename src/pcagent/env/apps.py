@@ -148,7 +148,7 @@ APPS: dict[str, AppSpec] = {
     for spec in (
         AppSpec(
             "text_editor",
-            "plain-text editor",
+            "plain-text editor (text files, .txt, source code)",
             _simple("mousepad"),
             ("Mousepad",),
             edits_documents=True,
