@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from tests.agents.scripted import ScriptedModels
 
 from pcagent.agents.clause_plan import clause_plan, clause_visits
 from pcagent.agents.manager import Manager
 from pcagent.env.apps import app_infos
-from tests.agents.scripted import ScriptedModels
 
 APPS = {info.name: info.description for info in app_infos()}
 
