@@ -9,6 +9,7 @@ from pcagent.runtime.done_check import (
     done_problem,
     expression_value,
     files_to_save,
+    names_to_save,
 )
 from pcagent.runtime.record_models import StepResult
 from pcagent.runtime.subtasks import read_value
@@ -38,6 +39,21 @@ def test_done_needs_the_named_file_saved_without_pending_changes() -> None:
     assert "unsaved changes" in (done_problem(saving, [], DOCUMENTS, pending, True) or "")
     # the deterministic check decides, whatever the account says
     assert done_problem(saving, [], DOCUMENTS, [], False) is None
+
+
+def test_a_name_without_extension_is_saved_with_the_application_s_own() -> None:
+    assert names_to_save("Create a sheet and save it as stocks in the Documents folder") == [
+        "stocks"
+    ]
+    assert names_to_save('save the document as "Quarterly" in Documents') == ["Quarterly"]
+    assert names_to_save("save it as ratings.txt in the Documents folder") == []  # has one
+    assert names_to_save("Open memo.txt and read it") == []
+    asking = "Write two paragraphs and save the document as Stocks in the Documents folder"
+    assert done_problem(asking, [], DOCUMENTS, [], True) is None  # stocks.xlsx, any case
+    missing = done_problem("Save it as Report", [], DOCUMENTS, [], True)
+    assert missing == "no file named Report (with any extension) is saved in HOME yet"
+    pending = [unsaved("Documents/stocks.xlsx", "*stocks.xlsx - LibreOffice Calc")]
+    assert "unsaved changes" in (done_problem(asking, [], DOCUMENTS, pending, True) or "")
 
 
 def test_without_a_check_the_account_decides_and_values_come_first() -> None:

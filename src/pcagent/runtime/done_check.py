@@ -4,8 +4,8 @@ A small model says ``done`` when it has typed something, or when it has given up
 run then ends "finished" with nothing achieved. Before a subtask counts as done:
 
 1. every value it must report has been reported;
-2. where the subtask asks for a named file to be saved or written ("save it as report.docx"),
-   the file exists in HOME and no open window holds unsaved changes to it — read off the disk
+2. where the subtask asks for a named file to be saved or written ("save it as report.docx",
+   or "save it as report", whatever extension the application gives it), the file exists in HOME and no open window holds unsaved changes to it — read off the disk
    and the applications, not asked of a model;
 3. where a calculator subtask writes out an expression ("compute 12 * 7 + 5"), its value is on
    the screen (the model typed the expression and never pressed =, and said done);
@@ -45,6 +45,30 @@ def files_to_save(description: str) -> list[str]:
     return list(dict.fromkeys(names))
 
 
+#: "save it as stocks", "save the document as Report": a name without an extension (the
+#: application adds its own), followed by no dot or word character.
+_SAVED_AS = re.compile(
+    r"\b(?:save|saved|saving|store)\b[^.;]*?\bas\s+[\"'“]?([A-Za-z0-9][\w\-]*)[\"'”]?(?![\w.\-])",
+    re.I,
+)
+
+
+def names_to_save(description: str) -> list[str]:
+    """The names without an extension a subtask asks a file to be saved as ("save it as
+    stocks in the Documents folder": "stocks"); the application picks the extension."""
+    return list(dict.fromkeys(_SAVED_AS.findall(description)))
+
+
+def saving_asked(description: str) -> bool:
+    """Whether the subtask asks for a named file to end up on disk, with or without an
+    extension."""
+    return bool(files_to_save(description) or names_to_save(description))
+
+
+def _stem(name: str) -> str:
+    return PurePosixPath(name).stem.casefold()
+
+
 def unsaved_in(name: str, unsaved: Sequence[UnsavedDocument]) -> bool:
     """Whether an open window holds unsaved changes to the file called ``name``."""
     for document in unsaved:
@@ -65,6 +89,12 @@ def file_problem(
             return f"{name} is not saved anywhere in HOME yet"
         if unsaved_in(name, unsaved):
             return f"{name} has unsaved changes in its window; save it first"
+    for stem in names_to_save(description):
+        saved = [name for name in documents if _stem(name) == stem.casefold()]
+        if not saved:
+            return f"no file named {stem} (with any extension) is saved in HOME yet"
+        if any(unsaved_in(name, unsaved) for name in saved):
+            return f"{stem} has unsaved changes in its window; save it first"
     return None
 
 
@@ -158,7 +188,7 @@ def done_problem(
     ``calculator_listing`` the screen's listing when the subtask works in the calculator."""
     if missing_outputs:
         return f"report {', '.join(missing_outputs)} with an answer action first"
-    if documents is not None and files_to_save(description):
+    if documents is not None and saving_asked(description):
         return file_problem(description, documents, unsaved)
     if calculator_listing is not None:
         problem = display_problem(description, calculator_listing)

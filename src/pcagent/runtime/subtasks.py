@@ -20,7 +20,7 @@ from pcagent.env.protocol import UnsavedDocument
 from pcagent.errors import PcAgentError
 from pcagent.runtime.checkpoint import Outcome, RunCheckpoint
 from pcagent.runtime.desktop_state import DesktopAccess, documents_in
-from pcagent.runtime.done_check import done_problem, files_to_save
+from pcagent.runtime.done_check import done_problem, saving_asked
 from pcagent.runtime.events import (
     AssignEvent,
     AutoDoneEvent,
@@ -282,7 +282,7 @@ class SubtaskBook:
         home = self.desktop.home
         if isinstance(self.desktop.environment, EnvironmentSet):
             home = self.desktop.environment.current_home()  # the subtask's desktop's files
-        if home is not None and files_to_save(subtask.description):
+        if home is not None and saving_asked(subtask.description):
             documents = documents_in(home)
             try:
                 unsaved = self.desktop.unsaved_documents()
