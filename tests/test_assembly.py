@@ -249,3 +249,28 @@ def test_open_run_attaches_to_a_running_display(
         assert isinstance(parts.session(), RunSession)
     assert list(home.iterdir()) == []
     assert desktop.observe().screenshot is not None  # the display itself was left running
+
+
+def test_a_session_may_allow_what_its_task_asks_for(tmp_path: Path) -> None:
+    from tests.runtime.memory_desktop import MemoryDesktop
+
+    from pcagent.bench.tasks import load_tasks
+
+    config = PcAgentConfig(data_dir=tmp_path).model_copy(
+        update={"safety": PcAgentConfig().safety.model_copy(update={"allow": ["close_window"]})}
+    )
+    parts = RunParts(
+        RunChoices.of(config),
+        MemoryDesktop(tmp_path),  # type: ignore[arg-type]
+        models=scripts.usual_models(ScriptedBackend([])),  # type: ignore[arg-type]
+        store=RunStore(tmp_path / "runs"),
+        human=NoHuman(),
+    )
+    assert parts.session().config.safety.allow == ["close_window"]
+    allowed = parts.session(allow=["send_mail"]).config.safety.allow
+    assert allowed == ["close_window", "send_mail"]
+    assert parts.config.safety.allow == ["close_window"]  # the parts' own are unchanged
+    # a task that checks a sent mail asks for the sending; the others ask for nothing
+    tasks = load_tasks()
+    assert tasks["pc19"].permitted_effects() == ("send_mail",)
+    assert tasks["pc01"].permitted_effects() == ()

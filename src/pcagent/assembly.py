@@ -224,14 +224,24 @@ class RunParts:
     def config(self) -> PcAgentConfig:
         return self.choices.config
 
-    def session(self, *, on_step: StepCallback | None = None) -> RunSession:
+    def session(
+        self, *, on_step: StepCallback | None = None, allow: Sequence[str] = ()
+    ) -> RunSession:
         """A session over these parts; ``on_step`` replaces the one given to :func:`open_run`
-        (the benchmark evaluates each task's steps with its own)."""
+        (the benchmark evaluates each task's steps with its own); ``allow`` adds safety
+        categories to ``[safety] allow`` for this session (what a task's instruction asks
+        for)."""
+        config = self.config
+        if allow:
+            safety = config.safety.model_copy(
+                update={"allow": list(dict.fromkeys([*config.safety.allow, *allow]))}
+            )
+            config = config.model_copy(update={"safety": safety})
         return RunSession(
             environment=self.environment,
             models=self.models,
             store=self.store,
-            config=self.config,
+            config=config,
             human=self.human,
             ablation=self.choices.ablation,
             on_step=on_step if on_step is not None else self.on_step,

@@ -381,7 +381,8 @@ def _run_pcagent(
                     runs_dir=runs_dir,
                 )
             )
-        outcome = parts.session(on_step=on_step).start(task.instruction, {"bench_task": task.id})
+        session = parts.session(on_step=on_step, allow=task.permitted_effects())
+        outcome = session.start(task.instruction, {"bench_task": task.id})
         planned = None
         events = parts.store.events(outcome.run_id)
         for record in events:

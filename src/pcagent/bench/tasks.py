@@ -203,6 +203,12 @@ class Task(_Strict):
     #: The author's solution with application actions wherever one fits (GUI for the rest).
     reference_api: list[ReferenceStep] = Field(default_factory=list)
 
+    def permitted_effects(self) -> tuple[str, ...]:
+        """The safety categories the person giving this instruction permits, as ``[safety]
+        allow`` would: a task whose graph checks that a mail was sent asks for the sending
+        (which auto mode otherwise rejects at the relay)."""
+        return ("send_mail",) if any(node.checker == "mail_sent" for node in self.nodes) else ()
+
     @model_validator(mode="after")
     def _consistent(self) -> Task:
         unknown_apps = sorted(
