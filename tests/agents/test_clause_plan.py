@@ -69,8 +69,20 @@ def test_findings_flow_to_the_later_visits() -> None:
     )
     assert plan is not None
     first, second = plan.subtasks
-    assert (first.app, first.outputs) == ("browser", ["s1_found"])
-    assert (second.app, second.inputs, second.depends_on) == ("calculator", ["s1_found"], ["s1"])
+    # named after what it finds: a small model answered an opaque name with the name
+    assert (first.app, first.outputs) == ("browser", ["height_eiffel_tower"])
+    assert (second.app, second.inputs, second.depends_on) == (
+        "calculator",
+        ["height_eiffel_tower"],
+        ["s1"],
+    )
+
+
+def test_a_finding_without_words_after_its_verb_is_named_by_its_visit() -> None:
+    plan = clause_plan("Read the mail client's newest mail. Then open the calculator.", APPS)
+    assert plan is not None and plan.subtasks[0].outputs == ["mail_client_newest_mail"]
+    plan = clause_plan("In the mail client, look. Then compute 2 * 3 with the calculator.", APPS)
+    assert plan is not None and plan.subtasks[0].outputs == ["s1_found"]
 
 
 @pytest.mark.parametrize(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pcagent.agents.evidence import found, restates, supported
+from pcagent.agents.evidence import empty_answer, found, restates, supported
 
 MEMO = "Memo for Tuesday, 11 March 2025\nMorning\n08:30  Breakfast with Lisa\n10:15  Team meeting"
 
@@ -73,3 +73,11 @@ def test_a_restated_value_needs_the_screen() -> None:
     assert found("memo.txt", seen, INSTRUCTION, MEMO)
     assert found("10:15", seen, INSTRUCTION, MEMO)
     assert not found("9:15", seen, INSTRUCTION, MEMO)
+
+
+def test_an_answer_must_carry_a_value() -> None:
+    names = ["second_event", "s1_found"]
+    assert empty_answer("s1_found", names, INSTRUCTION) is not None  # the name itself
+    assert empty_answer("Second event", names, INSTRUCTION) is not None
+    assert empty_answer("the second event of the morning", names, INSTRUCTION) is not None
+    assert empty_answer("10:15 Team meeting", names, INSTRUCTION) is None

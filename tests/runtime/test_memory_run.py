@@ -239,3 +239,26 @@ def test_what_a_subtask_with_outputs_read_is_kept_beside_its_values(tmp_path: Pa
     assert outcome.status == "finished", outcome.summary
     # the named value, and the reading it came from, for what a value leaves out
     assert store.steps(outcome.run_id)[-1].hub == {"word": "draft", "s1_read": "draft"}
+
+
+def test_an_answer_that_names_the_value_instead_of_giving_it_is_not_kept(
+    tmp_path: Path,
+) -> None:
+    desktop, store, config = setup(tmp_path)
+    config = config.model_copy(update={"run": RunConfig(max_steps=6, listing_limit=0)})
+    plan = scripts.plan(
+        {"id": "s1", "description": "Read notes.txt", "app": "text_editor", "outputs": ["word"]}
+    )
+    script = moves(
+        {"kind": "answer", "text": "word"},
+        {"kind": "answer", "text": "draft"},
+        {"kind": "done"},
+    )
+    outcome = RunSession(desktop, scripts.usual_models(script, plan), store, config).start(
+        "read the notes"
+    )
+    assert outcome.status == "finished", outcome.summary
+    steps = store.steps(outcome.run_id)
+    assert steps[0].hub == {} and steps[-1].hub["word"] == "draft"
+    told = scripts.prompt_texts(script)[1]
+    assert "not an answer: it gives the name of the value, not the value" in told

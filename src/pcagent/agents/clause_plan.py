@@ -10,8 +10,9 @@ instructions put a spreadsheet in the text editor, made a subtask depend on itse
 back to one subtask with no application at all.
 
 A visit that finds something (its words say find, search, look up, read, note...) and is followed
-by another visit reports what it found as ``<id>_found``, which the later visits take as input:
-its ``done`` then waits for the value, and the next visit is shown it.
+by another visit reports what it found, named after the words that say what ("find the second
+event of the morning": ``second_event_morning``), which the later visits take as input: its
+``done`` then waits for the value, and the next visit is shown it.
 
 Only the environment's own application list is used to recognise applications, scored like
 :func:`~pcagent.agents.app_inference.app_scores` (a phrase of the name or description 3, the
@@ -188,6 +189,26 @@ def clause_visits(instruction: str, apps: Mapping[str, str]) -> list[tuple[str, 
     return visits
 
 
+#: Words left out of a finding's name ("find the date of the trip" -> date_trip).
+_NAME_STOP = _STOP | frozenset({"on", "web", "browser", "out", "up", "for", "about", "what", "s"})
+#: Most words of a finding's name.
+NAME_WORDS = 4
+
+
+def _finding_name(words: str, subtask_id: str) -> str:
+    """A value name that says what the visit finds, from the words after its finding verb
+    ("find the second event of the morning" -> second_event_morning): a small model answered
+    an opaque name such as ``s1_found`` with the name itself. ``<id>_found`` when the words give
+    none."""
+    match = _FINDING.search(words)
+    after = words[match.end() :] if match else ""
+    kept = [w for w in _WORD.findall(after.lower()) if w not in _NAME_STOP]
+    while kept and kept[0].isdigit():
+        kept.pop(0)
+    name = "_".join(kept[:NAME_WORDS])
+    return name or f"{subtask_id}_found"
+
+
 def clause_plan(instruction: str, apps: Mapping[str, str]) -> Plan | None:
     """The plan of an instruction whose clauses name at least :data:`MIN_VISITS` applications,
     one visit each; None otherwise (the Manager's model plans it)."""
@@ -199,7 +220,7 @@ def clause_plan(instruction: str, apps: Mapping[str, str]) -> Plan | None:
     for number, (app, words) in enumerate(visits, start=1):
         subtask_id = f"s{number}"
         last = number == len(visits)
-        outputs = [] if last or not _FINDING.search(words) else [f"{subtask_id}_found"]
+        outputs = [] if last or not _FINDING.search(words) else [_finding_name(words, subtask_id)]
         subtasks.append(
             SubtaskSpec(
                 id=subtask_id,

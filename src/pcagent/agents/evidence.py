@@ -19,6 +19,7 @@ it.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 _WORD = re.compile(r"[^\W\d_]+")
@@ -90,3 +91,14 @@ def found(value: str, evidence: str, asked: str, shown: str) -> bool:
     if restates(value, asked):
         return supported(value, shown)
     return supported(value, evidence) or supported(value, asked)
+
+
+def empty_answer(text: str, names: Sequence[str], asked: str) -> str | None:
+    """Why an ``answer`` carries no value, or None when it may: a small model answered with the
+    name of the value it was to report (``answer("s1_found")``) or with the question."""
+    plain = _collapsed(text.replace("_", " "))
+    if any(plain == _collapsed(name.replace("_", " ")) for name in names):
+        return "it gives the name of the value, not the value"
+    if restates(text, asked):
+        return "it repeats the task's words, not what was found"
+    return None

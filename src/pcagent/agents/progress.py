@@ -13,7 +13,7 @@ from typing import ClassVar
 from pydantic import BaseModel, Field
 
 from pcagent.agents.base import Agent, value_list
-from pcagent.agents.evidence import found, supported
+from pcagent.agents.evidence import empty_answer, found, supported
 from pcagent.agents.prompting import render
 from pcagent.models.messages import Message
 
@@ -75,7 +75,10 @@ class ProgressAgent(Agent):
         outputs = {
             k: v
             for k, v in result.value.outputs.items()
-            if k in wanted and v.strip() and (data.evidence is None or self._found(v, data))
+            if k in wanted
+            and v.strip()
+            and empty_answer(v, [k], "") is None
+            and (data.evidence is None or self._found(v, data))
         }
         return result.value.model_copy(update={"outputs": outputs})
 

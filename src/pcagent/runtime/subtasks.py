@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from pcagent import actions as act
+from pcagent.agents.evidence import empty_answer
 from pcagent.agents.plan import SubtaskSpec
 from pcagent.agents.progress import ProgressInput, ProgressReport
 from pcagent.config import InteractionMode
@@ -193,14 +194,21 @@ class SubtaskBook:
     ) -> None:
         """Apply what the step came to: counters, Progress, completion, escalation."""
         action = work.action
-        if isinstance(action, act.Answer) and len(subtask.outputs) == 1:
-            checkpoint.answers[subtask.outputs[0]] = action.text
-        elif isinstance(action, act.Answer) and not subtask.outputs:
-            # A plan that declares no outputs (a small model's usually) would lose what the
-            # subtask found; the later subtasks see it in the hub under the subtask's name.
-            name = f"{subtask.id}_answer"
-            earlier = checkpoint.answers.get(name)
-            checkpoint.answers[name] = f"{earlier}; {action.text}" if earlier else action.text
+        empty = (
+            empty_answer(action.text, subtask.outputs, f"{checkpoint.instruction}\n{text}")
+            if isinstance(action, act.Answer)
+            else None
+        )
+        # An empty answer is kept nowhere; the Decision agent is told why below.
+        if isinstance(action, act.Answer) and empty is None:
+            if len(subtask.outputs) == 1:
+                checkpoint.answers[subtask.outputs[0]] = action.text
+            elif not subtask.outputs:
+                # A plan that declares no outputs (a small model's usually) would lose what the
+                # subtask found; the later subtasks see it in the hub under the subtask's name.
+                name = f"{subtask.id}_answer"
+                earlier = checkpoint.answers.get(name)
+                checkpoint.answers[name] = f"{earlier}; {action.text}" if earlier else action.text
         if not isinstance(action, act.Done):
             verified = action is not None and action.belongs_to is not None
             verified = verified and work.result is not None and work.result.verified
@@ -211,7 +219,7 @@ class SubtaskBook:
             checkpoint.answers[missing[0]] = read
         failed = reflection.failed or bool(work.result is not None and not work.result.ok)
         if isinstance(action, act.Done | act.Answer | act.AskHuman) and not reflection.failed:
-            failed = False
+            failed = empty is not None
         facts = StepFacts(
             action=action_text(action),
             failed=failed,
@@ -221,6 +229,10 @@ class SubtaskBook:
         counters = self.policy.count(_counters(checkpoint), facts)
         _store_counters(checkpoint, counters)
         verdict = f"{reflection.verdict}: {reflection.reason}"
+        if empty is not None:
+            verdict = (
+                f"not an answer: {empty}; answer with the value itself, as the screen shows it"
+            )
         repeated = _repeats_a_success(checkpoint.history, facts.action)
         checkpoint.reflection = verdict
         checkpoint.history.append(f"{work.number}: {facts.action} -> {reflection.verdict}")
