@@ -27,6 +27,7 @@ from pcagent.models.messages import ImagePart
 from pcagent.runtime.checkpoint import RunCheckpoint
 from pcagent.runtime.desktop_state import DesktopAccess
 from pcagent.runtime.dispatch import ActionDispatcher
+from pcagent.runtime.document_move import document_move
 from pcagent.runtime.effects import EffectVerdict, FileEffectGuard
 from pcagent.runtime.events import (
     AskedHumanEvent,
@@ -153,14 +154,18 @@ class StepLoop:
         opening = opening_move(subtask, role, front, checkpoint.history)
         if opening is not None:
             return opening
+        focused = seen.perception.observation.focused_window
+        title = focused.title if focused is not None else ""
+        document = document_move(subtask, role, front, title, checkpoint.history)
+        if document is not None:
+            return document
         model = self.models.for_role("decision")
         image = (
             ImagePart.from_image(seen.picture, alt_text="(screenshot)")
             if model.info.vision
             else None
         )
-        focused = seen.perception.observation.focused_window
-        app = self.desktop.app_of(focused)
+        app = front
         window = ""
         if focused is not None:
             # Small models keep re-opening an application they do not recognise in a bare title.

@@ -1,0 +1,55 @@
+"""A subtask that says to open a named file starts with it open, by rule."""
+
+from __future__ import annotations
+
+from pcagent import app_actions
+from pcagent.agents.plan import SubtaskSpec
+from pcagent.agents.roles import default_pool
+from pcagent.runtime.document_move import document_move, named_file, open_action_kind
+
+APPS = ["text_editor", "writer", "spreadsheet", "file_manager", "calculator"]
+KINDS = frozenset({"editor_open", "writer_open", "sheet_open", "files_open", "editor_save_as"})
+POOL = default_pool(APPS, KINDS)
+
+
+def subtask(description: str, app: str) -> SubtaskSpec:
+    return SubtaskSpec(id="s1", description=description, app=app)
+
+
+def test_the_file_a_subtask_opens_is_read_off_its_words() -> None:
+    assert named_file("In the text editor, open the file notes.txt and find the date") == (
+        "notes.txt"
+    )
+    assert named_file("Open budget.xlsx in the Documents folder from the file manager") == (
+        "budget.xlsx"
+    )
+    assert named_file("Open Documents/plan.docx and make the title bold") == "Documents/plan.docx"
+    assert named_file("Save the document as report.docx") == ""  # saving is not opening
+    assert named_file("Open it in the code editor, fix the bug") == ""
+    assert named_file("Open the calculator, compute 1.5 * 2") == ""
+
+
+def test_each_application_opens_by_its_own_action() -> None:
+    assert open_action_kind("text_editor", KINDS) == "editor_open"
+    assert open_action_kind("file_manager", KINDS) == "files_open"
+    assert open_action_kind("calculator", KINDS) == ""
+    assert open_action_kind("writer", frozenset({"editor_open"})) == ""  # not the role's
+
+
+def test_the_run_opens_the_named_file_once_its_application_is_in_front() -> None:
+    role = POOL.for_app("text_editor")
+    assert role is not None
+    reading = subtask(
+        "In the text editor, open the file notes.txt and find the date", "text_editor"
+    )
+    move = document_move(reading, role, "text_editor", "Untitled 1 - Mousepad", [])
+    assert move is not None and move.reasoning.startswith("[run]")
+    assert move.action == app_actions.EditorOpen(path="notes.txt")
+    # not before the application is in front, not when it shows the file, not a second time
+    assert document_move(reading, role, "calculator", "galculator", []) is None
+    assert document_move(reading, role, "text_editor", "notes.txt - Mousepad", []) is None
+    tried = ["2: editor_open(path='notes.txt') -> no_change"]
+    assert document_move(reading, role, "text_editor", "Untitled 1 - Mousepad", tried) is None
+    # a subtask that opens no file is the model's to decide
+    writing = subtask("Write a shopping list and save it as list.txt", "text_editor")
+    assert document_move(writing, role, "text_editor", "Untitled 1 - Mousepad", []) is None
