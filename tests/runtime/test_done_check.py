@@ -112,3 +112,12 @@ def test_a_key_of_the_calculator_is_not_its_display() -> None:
     keys = '\n21 toggle "5" @574,480\n22 button "5" @1,1'
     assert display_problem("compute 2 + 3", '6 text "5" focused @639,298' + keys) is None
     assert display_problem("compute 2 + 3", '6 text "2+3" focused @639,298' + keys) is not None
+
+
+def test_a_subtask_that_only_finds_is_told_from_one_that_changes_something() -> None:
+    from pcagent.runtime.subtasks import only_finds
+
+    assert only_finds("In the text editor, open notes.txt and find the dentist's number")
+    assert only_finds("Search the web for the height of the Eiffel Tower")
+    assert not only_finds("Find the mail Code and save its attachment into Documents")
+    assert not only_finds("Read the total and write it into the sheet")

@@ -223,9 +223,9 @@ def test_an_answer_of_a_subtask_without_outputs_reaches_the_later_subtasks(
 
 
 def test_a_subtask_with_its_values_in_ends_when_a_success_is_repeated(tmp_path: Path) -> None:
-    plan = scripts.plan(
-        {"id": "s1", "description": "Read the count", "app": "calculator", "outputs": ["count"]}
-    )
+    # "write it down" asks for more than the value: the value alone does not end it
+    subtask = {"description": "Read the count and write it down", "outputs": ["count"]}
+    plan = scripts.plan({"id": "s1", "app": "calculator", **subtask})
     answer = scripts.decision({"kind": "answer", "text": "0"})
     script = decisions(CLICK_NEXT, CLICK_NEXT, answer, CLICK_NEXT, CLICK_NEXT, DONE)
     run, store, screen = session(tmp_path, scripts.usual_models(script, plan))
@@ -234,6 +234,20 @@ def test_a_subtask_with_its_values_in_ends_when_a_success_is_repeated(tmp_path: 
     assert (outcome.status, outcome.steps, screen.count) == ("finished", 4, 3)
     events = [e for e in store.events(outcome.run_id) if e.kind == "auto_done"]
     assert len(events) == 1 and "count reported; step 2 repeated" in events[0].event.reason
+
+
+def test_a_subtask_that_only_finds_values_ends_when_they_are_in(tmp_path: Path) -> None:
+    plan = scripts.plan(
+        {"id": "s1", "description": "Read the count", "app": "calculator", "outputs": ["count"]}
+    )
+    answer = scripts.decision({"kind": "answer", "text": "0"})
+    script = decisions(CLICK_NEXT, answer, CLICK_NEXT, CLICK_NEXT, DONE)
+    run, store, screen = session(tmp_path, scripts.usual_models(script, plan))
+    outcome = run.start("read the count")
+    # the answer is the last step: nothing is left to do once the value is in
+    assert (outcome.status, outcome.steps, screen.count) == ("finished", 2, 1)
+    events = [e for e in store.events(outcome.run_id) if e.kind == "auto_done"]
+    assert len(events) == 1 and "the subtask only finds them" in events[0].event.reason
 
 
 def test_a_subtask_starts_by_opening_its_application_when_it_is_not_in_front() -> None:

@@ -7,6 +7,7 @@ the checkpoint and records what happened, so the step loop stays a readable sequ
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -99,6 +100,31 @@ def _reported_and_repeating(
     if repeated is None or failed or action is None or action.terminal:
         return False
     return bool(subtask.outputs) and all(name in checkpoint.answers for name in subtask.outputs)
+
+
+#: Words with which a subtask asks for more than finding values out: it changes something.
+_DOING = re.compile(
+    r"\b(save|write|type|set|add|create|send|move|copy|delete|remove|rename|fill|put|insert"
+    r"|format|make|change|compute|calculate|download|attach|reply|forward|sort|bold|underline"
+    r"|center|centre|increase|decrease|replace|fix|edit|close|install|book|buy|order)\w*\b",
+    re.I,
+)
+
+
+def only_finds(description: str) -> bool:
+    """Whether a subtask only finds values out ("open memo.txt and find the second event"):
+    none of its words asks for a change."""
+    return not _DOING.search(description)
+
+
+def _found_all(subtask: SubtaskSpec, checkpoint: RunCheckpoint) -> bool:
+    """Whether a subtask that only finds values has all of them reported (values Progress
+    reports are kept only when what the run saw supports them)."""
+    return (
+        bool(subtask.outputs)
+        and only_finds(subtask.description)
+        and all(name in checkpoint.answers for name in subtask.outputs)
+    )
 
 
 def _finish_hint(repeated: int | None, report: ProgressReport | None) -> str:
@@ -247,10 +273,14 @@ class SubtaskBook:
             hint = _finish_hint(repeated, report)
             if hint:
                 checkpoint.reflection += f" — {hint}"
-        if _reported_and_repeating(subtask, checkpoint, repeated, failed, action):
+        finding_done = _found_all(subtask, checkpoint)
+        if finding_done or _reported_and_repeating(subtask, checkpoint, repeated, failed, action):
             # A small model that has what the subtask asked for often repeats its last good
-            # action instead of saying done; the values are in, so the subtask is.
-            reason = f"all of {', '.join(subtask.outputs)} reported; step {repeated} repeated"
+            # action, or clicks about, instead of saying done; the values are in, so the
+            # subtask is.
+            reason = f"all of {', '.join(subtask.outputs)} reported; " + (
+                "the subtask only finds them" if finding_done else f"step {repeated} repeated"
+            )
             self.recorder.event(step, AutoDoneEvent(subtask=subtask.id, reason=reason))
             _keep_findings(checkpoint, subtask)
             checkpoint.end_subtask("done")
