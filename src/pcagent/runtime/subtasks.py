@@ -106,7 +106,8 @@ def _reported_and_repeating(
 _DOING = re.compile(
     r"\b(save|write|type|set|add|create|send|move|copy|delete|remove|rename|fill|put|insert"
     r"|format|make|change|compute|calculate|download|attach|reply|forward|sort|bold|underline"
-    r"|center|centre|increase|decrease|replace|fix|edit|close|install|book|buy|order)\w*\b",
+    r"|center|centre|increase|decrease|replace|fix|edit|close|install|book|buy|order)"
+    r"(?:s|es|d|ed)?\b",
     re.I,
 )
 
