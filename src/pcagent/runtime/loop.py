@@ -27,7 +27,6 @@ from pcagent.models.messages import ImagePart
 from pcagent.runtime.checkpoint import RunCheckpoint
 from pcagent.runtime.desktop_state import DesktopAccess
 from pcagent.runtime.dispatch import ActionDispatcher
-from pcagent.runtime.document_move import document_move
 from pcagent.runtime.effects import EffectVerdict, FileEffectGuard
 from pcagent.runtime.events import (
     AskedHumanEvent,
@@ -42,6 +41,7 @@ from pcagent.runtime.mail_effects import HeldMailGuard
 from pcagent.runtime.parts import AgentModels, LoopParts, ReflectionFacts, Seen
 from pcagent.runtime.record_models import ReflectionRecord, StepResult
 from pcagent.runtime.recorder import StepRecorder, StepWork
+from pcagent.runtime.rule_moves import document_move, search_move
 from pcagent.runtime.safety import SafetyGuard, context_for
 from pcagent.runtime.subtasks import SubtaskBook
 
@@ -156,9 +156,11 @@ class StepLoop:
             return opening
         focused = seen.perception.observation.focused_window
         title = focused.title if focused is not None else ""
-        document = document_move(subtask, role, front, title, checkpoint.history)
-        if document is not None:
-            return document
+        ruled = document_move(subtask, role, front, title, checkpoint.history) or search_move(
+            subtask, role, front, checkpoint.history
+        )
+        if ruled is not None:
+            return ruled
         model = self.models.for_role("decision")
         image = (
             ImagePart.from_image(seen.picture, alt_text="(screenshot)")

@@ -1,4 +1,6 @@
-"""A subtask that says to open a named file starts with that file open, by rule.
+"""First moves the run makes by rule, where a subtask's words leave no choice.
+
+A subtask that says to open a named file starts with that file open.
 
 "In the text editor, open the file memo.txt in the Documents folder and find ..." names the file
 and the application; the application's own open action (``editor_open``, ``writer_open``,
@@ -7,6 +9,9 @@ front, instead clicked the File menu, claimed the memo was already open, and gav
 re-planned twice before it used ``editor_open``. So, once the subtask's application is in
 front, the run opens the named file itself (recorded like any step, its thought marked
 ``[run]``) unless the window in front already shows it or the subtask already tried.
+
+A subtask that says to search the web for something starts with that search: with a blank
+browser page in front, the model clicked links of results it had not searched for yet.
 """
 
 from __future__ import annotations
@@ -64,4 +69,54 @@ def document_move(
     return Decision(
         reasoning=f"[run] the subtask opens {name}: opening it with {kind}",
         action=action,
+    )
+
+
+#: "Search the web for X", "search for X", "look up X": the words to search for.
+_SEARCHES = re.compile(
+    r"\b(?:search(?:es)?|look(?:s)?\s+up)\b(?:\s+(?:the\s+)?(?:web|internet|online))?"
+    r"(?:\s+for)?\s+(.+)",
+    re.I,
+)
+#: Where the words to search for end: the browser named, or the next clause.
+_SEARCH_END = re.compile(
+    r"\s+(?:in|with|using)\s+(?:the\s+)?(?:web\s+)?browser\b.*|[.;](?:\s.*|$)"
+    r"|,\s+(?:and|then|tell)\b.*",
+    re.I,
+)
+#: "in the browser" before the words ("look up in the browser the flight time").
+_BROWSER_FIRST = re.compile(r"^(?:in|with|using)\s+(?:the\s+)?(?:web\s+)?browser\s+", re.I)
+#: Words that point back at what an earlier subtask found ("a flight for it", "to that
+#: place"): the search needs those values, which only the model can put in.
+_POINTS_BACK = re.compile(r"\b(it|its|them|that|there|this|those|these|each)\b", re.I)
+#: The web-search action of a browser role.
+SEARCH_KIND = "browser_open"
+
+
+def search_words(description: str) -> str:
+    """The words a subtask says to search the web for; "" when it says no such thing, or when
+    they point back at values found before (the model puts those in)."""
+    match = _SEARCHES.search(description)
+    if match is None:
+        return ""
+    words = _SEARCH_END.sub("", _BROWSER_FIRST.sub("", match.group(1))).strip(" ,")
+    return "" if _POINTS_BACK.search(words) else words[:300]
+
+
+def search_move(
+    subtask: SubtaskSpec, role: Role, front_app: str, history: Sequence[str]
+) -> Decision | None:
+    """The step that searches the web for what the subtask names, once the browser is in
+    front and before the subtask has opened anything; None when a model should decide."""
+    action_type = act.ACTION_TYPES.get(SEARCH_KIND)
+    if SEARCH_KIND not in role.kinds or action_type is None:
+        return None
+    if subtask.app != front_app or getattr(action_type, "belongs_to", None) != subtask.app:
+        return None
+    words = search_words(subtask.description)
+    if not words or any(f"{SEARCH_KIND}(" in line for line in history):
+        return None
+    return Decision(
+        reasoning=f"[run] the subtask searches the web for: {words}",
+        action=action_type.model_validate({"kind": SEARCH_KIND, "url": words}),
     )

@@ -5,7 +5,13 @@ from __future__ import annotations
 from pcagent import app_actions
 from pcagent.agents.plan import SubtaskSpec
 from pcagent.agents.roles import default_pool
-from pcagent.runtime.document_move import document_move, named_file, open_action_kind
+from pcagent.runtime.rule_moves import (
+    document_move,
+    named_file,
+    open_action_kind,
+    search_move,
+    search_words,
+)
 
 APPS = ["text_editor", "writer", "spreadsheet", "file_manager", "calculator"]
 KINDS = frozenset({"editor_open", "writer_open", "sheet_open", "files_open", "editor_save_as"})
@@ -53,3 +59,32 @@ def test_the_run_opens_the_named_file_once_its_application_is_in_front() -> None
     # a subtask that opens no file is the model's to decide
     writing = subtask("Write a shopping list and save it as list.txt", "text_editor")
     assert document_move(writing, role, "text_editor", "Untitled 1 - Mousepad", []) is None
+
+
+def test_the_words_a_subtask_searches_for() -> None:
+    assert search_words("Search the web for the opening hours of the city library") == (
+        "the opening hours of the city library"
+    )
+    assert search_words("Look up in the browser the height of Mont Blanc, tell me") == (
+        "the height of Mont Blanc"
+    )
+    assert search_words("Look up the reviews of the Lumen café on yelp.com in the browser.") == (
+        "the reviews of the Lumen café on yelp.com"
+    )
+    # words that need an earlier subtask's values are the model's to write
+    assert search_words("Then search for a hotel near it in the browser") == ""
+    assert search_words("Open the bookmarks and read them") == ""
+
+
+def test_the_run_searches_once_the_browser_is_in_front() -> None:
+    kinds = frozenset({"browser_open", "browser_read"})
+    role = default_pool(["browser"], kinds).get("browser")
+    searching = subtask("Search the web for the height of Mont Blanc", "browser")
+    move = search_move(searching, role, "browser", [])
+    assert move is not None and move.reasoning.startswith("[run]")
+    assert move.action == app_actions.BrowserOpen(url="the height of Mont Blanc")
+    assert search_move(searching, role, "text_editor", []) is None  # not in front yet
+    opened = ["2: browser_open(url='example.test') -> success"]
+    assert search_move(searching, role, "browser", opened) is None  # already opened something
+    gui_only = default_pool(["browser"], frozenset()).get("browser")
+    assert search_move(searching, gui_only, "browser", []) is None
