@@ -429,7 +429,7 @@ class CalculatorEvaluate(AppAction):
     expression: str = Field(
         min_length=1, max_length=200, pattern=r"^[0-9+\-*/().^ ]+$",
         description='Arithmetic, e.g. "12 * 7 + 5"; a date YYYY-MM-DD counts as its day number, '
-        'so "2025-03-10 - 2025-02-27" is the days between two dates.',
+        "so a later date minus an earlier one is the days between them.",
     )  # fmt: skip
 
 

@@ -191,6 +191,8 @@ def test_files_outside_home_and_an_unreachable_browser(browser_desktop: SandboxD
 def test_open_with_words_searches_the_web(browser_desktop: SandboxDesktop, web: OfflineWeb) -> None:
     opened = browser_desktop.execute(BrowserOpen(url="population of peru"))
     assert opened.ok, opened.message
+    # the results come back as read: what a search found can be reported at once
+    assert opened.output is not None and "has a population of" in opened.output.split("\n", 2)[2]
     result = checked("web_searched", {"words": ["population", "peru"]}, browser_desktop, web)
     assert result.passed, result.reason
     # an error page is no success to build on

@@ -25,6 +25,7 @@ from pcagent.env.app_interfaces.web_page import (
     Target,
     choose,
     describe,
+    normalise_lines,
 )
 from pcagent.env.browser_profile import PROFILE, SEARCH_URL
 from pcagent.env.devtools import DevToolsClient
@@ -72,6 +73,12 @@ def _search_words(text: str) -> bool:
     if any(character.isspace() for character in text):
         return not text.lower().startswith(("http://", "https://"))
     return not any(mark in text for mark in ".:/") and text.lower() != "localhost"
+
+
+#: Most characters of an opened page's text returned with ``browser_open`` (what the run shows
+#: as read, so that a search's results can be reported without a ``browser_read`` first: the
+#: small model searched, then clicked "Search" again and again instead of reading).
+OPENED_TEXT_LIMIT = 1500
 
 
 class BrowserInterface(Interface):
@@ -150,8 +157,11 @@ class BrowserInterface(Interface):
             # The browser shows the site's error page; as a result, a failure the agent can
             # act on (another address, a search) rather than a success to build on.
             message += "; the site answered with an error: try another address or search for it"
+        text = normalise_lines(page_view(page).text)
+        if len(text) > OPENED_TEXT_LIMIT:
+            text = text[:OPENED_TEXT_LIMIT] + " [...]"
         return ActionResult(
-            ok=not failed, message=message, output=f"{title}\n{now}", verified=not failed
+            ok=not failed, message=message, output=f"{title}\n{now}\n{text}", verified=not failed
         )
 
     def _read(self, page: Page) -> ActionResult:
