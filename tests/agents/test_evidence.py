@@ -81,3 +81,11 @@ def test_an_answer_must_carry_a_value() -> None:
     assert empty_answer("Second event", names, INSTRUCTION) is not None
     assert empty_answer("the second event of the morning", names, INSTRUCTION) is not None
     assert empty_answer("10:15 Team meeting", names, INSTRUCTION) is None
+
+
+def test_a_value_that_was_not_found_is_no_value() -> None:
+    said = "The dates are not found on the search results."
+    assert empty_answer(said, ["dates"], INSTRUCTION) == "it says the value was not found"
+    assert empty_answer("unknown", ["dates"], INSTRUCTION) is not None
+    assert empty_answer("No information about it", ["dates"], INSTRUCTION) is not None
+    assert empty_answer("Known for 1 May 2025", ["dates"], INSTRUCTION) is None

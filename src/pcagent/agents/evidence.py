@@ -93,6 +93,13 @@ def found(value: str, evidence: str, asked: str, shown: str) -> bool:
     return supported(value, evidence) or supported(value, asked)
 
 
+#: How a small model "reports" a value it did not find.
+_NOTHING_FOUND = re.compile(
+    r"\b(?:not (?:found|available|known|given|shown|listed|specified|mentioned)|no (?:information|"
+    r"data|results?|value)|cannot be found|could not (?:be )?f(?:ou|i)nd|unknown)\b"
+)
+
+
 def empty_answer(text: str, names: Sequence[str], asked: str) -> str | None:
     """Why an ``answer`` carries no value, or None when it may: a small model answered with the
     name of the value it was to report (``answer("s1_found")``) or with the question."""
@@ -101,4 +108,6 @@ def empty_answer(text: str, names: Sequence[str], asked: str) -> str | None:
         return "it gives the name of the value, not the value"
     if restates(text, asked):
         return "it repeats the task's words, not what was found"
+    if _NOTHING_FOUND.search(plain) or plain in {"none", "unknown", "n/a", "na", "-", "?"}:
+        return "it says the value was not found"
     return None
