@@ -121,3 +121,26 @@ def test_a_subtask_that_only_finds_is_told_from_one_that_changes_something() -> 
     assert only_finds("Search the web for the height of the Eiffel Tower")
     assert not only_finds("Find the mail Code and save its attachment into Documents")
     assert not only_finds("Read the total and write it into the sheet")
+
+
+def test_a_subtask_whose_inputs_never_came_goes_on_without_them() -> None:
+    from pcagent.agents.plan import SubtaskSpec
+    from pcagent.runtime.checkpoint import RunCheckpoint
+    from pcagent.runtime.subtasks import _stalled, _without_inputs
+
+    find = SubtaskSpec(id="s1", description="Find the price", app="browser", outputs=["price"])
+    write = SubtaskSpec(
+        id="s2",
+        description="Write {price} into the sheet",
+        app="spreadsheet",
+        inputs=["price"],
+        depends_on=["s1"],
+    )
+    checkpoint = RunCheckpoint(
+        instruction="x", subtasks=[find, write], status={"s1": "running", "s2": "pending"}
+    )
+    assert _stalled(checkpoint) is None  # what it waits for is still running
+    checkpoint.status["s1"] = "failed"
+    assert checkpoint.ready() == [] and _stalled(checkpoint) == write
+    started = _without_inputs(write, ["price"])
+    assert (started.description, started.inputs) == ("Write the price into the sheet", [])

@@ -102,6 +102,30 @@ def _reported_and_repeating(
     return bool(subtask.outputs) and all(name in checkpoint.answers for name in subtask.outputs)
 
 
+def _stalled(checkpoint: RunCheckpoint) -> SubtaskSpec | None:
+    """The first pending subtask whose dependencies have all ended (done or failed) but whose
+    inputs never arrived; None when there is none."""
+    for subtask in checkpoint.subtasks:
+        if checkpoint.status[subtask.id] != "pending":
+            continue
+        if all(checkpoint.status.get(d, "done") in ("done", "failed") for d in subtask.depends_on):
+            return subtask
+    return None
+
+
+def _without_inputs(subtask: SubtaskSpec, missing: Sequence[str]) -> SubtaskSpec:
+    """``subtask`` without the ``missing`` inputs; their placeholders read as plain words."""
+    description = subtask.description
+    for name in missing:
+        description = description.replace(f"{{{name}}}", f"the {name.replace('_', ' ')}")
+    return subtask.model_copy(
+        update={
+            "description": description,
+            "inputs": [name for name in subtask.inputs if name not in missing],
+        }
+    )
+
+
 #: Words with which a subtask asks for more than finding values out: it changes something.
 _DOING = re.compile(
     r"\b(save|write|type|set|add|create|send|move|copy|delete|remove|rename|fill|put|insert"
@@ -188,6 +212,18 @@ class SubtaskBook:
             self.log(f"subtask {ready[0].id}: {ready[0].description}")
             return ready[0]
         pending = [s.id for s in checkpoint.subtasks if checkpoint.status[s.id] == "pending"]
+        stalled = _stalled(checkpoint)
+        if stalled is not None:
+            # What it waited for ended (done, or failed and re-planned) without the values it
+            # named: it goes on with what the hub has rather than end the run undone.
+            missing = [name for name in stalled.inputs if name not in checkpoint.hub]
+            started = _without_inputs(stalled, missing)
+            checkpoint.subtasks = [
+                started if s.id == stalled.id else s for s in checkpoint.subtasks
+            ]
+            checkpoint.start_subtask(started.id)
+            self.log(f"subtask {started.id} starts without {missing}: {started.description}")
+            return started
         if pending:
             why = f"subtasks {pending} can never start (their inputs are missing)"
             self.finish(checkpoint, "failed", why, step)
