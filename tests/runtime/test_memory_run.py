@@ -10,6 +10,7 @@ from tests.runtime import scripts
 from tests.runtime.memory_desktop import SAVE, MemoryDesktop
 
 from pcagent import actions as act
+from pcagent.app_actions import EditorSaveAs
 from pcagent.config import PcAgentConfig, RunConfig
 from pcagent.env.protocol import (
     ApplicationCatalog,
@@ -23,7 +24,9 @@ from pcagent.runtime.records import RunStore
 from pcagent.runtime.replay import replay_run
 from pcagent.runtime.session import RunSession
 
-PLAN = scripts.plan({"id": "s1", "description": "Write in notes.txt", "app": "text_editor"})
+PLAN = scripts.plan(
+    {"id": "s1", "description": "Add a word to notes.txt and save it", "app": "text_editor"}
+)
 SAVE_CLICK = {"kind": "click", "x": SAVE.center[0], "y": SAVE.center[1]}
 
 
@@ -262,3 +265,30 @@ def test_an_answer_that_names_the_value_instead_of_giving_it_is_not_kept(
     assert steps[0].hub == {} and steps[-1].hub["word"] == "draft"
     told = scripts.prompt_texts(script)[1]
     assert "not an answer: it gives the name of the value, not the value" in told
+
+
+def test_a_writing_subtask_gets_its_text_from_the_composer_and_is_saved(tmp_path: Path) -> None:
+    desktop, store, config = setup(tmp_path)
+    config = config.model_copy(update={"run": RunConfig(max_steps=6, listing_limit=0)})
+    plan = scripts.plan(
+        {
+            "id": "s1",
+            "description": "Write a line about tea, and save it as tea.txt in the Documents folder",
+            "app": "text_editor",
+        }
+    )
+    (desktop.home / "Documents").mkdir()
+    decisions = moves({"kind": "done"})
+    models = scripts.usual_models(decisions, plan)
+    composer = ScriptedBackend([json.dumps({"text": "Tea is a drink."})])
+    models.backends["composer"] = composer
+    outcome = RunSession(desktop, models, store, config).start("write about tea")
+    assert outcome.status == "finished", outcome.summary
+    steps = store.steps(outcome.run_id)
+    # the run wrote the Composer's text, then saved it under the subtask's name, by rule
+    assert steps[0].action == act.TypeText(text="Tea is a drink.")
+    assert steps[0].thought.startswith("[run] the subtask writes text")
+    assert steps[1].action == EditorSaveAs(path="Documents/tea.txt")
+    assert (desktop.home / "Documents" / "tea.txt").read_text().endswith("Tea is a drink.")
+    assert "Subtask: Write a line about tea" in scripts.prompt_texts(composer)[0]
+    assert len(decisions.requests) == 1  # the model only said done

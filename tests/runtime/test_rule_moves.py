@@ -1,4 +1,4 @@
-"""A subtask that says to open a named file starts with it open, by rule."""
+"""First moves the run makes by rule: opening a named file, searching, writing and saving."""
 
 from __future__ import annotations
 
@@ -6,9 +6,11 @@ from pcagent import app_actions
 from pcagent.agents.plan import SubtaskSpec
 from pcagent.agents.roles import default_pool
 from pcagent.runtime.rule_moves import (
+    compose_kind,
     document_move,
     named_file,
     open_action_kind,
+    save_path,
     search_move,
     search_words,
 )
@@ -88,3 +90,21 @@ def test_the_run_searches_once_the_browser_is_in_front() -> None:
     assert search_move(searching, role, "browser", opened) is None  # already opened something
     gui_only = default_pool(["browser"], frozenset()).get("browser")
     assert search_move(searching, gui_only, "browser", []) is None
+
+
+def test_what_the_run_writes_and_where_it_saves_it() -> None:
+    role = POOL.get("office_editor")
+    roles_kinds = role.kinds | {"writer_insert", "writer_save"}
+    office = role.__class__(role.name, role.capability, roles_kinds, role.apps)
+    letter = subtask(
+        "Write a short letter, and save it as letter in the Documents folder", "writer"
+    )
+    assert compose_kind(letter, office, "writer", []) == "writer_insert"
+    assert compose_kind(letter, office, "text_editor", []) == ""  # not in front yet
+    written = ["2: writer_insert(text='Dear...') -> success"]
+    assert compose_kind(letter, office, "writer", written) == ""  # once
+    bold = subtask("Make the title bold and save it", "writer")
+    assert compose_kind(bold, office, "writer", []) == ""  # nothing to write
+    assert save_path(letter.description) == "Documents/letter"
+    assert save_path("write it, save it as notes.txt.") == "notes.txt"
+    assert save_path(bold.description) == ""

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from pcagent import actions as act
+from pcagent.agents.composer import Composer
 from pcagent.agents.decision import Decision, DecisionAgent, DecisionInput
 from pcagent.agents.hub import CommunicationHub
 from pcagent.agents.plan import SubtaskSpec
@@ -41,7 +42,13 @@ from pcagent.runtime.mail_effects import HeldMailGuard
 from pcagent.runtime.parts import AgentModels, LoopParts, ReflectionFacts, Seen
 from pcagent.runtime.record_models import ReflectionRecord, StepResult
 from pcagent.runtime.recorder import StepRecorder, StepWork
-from pcagent.runtime.rule_moves import document_move, search_move
+from pcagent.runtime.rule_moves import (
+    compose_kind,
+    composed,
+    document_move,
+    save_move,
+    search_move,
+)
 from pcagent.runtime.safety import SafetyGuard, context_for
 from pcagent.runtime.subtasks import SubtaskBook
 
@@ -156,8 +163,12 @@ class StepLoop:
             return opening
         focused = seen.perception.observation.focused_window
         title = focused.title if focused is not None else ""
-        ruled = document_move(subtask, role, front, title, checkpoint.history) or search_move(
-            subtask, role, front, checkpoint.history
+        history = checkpoint.history
+        ruled = (
+            document_move(subtask, role, front, title, history)
+            or search_move(subtask, role, front, history)
+            or save_move(subtask, role, front, history)
+            or self._composed(checkpoint, subtask, role, front, number)
         )
         if ruled is not None:
             return ruled
@@ -198,6 +209,24 @@ class StepLoop:
                 targets=seen.targets,
                 in_its_app=bool(subtask.app) and subtask.app == app,
             )
+        )
+
+    def _composed(
+        self, checkpoint: RunCheckpoint, subtask: SubtaskSpec, role: Role, front: str, number: int
+    ) -> Decision | None:
+        """The step that inserts the text a writing subtask asks for, written by the Composer
+        (:mod:`pcagent.agents.composer`); None when the subtask writes nothing now."""
+        kind = compose_kind(subtask, role, front, checkpoint.history)
+        if not kind:
+            return None
+        composer = Composer(self.models.for_role("composer"), self.recorder.sink)
+        text = composer.compose(
+            CommunicationHub(checkpoint.hub).instantiate(subtask), checkpoint.hub, number
+        )
+        if text is None:
+            return None
+        return composed(
+            kind, text, f"[run] the subtask writes text: the Composer wrote it ({kind})"
         )
 
     def _decline(

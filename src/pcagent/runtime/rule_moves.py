@@ -120,3 +120,77 @@ def search_move(
         reasoning=f"[run] the subtask searches the web for: {words}",
         action=action_type.model_validate({"kind": SEARCH_KIND, "url": words}),
     )
+
+
+# --- writing a document's text, then saving it ---------------------------------------------------
+
+#: The applications whose text the run writes with the Composer, and the action that inserts it
+#: (the word processor's own; the text editor's text area takes typed text).
+INSERTS = {"writer": "writer_insert", "text_editor": "type"}
+#: The applications' own save-under-a-name actions.
+SAVES = {"writer": "writer_save", "text_editor": "editor_save_as", "spreadsheet": "sheet_save"}
+#: Words with which a subtask asks for text to be written.
+_WRITES = re.compile(r"\b(?:write|writes|compose|draft|translate|translates)\b", re.I)
+#: "save it as NAME[.ext] [in the FOLDER folder]".
+_SAVE_AS = re.compile(
+    r"\bsave\b[^.;]*?\bas\s+[\"'“]?(?P<name>[\w\-]+(?:\.[A-Za-z][A-Za-z0-9]{0,4})?)[\"'”]?"
+    r"(?=[\s,;]|\.(?:\s|$)|$)(?:[^.;]*?\bin\s+(?:the\s+|my\s+)?(?P<folder>[\w\-]+)\s+folder)?",
+    re.I,
+)
+
+
+def _step_action(line: str) -> str:
+    """The action of a history line ("3: type(text='a') -> success" -> "type(text='a')")."""
+    return line.partition(": ")[2].rpartition(" -> ")[0]
+
+
+def compose_kind(subtask: SubtaskSpec, role: Role, front_app: str, history: Sequence[str]) -> str:
+    """The kind of action that inserts composed text for this subtask now; "" when the run
+    does not write it (the subtask writes nothing, its application is not in front, or text
+    was already inserted or typed in it)."""
+    kind = INSERTS.get(subtask.app, "")
+    if not kind or kind not in role.kinds or subtask.app != front_app:
+        return ""
+    if not _WRITES.search(subtask.description):
+        return ""
+    inserted = tuple(f"{k}(" for k in INSERTS.values())
+    if any(_step_action(line).startswith(inserted) for line in history):
+        return ""
+    return kind
+
+
+def composed(kind: str, text: str, reasoning: str) -> Decision:
+    """The step that inserts the Composer's ``text`` with ``kind``."""
+    action = act.ACTION_TYPES[kind].model_validate({"kind": kind, "text": text})
+    return Decision(reasoning=reasoning, action=action)
+
+
+def save_path(description: str) -> str:
+    """The path a subtask says to save under ("save it as stocks in the Documents folder":
+    Documents/stocks); "" when it names none."""
+    match = _SAVE_AS.search(description)
+    if match is None:
+        return ""
+    folder = match.group("folder")
+    return f"{folder}/{match.group('name')}" if folder else match.group("name")
+
+
+def save_move(
+    subtask: SubtaskSpec, role: Role, front_app: str, history: Sequence[str]
+) -> Decision | None:
+    """Right after the run wrote a subtask's text, the step that saves it under the name the
+    subtask gives, with the application's own action; None otherwise."""
+    kind = SAVES.get(subtask.app, "")
+    if not kind or kind not in role.kinds or subtask.app != front_app or not history:
+        return None
+    last = history[-1]
+    inserted = tuple(f"{k}(" for k in INSERTS.values())
+    if not (_step_action(last).startswith(inserted) and last.endswith("-> success")):
+        return None
+    path = save_path(subtask.description)
+    if not path or any(_step_action(line).startswith(f"{kind}(") for line in history):
+        return None
+    return Decision(
+        reasoning=f"[run] the subtask saves what it wrote as {path}",
+        action=act.ACTION_TYPES[kind].model_validate({"kind": kind, "path": path}),
+    )
