@@ -191,6 +191,20 @@ def test_decision_opens_only_the_roles_applications_and_returns_the_plain_action
     assert "rejected" in models.backends["decision"].requests[1].messages[-1].text
 
 
+def test_decision_sees_the_whole_task_when_its_subtask_is_a_part() -> None:
+    role = default_pool(SANDBOX_APPS).get("mail")
+    send = decision({"kind": "hotkey", "keys": ["ctrl", "n"]})
+    models = ScriptedModels(decision=[send, send])
+    agent = DecisionAgent(models.for_role("decision"), role=role)
+    task = "Write notes.txt in the editor. Then send this file to ana@example.test."
+    agent.decide(DecisionInput(subtask="Then send this file", listing="", screen=SCREEN, task=task))
+    agent.decide(DecisionInput(subtask=task, listing="", screen=SCREEN, task=task))
+    part, whole = (r.messages[-1].text for r in models.backends["decision"].requests)
+    # "this file" is named only in the task; a subtask that is the task is not said twice
+    assert f"Part of the task: {task}" in part
+    assert "Part of the task" not in whole
+
+
 def test_decision_is_not_offered_open_app_while_its_application_is_in_front() -> None:
     again = decision({"kind": "open_app", "app": "calculator"})
     evaluate = decision({"kind": "calculator_evaluate", "expression": "12 * 7"})

@@ -108,3 +108,5 @@ def test_what_the_run_writes_and_where_it_saves_it() -> None:
     assert save_path(letter.description) == "Documents/letter"
     assert save_path("write it, save it as notes.txt.") == "notes.txt"
     assert save_path(bold.description) == ""
+    created = "Create a new Python file sums.py in the Documents folder and write a function"
+    assert save_path(created) == "Documents/sums.py"

@@ -177,6 +177,9 @@ class DecisionInput:
     listing: str
     #: The environment's screen, (width, height) in pixels.
     screen: tuple[int, int]
+    #: The whole instruction, for what the subtask's words point back at ("send this file",
+    #: "that event"); shown when it differs from the subtask.
+    task: str = ""
     window: str = ""
     outputs_needed: Sequence[str] = ()
     #: Values of this subtask already reported (by an answer, or read by an action).
@@ -247,6 +250,11 @@ class DecisionAgent(Agent):
             click_hint=CLICK_BY_LABEL if "click_element" in kinds else CLICK_BY_POINT,
             actions=act.describe_actions(kinds),
             subtask=data.subtask,
+            task=(
+                f"Part of the task: {data.task}\n"
+                if data.task and data.task.strip() != data.subtask.strip()
+                else ""
+            ),
             outputs=_outputs_text(data.outputs_needed, data.reported or {}),
             hub=value_list(dict(data.hub or {})),
             progress=data.progress or "(just started)",

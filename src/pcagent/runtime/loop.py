@@ -192,6 +192,7 @@ class StepLoop:
         return agent.decide(
             DecisionInput(
                 subtask=text,
+                task=checkpoint.instruction,
                 listing=seen.listing,
                 window=window,
                 screen=seen.perception.observation.screen_size,

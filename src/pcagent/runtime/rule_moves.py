@@ -165,10 +165,19 @@ def composed(kind: str, text: str, reasoning: str) -> Decision:
     return Decision(reasoning=reasoning, action=action)
 
 
+#: "create a new Python file NAME.ext [in the FOLDER folder]": the file to write is named.
+_CREATE_FILE = re.compile(
+    r"\bcreate\b[^.;]*?\bfile\s+[\"'“]?(?P<name>[\w\-]+\.[A-Za-z][A-Za-z0-9]{0,4})\b[\"'”]?"
+    r"(?:[^.;]*?\bin\s+(?:the\s+|my\s+)?(?P<folder>[\w\-]+)\s+folder)?",
+    re.I,
+)
+
+
 def save_path(description: str) -> str:
     """The path a subtask says to save under ("save it as stocks in the Documents folder":
-    Documents/stocks); "" when it names none."""
-    match = _SAVE_AS.search(description)
+    Documents/stocks; "create a new file notes.md in the Documents folder": Documents/notes.md);
+    "" when it names none."""
+    match = _SAVE_AS.search(description) or _CREATE_FILE.search(description)
     if match is None:
         return ""
     folder = match.group("folder")
