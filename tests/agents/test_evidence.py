@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pcagent.agents.evidence import empty_answer, found, restates, supported
+from pcagent.agents.evidence import empty_answer, found, restates, supported, whole_line
 
 MEMO = "Memo for Tuesday, 11 March 2025\nMorning\n08:30  Breakfast with Lisa\n10:15  Team meeting"
 
@@ -89,3 +89,11 @@ def test_a_value_that_was_not_found_is_no_value() -> None:
     assert empty_answer("unknown", ["dates"], INSTRUCTION) is not None
     assert empty_answer("No information about it", ["dates"], INSTRUCTION) is not None
     assert empty_answer("Known for 1 May 2025", ["dates"], INSTRUCTION) is None
+
+
+def test_a_found_value_is_widened_to_its_line() -> None:
+    assert whole_line("Team meeting", MEMO) == "10:15  Team meeting"
+    assert whole_line("10:15  Team meeting", MEMO) == "10:15  Team meeting"
+    assert whole_line("Morning", MEMO) == "Morning"  # the line is the value
+    assert whole_line("a", MEMO) == "a"  # on several lines: left as it is
+    assert whole_line("Bob", MEMO) == "Bob"

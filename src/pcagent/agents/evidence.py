@@ -111,3 +111,21 @@ def empty_answer(text: str, names: Sequence[str], asked: str) -> str | None:
     if _NOTHING_FOUND.search(plain) or plain in {"none", "unknown", "n/a", "na", "-", "?"}:
         return "it says the value was not found"
     return None
+
+
+#: Longest line a found value is widened to.
+LINE_LIMIT = 160
+
+
+def whole_line(value: str, reading: str) -> str:
+    """``value``, a value of words alone, widened to the one line of ``reading`` it stands on,
+    when it stands on exactly one short line ("Review of the budget" -> "11:30  Review of the
+    budget"): a small model copies the words and drops the time or number beside them, which
+    the next subtask needs."""
+    wanted = _collapsed(value)
+    if not wanted or _DIGITS.search(wanted):
+        return value  # a value with its number already is what was asked for
+    lines = [line.strip() for line in reading.splitlines() if wanted in _collapsed(line)]
+    if len(lines) != 1 or len(lines[0]) > LINE_LIMIT or _collapsed(lines[0]) == wanted:
+        return value
+    return lines[0]

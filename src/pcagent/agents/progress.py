@@ -13,7 +13,7 @@ from typing import ClassVar
 from pydantic import BaseModel, Field
 
 from pcagent.agents.base import Agent, value_list
-from pcagent.agents.evidence import empty_answer, found, supported
+from pcagent.agents.evidence import empty_answer, found, supported, whole_line
 from pcagent.agents.prompting import render
 from pcagent.models.messages import Message
 
@@ -80,6 +80,8 @@ class ProgressAgent(Agent):
             and empty_answer(v, [k], "") is None
             and (data.evidence is None or self._found(v, data))
         }
+        if data.read:
+            outputs = {k: whole_line(v, data.read) for k, v in outputs.items()}
         return result.value.model_copy(update={"outputs": outputs})
 
     @staticmethod
