@@ -170,6 +170,10 @@ class RunConfig(ConfigSection):
     #: verdict, and record its verdict beside the check's (which stands). A model call more per
     #: such step; for measuring how often the model would have judged wrongly.
     reflection_second_opinion: bool = False
+    #: Offer a subtask's Decision agent its application's own actions (and answer, done, fail,
+    #: wait) alone until a step of the subtask fails; then mouse and keyboard too. A small
+    #: model offered both clicked a button labelled "Add World Clock" to set an alarm.
+    app_actions_first: bool = True
     #: A page graph file (``pcagent experience build``): Decision is told what earlier runs did
     #: from pages like the current one, the Manager gets plans of similar tasks. "": none.
     experience: str = ""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from typing import Any
 
 from tests.agents.scripted import ScriptedModels, decision, reply
@@ -203,6 +204,31 @@ def test_decision_sees_the_whole_task_when_its_subtask_is_a_part() -> None:
     # "this file" is named only in the task; a subtask that is the task is not said twice
     assert f"Part of the task: {task}" in part
     assert "Part of the task" not in whole
+
+
+def test_a_subtask_is_offered_its_application_s_own_actions_first() -> None:
+    from pcagent.agents.decision import app_actions_first
+
+    role = default_pool(SANDBOX_APPS, act.APP_ACTION_KINDS).get("calculator_clock")
+    kinds = role.allowed_kinds(False)
+    first = app_actions_first(kinds, "clock")
+    assert {"clock_add_alarm", "clock_add_world_clock", "done", "answer"} <= set(first)
+    assert not {"click", "click_element", "calculator_evaluate"} & set(first)
+    assert app_actions_first(kinds, "") == kinds  # no application: everything
+    gui_only = default_pool(SANDBOX_APPS).get("calculator_clock").allowed_kinds(False)
+    assert app_actions_first(gui_only, "clock") == gui_only  # no actions of its own: the GUI
+
+    click = decision({"kind": "click", "x": 5, "y": 5})
+    alarm = decision({"kind": "clock_add_alarm", "time": "09:15"})
+    models = ScriptedModels(decision=[click, alarm, click])
+    agent = DecisionAgent(models.for_role("decision"), role=role)
+    data = DecisionInput(subtask="set an alarm", listing="", screen=SCREEN, app="clock")
+    chosen = agent.decide(replace(data, app_first=True))
+    # the click is no choice while the application's own actions come first: asked again
+    assert chosen.action is not None and chosen.action.kind == "clock_add_alarm"
+    offered = models.backends["decision"].requests[0].messages[0].text  # the action list
+    assert "clock_add_alarm(" in offered and "click(x: int" not in offered
+    assert agent.decide(data).action == act.Click(x=5, y=5)  # after a failure: the GUI too
 
 
 def test_decision_is_not_offered_open_app_while_its_application_is_in_front() -> None:

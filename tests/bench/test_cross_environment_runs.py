@@ -194,7 +194,9 @@ def test_the_agents_plan_across_both_desktops_and_act_on_the_right_one(
         return queue.pop(0) if len(queue) > 1 else queue[0]
 
     models = scripts.usual_models(decisions, plan)
-    config = PcAgentConfig(data_dir=tmp_path, run=RunConfig(listing_limit=0, max_steps=12))
+    config = PcAgentConfig(
+        data_dir=tmp_path, run=RunConfig(listing_limit=0, app_actions_first=False, max_steps=12)
+    )
     (result,) = run_tasks(
         [load_cross_tasks()["xe02"]], "pcagent", config=config, models=models,
         remotes=served.remote,

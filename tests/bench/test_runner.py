@@ -46,7 +46,9 @@ def test_the_pcagent_agent_is_evaluated_after_every_step(
     models = scripts.usual_models(
         ScriptedBackend([scripts.decision(a) for a in WRITER_ACTIONS]), WRITER_PLAN
     )
-    config = PcAgentConfig(data_dir=tmp_path, run=RunConfig(listing_limit=0, max_steps=12))
+    config = PcAgentConfig(
+        data_dir=tmp_path, run=RunConfig(listing_limit=0, app_actions_first=False, max_steps=12)
+    )
     result = run_task(task, "pcagent", desktop, Services(), config=config, models=models)
     assert result.error is None, result.error
     assert result.outcome.success, [(n.node_id, n.reason) for n in result.nodes]

@@ -141,9 +141,12 @@ def test_a_run_goes_through_the_remote_environment(served: Served, tmp_path: Pat
             )
         ]
     )
-    plan = scripts.plan({"id": "s1", "description": "Write in notes.txt", "app": "text_editor"})
+    plan = scripts.plan(
+        {"id": "s1", "description": "Add a word to notes.txt", "app": "text_editor"}
+    )
     config = PcAgentConfig(
-        data_dir=tmp_path, run=RunConfig(max_steps=5, listing_limit=0, snapshot_home=False)
+        data_dir=tmp_path,
+        run=RunConfig(max_steps=5, listing_limit=0, app_actions_first=False, snapshot_home=False),
     )
     models = scripts.usual_models(decisions, plan)
     with RunStore(tmp_path / "runs") as store:

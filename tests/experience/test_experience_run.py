@@ -18,7 +18,7 @@ from pcagent.models.embedding_pack import DEFAULT_EMBEDDING_PACK
 from pcagent.runtime.records import RunStore
 from pcagent.runtime.session import RunSession
 
-PLAN = scripts.plan({"id": "s1", "description": "Write in notes.txt", "app": "text_editor"})
+PLAN = scripts.plan({"id": "s1", "description": "Add a word to notes.txt", "app": "text_editor"})
 SAVE_CLICK = {"kind": "click", "x": SAVE.center[0], "y": SAVE.center[1]}
 
 
@@ -41,7 +41,9 @@ def test_a_second_run_is_told_what_the_first_did(
     desktop = MemoryDesktop(home)
     desktop.open_app("text_editor", [home / "notes.txt"])
     store = RunStore(tmp_path / "runs")
-    config = PcAgentConfig(data_dir=tmp_path, run=RunConfig(max_steps=5, listing_limit=0))
+    config = PcAgentConfig(
+        data_dir=tmp_path, run=RunConfig(max_steps=5, listing_limit=0, app_actions_first=False)
+    )
     first = RunSession(desktop, scripts.usual_models(moves(), PLAN), store, config).start("write")
     assert first.status == "finished", first.summary
 
@@ -60,4 +62,4 @@ def test_a_second_run_is_told_what_the_first_did(
         prompt = decisions.requests[0].messages[-1].text
         assert ("Earlier runs, from a page like this one" in prompt) is expected, prompt
         if expected:
-            assert "type the text" in prompt and "(achieved: Write in <file>)" in prompt
+            assert "type the text" in prompt and "(achieved: Add a word to <file>)" in prompt

@@ -40,7 +40,9 @@ def setup(tmp_path: Path) -> tuple[MemoryDesktop, RunStore, PcAgentConfig]:
     (home / "notes.txt").write_text("draft")
     desktop = MemoryDesktop(home)
     desktop.open_app("text_editor", [home / "notes.txt"])
-    config = PcAgentConfig(data_dir=tmp_path, run=RunConfig(max_steps=3, listing_limit=0))
+    config = PcAgentConfig(
+        data_dir=tmp_path, run=RunConfig(max_steps=3, listing_limit=0, app_actions_first=False)
+    )
     return desktop, RunStore(tmp_path / "runs"), config
 
 
@@ -69,7 +71,9 @@ def test_start_stop_at_the_cap_resume_and_rewind(tmp_path: Path) -> None:
 
     # resume: the desktop of step 3 comes back (the file as saved, the editor on it), then on
     more = moves(SAVE_CLICK, {"kind": "done"})
-    config = config.model_copy(update={"run": RunConfig(max_steps=10, listing_limit=0)})
+    config = config.model_copy(
+        update={"run": RunConfig(max_steps=10, listing_limit=0, app_actions_first=False)}
+    )
     desktop.close_apps()
     notes.write_text("changed behind the run's back")
     resumed = RunSession(desktop, scripts.usual_models(more), store, config).resume(outcome.run_id)
@@ -97,7 +101,9 @@ def test_start_stop_at_the_cap_resume_and_rewind(tmp_path: Path) -> None:
 
 def test_replay_re_executes_through_the_same_dispatcher(tmp_path: Path) -> None:
     desktop, store, config = setup(tmp_path)
-    config = config.model_copy(update={"run": RunConfig(max_steps=10, listing_limit=0)})
+    config = config.model_copy(
+        update={"run": RunConfig(max_steps=10, listing_limit=0, app_actions_first=False)}
+    )
     script = moves({"kind": "type", "text": " one"}, SAVE_CLICK, {"kind": "done"})
     outcome = RunSession(desktop, scripts.usual_models(script, PLAN), store, config).start("write")
     assert outcome.status == "finished"
@@ -117,7 +123,9 @@ def test_application_actions_run_are_checked_by_their_own_result_and_replayed(
     tmp_path: Path,
 ) -> None:
     desktop, store, config = setup(tmp_path)
-    config = config.model_copy(update={"run": RunConfig(max_steps=10, listing_limit=0)})
+    config = config.model_copy(
+        update={"run": RunConfig(max_steps=10, listing_limit=0, app_actions_first=False)}
+    )
     script = moves(
         {"kind": "editor_open", "path": "notes.txt"},
         {"kind": "type", "text": " more"},
@@ -161,7 +169,9 @@ def test_gui_only_offers_no_application_action_and_refuses_one(tmp_path: Path) -
 
 def test_done_with_the_named_file_unsaved_goes_back_to_the_agent(tmp_path: Path) -> None:
     desktop, store, config = setup(tmp_path)
-    config = config.model_copy(update={"run": RunConfig(max_steps=10, listing_limit=0)})
+    config = config.model_copy(
+        update={"run": RunConfig(max_steps=10, listing_limit=0, app_actions_first=False)}
+    )
     script = moves({"kind": "type", "text": " one"}, {"kind": "done"}, SAVE_CLICK, {"kind": "done"})
     outcome = RunSession(desktop, scripts.usual_models(script, PLAN), store, config).start("write")
     assert outcome.status == "finished", outcome.summary
@@ -173,7 +183,9 @@ def test_done_with_the_named_file_unsaved_goes_back_to_the_agent(tmp_path: Path)
 
 def test_repeating_a_successful_action_is_pointed_out(tmp_path: Path) -> None:
     desktop, store, config = setup(tmp_path)
-    config = config.model_copy(update={"run": RunConfig(max_steps=10, listing_limit=0)})
+    config = config.model_copy(
+        update={"run": RunConfig(max_steps=10, listing_limit=0, app_actions_first=False)}
+    )
     save = {"kind": "editor_save_as", "path": "copy.txt"}
     script = moves(save, save, {"kind": "done"})
     outcome = RunSession(desktop, scripts.usual_models(script, PLAN), store, config).start("copy")
@@ -186,7 +198,14 @@ def test_repeating_a_successful_action_is_pointed_out(tmp_path: Path) -> None:
 def test_a_second_opinion_is_kept_in_the_step_record_beside_the_check(tmp_path: Path) -> None:
     desktop, store, config = setup(tmp_path)
     config = config.model_copy(
-        update={"run": RunConfig(max_steps=5, listing_limit=0, reflection_second_opinion=True)}
+        update={
+            "run": RunConfig(
+                max_steps=5,
+                listing_limit=0,
+                app_actions_first=False,
+                reflection_second_opinion=True,
+            )
+        }
     )
     script = moves({"kind": "editor_save_as", "path": "copy.txt"}, {"kind": "done"})
     models = scripts.usual_models(script, PLAN, judge=lambda prompt: ("unexpected_change", "odd"))
@@ -227,7 +246,9 @@ def test_what_a_subtask_without_outputs_read_is_kept_in_the_hub(tmp_path: Path) 
 
 def test_what_a_subtask_with_outputs_read_is_kept_beside_its_values(tmp_path: Path) -> None:
     desktop, store, config = setup(tmp_path)
-    config = config.model_copy(update={"run": RunConfig(max_steps=5, listing_limit=0)})
+    config = config.model_copy(
+        update={"run": RunConfig(max_steps=5, listing_limit=0, app_actions_first=False)}
+    )
     plan = scripts.plan(
         {"id": "s1", "description": "Read notes.txt", "app": "text_editor", "outputs": ["word"]}
     )
@@ -248,7 +269,9 @@ def test_an_answer_that_names_the_value_instead_of_giving_it_is_not_kept(
     tmp_path: Path,
 ) -> None:
     desktop, store, config = setup(tmp_path)
-    config = config.model_copy(update={"run": RunConfig(max_steps=6, listing_limit=0)})
+    config = config.model_copy(
+        update={"run": RunConfig(max_steps=6, listing_limit=0, app_actions_first=False)}
+    )
     plan = scripts.plan(
         {"id": "s1", "description": "Read notes.txt", "app": "text_editor", "outputs": ["word"]}
     )
@@ -269,7 +292,9 @@ def test_an_answer_that_names_the_value_instead_of_giving_it_is_not_kept(
 
 def test_a_writing_subtask_gets_its_text_from_the_composer_and_is_saved(tmp_path: Path) -> None:
     desktop, store, config = setup(tmp_path)
-    config = config.model_copy(update={"run": RunConfig(max_steps=6, listing_limit=0)})
+    config = config.model_copy(
+        update={"run": RunConfig(max_steps=6, listing_limit=0, app_actions_first=False)}
+    )
     plan = scripts.plan(
         {
             "id": "s1",

@@ -20,7 +20,7 @@ from pcagent.runtime.records import RunStore
 from pcagent.runtime.session import RunSession
 from pcagent.viewer import ViewerSources, check_sources, create_app
 
-PLAN = scripts.plan({"id": "s1", "description": "Write one in notes.txt", "app": "text_editor"})
+PLAN = scripts.plan({"id": "s1", "description": "Add one to notes.txt", "app": "text_editor"})
 TOKEN = "real-run-token-" + "y" * 20
 
 
@@ -39,7 +39,9 @@ def recorded(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
             scripts.decision({"kind": "done"}),
         ]
     )
-    config = PcAgentConfig(data_dir=root, run=RunConfig(max_steps=5, listing_limit=0))
+    config = PcAgentConfig(
+        data_dir=root, run=RunConfig(max_steps=5, listing_limit=0, app_actions_first=False)
+    )
     with RunStore(root / "runs") as store:
         outcome = RunSession(desktop, scripts.usual_models(moves, PLAN), store, config).start(
             "Write one into notes.txt and save it"
@@ -64,7 +66,7 @@ def test_the_run_and_its_steps_are_shown(client: httpx.Client, recorded: tuple[P
     assert "Write one into notes.txt and save it" in listed.text
     page = client.get(f"/runs/{run_id}")
     assert page.status_code == 200
-    assert "Write one in notes.txt" in page.text  # the plan's subtask
+    assert "Add one to notes.txt" in page.text  # the plan's subtask
     assert "finished" in page.text
     with RunStore(runs_dir) as store:
         steps = store.steps(run_id)

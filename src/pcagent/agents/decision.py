@@ -25,7 +25,7 @@ from pydantic_core import PydanticCustomError
 from pcagent import actions as act
 from pcagent.agents.base import Agent, bullet_list, prompt_messages, value_list
 from pcagent.agents.prompting import render, role_notes
-from pcagent.agents.roles import Role
+from pcagent.agents.roles import COMMON_KINDS, Role
 from pcagent.models.images import ImageScaling, image_scaling
 from pcagent.models.messages import ImagePart
 from pcagent.models.parsing import OutputFailure
@@ -165,6 +165,15 @@ def _action_class(kind: str, apps: tuple[str, ...], labels: tuple[str, ...]) -> 
     return act.ACTION_TYPES[kind]
 
 
+def app_actions_first(kinds: Sequence[str], app: str) -> tuple[str, ...]:
+    """``kinds`` narrowed to ``app``'s own application actions and the actions every role has,
+    when ``app`` has any among them; unchanged otherwise."""
+    own = {kind for kind in kinds if getattr(act.ACTION_TYPES[kind], "belongs_to", None) == app}
+    if not app or not own:
+        return tuple(kinds)
+    return tuple(kind for kind in kinds if kind in own or kind in COMMON_KINDS)
+
+
 @dataclass(frozen=True)
 class DecisionInput:
     """Everything the Decision agent sees for one step.
@@ -197,6 +206,10 @@ class DecisionInput:
     step: int | None = None
     #: The listed elements ``click_element`` may name: label as listed -> centre, screen pixels.
     targets: Mapping[str, tuple[int, int]] | None = None
+    #: The subtask's application, and whether its own actions come first: only they (and
+    #: answer, done, fail, wait) are offered, when it has any (see ``[run] app_actions_first``).
+    app: str = ""
+    app_first: bool = False
     #: Whether the subtask's own application is in front: ``open_app`` is then not offered, since
     #: opening it again does nothing (a small model repeated it until the step cap) and a subtask
     #: works in one application. Only leaving out the one in front would make a model that
@@ -232,6 +245,8 @@ class DecisionAgent(Agent):
             kinds = tuple(kind for kind in kinds if kind != "click_element")
         if data.in_its_app:
             kinds = tuple(kind for kind in kinds if kind != "open_app")
+        if data.app_first:
+            kinds = app_actions_first(kinds, data.app)
         guidance = f"Guidance from the user: {data.guidance}" if data.guidance else ""
         shrunk = self._shrunk_image(data.image)
         # Points are checked against the screen (or the shrunk image) in the reply's validation, so

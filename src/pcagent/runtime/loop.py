@@ -209,6 +209,9 @@ class StepLoop:
                 step=number,
                 targets=seen.targets,
                 in_its_app=bool(subtask.app) and subtask.app == app,
+                app=subtask.app,
+                app_first=self.run_config.app_actions_first
+                and not any(not line.endswith("-> success") for line in checkpoint.history),
             )
         )
 
