@@ -169,7 +169,7 @@ def test_the_agents_plan_across_both_desktops_and_act_on_the_right_one(
     plan = scripts.plan(
         {"id": "s1", "description": "Compute 1275 * 12 in the calculator", "app": "calculator",
          "environment": "workstation"},
-        {"id": "s2", "description": "Write the yearly rent 15300 into a new text file and save "
+        {"id": "s2", "description": "Note the yearly rent 15300 in a new text file and save "
          "it as Documents/annual_rent.txt", "app": "text_editor", "environment": "laptop",
          "depends_on": ["s1"]},
     )  # fmt: skip

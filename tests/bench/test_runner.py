@@ -3,6 +3,7 @@ commands are tested in tests/cli/test_bench.py."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -21,20 +22,11 @@ PARAGRAPHS = (
 WRITER_PLAN = scripts.plan(
     {
         "id": "s1",
-        "description": "Write the two paragraphs and save them as TechCompanies",
+        "description": "Write the two paragraphs and save them as TechCompanies in the Documents "
+        "folder",
         "app": "writer",
     }
 )
-# The run opens the word processor itself (its first step, by rule); the model types and saves.
-WRITER_ACTIONS = [
-    {"kind": "type", "text": PARAGRAPHS},
-    {"kind": "hotkey", "keys": ["ctrl", "s"]},
-    {"kind": "wait", "seconds": 1},
-    {"kind": "type", "text": "~/Documents/TechCompanies"},
-    {"kind": "press", "key": "enter"},
-    {"kind": "wait", "seconds": 2},
-    {"kind": "done"},
-]
 
 
 @pytest.mark.desktop
@@ -43,9 +35,11 @@ def test_the_pcagent_agent_is_evaluated_after_every_step(
     desktop: SandboxDesktop, tmp_path: Path
 ) -> None:
     task = load_tasks()["pc09"]
-    models = scripts.usual_models(
-        ScriptedBackend([scripts.decision(a) for a in WRITER_ACTIONS]), WRITER_PLAN
-    )
+    # The run opens the word processor (by rule), the Composer writes the paragraphs, the run
+    # inserts them and saves them under the subtask's name (by rule); the model says done.
+    decisions = ScriptedBackend([scripts.decision({"kind": "done"})])
+    models = scripts.usual_models(decisions, WRITER_PLAN)
+    models.backends["composer"] = ScriptedBackend([json.dumps({"text": PARAGRAPHS})])
     config = PcAgentConfig(
         data_dir=tmp_path, run=RunConfig(listing_limit=0, app_actions_first=False, max_steps=12)
     )
@@ -53,7 +47,7 @@ def test_the_pcagent_agent_is_evaluated_after_every_step(
     assert result.error is None, result.error
     assert result.outcome.success, [(n.node_id, n.reason) for n in result.nodes]
     saved = result.nodes[0]
-    assert saved.step in (6, 7)  # passed right after the step that saved the file
-    assert result.outcome.actions == 8 and result.run_id
+    assert saved.step == 3  # passed right after the step that saved the file
+    assert result.outcome.actions == 4 and result.run_id
     assert result.outcome.planned_apps == ("writer",)
     assert result.outcome.manager_correct is True

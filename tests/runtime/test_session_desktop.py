@@ -368,7 +368,7 @@ def test_a_run_across_desktops_does_not_go_on_with_one_desktop(
 
     plan = [
         SubtaskSpec(id="s1", description="compute", app="calculator", environment="workstation"),
-        SubtaskSpec(id="s2", description="write", app="text_editor", environment="laptop"),
+        SubtaskSpec(id="s2", description="note it", app="text_editor", environment="laptop"),
     ]
     state = RunCheckpoint(
         instruction="across", subtasks=plan, status={"s1": "running", "s2": "pending"}
