@@ -186,13 +186,27 @@ def test_repeating_a_successful_action_is_pointed_out(tmp_path: Path) -> None:
     config = config.model_copy(
         update={"run": RunConfig(max_steps=10, listing_limit=0, app_actions_first=False)}
     )
-    save = {"kind": "editor_save_as", "path": "copy.txt"}
-    script = moves(save, save, {"kind": "done"})
-    outcome = RunSession(desktop, scripts.usual_models(script, PLAN), store, config).start("copy")
+    again = {"kind": "type", "text": " one"}
+    script = moves(again, again, SAVE_CLICK, {"kind": "done"})
+    outcome = RunSession(desktop, scripts.usual_models(script, PLAN), store, config).start("add")
     assert outcome.status == "finished", outcome.summary
     prompts = scripts.prompt_texts(script)
     assert "repeated step" not in prompts[1]
     assert "this repeated step 1 exactly, which had already succeeded" in prompts[2]
+
+
+def test_repeating_a_checked_application_action_ends_the_subtask(tmp_path: Path) -> None:
+    desktop, store, config = setup(tmp_path)
+    config = config.model_copy(update={"run": RunConfig(max_steps=10, listing_limit=0)})
+    plan = scripts.plan(
+        {"id": "s1", "description": "Keep a copy as copy.txt", "app": "text_editor"}
+    )
+    save = {"kind": "editor_save_as", "path": "copy.txt"}
+    script = moves(save, save, {"kind": "done"})
+    outcome = RunSession(desktop, scripts.usual_models(script, plan), store, config).start("copy")
+    assert (outcome.status, outcome.steps) == ("finished", 2), outcome.summary
+    (ended,) = [e.event for e in store.events(outcome.run_id) if e.kind == "auto_done"]
+    assert "step 1's checked effect repeated" in ended.reason  # type: ignore[union-attr]
 
 
 def test_a_second_opinion_is_kept_in_the_step_record_beside_the_check(tmp_path: Path) -> None:

@@ -311,13 +311,21 @@ class SubtaskBook:
             if hint:
                 checkpoint.reflection += f" — {hint}"
         finding_done = _found_all(subtask, checkpoint)
-        if finding_done or _reported_and_repeating(subtask, checkpoint, repeated, failed, action):
+        redone = self._redone(checkpoint, subtask, report, work, repeated)
+        if (
+            finding_done
+            or redone
+            or _reported_and_repeating(subtask, checkpoint, repeated, failed, action)
+        ):
             # A small model that has what the subtask asked for often repeats its last good
-            # action, or clicks about, instead of saying done; the values are in, so the
-            # subtask is.
-            reason = f"all of {', '.join(subtask.outputs)} reported; " + (
-                "the subtask only finds them" if finding_done else f"step {repeated} repeated"
-            )
+            # action, or clicks about, instead of saying done; the values are in, or the
+            # application checked the effect, so the subtask is.
+            if redone:
+                reason = f"step {repeated}'s checked effect repeated; nothing is left to do"
+            else:
+                reason = f"all of {', '.join(subtask.outputs)} reported; " + (
+                    "the subtask only finds them" if finding_done else f"step {repeated} repeated"
+                )
             self.recorder.event(step, AutoDoneEvent(subtask=subtask.id, reason=reason))
             _keep_findings(checkpoint, subtask)
             checkpoint.end_subtask("done")
@@ -345,6 +353,30 @@ class SubtaskBook:
             self.finish(
                 checkpoint, "failed", f"subtask {subtask.id} failed: {decision.reason}", step
             )
+
+    def _redone(
+        self,
+        checkpoint: RunCheckpoint,
+        subtask: SubtaskSpec,
+        report: ProgressReport | None,
+        work: StepWork,
+        repeated: int | None,
+    ) -> bool:
+        """Whether a subtask without values to report just repeated an application action
+        whose effect the application had checked (an alarm set, a file saved), and a ``done``
+        would be accepted: the model tried to add the same alarm again, failed, and gave up."""
+        action = work.action
+        if repeated is None or subtask.outputs or action is None or action.belongs_to is None:
+            return False
+        checked = f"{repeated}: {action_text(action)} -> success" in checkpoint.history
+        if not checked:
+            return False
+        held = checkpoint.verified_effect
+        checkpoint.verified_effect = action_text(action)
+        try:
+            return self._done_problem(checkpoint, subtask, report, work.listing) is None
+        finally:
+            checkpoint.verified_effect = held
 
     def _done_problem(
         self,
