@@ -75,10 +75,16 @@ def _search_words(text: str) -> bool:
     return not any(mark in text for mark in ".:/") and text.lower() != "localhost"
 
 
-#: Most characters of an opened page's text returned with ``browser_open`` (what the run shows
-#: as read, so that a search's results can be reported without a ``browser_read`` first: the
-#: small model searched, then clicked "Search" again and again instead of reading).
+#: Most characters of a page's text returned with ``browser_open`` and ``browser_click`` (what
+#: the run shows as read, so that a search's results can be reported without a ``browser_read``
+#: first: the small model searched, then clicked "Search" again and again instead of reading).
 OPENED_TEXT_LIMIT = 1500
+
+
+def _page_text(page: Page) -> str:
+    """The page's visible text, cut to :data:`OPENED_TEXT_LIMIT` characters."""
+    text = normalise_lines(page_view(page).text)
+    return text[:OPENED_TEXT_LIMIT] + " [...]" if len(text) > OPENED_TEXT_LIMIT else text
 
 
 class BrowserInterface(Interface):
@@ -157,11 +163,11 @@ class BrowserInterface(Interface):
             # The browser shows the site's error page; as a result, a failure the agent can
             # act on (another address, a search) rather than a success to build on.
             message += "; the site answered with an error: try another address or search for it"
-        text = normalise_lines(page_view(page).text)
-        if len(text) > OPENED_TEXT_LIMIT:
-            text = text[:OPENED_TEXT_LIMIT] + " [...]"
         return ActionResult(
-            ok=not failed, message=message, output=f"{title}\n{now}\n{text}", verified=not failed
+            ok=not failed,
+            message=message,
+            output=f"{title}\n{now}\n{_page_text(page)}",
+            verified=not failed,
         )
 
     def _read(self, page: Page) -> ActionResult:
@@ -207,7 +213,7 @@ class BrowserInterface(Interface):
         return ActionResult(
             ok=True,
             message=f'clicked {target.kind} "{target.text}"; the page{tab} is now {url}',
-            output=f"{changed.title()}\n{url}",
+            output=f"{changed.title()}\n{url}\n{_page_text(changed)}",
             verified=True,
         )
 
@@ -258,7 +264,7 @@ class BrowserInterface(Interface):
         return ActionResult(
             ok=True,
             message=f'"{name}" filled with {value!r} and submitted; the page is now {url}',
-            output=f"{changed.title()}\n{url}",
+            output=f"{changed.title()}\n{url}\n{_page_text(changed)}",
             verified=True,
         )
 
