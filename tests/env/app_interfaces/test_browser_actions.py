@@ -97,7 +97,12 @@ def test_open_read_and_click_through_a_site(
     assert desktop.app_window("browser") is None  # browser_open starts it
     opened = desktop.execute(BrowserOpen(url="facts.local/population/"))
     assert opened.ok and opened.verified, opened.message
-    assert opened.output == "Population by country - World Facts\nhttp://facts.local/population/"
+    title, address, text = (opened.output or "").split("\n", 2)
+    assert (title, address) == (
+        "Population by country - World Facts",
+        "http://facts.local/population/",
+    )
+    assert "Population" in text  # the page's text comes back as read
     visited = {"host": "facts.local", "path_prefix": "/population"}
     assert checked("web_visited", visited, desktop, web).passed
     # The window the user sees shows it: its document is that page.
@@ -153,7 +158,7 @@ def test_files_outside_home_and_an_unreachable_browser(browser_desktop: SandboxD
     )
     give_to_owner(page, desktop.home)
     local = desktop.execute(BrowserOpen(url="~/note.html"))
-    assert local.ok and local.output == f"Note\n{page.as_uri()}", local.message
+    assert local.ok and (local.output or "").startswith(f"Note\n{page.as_uri()}\n"), local.message
     ticked = desktop.execute(BrowserFill(label="agree", value="true"))
     assert ticked.ok and ticked.output == "checked", ticked.message
     # A link that opens a new tab: that tab is the one in front for the next action.
