@@ -31,6 +31,8 @@ def test_dates_count_as_day_numbers() -> None:
     assert with_day_numbers("2025-13-40") == "2025-13-40"
     assert with_day_numbers("100-10-5") == "100-10-5"
     assert with_day_numbers("2024-02-27 + 1") == "738943 + 1"
+    # one date minus another is the days between them, whichever is written first
+    assert evaluate("2024-02-27 - 2024-03-10") == 12
 
 
 def test_the_calculator_computes_after_a_previous_entry(desktop: SandboxDesktop) -> None:

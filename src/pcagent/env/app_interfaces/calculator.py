@@ -62,15 +62,34 @@ def _value(node: ast.expr) -> Fraction:
 _DATE = re.compile(r"(?<![\d.])(\d{4})-(\d{1,2})-(\d{1,2})(?![\d.])")
 
 
+#: An expression that is one date minus another, and nothing else.
+_DATE_DIFFERENCE = re.compile(rf"^\s*({_DATE.pattern})\s*-\s*({_DATE.pattern})\s*$")
+
+
+def _day_number(text: str) -> int | None:
+    match = _DATE.fullmatch(text.strip())
+    if match is None:
+        return None
+    try:
+        return date(*(int(part) for part in match.groups())).toordinal()
+    except ValueError:
+        return None
+
+
 def with_day_numbers(expression: str) -> str:
     """``expression`` with every valid ``YYYY-MM-DD`` date replaced by its day number;
-    anything else (an impossible date such as 2025-13-40 too) is left as it is."""
+    anything else (an impossible date such as 2025-13-40 too) is left as it is. An expression
+    that is only one date minus another is the days between them, the later date first
+    whichever was written first: "the days between" two dates are never negative."""
+    pair = _DATE_DIFFERENCE.match(expression)
+    if pair is not None:
+        first, second = _day_number(pair.group(1)), _day_number(pair.group(5))
+        if first is not None and second is not None:
+            return f"{max(first, second)} - {min(first, second)}"
 
     def day_number(match: re.Match[str]) -> str:
-        try:
-            return str(date(*(int(part) for part in match.groups())).toordinal())
-        except ValueError:
-            return match.group(0)
+        number = _day_number(match.group(0))
+        return match.group(0) if number is None else str(number)
 
     return _DATE.sub(day_number, expression)
 
