@@ -110,3 +110,22 @@ def test_what_the_run_writes_and_where_it_saves_it() -> None:
     assert save_path(bold.description) == ""
     created = "Create a new Python file sums.py in the Documents folder and write a function"
     assert save_path(created) == "Documents/sums.py"
+
+
+def test_cells_just_written_are_saved_under_the_subtask_s_name() -> None:
+    from pcagent.runtime.rule_moves import save_move
+
+    role = POOL.get("office_editor")
+    office = role.__class__(role.name, role.capability, role.kinds | {"sheet_save"}, role.apps)
+    sheet = subtask("Create a sheet, put the names in A, and save it as staff", "spreadsheet")
+    wrote = ["3: sheet_set(cell='A1', values=(('Ana',),)) -> success"]
+    move = save_move(sheet, office, "spreadsheet", wrote)
+    assert move is not None and move.action == app_actions.SheetSave(path="staff")
+    assert (
+        save_move(
+            sheet, office, "spreadsheet", [*wrote, "4: sheet_save(path='staff') -> success", *wrote]
+        )
+        is None
+    )
+    failed = ["3: sheet_set(cell='A1', values=(('Ana',),)) -> no_change"]
+    assert save_move(sheet, office, "spreadsheet", failed) is None

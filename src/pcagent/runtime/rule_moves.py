@@ -129,6 +129,8 @@ def search_move(
 INSERTS = {"writer": "writer_insert", "text_editor": "type"}
 #: The applications' own save-under-a-name actions.
 SAVES = {"writer": "writer_save", "text_editor": "editor_save_as", "spreadsheet": "sheet_save"}
+#: Steps that write a document's content: after one succeeds, the save rule may follow.
+_WRITING = ("writer_insert(", "type(", "sheet_set(")
 #: Words with which a subtask asks for text to be written.
 _WRITES = re.compile(r"\b(?:write|writes|compose|draft|translate|translates)\b", re.I)
 #: "save it as NAME[.ext] [in the FOLDER folder]".
@@ -187,14 +189,14 @@ def save_path(description: str) -> str:
 def save_move(
     subtask: SubtaskSpec, role: Role, front_app: str, history: Sequence[str]
 ) -> Decision | None:
-    """Right after the run wrote a subtask's text, the step that saves it under the name the
-    subtask gives, with the application's own action; None otherwise."""
+    """Right after a step wrote a subtask's content (the Composer's text, typed text, cells),
+    the step that saves it under the name the subtask gives, with the application's own
+    action, once per subtask; None otherwise."""
     kind = SAVES.get(subtask.app, "")
     if not kind or kind not in role.kinds or subtask.app != front_app or not history:
         return None
     last = history[-1]
-    inserted = tuple(f"{k}(" for k in INSERTS.values())
-    if not (_step_action(last).startswith(inserted) and last.endswith("-> success")):
+    if not (_step_action(last).startswith(_WRITING) and last.endswith("-> success")):
         return None
     path = save_path(subtask.description)
     if not path or any(_step_action(line).startswith(f"{kind}(") for line in history):
