@@ -129,3 +129,15 @@ def test_cells_just_written_are_saved_under_the_subtask_s_name() -> None:
     )
     failed = ["3: sheet_set(cell='A1', values=(('Ana',),)) -> no_change"]
     assert save_move(sheet, office, "spreadsheet", failed) is None
+
+
+def test_the_composer_is_asked_only_for_what_to_write() -> None:
+    from pcagent.runtime.rule_moves import writing_part
+
+    whole = (
+        "Create a new document in the word processor. Write a paragraph on tea, and save the "
+        "document as Tea in the Documents folder."
+    )
+    assert writing_part(whole) == "Write a paragraph on tea"
+    assert writing_part("Write a haiku, save it as haiku.txt") == "Write a haiku"
+    assert writing_part("Open a.txt and fix it") == "Open a.txt and fix it"  # nothing to cut to

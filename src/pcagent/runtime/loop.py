@@ -48,6 +48,7 @@ from pcagent.runtime.rule_moves import (
     document_move,
     save_move,
     search_move,
+    writing_part,
 )
 from pcagent.runtime.safety import SafetyGuard, context_for
 from pcagent.runtime.subtasks import SubtaskBook
@@ -224,9 +225,8 @@ class StepLoop:
         if not kind:
             return None
         composer = Composer(self.models.for_role("composer"), self.recorder.sink)
-        text = composer.compose(
-            CommunicationHub(checkpoint.hub).instantiate(subtask), checkpoint.hub, number
-        )
+        wanted = writing_part(CommunicationHub(checkpoint.hub).instantiate(subtask))
+        text = composer.compose(wanted, checkpoint.hub, number)
         if text is None:
             return None
         return composed(

@@ -161,6 +161,26 @@ def compose_kind(subtask: SubtaskSpec, role: Role, front_app: str, history: Sequ
     return kind
 
 
+#: Where a description's clauses part (", and", ", then", ";", a sentence's end).
+_CLAUSES = re.compile(
+    r",\s+(?:and\s+)?then\s+|,\s+and\s+|;\s+|(?<=[.!?])\s+|\s+and\s+then\s+"
+    r"|,?\s+and\s+(?=save\b)|,\s+(?=(?:save|create|open|write)\b)",
+    re.I,
+)
+#: Clauses that create, open or save rather than say what to write.
+_NOT_WRITING = re.compile(r"^\s*(?:then\s+)?(?:create|open|save|start|launch)\b", re.I)
+
+
+def writing_part(description: str) -> str:
+    """What a writing subtask asks to be written, without its clauses that create, open or
+    save ("Create a new document ... Write two paragraphs, one on X and one on Y, and save it
+    as Z": "Write two paragraphs, one on X and one on Y"): given the whole description, the
+    Composer wrote instructions for using the word processor."""
+    clauses = [c.strip() for c in _CLAUSES.split(description) if c and c.strip()]
+    kept = [c for c in clauses if _WRITES.search(c) and not _NOT_WRITING.match(c)]
+    return " ".join(kept).strip() or description
+
+
 def composed(kind: str, text: str, reasoning: str) -> Decision:
     """The step that inserts the Composer's ``text`` with ``kind``."""
     action = act.ACTION_TYPES[kind].model_validate({"kind": kind, "text": text})
