@@ -88,6 +88,10 @@ def test_a_loop_without_effect_is_detected_and_re_planned() -> None:
     # the same repeats with a visible change are no loop
     changed = failing("click(x=5, y=5)", no_change=False)
     assert not policy.decide(run_steps(policy, [changed] * 3), changed).looping
+    # but the same application action three times is a loop whatever it did
+    insert = StepFacts("writer_insert(text='Tea.')", failed=False, no_change=False)
+    assert policy.decide(run_steps(policy, [insert] * 3), insert).looping
+    assert not policy.decide(run_steps(policy, [insert] * 2), insert).looping
 
 
 def test_a_fail_action_re_plans_or_ends_the_run() -> None:

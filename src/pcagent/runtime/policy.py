@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from pcagent.actions import APP_ACTION_KINDS
 from pcagent.config import RunConfig
 
 
@@ -88,8 +89,13 @@ class EscalationPolicy:
         return counters.consecutive_failures == self.run.escalate_to_progress_after
 
     def looping(self, counters: Counters, facts: StepFacts) -> bool:
+        """The same action ``loop_repeats`` times in a row with no change, or the same
+        application action so often whatever it did: an application action does its whole
+        effect at once, so inserting the same paragraph again and again is no progress."""
         recent = counters.recent_actions
-        return len(recent) >= self.run.loop_repeats and len(set(recent)) == 1 and facts.no_change
+        same = len(recent) >= self.run.loop_repeats and len(set(recent)) == 1
+        application = facts.action.partition("(")[0] in APP_ACTION_KINDS
+        return same and (facts.no_change or application)
 
     def decide(self, counters: Counters, facts: StepFacts) -> Next:
         """What happens after a step that did not finish its subtask (counters already updated)."""
