@@ -144,3 +144,14 @@ def test_a_subtask_whose_inputs_never_came_goes_on_without_them() -> None:
     assert checkpoint.ready() == [] and _stalled(checkpoint) == write
     started = _without_inputs(write, ["price"])
     assert (started.description, started.inputs) == ("Write the price into the sheet", [])
+
+
+def test_save_it_needs_no_unsaved_changes_and_the_rest_still_counts() -> None:
+    asking = "Make the title bold and save it"
+    pending = [unsaved("Documents/report.docx", "*report.docx - LibreOffice Writer")]
+    assert "unsaved changes; save it first" in (
+        done_problem(asking, [], DOCUMENTS, pending, True) or ""
+    )
+    assert done_problem(asking, [], DOCUMENTS, [], True) is None
+    # nothing unsaved says only that: the account still decides the rest
+    assert done_problem(asking, [], DOCUMENTS, [], False) is not None

@@ -331,3 +331,14 @@ def test_a_writing_subtask_gets_its_text_from_the_composer_and_is_saved(tmp_path
     assert (desktop.home / "Documents" / "tea.txt").read_text().endswith("Tea is a drink.")
     assert "Subtask: Write a line about tea" in scripts.prompt_texts(composer)[0]
     assert len(decisions.requests) == 1  # the model only said done
+
+
+def test_opening_again_does_not_end_the_subtask(tmp_path: Path) -> None:
+    desktop, store, config = setup(tmp_path)
+    config = config.model_copy(update={"run": RunConfig(max_steps=10, listing_limit=0)})
+    plan = scripts.plan({"id": "s1", "description": "Look at notes.txt", "app": "text_editor"})
+    again = {"kind": "editor_open", "path": "notes.txt"}
+    script = moves(again, again, {"kind": "done"})
+    outcome = RunSession(desktop, scripts.usual_models(script, plan), store, config).start("look")
+    assert (outcome.status, outcome.steps) == ("finished", 3), outcome.summary
+    assert not [e for e in store.events(outcome.run_id) if e.kind == "auto_done"]

@@ -59,10 +59,16 @@ def names_to_save(description: str) -> list[str]:
     return list(dict.fromkeys(_SAVED_AS.findall(description)))
 
 
+#: "save it", "save the document": saving what is open, under its own name.
+_SAVE = re.compile(r"\bsave\b", re.I)
+
+
 def saving_asked(description: str) -> bool:
-    """Whether the subtask asks for a named file to end up on disk, with or without an
-    extension."""
-    return bool(files_to_save(description) or names_to_save(description))
+    """Whether the subtask asks for a file to end up on disk: a named one, with or without an
+    extension, or what is open ("... and save it")."""
+    return bool(
+        _SAVE.search(description) or files_to_save(description) or names_to_save(description)
+    )
 
 
 def _stem(name: str) -> str:
@@ -89,12 +95,17 @@ def file_problem(
             return f"{name} is not saved anywhere in HOME yet"
         if unsaved_in(name, unsaved):
             return f"{name} has unsaved changes in its window; save it first"
-    for stem in names_to_save(description):
+    stems = names_to_save(description)
+    for stem in stems:
         saved = [name for name in documents if _stem(name) == stem.casefold()]
         if not saved:
             return f"no file named {stem} (with any extension) is saved in HOME yet"
         if any(unsaved_in(name, unsaved) for name in saved):
             return f"{stem} has unsaved changes in its window; save it first"
+    if not stems and not files_to_save(description) and _SAVE.search(description) and unsaved:
+        # "make the title bold and save it": what is open must be saved
+        titles = ", ".join(document.title for document in unsaved)
+        return f"{titles} has unsaved changes; save it first"
     return None
 
 
@@ -188,8 +199,13 @@ def done_problem(
     ``calculator_listing`` the screen's listing when the subtask works in the calculator."""
     if missing_outputs:
         return f"report {', '.join(missing_outputs)} with an answer action first"
-    if documents is not None and saving_asked(description):
+    if documents is not None and (files_to_save(description) or names_to_save(description)):
         return file_problem(description, documents, unsaved)
+    if documents is not None and saving_asked(description):
+        # only "save it": unsaved changes say no, no unsaved changes do not say the rest is done
+        problem = file_problem(description, documents, unsaved)
+        if problem is not None:
+            return problem
     if calculator_listing is not None:
         problem = display_problem(description, calculator_listing)
         if problem is not None:

@@ -102,6 +102,10 @@ def _reported_and_repeating(
     return bool(subtask.outputs) and all(name in checkpoint.answers for name in subtask.outputs)
 
 
+#: Application actions that only open or read: repeating one says nothing about the work.
+_LOOKING = ("_open", "_read", "_list")
+
+
 def _stalled(checkpoint: RunCheckpoint) -> SubtaskSpec | None:
     """The first pending subtask whose dependencies have all ended (done or failed) but whose
     inputs never arrived; None when there is none."""
@@ -368,6 +372,8 @@ class SubtaskBook:
         action = work.action
         if repeated is None or subtask.outputs or action is None or action.belongs_to is None:
             return False
+        if action.kind.endswith(_LOOKING):
+            return False  # opening or reading again is not the subtask's work done again
         checked = f"{repeated}: {action_text(action)} -> success" in checkpoint.history
         if not checked:
             return False
