@@ -438,15 +438,27 @@ def test_progress_drops_a_value_that_gives_the_question_back() -> None:
 
 def test_scheduler_lets_the_model_choose_among_candidates_only() -> None:
     pool = default_pool(SANDBOX_APPS)
-    subtask = SubtaskSpec(id="s1", description="compute 9*60", app="calculator")
+    subtask = SubtaskSpec(id="s1", description="compute 9*60")  # no application named
     models = ScriptedModels(scheduler=[reply(role="calculator_clock", reason="maths")])
     scheduler = Scheduler(models.for_role("scheduler"), pool=pool)
-    assert scheduler.assign(subtask).role == "calculator_clock"
+    choice = scheduler.assign(subtask)
+    assert (choice.role, choice.asked_model) == ("calculator_clock", True)
     # a declined role cannot be chosen again: the schema excludes it, so the model's pick of it
-    # is invalid and the app rule decides
+    # is invalid and the first role left is taken
     models.push("scheduler", reply(role="calculator_clock"), reply(role="calculator_clock"))
     choice = scheduler.assign(subtask, exclude=["calculator_clock"])
     assert choice.role != "calculator_clock"
+
+
+def test_the_subtask_s_application_decides_its_role_without_the_model() -> None:
+    pool = default_pool(SANDBOX_APPS)
+    models = ScriptedModels(scheduler=[])  # a model call would find no reply
+    scheduler = Scheduler(models.for_role("scheduler"), pool=pool)
+    writing = SubtaskSpec(id="s2", description="Write them into a new text file", app="text_editor")
+    choice = scheduler.assign(writing)
+    assert (choice.role, choice.asked_model) == ("text_notes", False)
+    # its specialist declined: the launcher, which holds every application, is left
+    assert scheduler.assign(writing, exclude=["text_notes"]).role == "app_launcher"
 
 
 def test_reflection_reads_checkable_effects_off_the_screen_without_a_model() -> None:

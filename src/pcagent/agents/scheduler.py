@@ -18,7 +18,7 @@ from pydantic import BaseModel, Field, create_model
 from pcagent.agents.base import Agent
 from pcagent.agents.plan import SubtaskSpec
 from pcagent.agents.prompting import render
-from pcagent.agents.roles import RolePool
+from pcagent.agents.roles import Role, RolePool
 from pcagent.errors import AgentError
 from pcagent.models.messages import Message
 
@@ -57,6 +57,11 @@ class Scheduler(Agent):
             )
         if len(candidates) == 1:
             return Assignment(candidates[0].name, "the only role left", False)
+        owner = self._owner(subtask, candidates)
+        if owner is not None:
+            # The subtask's application decides: the model, asked anyway, gave "write them
+            # into a new text file" to the office role, which cannot use the text editor.
+            return Assignment(owner, f"the role of {subtask.app}", False)
         roles = "\n".join(f"- {role.name}: {role.capability}" for role in candidates)
         system, user = render(
             "scheduler", roles=roles, subtask=subtask.description, app=subtask.app or "(none)"
@@ -70,6 +75,18 @@ class Scheduler(Agent):
         if by_app is not None and by_app.name not in exclude:
             return Assignment(by_app.name, f"works with {subtask.app}", True)
         return Assignment(candidates[0].name, "fallback: first role left", True)
+
+    def _owner(self, subtask: SubtaskSpec, candidates: Collection[Role]) -> str | None:
+        """The one specialised role left whose applications include the subtask's; None when
+        the subtask names none, or several roles of as few applications hold it."""
+        if not subtask.app:
+            return None
+        holding = [role for role in candidates if subtask.app in role.apps]
+        if not holding:
+            return None
+        fewest = min(len(role.apps) for role in holding)
+        best = [role for role in holding if len(role.apps) == fewest]
+        return best[0].name if len(best) == 1 else None
 
 
 def rule_assignment(pool: RolePool, subtask: SubtaskSpec, exclude: Collection[str] = ()) -> str:
