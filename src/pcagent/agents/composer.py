@@ -10,6 +10,8 @@ action (:mod:`pcagent.runtime.rule_moves`).
 
 from __future__ import annotations
 
+import itertools
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import ClassVar
@@ -41,4 +43,49 @@ class Composer(Agent):
         if result.value is None:
             return None
         text = result.value.text.strip().strip('"').strip()
-        return text or None
+        return in_paragraphs(text, paragraphs_asked(subtask)) if text else None
+
+
+#: "two paragraphs", "3 paragraphs".
+_PARAGRAPHS = re.compile(r"\b(two|three|four|five|[2-5])\s+paragraphs\b", re.I)
+_NUMBERS = {"two": 2, "three": 3, "four": 4, "five": 5}
+#: Where a sentence ends (before the next one's capital letter).
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
+#: First words that continue a paragraph's subject rather than start a new one.
+_CONTINUING = frozenset(
+    {
+        *("it", "its", "they", "their", "them", "this", "these", "those", "he", "she", "his"),
+        *("her", "the", "a", "an", "in", "as", "both", "together", "also", "today", "since"),
+        "there",
+    }
+)
+
+
+def paragraphs_asked(subtask: str) -> int:
+    """How many paragraphs a subtask asks for; 0 when it says no number."""
+    match = _PARAGRAPHS.search(subtask)
+    if match is None:
+        return 0
+    word = match.group(1).lower()
+    return _NUMBERS.get(word) or int(word)
+
+
+def in_paragraphs(text: str, wanted: int) -> str:
+    """``text`` as ``wanted`` paragraphs (one per line) when it came as fewer: split at the
+    sentences that start a new subject (a first word that is no pronoun or article), else as
+    evenly as the sentences allow. The small model wrote "two paragraphs, one on each company"
+    as one line, which a word processor keeps as one paragraph."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    sentences = _SENTENCE.split(" ".join(lines))
+    if wanted < 2 or len(lines) >= wanted or len(sentences) < wanted:
+        return text
+    starts = [0] + [
+        i
+        for i, sentence in enumerate(sentences)
+        if i and sentence.split()[0].lower().strip(",") not in _CONTINUING
+    ]
+    if len(starts) != wanted:
+        size = len(sentences) / wanted
+        starts = [round(k * size) for k in range(wanted)]
+    bounds = [*starts, len(sentences)]
+    return "\n".join(" ".join(sentences[a:b]) for a, b in itertools.pairwise(bounds))

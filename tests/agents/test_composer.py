@@ -1,0 +1,42 @@
+"""The Composer writes only the text; paragraphs asked for come as paragraphs."""
+
+from __future__ import annotations
+
+import json
+
+from tests.agents.scripted import ScriptedModels
+
+from pcagent.agents.composer import Composer, in_paragraphs, paragraphs_asked
+
+TWO = (
+    "Lisbon is the capital of Portugal. It lies on the Tagus. Oslo is the capital of Norway. "
+    "It lies on a fjord."
+)
+
+
+def test_the_paragraphs_asked_for_are_counted() -> None:
+    assert paragraphs_asked("Write two paragraphs, one on Lisbon and one on Oslo") == 2
+    assert paragraphs_asked("write 3 paragraphs about tea") == 3
+    assert paragraphs_asked("Write a paragraph about tea") == 0
+
+
+def test_one_line_becomes_the_paragraphs_asked_for_at_a_new_subject() -> None:
+    assert in_paragraphs(TWO, 2) == (
+        "Lisbon is the capital of Portugal. It lies on the Tagus.\n"
+        "Oslo is the capital of Norway. It lies on a fjord."
+    )
+    # no new subjects to split at: as evenly as the sentences go
+    assert in_paragraphs("One. Two. Three.", 2).count("\n") == 1
+    # already in paragraphs, not asked, or too few sentences: unchanged
+    assert in_paragraphs("A.\nB.", 2) == "A.\nB."
+    assert in_paragraphs(TWO, 0) == TWO
+    assert in_paragraphs("Only one sentence.", 2) == "Only one sentence."
+
+
+def test_the_composer_asks_with_the_subtask_and_the_values() -> None:
+    models = ScriptedModels(composer=[json.dumps({"text": f'"{TWO}"'})])
+    composer = Composer(models.for_role("composer"))
+    text = composer.compose("Write two paragraphs, one on each city", {"city": "Oslo"}, 1)
+    assert text is not None and text.count("\n") == 1 and not text.startswith('"')
+    prompt = models.prompts("composer")[0]
+    assert "Subtask: Write two paragraphs, one on each city" in prompt and "city = Oslo" in prompt
