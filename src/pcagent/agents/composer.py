@@ -26,9 +26,8 @@ from pcagent.models.messages import Message
 MAX_COMPOSED = 4000
 
 
+# No docstring: pydantic would put it in the reply schema, and the model wrote it into a document.
 class ComposedText(BaseModel):
-    """The Composer's reply."""
-
     text: str = Field(min_length=1, max_length=MAX_COMPOSED, description="The text, nothing else.")
 
 
