@@ -129,6 +129,9 @@ def test_cells_just_written_are_saved_under_the_subtask_s_name() -> None:
     )
     failed = ["3: sheet_set(cell='A1', values=(('Ana',),)) -> no_change"]
     assert save_move(sheet, office, "spreadsheet", failed) is None
+    # a change Reflection did not expect is still something written
+    judged = ["3: sheet_set(cell='A1', values=(('Ana',),)) -> unexpected_change"]
+    assert save_move(sheet, office, "spreadsheet", judged) is not None
 
 
 def test_the_composer_is_asked_only_for_what_to_write() -> None:

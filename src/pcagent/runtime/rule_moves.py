@@ -209,14 +209,17 @@ def save_path(description: str) -> str:
 def save_move(
     subtask: SubtaskSpec, role: Role, front_app: str, history: Sequence[str]
 ) -> Decision | None:
-    """Right after a step wrote a subtask's content (the Composer's text, typed text, cells),
-    the step that saves it under the name the subtask gives, with the application's own
-    action, once per subtask; None otherwise."""
+    """Right after a step wrote a subtask's content (the Composer's text, typed text, cells)
+    and changed the screen, the step that saves it under the name the subtask gives, with the
+    application's own action, once per subtask; None otherwise."""
     kind = SAVES.get(subtask.app, "")
     if not kind or kind not in role.kinds or subtask.app != front_app or not history:
         return None
     last = history[-1]
-    if not (_step_action(last).startswith(_WRITING) and last.endswith("-> success")):
+    # "unexpected_change" too: a model's Reflection did not recognise typed multi-line code on
+    # the screen as what was typed, and the code was never saved
+    wrote = last.endswith(("-> success", "-> unexpected_change"))
+    if not (_step_action(last).startswith(_WRITING) and wrote):
         return None
     path = save_path(subtask.description)
     if not path or any(_step_action(line).startswith(f"{kind}(") for line in history):
