@@ -21,7 +21,8 @@ def _stem(word: str) -> str:
     return word[:-1] if len(word) > 3 and word.endswith("s") else word
 
 
-def _words(text: str) -> list[str]:
+def plain_words(text: str) -> list[str]:
+    """The words of ``text``, lower-case, stemmed, without the commonest little words."""
     return [_stem(w) for w in _WORD.findall(text.lower()) if w not in _STOP]
 
 
@@ -29,7 +30,7 @@ def _phrases(name: str, description: str) -> set[str]:
     """Multi-word phrases of a name and of each comma- or bracket-separated part of its
     description ("text_editor" -> "text editor"; "clocks, alarms" -> "clock", "alarm")."""
     parts = [name.replace("_", " "), *re.split(r"[,()/]", description)]
-    phrases = {" ".join(_words(part)) for part in parts}
+    phrases = {" ".join(plain_words(part)) for part in parts}
     return {phrase for phrase in phrases if " " in phrase}
 
 
@@ -46,12 +47,14 @@ def infer_app(text: str, apps: Mapping[str, str]) -> str:
 def app_scores(text: str, apps: Mapping[str, str]) -> dict[str, int]:
     """How strongly ``text`` names each application it names at all (phrases count 3, words
     of one application alone 1)."""
-    vocabulary = {name: set(_words(f"{name.replace('_', ' ')} {d}")) for name, d in apps.items()}
+    vocabulary = {
+        name: set(plain_words(f"{name.replace('_', ' ')} {d}")) for name, d in apps.items()
+    }
     owners: dict[str, set[str]] = {}
     for name, words in vocabulary.items():
         for word in words:
             owners.setdefault(word, set()).add(name)
-    said = " ".join(_words(text))
+    said = " ".join(plain_words(text))
     said_words = set(said.split())
     scores: dict[str, int] = {}
     for name, description in apps.items():
@@ -67,11 +70,11 @@ def named_apps(text: str, apps: Mapping[str, str]) -> set[str]:
     editor", "word processor") or by a word of the logical name ("calculator", "browser").
     A word only the description has ("words" for the word processor, "documents" for a folder)
     is too weak to plan by."""
-    said = f" {' '.join(_words(text))} "
+    said = f" {' '.join(plain_words(text))} "
     named = set()
     for name, description in apps.items():
         phrases = _phrases(name, description)
-        name_words = set(_words(name.replace("_", " ")))
+        name_words = set(plain_words(name.replace("_", " ")))
         if any(f" {phrase} " in said for phrase in phrases) or any(
             f" {word} " in said for word in name_words if len(name_words) == 1
         ):

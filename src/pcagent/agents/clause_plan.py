@@ -27,6 +27,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from pcagent.agents.app_inference import plain_words as _words
 from pcagent.agents.plan import Plan, SubtaskSpec
 
 #: Where an instruction's sentences end: a full stop, question or exclamation mark before a
@@ -41,7 +42,6 @@ _EXTENSION = re.compile(r"\w\.([a-z][a-z0-9]{1,4})\b")
 #: on in the application of its type.
 FILE_MANAGER = "file_manager"
 _OPENS = re.compile(r"\bopen", re.I)
-_STOP = frozenset({"the", "and", "for", "with", "of", "a", "an", "in", "to", "app"})
 #: The usual folders of a home: they name places, not applications.
 _FOLDERS = frozenset({"document", "documents", "desktop", "download", "downloads", "picture"})
 #: Words with which a visit asks to find something out.
@@ -54,14 +54,6 @@ _FINDING = re.compile(
 PIECE_SCORE = 2
 #: Fewest applications a clause reading must name to be the plan (one is the one-visit rule's).
 MIN_VISITS = 2
-
-
-def _stem(word: str) -> str:
-    return word[:-1] if len(word) > 3 and word.endswith("s") else word
-
-
-def _words(text: str) -> list[str]:
-    return [_stem(w) for w in _WORD.findall(text.lower()) if w not in _STOP]
 
 
 @dataclass(frozen=True)
@@ -190,7 +182,28 @@ def clause_visits(instruction: str, apps: Mapping[str, str]) -> list[tuple[str, 
 
 
 #: Words left out of a finding's name ("find the date of the trip" -> date_trip).
-_NAME_STOP = _STOP | frozenset({"on", "web", "browser", "out", "up", "for", "about", "what", "s"})
+_NAME_STOP = frozenset(
+    {
+        "the",
+        "and",
+        "with",
+        "of",
+        "a",
+        "an",
+        "in",
+        "to",
+        "app",
+        "on",
+        "web",
+        "browser",
+        "out",
+        "up",
+        "for",
+        "about",
+        "what",
+        "s",
+    }
+)
 #: Most words of a finding's name.
 NAME_WORDS = 4
 
