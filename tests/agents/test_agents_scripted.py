@@ -222,13 +222,18 @@ def test_a_subtask_is_offered_its_application_s_own_actions_first() -> None:
     alarm = decision({"kind": "clock_add_alarm", "time": "09:15"})
     models = ScriptedModels(decision=[click, alarm, click])
     agent = DecisionAgent(models.for_role("decision"), role=role)
-    data = DecisionInput(subtask="set an alarm", listing="", screen=SCREEN, app="clock")
+    listing = 'marks: header\n1 button "Alarms" @40,60\n2 text "Name" focused @90,60'
+    data = DecisionInput(subtask="set an alarm", listing=listing, screen=SCREEN, app="clock")
     chosen = agent.decide(replace(data, app_first=True))
     # the click is no choice while the application's own actions come first: asked again
     assert chosen.action is not None and chosen.action.kind == "clock_add_alarm"
     offered = models.backends["decision"].requests[0].messages[0].text  # the action list
     assert "clock_add_alarm(" in offered and "click(x: int" not in offered
+    # nothing offered points or types: only the focused mark is shown
+    first_prompt = models.prompts("decision")[0]
+    assert '2 text "Name" focused' in first_prompt and '"Alarms" @40,60' not in first_prompt
     assert agent.decide(data).action == act.Click(x=5, y=5)  # after a failure: the GUI too
+    assert '1 button "Alarms" @40,60' in models.prompts("decision")[-1]
 
 
 def test_decision_is_not_offered_open_app_while_its_application_is_in_front() -> None:

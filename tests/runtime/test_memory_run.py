@@ -317,7 +317,7 @@ def test_a_writing_subtask_gets_its_text_from_the_composer_and_is_saved(tmp_path
         }
     )
     (desktop.home / "Documents").mkdir()
-    decisions = moves({"kind": "done"})
+    decisions = moves({"kind": "done"})  # never needed: the save ends the subtask
     models = scripts.usual_models(decisions, plan)
     composer = ScriptedBackend([json.dumps({"text": "Tea is a drink."})])
     models.backends["composer"] = composer
@@ -330,7 +330,7 @@ def test_a_writing_subtask_gets_its_text_from_the_composer_and_is_saved(tmp_path
     assert steps[1].action == EditorSaveAs(path="Documents/tea.txt")
     assert (desktop.home / "Documents" / "tea.txt").read_text().endswith("Tea is a drink.")
     assert "Subtask: Write a line about tea" in scripts.prompt_texts(composer)[0]
-    assert len(decisions.requests) == 1  # the model only said done
+    assert len(steps) == 2 and not decisions.requests  # the model was never asked
 
 
 def test_opening_again_does_not_end_the_subtask(tmp_path: Path) -> None:
@@ -342,3 +342,22 @@ def test_opening_again_does_not_end_the_subtask(tmp_path: Path) -> None:
     outcome = RunSession(desktop, scripts.usual_models(script, plan), store, config).start("look")
     assert (outcome.status, outcome.steps) == ("finished", 3), outcome.summary
     assert not [e for e in store.events(outcome.run_id) if e.kind == "auto_done"]
+
+
+def test_saving_what_the_subtask_wrote_under_its_name_ends_the_subtask(tmp_path: Path) -> None:
+    desktop, store, config = setup(tmp_path)
+    config = config.model_copy(
+        update={"run": RunConfig(max_steps=10, listing_limit=0, app_actions_first=False)}
+    )
+    plan = scripts.plan(
+        {"id": "s1", "description": "Add a word and save it as copy.txt", "app": "text_editor"}
+    )
+    # the type is the model's; the save follows it by rule; the model's second type never runs
+    script = moves({"kind": "type", "text": " one"}, {"kind": "type", "text": " two"})
+    outcome = RunSession(desktop, scripts.usual_models(script, plan), store, config).start("add")
+    assert (outcome.status, outcome.steps) == ("finished", 2), outcome.summary
+    steps = store.steps(outcome.run_id)
+    assert [step.action.kind for step in steps] == ["type", "editor_save_as"]
+    (ended,) = [e.event for e in store.events(outcome.run_id) if e.kind == "auto_done"]
+    assert "saved under the name it gives" in ended.reason  # type: ignore[union-attr]
+    assert (desktop.home / "copy.txt").read_text() == "draft one"

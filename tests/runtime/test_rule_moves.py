@@ -144,3 +144,17 @@ def test_the_composer_is_asked_only_for_what_to_write() -> None:
     assert writing_part(whole) == "Write a paragraph on tea"
     assert writing_part("Write a haiku, save it as haiku.txt") == "Write a haiku"
     assert writing_part("Open a.txt and fix it") == "Open a.txt and fix it"  # nothing to cut to
+
+
+def test_a_save_after_writing_is_the_subtask_s_last_step() -> None:
+    from pcagent.runtime.rule_moves import saved_its_writing
+
+    sheet = subtask("Create a sheet, put the names in A, and save it as staff", "spreadsheet")
+    wrote = "3: sheet_set(cell='A1', values=(('Ana',),)) -> success"
+    saved = "4: sheet_save(path='staff') -> success"
+    assert saved_its_writing(sheet, [wrote, saved])
+    assert not saved_its_writing(sheet, [saved])  # nothing written before: an empty sheet
+    assert not saved_its_writing(sheet, [wrote, "4: sheet_save(path='staff') -> no_change"])
+    assert not saved_its_writing(sheet, [saved, wrote])  # written after the save
+    unnamed = subtask("Put the names in A and keep it", "spreadsheet")
+    assert not saved_its_writing(unnamed, [wrote, saved])

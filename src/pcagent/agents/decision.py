@@ -24,8 +24,9 @@ from pydantic_core import PydanticCustomError
 
 from pcagent import actions as act
 from pcagent.agents.base import Agent, bullet_list, prompt_messages, value_list
+from pcagent.agents.prompt_budget import relevant_values, screen_marks
 from pcagent.agents.prompting import render, role_notes
-from pcagent.agents.roles import COMMON_KINDS, Role
+from pcagent.agents.roles import COMMON_KINDS, GUI_KINDS, Role
 from pcagent.models.images import ImageScaling, image_scaling
 from pcagent.models.messages import ImagePart
 from pcagent.models.parsing import OutputFailure
@@ -271,14 +272,14 @@ class DecisionAgent(Agent):
                 else ""
             ),
             outputs=_outputs_text(data.outputs_needed, data.reported or {}),
-            hub=value_list(dict(data.hub or {})),
+            hub=value_list(relevant_values(data.hub or {}, (data.subtask, data.task))),
             progress=data.progress or "(just started)",
             history=bullet_list(list(data.history)),
             last_output=_clipped(data.last_output) or "(nothing read yet)",
             reflection=data.reflection or "(none yet)",
             guidance=guidance,
             window=data.window or "(none)",
-            listing=listing,
+            listing=screen_marks(listing, pointing=bool(POINTING_KINDS.intersection(kinds))),
             experience=(
                 f"Earlier runs, from a page like this one (hints, not orders):\n{data.experience}\n"
                 if data.experience
@@ -323,6 +324,9 @@ class DecisionAgent(Agent):
         scaling = image_scaling(image, info.image_limits)
         return None if scaling.is_identity else scaling
 
+
+#: Actions that use the screen's marks: without any of them offered, the marks are left out.
+POINTING_KINDS = GUI_KINDS | {"select_text"}
 
 #: Said to roles that have application actions.
 APP_ACTION_HINT = (

@@ -131,6 +131,9 @@ INSERTS = {"writer": "writer_insert", "text_editor": "type"}
 SAVES = {"writer": "writer_save", "text_editor": "editor_save_as", "spreadsheet": "sheet_save"}
 #: Steps that write a document's content: after one succeeds, the save rule may follow.
 _WRITING = ("writer_insert(", "type(", "sheet_set(")
+#: How a writing step ends when it wrote: "unexpected_change" too, since a model's Reflection
+#: did not recognise typed multi-line code on the screen as what was typed.
+_WROTE = ("-> success", "-> unexpected_change")
 #: Words with which a subtask asks for text to be written.
 _WRITES = re.compile(r"\b(?:write|writes|compose|draft|translate|translates)\b", re.I)
 #: "save it as NAME[.ext] [in the FOLDER folder]".
@@ -206,6 +209,21 @@ def save_path(description: str) -> str:
     return f"{folder}/{match.group('name')}" if folder else match.group("name")
 
 
+def saved_its_writing(subtask: SubtaskSpec, history: Sequence[str]) -> bool:
+    """Whether the subtask's latest step saved, with its application's own save action, what
+    an earlier step of it wrote, and the subtask gives a name to save under: saving is then the
+    last thing such a subtask asks for (a small model went on re-inserting the text instead)."""
+    kind = SAVES.get(subtask.app, "")
+    if not kind or not history or not save_path(subtask.description):
+        return False
+    last = history[-1]
+    if not (_step_action(last).startswith(f"{kind}(") and last.endswith("-> success")):
+        return False
+    return any(
+        _step_action(line).startswith(_WRITING) and line.endswith(_WROTE) for line in history[:-1]
+    )
+
+
 def save_move(
     subtask: SubtaskSpec, role: Role, front_app: str, history: Sequence[str]
 ) -> Decision | None:
@@ -216,9 +234,7 @@ def save_move(
     if not kind or kind not in role.kinds or subtask.app != front_app or not history:
         return None
     last = history[-1]
-    # "unexpected_change" too: a model's Reflection did not recognise typed multi-line code on
-    # the screen as what was typed, and the code was never saved
-    wrote = last.endswith(("-> success", "-> unexpected_change"))
+    wrote = last.endswith(_WROTE)
     if not (_step_action(last).startswith(_WRITING) and wrote):
         return None
     path = save_path(subtask.description)

@@ -40,6 +40,7 @@ from pcagent.runtime.parts import LoopParts
 from pcagent.runtime.policy import Counters, EscalationPolicy, StepFacts
 from pcagent.runtime.record_models import ReflectionRecord, StepResult
 from pcagent.runtime.recorder import StepRecorder, StepWork, action_text
+from pcagent.runtime.rule_moves import saved_its_writing
 
 #: Longest output of an application action that counts as one value (a result, a date).
 _VALUE_CHARACTERS = 100
@@ -316,9 +317,11 @@ class SubtaskBook:
                 checkpoint.reflection += f" — {hint}"
         finding_done = _found_all(subtask, checkpoint)
         redone = self._redone(checkpoint, subtask, report, work, repeated)
+        saved = not redone and self._saved_its_writing(checkpoint, subtask, report, work)
         if (
             finding_done
             or redone
+            or saved
             or _reported_and_repeating(subtask, checkpoint, repeated, failed, action)
         ):
             # A small model that has what the subtask asked for often repeats its last good
@@ -326,6 +329,8 @@ class SubtaskBook:
             # application checked the effect, so the subtask is.
             if redone:
                 reason = f"step {repeated}'s checked effect repeated; nothing is left to do"
+            elif saved:
+                reason = "what it wrote is saved under the name it gives; nothing is left to do"
             else:
                 reason = f"all of {', '.join(subtask.outputs)} reported; " + (
                     "the subtask only finds them" if finding_done else f"step {repeated} repeated"
@@ -375,8 +380,30 @@ class SubtaskBook:
         if action.kind.endswith(_LOOKING):
             return False  # opening or reading again is not the subtask's work done again
         checked = f"{repeated}: {action_text(action)} -> success" in checkpoint.history
-        if not checked:
+        return checked and self._done_after(checkpoint, subtask, report, work)
+
+    def _saved_its_writing(
+        self,
+        checkpoint: RunCheckpoint,
+        subtask: SubtaskSpec,
+        report: ProgressReport | None,
+        work: StepWork,
+    ) -> bool:
+        """Whether the step saved what the subtask wrote (:func:`saved_its_writing`) and a
+        ``done`` would be accepted now."""
+        if not saved_its_writing(subtask, checkpoint.history):
             return False
+        return self._done_after(checkpoint, subtask, report, work)
+
+    def _done_after(
+        self,
+        checkpoint: RunCheckpoint,
+        subtask: SubtaskSpec,
+        report: ProgressReport | None,
+        work: StepWork,
+    ) -> bool:
+        """Whether a ``done`` would be accepted right after this step's checked action."""
+        action = work.action
         held = checkpoint.verified_effect
         checkpoint.verified_effect = action_text(action)
         try:

@@ -1,0 +1,45 @@
+"""What the Decision prompt leaves out, so a small local model reads fewer tokens per step.
+
+Two parts of the prompt grow without helping every step: the screen's marks, which only an
+action that points or types can use, and the readings earlier subtasks handed over (a whole
+search page, a whole document), of which a subtask usually needs a few lines.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from pcagent.agents.app_inference import plain_words
+
+#: Most characters of one value from an earlier subtask shown to Decision.
+HUB_VALUE_CHARACTERS = 700
+#: Said instead of the marks when no offered action can use them.
+MARKS_LEFT_OUT = "(marks not shown: this step's actions neither point nor type)"
+
+
+def screen_marks(listing: str, pointing: bool) -> str:
+    """``listing`` as it is when an offered action points or types; otherwise only its focused
+    marks, which still tell the model where it is."""
+    if pointing:
+        return listing
+    focused = [line for line in listing.splitlines()[1:] if " focused" in line]
+    return "\n".join([MARKS_LEFT_OUT, *focused])
+
+
+def relevant_text(text: str, about: str, limit: int = HUB_VALUE_CHARACTERS) -> str:
+    """``text`` when short; otherwise its lines that share a word with ``about`` (the subtask and
+    the task), in their order, clipped to ``limit`` characters with a note of what was cut."""
+    if len(text) <= limit:
+        return text
+    wanted = set(plain_words(about))
+    lines = [line for line in text.splitlines() if wanted.intersection(plain_words(line))]
+    kept = "\n".join(lines) if lines else text
+    if len(kept) > limit:
+        kept = kept[:limit]
+    return f"{kept} […{len(text) - len(kept)} characters of it not shown]"
+
+
+def relevant_values(values: Mapping[str, str], about: Iterable[str]) -> dict[str, str]:
+    """Each value as :func:`relevant_text` of it, against the words of ``about``."""
+    words = " ".join(about)
+    return {name: relevant_text(value, words) for name, value in values.items()}

@@ -1,0 +1,63 @@
+"""What the Decision prompt leaves out: marks no offered action can use, and the lines of an
+earlier subtask's long reading that do not concern this subtask."""
+
+from __future__ import annotations
+
+from pcagent.agents.prompt_budget import (
+    HUB_VALUE_CHARACTERS,
+    MARKS_LEFT_OUT,
+    relevant_text,
+    relevant_values,
+    screen_marks,
+)
+
+LISTING = (
+    'marks: number role "label" =value states @x,y (centre, screen pixels)\n'
+    '1 menu "File" @19,36\n'
+    '2 button "Save" @114,67\n'
+    '82 cell "A1" ="Alpha" focused @82,194'
+)
+
+PAGE = "\n".join(
+    [
+        "Offline Search",
+        *(
+            f"Result {n}: an unrelated line about gardening and weather number {n}"
+            for n in range(20)
+        ),
+        "Kettle Works Ltd (KTL) last closed at $12.50.",
+        "Teapot Group (TPG) last closed at $7.25.",
+        *(f"Footer {n}: more filler about travel and recipes" for n in range(10)),
+    ]
+)
+
+
+def test_marks_are_kept_for_pointing_and_reduced_to_the_focused_ones_otherwise() -> None:
+    assert screen_marks(LISTING, pointing=True) == LISTING
+    reduced = screen_marks(LISTING, pointing=False)
+    assert reduced.splitlines() == [MARKS_LEFT_OUT, '82 cell "A1" ="Alpha" focused @82,194']
+
+
+def test_a_short_value_is_kept_whole() -> None:
+    assert relevant_text("09:30 Standup", "set an alarm") == "09:30 Standup"
+
+
+def test_a_long_reading_keeps_the_lines_about_the_subtask() -> None:
+    assert len(PAGE) > HUB_VALUE_CHARACTERS
+    kept = relevant_text(PAGE, "Write the prices of Kettle Works and Teapot Group in a sheet")
+    assert "Kettle Works Ltd (KTL) last closed at $12.50." in kept
+    assert "Teapot Group (TPG) last closed at $7.25." in kept
+    assert "gardening" not in kept and "recipes" not in kept
+    assert kept.endswith("characters of it not shown]")
+
+
+def test_a_long_reading_with_nothing_about_the_subtask_is_clipped() -> None:
+    kept = relevant_text(PAGE, "zebra xylophone")
+    assert kept.startswith("Offline Search")
+    assert len(kept) < HUB_VALUE_CHARACTERS + 60
+
+
+def test_values_are_each_cut_against_the_subtask_and_task() -> None:
+    values = relevant_values({"s1_read": PAGE, "day": "Monday"}, ["prices", "Teapot Group"])
+    assert values["day"] == "Monday"
+    assert "Teapot Group (TPG)" in values["s1_read"] and "Kettle" not in values["s1_read"]
