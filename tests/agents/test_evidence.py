@@ -97,3 +97,37 @@ def test_a_found_value_is_widened_to_its_line() -> None:
     assert whole_line("Morning", MEMO) == "Morning"  # the line is the value
     assert whole_line("a", MEMO) == "a"  # on several lines: left as it is
     assert whole_line("Bob", MEMO) == "Bob"
+
+
+QUOTES = """Quotes - Offline Search
+KTL stock price - Kettle Works - Market Facts
+Kettle Works (KTL) last closed at $12.50.
+TPG stock price - Teapot Group - Market Facts
+Teapot Group (TPG) last closed at $7.25.
+Cosy Ltd (CSY) last closed at $3.10."""
+
+
+def test_the_things_a_task_lists() -> None:
+    from pcagent.agents.evidence import listed_names
+
+    asked = "Find the prices of Kettle Works, Teapot Group and Cosy Ltd."
+    assert listed_names(asked) == ["Kettle Works", "Teapot Group", "Cosy Ltd"]
+    assert listed_names("Compare Paris and Rome") == ["Paris", "Rome"]
+    assert listed_names("find the second event of the morning") == []
+
+
+def test_a_value_for_one_listed_thing_gets_the_others_lines() -> None:
+    from pcagent.agents.evidence import every_item
+
+    asked = "Find the prices of Kettle Works, Teapot Group and Cosy Ltd."
+    one = "Kettle Works (KTL) last closed at $12.50."
+    assert every_item(one, asked, QUOTES) == (
+        f"{one}; Teapot Group (TPG) last closed at $7.25.; Cosy Ltd (CSY) last closed at $3.10."
+    )
+    # all there already, or about none of them, or a list of one: unchanged
+    whole = "Kettle Works 12.50; Teapot Group 7.25; Cosy Ltd 3.10"
+    assert every_item(whole, asked, QUOTES) == whole
+    assert every_item("12.50", asked, QUOTES) == "12.50"
+    assert every_item(one, "Find the price of Kettle Works.", QUOTES) == one
+    # a thing without a line holding a number is left out
+    assert every_item(one, "Prices of Kettle Works and Tin Co", QUOTES) == one

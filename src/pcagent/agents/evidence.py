@@ -129,3 +129,51 @@ def whole_line(value: str, reading: str) -> str:
     if len(lines) != 1 or len(lines[0]) > LINE_LIMIT or _collapsed(lines[0]) == wanted:
         return value
     return lines[0]
+
+
+#: One named thing of a list: one to three capitalised words ("Microsoft", "New York City").
+_NAME = r"[A-Z][\w&'.-]*(?:\s+[A-Z][\w&'.-]*){0,2}"
+#: A list of named things: "Nvidia, Apple and Microsoft", "Paris and Rome".
+_NAMES = re.compile(rf"{_NAME}(?:\s*,\s*{_NAME})*\s*,?\s+and\s+{_NAME}")
+#: What stands before a sentence's first word.
+_SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s*)$")
+
+
+def listed_names(text: str) -> list[str]:
+    """The named things ``text`` lists ("the prices of Nvidia, Apple and Microsoft" ->
+    Nvidia, Apple, Microsoft); [] when it lists none."""
+    names: list[str] = []
+    for match in _NAMES.finditer(text):
+        parts = [part.strip().rstrip(".") for part in re.split(r",|\band\b", match.group(0))]
+        if _SENTENCE_START.search(text[: match.start()]) and " " in parts[0]:
+            parts[0] = parts[0].split(None, 1)[1]  # "Compare Paris": the sentence's verb
+        names += [part for part in parts if part]
+    return names
+
+
+def every_item(value: str, asked: str, reading: str) -> str:
+    """``value``, when it gives a line for some of the things ``asked`` lists but not all,
+    with the line of ``reading`` for each other one added, joined by "; ": a small model
+    copied the first price of three. A thing's line is the first one that names it and holds
+    a number; a thing without such a line is left out."""
+    names = listed_names(asked)
+    lower = value.lower()
+    if len(names) < 2 or not any(name.lower() in lower for name in names):
+        return value
+    added = []
+    for name in names:
+        if name.lower() in lower:
+            continue
+        line = next(
+            (
+                line.strip()
+                for line in reading.splitlines()
+                if name.lower() in line.lower()
+                and _DIGITS.search(line)
+                and len(line.strip()) <= LINE_LIMIT
+            ),
+            None,
+        )
+        if line is not None and line not in added:
+            added.append(line)
+    return "; ".join([value, *added]) if added else value

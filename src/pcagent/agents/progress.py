@@ -13,7 +13,8 @@ from typing import ClassVar
 from pydantic import BaseModel, Field
 
 from pcagent.agents.base import Agent, value_list
-from pcagent.agents.evidence import empty_answer, found, supported, whole_line
+from pcagent.agents.evidence import empty_answer, every_item, found, supported, whole_line
+from pcagent.agents.list_items import counted_items, picks_by_place, uncounted
 from pcagent.agents.prompting import render
 from pcagent.models.messages import Message
 
@@ -58,6 +59,7 @@ class ProgressAgent(Agent):
     def update(self, data: ProgressInput) -> ProgressReport:
         """The new account. A reply that never validates keeps the previous account (and
         reports nothing): losing one update is better than stopping the run."""
+        shown = counted_items(data.read) if picks_by_place(data.subtask) else data.read
         system, user = render(
             "progress",
             subtask=data.subtask,
@@ -66,7 +68,7 @@ class ProgressAgent(Agent):
             action=data.action,
             verdict=data.verdict,
             answers=value_list(dict(data.answers)),
-            read=f"What the last reading action read:\n{data.read}\n" if data.read else "",
+            read=f"What the last reading action read:\n{shown}\n" if shown else "",
         )
         result = self.ask([Message.system(system), Message.user(user)], ProgressReport, data.step)
         if result.value is None:
@@ -74,14 +76,17 @@ class ProgressAgent(Agent):
         wanted = set(data.outputs_needed)
         outputs = {
             k: v
-            for k, v in result.value.outputs.items()
+            for k, v in ((k, uncounted(v)) for k, v in result.value.outputs.items())
             if k in wanted
             and v.strip()
             and empty_answer(v, [k], "") is None
             and (data.evidence is None or self._found(v, data))
         }
         if data.read:
-            outputs = {k: whole_line(v, data.read) for k, v in outputs.items()}
+            outputs = {
+                k: every_item(whole_line(v, data.read), data.subtask, data.read)
+                for k, v in outputs.items()
+            }
         return result.value.model_copy(update={"outputs": outputs})
 
     @staticmethod

@@ -20,6 +20,7 @@ from pcagent.agents.hub import CommunicationHub
 from pcagent.agents.plan import SubtaskSpec
 from pcagent.agents.reflection import Reflection
 from pcagent.agents.roles import Role
+from pcagent.agents.time_offsets import offset_times
 from pcagent.config import RunConfig
 from pcagent.env.environment_set import EnvironmentSet
 from pcagent.env.protocol import UnsavedDocument
@@ -199,7 +200,7 @@ class StepLoop:
                 screen=seen.perception.observation.screen_size,
                 outputs_needed=subtask.outputs,
                 reported=dict(checkpoint.answers),
-                hub=checkpoint.hub,
+                hub=offset_times(text, checkpoint.hub) | checkpoint.hub,
                 progress=checkpoint.progress,
                 history=checkpoint.history[-HISTORY_LINES:],
                 last_output=checkpoint.last_output,

@@ -1,0 +1,54 @@
+"""Readings with their list items counted, for subtasks that pick an item by its place.
+
+"Find the second event of the morning": a small model counts lines badly (it took the third,
+or counted the "Morning" heading as the first). Where a subtask names an item by an ordinal,
+Progress sees each run of list lines under its heading counted ("[2nd] 10:15 Call ..."), and
+the count is taken off whatever value it copies.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: Words that pick an item by its place.
+_ORDINAL = re.compile(
+    r"\b(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|"
+    r"\d+(?:st|nd|rd|th))\b",
+    re.I,
+)
+#: A list line: it starts with a digit (a time, a date, a number) or a bullet.
+_ITEM = re.compile(r"^\s*(?:\d|[-*•·]\s)")
+#: The count put in front of an item, as Progress may copy it back.
+_COUNT = re.compile(r"^\s*\[\d+(?:st|nd|rd|th)\]\s*")
+
+
+def picks_by_place(text: str) -> bool:
+    """Whether ``text`` names something by its place in a list."""
+    return bool(_ORDINAL.search(text))
+
+
+def _ordinal(number: int) -> str:
+    suffix = (
+        "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    )
+    return f"{number}{suffix}"
+
+
+def counted_items(reading: str) -> str:
+    """``reading`` with each run of list lines counted from 1; a heading, a blank line or any
+    other line between them starts a new count."""
+    lines = []
+    count = 0
+    for line in reading.splitlines():
+        if _ITEM.match(line):
+            count += 1
+            lines.append(f"[{_ordinal(count)}] {line.strip()}")
+        else:
+            count = 0
+            lines.append(line)
+    return "\n".join(lines)
+
+
+def uncounted(value: str) -> str:
+    """``value`` without a count :func:`counted_items` put in front of it."""
+    return _COUNT.sub("", value)

@@ -1,0 +1,117 @@
+"""Times relative to a found one, worked out by the run; list items counted for a subtask that
+picks one by its place."""
+
+from __future__ import annotations
+
+import json
+
+from tests.agents.scripted import ScriptedModels
+
+from pcagent.agents.list_items import counted_items, picks_by_place, uncounted
+from pcagent.agents.progress import ProgressAgent, ProgressInput
+from pcagent.agents.time_offsets import offset_times
+
+AGENDA = """Plan for Friday
+
+Early
+07:45  Swim at the lido
+09:05  Dentist
+12:20  Lunch with Omar
+
+Late
+18:00  Choir practice"""
+
+
+def test_a_time_before_or_after_a_found_one() -> None:
+    found = {"the_event": "09:05  Dentist", "agenda": AGENDA}
+    assert offset_times("Set an alarm one hour before that event", found) == {
+        "one_hour_before": "08:05 (one hour before 09:05)"
+    }
+    assert offset_times("Remind me 20 minutes after it", found) == {
+        "20_minutes_after": "09:25 (20 minutes after 09:05)"
+    }
+    # a time the subtask gives itself comes first; midnight wraps
+    assert offset_times("an alarm half an hour later than 23:50", found) == {
+        "half_an_hour_later": "00:20 (half an hour later than 23:50)"
+    }
+
+
+def test_no_offset_asked_or_no_single_time_known_gives_nothing() -> None:
+    assert offset_times("Set an alarm at that time", {"the_event": "09:05"}) == {}
+    assert offset_times("an hour before the first event", {"agenda": AGENDA}) == {}
+
+
+def test_list_items_are_counted_under_each_heading() -> None:
+    counted = counted_items(AGENDA).splitlines()
+    assert counted[3:6] == [
+        "[1st] 07:45  Swim at the lido",
+        "[2nd] 09:05  Dentist",
+        "[3rd] 12:20  Lunch with Omar",
+    ]
+    assert counted[8] == "[1st] 18:00  Choir practice"  # a new heading, a new count
+    assert counted[0] == "Plan for Friday" and counted[2] == "Early"
+    assert uncounted("[2nd] 09:05  Dentist") == "09:05  Dentist"
+    assert picks_by_place("find the second event") and picks_by_place("the 3rd row")
+    assert not picks_by_place("find the dentist's time")
+
+
+def test_progress_sees_the_count_only_where_a_place_is_asked_and_keeps_the_value_bare() -> None:
+    reply = json.dumps(
+        {
+            "progress": "found it",
+            "completed": True,
+            "outputs": {"the_event": "[2nd] 09:05  Dentist"},
+        }
+    )
+    models = ScriptedModels(progress=[reply, reply])
+    agent = ProgressAgent(models.for_role("progress"))
+    data = ProgressInput(
+        subtask="Find the second event of the early part",
+        outputs_needed=["the_event"],
+        previous="",
+        action="editor_open(path='plan.txt')",
+        verdict="success",
+        answers={},
+        read=AGENDA,
+    )
+    report = agent.update(data)
+    assert report.outputs == {"the_event": "09:05  Dentist"}
+    assert "[2nd] 09:05  Dentist" in models.prompts("progress")[0]
+    agent.update(
+        ProgressInput(
+            subtask="Find the dentist's time",
+            outputs_needed=["the_event"],
+            previous="",
+            action="editor_open(path='plan.txt')",
+            verdict="success",
+            answers={},
+            read=AGENDA,
+        )
+    )
+    assert "[2nd]" not in models.prompts("progress")[1]
+
+
+def test_progress_completes_a_value_that_gives_one_of_the_listed_things() -> None:
+    reading = "Results\nAlder Inc (ALD) closed at $4.10.\nBirch Co (BRC) closed at $9.99."
+    reply = json.dumps(
+        {
+            "progress": "p",
+            "completed": True,
+            "outputs": {"prices": "Alder Inc (ALD) closed at $4.10."},
+        }
+    )
+    models = ScriptedModels(progress=[reply])
+    report = ProgressAgent(models.for_role("progress")).update(
+        ProgressInput(
+            subtask="Search the web for the prices of Alder Inc and Birch Co",
+            outputs_needed=["prices"],
+            previous="",
+            action="browser_open(url='search')",
+            verdict="success",
+            answers={},
+            read=reading,
+        )
+    )
+    assert report.outputs == {
+        "prices": "Alder Inc (ALD) closed at $4.10.; Birch Co (BRC) closed at $9.99."
+    }
