@@ -26,6 +26,7 @@ from pcagent.agents import (
     SubtaskSpec,
     default_pool,
 )
+from pcagent.agents.list_items import counted_items
 from pcagent.agents.prompting import role_notes
 from pcagent.env.apps import app_infos
 
@@ -411,8 +412,12 @@ def test_progress_keeps_only_values_the_read_text_supports() -> None:
     assert update(memo) == {}  # invented: nothing it saw says 2023
     assert update(memo) == {"time": "10:15"}
     assert update(None) == {"time": "2023-04-01T10:00:00"}  # no evidence given: no check
-    # what was read is in the prompt, so that the value can be copied from it
-    assert "What the last reading action read:\n" + memo in models.prompts("progress")[0]
+    # what was read is in the prompt, so that the value can be copied from it (its list
+    # items counted: the subtask picks one by its place)
+    assert (
+        "What the last reading action read:\n" + counted_items(memo)
+        in models.prompts("progress")[0]
+    )
 
 
 def test_progress_drops_a_value_that_gives_the_question_back() -> None:
