@@ -73,9 +73,28 @@ def test_the_words_a_subtask_searches_for() -> None:
     assert search_words("Look up the reviews of the Lumen café on yelp.com in the browser.") == (
         "the reviews of the Lumen café on yelp.com"
     )
-    # words that need an earlier subtask's values are the model's to write
+    # words that need an earlier subtask's values are the model's to write, without any
     assert search_words("Then search for a hotel near it in the browser") == ""
     assert search_words("Open the bookmarks and read them") == ""
+    # with a value found before, it is added to the words that point back at it
+    assert search_words("Then search for a hotel near it in the browser", ["Harbour Inn"]) == (
+        "a hotel near it Harbour Inn"
+    )
+
+
+def test_the_findings_a_search_may_point_back_at() -> None:
+    from pcagent.runtime.rule_moves import findings_for
+
+    hub = {"place": "09:00 Picnic at Elm Park", "s1_read": "the memo", "long": "x" * 500}
+    near = subtask("Search for a cafe near there", "browser")
+    assert findings_for(near, hub) == ["09:00 Picnic at Elm Park"]
+    declared = near.model_copy(update={"inputs": ["s1_read"]})
+    assert findings_for(declared, hub) == ["the memo"]
+    kinds = frozenset({"browser_open", "browser_read"})
+    role = default_pool(["browser"], kinds).get("browser")
+    move = search_move(near, role, "browser", [], hub)
+    assert move is not None
+    assert move.action == app_actions.BrowserOpen(url="a cafe near there 09:00 Picnic at Elm Park")
 
 
 def test_the_run_searches_once_the_browser_is_in_front() -> None:
@@ -158,3 +177,14 @@ def test_a_save_after_writing_is_the_subtask_s_last_step() -> None:
     assert not saved_its_writing(sheet, [saved, wrote])  # written after the save
     unnamed = subtask("Put the names in A and keep it", "spreadsheet")
     assert not saved_its_writing(unnamed, [wrote, saved])
+
+
+def test_a_subtask_s_file_counts_as_opened_once_a_step_of_it_opened_it() -> None:
+    from pcagent.runtime.rule_moves import file_unopened
+
+    finding = "Open the file agenda.txt in the Documents folder and find the venue"
+    assert file_unopened(finding, [])
+    assert file_unopened(finding, ["1: open_app(app='text_editor') -> success"])
+    assert file_unopened(finding, ["2: editor_open(path='agenda.txt') -> no_change"])
+    assert not file_unopened(finding, ["2: editor_open(path='Documents/agenda.txt') -> success"])
+    assert not file_unopened("Find the venue on the page", [])  # no file named

@@ -168,7 +168,7 @@ class StepLoop:
         history = checkpoint.history
         ruled = (
             document_move(subtask, role, front, title, history)
-            or search_move(subtask, role, front, history)
+            or search_move(subtask, role, front, history, checkpoint.hub)
             or save_move(subtask, role, front, history)
             or self._composed(checkpoint, subtask, role, front, number)
         )

@@ -17,7 +17,7 @@ browser page in front, the model clicked links of results it had not searched fo
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import PurePosixPath
 
 from pcagent import actions as act
@@ -37,6 +37,14 @@ def named_file(description: str) -> str:
     """The file name a subtask says to open; "" when it names none."""
     match = _OPENS_FILE.search(description)
     return match.group(1) if match else ""
+
+
+def file_unopened(description: str, history: Sequence[str]) -> bool:
+    """Whether the subtask names a file to open and no step of it has yet opened or read it
+    with success: what it is to find is in that file, so nothing reported before can be (a
+    small model reported "Documents folder" as the place of a meeting, from the task's words)."""
+    name = PurePosixPath(named_file(description)).name
+    return bool(name) and not any(name in line and line.endswith("-> success") for line in history)
 
 
 def open_action_kind(app: str, kinds: frozenset[str]) -> str:
@@ -89,22 +97,46 @@ _BROWSER_FIRST = re.compile(r"^(?:in|with|using)\s+(?:the\s+)?(?:web\s+)?browser
 #: Words that point back at what an earlier subtask found ("a flight for it", "to that
 #: place"): the search needs those values, which only the model can put in.
 _POINTS_BACK = re.compile(r"\b(it|its|them|that|there|this|those|these|each)\b", re.I)
+#: Longest value from the hub added to a search (a found place or name, not a page).
+FINDING_LIMIT = 160
 #: The web-search action of a browser role.
 SEARCH_KIND = "browser_open"
 
 
-def search_words(description: str) -> str:
-    """The words a subtask says to search the web for; "" when it says no such thing, or when
-    they point back at values found before (the model puts those in)."""
+def search_words(description: str, found: Sequence[str] = ()) -> str:
+    """The words a subtask says to search the web for; "" when it says no such thing. Words
+    that point back at something found before ("to that place") get the ``found`` values
+    added (the search engine matches words, so "... to that place 14:00 Meeting at the Brooklyn
+    Museum" finds the trip to the museum); with nothing found, "" (the model puts them in)."""
     match = _SEARCHES.search(description)
     if match is None:
         return ""
     words = _SEARCH_END.sub("", _BROWSER_FIRST.sub("", match.group(1))).strip(" ,")
-    return "" if _POINTS_BACK.search(words) else words[:300]
+    if _POINTS_BACK.search(words):
+        if not found:
+            return ""
+        words = " ".join([words, *found])
+    return words[:300]
+
+
+def findings_for(subtask: SubtaskSpec, hub: Mapping[str, str]) -> list[str]:
+    """The values found before that a subtask's words may point back at: its declared inputs,
+    or else every short finding in the hub (not the ``<id>_read`` readings, whole pages)."""
+    if subtask.inputs:
+        return [hub[name] for name in subtask.inputs if name in hub]
+    return [
+        value
+        for name, value in hub.items()
+        if not name.endswith("_read") and len(value) <= FINDING_LIMIT
+    ]
 
 
 def search_move(
-    subtask: SubtaskSpec, role: Role, front_app: str, history: Sequence[str]
+    subtask: SubtaskSpec,
+    role: Role,
+    front_app: str,
+    history: Sequence[str],
+    hub: Mapping[str, str] | None = None,
 ) -> Decision | None:
     """The step that searches the web for what the subtask names, once the browser is in
     front and before the subtask has opened anything; None when a model should decide."""
@@ -113,7 +145,7 @@ def search_move(
         return None
     if subtask.app != front_app or getattr(action_type, "belongs_to", None) != subtask.app:
         return None
-    words = search_words(subtask.description)
+    words = search_words(subtask.description, findings_for(subtask, hub or {}))
     if not words or any(f"{SEARCH_KIND}(" in line for line in history):
         return None
     return Decision(

@@ -40,7 +40,7 @@ from pcagent.runtime.parts import LoopParts
 from pcagent.runtime.policy import Counters, EscalationPolicy, StepFacts
 from pcagent.runtime.record_models import ReflectionRecord, StepResult
 from pcagent.runtime.recorder import StepRecorder, StepWork, action_text
-from pcagent.runtime.rule_moves import saved_its_writing
+from pcagent.runtime.rule_moves import file_unopened, saved_its_writing
 
 #: Longest output of an application action that counts as one value (a result, a date).
 _VALUE_CHARACTERS = 100
@@ -478,6 +478,9 @@ class SubtaskBook:
                 shown=f"{work.listing}\n{checkpoint.last_output}",
             )
         )
+        if report is not None and report.outputs and file_unopened(text, checkpoint.history):
+            self.log(f"values before {subtask.id}'s file was opened not kept: {report.outputs}")
+            report = report.model_copy(update={"outputs": {}})
         if report is not None:
             checkpoint.progress = report.progress
             checkpoint.answers.update(report.outputs)
