@@ -106,3 +106,18 @@ def test_the_manager_plans_by_clauses_without_its_model() -> None:
     )
     assert not outcome.fallback
     assert [s.app for s in outcome.plan.subtasks] == ["mail", "browser"]
+
+
+def test_a_last_visit_that_is_to_tell_what_it_finds_reports_it() -> None:
+    told = clause_plan(
+        "In the text editor, open plan.txt and find the city. Then look up in the browser the "
+        "weather there, and tell me.",
+        APPS,
+    )
+    assert told is not None and told.subtasks[-1].outputs != []
+    silent = clause_plan(
+        "In the text editor, open plan.txt and find the city. Then look up in the browser the "
+        "weather there.",
+        APPS,
+    )
+    assert silent is not None and silent.subtasks[-1].outputs == []

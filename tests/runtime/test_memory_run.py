@@ -361,3 +361,29 @@ def test_saving_what_the_subtask_wrote_under_its_name_ends_the_subtask(tmp_path:
     (ended,) = [e.event for e in store.events(outcome.run_id) if e.kind == "auto_done"]
     assert "saved under the name it gives" in ended.reason  # type: ignore[union-attr]
     assert (desktop.home / "copy.txt").read_text() == "draft one"
+
+
+def test_a_subtask_that_asks_to_be_told_answers_what_it_found_then_ends(tmp_path: Path) -> None:
+    desktop, store, config = setup(tmp_path)
+    plan = scripts.plan(
+        {
+            "id": "s1",
+            "description": "Find the first word of the note, and tell me",
+            "app": "text_editor",
+            "outputs": ["first_word"],
+        }
+    )
+    models = scripts.usual_models(moves({"kind": "wait", "seconds": 0.1}), plan)
+
+    def finds(request: object) -> str:
+        return json.dumps(
+            {"progress": "read", "completed": False, "outputs": {"first_word": "draft"}}
+        )
+
+    models.backends["progress"] = scripts.Repeating(finds)
+    outcome = RunSession(desktop, models, store, config).start("tell me the note's first word")
+    assert outcome.status == "finished", outcome.summary
+    steps = store.steps(outcome.run_id)
+    # the model waited; the run told the value Progress found, and the subtask ended
+    assert [step.action for step in steps] == [act.Wait(seconds=0.1), act.Answer(text="draft")]
+    assert steps[1].thought.startswith("[run] the subtask asks to be told")

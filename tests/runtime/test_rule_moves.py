@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pcagent import actions as act
 from pcagent import app_actions
 from pcagent.agents.plan import SubtaskSpec
 from pcagent.agents.roles import default_pool
@@ -72,6 +73,9 @@ def test_the_words_a_subtask_searches_for() -> None:
     )
     assert search_words("Look up the reviews of the Lumen café on yelp.com in the browser.") == (
         "the reviews of the Lumen café on yelp.com"
+    )
+    assert search_words("Use the browser to find out whether trams run in Oslo, tell me") == (
+        "whether trams run in Oslo"
     )
     # words that need an earlier subtask's values are the model's to write, without any
     assert search_words("Then search for a hotel near it in the browser") == ""
@@ -188,3 +192,18 @@ def test_a_subtask_s_file_counts_as_opened_once_a_step_of_it_opened_it() -> None
     assert file_unopened(finding, ["2: editor_open(path='agenda.txt') -> no_change"])
     assert not file_unopened(finding, ["2: editor_open(path='Documents/agenda.txt') -> success"])
     assert not file_unopened("Find the venue on the page", [])  # no file named
+
+
+def test_what_a_subtask_found_is_told_when_it_asks_and_once() -> None:
+    from pcagent.runtime.rule_moves import tell_move
+
+    asking = subtask("Look up the weather there, and tell me", "browser").model_copy(
+        update={"outputs": ["weather"]}
+    )
+    assert tell_move(asking, {}, []) is None  # nothing found yet
+    move = tell_move(asking, {"weather": "Oslo: rain, 4 °C"}, [])
+    assert move is not None and move.action == act.Answer(text="Oslo: rain, 4 °C")
+    answered = ["4: answer(text='Oslo: rain, 4 °C') -> success"]
+    assert tell_move(asking, {"weather": "Oslo: rain, 4 °C"}, answered) is None
+    quiet = asking.model_copy(update={"description": "Look up the weather there"})
+    assert tell_move(quiet, {"weather": "Oslo: rain, 4 °C"}, []) is None

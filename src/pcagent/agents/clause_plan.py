@@ -208,6 +208,15 @@ _NAME_STOP = frozenset(
 NAME_WORDS = 4
 
 
+#: Words with which an instruction asks to be told what was found.
+_TELLS = re.compile(r"\b(?:tell|tells|let\s+me\s+know|report|reports)\b", re.I)
+
+
+def asks_to_tell(words: str) -> bool:
+    """Whether ``words`` ask for what was found to be told ("..., and tell me")."""
+    return bool(_TELLS.search(words))
+
+
 def _finding_name(words: str, subtask_id: str) -> str:
     """A value name that says what the visit finds, from the words after its finding verb
     ("find the second event of the morning" -> second_event_morning): a small model answered
@@ -233,7 +242,9 @@ def clause_plan(instruction: str, apps: Mapping[str, str]) -> Plan | None:
     for number, (app, words) in enumerate(visits, start=1):
         subtask_id = f"s{number}"
         last = number == len(visits)
-        outputs = [] if last or not _FINDING.search(words) else [_finding_name(words, subtask_id)]
+        # the last visit finds nothing for a later one, unless it is to tell what it found
+        finds = bool(_FINDING.search(words)) and (not last or asks_to_tell(words))
+        outputs = [_finding_name(words, subtask_id)] if finds else []
         subtasks.append(
             SubtaskSpec(
                 id=subtask_id,

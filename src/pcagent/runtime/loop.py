@@ -49,6 +49,7 @@ from pcagent.runtime.rule_moves import (
     document_move,
     save_move,
     search_move,
+    tell_move,
     writing_part,
 )
 from pcagent.runtime.safety import SafetyGuard, context_for
@@ -160,7 +161,9 @@ class StepLoop:
         number: int,
     ) -> Decision:
         front = self.desktop.app_of(seen.perception.observation.focused_window)
-        opening = opening_move(subtask, role, front, checkpoint.history)
+        opening = opening_move(subtask, role, front, checkpoint.history) or tell_move(
+            subtask, checkpoint.answers, checkpoint.history
+        )
         if opening is not None:
             return opening
         focused = seen.perception.observation.focused_window

@@ -21,6 +21,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import PurePosixPath
 
 from pcagent import actions as act
+from pcagent.agents.clause_plan import asks_to_tell
 from pcagent.agents.decision import Decision
 from pcagent.agents.plan import SubtaskSpec
 from pcagent.agents.roles import Role
@@ -80,9 +81,10 @@ def document_move(
     )
 
 
-#: "Search the web for X", "search for X", "look up X": the words to search for.
+#: "Search the web for X", "search for X", "look up X", "find out X": the words to search for.
 _SEARCHES = re.compile(
-    r"\b(?:search(?:es)?|look(?:s)?\s+up)\b(?:\s+(?:the\s+)?(?:web|internet|online))?"
+    r"\b(?:search(?:es)?|look(?:s)?\s+up|find(?:s)?\s+out)\b"
+    r"(?:\s+(?:the\s+)?(?:web|internet|online))?"
     r"(?:\s+for)?\s+(.+)",
     re.I,
 )
@@ -276,3 +278,27 @@ def save_move(
         reasoning=f"[run] the subtask saves what it wrote as {path}",
         action=act.ACTION_TYPES[kind].model_validate({"kind": kind, "path": path}),
     )
+
+
+# --- telling what was found ----------------------------------------------------------------------
+
+
+def tell_move(
+    subtask: SubtaskSpec, answers: Mapping[str, str], history: Sequence[str]
+) -> Decision | None:
+    """The step that tells the user what a subtask found, once all its values are in, when its
+    words ask for it ("..., and tell me"): the values were reported to the run, not yet said
+    to anyone. None when it asks for no telling, a value is missing, or it has answered."""
+    if not subtask.outputs or not asks_to_tell(subtask.description):
+        return None
+    if any(name not in answers for name in subtask.outputs) or told(history):
+        return None
+    return Decision(
+        reasoning="[run] the subtask asks to be told what it found: telling it",
+        action=act.Answer(text="; ".join(answers[name] for name in subtask.outputs)),
+    )
+
+
+def told(history: Sequence[str]) -> bool:
+    """Whether a step of the subtask answered."""
+    return any(_step_action(line).startswith("answer(") for line in history)

@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from pcagent import actions as act
+from pcagent.agents.clause_plan import asks_to_tell
 from pcagent.agents.evidence import empty_answer
 from pcagent.agents.plan import SubtaskSpec
 from pcagent.agents.progress import ProgressInput, ProgressReport
@@ -40,7 +41,7 @@ from pcagent.runtime.parts import LoopParts
 from pcagent.runtime.policy import Counters, EscalationPolicy, StepFacts
 from pcagent.runtime.record_models import ReflectionRecord, StepResult
 from pcagent.runtime.recorder import StepRecorder, StepWork, action_text
-from pcagent.runtime.rule_moves import file_unopened, saved_its_writing
+from pcagent.runtime.rule_moves import file_unopened, saved_its_writing, told
 
 #: Longest output of an application action that counts as one value (a result, a date).
 _VALUE_CHARACTERS = 100
@@ -149,11 +150,12 @@ def only_finds(description: str) -> bool:
 
 def _found_all(subtask: SubtaskSpec, checkpoint: RunCheckpoint) -> bool:
     """Whether a subtask that only finds values has all of them reported (values Progress
-    reports are kept only when what the run saw supports them)."""
+    reports are kept only when what the run saw supports them), and told when it asks so."""
     return (
         bool(subtask.outputs)
         and only_finds(subtask.description)
         and all(name in checkpoint.answers for name in subtask.outputs)
+        and (not asks_to_tell(subtask.description) or told(checkpoint.history))
     )
 
 
