@@ -40,3 +40,17 @@ def test_the_composer_asks_with_the_subtask_and_the_values() -> None:
     assert text is not None and text.count("\n") == 1 and not text.startswith('"')
     prompt = models.prompts("composer")[0]
     assert "Subtask: Write two paragraphs, one on each city" in prompt and "city = Oslo" in prompt
+
+
+def test_the_composer_gives_a_sheet_s_rows_with_numbers_as_numbers() -> None:
+    reply = {"rows": [["Lisbon", "$545,000"], ["Oslo", 709000.0], ["", ""], ["Rome", "2.8 m"]]}
+    models = ScriptedModels(composer=[json.dumps(reply)])
+    rows = Composer(models.for_role("composer")).compose_rows(
+        "write the cities in column A and their populations in column B",
+        {"cities": "Lisbon 545,000; Oslo 709,000"},
+        1,
+    )
+    # a number with a currency sign or separators is a number; an empty row is left out
+    assert rows == (("Lisbon", 545000), ("Oslo", 709000), ("Rome", "2.8 m"))
+    prompt = models.prompts("composer")[0]
+    assert "Subtask: write the cities in column A" in prompt and "Give the rows." in prompt

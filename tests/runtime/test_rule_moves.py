@@ -207,3 +207,24 @@ def test_what_a_subtask_found_is_told_when_it_asks_and_once() -> None:
     assert tell_move(asking, {"weather": "Oslo: rain, 4 °C"}, answered) is None
     quiet = asking.model_copy(update={"description": "Look up the weather there"})
     assert tell_move(quiet, {"weather": "Oslo: rain, 4 °C"}, []) is None
+
+
+def test_a_sheet_subtask_that_names_its_columns_gets_its_rows_from_the_composer() -> None:
+    from pcagent.runtime.rule_moves import first_cell
+
+    role = POOL.get("office_editor")
+    office = role.__class__(role.name, role.capability, role.kinds | {"sheet_set"}, role.apps)
+    sheet = subtask(
+        "Create a new spreadsheet, write the names in column A and the ages in column B, "
+        "and save it as staff",
+        "spreadsheet",
+    )
+    assert compose_kind(sheet, office, "spreadsheet", []) == "sheet_set"
+    assert compose_kind(sheet, office, "writer", []) == ""  # not in front
+    wrote = ["3: sheet_set(cell='A1', values=(('Ana', 30),)) -> success"]
+    assert compose_kind(sheet, office, "spreadsheet", wrote) == ""  # once
+    # no columns named: the cells of an existing workbook are the model's to find
+    fill = subtask("Open scores.xlsx, fill in the two scores, and save it", "spreadsheet")
+    assert compose_kind(fill, office, "spreadsheet", []) == ""
+    assert first_cell(sheet.description) == "A1"
+    assert first_cell("put the totals in column C") == "C1"

@@ -31,6 +31,18 @@ class ComposedText(BaseModel):
     text: str = Field(min_length=1, max_length=MAX_COMPOSED, description="The text, nothing else.")
 
 
+#: Most rows the Composer may give for a sheet.
+MAX_ROWS = 200
+#: A cell: text or a number.
+Cell = str | float
+
+
+# No maxItems in the schema: llama.cpp's grammar spells out every optional item up to it, and
+# a 200-row limit made one reply take minutes. Longer replies are cut to MAX_ROWS instead.
+class ComposedRows(BaseModel):
+    rows: list[list[Cell]] = Field(min_length=1, description="The rows, each a list of its cells.")
+
+
 @dataclass
 class Composer(Agent):
     name: ClassVar[str] = "composer"
@@ -43,6 +55,38 @@ class Composer(Agent):
             return None
         text = result.value.text.strip().strip('"').strip()
         return in_paragraphs(text, paragraphs_asked(subtask)) if text else None
+
+    def compose_rows(
+        self, subtask: str, hub: Mapping[str, str], step: int | None
+    ) -> tuple[tuple[Cell, ...], ...] | None:
+        """The rows of a sheet ``subtask`` asks for; None when the model gave no usable reply
+        (or only empty rows)."""
+        system, user = render("composer_rows", subtask=subtask, hub=value_list(dict(hub)))
+        result = self.ask([Message.system(system), Message.user(user)], ComposedRows, step)
+        if result.value is None:
+            return None
+        rows = tuple(
+            tuple(_cell(cell) for cell in row)
+            for row in result.value.rows[:MAX_ROWS]
+            if any(str(cell).strip() for cell in row)
+        )
+        return rows or None
+
+
+#: A number as a model may write it in text: "$131.38", "1,425,893,465", "38 min".
+_NUMBER_TEXT = re.compile(r"^\s*[$€£¥]?\s*(-?\d{1,3}(?:,\d{3})+|-?\d+)(\.\d+)?\s*$")
+
+
+def _cell(cell: Cell) -> Cell:
+    """A cell as the sheet should hold it: text that is only a number (with a currency sign or
+    thousands separators) as that number, so the sheet can compute with it."""
+    if isinstance(cell, str):
+        match = _NUMBER_TEXT.match(cell)
+        if match:
+            number = float(match.group(1).replace(",", "") + (match.group(2) or ""))
+            return int(number) if number.is_integer() else number
+        return cell.strip()
+    return int(cell) if isinstance(cell, float) and cell.is_integer() else cell
 
 
 #: "two paragraphs", "3 paragraphs".

@@ -21,6 +21,7 @@ from pcagent.agents.plan import SubtaskSpec
 from pcagent.agents.reflection import Reflection
 from pcagent.agents.roles import Role
 from pcagent.agents.time_offsets import offset_times
+from pcagent.app_actions import SheetSet
 from pcagent.config import RunConfig
 from pcagent.env.environment_set import EnvironmentSet
 from pcagent.env.protocol import UnsavedDocument
@@ -44,9 +45,11 @@ from pcagent.runtime.parts import AgentModels, LoopParts, ReflectionFacts, Seen
 from pcagent.runtime.record_models import ReflectionRecord, StepResult
 from pcagent.runtime.recorder import StepRecorder, StepWork
 from pcagent.runtime.rule_moves import (
+    SHEET_WRITE,
     compose_kind,
     composed,
     document_move,
+    first_cell,
     save_move,
     search_move,
     tell_move,
@@ -230,6 +233,15 @@ class StepLoop:
             return None
         composer = Composer(self.models.for_role("composer"), self.recorder.sink)
         wanted = writing_part(CommunicationHub(checkpoint.hub).instantiate(subtask))
+        if kind == SHEET_WRITE:
+            rows = composer.compose_rows(wanted, checkpoint.hub, number)
+            if rows is None:
+                return None
+            cell = first_cell(subtask.description)
+            return Decision(
+                reasoning=f"[run] the subtask fills cells: the Composer gave {len(rows)} rows",
+                action=SheetSet(cell=cell, values=rows),
+            )
         text = composer.compose(wanted, checkpoint.hub, number)
         if text is None:
             return None

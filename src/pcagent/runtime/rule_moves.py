@@ -168,6 +168,13 @@ _WRITING = ("writer_insert(", "type(", "sheet_set(")
 #: How a writing step ends when it wrote: "unexpected_change" too, since a model's Reflection
 #: did not recognise typed multi-line code on the screen as what was typed.
 _WROTE = ("-> success", "-> unexpected_change")
+#: The spreadsheet's action that fills cells with the Composer's rows.
+SHEET_WRITE = "sheet_set"
+#: Words with which a subtask asks for a sheet's cells to be filled.
+_CELLS = re.compile(r"\b(?:columns?|rows?|cells?)\b", re.I)
+_FILLS = re.compile(r"\b(?:fill|fills|put|puts|enter|enters)\b", re.I)
+#: "column B", "in column C".
+_COLUMN = re.compile(r"\bcolumn\s+([A-Za-z])\b")
 #: Words with which a subtask asks for text to be written.
 _WRITES = re.compile(r"\b(?:write|writes|compose|draft|translate|translates)\b", re.I)
 #: "save it as NAME[.ext] [in the FOLDER folder]".
@@ -188,14 +195,23 @@ def compose_kind(subtask: SubtaskSpec, role: Role, front_app: str, history: Sequ
     does not write it (the subtask writes nothing, its application is not in front, or text
     was already inserted or typed in it)."""
     kind = INSERTS.get(subtask.app, "")
+    if subtask.app == "spreadsheet" and _CELLS.search(subtask.description):
+        kind = SHEET_WRITE  # "write the names in column A and the prices in column B"
     if not kind or kind not in role.kinds or subtask.app != front_app:
         return ""
-    if not _WRITES.search(subtask.description):
+    if not (_WRITES.search(subtask.description) or _FILLS.search(subtask.description)):
         return ""
-    inserted = tuple(f"{k}(" for k in INSERTS.values())
+    inserted = tuple(f"{k}(" for k in (*INSERTS.values(), SHEET_WRITE))
     if any(_step_action(line).startswith(inserted) for line in history):
         return ""
     return kind
+
+
+def first_cell(description: str) -> str:
+    """Where the rows a subtask asks for start: row 1 of the first column it names ("in column
+    B": B1), else A1."""
+    match = _COLUMN.search(description)
+    return f"{match.group(1).upper()}1" if match else "A1"
 
 
 #: Where a description's clauses part (", and", ", then", ";", a sentence's end).
