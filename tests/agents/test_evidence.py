@@ -131,3 +131,15 @@ def test_a_value_for_one_listed_thing_gets_the_others_lines() -> None:
     assert every_item(one, "Find the price of Kettle Works.", QUOTES) == one
     # a thing without a line holding a number is left out
     assert every_item(one, "Prices of Kettle Works and Tin Co", QUOTES) == one
+
+
+def test_the_one_line_that_holds_what_a_subtask_seeks() -> None:
+    from pcagent.agents.evidence import matching_line
+
+    memo = "Friday\n09:00 Standup with Ana\n13:00 Lunch with Omar at Luigi's\n15:00 Call with Omar"
+    assert matching_line("where the lunch with Omar takes place", memo) == (
+        "13:00 Lunch with Omar at Luigi's"
+    )
+    # a tie, or too few of the words on any line: no line is taken
+    assert matching_line("the call or the lunch", memo) is None
+    assert matching_line("the second event", memo) is None

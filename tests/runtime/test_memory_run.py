@@ -387,3 +387,31 @@ def test_a_subtask_that_asks_to_be_told_answers_what_it_found_then_ends(tmp_path
     # the model waited; the run told the value Progress found, and the subtask ended
     assert [step.action for step in steps] == [act.Wait(seconds=0.1), act.Answer(text="draft")]
     assert steps[1].thought.startswith("[run] the subtask asks to be told")
+
+
+def test_a_value_progress_never_reports_is_read_off_its_line_once_the_model_repeats(
+    tmp_path: Path,
+) -> None:
+    desktop, store, config = setup(tmp_path)
+    (desktop.home / "notes.txt").write_text("Plan\n09:00 Standup with Ana\n13:00 Lunch with Omar")
+    config = config.model_copy(
+        update={"run": RunConfig(max_steps=6, listing_limit=0, app_actions_first=False)}
+    )
+    plan = scripts.plan(
+        {
+            "id": "s1",
+            "description": "Open notes.txt and find when the lunch with Omar is",
+            "app": "text_editor",
+            "outputs": ["lunch"],
+        }
+    )
+    reopen = {"kind": "editor_open", "path": "notes.txt"}
+    script = moves(reopen, reopen, {"kind": "fail", "reason": "lost"})
+    outcome = RunSession(desktop, scripts.usual_models(script, plan), store, config).start(
+        "when is lunch?"
+    )
+    assert outcome.status == "finished", outcome.summary
+    steps = store.steps(outcome.run_id)
+    # the echoing Progress never reports it; the repeat shows the model has nothing left to do
+    assert len(steps) == 2
+    assert steps[-1].hub["lunch"] == "13:00 Lunch with Omar"

@@ -212,6 +212,14 @@ NAME_WORDS = 4
 _TELLS = re.compile(r"\b(?:tell|tells|let\s+me\s+know|report|reports)\b", re.I)
 
 
+def sought_words(words: str) -> str:
+    """What a finding clause looks for: its words after the finding verb ("open memo.txt and
+    find where the meeting with John takes place" -> "where the meeting with John takes
+    place"); "" when it has no finding verb."""
+    match = _FINDING.search(words)
+    return words[match.end() :].strip() if match else ""
+
+
 def asks_to_tell(words: str) -> bool:
     """Whether ``words`` ask for what was found to be told ("..., and tell me")."""
     return bool(_TELLS.search(words))

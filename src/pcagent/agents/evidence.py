@@ -21,6 +21,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from pcagent.agents.app_inference import plain_words
+
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 _WORD = re.compile(r"[^\W\d_]+")
 _DIGITS = re.compile(r"\d+")
@@ -177,3 +179,30 @@ def every_item(value: str, asked: str, reading: str) -> str:
         if line is not None and line not in added:
             added.append(line)
     return "; ".join([value, *added]) if added else value
+
+
+#: Words of a finding clause that say how, not what ("where ... takes place").
+_HOW_WORDS = frozenset({"where", "when", "what", "which", "who", "how", "take", "place", "is"})
+#: Fewest of the sought words a line must hold to be taken for the value.
+LINE_MATCH_WORDS = 2
+
+
+def matching_line(sought: str, reading: str) -> str | None:
+    """The one line of ``reading`` that holds the most of the words ``sought`` (at least
+    :data:`LINE_MATCH_WORDS` of them, more than any other line), or None: where the Progress
+    model reported nothing usable for "where the meeting with John takes place", the memo's
+    line "14:00  Meeting with John at the Brooklyn Museum" is the value."""
+    wanted = set(plain_words(sought)) - _HOW_WORDS
+    scored = sorted(
+        (
+            (len(wanted.intersection(plain_words(line))), line.strip())
+            for line in reading.splitlines()
+            if line.strip() and len(line.strip()) <= LINE_LIMIT
+        ),
+        reverse=True,
+    )
+    if not scored or scored[0][0] < LINE_MATCH_WORDS:
+        return None
+    if len(scored) > 1 and scored[1][0] == scored[0][0]:
+        return None
+    return scored[0][1]

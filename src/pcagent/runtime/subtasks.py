@@ -12,8 +12,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from pcagent import actions as act
-from pcagent.agents.clause_plan import asks_to_tell
-from pcagent.agents.evidence import empty_answer
+from pcagent.agents.clause_plan import asks_to_tell, sought_words
+from pcagent.agents.evidence import empty_answer, matching_line
 from pcagent.agents.plan import SubtaskSpec
 from pcagent.agents.progress import ProgressInput, ProgressReport
 from pcagent.config import InteractionMode
@@ -313,6 +313,8 @@ class SubtaskBook:
             )
             self.recorder.event(step, EscalateProgressEvent(failures=counters.consecutive_failures))
         report = self._update_progress(checkpoint, subtask, text, facts.action, verdict, work)
+        if repeated is not None:
+            self._value_from_its_line(checkpoint, subtask, text)
         if not failed and not isinstance(action, act.Done):
             hint = _finish_hint(repeated, report)
             if hint:
@@ -481,12 +483,32 @@ class SubtaskBook:
             )
         )
         if report is not None and report.outputs and file_unopened(text, checkpoint.history):
+            # Its account is not kept either: "the meeting takes place in the Documents folder"
+            # led the same model to report "Documents/Brooklyn Museum" once the memo was open.
             self.log(f"values before {subtask.id}'s file was opened not kept: {report.outputs}")
-            report = report.model_copy(update={"outputs": {}})
+            report = ProgressReport(progress=checkpoint.progress, completed=False)
         if report is not None:
             checkpoint.progress = report.progress
             checkpoint.answers.update(report.outputs)
         return report
+
+    def _value_from_its_line(
+        self, checkpoint: RunCheckpoint, subtask: SubtaskSpec, text: str
+    ) -> None:
+        """A subtask's one missing value, once the Decision model repeats an action that
+        succeeded (it has nothing left to do) and Progress has reported nothing usable from
+        what was read: the one line of the reading that holds most of the words the subtask
+        seeks (:func:`~pcagent.agents.evidence.matching_line`). With the memo open, the 1.5B
+        model re-opened it until the loop check re-planned the task."""
+        missing = [name for name in subtask.outputs if name not in checkpoint.answers]
+        if len(missing) != 1 or not checkpoint.last_output:
+            return
+        if file_unopened(text, checkpoint.history):
+            return
+        line = matching_line(sought_words(text), checkpoint.last_output)
+        if line is not None:
+            checkpoint.answers[missing[0]] = line
+            self.log(f"{missing[0]} of {subtask.id} read off its line: {line!r}")
 
     def _replan(
         self, checkpoint: RunCheckpoint, subtask: SubtaskSpec, reason: str, step: int
