@@ -228,3 +228,21 @@ def test_a_sheet_subtask_that_names_its_columns_gets_its_rows_from_the_composer(
     assert compose_kind(fill, office, "spreadsheet", []) == ""
     assert first_cell(sheet.description) == "A1"
     assert first_cell("put the totals in column C") == "C1"
+
+
+def test_an_alarm_relative_to_a_found_time_is_set_at_the_worked_out_time() -> None:
+    from pcagent.runtime.rule_moves import alarm_move
+
+    kinds = frozenset({"clock_add_alarm", "clock_add_world_clock"})
+    role = default_pool(["calculator", "clock"], kinds).get("calculator_clock")
+    assert role is not None
+    alarm = subtask("Set an alarm in the Clocks app one hour before that event.", "clock")
+    hub = {"the_event": "10:15  Call with the agency"}
+    move = alarm_move(alarm, role, "clock", [], alarm.description, hub)
+    assert move is not None and move.reasoning.startswith("[run]")
+    assert move.action == app_actions.ClockAddAlarm(time="09:15")
+    assert alarm_move(alarm, role, "text_editor", [], alarm.description, hub) is None
+    set_once = ["4: clock_add_alarm(time='09:15', name='') -> success"]
+    assert alarm_move(alarm, role, "clock", set_once, alarm.description, hub) is None
+    plain = subtask("Set an alarm at 07:00", "clock")
+    assert alarm_move(plain, role, "clock", [], plain.description, hub) is None  # the model's

@@ -46,6 +46,7 @@ from pcagent.runtime.record_models import ReflectionRecord, StepResult
 from pcagent.runtime.recorder import StepRecorder, StepWork
 from pcagent.runtime.rule_moves import (
     SHEET_WRITE,
+    alarm_move,
     compose_kind,
     composed,
     document_move,
@@ -175,6 +176,7 @@ class StepLoop:
         ruled = (
             document_move(subtask, role, front, title, history)
             or search_move(subtask, role, front, history, checkpoint.hub)
+            or alarm_move(subtask, role, front, history, text, checkpoint.hub)
             or save_move(subtask, role, front, history)
             or self._composed(checkpoint, subtask, role, front, number)
         )

@@ -25,6 +25,7 @@ from pcagent.agents.clause_plan import asks_to_tell
 from pcagent.agents.decision import Decision
 from pcagent.agents.plan import SubtaskSpec
 from pcagent.agents.roles import Role
+from pcagent.agents.time_offsets import offset_times
 
 #: "open the file memo.txt", "Open test_doc1.docx", "opens notes.md": an opening verb, then
 #: (within the same clause) a file name with an extension that starts with a letter.
@@ -318,3 +319,40 @@ def tell_move(
 def told(history: Sequence[str]) -> bool:
     """Whether a step of the subtask answered."""
     return any(_step_action(line).startswith("answer(") for line in history)
+
+
+# --- an alarm at a time worked out from a found one ------------------------------------------
+
+#: Clocks' own action that sets an alarm.
+ALARM_KIND = "clock_add_alarm"
+_ALARM = re.compile(r"\balarms?\b", re.I)
+
+
+def alarm_move(
+    subtask: SubtaskSpec,
+    role: Role,
+    front_app: str,
+    history: Sequence[str],
+    text: str,
+    hub: Mapping[str, str],
+) -> Decision | None:
+    """The step that sets the alarm a subtask asks for at a time relative to a found one ("one
+    hour before that event"), at the time the run worked out (:func:`offset_times`), once
+    Clocks is in front: handed that time as a known value, the 1.5B model still set the alarm at
+    the event's own time. None when the subtask asks for no such alarm, or set one already."""
+    if subtask.app != "clock" or front_app != "clock" or ALARM_KIND not in role.kinds:
+        return None
+    if not _ALARM.search(text) or any(
+        _step_action(line).startswith(f"{ALARM_KIND}(") for line in history
+    ):
+        return None
+    derived = offset_times(text, hub)
+    if len(derived) != 1:
+        return None
+    (value,) = derived.values()
+    return Decision(
+        reasoning=f"[run] the subtask sets an alarm {value.partition(' ')[2].strip('()')}",
+        action=act.ACTION_TYPES[ALARM_KIND].model_validate(
+            {"kind": ALARM_KIND, "time": value.split()[0]}
+        ),
+    )
