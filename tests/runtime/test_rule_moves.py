@@ -246,3 +246,14 @@ def test_an_alarm_relative_to_a_found_time_is_set_at_the_worked_out_time() -> No
     assert alarm_move(alarm, role, "clock", set_once, alarm.description, hub) is None
     plain = subtask("Set an alarm at 07:00", "clock")
     assert alarm_move(plain, role, "clock", [], plain.description, hub) is None  # the model's
+
+
+def test_a_picked_thing_is_told_as_soon_as_it_is_known() -> None:
+    from pcagent.runtime.rule_moves import tell_move
+
+    asking = subtask("Look up the flights, and tell me which is the shortest", "browser")
+    asking = asking.model_copy(update={"outputs": ["flights"]})
+    move = tell_move(asking, {}, [], {"shortest": "Rome (3 h 10 min)"})
+    assert move is not None and move.action == act.Answer(text="Rome (3 h 10 min)")
+    told = ["5: answer(text='Rome (3 h 10 min)') -> success"]
+    assert tell_move(asking, {}, told, {"shortest": "Rome (3 h 10 min)"}) is None

@@ -20,6 +20,7 @@ from pcagent.agents.hub import CommunicationHub
 from pcagent.agents.plan import SubtaskSpec
 from pcagent.agents.reflection import Reflection
 from pcagent.agents.roles import Role
+from pcagent.agents.superlatives import extremes
 from pcagent.agents.time_offsets import offset_times
 from pcagent.app_actions import SheetSet
 from pcagent.config import RunConfig
@@ -165,8 +166,9 @@ class StepLoop:
         number: int,
     ) -> Decision:
         front = self.desktop.app_of(seen.perception.observation.focused_window)
+        picked = extremes(text, checkpoint.hub, checkpoint.last_output, checkpoint.instruction)
         opening = opening_move(subtask, role, front, checkpoint.history) or tell_move(
-            subtask, checkpoint.answers, checkpoint.history
+            subtask, checkpoint.answers, checkpoint.history, picked
         )
         if opening is not None:
             return opening
@@ -178,7 +180,7 @@ class StepLoop:
             or search_move(subtask, role, front, history, checkpoint.hub)
             or alarm_move(subtask, role, front, history, text, checkpoint.hub)
             or save_move(subtask, role, front, history)
-            or self._composed(checkpoint, subtask, role, front, number)
+            or self._composed(checkpoint, subtask, role, front, number, picked | checkpoint.hub)
         )
         if ruled is not None:
             return ruled
@@ -208,7 +210,7 @@ class StepLoop:
                 screen=seen.perception.observation.screen_size,
                 outputs_needed=subtask.outputs,
                 reported=dict(checkpoint.answers),
-                hub=offset_times(text, checkpoint.hub) | checkpoint.hub,
+                hub=offset_times(text, checkpoint.hub) | picked | checkpoint.hub,
                 progress=checkpoint.progress,
                 history=checkpoint.history[-HISTORY_LINES:],
                 last_output=checkpoint.last_output,
@@ -226,7 +228,13 @@ class StepLoop:
         )
 
     def _composed(
-        self, checkpoint: RunCheckpoint, subtask: SubtaskSpec, role: Role, front: str, number: int
+        self,
+        checkpoint: RunCheckpoint,
+        subtask: SubtaskSpec,
+        role: Role,
+        front: str,
+        number: int,
+        known: dict[str, str],
     ) -> Decision | None:
         """The step that inserts the text a writing subtask asks for, written by the Composer
         (:mod:`pcagent.agents.composer`); None when the subtask writes nothing now."""
@@ -236,7 +244,7 @@ class StepLoop:
         composer = Composer(self.models.for_role("composer"), self.recorder.sink)
         wanted = writing_part(CommunicationHub(checkpoint.hub).instantiate(subtask))
         if kind == SHEET_WRITE:
-            rows = composer.compose_rows(wanted, checkpoint.hub, number)
+            rows = composer.compose_rows(wanted, known, number)
             if rows is None:
                 return None
             cell = first_cell(subtask.description)
@@ -244,7 +252,7 @@ class StepLoop:
                 reasoning=f"[run] the subtask fills cells: the Composer gave {len(rows)} rows",
                 action=SheetSet(cell=cell, values=rows),
             )
-        text = composer.compose(wanted, checkpoint.hub, number)
+        text = composer.compose(wanted, known, number)
         if text is None:
             return None
         return composed(

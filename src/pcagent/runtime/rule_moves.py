@@ -301,18 +301,27 @@ def save_move(
 
 
 def tell_move(
-    subtask: SubtaskSpec, answers: Mapping[str, str], history: Sequence[str]
+    subtask: SubtaskSpec,
+    answers: Mapping[str, str],
+    history: Sequence[str],
+    picked: Mapping[str, str] | None = None,
 ) -> Decision | None:
-    """The step that tells the user what a subtask found, once all its values are in, when its
-    words ask for it ("..., and tell me"): the values were reported to the run, not yet said
-    to anyone. None when it asks for no telling, a value is missing, or it has answered."""
-    if not subtask.outputs or not asks_to_tell(subtask.description):
+    """The step that tells the user what a subtask found, when its words ask for it ("...,
+    and tell me"): the thing the run ``picked`` for a question of which has the most or least
+    (:func:`~pcagent.agents.superlatives.extremes`) as soon as it is known, else all its values
+    once they are in (they were reported to the run, not yet said to anyone). None when it
+    asks for no telling, a value is missing, or it has answered."""
+    if not subtask.outputs or not asks_to_tell(subtask.description) or told(history):
         return None
-    if any(name not in answers for name in subtask.outputs) or told(history):
+    if picked:
+        text = "; ".join(picked.values())
+    elif all(name in answers for name in subtask.outputs):
+        text = "; ".join(answers[name] for name in subtask.outputs)
+    else:
         return None
     return Decision(
         reasoning="[run] the subtask asks to be told what it found: telling it",
-        action=act.Answer(text="; ".join(answers[name] for name in subtask.outputs)),
+        action=act.Answer(text=text),
     )
 
 
