@@ -115,3 +115,17 @@ def test_progress_completes_a_value_that_gives_one_of_the_listed_things() -> Non
     assert report.outputs == {
         "prices": "Alder Inc (ALD) closed at $4.10.; Birch Co (BRC) closed at $9.99."
     }
+
+
+def test_when_to_leave_to_arrive_in_time() -> None:
+    found = {
+        "meeting": "15:10  Dentist at the Elm Street clinic",
+        "journey": "By bus from home to the Elm Street clinic takes about 1 h 25 min.",
+        "s2_read": "Elm Street clinic by bus 1 h 25 min\nby taxi 20 min",
+    }
+    asked = "Set an alarm so that I leave home in time to get to the dentist"
+    assert offset_times(asked, found) == {"leave_by": "13:45 (15:10 less 1 h 25 min)"}
+    # two durations found, or no time: nothing worked out
+    assert offset_times(asked, found | {"other": "a walk of 40 min"}) == {}
+    assert offset_times(asked, {"journey": found["journey"]}) == {}
+    assert offset_times("Set an alarm for the dentist", found) == {}

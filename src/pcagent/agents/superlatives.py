@@ -14,6 +14,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from pcagent.agents.evidence import listed_names
+from pcagent.agents.time_offsets import duration_minutes
 
 #: The words that ask for an extreme, and whether the least (True) or the most is wanted.
 _EXTREMES = {
@@ -42,10 +43,6 @@ _ASKS = re.compile(
 #: Words that say the quantity is a duration or a price.
 _DURATION_WORDS = re.compile(r"\b(?:shortest|quickest|fastest|longest|slowest|time|flight)\b", re.I)
 _PRICE_WORDS = re.compile(r"\b(?:cheapest|expensive|price|prices|cost)\b", re.I)
-_DURATION = re.compile(
-    r"(?:(\d+)\s*(?:h|hours?|hrs?)\b\s*(?:(\d+)\s*(?:m|min|mins|minutes?)\b)?|(\d+)\s*(?:min|mins|minutes?)\b)",
-    re.I,
-)
 _PRICE = re.compile(r"[$€£¥]\s*(\d[\d,]*(?:\.\d+)?)|(\d[\d,]*(?:\.\d+)?)\s*(?:USD|EUR|dollars)\b")
 _NUMBER = re.compile(r"(?<![\d.:])(\d[\d,]*(?:\.\d+)?)(?![\d:])")
 #: Most characters of a value taken for a list of things to compare.
@@ -56,12 +53,8 @@ def _quantity(line: str, kind: str) -> tuple[float, str] | None:
     """The first quantity of ``kind`` ("duration", "price", "number") in ``line``: its value
     (minutes, money, the number) and its text."""
     if kind == "duration":
-        match = _DURATION.search(line)
-        if match is None:
-            return None
-        hours, minutes, only_minutes = match.groups()
-        total = int(hours or 0) * 60 + int(minutes or only_minutes or 0)
-        return float(total), match.group(0).strip()
+        duration = duration_minutes(line)
+        return None if duration is None else (float(duration[0]), duration[1])
     pattern = _PRICE if kind == "price" else _NUMBER
     match = pattern.search(line)
     if match is None:
