@@ -54,3 +54,19 @@ def test_the_composer_gives_a_sheet_s_rows_with_numbers_as_numbers() -> None:
     assert rows == (("Lisbon", 545000), ("Oslo", 709000), ("Rome", "2.8 m"))
     prompt = models.prompts("composer")[0]
     assert "Subtask: write the cities in column A" in prompt and "Give the rows." in prompt
+
+
+def test_rows_come_in_the_order_asked() -> None:
+    from pcagent.agents.composer import in_order_asked
+
+    rows = (("Peru", 34), ("Chile", 19.6), ("Brazil", 216))
+    asked = "write the countries in column A in descending order of population, populations in B"
+    assert in_order_asked(rows, asked) == (("Brazil", 216), ("Peru", 34), ("Chile", 19.6))
+    assert in_order_asked(rows, "from the smallest to the largest") == (
+        ("Chile", 19.6),
+        ("Peru", 34),
+        ("Brazil", 216),
+    )
+    assert in_order_asked(rows, "write the countries in column A") == rows  # no order asked
+    mixed = (("Peru", "n/a"), ("Chile", 19.6))
+    assert in_order_asked(mixed, asked) == mixed  # no column of numbers

@@ -70,7 +70,32 @@ class Composer(Agent):
             for row in result.value.rows[:MAX_ROWS]
             if any(str(cell).strip() for cell in row)
         )
-        return rows or None
+        return in_order_asked(rows, subtask) or None
+
+
+#: "in descending order of population", "from highest to lowest", "ascending".
+_DESCENDING = re.compile(
+    r"\b(?:descending|decreasing)\b|\bfrom\s+(?:the\s+)?(?:highest|largest|biggest|most)\b", re.I
+)
+_ASCENDING = re.compile(
+    r"\b(?:ascending|increasing)\b|\bfrom\s+(?:the\s+)?(?:lowest|smallest|least|fewest)\b", re.I
+)
+
+
+def in_order_asked(
+    rows: tuple[tuple[Cell, ...], ...], subtask: str
+) -> tuple[tuple[Cell, ...], ...]:
+    """``rows`` sorted by their first column of numbers when ``subtask`` asks for an order
+    ("in descending order of population"); as they are otherwise, or when no column holds a
+    number in every row. The model was asked for the order too, and did not keep it."""
+    descending = bool(_DESCENDING.search(subtask))
+    if not (descending or _ASCENDING.search(subtask)) or not rows:
+        return rows
+    width = min(len(row) for row in rows)
+    for column in range(width):
+        if all(isinstance(row[column], int | float) for row in rows):
+            return tuple(sorted(rows, key=lambda row: float(row[column]), reverse=descending))
+    return rows
 
 
 #: A number as a model may write it in text: "$131.38", "1,425,893,465", "38 min".
