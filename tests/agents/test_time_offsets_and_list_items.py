@@ -55,63 +55,39 @@ def test_list_items_are_counted_under_each_heading() -> None:
     assert not picks_by_place("find the dentist's time")
 
 
-def test_progress_sees_the_count_only_where_a_place_is_asked_and_keeps_the_value_bare() -> None:
-    reply = json.dumps(
-        {
-            "progress": "found it",
-            "completed": True,
-            "outputs": {"the_event": "[2nd] 09:05  Dentist"},
-        }
-    )
-    models = ScriptedModels(progress=[reply, reply])
-    agent = ProgressAgent(models.for_role("progress"))
-    data = ProgressInput(
-        subtask="Find the second event of the early part",
-        outputs_needed=["the_event"],
+def _reading(subtask: str, output: str, read: str) -> ProgressInput:
+    """Progress's input right after a step that read ``read``."""
+    return ProgressInput(
+        subtask=subtask,
+        outputs_needed=[output],
         previous="",
         action="editor_open(path='plan.txt')",
         verdict="success",
         answers={},
-        read=AGENDA,
+        read=read,
     )
-    report = agent.update(data)
+
+
+def _reply(outputs: dict[str, str]) -> str:
+    return json.dumps({"progress": "found it", "completed": True, "outputs": outputs})
+
+
+def test_progress_sees_the_count_only_where_a_place_is_asked_and_keeps_the_value_bare() -> None:
+    reply = _reply({"the_event": "[2nd] 09:05  Dentist"})
+    models = ScriptedModels(progress=[reply, reply])
+    agent = ProgressAgent(models.for_role("progress"))
+    report = agent.update(_reading("Find the second event of the early part", "the_event", AGENDA))
     assert report.outputs == {"the_event": "09:05  Dentist"}
     assert "[2nd] 09:05  Dentist" in models.prompts("progress")[0]
-    agent.update(
-        ProgressInput(
-            subtask="Find the dentist's time",
-            outputs_needed=["the_event"],
-            previous="",
-            action="editor_open(path='plan.txt')",
-            verdict="success",
-            answers={},
-            read=AGENDA,
-        )
-    )
+    agent.update(_reading("Find the dentist's time", "the_event", AGENDA))
     assert "[2nd]" not in models.prompts("progress")[1]
 
 
 def test_progress_completes_a_value_that_gives_one_of_the_listed_things() -> None:
     reading = "Results\nAlder Inc (ALD) closed at $4.10.\nBirch Co (BRC) closed at $9.99."
-    reply = json.dumps(
-        {
-            "progress": "p",
-            "completed": True,
-            "outputs": {"prices": "Alder Inc (ALD) closed at $4.10."},
-        }
-    )
-    models = ScriptedModels(progress=[reply])
-    report = ProgressAgent(models.for_role("progress")).update(
-        ProgressInput(
-            subtask="Search the web for the prices of Alder Inc and Birch Co",
-            outputs_needed=["prices"],
-            previous="",
-            action="browser_open(url='search')",
-            verdict="success",
-            answers={},
-            read=reading,
-        )
-    )
+    models = ScriptedModels(progress=[_reply({"prices": "Alder Inc (ALD) closed at $4.10."})])
+    asked = "Search the web for the prices of Alder Inc and Birch Co"
+    report = ProgressAgent(models.for_role("progress")).update(_reading(asked, "prices", reading))
     assert report.outputs == {
         "prices": "Alder Inc (ALD) closed at $4.10.; Birch Co (BRC) closed at $9.99."
     }

@@ -321,7 +321,12 @@ class SubtaskBook:
                 checkpoint.reflection += f" — {hint}"
         finding_done = _found_all(subtask, checkpoint)
         redone = self._redone(checkpoint, subtask, report, work, repeated)
-        saved = not redone and self._saved_its_writing(checkpoint, subtask, report, work)
+        # the step saved what the subtask wrote, and a ``done`` would be accepted now
+        saved = (
+            not redone
+            and saved_its_writing(subtask, checkpoint.history)
+            and self._done_after(checkpoint, subtask, report, work)
+        )
         if (
             finding_done
             or redone
@@ -385,19 +390,6 @@ class SubtaskBook:
             return False  # opening or reading again is not the subtask's work done again
         checked = f"{repeated}: {action_text(action)} -> success" in checkpoint.history
         return checked and self._done_after(checkpoint, subtask, report, work)
-
-    def _saved_its_writing(
-        self,
-        checkpoint: RunCheckpoint,
-        subtask: SubtaskSpec,
-        report: ProgressReport | None,
-        work: StepWork,
-    ) -> bool:
-        """Whether the step saved what the subtask wrote (:func:`saved_its_writing`) and a
-        ``done`` would be accepted now."""
-        if not saved_its_writing(subtask, checkpoint.history):
-            return False
-        return self._done_after(checkpoint, subtask, report, work)
 
     def _done_after(
         self,
