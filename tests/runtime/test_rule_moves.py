@@ -257,3 +257,37 @@ def test_a_picked_thing_is_told_as_soon_as_it_is_known() -> None:
     assert move is not None and move.action == act.Answer(text="Rome (3 h 10 min)")
     told = ["5: answer(text='Rome (3 h 10 min)') -> success"]
     assert tell_move(asking, {}, told, {"shortest": "Rome (3 h 10 min)"}) is None
+
+
+def test_a_document_is_formatted_clause_by_clause_then_saved() -> None:
+    from pcagent.runtime.rule_moves import format_move
+
+    base = POOL.get("office_editor")
+    kinds = base.kinds | {"writer_format", "writer_read", "writer_save"}
+    role = base.__class__(base.name, base.capability, kinds, base.apps)
+    doc = subtask("Center the title, underline the last paragraph, and save it.", "writer")
+    first = format_move(doc, role, "writer", [], "")
+    assert first is not None and first.action == app_actions.WriterFormat(
+        paragraphs=(0,), alignment="center"
+    )
+    history = ["3: writer_format(paragraphs=(0,), alignment='center') -> success"]
+    read = format_move(doc, role, "writer", history, "")  # "the last": the numbers first
+    assert read is not None and read.action == app_actions.WriterRead()
+    history.append("4: writer_read() -> success")
+    reading = "step 4, writer_read: 0: Title\n1: One.\n2: Two.\n3: "
+    last = format_move(doc, role, "writer", history, reading)
+    assert last is not None and last.action == app_actions.WriterFormat(
+        paragraphs=(2,), underline=True
+    )
+    history.append("5: writer_format(paragraphs=(2,), underline=True) -> success")
+    save = format_move(doc, role, "writer", history, "")
+    assert save is not None and save.action == app_actions.WriterSave(path="")
+    history.append("6: writer_save(path='') -> success")
+    assert format_move(doc, role, "writer", history, "") is None
+    from pcagent.runtime.rule_moves import saved_its_writing
+
+    assert saved_its_writing(doc, history)  # the save ends the subtask
+    # a failed format: the model takes over
+    failed = ["3: writer_format(paragraphs=(0,), alignment='center') -> no_change"]
+    assert format_move(doc, role, "writer", failed, "") is None
+    assert format_move(doc, role, "text_editor", [], "") is None  # not in front

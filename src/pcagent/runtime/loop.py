@@ -52,6 +52,7 @@ from pcagent.runtime.rule_moves import (
     composed,
     document_move,
     first_cell,
+    format_move,
     save_move,
     search_move,
     tell_move,
@@ -179,6 +180,7 @@ class StepLoop:
             document_move(subtask, role, front, title, history)
             or search_move(subtask, role, front, history, checkpoint.hub)
             or alarm_move(subtask, role, front, history, text, checkpoint.hub)
+            or format_move(subtask, role, front, history, checkpoint.last_output)
             or save_move(subtask, role, front, history)
             or self._composed(checkpoint, subtask, role, front, number, picked | checkpoint.hub)
         )

@@ -23,6 +23,7 @@ from pathlib import PurePosixPath
 from pcagent import actions as act
 from pcagent.agents.clause_plan import asks_to_tell
 from pcagent.agents.decision import Decision
+from pcagent.agents.format_plan import format_requests, read_paragraphs
 from pcagent.agents.plan import SubtaskSpec
 from pcagent.agents.roles import Role
 from pcagent.agents.time_offsets import offset_times
@@ -262,16 +263,17 @@ def save_path(description: str) -> str:
 
 def saved_its_writing(subtask: SubtaskSpec, history: Sequence[str]) -> bool:
     """Whether the subtask's latest step saved, with its application's own save action, what
-    an earlier step of it wrote, and the subtask gives a name to save under: saving is then the
+    an earlier step of it wrote or formatted, and the subtask asks to save: saving is then the
     last thing such a subtask asks for (a small model went on re-inserting the text instead)."""
     kind = SAVES.get(subtask.app, "")
-    if not kind or not history or not save_path(subtask.description):
+    if not kind or not history or not _SAVE_WORD.search(subtask.description):
         return False
     last = history[-1]
     if not (_step_action(last).startswith(f"{kind}(") and last.endswith("-> success")):
         return False
     return any(
-        _step_action(line).startswith(_WRITING) and line.endswith(_WROTE) for line in history[:-1]
+        _step_action(line).startswith((*_WRITING, f"{FORMAT_KIND}(")) and line.endswith(_WROTE)
+        for line in history[:-1]
     )
 
 
@@ -363,5 +365,59 @@ def alarm_move(
         reasoning=f"[run] the subtask sets an alarm {value.partition(' ')[2].strip('()')}",
         action=act.ACTION_TYPES[ALARM_KIND].model_validate(
             {"kind": ALARM_KIND, "time": value.split()[0]}
+        ),
+    )
+
+
+# --- formatting a document as its words say ------------------------------------------------
+
+#: The word processor's own actions that format, read and save the document in front.
+FORMAT_KIND = "writer_format"
+READ_KIND = "writer_read"
+_SAVE_WORD = re.compile(r"\bsave\b", re.I)
+
+
+def format_move(
+    subtask: SubtaskSpec, role: Role, front_app: str, history: Sequence[str], last_output: str
+) -> Decision | None:
+    """The next step of the formatting a word-processor subtask's words ask for
+    (:func:`~pcagent.agents.format_plan.format_requests`): each clause's ``writer_format`` in
+    turn, a ``writer_read`` first where a clause needs the paragraphs' numbers ("the last
+    paragraph"), then, when it says to save, ``writer_save``. None when its words ask for no
+    formatting, the word processor is not in front, or a format step failed (the model takes
+    over, with the GUI too)."""
+    if subtask.app != "writer" or front_app != "writer" or FORMAT_KIND not in role.kinds:
+        return None
+    requests = format_requests(subtask.description)
+    formats = [line for line in history if _step_action(line).startswith(f"{FORMAT_KIND}(")]
+    if not requests or any(not line.endswith("-> success") for line in formats):
+        return None
+    if len(formats) >= len(requests):
+        save = SAVES["writer"]
+        if not _SAVE_WORD.search(subtask.description) or save not in role.kinds:
+            return None
+        if any(_step_action(line).startswith(f"{save}(") for line in history):
+            return None
+        return Decision(
+            reasoning="[run] the subtask's formatting is done: saving it",
+            action=act.ACTION_TYPES[save].model_validate(
+                {"kind": save, "path": save_path(subtask.description)}
+            ),
+        )
+    request = requests[len(formats)]
+    numbers = request.paragraphs(read_paragraphs(last_output))
+    if numbers is None:
+        reads = sum(_step_action(line).startswith(f"{READ_KIND}(") for line in history)
+        if READ_KIND not in role.kinds or reads > len(formats):
+            return None
+        return Decision(
+            reasoning="[run] reading the document's paragraphs to format them by number",
+            action=act.ACTION_TYPES[READ_KIND].model_validate({"kind": READ_KIND}),
+        )
+    changes = ", ".join(f"{name}={value}" for name, value in request.changes.items())
+    return Decision(
+        reasoning=f"[run] the subtask formats paragraphs {list(numbers)}: {changes}",
+        action=act.ACTION_TYPES[FORMAT_KIND].model_validate(
+            {"kind": FORMAT_KIND, "paragraphs": numbers, **request.changes}
         ),
     )
