@@ -291,3 +291,19 @@ def test_a_document_is_formatted_clause_by_clause_then_saved() -> None:
     failed = ["3: writer_format(paragraphs=(0,), alignment='center') -> no_change"]
     assert format_move(doc, role, "writer", failed, "") is None
     assert format_move(doc, role, "text_editor", [], "") is None  # not in front
+
+
+def test_the_run_goes_to_the_address_a_browser_subtask_names() -> None:
+    from pcagent.runtime.rule_moves import address_move
+
+    kinds = frozenset({"browser_open", "browser_read"})
+    role = default_pool(["browser"], kinds).get("browser")
+    going = subtask("Go to https://papers.test/ in the browser and search for agents", "browser")
+    move = address_move(going, role, "browser", [])
+    assert move is not None and move.action == app_actions.BrowserOpen(url="https://papers.test/")
+    visiting = subtask("Visit www.example.test.", "browser")
+    assert address_move(visiting, role, "browser", []).action == app_actions.BrowserOpen(  # type: ignore[union-attr]
+        url="www.example.test"
+    )
+    assert address_move(going, role, "browser", ["2: browser_open(url='x') -> success"]) is None
+    assert address_move(subtask("Search for agents", "browser"), role, "browser", []) is None

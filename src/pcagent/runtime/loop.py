@@ -47,6 +47,7 @@ from pcagent.runtime.record_models import ReflectionRecord, StepResult
 from pcagent.runtime.recorder import StepRecorder, StepWork
 from pcagent.runtime.rule_moves import (
     SHEET_WRITE,
+    address_move,
     alarm_move,
     compose_kind,
     composed,
@@ -178,6 +179,7 @@ class StepLoop:
         history = checkpoint.history
         ruled = (
             document_move(subtask, role, front, title, history)
+            or address_move(subtask, role, front, history)
             or search_move(subtask, role, front, history, checkpoint.hub)
             or alarm_move(subtask, role, front, history, text, checkpoint.hub)
             or format_move(subtask, role, front, history, checkpoint.last_output)

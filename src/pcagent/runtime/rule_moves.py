@@ -135,6 +135,34 @@ def findings_for(subtask: SubtaskSpec, hub: Mapping[str, str]) -> list[str]:
     ]
 
 
+#: "Go to https://arxiv.org/", "open www.example.com": an address to open.
+_ADDRESS = re.compile(
+    r"\b(?:go\s+to|open|visit|navigate\s+to)\s+(?:the\s+(?:page|site|website)\s+)?"
+    r"[\"'“]?((?:https?://|www\.)[^\s\"'”,;]+)",
+    re.I,
+)
+
+
+def address_move(
+    subtask: SubtaskSpec, role: Role, front_app: str, history: Sequence[str]
+) -> Decision | None:
+    """The step that opens the address a browser subtask says to go to ("Go to
+    https://arxiv.org/ ..."), before it has opened anything; None otherwise."""
+    action_type = act.ACTION_TYPES.get(SEARCH_KIND)
+    if SEARCH_KIND not in role.kinds or action_type is None or subtask.app != front_app:
+        return None
+    if getattr(action_type, "belongs_to", None) != subtask.app:
+        return None
+    match = _ADDRESS.search(subtask.description)
+    if match is None or any(f"{SEARCH_KIND}(" in line for line in history):
+        return None
+    address = match.group(1).rstrip(".")
+    return Decision(
+        reasoning=f"[run] the subtask goes to {address}",
+        action=action_type.model_validate({"kind": SEARCH_KIND, "url": address}),
+    )
+
+
 def search_move(
     subtask: SubtaskSpec,
     role: Role,
