@@ -36,7 +36,8 @@ def test_the_pcagent_agent_is_evaluated_after_every_step(
 ) -> None:
     task = load_tasks()["pc09"]
     # The run opens the word processor (by rule), the Composer writes the paragraphs, the run
-    # inserts them and saves them under the subtask's name (by rule); the model says done.
+    # inserts them and saves them under the subtask's name (by rule), which ends the subtask:
+    # the model is never asked.
     decisions = ScriptedBackend([scripts.decision({"kind": "done"})])
     models = scripts.usual_models(decisions, WRITER_PLAN)
     models.backends["composer"] = ScriptedBackend([json.dumps({"text": PARAGRAPHS})])
@@ -48,6 +49,6 @@ def test_the_pcagent_agent_is_evaluated_after_every_step(
     assert result.outcome.success, [(n.node_id, n.reason) for n in result.nodes]
     saved = result.nodes[0]
     assert saved.step == 3  # passed right after the step that saved the file
-    assert result.outcome.actions == 4 and result.run_id
+    assert result.outcome.actions == 3 and result.run_id and not decisions.requests
     assert result.outcome.planned_apps == ("writer",)
     assert result.outcome.manager_correct is True
