@@ -416,3 +416,53 @@ def test_a_value_progress_never_reports_is_read_off_its_line_once_the_model_repe
     # the echoing Progress never reports it; the repeat shows the model has nothing left to do
     assert len(steps) == 2
     assert steps[-1].hub["lunch"] == "13:00 Lunch with Omar"
+
+
+def test_the_hub_keeps_a_subtask_s_longest_reading(tmp_path: Path) -> None:
+    desktop, store, config = setup(tmp_path)
+    (desktop.home / "notes.txt").write_text("a long page of notes that the next subtask needs")
+    (desktop.home / "short.txt").write_text("ok")
+    config = config.model_copy(
+        update={"run": RunConfig(max_steps=5, listing_limit=0, app_actions_first=False)}
+    )
+    plan = scripts.plan({"id": "s1", "description": "Look at the notes", "app": "text_editor"})
+    script = moves(
+        {"kind": "editor_open", "path": "notes.txt"},
+        {"kind": "editor_open", "path": "short.txt"},
+        {"kind": "done"},
+    )
+    outcome = RunSession(desktop, scripts.usual_models(script, plan), store, config).start("look")
+    assert outcome.status == "finished", outcome.summary
+    # the page, not the two-letter reading after it
+    assert store.steps(outcome.run_id)[-1].hub == {
+        "s1_read": "a long page of notes that the next subtask needs"
+    }
+
+
+def test_a_part_read_earlier_is_copied_where_a_subtask_says_to_write_it(tmp_path: Path) -> None:
+    desktop, store, config = setup(tmp_path)
+    (desktop.home / "paper.txt").write_text("Tea Paper\n\nAbstract\nTea is good.\n\nReferences")
+    config = config.model_copy(
+        update={"run": RunConfig(max_steps=6, listing_limit=0, app_actions_first=False)}
+    )
+    plan = scripts.plan(
+        {"id": "s1", "description": "Look at paper.txt", "app": "text_editor", "outputs": ["t"]},
+        {
+            "id": "s2",
+            "description": "Write the abstract into {t}",
+            "app": "text_editor",
+            "inputs": ["t"],
+            "depends_on": ["s1"],
+        },
+    )
+    script = moves(
+        {"kind": "editor_open", "path": "paper.txt"},
+        {"kind": "answer", "text": "Tea Paper"},
+        {"kind": "done"},
+    )
+    models = scripts.usual_models(script, plan)
+    models.backends["composer"] = ScriptedBackend([])  # never asked: the abstract is copied
+    outcome = RunSession(desktop, models, store, config).start("copy the abstract")
+    typed = next(s for s in store.steps(outcome.run_id) if s.subtask_id == "s2")
+    assert typed.action == act.TypeText(text="Tea is good.")
+    assert typed.thought == "[run] the subtask copies the abstract read earlier"

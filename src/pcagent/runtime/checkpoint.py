@@ -36,6 +36,9 @@ class RunCheckpoint(BaseModel):
     #: What the latest application action that read something returned (a document's
     #: paragraphs, a page's text), kept for the next decisions of the same subtask.
     last_output: str = ""
+    #: The subtask's longest reading so far, as ``last_output`` had it: a page read before a
+    #: download's one-line message replaced it. What the hub keeps of the subtask.
+    richest_output: str = ""
     #: The latest action of the subtask, when it was an application action that read its effect
     #: back and found it done ("" once any other action follows).
     verified_effect: str = ""
@@ -74,6 +77,7 @@ class RunCheckpoint(BaseModel):
         self.reflection = ""
         self.history = []
         self.last_output = ""
+        self.richest_output = ""
         self.verified_effect = ""
         self.consecutive_failures = 0
         self.recent_actions = []

@@ -20,6 +20,7 @@ from pcagent.agents.hub import CommunicationHub
 from pcagent.agents.plan import SubtaskSpec
 from pcagent.agents.reflection import Reflection
 from pcagent.agents.roles import Role
+from pcagent.agents.sections import copied_part, found_section
 from pcagent.agents.superlatives import extremes
 from pcagent.agents.time_offsets import offset_times
 from pcagent.app_actions import SheetSet
@@ -256,6 +257,10 @@ class StepLoop:
                 reasoning=f"[run] the subtask fills cells: the Composer gave {len(rows)} rows",
                 action=SheetSet(cell=cell, values=rows),
             )
+        part = copied_part(wanted)
+        copied = found_section(part, checkpoint.hub) if part else None
+        if copied is not None:
+            return composed(kind, copied, f"[run] the subtask copies the {part} read earlier")
         text = composer.compose(wanted, known, number)
         if text is None:
             return None
@@ -299,6 +304,8 @@ class StepLoop:
         work.result = self.dispatcher.carry_out(action)
         if work.result.output is not None:
             checkpoint.last_output = f"step {work.number}, {action.kind}: {work.result.output}"
+            if len(work.result.output) >= len(checkpoint.richest_output.partition(": ")[2]):
+                checkpoint.richest_output = checkpoint.last_output
         if work.result.reply is not None:
             checkpoint.guidance = work.result.reply
             question = action.question if isinstance(action, act.AskHuman) else ""

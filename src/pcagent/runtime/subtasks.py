@@ -71,7 +71,7 @@ def _repeats_a_success(history: Sequence[str], action: str) -> int | None:
 
 
 #: Most characters of a subtask's last reading kept for the subtasks after it.
-READ_KEPT = 800
+READ_KEPT = 1500
 
 
 def _kept(text: str) -> str:
@@ -80,13 +80,14 @@ def _kept(text: str) -> str:
 
 
 def _keep_findings(checkpoint: RunCheckpoint, subtask: SubtaskSpec) -> None:
-    """What a finished subtask found goes to the hub: its reported values, and what its last
-    reading action read (``<id>_read``). A small model's plan often says "read the memo" without
+    """What a finished subtask found goes to the hub: its reported values, and what its
+    longest reading read (``<id>_read``; a page, not the download message after it). A small model's plan often says "read the memo" without
     naming the value, and even a named value is often only part of what the next subtask needs
     (the event, not its time): the next subtask then still has the memo."""
     checkpoint.hub.update(checkpoint.answers)
-    if checkpoint.last_output:
-        text = checkpoint.last_output.partition(": ")[2] or checkpoint.last_output
+    reading = checkpoint.richest_output or checkpoint.last_output
+    if reading:
+        text = reading.partition(": ")[2] or reading
         checkpoint.hub[f"{subtask.id}_read"] = _kept(text)
 
 
