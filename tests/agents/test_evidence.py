@@ -143,3 +143,11 @@ def test_the_one_line_that_holds_what_a_subtask_seeks() -> None:
     # a tie, or too few of the words on any line: no line is taken
     assert matching_line("the call or the lunch", memo) is None
     assert matching_line("the second event", memo) is None
+
+
+def test_a_count_of_search_results_is_no_value() -> None:
+    from pcagent.agents.evidence import empty_answer
+
+    assert empty_answer("About 10 results", ["travel_time"], "how long is the trip") is not None
+    assert empty_answer("10 results", ["travel_time"], "how long is the trip") is not None
+    assert empty_answer("38 min by subway", ["travel_time"], "how long is the trip") is None

@@ -307,3 +307,47 @@ def test_the_run_goes_to_the_address_a_browser_subtask_names() -> None:
     )
     assert address_move(going, role, "browser", ["2: browser_open(url='x') -> success"]) is None
     assert address_move(subtask("Search for agents", "browser"), role, "browser", []) is None
+
+
+RESULTS = """walk to the pier - Offline Search
+http://search.test/?q=walk
+Offline Search
+Search
+
+About 3 results
+
+Town Hall to Pier - Offline Maps
+http://maps.test/directions?from=hall&to=pier
+
+Directions and travel time on foot from Town Hall to Pier.
+
+Pier opening hours - Facts
+http://facts.test/pier
+"""
+
+
+def test_the_first_result_is_opened_when_the_snippets_did_not_give_the_value() -> None:
+    from pcagent.runtime.rule_moves import first_result, result_move
+
+    assert first_result(RESULTS) == "Town Hall to Pier - Offline Maps"
+    assert first_result("A page\nhttp://x.test\nno results count") == ""
+    kinds = frozenset({"browser_open", "browser_click"})
+    role = default_pool(["browser"], kinds).get("browser")
+    finding = subtask("Look up how long the walk to the pier takes", "browser").model_copy(
+        update={"outputs": ["walk"]}
+    )
+    searched = ["3: browser_open(url='walk to the pier') -> success"]
+    reading = f"step 3, browser_open: {RESULTS}"
+    move = result_move(finding, role, "browser", searched, {}, reading)
+    assert move is not None
+    assert move.action == app_actions.BrowserClick(text="Town Hall to Pier - Offline Maps")
+    # the value is in, it clicked before, or the last step was no search: the model's
+    assert result_move(finding, role, "browser", searched, {"walk": "12 min"}, reading) is None
+    clicked = [*searched, "4: browser_click(text='x') -> success", *searched]
+    assert result_move(finding, role, "browser", clicked, {}, reading) is None
+    assert (
+        result_move(
+            finding, role, "browser", ["3: open_app(app='browser') -> success"], {}, reading
+        )
+        is None
+    )

@@ -112,7 +112,14 @@ def empty_answer(text: str, names: Sequence[str], asked: str) -> str | None:
         return "it repeats the task's words, not what was found"
     if _NOTHING_FOUND.search(plain) or plain in {"none", "unknown", "n/a", "na", "-", "?"}:
         return "it says the value was not found"
+    if _RESULT_COUNT.match(plain):
+        return "it is the number of search results, not a value on them"
     return None
+
+
+#: A search page's count of its results ("About 10 results"), which a small model reported as
+#: the travel time it was looking for.
+_RESULT_COUNT = re.compile(r"^(?:about\s+)?[\d,.]+\s+(?:results?|hits|matches)\.?$")
 
 
 #: Longest line a found value is widened to.

@@ -55,6 +55,7 @@ from pcagent.runtime.rule_moves import (
     document_move,
     first_cell,
     format_move,
+    result_move,
     save_move,
     search_move,
     tell_move,
@@ -182,6 +183,9 @@ class StepLoop:
             document_move(subtask, role, front, title, history)
             or address_move(subtask, role, front, history)
             or search_move(subtask, role, front, history, checkpoint.hub)
+            or result_move(
+                subtask, role, front, history, checkpoint.answers, checkpoint.last_output
+            )
             or alarm_move(subtask, role, front, history, text, checkpoint.hub)
             or format_move(subtask, role, front, history, checkpoint.last_output)
             or save_move(subtask, role, front, history)

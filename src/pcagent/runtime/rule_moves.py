@@ -163,6 +163,54 @@ def address_move(
     )
 
 
+#: A search page's count line ("About 10 results"), after which its results are listed.
+_RESULTS_LINE = re.compile(r"^\s*(?:about\s+)?[\d,]+\s+results?\s*$", re.I)
+#: The browser's own action that follows a link by its text.
+CLICK_KIND = "browser_click"
+
+
+def first_result(page: str) -> str:
+    """The title of a search page's first result: the first line after its count of results
+    that the result's address follows; "" when the page lists none."""
+    lines = [line.strip() for line in page.splitlines()]
+    start = next((i for i, line in enumerate(lines) if _RESULTS_LINE.match(line)), None)
+    if start is None:
+        return ""
+    for index in range(start + 1, len(lines) - 1):
+        if lines[index] and lines[index + 1].startswith(("http://", "https://")):
+            return lines[index]
+    return ""
+
+
+def result_move(
+    subtask: SubtaskSpec,
+    role: Role,
+    front_app: str,
+    history: Sequence[str],
+    answers: Mapping[str, str],
+    last_output: str,
+) -> Decision | None:
+    """When the run's own search left a value the subtask must find unreported (the results'
+    snippets did not hold it), the step that opens the first result, as a person would; once
+    per subtask. None otherwise."""
+    if CLICK_KIND not in role.kinds or subtask.app != front_app or not history:
+        return None
+    if not subtask.outputs or all(name in answers for name in subtask.outputs):
+        return None
+    searched = _step_action(history[-1]).startswith(f"{SEARCH_KIND}(")
+    if not (searched and history[-1].endswith("-> success")):
+        return None
+    if any(_step_action(line).startswith(f"{CLICK_KIND}(") for line in history):
+        return None
+    title = first_result(last_output.partition(": ")[2] or last_output)
+    if not title:
+        return None
+    return Decision(
+        reasoning="[run] the search's snippets did not give the value: opening its first result",
+        action=act.ACTION_TYPES[CLICK_KIND].model_validate({"kind": CLICK_KIND, "text": title}),
+    )
+
+
 def search_move(
     subtask: SubtaskSpec,
     role: Role,
