@@ -351,3 +351,25 @@ def test_the_first_result_is_opened_when_the_snippets_did_not_give_the_value() -
         )
         is None
     )
+
+
+def test_the_days_between_a_written_and_a_found_date_are_counted_by_the_calculator() -> None:
+    from pcagent.runtime.rule_moves import days_move
+
+    kinds = frozenset({"calculator_evaluate"})
+    role = default_pool(["calculator", "clock"], kinds).get("calculator_clock")
+    counting = subtask(
+        "compute with the calculator how many days there are from 2 May 2025 to the start",
+        "calculator",
+    )
+    hub = {"start": "Leaving on June 1, 2025 at 08:00", "s1_read": "back on 9 June 2025"}
+    move = days_move(counting, role, "calculator", [], counting.description, hub)
+    assert move is not None and move.reasoning.startswith("[run]")
+    assert move.action == app_actions.CalculatorEvaluate(expression="2025-06-01 - 2025-05-02")
+    done = ["4: calculator_evaluate(expression='2025-06-01 - 2025-05-02') -> success"]
+    assert days_move(counting, role, "calculator", done, counting.description, hub) is None
+    # three dates known, or no days asked: the model's
+    more = hub | {"back": "back on 9 June 2025"}
+    assert days_move(counting, role, "calculator", [], counting.description, more) is None
+    plain = subtask("compute 12 * 7", "calculator")
+    assert days_move(plain, role, "calculator", [], plain.description, hub) is None

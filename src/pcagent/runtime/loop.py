@@ -52,6 +52,7 @@ from pcagent.runtime.rule_moves import (
     alarm_move,
     compose_kind,
     composed,
+    days_move,
     document_move,
     first_cell,
     format_move,
@@ -187,6 +188,7 @@ class StepLoop:
                 subtask, role, front, history, checkpoint.answers, checkpoint.last_output
             )
             or alarm_move(subtask, role, front, history, text, checkpoint.hub)
+            or days_move(subtask, role, front, history, text, checkpoint.hub)
             or format_move(subtask, role, front, history, checkpoint.last_output)
             or save_move(subtask, role, front, history)
             or self._composed(checkpoint, subtask, role, front, number, picked | checkpoint.hub)

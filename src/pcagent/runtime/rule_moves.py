@@ -22,6 +22,7 @@ from pathlib import PurePosixPath
 
 from pcagent import actions as act
 from pcagent.agents.clause_plan import asks_to_tell
+from pcagent.agents.dates import days_between_asked
 from pcagent.agents.decision import Decision
 from pcagent.agents.format_plan import format_requests, read_paragraphs
 from pcagent.agents.plan import SubtaskSpec
@@ -495,5 +496,39 @@ def format_move(
         reasoning=f"[run] the subtask formats paragraphs {list(numbers)}: {changes}",
         action=act.ACTION_TYPES[FORMAT_KIND].model_validate(
             {"kind": FORMAT_KIND, "paragraphs": numbers, **request.changes}
+        ),
+    )
+
+
+# --- the days between two dates ------------------------------------------------------------
+
+#: The calculator's own action that evaluates an expression (dates count as day numbers).
+EVALUATE_KIND = "calculator_evaluate"
+
+
+def days_move(
+    subtask: SubtaskSpec,
+    role: Role,
+    front_app: str,
+    history: Sequence[str],
+    text: str,
+    hub: Mapping[str, str],
+) -> Decision | None:
+    """The step that counts the days between the two dates a calculator subtask asks about
+    (:func:`~pcagent.agents.dates.days_between_asked`: one it writes, one found before), with
+    ``calculator_evaluate`` on the two as ``YYYY-MM-DD``; once. None otherwise."""
+    if subtask.app != "calculator" or front_app != "calculator" or EVALUATE_KIND not in role.kinds:
+        return None
+    if any(_step_action(line).startswith(f"{EVALUATE_KIND}(") for line in history):
+        return None
+    pair = days_between_asked(text, hub)
+    if pair is None:
+        return None
+    later, earlier = max(pair), min(pair)
+    expression = f"{later.isoformat()} - {earlier.isoformat()}"
+    return Decision(
+        reasoning=f"[run] the subtask counts the days from {earlier} to {later}",
+        action=act.ACTION_TYPES[EVALUATE_KIND].model_validate(
+            {"kind": EVALUATE_KIND, "expression": expression}
         ),
     )
