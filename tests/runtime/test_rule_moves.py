@@ -373,3 +373,15 @@ def test_the_days_between_a_written_and_a_found_date_are_counted_by_the_calculat
     assert days_move(counting, role, "calculator", [], counting.description, more) is None
     plain = subtask("compute 12 * 7", "calculator")
     assert days_move(plain, role, "calculator", [], plain.description, hub) is None
+
+
+def test_a_subtask_that_only_opens_its_file_is_done_once_it_is_open() -> None:
+    from pcagent.runtime.rule_moves import opened_its_file
+
+    opening = "Then open the workbook scores.xlsx in the Documents folder from the file manager"
+    opened = ["4: files_open(path='Documents/scores.xlsx') -> success"]
+    assert opened_its_file(opening, opened)
+    assert not opened_its_file(opening, ["4: files_open(path='x.xlsx') -> success"])
+    assert not opened_its_file(opening, ["4: files_open(path='scores.xlsx') -> no_change"])
+    # more than opening asked: the subtask goes on
+    assert not opened_its_file(f"{opening} and fill in the scores", opened)

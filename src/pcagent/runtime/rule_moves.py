@@ -51,6 +51,30 @@ def file_unopened(description: str, history: Sequence[str]) -> bool:
     return bool(name) and not any(name in line and line.endswith("-> success") for line in history)
 
 
+#: Words of a subtask that ask for more than opening its file.
+_MORE_THAN_OPENING = re.compile(
+    r"\b(?:find|finds|read|reads|look|check|note|search|write|type|fill|set|add|make|change|"
+    r"format|save|send|move|copy|delete|rename|compute|calculate|insert|replace|fix|edit|"
+    r"translate|center|centre|underline|bold|increase|decrease|create|attach|reply|sort)\b",
+    re.I,
+)
+
+
+def opened_its_file(description: str, history: Sequence[str]) -> bool:
+    """Whether a subtask that only opens a file ("Then open the workbook movie_rate.xlsx in the
+    Documents folder from the file manager") has just opened it with its application's own
+    open action: nothing is left to do (the model went on to rename the workbook)."""
+    name = PurePosixPath(named_file(description)).name
+    if not name or not history or _MORE_THAN_OPENING.search(description):
+        return False
+    last = history[-1]
+    return (
+        _step_action(last).split("(")[0].endswith("_open")
+        and name in last
+        and last.endswith("-> success")
+    )
+
+
 def open_action_kind(app: str, kinds: frozenset[str]) -> str:
     """The kind of ``app``'s own action that opens a file by its path, among ``kinds``; ""
     when the application has none (or the role may not use it)."""

@@ -41,7 +41,7 @@ from pcagent.runtime.parts import LoopParts
 from pcagent.runtime.policy import Counters, EscalationPolicy, StepFacts
 from pcagent.runtime.record_models import ReflectionRecord, StepResult
 from pcagent.runtime.recorder import StepRecorder, StepWork, action_text
-from pcagent.runtime.rule_moves import file_unopened, saved_its_writing, told
+from pcagent.runtime.rule_moves import file_unopened, opened_its_file, saved_its_writing, told
 
 #: Longest output of an application action that counts as one value (a result, a date).
 _VALUE_CHARACTERS = 100
@@ -328,10 +328,12 @@ class SubtaskBook:
             and saved_its_writing(subtask, checkpoint.history)
             and self._done_after(checkpoint, subtask, report, work)
         )
+        opened = not subtask.outputs and opened_its_file(subtask.description, checkpoint.history)
         if (
             finding_done
             or redone
             or saved
+            or opened
             or _reported_and_repeating(subtask, checkpoint, repeated, failed, action)
         ):
             # A small model that has what the subtask asked for often repeats its last good
@@ -341,6 +343,8 @@ class SubtaskBook:
                 reason = f"step {repeated}'s checked effect repeated; nothing is left to do"
             elif saved:
                 reason = "what it wrote is saved under the name it gives; nothing is left to do"
+            elif opened:
+                reason = "the subtask only opens its file, and it is open"
             else:
                 reason = f"all of {', '.join(subtask.outputs)} reported; " + (
                     "the subtask only finds them" if finding_done else f"step {repeated} repeated"
