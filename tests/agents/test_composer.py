@@ -70,3 +70,12 @@ def test_rows_come_in_the_order_asked() -> None:
     assert in_order_asked(rows, "write the countries in column A") == rows  # no order asked
     mixed = (("Peru", "n/a"), ("Chile", 19.6))
     assert in_order_asked(mixed, asked) == mixed  # no column of numbers
+
+
+def test_the_schema_s_words_are_no_text_and_the_schema_has_none_to_copy() -> None:
+    from pcagent.agents.composer import ComposedRows, ComposedText
+
+    models = ScriptedModels(composer=[json.dumps({"text": "The text, nothing else."})])
+    assert Composer(models.for_role("composer")).compose("Write them into a file", {}, 1) is None
+    for schema in (ComposedText, ComposedRows):
+        assert "description" not in json.dumps(schema.model_json_schema())

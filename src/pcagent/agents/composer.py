@@ -26,11 +26,14 @@ from pcagent.models.messages import Message
 MAX_COMPOSED = 4000
 
 
-# No docstring: pydantic would put it in the reply schema, and the model wrote it into a document.
+# No docstring and no field description: pydantic puts them in the reply schema, and the model
+# wrote them into the document ("The text, nothing else." was saved as a file's content).
 class ComposedText(BaseModel):
-    text: str = Field(min_length=1, max_length=MAX_COMPOSED, description="The text, nothing else.")
+    text: str = Field(min_length=1, max_length=MAX_COMPOSED)
 
 
+#: Replies that are words of the prompt or schema rather than the text asked for.
+_SCHEMA_WORDS = frozenset({"the text, nothing else", "the text", "text", "write the text"})
 #: Most rows the Composer may give for a sheet.
 MAX_ROWS = 200
 #: A cell: text or a number.
@@ -40,7 +43,7 @@ Cell = str | float
 # No maxItems in the schema: llama.cpp's grammar spells out every optional item up to it, and
 # a 200-row limit made one reply take minutes. Longer replies are cut to MAX_ROWS instead.
 class ComposedRows(BaseModel):
-    rows: list[list[Cell]] = Field(min_length=1, description="The rows, each a list of its cells.")
+    rows: list[list[Cell]] = Field(min_length=1)
 
 
 @dataclass
@@ -54,7 +57,9 @@ class Composer(Agent):
         if result.value is None:
             return None
         text = result.value.text.strip().strip('"').strip()
-        return in_paragraphs(text, paragraphs_asked(subtask)) if text else None
+        if not text or text.rstrip(".").lower() in _SCHEMA_WORDS:
+            return None  # the schema's or prompt's own words, not a text
+        return in_paragraphs(text, paragraphs_asked(subtask))
 
     def compose_rows(
         self, subtask: str, hub: Mapping[str, str], step: int | None
