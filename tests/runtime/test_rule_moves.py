@@ -385,3 +385,18 @@ def test_a_subtask_that_only_opens_its_file_is_done_once_it_is_open() -> None:
     assert not opened_its_file(opening, ["4: files_open(path='scores.xlsx') -> no_change"])
     # more than opening asked: the subtask goes on
     assert not opened_its_file(f"{opening} and fill in the scores", opened)
+
+
+def test_a_mail_subtask_starts_by_reading_the_folder_it_is_about() -> None:
+    from pcagent.runtime.rule_moves import mail_move
+
+    kinds = frozenset({"mail_read", "mail_compose", "mail_send", "mail_save_attachment"})
+    role = default_pool(["mail"], kinds).get("mail")
+    sent = subtask('Find the mail "Plans" that I sent to Ana and note the date', "mail")
+    assert mail_move(sent, role, "mail", []).action == app_actions.MailRead(folder="Sent")  # type: ignore[union-attr]
+    inbox = subtask("Read the newest mail and note its sender", "mail")
+    assert mail_move(inbox, role, "mail", []).action == app_actions.MailRead(folder="Inbox")  # type: ignore[union-attr]
+    assert mail_move(inbox, role, "mail", ["2: mail_read(folder='Inbox') -> success"]) is None
+    assert (
+        mail_move(subtask("Send notes.txt to ana@example.test", "mail"), role, "mail", []) is None
+    )

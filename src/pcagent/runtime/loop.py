@@ -56,6 +56,7 @@ from pcagent.runtime.rule_moves import (
     document_move,
     first_cell,
     format_move,
+    mail_move,
     result_move,
     save_move,
     search_move,
@@ -182,6 +183,7 @@ class StepLoop:
         history = checkpoint.history
         ruled = (
             document_move(subtask, role, front, title, history)
+            or mail_move(subtask, role, front, history)
             or address_move(subtask, role, front, history)
             or search_move(subtask, role, front, history, checkpoint.hub)
             or result_move(

@@ -556,3 +556,37 @@ def days_move(
             {"kind": EVALUATE_KIND, "expression": expression}
         ),
     )
+
+
+# --- reading the mail a subtask is about -----------------------------------------------------
+
+#: The mail client's own action that lists a folder's newest messages with their text.
+MAIL_READ_KIND = "mail_read"
+#: "read the mail ...", "find the mail ...", "in the mail client, note ...".
+_ABOUT_A_MAIL = re.compile(r"\b(?:mail|message|e-mail|email)\b", re.I)
+_READS = re.compile(r"\b(?:read|find|look|check|note|open|see)\b", re.I)
+#: "the mail that I sent", "sent by me": in the Sent folder.
+_I_SENT = re.compile(r"\b(?:I|we)\s+(?:have\s+)?sent\b|\bsent\s+by\s+me\b|\bmy\s+sent\b", re.I)
+
+
+def mail_move(
+    subtask: SubtaskSpec, role: Role, front_app: str, history: Sequence[str]
+) -> Decision | None:
+    """The step that reads the folder a mail subtask is about ("find the mail "Code" that I
+    sent to Howie": Sent; otherwise the Inbox) with ``mail_read``, once the client is in
+    front and before the subtask has read anything; the 1.5B model gave up at once ("No mail
+    found") without reading. None otherwise."""
+    if subtask.app != "mail" or front_app != "mail" or MAIL_READ_KIND not in role.kinds:
+        return None
+    words = subtask.description
+    if not (_ABOUT_A_MAIL.search(words) and _READS.search(words)):
+        return None
+    if any(_step_action(line).startswith(f"{MAIL_READ_KIND}(") for line in history):
+        return None
+    folder = "Sent" if _I_SENT.search(words) else "Inbox"
+    return Decision(
+        reasoning=f"[run] the subtask is about a mail: reading the {folder} folder",
+        action=act.ACTION_TYPES[MAIL_READ_KIND].model_validate(
+            {"kind": MAIL_READ_KIND, "folder": folder}
+        ),
+    )
