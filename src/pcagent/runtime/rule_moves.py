@@ -225,7 +225,7 @@ def result_move(
     searched = _step_action(history[-1]).startswith(f"{SEARCH_KIND}(")
     if not (searched and history[-1].endswith("-> success")):
         return None
-    if any(_step_action(line).startswith(f"{CLICK_KIND}(") for line in history):
+    if _used(CLICK_KIND, history):
         return None
     title = first_result(last_output.partition(": ")[2] or last_output)
     if not title:
@@ -286,6 +286,11 @@ _SAVE_AS = re.compile(
     r"(?=[\s,;]|\.(?:\s|$)|$)(?:[^.;]*?\bin\s+(?:the\s+|my\s+)?(?P<folder>[\w\-]+)\s+folder)?",
     re.I,
 )
+
+
+def _used(kind: str, history: Sequence[str]) -> bool:
+    """Whether a step of the subtask (its ``history``) took an action of ``kind``."""
+    return any(_step_action(line).startswith(f"{kind}(") for line in history)
 
 
 def _step_action(line: str) -> str:
@@ -392,7 +397,7 @@ def save_move(
     if not (_step_action(last).startswith(_WRITING) and wrote):
         return None
     path = save_path(subtask.description)
-    if not path or any(_step_action(line).startswith(f"{kind}(") for line in history):
+    if not path or _used(kind, history):
         return None
     return Decision(
         reasoning=f"[run] the subtask saves what it wrote as {path}",
@@ -454,9 +459,7 @@ def alarm_move(
     the event's own time. None when the subtask asks for no such alarm, or set one already."""
     if subtask.app != "clock" or front_app != "clock" or ALARM_KIND not in role.kinds:
         return None
-    if not _ALARM.search(text) or any(
-        _step_action(line).startswith(f"{ALARM_KIND}(") for line in history
-    ):
+    if not _ALARM.search(text) or _used(ALARM_KIND, history):
         return None
     derived = offset_times(text, hub)
     if len(derived) != 1:
@@ -497,7 +500,7 @@ def format_move(
         save = SAVES["writer"]
         if not _SAVE_WORD.search(subtask.description) or save not in role.kinds:
             return None
-        if any(_step_action(line).startswith(f"{save}(") for line in history):
+        if _used(save, history):
             return None
         return Decision(
             reasoning="[run] the subtask's formatting is done: saving it",
@@ -543,7 +546,7 @@ def days_move(
     ``calculator_evaluate`` on the two as ``YYYY-MM-DD``; once. None otherwise."""
     if subtask.app != "calculator" or front_app != "calculator" or EVALUATE_KIND not in role.kinds:
         return None
-    if any(_step_action(line).startswith(f"{EVALUATE_KIND}(") for line in history):
+    if _used(EVALUATE_KIND, history):
         return None
     pair = days_between_asked(text, hub)
     if pair is None:
@@ -581,7 +584,7 @@ def mail_move(
     words = subtask.description
     if not (_ABOUT_A_MAIL.search(words) and _READS.search(words)):
         return None
-    if any(_step_action(line).startswith(f"{MAIL_READ_KIND}(") for line in history):
+    if _used(MAIL_READ_KIND, history):
         return None
     folder = "Sent" if _I_SENT.search(words) else "Inbox"
     return Decision(
