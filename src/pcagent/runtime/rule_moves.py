@@ -173,18 +173,35 @@ def address_move(
 ) -> Decision | None:
     """The step that opens the address a browser subtask says to go to ("Go to
     https://arxiv.org/ ..."), before it has opened anything; None otherwise."""
-    action_type = act.ACTION_TYPES.get(SEARCH_KIND)
-    if SEARCH_KIND not in role.kinds or action_type is None or subtask.app != front_app:
-        return None
-    if getattr(action_type, "belongs_to", None) != subtask.app:
-        return None
     match = _ADDRESS.search(subtask.description)
-    if match is None or any(f"{SEARCH_KIND}(" in line for line in history):
+    if match is None:
         return None
     address = match.group(1).rstrip(".")
+    reasoning = f"[run] the subtask goes to {address}"
+    return _first_page(subtask, role, front_app, history, address, reasoning)
+
+
+def _first_page(
+    subtask: SubtaskSpec,
+    role: Role,
+    front_app: str,
+    history: Sequence[str],
+    url: str,
+    reasoning: str,
+) -> Decision | None:
+    """``browser_open`` of ``url`` (an address or words to search for) as the subtask's first
+    page, once the browser is in front and before the subtask has opened anything; None when
+    the role has no such action or the browser is not the subtask's and in front."""
+    action_type = act.ACTION_TYPES.get(SEARCH_KIND)
+    if SEARCH_KIND not in role.kinds or action_type is None:
+        return None
+    if subtask.app != front_app or getattr(action_type, "belongs_to", None) != subtask.app:
+        return None
+    if not url or any(f"{SEARCH_KIND}(" in line for line in history):
+        return None
     return Decision(
-        reasoning=f"[run] the subtask goes to {address}",
-        action=action_type.model_validate({"kind": SEARCH_KIND, "url": address}),
+        reasoning=reasoning,
+        action=action_type.model_validate({"kind": SEARCH_KIND, "url": url}),
     )
 
 
@@ -245,18 +262,9 @@ def search_move(
 ) -> Decision | None:
     """The step that searches the web for what the subtask names, once the browser is in
     front and before the subtask has opened anything; None when a model should decide."""
-    action_type = act.ACTION_TYPES.get(SEARCH_KIND)
-    if SEARCH_KIND not in role.kinds or action_type is None:
-        return None
-    if subtask.app != front_app or getattr(action_type, "belongs_to", None) != subtask.app:
-        return None
     words = search_words(subtask.description, findings_for(subtask, hub or {}))
-    if not words or any(f"{SEARCH_KIND}(" in line for line in history):
-        return None
-    return Decision(
-        reasoning=f"[run] the subtask searches the web for: {words}",
-        action=action_type.model_validate({"kind": SEARCH_KIND, "url": words}),
-    )
+    reasoning = f"[run] the subtask searches the web for: {words}"
+    return _first_page(subtask, role, front_app, history, words, reasoning)
 
 
 # --- writing a document's text, then saving it ---------------------------------------------------
@@ -286,6 +294,11 @@ _SAVE_AS = re.compile(
     r"(?=[\s,;]|\.(?:\s|$)|$)(?:[^.;]*?\bin\s+(?:the\s+|my\s+)?(?P<folder>[\w\-]+)\s+folder)?",
     re.I,
 )
+
+
+def _working_in(app: str, kind: str, subtask: SubtaskSpec, role: Role, front_app: str) -> bool:
+    """Whether ``subtask`` works in ``app``, ``app`` is in front, and ``role`` may take ``kind``."""
+    return subtask.app == app and front_app == app and kind in role.kinds
 
 
 def _used(kind: str, history: Sequence[str]) -> bool:
@@ -457,7 +470,7 @@ def alarm_move(
     hour before that event"), at the time the run worked out (:func:`offset_times`), once
     Clocks is in front: handed that time as a known value, the 1.5B model still set the alarm at
     the event's own time. None when the subtask asks for no such alarm, or set one already."""
-    if subtask.app != "clock" or front_app != "clock" or ALARM_KIND not in role.kinds:
+    if not _working_in("clock", ALARM_KIND, subtask, role, front_app):
         return None
     if not _ALARM.search(text) or _used(ALARM_KIND, history):
         return None
@@ -490,7 +503,7 @@ def format_move(
     paragraph"), then, when it says to save, ``writer_save``. None when its words ask for no
     formatting, the word processor is not in front, or a format step failed (the model takes
     over, with the GUI too)."""
-    if subtask.app != "writer" or front_app != "writer" or FORMAT_KIND not in role.kinds:
+    if not _working_in("writer", FORMAT_KIND, subtask, role, front_app):
         return None
     requests = format_requests(subtask.description)
     formats = [line for line in history if _step_action(line).startswith(f"{FORMAT_KIND}(")]
@@ -544,7 +557,7 @@ def days_move(
     """The step that counts the days between the two dates a calculator subtask asks about
     (:func:`~pcagent.agents.dates.days_between_asked`: one it writes, one found before), with
     ``calculator_evaluate`` on the two as ``YYYY-MM-DD``; once. None otherwise."""
-    if subtask.app != "calculator" or front_app != "calculator" or EVALUATE_KIND not in role.kinds:
+    if not _working_in("calculator", EVALUATE_KIND, subtask, role, front_app):
         return None
     if _used(EVALUATE_KIND, history):
         return None
@@ -579,7 +592,7 @@ def mail_move(
     sent to Howie": Sent; otherwise the Inbox) with ``mail_read``, once the client is in
     front and before the subtask has read anything; the 1.5B model gave up at once ("No mail
     found") without reading. None otherwise."""
-    if subtask.app != "mail" or front_app != "mail" or MAIL_READ_KIND not in role.kinds:
+    if not _working_in("mail", MAIL_READ_KIND, subtask, role, front_app):
         return None
     words = subtask.description
     if not (_ABOUT_A_MAIL.search(words) and _READS.search(words)):

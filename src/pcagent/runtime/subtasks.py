@@ -81,9 +81,10 @@ def _kept(text: str) -> str:
 
 def _keep_findings(checkpoint: RunCheckpoint, subtask: SubtaskSpec) -> None:
     """What a finished subtask found goes to the hub: its reported values, and what its
-    longest reading read (``<id>_read``; a page, not the download message after it). A small model's plan often says "read the memo" without
-    naming the value, and even a named value is often only part of what the next subtask needs
-    (the event, not its time): the next subtask then still has the memo."""
+    longest reading read (``<id>_read``; a page, not the download message after it). A small
+    model's plan often says "read the memo" without naming the value, and even a named value is
+    often only part of what the next subtask needs (the event, not its time): the next subtask
+    then still has the memo."""
     checkpoint.hub.update(checkpoint.answers)
     reading = checkpoint.richest_output or checkpoint.last_output
     if reading:
