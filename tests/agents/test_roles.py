@@ -90,6 +90,12 @@ def test_a_pool_has_roles_only_for_the_applications_the_environment_offers() -> 
         pool.get("office_editor").check(act.OpenApp(app="spreadsheet"))
 
 
+def test_with_one_application_its_specialist_wins_over_the_launcher() -> None:
+    pool = default_pool(["mail"])
+    assert pool.get("app_launcher").apps == pool.get("mail").apps == {"mail"}
+    assert pool.for_app("mail").name == "mail"  # type: ignore[union-attr]
+
+
 def test_the_launcher_stays_when_no_specialist_fits() -> None:
     pool = default_pool(["terminal"])
     assert pool.names() == ["app_launcher"]

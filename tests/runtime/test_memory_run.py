@@ -360,7 +360,7 @@ def test_saving_what_the_subtask_wrote_under_its_name_ends_the_subtask(tmp_path:
     steps = store.steps(outcome.run_id)
     assert [step.action.kind for step in steps] == ["type", "editor_save_as"]
     (ended,) = [e.event for e in store.events(outcome.run_id) if e.kind == "auto_done"]
-    assert "saved under the name it gives" in ended.reason  # type: ignore[union-attr]
+    assert "saved as it asks" in ended.reason  # type: ignore[union-attr]
     assert (desktop.home / "copy.txt").read_text() == "draft one"
 
 

@@ -375,6 +375,27 @@ def test_the_days_between_a_written_and_a_found_date_are_counted_by_the_calculat
     assert days_move(plain, role, "calculator", [], plain.description, hub) is None
 
 
+def test_the_one_expression_a_calculator_subtask_writes_out_is_evaluated_once() -> None:
+    from pcagent.runtime.rule_moves import expression_move
+
+    role = default_pool(["calculator", "clock"], frozenset({"calculator_evaluate"})).get(
+        "calculator_clock"
+    )
+    computing = subtask("Open the calculator and work out (31 x 4) ÷ 8 - 2", "calculator")
+    move = expression_move(computing, role, "calculator", [])
+    assert move is not None and move.reasoning.startswith("[run]")
+    assert move.action == app_actions.CalculatorEvaluate(expression="(31 * 4) / 8 - 2")
+    done = ["2: calculator_evaluate(expression='(31 * 4) / 8 - 2') -> success"]
+    assert expression_move(computing, role, "calculator", done) is None
+    # not before the calculator is in front; not without one computable expression; not for a
+    # role without the calculator's action
+    assert expression_move(computing, role, "text_editor", []) is None
+    for words in ("compute the total of the two prices", "add 3 + 4 and 5 * 6", "divide 7 / 0"):
+        assert expression_move(subtask(words, "calculator"), role, "calculator", []) is None
+    gui = default_pool(["calculator", "clock"]).get("calculator_clock")
+    assert expression_move(computing, gui, "calculator", []) is None
+
+
 def test_a_subtask_that_only_opens_its_file_is_done_once_it_is_open() -> None:
     from pcagent.runtime.rule_moves import opened_its_file
 

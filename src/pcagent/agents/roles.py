@@ -101,9 +101,13 @@ class RolePool:
 
     def for_app(self, app: str) -> Role | None:
         """The most specialised role whose applications include ``app`` (fewest apps; the
-        scheduler's rule fallback)."""
+        scheduler's rule fallback). Between roles holding as few, the one with more action kinds
+        wins: with one application offered, the launcher holds it as narrowly as the specialist
+        does, but only the specialist can work inside it."""
         holding = [role for role in self._roles.values() if app in role.apps]
-        return min(holding, key=lambda role: len(role.apps)) if holding else None
+        if not holding:
+            return None
+        return min(holding, key=lambda role: (len(role.apps), -len(role.kinds)))
 
     def __iter__(self) -> Iterator[Role]:
         return iter(self._roles.values())

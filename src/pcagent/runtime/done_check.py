@@ -133,10 +133,9 @@ def _arithmetic(node: ast.AST) -> float:
     raise ValueError("not plain arithmetic")
 
 
-def expression_value(text: str) -> tuple[str, str] | None:
-    """The one arithmetic expression ``text`` writes out ("compute 12 * 7 + 5") and its value
-    as a calculator shows it ("89", "2.5"); None when there is none, several, or it cannot be
-    computed (a division by zero)."""
+def written_expression(text: str) -> str | None:
+    """The one arithmetic expression ``text`` writes out ("compute 12 x 7 + 5": "12 x 7 + 5");
+    None when there is none or several."""
     found = [m.group(0).strip() for m in _EXPRESSION.finditer(text)]
     # Not dates, ranges, resolutions or phone numbers: "2025-05-01", "1/5/2025", "1920x1080".
     found = [
@@ -145,12 +144,23 @@ def expression_value(text: str) -> tuple[str, str] | None:
         if re.search(r"\d\s*[-+*/×÷x]\s*\(?\s*-?\d", f)
         and not re.search(r"\d-\d|\d/\d+/\d|\dx\d", f)
     ]
-    if len(found) != 1:
+    return found[0] if len(found) == 1 else None
+
+
+def keyed_expression(written: str) -> str:
+    """``written`` with the operators a calculator's keys take ("12 x 7 ÷ 2": "12 * 7 / 2")."""
+    return re.sub(r"(?<=[\d)\s])[x×](?=[\s\d(])", "*", written).replace("÷", "/")
+
+
+def expression_value(text: str) -> tuple[str, str] | None:
+    """The one arithmetic expression ``text`` writes out ("compute 12 * 7 + 5") and its value
+    as a calculator shows it ("89", "2.5"); None when there is none, several, or it cannot be
+    computed (a division by zero)."""
+    written = written_expression(text)
+    if written is None:
         return None
-    written = found[0]
-    python = re.sub(r"(?<=[\d)\s])[x×](?=[\s\d(])", "*", written).replace("÷", "/")
     try:
-        value = _arithmetic(ast.parse(python, mode="eval"))
+        value = _arithmetic(ast.parse(keyed_expression(written), mode="eval"))
     except (SyntaxError, ValueError, ZeroDivisionError):
         return None
     shown = str(int(value)) if value == int(value) else f"{value:.10g}"

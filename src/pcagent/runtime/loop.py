@@ -54,6 +54,7 @@ from pcagent.runtime.rule_moves import (
     composed,
     days_move,
     document_move,
+    expression_move,
     first_cell,
     format_move,
     mail_move,
@@ -191,6 +192,7 @@ class StepLoop:
             )
             or alarm_move(subtask, role, front, history, text, checkpoint.hub)
             or days_move(subtask, role, front, history, text, checkpoint.hub)
+            or expression_move(subtask, role, front, history)
             or format_move(subtask, role, front, history, checkpoint.last_output)
             or save_move(subtask, role, front, history)
             or self._composed(checkpoint, subtask, role, front, number, picked | checkpoint.hub)

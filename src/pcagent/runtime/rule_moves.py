@@ -28,6 +28,7 @@ from pcagent.agents.format_plan import format_requests, read_paragraphs
 from pcagent.agents.plan import SubtaskSpec
 from pcagent.agents.roles import Role
 from pcagent.agents.time_offsets import offset_times
+from pcagent.runtime.done_check import expression_value, keyed_expression, written_expression
 
 #: "open the file memo.txt", "Open test_doc1.docx", "opens notes.md": an opening verb, then
 #: (within the same clause) a file name with an extension that starts with a letter.
@@ -570,6 +571,28 @@ def days_move(
         reasoning=f"[run] the subtask counts the days from {earlier} to {later}",
         action=act.ACTION_TYPES[EVALUATE_KIND].model_validate(
             {"kind": EVALUATE_KIND, "expression": expression}
+        ),
+    )
+
+
+def expression_move(
+    subtask: SubtaskSpec, role: Role, front_app: str, history: Sequence[str]
+) -> Decision | None:
+    """The step that evaluates the one arithmetic expression a calculator subtask writes out
+    ("compute 12 * 7 + 5") with ``calculator_evaluate``, once the calculator is in front; once.
+    The 1.5B model, with the calculator open, said ``done`` thirteen times over while the
+    display showed 0, each refused with the reason and the action to take. None otherwise,
+    and for an expression the run cannot compute (the model is left to it)."""
+    if not _working_in("calculator", EVALUATE_KIND, subtask, role, front_app):
+        return None
+    if _used(EVALUATE_KIND, history) or expression_value(subtask.description) is None:
+        return None
+    written = written_expression(subtask.description)
+    assert written is not None  # expression_value found it
+    return Decision(
+        reasoning=f"[run] the subtask computes {written}",
+        action=act.ACTION_TYPES[EVALUATE_KIND].model_validate(
+            {"kind": EVALUATE_KIND, "expression": keyed_expression(written)}
         ),
     )
 

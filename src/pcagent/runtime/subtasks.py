@@ -343,7 +343,7 @@ class SubtaskBook:
             if redone:
                 reason = f"step {repeated}'s checked effect repeated; nothing is left to do"
             elif saved:
-                reason = "what it wrote is saved under the name it gives; nothing is left to do"
+                reason = "what it wrote is saved as it asks; nothing is left to do"
             elif opened:
                 reason = "the subtask only opens its file, and it is open"
             else:
