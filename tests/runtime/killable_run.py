@@ -41,7 +41,7 @@ def run(folder: Path, *, clean: bool) -> None:
         return calculator(request)  # type: ignore[arg-type]
 
     plan = scripts.plan(
-        {"id": "s1", "description": "Compute 12 * 11 in the calculator", "app": "calculator"}
+        {"id": "s1", "description": "Compute 12 times 11 in the calculator", "app": "calculator"}
     )
     models = scripts.usual_models(decisions, plan)
     store = RunStore(folder)

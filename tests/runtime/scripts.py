@@ -46,9 +46,11 @@ def calculator_display(prompt: str) -> str:
 
 
 class CalculatorDecisions:
-    """Decision responder for "Compute A * B in the calculator": opens the calculator, clicks
-    the keys, answers the display, says done. Starts over after a reflection or a note says the
-    entry went wrong (``restart_words``). ``wrong_first`` clicks "+" first, on purpose."""
+    """Decision responder for "Compute A * B (or A times B) in the calculator": opens the
+    calculator, clicks the keys, answers the display, says done. Starts over after a reflection
+    or a note says the entry went wrong (``restart_words``). ``wrong_first`` clicks "+" first, on
+    purpose. ("times" keeps the run's own ``calculator_evaluate`` of a written-out expression
+    out of the way where a test is about the clicks.)"""
 
     def __init__(self, wrong_first: bool = False, restart_words: tuple[str, ...] = ()) -> None:
         self.wrong_first = wrong_first
@@ -58,7 +60,7 @@ class CalculatorDecisions:
         self.prompts: list[str] = []
 
     def keys(self, prompt: str) -> list[str]:
-        match = re.search(r"Compute (\d+) \* (\d+)", line_after(prompt, "Subtask"))
+        match = re.search(r"Compute (\d+) (?:\*|times) (\d+)", line_after(prompt, "Subtask"))
         assert match, f"unexpected subtask in {prompt[:300]}"
         return [*match.group(1), "*", *match.group(2), "="]
 

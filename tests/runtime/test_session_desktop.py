@@ -141,7 +141,7 @@ def test_a_killed_application_is_reopened_and_the_subtask_completes(
     desktop: SandboxDesktop, store: RunStore, tmp_path: Path
 ) -> None:
     plan = scripts.plan(
-        {"id": "s1", "description": "Compute 12 * 11 in the calculator", "app": "calculator"}
+        {"id": "s1", "description": "Compute 12 times 11 in the calculator", "app": "calculator"}
     )
     calculator = CalculatorDecisions(restart_words=("had disappeared",))
     killed: list[int] = []
@@ -325,7 +325,7 @@ def test_passive_mode_asks_the_human_then_replay_and_the_cli_show_the_run(
         return calculator(request)  # type: ignore[arg-type]
 
     plan = scripts.plan(
-        {"id": "s1", "description": "Compute 12 * 11 in the calculator", "app": "calculator"}
+        {"id": "s1", "description": "Compute 12 times 11 in the calculator", "app": "calculator"}
     )
     human = ScriptedHuman(confirms=[False], answers=["just multiply the two numbers"])
     models = scripts.usual_models(decisions, plan)
