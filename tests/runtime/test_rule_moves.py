@@ -181,6 +181,17 @@ def test_a_save_after_writing_is_the_subtask_s_last_step() -> None:
     assert not saved_its_writing(sheet, [saved, wrote])  # written after the save
     unnamed = subtask("Put the names in A and keep it", "spreadsheet")
     assert not saved_its_writing(unnamed, [wrote, saved])
+    # creating a named file is saving it, though the words never say "save"
+    created = subtask(
+        "Create a new file area.py in the Documents folder, write a function area(r)",
+        "text_editor",
+    )
+    typed = "2: type(text='def area(r): ...') -> unexpected_change"
+    stored = "3: editor_save_as(path='Documents/area.py') -> success"
+    assert saved_its_writing(created, [typed, stored])
+    assert not saved_its_writing(
+        subtask("Write a function area(r)", "text_editor"), [typed, stored]
+    )
 
 
 def test_a_subtask_s_file_counts_as_opened_once_a_step_of_it_opened_it() -> None:
@@ -406,18 +417,3 @@ def test_a_subtask_that_only_opens_its_file_is_done_once_it_is_open() -> None:
     assert not opened_its_file(opening, ["4: files_open(path='scores.xlsx') -> no_change"])
     # more than opening asked: the subtask goes on
     assert not opened_its_file(f"{opening} and fill in the scores", opened)
-
-
-def test_a_mail_subtask_starts_by_reading_the_folder_it_is_about() -> None:
-    from pcagent.runtime.rule_moves import mail_move
-
-    kinds = frozenset({"mail_read", "mail_compose", "mail_send", "mail_save_attachment"})
-    role = default_pool(["mail"], kinds).get("mail")
-    sent = subtask('Find the mail "Plans" that I sent to Ana and note the date', "mail")
-    assert mail_move(sent, role, "mail", []).action == app_actions.MailRead(folder="Sent")  # type: ignore[union-attr]
-    inbox = subtask("Read the newest mail and note its sender", "mail")
-    assert mail_move(inbox, role, "mail", []).action == app_actions.MailRead(folder="Inbox")  # type: ignore[union-attr]
-    assert mail_move(inbox, role, "mail", ["2: mail_read(folder='Inbox') -> success"]) is None
-    assert (
-        mail_move(subtask("Send notes.txt to ana@example.test", "mail"), role, "mail", []) is None
-    )

@@ -18,6 +18,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from pcagent.env.environment_set import EnvironmentSet
 from pcagent.env.observation import WindowInfo
 from pcagent.env.protocol import (
     AppInfo,
@@ -116,6 +117,13 @@ class DesktopAccess:
         outgoing = environment if isinstance(environment, OutgoingMail) else None
         path = Path(home) if home is not None else None
         return cls(environment, catalog, control, path, unsaved, outgoing)
+
+    def current_home(self) -> Path | None:
+        """Where the current subtask's files are: with several desktops, the one it works on
+        (its HOME on this machine, if it has one here); otherwise ``home``."""
+        if isinstance(self.environment, EnvironmentSet):
+            return self.environment.current_home()
+        return self.home
 
     def unsaved_documents(self) -> list[UnsavedDocument]:
         """Documents open with unsaved changes ([] when the environment cannot tell)."""

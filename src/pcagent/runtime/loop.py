@@ -30,7 +30,7 @@ from pcagent.env.protocol import UnsavedDocument
 from pcagent.errors import ActionRefusedError, DesktopError
 from pcagent.models.messages import ImagePart
 from pcagent.runtime.checkpoint import RunCheckpoint
-from pcagent.runtime.desktop_state import DesktopAccess
+from pcagent.runtime.desktop_state import DesktopAccess, documents_in
 from pcagent.runtime.dispatch import ActionDispatcher
 from pcagent.runtime.effects import EffectVerdict, FileEffectGuard
 from pcagent.runtime.events import (
@@ -43,6 +43,7 @@ from pcagent.runtime.events import (
 )
 from pcagent.runtime.human import Human
 from pcagent.runtime.mail_effects import HeldMailGuard
+from pcagent.runtime.mail_moves import attach_move, mail_move
 from pcagent.runtime.parts import AgentModels, LoopParts, ReflectionFacts, Seen
 from pcagent.runtime.record_models import ReflectionRecord, StepResult
 from pcagent.runtime.recorder import StepRecorder, StepWork
@@ -57,7 +58,6 @@ from pcagent.runtime.rule_moves import (
     expression_move,
     first_cell,
     format_move,
-    mail_move,
     result_move,
     save_move,
     search_move,
@@ -163,6 +163,15 @@ class StepLoop:
         work.set_of_mark = seen.recorded_set_of_mark
         return seen
 
+    @staticmethod
+    def _words_before(checkpoint: RunCheckpoint, subtask: SubtaskSpec) -> list[str]:
+        """The instruction, then the words of the subtasks planned before ``subtask``: where
+        "this file" was named."""
+        before = [spec.description for spec in checkpoint.subtasks]
+        ids = [spec.id for spec in checkpoint.subtasks]
+        place = ids.index(subtask.id) if subtask.id in ids else len(ids)
+        return [checkpoint.instruction, *before[:place]]
+
     def _decide(
         self,
         checkpoint: RunCheckpoint,
@@ -182,9 +191,17 @@ class StepLoop:
         focused = seen.perception.observation.focused_window
         title = focused.title if focused is not None else ""
         history = checkpoint.history
+
+        def documents() -> dict[str, str]:
+            home = self.desktop.current_home()
+            return documents_in(home) if home is not None else {}
+
         ruled = (
             document_move(subtask, role, front, title, history)
             or mail_move(subtask, role, front, history)
+            or attach_move(
+                subtask, role, front, history, self._words_before(checkpoint, subtask), documents
+            )
             or address_move(subtask, role, front, history)
             or search_move(subtask, role, front, history, checkpoint.hub)
             or result_move(

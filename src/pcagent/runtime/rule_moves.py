@@ -243,7 +243,7 @@ def result_move(
     searched = _step_action(history[-1]).startswith(f"{SEARCH_KIND}(")
     if not (searched and history[-1].endswith("-> success")):
         return None
-    if _used(CLICK_KIND, history):
+    if used(CLICK_KIND, history):
         return None
     title = first_result(last_output.partition(": ")[2] or last_output)
     if not title:
@@ -297,12 +297,12 @@ _SAVE_AS = re.compile(
 )
 
 
-def _working_in(app: str, kind: str, subtask: SubtaskSpec, role: Role, front_app: str) -> bool:
+def working_in(app: str, kind: str, subtask: SubtaskSpec, role: Role, front_app: str) -> bool:
     """Whether ``subtask`` works in ``app``, ``app`` is in front, and ``role`` may take ``kind``."""
     return subtask.app == app and front_app == app and kind in role.kinds
 
 
-def _used(kind: str, history: Sequence[str]) -> bool:
+def used(kind: str, history: Sequence[str]) -> bool:
     """Whether a step of the subtask (its ``history``) took an action of ``kind``."""
     return any(_step_action(line).startswith(f"{kind}(") for line in history)
 
@@ -383,10 +383,13 @@ def save_path(description: str) -> str:
 
 def saved_its_writing(subtask: SubtaskSpec, history: Sequence[str]) -> bool:
     """Whether the subtask's latest step saved, with its application's own save action, what
-    an earlier step of it wrote or formatted, and the subtask asks to save: saving is then the
-    last thing such a subtask asks for (a small model went on re-inserting the text instead)."""
+    an earlier step of it wrote or formatted, and the subtask asks to save or to create a named
+    file ("create a new file kth.py in the Documents folder and write a function ..."): saving
+    is then the last thing such a subtask asks for (a small model went on re-inserting the
+    text, or clicking the saved text, instead)."""
     kind = SAVES.get(subtask.app, "")
-    if not kind or not history or not _SAVE_WORD.search(subtask.description):
+    words = subtask.description
+    if not kind or not history or not (_SAVE_WORD.search(words) or _CREATE_FILE.search(words)):
         return False
     last = history[-1]
     if not (_step_action(last).startswith(f"{kind}(") and last.endswith("-> success")):
@@ -411,7 +414,7 @@ def save_move(
     if not (_step_action(last).startswith(_WRITING) and wrote):
         return None
     path = save_path(subtask.description)
-    if not path or _used(kind, history):
+    if not path or used(kind, history):
         return None
     return Decision(
         reasoning=f"[run] the subtask saves what it wrote as {path}",
@@ -471,9 +474,9 @@ def alarm_move(
     hour before that event"), at the time the run worked out (:func:`offset_times`), once
     Clocks is in front: handed that time as a known value, the 1.5B model still set the alarm at
     the event's own time. None when the subtask asks for no such alarm, or set one already."""
-    if not _working_in("clock", ALARM_KIND, subtask, role, front_app):
+    if not working_in("clock", ALARM_KIND, subtask, role, front_app):
         return None
-    if not _ALARM.search(text) or _used(ALARM_KIND, history):
+    if not _ALARM.search(text) or used(ALARM_KIND, history):
         return None
     derived = offset_times(text, hub)
     if len(derived) != 1:
@@ -504,7 +507,7 @@ def format_move(
     paragraph"), then, when it says to save, ``writer_save``. None when its words ask for no
     formatting, the word processor is not in front, or a format step failed (the model takes
     over, with the GUI too)."""
-    if not _working_in("writer", FORMAT_KIND, subtask, role, front_app):
+    if not working_in("writer", FORMAT_KIND, subtask, role, front_app):
         return None
     requests = format_requests(subtask.description)
     formats = [line for line in history if _step_action(line).startswith(f"{FORMAT_KIND}(")]
@@ -514,7 +517,7 @@ def format_move(
         save = SAVES["writer"]
         if not _SAVE_WORD.search(subtask.description) or save not in role.kinds:
             return None
-        if _used(save, history):
+        if used(save, history):
             return None
         return Decision(
             reasoning="[run] the subtask's formatting is done: saving it",
@@ -558,9 +561,9 @@ def days_move(
     """The step that counts the days between the two dates a calculator subtask asks about
     (:func:`~pcagent.agents.dates.days_between_asked`: one it writes, one found before), with
     ``calculator_evaluate`` on the two as ``YYYY-MM-DD``; once. None otherwise."""
-    if not _working_in("calculator", EVALUATE_KIND, subtask, role, front_app):
+    if not working_in("calculator", EVALUATE_KIND, subtask, role, front_app):
         return None
-    if _used(EVALUATE_KIND, history):
+    if used(EVALUATE_KIND, history):
         return None
     pair = days_between_asked(text, hub)
     if pair is None:
@@ -583,9 +586,9 @@ def expression_move(
     The 1.5B model, with the calculator open, said ``done`` thirteen times over while the
     display showed 0, each refused with the reason and the action to take. None otherwise,
     and for an expression the run cannot compute (the model is left to it)."""
-    if not _working_in("calculator", EVALUATE_KIND, subtask, role, front_app):
+    if not working_in("calculator", EVALUATE_KIND, subtask, role, front_app):
         return None
-    if _used(EVALUATE_KIND, history) or expression_value(subtask.description) is None:
+    if used(EVALUATE_KIND, history) or expression_value(subtask.description) is None:
         return None
     written = written_expression(subtask.description)
     assert written is not None  # expression_value found it
@@ -593,39 +596,5 @@ def expression_move(
         reasoning=f"[run] the subtask computes {written}",
         action=act.ACTION_TYPES[EVALUATE_KIND].model_validate(
             {"kind": EVALUATE_KIND, "expression": keyed_expression(written)}
-        ),
-    )
-
-
-# --- reading the mail a subtask is about -----------------------------------------------------
-
-#: The mail client's own action that lists a folder's newest messages with their text.
-MAIL_READ_KIND = "mail_read"
-#: "read the mail ...", "find the mail ...", "in the mail client, note ...".
-_ABOUT_A_MAIL = re.compile(r"\b(?:mail|message|e-mail|email)\b", re.I)
-_READS = re.compile(r"\b(?:read|find|look|check|note|open|see)\b", re.I)
-#: "the mail that I sent", "sent by me": in the Sent folder.
-_I_SENT = re.compile(r"\b(?:I|we)\s+(?:have\s+)?sent\b|\bsent\s+by\s+me\b|\bmy\s+sent\b", re.I)
-
-
-def mail_move(
-    subtask: SubtaskSpec, role: Role, front_app: str, history: Sequence[str]
-) -> Decision | None:
-    """The step that reads the folder a mail subtask is about ("find the mail "Code" that I
-    sent to Howie": Sent; otherwise the Inbox) with ``mail_read``, once the client is in
-    front and before the subtask has read anything; the 1.5B model gave up at once ("No mail
-    found") without reading. None otherwise."""
-    if not _working_in("mail", MAIL_READ_KIND, subtask, role, front_app):
-        return None
-    words = subtask.description
-    if not (_ABOUT_A_MAIL.search(words) and _READS.search(words)):
-        return None
-    if _used(MAIL_READ_KIND, history):
-        return None
-    folder = "Sent" if _I_SENT.search(words) else "Inbox"
-    return Decision(
-        reasoning=f"[run] the subtask is about a mail: reading the {folder} folder",
-        action=act.ACTION_TYPES[MAIL_READ_KIND].model_validate(
-            {"kind": MAIL_READ_KIND, "folder": folder}
         ),
     )

@@ -17,7 +17,6 @@ from pcagent.agents.evidence import empty_answer, matching_line
 from pcagent.agents.plan import SubtaskSpec
 from pcagent.agents.progress import ProgressInput, ProgressReport
 from pcagent.config import InteractionMode
-from pcagent.env.environment_set import EnvironmentSet
 from pcagent.env.observation import WindowInfo
 from pcagent.env.protocol import UnsavedDocument
 from pcagent.errors import PcAgentError
@@ -425,9 +424,7 @@ class SubtaskBook:
         missing = [name for name in subtask.outputs if name not in checkpoint.answers]
         documents = None
         unsaved: list[UnsavedDocument] = []
-        home = self.desktop.home
-        if isinstance(self.desktop.environment, EnvironmentSet):
-            home = self.desktop.environment.current_home()  # the subtask's desktop's files
+        home = self.desktop.current_home()
         if home is not None and saving_asked(subtask.description):
             documents = documents_in(home)
             try:
