@@ -114,6 +114,10 @@ def test_the_things_a_task_lists() -> None:
     assert listed_names(asked) == ["Kettle Works", "Teapot Group", "Cosy Ltd"]
     assert listed_names("Compare Paris and Rome") == ["Paris", "Rome"]
     assert listed_names("find the second event of the morning") == []
+    # quoted names, whatever their words, and a list after them
+    quoted = 'Rate "Up", "Heat: Part 2" and “a quiet place”, then compare Oslo and Rome.'
+    assert listed_names(quoted) == ["Up", "Heat: Part 2", "a quiet place", "Oslo", "Rome"]
+    assert listed_names('Open "notes" and write') == []  # one quoted name is no list
 
 
 def test_a_value_for_one_listed_thing_gets_the_others_lines() -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pcagent.agents.superlatives import extremes
+from pcagent.agents.superlatives import extremes, ordering
 
 FLIGHTS = """Flight time from Oslo to Lima - Facts
 http://facts.test/lima
@@ -59,3 +59,49 @@ def test_nothing_is_picked_without_a_question_or_a_quantity_for_every_thing() ->
     two_of_three = FLIGHTS.split("Flight time from Oslo to Cairo")[0]
     assert extremes("tell me which has the shortest flight", found, two_of_three) == {}
     assert extremes("tell me which has the shortest flight", {}, FLIGHTS) == {}  # no things
+
+
+FILMS = """Night Train (1987) - Film Index
+http://films.test/1
+
+Rated 7.9/10. Directed by Ana Ruiz.
+
+Café Noir (2004) - Film Index
+http://films.test/2
+
+Rated 8.4/10. Directed by Bo Lind.
+
+Other Film (1999) - Film Index
+http://films.test/9
+
+Rated 9.9/10. Not asked about.
+
+The Long Road (2012) - Film Index
+http://films.test/3
+
+Rated 6.1/10. Directed by Cy Moe."""
+
+
+def test_things_asked_for_in_order_are_put_in_that_order_with_their_ratings() -> None:
+    task = 'Find the ratings of "The Long Road", "Cafe Noir" and "Night Train".'
+    write = "Write them into a file, sorted from highest to lowest rating"
+    # the year in a title is not a rating; "Cafe" names the page's "Café"
+    assert ordering(write, {"s1_read": FILMS}, "", task) == {
+        "highest_first": "Cafe Noir (8.4); Night Train (7.9); The Long Road (6.1)"
+    }
+    rising = "List them with the lowest rating first"
+    assert ordering(rising, {}, FILMS, task) == {
+        "lowest_first": "The Long Road (6.1); Night Train (7.9); Cafe Noir (8.4)"
+    }
+    shops = "Write the shops in ascending order of price"
+    prices = ordering(shops, {}, SHOPS, "Compare Corner Shop, Big Mart and Home Hub.")
+    assert prices == {
+        "lowest_first": "Big Mart ($27.99); Corner Shop ($31.50); Home Hub ($1,029.00)"
+    }
+
+
+def test_no_order_without_the_words_for_one_or_a_quantity_for_every_thing() -> None:
+    task = 'Find the ratings of "The Long Road", "Cafe Noir" and "Night Train".'
+    assert ordering("Write them into a file", {}, FILMS, task) == {}
+    missing = FILMS.split("The Long Road")[0]
+    assert ordering("Write them, highest first", {}, missing, task) == {}

@@ -145,13 +145,22 @@ _NAME = r"[A-Z][\w&'.-]*(?:\s+[A-Z][\w&'.-]*){0,2}"
 #: A list of named things: "Nvidia, Apple and Microsoft", "Paris and Rome".
 _NAMES = re.compile(rf"{_NAME}(?:\s*,\s*{_NAME})*\s*,?\s+and\s+{_NAME}")
 #: What stands before a sentence's first word.
-_SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s*)$")
+_SENTENCE_START = re.compile(r"(?:^|[.!?:;\n]\s*)$")
+
+
+#: One quoted name ("Leon: The Professional"), and a list of them joined by commas and "and".
+_QUOTED = r'["“]([^"”\n]{1,80})["”]'
+_QUOTED_NAMES = re.compile(rf"{_QUOTED}(?:\s*,\s*{_QUOTED})*\s*,?\s+and\s+{_QUOTED}")
 
 
 def listed_names(text: str) -> list[str]:
     """The named things ``text`` lists ("the prices of Nvidia, Apple and Microsoft" ->
-    Nvidia, Apple, Microsoft); [] when it lists none."""
+    Nvidia, Apple, Microsoft; 'the ratings of "Up", "Heat" and "Alien: Romulus"' -> the three
+    titles, whatever their words); [] when it lists none."""
     names: list[str] = []
+    for match in _QUOTED_NAMES.finditer(text):
+        names += re.findall(_QUOTED, match.group(0))
+    text = _QUOTED_NAMES.sub(" ", text)
     for match in _NAMES.finditer(text):
         parts = [part.strip().rstrip(".") for part in re.split(r",|\band\b", match.group(0))]
         if _SENTENCE_START.search(text[: match.start()]) and " " in parts[0]:

@@ -11,6 +11,7 @@ known value: ``shortest = Bangkok (5 h 5 min)``.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Mapping, Sequence
 
 from pcagent.agents.evidence import listed_names
@@ -40,30 +41,40 @@ _ASKS = re.compile(
     + r")\b",
     re.I,
 )
-#: Words that say the quantity is a duration or a price.
+#: Words that say the quantity is a rating, a duration or a price.
+_RATING_WORDS = re.compile(r"\b(?:rating|ratings|rated|score|scores|stars)\b", re.I)
 _DURATION_WORDS = re.compile(r"\b(?:shortest|quickest|fastest|longest|slowest|time|flight)\b", re.I)
 _PRICE_WORDS = re.compile(r"\b(?:cheapest|expensive|price|prices|cost)\b", re.I)
 _PRICE = re.compile(r"[$€£¥]\s*(\d[\d,]*(?:\.\d+)?)|(\d[\d,]*(?:\.\d+)?)\s*(?:USD|EUR|dollars)\b")
+#: "8.5/10", "Rated 8.5", "rating: 8.5", "4.5 stars" (not the year in "Heat (1995)").
+_RATING = re.compile(
+    r"(\d+(?:\.\d+)?)\s*/\s*(?:10|5|100)\b|\b(?:rated|rating|score)\s*:?\s*(\d+(?:\.\d+)?)"
+    r"|(\d+(?:\.\d+)?)\s*stars?\b",
+    re.I,
+)
 _NUMBER = re.compile(r"(?<![\d.:])(\d[\d,]*(?:\.\d+)?)(?![\d:])")
 #: Most characters of a value taken for a list of things to compare.
 _ITEMS_LIMIT = 200
 
 
 def _quantity(line: str, kind: str) -> tuple[float, str] | None:
-    """The first quantity of ``kind`` ("duration", "price", "number") in ``line``: its value
-    (minutes, money, the number) and its text."""
+    """The first quantity of ``kind`` ("duration", "price", "rating", "number") in ``line``:
+    its value (minutes, money, the number) and its text (a rating's number alone)."""
     if kind == "duration":
         duration = duration_minutes(line)
         return None if duration is None else (float(duration[0]), duration[1])
-    pattern = _PRICE if kind == "price" else _NUMBER
+    pattern = {"price": _PRICE, "rating": _RATING}.get(kind, _NUMBER)
     match = pattern.search(line)
     if match is None:
         return None
     digits = next(group for group in match.groups() if group)
-    return float(digits.replace(",", "")), match.group(0).strip()
+    shown = digits if kind == "rating" else match.group(0).strip()
+    return float(digits.replace(",", "")), shown
 
 
 def _kind(question: str) -> str:
+    if _RATING_WORDS.search(question):
+        return "rating"
     if _PRICE_WORDS.search(question):
         return "price"
     if _DURATION_WORDS.search(question):
@@ -91,13 +102,24 @@ def _things(text: str, found: Sequence[str]) -> list[str]:
 _NEARBY_LINES = 3
 
 
+def _plain(text: str) -> str:
+    """``text`` without accents: a page writes "Léon" where the task wrote "Leon"."""
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+
+
+def _naming(thing: str) -> re.Pattern[str]:
+    """A pattern for a line that names ``thing`` (whole words, any case, no accents)."""
+    return re.compile(rf"(?<!\w){re.escape(_plain(thing))}(?!\w)", re.I)
+
+
 def _measure(
     thing: str, things: Sequence[str], lines: Sequence[str], kind: str
 ) -> tuple[float, str] | None:
     """The first quantity of ``kind`` on a line naming ``thing`` and no other compared thing,
     or on the few lines after it before one names another; None without one."""
-    mine = re.compile(rf"\b{re.escape(thing)}\b", re.I)
-    others = [re.compile(rf"\b{re.escape(o)}\b", re.I) for o in things if o != thing]
+    mine = _naming(thing)
+    others = [_naming(o) for o in things if o != thing]
+    lines = [_plain(line) for line in lines]
     for index, line in enumerate(lines):
         if not mine.search(line) or any(o.search(line) for o in others):
             continue
@@ -110,6 +132,27 @@ def _measure(
     return None
 
 
+def _all_measured(
+    text: str, values: Mapping[str, str], reading: str, task: str
+) -> list[tuple[float, str, str]]:
+    """(amount, thing, quantity as written) for each thing ``text`` compares (named in it or
+    in ``task``, else the items of a value found before); [] when fewer than two, or when
+    one has no line of ``reading`` or ``values`` giving its quantity."""
+    found = [v for k, v in values.items() if not k.endswith("_read")]
+    things = _things(f"{text}\n{task}", found)
+    if len(things) < 2:
+        return []
+    kind = _kind(text)
+    lines = "\n".join([reading, *values.values()]).splitlines()
+    measured: list[tuple[float, str, str]] = []
+    for thing in things:
+        quantity = _measure(thing, things, lines, kind)
+        if quantity is None:
+            return []
+        measured.append((quantity[0], thing, quantity[1]))
+    return measured
+
+
 def extremes(text: str, values: Mapping[str, str], reading: str, task: str = "") -> dict[str, str]:
     """The thing ``text`` asks for by an extreme ("which destination has the shortest flight"),
     as ``{word: "Thing (quantity)"}``; {} when it asks for none, or a compared thing (named in
@@ -119,18 +162,42 @@ def extremes(text: str, values: Mapping[str, str], reading: str, task: str = "")
     if match is None:
         return {}
     word = " ".join(match.group(1).lower().split())
-    found = [v for k, v in values.items() if not k.endswith("_read")]
-    things = _things(f"{text}\n{task}", found)
-    if len(things) < 2:
+    measured = _all_measured(text, values, reading, task)
+    if not measured:
         return {}
-    kind = _kind(text)
-    lines = "\n".join([reading, *values.values()]).splitlines()
-    measured: list[tuple[float, str, str]] = []
-    for thing in things:
-        quantity = _measure(thing, things, lines, kind)
-        if quantity is None:
-            return {}
-        measured.append((quantity[0], thing, quantity[1]))
     least = _EXTREMES[word]
     _amount, thing, shown = (min if least else max)(measured, key=lambda item: item[0])
     return {word.replace(" ", "_"): f"{thing} ({shown})"}
+
+
+#: "sorted from highest to lowest", "from the cheapest to the most expensive", "highest
+#: (rating) first", "in descending order": the words that ask for things in order, and which way.
+_ORDER = re.compile(
+    r"\bfrom\s+(?:the\s+)?(?P<start>highest|lowest|largest|smallest|biggest|best|worst|most|"
+    r"least|cheapest|longest|shortest)\b[^.;]*?\bto\b"
+    r"|\b(?P<first>highest|lowest|largest|smallest|biggest|best|worst|cheapest|longest|"
+    r"shortest)(?:\s+\w+)?\s+first\b"
+    r"|\b(?P<way>descending|ascending)\b",
+    re.I,
+)
+_FALLING = {"highest", "largest", "biggest", "best", "most", "longest", "descending"}
+
+
+def ordering(text: str, values: Mapping[str, str], reading: str, task: str = "") -> dict[str, str]:
+    """The things ``text`` asks to have in order ("write them sorted from highest to lowest
+    rating"), in that order with their quantities, as one known value:
+    ``{"highest_first": "The Shawshank Redemption (9.3/10); Leon: The Professional (8.5/10)"}``;
+    {} when it asks for no order or a thing's quantity is not known (as :func:`extremes`). With
+    every rating read, the 1.5B model's Composer wrote one of them wrong and kept the order of
+    the search results."""
+    match = _ORDER.search(text)
+    if match is None:
+        return {}
+    word = next(group for group in match.groups() if group).lower()
+    measured = _all_measured(text, values, reading, task)
+    if not measured:
+        return {}
+    falling = word in _FALLING
+    ordered = sorted(measured, key=lambda item: item[0], reverse=falling)
+    key = "highest_first" if falling else "lowest_first"
+    return {key: "; ".join(f"{thing} ({shown})" for _amount, thing, shown in ordered)}

@@ -21,7 +21,7 @@ from pcagent.agents.plan import SubtaskSpec
 from pcagent.agents.reflection import Reflection
 from pcagent.agents.roles import Role
 from pcagent.agents.sections import copied_part, found_section
-from pcagent.agents.superlatives import extremes
+from pcagent.agents.superlatives import extremes, ordering
 from pcagent.agents.time_offsets import offset_times
 from pcagent.app_actions import SheetSet
 from pcagent.config import RunConfig
@@ -182,7 +182,8 @@ class StepLoop:
         number: int,
     ) -> Decision:
         front = self.desktop.app_of(seen.perception.observation.focused_window)
-        picked = extremes(text, checkpoint.hub, checkpoint.last_output, checkpoint.instruction)
+        facts = (text, checkpoint.hub, checkpoint.last_output, checkpoint.instruction)
+        picked = extremes(*facts) | ordering(*facts)
         opening = opening_move(subtask, role, front, checkpoint.history) or tell_move(
             subtask, checkpoint.answers, checkpoint.history, picked
         )

@@ -433,7 +433,8 @@ def tell_move(
 ) -> Decision | None:
     """The step that tells the user what a subtask found, when its words ask for it ("...,
     and tell me"): the thing the run ``picked`` for a question of which has the most or least
-    (:func:`~pcagent.agents.superlatives.extremes`) as soon as it is known, else all its values
+    (:func:`~pcagent.agents.superlatives.extremes`), or the things in the order asked
+    (:func:`~pcagent.agents.superlatives.ordering`), as soon as known, else all its values
     once they are in (they were reported to the run, not yet said to anyone). None when it
     asks for no telling, a value is missing, or it has answered."""
     if not subtask.outputs or not asks_to_tell(subtask.description) or told(history):
