@@ -10,7 +10,7 @@ from tests.runtime import scripts
 from tests.runtime.memory_desktop import SAVE, MemoryDesktop
 
 from pcagent import actions as act
-from pcagent.app_actions import EditorSaveAs
+from pcagent.app_actions import EditorOpen, EditorSaveAs
 from pcagent.config import PcAgentConfig, RunConfig
 from pcagent.env.protocol import (
     ApplicationCatalog,
@@ -466,3 +466,26 @@ def test_a_part_read_earlier_is_copied_where_a_subtask_says_to_write_it(tmp_path
     typed = next(s for s in store.steps(outcome.run_id) if s.subtask_id == "s2")
     assert typed.action == act.TypeText(text="Tea is good.")
     assert typed.thought == "[run] the subtask copies the abstract read earlier"
+
+
+def test_the_composer_is_given_what_the_subtask_itself_read(tmp_path: Path) -> None:
+    desktop, store, config = setup(tmp_path)
+    desktop.close_apps()
+    (desktop.home / "notes.txt").write_text("hola mundo")
+    config = config.model_copy(update={"run": RunConfig(max_steps=4, listing_limit=0)})
+    plan = scripts.plan(
+        {
+            "id": "s1",
+            "description": "Open notes.txt and write an English translation of its text",
+            "app": "text_editor",
+        }
+    )
+    models = scripts.usual_models(moves({"kind": "done"}, {"kind": "done"}), plan)
+    composer = ScriptedBackend([json.dumps({"text": "hello world"})])
+    models.backends["composer"] = composer
+    outcome = RunSession(desktop, models, store, config).start("translate the notes")
+    steps = store.steps(outcome.run_id)
+    assert steps[1].action == EditorOpen(path="notes.txt")  # after open_app, by rule
+    assert steps[2].action == act.TypeText(text="hello world")
+    # the subtask's own reading reached the Composer, though the hub gets it only at the end
+    assert "hola mundo" in scripts.prompt_texts(composer)[0]

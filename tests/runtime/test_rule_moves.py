@@ -417,3 +417,24 @@ def test_a_subtask_that_only_opens_its_file_is_done_once_it_is_open() -> None:
     assert not opened_its_file(opening, ["4: files_open(path='scores.xlsx') -> no_change"])
     # more than opening asked: the subtask goes on
     assert not opened_its_file(f"{opening} and fill in the scores", opened)
+
+
+def test_a_subtask_that_writes_from_the_document_s_text_reads_it_first() -> None:
+    from pcagent.runtime.rule_moves import read_first_move
+
+    kinds = frozenset({"writer_read", "writer_insert", "writer_save"})
+    role = default_pool(["writer"], kinds).get("office_editor")
+    translating = subtask(
+        "Write an English translation of its text below the main text, and save it", "writer"
+    )
+    move = read_first_move(translating, role, "writer", [])
+    assert move is not None and move.reasoning.startswith("[run]")
+    assert move.action == app_actions.WriterRead()
+    read = ["2: writer_read() -> success"]
+    assert read_first_move(translating, role, "writer", read) is None  # once
+    inserted = ["2: writer_insert(text='x') -> success"]
+    assert read_first_move(translating, role, "writer", inserted) is None  # already written
+    # writing on a subject of its own, or the word processor not in front: nothing to read
+    fresh = subtask("Write a paragraph about tea and save it as Tea", "writer")
+    assert read_first_move(fresh, role, "writer", []) is None
+    assert read_first_move(translating, role, "file_manager", []) is None

@@ -58,6 +58,7 @@ from pcagent.runtime.rule_moves import (
     expression_move,
     first_cell,
     format_move,
+    read_first_move,
     result_move,
     save_move,
     search_move,
@@ -65,7 +66,7 @@ from pcagent.runtime.rule_moves import (
     writing_part,
 )
 from pcagent.runtime.safety import SafetyGuard, context_for
-from pcagent.runtime.subtasks import SubtaskBook
+from pcagent.runtime.subtasks import READ_KEPT, SubtaskBook
 
 #: Entries of "recent steps" shown to the Decision agent.
 HISTORY_LINES = 6
@@ -164,6 +165,16 @@ class StepLoop:
         return seen
 
     @staticmethod
+    def _known(checkpoint: RunCheckpoint, subtask: SubtaskSpec) -> dict[str, str]:
+        """The values known to the run, with what this subtask itself read so far (the hub
+        gets it only when the subtask ends): the document a subtask translates."""
+        reading = checkpoint.richest_output or checkpoint.last_output
+        if not reading:
+            return dict(checkpoint.hub)
+        text = (reading.partition(": ")[2] or reading)[:READ_KEPT]
+        return {**checkpoint.hub, f"{subtask.id}_read": text}
+
+    @staticmethod
     def _words_before(checkpoint: RunCheckpoint, subtask: SubtaskSpec) -> list[str]:
         """The instruction, then the words of the subtasks planned before ``subtask``: where
         "this file" was named."""
@@ -213,7 +224,10 @@ class StepLoop:
             or expression_move(subtask, role, front, history)
             or format_move(subtask, role, front, history, checkpoint.last_output)
             or save_move(subtask, role, front, history)
-            or self._composed(checkpoint, subtask, role, front, number, picked | checkpoint.hub)
+            or read_first_move(subtask, role, front, history)
+            or self._composed(
+                checkpoint, subtask, role, front, number, picked | self._known(checkpoint, subtask)
+            )
         )
         if ruled is not None:
             return ruled

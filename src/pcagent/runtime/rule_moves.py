@@ -329,6 +329,37 @@ def compose_kind(subtask: SubtaskSpec, role: Role, front_app: str, history: Sequ
     return kind
 
 
+#: The applications' own actions that read the document in front.
+READS = {"writer": "writer_read"}
+#: Words with which a writing subtask works from the document's own text ("write an English
+#: translation of its text below the main text", "summarise the document").
+_ITS_TEXT = re.compile(
+    r"\b(?:translat\w*|summar\w*|its\s+(?:text|content|contents|paragraphs?)"
+    r"|the\s+(?:main\s+|document'?s?\s+)?(?:text|content|contents)|proofread\w*)\b",
+    re.I,
+)
+
+
+def read_first_move(
+    subtask: SubtaskSpec, role: Role, front_app: str, history: Sequence[str]
+) -> Decision | None:
+    """Before the Composer writes for a subtask that works from the open document's own text,
+    the step that reads that text with the application's own read action, once: given only the
+    subtask's words, the Composer wrote "The text is already provided in the main text." in
+    place of a translation. None otherwise."""
+    kind = READS.get(subtask.app, "")
+    if not kind or not working_in(subtask.app, kind, subtask, role, front_app):
+        return None
+    if not compose_kind(subtask, role, front_app, history) or used(kind, history):
+        return None
+    if not _ITS_TEXT.search(subtask.description):
+        return None
+    return Decision(
+        reasoning="[run] the subtask writes from the document's own text: reading it first",
+        action=act.ACTION_TYPES[kind].model_validate({"kind": kind}),
+    )
+
+
 def first_cell(description: str) -> str:
     """Where the rows a subtask asks for start: row 1 of the first column it names ("in column
     B": B1), else A1."""
