@@ -438,3 +438,15 @@ def test_a_subtask_that_writes_from_the_document_s_text_reads_it_first() -> None
     fresh = subtask("Write a paragraph about tea and save it as Tea", "writer")
     assert read_first_move(fresh, role, "writer", []) is None
     assert read_first_move(translating, role, "file_manager", []) is None
+
+
+def test_the_composer_gets_the_task_when_what_it_writes_points_back() -> None:
+    from pcagent.runtime.rule_moves import with_task
+
+    task = "Search the web for parks in Oslo, write what you find into a new document."
+    vague = "write what you find into a new document"
+    assert with_task(vague, task) == f"{vague} (from the task: {task})"
+    assert with_task("Write them into notes.txt", task).endswith(f"(from the task: {task})")
+    named = "Write a paragraph about tea"
+    assert with_task(named, task) == named  # says what to write: asked as it is
+    assert with_task(task, task) == task  # the task itself: nothing to add

@@ -63,6 +63,7 @@ from pcagent.runtime.rule_moves import (
     save_move,
     search_move,
     tell_move,
+    with_task,
     writing_part,
 )
 from pcagent.runtime.safety import SafetyGuard, context_for
@@ -289,7 +290,10 @@ class StepLoop:
         if not kind:
             return None
         composer = Composer(self.models.for_role("composer"), self.recorder.sink)
-        wanted = writing_part(CommunicationHub(checkpoint.hub).instantiate(subtask))
+        wanted = with_task(
+            writing_part(CommunicationHub(checkpoint.hub).instantiate(subtask)),
+            checkpoint.instruction,
+        )
         if kind == SHEET_WRITE:
             rows = composer.compose_rows(wanted, known, number)
             if rows is None:

@@ -387,6 +387,25 @@ def writing_part(description: str) -> str:
     return " ".join(kept).strip() or description
 
 
+#: Words with which what a subtask writes points back at something found or named elsewhere
+#: ("write what you find into a new document", "write them into a text file").
+_WRITES_FOUND = re.compile(
+    r"\b(?:what\s+(?:you|we|was|it)\s+(?:find|found|finds|read)|them|those|these|the\s+results"
+    r"|the\s+findings|the\s+information|that\s+text|this\s+text)\b",
+    re.I,
+)
+
+
+def with_task(wanted: str, instruction: str) -> str:
+    """What the Composer is asked to write: ``wanted``, and the whole instruction when
+    ``wanted`` points back at something it does not name ("write what you find into a new
+    document"); asked with that alone, the Composer wrote "I will write the text into a new
+    document in the word processor." with the attractions found right there in its values."""
+    if not _WRITES_FOUND.search(wanted) or instruction.strip() in wanted:
+        return wanted
+    return f"{wanted} (from the task: {instruction.strip()})"
+
+
 def composed(kind: str, text: str, reasoning: str) -> Decision:
     """The step that inserts the Composer's ``text`` with ``kind``."""
     action = act.ACTION_TYPES[kind].model_validate({"kind": kind, "text": text})
