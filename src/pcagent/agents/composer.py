@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
 from pydantic import BaseModel, Field
 
-from pcagent.agents.base import Agent, value_list
+from pcagent.agents.base import Agent, bullet_list, value_list
+from pcagent.agents.form_plan import FormField
 from pcagent.agents.prompting import render
 from pcagent.models.messages import Message
 
@@ -44,6 +45,16 @@ Cell = str | float
 # a 200-row limit made one reply take minutes. Longer replies are cut to MAX_ROWS instead.
 class ComposedRows(BaseModel):
     rows: list[list[Cell]] = Field(min_length=1)
+
+
+# As above: no descriptions to copy into the form.
+class FilledField(BaseModel):
+    label: str = Field(min_length=1, max_length=200)
+    value: str = Field(max_length=500)
+
+
+class FilledForm(BaseModel):
+    fields: list[FilledField] = Field(min_length=1)
 
 
 @dataclass
@@ -76,6 +87,27 @@ class Composer(Agent):
             if any(str(cell).strip() for cell in row)
         )
         return in_order_asked(rows, subtask) or None
+
+    def compose_form(
+        self,
+        subtask: str,
+        fields: Sequence[FormField],
+        hub: Mapping[str, str],
+        step: int | None,
+    ) -> list[tuple[str, str]] | None:
+        """(label, value) for the fields of a web form ``subtask`` asks to fill in, as the
+        model proposes them (:func:`~pcagent.agents.form_plan.checked_plan` checks them); None
+        when the model gave no usable reply."""
+        system, user = render(
+            "composer_form",
+            subtask=subtask,
+            fields=bullet_list([field.shown() for field in fields]),
+            hub=value_list(dict(hub)),
+        )
+        result = self.ask([Message.system(system), Message.user(user)], FilledForm, step)
+        if result.value is None:
+            return None
+        return [(filled.label, filled.value) for filled in result.value.fields]
 
 
 #: "in descending order of population", "from highest to lowest", "ascending".

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from pcagent import actions as act
 from pcagent.agents.composer import Composer
 from pcagent.agents.decision import Decision, DecisionAgent, DecisionInput
+from pcagent.agents.form_plan import checked_plan, form_fields
 from pcagent.agents.hub import CommunicationHub
 from pcagent.agents.plan import SubtaskSpec
 from pcagent.agents.reflection import Reflection
@@ -41,6 +42,7 @@ from pcagent.runtime.events import (
     RefusedEvent,
     SensitiveEvent,
 )
+from pcagent.runtime.form_moves import fill_move, form_read_move, just_read_form, site_move
 from pcagent.runtime.human import Human
 from pcagent.runtime.mail_effects import HeldMailGuard
 from pcagent.runtime.mail_moves import attach_move, mail_move
@@ -93,6 +95,8 @@ class StepLoop:
     #: Decides on the mail held at the environment's relay; None when it has no relay.
     mail: HeldMailGuard | None = None
     steps_done: int = 0
+    #: Each subtask's plan for a web form (label, value), made once its page was read.
+    form_plans: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
 
     def run(self, checkpoint: RunCheckpoint) -> None:
         """Step until the run has an outcome (finished, failed, stopped)."""
@@ -165,6 +169,35 @@ class StepLoop:
         work.set_of_mark = seen.recorded_set_of_mark
         return seen
 
+    def _form_move(
+        self,
+        checkpoint: RunCheckpoint,
+        subtask: SubtaskSpec,
+        role: Role,
+        front: str,
+        number: int,
+    ) -> Decision | None:
+        """The steps that search through a site's own form (:mod:`.form_moves`): open the
+        site, read its fields, then fill them as planned once from the reading."""
+        history = checkpoint.history
+        opening = site_move(subtask, role, front, history) or form_read_move(
+            subtask, role, front, history
+        )
+        if opening is not None:
+            return opening
+        if just_read_form(subtask, history) and subtask.id not in self.form_plans:
+            reading = checkpoint.last_output.partition(": ")[2] or checkpoint.last_output
+            fields = form_fields(reading)
+            proposed = None
+            if fields:
+                composer = Composer(self.models.for_role("composer"), self.recorder.sink)
+                words = f"{subtask.description} (from the task: {checkpoint.instruction})"
+                known = self._known(checkpoint, subtask)
+                proposed = composer.compose_form(words, fields, known, number)
+            self.form_plans[subtask.id] = checked_plan(proposed or [], fields, subtask.description)
+            self.log(f"form plan for {subtask.id}: {self.form_plans[subtask.id]}")
+        return fill_move(subtask, role, front, history, self.form_plans.get(subtask.id, []))
+
     @staticmethod
     def _known(checkpoint: RunCheckpoint, subtask: SubtaskSpec) -> dict[str, str]:
         """The values known to the run, with what this subtask itself read so far (the hub
@@ -212,6 +245,7 @@ class StepLoop:
         ruled = (
             document_move(subtask, role, front, title, history)
             or mail_move(subtask, role, front, history)
+            or self._form_move(checkpoint, subtask, role, front, number)
             or attach_move(
                 subtask, role, front, history, self._words_before(checkpoint, subtask), documents
             )

@@ -179,10 +179,10 @@ def address_move(
         return None
     address = match.group(1).rstrip(".")
     reasoning = f"[run] the subtask goes to {address}"
-    return _first_page(subtask, role, front_app, history, address, reasoning)
+    return first_page(subtask, role, front_app, history, address, reasoning)
 
 
-def _first_page(
+def first_page(
     subtask: SubtaskSpec,
     role: Role,
     front_app: str,
@@ -265,7 +265,7 @@ def search_move(
     front and before the subtask has opened anything; None when a model should decide."""
     words = search_words(subtask.description, findings_for(subtask, hub or {}))
     reasoning = f"[run] the subtask searches the web for: {words}"
-    return _first_page(subtask, role, front_app, history, words, reasoning)
+    return first_page(subtask, role, front_app, history, words, reasoning)
 
 
 # --- writing a document's text, then saving it ---------------------------------------------------

@@ -1,0 +1,58 @@
+"""Searching through a site's own form by rule: open the site, read its fields, fill them."""
+
+from __future__ import annotations
+
+from pcagent import app_actions
+from pcagent.agents.plan import SubtaskSpec
+from pcagent.agents.roles import default_pool
+from pcagent.runtime.form_moves import (
+    fill_move,
+    form_read_move,
+    just_read_form,
+    searched_site,
+    site_move,
+)
+
+KINDS = frozenset({"browser_open", "browser_read", "browser_fill", "browser_click"})
+ROLE = default_pool(["browser"], KINDS).get("browser")
+SEARCH = SubtaskSpec(
+    id="s2", description="Then search for a train for that trip on rail.test", app="browser"
+)
+OPENED = ["3: browser_open(url='rail.test') -> success"]
+READ = [*OPENED, "4: browser_read() -> success"]
+PLAN = [("Return ticket", "true"), ("Leaving from", "Bergen"), ("Going to", "Oslo")]
+
+
+def test_the_site_searched_through_is_named_and_pointed_back_from() -> None:
+    assert searched_site(SEARCH.description) == "rail.test"
+    assert searched_site("Search for a flight for it on www.booking.com.") == "www.booking.com"
+    # nothing found before to fill the form with, or no site: a web search serves
+    assert searched_site("Search for tea prices on shop.test") == ""
+    assert searched_site("Search the web for trains to Oslo and note them") == ""
+
+
+def test_the_site_is_opened_then_read_then_its_form_filled_and_submitted() -> None:
+    move = site_move(SEARCH, ROLE, "browser", [])
+    assert move is not None and move.action == app_actions.BrowserOpen(url="rail.test")
+    assert site_move(SEARCH, ROLE, "browser", OPENED) is None  # once
+    read = form_read_move(SEARCH, ROLE, "browser", OPENED)
+    assert read is not None and read.action == app_actions.BrowserRead()
+    assert form_read_move(SEARCH, ROLE, "browser", READ) is None
+    assert just_read_form(SEARCH, READ) and not just_read_form(SEARCH, OPENED)
+    steps = []
+    history = list(READ)
+    while (move := fill_move(SEARCH, ROLE, "browser", history, PLAN)) is not None:
+        steps.append(move.action)
+        history.append(f"{len(history) + 3}: {move.action.kind}(label=...) -> success")
+    assert steps == [
+        app_actions.BrowserFill(label="Return ticket", value="true"),
+        app_actions.BrowserFill(label="Leaving from", value="Bergen"),
+        app_actions.BrowserFill(label="Going to", value="Oslo", submit=True),
+    ]
+
+
+def test_a_refused_field_or_no_plan_hands_the_form_to_the_model() -> None:
+    refused = [*READ, "5: browser_fill(label='Return ticket') -> no_change"]
+    assert fill_move(SEARCH, ROLE, "browser", refused, PLAN) is None
+    assert fill_move(SEARCH, ROLE, "browser", READ, []) is None
+    assert fill_move(SEARCH, ROLE, "mail", READ, PLAN) is None
