@@ -77,6 +77,9 @@ def test_the_words_a_subtask_searches_for() -> None:
     assert search_words("Use the browser to find out whether trams run in Oslo, tell me") == (
         "whether trams run in Oslo"
     )
+    assert search_words(
+        "Compare the prices of a kettle at Big Mart and Home Hub in the browser."
+    ) == ("the prices of a kettle at Big Mart and Home Hub")
     # words that need an earlier subtask's values are the model's to write, without any
     assert search_words("Then search for a hotel near it in the browser") == ""
     assert search_words("Open the bookmarks and read them") == ""

@@ -109,9 +109,10 @@ def document_move(
     )
 
 
-#: "Search the web for X", "search for X", "look up X", "find out X": the words to search for.
+#: "Search the web for X", "search for X", "look up X", "find out X", "compare X": the words
+#: to search for (a person compares prices at three shops by searching for them).
 _SEARCHES = re.compile(
-    r"\b(?:search(?:es)?|look(?:s)?\s+up|find(?:s)?\s+out)\b"
+    r"\b(?:search(?:es)?|look(?:s)?\s+up|find(?:s)?\s+out|compare(?:s)?)\b"
     r"(?:\s+(?:the\s+)?(?:web|internet|online))?"
     r"(?:\s+for)?\s+(.+)",
     re.I,
