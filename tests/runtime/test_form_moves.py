@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import json
+
+from tests.agents.scripted import ScriptedModels
+
 from pcagent import app_actions
+from pcagent.agents.composer import Composer
 from pcagent.agents.plan import SubtaskSpec
 from pcagent.agents.roles import default_pool
 from pcagent.runtime.form_moves import (
@@ -56,3 +61,41 @@ def test_a_refused_field_or_no_plan_hands_the_form_to_the_model() -> None:
     assert fill_move(SEARCH, ROLE, "browser", refused, PLAN) is None
     assert fill_move(SEARCH, ROLE, "browser", READ, []) is None
     assert fill_move(SEARCH, ROLE, "mail", READ, PLAN) is None
+
+
+def test_a_site_s_one_search_box_gets_the_subtask_s_search_words() -> None:
+    from pcagent.runtime.form_moves import plan_form, site_search_words
+
+    going = 'Go to https://papers.test/ in the browser, search for papers about "robot hands", and download the first'
+    assert site_search_words(going) == "robot hands"  # the quoted phrase
+    assert site_search_words("Go to www.shop.test and search for green tea") == "green tea"
+    assert site_search_words("Search the web for green tea") == ""  # no site to go to
+    reading = 'Fields:\n- "Search papers" (text) = ""'
+    subtask = SubtaskSpec(id="s1", description=going, app="browser")
+    models = ScriptedModels()  # never asked: a search box needs no model
+    composer = Composer(models.for_role("composer"))
+    assert plan_form(subtask, reading, going, {}, composer, 3) == [("Search papers", "robot hands")]
+    assert plan_form(subtask, "Text:\nno form", going, {}, composer, 3) == []
+
+
+def test_a_form_of_several_fields_is_planned_by_the_composer_and_checked() -> None:
+    from pcagent.runtime.form_moves import plan_form
+
+    reading = (
+        'Fields:\n- "From" / "from" (text) = ""\n- "To" / "to" (text) = ""\n'
+        '- "Depart" / "YYYY-MM-DD" (text) = ""'
+    )
+    reply = {
+        "fields": [
+            {"label": "From", "value": "Lima"},
+            {"label": "To", "value": "Quito"},
+            {"label": "Depart", "value": "3 June 2026"},
+        ]
+    }
+    models = ScriptedModels(composer=[json.dumps(reply)])
+    composer = Composer(models.for_role("composer"))
+    task = "Read the mail Trip, then search for a flight for it on fly.test"
+    plan = plan_form(SEARCH, reading, task, {"s1_read": "Lima to Quito"}, composer, 5)
+    assert plan == [("From", "Lima"), ("To", "Quito"), ("Depart", "2026-06-03")]
+    prompt = models.prompts("composer")[0]
+    assert f"(from the task: {task})" in prompt and "s1_read = Lima to Quito" in prompt

@@ -121,3 +121,16 @@ def checked_plan(
     return [
         (field.label, chosen[field.label]) for field in order if field.value != chosen[field.label]
     ]
+
+
+#: Field types a search box may have.
+_TYPED = frozenset({"text", "search"})
+
+
+def search_box_plan(fields: list[FormField], words: str) -> list[tuple[str, str]]:
+    """[(label, ``words``)] for a form that is one search box (one text field, no choices);
+    [] for any other form."""
+    boxes = [field for field in fields if field.type in _TYPED]
+    if not words or len(boxes) != 1 or len(fields) != 1:
+        return []
+    return [(boxes[0].label, words)]

@@ -4,11 +4,14 @@
 points back at what was found before (the journey). A web search for those words finds the site,
 not the flights; the 1.5B model then opened the site and said ``done`` over its empty form. So:
 
-1. the run opens the site the subtask names (:func:`site_move`), once the browser is in front;
+1. the run opens the site the subtask names (:func:`site_move`), once the browser is in front
+   (or the address it says to go to, :func:`~pcagent.runtime.rule_moves.address_move`, for
+   "Go to https://arxiv.org/, search for ...");
 2. it reads the page, whose reading lists the form's fields (:func:`form_read_move`);
 3. the Composer says which value goes into which field, and the run checks that against the
    form (:mod:`pcagent.agents.form_plan`), and fills the fields one step each, the last one
-   submitting the form (:func:`fill_move`).
+   submitting the form (:func:`fill_move`); a site's one-field search box simply gets the
+   subtask's search words (:func:`site_search_words`), no model asked.
 
 Every step is an ordinary recorded step (its thought marked ``[run]``), checked like any other;
 a field the page refuses hands the subtask back to the model.
@@ -17,13 +20,15 @@ a field the page refuses hands the subtask back to the model.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from pcagent import actions as act
+from pcagent.agents.composer import Composer
 from pcagent.agents.decision import Decision
+from pcagent.agents.form_plan import checked_plan, form_fields, search_box_plan
 from pcagent.agents.plan import SubtaskSpec
 from pcagent.agents.roles import Role
-from pcagent.runtime.rule_moves import first_page, used, working_in
+from pcagent.runtime.rule_moves import address_named, first_page, search_words, used, working_in
 
 READ_KIND = "browser_read"
 FILL_KIND = "browser_fill"
@@ -47,6 +52,27 @@ def searched_site(words: str) -> str:
     if match is None or not _POINTS_BACK.search(words):
         return ""
     return match.group("site")
+
+
+def site_search_words(words: str) -> str:
+    """What a subtask that goes to an address and searches there ("Go to https://arxiv.org/,
+    search for papers about "multimodal agent", and ...") types into the site's search box:
+    the quoted phrase of its search words if they hold one, else those words; "" when it does
+    not say both."""
+    found = search_words(words)
+    if not (found and address_named(words)):
+        return ""
+    quoted = _QUOTED.search(found)
+    return quoted.group(1).strip() if quoted else found
+
+
+#: A quoted phrase: what a person types into a search box.
+_QUOTED = re.compile(r"[\"“'‘]([^\"”'’]{2,100})[\"”'’]")
+
+
+def fills_form(words: str) -> bool:
+    """Whether a subtask searches through a site's own form (either way above)."""
+    return bool(searched_site(words) or site_search_words(words))
 
 
 def site_move(
@@ -73,7 +99,7 @@ def form_read_move(
 ) -> Decision | None:
     """Right after the site a subtask searches through opened, the step that reads the page
     (its reading lists the form's fields); once, and never after a field was filled."""
-    if not searched_site(subtask.description):
+    if not fills_form(subtask.description):
         return None
     if (
         not working_in("browser", FILL_KIND, subtask, role, front_app)
@@ -91,7 +117,7 @@ def form_read_move(
 def just_read_form(subtask: SubtaskSpec, history: Sequence[str]) -> bool:
     """Whether the subtask searches through a site and its latest step read the page: the
     moment to plan the form's filling."""
-    return bool(searched_site(subtask.description)) and _last(history, READ_KIND)
+    return fills_form(subtask.description) and _last(history, READ_KIND)
 
 
 def fill_move(
@@ -119,3 +145,24 @@ def fill_move(
             {"kind": FILL_KIND, "label": label, "value": value, "submit": submit}
         ),
     )
+
+
+def plan_form(
+    subtask: SubtaskSpec,
+    reading: str,
+    instruction: str,
+    known: Mapping[str, str],
+    composer: Composer,
+    step: int,
+) -> list[tuple[str, str]]:
+    """What to fill into the form a page ``reading`` lists, for ``subtask``: a one-field search
+    box gets the subtask's search words; any other form what the Composer proposes (asked with
+    the whole ``instruction`` beside the subtask and the ``known`` values), checked against the
+    form. [] when the page has no form or nothing fits."""
+    fields = form_fields(reading)
+    box = search_box_plan(fields, site_search_words(subtask.description))
+    if box or not fields:
+        return box
+    words = f"{subtask.description} (from the task: {instruction})"
+    proposed = composer.compose_form(words, fields, known, step)
+    return checked_plan(proposed or [], fields, subtask.description)

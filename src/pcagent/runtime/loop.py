@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 from pcagent import actions as act
 from pcagent.agents.composer import Composer
 from pcagent.agents.decision import Decision, DecisionAgent, DecisionInput
-from pcagent.agents.form_plan import checked_plan, form_fields
 from pcagent.agents.hub import CommunicationHub
 from pcagent.agents.plan import SubtaskSpec
 from pcagent.agents.reflection import Reflection
@@ -42,7 +41,13 @@ from pcagent.runtime.events import (
     RefusedEvent,
     SensitiveEvent,
 )
-from pcagent.runtime.form_moves import fill_move, form_read_move, just_read_form, site_move
+from pcagent.runtime.form_moves import (
+    fill_move,
+    form_read_move,
+    just_read_form,
+    plan_form,
+    site_move,
+)
 from pcagent.runtime.human import Human
 from pcagent.runtime.mail_effects import HeldMailGuard
 from pcagent.runtime.mail_moves import attach_move, mail_move
@@ -187,15 +192,11 @@ class StepLoop:
             return opening
         if just_read_form(subtask, history) and subtask.id not in self.form_plans:
             reading = checkpoint.last_output.partition(": ")[2] or checkpoint.last_output
-            fields = form_fields(reading)
-            proposed = None
-            if fields:
-                composer = Composer(self.models.for_role("composer"), self.recorder.sink)
-                words = f"{subtask.description} (from the task: {checkpoint.instruction})"
-                known = self._known(checkpoint, subtask)
-                proposed = composer.compose_form(words, fields, known, number)
-            self.form_plans[subtask.id] = checked_plan(proposed or [], fields, subtask.description)
-            self.log(f"form plan for {subtask.id}: {self.form_plans[subtask.id]}")
+            composer = Composer(self.models.for_role("composer"), self.recorder.sink)
+            known = self._known(checkpoint, subtask)
+            plan = plan_form(subtask, reading, checkpoint.instruction, known, composer, number)
+            self.form_plans[subtask.id] = plan
+            self.log(f"form plan for {subtask.id}: {plan}")
         return fill_move(subtask, role, front, history, self.form_plans.get(subtask.id, []))
 
     @staticmethod

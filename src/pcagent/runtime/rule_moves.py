@@ -170,15 +170,20 @@ _ADDRESS = re.compile(
 )
 
 
+def address_named(words: str) -> str:
+    """The address ``words`` say to go to ("Go to https://arxiv.org/ ..."); "" when none."""
+    match = _ADDRESS.search(words)
+    return match.group(1).rstrip(".") if match else ""
+
+
 def address_move(
     subtask: SubtaskSpec, role: Role, front_app: str, history: Sequence[str]
 ) -> Decision | None:
     """The step that opens the address a browser subtask says to go to ("Go to
     https://arxiv.org/ ..."), before it has opened anything; None otherwise."""
-    match = _ADDRESS.search(subtask.description)
-    if match is None:
+    address = address_named(subtask.description)
+    if not address:
         return None
-    address = match.group(1).rstrip(".")
     reasoning = f"[run] the subtask goes to {address}"
     return first_page(subtask, role, front_app, history, address, reasoning)
 
