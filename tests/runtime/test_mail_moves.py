@@ -81,3 +81,51 @@ def test_no_message_is_filled_in_without_an_address_an_attachment_or_the_client(
     assert attach_move(attaching, ROLE, "browser", [], [], home) is None
     gui = default_pool(["mail"]).get("mail")
     assert attach_move(attaching, gui, "mail", [], [], home) is None
+
+
+SENT = """Sent: 2 messages; the newest 2, newest first
+
+#1 from Ann <ann@example.test> to Bo <bo@example.test>, 2025-02-21 10:12
+Subject: Code
+Attachments: sums.py
+Hi Bo, the script.
+
+#2 from Ann <ann@example.test> to Cy <cy@example.test>, 2025-02-20 09:00
+Subject: Photos
+Attachments: a.png, b.png
+Two photos."""
+
+
+def test_the_attachment_to_save_is_found_in_the_folder_read() -> None:
+    from pcagent.runtime.mail_moves import attachment_to_save
+
+    assert attachment_to_save("save its attachment b.png", SENT) == (2, "b.png", "Sent")
+    assert attachment_to_save('find the mail "Code" and save its attachment', SENT) == (
+        1,
+        "sums.py",
+        "Sent",
+    )
+    assert attachment_to_save("save its attachment", SENT) == (1, "sums.py", "Sent")  # the one
+    assert attachment_to_save("save its attachment c.pdf", SENT) is None
+    assert attachment_to_save('save the attachment of the mail "Photos"', SENT) is None  # two
+
+
+def test_a_mail_s_attachment_is_saved_once_its_folder_was_read() -> None:
+    from pcagent.runtime.mail_moves import save_attachment_move
+
+    saving = subtask(
+        'Find the mail "Code" that I sent to Bo and save its attachment sums.py into the '
+        "Documents folder"
+    )
+    read = ["2: mail_read(folder='Sent') -> success"]
+    output = f"step 2, mail_read: {SENT}"
+    move = save_attachment_move(saving, ROLE, "mail", read, output)
+    assert move is not None and move.reasoning.startswith("[run]")
+    assert move.action == app_actions.MailSaveAttachment(
+        message=1, name="sums.py", folder="Documents", mail_folder="Sent"
+    )
+    done = [*read, "3: mail_save_attachment(message=1) -> success"]
+    assert save_attachment_move(saving, ROLE, "mail", done, output) is None
+    assert save_attachment_move(saving, ROLE, "mail", [], output) is None  # nothing read yet
+    reading = subtask('Find the mail "Code" and note its date')
+    assert save_attachment_move(reading, ROLE, "mail", read, output) is None

@@ -50,7 +50,7 @@ from pcagent.runtime.form_moves import (
 )
 from pcagent.runtime.human import Human
 from pcagent.runtime.mail_effects import HeldMailGuard
-from pcagent.runtime.mail_moves import attach_move, mail_move
+from pcagent.runtime.mail_moves import attach_move, mail_move, save_attachment_move
 from pcagent.runtime.parts import AgentModels, LoopParts, ReflectionFacts, Seen
 from pcagent.runtime.record_models import ReflectionRecord, StepResult
 from pcagent.runtime.recorder import StepRecorder, StepWork
@@ -246,6 +246,7 @@ class StepLoop:
         ruled = (
             document_move(subtask, role, front, title, history)
             or mail_move(subtask, role, front, history)
+            or save_attachment_move(subtask, role, front, history, checkpoint.last_output)
             or self._form_move(checkpoint, subtask, role, front, number)
             or attach_move(
                 subtask, role, front, history, self._words_before(checkpoint, subtask), documents

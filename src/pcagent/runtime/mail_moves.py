@@ -3,6 +3,10 @@
 A subtask about a mail someone sent ("find the mail "Code" that I sent to Howie") starts by
 reading the folder it is in: the 1.5B model gave up at once ("No mail found") without reading.
 
+A subtask that saves a mail's attachment ("save its attachment homework.py into the Documents
+folder") has, once the folder is read, the message that carries it: the run saves it with
+``mail_save_attachment``; the 1.5B model, with the message listed, said "No mail found".
+
 A subtask that sends a file as an attachment ("Then send this file to Howie (howie@example.test)
 as an attachment") names everything the mail client's own ``mail_compose`` takes: the
 addresses, the subject if it gives one, and the file, by name or as "this file", the one an
@@ -139,6 +143,90 @@ def attach_move(
                 "to": addresses,
                 "subject": subject.group("subject") if subject else PurePosixPath(path).name,
                 "attachments": [path],
+            }
+        ),
+    )
+
+
+# --- saving a mail's attachment ---------------------------------------------------------------
+
+SAVE_ATTACHMENT_KIND = "mail_save_attachment"
+#: "save its attachment homework.py into the Documents folder", "save the attached file".
+_SAVES_ATTACHMENT = re.compile(r"\b(?:save|saves|download|downloads|store)\b[^.;]*?\battach", re.I)
+_INTO_FOLDER = re.compile(
+    r"\b(?:into|to|in)\s+(?:the\s+|my\s+)?(?P<folder>[\w-]+)\s+folder\b", re.I
+)
+#: A message as ``mail_read`` lists it: "#1 from ..." up to the next one.
+_MESSAGE = re.compile(r"^#(?P<number>\d+) from .*?(?=^#\d+ from |\Z)", re.M | re.S)
+_ATTACHMENTS_LINE = re.compile(r"^Attachments:\s*(?P<names>.+)$", re.M)
+_SUBJECT_LINE = re.compile(r"^Subject:\s*(?P<subject>.*)$", re.M)
+#: 'the mail "Code"': the subject a subtask names.
+_NAMED_MAIL = re.compile(
+    r"\b(?:mail|message|e-mail|email)\s+[\"“'‘](?P<subject>[^\"”'’]+)[\"”'’]", re.I
+)
+
+
+def attachment_to_save(words: str, reading: str) -> tuple[int, str, str] | None:
+    """(message number, attachment name, mail folder) of the attachment ``words`` ask to save,
+    found in a ``mail_read`` ``reading``: the message with an attachment of the name the words
+    give, else the one message with attachments (of the subject the words name, if they name
+    one) whose only attachment it is; None when that is not one."""
+    folder = reading.partition(":")[0].strip()
+    subject = _NAMED_MAIL.search(words)
+    named = {name.casefold() for name in _names_in(words)}
+    found: list[tuple[int, str]] = []
+    for message in _MESSAGE.finditer(reading):
+        listed = _ATTACHMENTS_LINE.search(message.group(0))
+        if listed is None:
+            continue
+        title = _SUBJECT_LINE.search(message.group(0))
+        if subject and (
+            title is None
+            or title.group("subject").strip().casefold()
+            != subject.group("subject").strip().casefold()
+        ):
+            continue
+        names = [name.strip() for name in listed.group("names").split(",") if name.strip()]
+        number = int(message.group("number"))
+        if named:
+            found += [(number, name) for name in names if name.casefold() in named]
+        elif len(names) == 1:
+            found.append((number, names[0]))
+    if len(found) != 1 or not folder:
+        return None
+    return found[0][0], found[0][1], folder
+
+
+def save_attachment_move(
+    subtask: SubtaskSpec, role: Role, front_app: str, history: Sequence[str], reading: str
+) -> Decision | None:
+    """Once the subtask read a mail folder (``reading``, its last output), the step that saves
+    the attachment it asks to save into the folder it names (Downloads if none), once."""
+    if not working_in("mail", SAVE_ATTACHMENT_KIND, subtask, role, front_app):
+        return None
+    words = subtask.description
+    if not _SAVES_ATTACHMENT.search(words) or used(SAVE_ATTACHMENT_KIND, history):
+        return None
+    if not (
+        history and f": {MAIL_READ_KIND}(" in history[-1] and history[-1].endswith("-> success")
+    ):
+        return None
+    # the run's last output reads "step 2, mail_read: Sent: 1 message ..."
+    found = attachment_to_save(words, reading.partition(": ")[2] or reading)
+    if found is None:
+        return None
+    number, name, mail_folder = found
+    into = _INTO_FOLDER.search(words)
+    folder = into.group("folder") if into else "Downloads"
+    return Decision(
+        reasoning=f"[run] the subtask saves the attachment {name} of message {number}",
+        action=act.ACTION_TYPES[SAVE_ATTACHMENT_KIND].model_validate(
+            {
+                "kind": SAVE_ATTACHMENT_KIND,
+                "message": number,
+                "name": name,
+                "folder": folder,
+                "mail_folder": mail_folder,
             }
         ),
     )
