@@ -128,10 +128,27 @@ def test_files_open_uses_the_application_for_the_kind(shared_desktop: SandboxDes
     give_to_owner(report, desktop.home)
     writer = desktop.execute(FilesOpen(path="Documents/report.docx"))
     assert writer.ok and writer.verified, writer.message
-    assert writer.output == "report.docx - LibreOffice Writer"
+    # the document's text comes back with it, as a text file's does
+    assert writer.output == "report.docx - LibreOffice Writer\nQuarterly report"
     assert desktop.focused_app() == "writer"
     desktop.execute(FilesOpen(path="Documents/todo.txt"))
     again = desktop.execute(FilesOpen(path="Documents/report.docx"))  # already open: raised
     assert again.ok and again.output == writer.output, again.message
     writer_windows = [w for w in desktop.observe().windows if desktop.app_of_window(w) == "writer"]
     assert len(writer_windows) == 1
+
+
+def test_a_document_s_text_is_read_for_files_open(tmp_path: Path) -> None:
+    from pcagent.env.app_interfaces.files import OPENED_TEXT_LIMIT, document_text
+
+    report = tmp_path / "report.docx"
+    document = docx.Document()
+    for line in ("Title", "", "x" * 2000):
+        document.add_paragraph(line)
+    document.save(str(report))
+    text = document_text(report)
+    assert text.startswith("Title\nxxx") and len(text) == OPENED_TEXT_LIMIT
+    damaged = tmp_path / "damaged.docx"
+    damaged.write_bytes(b"not a zip")
+    assert document_text(damaged) == ""  # opened all the same, just not read
+    assert document_text(tmp_path / "sheet.xlsx") == ""

@@ -260,10 +260,11 @@ class FilesInterface(Interface):
                 f"{path.name} did not come up in the {app.replace('_', ' ')}: the window in "
                 f"front is {focused.title!r}"
             )
+        text = document_text(path)
         return ActionResult(
             ok=True,
             message=f"opened {self.shown(path)} in the {app.replace('_', ' ')} ({focused.title!r})",
-            output=focused.title,
+            output=f"{focused.title}\n{text}" if text else focused.title,
             verified=True,
         )
 
@@ -305,3 +306,23 @@ def _tree(path: Path) -> dict[str, str]:
         for name in (*dirs, *names):
             entries[str((here / name).relative_to(path))] = _fingerprint(here / name)
     return entries
+
+
+#: Most characters of a document's text given back with ``files_open``.
+OPENED_TEXT_LIMIT = 1500
+
+
+def document_text(path: Path) -> str:
+    """The text of a word-processor document opened from the file manager (a .docx: its
+    paragraphs, one per line), so the run reads what it opened as ``editor_open`` reads a text
+    file; "" for other kinds, or a file python-docx cannot read."""
+    if path.suffix.lower() != ".docx":
+        return ""
+    try:
+        import docx
+
+        paragraphs = [paragraph.text for paragraph in docx.Document(str(path)).paragraphs]
+    except Exception:  # a damaged file is opened all the same, just not read
+        return ""
+    text = "\n".join(line for line in paragraphs if line.strip())
+    return text[:OPENED_TEXT_LIMIT]
