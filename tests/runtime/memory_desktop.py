@@ -36,6 +36,7 @@ class MemoryDesktop:
         self._home = home
         self.document: str | None = None  # relative to HOME; "" for an unsaved new text
         self.text = ""
+        self.selected = False  # the whole text is selected (Ctrl+A)
         self.executed: list[act.Action] = []
         self.opened: list[tuple[str, tuple[str, ...]]] = []
         self.held: list[HeldMessage] = []
@@ -68,7 +69,11 @@ class MemoryDesktop:
         if isinstance(action, act.OpenApp):
             self.open_app(action.app)
         elif isinstance(action, act.TypeText) and self.document is not None:
-            self.text += action.text
+            # typing over a selection (Ctrl+A) replaces it, as in any editor
+            self.text = action.text if self.selected else self.text + action.text
+            self.selected = False
+        elif isinstance(action, act.Hotkey) and action.keys == ("ctrl", "a") and self.document:
+            self.selected = True
         elif isinstance(action, act.Click) and SAVE.contains(action.x, action.y) and self.document:
             (self._home / self.document).write_text(self.text)
         elif isinstance(action, act.Hotkey) and action.keys == ("ctrl", "delete") and self.document:

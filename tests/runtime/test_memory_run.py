@@ -489,3 +489,38 @@ def test_the_composer_is_given_what_the_subtask_itself_read(tmp_path: Path) -> N
     assert steps[2].action == act.TypeText(text="hello world")
     # the subtask's own reading reached the Composer, though the hub gets it only at the end
     assert "hola mundo" in scripts.prompt_texts(composer)[0]
+
+
+def test_a_file_to_correct_is_opened_selected_replaced_and_saved_where_it_was(
+    tmp_path: Path,
+) -> None:
+    desktop, store, config = setup(tmp_path)
+    (desktop.home / "sums.py").write_text("def total(a, b):\n    return a - b\n")
+    config = config.model_copy(update={"run": RunConfig(max_steps=6, listing_limit=0)})
+    plan = scripts.plan(
+        {
+            "id": "s1",
+            "description": "Open it in the editor, fix the error in the code, and save it",
+            "app": "text_editor",
+        }
+    )
+    fixed = "def total(a, b):\n    return a + b\n"
+    decisions = moves({"kind": "done"})  # never needed: the save ends the subtask
+    models = scripts.usual_models(decisions, plan)
+    composer = ScriptedBackend([json.dumps({"text": fixed})])
+    models.backends["composer"] = composer
+    outcome = RunSession(desktop, models, store, config).start(
+        "The script sums.py adds wrongly: open it in the editor, fix the error, and save it"
+    )
+    assert outcome.status == "finished", outcome.summary
+    steps = store.steps(outcome.run_id)
+    assert [step.action for step in steps] == [
+        EditorOpen(path="sums.py"),  # "it" is the file the instruction names
+        act.Hotkey(keys=["ctrl", "a"]),
+        act.TypeText(text=fixed.rstrip("\n")),
+        EditorSaveAs(path="sums.py"),  # "save it": where it was opened
+    ]
+    assert all(step.thought.startswith("[run]") for step in steps)
+    assert "return a - b" in scripts.prompt_texts(composer)[0]  # the file's text, to correct
+    assert (desktop.home / "sums.py").read_text().rstrip("\n") == fixed.rstrip("\n")
+    assert not decisions.requests

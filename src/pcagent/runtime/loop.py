@@ -41,6 +41,7 @@ from pcagent.runtime.events import (
     RefusedEvent,
     SensitiveEvent,
 )
+from pcagent.runtime.fix_moves import earlier_file, select_all_move
 from pcagent.runtime.form_moves import (
     fill_move,
     form_read_move,
@@ -243,8 +244,12 @@ class StepLoop:
             home = self.desktop.current_home()
             return documents_in(home) if home is not None else {}
 
+        def unnamed() -> str:
+            before = self._words_before(checkpoint, subtask)
+            return earlier_file(subtask.description, before, documents())
+
         ruled = (
-            document_move(subtask, role, front, title, history)
+            document_move(subtask, role, front, title, history, unnamed)
             or mail_move(subtask, role, front, history)
             or save_attachment_move(subtask, role, front, history, checkpoint.last_output)
             or self._form_move(checkpoint, subtask, role, front, number)
@@ -262,6 +267,7 @@ class StepLoop:
             or format_move(subtask, role, front, history, checkpoint.last_output)
             or save_move(subtask, role, front, history)
             or read_first_move(subtask, role, front, history)
+            or select_all_move(subtask, role, front, history)
             or self._composed(
                 checkpoint, subtask, role, front, number, picked | self._known(checkpoint, subtask)
             )

@@ -17,7 +17,7 @@ browser page in front, the model clicked links of results it had not searched fo
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import PurePosixPath
 
 from pcagent import actions as act
@@ -29,6 +29,7 @@ from pcagent.agents.plan import SubtaskSpec
 from pcagent.agents.roles import Role
 from pcagent.agents.time_offsets import offset_times
 from pcagent.runtime.done_check import expression_value, keyed_expression, written_expression
+from pcagent.runtime.fix_moves import corrects, opened_path, selected_all
 
 #: "open the file memo.txt", "Open test_doc1.docx", "opens notes.md": an opening verb, then
 #: (within the same clause) a file name with an extension that starts with a letter.
@@ -89,18 +90,25 @@ def open_action_kind(app: str, kinds: frozenset[str]) -> str:
 
 
 def document_move(
-    subtask: SubtaskSpec, role: Role, front_app: str, front_title: str, history: Sequence[str]
+    subtask: SubtaskSpec,
+    role: Role,
+    front_app: str,
+    front_title: str,
+    history: Sequence[str],
+    unnamed: Callable[[], str] | None = None,
 ) -> Decision | None:
     """The step that opens the file the subtask names, with the application's own action,
     once the application is in front; None when a model should decide (no file named, no
-    open action, the file already in front, or the subtask already opened something)."""
-    name = named_file(subtask.description)
-    if not name or subtask.app != front_app:
+    open action, the file already in front, or the subtask already opened something).
+    ``unnamed`` gives the file a subtask means that says "open it" without a name
+    (:func:`~pcagent.runtime.fix_moves.earlier_file`); asked only when needed."""
+    if subtask.app != front_app:
         return None
     kind = open_action_kind(subtask.app, role.kinds)
-    if not kind or PurePosixPath(name).name in front_title:
+    if not kind or any(f"{kind}(" in line for line in history):
         return None
-    if any(f"{kind}(" in line for line in history):
+    name = named_file(subtask.description) or (unnamed() if unnamed is not None else "")
+    if not name or PurePosixPath(name).name in front_title:
         return None
     action = act.ACTION_TYPES[kind].model_validate({"kind": kind, "path": name})
     return Decision(
@@ -327,6 +335,9 @@ def compose_kind(subtask: SubtaskSpec, role: Role, front_app: str, history: Sequ
         kind = SHEET_WRITE  # "write the names in column A and the prices in column B"
     if not kind or kind not in role.kinds or subtask.app != front_app:
         return ""
+    if corrects(subtask):
+        # the corrected text replaces the file's: only once all of it is selected
+        return kind if selected_all(history) else ""
     if not (_WRITES.search(subtask.description) or _FILLS.search(subtask.description)):
         return ""
     inserted = tuple(f"{k}(" for k in (*INSERTS.values(), SHEET_WRITE))
@@ -470,6 +481,8 @@ def save_move(
     if not (_step_action(last).startswith(_WRITING) and wrote):
         return None
     path = save_path(subtask.description)
+    if not path and _SAVE_WORD.search(subtask.description):
+        path = opened_path(history)  # "fix it and save it": where it was opened
     if not path or used(kind, history):
         return None
     return Decision(
