@@ -24,6 +24,13 @@ def test_each_clause_names_its_paragraphs_and_its_format() -> None:
     assert format_requests("make the title bold and italic") == [
         FormatRequest("title", 0, {"bold": True, "italic": True})
     ]
+    # "it" is what the clause before named: one request for both
+    assert format_requests("make the title bold and center it, and save it") == [
+        FormatRequest("title", 0, {"bold": True, "alignment": "center"})
+    ]
+    assert format_requests("underline the last paragraph, then make it italic") == [
+        FormatRequest("last", 0, {"underline": True, "italic": True})
+    ]
     # writing, or formatting without saying what: nothing to read off
     assert format_requests("Write two paragraphs about tea and save it as tea") == []
     assert format_requests("make it look nicer") == []

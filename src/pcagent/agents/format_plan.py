@@ -104,12 +104,29 @@ def _changes(clause: str) -> dict[str, Any]:
     return changes
 
 
+#: A clause that formats what the one before named ("make the title bold and center it").
+_PRONOUN = re.compile(r"\b(?:it|them)\b", re.I)
+
+
 def format_requests(description: str) -> list[FormatRequest]:
-    """Each clause of ``description`` that names paragraphs and a format to give them, in order."""
-    requests = []
+    """Each clause of ``description`` that names paragraphs and a format to give them, in
+    order; a clause that says "it" or "them" formats the paragraphs the clause before named,
+    in the same request ("make the title bold and center it": the title, bold and centred)."""
+    requests: list[FormatRequest] = []
+    named: FormatRequest | None = None
     for clause in _CLAUSE.split(description):
         target, changes = _target(clause), _changes(clause)
-        if target is not None and changes:
+        if target is None and named is not None and _PRONOUN.search(clause):
+            target = named
+        if target is None:
+            continue
+        named = target
+        if not changes:
+            continue
+        last = requests[-1] if requests else None
+        if last is not None and (last.target, last.count) == (target.target, target.count):
+            requests[-1] = FormatRequest(target.target, target.count, last.changes | changes)
+        else:
             requests.append(FormatRequest(target.target, target.count, changes))
     return requests
 
