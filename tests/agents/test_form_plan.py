@@ -16,8 +16,8 @@ Find a train
 Buttons:
 - "Find trains"
 Fields:
-- "Single" / "kind" (radio) = "single"
-- "Return ticket" / "kind" (radio) = "return"
+- "Single" / "kind" (radio) = "checked"
+- "Return ticket" / "kind" (radio) = "unchecked"
 - "Leaving from" / "origin" (text) = ""
 - "Going to" / "destination" (text) = ""
 - "Travel date" / "YYYY-MM-DD" (text) = ""
@@ -38,6 +38,7 @@ def test_the_fields_a_page_reading_lists() -> None:
         "Railcard",
     ]  # a file field is never filled; the links after the fields are no fields
     assert fields[4] == FormField(("Travel date", "YYYY-MM-DD"), "text", "")
+    assert fields[0] == FormField(("Single", "kind"), "radio", "checked")
     assert form_fields("Title: x\nText:\nno form here") == []
 
 
@@ -57,6 +58,8 @@ def test_a_proposed_plan_is_checked_against_the_form_and_the_words() -> None:
         ("Going to", "Oslo"),
         ("Travel date", "2026-03-14"),
     ]
+    # a choice already ticked is left as it is
+    assert checked_plan([], fields, "look for a single ticket") == []
     # a date field given no date is left out
     assert checked_plan([("Travel date", "soon")], fields, "search") == []
 

@@ -118,9 +118,13 @@ def checked_plan(
         (field for field in fields if field.label in chosen),
         key=lambda field: (field.type not in CHOICES, fields.index(field)),
     )
-    return [
-        (field.label, chosen[field.label]) for field in order if field.value != chosen[field.label]
-    ]
+    return [(field.label, chosen[field.label]) for field in order if not _holds(field, chosen)]
+
+
+def _holds(field: FormField, chosen: dict[str, str]) -> bool:
+    """Whether ``field`` already holds what is chosen for it (a ticked choice reads "checked")."""
+    wanted = chosen[field.label]
+    return field.value == ("checked" if field.type in CHOICES and wanted == "true" else wanted)
 
 
 #: Field types a search box may have.

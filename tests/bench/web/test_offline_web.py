@@ -227,7 +227,8 @@ def test_web_checkers_pass_on_the_right_request_and_fail_on_near_misses(
     assert visited("www.imdb.com", "/title/tt0002")
     assert visited("WWW.IMDB.COM")
     assert not visited("www.imdb.com", "/title/tt0404")
-    assert not visited("imdb.com", "/title/")
+    assert visited("imdb.com", "/title/tt0002")  # an alias names the same site
+    assert not visited("flights.local", "/title/")
     assert not visited("arxiv.org")
 
     def searched(*words: str, host: str = "search.local") -> bool:

@@ -290,6 +290,12 @@ class _Handler(BaseHTTPRequestHandler):
             self.wfile.write(response.body)
 
 
+def _site_names(host: str) -> frozenset[str]:
+    """``host`` and every other name of its site (none but ``host`` for an unknown host)."""
+    site = find_site(host)
+    return frozenset({host} if site is None else {site.host, *site.aliases})
+
+
 def _host_name(header: str) -> str:
     """``WWW.IMDb.com:443`` -> ``www.imdb.com``; ``[::1]:80`` -> ``::1``."""
     header = header.strip().lower()
@@ -412,11 +418,13 @@ class OfflineWeb:
 
     def requests(self, host: str | None = None) -> list[WebRequest]:
         """Every request since start (or the last :meth:`clear_log`), oldest first; only those to
-        ``host`` when given."""
+        ``host``'s site when given (its aliases too: "booking.com" is www.booking.com, as a
+        person who typed either visited the same site)."""
         with self._lock:
             entries = list(self._requests)
         if host is not None:
-            entries = [entry for entry in entries if entry.host == host.lower()]
+            names = _site_names(host.lower())
+            entries = [entry for entry in entries if entry.host in names]
         return entries
 
     def clear_log(self) -> None:
