@@ -60,8 +60,12 @@ def test_smollm2_drives_the_loop_until_the_step_cap(
             call.completion_tokens,
             round(call.latency_s, 1),
         )
-    assert {"manager", "decision"} <= {call.agent for call in calls}
+    assert "manager" in {call.agent for call in calls}
     assert all(call.prompt_tokens > 0 for call in calls)
     assert record.tokens == outcome.tokens > 0
+    # each step was decided by the model, or by one of the run's rules (marked "[run]"), which
+    # the model's plan may call for (a written-out "12 * 11" is evaluated by rule)
+    decided = {call.step for call in calls if call.agent == "decision"}
     for step in steps:
         assert step.action is not None or step.error
+        assert step.step in decided or step.thought.startswith("[run]"), step.thought
