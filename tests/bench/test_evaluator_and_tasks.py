@@ -50,6 +50,14 @@ def test_nodes_wait_for_predecessors_and_record_their_step(tmp_path: Path) -> No
     assert not evaluator.success
 
 
+def test_a_subtask_without_sub_goals_is_left_out_of_subtask_success() -> None:
+    from pcagent.bench.tasks import select_tasks
+
+    (task,) = select_tasks(["pc25"])  # s1 reads the mail; only the search is checked
+    assert {subtask.id for subtask in task.subtasks} == {"s1", "s2"}
+    assert GraphEvaluator(task).subtask_success() == {"s2": False}
+
+
 @pytest.mark.parametrize(
     ("change", "message"),
     [

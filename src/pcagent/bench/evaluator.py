@@ -106,8 +106,10 @@ class GraphEvaluator:
         return all(s.passed for s in self.states.values())
 
     def subtask_success(self) -> dict[str, bool]:
-        """Per subtask: did all of its nodes pass?"""
-        outcome: dict[str, bool] = {s.id: True for s in self.task.subtasks}
+        """Per subtask that has sub-goals: did all of them pass? A subtask without a checker
+        (reading the mail a later search is built from) cannot be judged, and is left out of
+        SSR rather than counted as passed by a run that never touched it."""
+        outcome: dict[str, bool] = {}
         for state in self.states.values():
-            outcome[state.subtask] = outcome[state.subtask] and state.passed
+            outcome[state.subtask] = outcome.get(state.subtask, True) and state.passed
         return outcome
