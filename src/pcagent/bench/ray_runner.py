@@ -151,13 +151,15 @@ def unfinished_result(
     task: Task, agent: str, reason: str, cause: str, seconds: float, attempts: int
 ) -> TaskRun:
     """The result of a task that produced none of its own: its worker died on every attempt, or
-    it ran past its time limit. Every sub-goal counts as failed."""
+    it ran past its time limit. Every sub-goal counts as failed (and every subtask that has
+    one, as :meth:`GraphEvaluator.subtask_success` counts them)."""
+    evaluator = GraphEvaluator(task)
     outcome = TaskOutcome(
         task_id=task.id,
         success=False,
         completion_ratio=0.0,
         subtasks_passed=0,
-        subtasks_total=len(task.subtasks),
+        subtasks_total=len(evaluator.subtask_success()),
         actions=0,
         tokens=0,
         seconds=seconds,
@@ -165,7 +167,7 @@ def unfinished_result(
         task_apps=tuple(s.app for s in task.subtasks),
         failure_causes=(cause,),
     )
-    nodes = list(GraphEvaluator(task).states.values())
+    nodes = list(evaluator.states.values())
     return TaskRun(task, agent, outcome, nodes, error=reason, attempts=attempts)
 
 
