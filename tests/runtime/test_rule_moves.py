@@ -11,6 +11,7 @@ from pcagent.runtime.rule_moves import (
     document_move,
     named_file,
     open_action_kind,
+    save_move,
     save_path,
     search_move,
     search_words,
@@ -453,3 +454,15 @@ def test_the_composer_gets_the_task_when_what_it_writes_points_back() -> None:
     named = "Write a paragraph about tea"
     assert with_task(named, task) == named  # says what to write: asked as it is
     assert with_task(task, task) == task  # the task itself: nothing to add
+
+
+def test_save_it_in_the_word_processor_saves_the_document_where_it_is() -> None:
+    kinds = frozenset({"writer_insert", "writer_save", "writer_read"})
+    role = default_pool(["writer"], kinds).get("office_editor")
+    writing = subtask("Write an English translation of its text below it, and save it", "writer")
+    inserted = ["4: writer_insert(text='This weekend ...') -> success"]
+    move = save_move(writing, role, "writer", inserted)
+    assert move is not None and move.action == app_actions.WriterSave(path="")
+    assert save_move(writing, role, "writer", [*inserted, "5: writer_save() -> success"]) is None
+    unsaid = subtask("Write an English translation of its text below it", "writer")
+    assert save_move(unsaid, role, "writer", inserted) is None  # saving not asked

@@ -481,14 +481,24 @@ def save_move(
     if not (_step_action(last).startswith(_WRITING) and wrote):
         return None
     path = save_path(subtask.description)
+    in_place = False
     if not path and _SAVE_WORD.search(subtask.description):
-        path = opened_path(history)  # "fix it and save it": where it was opened
-    if not path or used(kind, history):
+        # "... and save it": where it was opened, or (the office applications' own save with
+        # no path) where the document in front already is
+        path = opened_path(history)
+        in_place = not path and subtask.app in _SAVES_IN_PLACE
+    if not (path or in_place) or used(kind, history):
         return None
     return Decision(
-        reasoning=f"[run] the subtask saves what it wrote as {path}",
+        reasoning=f"[run] the subtask saves what it wrote as {path}"
+        if path
+        else "[run] the subtask saves what it wrote where the document is",
         action=act.ACTION_TYPES[kind].model_validate({"kind": kind, "path": path}),
     )
+
+
+#: Applications whose own save action saves the document in front where it is (no path).
+_SAVES_IN_PLACE = frozenset({"writer", "spreadsheet"})
 
 
 # --- telling what was found ----------------------------------------------------------------------
