@@ -51,6 +51,12 @@ class RunCheckpoint(BaseModel):
     outcome: Outcome = ""
     summary: str = ""
 
+    @property
+    def reading(self) -> str:
+        """What the subtask read, longest first (``richest_output``, else ``last_output``),
+        without its "step N, kind: " prefix; "" when it read nothing."""
+        return output_text(self.richest_output or self.last_output)
+
     def subtask(self, subtask_id: str) -> SubtaskSpec:
         for subtask in self.subtasks:
             if subtask.id == subtask_id:
@@ -87,3 +93,9 @@ class RunCheckpoint(BaseModel):
             self.status[self.current] = status
         self.current = None
         self.role = None
+
+
+def output_text(output: str) -> str:
+    """A kept output (``last_output``: "step 4, browser_read: Title: ...") without its
+    "step N, kind: " prefix."""
+    return output.partition(": ")[2] or output

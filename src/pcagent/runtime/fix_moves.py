@@ -24,16 +24,12 @@ from pcagent import actions as act
 from pcagent.agents.decision import Decision
 from pcagent.agents.plan import SubtaskSpec
 from pcagent.agents.roles import Role
+from pcagent.runtime.named_files import last_named
 
 #: Words with which a subtask asks for a text to be corrected.
 FIXES = re.compile(r"\b(?:fix|fixes|correct|corrects|repair|repairs|debug)\b", re.I)
 #: "open it", "open the file", "open that script": a file to open that the words do not name.
 _OPENS_UNNAMED = re.compile(r"\bopen\s+(?:it|that|this|the)\b", re.I)
-#: A file name with an extension that starts with a letter, maybe after folders.
-_FILE_NAME = re.compile(
-    r"(?<![\w./@-])((?:[\w-]+/)*[\w-]*[A-Za-z][\w-]*\.[A-Za-z][A-Za-z0-9]{0,4})\b"
-)
-_ADDRESS = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 #: An open action's line in a subtask's history: "3: editor_open(path='Documents/a.py') -> success".
 _OPENED = re.compile(r": (?:editor_open|files_open)\(path='(?P<path>[^']+)'\) -> success$")
 #: The keys that select a text field's whole text.
@@ -46,12 +42,7 @@ def earlier_file(words: str, earlier: Sequence[str], documents: Mapping[str, str
     to HOME) holds; "" when its words name no unnamed file to open, or none is found."""
     if not _OPENS_UNNAMED.search(words):
         return ""
-    for text in reversed(earlier):
-        for name in reversed(_FILE_NAME.findall(_ADDRESS.sub(" ", text))):
-            found = documents.get(PurePosixPath(name).name, "")
-            if found:
-                return found
-    return ""
+    return last_named(earlier, lambda name: documents.get(PurePosixPath(name).name, ""))
 
 
 def opened_path(history: Sequence[str]) -> str:

@@ -28,7 +28,14 @@ from pcagent.agents.decision import Decision
 from pcagent.agents.form_plan import checked_plan, form_fields, search_box_plan
 from pcagent.agents.plan import SubtaskSpec
 from pcagent.agents.roles import Role
-from pcagent.runtime.rule_moves import address_named, first_page, search_words, used, working_in
+from pcagent.runtime.rule_moves import (
+    address_named,
+    first_page,
+    last_succeeded,
+    search_words,
+    used,
+    working_in,
+)
 
 READ_KIND = "browser_read"
 FILL_KIND = "browser_fill"
@@ -86,14 +93,6 @@ def site_move(
     return first_page(subtask, role, front_app, history, site, reasoning)
 
 
-def _last(history: Sequence[str], kind: str) -> bool:
-    """Whether the subtask's latest step took ``kind`` with success."""
-    if not history:
-        return False
-    line = history[-1]
-    return line.partition(": ")[2].startswith(f"{kind}(") and line.endswith("-> success")
-
-
 def form_read_move(
     subtask: SubtaskSpec, role: Role, front_app: str, history: Sequence[str]
 ) -> Decision | None:
@@ -106,7 +105,11 @@ def form_read_move(
         or READ_KIND not in role.kinds
     ):
         return None
-    if not _last(history, OPEN_KIND) or used(READ_KIND, history) or used(FILL_KIND, history):
+    if (
+        not last_succeeded(OPEN_KIND, history)
+        or used(READ_KIND, history)
+        or used(FILL_KIND, history)
+    ):
         return None
     return Decision(
         reasoning="[run] the subtask fills in the site's form: reading its fields",
@@ -117,7 +120,7 @@ def form_read_move(
 def just_read_form(subtask: SubtaskSpec, history: Sequence[str]) -> bool:
     """Whether the subtask searches through a site and its latest step read the page: the
     moment to plan the form's filling."""
-    return fills_form(subtask.description) and _last(history, READ_KIND)
+    return fills_form(subtask.description) and last_succeeded(READ_KIND, history)
 
 
 def fill_move(

@@ -29,7 +29,7 @@ from pcagent.env.environment_set import EnvironmentSet
 from pcagent.env.protocol import UnsavedDocument
 from pcagent.errors import ActionRefusedError, DesktopError
 from pcagent.models.messages import ImagePart
-from pcagent.runtime.checkpoint import RunCheckpoint
+from pcagent.runtime.checkpoint import RunCheckpoint, output_text
 from pcagent.runtime.desktop_state import DesktopAccess, documents_in
 from pcagent.runtime.dispatch import ActionDispatcher
 from pcagent.runtime.effects import EffectVerdict, FileEffectGuard
@@ -192,7 +192,7 @@ class StepLoop:
         if opening is not None:
             return opening
         if just_read_form(subtask, history) and subtask.id not in self.form_plans:
-            reading = checkpoint.last_output.partition(": ")[2] or checkpoint.last_output
+            reading = output_text(checkpoint.last_output)
             composer = Composer(self.models.for_role("composer"), self.recorder.sink)
             known = self._known(checkpoint, subtask)
             plan = plan_form(subtask, reading, checkpoint.instruction, known, composer, number)
@@ -204,11 +204,10 @@ class StepLoop:
     def _known(checkpoint: RunCheckpoint, subtask: SubtaskSpec) -> dict[str, str]:
         """The values known to the run, with what this subtask itself read so far (the hub
         gets it only when the subtask ends): the document a subtask translates."""
-        reading = checkpoint.richest_output or checkpoint.last_output
+        reading = checkpoint.reading
         if not reading:
             return dict(checkpoint.hub)
-        text = (reading.partition(": ")[2] or reading)[:READ_KEPT]
-        return {**checkpoint.hub, f"{subtask.id}_read": text}
+        return {**checkpoint.hub, f"{subtask.id}_read": reading[:READ_KEPT]}
 
     @staticmethod
     def _words_before(checkpoint: RunCheckpoint, subtask: SubtaskSpec) -> list[str]:

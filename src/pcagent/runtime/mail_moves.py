@@ -24,7 +24,9 @@ from pcagent import actions as act
 from pcagent.agents.decision import Decision
 from pcagent.agents.plan import SubtaskSpec
 from pcagent.agents.roles import Role
-from pcagent.runtime.rule_moves import used, working_in
+from pcagent.runtime.checkpoint import output_text
+from pcagent.runtime.named_files import ADDRESS, file_names, last_named
+from pcagent.runtime.rule_moves import last_succeeded, used, working_in
 
 # --- reading the mail a subtask is about -----------------------------------------------------
 
@@ -65,20 +67,10 @@ COMPOSE_KIND = "mail_compose"
 SEND_KIND = "mail_send"
 _ATTACHES = re.compile(r"\battach(?:ment|ed|ing)?\b", re.I)
 _SENDS = re.compile(r"\b(?:send|sends|sending|mail|e-mail|email|forward)\b", re.I)
-_ADDRESS = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 #: 'with the subject "Budget"', "subject: 'Q3 notes'".
 _SUBJECT = re.compile(
     r"\bsubject\b(?:\s+line)?\s*:?\s*[\"“'‘](?P<subject>[^\"”'’]{1,200})[\"”'’]", re.I
 )
-#: A file name with an extension that starts with a letter, maybe after folders.
-_FILE_NAME = re.compile(
-    r"(?<![\w./@-])((?:[\w-]+/)*[\w-]*[A-Za-z][\w-]*\.[A-Za-z][A-Za-z0-9]{0,4})\b"
-)
-
-
-def _names_in(words: str) -> list[str]:
-    """The file names ``words`` mention, addresses left out ("ann@example.test" names no file)."""
-    return [match.group(1) for match in _FILE_NAME.finditer(_ADDRESS.sub(" ", words))]
 
 
 def attachment_path(words: str, earlier: Sequence[str], documents: Mapping[str, str]) -> str:
@@ -93,14 +85,10 @@ def attachment_path(words: str, earlier: Sequence[str], documents: Mapping[str, 
             return known
         return ""
 
-    for name in _names_in(words):
+    for name in file_names(words):
         if found(name):
             return found(name)
-    for text in reversed(earlier):
-        for name in reversed(_names_in(text)):
-            if found(name):
-                return found(name)
-    return ""
+    return last_named(earlier, found)
 
 
 def attach_move(
@@ -119,13 +107,13 @@ def attach_move(
     if not working_in("mail", COMPOSE_KIND, subtask, role, front_app):
         return None
     words = subtask.description
-    addresses = list(dict.fromkeys(_ADDRESS.findall(words)))
+    addresses = list(dict.fromkeys(ADDRESS.findall(words)))
     if not (addresses and _ATTACHES.search(words) and _SENDS.search(words)):
         return None
     if used(COMPOSE_KIND, history):
-        last = history[-1] if history else ""
-        composed_last = f": {COMPOSE_KIND}(" in last and last.endswith("-> success")
-        if not composed_last or SEND_KIND not in role.kinds or used(SEND_KIND, history):
+        if not last_succeeded(COMPOSE_KIND, history):
+            return None
+        if SEND_KIND not in role.kinds or used(SEND_KIND, history):
             return None
         return Decision(
             reasoning="[run] the message is filled in: sending it",
@@ -173,7 +161,7 @@ def attachment_to_save(words: str, reading: str) -> tuple[int, str, str] | None:
     one) whose only attachment it is; None when that is not one."""
     folder = reading.partition(":")[0].strip()
     subject = _NAMED_MAIL.search(words)
-    named = {name.casefold() for name in _names_in(words)}
+    named = {name.casefold() for name in file_names(words)}
     found: list[tuple[int, str]] = []
     for message in _MESSAGE.finditer(reading):
         listed = _ATTACHMENTS_LINE.search(message.group(0))
@@ -207,12 +195,9 @@ def save_attachment_move(
     words = subtask.description
     if not _SAVES_ATTACHMENT.search(words) or used(SAVE_ATTACHMENT_KIND, history):
         return None
-    if not (
-        history and f": {MAIL_READ_KIND}(" in history[-1] and history[-1].endswith("-> success")
-    ):
+    if not last_succeeded(MAIL_READ_KIND, history):
         return None
-    # the run's last output reads "step 2, mail_read: Sent: 1 message ..."
-    found = attachment_to_save(words, reading.partition(": ")[2] or reading)
+    found = attachment_to_save(words, output_text(reading))
     if found is None:
         return None
     number, name, mail_folder = found

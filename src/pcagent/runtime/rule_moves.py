@@ -28,6 +28,7 @@ from pcagent.agents.format_plan import format_requests, read_paragraphs
 from pcagent.agents.plan import SubtaskSpec
 from pcagent.agents.roles import Role
 from pcagent.agents.time_offsets import offset_times
+from pcagent.runtime.checkpoint import output_text
 from pcagent.runtime.done_check import expression_value, keyed_expression, written_expression
 from pcagent.runtime.fix_moves import corrects, opened_path, selected_all
 
@@ -254,12 +255,11 @@ def result_move(
         return None
     if not subtask.outputs or all(name in answers for name in subtask.outputs):
         return None
-    searched = _step_action(history[-1]).startswith(f"{SEARCH_KIND}(")
-    if not (searched and history[-1].endswith("-> success")):
+    if not last_succeeded(SEARCH_KIND, history):
         return None
     if used(CLICK_KIND, history):
         return None
-    title = first_result(last_output.partition(": ")[2] or last_output)
+    title = first_result(output_text(last_output))
     if not title:
         return None
     return Decision(
@@ -319,6 +319,14 @@ def working_in(app: str, kind: str, subtask: SubtaskSpec, role: Role, front_app:
 def used(kind: str, history: Sequence[str]) -> bool:
     """Whether a step of the subtask (its ``history``) took an action of ``kind``."""
     return any(_step_action(line).startswith(f"{kind}(") for line in history)
+
+
+def last_succeeded(kind: str, history: Sequence[str]) -> bool:
+    """Whether the subtask's latest step (the last line of its ``history``) took an action of
+    ``kind`` with success."""
+    if not history:
+        return False
+    return _step_action(history[-1]).startswith(f"{kind}(") and history[-1].endswith("-> success")
 
 
 def _step_action(line: str) -> str:
@@ -458,8 +466,7 @@ def saved_its_writing(subtask: SubtaskSpec, history: Sequence[str]) -> bool:
     words = subtask.description
     if not kind or not history or not (_SAVE_WORD.search(words) or _CREATE_FILE.search(words)):
         return False
-    last = history[-1]
-    if not (_step_action(last).startswith(f"{kind}(") and last.endswith("-> success")):
+    if not last_succeeded(kind, history):
         return False
     return any(
         _step_action(line).startswith((*_WRITING, f"{FORMAT_KIND}(")) and line.endswith(_WROTE)

@@ -85,10 +85,9 @@ def _keep_findings(checkpoint: RunCheckpoint, subtask: SubtaskSpec) -> None:
     often only part of what the next subtask needs (the event, not its time): the next subtask
     then still has the memo."""
     checkpoint.hub.update(checkpoint.answers)
-    reading = checkpoint.richest_output or checkpoint.last_output
+    reading = checkpoint.reading
     if reading:
-        text = reading.partition(": ")[2] or reading
-        checkpoint.hub[f"{subtask.id}_read"] = _kept(text)
+        checkpoint.hub[f"{subtask.id}_read"] = _kept(reading)
 
 
 def _reported_and_repeating(
