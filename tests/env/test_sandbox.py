@@ -123,6 +123,20 @@ def test_reset_closes_apps_and_restores_a_pristine_home(desktop: SandboxDesktop)
     assert [w.app_class for w in desktop.observe().windows] == ["Galculator"]
 
 
+def test_an_application_closed_and_opened_again_at_once_is_found_each_time(
+    desktop: SandboxDesktop,
+) -> None:
+    # X hands a closed client's window ids to the next client: the new window must still be
+    # told apart from the one listed a moment before, and no closed window may linger.
+    for _ in range(3):
+        window = desktop.open_app("calculator")
+        pids = list(desktop.state.app_pids["calculator"])  # type: ignore[union-attr]
+        assert window.pid in pids
+        desktop.close_apps()
+        assert desktop.observe().windows == []
+        assert not any(is_alive(pid) for pid in pids)
+
+
 def test_two_sandboxes_side_by_side_do_not_see_each_other() -> None:
     with SandboxDesktop() as first, SandboxDesktop() as second:
         assert first.display != second.display

@@ -556,7 +556,10 @@ class SandboxDesktop:
         processes.require_programs([spec.program])
         if state.run_as is not None:
             _check_readable(files, state.run_as)
-        before = {window.window_id for window in self.x11.windows()}
+        # A window is known by its id and its process: X reuses a closed client's ids, so the
+        # window of an application started again just after it was closed can carry the id of
+        # the one that was listed a moment ago.
+        before = {(window.window_id, window.pid) for window in self.x11.windows()}
         context = LaunchContext(
             home=state.home,
             sandbox_id=state.sandbox_id,
@@ -660,14 +663,18 @@ class SandboxDesktop:
         return f"{existing.title} (already open; brought to the front)"
 
     def _wait_for_window(
-        self, spec: AppSpec, before: set[int], process: subprocess.Popen[bytes], log: Path
+        self,
+        spec: AppSpec,
+        before: set[tuple[int, int | None]],
+        process: subprocess.Popen[bytes],
+        log: Path,
     ) -> WindowInfo:
         classes = {c.lower() for c in spec.window_classes}
         deadline = time.monotonic() + spec.startup_timeout
         exited_at: float | None = None
         while time.monotonic() < deadline:
             for window in self.x11.windows():
-                if window.window_id in before:
+                if (window.window_id, window.pid) in before:
                     continue
                 if window.app_class.lower() in classes or (
                     spec.title_hint and spec.title_hint in window.title
@@ -922,7 +929,19 @@ class SandboxDesktop:
         state.app_pids = {}
         state.profile_dirs = []
         self.save_state()
+        self._wait_windows_gone(set(ended))
         return ended
+
+    def _wait_windows_gone(self, pids: set[int], timeout: float = 3.0) -> None:
+        """Wait until no window of these ended processes is listed any more, so that what runs
+        next (an observation, the same application opened again) sees the desktop as it is."""
+        if not pids or self._x11 is None:
+            return
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if not any(window.pid in pids for window in self.x11.windows()):
+                return
+            time.sleep(0.05)
 
     def reset(self) -> None:
         """Close every application and restore HOME from the template (sandbox mode only)."""
