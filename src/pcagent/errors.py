@@ -229,6 +229,17 @@ class ModelRequestError(ModelError):
     """The server refused the request itself (HTTP 4xx other than auth and rate limits)."""
 
 
+class PromptTooLongError(ModelRequestError):
+    """The prompt does not fit the model's context window. ``prompt_tokens`` and
+    ``context_tokens`` are the server's counts (0 when it did not say), so a caller can ask again
+    with a shorter prompt."""
+
+    def __init__(self, message: str, prompt_tokens: int = 0, context_tokens: int = 0) -> None:
+        super().__init__(message)
+        self.prompt_tokens = prompt_tokens
+        self.context_tokens = context_tokens
+
+
 class LocalModelNotInstalledError(ModelError):
     """No local model pack is installed (or the configured one is missing)."""
 

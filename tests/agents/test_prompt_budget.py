@@ -6,6 +6,7 @@ from __future__ import annotations
 from pcagent.agents.prompt_budget import (
     HUB_VALUE_CHARACTERS,
     MARKS_LEFT_OUT,
+    fewer_marks,
     relevant_text,
     relevant_values,
     screen_marks,
@@ -61,3 +62,16 @@ def test_values_are_each_cut_against_the_subtask_and_task() -> None:
     values = relevant_values({"s1_read": PAGE, "day": "Monday"}, ["prices", "Teapot Group"])
     assert values["day"] == "Monday"
     assert "Teapot Group (TPG)" in values["s1_read"] and "Kettle" not in values["s1_read"]
+
+
+def test_fewer_marks_keeps_the_header_the_focused_marks_and_the_first_half() -> None:
+    header = LISTING.splitlines()[0]
+    listing = "\n".join(
+        [header, *(f'{n} link "Result {n}" @10,{n}' for n in range(10)), LISTING.splitlines()[3]]
+    )
+    shorter = fewer_marks(listing).splitlines()
+    assert shorter[0] == header
+    assert shorter[1:6] == [f'{n} link "Result {n}" @10,{n}' for n in range(5)]
+    assert shorter[6] == '82 cell "A1" ="Alpha" focused @82,194'
+    assert shorter[7] == "(…5 more marks not shown)"
+    assert fewer_marks(header) == header

@@ -8,8 +8,10 @@ import socket
 from pathlib import Path
 from typing import Literal
 
+import pytest
 from pydantic import BaseModel
 
+from pcagent.errors import PromptTooLongError
 from pcagent.models import BackendInfo, Message, StructuredChatModel
 from pcagent.models.backends.local_llama import LocalLlamaBackend
 from pcagent.models.packs import InstalledPack
@@ -113,3 +115,54 @@ def test_the_composer_s_rows_schema_constrains_the_real_model(smollm2: Installed
     # the llama.cpp grammar made from the schema: an object whose rows are arrays of cells
     assert reply.text.replace(" ", "").replace("\n", "").startswith('{"rows":[[')
     assert result.ok or result.attempts[0].failure.kind == "truncated"
+
+
+def test_a_prompt_longer_than_the_context_is_a_typed_error_with_the_counts(
+    smollm2: InstalledPack,
+) -> None:
+    backend = LocalLlamaBackend(
+        smollm2.path, info=BackendInfo(name="local"), context_tokens=256, cache_slots=1
+    )
+    model = StructuredChatModel(backend, max_output_tokens=48, validation_retries=0)
+    try:
+        with pytest.raises(PromptTooLongError) as raised:
+            model.ask([Message.user("word " * 400)], Step, role="decision")
+        fits = model.ask([Message.user("Press OK.")], Step, role="decision")
+    finally:
+        backend.close()
+    assert raised.value.context_tokens == 256
+    assert raised.value.prompt_tokens > 256
+    assert "too long" in str(raised.value)
+    assert fits.ok  # the same backend still answers a prompt that fits
+
+
+def test_a_decision_prompt_too_long_for_the_context_is_shortened_and_answered(
+    smollm2: InstalledPack,
+) -> None:
+    from pcagent.agents import DecisionAgent, DecisionInput
+    from pcagent.agents.roles import generalist
+    from pcagent.env.apps import app_infos
+
+    backend = LocalLlamaBackend(
+        smollm2.path, info=BackendInfo(name="local"), context_tokens=4096, cache_slots=1
+    )
+    model = StructuredChatModel(backend, max_output_tokens=64, validation_retries=0)
+    calls: list[int] = []
+    agent = DecisionAgent(
+        model,
+        role=generalist(info.name for info in app_infos()),
+        on_call=lambda _name, result: calls.append(result.usage.prompt_tokens),
+    )
+    header = 'marks: number role "label" =value states @x,y (centre, screen pixels)'
+    marks = [f'{n} link "Result number {n} about weather" @{n % 900},{n % 700}' for n in range(300)]
+    step = DecisionInput(
+        subtask="open the first result", listing="\n".join([header, *marks]), screen=(1280, 800)
+    )
+    # the generalist's prompt is some 2,300 tokens with no marks; 300 marks add some 5,600:
+    # it fits once three quarters of them are left out (the third try)
+    try:
+        decided = agent.decide(step)
+    finally:
+        backend.close()
+    assert "prompt shortened" in decided.reasoning
+    assert calls and all(0 < tokens <= 4096 for tokens in calls)

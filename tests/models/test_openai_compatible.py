@@ -7,7 +7,7 @@ from typing import Literal
 import pytest
 from pydantic import BaseModel, Field
 
-from pcagent.errors import MissingApiKeyError, ModelUnavailableError
+from pcagent.errors import MissingApiKeyError, ModelUnavailableError, PromptTooLongError
 from pcagent.models import BackendInfo, Message, RetryPolicy, StructuredChatModel, UsageLedger
 from pcagent.models.backends.openai_compatible import OpenAICompatibleBackend
 from pcagent.models.local_server import LocalModelServer, free_port
@@ -48,6 +48,21 @@ def test_prompt_only_mode_also_works(smollm2_server: LocalModelServer) -> None:
     # a 135M model without constrained decoding may or may not comply; it must never crash
     assert result.ok or result.failure is not None
     assert result.usage.calls == len(result.attempts) >= 1
+
+
+def test_a_prompt_longer_than_the_context_is_a_typed_error(
+    smollm2_server: LocalModelServer,
+) -> None:
+    backend = OpenAICompatibleBackend(
+        model="smollm2", base_url=smollm2_server.base_url, info=BackendInfo(name="openai:smol")
+    )
+    model = StructuredChatModel(backend, max_output_tokens=16, validation_retries=0)
+    try:
+        with pytest.raises(PromptTooLongError) as raised:
+            model.ask([Message.user("word " * 3000)], Choice, role="decision")
+    finally:
+        backend.close()
+    assert raised.value.context_tokens == 2048 and raised.value.prompt_tokens > 2048
 
 
 def test_unreachable_server_names_the_address_and_setting() -> None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 from typing import Annotated, Any, ClassVar, Literal, Union
 
@@ -24,9 +24,10 @@ from pydantic_core import PydanticCustomError
 
 from pcagent import actions as act
 from pcagent.agents.base import Agent, bullet_list, prompt_messages, value_list
-from pcagent.agents.prompt_budget import relevant_values, screen_marks
+from pcagent.agents.prompt_budget import fewer_marks, relevant_text, relevant_values, screen_marks
 from pcagent.agents.prompting import render, role_notes
 from pcagent.agents.roles import COMMON_KINDS, GUI_KINDS, Role
+from pcagent.errors import PromptTooLongError
 from pcagent.models.images import ImageScaling, image_scaling
 from pcagent.models.messages import ImagePart
 from pcagent.models.parsing import OutputFailure
@@ -238,6 +239,22 @@ class DecisionAgent(Agent):
     describes_reply: ClassVar[bool] = True  # the prompt lists every action with its fields
 
     def decide(self, data: DecisionInput) -> Decision:
+        """The model's decision for this step. A prompt the model's context cannot hold is made
+        shorter and asked again (up to :data:`SHORTER_TRIES` times) rather than ending the run."""
+        for attempt in range(SHORTER_TRIES + 1):
+            try:
+                decision = self._decide(shorter_input(data, attempt) if attempt else data)
+            except PromptTooLongError:
+                if attempt == SHORTER_TRIES:
+                    raise
+                continue
+            if not attempt:
+                return decision
+            note = "[prompt shortened to fit the model's context]"
+            return replace(decision, reasoning=f"{decision.reasoning} {note}".strip())
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _decide(self, data: DecisionInput) -> Decision:
         if self.role is None:
             raise ValueError("DecisionAgent needs a role")
         kinds = self.role.allowed_kinds(self.with_human)
@@ -335,6 +352,31 @@ APP_ACTION_HINT = (
     "use clicks and keys for the rest. Their results are checked, and what they read is shown\n"
     "under 'Last read'.\n"
 )
+
+
+#: How often a step's prompt is made shorter when it does not fit the model's context.
+SHORTER_TRIES = 3
+#: Most characters of the latest reading and of each earlier subtask's value in a shortened prompt.
+SHORTER_READING = 1000
+SHORTER_VALUE = 300
+
+
+def shorter_input(data: DecisionInput, attempt: int) -> DecisionInput:
+    """``data`` with less of what grows, more so at each ``attempt`` (from 1): the first half,
+    quarter, eighth... of the marks, the latest four steps of history, no page-graph hints, and
+    the readings clipped to their lines about the subtask."""
+    about = f"{data.subtask} {data.task}"
+    return replace(
+        data,
+        listing=fewer_marks(data.listing, keep=0.5**attempt),
+        history=tuple(data.history)[-4:],
+        experience="",
+        last_output=relevant_text(data.last_output, about, SHORTER_READING),
+        hub={
+            name: relevant_text(value, about, SHORTER_VALUE)
+            for name, value in (data.hub or {}).items()
+        },
+    )
 
 
 def _outputs_text(needed: Sequence[str], reported: Mapping[str, str]) -> str:

@@ -43,3 +43,17 @@ def relevant_values(values: Mapping[str, str], about: Iterable[str]) -> dict[str
     """Each value as :func:`relevant_text` of it, against the words of ``about``."""
     words = " ".join(about)
     return {name: relevant_text(value, words) for name, value in values.items()}
+
+
+def fewer_marks(listing: str, keep: float = 0.5) -> str:
+    """``listing`` with its header, its focused marks and the first ``keep`` share of the
+    others: what is left when a prompt must shrink to fit the model's context (a long page lists
+    hundreds of marks, and those near the top are the ones a model most often uses)."""
+    lines = listing.splitlines()
+    if len(lines) <= 2:
+        return listing
+    header, marks = lines[0], lines[1:]
+    first = int(len(marks) * keep)
+    kept = [line for index, line in enumerate(marks) if index < first or " focused" in line]
+    left_out = len(marks) - len(kept)
+    return "\n".join([header, *kept, f"(…{left_out} more marks not shown)"])

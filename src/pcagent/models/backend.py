@@ -13,6 +13,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
+from pcagent.errors import PromptTooLongError
 from pcagent.models.images import ImageLimits
 from pcagent.models.messages import ImagePart, Message
 
@@ -125,3 +126,26 @@ class ChatBackend(Protocol):
 
     def close(self) -> None:
         """Release connections, servers, memory. Safe to call twice."""
+
+
+#: How servers say a prompt is longer than the context: llama.cpp's error type, OpenAI's code.
+_TOO_LONG = {"exceed_context_size_error", "context_length_exceeded"}
+
+
+def prompt_too_long(where: str, error: Any) -> PromptTooLongError | None:
+    """The typed error for a server's refusal ``error`` (its JSON error object) when it says the
+    prompt does not fit the context window; None for any other refusal."""
+    if not isinstance(error, dict):
+        return None
+    if isinstance(error.get("error"), dict):  # a whole response body rather than its error
+        error = error["error"]
+    if not _TOO_LONG.intersection({str(error.get("type", "")), str(error.get("code", ""))}):
+        return None
+    prompt, context = int(error.get("n_prompt_tokens", 0)), int(error.get("n_ctx", 0))
+    counts = f" ({prompt} tokens; the context holds {context})" if prompt and context else ""
+    return PromptTooLongError(
+        f"{where}: the prompt is too long for the model's context{counts}: "
+        f"{error.get('message', '')}",
+        prompt_tokens=prompt,
+        context_tokens=context,
+    )

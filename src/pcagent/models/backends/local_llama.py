@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from pcagent.errors import LocalModelNotInstalledError, ModelRequestError
-from pcagent.models.backend import BackendInfo, ChatRequest, Completion
+from pcagent.models.backend import BackendInfo, ChatRequest, Completion, prompt_too_long
 from pcagent.models.messages import Message
 from pcagent.scratch import scratch_folder
 
@@ -118,6 +118,9 @@ class LocalLlamaBackend:
         result = self._server.handle_chat_completions(body)
         if not isinstance(result, dict) or "error" in result or not result.get("choices"):
             error = result.get("error") if isinstance(result, dict) else result
+            too_long = prompt_too_long(f"local model {self._path.name}", error)
+            if too_long is not None:
+                raise too_long
             raise ModelRequestError(f"local model {self._path.name} refused the request: {error}")
         choice = result["choices"][0]
         usage = result.get("usage", {})

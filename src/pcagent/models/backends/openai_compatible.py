@@ -18,7 +18,7 @@ from pcagent.errors import (
     ModelRequestError,
     ModelTransientError,
 )
-from pcagent.models.backend import BackendInfo, ChatRequest, Completion
+from pcagent.models.backend import BackendInfo, ChatRequest, Completion, prompt_too_long
 from pcagent.models.backends.wire import data_url
 from pcagent.models.messages import ImagePart, Message
 
@@ -113,6 +113,9 @@ class OpenAICompatibleBackend:
                 raise ModelTransientError(
                     f"{self._where} failed (HTTP {error.status_code}): {error}"
                 ) from error
+            too_long = prompt_too_long(self._where, error.body)
+            if too_long is not None:
+                raise too_long from error
             raise ModelRequestError(
                 f"{self._where} refused the request (HTTP {error.status_code}): {error}"
             ) from error
