@@ -3,6 +3,7 @@ effects are read back as the benchmark reads them, from the web server's request
 
 from __future__ import annotations
 
+import re
 import socket
 import time
 from collections.abc import Iterator
@@ -88,6 +89,29 @@ def test_addresses_and_choosing_by_text() -> None:
         choose("Chile", links, whats="links", **pick)
 
 
+def test_a_click_on_words_around_a_link_s_text_takes_the_link_sharing_clearly_most() -> None:
+    results = [
+        Target(0, "Offline Search", "http://search.local/", "link"),
+        Target(1, "[2301.00001] Kettle Design for Small Kitchens", "http://a/abs/1", "link"),
+        Target(2, "ref:2301.00002", "http://a/abs/2", "link"),
+        Target(3, "ref:2301.00003", "http://a/abs/3", "link"),
+    ]
+    pick = {"names": lambda t: (t.text,), "identity": lambda t: t.href, "what": "link"}
+    # the result's title with the page's own title after it: the result, not "Offline Search"
+    title = "Kettle Design for Small Kitchens - Offline Search"
+    assert choose(title, results, whats="links", closest=True, **pick).index == 1
+    # a result's whole line where the link reads only its id
+    line = "ref:2301.00003 Steam and Pressure in Kettles — A. Author, B. Author"
+    assert choose(line, results, whats="links", closest=True, **pick).index == 3
+    # without the choice asked for, or where two links share as much, it stays an error
+    with pytest.raises(InvalidActionError, match="no link on this page reads"):
+        choose(line, results, whats="links", **pick)
+    with pytest.raises(InvalidActionError, match="no link on this page reads"):
+        choose("ref:2301.0000 something", results, whats="links", closest=True, **pick)
+    with pytest.raises(InvalidActionError, match="no link on this page reads"):
+        choose("Chilean desserts", results, whats="links", closest=True, **pick)
+
+
 def test_open_read_and_click_through_a_site(
     browser_desktop: SandboxDesktop, web: OfflineWeb
 ) -> None:
@@ -145,6 +169,14 @@ def test_fill_and_submit_a_search(browser_desktop: SandboxDesktop, web: OfflineW
     assert result.passed, result.reason
     with pytest.raises(InvalidActionError, match=r"no field .*'Password'.*Search the web"):
         desktop.execute(BrowserFill(label="Password", value="x"))
+
+    # a small model asks for a result with the page's title after it: the result is clicked
+    read = desktop.execute(BrowserRead()).output or ""
+    first = re.search(r'^- "([^"]{20,})" -> (http\S+)', read.split("Links", 1)[1], re.M)
+    assert first is not None, read
+    title, address = first.groups()
+    clicked = desktop.execute(BrowserClick(text=f"{title} - Offline Search"))
+    assert clicked.ok and f'"{title}"' in clicked.message and address in clicked.message
 
 
 def test_a_site_s_form_is_read_planned_and_filled_as_the_run_does_it(

@@ -189,6 +189,7 @@ class BrowserInterface(Interface):
             identity=lambda t: t.href or t.index,
             what="link or button",
             whats="links or buttons",
+            closest=True,
         )
         element = element_at(page, "targets", target.index)
         before = page_state(browser, page)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from difflib import SequenceMatcher
 from typing import Protocol, TypeVar
 
 from pcagent.errors import InvalidActionError
@@ -208,9 +209,12 @@ def choose(
     identity: Callable[[T], object],
     what: str,
     whats: str,
+    closest: bool = False,
 ) -> T:
-    """The one candidate named ``wanted``: exact name, then any case, then containing it.
-    ``what`` and ``whats`` name one candidate and several in the errors.
+    """The one candidate named ``wanted``: exact name, then any case, then containing it, then
+    (with ``closest``) the one sharing clearly the longest run of text with it
+    (:func:`closest_by_shared_text`). ``what`` and ``whats`` name one candidate and several in
+    the errors.
 
     Candidates with the same ``identity`` (two links to one address) count as one. Raises
     :class:`InvalidActionError` listing the matches when several different ones match at the
@@ -235,9 +239,55 @@ def choose(
             raise InvalidActionError(
                 f"{len(distinct)} {whats} match {wanted!r}: {listed}. Use the full text of one"
             )
+    if closest:
+        near = closest_by_shared_text(wanted, candidates, names, identity)
+        if near is not None:
+            return near
     available = [c.shown() for c in candidates if any(names(c))]
     shown = "; ".join(available[:30]) + ("; …" if len(available) > 30 else "")
     raise InvalidActionError(
         f"no {what} on this page reads {wanted!r}"
         + (f"; the page has: {shown}" if available else f"; the page has no {whats}")
     )
+
+
+#: Shortest run of text a link must share with the words asked for to be taken for them, and
+#: how much longer it must be than any other link's run.
+SHARED_MINIMUM = 8
+SHARED_MARGIN = 4
+
+
+def closest_by_shared_text(
+    wanted: str,
+    candidates: Sequence[T],
+    names: Callable[[T], Sequence[str]],
+    identity: Callable[[T], object],
+) -> T | None:
+    """The candidate whose name shares clearly the longest run of characters with ``wanted``:
+    a small model asks for a result's whole line ("arXiv:2410.02345 A Multimodal Agent ... —
+    authors") where the link reads only part of it, or adds the page's title to a link's words.
+    The run must be at least :data:`SHARED_MINIMUM` characters and half of the wanted words or
+    of the name, and :data:`SHARED_MARGIN` longer than any other candidate's (a name found whole
+    counts that much more); None otherwise."""
+    folded = normalise(wanted).casefold()
+    best: dict[object, tuple[int, T]] = {}
+    for candidate in candidates:
+        for name in names(candidate):
+            text = normalise(name).casefold()
+            if not text or not folded:
+                continue
+            run = SequenceMatcher(None, folded, text, autojunk=False).find_longest_match(
+                0, len(folded), 0, len(text)
+            )
+            if run.size < SHARED_MINIMUM or 2 * run.size < min(len(folded), len(text)):
+                continue
+            # a name found whole in the words outranks one that shares as much only in part
+            # (two result ids differing in their last digit)
+            length = run.size + (SHARED_MARGIN if run.size == len(text) else 0)
+            key = identity(candidate)
+            if key not in best or best[key][0] < length:
+                best[key] = (length, candidate)
+    ranked = sorted(best.values(), key=lambda pair: -pair[0])
+    if not ranked or (len(ranked) > 1 and ranked[0][0] - ranked[1][0] < SHARED_MARGIN):
+        return None
+    return ranked[0][1]
