@@ -155,3 +155,14 @@ def test_save_it_needs_no_unsaved_changes_and_the_rest_still_counts() -> None:
     assert done_problem(asking, [], DOCUMENTS, [], True) is None
     # nothing unsaved says only that: the account still decides the rest
     assert done_problem(asking, [], DOCUMENTS, [], False) is not None
+
+
+def test_a_link_clicked_again_ends_nothing_unless_the_click_downloaded() -> None:
+    from pcagent.runtime.checkpoint import RunCheckpoint
+    from pcagent.runtime.subtasks import _downloaded_at
+
+    page = RunCheckpoint(instruction="x", last_output="step 5, browser_click: Paper\nhttps://a/")
+    pdf = RunCheckpoint(instruction="x", last_output="step 5, browser_click: downloaded: p.pdf")
+    assert not _downloaded_at(page, 5)
+    assert _downloaded_at(pdf, 5)
+    assert not _downloaded_at(pdf, 4)  # another step's download

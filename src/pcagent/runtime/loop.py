@@ -42,6 +42,7 @@ from pcagent.runtime.events import (
     SensitiveEvent,
 )
 from pcagent.runtime.fix_moves import earlier_file, select_all_move
+from pcagent.runtime.folder_moves import folder_move
 from pcagent.runtime.form_moves import (
     fill_move,
     form_read_move,
@@ -251,6 +252,7 @@ class StepLoop:
             document_move(subtask, role, front, title, history, unnamed)
             or mail_move(subtask, role, front, history)
             or save_attachment_move(subtask, role, front, history, checkpoint.last_output)
+            or folder_move(subtask, role, front, history, documents)
             or self._form_move(checkpoint, subtask, role, front, number)
             or attach_move(
                 subtask, role, front, history, self._words_before(checkpoint, subtask), documents

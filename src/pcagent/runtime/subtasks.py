@@ -35,6 +35,7 @@ from pcagent.runtime.events import (
     ReplanEvent,
     ReviewEvent,
 )
+from pcagent.runtime.folder_moves import filed
 from pcagent.runtime.human import Human
 from pcagent.runtime.parts import LoopParts
 from pcagent.runtime.policy import Counters, EscalationPolicy, StepFacts
@@ -106,6 +107,13 @@ def _reported_and_repeating(
 
 #: Application actions that only open or read: repeating one says nothing about the work.
 _LOOKING = ("_open", "_read", "_list")
+#: The browser's link click: work only when it downloaded something.
+_CLICK_LINK = "browser_click"
+
+
+def _downloaded_at(checkpoint: RunCheckpoint, step: int) -> bool:
+    """Whether step ``step`` was a click that downloaded a file (its kept output says so)."""
+    return checkpoint.last_output.startswith(f"step {step}, {_CLICK_LINK}: downloaded:")
 
 
 def _stalled(checkpoint: RunCheckpoint) -> SubtaskSpec | None:
@@ -328,11 +336,13 @@ class SubtaskBook:
             and self._done_after(checkpoint, subtask, report, work)
         )
         opened = not subtask.outputs and opened_its_file(subtask.description, checkpoint.history)
+        moved = not subtask.outputs and filed(subtask.description, checkpoint.history)
         if (
             finding_done
             or redone
             or saved
             or opened
+            or moved
             or _reported_and_repeating(subtask, checkpoint, repeated, failed, action)
         ):
             # A small model that has what the subtask asked for often repeats its last good
@@ -344,6 +354,8 @@ class SubtaskBook:
                 reason = "what it wrote is saved as it asks; nothing is left to do"
             elif opened:
                 reason = "the subtask only opens its file, and it is open"
+            elif moved:
+                reason = "the folder is made and every file it names moved into it"
             else:
                 reason = f"all of {', '.join(subtask.outputs)} reported; " + (
                     "the subtask only finds them" if finding_done else f"step {repeated} repeated"
@@ -392,6 +404,8 @@ class SubtaskBook:
             return False
         if action.kind.endswith(_LOOKING):
             return False  # opening or reading again is not the subtask's work done again
+        if action.kind == _CLICK_LINK and not _downloaded_at(checkpoint, repeated):
+            return False  # following a link again is looking too; a download is work
         checked = f"{repeated}: {action_text(action)} -> success" in checkpoint.history
         return checked and self._done_after(checkpoint, subtask, report, work)
 

@@ -1,0 +1,119 @@
+"""Making a folder and moving files into it, where the words leave no choice: "In the file
+manager, create a folder Quarterly in the Documents folder and move guest_list.txt and
+rota_week2.txt into it".
+
+A small model made the folder, then made it again until the run took the repeated, checked
+effect for the subtask's end, and the files stayed where they were. Here the run makes the
+folder, then moves each named file into it (finding the file in HOME by its name), and the
+subtask is done once every named file was moved there (:func:`filed`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import PurePosixPath
+
+from pcagent import actions as act
+from pcagent.agents.decision import Decision
+from pcagent.agents.plan import SubtaskSpec
+from pcagent.agents.roles import Role
+from pcagent.runtime.named_files import file_names
+from pcagent.runtime.rule_moves import working_in
+
+MAKE_KIND = "files_make_folder"
+MOVE_KIND = "files_move"
+
+#: "create a folder Quarterly in the Documents folder", "make a new folder named 'Trips'".
+_MAKE = re.compile(
+    r"\b(?:create|make|add)\s+(?:a\s+(?:new\s+)?|the\s+)?folder\s+(?:named\s+|called\s+)?"
+    r"[\"'“]?(?P<name>[\w\-]+(?:/[\w\-]+)*)[\"'”]?"
+    r"(?:\s+in\s+(?:the\s+|my\s+)?(?P<parent>[\w\-]+(?:/[\w\-]+)*)\s+folder)?",
+    re.I,
+)
+#: "move a.txt and b.txt into it", "move report.docx into that folder".
+_INTO_IT = re.compile(
+    r"\bmove\b(?P<what>(?:[^.;]|\.(?=\w))*?)\binto\s+(?:it|that\s+folder|the\s+(?:new\s+)?folder)\b",
+    re.I,
+)
+
+
+def folder_plan(description: str) -> tuple[str, list[str]] | None:
+    """The folder to make (a path in HOME) and the names of the files to move into it, when
+    the words say both; None otherwise."""
+    made, into = _MAKE.search(description), _INTO_IT.search(description)
+    if made is None or into is None or into.start() < made.end():
+        return None
+    name, parent = made.group("name"), made.group("parent")
+    folder = f"{parent}/{name}" if parent else name
+    files = file_names(into.group("what"))
+    return (folder, files) if files else None
+
+
+def _succeeded(text: str, history: Sequence[str]) -> bool:
+    return any(text in line and line.endswith("-> success") for line in history)
+
+
+def _tried(text: str, history: Sequence[str]) -> bool:
+    return any(text in line for line in history)
+
+
+def _move_text(source: str, folder: str) -> str:
+    return f"{MOVE_KIND}(source={source!r}, target={folder!r})"
+
+
+def folder_move(
+    subtask: SubtaskSpec,
+    role: Role,
+    front_app: str,
+    history: Sequence[str],
+    documents: Callable[[], Mapping[str, str]],
+) -> Decision | None:
+    """The next step of making the folder and moving the named files into it; None when the
+    words do not say so, the file manager is not the subtask's and in front, everything is
+    moved, a step of it failed (the model takes over), or a named file is not in HOME."""
+    plan = folder_plan(subtask.description)
+    if plan is None or not working_in("file_manager", MOVE_KIND, subtask, role, front_app):
+        return None
+    if MAKE_KIND not in role.kinds:
+        return None
+    folder, names = plan
+    make = f"{MAKE_KIND}(path={folder!r})"
+    if not _succeeded(make, history):
+        if _tried(make, history):
+            return None
+        return Decision(
+            reasoning=f"[run] the subtask makes the folder {folder}",
+            action=act.ACTION_TYPES[MAKE_KIND].model_validate({"kind": MAKE_KIND, "path": folder}),
+        )
+    found = documents()
+    for name in names:
+        source = found.get(PurePosixPath(name).name, "")
+        if source and str(PurePosixPath(source).parent) == folder:
+            continue  # moved already
+        if not source or _tried(_move_text(source, folder), history):
+            return None  # not in HOME, or its move failed: the model decides
+        return Decision(
+            reasoning=f"[run] the subtask moves {source} into {folder}",
+            action=act.ACTION_TYPES[MOVE_KIND].model_validate(
+                {"kind": MOVE_KIND, "source": source, "target": folder}
+            ),
+        )
+    return None
+
+
+def filed(description: str, history: Sequence[str]) -> bool:
+    """Whether the subtask made its folder and moved every file its words name into it (each
+    with success): nothing is left to do."""
+    plan = folder_plan(description)
+    if plan is None:
+        return False
+    folder, names = plan
+    if not _succeeded(f"{MAKE_KIND}(path={folder!r})", history):
+        return False
+    moved = [line for line in history if f"{MOVE_KIND}(" in line and line.endswith("-> success")]
+    return all(
+        any(f"/{PurePosixPath(name).name}', target={folder!r})" in line for line in moved)
+        or any(f"source={PurePosixPath(name).name!r}, target={folder!r})" in line for line in moved)
+        for name in names
+    )
