@@ -110,6 +110,9 @@ def test_a_click_on_words_around_a_link_s_text_takes_the_link_sharing_clearly_mo
         choose("ref:2301.0000 something", results, whats="links", closest=True, **pick)
     with pytest.raises(InvalidActionError, match="no link on this page reads"):
         choose("Chilean desserts", results, whats="links", closest=True, **pick)
+    # a title with a site's name after it, where only the site's own link shares anything
+    with pytest.raises(InvalidActionError, match="no link on this page reads"):
+        choose("Harbour to Old Town - Offline Search", results, whats="links", closest=True, **pick)
 
 
 def test_open_read_and_click_through_a_site(

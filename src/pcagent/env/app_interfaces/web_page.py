@@ -266,9 +266,9 @@ def closest_by_shared_text(
     """The candidate whose name shares clearly the longest run of characters with ``wanted``:
     a small model asks for a result's whole line ("arXiv:2410.02345 A Multimodal Agent ... —
     authors") where the link reads only part of it, or adds the page's title to a link's words.
-    The run must be at least :data:`SHARED_MINIMUM` characters and half of the wanted words or
-    of the name, and :data:`SHARED_MARGIN` longer than any other candidate's (a name found whole
-    counts that much more); None otherwise."""
+    The run must be at least :data:`SHARED_MINIMUM` characters and half of the name, start the
+    wanted words or be half of them, and be :data:`SHARED_MARGIN` longer than any other
+    candidate's (a name found whole counts that much more); None otherwise."""
     folded = normalise(wanted).casefold()
     best: dict[object, tuple[int, T]] = {}
     for candidate in candidates:
@@ -279,7 +279,11 @@ def closest_by_shared_text(
             run = SequenceMatcher(None, folded, text, autojunk=False).find_longest_match(
                 0, len(folded), 0, len(text)
             )
-            if run.size < SHARED_MINIMUM or 2 * run.size < min(len(folded), len(text)):
+            # at least half of the link's text, and either the words' start or half of them: a
+            # site's name after a title ("... - Offline Maps") is the page's, not the link meant
+            if run.size < SHARED_MINIMUM or 2 * run.size < len(text):
+                continue
+            if run.a != 0 and 2 * run.size < len(folded):
                 continue
             # a name found whole in the words outranks one that shares as much only in part
             # (two result ids differing in their last digit)
