@@ -53,7 +53,10 @@ def test_the_run_makes_the_folder_then_moves_each_file_then_the_subtask_is_done(
         assert move.reasoning.startswith("[run]")
         return move.action  # type: ignore[return-value]
 
-    assert folder_move(spec, role, "text_editor", history, lambda: home) is None  # not in front
+    # the file manager's actions need no window: a plan that never opened it is served too
+    assert folder_move(spec, role, "", history, lambda: home) is not None
+    editor = POOL.for_app("text_editor")
+    assert editor is not None and folder_move(spec, editor, "", history, lambda: home) is None
     made = step()
     assert made == app_actions.FilesMakeFolder(path="Documents/Archive2")
     history.append("1: files_make_folder(path='Documents/Archive2') -> success")

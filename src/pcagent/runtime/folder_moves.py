@@ -19,7 +19,6 @@ from pcagent.agents.decision import Decision
 from pcagent.agents.plan import SubtaskSpec
 from pcagent.agents.roles import Role
 from pcagent.runtime.named_files import file_names
-from pcagent.runtime.rule_moves import working_in
 
 MAKE_KIND = "files_make_folder"
 MOVE_KIND = "files_move"
@@ -70,12 +69,14 @@ def folder_move(
     documents: Callable[[], Mapping[str, str]],
 ) -> Decision | None:
     """The next step of making the folder and moving the named files into it; None when the
-    words do not say so, the file manager is not the subtask's and in front, everything is
-    moved, a step of it failed (the model takes over), or a named file is not in HOME."""
+    words do not say so, the subtask is not the file manager's, everything is moved, a step of
+    it failed (the model takes over), or a named file is not in HOME."""
     plan = folder_plan(subtask.description)
-    if plan is None or not working_in("file_manager", MOVE_KIND, subtask, role, front_app):
+    # the file manager's own actions work on HOME whether or not its window is in front (a
+    # one-subtask plan may never open it)
+    if plan is None or subtask.app != "file_manager" or role.name != "file_manager":
         return None
-    if MAKE_KIND not in role.kinds:
+    if not {MAKE_KIND, MOVE_KIND} <= role.kinds:
         return None
     folder, names = plan
     make = f"{MAKE_KIND}(path={folder!r})"
