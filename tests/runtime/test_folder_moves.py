@@ -47,37 +47,26 @@ def test_the_run_makes_the_folder_then_moves_each_file_then_the_subtask_is_done(
     history: list[str] = []
 
     def step() -> app_actions.AppAction | None:
-        move = folder_move(spec, role, "file_manager", history, lambda: dict(home))
+        move = folder_move(spec, role, history, lambda: dict(home))
         if move is None:
             return None
         assert move.reasoning.startswith("[run]")
         return move.action  # type: ignore[return-value]
 
-    # the file manager's actions need no window: a plan that never opened it is served too
-    assert folder_move(spec, role, "", history, lambda: home) is not None
+    # only the file manager's role is served (its actions need no window in front)
     editor = POOL.for_app("text_editor")
-    assert editor is not None and folder_move(spec, editor, "", history, lambda: home) is None
+    assert editor is not None and folder_move(spec, editor, history, lambda: home) is None
     made = step()
     assert made == app_actions.FilesMakeFolder(path="Documents/Archive2")
     history.append("1: files_make_folder(path='Documents/Archive2') -> success")
-    assert not filed(WORDS, history)
-    first = step()
-    assert first == app_actions.FilesMove(
-        source="Documents/boat_list.txt", target="Documents/Archive2"
-    )
-    history.append(
-        "2: files_move(source='Documents/boat_list.txt', target='Documents/Archive2') -> success"
-    )
-    home["boat_list.txt"] = "Documents/Archive2/boat_list.txt"
-    assert not filed(WORDS, history)
-    second = step()
-    assert second == app_actions.FilesMove(
-        source="Documents/tide_times.csv", target="Documents/Archive2"
-    )
-    history.append(
-        "3: files_move(source='Documents/tide_times.csv', target='Documents/Archive2') -> success"
-    )
-    home["tide_times.csv"] = "Documents/Archive2/tide_times.csv"
+    for number, name in enumerate(["boat_list.txt", "tide_times.csv"], start=2):
+        assert not filed(WORDS, history)
+        source = f"Documents/{name}"
+        assert step() == app_actions.FilesMove(source=source, target="Documents/Archive2")
+        history.append(
+            f"{number}: files_move(source='{source}', target='Documents/Archive2') -> success"
+        )
+        home[name] = f"Documents/Archive2/{name}"
     assert filed(WORDS, history)
     assert step() is None  # nothing is left to do
 
@@ -87,15 +76,15 @@ def test_a_failed_step_or_a_missing_file_leaves_the_choice_to_the_model() -> Non
     assert role is not None
     spec = SubtaskSpec(id="s1", description=WORDS, app="file_manager")
     failed_make = ["1: files_make_folder(path='Documents/Archive2') -> no_change"]
-    assert folder_move(spec, role, "file_manager", failed_make, lambda: {}) is None
+    assert folder_move(spec, role, failed_make, lambda: {}) is None
     made = ["1: files_make_folder(path='Documents/Archive2') -> success"]
-    assert folder_move(spec, role, "file_manager", made, lambda: {}) is None  # not in HOME
+    assert folder_move(spec, role, made, lambda: {}) is None  # not in HOME
     failed_move = [
         *made,
         "2: files_move(source='Documents/boat_list.txt', target='Documents/Archive2') -> no_change",
     ]
     home = {"boat_list.txt": "Documents/boat_list.txt"}
-    assert folder_move(spec, role, "file_manager", failed_move, lambda: home) is None
+    assert folder_move(spec, role, failed_move, lambda: home) is None
     assert not filed(WORDS, failed_move)
 
 

@@ -36,6 +36,11 @@ _INTO_IT = re.compile(
     re.I,
 )
 
+#: A move's line in a subtask's history that succeeded.
+_MOVED = re.compile(
+    rf"{MOVE_KIND}\(source='(?P<source>[^']+)', target='(?P<target>[^']+)'\) -> success$"
+)
+
 
 def folder_plan(description: str) -> tuple[str, list[str]] | None:
     """The folder to make (a path in HOME) and the names of the files to move into it, when
@@ -64,7 +69,6 @@ def _move_text(source: str, folder: str) -> str:
 def folder_move(
     subtask: SubtaskSpec,
     role: Role,
-    front_app: str,
     history: Sequence[str],
     documents: Callable[[], Mapping[str, str]],
 ) -> Decision | None:
@@ -112,9 +116,9 @@ def filed(description: str, history: Sequence[str]) -> bool:
     folder, names = plan
     if not _succeeded(f"{MAKE_KIND}(path={folder!r})", history):
         return False
-    moved = [line for line in history if f"{MOVE_KIND}(" in line and line.endswith("-> success")]
-    return all(
-        any(f"/{PurePosixPath(name).name}', target={folder!r})" in line for line in moved)
-        or any(f"source={PurePosixPath(name).name!r}, target={folder!r})" in line for line in moved)
-        for name in names
-    )
+    moved = {
+        PurePosixPath(line.group("source")).name
+        for line in map(_MOVED.search, history)
+        if line is not None and line.group("target") == folder
+    }
+    return all(PurePosixPath(name).name in moved for name in names)

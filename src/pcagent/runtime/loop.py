@@ -252,7 +252,7 @@ class StepLoop:
             document_move(subtask, role, front, title, history, unnamed)
             or mail_move(subtask, role, front, history)
             or save_attachment_move(subtask, role, front, history, checkpoint.last_output)
-            or folder_move(subtask, role, front, history, documents)
+            or folder_move(subtask, role, history, documents)
             or self._form_move(checkpoint, subtask, role, front, number)
             or attach_move(
                 subtask, role, front, history, self._words_before(checkpoint, subtask), documents
