@@ -103,7 +103,9 @@ def test_values_flow_from_note_to_calculator_to_sheet() -> None:
     )
     for attempt in range(10):
         rng = random.Random(attempt)
-        task = assemble_task("gen-test-1", chain, build_fragments(rng, chain), 0)
+        task = assemble_task(
+            "gen-test-1", chain, build_fragments(rng, chain, random.Random(attempt)), 0
+        )
         note = task.fixtures.files[0].text or ""
         (read,) = [int(v) for v in parse_lines(note).values() if v.isdigit()]
         calculation = task.node("s2_computed").params["value"]
@@ -138,7 +140,9 @@ def test_a_file_made_earlier_is_the_one_mailed() -> None:
         ),
         ("file", "file"),
     )
-    task = assemble_task("gen-test-2", chain, build_fragments(random.Random(3), chain), 0)
+    task = assemble_task(
+        "gen-test-2", chain, build_fragments(random.Random(3), chain, random.Random(3)), 0
+    )
     saved = task.node("s1_saved").params["path"]
     moved = task.node("s2_moved1").params["path"]
     assert moved.endswith("/" + saved.rsplit("/", 1)[1]) and moved != saved

@@ -4,10 +4,12 @@ A task is a chain of one to three templates in different applications, each (aft
 consuming the value the one before produced: a number read in the editor is multiplied in the
 calculator and the result written into a spreadsheet, which is then mailed. The composer picks the
 chain, the kinds of value between its links and every attribute from a random source seeded by
-``(seed, task number)``, so the same seed always gives the same tasks, and joins the fragments into
-one validated :class:`~pcagent.bench.tasks.Task`: instruction, fixtures, subtasks, a sub-goal graph
-where each sub-task's nodes come after those of the sub-task it depends on, and both reference
-solutions.
+``(seed, task number)``, and each sub-task's phrasing from a second one seeded the same way (so
+the wording never shifts the values: a seed's chains and values do not depend on how many
+phrasings the templates have), so the same seed always gives the same tasks; it joins the
+fragments into one validated :class:`~pcagent.bench.tasks.Task`: instruction, fixtures,
+subtasks, a sub-goal graph where each sub-task's nodes come after those of the sub-task it
+depends on, and both reference solutions.
 
 Each application appears at most once in a task: a second ``open_app`` of an application already
 open would type into the window the first sub-task left (its note, its document).
@@ -81,8 +83,9 @@ def choose_chain(
     return Chain(tuple(chain), links)
 
 
-def build_fragments(rng: random.Random, chain: Chain) -> list[Fragment]:
-    """Draw each template's attributes, passing each output on to the next, and build them."""
+def build_fragments(rng: random.Random, chain: Chain, wording: random.Random) -> list[Fragment]:
+    """Draw each template's attributes from ``rng``, passing each output on to the next, and
+    its phrasing from ``wording``, and build them."""
     names = NamePool(rng)
     fragments: list[Fragment] = []
     given: FlowValue | None = None
@@ -94,7 +97,10 @@ def build_fragments(rng: random.Random, chain: Chain) -> list[Fragment]:
             after=tuple(n.id for n in fragments[-1].nodes) if fragments else (),
             report=last and template.reportable,
         )
-        fragment = template.build(template.draw(rng, names, given, wanted), slot)
+        attributes = template.draw(rng, names, given, wanted).model_copy(
+            update={"phrasing": wording.randrange(len(template.phrasings))}
+        )
+        fragment = template.build(attributes, slot)
         if wanted is not None and (fragment.output is None or fragment.output.kind != wanted):
             raise TaskGenerationError(
                 f"template {template.name} did not produce the {wanted} the next one needs"
@@ -146,9 +152,18 @@ def assemble_task(task_id: str, chain: Chain, fragments: list[Fragment], seed: i
 def compose_task(seed: int, number: int, anchor: SubtaskTemplate) -> Task:
     """Task ``gen-<seed>-<number>``, built around ``anchor``; the same arguments always give
     the same task."""
+    chain, fragments = compose_fragments(seed, number, anchor)
+    return assemble_task(f"gen-{seed}-{number}", chain, fragments, seed)
+
+
+def compose_fragments(
+    seed: int, number: int, anchor: SubtaskTemplate
+) -> tuple[Chain, list[Fragment]]:
+    """The chain and fragments :func:`compose_task` joins into task ``gen-<seed>-<number>``."""
     rng = random.Random(f"pcagent-generate:{seed}:{number}")
+    wording = random.Random(f"pcagent-generate:{seed}:{number}:wording")
     chain = choose_chain(rng, anchor)
-    return assemble_task(f"gen-{seed}-{number}", chain, build_fragments(rng, chain), seed)
+    return chain, build_fragments(rng, chain, wording)
 
 
 def generate_tasks(count: int, seed: int) -> list[Task]:

@@ -7,6 +7,10 @@ value an earlier sub-task produced when there is one; :meth:`SubtaskTemplate.bui
 attributes into a :class:`Fragment`: the instruction sentence, the fixtures, one subtask, its
 sub-goal nodes (existing checkers only) and both reference solutions. ``build`` is a pure function
 of the attributes, so a task is reproducible from its seed.
+
+The instruction sentence is one of the template's :attr:`SubtaskTemplate.phrasings` (format
+strings with named fields, kept as data): the attributes say which (``phrasing``), and the
+composer draws it from the task's seeded random source.
 """
 
 from __future__ import annotations
@@ -16,10 +20,11 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from pcagent.bench.generate.flow import FlowValue, ValueKind
 from pcagent.bench.generate.vocabulary import NamePool
+from pcagent.bench.generate.wording import Phrasing
 from pcagent.bench.tasks import (
     FileFixture,
     MessageFixture,
@@ -33,6 +38,10 @@ class TemplateAttributes(BaseModel):
     """Base of every template's attributes: frozen, unknown fields refused."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+    #: Which of the template's phrasings words the instruction (an index into
+    #: :attr:`SubtaskTemplate.phrasings`; the composer draws it, ``draw`` leaves it at 0).
+    phrasing: int = Field(default=0, ge=0)
 
 
 @dataclass(frozen=True)
@@ -55,6 +64,8 @@ class Fragment:
     """What one template contributes to a task."""
 
     instruction: str
+    #: The index of the template's phrasing the instruction is worded in.
+    phrasing: int
     subtask: SubtaskSpec
     nodes: list[SubGoal]
     reference: list[ReferenceStep]
@@ -78,13 +89,16 @@ class SubtaskTemplate(ABC, Generic[A]):
     ``consumes``: the kinds of value it can take from the sub-task before it (it can always run
     on its own values too). ``produces``: the kinds it can hand on (chosen by the composer to
     fit the next template). ``reportable``: it can end a task by telling its value.
-    ``needs_company``: it always comes after another sub-task.
+    ``needs_company``: it always comes after another sub-task. ``phrasings``: the ways its
+    instruction can be worded, at least one of each :data:`~wording.PHRASING_KINDS`, each
+    carrying every value the checkers need (``tests/bench/test_generated_phrasings.py``).
     """
 
     name: ClassVar[str]
     app: ClassVar[str]
     summary: ClassVar[str]
     attributes: ClassVar[type[TemplateAttributes]]
+    phrasings: ClassVar[tuple[Phrasing, ...]]
     consumes: ClassVar[frozenset[ValueKind]] = frozenset()
     produces: ClassVar[frozenset[ValueKind]] = frozenset()
     reportable: ClassVar[bool] = False
@@ -107,6 +121,16 @@ class SubtaskTemplate(ABC, Generic[A]):
     @abstractmethod
     def build(self, attributes: A, slot: Slot) -> Fragment:
         """The fragment for these attributes in this slot."""
+
+    def instruction(self, attributes: TemplateAttributes, **fields: str) -> str:
+        """The instruction sentence in the phrasing ``attributes.phrasing`` names, its fields
+        filled in. Raises ValueError for an index past the template's phrasings."""
+        if attributes.phrasing >= len(self.phrasings):
+            raise ValueError(
+                f"template {self.name} has {len(self.phrasings)} phrasings; "
+                f"there is no phrasing {attributes.phrasing}"
+            )
+        return self.phrasings[attributes.phrasing].render(**fields)
 
     def fits_after(self, kinds: frozenset[ValueKind]) -> bool:
         """Whether this template can take one of these kinds of value."""

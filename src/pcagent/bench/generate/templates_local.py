@@ -27,7 +27,7 @@ from pcagent.bench.generate.vocabulary import (
     TIMES,
     NamePool,
 )
-from pcagent.bench.generate.wording import clock_text, refer_to
+from pcagent.bench.generate.wording import TELL, Phrasing, clock_text, refer_to
 from pcagent.bench.tasks import FileFixture, SubGoal
 
 # --- text editor: read a value from a note ---------------------------------------------------------
@@ -68,6 +68,29 @@ class EditorReadValue(SubtaskTemplate[NoteReading]):
     attributes = NoteReading
     produces: ClassVar[frozenset[ValueKind]] = frozenset({"number", "time", "city"})
     reportable = True
+    #: {file}: the note's name; {what}: how the value is named ("the time the van departs");
+    #: {tell}: TELL when the task ends by telling it.
+    phrasings = (
+        Phrasing(
+            "request",
+            "Open {file} in the Documents folder with the text editor and find {what}{tell}.",
+        ),
+        Phrasing(
+            "question",
+            "Could you look through {file} in the Documents folder with the text editor and "
+            "find {what}{tell}?",
+        ),
+        Phrasing(
+            "need",
+            "I need {what} from {file} in my Documents folder: please look it up in the text "
+            "editor{tell}.",
+        ),
+        Phrasing("note", "Text editor, Documents/{file}: find {what}{tell}."),
+        Phrasing(
+            "request",
+            "From the Documents folder, open {file} in the text editor and read off {what}{tell}.",
+        ),
+    )
 
     def draw(
         self, rng: random.Random, names: NamePool, given: FlowValue | None, wanted: ValueKind | None
@@ -101,7 +124,6 @@ class EditorReadValue(SubtaskTemplate[NoteReading]):
             f"{a.title}\n\n{a.number_label}: {a.number}\n"
             f"{a.time_label}: {clock_text(a.hour, a.minute)}\n{a.city_label}: {a.city}\n"
         )
-        tell = ", and tell me what it is" if slot.report else ""
         nodes = [
             node(
                 slot,
@@ -128,10 +150,10 @@ class EditorReadValue(SubtaskTemplate[NoteReading]):
             reference.append(gui.act("answer", text=a.value_text))
             reference_api.append(gui.act("answer", text=a.value_text))
         return Fragment(
-            instruction=(
-                f"Open {a.file_name} in the Documents folder with the text editor and find "
-                f"{a.description}{tell}."
+            instruction=self.instruction(
+                a, file=a.file_name, what=a.description, tell=TELL if slot.report else ""
             ),
+            phrasing=a.phrasing,
             subtask=subtask(
                 slot, self.app, f"Open {a.path} and find {a.description} ({a.value_text})"
             ),
@@ -165,6 +187,31 @@ class EditorWriteValue(SubtaskTemplate[NoteWriting]):
     attributes = NoteWriting
     consumes: ClassVar[frozenset[ValueKind]] = frozenset({"number", "time", "city"})
     produces: ClassVar[frozenset[ValueKind]] = frozenset({"file"})
+    #: {what}: the line to write (`the line "Crates packed: 45"`) or the carried value ("that
+    #: number"); {name}: the file's name.
+    phrasings = (
+        Phrasing(
+            "request",
+            "Write {what} into a new text file with the text editor and save it as {name} in "
+            "the Documents folder.",
+        ),
+        Phrasing(
+            "question",
+            "Could you put {what} in a new file in the text editor and save it to the "
+            "Documents folder as {name}?",
+        ),
+        Phrasing(
+            "need",
+            "I need {what} kept in a text file called {name} in my Documents folder: please "
+            "write it with the text editor.",
+        ),
+        Phrasing("note", "Text editor: new file with {what}, saved as Documents/{name}."),
+        Phrasing(
+            "request",
+            "Using the text editor, start a new file with {what} and save it as {name} in the "
+            "Documents folder.",
+        ),
+    )
 
     def draw(
         self, rng: random.Random, names: NamePool, given: FlowValue | None, wanted: ValueKind | None
@@ -208,10 +255,8 @@ class EditorWriteValue(SubtaskTemplate[NoteWriting]):
                 after=[slot.node_id("saved")],
             )
         return Fragment(
-            instruction=(
-                f"Write {what} into a new text file with the text editor and save it as {name} "
-                "in the Documents folder."
-            ),
+            instruction=self.instruction(a, what=what, name=name),
+            phrasing=a.phrasing,
             subtask=subtask(slot, self.app, f"Write {a.value_text} into {a.path}"),
             nodes=[
                 node(
@@ -267,6 +312,15 @@ class CalculatorCompute(SubtaskTemplate[Calculation]):
     attributes = Calculation
     consumes: ClassVar[frozenset[ValueKind]] = frozenset({"number"})
     produces: ClassVar[frozenset[ValueKind]] = frozenset({"number"})
+    #: {calculation}: what to do ("multiply 45 by 3", "add 2300 to that number"); {expression}:
+    #: the same as a phrase ("45 times 3", "that number plus 2300").
+    phrasings = (
+        Phrasing("request", "Use the calculator to {calculation}."),
+        Phrasing("question", "Can you work out {expression} with the calculator?"),
+        Phrasing("need", "I need to know what {expression} comes to: please use the calculator."),
+        Phrasing("note", "Calculator: {expression}."),
+        Phrasing("request", "With the calculator, {calculation}."),
+    )
 
     def draw(
         self, rng: random.Random, names: NamePool, given: FlowValue | None, wanted: ValueKind | None
@@ -291,18 +345,20 @@ class CalculatorCompute(SubtaskTemplate[Calculation]):
 
     def build(self, attributes: Calculation, slot: Slot) -> Fragment:
         a = attributes
-        if a.reference_to_previous:
-            that = a.reference_to_previous
-            verb = {
-                "plus": f"add {a.right} to {that}",
-                "minus": f"subtract {a.right} from {that}",
-                "times": f"multiply {that} by {a.right}",
-            }[a.operation]
-            instruction = f"Use the calculator to {verb}."
-        else:
-            instruction = f"Use the calculator to compute {a.left} {a.operation} {a.right}."
+        left = a.reference_to_previous or str(a.left)
+        calculation = {
+            # "add 45 and 12", but "add 12 to that number"
+            "plus": f"add {a.right} to {left}"
+            if a.reference_to_previous
+            else f"add {left} and {a.right}",
+            "minus": f"subtract {a.right} from {left}",
+            "times": f"multiply {left} by {a.right}",
+        }[a.operation]
         return Fragment(
-            instruction=instruction,
+            instruction=self.instruction(
+                a, calculation=calculation, expression=f"{left} {a.operation} {a.right}"
+            ),
+            phrasing=a.phrasing,
             subtask=subtask(
                 slot, self.app, f"Compute {a.left} {_SYMBOLS[a.operation]} {a.right} = {a.result}"
             ),
@@ -349,6 +405,14 @@ class ClockSetAlarm(SubtaskTemplate[AlarmTime]):
     attributes = AlarmTime
     consumes: ClassVar[frozenset[ValueKind]] = frozenset({"time"})
     needs_company = True
+    #: {time}: "06:35" or the carried "that time".
+    phrasings = (
+        Phrasing("request", "Set an alarm at {time} in the Clocks app."),
+        Phrasing("question", "Could you add an alarm for {time} in the Clocks app?"),
+        Phrasing("need", "I need the Clocks app to ring at {time}, so please set an alarm."),
+        Phrasing("note", "Clocks app: alarm at {time}."),
+        Phrasing("request", "In the Clocks app, create an alarm for {time}."),
+    )
 
     def draw(
         self, rng: random.Random, names: NamePool, given: FlowValue | None, wanted: ValueKind | None
@@ -368,7 +432,8 @@ class ClockSetAlarm(SubtaskTemplate[AlarmTime]):
         a = attributes
         at = a.reference_to_previous or clock_text(a.hour, a.minute)
         return Fragment(
-            instruction=f"Set an alarm at {at} in the Clocks app.",
+            instruction=self.instruction(a, time=at),
+            phrasing=a.phrasing,
             subtask=subtask(slot, self.app, f"Set an alarm at {clock_text(a.hour, a.minute)}"),
             nodes=[
                 node(
@@ -400,6 +465,18 @@ class ClockAddWorldClock(SubtaskTemplate[WorldClockCity]):
     attributes = WorldClockCity
     consumes: ClassVar[frozenset[ValueKind]] = frozenset({"city"})
     needs_company = True
+    #: {city}: "Oslo" or the carried "that city".
+    phrasings = (
+        Phrasing("request", "Add {city} to the world clocks in the Clocks app."),
+        Phrasing("question", "Could you add a world clock for {city} in the Clocks app?"),
+        Phrasing(
+            "need",
+            "I want to keep an eye on the time in {city}: please add it to the world clocks in "
+            "the Clocks app.",
+        ),
+        Phrasing("note", "Clocks app: world clock for {city}."),
+        Phrasing("request", "In the Clocks app, put {city} among the world clocks."),
+    )
 
     def draw(
         self, rng: random.Random, names: NamePool, given: FlowValue | None, wanted: ValueKind | None
@@ -411,7 +488,8 @@ class ClockAddWorldClock(SubtaskTemplate[WorldClockCity]):
     def build(self, attributes: WorldClockCity, slot: Slot) -> Fragment:
         a = attributes
         return Fragment(
-            instruction=f"Add {a.reference_to_previous or a.city} to the world clocks in the Clocks app.",
+            instruction=self.instruction(a, city=a.reference_to_previous or a.city),
+            phrasing=a.phrasing,
             subtask=subtask(slot, self.app, f"Add {a.city} to the world clocks"),
             nodes=[node(slot, "world_clock", "world_clock", {"city": a.city})],
             reference=gui.clock_add_world_clock(a.city),
@@ -439,6 +517,32 @@ class FileManagerMoveIntoFolder(SubtaskTemplate[FolderTidying]):
     attributes = FolderTidying
     consumes: ClassVar[frozenset[ValueKind]] = frozenset({"file"})
     produces: ClassVar[frozenset[ValueKind]] = frozenset({"file"})
+    #: {folder}: the new folder's name; {files}: the files' names ("a.txt and b.txt").
+    phrasings = (
+        Phrasing(
+            "request",
+            "In the file manager, create a folder {folder} in the Documents folder and move "
+            "{files} into it.",
+        ),
+        Phrasing(
+            "question",
+            "Could you make a new folder {folder} in the Documents folder with the file manager "
+            "and move {files} into it?",
+        ),
+        Phrasing(
+            "need",
+            "I need {files} tidied away into a new folder {folder} in my Documents folder: "
+            "please do it in the file manager.",
+        ),
+        Phrasing(
+            "note", "File manager: new folder {folder} in Documents, then move {files} into it."
+        ),
+        Phrasing(
+            "request",
+            "Using the file manager, move {files} into a new folder called {folder} inside the "
+            "Documents folder.",
+        ),
+    )
 
     def draw(
         self, rng: random.Random, names: NamePool, given: FlowValue | None, wanted: ValueKind | None
@@ -511,10 +615,8 @@ class FileManagerMoveIntoFolder(SubtaskTemplate[FolderTidying]):
             reference_api.append(gui.act("files_move", source=path, target=target))
         listed = " and ".join(names)
         return Fragment(
-            instruction=(
-                f"In the file manager, create a folder {a.folder} in the Documents folder and "
-                f"move {listed} into it."
-            ),
+            instruction=self.instruction(a, folder=a.folder, files=listed),
+            phrasing=a.phrasing,
             subtask=subtask(slot, self.app, f"Create {target} and move {listed} into it"),
             nodes=nodes,
             reference=reference,

@@ -23,7 +23,7 @@ from pcagent.bench.generate.vocabulary import (
     WORKBOOK_STEMS,
     NamePool,
 )
-from pcagent.bench.generate.wording import refer_to
+from pcagent.bench.generate.wording import Phrasing, refer_to
 from pcagent.bench.tasks import DocumentSpec, FileFixture
 
 # --- writer: a new document holding a value ------------------------------------------------------
@@ -49,6 +49,31 @@ class WriterNewDocument(SubtaskTemplate[NewDocument]):
     attributes = NewDocument
     consumes: ClassVar[frozenset[ValueKind]] = frozenset({"number", "time", "city"})
     produces: ClassVar[frozenset[ValueKind]] = frozenset({"file"})
+    #: {what}: the sentence to write (`the sentence "..."`) or the carried value ("that
+    #: number"); {stem}: the document's name without .docx.
+    phrasings = (
+        Phrasing(
+            "request",
+            "Create a new document in the word processor, write {what} into it, and save it as "
+            "{stem} in the Documents folder.",
+        ),
+        Phrasing(
+            "question",
+            "Could you write {what} in a new document in the word processor and save it in the "
+            "Documents folder as {stem}?",
+        ),
+        Phrasing(
+            "need",
+            "I need a new word processor document called {stem} in my Documents folder with "
+            "{what} in it.",
+        ),
+        Phrasing("note", "Word processor: new document with {what}, saved as {stem} in Documents."),
+        Phrasing(
+            "request",
+            "Using the word processor, type {what} into a new document and save it under the "
+            "name {stem} in the Documents folder.",
+        ),
+    )
 
     def draw(
         self, rng: random.Random, names: NamePool, given: FlowValue | None, wanted: ValueKind | None
@@ -73,10 +98,8 @@ class WriterNewDocument(SubtaskTemplate[NewDocument]):
         a = attributes
         what = a.reference_to_previous or f'the sentence "{a.text}"'
         return Fragment(
-            instruction=(
-                f"Create a new document in the word processor, write {what} into it, and save "
-                f"it as {a.stem} in the Documents folder."
-            ),
+            instruction=self.instruction(a, what=what, stem=a.stem),
+            phrasing=a.phrasing,
             subtask=subtask(slot, self.app, f"Write {a.value_text} into {a.path}"),
             nodes=[
                 node(slot, "saved", "file_exists", {"path": a.path}),
@@ -107,10 +130,11 @@ class WriterNewDocument(SubtaskTemplate[NewDocument]):
 
 Formatting = Literal["bold_title", "center_title", "underline_last"]
 
-_FORMAT_WORDS: dict[str, str] = {
-    "bold_title": "make the title bold",
-    "center_title": "center the title",
-    "underline_last": "underline the last paragraph",
+#: How an instruction asks for each formatting: as something to do, and as the result wanted.
+_FORMAT_WORDS: dict[str, tuple[str, str]] = {
+    "bold_title": ("make the title bold", "the title in bold"),
+    "center_title": ("center the title", "the title centered"),
+    "underline_last": ("underline the last paragraph", "the last paragraph underlined"),
 }
 
 
@@ -133,6 +157,30 @@ class WriterFormatDocument(SubtaskTemplate[DocumentFormatting]):
     summary = "format a paragraph of a document (bold, centred, underlined) and save it"
     attributes = DocumentFormatting
     produces: ClassVar[frozenset[ValueKind]] = frozenset({"file"})
+    #: {name}: the document's file name; {change}: the formatting to do ("make the title
+    #: bold"); {result}: the formatting wanted ("the title in bold").
+    phrasings = (
+        Phrasing(
+            "request",
+            "Open {name} in the Documents folder with the word processor, {change}, and save it.",
+        ),
+        Phrasing(
+            "question",
+            "Could you {change} in {name} in the Documents folder with the word processor and "
+            "save it?",
+        ),
+        Phrasing(
+            "need",
+            "I need {name} in my Documents folder with {result}: please change it in the word "
+            "processor and save it.",
+        ),
+        Phrasing("note", "Word processor, {name} in Documents: {change}, then save."),
+        Phrasing(
+            "request",
+            "In the word processor, open {name} from the Documents folder, {change} and save "
+            "the document.",
+        ),
+    )
 
     def draw(
         self, rng: random.Random, names: NamePool, given: FlowValue | None, wanted: ValueKind | None
@@ -163,12 +211,10 @@ class WriterFormatDocument(SubtaskTemplate[DocumentFormatting]):
             check = ("docx_underline", {"path": a.path, "paragraph": -1, "only": True})
             keys = [["ctrl", "end"], ["ctrl", "shift", "up"], ["ctrl", "u"]]
             api = gui.act("writer_format", matching=a.paragraphs[-1][:40], underline=True)
-        words = _FORMAT_WORDS[a.formatting]
+        words, result = _FORMAT_WORDS[a.formatting]
         return Fragment(
-            instruction=(
-                f"Open {name} in the Documents folder with the word processor, {words}, and "
-                "save it."
-            ),
+            instruction=self.instruction(a, name=name, change=words, result=result),
+            phrasing=a.phrasing,
             subtask=subtask(slot, self.app, f"Open {a.path}, {words}, save"),
             nodes=[
                 node(
@@ -227,6 +273,27 @@ class SpreadsheetFillCells(SubtaskTemplate[SheetFilling]):
     attributes = SheetFilling
     consumes: ClassVar[frozenset[ValueKind]] = frozenset({"number"})
     produces: ClassVar[frozenset[ValueKind]] = frozenset({"file"})
+    #: {cells}: what goes where (`"Crates packed" in cell A1 and 45 in cell B1 and ...`, the
+    #: carried value as "that number"); {stem}: the workbook's name without .xlsx.
+    phrasings = (
+        Phrasing(
+            "request",
+            "Create a new spreadsheet, write {cells}, and save it as {stem} in the Documents "
+            "folder.",
+        ),
+        Phrasing(
+            "question",
+            "Could you start a new spreadsheet with {cells} and save it as {stem} in the "
+            "Documents folder?",
+        ),
+        Phrasing("need", "I need a spreadsheet called {stem} in my Documents folder with {cells}."),
+        Phrasing("note", "Spreadsheet: {cells}, saved as {stem} in Documents."),
+        Phrasing(
+            "request",
+            "In a new spreadsheet, enter {cells}, then save the workbook as {stem} in the "
+            "Documents folder.",
+        ),
+    )
 
     def draw(
         self, rng: random.Random, names: NamePool, given: FlowValue | None, wanted: ValueKind | None
@@ -243,21 +310,16 @@ class SpreadsheetFillCells(SubtaskTemplate[SheetFilling]):
 
     def build(self, attributes: SheetFilling, slot: Slot) -> Fragment:
         a = attributes
-        if a.reference_to_previous:
-            label = a.rows[0][0]
-            what = f'"{label}" in cell A1 and {a.reference_to_previous} in cell B1'
-        else:
-            what = " and ".join(
-                f'"{label}" in A{row} and {value} in B{row}'
-                for row, (label, value) in enumerate(a.rows, start=1)
-            )
+        # A carried value is the only row's, named the way the sub-task before gave it.
+        cells = " and ".join(
+            f'"{label}" in cell A{row} and {a.reference_to_previous or value} in cell B{row}'
+            for row, (label, value) in enumerate(a.rows, start=1)
+        )
         typed = "".join(f"{label}\t{value}\n" for label, value in a.rows)
         shown = ", ".join(f"{label} {value}" for label, value in a.rows)
         return Fragment(
-            instruction=(
-                f"Create a new spreadsheet, write {what}, and save it as {a.stem} in the "
-                "Documents folder."
-            ),
+            instruction=self.instruction(a, cells=cells, stem=a.stem),
+            phrasing=a.phrasing,
             subtask=subtask(slot, self.app, f"Write {shown} into {a.path}"),
             nodes=[
                 node(

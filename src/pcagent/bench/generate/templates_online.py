@@ -21,6 +21,7 @@ from pcagent.bench.generate.vocabulary import (
     PEOPLE,
     NamePool,
 )
+from pcagent.bench.generate.wording import TELL, Phrasing
 from pcagent.bench.tasks import FileFixture
 from pcagent.bench.web.data import FACTS, MOVIES, country_name
 
@@ -76,6 +77,22 @@ class BrowserFilmFact(SubtaskTemplate[FilmLookup]):
     attributes = FilmLookup
     produces: ClassVar[frozenset[ValueKind]] = frozenset({"number"})
     reportable = True
+    #: {title}: the film's title; {its}: the fact about "it" ("its running time in minutes");
+    #: {fact}: the fact with the title in it ('the year "Copper Sky" came out'); {tell}: TELL
+    #: when the task ends by telling it.
+    phrasings = (
+        Phrasing(
+            "request",
+            'Look up the film "{title}" on imdb.com in the browser and find {its}{tell}.',
+        ),
+        Phrasing("question", "Could you find {fact} on imdb.com in the browser{tell}?"),
+        Phrasing("need", "I need {fact}: please look it up on imdb.com in the browser{tell}."),
+        Phrasing("note", "Browser, imdb.com: find {fact}{tell}."),
+        Phrasing(
+            "request",
+            'In the browser, open the imdb.com page of "{title}" and read {its}{tell}.',
+        ),
+    )
 
     def draw(
         self, rng: random.Random, names: NamePool, given: FlowValue | None, wanted: ValueKind | None
@@ -89,12 +106,17 @@ class BrowserFilmFact(SubtaskTemplate[FilmLookup]):
     def build(self, attributes: FilmLookup, slot: Slot) -> Fragment:
         a = attributes
         visited = slot.node_id("visited")
-        what = "its running time in minutes" if a.field == "runtime" else "the year it came out"
-        tell = ", and tell me" if slot.report else ""
+        if a.field == "runtime":
+            its, fact = "its running time in minutes", f'the running time of "{a.title}" in minutes'
+        else:
+            its, fact = "the year it came out", f'the year "{a.title}" came out'
         report_nodes, report_steps = _report(slot, str(a.value), visited)
         url = f"https://www.imdb.com/title/{a.movie_id}/"
         return Fragment(
-            instruction=f'Look up the film "{a.title}" on imdb.com in the browser and find {what}{tell}.',
+            instruction=self.instruction(
+                a, title=a.title, its=its, fact=fact, tell=TELL if slot.report else ""
+            ),
+            phrasing=a.phrasing,
             subtask=subtask(slot, self.app, f"Find {a.description} on imdb.com ({a.value})"),
             nodes=[
                 node(
@@ -138,6 +160,33 @@ class BrowserPopulation(SubtaskTemplate[PopulationLookup]):
     attributes = PopulationLookup
     produces: ClassVar[frozenset[ValueKind]] = frozenset({"number"})
     reportable = True
+    #: {country}: the country's name; {tell}: TELL when the task ends by telling the figure.
+    phrasings = (
+        Phrasing(
+            "request",
+            "Find the population of {country} on the World Facts site (facts.local) in the "
+            "browser{tell}.",
+        ),
+        Phrasing(
+            "question",
+            "Could you look up the population of {country} on facts.local, the World Facts "
+            "site, in the browser{tell}?",
+        ),
+        Phrasing(
+            "need",
+            "I need to know how many people live in {country}: please check the World Facts "
+            "site (facts.local) in the browser{tell}.",
+        ),
+        Phrasing(
+            "note",
+            "Browser, World Facts site (facts.local): find the population of {country}{tell}.",
+        ),
+        Phrasing(
+            "request",
+            "In the browser, open the World Facts site (facts.local) and read the population of "
+            "{country}{tell}.",
+        ),
+    )
 
     def draw(
         self, rng: random.Random, names: NamePool, given: FlowValue | None, wanted: ValueKind | None
@@ -150,13 +199,10 @@ class BrowserPopulation(SubtaskTemplate[PopulationLookup]):
     def build(self, attributes: PopulationLookup, slot: Slot) -> Fragment:
         a = attributes
         visited = slot.node_id("visited")
-        tell = ", and tell me" if slot.report else ""
         report_nodes, report_steps = _report(slot, str(a.population), visited)
         return Fragment(
-            instruction=(
-                f"Find the population of {a.country} on the World Facts site (facts.local) in "
-                f"the browser{tell}."
-            ),
+            instruction=self.instruction(a, country=a.country, tell=TELL if slot.report else ""),
+            phrasing=a.phrasing,
             subtask=subtask(slot, self.app, f"Find the population of {a.country} ({a.population})"),
             nodes=[
                 node(
@@ -217,6 +263,35 @@ class MailSendAttachment(SubtaskTemplate[MailWithAttachment]):
     summary = "send a file as an attachment with the mail client"
     attributes = MailWithAttachment
     consumes: ClassVar[frozenset[ValueKind]] = frozenset({"file"})
+    #: {name}: the attachment's file name; {folder}: where it is ("the Documents folder");
+    #: {recipient}, {address}: the person and their mail address; {subject}: the subject.
+    phrasings = (
+        Phrasing(
+            "request",
+            "Send {name} from {folder} to {recipient} ({address}) as an attachment with the "
+            'mail client, with the subject "{subject}".',
+        ),
+        Phrasing(
+            "question",
+            "Could you email {name} from {folder} to {recipient} at {address} with the mail "
+            'client, attached to a message with the subject "{subject}"?',
+        ),
+        Phrasing(
+            "need",
+            "I need {recipient} ({address}) to get {name} from {folder}: please attach it to "
+            'an email with the subject "{subject}" in the mail client.',
+        ),
+        Phrasing(
+            "note",
+            'Mail client: to {address} ({recipient}), subject "{subject}", attach {name} from '
+            "{folder}.",
+        ),
+        Phrasing(
+            "request",
+            "In the mail client, write to {recipient} at {address} with the subject "
+            '"{subject}" and attach {name} from {folder}.',
+        ),
+    )
 
     def draw(
         self, rng: random.Random, names: NamePool, given: FlowValue | None, wanted: ValueKind | None
@@ -243,10 +318,15 @@ class MailSendAttachment(SubtaskTemplate[MailWithAttachment]):
         a = attributes
         first_name = a.recipient.split()[0]
         return Fragment(
-            instruction=(
-                f"Send {a.attachment_name} from {a.folder_words} to {a.recipient} ({a.address}) "
-                f'as an attachment with the mail client, with the subject "{a.subject}".'
+            instruction=self.instruction(
+                a,
+                name=a.attachment_name,
+                folder=a.folder_words,
+                recipient=a.recipient,
+                address=a.address,
+                subject=a.subject,
             ),
+            phrasing=a.phrasing,
             subtask=subtask(slot, self.app, f"Mail {a.attachment} to {a.address}"),
             nodes=[
                 node(

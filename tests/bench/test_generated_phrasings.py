@@ -1,0 +1,179 @@
+"""Generated instructions vary in wording as people's do: every template has at least four
+phrasings of its own (a request, a question, a first-person need, a terse note), the generator
+uses all of them, each phrasing still gives every value its checkers need (and never a value
+the agent has to carry over from an earlier sub-task), and the same seed gives the same task."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import defaultdict
+from pathlib import PurePosixPath
+
+import pytest
+
+from pcagent.bench.generate import TEMPLATES, compose_task, task_yaml
+from pcagent.bench.generate.composer import compose_fragments
+from pcagent.bench.generate.flow import FlowValue
+from pcagent.bench.generate.template_base import (
+    Fragment,
+    Slot,
+    SubtaskTemplate,
+    TemplateAttributes,
+)
+from pcagent.bench.generate.vocabulary import NamePool
+from pcagent.bench.generate.wording import PHRASING_KINDS, refer_to
+
+#: Values an earlier sub-task could hand on, each unlike any value a template draws itself.
+GIVEN: tuple[FlowValue, ...] = (
+    FlowValue(kind="number", text="7315", description="the number of boats moored"),
+    FlowValue(kind="number", text="8517", description="the result"),
+    FlowValue(kind="time", text="19:25", description="the time the ferry leaves"),
+    FlowValue(kind="city", text="Lima", description="the city the cargo is bound for"),
+    FlowValue(kind="file", text="Documents/BranchReport.docx", description="BranchReport.docx"),
+)
+#: Attribute draws per template, context and phrasing.
+DRAWS = 12
+#: Tasks per template the generator must use every phrasing in.
+SEEDS = 80
+
+#: What the instruction must name besides the checkers' parameters: the page a browser template
+#: opens is checked by its address, which the instruction gives by the film's or country's name.
+NAMED_BY_ATTRIBUTE = {
+    "browser_film_fact": "title",
+    "browser_population": "country",
+}
+#: Words that ask for a formatting, by checker, and for the paragraph it checks.
+FORMAT_WORDS = {"docx_bold": "bold", "docx_alignment": "cent", "docx_underline": "underline"}
+PARAGRAPH_WORDS = {0: "title", -1: "last paragraph"}
+
+
+def contexts(template: SubtaskTemplate) -> list[tuple[Slot, FlowValue | None]]:
+    """Where a template's fragment can stand: first on its own values, ending its task by
+    telling its value, or after a sub-task that hands it a value."""
+    found: list[tuple[Slot, FlowValue | None]] = [(Slot("s1"), None)]
+    if template.reportable:
+        found.append((Slot("s1", report=True), None))
+    found += [
+        (Slot("s2", after=("s1_done",), report=template.reportable), given)
+        for given in GIVEN
+        if given.kind in template.consumes
+    ]
+    return found
+
+
+def fragments_in_every_phrasing(
+    template: SubtaskTemplate,
+) -> list[tuple[int, Slot, FlowValue | None, TemplateAttributes, Fragment]]:
+    built = []
+    for slot, given in contexts(template):
+        for draw in range(DRAWS):
+            drawn = template.draw(random.Random(draw), NamePool(random.Random(draw)), given, None)
+            for phrasing in range(len(template.phrasings)):
+                attributes = drawn.model_copy(update={"phrasing": phrasing})
+                built.append((phrasing, slot, given, attributes, template.build(attributes, slot)))
+    return built
+
+
+def needed_values(fragment: Fragment) -> list[str]:
+    """What the fragment's checkers expect that the instruction has to give the agent, read
+    from its nodes' parameters (and the calculator's operands from its reference)."""
+    needed: list[str] = []
+    for node in fragment.nodes:
+        params = node.params
+        if "path" in params:
+            path = PurePosixPath(params["path"])
+            needed.append(path.stem)  # office files are saved by their name without extension
+            needed += [part for part in path.parts[:-1]]  # "Documents", a new folder's name
+        match node.checker:
+            case "file_exists" | "file_missing" | "answer_is" | "calculator_shows":
+                pass  # the path above; a value to find or compute, see the test
+            case "window_title_contains":
+                needed.append(params["text"])
+            case "text_file_has_number":
+                needed.append(params["value"])
+            case "text_file_contains" | "docx_contains":
+                needed += params["texts"]
+            case "xlsx_rows":
+                needed += [cell for row in params["rows"] for cell in row]
+            case "clock_alarm":
+                needed.append(f"{params['hour']:02d}:{params['minute']:02d}")
+            case "world_clock":
+                needed.append(params["city"])
+            case "mail_sent":
+                needed += [params["to"], params["subject_contains"], params["attachment"]]
+            case "web_visited":
+                needed.append(params["host"].removeprefix("www."))
+            case "docx_bold" | "docx_alignment" | "docx_underline":
+                needed += [FORMAT_WORDS[node.checker], PARAGRAPH_WORDS[params["paragraph"]]]
+            case _:
+                pytest.fail(f"no rule for what {node.checker} needs the instruction to say")
+    for step in fragment.reference_api:
+        if step.action and step.action["kind"] == "calculator_evaluate":
+            left, _, right = step.action["expression"].split()
+            needed += [left, right]
+    return needed
+
+
+def test_every_template_has_at_least_four_phrasings_of_every_kind() -> None:
+    for template in TEMPLATES:
+        kinds = [phrasing.kind for phrasing in template.phrasings]
+        assert len(kinds) >= 4, template.name
+        assert set(kinds) == set(PHRASING_KINDS), (template.name, kinds)
+        texts = [phrasing.text for phrasing in template.phrasings]
+        assert len(set(texts)) == len(texts), f"{template.name} repeats a phrasing"
+
+
+def test_the_generator_uses_every_phrasing_of_every_template() -> None:
+    used: dict[str, set[int]] = defaultdict(set)
+    for seed in range(SEEDS):
+        for template in TEMPLATES:
+            chain, fragments = compose_fragments(seed, 1, template)
+            for member, fragment in zip(chain.templates, fragments, strict=True):
+                used[member.name].add(fragment.phrasing)
+    for template in TEMPLATES:
+        assert used[template.name] == set(range(len(template.phrasings))), template.name
+
+
+@pytest.mark.parametrize("template", TEMPLATES, ids=[t.name for t in TEMPLATES])
+def test_every_phrasing_gives_the_values_its_checkers_need(template: SubtaskTemplate) -> None:
+    worded: dict[tuple[str, str], set[str]] = defaultdict(set)
+    for phrasing, slot, given, attributes, fragment in fragments_in_every_phrasing(template):
+        instruction = fragment.instruction
+        where = (template.name, phrasing, instruction)
+        assert fragment.phrasing == phrasing, where
+        same_values = attributes.model_dump_json(exclude={"phrasing"})
+        worded[(f"{slot}{given}", same_values)].add(instruction)
+        # One sentence of its own, so that joined fragments read as one request each.
+        assert instruction[0].isupper() and instruction[-1] in ".?", where
+        assert not re.search(r"[.?!]\s+[A-Z]", instruction), where
+        needed = needed_values(fragment)
+        if template.name in NAMED_BY_ATTRIBUTE:
+            needed.append(getattr(attributes, NAMED_BY_ATTRIBUTE[template.name]))
+        assert needed, where
+        carried = given.text if given is not None and given.kind != "file" else None
+        for value in needed:
+            if value == carried:
+                continue  # checked below: named, not given
+            assert value in instruction, (value, where)
+        if given is not None:
+            assert refer_to(given) in instruction, where
+        if carried is not None:
+            assert carried not in instruction, where
+        for node in fragment.nodes:
+            if node.checker == "answer_is":
+                assert node.params["value"] not in instruction, where
+                assert "tell me" in instruction, where
+        if not slot.report:
+            assert "tell me" not in instruction, where
+    # Each phrasing words the same values in the same place differently.
+    for instructions in worded.values():
+        assert len(instructions) == len(template.phrasings), instructions
+
+
+@pytest.mark.parametrize("template", TEMPLATES, ids=[t.name for t in TEMPLATES])
+def test_the_same_seed_gives_the_same_task_twice(template: SubtaskTemplate) -> None:
+    for seed in range(6):
+        first, second = compose_task(seed, 3, template), compose_task(seed, 3, template)
+        assert task_yaml(first) == task_yaml(second)
+        assert first.instruction == second.instruction
