@@ -195,6 +195,11 @@ class Task(_Strict):
     environments: tuple[str, ...] = (DEFAULT_ENVIRONMENT,)
     #: The PC-Eval instruction this task re-creates (for the report).
     source: str = ""
+    #: The id of the task whose instruction this one says in other words, with everything else
+    #: (fixtures, sub-goals, references) the same: a rewording of the development set
+    #: (``tasks_reworded/``). ``pcagent bench compare`` puts it beside that task; "" for a task
+    #: of its own.
+    rewords: str = ""
     fixtures: Fixtures = Field(default_factory=Fixtures)
     subtasks: list[SubtaskSpec]
     nodes: list[SubGoal]
@@ -365,6 +370,35 @@ def cross_tasks_folder() -> Path:
     """The folder of the built-in cross-environment task files (a benchmark run of them records
     it as its task folder, so reports find the tasks and keep them out of PC-Eval's tables)."""
     return Path(str(resources.files("pcagent.bench").joinpath("tasks_cross")))
+
+
+@cache
+def load_reworded_tasks() -> dict[str, Task]:
+    """The built-in rewording set (``pc01r1``, ``pc01r2``…): each of the 25 tasks twice, its
+    instruction in other words and all else the same, each naming the task it rewords in
+    ``rewords``. For development: a change that helps on the 25 and not on their rewordings
+    learnt the words, not the task."""
+    return _load_package_folder("tasks_reworded")
+
+
+def reworded_tasks_folder() -> Path:
+    """The folder of the built-in rewording set (what ``bench run --tasks-dir`` takes)."""
+    return Path(str(resources.files("pcagent.bench").joinpath("tasks_reworded")))
+
+
+def same_task_in_other_words(task: Task) -> list[Task]:
+    """``task``, the built-in task it rewords and every built-in rewording of that task (or of
+    ``task`` itself), ``task`` first: a leakage check treats them as one task. Just ``task``
+    for a task of its own (a generated one)."""
+    original = task.rewords or task.id
+    built_in = load_tasks()
+    family = {task.id: task}
+    if original in built_in:
+        family.setdefault(original, built_in[original])
+        for rewording in load_reworded_tasks().values():
+            if rewording.rewords == original:
+                family.setdefault(rewording.id, rewording)
+    return list(family.values())
 
 
 def _load_package_folder(name: str) -> dict[str, Task]:
