@@ -140,7 +140,7 @@ def _metrics_row(label: str, metrics: dict[str, Any]) -> str:
 def _configuration_tables(store: BenchStore) -> str:
     latest: dict[tuple[str, str, str, str], BenchRun] = {}
     for run in store.runs():  # newest first
-        if run.tasks_dir:  # training tasks are not the benchmark
+        if run.tasks_dir:  # training tasks and the rewordings are not the benchmark
             continue
         latest.setdefault((run.agent, run.model, run.ablation, run.experience), run)
     header = (
@@ -174,7 +174,7 @@ def causes_html(causes: Sequence[str]) -> str:
     )
 
 
-def _tasks_of(bench: BenchRun) -> dict[str, Task]:
+def tasks_of(bench: BenchRun) -> dict[str, Task]:
     """The tasks a run ran: the built-in ones, or those of its task folder when that is still
     there (the report says nothing of a task it cannot load)."""
     if bench.tasks_dir:
@@ -187,7 +187,7 @@ def _tasks_of(bench: BenchRun) -> dict[str, Task]:
 
 def render_html(store: BenchStore, bench: BenchRun) -> str:
     data = summary(store, bench)
-    tasks = _tasks_of(bench)
+    tasks = tasks_of(bench)
     results: list[StoredResult] = store.results(bench.bench_id)
     metrics = data["metrics"]
     parts = [

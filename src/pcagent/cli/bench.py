@@ -1,5 +1,5 @@
-"""``pcagent bench list|run|report|generate``: the PC-Eval-style benchmark, and training tasks
-composed from sub-task templates."""
+"""``pcagent bench list|run|report|compare|generate``: the PC-Eval-style benchmark, and training
+tasks composed from sub-task templates."""
 
 from __future__ import annotations
 
@@ -20,7 +20,8 @@ from pcagent.config import load_config
 from pcagent.errors import BenchError, ConfigurationError
 
 if TYPE_CHECKING:
-    from pcagent.bench.results import BenchRun
+    from pcagent.bench.comparison import ComparedOutcome, ComparedRun
+    from pcagent.bench.results import BenchRun, BenchStore
     from pcagent.bench.task_run import TaskRun
 
 bench_app = typer.Typer(help="Run the benchmark tasks and report on them.", no_args_is_help=True)
@@ -337,6 +338,69 @@ def report(
         output.write_text(render_html(store, bench), encoding="utf-8")
         console.print(f"report: {output}")
         _print_summary(store, bench.bench_id)
+
+
+@bench_app.command("compare")
+@reports_errors
+def compare(
+    first: Annotated[str, typer.Argument(help="A benchmark run (e.g. of the 25 tasks).")],
+    second: Annotated[
+        str, typer.Argument(help="Another run (e.g. of tasks_reworded/); either may be 'latest'.")
+    ],
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead.")] = False,
+) -> None:
+    """Two benchmark runs side by side, one row per original task (a rewording counts under the
+    task it rewords), with each run's SR and the difference in points."""
+    from pcagent.bench.comparison import compare_runs
+    from pcagent.bench.results import BenchStore
+
+    with BenchStore(load_config().data_dir / "bench") as store:
+        comparison = compare_runs(store, _run_named(store, first), _run_named(store, second))
+    if as_json:
+        print(comparison.model_dump_json(indent=1))
+        return
+    table = Table("task", comparison.first.bench_id, comparison.second.bench_id)
+    for row in comparison.tasks:
+        table.add_row(
+            row.original, _outcomes(row.original, row.first), _outcomes(row.original, row.second)
+        )
+    console.print(table)
+    for side in (comparison.first, comparison.second):
+        console.print(_side_line(side))
+    if comparison.difference_points is not None:
+        console.print(f"difference: {comparison.difference_points:+.1f} points (second - first)")
+
+
+def _run_named(store: BenchStore, bench_id: str) -> BenchRun:
+    """The stored run ``bench_id`` (an id or its start), or the latest for "latest"."""
+    bench = store.latest() if bench_id == "latest" else store.get(bench_id)
+    if bench is None:
+        raise BenchError("no benchmark run yet; run `pcagent bench run` first")
+    return bench
+
+
+def _outcomes(original: str, outcomes: list[ComparedOutcome]) -> str:
+    """One side's verdicts on a row: "pass", or "pc01r1 pass, pc01r2 fail" when the results are
+    other tasks' than the row's (its rewordings); "–" for none."""
+    if not outcomes:
+        return "–"
+
+    def verdict(outcome: ComparedOutcome) -> str:
+        return "[green]pass[/green]" if outcome.success else "[red]fail[/red]"
+
+    return ", ".join(
+        verdict(o) if o.task_id == original else f"{escape(o.task_id)} {verdict(o)}"
+        for o in outcomes
+    )
+
+
+def _side_line(side: ComparedRun) -> str:
+    rate = "–" if side.success_rate is None else f"{100 * side.success_rate:.1f}%"
+    where = escape(side.tasks_dir) if side.tasks_dir else "built-in tasks"
+    return (
+        f"{side.bench_id}: SR {rate} over {side.tasks} tasks, agent {escape(side.agent)}"
+        f"{' ' + escape(side.model) if side.model else ''} ({where})"
+    )
 
 
 @bench_app.command("generate")

@@ -1,0 +1,105 @@
+"""Two benchmark runs side by side, per original task: the 25 tasks in one run, their rewordings
+(``tasks_reworded/``) in the other, and what each set's success rate says about the other.
+
+A result counts under the task it rewords (the task file's ``rewords``), or under its own id for
+a task of its own, so a run of ``pc01`` and one of ``pc01r1`` and ``pc01r2`` meet on one row.
+Two runs of the same tasks (two models, before and after a change) compare the same way, one
+task per row.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from pydantic import BaseModel
+
+from pcagent.bench.metrics import summarize
+from pcagent.bench.report import tasks_of
+from pcagent.bench.results import BenchRun, BenchStore
+from pcagent.bench.tasks import Task
+
+
+class ComparedOutcome(BaseModel):
+    """One task's result in one of the runs."""
+
+    task_id: str
+    success: bool
+    completion_ratio: float
+
+
+class ComparedTask(BaseModel):
+    """One original task: its results (the task itself, or its rewordings) in each run; a run
+    that did not run it has none."""
+
+    original: str
+    first: list[ComparedOutcome]
+    second: list[ComparedOutcome]
+
+
+class ComparedRun(BaseModel):
+    """One side: the run, its task folder ("" for the built-in tasks), tasks and success rate
+    (None without results)."""
+
+    bench_id: str
+    agent: str
+    model: str
+    tasks_dir: str
+    tasks: int
+    success_rate: float | None
+
+
+class RunComparison(BaseModel):
+    first: ComparedRun
+    second: ComparedRun
+    #: The second run's success rate less the first's, in percentage points (None when either
+    #: has no results).
+    difference_points: float | None
+    tasks: list[ComparedTask]
+
+
+def original_of(task_id: str, tasks: Mapping[str, Task]) -> str:
+    """The id of the task ``task_id`` rewords; ``task_id`` itself for a task of its own, or one
+    missing from ``tasks`` (its file gone since the run)."""
+    task = tasks.get(task_id)
+    return (task.rewords if task is not None else "") or task_id
+
+
+def compare_runs(store: BenchStore, first: BenchRun, second: BenchRun) -> RunComparison:
+    """``first`` and ``second`` side by side, one row per original task: those of the first
+    run by task id, then any only the second ran."""
+    rows: dict[str, ComparedTask] = {}
+    sides = []
+    for bench in (first, second):
+        results = store.results(bench.bench_id)
+        tasks = tasks_of(bench)
+        for result in results:
+            original = original_of(result.task_id, tasks)
+            row = rows.setdefault(original, ComparedTask(original=original, first=[], second=[]))
+            side = row.first if bench is first else row.second
+            side.append(
+                ComparedOutcome(
+                    task_id=result.task_id,
+                    success=bool(result.outcome["success"]),
+                    completion_ratio=float(result.outcome["completion_ratio"]),
+                )
+            )
+        rate = summarize([result.task_outcome() for result in results]).get("SR")
+        sides.append(
+            ComparedRun(
+                bench_id=bench.bench_id,
+                agent=bench.agent,
+                model=bench.model,
+                tasks_dir=bench.tasks_dir,
+                tasks=len(results),
+                success_rate=None if rate is None else float(rate),
+            )
+        )
+    before, after = sides
+    difference = (
+        None
+        if before.success_rate is None or after.success_rate is None
+        else round(100 * (after.success_rate - before.success_rate), 1)
+    )
+    return RunComparison(
+        first=before, second=after, difference_points=difference, tasks=list(rows.values())
+    )
