@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from pcagent.agents.plan import SubtaskSpec
-from pcagent.bench.tasks import load_tasks
+from pcagent.bench.tasks import load_reworded_tasks, load_tasks
 from pcagent.experience.graph import (
     ExperienceError,
     PageEdge,
@@ -73,3 +73,54 @@ def test_measuring_with_a_leaking_graph_is_refused(tmp_path: Path) -> None:
         check_no_leakage(path, list(TASKS.values()))
     graph_with(title="notes.txt - Mousepad").save(path)
     check_no_leakage(path, list(TASKS.values()))
+
+
+# --- the rewording set is the same tasks in other words --------------------------------------
+
+REWORDED = load_reworded_tasks()
+
+
+def test_an_innocent_graph_knows_none_of_the_rewordings() -> None:
+    innocent = graph_with(
+        "notes.txt - Mousepad", "Write 41 into notes.txt", "Fly from Berlin to Lonsdale"
+    )
+    assert graph_leaks(innocent, list(REWORDED.values())) == []
+
+
+@pytest.mark.parametrize(
+    ("graph", "measured", "finding"),
+    [
+        # A graph from runs of a rewording knows its original, and the other way round.
+        (graph_with(task_id="pc05r1"), "pc05", "pc05: pc05r1's (the same task in other words) id"),
+        (graph_with(task_id="pc05"), "pc05r2", "pc05r2: pc05's (the same task in other words) id"),
+        (graph_with(task_id="pc05r2"), "pc05r2", "pc05r2: its id"),
+        # A training instruction that is a rewording's, word for word (spacing and case aside).
+        (
+            graph_with(instruction=REWORDED["pc04r1"].instruction.upper()),
+            "pc04",
+            "pc04: pc04r1's (the same task in other words) instruction",
+        ),
+        (
+            graph_with(instruction=" ".join(TASKS["pc09"].instruction.split()[:-1]) + " x."),
+            "pc09r1",
+            None,  # a near copy is not the instruction; the values find what it holds
+        ),
+        (graph_with(instruction=TASKS["pc09"].instruction), "pc09r2", "pc09r2: pc09's"),
+    ],
+)
+def test_a_task_and_its_rewordings_leak_as_one(
+    graph: PageGraph, measured: str, finding: str | None
+) -> None:
+    task = TASKS.get(measured) or REWORDED[measured]
+    leaks = graph_leaks(graph, [task])
+    if finding is None:
+        assert not any("instruction" in leak for leak in leaks), leaks
+    else:
+        assert any(leak.startswith(finding) for leak in leaks), leaks
+
+
+def test_measuring_the_rewordings_with_a_graph_of_the_25_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "graph.db"
+    graph_with(task_id="pc19").save(path)
+    with pytest.raises(ExperienceError, match=r"pc19r1: pc19's .* id"):
+        check_no_leakage(path, list(REWORDED.values()))

@@ -1,9 +1,14 @@
 """No benchmark in the page graph: a graph used to measure on tasks must not know them.
 
 Every text the graph holds (page titles and labels, actions, the subtasks they served, plans,
-the instructions and task ids of its source runs) is scanned for the tasks' ids, their fixture
-file names and the values their checkers expect: numbers as whole numbers (of two digits or
-more: a test case's "1" identifies nothing), short texts as whole words, long ones anywhere.
+the instructions and task ids of its source runs) is scanned for the tasks' ids and
+instructions, their fixture file names and the values their checkers expect: numbers as whole
+numbers (of two digits or more: a test case's "1" identifies nothing), short texts as whole
+words, long ones anywhere.
+
+A task and its rewordings (``tasks_reworded/``) are one task said in other words: a graph that
+knows ``pc01r1`` knows ``pc01``, and the other way round, so each is scanned for with the ids and
+instructions of all of them.
 """
 
 from __future__ import annotations
@@ -13,7 +18,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from pcagent.bench.task_secrets import expected_values, file_names
-from pcagent.bench.tasks import Task
+from pcagent.bench.tasks import Task, same_task_in_other_words
 from pcagent.bench.value_matching import normalise_text, parse_number
 from pcagent.experience.graph import ExperienceError, PageGraph
 
@@ -69,8 +74,12 @@ def graph_leaks(graph: PageGraph, tasks: Sequence[Task]) -> list[str]:
     found = []
     source_ids = {source.task_id.casefold() for source in graph.sources}
     for task in tasks:
-        if task.id.casefold() in words | source_ids:
-            found.append(f"{task.id}: its id")
+        for same in same_task_in_other_words(task):
+            which = "its" if same is task else f"{same.id}'s (the same task in other words)"
+            if same.id.casefold() in words | source_ids:
+                found.append(f"{task.id}: {which} id")
+            if normalise_text(same.instruction) in normalised:
+                found.append(f"{task.id}: {which} instruction")
         for name in sorted(file_names(task)):
             if name in folded:
                 found.append(f"{task.id}: the file name {name!r}")
