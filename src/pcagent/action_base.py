@@ -13,10 +13,11 @@ from typing import Annotated, Any, ClassVar, Literal, Self
 from pydantic import BaseModel, BeforeValidator, ConfigDict
 from pydantic_core import PydanticCustomError
 
-ActionSite = Literal["desktop", "perception", "application", "run", "human"]
+ActionSite = Literal["desktop", "perception", "application", "skill", "run", "human"]
 """Where an action is carried out: on the desktop (the environment's executor), by the perception
 layer (which turns it into desktop input of its own), through an application's own interface
-(the environment's application interfaces), by the run loop (reports and endings), or by the
+(the environment's application interfaces), by a skill (:mod:`pcagent.skills`, which carries out
+actions of its own), by the run loop (reports and endings), or by the
 person at the computer."""
 
 

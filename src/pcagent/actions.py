@@ -26,6 +26,7 @@ from typing import Annotated, Any, ClassVar, Literal, Self, Union, get_args, get
 from pydantic import (
     AfterValidator,
     Field,
+    JsonValue,
     TypeAdapter,
     ValidationError,
     field_validator,
@@ -62,6 +63,7 @@ __all__ = [
     "Scroll",
     "SelectText",
     "TypeText",
+    "UseSkill",
     "Wait",
     "action_json_schema",
     "action_points",
@@ -440,6 +442,20 @@ class Wait(_ActionBase):
     )
 
 
+class UseSkill(_ActionBase):
+    """Call a skill by name with its arguments (see the skills listed); it does the work and
+    checks its effect."""
+
+    runs_on: ClassVar[ActionSite] = "skill"
+    # A skill waits for what it does, action by action.
+    settles: ClassVar[bool] = False
+    kind: Literal["use_skill"] = Field("use_skill", description='Always "use_skill".')
+    skill: str = Field(min_length=1, max_length=40, description="The skill's name.")
+    args: dict[str, JsonValue] = Field(
+        default_factory=dict, description="The skill's arguments by parameter name."
+    )
+
+
 class Answer(_ActionBase):
     """Report a value the task asked for (the run goes on; finish with done)."""
 
@@ -518,6 +534,7 @@ Action = Annotated[
     | Hotkey
     | Press
     | Wait
+    | UseSkill
     | Answer
     | AskHuman
     | Done

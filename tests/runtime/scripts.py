@@ -146,7 +146,22 @@ class Models:
 
 
 def plan(*subtasks: dict[str, Any]) -> str:
-    return json.dumps({"subtasks": list(subtasks)})
+    """The Manager's reply for a plan of GUI steps, written as subtasks (id, description, app,
+    outputs; inputs are the values of earlier steps, shown in the description)."""
+    steps = []
+    for subtask in subtasks:
+        step: dict[str, Any] = {
+            "id": subtask["id"],
+            "skill": "gui",
+            "app": subtask.get("app", ""),
+            "task": subtask["description"],
+        }
+        if subtask.get("outputs"):
+            step["outputs"] = subtask["outputs"]
+        if subtask.get("environment"):
+            step["environment"] = subtask["environment"]
+        steps.append(step)
+    return json.dumps({"steps": steps})
 
 
 def usual_models(

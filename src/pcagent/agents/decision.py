@@ -212,6 +212,8 @@ class DecisionInput:
     #: answer, done, fail, wait) are offered, when it has any (see ``[run] app_actions_first``).
     app: str = ""
     app_first: bool = False
+    #: The skills this role may call with ``use_skill``, one line each ("" offers none).
+    skills: str = ""
     #: Whether the subtask's own application is in front: ``open_app`` is then not offered, since
     #: opening it again does nothing (a small model repeated it until the step cap) and a subtask
     #: works in one application. Only leaving out the one in front would make a model that
@@ -263,6 +265,8 @@ class DecisionAgent(Agent):
             kinds = tuple(kind for kind in kinds if kind != "click_element")
         if data.in_its_app:
             kinds = tuple(kind for kind in kinds if kind != "open_app")
+        if not data.skills:
+            kinds = tuple(kind for kind in kinds if kind != "use_skill")
         if data.app_first:
             kinds = app_actions_first(kinds, data.app)
         guidance = f"Guidance from the user: {data.guidance}" if data.guidance else ""
@@ -281,7 +285,8 @@ class DecisionAgent(Agent):
             app_hint=APP_ACTION_HINT if act.APP_ACTION_KINDS.intersection(kinds) else "",
             screen=f"{screen[0]}x{screen[1]}",
             click_hint=CLICK_BY_LABEL if "click_element" in kinds else CLICK_BY_POINT,
-            actions=act.describe_actions(kinds),
+            actions=act.describe_actions(kinds)
+            + (f"\nSkills (use_skill with skill and args):\n{data.skills}" if data.skills else ""),
             subtask=data.subtask,
             task=(
                 f"Part of the task: {data.task}\n"

@@ -21,7 +21,18 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from pcagent.agents.app_inference import plain_words
+_WORD = re.compile(r"[a-z0-9]+")
+_STOP = frozenset({"the", "and", "for", "with", "of", "a", "an", "in", "to"})
+
+
+def _stem(word: str) -> str:
+    return word[:-1] if len(word) > 3 and word.endswith("s") else word
+
+
+def plain_words(text: str) -> list[str]:
+    """The words of ``text``, lower-case, stemmed, without the commonest little words."""
+    return [_stem(w) for w in _WORD.findall(text.lower()) if w not in _STOP]
+
 
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 _WORD = re.compile(r"[^\W\d_]+")

@@ -1,8 +1,8 @@
 """Readings with their list items counted, for subtasks that pick an item by its place.
 
 "Find the second event of the morning": a small model counts lines badly (it took the third,
-or counted the "Morning" heading as the first). Where a subtask names an item by an ordinal,
-Progress sees each run of list lines under its heading counted ("[2nd] 10:15 Call ..."), and
+or counted the "Morning" heading as the first). Progress sees each run of list
+lines under its heading counted ("[2nd] 10:15 Call ..."), and
 the count is taken off whatever value it copies.
 """
 
@@ -10,21 +10,10 @@ from __future__ import annotations
 
 import re
 
-#: Words that pick an item by its place.
-_ORDINAL = re.compile(
-    r"\b(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|"
-    r"\d+(?:st|nd|rd|th))\b",
-    re.I,
-)
 #: A list line: it starts with a digit (a time, a date, a number) or a bullet.
 _ITEM = re.compile(r"^\s*(?:\d|[-*•·]\s)")
 #: The count put in front of an item, as Progress may copy it back.
 _COUNT = re.compile(r"^\s*\[\d+(?:st|nd|rd|th)\]\s*")
-
-
-def picks_by_place(text: str) -> bool:
-    """Whether ``text`` names something by its place in a list."""
-    return bool(_ORDINAL.search(text))
 
 
 def _ordinal(number: int) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, field_validator
 
 from pcagent.errors import PlanError
 
@@ -58,6 +58,13 @@ class SubtaskSpec(BaseModel):
         pattern=r"^([a-z][a-z0-9_-]*)?$",
         description="The desktop the subtask works on, in a task across several desktops, e.g. "
         '"laptop"; empty: the first (or only) one.',
+    )
+
+    skill: str = Field(
+        "", max_length=40, description="The skill this subtask calls; empty: done through the GUI."
+    )
+    args: dict[str, JsonValue] = Field(
+        default_factory=dict, description="The skill's arguments; references to earlier steps."
     )
 
     @field_validator("inputs", "outputs")

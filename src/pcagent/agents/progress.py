@@ -14,7 +14,7 @@ from pydantic import BaseModel, Field
 
 from pcagent.agents.base import Agent, value_list
 from pcagent.agents.evidence import empty_answer, every_item, found, supported, whole_line
-from pcagent.agents.list_items import counted_items, picks_by_place, uncounted
+from pcagent.agents.list_items import counted_items, uncounted
 from pcagent.agents.prompting import render
 from pcagent.models.messages import Message
 
@@ -59,7 +59,8 @@ class ProgressAgent(Agent):
     def update(self, data: ProgressInput) -> ProgressReport:
         """The new account. A reply that never validates keeps the previous account (and
         reports nothing): losing one update is better than stopping the run."""
-        shown = counted_items(data.read) if picks_by_place(data.subtask) else data.read
+        # Lists are shown counted: a small model counts lines badly when asked for "the second".
+        shown = counted_items(data.read)
         system, user = render(
             "progress",
             subtask=data.subtask,

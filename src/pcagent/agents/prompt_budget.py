@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from pcagent.agents.app_inference import plain_words
+from pcagent.agents.evidence import plain_words
 
 #: Most characters of one value from an earlier subtask shown to Decision.
 HUB_VALUE_CHARACTERS = 700

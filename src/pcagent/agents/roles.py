@@ -15,9 +15,10 @@ from dataclasses import dataclass, field, replace
 from pcagent import actions as act
 from pcagent.errors import ConfigurationError, OutOfDomainError
 
-#: What every role may do: wait, report values, finish, give up, and (in the modes that have a
-#: human) ask for help.
-COMMON_KINDS = frozenset({"wait", "answer", "done", "fail", "ask_human"})
+#: What every role may do: wait, call a skill (its own actions are checked against the role's
+#: domain one by one), report values, finish, give up, and (in the modes that have a human) ask
+#: for help.
+COMMON_KINDS = frozenset({"wait", "use_skill", "answer", "done", "fail", "ask_human"})
 #: Mouse and keyboard on the window in front.
 GUI_KINDS = frozenset(
     {

@@ -57,6 +57,9 @@ class Scheduler(Agent):
             )
         if len(candidates) == 1:
             return Assignment(candidates[0].name, "the only role left", False)
+        if subtask.skill and not subtask.app:
+            # A skill of no application (a computation, a language step) takes no GUI action.
+            return Assignment(candidates[0].name, f"{subtask.skill} works in no application", False)
         owner = self._owner(subtask, candidates)
         if owner is not None:
             # The subtask's application decides: the model, asked anyway, gave "write them

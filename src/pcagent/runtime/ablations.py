@@ -19,6 +19,8 @@ Ablation = Literal[
     "single_agent",
     "gui_only",
     "no_experience",
+    "no_skills",
+    "no_memory",
 ]
 
 ABLATIONS: dict[str, str] = {
@@ -29,6 +31,8 @@ ABLATIONS: dict[str, str] = {
     "single_agent": "one Decision agent with every action: no Manager, Progress, Reflection, roles",
     "gui_only": "no application actions: every role works through mouse and keyboard alone",
     "no_experience": "no guidance from a page graph or plans of earlier tasks (see --experience)",
+    "no_skills": "no skills: the plan is GUI tasks, the Decision agent chooses every action",
+    "no_memory": "the Manager is shown no programs of similar earlier tasks",
 }
 
 

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, JsonValue
 
 from pcagent.agents.plan import SubtaskSpec
 
 SubtaskStatus = Literal["pending", "running", "done", "failed"]
-Outcome = Literal["", "finished", "failed", "stopped"]
+Outcome = Literal["", "finished", "unverified", "failed", "stopped"]
+"""How a run ended: ``finished`` only when every subtask's effect was checked and found done;
+``unverified`` when all subtasks ended done but some only by the agents' word."""
 
 
 class RunCheckpoint(BaseModel):
@@ -31,6 +33,11 @@ class RunCheckpoint(BaseModel):
     progress: str = ""
     answers: dict[str, str] = Field(default_factory=dict)
     hub: dict[str, str] = Field(default_factory=dict)
+    #: Each finished step's value, typed, for the program's references (``{"from": "s1"}``).
+    values: dict[str, JsonValue] = Field(default_factory=dict)
+    #: Each finished subtask: whether a check of its effect passed (a skill's, an application
+    #: action's) rather than the agents' word alone.
+    verified: dict[str, bool] = Field(default_factory=dict)
     reflection: str = ""
     history: list[str] = Field(default_factory=list)
     #: What the latest application action that read something returned (a document's

@@ -12,17 +12,25 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
+from typing import TypeVar
+
+from pydantic import BaseModel
 
 from pcagent import actions as act
-from pcagent.env.protocol import ApplicationInterfaces, Environment
+from pcagent.env.protocol import ApplicationInterfaces, Environment, LocalHome
 from pcagent.errors import ActionError, DesktopError, PerceptionError
+from pcagent.models.messages import Message
 from pcagent.models.structured import ChatModel
 from pcagent.perception.text_selection import TextSelector
 from pcagent.runtime.human import Human
 from pcagent.runtime.record_models import StepResult
+from pcagent.skills import ActionOutcome, LanguageModel, SkillCatalog, SkillError, default_catalog
+
+T = TypeVar("T", bound=BaseModel)
 
 #: Sites whose actions change the desktop (and so are re-executed by replay).
-DESKTOP_SITES = frozenset({"desktop", "perception", "application"})
+DESKTOP_SITES = frozenset({"desktop", "perception", "application", "skill"})
 
 
 def acts_on_desktop(action: act.Action) -> bool:
@@ -43,12 +51,20 @@ class ActionDispatcher:
     environment: Environment
     human: Human | None = None
     selection_model: Callable[[], ChatModel] | None = None
+    #: The skills ``use_skill`` may call; None: every skill pcagent has.
+    skills: SkillCatalog | None = None
+    #: The model the language skills ask (extract, compose, translate); None: they fail.
+    language_model: Callable[[], ChatModel] | None = None
+    #: Asked before each action a skill takes (the role's domain and the safety guard): the
+    #: refusal, or None to go ahead. None: no check (replay re-executes what was allowed).
+    screen_action: Callable[[act.Action], StepResult | None] | None = None
 
     def carry_out(self, action: act.Action) -> StepResult:
         handlers: dict[act.ActionSite, Callable[[act.Action], StepResult]] = {
             "desktop": self._on_desktop,
             "perception": self._select_text,
             "application": self._through_application,
+            "skill": self._run_skill,
             "run": self._in_run,
             "human": self._ask_human,
         }
@@ -72,6 +88,26 @@ class ActionDispatcher:
                 error="UnsupportedActionError",
             )
         return StepResult.of(environment.execute(action))
+
+    def _run_skill(self, action: act.Action) -> StepResult:
+        if not isinstance(action, act.UseSkill):
+            raise TypeError(f"{action.kind} is not a skill call")
+        catalog = self.skills if self.skills is not None else default_catalog()
+        try:
+            result = catalog.get(action.skill).call(_SkillDesk(self), dict(action.args))
+        except SkillError as error:
+            return StepResult.failure(error)
+        message = result.message or (
+            f"{action.skill}: {result.evidence}" if result.ok else f"{action.skill} failed"
+        )
+        return StepResult(
+            ok=result.ok,
+            message=message,
+            output=result.value_text() if result.ok else None,
+            value=result.value if result.ok else None,
+            verified=result.ok,
+            error=None if result.ok else "SkillFailedError",
+        )
 
     def _select_text(self, action: act.Action) -> StepResult:
         if isinstance(action, act.ClickElement):
@@ -107,3 +143,44 @@ class ActionDispatcher:
         return StepResult(
             ok=bool(reply), message=f"the user said: {reply or '(nothing)'}", reply=reply
         )
+
+
+@dataclass
+class _SkillDesk:
+    """What a skill may use, on the dispatcher's environment: every action it takes is
+    screened like the agents' own and carried out by the same dispatcher."""
+
+    dispatcher: ActionDispatcher
+
+    def act(self, action: act.Action) -> ActionOutcome:
+        if isinstance(action, act.UseSkill):
+            return ActionOutcome(ok=False, message="a skill cannot call another skill")
+        screen = self.dispatcher.screen_action
+        refusal = screen(action) if screen is not None else None
+        result = refusal or self.dispatcher.carry_out(action)
+        return ActionOutcome(result.ok, result.message, result.output, result.verified)
+
+    def home(self) -> Path | None:
+        environment = self.dispatcher.environment
+        return environment.home if isinstance(environment, LocalHome) else None
+
+    def screen_text(self) -> str:
+        try:
+            return self.dispatcher.environment.observe().element_listing()
+        except (DesktopError, PerceptionError):
+            return ""
+
+    def language(self) -> LanguageModel | None:
+        factory = self.dispatcher.language_model
+        return _ModelLanguage(factory()) if factory is not None else None
+
+
+@dataclass
+class _ModelLanguage:
+    """A chat model as the language skills ask it: one validated object or None."""
+
+    model: ChatModel
+
+    def answer(self, system: str, user: str, schema: type[T]) -> T | None:
+        messages = [Message.system(system), Message.user(user)]
+        return self.model.ask(messages, schema, role="composer").value

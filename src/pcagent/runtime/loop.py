@@ -14,23 +14,19 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from pcagent import actions as act
-from pcagent.agents.composer import Composer
 from pcagent.agents.decision import Decision, DecisionAgent, DecisionInput
 from pcagent.agents.hub import CommunicationHub
 from pcagent.agents.plan import SubtaskSpec
+from pcagent.agents.program import resolve
 from pcagent.agents.reflection import Reflection
 from pcagent.agents.roles import Role
-from pcagent.agents.sections import copied_part, found_section
-from pcagent.agents.superlatives import extremes, ordering
-from pcagent.agents.time_offsets import offset_times
-from pcagent.app_actions import SheetSet
 from pcagent.config import RunConfig
 from pcagent.env.environment_set import EnvironmentSet
 from pcagent.env.protocol import UnsavedDocument
-from pcagent.errors import ActionRefusedError, DesktopError
+from pcagent.errors import ActionRefusedError, DesktopError, PlanError
 from pcagent.models.messages import ImagePart
-from pcagent.runtime.checkpoint import RunCheckpoint, output_text
-from pcagent.runtime.desktop_state import DesktopAccess, documents_in
+from pcagent.runtime.checkpoint import RunCheckpoint
+from pcagent.runtime.desktop_state import DesktopAccess
 from pcagent.runtime.dispatch import ActionDispatcher
 from pcagent.runtime.effects import EffectVerdict, FileEffectGuard
 from pcagent.runtime.events import (
@@ -41,42 +37,14 @@ from pcagent.runtime.events import (
     RefusedEvent,
     SensitiveEvent,
 )
-from pcagent.runtime.fix_moves import earlier_file, select_all_move
-from pcagent.runtime.folder_moves import folder_move
-from pcagent.runtime.form_moves import (
-    fill_move,
-    form_read_move,
-    just_read_form,
-    plan_form,
-    site_move,
-)
 from pcagent.runtime.human import Human
 from pcagent.runtime.mail_effects import HeldMailGuard
-from pcagent.runtime.mail_moves import attach_move, mail_move, save_attachment_move
 from pcagent.runtime.parts import AgentModels, LoopParts, ReflectionFacts, Seen
 from pcagent.runtime.record_models import ReflectionRecord, StepResult
 from pcagent.runtime.recorder import StepRecorder, StepWork
-from pcagent.runtime.rule_moves import (
-    SHEET_WRITE,
-    address_move,
-    alarm_move,
-    compose_kind,
-    composed,
-    days_move,
-    document_move,
-    expression_move,
-    first_cell,
-    format_move,
-    read_first_move,
-    result_move,
-    save_move,
-    search_move,
-    tell_move,
-    with_task,
-    writing_part,
-)
 from pcagent.runtime.safety import SafetyGuard, context_for
-from pcagent.runtime.subtasks import READ_KEPT, SubtaskBook
+from pcagent.runtime.subtasks import SubtaskBook
+from pcagent.skills import SkillCatalog, default_catalog
 
 #: Entries of "recent steps" shown to the Decision agent.
 HISTORY_LINES = 6
@@ -102,8 +70,8 @@ class StepLoop:
     #: Decides on the mail held at the environment's relay; None when it has no relay.
     mail: HeldMailGuard | None = None
     steps_done: int = 0
-    #: Each subtask's plan for a web form (label, value), made once its page was read.
-    form_plans: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    #: The skills of this run (the Manager's program calls them; Decision may too).
+    skills: SkillCatalog = field(default_factory=default_catalog)
 
     def run(self, checkpoint: RunCheckpoint) -> None:
         """Step until the run has an outcome (finished, failed, stopped)."""
@@ -127,7 +95,7 @@ class StepLoop:
         """One recorded step. The screen is perceived afresh at its start: a human, a crash or
         a slow dialog may have changed it since the last one."""
         work = self._begin(checkpoint, subtask)
-        text = CommunicationHub(checkpoint.hub).instantiate(subtask)
+        text = self._subtask_text(checkpoint, subtask)
         environment = self.desktop.environment
         if isinstance(environment, EnvironmentSet) and len(environment.members) > 1:
             # The subtask's desktop is the one the step sees and acts on; the agents are told.
@@ -176,48 +144,34 @@ class StepLoop:
         work.set_of_mark = seen.recorded_set_of_mark
         return seen
 
-    def _form_move(
-        self,
-        checkpoint: RunCheckpoint,
-        subtask: SubtaskSpec,
-        role: Role,
-        front: str,
-        number: int,
-    ) -> Decision | None:
-        """The steps that search through a site's own form (:mod:`.form_moves`): open the
-        site, read its fields, then fill them as planned once from the reading."""
-        history = checkpoint.history
-        opening = site_move(subtask, role, front, history) or form_read_move(
-            subtask, role, front, history
+    def _subtask_text(self, checkpoint: RunCheckpoint, subtask: SubtaskSpec) -> str:
+        """What the agents are told the subtask is: a GUI task's words with the values it uses,
+        or a skill call with its arguments resolved (what Decision carries on with when the
+        skill failed)."""
+        if not subtask.skill:
+            return CommunicationHub(checkpoint.hub).instantiate(subtask)
+        try:
+            args = resolve(subtask.args, checkpoint.values)
+        except PlanError:
+            args = subtask.args
+        shown = ", ".join(f"{name}={value!r}" for name, value in args.items())
+        about = self.skills.get(subtask.skill).description if subtask.skill in self.skills else ""
+        return f"{subtask.skill}({shown}): {about}".strip()
+
+    def _planned_call(self, checkpoint: RunCheckpoint, subtask: SubtaskSpec) -> Decision:
+        """The first step of a skill step: the call the Manager's program wrote, its
+        references filled from the earlier steps' values."""
+        try:
+            args = resolve(subtask.args, checkpoint.values)
+        except PlanError as error:
+            return Decision(
+                reasoning=f"[plan] {subtask.skill} cannot be called: {error}",
+                action=act.Fail(reason=str(error)),
+            )
+        return Decision(
+            reasoning=f"[plan] the program calls {subtask.skill}",
+            action=act.UseSkill(skill=subtask.skill, args=args),
         )
-        if opening is not None:
-            return opening
-        if just_read_form(subtask, history) and subtask.id not in self.form_plans:
-            reading = output_text(checkpoint.last_output)
-            composer = Composer(self.models.for_role("composer"), self.recorder.sink)
-            known = self._known(checkpoint, subtask)
-            plan = plan_form(subtask, reading, checkpoint.instruction, known, composer, number)
-            self.form_plans[subtask.id] = plan
-            self.log(f"form plan for {subtask.id}: {plan}")
-        return fill_move(subtask, role, front, history, self.form_plans.get(subtask.id, []))
-
-    @staticmethod
-    def _known(checkpoint: RunCheckpoint, subtask: SubtaskSpec) -> dict[str, str]:
-        """The values known to the run, with what this subtask itself read so far (the hub
-        gets it only when the subtask ends): the document a subtask translates."""
-        reading = checkpoint.reading
-        if not reading:
-            return dict(checkpoint.hub)
-        return {**checkpoint.hub, f"{subtask.id}_read": reading[:READ_KEPT]}
-
-    @staticmethod
-    def _words_before(checkpoint: RunCheckpoint, subtask: SubtaskSpec) -> list[str]:
-        """The instruction, then the words of the subtasks planned before ``subtask``: where
-        "this file" was named."""
-        before = [spec.description for spec in checkpoint.subtasks]
-        ids = [spec.id for spec in checkpoint.subtasks]
-        place = ids.index(subtask.id) if subtask.id in ids else len(ids)
-        return [checkpoint.instruction, *before[:place]]
 
     def _decide(
         self,
@@ -228,53 +182,13 @@ class StepLoop:
         seen: Seen,
         number: int,
     ) -> Decision:
+        if subtask.skill and not checkpoint.history:
+            return self._planned_call(checkpoint, subtask)
         front = self.desktop.app_of(seen.perception.observation.focused_window)
-        facts = (text, checkpoint.hub, checkpoint.last_output, checkpoint.instruction)
-        picked = extremes(*facts) | ordering(*facts)
-        opening = opening_move(subtask, role, front, checkpoint.history) or tell_move(
-            subtask, checkpoint.answers, checkpoint.history, picked
-        )
+        opening = None if subtask.skill else opening_move(subtask, role, front, checkpoint.history)
         if opening is not None:
             return opening
         focused = seen.perception.observation.focused_window
-        title = focused.title if focused is not None else ""
-        history = checkpoint.history
-
-        def documents() -> dict[str, str]:
-            home = self.desktop.current_home()
-            return documents_in(home) if home is not None else {}
-
-        def unnamed() -> str:
-            before = self._words_before(checkpoint, subtask)
-            return earlier_file(subtask.description, before, documents())
-
-        ruled = (
-            document_move(subtask, role, front, title, history, unnamed)
-            or mail_move(subtask, role, front, history)
-            or save_attachment_move(subtask, role, front, history, checkpoint.last_output)
-            or folder_move(subtask, role, history, documents)
-            or self._form_move(checkpoint, subtask, role, front, number)
-            or attach_move(
-                subtask, role, front, history, self._words_before(checkpoint, subtask), documents
-            )
-            or address_move(subtask, role, front, history)
-            or search_move(subtask, role, front, history, checkpoint.hub)
-            or result_move(
-                subtask, role, front, history, checkpoint.answers, checkpoint.last_output
-            )
-            or alarm_move(subtask, role, front, history, text, checkpoint.hub)
-            or days_move(subtask, role, front, history, text, checkpoint.hub)
-            or expression_move(subtask, role, front, history)
-            or format_move(subtask, role, front, history, checkpoint.last_output)
-            or save_move(subtask, role, front, history)
-            or read_first_move(subtask, role, front, history)
-            or select_all_move(subtask, role, front, history)
-            or self._composed(
-                checkpoint, subtask, role, front, number, picked | self._known(checkpoint, subtask)
-            )
-        )
-        if ruled is not None:
-            return ruled
         model = self.models.for_role("decision")
         image = (
             ImagePart.from_image(seen.picture, alt_text="(screenshot)")
@@ -292,6 +206,7 @@ class StepLoop:
         learned = self.parts.experience.guidance(
             app, focused.title if focused is not None else "", seen.listing, text
         )
+        skills = self.skills.for_apps(role.apps, language=False) if role.apps else self.skills
         return agent.decide(
             DecisionInput(
                 subtask=text,
@@ -301,7 +216,7 @@ class StepLoop:
                 screen=seen.perception.observation.screen_size,
                 outputs_needed=subtask.outputs,
                 reported=dict(checkpoint.answers),
-                hub=offset_times(text, checkpoint.hub) | picked | checkpoint.hub,
+                hub=checkpoint.hub,
                 progress=checkpoint.progress,
                 history=checkpoint.history[-HISTORY_LINES:],
                 last_output=checkpoint.last_output,
@@ -315,46 +230,8 @@ class StepLoop:
                 app=subtask.app,
                 app_first=self.run_config.app_actions_first
                 and not any(not line.endswith("-> success") for line in checkpoint.history),
+                skills=skills.prompt_lines() if "use_skill" in role.allowed_kinds(False) else "",
             )
-        )
-
-    def _composed(
-        self,
-        checkpoint: RunCheckpoint,
-        subtask: SubtaskSpec,
-        role: Role,
-        front: str,
-        number: int,
-        known: dict[str, str],
-    ) -> Decision | None:
-        """The step that inserts the text a writing subtask asks for, written by the Composer
-        (:mod:`pcagent.agents.composer`); None when the subtask writes nothing now."""
-        kind = compose_kind(subtask, role, front, checkpoint.history)
-        if not kind:
-            return None
-        composer = Composer(self.models.for_role("composer"), self.recorder.sink)
-        wanted = with_task(
-            writing_part(CommunicationHub(checkpoint.hub).instantiate(subtask)),
-            checkpoint.instruction,
-        )
-        if kind == SHEET_WRITE:
-            rows = composer.compose_rows(wanted, known, number)
-            if rows is None:
-                return None
-            cell = first_cell(subtask.description)
-            return Decision(
-                reasoning=f"[run] the subtask fills cells: the Composer gave {len(rows)} rows",
-                action=SheetSet(cell=cell, values=rows),
-            )
-        part = copied_part(wanted)
-        copied = found_section(part, checkpoint.hub) if part else None
-        if copied is not None:
-            return composed(kind, copied, f"[run] the subtask copies the {part} read earlier")
-        text = composer.compose(wanted, known, number)
-        if text is None:
-            return None
-        return composed(
-            kind, text, f"[run] the subtask writes text: the Composer wrote it ({kind})"
         )
 
     def _decline(
@@ -390,7 +267,11 @@ class StepLoop:
         if refusal is not None:
             work.result = refusal
             return before, Reflection("no_change", f"refused: {refusal.message}", False)
-        work.result = self.dispatcher.carry_out(action)
+        self.dispatcher.screen_action = lambda inner: self._guard(role, inner, before)
+        try:
+            work.result = self.dispatcher.carry_out(action)
+        finally:
+            self.dispatcher.screen_action = None
         if work.result.output is not None:
             checkpoint.last_output = f"step {work.number}, {action.kind}: {work.result.output}"
             if len(work.result.output) >= len(checkpoint.richest_output.partition(": ")[2]):

@@ -32,6 +32,7 @@ from pcagent.perception.listing import baseline_listing, element_targets
 from pcagent.perception.module import ActivePerception, Perception
 from pcagent.runtime.ablations import Ablation
 from pcagent.runtime.record_models import StepResult
+from pcagent.skills import SkillCatalog
 
 Sink = Callable[[str, StructuredResult[Any]], None]
 
@@ -93,13 +94,18 @@ class ManagerPlanner:
     experience: ExperienceSource = field(default_factory=NoExperience)
     #: A run across several desktops: each one's applications (see Manager.environments).
     environments: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    #: The skills the program may call (empty: GUI tasks only, the ``no_skills`` ablation).
+    skills: SkillCatalog = field(default_factory=lambda: SkillCatalog(()))
+    #: Whether the Manager is shown programs of similar earlier tasks (``no_memory``: not).
+    remembers: bool = True
 
     def _manager(self) -> Manager:
         return Manager(
             self.models.for_role("manager"),
             self.sink,
             apps=dict(self.apps),
-            memory=self.experience.similar_plans,
+            skills=self.skills,
+            memory=self.experience.similar_plans if self.remembers else None,
             environments=dict(self.environments),
         )
 
@@ -326,6 +332,7 @@ def build_parts(
     apps: Mapping[str, str],
     generalist: str,
     experience: ExperienceSource | None = None,
+    skills: SkillCatalog | None = None,
 ) -> LoopParts:
     """The parts of the full system, with those an ablation switches off swapped out.
     ``experience`` is the page graph chosen for the run, if any."""
@@ -339,7 +346,16 @@ def build_parts(
         planner=(
             SingleSubtaskPlanner()
             if no_manager
-            else ManagerPlanner(models, sink, apps, True, learned, desktops)
+            else ManagerPlanner(
+                models,
+                sink,
+                apps,
+                True,
+                learned,
+                desktops,
+                skills=SkillCatalog(()) if ablation == "no_skills" or skills is None else skills,
+                remembers=ablation != "no_memory",
+            )
         ),
         assigner=FixedRoleAssigner(generalist) if single else SchedulerAssigner(models, sink, pool),
         perceiver=(

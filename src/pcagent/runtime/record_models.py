@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
 from pcagent.actions import Action
 from pcagent.env.observation import ActionResult
@@ -66,7 +66,9 @@ class StepResult(BaseModel):
     reply: str | None = None
     #: What an application action read, for the agent to see.
     output: str | None = None
-    #: The application action read its effect back and found it done.
+    #: A skill's value, typed (``output`` holds it as text).
+    value: JsonValue = None
+    #: The application action (or skill) read its effect back and found it done.
     verified: bool = False
     finished: bool = False
     settled: bool = True

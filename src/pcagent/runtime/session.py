@@ -39,6 +39,7 @@ from pcagent.runtime.records import RunStore
 from pcagent.runtime.safety import SafetyGuard
 from pcagent.runtime.subtasks import SubtaskBook
 from pcagent.runtime.unsaved_restore import restore_unsaved
+from pcagent.skills import SkillCatalog, default_catalog
 
 
 @dataclass(frozen=True)
@@ -83,6 +84,12 @@ class RunSession:
         if self.pool is None:
             self.pool = default_pool(app_names, app_kinds)
         self._generalist = generalist(app_names, app_kinds)
+        # Skills act through the application actions: none where the desktop offers none.
+        skills = (
+            default_catalog().for_apps(app_names)
+            if app_kinds and self.ablation not in ("gui_only", "no_skills")
+            else SkillCatalog(())
+        )
         self._guard = SafetyGuard(
             self.config.safety,
             run.mode,
@@ -116,6 +123,7 @@ class RunSession:
             apps={app.name: app.description for app in apps},
             generalist=self._generalist.name,
             experience=experience,
+            skills=skills,
         )
         self._book = SubtaskBook(
             parts,
@@ -139,8 +147,13 @@ class RunSession:
             parts=parts,
             models=self.models,
             dispatcher=ActionDispatcher(
-                self.environment, self.human, lambda: self.models.for_role("decision")
+                self.environment,
+                self.human,
+                lambda: self.models.for_role("decision"),
+                skills=skills,
+                language_model=lambda: self.models.for_role("composer"),
             ),
+            skills=skills,
             guard=self._guard,
             roles=self._role,
             book=self._book,

@@ -7,22 +7,19 @@ the checkpoint and records what happened, so the step loop stays a readable sequ
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from pcagent import actions as act
-from pcagent.agents.clause_plan import asks_to_tell, sought_words
-from pcagent.agents.evidence import empty_answer, matching_line
+from pcagent.agents.evidence import empty_answer
 from pcagent.agents.plan import SubtaskSpec
 from pcagent.agents.progress import ProgressInput, ProgressReport
 from pcagent.config import InteractionMode
 from pcagent.env.observation import WindowInfo
-from pcagent.env.protocol import UnsavedDocument
 from pcagent.errors import PcAgentError
 from pcagent.runtime.checkpoint import Outcome, RunCheckpoint
-from pcagent.runtime.desktop_state import DesktopAccess, documents_in
-from pcagent.runtime.done_check import done_problem, saving_asked
+from pcagent.runtime.desktop_state import DesktopAccess
+from pcagent.runtime.done_check import done_problem
 from pcagent.runtime.events import (
     AssignEvent,
     AutoDoneEvent,
@@ -35,13 +32,11 @@ from pcagent.runtime.events import (
     ReplanEvent,
     ReviewEvent,
 )
-from pcagent.runtime.folder_moves import filed
 from pcagent.runtime.human import Human
 from pcagent.runtime.parts import LoopParts
 from pcagent.runtime.policy import Counters, EscalationPolicy, StepFacts
 from pcagent.runtime.record_models import ReflectionRecord, StepResult
 from pcagent.runtime.recorder import StepRecorder, StepWork, action_text
-from pcagent.runtime.rule_moves import file_unopened, opened_its_file, saved_its_writing, told
 
 #: Longest output of an application action that counts as one value (a result, a date).
 _VALUE_CHARACTERS = 100
@@ -89,6 +84,18 @@ def _keep_findings(checkpoint: RunCheckpoint, subtask: SubtaskSpec) -> None:
     reading = checkpoint.reading
     if reading:
         checkpoint.hub[f"{subtask.id}_read"] = _kept(reading)
+    answers = dict(checkpoint.answers)
+    if answers and subtask.id not in checkpoint.values:
+        # What a GUI step found, for the program's references to it.
+        only = next(iter(answers.values())) if len(answers) == 1 else None
+        checkpoint.values[subtask.id] = only if only is not None else answers
+        checkpoint.hub.setdefault(
+            subtask.id,
+            only if only is not None else "; ".join(f"{k}: {v}" for k, v in answers.items()),
+        )
+    elif reading and subtask.id not in checkpoint.values:
+        checkpoint.values[subtask.id] = _kept(reading)
+        checkpoint.hub.setdefault(subtask.id, _kept(reading))
 
 
 def _reported_and_repeating(
@@ -137,33 +144,6 @@ def _without_inputs(subtask: SubtaskSpec, missing: Sequence[str]) -> SubtaskSpec
             "description": description,
             "inputs": [name for name in subtask.inputs if name not in missing],
         }
-    )
-
-
-#: Words with which a subtask asks for more than finding values out: it changes something.
-_DOING = re.compile(
-    r"\b(save|write|type|set|add|create|send|move|copy|delete|remove|rename|fill|put|insert"
-    r"|format|make|change|compute|calculate|download|attach|reply|forward|sort|bold|underline"
-    r"|center|centre|increase|decrease|replace|fix|edit|close|install|book|buy|order)"
-    r"(?:s|es|d|ed)?\b",
-    re.I,
-)
-
-
-def only_finds(description: str) -> bool:
-    """Whether a subtask only finds values out ("open memo.txt and find the second event"):
-    none of its words asks for a change."""
-    return not _DOING.search(description)
-
-
-def _found_all(subtask: SubtaskSpec, checkpoint: RunCheckpoint) -> bool:
-    """Whether a subtask that only finds values has all of them reported (values Progress
-    reports are kept only when what the run saw supports them), and told when it asks so."""
-    return (
-        bool(subtask.outputs)
-        and only_finds(subtask.description)
-        and all(name in checkpoint.answers for name in subtask.outputs)
-        and (not asks_to_tell(subtask.description) or told(checkpoint.history))
     )
 
 
@@ -243,8 +223,18 @@ class SubtaskBook:
             why = f"subtasks {pending} can never start (their inputs are missing)"
             self.finish(checkpoint, "failed", why, step)
         else:
-            done = sum(1 for status in checkpoint.status.values() if status == "done")
-            self.finish(checkpoint, "finished", f"all {done} subtasks done", step)
+            done = [s for s, status in checkpoint.status.items() if status == "done"]
+            unchecked = [s for s in done if not checkpoint.verified.get(s, False)]
+            if unchecked:
+                self.finish(
+                    checkpoint,
+                    "unverified",
+                    f"all {len(done)} subtasks done, but no check of the effect of "
+                    f"{', '.join(unchecked)} passed",
+                    step,
+                )
+            else:
+                self.finish(checkpoint, "finished", f"all {len(done)} subtasks done, checked", step)
         return None
 
     def assign(self, checkpoint: RunCheckpoint, subtask: SubtaskSpec, number: int) -> str:
@@ -287,8 +277,20 @@ class SubtaskBook:
                 name = f"{subtask.id}_answer"
                 earlier = checkpoint.answers.get(name)
                 checkpoint.answers[name] = f"{earlier}; {action.text}" if earlier else action.text
+        result = work.result
+        if (
+            isinstance(action, act.UseSkill)
+            and subtask.skill == action.skill
+            and result is not None
+            and result.ok
+            and result.verified
+        ):
+            self._skill_done(checkpoint, subtask, result, step)
+            return
         if not isinstance(action, act.Done):
-            verified = action is not None and action.belongs_to is not None
+            verified = action is not None and (
+                action.belongs_to is not None or isinstance(action, act.UseSkill)
+            )
             verified = verified and work.result is not None and work.result.verified
             checkpoint.verified_effect = action_text(action) if verified else ""
         read = read_value(action, work.result)
@@ -321,53 +323,29 @@ class SubtaskBook:
             )
             self.recorder.event(step, EscalateProgressEvent(failures=counters.consecutive_failures))
         report = self._update_progress(checkpoint, subtask, text, facts.action, verdict, work)
-        if repeated is not None:
-            self._value_from_its_line(checkpoint, subtask, text)
         if not failed and not isinstance(action, act.Done):
             hint = _finish_hint(repeated, report)
             if hint:
                 checkpoint.reflection += f" — {hint}"
-        finding_done = _found_all(subtask, checkpoint)
         redone = self._redone(checkpoint, subtask, report, work, repeated)
-        # the step saved what the subtask wrote, and a ``done`` would be accepted now
-        saved = (
-            not redone
-            and saved_its_writing(subtask, checkpoint.history)
-            and self._done_after(checkpoint, subtask, report, work)
-        )
-        opened = not subtask.outputs and opened_its_file(subtask.description, checkpoint.history)
-        moved = not subtask.outputs and filed(subtask.description, checkpoint.history)
-        if (
-            finding_done
-            or redone
-            or saved
-            or opened
-            or moved
-            or _reported_and_repeating(subtask, checkpoint, repeated, failed, action)
-        ):
+        if redone or _reported_and_repeating(subtask, checkpoint, repeated, failed, action):
             # A small model that has what the subtask asked for often repeats its last good
             # action, or clicks about, instead of saying done; the values are in, or the
             # application checked the effect, so the subtask is.
             if redone:
                 reason = f"step {repeated}'s checked effect repeated; nothing is left to do"
-            elif saved:
-                reason = "what it wrote is saved as it asks; nothing is left to do"
-            elif opened:
-                reason = "the subtask only opens its file, and it is open"
-            elif moved:
-                reason = "the folder is made and every file it names moved into it"
             else:
-                reason = f"all of {', '.join(subtask.outputs)} reported; " + (
-                    "the subtask only finds them" if finding_done else f"step {repeated} repeated"
-                )
+                reason = f"all of {', '.join(subtask.outputs)} reported; step {repeated} repeated"
             self.recorder.event(step, AutoDoneEvent(subtask=subtask.id, reason=reason))
+            checkpoint.verified[subtask.id] = redone
             _keep_findings(checkpoint, subtask)
             checkpoint.end_subtask("done")
             self.log(f"subtask {subtask.id} done: {reason}")
             return
         if isinstance(action, act.Done):
-            problem = self._done_problem(checkpoint, subtask, report, work.listing)
+            problem = self._done_problem(checkpoint, subtask, report)
             if problem is None:
+                checkpoint.verified[subtask.id] = bool(checkpoint.verified_effect)
                 _keep_findings(checkpoint, subtask)
                 checkpoint.end_subtask("done")
                 self.log(f"subtask {subtask.id} done")
@@ -421,7 +399,7 @@ class SubtaskBook:
         held = checkpoint.verified_effect
         checkpoint.verified_effect = action_text(action)
         try:
-            return self._done_problem(checkpoint, subtask, report, work.listing) is None
+            return self._done_problem(checkpoint, subtask, report) is None
         finally:
             checkpoint.verified_effect = held
 
@@ -430,30 +408,22 @@ class SubtaskBook:
         checkpoint: RunCheckpoint,
         subtask: SubtaskSpec,
         report: ProgressReport | None,
-        listing: str,
     ) -> str | None:
-        """Why the subtask's ``done`` is not accepted (:mod:`done_check`); None to accept.
-        ``listing`` is the screen the ``done`` was decided on."""
+        """Why the subtask's ``done`` is not accepted (:mod:`done_check`); None to accept."""
         missing = [name for name in subtask.outputs if name not in checkpoint.answers]
-        documents = None
-        unsaved: list[UnsavedDocument] = []
-        home = self.desktop.current_home()
-        if home is not None and saving_asked(subtask.description):
-            documents = documents_in(home)
-            try:
-                unsaved = self.desktop.unsaved_documents()
-            except PcAgentError as error:
-                self.log(f"could not read the unsaved documents: {error}")
         completed = report.completed if report is not None else None
-        return done_problem(
-            subtask.description,
-            missing,
-            documents,
-            unsaved,
-            completed,
-            verified_effect=checkpoint.verified_effect,
-            calculator_listing=listing if subtask.app == "calculator" else None,
-        )
+        return done_problem(missing, completed, verified_effect=checkpoint.verified_effect)
+
+    def _skill_done(
+        self, checkpoint: RunCheckpoint, subtask: SubtaskSpec, result: StepResult, step: int
+    ) -> None:
+        """A skill step whose skill checked its effect: its value goes to the later steps."""
+        checkpoint.values[subtask.id] = result.value
+        checkpoint.hub[subtask.id] = (result.output or "")[:READ_KEPT]
+        checkpoint.verified[subtask.id] = True
+        checkpoint.history.append(f"{step}: use_skill({subtask.skill}) -> success")
+        checkpoint.end_subtask("done")
+        self.log(f"subtask {subtask.id} done: {result.message}")
 
     def _update_progress(
         self,
@@ -490,33 +460,10 @@ class SubtaskBook:
                 shown=f"{work.listing}\n{checkpoint.last_output}",
             )
         )
-        if report is not None and report.outputs and file_unopened(text, checkpoint.history):
-            # Its account is not kept either: "the meeting takes place in the Documents folder"
-            # led the same model to report "Documents/Brooklyn Museum" once the memo was open.
-            self.log(f"values before {subtask.id}'s file was opened not kept: {report.outputs}")
-            report = ProgressReport(progress=checkpoint.progress, completed=False)
         if report is not None:
             checkpoint.progress = report.progress
             checkpoint.answers.update(report.outputs)
         return report
-
-    def _value_from_its_line(
-        self, checkpoint: RunCheckpoint, subtask: SubtaskSpec, text: str
-    ) -> None:
-        """A subtask's one missing value, once the Decision model repeats an action that
-        succeeded (it has nothing left to do) and Progress has reported nothing usable from
-        what was read: the one line of the reading that holds most of the words the subtask
-        seeks (:func:`~pcagent.agents.evidence.matching_line`). With the memo open, the 1.5B
-        model re-opened it until the loop check re-planned the task."""
-        missing = [name for name in subtask.outputs if name not in checkpoint.answers]
-        if len(missing) != 1 or not checkpoint.last_output:
-            return
-        if file_unopened(text, checkpoint.history):
-            return
-        line = matching_line(sought_words(text), checkpoint.last_output)
-        if line is not None:
-            checkpoint.answers[missing[0]] = line
-            self.log(f"{missing[0]} of {subtask.id} read off its line: {line!r}")
 
     def _replan(
         self, checkpoint: RunCheckpoint, subtask: SubtaskSpec, reason: str, step: int

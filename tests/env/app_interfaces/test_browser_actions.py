@@ -182,49 +182,6 @@ def test_fill_and_submit_a_search(browser_desktop: SandboxDesktop, web: OfflineW
     assert clicked.ok and f'"{title}"' in clicked.message and address in clicked.message
 
 
-def test_a_site_s_form_is_read_planned_and_filled_as_the_run_does_it(
-    browser_desktop: SandboxDesktop, web: OfflineWeb
-) -> None:
-    """The form moves' parsing and checks against the real booking page (scripted values in
-    place of the Composer's), then each planned field filled, the last one submitting."""
-    from pcagent.agents.form_plan import checked_plan, form_fields
-
-    desktop = browser_desktop
-    assert desktop.execute(BrowserOpen(url="booking.com")).ok  # the alias, as a task writes it
-    read = desktop.execute(BrowserRead())
-    assert read.ok and read.output is not None, read.message
-    fields = form_fields(read.output)
-    labels = {field.label: field.type for field in fields}
-    assert labels == {
-        "One-way": "radio",
-        "Round trip": "radio",
-        "From": "text",
-        "To": "text",
-        "Depart": "text",
-        "Return": "text",
-    }, read.output
-    proposed = [
-        ("From", "Paris"),
-        ("To", "Berlin"),
-        ("Depart", "4 June 2025"),
-        ("Return", "11 June 2025"),
-    ]
-    plan = checked_plan(proposed, fields, "search for a round-trip flight for it")
-    assert plan[0] == ("Round trip", "true") and plan[-1] == ("Return", "2025-06-11")
-    for number, (label, value) in enumerate(plan, start=1):
-        result = desktop.execute(BrowserFill(label=label, value=value, submit=number == len(plan)))
-        assert result.ok, result.message
-    assert "trip=roundtrip" in result.message and "date=2025-06-04" in result.message
-    searched = checked(
-        "flight_searched",
-        {"host": "www.booking.com", "origin": "PAR", "destination": "BER", "date": "2025-06-04",
-         "trip": "roundtrip", "return_date": "2025-06-11"},
-        desktop,
-        web,
-    )  # fmt: skip
-    assert searched.passed, searched.reason
-
-
 def test_files_outside_home_and_an_unreachable_browser(browser_desktop: SandboxDesktop) -> None:
     desktop = browser_desktop
     with pytest.raises(InvalidActionError, match="outside the sandbox's HOME"):

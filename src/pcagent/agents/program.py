@@ -1,0 +1,321 @@
+"""The Manager's plan as a typed program: an ordered list of skill calls and GUI tasks.
+
+Each step is either a call of a skill from the catalog (``{"id": "s2", "skill": "set_alarm",
+"args": {"time": {"from": "s1", "key": "event_time"}, "minutes_before": 60}}``) or, where no
+skill fits, a task in words for the Decision loop in one application (``{"id": "s3", "skill":
+"gui", "app": "writer", "task": "...", "uses": ["s2"]}``). Arguments are literals or references
+to earlier steps' values (``{"from": "s1"}``, with ``"key"`` for one field of an object value).
+
+The model writes the program under a grammar made from the skills' own parameter schemas
+(:func:`program_schema`); :func:`check_program` validates it (skills known and on this desktop,
+literal arguments of the right type and bounds, references to earlier steps, applications
+present) before anything runs, and :func:`program_plan` turns it into the run's subtasks, so
+records, resume, rewind and replay keep working on it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, TypeAdapter, ValidationError
+
+from pcagent.agents.plan import Plan, SubtaskSpec
+from pcagent.errors import PlanError
+from pcagent.skills import SkillCatalog
+
+#: The pseudo-skill of a step the Decision loop does through the GUI.
+GUI = "gui"
+_ID = r"^s[0-9]{1,2}$"
+_NAME = r"^[a-z][a-z0-9_]{0,39}$"
+
+
+class ProgramStep(BaseModel):
+    """One step as recorded (the model's reply is checked into this shape)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str = Field(pattern=_ID)
+    skill: str = Field(min_length=1, max_length=40)
+    args: dict[str, JsonValue] = Field(default_factory=dict)
+    app: str = Field("", max_length=40)
+    task: str = Field("", max_length=400)
+    uses: list[str] = Field(default_factory=list, max_length=8)
+    #: A GUI step's values to report, by name (it reports them with ``answer``).
+    outputs: list[str] = Field(default_factory=list, max_length=8)
+    environment: str = Field("", max_length=40)
+
+
+class Program(BaseModel):
+    """The Manager's program; its JSON schema for the model comes from :func:`program_schema`."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    steps: list[ProgramStep] = Field(min_length=1, max_length=20)
+    #: The grammar the model writes under; set per catalog by :func:`program_reply_type`.
+    reply_schema: ClassVar[dict[str, Any] | None] = None
+
+    @classmethod
+    def model_json_schema(cls, *args: Any, **kwargs: Any) -> dict[str, Any]:  # type: ignore[override]
+        if cls.reply_schema is not None:
+            return cls.reply_schema
+        return super().model_json_schema(*args, **kwargs)
+
+
+def is_reference(value: object) -> bool:
+    """Whether an argument is a reference ``{"from": "s1"[, "key": "name"]}``."""
+    return (
+        isinstance(value, dict)
+        and isinstance(value.get("from"), str)
+        and set(value) <= {"from", "key"}
+    )
+
+
+def references(args: Mapping[str, JsonValue]) -> list[str]:
+    """The step ids the arguments refer to, anywhere inside them, in order."""
+    found: list[str] = []
+
+    def walk(value: object) -> None:
+        if is_reference(value):
+            found.append(value["from"])  # type: ignore[index]
+        elif isinstance(value, dict):
+            for item in value.values():
+                walk(item)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+
+    for value in args.values():
+        walk(value)
+    return list(dict.fromkeys(found))
+
+
+_REFERENCE_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {"from": {"type": "string", "pattern": _ID}, "key": {"type": "string"}},
+    "required": ["from"],
+    "additionalProperties": False,
+}
+
+
+def _argument_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    """A parameter's schema, or a reference to an earlier step's value."""
+    return {"anyOf": [schema, {"$ref": "#/$defs/Reference"}]}
+
+
+def program_schema(
+    catalog: SkillCatalog, apps: Sequence[str], environments: Sequence[str] = ()
+) -> dict[str, Any]:
+    """The JSON schema of a program over ``catalog`` on a desktop with ``apps``: one branch per
+    skill (its own parameter schema, each parameter also taking a reference) and one for GUI
+    steps. Constrained decoding keeps a small model inside it."""
+    definitions: dict[str, Any] = {"Reference": _REFERENCE_SCHEMA}
+    branches: list[dict[str, Any]] = []
+    for one in catalog:
+        parameters = one.parameters.model_json_schema(ref_template="#/$defs/{model}")
+        definitions.update(parameters.pop("$defs", {}))
+        properties = {
+            name: _argument_schema(_bare(value))
+            for name, value in parameters.get("properties", {}).items()
+        }
+        args = {
+            "type": "object",
+            "properties": properties,
+            "required": parameters.get("required", []),
+            "additionalProperties": False,
+        }
+        branches.append(
+            {
+                "type": "object",
+                "properties": {
+                    "id": {"type": "string", "pattern": _ID},
+                    "skill": {"const": one.name},
+                    "args": args,
+                },
+                "required": ["id", "skill", "args"],
+                "additionalProperties": False,
+            }
+        )
+    branches.append(
+        {
+            "type": "object",
+            "properties": {
+                "id": {"type": "string", "pattern": _ID},
+                "skill": {"const": GUI},
+                "app": {"enum": list(apps)} if apps else {"type": "string"},
+                "task": {"type": "string", "minLength": 1, "maxLength": 400},
+                "uses": {"type": "array", "items": {"type": "string", "pattern": _ID}},
+                "outputs": {"type": "array", "items": {"type": "string", "pattern": _NAME}},
+            },
+            "required": ["id", "skill", "app", "task"],
+            "additionalProperties": False,
+        }
+    )
+    return {
+        "type": "object",
+        "properties": {"steps": {"type": "array", "items": {"anyOf": branches}, "minItems": 1}},
+        "required": ["steps"],
+        "additionalProperties": False,
+        "$defs": definitions,
+    }
+
+
+def _bare(schema: dict[str, Any]) -> dict[str, Any]:
+    """A property schema without prose (titles, descriptions): the grammar needs none."""
+    return {k: v for k, v in schema.items() if k not in ("title", "description", "default")}
+
+
+def program_reply_type(
+    catalog: SkillCatalog, apps: Sequence[str], environments: Sequence[str] = ()
+) -> type[Program]:
+    """A :class:`Program` subclass whose schema is the grammar for this catalog and desktop."""
+    schema = program_schema(catalog, apps, environments)
+    return type("ProgramReply", (Program,), {"reply_schema": schema})
+
+
+def check_program(
+    program: Program,
+    catalog: SkillCatalog,
+    apps: Sequence[str],
+    environments: Sequence[str] = (),
+    known: Sequence[str] = (),
+) -> None:
+    """Raise :class:`PlanError` with every problem found, before anything runs. ``known`` are
+    ids of steps that already ran (a re-plan may refer to their values)."""
+    problems: list[str] = []
+    seen: list[str] = list(known)
+    for step in program.steps:
+        if step.id in seen:
+            problems.append(f"step id {step.id} repeats")
+        earlier = set(seen)
+        seen.append(step.id)
+        if environments and step.environment and step.environment not in environments:
+            problems.append(f"{step.id}: no desktop {step.environment!r}")
+        if step.skill == GUI:
+            if apps and step.app not in apps:
+                problems.append(f"{step.id}: no application {step.app!r}; one of {list(apps)}")
+            if not step.task.strip():
+                problems.append(f"{step.id}: a gui step needs a task")
+            problems += [
+                f"{step.id}: uses {u}, not an earlier step" for u in step.uses if u not in earlier
+            ]
+            continue
+        if step.skill not in catalog:
+            problems.append(f"{step.id}: no skill {step.skill!r}")
+            continue
+        one = catalog.get(step.skill)
+        lacking = [app for app in one.apps if apps and app not in apps]
+        if lacking:
+            problems.append(f"{step.id}: {step.skill} needs {lacking}, not on this desktop")
+        problems += _argument_problems(step, one.parameters, earlier)
+    if problems:
+        raise PlanError("; ".join(problems))
+
+
+def _argument_problems(
+    step: ProgramStep, parameters: type[BaseModel], earlier: set[str]
+) -> list[str]:
+    problems = []
+    fields = parameters.model_fields
+    for name in step.args:
+        if name not in fields:
+            problems.append(
+                f"{step.id}: {step.skill} has no parameter {name!r} ({', '.join(fields)})"
+            )
+    for name, info in fields.items():
+        if name not in step.args:
+            if info.is_required():
+                problems.append(f"{step.id}: {step.skill} needs {name!r}")
+            continue
+        value = step.args[name]
+        unknown = [ref for ref in references({name: value}) if ref not in earlier]
+        if unknown:
+            problems.append(f"{step.id}: {name} refers to {unknown}, not an earlier step")
+        if references({name: value}):
+            continue  # checked against the parameter when the value exists
+        try:
+            TypeAdapter(info.rebuild_annotation()).validate_python(value)
+        except ValidationError as error:
+            message = error.errors()[0]["msg"]
+            problems.append(f"{step.id}: {name}={json.dumps(value)[:60]}: {message}")
+    return problems
+
+
+def resolve(args: Mapping[str, JsonValue], values: Mapping[str, JsonValue]) -> dict[str, Any]:
+    """The arguments with every reference replaced by the value it names.
+
+    Raises :class:`PlanError` when a referenced value or key does not exist (yet)."""
+
+    def value_of(reference: Mapping[str, Any]) -> JsonValue:
+        source = reference["from"]
+        if source not in values:
+            raise PlanError(f"step {source} has no value (it has not run, or found none)")
+        value = values[source]
+        key = reference.get("key")
+        if not key:
+            return value
+        if isinstance(value, dict) and key in value:
+            return value[key]
+        raise PlanError(f"step {source}'s value has no {key!r}: {json.dumps(value)[:200]}")
+
+    def walk(value: JsonValue) -> JsonValue:
+        if is_reference(value):
+            return value_of(value)  # type: ignore[arg-type]
+        if isinstance(value, dict):
+            return {k: walk(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [walk(v) for v in value]
+        return value
+
+    return {name: walk(value) for name, value in args.items()}
+
+
+def step_text(step: ProgramStep) -> str:
+    """A step as one readable line (records, logs, the viewer)."""
+    if step.skill == GUI:
+        uses = "".join(f" [{u}: {{{u}}}]" for u in step.uses)
+        return f"{step.task}{uses}"
+    arguments = ", ".join(f"{k}={_shown(v)}" for k, v in step.args.items())
+    return f"{step.skill}({arguments})"
+
+
+def _shown(value: JsonValue) -> str:
+    if is_reference(value):
+        key = value.get("key")  # type: ignore[union-attr]
+        return f"<{value['from']}{'.' + key if key else ''}>"  # type: ignore[index]
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def program_plan(program: Program, catalog: SkillCatalog) -> Plan:
+    """The run's subtasks: one per step, in order, each depending on the one before and on the
+    steps it refers to; a skill step carries its call, a GUI step its words."""
+    subtasks = []
+    previous: str | None = None
+    for step in program.steps:
+        if step.skill == GUI:
+            needed = list(step.uses)
+            app = step.app
+        else:
+            needed = references(step.args)
+            apps = catalog.get(step.skill).apps if step.skill in catalog else ()
+            app = apps[0] if len(apps) == 1 else ""
+        depends = list(dict.fromkeys([*([previous] if previous else []), *needed]))
+        subtasks.append(
+            SubtaskSpec(
+                id=step.id,
+                description=step_text(step)[:400],
+                app=app,
+                # A GUI step's description shows the values it uses where they exist (its
+                # placeholders); it never waits for one that an earlier step did not report.
+                inputs=[],
+                outputs=list(step.outputs),
+                depends_on=depends,
+                environment=step.environment,
+                skill="" if step.skill == GUI else step.skill,
+                args=dict(step.args) if step.skill != GUI else {},
+            )
+        )
+        previous = step.id
+    return Plan(subtasks=subtasks)

@@ -1,0 +1,168 @@
+"""What a skill is: one typed, parameterised procedure a model chooses and code carries out.
+
+A skill is declared once, with :func:`skill` on the function that does the work: its name, the
+description a model reads, a pydantic model of its parameters (with bounds), the applications it
+needs. The function receives a :class:`SkillContext` (how it acts on the desktop and reads what
+it needs) and the validated parameters; it does the exact work, checks the effect it promised
+(file saved with the text, alarm listed, value on the display, mail held by the relay) and
+returns a :class:`SkillResult`. A skill whose effect check fails returns ``ok=False``: it never
+reports success it did not see.
+
+Skills never read the user's words: a model picked the skill and filled its parameters.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Generic, Protocol, TypeVar
+
+from pydantic import BaseModel, ConfigDict, JsonValue, ValidationError
+
+from pcagent.actions import Action
+from pcagent.errors import PcAgentError
+
+P = TypeVar("P", bound=BaseModel)
+
+
+class SkillError(PcAgentError):
+    """A skill was called with what it cannot take (unknown name, invalid parameters)."""
+
+
+class SkillParameters(BaseModel):
+    """Base of every skill's parameter model: unknown fields are errors, values immutable."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+@dataclass(frozen=True)
+class ActionOutcome:
+    """What one action a skill took came to (the run layer's result, reduced to what skills
+    need: they never see records)."""
+
+    ok: bool
+    message: str = ""
+    output: str | None = None
+    verified: bool = False
+
+
+class LanguageModel(Protocol):
+    """A model that answers a prompt with a validated object of ``schema`` (the run's
+    Composer model); the language skills use it."""
+
+    def answer(self, system: str, user: str, schema: type[P]) -> P | None: ...
+
+
+class SkillContext(Protocol):
+    """What a skill may use: carry out actions (application actions first, GUI where they
+    fail), read HOME, read the text of the window in front, and ask a language model."""
+
+    def act(self, action: Action) -> ActionOutcome: ...
+
+    def home(self) -> Path | None: ...
+
+    def screen_text(self) -> str: ...
+
+    def language(self) -> LanguageModel | None: ...
+
+
+@dataclass(frozen=True)
+class SkillResult:
+    """A skill's outcome: ``value`` is what later steps may use (``{"from": "s1"}``),
+    ``evidence`` what the effect check saw, ``message`` what to tell the agents."""
+
+    ok: bool
+    value: JsonValue = None
+    evidence: str = ""
+    message: str = ""
+
+    @classmethod
+    def failed(cls, message: str, evidence: str = "") -> SkillResult:
+        return cls(ok=False, message=message, evidence=evidence)
+
+    def value_text(self) -> str:
+        """The value as one line of text (what the hub and the prompts hold)."""
+        if self.value is None:
+            return ""
+        if isinstance(self.value, str):
+            return self.value
+        import json
+
+        return json.dumps(self.value, ensure_ascii=False)
+
+
+@dataclass(frozen=True)
+class Skill(Generic[P]):
+    """One registered skill (see the module docstring)."""
+
+    name: str
+    description: str
+    parameters: type[P]
+    run: Callable[[SkillContext, P], SkillResult]
+    #: Logical applications the skill works in; empty: none (pure computation or language).
+    apps: tuple[str, ...] = ()
+    #: The skill needs the run's language model (extract, compose, translate).
+    needs_language: bool = False
+    #: Names of the value's fields when it is an object (for references with "key").
+    returns: str = ""
+    examples: tuple[str, ...] = field(default=())
+
+    def validate(self, args: dict[str, Any]) -> P:
+        """The parameters, validated; :class:`SkillError` naming each bad field otherwise."""
+        try:
+            return self.parameters.model_validate(args)
+        except ValidationError as error:
+            problems = "; ".join(
+                f"{'.'.join(str(p) for p in e['loc']) or 'arguments'}: {e['msg']}"
+                for e in error.errors()
+            )
+            raise SkillError(f"{self.name}: {problems}") from None
+
+    def call(self, context: SkillContext, args: dict[str, Any]) -> SkillResult:
+        """Validate ``args`` and run; a failure of the desktop is a failed result."""
+        parameters = self.validate(args)
+        try:
+            return self.run(context, parameters)
+        except PcAgentError as error:
+            return SkillResult.failed(f"{self.name} failed: {error}")
+
+    def signature(self) -> str:
+        """One line for a prompt: ``name(param: type, ...)  description``."""
+        fields = []
+        for name, info in self.parameters.model_fields.items():
+            kind = _type_name(info.annotation)
+            fields.append(f"{name}: {kind}" + ("" if info.is_required() else " = …"))
+        returns = f" -> {self.returns}" if self.returns else ""
+        return f"{self.name}({', '.join(fields)}){returns}: {self.description}"
+
+
+def _type_name(annotation: Any) -> str:
+    text = getattr(annotation, "__name__", None) or str(annotation)
+    return text.replace("typing.", "").replace("pcagent.skills.", "")
+
+
+def skill(
+    name: str,
+    description: str,
+    parameters: type[P],
+    *,
+    apps: tuple[str, ...] = (),
+    needs_language: bool = False,
+    returns: str = "",
+) -> Callable[[Callable[[SkillContext, P], SkillResult]], Skill[P]]:
+    """Declare the decorated function as a skill; the module's :class:`Skill` objects are
+    collected by :mod:`pcagent.skills.catalog` (no registry is filled at import)."""
+
+    def declare(run: Callable[[SkillContext, P], SkillResult]) -> Skill[P]:
+        return Skill(
+            name=name,
+            description=description,
+            parameters=parameters,
+            run=run,
+            apps=apps,
+            needs_language=needs_language,
+            returns=returns,
+        )
+
+    return declare

@@ -1,0 +1,114 @@
+"""Skills in the web browser: search, open a page, follow a link, fill a form; each returns
+the text of the page it ends on, read back from the browser."""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from pcagent.app_actions import BrowserClick, BrowserFill, BrowserOpen, BrowserRead
+from pcagent.skills.base import SkillContext, SkillParameters, SkillResult, skill
+from pcagent.skills.desktop_apps import StepFailed, do
+
+APP = "browser"
+
+
+def _page(context: SkillContext) -> SkillResult:
+    read = do(context, BrowserRead())
+    text = read.output or ""
+    if not text.strip():
+        return SkillResult.failed("the page shows no text")
+    return SkillResult(True, text, evidence=text.splitlines()[0][:200])
+
+
+class WebSearch(SkillParameters):
+    query: str = Field(min_length=1, max_length=300, description="The words to search for.")
+
+
+@skill(
+    "web_search",
+    "Search the web for words and read the results page.",
+    WebSearch,
+    apps=(APP,),
+    returns="the results page's text",
+)
+def web_search(context: SkillContext, parameters: WebSearch) -> SkillResult:
+    try:
+        do(context, BrowserOpen(url=parameters.query))
+        return _page(context)
+    except StepFailed as failure:
+        return SkillResult.failed(str(failure))
+
+
+class OpenPage(SkillParameters):
+    address: str = Field(min_length=1, max_length=2000, description='e.g. "flights.local".')
+
+
+@skill(
+    "open_page",
+    "Open a web address in the browser and read the page.",
+    OpenPage,
+    apps=(APP,),
+    returns="the page's text",
+)
+def open_page(context: SkillContext, parameters: OpenPage) -> SkillResult:
+    try:
+        do(context, BrowserOpen(url=parameters.address))
+        return _page(context)
+    except StepFailed as failure:
+        return SkillResult.failed(str(failure))
+
+
+class FollowLink(SkillParameters):
+    text: str = Field(min_length=1, max_length=300, description="The link's or button's text.")
+
+
+@skill(
+    "follow_link",
+    "Click a link or button of the page in front by its text and read where it leads (a file "
+    "link downloads the file).",
+    FollowLink,
+    apps=(APP,),
+    returns="the new page's text",
+)
+def follow_link(context: SkillContext, parameters: FollowLink) -> SkillResult:
+    try:
+        clicked = do(context, BrowserClick(text=parameters.text))
+        if (clicked.output or "").startswith("downloaded"):
+            return SkillResult(True, clicked.output, evidence=clicked.output or "")
+        return _page(context)
+    except StepFailed as failure:
+        return SkillResult.failed(str(failure))
+
+
+class FormField(SkillParameters):
+    label: str = Field(min_length=1, max_length=200)
+    value: str = Field(max_length=1000)
+
+
+class FillForm(SkillParameters):
+    fields: list[FormField] = Field(min_length=1, max_length=30)
+    submit: bool = Field(True, description="true: press Enter in the last field.")
+
+
+@skill(
+    "fill_form",
+    "Fill the fields of the form on the page in front by their labels, submit it and read "
+    "the page that follows.",
+    FillForm,
+    apps=(APP,),
+    returns="the page's text",
+)
+def fill_form(context: SkillContext, parameters: FillForm) -> SkillResult:
+    fields = parameters.fields
+    try:
+        for number, field in enumerate(fields, start=1):
+            last = number == len(fields)
+            do(
+                context,
+                BrowserFill(
+                    label=field.label, value=field.value, submit=parameters.submit and last
+                ),
+            )
+        return _page(context)
+    except StepFailed as failure:
+        return SkillResult.failed(str(failure))

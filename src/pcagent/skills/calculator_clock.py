@@ -1,0 +1,83 @@
+"""Skills in the calculator and the clock: compute, set an alarm, add a world clock."""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from pcagent.app_actions import CalculatorEvaluate, ClockAddAlarm, ClockAddWorldClock
+from pcagent.skills.base import SkillContext, SkillParameters, SkillResult, skill
+from pcagent.skills.desktop_apps import StepFailed, do
+from pcagent.skills.values import ClockTime, shifted
+
+
+class Calculate(SkillParameters):
+    expression: str = Field(
+        min_length=1,
+        max_length=200,
+        pattern=r"^[0-9+\-*/().^ ]+$",
+        description='Arithmetic with numbers only, e.g. "(12 + 7) * 3".',
+    )
+
+
+@skill(
+    "calculate",
+    "Compute an arithmetic expression on the calculator and read the result off its display.",
+    Calculate,
+    apps=("calculator",),
+    returns="the number shown",
+)
+def calculate(context: SkillContext, parameters: Calculate) -> SkillResult:
+    try:
+        outcome = do(context, CalculatorEvaluate(expression=parameters.expression))
+    except StepFailed as failure:
+        return SkillResult.failed(str(failure))
+    if not outcome.verified or not outcome.output:
+        return SkillResult.failed("the calculator's display could not be read back")
+    return SkillResult(True, outcome.output.strip(), evidence=f"display: {outcome.output}")
+
+
+class SetAlarm(SkillParameters):
+    time: ClockTime = Field(description='The time the alarm is about, e.g. "10:15".')
+    minutes_before: int = Field(
+        0, ge=0, le=1440, description="Ring this many minutes before time (0: at time)."
+    )
+    minutes_after: int = Field(0, ge=0, le=1440, description="Or this many minutes after it.")
+    name: str = Field("", max_length=200, description="The alarm's name (optional).")
+
+
+@skill(
+    "set_alarm",
+    "Add an alarm in the clock application, at a time or some minutes before or after it.",
+    SetAlarm,
+    apps=("clock",),
+    returns='"HH:MM" the alarm rings at',
+)
+def set_alarm(context: SkillContext, parameters: SetAlarm) -> SkillResult:
+    ring = shifted(parameters.time, parameters.minutes_after - parameters.minutes_before)
+    try:
+        outcome = do(context, ClockAddAlarm(time=ring, name=parameters.name))
+    except StepFailed as failure:
+        return SkillResult.failed(str(failure))
+    if not outcome.verified:
+        return SkillResult.failed(f"no alarm at {ring} could be seen in the list")
+    return SkillResult(True, ring, evidence=outcome.message)
+
+
+class WorldClock(SkillParameters):
+    city: str = Field(min_length=1, max_length=200, description='A city, e.g. "Tokyo".')
+
+
+@skill(
+    "add_world_clock",
+    "Add a city to the world clocks of the clock application.",
+    WorldClock,
+    apps=("clock",),
+)
+def add_world_clock(context: SkillContext, parameters: WorldClock) -> SkillResult:
+    try:
+        outcome = do(context, ClockAddWorldClock(city=parameters.city))
+    except StepFailed as failure:
+        return SkillResult.failed(str(failure))
+    if not outcome.verified:
+        return SkillResult.failed(f"{parameters.city} could not be seen among the world clocks")
+    return SkillResult(True, parameters.city, evidence=outcome.message)

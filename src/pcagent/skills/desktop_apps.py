@@ -1,0 +1,73 @@
+"""Helpers the application skills share: acting in sequence, reading files in HOME."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pcagent.actions import Action, OpenApp
+from pcagent.skills.base import ActionOutcome, SkillContext
+
+
+class StepFailed(Exception):
+    """One action of a skill failed; the skill reports its message."""
+
+    def __init__(self, outcome: ActionOutcome, action: Action) -> None:
+        super().__init__(f"{action.kind} failed: {outcome.message}")
+        self.outcome = outcome
+
+
+def do(context: SkillContext, *actions: Action) -> ActionOutcome:
+    """Carry out ``actions`` in order; the last one's outcome. Raises :class:`StepFailed` at
+    the first that fails."""
+    outcome = ActionOutcome(ok=True)
+    for action in actions:
+        outcome = context.act(action)
+        if not outcome.ok:
+            raise StepFailed(outcome, action)
+    return outcome
+
+
+def front(context: SkillContext, app: str) -> None:
+    """Bring ``app`` to the front (opening it when it is not running)."""
+    do(context, OpenApp(app=app))
+
+
+def home_file(context: SkillContext, path: str) -> Path | None:
+    """``path`` (relative to HOME, or ``~/...``) on disk; None where HOME is not readable."""
+    home = context.home()
+    if home is None:
+        return None
+    relative = path.removeprefix("~/").lstrip("/") if not path.startswith(str(home)) else path
+    return home / relative if not Path(relative).is_absolute() else Path(relative)
+
+
+def file_text(context: SkillContext, path: str) -> str | None:
+    """The text of a plain-text file in HOME; None when it cannot be read here."""
+    file = home_file(context, path)
+    if file is None or not file.is_file():
+        return None
+    return file.read_text(encoding="utf-8", errors="replace")
+
+
+def document_text(context: SkillContext, path: str) -> str | None:
+    """The text of a word-processor document (.docx, .odt) or a plain file in HOME."""
+    file = home_file(context, path)
+    if file is None or not file.is_file():
+        return None
+    suffix = file.suffix.lower()
+    if suffix == ".docx":
+        import docx
+
+        return "\n".join(p.text for p in docx.Document(str(file)).paragraphs)
+    if suffix == ".odt":
+        from odf import teletype
+        from odf.opendocument import load
+        from odf.text import P
+
+        return "\n".join(teletype.extractText(p) for p in load(str(file)).getElementsByType(P))
+    return file.read_text(encoding="utf-8", errors="replace")
+
+
+def contains(haystack: str, needle: str) -> bool:
+    """Whether ``needle`` is in ``haystack``, ignoring case and runs of white space."""
+    return " ".join(needle.split()).casefold() in " ".join(haystack.split()).casefold()

@@ -1,0 +1,120 @@
+"""Language steps as skills: values extracted from a text, text composed to a request,
+a text translated. They ask the run's language model; what they extract is checked against the
+text it came from (a value the text does not contain is refused, not passed on)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import BaseModel, Field, create_model
+
+from pcagent.skills.base import SkillContext, SkillParameters, SkillResult, skill
+from pcagent.skills.desktop_apps import contains
+
+NAME_PATTERN = r"^[a-z][a-z0-9_]{0,39}$"
+
+
+class ExtractValues(SkillParameters):
+    text: str = Field(min_length=1, max_length=20_000, description="Where to look.")
+    names: list[Annotated[str, Field(pattern=NAME_PATTERN)]] = Field(
+        min_length=1, max_length=10, description='Names of the values, e.g. ["event_time"].'
+    )
+    what: str = Field(
+        min_length=1, max_length=500, description="What each value is, in a sentence."
+    )
+
+
+def _reply_model(names: list[str]) -> type[BaseModel]:
+    fields = {name: (str, Field(min_length=1, max_length=500)) for name in names}
+    return create_model("Extracted", **fields)  # type: ignore[call-overload]
+
+
+@skill(
+    "extract_values",
+    "Pick named values out of a text (an earlier step's reading), as the text writes them.",
+    ExtractValues,
+    needs_language=True,
+    returns="an object with the named values",
+)
+def extract_values(context: SkillContext, parameters: ExtractValues) -> SkillResult:
+    model = context.language()
+    if model is None:
+        return SkillResult.failed("no language model is configured for this run")
+    system = (
+        "You copy values out of a text. Answer with each value exactly as the text writes it, "
+        "nothing else."
+    )
+    user = f"Text:\n{parameters.text}\n\nFind: {parameters.what}\nValues: {', '.join(parameters.names)}"
+    reply = model.answer(system, user, _reply_model(parameters.names))
+    if reply is None:
+        return SkillResult.failed("the language model gave no usable reply")
+    values = {name: str(getattr(reply, name)).strip() for name in parameters.names}
+    unseen = [name for name, value in values.items() if not contains(parameters.text, value)]
+    if unseen:
+        return SkillResult.failed(
+            f"values not found in the text: {', '.join(f'{n}={values[n]!r}' for n in unseen)}"
+        )
+    return SkillResult(True, values, evidence="; ".join(f"{k}={v}" for k, v in values.items()))
+
+
+class ComposeText(SkillParameters):
+    request: str = Field(min_length=1, max_length=2000, description="What to write.")
+    facts: str = Field("", max_length=20_000, description="What the text should draw on.")
+    paragraphs: int = Field(0, ge=0, le=20, description="How many paragraphs; 0: any.")
+
+
+class Composed(BaseModel):
+    text: str = Field(min_length=1, max_length=4000)
+
+
+@skill(
+    "compose_text",
+    "Write a text to a request (a summary, a note, paragraphs about given facts).",
+    ComposeText,
+    needs_language=True,
+    returns="the text",
+)
+def compose_text(context: SkillContext, parameters: ComposeText) -> SkillResult:
+    model = context.language()
+    if model is None:
+        return SkillResult.failed("no language model is configured for this run")
+    shape = f" in {parameters.paragraphs} paragraphs" if parameters.paragraphs else ""
+    user = f"Write{shape}: {parameters.request}\n" + (
+        f"Facts to use:\n{parameters.facts}" if parameters.facts else ""
+    )
+    reply = model.answer("You write the text asked for, nothing else.", user, Composed)
+    if reply is None:
+        return SkillResult.failed("the language model gave no usable reply")
+    text = reply.text.strip()
+    if parameters.paragraphs:
+        parts = [part for part in text.split("\n") if part.strip()]
+        if len(parts) < parameters.paragraphs:
+            return SkillResult.failed(
+                f"asked for {parameters.paragraphs} paragraphs, the text has {len(parts)}"
+            )
+    return SkillResult(True, text, evidence=f"{len(text)} characters")
+
+
+class Translate(SkillParameters):
+    text: str = Field(min_length=1, max_length=10_000)
+    language: str = Field(min_length=2, max_length=40, description='e.g. "French".')
+
+
+@skill(
+    "translate_text",
+    "Translate a text into another language.",
+    Translate,
+    needs_language=True,
+    returns="the translation",
+)
+def translate_text(context: SkillContext, parameters: Translate) -> SkillResult:
+    model = context.language()
+    if model is None:
+        return SkillResult.failed("no language model is configured for this run")
+    user = f"Translate into {parameters.language}:\n{parameters.text}"
+    reply = model.answer("You translate; answer with the translation only.", user, Composed)
+    if reply is None or not reply.text.strip():
+        return SkillResult.failed("the language model gave no usable reply")
+    if reply.text.strip() == parameters.text.strip():
+        return SkillResult.failed("the translation is the text itself")
+    return SkillResult(True, reply.text.strip(), evidence=f"{len(reply.text)} characters")

@@ -1,0 +1,72 @@
+"""Skills in the mail client: send a message (with attachments), read a folder."""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from pcagent.app_actions import MailCompose, MailRead, MailSend
+from pcagent.skills.base import SkillContext, SkillParameters, SkillResult, skill
+from pcagent.skills.desktop_apps import StepFailed, do, home_file
+
+APP = "mail"
+
+
+class SendMail(SkillParameters):
+    to: list[str] = Field(min_length=1, max_length=20, description='e.g. ["ann@example.test"].')
+    subject: str = Field("", max_length=500)
+    body: str = Field("", max_length=10_000)
+    attachments: list[str] = Field(
+        default_factory=list, max_length=20, description="Paths in HOME."
+    )
+
+
+@skill(
+    "send_mail",
+    "Write and send an e-mail with the mail client, with optional attachments.",
+    SendMail,
+    apps=(APP,),
+)
+def send_mail(context: SkillContext, parameters: SendMail) -> SkillResult:
+    missing = [
+        path
+        for path in parameters.attachments
+        if (f := home_file(context, path)) and not f.is_file()
+    ]
+    if missing:
+        return SkillResult.failed(f"no such file to attach: {missing}")
+    try:
+        do(
+            context,
+            MailCompose(
+                to=tuple(parameters.to),
+                subject=parameters.subject,
+                body=parameters.body,
+                attachments=tuple(parameters.attachments),
+            ),
+        )
+        sent = do(context, MailSend())
+    except StepFailed as failure:
+        return SkillResult.failed(str(failure))
+    if not sent.verified:
+        return SkillResult.failed(f"the message could not be seen leaving: {sent.message}")
+    return SkillResult(True, ", ".join(parameters.to), evidence=sent.message)
+
+
+class ReadMail(SkillParameters):
+    folder: str = Field("Inbox", min_length=1, max_length=100)
+    limit: int = Field(10, ge=1, le=50)
+
+
+@skill(
+    "read_mail",
+    "Read the newest messages of a mail folder (sender, subject, date, text, attachments).",
+    ReadMail,
+    apps=(APP,),
+    returns="the messages as text",
+)
+def read_mail(context: SkillContext, parameters: ReadMail) -> SkillResult:
+    try:
+        read = do(context, MailRead(folder=parameters.folder, limit=parameters.limit))
+    except StepFailed as failure:
+        return SkillResult.failed(str(failure))
+    return SkillResult(True, read.output or "", evidence=f"{parameters.folder} read")

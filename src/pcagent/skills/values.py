@@ -1,0 +1,163 @@
+"""Skills that compute with values already found: times, dates, extremes, order.
+
+They need no application: the Manager passes the values (literals or earlier steps' results) and
+the arithmetic is exact. Time offsets, date differences, the largest of several values and
+sorting are parameters here, never parsed from a sentence.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Annotated
+
+from pydantic import AfterValidator, BeforeValidator, Field
+
+from pcagent.skills.base import SkillContext, SkillParameters, SkillResult, skill
+
+
+def _clock_time(value: object) -> object:
+    """Accept "9:15", "09:15", "9.15", "10:15 AM", "2:30 pm"; give "HH:MM" (24-hour)."""
+    if not isinstance(value, str):
+        return value
+    text = value.strip().lower().replace(".", ":").replace("\u2236", ":")
+    suffix = ""
+    for marker in ("am", "pm"):
+        if text.endswith(marker):
+            suffix, text = marker, text[: -len(marker)].strip()
+    hours, _, minutes = text.partition(":")
+    if not (hours.isdigit() and (minutes.isdigit() or minutes == "")):
+        raise ValueError(f"{value!r} is not a time of day such as 09:15")
+    hour, minute = int(hours), int(minutes or 0)
+    if suffix == "pm" and hour < 12:
+        hour += 12
+    if suffix == "am" and hour == 12:
+        hour = 0
+    if not (0 <= hour <= 23 and 0 <= minute <= 59):
+        raise ValueError(f"{value!r} is not a time of day such as 09:15")
+    return f"{hour:02d}:{minute:02d}"
+
+
+ClockTime = Annotated[str, BeforeValidator(_clock_time)]
+"""A time of day as "HH:MM" (24-hour); common spellings are accepted and normalised."""
+
+
+def shifted(time: str, minutes: int) -> str:
+    """``time`` ("HH:MM") moved by ``minutes`` (negative: earlier), around midnight."""
+    hour, minute = (int(part) for part in time.split(":"))
+    total = (hour * 60 + minute + minutes) % (24 * 60)
+    return f"{total // 60:02d}:{total % 60:02d}"
+
+
+class ShiftTime(SkillParameters):
+    time: ClockTime = Field(description='A time of day, e.g. "10:15".')
+    minutes: int = Field(ge=-1440, le=1440, description="Minutes to add; negative: earlier.")
+
+
+@skill(
+    "shift_time",
+    "A time of day moved earlier or later by some minutes (an hour before 10:15: minutes=-60).",
+    ShiftTime,
+    returns='"HH:MM"',
+)
+def shift_time(context: SkillContext, parameters: ShiftTime) -> SkillResult:
+    value = shifted(parameters.time, parameters.minutes)
+    return SkillResult(True, value, evidence=f"{parameters.time} {parameters.minutes:+d} min")
+
+
+def _iso_date(value: object) -> object:
+    if isinstance(value, str):
+        text = value.strip()
+        for form in ("%Y-%m-%d", "%d %B %Y", "%B %d, %Y", "%d %b %Y", "%b %d, %Y", "%d/%m/%Y"):
+            try:
+                return dt.datetime.strptime(text, form).date().isoformat()
+            except ValueError:
+                continue
+        raise ValueError(f"{value!r} is not a date such as 2025-03-11")
+    return value
+
+
+IsoDate = Annotated[str, BeforeValidator(_iso_date), AfterValidator(dt.date.fromisoformat)]
+
+
+class DaysBetween(SkillParameters):
+    start: IsoDate = Field(description='The earlier date, e.g. "2025-03-11".')
+    end: IsoDate = Field(description='The later date, e.g. "2025-04-01".')
+
+
+@skill(
+    "days_between",
+    "The number of days from one date to another (end minus start).",
+    DaysBetween,
+    returns="integer",
+)
+def days_between(context: SkillContext, parameters: DaysBetween) -> SkillResult:
+    start = dt.date.fromisoformat(str(parameters.start))
+    end = dt.date.fromisoformat(str(parameters.end))
+    days = (end - start).days
+    return SkillResult(True, days, evidence=f"{start} to {end}")
+
+
+def _number(value: object) -> object:
+    """Numbers as people write them: "1,234.5", "$12", "35 %", "3.4 million" stay numbers."""
+    if not isinstance(value, str):
+        return value
+    text = value.strip().replace(",", "").replace("$", "").replace("€", "").replace("£", "")
+    text = text.replace("%", "").strip()
+    scale = 1.0
+    for word, factor in (("billion", 1e9), ("million", 1e6), ("thousand", 1e3)):
+        if text.lower().endswith(word):
+            scale, text = factor, text[: -len(word)].strip()
+    try:
+        return float(text) * scale
+    except ValueError:
+        raise ValueError(f"{value!r} is not a number") from None
+
+
+Number = Annotated[float, BeforeValidator(_number)]
+
+
+class Item(SkillParameters):
+    label: str = Field(min_length=1, max_length=200, description="What the value belongs to.")
+    value: Number = Field(description="Its number.")
+
+
+class PickExtreme(SkillParameters):
+    items: list[Item] = Field(min_length=1, max_length=100)
+    largest: bool = Field(True, description="true: the largest value; false: the smallest.")
+
+
+@skill(
+    "pick_extreme",
+    "Of labelled values, the label with the largest (or smallest) value.",
+    PickExtreme,
+    returns='{"label": text, "value": number}',
+)
+def pick_extreme(context: SkillContext, parameters: PickExtreme) -> SkillResult:
+    chosen = (max if parameters.largest else min)(parameters.items, key=lambda item: item.value)
+    return SkillResult(
+        True, {"label": chosen.label, "value": _plain(chosen.value)}, evidence=chosen.label
+    )
+
+
+class SortItems(SkillParameters):
+    items: list[Item] = Field(min_length=1, max_length=200)
+    descending: bool = Field(False, description="true: from the highest value to the lowest.")
+
+
+@skill(
+    "sort_items",
+    "Labelled values in order of their value; the result is the list of labels in that order.",
+    SortItems,
+    returns="list of labels",
+)
+def sort_items(context: SkillContext, parameters: SortItems) -> SkillResult:
+    ordered = sorted(parameters.items, key=lambda item: item.value, reverse=parameters.descending)
+    return SkillResult(
+        True,
+        [item.label for item in ordered],
+        evidence=", ".join(f"{i.label}={_plain(i.value)}" for i in ordered),
+    )
+
+
+def _plain(number: float) -> float | int:
+    return int(number) if float(number).is_integer() else number
