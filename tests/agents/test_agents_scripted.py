@@ -15,7 +15,6 @@ from pcagent import app_actions as app
 from pcagent.agents import (
     DecisionAgent,
     DecisionInput,
-    Manager,
     ProgressAgent,
     ProgressInput,
     Reflection,
@@ -51,103 +50,6 @@ TWO_STEP_PLAN = reply(
         },
     ]
 )
-
-
-def test_manager_returns_a_checked_plan() -> None:
-    models = ScriptedModels(manager=[TWO_STEP_PLAN])
-    calls: list[str] = []
-    manager = Manager(
-        models.for_role("manager"), lambda agent, result: calls.append(agent), apps=SANDBOX_APPS
-    )
-    outcome = manager.plan("read the time and compute with it")
-    assert not outcome.fallback
-    assert [s.id for s in outcome.plan.subtasks] == ["s1", "s2"]
-    assert calls == ["manager"]
-    assert "read the time and compute with it" in models.prompts("manager")[0]
-
-
-def test_manager_re_asks_a_cyclic_plan_then_falls_back_to_one_subtask() -> None:
-    cyclic = reply(
-        subtasks=[
-            {"id": "a", "description": "x", "depends_on": ["b"]},
-            {"id": "b", "description": "y", "depends_on": ["a"]},
-        ]
-    )
-    models = ScriptedModels(manager=[cyclic, cyclic])
-    outcome = Manager(models.for_role("manager"), apps=SANDBOX_APPS).plan("do the whole thing")
-    assert outcome.fallback and "cycle" in outcome.problem
-    assert [s.description for s in outcome.plan.subtasks] == ["do the whole thing"]
-    assert "cycle" in models.prompts("manager")[1]  # the second ask named the problem
-
-
-def test_manager_unknown_apps_are_blanked_not_fatal() -> None:
-    plan = reply(subtasks=[{"id": "s1", "description": "x", "app": "photoshop"}])
-    models = ScriptedModels(manager=[plan, plan])
-    manager = Manager(models.for_role("manager"), apps=SANDBOX_APPS)
-    assert manager.plan("x").plan.subtasks[0].app == ""
-    # asked once more, naming the problem and the applications there are
-    again = models.backends["manager"].requests[1].messages[-1].text
-    assert "s1 name no application" in again and "calculator" in again
-
-
-def test_manager_repairs_a_subtask_without_application_from_its_words() -> None:
-    bare = reply(
-        subtasks=[
-            {"id": "s1", "description": "Read the memo", "app": ""},
-            {"id": "s2", "description": "Set an alarm at 9:15 in Clocks", "app": ""},
-        ]
-    )
-    models = ScriptedModels(manager=[bare, bare])
-    instruction = "Open memo.txt in the text editor and set an alarm one hour before the call."
-    plan = Manager(models.for_role("manager"), apps=SANDBOX_APPS).plan(instruction).plan
-    # s2 says its application; s1 does not, and the instruction names two: no guess
-    assert [s.app for s in plan.subtasks] == ["", "clock"]
-    single = reply(subtasks=[{"id": "s1", "description": "Compute it", "app": ""}])
-    models = ScriptedModels(manager=[single, single])
-    computed = Manager(models.for_role("manager"), apps=SANDBOX_APPS).plan(
-        "Compute 12 * 7 + 5 with the calculator"
-    )
-    assert computed.plan.subtasks[0].app == "calculator"
-
-
-def test_manager_prompt_lists_exactly_the_applications_it_was_given() -> None:
-    plan = reply(subtasks=[{"id": "s1", "description": "x", "app": "text_editor"}])
-    models = ScriptedModels(manager=[plan])
-    apps = {"text_editor": "plain-text editor", "mail": "e-mail client"}
-    outcome = Manager(models.for_role("manager"), apps=apps).plan("x")
-    assert outcome.plan.subtasks[0].app == "text_editor"
-    system = models.backends["manager"].requests[0].messages[0].text
-    listed = re.findall(r"^- (\w+): (.*)$", system, flags=re.MULTILINE)
-    assert listed == [("text_editor", "plain-text editor"), ("mail", "e-mail client")]
-
-
-def test_manager_blanks_an_application_the_environment_does_not_offer() -> None:
-    plan = reply(subtasks=[{"id": "s1", "description": "x", "app": "calculator"}])
-    models = ScriptedModels(manager=[plan, plan])
-    manager = Manager(models.for_role("manager"), apps={"mail": "mail"})
-    assert manager.plan("x").plan.subtasks[0].app == ""
-
-
-def test_manager_replan_keeps_finished_work_out() -> None:
-    new = reply(
-        subtasks=[
-            {
-                "id": "s3",
-                "description": "Compute {time} another way",
-                "inputs": ["time"],
-                "app": "calculator",
-            }
-        ]
-    )
-    models = ScriptedModels(manager=[new])
-    finished = [SubtaskSpec(id="s1", description="Read the time", outputs=["time"])]
-    failed = SubtaskSpec(id="s2", description="Compute {time}", inputs=["time"])
-    outcome = Manager(models.for_role("manager"), apps=SANDBOX_APPS).replan(
-        "task", finished, {"time": "9:30"}, failed, "3 clicks did nothing"
-    )
-    assert [s.id for s in outcome.plan.subtasks] == ["s3"]
-    prompt = models.prompts("manager")[0]
-    assert "time = 9:30" in prompt and "3 clicks did nothing" in prompt
 
 
 def test_decision_re_asks_malformed_output_and_returns_a_typed_action() -> None:
@@ -560,13 +462,3 @@ def test_each_role_gets_its_own_know_how_in_the_decision_prompt() -> None:
     # the notes on application actions come only with them (not with gui_only)
     assert "writer_read" in role_notes("office_editor", app_actions=True)
     assert "writer_read" not in role_notes("office_editor")
-
-
-def test_an_instruction_naming_one_application_is_one_visit_without_a_model() -> None:
-    models = ScriptedModels(manager=[])  # any call would fail: nothing is queued
-    manager = Manager(models.for_role("manager"), apps=SANDBOX_APPS)
-    outcome = manager.plan("Open the calculator and compute 12 * 7 + 5")
-    assert [(s.app, s.description) for s in outcome.plan.subtasks] == [
-        ("calculator", "Open the calculator and compute 12 * 7 + 5")
-    ]
-    assert not outcome.fallback and models.prompts("manager") == []

@@ -43,6 +43,7 @@ def test_adding_a_role_is_one_registration_and_names_are_unique() -> None:
         "type",
         "press",
         "wait",
+        "use_skill",
         "answer",
         "done",
         "fail",

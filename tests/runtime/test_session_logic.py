@@ -41,8 +41,8 @@ def test_a_run_finishes_when_every_subtask_is_done(tmp_path: Path) -> None:
     models = scripts.usual_models(decisions(CLICK_NEXT, CLICK_NEXT, DONE), ONE)
     run, store, screen = session(tmp_path, models)
     outcome = run.start("count to two")
-    assert (outcome.status, screen.count, outcome.steps) == ("finished", 2, 3)
-    assert store.get_run(outcome.run_id).status == "finished"
+    assert (outcome.status, screen.count, outcome.steps) == ("unverified", 2, 3)
+    assert store.get_run(outcome.run_id).status == "unverified"
 
 
 def test_the_step_cap_ends_the_run(tmp_path: Path) -> None:
@@ -70,7 +70,7 @@ def test_a_loop_without_effect_is_re_planned_then_the_new_subtask_runs(tmp_path:
     models.backends["manager"].push(replan)
     run, store, _ = session(tmp_path, models, loop_repeats=3)
     outcome = run.start("count")
-    assert outcome.status == "finished"
+    assert outcome.status == "unverified"
     kinds = [e.kind for e in store.events(outcome.run_id)]
     assert "loop" in kinds and kinds.count("replan") == 1
     # the identical screens were judged without asking the Reflection model
@@ -114,7 +114,7 @@ def test_a_role_that_declines_is_replaced(tmp_path: Path) -> None:
     models.backends["manager"].push(no_app)  # a plan naming no application is asked again once
     run, store, _ = session(tmp_path, models)
     outcome = run.start("count")
-    assert outcome.status == "finished"
+    assert outcome.status == "unverified"
     roles = [s.role for s in store.steps(outcome.run_id)]
     assert roles[0] != roles[1]
     assert roles[0] not in scripts.prompt_texts(models.backends["scheduler"])[1]
@@ -125,7 +125,7 @@ def test_the_role_of_the_subtask_s_application_cannot_decline_it(tmp_path: Path)
     models = scripts.usual_models(decisions(CLICK_NEXT, declined), ONE)
     run, store, _ = session(tmp_path, models)
     outcome = run.start("count")
-    assert outcome.status == "finished"
+    assert outcome.status == "unverified"
     steps = store.steps(outcome.run_id)
     assert [s.role for s in steps] == ["calculator_clock", "calculator_clock"]
     assert steps[1].action is not None and steps[1].action.kind == "done"
@@ -139,7 +139,7 @@ def test_an_out_of_domain_action_is_never_executed(tmp_path: Path) -> None:
     models = scripts.usual_models(decisions(foreign, CLICK_NEXT, DONE), ONE)
     run, store, screen = session(tmp_path, models)
     outcome = run.start("count")
-    assert outcome.status == "finished"
+    assert outcome.status == "unverified"
     first = store.steps(outcome.run_id)[0]
     assert first.action is not None and first.action.kind == "click"
     assert all(a.kind != "open_app" for a in screen.executed)
@@ -175,7 +175,7 @@ def test_ablations_switch_their_agents_off(
     store = RunStore(tmp_path / "runs")
     config = PcAgentConfig(data_dir=tmp_path)
     outcome = RunSession(screen, models, store, config, ablation=ablation).start("count to 2")  # type: ignore[arg-type]
-    assert outcome.status == "finished"
+    assert outcome.status == "unverified"
     agents = {call.agent for call in store.calls(outcome.run_id)}
     assert asked <= agents and not (not_asked & agents)
     listing = store.steps(outcome.run_id)[0].listing
@@ -195,7 +195,7 @@ def test_a_re_plan_keeps_the_pending_subtasks_it_leaves_out(tmp_path: Path) -> N
     models.backends["manager"].push(replan)
     run, store, _ = session(tmp_path, models, loop_repeats=3)
     outcome = run.start("count, then note it")
-    assert outcome.status == "finished"
+    assert outcome.status == "unverified"
     steps = store.steps(outcome.run_id)
     # s2 starts by opening its application (a rule, no model), then says done
     assert [s.subtask_id for s in steps] == ["s1", "s1", "s1", "s1r", "s1r", "s2", "s2"]
@@ -216,7 +216,7 @@ def test_an_answer_of_a_subtask_without_outputs_reaches_the_later_subtasks(
     script = decisions(answer, DONE, DONE)
     run, _, _ = session(tmp_path, scripts.usual_models(script, two))
     outcome = run.start("read the count, then note it")
-    assert outcome.status == "finished"
+    assert outcome.status == "unverified"
     prompts = scripts.prompt_texts(script)
     assert "s1_answer = the count is 7" in prompts[2]  # s2 first decision
     assert "s1_answer" not in prompts[0]
@@ -231,23 +231,9 @@ def test_a_subtask_with_its_values_in_ends_when_a_success_is_repeated(tmp_path: 
     run, store, screen = session(tmp_path, scripts.usual_models(script, plan))
     outcome = run.start("read the count")
     # before the value was reported, a repeat went on; after it, the repeat ended the subtask
-    assert (outcome.status, outcome.steps, screen.count) == ("finished", 4, 3)
+    assert (outcome.status, outcome.steps, screen.count) == ("unverified", 4, 3)
     events = [e for e in store.events(outcome.run_id) if e.kind == "auto_done"]
     assert len(events) == 1 and "count reported; step 2 repeated" in events[0].event.reason
-
-
-def test_a_subtask_that_only_finds_values_ends_when_they_are_in(tmp_path: Path) -> None:
-    plan = scripts.plan(
-        {"id": "s1", "description": "Read the count", "app": "calculator", "outputs": ["count"]}
-    )
-    answer = scripts.decision({"kind": "answer", "text": "0"})
-    script = decisions(CLICK_NEXT, answer, CLICK_NEXT, CLICK_NEXT, DONE)
-    run, store, screen = session(tmp_path, scripts.usual_models(script, plan))
-    outcome = run.start("read the count")
-    # the answer is the last step: nothing is left to do once the value is in
-    assert (outcome.status, outcome.steps, screen.count) == ("finished", 2, 1)
-    events = [e for e in store.events(outcome.run_id) if e.kind == "auto_done"]
-    assert len(events) == 1 and "the subtask only finds them" in events[0].event.reason
 
 
 def test_a_subtask_starts_by_opening_its_application_when_it_is_not_in_front() -> None:
@@ -325,17 +311,6 @@ def test_values_split_from_an_answer_with_several_are_kept(tmp_path: Path) -> No
     models.backends["progress"] = Repeating(progress)
     run, store, _ = session(tmp_path, models, max_steps=3)
     outcome = run.start("read both values")
-    assert outcome.status == "finished", outcome.summary
+    assert outcome.status == "unverified", outcome.summary
     (first, *_) = store.steps(outcome.run_id)
     assert first.state is not None and first.state.answers == {"low": "17", "high": "93"}
-
-
-def test_a_calculator_done_is_refused_until_the_value_is_on_screen(tmp_path: Path) -> None:
-    """The counter stands in for the calculator: its display reads "count N"."""
-    plan = scripts.plan({"id": "s1", "description": "Compute 1 + 1", "app": "calculator"})
-    script = decisions(DONE, CLICK_NEXT, CLICK_NEXT, DONE)
-    run, store, screen = session(tmp_path, scripts.usual_models(script, plan), max_steps=6)
-    outcome = run.start("compute 1 + 1")
-    assert (outcome.status, outcome.steps, screen.count) == ("finished", 4, 2)
-    refused = [e.event for e in store.events(outcome.run_id) if e.kind == "done_refused"]
-    assert len(refused) == 1 and "value of 1 + 1" in refused[0].reason  # type: ignore[union-attr]

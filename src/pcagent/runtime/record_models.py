@@ -19,7 +19,7 @@ from pcagent.env.protocol import OpenWindow
 from pcagent.runtime.checkpoint import RunCheckpoint
 from pcagent.runtime.events import Event
 
-RunStatus = Literal["running", "finished", "failed", "stopped", "interrupted"]
+RunStatus = Literal["running", "finished", "unverified", "failed", "stopped", "interrupted"]
 Verdict = Literal["success", "no_change", "unexpected_change"]
 
 

@@ -213,8 +213,8 @@ class RunSession:
         the desktop restored to the state recorded after that step (HOME files, applications on
         their documents). Ending a sandbox the killed run left behind is the caller's job."""
         record = self.store.get_run(run_id)
-        if record.status == "finished":
-            raise RunStateError(f"run {record.run_id} already finished; nothing to resume")
+        if record.status in ("finished", "unverified"):
+            raise RunStateError(f"run {record.run_id} already {record.status}; nothing to resume")
         last = self.store.last_step(record.run_id)
         seen_on = ""  # the desktop whose windows the step recorded
         if last is None or last.state is None:

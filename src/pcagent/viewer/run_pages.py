@@ -35,7 +35,7 @@ from pcagent.viewer.job_pages import replay_form, rewind_form
 from pcagent.viewer.layout import duration, esc, lazy_details, page, table, url_part, when
 
 #: Run statuses offered by the list's filter.
-STATUSES = ("running", "finished", "failed", "stopped", "interrupted")
+STATUSES = ("running", "finished", "unverified", "failed", "stopped", "interrupted")
 
 
 def model_of(settings: Mapping[str, Any]) -> str:

@@ -1,0 +1,75 @@
+"""The Manager writes a typed program (orchestration with scripted replies; the real model's
+programs are measured in docs/bench.md)."""
+
+from __future__ import annotations
+
+import json
+
+from tests.agents.scripted import ScriptedModels
+
+from pcagent.agents.manager import Manager
+from pcagent.agents.plan import SubtaskSpec
+from pcagent.skills import SkillCatalog, default_catalog
+
+APPS = {"text_editor": "plain text files", "clock": "alarms and world clocks"}
+
+
+def _manager(models: ScriptedModels, skills: SkillCatalog | None = None) -> Manager:
+    catalog = default_catalog().for_apps(APPS) if skills is None else skills
+    return Manager(models.for_role("manager"), apps=APPS, skills=catalog)
+
+
+def _reply(*steps: dict[str, object]) -> str:
+    return json.dumps({"steps": list(steps)})
+
+
+READ = {"id": "s1", "skill": "read_text_file", "args": {"path": "Documents/memo.txt"}}
+
+
+def test_a_program_becomes_the_plan_with_its_calls_and_the_skills_in_the_prompt() -> None:
+    alarm = {"id": "s2", "skill": "set_alarm", "args": {"time": "10:15", "minutes_before": 60}}
+    models = ScriptedModels(manager=[_reply(READ, alarm)])
+    outcome = _manager(models).plan("whatever the words")
+    assert not outcome.fallback
+    first, second = outcome.plan.subtasks
+    assert (first.skill, first.app, first.args) == ("read_text_file", "text_editor", READ["args"])
+    assert (second.skill, second.depends_on) == ("set_alarm", ["s1"])
+    prompt = models.backends["manager"].requests[0].messages[0].text
+    assert "set_alarm(" in prompt and "send_mail" not in prompt
+
+
+def test_an_invalid_program_is_re_asked_with_its_problems_then_falls_back() -> None:
+    wrong = {"id": "s1", "skill": "set_alarm", "args": {"time": {"from": "s9"}}}
+    models = ScriptedModels(manager=[_reply(wrong), _reply(wrong)])
+    outcome = _manager(models).plan("set it")
+    second_request = models.backends["manager"].requests[1].messages[-1].text
+    assert "unusable" in second_request and "s9" in second_request
+    assert outcome.fallback and "s9" in outcome.problem
+    (only,) = outcome.plan.subtasks
+    assert (only.skill, only.description) == ("", "set it")
+
+
+def test_a_program_re_asked_once_and_corrected_is_taken() -> None:
+    wrong = {"id": "s1", "skill": "calculate", "args": {"expression": "1+1"}}  # no calculator
+    models = ScriptedModels(manager=[_reply(wrong), _reply(READ)])
+    outcome = _manager(models).plan("read it")
+    assert not outcome.fallback and outcome.plan.subtasks[0].skill == "read_text_file"
+
+
+def test_without_skills_the_grammar_offers_gui_steps_only() -> None:
+    gui = {"id": "s1", "skill": "gui", "app": "clock", "task": "Add an alarm at 9"}
+    models = ScriptedModels(manager=[_reply(gui)])
+    outcome = _manager(models, SkillCatalog(())).plan("alarm at 9")
+    schema = json.dumps(models.backends["manager"].requests[0].schema)
+    assert '"const": "gui"' in schema and "set_alarm" not in schema
+    assert outcome.plan.subtasks[0].description == "Add an alarm at 9"
+
+
+def test_a_replan_numbers_new_steps_after_the_old_and_may_use_their_values() -> None:
+    done = SubtaskSpec(id="s1", description="read_text_file(path='a.txt')", skill="read_text_file")
+    failed = SubtaskSpec(id="s2", description="set_alarm(...)", skill="set_alarm")
+    retry = {"id": "s3", "skill": "gui", "app": "clock", "task": "Add the alarm", "uses": ["s1"]}
+    models = ScriptedModels(manager=[_reply(retry)])
+    outcome = _manager(models).replan("x", [done], {"s1": "9:00"}, failed, "no alarm seen")
+    assert [s.id for s in outcome.plan.subtasks] == ["s3"]
+    assert "from s3 on" in models.backends["manager"].requests[0].messages[-1].text

@@ -1,0 +1,98 @@
+"""The Manager's program: a grammar from the skills' schemas, validation before anything runs,
+references resolved from earlier values, and the run's subtasks made from it."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from pcagent.agents.program import (
+    Program,
+    ProgramStep,
+    check_program,
+    program_plan,
+    program_schema,
+    resolve,
+)
+from pcagent.errors import PlanError
+from pcagent.skills import default_catalog
+
+APPS = ["text_editor", "clock", "calculator"]
+
+
+def _program(*steps: dict[str, object]) -> Program:
+    return Program(steps=[ProgramStep.model_validate(step) for step in steps])
+
+
+def test_the_catalog_offers_each_skill_once_and_narrows_to_the_desktop() -> None:
+    catalog = default_catalog()
+    assert len(catalog.names()) == len(set(catalog.names())) >= 20
+    narrowed = catalog.for_apps(APPS)
+    assert "set_alarm" in narrowed and "calculate" in narrowed and "shift_time" in narrowed
+    assert "send_mail" not in narrowed and "write_document" not in narrowed
+    assert "extract_values" not in catalog.for_apps(APPS, language=False)
+
+
+def test_the_grammar_has_one_branch_per_skill_and_a_gui_branch() -> None:
+    catalog = default_catalog().for_apps(APPS)
+    schema = program_schema(catalog, APPS)
+    branches = schema["properties"]["steps"]["items"]["anyOf"]
+    names = [branch["properties"]["skill"]["const"] for branch in branches]
+    assert names == [*catalog.names(), "gui"]
+    alarm = branches[names.index("set_alarm")]["properties"]["args"]
+    # every parameter takes its own type or a reference
+    assert alarm["properties"]["time"]["anyOf"][1] == {"$ref": "#/$defs/Reference"}
+    assert alarm["required"] == ["time"]
+    json.dumps(schema)  # plain JSON, as a server's grammar converter takes it
+
+
+def test_a_valid_program_passes_and_becomes_ordered_subtasks() -> None:
+    catalog = default_catalog()
+    program = _program(
+        {"id": "s1", "skill": "read_text_file", "args": {"path": "Documents/memo.txt"}},
+        {
+            "id": "s2",
+            "skill": "extract_values",
+            "args": {"text": {"from": "s1"}, "names": ["time"], "what": "the second event"},
+        },
+        {
+            "id": "s3",
+            "skill": "set_alarm",
+            "args": {"time": {"from": "s2", "key": "time"}, "minutes_before": 60},
+        },
+        {"id": "s4", "skill": "gui", "app": "text_editor", "task": "Close it", "uses": ["s3"]},
+    )
+    check_program(program, catalog, APPS)
+    plan = program_plan(program, catalog)
+    assert [s.id for s in plan.subtasks] == ["s1", "s2", "s3", "s4"]
+    assert plan.subtasks[2].skill == "set_alarm" and plan.subtasks[2].app == "clock"
+    assert plan.subtasks[2].depends_on == ["s2"]
+    assert plan.subtasks[3].skill == "" and "{s3}" in plan.subtasks[3].description
+
+
+@pytest.mark.parametrize(
+    ("step", "problem"),
+    [
+        ({"id": "s1", "skill": "fly", "args": {}}, "no skill 'fly'"),
+        ({"id": "s1", "skill": "set_alarm", "args": {}}, "needs 'time'"),
+        ({"id": "s1", "skill": "set_alarm", "args": {"time": "25:99"}}, "time="),
+        ({"id": "s1", "skill": "set_alarm", "args": {"time": "9:00", "when": 1}}, "no parameter"),
+        ({"id": "s1", "skill": "set_alarm", "args": {"time": {"from": "s2"}}}, "not an earlier"),
+        ({"id": "s1", "skill": "send_mail", "args": {"to": ["a@b.test"]}}, "not on this desktop"),
+        ({"id": "s1", "skill": "gui", "app": "mail", "task": "x"}, "no application 'mail'"),
+    ],
+)
+def test_problems_are_named_before_anything_runs(step: dict[str, object], problem: str) -> None:
+    with pytest.raises(PlanError, match=problem):
+        check_program(_program(step), default_catalog(), APPS)
+
+
+def test_references_are_resolved_from_earlier_values_or_named_as_missing() -> None:
+    values = {"s1": "text", "s2": {"time": "10:15"}}
+    args = {"time": {"from": "s2", "key": "time"}, "items": [{"label": {"from": "s1"}}]}
+    assert resolve(args, values) == {"time": "10:15", "items": [{"label": "text"}]}
+    with pytest.raises(PlanError, match="no 'hour'"):
+        resolve({"time": {"from": "s2", "key": "hour"}}, values)
+    with pytest.raises(PlanError, match="s3 has no value"):
+        resolve({"time": {"from": "s3"}}, values)

@@ -1,0 +1,63 @@
+"""The skills that compute with found values: exact arithmetic on typed parameters."""
+
+from __future__ import annotations
+
+import pytest
+
+from pcagent.skills import SkillError
+from pcagent.skills.values import days_between, pick_extreme, shift_time, sort_items
+
+
+class NoDesk:
+    """These skills take no action; any use of the context is a mistake."""
+
+    def act(self, action: object) -> object:
+        raise AssertionError("a value skill acted on the desktop")
+
+    def home(self) -> None:
+        return None
+
+    def screen_text(self) -> str:
+        return ""
+
+    def language(self) -> None:
+        return None
+
+
+def test_a_time_moves_by_minutes_around_midnight_and_accepts_common_spellings() -> None:
+    assert shift_time.call(NoDesk(), {"time": "10:15", "minutes": -60}).value == "09:15"
+    assert shift_time.call(NoDesk(), {"time": "23:50", "minutes": 30}).value == "00:20"
+    assert shift_time.call(NoDesk(), {"time": "2:30 pm", "minutes": -45}).value == "13:45"
+    with pytest.raises(SkillError, match="time"):
+        shift_time.call(NoDesk(), {"time": "noonish", "minutes": 5})
+    with pytest.raises(SkillError, match="minutes"):
+        shift_time.call(NoDesk(), {"time": "10:00", "minutes": 5000})
+
+
+def test_days_between_two_dates_in_several_spellings() -> None:
+    result = days_between.call(NoDesk(), {"start": "2025-03-11", "end": "1 April 2025"})
+    assert result.ok and result.value == 21
+    with pytest.raises(SkillError, match="start"):
+        days_between.call(NoDesk(), {"start": "soon", "end": "2025-04-01"})
+
+
+def test_the_largest_and_smallest_of_labelled_values() -> None:
+    items = [
+        {"label": "Oslo", "value": "709,037"},
+        {"label": "Bergen", "value": 291940},
+        {"label": "Narvik", "value": "21.5 thousand"},
+    ]
+    assert pick_extreme.call(NoDesk(), {"items": items}).value == {
+        "label": "Oslo",
+        "value": 709037,
+    }
+    smallest = pick_extreme.call(NoDesk(), {"items": items, "largest": False})
+    assert smallest.value == {"label": "Narvik", "value": 21500}
+
+
+def test_sorting_labelled_values_either_way() -> None:
+    items = [{"label": "b", "value": 2}, {"label": "a", "value": 1}, {"label": "c", "value": 3}]
+    assert sort_items.call(NoDesk(), {"items": items}).value == ["a", "b", "c"]
+    assert sort_items.call(NoDesk(), {"items": items, "descending": True}).value == ["c", "b", "a"]
+    with pytest.raises(SkillError, match="value"):
+        sort_items.call(NoDesk(), {"items": [{"label": "x", "value": "lots"}]})
