@@ -152,6 +152,10 @@ def program_schema(
             "additionalProperties": False,
         }
     )
+    if len(environments) > 1:
+        for branch in branches:
+            branch["properties"]["environment"] = {"enum": list(environments)}
+            branch["required"].append("environment")
     return {
         "type": "object",
         "properties": {"steps": {"type": "array", "items": {"anyOf": branches}, "minItems": 1}},

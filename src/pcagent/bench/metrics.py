@@ -40,6 +40,10 @@ class TaskOutcome:
     #: Why the agent failed (keys of :data:`pcagent.bench.failure_causes.CAUSES`); () on success
     #: and for agents without a run record.
     failure_causes: tuple[str, ...] = ()
+    #: Steps whose action a model chose (the Decision agent, or the Manager's program) and
+    #: steps whose action the run's own code chose (opening a subtask's application).
+    model_decisions: int = 0
+    code_decisions: int = 0
 
     @property
     def recovered(self) -> bool | None:
@@ -78,4 +82,12 @@ def summarize(outcomes: Sequence[TaskOutcome]) -> dict[str, float | int | None]:
         "tokens": sum(o.tokens for o in outcomes),
         "seconds": sum(o.seconds for o in outcomes),
         "reset_seconds_median": median(o.reset_seconds for o in outcomes),
+        "model_decision_share": _share(
+            sum(o.model_decisions for o in outcomes),
+            sum(o.model_decisions + o.code_decisions for o in outcomes),
+        ),
     }
+
+
+def _share(part: int, whole: int) -> float | None:
+    return part / whole if whole else None

@@ -285,8 +285,20 @@ def run_task(
         planned_apps=planned,
         task_apps=tuple(s.app for s in task.subtasks),
         failure_causes=causes,
+        **(decision_counts(record.records) if record is not None else {}),
     )
     return TaskRun(task, agent, outcome, list(evaluator.states.values()), answers, run_id, error)
+
+
+#: How the run marks a step whose action its own code chose rather than a model.
+CODE_CHOSEN = "[run]"
+
+
+def decision_counts(steps: Sequence[StepRecord]) -> dict[str, int]:
+    """How many steps' actions a model chose and how many the run's code chose."""
+    acted = [step for step in steps if step.action is not None]
+    by_code = sum(1 for step in acted if step.thought.startswith(CODE_CHOSEN))
+    return {"model_decisions": len(acted) - by_code, "code_decisions": by_code}
 
 
 def _task_environments(

@@ -1,0 +1,55 @@
+"""A program of skill calls runs without a Decision model: each call is carried out, its effect
+checked, its value passed on by reference, and the run ends finished only when every check
+passed (the in-memory desktop; real applications in tests/skills/test_desktop_skills.py)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.runtime import scripts
+from tests.runtime.memory_desktop import MemoryDesktop
+
+from pcagent.config import PcAgentConfig, RunConfig
+from pcagent.models.backends.scripted import ScriptedBackend
+from pcagent.runtime.records import RunStore
+from pcagent.runtime.session import RunSession
+
+
+def _run(tmp_path: Path, *steps: dict[str, object]) -> tuple[RunStore, object, MemoryDesktop]:
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "notes.txt").write_text("meet at 10:15")
+    desktop = MemoryDesktop(home)
+    config = PcAgentConfig(data_dir=tmp_path, run=RunConfig(max_steps=6, listing_limit=0))
+    decisions = ScriptedBackend([])  # a Decision call would fail the test: none is expected
+    models = scripts.usual_models(decisions, json.dumps({"steps": list(steps)}))
+    store = RunStore(tmp_path / "runs")
+    outcome = RunSession(desktop, models, store, config).start("whatever the words")
+    return store, outcome, desktop
+
+
+def test_skill_steps_pass_values_by_reference_and_finish_checked(tmp_path: Path) -> None:
+    store, outcome, _desktop = _run(
+        tmp_path,
+        {"id": "s1", "skill": "read_text_file", "args": {"path": "notes.txt"}},
+        {"id": "s2", "skill": "shift_time", "args": {"time": "10:15", "minutes": -60}},
+    )
+    assert outcome.status == "finished", outcome.summary
+    steps = store.steps(outcome.run_id)
+    assert [s.action.kind for s in steps] == ["use_skill", "use_skill"]
+    assert steps[0].action.args == {"path": "notes.txt"}
+    assert steps[-1].state.values == {"s1": "meet at 10:15", "s2": "09:15"}
+    assert steps[-1].state.verified == {"s1": True, "s2": True}
+
+
+def test_a_reference_to_a_value_is_filled_in_before_the_call(tmp_path: Path) -> None:
+    store, outcome, _desktop = _run(
+        tmp_path,
+        {"id": "s1", "skill": "shift_time", "args": {"time": "23:50", "minutes": 20}},
+        {"id": "s2", "skill": "shift_time", "args": {"time": {"from": "s1"}, "minutes": 20}},
+    )
+    assert outcome.status == "finished", outcome.summary
+    second = store.steps(outcome.run_id)[-1]
+    assert second.action.args == {"time": "00:10", "minutes": 20}
+    assert second.result.output == "00:30"

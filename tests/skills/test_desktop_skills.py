@@ -1,0 +1,45 @@
+"""Skills in real applications of a sandbox desktop, through the run's own dispatcher: each
+does the work with the application's actions and checks the effect it reports."""
+
+from __future__ import annotations
+
+import time
+
+from pcagent import actions as act
+from pcagent.bench.checkers import CheckContext, run_checker
+from pcagent.env import SandboxDesktop
+from pcagent.runtime.dispatch import ActionDispatcher
+from pcagent.runtime.record_models import StepResult
+
+
+def _call(desktop: SandboxDesktop, skill: str, **args: object) -> StepResult:
+    return ActionDispatcher(desktop).carry_out(act.UseSkill(skill=skill, args=args))
+
+
+def test_calculate_reads_the_result_off_the_display(shared_desktop: SandboxDesktop) -> None:
+    result = _call(shared_desktop, "calculate", expression="12 * 7 + 5")
+    assert result.ok and result.verified, result.message
+    assert result.value == "89"
+    bad = _call(shared_desktop, "calculate", expression="12 * seven")
+    assert not bad.ok and "expression" in bad.message
+
+
+def test_an_alarm_an_hour_before_a_time_is_listed_in_the_clock(
+    shared_desktop: SandboxDesktop,
+) -> None:
+    result = _call(shared_desktop, "set_alarm", time="10:15 AM", minutes_before=60, name="Call")
+    assert result.ok and result.verified, result.message
+    assert result.value == "09:15"
+    context = CheckContext(shared_desktop.home, shared_desktop)
+    assert run_checker("clock_alarm", {"hour": 9, "minute": 15}, context).passed
+
+
+def test_a_text_file_is_written_saved_and_checked_on_disk(shared_desktop: SandboxDesktop) -> None:
+    path = f"Documents/skill-{time.time_ns()}.txt"
+    result = _call(shared_desktop, "write_text_file", path=path, text="hello from a skill")
+    assert result.ok and result.verified, result.message
+    assert (shared_desktop.home / path).read_text().strip() == "hello from a skill"
+    read = _call(shared_desktop, "read_text_file", path=path)
+    assert read.ok and "hello from a skill" in str(read.value)
+    missing = _call(shared_desktop, "read_text_file", path="Documents/none-such.txt")
+    assert not missing.ok
