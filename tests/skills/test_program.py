@@ -96,3 +96,33 @@ def test_references_are_resolved_from_earlier_values_or_named_as_missing() -> No
         resolve({"time": {"from": "s2", "key": "hour"}}, values)
     with pytest.raises(PlanError, match="s3 has no value"):
         resolve({"time": {"from": "s3"}}, values)
+
+
+def test_a_key_must_be_a_field_the_referred_step_gives() -> None:
+    read = {"id": "s1", "skill": "read_text_file", "args": {"path": "a.txt"}}
+    extract = {
+        "id": "s2",
+        "skill": "extract_values",
+        "args": {"text": {"from": "s1"}, "names": ["time", "place"], "what": "when and where"},
+    }
+
+    def alarm(reference: dict[str, str]) -> dict[str, object]:
+        return {"id": "s3", "skill": "set_alarm", "args": {"time": reference}}
+
+    catalog = default_catalog()
+    check_program(_program(read, extract, alarm({"from": "s2", "key": "time"})), catalog, APPS)
+    with pytest.raises(PlanError, match="gives \\['place', 'time'\\], not 'hour'"):
+        check_program(_program(read, extract, alarm({"from": "s2", "key": "hour"})), catalog, APPS)
+    with pytest.raises(PlanError, match="one value, not an object"):
+        check_program(_program(read, alarm({"from": "s1", "key": "time"})), catalog, APPS)
+
+
+def test_each_file_skill_takes_only_its_own_kind_of_file() -> None:
+    catalog = default_catalog()
+    apps = [*APPS, "writer"]
+    write = {"path": "Documents/report.docx", "text": "x"}
+    with pytest.raises(PlanError, match="not a plain-text file"):
+        check_program(
+            _program({"id": "s1", "skill": "write_text_file", "args": write}), catalog, apps
+        )
+    check_program(_program({"id": "s1", "skill": "write_document", "args": write}), catalog, apps)

@@ -62,6 +62,9 @@ class Manager(Agent):
     #: prompt lines for an instruction ("" when there are none).
     memory: Callable[[str], str] | None = field(default=None, kw_only=True)
     name: ClassVar[str] = "manager"
+    #: The prompt lists every skill with its parameters; a backend that decodes under the
+    #: grammar needs no schema text besides (it would not fit a small model's context).
+    describes_reply: ClassVar[bool] = True
 
     def plan(self, instruction: str, step: int | None = 0) -> PlanOutcome:
         """The program for ``instruction``."""

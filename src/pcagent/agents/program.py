@@ -74,21 +74,7 @@ def is_reference(value: object) -> bool:
 
 def references(args: Mapping[str, JsonValue]) -> list[str]:
     """The step ids the arguments refer to, anywhere inside them, in order."""
-    found: list[str] = []
-
-    def walk(value: object) -> None:
-        if is_reference(value):
-            found.append(value["from"])  # type: ignore[index]
-        elif isinstance(value, dict):
-            for item in value.values():
-                walk(item)
-        elif isinstance(value, list):
-            for item in value:
-                walk(item)
-
-    for value in args.values():
-        walk(value)
-    return list(dict.fromkeys(found))
+    return list(dict.fromkeys(value["from"] for value in _reference_values(args)))
 
 
 _REFERENCE_SCHEMA: dict[str, Any] = {
@@ -189,7 +175,10 @@ def check_program(
     ids of steps that already ran (a re-plan may refer to their values)."""
     problems: list[str] = []
     seen: list[str] = list(known)
+    keys: dict[str, frozenset[str] | None] = {}
     for step in program.steps:
+        problems += _key_problems(step, keys)
+        keys[step.id] = _value_keys(step, catalog)
         if step.id in seen:
             problems.append(f"step id {step.id} repeats")
         earlier = set(seen)
@@ -215,6 +204,57 @@ def check_program(
         problems += _argument_problems(step, one.parameters, earlier)
     if problems:
         raise PlanError("; ".join(problems))
+
+
+def _value_keys(step: ProgramStep, catalog: SkillCatalog) -> frozenset[str] | None:
+    """The fields of a step's value when it is an object; None when it is one value."""
+    if step.skill == GUI:
+        return frozenset(step.outputs) if len(step.outputs) > 1 else None
+    if step.skill not in catalog:
+        return None
+    one = catalog.get(step.skill)
+    if one.value_keys:
+        return frozenset(one.value_keys)
+    named = step.args.get(one.keys_argument) if one.keys_argument else None
+    if isinstance(named, list) and all(isinstance(name, str) for name in named):
+        return frozenset(named)  # type: ignore[arg-type]
+    return None
+
+
+def _key_problems(step: ProgramStep, keys: Mapping[str, frozenset[str] | None]) -> list[str]:
+    """References whose "key" the step they name does not give."""
+    problems = []
+    for value in _reference_values(step.args):
+        source, key = value["from"], value.get("key")
+        if source not in keys:
+            continue  # an unknown step is named by the argument check
+        fields = keys[source]
+        if key and fields is None:
+            problems.append(
+                f"{step.id}: {source}'s value is one value, not an object: refer to it as "
+                f'{{"from": "{source}"}} without "key"'
+            )
+        elif key and fields is not None and key not in fields:
+            problems.append(f"{step.id}: {source} gives {sorted(fields)}, not {key!r}")
+    return problems
+
+
+def _reference_values(args: Mapping[str, JsonValue]) -> list[dict[str, Any]]:
+    found: list[dict[str, Any]] = []
+
+    def walk(value: object) -> None:
+        if is_reference(value):
+            found.append(value)  # type: ignore[arg-type]
+        elif isinstance(value, dict):
+            for item in value.values():
+                walk(item)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+
+    for value in args.values():
+        walk(value)
+    return found
 
 
 def _argument_problems(

@@ -19,6 +19,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from pcagent.actions import parse_action
+from pcagent.agents.program import ProgramStep
 from pcagent.bench.checkers import validate_params
 from pcagent.env.apps import APPS
 from pcagent.errors import BenchError, PcAgentError
@@ -207,6 +208,11 @@ class Task(_Strict):
     reference: list[ReferenceStep]
     #: The author's solution with application actions wherever one fits (GUI for the rest).
     reference_api: list[ReferenceStep] = Field(default_factory=list)
+    #: The gold program: the Manager's program that does the task with the skills (GUI steps
+    #: where none fits), in its format (``{"id": "s1", "skill": ..., "args": ...}``). Training
+    #: tasks generated from templates carry one, for long-term memory to show the Manager; the
+    #: tasks measured with (the 25, their rewordings) carry none. None: no program.
+    program: list[ProgramStep] | None = Field(default=None, min_length=1, max_length=20)
 
     def permitted_effects(self) -> tuple[str, ...]:
         """The safety categories the person giving this instruction permits, as ``[safety]

@@ -105,7 +105,7 @@ def _announce(choices: RunChoices) -> None:
 
 
 def _report(outcome: RunOutcome, config: PcAgentConfig) -> None:
-    colour = "green" if outcome.status == "finished" else "red"
+    colour = {"finished": "green", "unverified": "yellow"}.get(outcome.status, "red")
     console.print(
         f"[{colour}]run {outcome.status}[/{colour}]: {escape(outcome.summary)} "
         f"({outcome.steps} steps, {outcome.tokens} tokens)"

@@ -1,4 +1,5 @@
-"""Recorded runs become a page graph (PG-Agent) and long-term plan memory (COLA).
+"""Recorded runs become a page graph (PG-Agent), and runs and training tasks long-term program
+memory (COLA).
 
 For each step of a run that succeeded, the screen before the action and the screen before the
 next action (the screen after) are compared: when the action led to a different page (another
@@ -6,7 +7,9 @@ window or dialog, other controls, a much changed picture), the new screen is mat
 of the same application and kind of title whose summary embeds close enough (and, between
 fairly close ones, whose picture agrees), or becomes a new node.
 The action becomes an edge between them, named by its target's role and label, with the subtask
-it served. The run's plan goes into long-term memory with its instruction.
+it served. The program of a run that finished with every step checked (status ``finished``)
+goes into long-term memory with its instruction; so does each training task's gold program
+(:class:`ProgramExample`, from ``pcagent bench generate``), checked against the skills first.
 """
 
 from __future__ import annotations
@@ -19,7 +22,9 @@ from typing import Protocol
 import numpy as np
 
 from pcagent import actions as act
-from pcagent.agents.plan import SubtaskSpec
+from pcagent.agents.plan import PLACEHOLDER, SubtaskSpec
+from pcagent.agents.program import GUI, Program, ProgramStep, check_program, is_reference
+from pcagent.errors import PlanError
 from pcagent.experience.graph import (
     ExperienceError,
     PageEdge,
@@ -40,6 +45,7 @@ from pcagent.runtime.events import PlanEvent, ReplanEvent
 from pcagent.runtime.record_database import DATABASE_FILE
 from pcagent.runtime.record_models import RunRecord, StepRecord
 from pcagent.runtime.records import RunStore
+from pcagent.skills import SkillCatalog, default_catalog
 
 #: Two summaries this close are one page whatever the pictures say.
 SAME_PAGE_COSINE = 0.95
@@ -57,6 +63,17 @@ class TextEncoder(Protocol):
     dim: int
 
     def encode(self, texts: Sequence[str]) -> np.ndarray: ...
+
+
+@dataclass(frozen=True)
+class ProgramExample:
+    """A training task's instruction and gold program, for program memory: ``apps`` are the
+    task's applications (its program is checked against them)."""
+
+    task_id: str
+    instruction: str
+    apps: tuple[str, ...]
+    program: tuple[ProgramStep, ...]
 
 
 def run_succeeded(run: RunRecord) -> bool:
@@ -80,7 +97,8 @@ class GraphBuilder:
         self.graph = PageGraph(model=self.model)
 
     def add_run(self, store: RunStore, run: RunRecord, task_id: str = "") -> int:
-        """Add one run's transitions and plan; returns the number of edges it contributed."""
+        """Add one run's transitions, and its program when the run finished with every step
+        checked; returns the number of edges it contributed."""
         steps = store.steps(run.run_id)
         if not steps:
             return 0
@@ -116,19 +134,50 @@ class GraphBuilder:
         plan = [
             subtasks[key] for key in dict.fromkeys(s.subtask_id for s in steps) if key in subtasks
         ]
-        if plan:
+        # Only a verified run teaches a program: "unverified" ended on the agents' word.
+        if plan and run.status == "finished":
             self.graph.plans.append(
                 PlanMemory(
                     instruction=run.instruction,
-                    subtasks=plan,
+                    program=program_of_plan(plan),
                     run_id=run.run_id,
                     embedding=self.encoder.encode([run.instruction])[0],
+                    task_id=task_id,
                 )
             )
         self.graph.sources.append(
             SourceRun(run.run_id, str(store.root), run.instruction, task_id, len(steps))
         )
         return added
+
+    def add_programs(
+        self, examples: Sequence[ProgramExample], catalog: SkillCatalog | None = None
+    ) -> int:
+        """Add training tasks' gold programs to program memory, each checked with
+        :func:`~pcagent.agents.program.check_program` against ``catalog`` (default: every
+        skill) and the task's applications first; returns how many were added.
+
+        Raises :class:`ExperienceError` naming the task whose program is not valid."""
+        skills = catalog if catalog is not None else default_catalog()
+        for example in examples:
+            try:
+                check_program(Program(steps=list(example.program)), skills, example.apps)
+            except PlanError as error:
+                raise ExperienceError(
+                    f"task {example.task_id}'s program is not valid: {error}"
+                ) from None
+        vectors = self.encoder.encode([e.instruction for e in examples]) if examples else []
+        for example, vector in zip(examples, vectors, strict=True):
+            self.graph.plans.append(
+                PlanMemory(
+                    instruction=example.instruction,
+                    program=list(example.program),
+                    run_id="",
+                    embedding=np.asarray(vector, dtype=np.float32),
+                    task_id=example.task_id,
+                )
+            )
+        return len(examples)
 
     def _node_for(self, screen: Screen, vector: np.ndarray, picture: int | None) -> PageNode:
         best: tuple[float, PageNode] | None = None
@@ -168,6 +217,54 @@ class GraphBuilder:
                 self.graph.subtask_texts[text] = np.asarray(vector, dtype=np.float32)
 
 
+def program_of_plan(subtasks: Sequence[SubtaskSpec]) -> list[ProgramStep]:
+    """A run's plan (its subtasks as :func:`~pcagent.agents.program.program_plan` made them)
+    as the program it came from: a subtask with a skill is that skill's call, any other a GUI
+    step whose ``uses`` are the earlier steps its description shows (``[s2: {s2}]``). Steps
+    are numbered ``s1``… in order and references follow (a re-plan's ids may be anything)."""
+    ids = {subtask.id: f"s{number}" for number, subtask in enumerate(subtasks, start=1)}
+    steps: list[ProgramStep] = []
+    for subtask in subtasks:
+        earlier = list(ids)[: len(steps)]
+        if subtask.skill:
+            steps.append(
+                ProgramStep(
+                    id=ids[subtask.id],
+                    skill=subtask.skill,
+                    args={k: _renamed(v, ids) for k, v in subtask.args.items()},
+                    environment=subtask.environment,
+                )
+            )
+            continue
+        uses = [name for name in subtask.placeholders() if name in earlier]
+        task = subtask.description
+        for name in uses:
+            task = task.replace(f" [{name}: {{{name}}}]", "")
+        steps.append(
+            ProgramStep(
+                id=ids[subtask.id],
+                skill=GUI,
+                app=subtask.app,
+                task=PLACEHOLDER.sub(lambda m: f"{{{ids.get(m[1], m[1])}}}", task),
+                uses=[ids[name] for name in uses][:8],
+                outputs=list(subtask.outputs),
+                environment=subtask.environment,
+            )
+        )
+    return steps
+
+
+def _renamed(value: object, ids: dict[str, str]) -> object:
+    if is_reference(value):
+        renamed = {**value, "from": ids.get(value["from"], value["from"])}  # type: ignore[dict-item,index]
+        return renamed
+    if isinstance(value, dict):
+        return {k: _renamed(v, ids) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_renamed(v, ids) for v in value]
+    return value
+
+
 def _teaches(step: StepRecord) -> bool:
     """A step whose action ran, did what Reflection expected, and moves through the GUI."""
     if step.action is None or isinstance(step.action, _NOT_EDGES):
@@ -204,10 +301,15 @@ def build_graph(
     *,
     include: Callable[[RunRecord], bool] = run_succeeded,
     progress: Callable[[str], None] = lambda _: None,
+    examples: Sequence[ProgramExample] = (),
 ) -> PageGraph:
     """A graph from every run in the record folders ``stores`` that ``include`` accepts (by
-    default: runs that succeeded)."""
+    default: runs that succeeded), with program memory from the runs that finished verified and
+    from ``examples`` (training tasks' gold programs)."""
     builder = GraphBuilder(encoder, model)
+    if examples:
+        added = builder.add_programs(examples)
+        progress(f"{added} programs of training tasks")
     for folder in stores:
         if not (folder / DATABASE_FILE).is_file():
             raise ExperienceError(f"no run records in {folder} (no {DATABASE_FILE} there)")

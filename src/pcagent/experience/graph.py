@@ -2,9 +2,10 @@
 
 Nodes are pages (a :class:`~pcagent.experience.screens.Screen` with its embedding and picture
 hash), edges are actions that led from one page to another (or stayed on it), each with the
-subtask it served, and plans are the subtasks of earlier instructions whose runs succeeded. The
-file also lists the runs it was built from, so what went in can be checked (no benchmark task's
-run may be among them) and shown.
+subtask it served, and plans are programs (the Manager's format) of earlier instructions: of
+runs that finished with every step checked, and the gold programs of training tasks. The file
+also lists the runs it was built from, and each plan names its run or task, so what went in can
+be checked (no benchmark task may be among them) and shown.
 """
 
 from __future__ import annotations
@@ -18,10 +19,11 @@ from pathlib import Path
 
 import numpy as np
 
-from pcagent.agents.plan import SubtaskSpec
+from pcagent.agents.program import ProgramStep
 from pcagent.errors import PcAgentError
 
-GRAPH_SCHEMA_VERSION = 1
+#: 2: plans are programs (steps of skill calls and GUI tasks) and may come from training tasks.
+GRAPH_SCHEMA_VERSION = 2
 
 _SCHEMA = [
     "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
@@ -51,8 +53,9 @@ _SCHEMA = [
     CREATE TABLE plans (
         id          INTEGER PRIMARY KEY,
         instruction TEXT NOT NULL,
-        subtasks    TEXT NOT NULL,
+        program     TEXT NOT NULL,
         run_id      TEXT NOT NULL,
+        task_id     TEXT NOT NULL,
         embedding   BLOB NOT NULL
     )
     """,
@@ -106,12 +109,15 @@ class PageEdge:
 
 @dataclass
 class PlanMemory:
-    """The plan of an earlier instruction whose run succeeded."""
+    """The program of an earlier instruction: of a run that finished with every step checked
+    (``run_id``), or a training task's gold program (``task_id``, no run)."""
 
     instruction: str
-    subtasks: list[SubtaskSpec]
+    program: list[ProgramStep]
     run_id: str
     embedding: np.ndarray
+    #: The task it was run for or is the gold program of ("" when unknown).
+    task_id: str = ""
 
 
 @dataclass
@@ -188,12 +194,17 @@ class PageGraph:
                 ],
             )
             conn.executemany(
-                "INSERT INTO plans (instruction, subtasks, run_id, embedding) VALUES (?, ?, ?, ?)",
+                "INSERT INTO plans (instruction, program, run_id, task_id, embedding) "
+                "VALUES (?, ?, ?, ?, ?)",
                 [
                     (
                         p.instruction,
-                        json.dumps([s.model_dump() for s in p.subtasks], ensure_ascii=False),
+                        json.dumps(
+                            [s.model_dump(exclude_defaults=True) for s in p.program],
+                            ensure_ascii=False,
+                        ),
                         p.run_id,
+                        p.task_id,
                         _blob(p.embedding),
                     )
                     for p in self.plans
@@ -240,15 +251,17 @@ class PageGraph:
                 for row in conn.execute("SELECT * FROM edges"):
                     graph.add_edge(PageEdge(row[0], row[1], row[2], row[3], bool(row[4]), row[5]))
                 for row in conn.execute(
-                    "SELECT instruction, subtasks, run_id, embedding FROM plans ORDER BY id"
+                    "SELECT instruction, program, run_id, task_id, embedding FROM plans ORDER BY id"
                 ):
-                    subtasks = [SubtaskSpec.model_validate(s) for s in json.loads(row[1])]
-                    graph.plans.append(PlanMemory(row[0], subtasks, row[2], _vector(row[3])))
+                    program = [ProgramStep.model_validate(s) for s in json.loads(row[1])]
+                    graph.plans.append(
+                        PlanMemory(row[0], program, row[2], _vector(row[4]), task_id=row[3])
+                    )
                 for text, blob in conn.execute("SELECT text, embedding FROM subtask_texts"):
                     graph.subtask_texts[text] = _vector(blob)
                 for row in conn.execute("SELECT * FROM sources"):
                     graph.sources.append(SourceRun(*row))
-        except sqlite3.DatabaseError as error:
+        except (sqlite3.DatabaseError, ValueError) as error:  # a ValidationError too
             raise ExperienceError(f"{path} is not a readable page graph: {error}") from error
         return graph
 

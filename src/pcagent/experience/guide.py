@@ -6,28 +6,40 @@ depth. Paths are ranked by how close the subtask they served is to the current s
 few become lines such as ``click tab "Alarms" → clock: Clocks (achieved: Add an alarm at #:#)``
 (what was achieved is shown with its numbers, files and addresses blanked: they were another
 task's, and a small model copies what it reads).
-The Manager gets the plans of the most similar earlier instructions.
+The Manager gets the programs of the most similar earlier instructions, as JSON in its own
+program format, so that it can copy their shape (the skills, the order, the references).
 """
 
 from __future__ import annotations
 
+import json
 import time
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
-from pcagent.agents.plan import SubtaskSpec
+from pcagent.agents.program import ProgramStep
 from pcagent.experience.build import TextEncoder
 from pcagent.experience.graph import ExperienceError, PageEdge, PageGraph, PageNode, stacked
 from pcagent.experience.screens import Screen, title_shape
 
 #: A page at least this similar to the current screen counts as "a page like this".
 MIN_PAGE_COSINE = 0.75
-#: An earlier instruction at least this similar lends its plan to the Manager.
+#: An earlier instruction at least this similar lends its program to the Manager.
 MIN_PLAN_COSINE = 0.55
+#: Programs shown to the Manager (the nearest instructions').
+PLANS_SHOWN = 3
+#: A literal text in a shown program longer than this is cut (a note's text, a mail's body): the
+#: program's shape is what is shown, and three programs must stay a few hundred tokens.
+MAX_SHOWN_TEXT = 80
+#: Items of a literal list shown (rows of cells, files); the rest are left out.
+MAX_SHOWN_ITEMS = 6
+#: An instruction shown is cut to this many characters.
+MAX_SHOWN_INSTRUCTION = 400
 #: Pages like the current one that walks start from.
 START_PAGES = 3
 #: Lines of guidance given to Decision (each a path of at most ``depth`` actions).
@@ -201,23 +213,43 @@ class Experience:
             self._subtask_cache[subtask] = known
         return known
 
-    def similar_plans(self, instruction: str, k: int = 2) -> str:
-        """Plans of the ``k`` earlier instructions most like this one, as prompt lines ("" when
-        none is similar enough), their values blanked like guidance's."""
+    def similar_plans(self, instruction: str, k: int = PLANS_SHOWN) -> str:
+        """Programs of the ``k`` earlier instructions most like this one (at least
+        :data:`MIN_PLAN_COSINE` alike), nearest first, as prompt lines ``Instruction: ...`` and
+        ``Program: {"steps": [...]}`` (compact JSON, long literal texts and lists cut); "" when
+        none is similar enough. The same instruction and program twice is shown once."""
         if not self.graph.plans:
             return ""
         vector = self.encoder.encode([instruction])[0]
         scores = self._plan_matrix @ vector
-        lines = []
-        for index in np.argsort(-scores)[:k]:
-            if scores[index] < MIN_PLAN_COSINE:
+        shown: dict[str, str] = {}
+        for index in np.argsort(-scores):
+            if scores[index] < MIN_PLAN_COSINE or len(shown) >= k:
                 break
             plan = self.graph.plans[int(index)]
-            steps = "; ".join(_planned(s) for s in plan.subtasks)
-            lines.append(f"- {title_shape(plan.instruction)} → {steps}")
-        return "\n".join(lines)
+            text = shown_program(plan.program)
+            said = _cut(" ".join(plan.instruction.split()), MAX_SHOWN_INSTRUCTION)
+            shown.setdefault(f"{said}\n{text}", f"Instruction: {said}\nProgram: {text}")
+        return "\n".join(shown.values())
 
 
-def _planned(subtask: SubtaskSpec) -> str:
-    found = f" (finds {', '.join(subtask.outputs)})" if subtask.outputs else ""
-    return f"{subtask.id} ({subtask.app or 'any'}): {title_shape(subtask.description)}{found}"
+def shown_program(program: Sequence[ProgramStep]) -> str:
+    """A program as the Manager writes one, on one line: ``{"steps": [...]}``, fields left at
+    their defaults left out, literal texts over :data:`MAX_SHOWN_TEXT` characters and lists over
+    :data:`MAX_SHOWN_ITEMS` items cut."""
+    steps = [_shortened(step.model_dump(mode="json", exclude_defaults=True)) for step in program]
+    return json.dumps({"steps": steps}, ensure_ascii=False, separators=(",", ":"))
+
+
+def _shortened(value: Any) -> Any:
+    if isinstance(value, str):
+        return _cut(value, MAX_SHOWN_TEXT)
+    if isinstance(value, dict):
+        return {key: _shortened(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_shortened(item) for item in value[:MAX_SHOWN_ITEMS]]
+    return value
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"

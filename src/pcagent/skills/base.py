@@ -14,7 +14,7 @@ Skills never read the user's words: a model picked the skill and filled its para
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -106,7 +106,10 @@ class Skill(Generic[P]):
     needs_language: bool = False
     #: Names of the value's fields when it is an object (for references with "key").
     returns: str = ""
-    examples: tuple[str, ...] = field(default=())
+    #: The value is an object with these fields (``{"from": "s1", "key": "label"}``) ...
+    value_keys: tuple[str, ...] = ()
+    #: ... or with the fields a list argument names (``extract_values``' ``names``).
+    keys_argument: str = ""
 
     def validate(self, args: dict[str, Any]) -> P:
         """The parameters, validated; :class:`SkillError` naming each bad field otherwise."""
@@ -150,6 +153,8 @@ def skill(
     apps: tuple[str, ...] = (),
     needs_language: bool = False,
     returns: str = "",
+    value_keys: tuple[str, ...] = (),
+    keys_argument: str = "",
 ) -> Callable[[Callable[[SkillContext, P], SkillResult]], Skill[P]]:
     """Declare the decorated function as a skill; the module's :class:`Skill` objects are
     collected by :mod:`pcagent.skills.catalog` (no registry is filled at import)."""
@@ -163,6 +168,8 @@ def skill(
             apps=apps,
             needs_language=needs_language,
             returns=returns,
+            value_keys=value_keys,
+            keys_argument=keys_argument,
         )
 
     return declare

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+from pathlib import Path, PurePosixPath
+from typing import Annotated
+
+from pydantic import AfterValidator
 
 from pcagent.actions import Action, OpenApp
 from pcagent.skills.base import ActionOutcome, SkillContext
@@ -71,3 +74,36 @@ def document_text(context: SkillContext, path: str) -> str | None:
 def contains(haystack: str, needle: str) -> bool:
     """Whether ``needle`` is in ``haystack``, ignoring case and runs of white space."""
     return " ".join(needle.split()).casefold() in " ".join(haystack.split()).casefold()
+
+
+#: Suffixes of files the plain-text editor reads and writes as they are.
+TEXT_SUFFIXES = frozenset({"", ".txt", ".md", ".csv", ".log", ".py", ".json", ".ini", ".conf"})
+#: Suffixes of word-processor documents.
+DOCUMENT_SUFFIXES = frozenset({".docx", ".odt", ".doc", ".rtf"})
+#: Suffixes of workbooks.
+SHEET_SUFFIXES = frozenset({".xlsx", ".ods", ".xls", ".csv"})
+
+
+def _suffix_in(allowed: frozenset[str], kind: str, other: str) -> AfterValidator:
+    def check(path: str) -> str:
+        suffix = PurePosixPath(path).suffix.lower()
+        if suffix not in allowed:
+            raise ValueError(f"{path} is not {kind}; {other}")
+        return path
+
+    return AfterValidator(check)
+
+
+TextFilePath = Annotated[
+    str,
+    _suffix_in(
+        TEXT_SUFFIXES,
+        "a plain-text file",
+        "documents are read_document/format_paragraphs/write_document, workbooks read_sheet",
+    ),
+]
+DocumentPath = Annotated[
+    str,
+    _suffix_in(DOCUMENT_SUFFIXES, "a word-processor document", "text files are read_text_file"),
+]
+SheetPath = Annotated[str, _suffix_in(SHEET_SUFFIXES, "a workbook", "documents are read_document")]

@@ -35,6 +35,7 @@ def _reply_model(names: list[str]) -> type[BaseModel]:
     ExtractValues,
     needs_language=True,
     returns="an object with the named values",
+    keys_argument="names",
 )
 def extract_values(context: SkillContext, parameters: ExtractValues) -> SkillResult:
     model = context.language()

@@ -21,13 +21,21 @@ from pcagent.app_actions import (
     WriterSave,
 )
 from pcagent.skills.base import SkillContext, SkillParameters, SkillResult, skill
-from pcagent.skills.desktop_apps import StepFailed, contains, do, document_text, home_file
+from pcagent.skills.desktop_apps import (
+    DocumentPath,
+    SheetPath,
+    StepFailed,
+    contains,
+    do,
+    document_text,
+    home_file,
+)
 
 _PATH = 'In HOME, e.g. "Documents/report.docx"; the suffix picks the format.'
 
 
 class WriteDocument(SkillParameters):
-    path: str = Field(min_length=1, max_length=400, description=_PATH)
+    path: DocumentPath = Field(min_length=1, max_length=400, description=_PATH)
     text: str = Field(min_length=1, max_length=10_000, description="The text; \\n: new paragraph.")
 
 
@@ -54,7 +62,7 @@ def write_document(context: SkillContext, parameters: WriteDocument) -> SkillRes
 
 
 class ReadDocument(SkillParameters):
-    path: str = Field(min_length=1, max_length=400, description=_PATH)
+    path: DocumentPath = Field(min_length=1, max_length=400, description=_PATH)
 
 
 @skill(
@@ -74,7 +82,7 @@ def read_document(context: SkillContext, parameters: ReadDocument) -> SkillResul
 
 
 class FormatParagraphs(SkillParameters):
-    path: str = Field(min_length=1, max_length=400, description=_PATH)
+    path: DocumentPath = Field(min_length=1, max_length=400, description=_PATH)
     paragraphs: list[int] = Field(
         default_factory=list,
         max_length=200,
@@ -167,7 +175,7 @@ def fill_cells(context: SkillContext, parameters: FillCells) -> SkillResult:
 
 
 class ReadSheet(SkillParameters):
-    path: str = Field(min_length=1, max_length=400, description='e.g. "Documents/a.xlsx".')
+    path: SheetPath = Field(min_length=1, max_length=400, description='e.g. "Documents/a.xlsx".')
 
 
 @skill(
@@ -187,7 +195,7 @@ def read_sheet(context: SkillContext, parameters: ReadSheet) -> SkillResult:
 
 
 class SortSheet(SkillParameters):
-    path: str = Field(min_length=1, max_length=400, description='e.g. "Documents/a.xlsx".')
+    path: SheetPath = Field(min_length=1, max_length=400, description='e.g. "Documents/a.xlsx".')
     range: str = Field(pattern=r"^[A-Za-z]{1,3}[1-9][0-9]*:[A-Za-z]{1,3}[1-9][0-9]*$")
     column: str = Field(pattern=r"^[A-Za-z]{1,3}$", description="Column to sort by.")
     descending: bool = False

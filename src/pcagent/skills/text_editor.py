@@ -7,13 +7,15 @@ from pydantic import Field
 from pcagent import actions as act
 from pcagent.app_actions import EditorOpen, EditorSaveAs
 from pcagent.skills.base import SkillContext, SkillParameters, SkillResult, skill
-from pcagent.skills.desktop_apps import StepFailed, contains, do, file_text, front
+from pcagent.skills.desktop_apps import StepFailed, TextFilePath, contains, do, file_text, front
 
 APP = "text_editor"
 
 
 class FilePath(SkillParameters):
-    path: str = Field(min_length=1, max_length=400, description='In HOME, e.g. "Documents/a.txt".')
+    path: TextFilePath = Field(
+        min_length=1, max_length=400, description='In HOME, e.g. "Documents/a.txt".'
+    )
 
 
 @skill(
@@ -59,7 +61,9 @@ def type_in_editor(context: SkillContext, parameters: TypeInEditor) -> SkillResu
 
 
 class WriteTextFile(SkillParameters):
-    path: str = Field(min_length=1, max_length=400, description='In HOME, e.g. "Documents/a.txt".')
+    path: TextFilePath = Field(
+        min_length=1, max_length=400, description='In HOME, e.g. "Documents/a.txt".'
+    )
     text: str = Field(min_length=1, max_length=10_000, description="The text to write.")
     append: bool = Field(False, description="true: add at the end; false: replace the text.")
 

@@ -131,6 +131,7 @@ class PickExtreme(SkillParameters):
     "Of labelled values, the label with the largest (or smallest) value.",
     PickExtreme,
     returns='{"label": text, "value": number}',
+    value_keys=("label", "value"),
 )
 def pick_extreme(context: SkillContext, parameters: PickExtreme) -> SkillResult:
     chosen = (max if parameters.largest else min)(parameters.items, key=lambda item: item.value)

@@ -9,7 +9,8 @@ the wording never shifts the values: a seed's chains and values do not depend on
 phrasings the templates have), so the same seed always gives the same tasks; it joins the
 fragments into one validated :class:`~pcagent.bench.tasks.Task`: instruction, fixtures,
 subtasks, a sub-goal graph where each sub-task's nodes come after those of the sub-task it
-depends on, and both reference solutions.
+depends on, both reference solutions and the gold program (the fragments' program steps numbered
+across the task, each carried value a reference to the step that produced it).
 
 Each application appears at most once in a task: a second ``open_app`` of an application already
 open would type into the window the first sub-task left (its note, its document).
@@ -25,6 +26,7 @@ from dataclasses import dataclass
 
 from pcagent.bench.generate.catalogue import TEMPLATES
 from pcagent.bench.generate.flow import FlowValue, ValueKind
+from pcagent.bench.generate.programs import join_programs
 from pcagent.bench.generate.template_base import Fragment, Slot, SubtaskTemplate
 from pcagent.bench.generate.vocabulary import NamePool
 from pcagent.bench.tasks import Fixtures, Task
@@ -145,6 +147,7 @@ def assemble_task(task_id: str, chain: Chain, fragments: list[Fragment], seed: i
             "nodes": [n for f in fragments for n in f.nodes],
             "reference": [step for f in fragments for step in f.reference],
             "reference_api": [step for f in fragments for step in f.reference_api],
+            "program": join_programs([f.program for f in fragments]),
         }
     )
 

@@ -7,13 +7,15 @@ from pathlib import Path
 
 import yaml
 
+from pcagent.agents.program import is_reference
 from pcagent.bench.generate.composer import TaskGenerationError
 from pcagent.bench.tasks import Task, load_task
 
 
 class _TaskFileDumper(yaml.SafeDumper):
     """Writes task files the way people write them: multi-line texts as ``|`` blocks, short
-    lists of plain values on one line (``keys: [ctrl, s]``)."""
+    lists of plain values and a program's references on one line (``keys: [ctrl, s]``,
+    ``time: {from: s2, key: time}``)."""
 
 
 def _text(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
@@ -27,8 +29,16 @@ def _sequence(dumper: yaml.SafeDumper, value: list[object]) -> yaml.SequenceNode
     return dumper.represent_sequence("tag:yaml.org,2002:seq", value, flow_style=plain and short)
 
 
+def _mapping(dumper: yaml.SafeDumper, value: dict[str, object]) -> yaml.MappingNode:
+    # A program's reference to an earlier step reads as one value: {from: s2, key: time}.
+    return dumper.represent_mapping(
+        "tag:yaml.org,2002:map", value, flow_style=True if is_reference(value) else None
+    )
+
+
 _TaskFileDumper.add_representer(str, _text)
 _TaskFileDumper.add_representer(list, _sequence)
+_TaskFileDumper.add_representer(dict, _mapping)
 
 
 def task_yaml(task: Task) -> str:

@@ -5,8 +5,9 @@ editor", "compute an expression in the calculator"). :meth:`SubtaskTemplate.draw
 attribute values (a pydantic model) from the generator's random source and vocabulary, taking the
 value an earlier sub-task produced when there is one; :meth:`SubtaskTemplate.build` turns those
 attributes into a :class:`Fragment`: the instruction sentence, the fixtures, one subtask, its
-sub-goal nodes (existing checkers only) and both reference solutions. ``build`` is a pure function
-of the attributes, so a task is reproducible from its seed.
+sub-goal nodes (existing checkers only), both reference solutions and its gold program (the skill
+calls that do it, :mod:`~pcagent.bench.generate.programs`). ``build`` is a pure function of the
+attributes, so a task is reproducible from its seed.
 
 The instruction sentence is one of the template's :attr:`SubtaskTemplate.phrasings` (format
 strings with named fields, kept as data): the attributes say which (``phrasing``), and the
@@ -23,6 +24,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 from pydantic import BaseModel, ConfigDict, Field
 
 from pcagent.bench.generate.flow import FlowValue, ValueKind
+from pcagent.bench.generate.programs import FragmentProgram
 from pcagent.bench.generate.vocabulary import NamePool
 from pcagent.bench.generate.wording import Phrasing
 from pcagent.bench.tasks import (
@@ -70,6 +72,8 @@ class Fragment:
     nodes: list[SubGoal]
     reference: list[ReferenceStep]
     reference_api: list[ReferenceStep]
+    #: The program steps that do the sub-task with the skills (a GUI step where none fits).
+    program: FragmentProgram
     files: list[FileFixture] = field(default_factory=list)
     inbox: list[MessageFixture] = field(default_factory=list)
     services: tuple[str, ...] = ()

@@ -5,8 +5,13 @@ from __future__ import annotations
 import random
 from typing import ClassVar, Literal
 
+from pydantic import JsonValue
+
+from pcagent.agents.program import ProgramStep
 from pcagent.bench.generate import gui_steps as gui
+from pcagent.bench.generate import programs
 from pcagent.bench.generate.flow import FlowValue, ValueKind
+from pcagent.bench.generate.programs import GIVEN, FragmentProgram, given
 from pcagent.bench.generate.template_base import (
     Fragment,
     Slot,
@@ -136,6 +141,17 @@ class EditorReadValue(SubtaskTemplate[NoteReading]):
         ]
         reference = gui.editor_open_file(a.path)
         reference_api = [gui.act("editor_open", path=a.path)]
+        # The value is named by its kind ("time"), as the Manager's own example names it.
+        steps = [
+            programs.call("s1", "read_text_file", path=a.path),
+            programs.call(
+                "s2",
+                "extract_values",
+                text=programs.reference("s1"),
+                names=[a.asked],
+                what=a.description,
+            ),
+        ]
         if slot.report:
             nodes.append(
                 node(
@@ -149,6 +165,7 @@ class EditorReadValue(SubtaskTemplate[NoteReading]):
             )
             reference.append(gui.act("answer", text=a.value_text))
             reference_api.append(gui.act("answer", text=a.value_text))
+            steps.append(programs.report("s3", self.app, "s2", a.asked, a.description))
         return Fragment(
             instruction=self.instruction(
                 a, file=a.file_name, what=a.description, tell=TELL if slot.report else ""
@@ -160,6 +177,7 @@ class EditorReadValue(SubtaskTemplate[NoteReading]):
             nodes=nodes,
             reference=reference,
             reference_api=reference_api,
+            program=FragmentProgram(tuple(steps), output=programs.reference("s2", a.asked)),
             files=[FileFixture(path=a.path, text=text)],
             output=FlowValue(kind=a.asked, text=a.value_text, description=a.description),
         )
@@ -274,6 +292,17 @@ class EditorWriteValue(SubtaskTemplate[NoteWriting]):
                 gui.act("type", text=a.line + "\n"),
                 gui.act("editor_save_as", path=a.path),
             ],
+            program=FragmentProgram(
+                (
+                    programs.call(
+                        "s1",
+                        "write_text_file",
+                        path=a.path,
+                        text=given() if a.reference_to_previous else a.line,
+                    ),
+                ),
+                output=programs.reference("s1"),
+            ),
             output=FlowValue(kind="file", text=a.path, description=name),
         )
 
@@ -382,7 +411,25 @@ class CalculatorCompute(SubtaskTemplate[Calculation]):
                     "calculator_evaluate", expression=f"{a.left} {_SYMBOLS[a.operation]} {a.right}"
                 ),
             ],
+            program=FragmentProgram((self._step(a),), output=programs.reference("s1")),
             output=FlowValue(kind="number", text=str(a.result), description="the result"),
+        )
+
+    @staticmethod
+    def _step(a: Calculation) -> ProgramStep:
+        """``calculate`` on the numbers; on a carried number a GUI step: ``calculate`` takes an
+        expression of literal numbers only, and a reference replaces a whole argument."""
+        if not a.reference_to_previous:
+            return programs.call(
+                "s1", "calculate", expression=f"{a.left} {_SYMBOLS[a.operation]} {a.right}"
+            )
+        task = {
+            "plus": f"Add {a.right} to the number",
+            "minus": f"Subtract {a.right} from the number",
+            "times": f"Multiply the number by {a.right}",
+        }[a.operation]
+        return programs.gui(
+            "s1", "calculator", f"{task} and read the result", uses=[GIVEN], outputs=["result"]
         )
 
 
@@ -448,6 +495,17 @@ class ClockSetAlarm(SubtaskTemplate[AlarmTime]):
             reference_api=[
                 gui.act("clock_add_alarm", time=clock_text(a.hour, a.minute), name=a.name)
             ],
+            # No name: the instruction gives none, and a program copied from memory should not
+            # invent one.
+            program=FragmentProgram(
+                (
+                    programs.call(
+                        "s1",
+                        "set_alarm",
+                        time=given() if a.reference_to_previous else clock_text(a.hour, a.minute),
+                    ),
+                )
+            ),
         )
 
 
@@ -494,6 +552,15 @@ class ClockAddWorldClock(SubtaskTemplate[WorldClockCity]):
             nodes=[node(slot, "world_clock", "world_clock", {"city": a.city})],
             reference=gui.clock_add_world_clock(a.city),
             reference_api=[gui.act("clock_add_world_clock", city=a.city)],
+            program=FragmentProgram(
+                (
+                    programs.call(
+                        "s1",
+                        "add_world_clock",
+                        city=given() if a.reference_to_previous else a.city,
+                    ),
+                )
+            ),
         )
 
 
@@ -614,6 +681,7 @@ class FileManagerMoveIntoFolder(SubtaskTemplate[FolderTidying]):
             ]
             reference_api.append(gui.act("files_move", source=path, target=target))
         listed = " and ".join(names)
+        files: list[JsonValue] = [given()] if not a.own_texts else list(a.files)
         return Fragment(
             instruction=self.instruction(a, folder=a.folder, files=listed),
             phrasing=a.phrasing,
@@ -621,6 +689,12 @@ class FileManagerMoveIntoFolder(SubtaskTemplate[FolderTidying]):
             nodes=nodes,
             reference=reference,
             reference_api=reference_api,
+            # move_files gives every path now in the folder; the next sub-task takes the first
+            # file, which the instruction names, so it goes on as a literal.
+            program=FragmentProgram(
+                (programs.call("s1", "move_files", files=files, into=target),),
+                output=f"{target}/{names[0]}",
+            ),
             files=[
                 FileFixture(path=path, text=text)
                 for path, text in zip(a.files, a.own_texts, strict=False)

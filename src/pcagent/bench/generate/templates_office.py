@@ -5,8 +5,12 @@ from __future__ import annotations
 import random
 from typing import ClassVar, Literal
 
+from pydantic import JsonValue
+
 from pcagent.bench.generate import gui_steps as gui
+from pcagent.bench.generate import programs
 from pcagent.bench.generate.flow import FlowValue, ValueKind
+from pcagent.bench.generate.programs import FragmentProgram, given
 from pcagent.bench.generate.template_base import (
     Fragment,
     Slot,
@@ -122,6 +126,17 @@ class WriterNewDocument(SubtaskTemplate[NewDocument]):
                 gui.act("writer_insert", text=a.text),
                 gui.act("writer_save", path=a.path),
             ],
+            program=FragmentProgram(
+                (
+                    programs.call(
+                        "s1",
+                        "write_document",
+                        path=a.path,
+                        text=given() if a.reference_to_previous else a.text,
+                    ),
+                ),
+                output=programs.reference("s1"),
+            ),
             output=FlowValue(kind="file", text=a.path, description=f"{a.stem}.docx"),
         )
 
@@ -203,14 +218,17 @@ class WriterFormatDocument(SubtaskTemplate[DocumentFormatting]):
             check = ("docx_bold", {"path": a.path, "paragraph": 0, "only": True})
             keys = [["ctrl", "home"], ["shift", "end"], ["ctrl", "b"]]
             api = gui.act("writer_format", paragraphs=[0], bold=True)
+            change: dict[str, JsonValue] = {"paragraphs": [0], "bold": True}
         elif a.formatting == "center_title":
             check = ("docx_alignment", {"path": a.path, "paragraph": 0, "alignment": "center"})
             keys = [["ctrl", "home"], ["ctrl", "e"]]
             api = gui.act("writer_format", paragraphs=[0], alignment="center")
+            change = {"paragraphs": [0], "alignment": "center"}
         else:
             check = ("docx_underline", {"path": a.path, "paragraph": -1, "only": True})
             keys = [["ctrl", "end"], ["ctrl", "shift", "up"], ["ctrl", "u"]]
             api = gui.act("writer_format", matching=a.paragraphs[-1][:40], underline=True)
+            change = {"paragraphs": [-1], "underline": True}
         words, result = _FORMAT_WORDS[a.formatting]
         return Fragment(
             instruction=self.instruction(a, name=name, change=words, result=result),
@@ -244,6 +262,10 @@ class WriterFormatDocument(SubtaskTemplate[DocumentFormatting]):
                 api,
                 gui.act("writer_save"),
             ],
+            program=FragmentProgram(
+                (programs.call("s1", "format_paragraphs", path=a.path, **change, save=True),),
+                output=programs.reference("s1"),
+            ),
             files=[
                 FileFixture(path=a.path, docx=DocumentSpec(title=a.title, paragraphs=a.paragraphs))
             ],
@@ -340,5 +362,16 @@ class SpreadsheetFillCells(SubtaskTemplate[SheetFilling]):
                 gui.act("sheet_set", cell="A1", values=[[label, value] for label, value in a.rows]),
                 gui.act("sheet_save", path=a.path),
             ],
+            program=FragmentProgram(
+                (programs.call("s1", "fill_cells", rows=self._rows(a), save_as=a.path),),
+                output=programs.reference("s1"),
+            ),
             output=FlowValue(kind="file", text=a.path, description=f"{a.stem}.xlsx"),
         )
+
+    @staticmethod
+    def _rows(a: SheetFilling) -> list[JsonValue]:
+        """The rows for ``fill_cells``: a carried value is the only row's number."""
+        if a.reference_to_previous:
+            return [[label, given()] for label, _ in a.rows]
+        return [[label, value] for label, value in a.rows]

@@ -5,8 +5,11 @@ from __future__ import annotations
 import random
 from typing import ClassVar, Literal
 
+from pcagent.agents.program import ProgramStep
 from pcagent.bench.generate import gui_steps as gui
+from pcagent.bench.generate import programs
 from pcagent.bench.generate.flow import FlowValue, ValueKind
+from pcagent.bench.generate.programs import FragmentProgram, given
 from pcagent.bench.generate.template_base import (
     Fragment,
     Slot,
@@ -31,6 +34,24 @@ FILM_IDS: tuple[str, ...] = tuple(sorted(m for m in MOVIES if len(m) == 6))
 POPULATION_SLUGS: tuple[str, ...] = tuple(
     sorted(s for s in FACTS["population"] if s not in {"china", "india", "united-states"})
 )
+
+
+def _lookup(
+    slot: Slot, app: str, opened: list[ProgramStep], name: str, description: str
+) -> FragmentProgram:
+    """The steps that open a page, pick the value ``name`` out of it, and (when the task ends
+    with it) tell it."""
+    page = opened[-1].id
+    found = f"s{len(opened) + 1}"
+    steps = [
+        *opened,
+        programs.call(
+            found, "extract_values", text=programs.reference(page), names=[name], what=description
+        ),
+    ]
+    if slot.report:
+        steps.append(programs.report(f"s{len(steps) + 1}", app, found, name, description))
+    return FragmentProgram(tuple(steps), output=programs.reference(found, name))
 
 
 def _report(slot: Slot, value: str, after: str) -> tuple[list, list[gui.ReferenceStep]]:
@@ -137,6 +158,18 @@ class BrowserFilmFact(SubtaskTemplate[FilmLookup]):
                 *report_steps,
             ],
             reference_api=[gui.act("browser_open", url=url), *report_steps],
+            # The instruction names the site and the film, not the page: imdb.com's home lists
+            # every film by its title.
+            program=_lookup(
+                slot,
+                self.app,
+                [
+                    programs.call("s1", "open_page", address="imdb.com"),
+                    programs.call("s2", "follow_link", text=a.title),
+                ],
+                "runtime_minutes" if a.field == "runtime" else "year",
+                a.description,
+            ),
             services=("web",),
             output=FlowValue(kind="number", text=str(a.value), description=a.description),
         )
@@ -226,6 +259,17 @@ class BrowserPopulation(SubtaskTemplate[PopulationLookup]):
                 gui.act("browser_open", url=f"http://facts.local/population/{a.slug}"),
                 *report_steps,
             ],
+            # The site's population index lists every country by its name.
+            program=_lookup(
+                slot,
+                self.app,
+                [
+                    programs.call("s1", "open_page", address="facts.local/population"),
+                    programs.call("s2", "follow_link", text=a.country),
+                ],
+                "population",
+                f"the population of {a.country}",
+            ),
             services=("web",),
             output=FlowValue(
                 kind="number", text=str(a.population), description=f"the population of {a.country}"
@@ -352,6 +396,18 @@ class MailSendAttachment(SubtaskTemplate[MailWithAttachment]):
                 ),
                 gui.act("mail_send"),
             ],
+            # No body: the instruction gives none (the reference's greeting is the author's).
+            program=FragmentProgram(
+                (
+                    programs.call(
+                        "s1",
+                        "send_mail",
+                        to=[a.address],
+                        subject=a.subject,
+                        attachments=[given() if not a.own_text else a.attachment],
+                    ),
+                )
+            ),
             files=[FileFixture(path=a.attachment, text=a.own_text)] if a.own_text else [],
             services=("mail",),
         )

@@ -1,0 +1,305 @@
+"""Gold programs of generated training tasks: every one is a valid program over the skills
+(``check_program``) for every template at every place in a chain, its literal values are the ones
+the task's checkers expect, a value carried from one sub-task to the next is a reference to the
+step that produced it, and the tasks measured with (the 25, their rewordings, the
+cross-environment ones) carry no program."""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+from typing import Any
+
+import pytest
+
+from pcagent.agents.program import GUI, Program, ProgramStep, check_program, references
+from pcagent.bench.generate import TEMPLATES, generate_tasks, task_yaml, template_named
+from pcagent.bench.generate.composer import Chain, assemble_task, build_fragments, compose_fragments
+from pcagent.bench.generate.programs import (
+    GIVEN,
+    FragmentProgram,
+    ProgramJoinError,
+    call,
+    given,
+    gui,
+    join_programs,
+    reference,
+)
+from pcagent.bench.generate.template_base import Fragment
+from pcagent.bench.tasks import (
+    TaskDefinitionError,
+    load_cross_tasks,
+    load_reworded_tasks,
+    load_task,
+    load_tasks,
+)
+from pcagent.skills import default_catalog
+
+SEEDS = range(1, 6)
+PER_SEED = 60
+CATALOG = default_catalog()
+
+
+def _chains() -> list[tuple[str, Chain, list[Fragment]]]:
+    """Every task of the seeds as (id, chain, fragments), built the way the composer builds it."""
+    order = list(TEMPLATES)
+    found = []
+    for seed in SEEDS:
+        shuffled = list(order)
+        random.Random(f"pcagent-generate:{seed}").shuffle(shuffled)
+        for number in range(1, PER_SEED + 1):
+            anchor = shuffled[(number - 1) % len(shuffled)]
+            chain, fragments = compose_fragments(seed, number, anchor)
+            found.append((f"gen-{seed}-{number}", chain, fragments))
+    return found
+
+
+CHAINS = _chains()
+TASKS = [task for seed in SEEDS for task in generate_tasks(PER_SEED, seed)]
+
+
+def test_every_generated_program_is_a_valid_program_over_the_skills() -> None:
+    assert len(TASKS) == len(CHAINS) == len(SEEDS) * PER_SEED
+    for task in TASKS:
+        assert task.program is not None, task.id
+        program = Program(steps=task.program)
+        check_program(program, CATALOG, task.apps)  # raises PlanError naming each problem
+        assert [step.id for step in program.steps] == [
+            f"s{n}" for n in range(1, len(program.steps) + 1)
+        ], task.id
+        assert GIVEN not in task_yaml(task).split("program:", 1)[1], task.id
+
+
+def _can_come_third(template: Any) -> bool:
+    """Whether some other application's template can sit between a first one and ``template``
+    (it takes a value and gives one ``template`` takes)."""
+    return any(
+        other.app != template.app and other.consumes and other.produces & template.consumes
+        for other in TEMPLATES
+    )
+
+
+def test_every_template_at_every_place_it_can_take_in_a_chain() -> None:
+    places: dict[str, set[int]] = defaultdict(set)
+    for _, chain, _ in CHAINS:
+        for place, template in enumerate(chain.templates):
+            places[template.name].add(place)
+    for template in TEMPLATES:
+        expected = set()
+        if not template.needs_company:
+            expected.add(0)
+        if template.consumes:
+            expected.add(1)
+            if _can_come_third(template):
+                expected.add(2)
+        assert places[template.name] >= expected, (template.name, places[template.name])
+
+
+def _global_ids(fragments: list[Fragment]) -> list[list[str]]:
+    """The task-wide ids of each fragment's steps, as the join numbers them."""
+    ids, count = [], 0
+    for fragment in fragments:
+        size = len(fragment.program.steps)
+        ids.append([f"s{count + n}" for n in range(1, size + 1)])
+        count += size
+    return ids
+
+
+def test_a_carried_value_is_a_reference_to_the_step_that_produced_it() -> None:
+    links = 0
+    for task_id, chain, fragments in CHAINS:
+        task = next(t for t in TASKS if t.id == task_id)
+        assert task.program is not None
+        steps = {step.id: step for step in task.program}
+        ids = _global_ids(fragments)
+        for index in range(1, len(fragments)):
+            producer, consumer = fragments[index - 1], fragments[index]
+            assert consumer.program.takes_given, (task_id, chain.templates[index].name)
+            used = [
+                ref
+                for step_id in ids[index]
+                for ref in [*references(steps[step_id].args), *steps[step_id].uses]
+            ]
+            output = producer.program.output
+            if isinstance(output, dict):
+                # The reference goes to the producer's own step, with the key it named.
+                source = ids[index - 1][int(output["from"][1:]) - 1]  # type: ignore[index,arg-type]
+                assert source in used, (task_id, index, used)
+                links += 1
+            else:  # a literal (move_files gives a list): the value the checkers know
+                assert output == producer.output.text, task_id  # type: ignore[union-attr]
+                assert output in str([steps[i].args for i in ids[index]]), task_id
+    assert links >= 300
+
+
+def _node(fragment: Fragment, checker: str) -> dict[str, Any]:
+    (params,) = [n.params for n in fragment.nodes if n.checker == checker]
+    return params
+
+
+def _literal(value: Any) -> bool:
+    return not (isinstance(value, dict) and "from" in value)
+
+
+def _check_step(step: ProgramStep, fragment: Fragment) -> None:
+    """The step's literal values against the fragment's checkers and fixtures."""
+    args = step.args
+    if step.skill == GUI:
+        assert step.app == fragment.subtask.app and step.task
+        return
+    if step.skill == "read_text_file":
+        assert args["path"] in {f.path for f in fragment.files}
+    elif step.skill == "extract_values":
+        assert args["names"] and args["what"] and not _literal(args["text"])
+    elif step.skill == "set_alarm":
+        if _literal(args["time"]):
+            alarm = _node(fragment, "clock_alarm")
+            assert args["time"] == f"{alarm['hour']:02d}:{alarm['minute']:02d}"
+    elif step.skill == "add_world_clock":
+        if _literal(args["city"]):
+            assert args["city"] == _node(fragment, "world_clock")["city"]
+    elif step.skill == "send_mail":
+        sent = _node(fragment, "mail_sent")
+        assert args["to"] == [sent["to"]] and args["subject"] == sent["subject_contains"]
+        (attachment,) = args["attachments"]  # type: ignore[misc]
+        if _literal(attachment):
+            assert str(attachment).rsplit("/", 1)[-1] == sent["attachment"]
+    elif step.skill in ("write_text_file", "write_document"):
+        saved = _node(fragment, "file_exists")
+        assert args["path"] == saved["path"]
+        if _literal(args["text"]):
+            checked = next(n.params for n in fragment.nodes if n.checker != "file_exists")
+            for value in checked.get("texts", [checked.get("value")]):
+                assert str(value) in str(args["text"])
+    elif step.skill == "fill_cells":
+        sheet = _node(fragment, "xlsx_rows")
+        assert args["save_as"] == sheet["path"]
+        rows = args["rows"]
+        assert [row[0] for row in rows] == [row[0] for row in sheet["rows"]]  # type: ignore[index,union-attr]
+        for row, checked in zip(rows, sheet["rows"], strict=True):  # type: ignore[arg-type]
+            if _literal(row[1]):  # type: ignore[index]
+                assert str(row[1]) == checked[1]  # type: ignore[index]
+    elif step.skill == "calculate":
+        left, symbol, right = str(args["expression"]).split()
+        result = {"+": int(left) + int(right), "-": int(left) - int(right)}.get(
+            symbol, int(left) * int(right)
+        )
+        assert str(result) == _node(fragment, "calculator_shows")["value"]
+    elif step.skill == "format_paragraphs":
+        checker, params = next((n.checker, n.params) for n in fragment.nodes if "docx" in n.checker)
+        assert args["path"] == params["path"] and args["save"] is True
+        assert args["paragraphs"] == [params["paragraph"]]
+        wanted = {"docx_bold": "bold", "docx_alignment": "alignment", "docx_underline": "underline"}
+        assert args[wanted[checker]] == params.get("alignment", True)
+    elif step.skill == "move_files":
+        moved = [n.params["path"] for n in fragment.nodes if n.checker == "file_exists"]
+        gone = [n.params["path"] for n in fragment.nodes if n.checker == "file_missing"]
+        assert {path.rsplit("/", 1)[0] for path in moved} == {args["into"]}
+        assert [f for f in args["files"] if _literal(f)] in ([], gone)  # type: ignore[union-attr]
+    elif step.skill in ("open_page", "follow_link"):
+        assert fragment.subtask.app == "browser"
+    else:
+        raise AssertionError(f"no check for the skill {step.skill}")
+
+
+def test_literal_values_are_the_ones_the_checkers_expect() -> None:
+    skills = set()
+    for _, _, fragments in CHAINS:
+        for fragment in fragments:
+            for step in fragment.program.steps:
+                _check_step(step, fragment)
+                skills.add(step.skill)
+            if any(n.checker == "answer_is" for n in fragment.nodes):
+                # A task that ends by telling a value ends with the step that tells it.
+                last = fragment.program.steps[-1]
+                assert last.skill == GUI and last.outputs, fragment.instruction
+    assert {"read_text_file", "extract_values", "set_alarm", "send_mail", "calculate"} <= skills
+    assert GUI in skills  # a carried number in the calculator, a value told
+
+
+def test_a_note_read_then_an_alarm_is_read_extract_then_set_alarm() -> None:
+    chain = Chain(
+        (template_named("editor_read_value"), template_named("clock_set_alarm")), ("time",)
+    )
+    fragments = build_fragments(random.Random(5), chain, random.Random(5))
+    task = assemble_task("gen-test-1", chain, fragments, 0)
+    assert task.program is not None
+    dumped = [step.model_dump(exclude_defaults=True) for step in task.program]
+    path = task.fixtures.files[0].path
+    assert dumped == [
+        {"id": "s1", "skill": "read_text_file", "args": {"path": path}},
+        {
+            "id": "s2",
+            "skill": "extract_values",
+            "args": {
+                "text": {"from": "s1"},
+                "names": ["time"],
+                "what": fragments[0].output.description,  # type: ignore[union-attr]
+            },
+        },
+        {"id": "s3", "skill": "set_alarm", "args": {"time": {"from": "s2", "key": "time"}}},
+    ]
+
+
+# --- joining fragments' programs -----------------------------------------------------------------
+
+
+def test_joining_numbers_steps_across_the_task_and_rewrites_references() -> None:
+    first = FragmentProgram(
+        (
+            call("s1", "read_text_file", path="Documents/a.txt"),
+            call("s2", "extract_values", text=reference("s1"), names=["number"], what="the n"),
+        ),
+        output=reference("s2", "number"),
+    )
+    second = FragmentProgram(
+        (gui("s1", "calculator", "Multiply the number by 3", uses=[GIVEN], outputs=["result"]),),
+        output=reference("s1"),
+    )
+    third = FragmentProgram((call("s1", "fill_cells", rows=[["Total", given()]], save_as="b"),))
+    joined = join_programs([first, second, third])
+    assert [step.id for step in joined] == ["s1", "s2", "s3", "s4"]
+    assert joined[1].args["text"] == {"from": "s1"}
+    assert joined[2].uses == ["s2"]
+    assert joined[3].args["rows"] == [["Total", {"from": "s3"}]]
+
+
+def test_a_value_taken_where_none_was_produced_is_refused() -> None:
+    alone = FragmentProgram((call("s1", "set_alarm", time=given()),))
+    with pytest.raises(ProgramJoinError, match="produces none"):
+        join_programs([alone])
+    literal = FragmentProgram((call("s1", "move_files", files=["a"], into="B"),), output="B/a")
+    uses = FragmentProgram((gui("s1", "mail", "Mail it", uses=[GIVEN]),))
+    with pytest.raises(ProgramJoinError, match="literal"):
+        join_programs([literal, uses])
+
+
+# --- task files ------------------------------------------------------------------------------
+
+
+def test_the_program_is_written_to_the_task_file_and_read_back() -> None:
+    task = TASKS[1]
+    text = task_yaml(task)
+    assert "\nprogram:\n" in text and "{from: s" in text
+    assert load_task(text, "t.yaml") == task
+
+
+def test_a_task_file_with_a_malformed_program_is_refused() -> None:
+    text = task_yaml(TASKS[0])
+    broken = text.replace("program:\n- id: s1", "program:\n- id: step-one", 1)
+    assert broken != text
+    with pytest.raises(TaskDefinitionError, match="program"):
+        load_task(broken, "broken.yaml")
+    empty = text.split("program:")[0] + "program: []\n"
+    with pytest.raises(TaskDefinitionError, match="program"):
+        load_task(empty, "empty.yaml")
+
+
+def test_the_tasks_measured_with_carry_no_program() -> None:
+    measured = [
+        *load_tasks().values(),
+        *load_reworded_tasks().values(),
+        *load_cross_tasks().values(),
+    ]
+    assert len(measured) >= 75
+    assert [task.id for task in measured if task.program is not None] == []
