@@ -11,7 +11,13 @@ from pcagent import actions as act
 from pcagent.agents.plan import SubtaskSpec
 from pcagent.runtime.checkpoint import RunCheckpoint
 from pcagent.runtime.events import PlanEvent
-from pcagent.runtime.record_models import ReflectionRecord, RunEvent, StepRecord, StepResult
+from pcagent.runtime.record_models import (
+    ReflectionRecord,
+    RunEvent,
+    RunStatus,
+    StepRecord,
+    StepResult,
+)
 from pcagent.runtime.records import RunStore
 
 HEADER = 'marks: number role "label" =value states @x,y (centre, screen pixels)'
@@ -65,11 +71,11 @@ def record_run(
     subtask: SubtaskSpec,
     steps: list[tuple[str, str, list[str], act.Action | None, int]],
     *,
-    finished: bool = True,
+    status: RunStatus = "finished",
     failing_step: int | None = None,
 ) -> str:
-    """A run with one subtask; ``steps`` are (app, window title, listing lines, action, picture
-    seed)."""
+    """A run with one subtask that ended with ``status``; ``steps`` are (app, window title,
+    listing lines, action, picture seed)."""
     run = store.create_run(instruction, {"agent": "test"})
     state = RunCheckpoint(instruction=instruction, subtasks=[subtask])
     store.add_event(
@@ -92,7 +98,7 @@ def record_run(
             ),
             screenshot=picture(seed),
         )
-    store.set_status(run.run_id, "finished" if finished else "failed")
+    store.set_status(run.run_id, status)
     return run.run_id
 
 
@@ -147,5 +153,5 @@ def training_records(folder: Path) -> Path:
         alarm_run(store, "6:45")
         alarm_run(store, "7:10")
         mail_run(store, "ann@example.test")
-        alarm_run(store, "5:05", finished=False)
+        alarm_run(store, "5:05", status="failed")
     return folder

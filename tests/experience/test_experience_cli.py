@@ -9,9 +9,11 @@ from pathlib import Path
 from tests.experience.recorded_runs import CLOCKS, listing, training_records
 from typer.testing import CliRunner
 
+from pcagent.bench.generate import generate_tasks, write_task_files
 from pcagent.cli import app
 from pcagent.config import load_config
 from pcagent.experience.embedding import SentenceEncoder
+from pcagent.experience.graph import PageGraph
 
 
 def _environment(tmp_path: Path) -> dict[str, str]:
@@ -52,12 +54,62 @@ def test_build_then_inspect_a_graph(tmp_path: Path, shared_encoder: SentenceEnco
     )  # fmt: skip
     assert asked.exit_code == 0, asked.output
     assert "New Alarm" in asked.output and "retrieval:" in asked.output
-    assert "Set an alarm at # in the clock app" in asked.output
+    assert "Instruction: Set an alarm at" in asked.output and '"skill":"gui"' in asked.output
 
     everything = runner.invoke(
         app, ["experience", "build", "-r", str(records), "-o", str(graph), "--all-runs"], env=env
     )
     assert "[4/4]" in everything.output
+
+
+def test_build_puts_training_tasks_programs_beside_the_runs(
+    tmp_path: Path, shared_encoder: SentenceEncoder
+) -> None:
+    env = _environment(tmp_path)
+    records = training_records(tmp_path / "records")
+    folder = tmp_path / "training"
+    write_task_files(generate_tasks(6, 21), folder)
+    graph = tmp_path / "graph.db"
+    runner = CliRunner()
+    built = runner.invoke(
+        app,
+        ["experience", "build", "-r", str(records), "--tasks-dir", str(folder),
+         "--generated", "22:4", "-o", str(graph)],
+        env=env,
+    )  # fmt: skip
+    assert built.exit_code == 0, built.output
+    said = " ".join(built.output.split())  # the console wraps long lines
+    assert "10 programs of training tasks" in said
+    assert "13 programs (10 of training tasks)" in said  # and the 3 runs'
+    stats = json.loads(
+        runner.invoke(app, ["experience", "stats", str(graph), "--json"], env=env).output
+    )
+    assert (stats["runs"], stats["plans"], stats["plans_of_training_tasks"]) == (3, 13, 10)
+    loaded = PageGraph.load(graph)
+    assert {p.task_id for p in loaded.plans if not p.run_id} == {
+        *(f"gen-21-{n}" for n in range(1, 7)),
+        *(f"gen-22-{n}" for n in range(1, 5)),
+    }
+
+    # Only training tasks: no run records are read.
+    alone = runner.invoke(
+        app, ["experience", "build", "--generated", "22:3", "-o", str(graph)], env=env
+    )
+    assert alone.exit_code == 0, alone.output
+    said = " ".join(alone.output.split())  # the console wraps long lines
+    assert ": 0 runs, 0 pages" in said and "3 programs (3 of training tasks)" in said
+    asked = runner.invoke(
+        app,
+        ["experience", "query", str(graph), "--app", "clock",
+         "--instruction", generate_tasks(3, 22)[0].instruction],
+        env=env,
+    )  # fmt: skip
+    assert asked.exit_code == 0 and 'Program: {"steps":[{"id":"s1"' in asked.output
+
+    bad = runner.invoke(
+        app, ["experience", "build", "--generated", "22", "-o", str(graph)], env=env
+    )
+    assert bad.exit_code == 2 and "SEED:COUNT" in bad.output
 
 
 def test_missing_graphs_and_records_are_clear_errors(tmp_path: Path) -> None:

@@ -1,11 +1,13 @@
 """Where experience reaches the agents (orchestration, with scripted models; the retrieval
 itself is tested on a real graph with the real encoder in test_page_graph.py): Decision's prompt
-gets the lines, the Manager's prompt gets the plans, and the no_experience ablation silences
-both."""
+gets the lines, the Manager's prompt gets the programs of similar tasks, and the no_experience
+ablation silences both."""
 
 from __future__ import annotations
 
-from tests.agents.scripted import ScriptedModels, decision, reply
+import json
+
+from tests.agents.scripted import ScriptedModels, decision
 
 from pcagent.agents import DecisionAgent, Manager
 from pcagent.agents.decision import DecisionInput
@@ -13,16 +15,16 @@ from pcagent.agents.roles import default_pool
 from pcagent.config import RunConfig
 from pcagent.env.apps import app_infos
 from pcagent.runtime.parts import NoExperience, build_parts
+from pcagent.skills import default_catalog
 
 APPS = {info.name: info.description for info in app_infos()}
-PLAN = reply(
-    subtasks=[
-        {"id": "s1", "description": "Read the time in a.txt", "app": "text_editor",
-         "outputs": ["time"]},
-        {"id": "s2", "description": "Set an alarm at {time}", "app": "clock",
-         "inputs": ["time"], "depends_on": ["s1"]},
-    ]
-)  # fmt: skip
+PROGRAM = json.dumps(
+    {"steps": [{"id": "s1", "skill": "read_text_file", "args": {"path": "Documents/a.txt"}}]}
+)
+REMEMBERED = (
+    "Instruction: Set an alarm at 06:45 in the clock app\n"
+    'Program: {"steps":[{"id":"s1","skill":"set_alarm","args":{"time":"06:45"}}]}'
+)
 
 
 class Remembered:
@@ -37,7 +39,7 @@ class Remembered:
 
     def similar_plans(self, instruction: str) -> str:
         self.asked.append(instruction)
-        return "- Set an alarm at 6:45 → s1 (clock): Add an alarm at 6:45"
+        return REMEMBERED
 
 
 def test_decision_prompt_carries_the_graph_lines_only_when_there_are_some() -> None:
@@ -56,17 +58,18 @@ def test_decision_prompt_carries_the_graph_lines_only_when_there_are_some() -> N
     assert 'click tab "Alarms" → clock: Clocks' in with_lines
 
 
-def test_manager_prompt_carries_plans_of_similar_instructions() -> None:
+def test_manager_prompt_carries_programs_of_similar_instructions() -> None:
     memory = Remembered()
-    models = ScriptedModels(manager=[PLAN, PLAN])
-    Manager(models.for_role("manager"), apps=APPS, memory=memory.similar_plans).plan(
-        "Read the time in a.txt and set an alarm at it"
+    models = ScriptedModels(manager=[PROGRAM, PROGRAM])
+    skills = default_catalog().for_apps(APPS)
+    manager = Manager(
+        models.for_role("manager"), apps=APPS, skills=skills, memory=memory.similar_plans
     )
-    Manager(models.for_role("manager"), apps=APPS).plan("Read the time in a.txt and set an alarm")
+    manager.plan("Read the time in a.txt and set an alarm at it")
+    Manager(models.for_role("manager"), apps=APPS, skills=skills).plan("Read a.txt")
     remembered, plain = models.prompts("manager")
-    assert "Plans of similar earlier tasks that succeeded" in remembered
-    assert "s1 (clock): Add an alarm at 6:45" in remembered
-    assert "Plans of similar" not in plain
+    assert REMEMBERED in remembered
+    assert "similar earlier tasks" in remembered and "similar earlier tasks" not in plain
     assert memory.asked == ["Read the time in a.txt and set an alarm at it"]
 
 

@@ -1,5 +1,6 @@
 """The leakage check finds a benchmark task's id, fixture file and expected values wherever the
-graph keeps text, and does not cry wolf over words that merely contain a short value."""
+graph keeps text (program memory included), and does not cry wolf over words that merely contain
+a short value, nor over a memory of generated training tasks."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pcagent.agents.plan import SubtaskSpec
+from pcagent.agents.program import ProgramStep
+from pcagent.bench.generate import generate_tasks
 from pcagent.bench.tasks import load_reworded_tasks, load_tasks
 from pcagent.experience.graph import (
     ExperienceError,
@@ -25,15 +27,29 @@ VECTOR = np.ones(4, dtype=np.float32) / 2
 
 
 def graph_with(
-    title: str = "", subtask: str = "-", instruction: str = "", task_id: str = ""
+    title: str = "",
+    subtask: str = "-",
+    instruction: str = "",
+    task_id: str = "",
+    step: ProgramStep | None = None,
+    program_task: str = "",
 ) -> PageGraph:
+    """A graph holding each text in one place; ``step`` and ``program_task``: a training task's
+    program in memory (``program_task`` its id)."""
     graph = PageGraph(model="m")
     graph.nodes.append(PageNode(1, "text_editor", title, ("File", "Edit"), None, 1, VECTOR))
     graph.add_edge(PageEdge(1, 1, "type the text", subtask, False))
-    plan = [SubtaskSpec(id="s1", description=subtask, app="text_editor")]
-    graph.plans.append(PlanMemory(instruction or "x", plan, "r1", VECTOR))
+    gui = ProgramStep(id="s1", skill="gui", app="text_editor", task=subtask)
+    graph.plans.append(PlanMemory(instruction or "x", [gui], "r1", VECTOR))
+    if step is not None or program_task:
+        program = [step or gui]
+        graph.plans.append(PlanMemory("y", program, "", VECTOR, task_id=program_task))
     graph.sources.append(SourceRun("r1", "/records", instruction, task_id, 3))
     return graph
+
+
+def call(skill: str, **args: object) -> ProgramStep:
+    return ProgramStep.model_validate({"id": "s2", "skill": skill, "args": args})
 
 
 def test_an_innocent_graph_has_no_leaks() -> None:
@@ -57,11 +73,42 @@ def test_an_innocent_graph_has_no_leaks() -> None:
         ),
         (graph_with(task_id="pc19"), "pc19", "its id"),
         (graph_with(subtask="Mail it to howie@example.test"), "pc19", "'howie@example.test'"),
+        # In program memory: a literal argument, a training task's id.
+        (
+            graph_with(step=call("read_text_file", path="Documents/memo.txt")),
+            "pc01",
+            "the file name 'memo.txt'",
+        ),
+        (graph_with(step=call("set_alarm", time="09:15")), "pc01", "the expected value '9:15'"),
+        (
+            graph_with(step=call("send_mail", to=["howie@example.test"], subject="x")),
+            "pc19",
+            "'howie@example.test'",
+        ),
+        (graph_with(program_task="pc19"), "pc19", "its id"),
+        (graph_with(program_task="pc05r1"), "pc05", "pc05r1's (the same task in other words) id"),
     ],
 )
 def test_each_kind_of_leak_is_found(graph: PageGraph, task: str, finding: str) -> None:
     leaks = graph_leaks(graph, [TASKS[task]])
     assert any(leak.startswith(f"{task}: ") and finding in leak for leak in leaks), leaks
+
+
+def test_references_in_programs_are_no_values() -> None:
+    """Step ids hold numbers ("s12"); a reference names a step, not a value."""
+    referring = call("write_text_file", path="Documents/b.txt", text={"from": "s13"})
+    assert "13" in str(referring.args)  # pc23 expects 13
+    assert graph_leaks(graph_with(step=referring), [TASKS["pc23"]]) == []
+
+
+def test_a_memory_of_generated_training_programs_knows_none_of_the_measured_tasks() -> None:
+    graph = graph_with()
+    for task in generate_tasks(120, 1) + generate_tasks(60, 11):
+        assert task.program is not None
+        graph.plans.append(PlanMemory(task.instruction, task.program, "", VECTOR, task.id))
+    assert len(graph.plans) == 181
+    measured = [*TASKS.values(), *load_reworded_tasks().values()]
+    assert graph_leaks(graph, measured) == []
 
 
 def test_measuring_with_a_leaking_graph_is_refused(tmp_path: Path) -> None:

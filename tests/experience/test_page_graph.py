@@ -96,14 +96,20 @@ def test_guidance_walks_from_a_similar_screen_towards_the_subtask(
     assert experience.guidance("calculator", "Calculator", "", "compute 2+2") == ""
 
 
-def test_plans_of_similar_instructions_come_back(
+def test_programs_of_similar_instructions_come_back(
     graph: PageGraph, shared_encoder: SentenceEncoder
 ) -> None:
     experience = Experience(graph, shared_encoder)
     plans = experience.similar_plans("Set an alarm at 9:30 with the clock application")
-    assert plans.startswith("- Set an alarm at # in the clock app → s1 (clock): Add an alarm at #")
-    assert "6:45" not in plans and "7:10" not in plans  # another task's values, blanked
-    assert "mail" not in plans.splitlines()[0]
+    lines = plans.splitlines()
+    assert lines[0] in (
+        "Instruction: Set an alarm at 6:45 in the clock app",
+        "Instruction: Set an alarm at 7:10 in the clock app",
+    )
+    # A run's plan comes back as the program it was: one GUI step in the clock.
+    assert lines[1].startswith('Program: {"steps":[{"id":"s1","skill":"gui","app":"clock",')
+    assert "mail" not in lines[0] + lines[1]
+    assert "5:05" not in plans  # the failed run's program was not learned
 
 
 def test_a_saved_graph_loads_back_the_same(

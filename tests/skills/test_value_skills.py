@@ -28,6 +28,10 @@ def test_a_time_moves_by_minutes_around_midnight_and_accepts_common_spellings() 
     assert shift_time.call(NoDesk(), {"time": "10:15", "minutes": -60}).value == "09:15"
     assert shift_time.call(NoDesk(), {"time": "23:50", "minutes": 30}).value == "00:20"
     assert shift_time.call(NoDesk(), {"time": "2:30 pm", "minutes": -45}).value == "13:45"
+    line = {"time": "10:15  Call with the design agency", "minutes": -60}
+    assert shift_time.call(NoDesk(), line).value == "09:15"
+    with pytest.raises(SkillError, match="time"):
+        shift_time.call(NoDesk(), {"time": "08:30 breakfast, 10:15 call", "minutes": 5})
     with pytest.raises(SkillError, match="time"):
         shift_time.call(NoDesk(), {"time": "noonish", "minutes": 5})
     with pytest.raises(SkillError, match="minutes"):

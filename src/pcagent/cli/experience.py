@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
@@ -13,6 +13,9 @@ from rich.markup import escape
 from rich.table import Table
 
 from pcagent.cli.errors import reports_errors
+
+if TYPE_CHECKING:
+    from pcagent.experience.build import ProgramExample
 
 experience_app = typer.Typer(
     help="Build and inspect page graphs learned from recorded runs.", no_args_is_help=True
@@ -43,30 +46,79 @@ def build(
         ),
     ] = None,
     all_runs: Annotated[
-        bool, typer.Option("--all-runs", help="Also learn from runs that did not succeed.")
+        bool,
+        typer.Option(
+            "--all-runs",
+            help="Also learn pages and actions from runs that did not succeed (programs come "
+            "only from runs that finished with every step checked).",
+        ),
     ] = False,
+    tasks_dir: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--tasks-dir",
+            help="A folder of training task files (`pcagent bench generate --out DIR`) whose "
+            "gold programs go into program memory (repeatable; tasks without one are skipped).",
+        ),
+    ] = None,
+    generated: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--generated",
+            metavar="SEED:COUNT",
+            help="Generate COUNT training tasks of SEED (as `pcagent bench generate`) and put "
+            "their gold programs into program memory (repeatable).",
+        ),
+    ] = None,
 ) -> None:
-    """Learn a page graph and plan memory from the successful runs of run-record folders."""
+    """Learn a page graph and program memory from the successful runs of run-record folders
+    and the gold programs of training tasks."""
     from pcagent.config import load_config
     from pcagent.experience.build import build_graph, run_succeeded
     from pcagent.experience.embedding import SentenceEncoder
     from pcagent.models.embedding_pack import DEFAULT_EMBEDDING_PACK
 
     started = time.perf_counter()
+    examples = _training_programs(tasks_dir or [], generated or [])
+    if records is None and not examples:
+        records = _default_records()
     encoder = SentenceEncoder.load(load_config().models_dir)
     graph = build_graph(
         encoder,
         DEFAULT_EMBEDDING_PACK,
-        records or _default_records(),
+        records or [],
         include=(lambda _: True) if all_runs else run_succeeded,
         progress=lambda line: console.print(f"  {escape(line)}"),
+        examples=examples,
     )
     graph.save(out)
+    from_tasks = sum(1 for plan in graph.plans if not plan.run_id)
     console.print(
         f"wrote {out}: {len(graph.sources)} runs, {len(graph.nodes)} pages, "
-        f"{len(graph.edges)} actions, {len(graph.plans)} plans "
-        f"({time.perf_counter() - started:.1f} s)"
+        f"{len(graph.edges)} actions, {len(graph.plans)} programs "
+        f"({from_tasks} of training tasks) ({time.perf_counter() - started:.1f} s)"
     )
+
+
+def _training_programs(folders: list[Path], generated: list[str]) -> list[ProgramExample]:
+    """The gold programs of the training tasks in ``folders`` and of ``SEED:COUNT`` generated
+    sets; :class:`~pcagent.errors.ConfigurationError` for a malformed ``SEED:COUNT``."""
+    from pcagent.bench.generate import generate_tasks
+    from pcagent.bench.tasks import load_task_folder
+    from pcagent.errors import ConfigurationError
+    from pcagent.experience.build import ProgramExample
+
+    tasks = [task for folder in folders for task in load_task_folder(folder).values()]
+    for spec in generated:
+        seed, _, count = spec.partition(":")
+        if not (seed.isdigit() and count.isdigit()):
+            raise ConfigurationError(f"--generated {spec!r} is not SEED:COUNT; e.g. 11:60")
+        tasks += generate_tasks(int(count), int(seed))
+    return [
+        ProgramExample(task.id, task.instruction, tuple(task.apps), tuple(task.program))
+        for task in tasks
+        if task.program is not None
+    ]
 
 
 @experience_app.command("stats")
@@ -90,6 +142,7 @@ def stats(
         "actions": len(graph.edges),
         "page_changes": sum(1 for e in graph.edges.values() if e.new_page),
         "plans": len(graph.plans),
+        "plans_of_training_tasks": sum(1 for plan in graph.plans if not plan.run_id),
         "pages_per_app": dict(sorted(apps.items())),
     }
     if as_json:
@@ -139,7 +192,8 @@ def query(
         typer.Option(help="A recorded step's listing.txt (the marks on screen)."),
     ] = None,
     instruction: Annotated[
-        str | None, typer.Option(help="Also show plans of earlier instructions like this one.")
+        str | None,
+        typer.Option(help="Also show the programs of earlier instructions like this one."),
     ] = None,
 ) -> None:
     """What a Decision agent would be told on such a screen (and the Manager for an
@@ -158,4 +212,7 @@ def query(
     console.print(f"retrieval: {experience.timings_ms[-1]:.1f} ms")
     if instruction:
         plans = experience.similar_plans(instruction)
-        console.print(escape(plans) if plans else "(no similar earlier instruction)")
+        # soft_wrap: a program is one line of JSON, kept whole to be copied.
+        console.print(
+            escape(plans) if plans else "(no similar earlier instruction)", soft_wrap=True
+        )

@@ -38,8 +38,10 @@ PLANS_SHOWN = 3
 MAX_SHOWN_TEXT = 80
 #: Items of a literal list shown (rows of cells, files); the rest are left out.
 MAX_SHOWN_ITEMS = 6
+#: A GUI step's task shown is cut to this many characters.
+MAX_SHOWN_TASK = 200
 #: An instruction shown is cut to this many characters.
-MAX_SHOWN_INSTRUCTION = 400
+MAX_SHOWN_INSTRUCTION = 600
 #: Pages like the current one that walks start from.
 START_PAGES = 3
 #: Lines of guidance given to Decision (each a path of at most ``depth`` actions).
@@ -235,9 +237,17 @@ class Experience:
 
 def shown_program(program: Sequence[ProgramStep]) -> str:
     """A program as the Manager writes one, on one line: ``{"steps": [...]}``, fields left at
-    their defaults left out, literal texts over :data:`MAX_SHOWN_TEXT` characters and lists over
-    :data:`MAX_SHOWN_ITEMS` items cut."""
-    steps = [_shortened(step.model_dump(mode="json", exclude_defaults=True)) for step in program]
+    their defaults left out, literal texts of arguments over :data:`MAX_SHOWN_TEXT` characters,
+    literal lists over :data:`MAX_SHOWN_ITEMS` items and GUI tasks over :data:`MAX_SHOWN_TASK`
+    characters cut."""
+    steps = []
+    for step in program:
+        data = step.model_dump(mode="json", exclude_defaults=True)
+        if "args" in data:
+            data["args"] = _shortened(data["args"])
+        if "task" in data:
+            data["task"] = _cut(data["task"], MAX_SHOWN_TASK)
+        steps.append(data)
     return json.dumps({"steps": steps}, ensure_ascii=False, separators=(",", ":"))
 
 

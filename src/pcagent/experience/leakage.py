@@ -1,8 +1,9 @@
 """No benchmark in the page graph: a graph used to measure on tasks must not know them.
 
-Every text the graph holds (page titles and labels, actions, the subtasks they served, plans,
-the instructions and task ids of its source runs) is scanned for the tasks' ids and
-instructions, their fixture file names and the values their checkers expect: numbers as whole
+Every text the graph holds (page titles and labels, actions, the subtasks they served, the
+programs in memory with their instructions and every literal value of their steps, the
+instructions and task ids of its source runs and of the training tasks its programs came from)
+is scanned for the tasks' ids and instructions, their fixture file names and the values their checkers expect: numbers as whole
 numbers (of two digits or more: a test case's "1" identifies nothing), short texts as whole
 words, long ones anywhere.
 
@@ -17,6 +18,9 @@ import re
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+from pydantic import JsonValue
+
+from pcagent.agents.program import is_reference
 from pcagent.bench.task_secrets import expected_values, file_names
 from pcagent.bench.tasks import Task, same_task_in_other_words
 from pcagent.bench.value_matching import normalise_text, parse_number
@@ -36,12 +40,27 @@ def graph_texts(graph: PageGraph) -> Iterator[str]:
         yield edge.subtask
     for plan in graph.plans:
         yield plan.instruction
-        for subtask in plan.subtasks:
-            yield subtask.description
-            yield from (*subtask.inputs, *subtask.outputs)
+        for step in plan.program:
+            yield from (step.task, step.app, *step.outputs)
+            yield from _literals(step.args)
     yield from graph.subtask_texts
     for source in graph.sources:
         yield source.instruction
+
+
+def _literals(value: JsonValue) -> Iterator[str]:
+    """Every literal in a program step's arguments, as text; references are step ids, not
+    values (the "12" of "s12" is no value)."""
+    if is_reference(value):
+        return
+    if isinstance(value, dict):
+        for item in value.values():
+            yield from _literals(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _literals(item)
+    elif value is not None and not isinstance(value, bool):
+        yield str(value)
 
 
 def _numbers(text: str) -> set[str]:
@@ -72,7 +91,9 @@ def graph_leaks(graph: PageGraph, tasks: Sequence[Task]) -> list[str]:
     normalised = " | ".join(normalise_text(text) for text in texts)
     folded = " | ".join(text.casefold() for text in texts)
     found = []
-    source_ids = {source.task_id.casefold() for source in graph.sources}
+    source_ids = {source.task_id.casefold() for source in graph.sources} | {
+        plan.task_id.casefold() for plan in graph.plans if plan.task_id
+    }
     for task in tasks:
         for same in same_task_in_other_words(task):
             which = "its" if same is task else f"{same.id}'s (the same task in other words)"

@@ -15,11 +15,28 @@ from pydantic import AfterValidator, BeforeValidator, Field
 from pcagent.skills.base import SkillContext, SkillParameters, SkillResult, skill
 
 
+def _one_time_in(text: str) -> str:
+    """The one time of day in a value that holds more ("10:15  Call with the agency", as an
+    extracted line reads); the text itself when it holds none or several."""
+    words = text.replace("\u2236", ":").split()
+    times = [
+        index
+        for index, word in enumerate(words)
+        if ":" in word and word.replace(":", "", 1).rstrip(",;").isdigit()
+    ]
+    if len(times) != 1:
+        return text
+    index = times[0]
+    after = words[index + 1].lower() if index + 1 < len(words) else ""
+    return words[index].rstrip(",;") + (f" {after}" if after in ("am", "pm") else "")
+
+
 def _clock_time(value: object) -> object:
-    """Accept "9:15", "09:15", "9.15", "10:15 AM", "2:30 pm"; give "HH:MM" (24-hour)."""
+    """Accept "9:15", "09:15", "9.15", "10:15 AM", "2:30 pm", and a value holding one such time
+    among other words; give "HH:MM" (24-hour)."""
     if not isinstance(value, str):
         return value
-    text = value.strip().lower().replace(".", ":").replace("\u2236", ":")
+    text = _one_time_in(value.strip()).lower().replace(".", ":").replace("\u2236", ":")
     suffix = ""
     for marker in ("am", "pm"):
         if text.endswith(marker):

@@ -1,0 +1,181 @@
+"""Program memory with the real embedding model: training tasks' gold programs and the programs
+of runs that finished verified go in; for an instruction, the programs of the nearest earlier
+instructions come back in the Manager's own format, bounded in size."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from tests.experience.recorded_runs import alarm_run
+
+from pcagent.agents.program import Program, ProgramStep, program_plan
+from pcagent.bench.generate import TEMPLATES, generate_tasks
+from pcagent.bench.generate.composer import assemble_task, build_fragments, compose_fragments
+from pcagent.bench.tasks import Task
+from pcagent.experience.build import GraphBuilder, ProgramExample, build_graph, program_of_plan
+from pcagent.experience.embedding import SentenceEncoder
+from pcagent.experience.graph import ExperienceError, PageGraph
+from pcagent.experience.guide import (
+    MAX_SHOWN_ITEMS,
+    MAX_SHOWN_TEXT,
+    Experience,
+    shown_program,
+)
+from pcagent.models.embedding_pack import DEFAULT_EMBEDDING_PACK
+from pcagent.runtime.records import RunStore
+from pcagent.skills import default_catalog
+
+SEED = 11
+TRAINING = generate_tasks(60, SEED)
+
+
+def example(task: Task) -> ProgramExample:
+    assert task.program is not None
+    return ProgramExample(task.id, task.instruction, tuple(task.apps), tuple(task.program))
+
+
+@pytest.fixture(scope="module")
+def memory(shared_encoder: SentenceEncoder) -> Experience:
+    builder = GraphBuilder(shared_encoder, DEFAULT_EMBEDDING_PACK)
+    assert builder.add_programs([example(task) for task in TRAINING]) == 60
+    return Experience(builder.graph, shared_encoder)
+
+
+def shown(text: str) -> list[tuple[str, list[ProgramStep]]]:
+    """The (instruction, program) pairs of ``similar_plans``'s lines, each program validated."""
+    lines = text.splitlines()
+    assert len(lines) % 2 == 0, text
+    pairs = []
+    for said, program in zip(lines[::2], lines[1::2], strict=True):
+        assert said.startswith("Instruction: ") and program.startswith("Program: "), text
+        steps = Program.model_validate(json.loads(program.removeprefix("Program: "))).steps
+        pairs.append((said.removeprefix("Instruction: "), steps))
+    return pairs
+
+
+def skills_of(program: list[ProgramStep]) -> list[str]:
+    return [step.skill for step in program]
+
+
+def same_words_other_values(number: int) -> Task:
+    """Training task ``number`` of the seed again, in the same phrasings with other values: an
+    instruction memory has not seen whose nearest is that task's kind."""
+    order = list(TEMPLATES)
+    random.Random(f"pcagent-generate:{SEED}").shuffle(order)
+    anchor = order[(number - 1) % len(order)]
+    chain, _ = compose_fragments(SEED, number, anchor)
+    wording = random.Random(f"pcagent-generate:{SEED}:{number}:wording")
+    fragments = build_fragments(random.Random(f"other values {number}"), chain, wording)
+    return assemble_task(f"query-{number}", chain, fragments, SEED)
+
+
+@pytest.mark.parametrize("number", [2, 5, 8, 11, 14, 16])
+def test_the_nearest_instructions_lend_their_programs_in_the_managers_format(
+    memory: Experience, number: int
+) -> None:
+    query = same_words_other_values(number)
+    assert query.program is not None and query.instruction != TRAINING[number - 1].instruction
+    pairs = shown(memory.similar_plans(query.instruction))
+    assert 1 <= len(pairs) <= 3
+    for said, program in pairs:
+        # Each shown program is the one memory holds for that instruction.
+        (known,) = [task for task in TRAINING if task.instruction == said]
+        assert program == known.program
+    # A task of the same kind is among them: its program has the query's shape to copy.
+    assert skills_of(query.program) in [skills_of(program) for _, program in pairs]
+
+
+def test_k_picks_how_many_and_an_unrelated_instruction_gets_none(memory: Experience) -> None:
+    query = same_words_other_values(6).instruction
+    assert len(shown(memory.similar_plans(query))) == 3
+    assert len(shown(memory.similar_plans(query, k=1))) == 1
+    assert 3 < len(shown(memory.similar_plans(query, k=5))) <= 5
+    assert memory.similar_plans("What is the weather like on Mars tomorrow?") == ""
+    assert memory.similar_plans("Book a table for two at an Italian restaurant tonight") == ""
+
+
+def test_long_literals_are_cut_and_the_same_program_is_shown_once(
+    shared_encoder: SentenceEncoder,
+) -> None:
+    long_steps = (
+        ProgramStep(id="s1", skill="write_text_file",
+                    args={"path": "Documents/long.txt", "text": "word " * 1000}),
+        ProgramStep(id="s2", skill="fill_cells",
+                    args={"rows": [[f"row {n}", n] for n in range(50)], "save_as": "a.xlsx"}),
+        ProgramStep(id="s3", skill="gui", app="writer", task="Do it " * 60, uses=["s1"]),
+    )  # fmt: skip
+    instruction = "Write a long note into long.txt and fill a sheet with fifty rows"
+    twice = ProgramExample("t1", instruction, ("text_editor", "spreadsheet", "writer"), long_steps)
+    builder = GraphBuilder(shared_encoder, DEFAULT_EMBEDDING_PACK)
+    builder.add_programs([twice, twice])
+    text = Experience(builder.graph, shared_encoder).similar_plans(instruction)
+    ((said, program),) = shown(text)  # one, though memory holds it twice
+    assert said == instruction
+    assert len(str(program[0].args["text"])) <= MAX_SHOWN_TEXT
+    assert len(program[1].args["rows"]) == MAX_SHOWN_ITEMS  # type: ignore[arg-type]
+    assert program[1].args["rows"][0] == ["row 0", 0]  # type: ignore[index]
+    assert len(program[2].task) <= 200 and program[2].uses == ["s1"]
+    assert len(text) < 1000
+    assert len(shown_program(list(long_steps))) < 1000
+
+
+def test_a_run_teaches_its_program_only_when_it_finished_verified(
+    tmp_path: Path, shared_encoder: SentenceEncoder
+) -> None:
+    with RunStore(tmp_path) as store:
+        alarm_run(store, "6:45")
+        alarm_run(store, "8:20", status="unverified")
+    graph = build_graph(shared_encoder, DEFAULT_EMBEDDING_PACK, [tmp_path], include=lambda _: True)
+    assert len(graph.sources) == 2  # both runs' pages and actions
+    (plan,) = graph.plans
+    assert plan.instruction == "Set an alarm at 6:45 in the clock app" and plan.run_id
+    assert [s.model_dump(exclude_defaults=True) for s in plan.program] == [
+        {"id": "s1", "skill": "gui", "app": "clock", "task": "Add an alarm at 6:45"}
+    ]
+
+
+def test_a_runs_plan_reads_back_as_the_program_it_came_from() -> None:
+    catalog = default_catalog()
+    for task in TRAINING[:30]:
+        assert task.program is not None
+        program = Program(steps=task.program)
+        assert program_of_plan(program_plan(program, catalog).subtasks) == task.program, task.id
+    replanned = program_plan(
+        Program.model_validate(
+            {"steps": [
+                {"id": "s4", "skill": "read_text_file", "args": {"path": "a.txt"}},
+                {"id": "s5", "skill": "gui", "app": "clock", "task": "Set it", "uses": ["s4"]},
+                {"id": "s6", "skill": "set_alarm", "args": {"time": {"from": "s4", "key": "t"}}},
+            ]}
+        ),
+        catalog,
+    ).subtasks  # fmt: skip
+    first, second, third = program_of_plan(replanned)
+    assert (first.id, second.uses, second.task) == ("s1", ["s1"], "Set it")
+    assert third.args == {"time": {"from": "s1", "key": "t"}}
+
+
+def test_an_invalid_training_program_is_refused_naming_its_task(
+    shared_encoder: SentenceEncoder,
+) -> None:
+    wrong = ProgramStep(id="s1", skill="set_alarm", args={"time": "25:99"})
+    builder = GraphBuilder(shared_encoder, DEFAULT_EMBEDDING_PACK)
+    with pytest.raises(ExperienceError, match="task gen-x-1's program is not valid.*time"):
+        builder.add_programs([ProgramExample("gen-x-1", "Alarm", ("clock",), (wrong,))])
+    missing_app = ProgramStep(id="s1", skill="add_world_clock", args={"city": "Oslo"})
+    with pytest.raises(ExperienceError, match="gen-x-2.*clock"):
+        builder.add_programs([ProgramExample("gen-x-2", "Oslo", ("writer",), (missing_app,))])
+    assert builder.graph.plans == []
+
+
+def test_program_memory_is_saved_and_read_back(memory: Experience, tmp_path: Path) -> None:
+    path = tmp_path / "memory.db"
+    memory.graph.save(path)
+    again = PageGraph.load(path)
+    assert [(p.instruction, p.program, p.run_id, p.task_id) for p in again.plans] == [
+        (p.instruction, p.program, p.run_id, p.task_id) for p in memory.graph.plans
+    ]
+    assert {p.task_id for p in again.plans} == {t.id for t in TRAINING}
