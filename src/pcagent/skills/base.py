@@ -30,6 +30,15 @@ class SkillError(PcAgentError):
     """A skill was called with what it cannot take (unknown name, invalid parameters)."""
 
 
+class StepFailed(PcAgentError):
+    """One action of a skill failed; the skill's result says which and why (raised by
+    :func:`pcagent.skills.desktop_apps.do`, turned into a failed result by :meth:`Skill.call`)."""
+
+    def __init__(self, outcome: ActionOutcome, kind: str) -> None:
+        super().__init__(f"{kind} failed: {outcome.message}")
+        self.outcome = outcome
+
+
 class SkillParameters(BaseModel):
     """Base of every skill's parameter model: unknown fields are errors, values immutable."""
 
@@ -127,6 +136,8 @@ class Skill(Generic[P]):
         parameters = self.validate(args)
         try:
             return self.run(context, parameters)
+        except StepFailed as failure:
+            return SkillResult.failed(str(failure))
         except PcAgentError as error:
             return SkillResult.failed(f"{self.name} failed: {error}")
 

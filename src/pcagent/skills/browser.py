@@ -7,7 +7,7 @@ from pydantic import Field
 
 from pcagent.app_actions import BrowserClick, BrowserFill, BrowserOpen, BrowserRead
 from pcagent.skills.base import SkillContext, SkillParameters, SkillResult, skill
-from pcagent.skills.desktop_apps import StepFailed, do
+from pcagent.skills.desktop_apps import do
 
 APP = "browser"
 
@@ -32,11 +32,8 @@ class WebSearch(SkillParameters):
     returns="the results page's text",
 )
 def web_search(context: SkillContext, parameters: WebSearch) -> SkillResult:
-    try:
-        do(context, BrowserOpen(url=parameters.query))
-        return _page(context)
-    except StepFailed as failure:
-        return SkillResult.failed(str(failure))
+    do(context, BrowserOpen(url=parameters.query))
+    return _page(context)
 
 
 class OpenPage(SkillParameters):
@@ -51,11 +48,8 @@ class OpenPage(SkillParameters):
     returns="the page's text",
 )
 def open_page(context: SkillContext, parameters: OpenPage) -> SkillResult:
-    try:
-        do(context, BrowserOpen(url=parameters.address))
-        return _page(context)
-    except StepFailed as failure:
-        return SkillResult.failed(str(failure))
+    do(context, BrowserOpen(url=parameters.address))
+    return _page(context)
 
 
 class FollowLink(SkillParameters):
@@ -71,13 +65,10 @@ class FollowLink(SkillParameters):
     returns="the new page's text",
 )
 def follow_link(context: SkillContext, parameters: FollowLink) -> SkillResult:
-    try:
-        clicked = do(context, BrowserClick(text=parameters.text))
-        if (clicked.output or "").startswith("downloaded"):
-            return SkillResult(True, clicked.output, evidence=clicked.output or "")
-        return _page(context)
-    except StepFailed as failure:
-        return SkillResult.failed(str(failure))
+    clicked = do(context, BrowserClick(text=parameters.text))
+    if (clicked.output or "").startswith("downloaded"):
+        return SkillResult(True, clicked.output, evidence=clicked.output or "")
+    return _page(context)
 
 
 class FormField(SkillParameters):
@@ -100,15 +91,10 @@ class FillForm(SkillParameters):
 )
 def fill_form(context: SkillContext, parameters: FillForm) -> SkillResult:
     fields = parameters.fields
-    try:
-        for number, field in enumerate(fields, start=1):
-            last = number == len(fields)
-            do(
-                context,
-                BrowserFill(
-                    label=field.label, value=field.value, submit=parameters.submit and last
-                ),
-            )
-        return _page(context)
-    except StepFailed as failure:
-        return SkillResult.failed(str(failure))
+    for number, field in enumerate(fields, start=1):
+        last = number == len(fields)
+        do(
+            context,
+            BrowserFill(label=field.label, value=field.value, submit=parameters.submit and last),
+        )
+    return _page(context)

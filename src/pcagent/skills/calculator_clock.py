@@ -6,7 +6,7 @@ from pydantic import Field
 
 from pcagent.app_actions import CalculatorEvaluate, ClockAddAlarm, ClockAddWorldClock
 from pcagent.skills.base import SkillContext, SkillParameters, SkillResult, skill
-from pcagent.skills.desktop_apps import StepFailed, do
+from pcagent.skills.desktop_apps import do
 from pcagent.skills.values import ClockTime, shifted
 
 
@@ -27,10 +27,7 @@ class Calculate(SkillParameters):
     returns="the number shown",
 )
 def calculate(context: SkillContext, parameters: Calculate) -> SkillResult:
-    try:
-        outcome = do(context, CalculatorEvaluate(expression=parameters.expression))
-    except StepFailed as failure:
-        return SkillResult.failed(str(failure))
+    outcome = do(context, CalculatorEvaluate(expression=parameters.expression))
     if not outcome.verified or not outcome.output:
         return SkillResult.failed("the calculator's display could not be read back")
     return SkillResult(True, outcome.output.strip(), evidence=f"display: {outcome.output}")
@@ -54,10 +51,7 @@ class SetAlarm(SkillParameters):
 )
 def set_alarm(context: SkillContext, parameters: SetAlarm) -> SkillResult:
     ring = shifted(parameters.time, parameters.minutes_after - parameters.minutes_before)
-    try:
-        outcome = do(context, ClockAddAlarm(time=ring, name=parameters.name))
-    except StepFailed as failure:
-        return SkillResult.failed(str(failure))
+    outcome = do(context, ClockAddAlarm(time=ring, name=parameters.name))
     if not outcome.verified:
         return SkillResult.failed(f"no alarm at {ring} could be seen in the list")
     return SkillResult(True, ring, evidence=outcome.message)
@@ -74,10 +68,7 @@ class WorldClock(SkillParameters):
     apps=("clock",),
 )
 def add_world_clock(context: SkillContext, parameters: WorldClock) -> SkillResult:
-    try:
-        outcome = do(context, ClockAddWorldClock(city=parameters.city))
-    except StepFailed as failure:
-        return SkillResult.failed(str(failure))
+    outcome = do(context, ClockAddWorldClock(city=parameters.city))
     if not outcome.verified:
         return SkillResult.failed(f"{parameters.city} could not be seen among the world clocks")
     return SkillResult(True, parameters.city, evidence=outcome.message)

@@ -8,15 +8,7 @@ from typing import Annotated
 from pydantic import AfterValidator
 
 from pcagent.actions import Action, OpenApp
-from pcagent.skills.base import ActionOutcome, SkillContext
-
-
-class StepFailed(Exception):
-    """One action of a skill failed; the skill reports its message."""
-
-    def __init__(self, outcome: ActionOutcome, action: Action) -> None:
-        super().__init__(f"{action.kind} failed: {outcome.message}")
-        self.outcome = outcome
+from pcagent.skills.base import ActionOutcome, SkillContext, StepFailed
 
 
 def do(context: SkillContext, *actions: Action) -> ActionOutcome:
@@ -26,7 +18,7 @@ def do(context: SkillContext, *actions: Action) -> ActionOutcome:
     for action in actions:
         outcome = context.act(action)
         if not outcome.ok:
-            raise StepFailed(outcome, action)
+            raise StepFailed(outcome, action.kind)
     return outcome
 
 

@@ -8,8 +8,8 @@ from pathlib import PurePosixPath
 from pydantic import Field
 
 from pcagent.app_actions import FilesCopy, FilesList, FilesMakeFolder, FilesMove
-from pcagent.skills.base import SkillContext, SkillParameters, SkillResult, skill
-from pcagent.skills.desktop_apps import StepFailed, do, home_file
+from pcagent.skills.base import SkillContext, SkillParameters, SkillResult, StepFailed, skill
+from pcagent.skills.desktop_apps import do, home_file
 
 APP = "file_manager"
 
@@ -26,10 +26,7 @@ class ListFolder(SkillParameters):
     returns="the names",
 )
 def list_folder(context: SkillContext, parameters: ListFolder) -> SkillResult:
-    try:
-        listed = do(context, FilesList(path=parameters.folder))
-    except StepFailed as failure:
-        return SkillResult.failed(str(failure))
+    listed = do(context, FilesList(path=parameters.folder))
     return SkillResult(True, listed.output or "", evidence=f"{parameters.folder or 'HOME'} listed")
 
 
@@ -90,10 +87,7 @@ class MakeFolder(SkillParameters):
 
 @skill("make_folder", "Create a folder in HOME.", MakeFolder, apps=(APP,))
 def make_folder(context: SkillContext, parameters: MakeFolder) -> SkillResult:
-    try:
-        do(context, FilesMakeFolder(path=parameters.path))
-    except StepFailed as failure:
-        return SkillResult.failed(str(failure))
+    do(context, FilesMakeFolder(path=parameters.path))
     folder = home_file(context, parameters.path)
     if folder is not None and not folder.is_dir():
         return SkillResult.failed(f"{parameters.path} is not a folder afterwards")

@@ -6,7 +6,7 @@ from pydantic import Field
 
 from pcagent.app_actions import MailCompose, MailRead, MailSend
 from pcagent.skills.base import SkillContext, SkillParameters, SkillResult, skill
-from pcagent.skills.desktop_apps import StepFailed, do, home_file
+from pcagent.skills.desktop_apps import do, home_file
 
 APP = "mail"
 
@@ -34,19 +34,16 @@ def send_mail(context: SkillContext, parameters: SendMail) -> SkillResult:
     ]
     if missing:
         return SkillResult.failed(f"no such file to attach: {missing}")
-    try:
-        do(
-            context,
-            MailCompose(
-                to=tuple(parameters.to),
-                subject=parameters.subject,
-                body=parameters.body,
-                attachments=tuple(parameters.attachments),
-            ),
-        )
-        sent = do(context, MailSend())
-    except StepFailed as failure:
-        return SkillResult.failed(str(failure))
+    do(
+        context,
+        MailCompose(
+            to=tuple(parameters.to),
+            subject=parameters.subject,
+            body=parameters.body,
+            attachments=tuple(parameters.attachments),
+        ),
+    )
+    sent = do(context, MailSend())
     if not sent.verified:
         return SkillResult.failed(f"the message could not be seen leaving: {sent.message}")
     return SkillResult(True, ", ".join(parameters.to), evidence=sent.message)
@@ -65,8 +62,5 @@ class ReadMail(SkillParameters):
     returns="the messages as text",
 )
 def read_mail(context: SkillContext, parameters: ReadMail) -> SkillResult:
-    try:
-        read = do(context, MailRead(folder=parameters.folder, limit=parameters.limit))
-    except StepFailed as failure:
-        return SkillResult.failed(str(failure))
+    read = do(context, MailRead(folder=parameters.folder, limit=parameters.limit))
     return SkillResult(True, read.output or "", evidence=f"{parameters.folder} read")

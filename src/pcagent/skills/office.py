@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, ValidationError, model_validator
 
 from pcagent import actions as act
 from pcagent.app_actions import (
@@ -24,7 +24,6 @@ from pcagent.skills.base import SkillContext, SkillParameters, SkillResult, skil
 from pcagent.skills.desktop_apps import (
     DocumentPath,
     SheetPath,
-    StepFailed,
     contains,
     do,
     document_text,
@@ -47,12 +46,9 @@ class WriteDocument(SkillParameters):
     returns="the saved path",
 )
 def write_document(context: SkillContext, parameters: WriteDocument) -> SkillResult:
-    try:
-        do(context, act.OpenApp(app="writer"))
-        do(context, WriterInsert(text=parameters.text))
-        saved = do(context, WriterSave(path=parameters.path))
-    except StepFailed as failure:
-        return SkillResult.failed(str(failure))
+    do(context, act.OpenApp(app="writer"))
+    do(context, WriterInsert(text=parameters.text))
+    saved = do(context, WriterSave(path=parameters.path))
     path = (saved.output or parameters.path).removeprefix("~/")
     text = document_text(context, path)
     first = parameters.text.strip().splitlines()[0]
@@ -73,11 +69,8 @@ class ReadDocument(SkillParameters):
     returns="the numbered paragraphs",
 )
 def read_document(context: SkillContext, parameters: ReadDocument) -> SkillResult:
-    try:
-        do(context, WriterOpen(path=parameters.path))
-        read = do(context, WriterRead())
-    except StepFailed as failure:
-        return SkillResult.failed(str(failure))
+    do(context, WriterOpen(path=parameters.path))
+    read = do(context, WriterRead())
     return SkillResult(True, read.output or "", evidence=f"{parameters.path} read")
 
 
@@ -112,25 +105,22 @@ class FormatParagraphs(SkillParameters):
     apps=("writer",),
 )
 def format_paragraphs(context: SkillContext, parameters: FormatParagraphs) -> SkillResult:
+    opened = do(context, WriterOpen(path=parameters.path))
+    count = (opened.output or "").count("\n") + 1 if opened.output else 0
+    numbers = tuple(n if n >= 0 else count + n for n in parameters.paragraphs)
+    if any(n < 0 for n in numbers):
+        return SkillResult.failed(f"the document has {count} paragraphs")
+    change = parameters.model_dump(
+        include={"bold", "italic", "underline", "alignment", "line_spacing", "font_size"},
+        exclude_none=True,
+    )
     try:
-        opened = do(context, WriterOpen(path=parameters.path))
-        count = (opened.output or "").count("\n") + 1 if opened.output else 0
-        numbers = tuple(n if n >= 0 else count + n for n in parameters.paragraphs)
-        if any(n < 0 for n in numbers):
-            return SkillResult.failed(f"the document has {count} paragraphs")
-        change = parameters.model_dump(
-            include={"bold", "italic", "underline", "alignment", "line_spacing", "font_size"},
-            exclude_none=True,
-        )
-        formatted = do(
-            context, WriterFormat(paragraphs=numbers, matching=parameters.matching, **change)
-        )
-        if parameters.save:
-            do(context, WriterSave())
-    except StepFailed as failure:
-        return SkillResult.failed(str(failure))
-    except ValueError as error:
-        return SkillResult.failed(str(error))
+        action = WriterFormat(paragraphs=numbers, matching=parameters.matching, **change)
+    except ValidationError as error:
+        return SkillResult.failed(f"format_paragraphs: {error.errors()[0]['msg']}")
+    formatted = do(context, action)
+    if parameters.save:
+        do(context, WriterSave())
     if not formatted.verified:
         return SkillResult.failed("the format could not be read back from the document")
     return SkillResult(True, parameters.path, evidence=formatted.message)
@@ -158,15 +148,12 @@ class FillCells(SkillParameters):
 )
 def fill_cells(context: SkillContext, parameters: FillCells) -> SkillResult:
     rows = tuple(tuple(row) for row in parameters.rows if row)
-    try:
-        if parameters.path:
-            do(context, SheetOpen(path=parameters.path))
-        else:
-            do(context, act.OpenApp(app="spreadsheet"))
-        do(context, SheetSet(cell=parameters.cell, values=rows))
-        saved = do(context, SheetSave(path=parameters.save_as))
-    except StepFailed as failure:
-        return SkillResult.failed(str(failure))
+    if parameters.path:
+        do(context, SheetOpen(path=parameters.path))
+    else:
+        do(context, act.OpenApp(app="spreadsheet"))
+    do(context, SheetSet(cell=parameters.cell, values=rows))
+    saved = do(context, SheetSave(path=parameters.save_as))
     path = (saved.output or parameters.save_as or parameters.path).removeprefix("~/")
     file = home_file(context, path)
     if file is not None and not file.is_file():
@@ -186,11 +173,8 @@ class ReadSheet(SkillParameters):
     returns="the cells as text",
 )
 def read_sheet(context: SkillContext, parameters: ReadSheet) -> SkillResult:
-    try:
-        do(context, SheetOpen(path=parameters.path))
-        read = do(context, SheetRead())
-    except StepFailed as failure:
-        return SkillResult.failed(str(failure))
+    do(context, SheetOpen(path=parameters.path))
+    read = do(context, SheetRead())
     return SkillResult(True, read.output or "", evidence=f"{parameters.path} read")
 
 
@@ -209,18 +193,15 @@ class SortSheet(SkillParameters):
     apps=("spreadsheet",),
 )
 def sort_sheet(context: SkillContext, parameters: SortSheet) -> SkillResult:
-    try:
-        do(context, SheetOpen(path=parameters.path))
-        sorted_ = do(
-            context,
-            SheetSort(
-                range=parameters.range,
-                column=parameters.column,
-                descending=parameters.descending,
-                header=parameters.header,
-            ),
-        )
-        do(context, SheetSave())
-    except StepFailed as failure:
-        return SkillResult.failed(str(failure))
+    do(context, SheetOpen(path=parameters.path))
+    sorted_ = do(
+        context,
+        SheetSort(
+            range=parameters.range,
+            column=parameters.column,
+            descending=parameters.descending,
+            header=parameters.header,
+        ),
+    )
+    do(context, SheetSave())
     return SkillResult(True, parameters.path, evidence=sorted_.message)

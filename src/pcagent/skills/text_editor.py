@@ -7,7 +7,7 @@ from pydantic import Field
 from pcagent import actions as act
 from pcagent.app_actions import EditorOpen, EditorSaveAs
 from pcagent.skills.base import SkillContext, SkillParameters, SkillResult, skill
-from pcagent.skills.desktop_apps import StepFailed, TextFilePath, contains, do, file_text, front
+from pcagent.skills.desktop_apps import TextFilePath, contains, do, file_text, front
 
 APP = "text_editor"
 
@@ -26,10 +26,7 @@ class FilePath(SkillParameters):
     returns="the file's text",
 )
 def read_text_file(context: SkillContext, parameters: FilePath) -> SkillResult:
-    try:
-        shown = do(context, EditorOpen(path=parameters.path))
-    except StepFailed as failure:
-        return SkillResult.failed(str(failure))
+    shown = do(context, EditorOpen(path=parameters.path))
     text = file_text(context, parameters.path)
     if text is None:
         text = shown.output or ""
@@ -49,11 +46,8 @@ class TypeInEditor(SkillParameters):
     apps=(APP,),
 )
 def type_in_editor(context: SkillContext, parameters: TypeInEditor) -> SkillResult:
-    try:
-        front(context, APP)
-        do(context, act.TypeText(text=parameters.text))
-    except StepFailed as failure:
-        return SkillResult.failed(str(failure))
+    front(context, APP)
+    do(context, act.TypeText(text=parameters.text))
     seen = context.screen_text()
     if not contains(seen, parameters.text.splitlines()[0]):
         return SkillResult.failed("the typed text does not show in the editor", seen[:300])
@@ -78,23 +72,20 @@ class WriteTextFile(SkillParameters):
 )
 def write_text_file(context: SkillContext, parameters: WriteTextFile) -> SkillResult:
     existed = file_text(context, parameters.path) is not None
-    try:
-        do(context, EditorOpen(path=parameters.path))
-        keys = ["ctrl", "end"] if parameters.append else ["ctrl", "a"]
-        text = parameters.text
-        if (
-            parameters.append
-            and existed
-            and not (file_text(context, parameters.path) or "\n")[-1:].isspace()
-        ):
-            text = "\n" + text
-        do(context, act.Hotkey(keys=keys), act.TypeText(text=text))
-        if existed:
-            do(context, act.Hotkey(keys=["ctrl", "s"]))
-        else:
-            do(context, EditorSaveAs(path=parameters.path))
-    except StepFailed as failure:
-        return SkillResult.failed(str(failure))
+    do(context, EditorOpen(path=parameters.path))
+    keys = ["ctrl", "end"] if parameters.append else ["ctrl", "a"]
+    text = parameters.text
+    if (
+        parameters.append
+        and existed
+        and not (file_text(context, parameters.path) or "\n")[-1:].isspace()
+    ):
+        text = "\n" + text
+    do(context, act.Hotkey(keys=keys), act.TypeText(text=text))
+    if existed:
+        do(context, act.Hotkey(keys=["ctrl", "s"]))
+    else:
+        do(context, EditorSaveAs(path=parameters.path))
     saved = file_text(context, parameters.path)
     if saved is None or not contains(saved, parameters.text):
         return SkillResult.failed(
