@@ -76,33 +76,3 @@ def test_hub_instantiates_only_when_every_input_exists() -> None:
     hub.publish({"name": "standup"})
     assert hub.instantiate(subtask) == "Alarm at 14:30 for standup; 14:30!"
     assert hub.as_dict() == {"time": "14:30", "name": "standup"}
-
-
-def test_two_subtasks_in_a_row_in_one_application_become_one_visit() -> None:
-    from pcagent.agents.plan import Plan, SubtaskSpec, merge_same_app_visits
-
-    plan = Plan(
-        subtasks=[
-            SubtaskSpec(id="s1", description="Compute 12 * 7 + 5", app="calculator"),
-            SubtaskSpec(id="s1b", description="Show the result", app="calculator",
-                        outputs=["shown"]),
-            SubtaskSpec(id="s2", description="Press equals", app="calculator", outputs=["r"],
-                        inputs=["shown"], depends_on=["s1b"]),
-            SubtaskSpec(id="s3", description="Note {r}", app="text_editor", inputs=["r"],
-                        depends_on=["s2"]),
-            SubtaskSpec(id="s4", description="Save it", app="text_editor", depends_on=["s3"]),
-            SubtaskSpec(id="s5", description="Mail {r}", app="mail", inputs=["r"], outputs=["x"],
-                        depends_on=["s3"]),
-            SubtaskSpec(id="s6", description="Send {x}", app="mail", inputs=["x"],
-                        depends_on=["s5"]),
-        ]
-    )  # fmt: skip
-    merged = merge_same_app_visits(plan).subtasks
-    assert [s.id for s in merged] == ["s1", "s3", "s5", "s6"]
-    assert merged[0].description == "Compute 12 * 7 + 5; then Show the result; then Press equals"
-    # a value found and used within the one visit is no input of it
-    assert merged[0].outputs == ["shown", "r"] and merged[0].inputs == []
-    assert merged[1].depends_on == ["s1"]  # was s2, now merged into s1
-    assert merged[1].description == "Note {r}; then Save it"
-    # s6 needs x, which s5 finds: kept apart, so {x} is filled in from the hub
-    check_plan(merge_same_app_visits(plan))
