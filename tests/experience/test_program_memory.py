@@ -163,10 +163,10 @@ def test_an_invalid_training_program_is_refused_naming_its_task(
 ) -> None:
     wrong = ProgramStep(id="s1", skill="set_alarm", args={"time": "25:99"})
     builder = GraphBuilder(shared_encoder, DEFAULT_EMBEDDING_PACK)
-    with pytest.raises(ExperienceError, match="task gen-x-1's program is not valid.*time"):
+    with pytest.raises(ExperienceError, match=r"task gen-x-1's program is not valid.*time"):
         builder.add_programs([ProgramExample("gen-x-1", "Alarm", ("clock",), (wrong,))])
     missing_app = ProgramStep(id="s1", skill="add_world_clock", args={"city": "Oslo"})
-    with pytest.raises(ExperienceError, match="gen-x-2.*clock"):
+    with pytest.raises(ExperienceError, match=r"gen-x-2.*clock"):
         builder.add_programs([ProgramExample("gen-x-2", "Oslo", ("writer",), (missing_app,))])
     assert builder.graph.plans == []
 

@@ -1,6 +1,6 @@
 """Asking the page graph from the viewer: a graph built with the real encoder from real run
 records answers with the pages like the described screen, the guidance Decision would get and
-the plans the Manager would get."""
+the programs the Manager would get."""
 
 from __future__ import annotations
 
@@ -52,7 +52,8 @@ def test_the_graph_answers_what_decision_and_the_manager_would_get(client: httpx
     assert answer.status_code == 200
     text = answer.text.replace("&quot;", '"')
     assert 'click button "Add Alarm" → clock: New Alarm' in text
-    assert "Set an alarm at # in the clock app" in text and "retrieval" in text
+    assert "Instruction: Set an alarm at" in text and '"skill":"gui"' in text
+    assert "retrieval" in text
     unseen = client.get("/experience/query", params={"app": "calculator", "window": "Calculator"})
     assert "no page like this in the graph" in unseen.text
 

@@ -1,5 +1,5 @@
 """The page graph's retrieval, asked from the viewer: what a Decision agent would be told on a
-screen like the one described, and the plans the Manager would get for an instruction."""
+screen like the one described, and the programs the Manager would get for an instruction."""
 
 from __future__ import annotations
 
@@ -66,7 +66,7 @@ def experience_query_page(path: Path, apps: list[str], question: Question) -> st
             + f"<pre class=guidance>{esc(lines) or '(no page like this in the graph)'}</pre>"
             + f"<p class=muted>retrieval {experience.timings_ms[-1]:.1f} ms</p>"
             + (
-                f"<h2>Plans the Manager would get</h2><pre class=plans>{esc(plans)}</pre>"
+                f"<h2>Programs the Manager would get</h2><pre class=plans>{esc(plans)}</pre>"
                 if question.instruction
                 else ""
             )

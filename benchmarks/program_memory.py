@@ -1,0 +1,101 @@
+"""Program memory: how often the programs it shows the Manager have the shape the task needs.
+
+Builds program memory from the gold programs of generated training tasks (``--train SEED:COUNT``,
+repeatable), then asks it, as the Manager's prompt does, for the programs of each instruction of
+other generated tasks (``--queries SEED:COUNT``, a seed memory was not built from). A shown
+program "fits" when its skills, in order, are those of the query task's own gold program: the
+shape the Manager is meant to copy (the values are the query's own). Prints JSON: the memory's
+size and build time; of the queries, how many have their shape anywhere in memory, how many get
+no program (none is similar enough), how many get a fitting one first and among those shown; and
+the shown text's size (characters) and retrieval time. The baseline is memory's own coverage:
+a query whose shape is nowhere in memory cannot be fitted.
+
+    python benchmarks/program_memory.py --train 11:60 [--train 12:60] --queries 99:100
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+
+from pcagent.agents.program import ProgramStep
+from pcagent.bench.generate import generate_tasks
+from pcagent.experience.build import GraphBuilder, ProgramExample
+from pcagent.experience.embedding import SentenceEncoder
+from pcagent.experience.guide import Experience
+from pcagent.models.embedding_pack import DEFAULT_EMBEDDING_PACK
+
+
+def seed_and_count(text: str) -> tuple[int, int]:
+    seed, _, count = text.partition(":")
+    return int(seed), int(count)
+
+
+def shape(program: list[ProgramStep] | list[dict[str, object]]) -> tuple[str, ...]:
+    return tuple(
+        step.skill if isinstance(step, ProgramStep) else str(step["skill"]) for step in program
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--train", type=seed_and_count, action="append", required=True)
+    parser.add_argument("--queries", type=seed_and_count, default=(99, 100))
+    arguments = parser.parse_args()
+
+    training = [t for seed, count in arguments.train for t in generate_tasks(count, seed)]
+    queries = generate_tasks(arguments.queries[1], arguments.queries[0])
+    encoder = SentenceEncoder.load()
+    started = time.perf_counter()
+    builder = GraphBuilder(encoder, DEFAULT_EMBEDDING_PACK)
+    builder.add_programs(
+        [
+            ProgramExample(t.id, t.instruction, tuple(t.apps), tuple(t.program or ()))
+            for t in training
+        ]
+    )
+    build_s = time.perf_counter() - started
+    memory = Experience(builder.graph, encoder)
+
+    known = {shape(t.program or []) for t in training}
+    covered = none = first = among = 0
+    sizes: list[int] = []
+    took_ms: list[float] = []
+    for query in queries:
+        wanted = shape(query.program or [])
+        covered += wanted in known
+        began = time.perf_counter()
+        text = memory.similar_plans(query.instruction)
+        took_ms.append((time.perf_counter() - began) * 1000)
+        sizes.append(len(text))
+        shown = [
+            shape(json.loads(line.removeprefix("Program: "))["steps"])
+            for line in text.splitlines()
+            if line.startswith("Program: ")
+        ]
+        none += not shown
+        first += bool(shown) and shown[0] == wanted
+        among += wanted in shown
+    print(
+        json.dumps(
+            {
+                "memory_programs": len(training),
+                "build_s": round(build_s, 1),
+                "queries": len(queries),
+                "shape_in_memory": covered,
+                "no_program_shown": none,
+                "fitting_first": first,
+                "fitting_among_shown": among,
+                "shown_chars_median": statistics.median(sizes),
+                "shown_chars_max": max(sizes),
+                "retrieval_median_ms": round(statistics.median(took_ms), 1),
+            },
+            indent=2,
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()
