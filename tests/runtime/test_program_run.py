@@ -53,3 +53,14 @@ def test_a_reference_to_a_value_is_filled_in_before_the_call(tmp_path: Path) -> 
     second = store.steps(outcome.run_id)[-1]
     assert second.action.args == {"time": "00:10", "minutes": 20}
     assert second.result.output == "00:30"
+
+
+def test_what_a_skill_tells_the_person_is_the_run_s_answer(tmp_path: Path) -> None:
+    store, outcome, _desktop = _run(
+        tmp_path,
+        {"id": "s1", "skill": "days_between", "args": {"start": "2025-03-01", "end": "2025-03-11"}},
+        {"id": "s2", "skill": "tell_user", "args": {"text": "{s1} days"}},
+    )
+    assert outcome.status == "finished", outcome.summary
+    told = store.steps(outcome.run_id)[-1].result
+    assert told.answer == "10 days" and told.verified

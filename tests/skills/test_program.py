@@ -126,3 +126,14 @@ def test_each_file_skill_takes_only_its_own_kind_of_file() -> None:
             _program({"id": "s1", "skill": "write_text_file", "args": write}), catalog, apps
         )
     check_program(_program({"id": "s1", "skill": "write_document", "args": write}), catalog, apps)
+
+
+def test_slots_in_a_text_take_earlier_values_and_are_checked_like_references() -> None:
+    values = {"s1": "42", "s2": {"minutes": 15}}
+    args = {"expression": "{s1} * 60 + {s2.minutes}"}
+    assert resolve(args, values) == {"expression": "42 * 60 + 15"}
+    calculate = {"id": "s2", "skill": "calculate", "args": {"expression": "{s1} * 60"}}
+    read = {"id": "s1", "skill": "read_text_file", "args": {"path": "a.txt"}}
+    check_program(_program(read, calculate), default_catalog(), APPS)
+    with pytest.raises(PlanError, match="not an earlier step"):
+        check_program(_program(calculate), default_catalog(), APPS)

@@ -16,6 +16,7 @@ records, resume, rewind and replay keep working on it.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -61,6 +62,10 @@ class Program(BaseModel):
         if cls.reply_schema is not None:
             return cls.reply_schema
         return super().model_json_schema(*args, **kwargs)
+
+
+#: A value of an earlier step inside a text argument: ``"{s1} * 60"``, ``"at {s2.time}"``.
+SLOT = re.compile(r"\{(s[0-9]{1,2})(?:\.([a-z][a-z0-9_]{0,39}))?\}")
 
 
 def is_reference(value: object) -> bool:
@@ -240,11 +245,17 @@ def _key_problems(step: ProgramStep, keys: Mapping[str, frozenset[str] | None]) 
 
 
 def _reference_values(args: Mapping[str, JsonValue]) -> list[dict[str, Any]]:
+    """Every reference in the arguments: reference objects, and slots in texts."""
     found: list[dict[str, Any]] = []
 
     def walk(value: object) -> None:
         if is_reference(value):
             found.append(value)  # type: ignore[arg-type]
+        elif isinstance(value, str):
+            found.extend(
+                {"from": m.group(1), **({"key": m.group(2)} if m.group(2) else {})}
+                for m in SLOT.finditer(value)
+            )
         elif isinstance(value, dict):
             for item in value.values():
                 walk(item)
@@ -303,9 +314,15 @@ def resolve(args: Mapping[str, JsonValue], values: Mapping[str, JsonValue]) -> d
             return value[key]
         raise PlanError(f"step {source}'s value has no {key!r}: {json.dumps(value)[:200]}")
 
+    def as_text(match: re.Match[str]) -> str:
+        found = value_of({"from": match.group(1), "key": match.group(2) or ""})
+        return found if isinstance(found, str) else json.dumps(found, ensure_ascii=False)
+
     def walk(value: JsonValue) -> JsonValue:
         if is_reference(value):
             return value_of(value)  # type: ignore[arg-type]
+        if isinstance(value, str):
+            return SLOT.sub(as_text, value)
         if isinstance(value, dict):
             return {k: walk(v) for k, v in value.items()}
         if isinstance(value, list):

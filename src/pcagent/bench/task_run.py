@@ -375,6 +375,8 @@ def _run_pcagent(
     def on_step(record: StepRecord) -> None:
         if isinstance(record.action, act.Answer):
             answers.append(record.action.text)
+        elif record.result is not None and record.result.answer is not None:
+            answers.append(record.result.answer)  # a skill told the person
         if record.reflection is not None and record.reflection.verdict != "success":
             flagged.append(record.step)
         evaluator.evaluate(context, record.step)

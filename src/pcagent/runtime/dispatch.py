@@ -106,6 +106,7 @@ class ActionDispatcher:
             output=result.value_text() if result.ok else None,
             value=result.value if result.ok else None,
             verified=result.ok,
+            answer=result.answer if result.ok else None,
             error=None if result.ok else "SkillFailedError",
         )
 

@@ -85,6 +85,8 @@ class SkillResult:
     value: JsonValue = None
     evidence: str = ""
     message: str = ""
+    #: What the skill tells the person (the run's answer to a question), when it tells one.
+    answer: str | None = None
 
     @classmethod
     def failed(cls, message: str, evidence: str = "") -> SkillResult:

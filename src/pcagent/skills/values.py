@@ -179,3 +179,18 @@ def sort_items(context: SkillContext, parameters: SortItems) -> SkillResult:
 
 def _plain(number: float) -> float | int:
     return int(number) if float(number).is_integer() else number
+
+
+class TellUser(SkillParameters):
+    text: str = Field(min_length=1, max_length=2000, description="The answer, as asked for.")
+
+
+@skill(
+    "tell_user",
+    "Tell the person the answer to what they asked (a value found, a result worked out).",
+    TellUser,
+    returns="the text",
+)
+def tell_user(context: SkillContext, parameters: TellUser) -> SkillResult:
+    text = parameters.text.strip()
+    return SkillResult(True, text, evidence="told", answer=text)
