@@ -65,3 +65,11 @@ def test_one_desktop_plans_name_none() -> None:
     models = ScriptedModels(manager=[program(step("s1", "calculator", "anything"))])
     plan = manager(models, {}).plan("compute").plan
     assert [s.environment for s in plan.subtasks] == [""]
+
+
+def test_the_fallback_works_on_the_first_desktop() -> None:
+    wrong = program(step("s1", "calculator", "phone"))
+    models = ScriptedModels(manager=[wrong, wrong])
+    outcome = manager(models).plan("compute it")
+    assert outcome.fallback
+    assert [s.environment for s in outcome.plan.subtasks] == ["workstation"]

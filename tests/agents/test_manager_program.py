@@ -9,6 +9,7 @@ from tests.agents.scripted import ScriptedModels
 
 from pcagent.agents.manager import Manager
 from pcagent.agents.plan import SubtaskSpec
+from pcagent.errors import PromptTooLongError
 from pcagent.skills import SkillCatalog, default_catalog
 
 APPS = {"text_editor": "plain text files", "clock": "alarms and world clocks"}
@@ -73,3 +74,15 @@ def test_a_replan_numbers_new_steps_after_the_old_and_may_use_their_values() -> 
     outcome = _manager(models).replan("x", [done], {"s1": "9:00"}, failed, "no alarm seen")
     assert [s.id for s in outcome.plan.subtasks] == ["s3"]
     assert "from s3 on" in models.backends["manager"].requests[0].messages[-1].text
+
+
+def test_a_prompt_too_long_for_the_model_is_asked_compact_then_falls_back() -> None:
+    too_long = PromptTooLongError("the prompt is too long (5000 tokens; the context holds 4096)")
+    models = ScriptedModels(manager=[too_long, _reply(READ)])
+    outcome = _manager(models).plan("read it")
+    assert not outcome.fallback and outcome.plan.subtasks[0].skill == "read_text_file"
+    compact = models.backends["manager"].requests[1].messages[0].text
+    assert "- read_text_file(path)" in compact and "Open a text file" not in compact
+    models = ScriptedModels(manager=[too_long, too_long])
+    outcome = _manager(models).plan("read it")
+    assert outcome.fallback and "too long" in outcome.problem

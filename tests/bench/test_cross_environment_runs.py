@@ -5,6 +5,7 @@ Every task's reference solutions pass every sub-goal, and doing nothing fails.""
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import signal
 import socket
@@ -166,16 +167,16 @@ def test_the_agents_plan_across_both_desktops_and_act_on_the_right_one(
     from pcagent.runtime.events import PlanEvent
     from pcagent.runtime.records import RunStore
 
-    plan = scripts.plan(
-        {"id": "s1", "description": "Compute 1275 * 12 in the calculator", "app": "calculator",
+    plan = json.dumps({"steps": [
+        {"id": "s1", "skill": "calculate", "args": {"expression": "1275 * 12"},
          "environment": "workstation"},
-        {"id": "s2", "description": "Note the yearly rent 15300 in a new text file and save "
-         "it as Documents/annual_rent.txt", "app": "text_editor", "environment": "laptop",
-         "depends_on": ["s1"]},
-    )  # fmt: skip
+        {"id": "s2", "skill": "gui", "app": "text_editor", "environment": "laptop",
+         "task": "Note the yearly rent {s1} in a new text file and save it as "
+         "Documents/annual_rent.txt", "uses": ["s1"]},
+    ]})  # fmt: skip
     script = {
-        # the run opens the calculator and computes the written-out 1275 * 12 by rule
-        "workstation": [decision({"kind": "done"}, "computed")],
+        # the program's calculate skill computes on the workstation: no decision there
+        "workstation": [decision({"kind": "fail", "reason": "not expected"}, "unexpected")],
         "laptop": [  # the run opens the editor first, by rule
             decision({"kind": "type", "text": "Annual rent: 15300\n"}, "write it"),
             decision({"kind": "editor_save_as", "path": "Documents/annual_rent.txt"}, "save"),
@@ -202,7 +203,7 @@ def test_the_agents_plan_across_both_desktops_and_act_on_the_right_one(
     failed = {state.node_id: state.reason for state in result.nodes if not state.passed}
     assert result.error is None, result.error
     assert result.outcome.success, failed
-    assert desks[:1] == ["workstation"] and set(desks[1:]) == {"laptop"}
+    assert set(desks) == {"laptop"}
     assert (served.home / "Documents" / "annual_rent.txt").exists()
     with RunStore(config.runs_dir) as store:
         assert result.run_id is not None
@@ -219,7 +220,8 @@ def test_the_agents_plan_across_both_desktops_and_act_on_the_right_one(
         "workstation" if s.subtask_id == "s1" else "laptop" for s in steps
     ]
     assert {s.front_app for s in laptop} == {"", "text_editor"}
-    assert {s.front_app for s in steps if s.subtask_id == "s1"} >= {"calculator"}
+    (computed,) = [s for s in steps if s.subtask_id == "s1"]  # the skill, on the workstation
+    assert computed.action.kind == "use_skill" and computed.result.output == "15300"
 
 
 def test_a_ray_actor_drives_a_served_desktop_instead_of_a_sandbox_of_its_own(

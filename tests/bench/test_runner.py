@@ -19,12 +19,20 @@ PARAGRAPHS = (
     "Alibaba is a technology group from Hangzhou that runs online marketplaces.\n"
     "OpenAI is a research company in San Francisco that builds language models.\n"
 )
-WRITER_PLAN = scripts.plan(
+WRITER_PROGRAM = json.dumps(
     {
-        "id": "s1",
-        "description": "Write the two paragraphs and save them as TechCompanies in the Documents "
-        "folder",
-        "app": "writer",
+        "steps": [
+            {
+                "id": "s1",
+                "skill": "compose_text",
+                "args": {"request": "an introduction of two companies", "paragraphs": 2},
+            },
+            {
+                "id": "s2",
+                "skill": "write_document",
+                "args": {"path": "Documents/TechCompanies.docx", "text": {"from": "s1"}},
+            },
+        ]
     }
 )
 
@@ -35,11 +43,10 @@ def test_the_pcagent_agent_is_evaluated_after_every_step(
     desktop: SandboxDesktop, tmp_path: Path
 ) -> None:
     task = load_tasks()["pc09"]
-    # The run opens the word processor (by rule), the Composer writes the paragraphs, the run
-    # inserts them and saves them under the subtask's name (by rule), which ends the subtask:
-    # the model is never asked.
+    # The program (scripted here) composes the text, then writes and saves the document with
+    # the word processor's own actions, each checked: the Decision model is never asked.
     decisions = ScriptedBackend([scripts.decision({"kind": "done"})])
-    models = scripts.usual_models(decisions, WRITER_PLAN)
+    models = scripts.usual_models(decisions, WRITER_PROGRAM)
     models.backends["composer"] = ScriptedBackend([json.dumps({"text": PARAGRAPHS})])
     config = PcAgentConfig(
         data_dir=tmp_path, run=RunConfig(listing_limit=0, app_actions_first=False, max_steps=12)
@@ -48,7 +55,8 @@ def test_the_pcagent_agent_is_evaluated_after_every_step(
     assert result.error is None, result.error
     assert result.outcome.success, [(n.node_id, n.reason) for n in result.nodes]
     saved = result.nodes[0]
-    assert saved.step == 3  # passed right after the step that saved the file
-    assert result.outcome.actions == 3 and result.run_id and not decisions.requests
+    assert saved.step == 2  # passed right after the step that saved the file
+    assert result.outcome.actions == 2 and result.run_id and not decisions.requests
+    assert (result.outcome.model_decisions, result.outcome.code_decisions) == (2, 0)
     assert result.outcome.planned_apps == ("writer",)
     assert result.outcome.manager_correct is True

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.runtime import scripts
-from tests.runtime.memory_desktop import SAVE, MemoryDesktop
+from tests.runtime.memory_desktop import MemoryDesktop
 
 from pcagent.config import PcAgentConfig, RunConfig, load_config
 from pcagent.experience.build import build_graph
@@ -19,14 +19,19 @@ from pcagent.runtime.records import RunStore
 from pcagent.runtime.session import RunSession
 
 PLAN = scripts.plan({"id": "s1", "description": "Add a word to notes.txt", "app": "text_editor"})
-SAVE_CLICK = {"kind": "click", "x": SAVE.center[0], "y": SAVE.center[1]}
 
 
 def moves() -> ScriptedBackend:
     return ScriptedBackend(
         [
             scripts.decision(a)
-            for a in ({"kind": "type", "text": " one"}, SAVE_CLICK, {"kind": "done"})
+            # saved through the editor's own action, which checks its effect: the run is
+            # "finished" (verified), and only such runs are learned from
+            for a in (
+                {"kind": "type", "text": " one"},
+                {"kind": "editor_save_as", "path": "notes.txt"},
+                {"kind": "done"},
+            )
         ]
     )
 

@@ -96,27 +96,6 @@ def test_the_loaded_model_listens_on_no_tcp_port(smollm2: InstalledPack) -> None
     assert not folder.exists()
 
 
-def test_the_composer_s_rows_schema_constrains_the_real_model(smollm2: InstalledPack) -> None:
-    from pcagent.agents.composer import ComposedRows
-
-    backend = LocalLlamaBackend(smollm2.path, info=BackendInfo(name="local"), context_tokens=1024)
-    # smollm2 repeats one city until any token limit; a short one shows the grammar at work
-    model = StructuredChatModel(backend, max_output_tokens=24, validation_retries=0)
-    try:
-        result = model.ask(
-            [Message.user("Rows of cities and populations: Lisbon 545000, Oslo 709000")],
-            ComposedRows,
-            role="composer",
-        )
-    finally:
-        backend.close()
-    reply = result.attempts[0].completion
-    assert reply is not None
-    # the llama.cpp grammar made from the schema: an object whose rows are arrays of cells
-    assert reply.text.replace(" ", "").replace("\n", "").startswith('{"rows":[[')
-    assert result.ok or result.attempts[0].failure.kind == "truncated"
-
-
 def test_a_prompt_longer_than_the_context_is_a_typed_error_with_the_counts(
     smollm2: InstalledPack,
 ) -> None:

@@ -368,14 +368,15 @@ SHORTER_VALUE = 300
 
 def shorter_input(data: DecisionInput, attempt: int) -> DecisionInput:
     """``data`` with less of what grows, more so at each ``attempt`` (from 1): the first half,
-    quarter, eighth... of the marks, the latest four steps of history, no page-graph hints, and
-    the readings clipped to their lines about the subtask."""
+    quarter, eighth... of the marks, the latest four steps of history, no page-graph hints, no
+    skills, and the readings clipped to their lines about the subtask."""
     about = f"{data.subtask} {data.task}"
     return replace(
         data,
         listing=fewer_marks(data.listing, keep=0.5**attempt),
         history=tuple(data.history)[-4:],
         experience="",
+        skills="",
         last_output=relevant_text(data.last_output, about, SHORTER_READING),
         hub={
             name: relevant_text(value, about, SHORTER_VALUE)

@@ -24,7 +24,7 @@ from pcagent.agents.program import (
     program_reply_type,
 )
 from pcagent.agents.prompting import render
-from pcagent.errors import PlanError
+from pcagent.errors import PlanError, PromptTooLongError
 from pcagent.models.messages import Message
 from pcagent.skills import SkillCatalog
 
@@ -110,12 +110,42 @@ class Manager(Agent):
     def _ask(
         self, instruction: str, context: str, known: Sequence[str], step: int | None
     ) -> PlanOutcome:
+        """The program, asked with the full prompt, then with a compact one when the model's
+        context cannot hold it; the fallback when neither fits."""
+        problem = ""
+        for compact in (False, True):
+            try:
+                return self._ask_with(instruction, context, known, step, compact=compact)
+            except PromptTooLongError as error:
+                problem = str(error)
+                context = ""  # memory's examples are the first thing to go
+        return self._fallback(instruction, problem)
+
+    def _fallback(self, instruction: str, problem: str) -> PlanOutcome:
+        """The whole instruction as one GUI step, on the first desktop of a run across several."""
+        plan = single_subtask_plan(instruction, self._default_app())
+        if self._several_desktops:
+            first = next(iter(self.environments))
+            plan = Plan(
+                subtasks=[s.model_copy(update={"environment": first}) for s in plan.subtasks]
+            )
+        return PlanOutcome(plan, fallback=True, problem=problem)
+
+    def _ask_with(
+        self,
+        instruction: str,
+        context: str,
+        known: Sequence[str],
+        step: int | None,
+        *,
+        compact: bool,
+    ) -> PlanOutcome:
         apps = list(self.apps)
         system, user = render(
             "manager",
             apps="\n".join(f"- {name}: {text}" for name, text in self.apps.items())
             or "- (none listed)",
-            skills=self.skills.prompt_lines() or "- (none: write gui steps only)",
+            skills=self.skills.prompt_lines(compact=compact) or "- (none: write gui steps only)",
             instruction=instruction,
             context=self._desktops_text() + context,
         )
@@ -138,9 +168,7 @@ class Manager(Agent):
                     Message.assistant(result.raw_text),
                     Message.user(f"That program is unusable: {problem}. Write a corrected one."),
                 ]
-        return PlanOutcome(
-            single_subtask_plan(instruction, self._default_app()), fallback=True, problem=problem
-        )
+        return self._fallback(instruction, problem)
 
     def _check(self, program: Program, known: Sequence[str]) -> None:
         check_program(

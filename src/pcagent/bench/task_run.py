@@ -401,7 +401,10 @@ def _run_pcagent(
         events = parts.store.events(outcome.run_id)
         for record in events:
             if isinstance(record.event, PlanEvent):
-                planned = tuple(subtask.app for subtask in record.event.subtasks)
+                # The applications the plan visits, in order (a computation or a language
+                # step visits none; the same application twice in a row is one visit).
+                apps = [subtask.app for subtask in record.event.subtasks if subtask.app]
+                planned = tuple(a for i, a in enumerate(apps) if i == 0 or apps[i - 1] != a)
         return _RunRecord(
             steps=outcome.steps,
             tokens=outcome.tokens,

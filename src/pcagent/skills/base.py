@@ -152,6 +152,14 @@ class Skill(Generic[P]):
         returns = f" -> {self.returns}" if self.returns else ""
         return f"{self.name}({', '.join(fields)}){returns}: {self.description}"
 
+    def short_signature(self) -> str:
+        """``name(param, optional?)``: what a prompt that must be short shows."""
+        fields = [
+            name + ("" if info.is_required() else "?")
+            for name, info in self.parameters.model_fields.items()
+        ]
+        return f"{self.name}({', '.join(fields)})"
+
 
 def _type_name(annotation: Any) -> str:
     text = getattr(annotation, "__name__", None) or str(annotation)

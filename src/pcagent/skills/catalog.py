@@ -65,8 +65,11 @@ class SkillCatalog:
             one for one in self if set(one.apps) <= offered and (language or not one.needs_language)
         )
 
-    def prompt_lines(self) -> str:
-        """One line per skill, ``name(params) -> returns: description``."""
+    def prompt_lines(self, *, compact: bool = False) -> str:
+        """One line per skill, ``name(params) -> returns: description``; ``compact``: the
+        name and parameter names alone (a prompt that must fit a small context)."""
+        if compact:
+            return "\n".join(f"- {one.short_signature()}" for one in self)
         return "\n".join(f"- {one.signature()}" for one in self)
 
 
