@@ -53,6 +53,7 @@ EXAMPLES: dict[str, dict[str, Any]] = {
     "hotkey": {"kind": "hotkey", "keys": ["Ctrl", "shift", "S"]},
     "press": {"kind": "press", "key": "enter", "times": 2},
     "wait": {"kind": "wait", "seconds": 1.5},
+    "use_skill": {"kind": "use_skill", "skill": "set_alarm", "args": {"time": "09:15"}},
     "answer": {"kind": "answer", "text": "42"},
     "ask_human": {"kind": "ask_human", "question": "Which folder holds the report?"},
     "done": {"kind": "done", "summary": "saved the file"},
@@ -109,7 +110,7 @@ def rejection(data: Any, **kwargs: Any) -> ActionParseError:
 
 def test_examples_cover_every_kind() -> None:
     assert set(EXAMPLES) == set(ACTION_TYPES)
-    assert len(ACTION_TYPES) == 16 + len(APP_ACTION_KINDS)
+    assert len(ACTION_TYPES) == 17 + len(APP_ACTION_KINDS)
 
 
 @pytest.mark.parametrize("kind", list(EXAMPLES))

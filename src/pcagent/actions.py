@@ -26,7 +26,6 @@ from typing import Annotated, Any, ClassVar, Literal, Self, Union, get_args, get
 from pydantic import (
     AfterValidator,
     Field,
-    JsonValue,
     TypeAdapter,
     ValidationError,
     field_validator,
@@ -451,9 +450,13 @@ class UseSkill(_ActionBase):
     settles: ClassVar[bool] = False
     kind: Literal["use_skill"] = Field("use_skill", description='Always "use_skill".')
     skill: str = Field(min_length=1, max_length=40, description="The skill's name.")
-    args: dict[str, JsonValue] = Field(
+    args: dict[str, Any] = Field(
         default_factory=dict, description="The skill's arguments by parameter name."
     )
+
+    def __hash__(self) -> int:
+        # Frozen actions are hashable (page-graph edges, sets); the arguments are JSON.
+        return hash((self.kind, self.skill, json.dumps(self.args, sort_keys=True, default=str)))
 
 
 class Answer(_ActionBase):

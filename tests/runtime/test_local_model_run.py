@@ -40,14 +40,12 @@ def test_smollm2_drives_the_loop_until_the_step_cap(
     desktop.open_app("calculator")
     with ModelRouter(config) as router, RunStore(tmp_path / "runs") as store:
         outcome = RunSession(desktop, router, store, config).start(
-            # Two applications, so the Manager asks the model (a one-application instruction
-            # is planned by rule).
             "Compute 12 times 11 in the calculator and write the result in the text editor"
         )
         steps = store.steps(outcome.run_id)
         calls = store.calls(outcome.run_id)
         record = store.get_run(outcome.run_id)
-    assert outcome.status in ("finished", "failed")
+    assert outcome.status in ("finished", "unverified", "failed")
     assert len(steps) == 1
     if outcome.status == "failed":
         assert "step cap" in outcome.summary or "failed" in outcome.summary
@@ -63,9 +61,10 @@ def test_smollm2_drives_the_loop_until_the_step_cap(
     assert "manager" in {call.agent for call in calls}
     assert all(call.prompt_tokens > 0 for call in calls)
     assert record.tokens == outcome.tokens > 0
-    # each step was decided by the model, or by one of the run's rules (marked "[run]"), which
-    # the model's plan may call for (a written-out "12 * 11" is evaluated by rule)
+    # each step was decided by the Decision model, by the Manager's program (a skill call,
+    # marked "[plan]"), or by the run opening a step's application (marked "[run]")
     decided = {call.step for call in calls if call.agent == "decision"}
     for step in steps:
         assert step.action is not None or step.error
-        assert step.step in decided or step.thought.startswith("[run]"), step.thought
+        chosen = step.thought.startswith(("[run]", "[plan]"))
+        assert step.step in decided or chosen, step.thought

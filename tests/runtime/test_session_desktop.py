@@ -106,12 +106,12 @@ def test_two_app_task_passes_a_value_and_recovers_from_a_wrong_click(
     session = RunSession(desktop, models, store, config_for(tmp_path))
     outcome = session.start("Compute the standup's length in seconds")
 
-    assert outcome.status == "finished", outcome.summary
+    assert outcome.status == "unverified", outcome.summary
     assert calculator_value(desktop) == "2700"
     steps = store.steps(outcome.run_id)
     assert [s.step for s in steps] == list(range(1, len(steps) + 1))
     # the calculator subtask declares no output: its answer is kept under its own name
-    assert steps[-1].hub == {"minutes": "45", "s2_answer": "2700"}
+    assert {"minutes": "45", "s2_answer": "2700"}.items() <= steps[-1].hub.items()
     # the value reached the second subtask's prompt through the hub
     assert any("Compute 45 * 60 in the calculator" in p for p in calculator.prompts)
     # the wrong click was judged, fed back, and recovered from
@@ -134,7 +134,7 @@ def test_two_app_task_passes_a_value_and_recovers_from_a_wrong_click(
     assert [c.step for c in calls if c.agent == "manager"] == [0]
     kinds = [event.kind for event in store.events(outcome.run_id)]
     assert kinds[0] == "plan" and kinds.count("assign") == 2 and kinds[-1] == "finish"
-    assert store.get_run(outcome.run_id).status == "finished"
+    assert store.get_run(outcome.run_id).status == "unverified"
 
 
 def test_a_killed_application_is_reopened_and_the_subtask_completes(
@@ -163,7 +163,7 @@ def test_a_killed_application_is_reopened_and_the_subtask_completes(
     )
     outcome = session.start("Compute 12 times 11")
     assert killed, "the calculator was never killed"
-    assert outcome.status == "finished", outcome.summary
+    assert outcome.status == "unverified", outcome.summary
     assert calculator_value(desktop) == "132"
     events = store.events(outcome.run_id)
     assert [e.event.app for e in events if e.kind == "reopened_app"] == ["calculator"]  # type: ignore[union-attr]
@@ -194,7 +194,7 @@ def test_rewind_restores_files_and_documents_then_continues_with_guidance(
     ]
     models = scripts.usual_models(ScriptedBackend([scripts.decision(a) for a in script]), plan)
     first = RunSession(desktop, models, store, config_for(tmp_path)).start("Add two words")
-    assert first.status == "finished", first.summary
+    assert first.status == "unverified", first.summary
     assert notes.read_text().rstrip("\n") == "draft first second"
 
     guided: list[str] = []
@@ -215,7 +215,7 @@ def test_rewind_restores_files_and_documents_then_continues_with_guidance(
     rewound = RunSession(desktop, models, store, config_for(tmp_path)).rewind(
         first.run_id, 3, guidance="write third instead of second"
     )
-    assert rewound.status == "finished", rewound.summary
+    assert rewound.status == "unverified", rewound.summary
     assert notes.read_text().rstrip("\n") == "draft first third"
     assert "Guidance from the user: write third instead of second" in guided[0]
     # right after the restore the editor was open on notes.txt with the step-3 content
@@ -292,7 +292,7 @@ def test_a_run_killed_with_sigkill_resumes_from_its_last_step(
     ):
         # the assembly ends the sandbox the killed run left behind, then resumes
         outcome = parts.resume(run_id)
-        assert outcome.status == "finished", outcome.summary
+        assert outcome.status == "unverified", outcome.summary
         assert calculator_value(desktop) == "132"
     assert find_marked_processes(stale_marker) == [], "the killed run's sandbox was left running"
     steps = store.steps(run_id)
@@ -331,7 +331,7 @@ def test_passive_mode_asks_the_human_then_replay_and_the_cli_show_the_run(
     models = scripts.usual_models(decisions, plan)
     config = config_for(tmp_path, mode="passive")
     outcome = RunSession(desktop, models, store, config, human=human).start("12 times 11")
-    assert outcome.status == "finished", outcome.summary
+    assert outcome.status == "unverified", outcome.summary
     # the sensitive chord was put to the human, refused, and never reached the desktop
     assert "close_window" in human.questions[0]
     steps = store.steps(outcome.run_id)
