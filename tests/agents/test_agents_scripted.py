@@ -442,6 +442,15 @@ def test_an_application_actions_own_check_is_the_verdict() -> None:
     assert (reflect(True, True).verdict, reflect(True, True).asked_model) == ("success", False)
     failed = reflect(False, False)
     assert (failed.verdict, failed.reason) == ("no_change", "no document is open")
+    # a skill's own check is its verdict too
+    skill = act.UseSkill(skill="type_in_editor", args={"text": "hello"})
+    typed = agent.reflect(
+        ReflectionInput(
+            subtask="x", thought="", action=skill, diff=ScreenDiff(changed_fraction=0.3),
+            listing_after="", result_ok=True, result_verified=True, result_message="shown",
+        )
+    )  # fmt: skip
+    assert (typed.verdict, typed.asked_model) == ("success", False)
     assert models.prompts("reflection") == []
 
 

@@ -57,10 +57,12 @@ class ReflectionInput:
 
 
 def application_verdict(data: ReflectionInput) -> Reflection | None:
-    """The verdict on an application action, which checks its own effect by reading the state
-    back: done and verified is a success, a failure says why (the screen may not show either: a
-    document read or a cell set off screen). None for other actions or without a result."""
-    if data.action.belongs_to is None or data.result_ok is None:
+    """The verdict on an application action or a skill, which checks its own effect by reading
+    the state back: done and verified is a success, a failure says why (the screen may not show
+    either: a document read or a cell set off screen). None for other actions or without a
+    result."""
+    checks_itself = data.action.belongs_to is not None or isinstance(data.action, act.UseSkill)
+    if not checks_itself or data.result_ok is None:
         return None
     if data.result_ok and data.result_verified:
         return Reflection("success", data.result_message or "done and verified", False)
