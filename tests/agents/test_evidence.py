@@ -107,48 +107,6 @@ Teapot Group (TPG) last closed at $7.25.
 Cosy Ltd (CSY) last closed at $3.10."""
 
 
-def test_the_things_a_task_lists() -> None:
-    from pcagent.agents.evidence import listed_names
-
-    asked = "Find the prices of Kettle Works, Teapot Group and Cosy Ltd."
-    assert listed_names(asked) == ["Kettle Works", "Teapot Group", "Cosy Ltd"]
-    assert listed_names("Compare Paris and Rome") == ["Paris", "Rome"]
-    assert listed_names("find the second event of the morning") == []
-    # quoted names, whatever their words, and a list after them
-    quoted = 'Rate "Up", "Heat: Part 2" and “a quiet place”, then compare Oslo and Rome.'
-    assert listed_names(quoted) == ["Up", "Heat: Part 2", "a quiet place", "Oslo", "Rome"]
-    assert listed_names('Open "notes" and write') == []  # one quoted name is no list
-
-
-def test_a_value_for_one_listed_thing_gets_the_others_lines() -> None:
-    from pcagent.agents.evidence import every_item
-
-    asked = "Find the prices of Kettle Works, Teapot Group and Cosy Ltd."
-    one = "Kettle Works (KTL) last closed at $12.50."
-    assert every_item(one, asked, QUOTES) == (
-        f"{one}; Teapot Group (TPG) last closed at $7.25.; Cosy Ltd (CSY) last closed at $3.10."
-    )
-    # all there already, or about none of them, or a list of one: unchanged
-    whole = "Kettle Works 12.50; Teapot Group 7.25; Cosy Ltd 3.10"
-    assert every_item(whole, asked, QUOTES) == whole
-    assert every_item("12.50", asked, QUOTES) == "12.50"
-    assert every_item(one, "Find the price of Kettle Works.", QUOTES) == one
-    # a thing without a line holding a number is left out
-    assert every_item(one, "Prices of Kettle Works and Tin Co", QUOTES) == one
-
-
-def test_the_one_line_that_holds_what_a_subtask_seeks() -> None:
-    from pcagent.agents.evidence import matching_line
-
-    memo = "Friday\n09:00 Standup with Ana\n13:00 Lunch with Omar at Luigi's\n15:00 Call with Omar"
-    assert matching_line("where the lunch with Omar takes place", memo) == (
-        "13:00 Lunch with Omar at Luigi's"
-    )
-    # a tie, or too few of the words on any line: no line is taken
-    assert matching_line("the call or the lunch", memo) is None
-    assert matching_line("the second event", memo) is None
-
-
 def test_a_count_of_search_results_is_no_value() -> None:
     from pcagent.agents.evidence import empty_answer
 

@@ -56,13 +56,3 @@ def test_progress_sees_lists_counted_and_keeps_the_value_bare() -> None:
     report = agent.update(_reading("Find the second event of the early part", "the_event", AGENDA))
     assert report.outputs == {"the_event": "09:05  Dentist"}
     assert "[2nd] 09:05  Dentist" in models.prompts("progress")[0]
-
-
-def test_progress_completes_a_value_that_gives_one_of_the_listed_things() -> None:
-    reading = "Results\nAlder Inc (ALD) closed at $4.10.\nBirch Co (BRC) closed at $9.99."
-    models = ScriptedModels(progress=[_reply({"prices": "Alder Inc (ALD) closed at $4.10."})])
-    asked = "Search the web for the prices of Alder Inc and Birch Co"
-    report = ProgressAgent(models.for_role("progress")).update(_reading(asked, "prices", reading))
-    assert report.outputs == {
-        "prices": "Alder Inc (ALD) closed at $4.10.; Birch Co (BRC) closed at $9.99."
-    }

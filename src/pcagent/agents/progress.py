@@ -13,7 +13,7 @@ from typing import ClassVar
 from pydantic import BaseModel, Field
 
 from pcagent.agents.base import Agent, value_list
-from pcagent.agents.evidence import empty_answer, every_item, found, supported, whole_line
+from pcagent.agents.evidence import empty_answer, found, supported, whole_line
 from pcagent.agents.list_items import counted_items, uncounted
 from pcagent.agents.prompting import render
 from pcagent.models.messages import Message
@@ -84,10 +84,7 @@ class ProgressAgent(Agent):
             and (data.evidence is None or self._found(v, data))
         }
         if data.read:
-            outputs = {
-                k: every_item(whole_line(v, data.read), data.subtask, data.read)
-                for k, v in outputs.items()
-            }
+            outputs = {k: whole_line(v, data.read) for k, v in outputs.items()}
         return result.value.model_copy(update={"outputs": outputs})
 
     @staticmethod
