@@ -100,5 +100,6 @@ def test_recorded_solutions_become_a_graph_free_of_the_benchmark(
     # From the first screen of a recorded run, guidance names where its first action led.
     first = next(s for s in steps if s.front_app)
     experience = Experience(graph, shared_encoder)  # type: ignore[arg-type]
-    subtask = next(p for p in graph.plans if p.run_id == runs[0].run_id).subtasks[0].description
+    first_step = next(p for p in graph.plans if p.run_id == runs[0].run_id).program[0]
+    subtask = first_step.task or first_step.skill
     assert experience.guidance(first.front_app, first.window, first.listing, subtask) != ""
