@@ -25,9 +25,9 @@ from pcagent.agents import (
     SubtaskSpec,
     default_pool,
 )
-from pcagent.agents.list_items import counted_items
 from pcagent.agents.prompting import role_notes
 from pcagent.env.apps import app_infos
+from pcagent.skills.lists import counted_items
 
 #: The sandbox's applications as the run layer hands them over: names, and name -> description.
 SANDBOX_APPS = {info.name: info.description for info in app_infos()}

@@ -6,8 +6,8 @@ import json
 
 from tests.agents.scripted import ScriptedModels
 
-from pcagent.agents.list_items import counted_items, uncounted
 from pcagent.agents.progress import ProgressAgent, ProgressInput
+from pcagent.skills.lists import counted_items, uncounted
 
 AGENDA = """Plan for Friday
 

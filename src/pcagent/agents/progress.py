@@ -14,9 +14,9 @@ from pydantic import BaseModel, Field
 
 from pcagent.agents.base import Agent, value_list
 from pcagent.agents.evidence import empty_answer, found, supported, whole_line
-from pcagent.agents.list_items import counted_items, uncounted
 from pcagent.agents.prompting import render
 from pcagent.models.messages import Message
+from pcagent.skills.lists import counted_items, uncounted
 
 
 class ProgressReport(BaseModel):

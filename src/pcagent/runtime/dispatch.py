@@ -173,11 +173,11 @@ class _SkillDesk:
 
     def language(self) -> LanguageModel | None:
         factory = self.dispatcher.language_model
-        return _ModelLanguage(factory()) if factory is not None else None
+        return ModelLanguage(factory()) if factory is not None else None
 
 
 @dataclass
-class _ModelLanguage:
+class ModelLanguage:
     """A chat model as the language skills ask it: one validated object or None."""
 
     model: ChatModel

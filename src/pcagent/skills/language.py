@@ -10,6 +10,7 @@ from pydantic import BaseModel, Field, create_model
 
 from pcagent.skills.base import SkillContext, SkillParameters, SkillResult, skill
 from pcagent.skills.desktop_apps import contains
+from pcagent.skills.lists import counted_items, uncounted
 
 NAME_PATTERN = r"^[a-z][a-z0-9_]{0,39}$"
 
@@ -45,11 +46,13 @@ def extract_values(context: SkillContext, parameters: ExtractValues) -> SkillRes
         "You copy values out of a text. Answer with each value exactly as the text writes it, "
         "nothing else."
     )
-    user = f"Text:\n{parameters.text}\n\nFind: {parameters.what}\nValues: {', '.join(parameters.names)}"
+    # Lists are shown counted ("[2nd] 10:15 Call ..."): a small model counts lines badly.
+    shown = counted_items(parameters.text)
+    user = f"Text:\n{shown}\n\nFind: {parameters.what}\nValues: {', '.join(parameters.names)}"
     reply = model.answer(system, user, _reply_model(parameters.names))
     if reply is None:
         return SkillResult.failed("the language model gave no usable reply")
-    values = {name: str(getattr(reply, name)).strip() for name in parameters.names}
+    values = {name: uncounted(str(getattr(reply, name))).strip() for name in parameters.names}
     unseen = [name for name, value in values.items() if not contains(parameters.text, value)]
     if unseen:
         return SkillResult.failed(

@@ -1,0 +1,86 @@
+"""The language skills: what a model extracts is kept only when the text holds it; composed
+text and translations are checked for what was asked. The real model path runs on smollm2."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TypeVar
+
+from pydantic import BaseModel
+from tests.support import smollm2_config
+
+from pcagent.models import ModelRouter
+from pcagent.runtime.dispatch import ModelLanguage
+from pcagent.skills.language import compose_text, extract_values, translate_text
+
+T = TypeVar("T", bound=BaseModel)
+MEMO = "Morning\n08:30  Breakfast\n10:15  Call with the agency\n11:30  Budget review\n"
+
+
+class Answers:
+    """A language model that answers from a list (orchestration only), keeping the prompts."""
+
+    def __init__(self, *answers: dict[str, str]) -> None:
+        self.answers = list(answers)
+        self.prompts: list[str] = []
+
+    def answer(self, system: str, user: str, schema: type[T]) -> T | None:
+        self.prompts.append(user)
+        return schema.model_validate(self.answers.pop(0)) if self.answers else None
+
+
+class Desk:
+    def __init__(self, model: object) -> None:
+        self.model = model
+
+    def act(self, action: object) -> object:
+        raise AssertionError("a language skill acted on the desktop")
+
+    def home(self) -> None:
+        return None
+
+    def screen_text(self) -> str:
+        return ""
+
+    def language(self) -> object:
+        return self.model
+
+
+ASK = {"text": MEMO, "names": ["event"], "what": "the second event of the morning"}
+
+
+def test_a_value_the_text_holds_is_kept_and_lists_are_shown_counted() -> None:
+    model = Answers({"event": "[2nd] 10:15  Call with the agency"})
+    result = extract_values.call(Desk(model), ASK)
+    assert result.ok and result.value == {"event": "10:15  Call with the agency"}
+    assert "[2nd] 10:15  Call with the agency" in model.prompts[0]
+
+
+def test_a_value_the_text_does_not_hold_is_refused() -> None:
+    result = extract_values.call(Desk(Answers({"event": "09:00 Standup"})), ASK)
+    assert not result.ok and "not found in the text" in result.message
+    assert not extract_values.call(Desk(Answers()), ASK).ok  # no usable reply
+    assert not extract_values.call(Desk(None), ASK).ok  # no model configured
+
+
+def test_composed_text_has_the_paragraphs_asked_for_and_a_translation_differs() -> None:
+    ask = {"request": "two paragraphs about tea", "paragraphs": 2}
+    assert not compose_text.call(Desk(Answers({"text": "One paragraph."})), ask).ok
+    two = compose_text.call(Desk(Answers({"text": "Tea is old.\nTea is good."})), ask)
+    assert two.ok and two.value == "Tea is old.\nTea is good."
+    same = translate_text.call(
+        Desk(Answers({"text": "hello"})), {"text": "hello", "language": "French"}
+    )
+    assert not same.ok
+
+
+def test_the_real_model_s_extraction_is_kept_only_when_the_text_holds_it(tmp_path: Path) -> None:
+    config = smollm2_config(tmp_path)
+    with ModelRouter(config) as router:
+        language = ModelLanguage(router.for_role("composer"))
+        result = extract_values.call(Desk(language), ASK)
+    if result.ok:
+        assert isinstance(result.value, dict) and result.value["event"]
+        assert result.value["event"] in MEMO
+    else:
+        assert "not found in the text" in result.message or "no usable reply" in result.message
