@@ -5,11 +5,15 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from pcagent import actions as act
 from pcagent.bench.checkers import CheckContext, run_checker
 from pcagent.env import SandboxDesktop
 from pcagent.runtime.dispatch import ActionDispatcher
 from pcagent.runtime.record_models import StepResult
+
+pytestmark = [pytest.mark.desktop, pytest.mark.slow]
 
 
 def _call(desktop: SandboxDesktop, skill: str, **args: object) -> StepResult:
