@@ -31,7 +31,7 @@ def test_calculate_reads_the_result_off_the_display(shared_desktop: SandboxDeskt
 def test_an_alarm_an_hour_before_a_time_is_listed_in_the_clock(
     shared_desktop: SandboxDesktop,
 ) -> None:
-    result = _call(shared_desktop, "set_alarm", time="10:15 AM", minutes_before=60, name="Call")
+    result = _call(shared_desktop, "set_alarm", time="10:15 AM", hours_before=1, name="Call")
     assert result.ok and result.verified, result.message
     assert result.value == "09:15"
     context = CheckContext(shared_desktop.home, shared_desktop)

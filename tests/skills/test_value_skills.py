@@ -65,3 +65,8 @@ def test_sorting_labelled_values_either_way() -> None:
     assert sort_items.call(NoDesk(), {"items": items, "descending": True}).value == ["c", "b", "a"]
     with pytest.raises(SkillError, match="value"):
         sort_items.call(NoDesk(), {"items": [{"label": "x", "value": "lots"}]})
+
+
+def test_hours_and_minutes_add_up() -> None:
+    assert shift_time.call(NoDesk(), {"time": "10:15", "hours": -1}).value == "09:15"
+    assert shift_time.call(NoDesk(), {"time": "10:15", "hours": 1.5, "minutes": 5}).value == "11:50"

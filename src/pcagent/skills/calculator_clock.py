@@ -35,22 +35,24 @@ def calculate(context: SkillContext, parameters: Calculate) -> SkillResult:
 
 class SetAlarm(SkillParameters):
     time: ClockTime = Field(description='The time the alarm is about, e.g. "10:15".')
-    minutes_before: int = Field(
-        0, ge=0, le=1440, description="Ring this many minutes before time (0: at time)."
-    )
-    minutes_after: int = Field(0, ge=0, le=1440, description="Or this many minutes after it.")
+    hours_before: float = Field(0, ge=0, le=24, description="Ring this many hours before time.")
+    minutes_before: int = Field(0, ge=0, le=1440, description="And/or this many minutes before.")
+    hours_after: float = Field(0, ge=0, le=24, description="Or this many hours after time.")
+    minutes_after: int = Field(0, ge=0, le=1440, description="And/or this many minutes after.")
     name: str = Field("", max_length=200, description="The alarm's name (optional).")
 
 
 @skill(
     "set_alarm",
-    "Add an alarm in the clock application, at a time or some minutes before or after it.",
+    "Add an alarm in the clock application, at a time or some hours/minutes before or after it.",
     SetAlarm,
     apps=("clock",),
     returns='"HH:MM" the alarm rings at',
 )
 def set_alarm(context: SkillContext, parameters: SetAlarm) -> SkillResult:
-    ring = shifted(parameters.time, parameters.minutes_after - parameters.minutes_before)
+    after = round(parameters.hours_after * 60) + parameters.minutes_after
+    before = round(parameters.hours_before * 60) + parameters.minutes_before
+    ring = shifted(parameters.time, after - before)
     outcome = do(context, ClockAddAlarm(time=ring, name=parameters.name))
     if not outcome.verified:
         return SkillResult.failed(f"no alarm at {ring} could be seen in the list")

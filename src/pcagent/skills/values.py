@@ -67,18 +67,20 @@ def shifted(time: str, minutes: int) -> str:
 
 class ShiftTime(SkillParameters):
     time: ClockTime = Field(description='A time of day, e.g. "10:15".')
-    minutes: int = Field(ge=-1440, le=1440, description="Minutes to add; negative: earlier.")
+    hours: float = Field(0, ge=-24, le=24, description="Hours to add; negative: earlier.")
+    minutes: int = Field(0, ge=-1440, le=1440, description="Minutes to add; negative: earlier.")
 
 
 @skill(
     "shift_time",
-    "A time of day moved earlier or later by some minutes (an hour before 10:15: minutes=-60).",
+    "A time of day moved earlier or later (an hour before 10:15: hours=-1).",
     ShiftTime,
     returns='"HH:MM"',
 )
 def shift_time(context: SkillContext, parameters: ShiftTime) -> SkillResult:
-    value = shifted(parameters.time, parameters.minutes)
-    return SkillResult(True, value, evidence=f"{parameters.time} {parameters.minutes:+d} min")
+    minutes = round(parameters.hours * 60) + parameters.minutes
+    value = shifted(parameters.time, minutes)
+    return SkillResult(True, value, evidence=f"{parameters.time} {minutes:+d} min")
 
 
 def _iso_date(value: object) -> object:
