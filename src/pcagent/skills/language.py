@@ -4,13 +4,32 @@ text it came from (a value the text does not contain is refused, not passed on).
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, TypeVar
 
 from pydantic import BaseModel, Field, create_model
 
+from pcagent.errors import PcAgentError
 from pcagent.skills.base import SkillContext, SkillParameters, SkillResult, skill
 from pcagent.skills.desktop_apps import contains
 from pcagent.skills.lists import counted_items, uncounted
+
+M = TypeVar("M", bound=BaseModel)
+
+
+class NoLanguageReply(PcAgentError):
+    """No language model is configured, or it gave no usable reply (the skill fails)."""
+
+
+def _answer(context: SkillContext, system: str, user: str, schema: type[M]) -> M:
+    """The run's language model's validated reply; :class:`NoLanguageReply` otherwise."""
+    model = context.language()
+    if model is None:
+        raise NoLanguageReply("no language model is configured for this run")
+    reply = model.answer(system, user, schema)
+    if reply is None:
+        raise NoLanguageReply("the language model gave no usable reply")
+    return reply
+
 
 NAME_PATTERN = r"^[a-z][a-z0-9_]{0,39}$"
 
@@ -39,9 +58,6 @@ def _reply_model(names: list[str]) -> type[BaseModel]:
     keys_argument="names",
 )
 def extract_values(context: SkillContext, parameters: ExtractValues) -> SkillResult:
-    model = context.language()
-    if model is None:
-        return SkillResult.failed("no language model is configured for this run")
     system = (
         "You copy values out of a text. Answer with each value exactly as the text writes it, "
         "nothing else."
@@ -49,9 +65,7 @@ def extract_values(context: SkillContext, parameters: ExtractValues) -> SkillRes
     # Lists are shown counted ("[2nd] 10:15 Call ..."): a small model counts lines badly.
     shown = counted_items(parameters.text)
     user = f"Text:\n{shown}\n\nFind: {parameters.what}\nValues: {', '.join(parameters.names)}"
-    reply = model.answer(system, user, _reply_model(parameters.names))
-    if reply is None:
-        return SkillResult.failed("the language model gave no usable reply")
+    reply = _answer(context, system, user, _reply_model(parameters.names))
     values = {name: uncounted(str(getattr(reply, name))).strip() for name in parameters.names}
     unseen = [name for name, value in values.items() if not contains(parameters.text, value)]
     if unseen:
@@ -79,16 +93,11 @@ class Composed(BaseModel):
     returns="the text",
 )
 def compose_text(context: SkillContext, parameters: ComposeText) -> SkillResult:
-    model = context.language()
-    if model is None:
-        return SkillResult.failed("no language model is configured for this run")
     shape = f" in {parameters.paragraphs} paragraphs" if parameters.paragraphs else ""
     user = f"Write{shape}: {parameters.request}\n" + (
         f"Facts to use:\n{parameters.facts}" if parameters.facts else ""
     )
-    reply = model.answer("You write the text asked for, nothing else.", user, Composed)
-    if reply is None:
-        return SkillResult.failed("the language model gave no usable reply")
+    reply = _answer(context, "You write the text asked for, nothing else.", user, Composed)
     text = reply.text.strip()
     if parameters.paragraphs:
         parts = [part for part in text.split("\n") if part.strip()]
@@ -112,12 +121,9 @@ class Translate(SkillParameters):
     returns="the translation",
 )
 def translate_text(context: SkillContext, parameters: Translate) -> SkillResult:
-    model = context.language()
-    if model is None:
-        return SkillResult.failed("no language model is configured for this run")
     user = f"Translate into {parameters.language}:\n{parameters.text}"
-    reply = model.answer("You translate; answer with the translation only.", user, Composed)
-    if reply is None or not reply.text.strip():
+    reply = _answer(context, "You translate; answer with the translation only.", user, Composed)
+    if not reply.text.strip():
         return SkillResult.failed("the language model gave no usable reply")
     if reply.text.strip() == parameters.text.strip():
         return SkillResult.failed("the translation is the text itself")
