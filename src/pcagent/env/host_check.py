@@ -80,7 +80,8 @@ class AllowedHosts:
         names = {_canonical(host)} - {""}
         if is_loopback(host):
             return cls(frozenset(names | LOOPBACK_HOSTS))
-        names |= {_canonical(socket.gethostname()), _canonical(socket.getfqdn())}
+        # This machine's name, unless it is only another name of the loopback interface.
+        names |= {_canonical(socket.gethostname())} - LOOPBACK_HOSTS
         if host.strip().strip("[]") in WILDCARD_ADDRESSES:
             return cls(frozenset(names | LOOPBACK_HOSTS), any_local_address=True)
         return cls(frozenset(names))
