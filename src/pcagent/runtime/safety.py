@@ -47,7 +47,8 @@ What is matched (:mod:`pcagent.runtime.safety_reach` computes it, the rules are 
 - **Kinds of window**: a file dialog of any application is treated like the file manager (Delete
   there deletes files); in a mail compose window a press in the toolbar row on a spot with no
   named mark (none, or only unnamed buttons) may be a Send button the screen reading missed, and
-  counts as sending.
+  counts as sending. "Replace" and "Overwrite" confirm writing over a file in any window but a
+  find-and-replace dialog, where they replace text; in a file dialog "Yes" may confirm it too.
 
 Application actions (:mod:`pcagent.app_actions`) that are sensitive by themselves say so
 (``Action.sensitivity``: ``mail_send`` is ``send_mail``) and are decided like a matched rule.
