@@ -151,3 +151,10 @@ def test_a_label_of_invisible_characters_is_no_label() -> None:
         surfaces=surfaces_of("mail", window.title),
     )
     assert category(CLICK.model_copy(update={"x": 30, "y": 20}), context) == "send_mail"
+
+
+def test_extra_labels_meet_the_folded_label_too() -> None:
+    config = SafetyConfig(extra_labels=["publish", "can't undo"])
+    assert category(CLICK, in_window("browser", "", "Publ\u0456sh"), config) == "custom"
+    assert category(CLICK, in_window("browser", "", "Cant\u200b Undo"), config) == "custom"
+    assert category(CLICK, in_window("browser", "", "Published"), config) == ""
