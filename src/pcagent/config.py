@@ -189,10 +189,12 @@ class SafetyConfig(ConfigSection):
     """``[safety]``: which actions count as sensitive, and which of those ``auto`` mode allows."""
 
     #: Names of sensitive-action categories that run without asking, even in ``auto`` mode
-    #: (``send_mail``, ``delete_files``, ``discard_changes``, ``close_window``, or your own).
+    #: (``send_mail``, ``delete_files``, ``overwrite_files``, ``discard_changes``,
+    #: ``close_window``, or your own).
     allow: list[str] = Field(default_factory=list)
     #: Extra sensitive labels (case-insensitive regular expressions matched against the label
-    #: of the mark an action clicks), category ``custom``.
+    #: of the mark an action clicks, in the folded form of :mod:`pcagent.runtime.label_folding`:
+    #: look-alike letters, invisible characters and apostrophes do not count), category ``custom``.
     extra_labels: list[str] = Field(default_factory=list)
     #: Extra sensitive key chords, e.g. ``"ctrl+shift+delete"``, category ``custom``.
     extra_hotkeys: list[str] = Field(default_factory=list)

@@ -243,7 +243,8 @@ def raw_request(url: str, head: str, body_parts: list[bytes], pause: float = 0.0
 
 def test_a_100_mb_body_gets_413_without_being_read(served: Served) -> None:
     head = (
-        "POST /v1/execute HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        f"POST /v1/execute HTTP/1.1\r\nHost: {served.url[7:]}\r\n"
+        "Content-Type: application/json\r\n"
         f"Authorization: Bearer {served.token}\r\nContent-Length: {100 * 1024 * 1024}\r\n\r\n"
     )
     started = time.monotonic()
@@ -253,7 +254,8 @@ def test_a_100_mb_body_gets_413_without_being_read(served: Served) -> None:
     assert time.monotonic() - started < 3
     # without a Content-Length: chunked, refused once the limit is passed
     chunked = (
-        "POST /v1/execute HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        f"POST /v1/execute HTTP/1.1\r\nHost: {served.url[7:]}\r\n"
+        "Content-Type: application/json\r\n"
         f"Authorization: Bearer {served.token}\r\nTransfer-Encoding: chunked\r\n\r\n"
     )
     chunk = b"10000\r\n" + b" " * 0x10000 + b"\r\n"
@@ -267,7 +269,8 @@ def test_a_100_mb_body_gets_413_without_being_read(served: Served) -> None:
 def test_a_slow_body_is_cut_off_and_others_are_served_meanwhile(served: Served) -> None:
     body = json.dumps({"kind": "type", "text": "slow"}).encode()
     head = (
-        "POST /v1/execute HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        f"POST /v1/execute HTTP/1.1\r\nHost: {served.url[7:]}\r\n"
+        "Content-Type: application/json\r\n"
         f"Authorization: Bearer {served.token}\r\nContent-Length: {len(body)}\r\n\r\n"
     )
     answers: list[bytes] = []

@@ -103,7 +103,8 @@ def test_hostile_requests_change_nothing_on_the_desktop(
     with socket.create_connection((httpx.URL(server.url).host, httpx.URL(server.url).port)) as s:
         s.sendall(
             (
-                "POST /v1/execute HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                f"POST /v1/execute HTTP/1.1\r\nHost: {server.url[7:]}\r\n"
+                "Content-Type: application/json\r\n"
                 f"Authorization: Bearer {server.token}\r\nContent-Length: 104857600\r\n\r\n"
             ).encode()
         )

@@ -199,8 +199,9 @@ def test_reason_names_what_is_clicked_and_where() -> None:
     assert "presses alt+f4 in an unidentified window" in hotkey.reason
 
 
-def test_label_normalisation() -> None:
-    assert normalize_label("  _Don\u2019t   &Save ") == "Don't Save"
+def test_labels_are_shown_without_mnemonic_markers_and_extra_spaces() -> None:
+    # What people are shown; rules compare the folded form (tests/runtime/test_label_folding.py).
+    assert normalize_label("  _Don\u2019t   &Save ") == "Don\u2019t Save"
 
 
 def test_chords_compare_as_keysym_sets() -> None:

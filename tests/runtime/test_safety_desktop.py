@@ -118,3 +118,37 @@ def test_a_menu_key_then_a_mnemonic_does_not_delete_a_file(desktop: SandboxDeskt
     assert not screen.act(Hotkey(keys=("ctrl", "shift", "delete"))).allowed
     desktop.execute(Press(key="Escape"))
     assert victim.read_text() == "keep me\n"
+
+
+def test_save_as_onto_another_file_stops_at_the_replace_confirmation(
+    desktop: SandboxDesktop,
+) -> None:
+    """The text editor's Save As onto an existing name: GTK asks "Replace?"; the guard refuses the
+    press on "Replace" (and its keys), so the other file keeps its content."""
+    kept = desktop.home / "kept.txt"
+    kept.write_text("precious\n")
+    draft = desktop.home / "draft.txt"
+    draft.write_text("draft\n")
+    screen = GuardedDesktop(desktop, SafetyGuard(SafetyConfig(), "auto", editors=EDITORS))
+    desktop.open_app("text_editor", [str(draft)])
+    assert screen.act(Hotkey(keys=("ctrl", "shift", "s"))).allowed
+    assert screen.act(Hotkey(keys=("ctrl", "a"))).allowed
+    assert screen.act(TypeText(text="kept.txt")).allowed
+    assert screen.act(Press(key="Return")).allowed
+    # GTK's confirmation: an untitled dialog whose "Replace" button has the focus.
+    replace = find(screen.look(), "Replace", "push button")
+    assert "focused" in replace.states
+
+    pressed = screen.act(Click(x=replace.center[0], y=replace.center[1]))
+    assert not pressed.allowed and pressed.sensitivity is not None
+    assert pressed.sensitivity.category == "overwrite_files"
+    assert '"overwrite_files" to [safety] allow' in pressed.reason
+    for keys in (Press(key="Return"), Press(key="space"), Hotkey(keys=("alt", "r"))):
+        by_keys = screen.act(keys)
+        assert not by_keys.allowed and by_keys.sensitivity is not None, keys
+        assert by_keys.sensitivity.category == "overwrite_files"
+
+    cancel = find(screen.look(), "Cancel", "push button")
+    desktop.execute(Click(x=cancel.center[0], y=cancel.center[1]))
+    desktop.wait_settled()
+    assert kept.read_text() == "precious\n"

@@ -181,3 +181,31 @@ def test_a_step_of_a_run_across_desktops_says_which_desktop(viewer: Viewer) -> N
     assert "desktop <b>" not in page  # a run on one desktop names none
     assert _desktop("laptop") == "desktop <b>laptop</b> · "
     assert _desktop("<x>") == "desktop <b>&lt;x&gt;</b> · "
+
+
+@pytest.mark.parametrize(
+    ("host", "status"),
+    [
+        ("evil.example:{port}", 421),  # a page's own name, rebound to 127.0.0.1
+        ("127.0.0.1:{other}", 421),
+        ("127.0.0.1", 421),  # no port: the scheme's 80
+        ("localhost.evil.example:{port}", 421),
+        ("127.0.0.1:{port}", 200),
+        ("localhost:{port}", 200),
+        ("[::1]:{port}", 200),
+    ],
+)
+def test_only_the_loopback_names_and_the_viewers_port_are_answered(
+    viewer: Viewer, host: str, status: int
+) -> None:
+    """A page of another site whose name was rebound to 127.0.0.1 still sends its own name."""
+    port = int(viewer.url.rsplit(":", 1)[1])
+    value = host.format(port=port, other=port + 1)
+    with viewer.client() as client:
+        answer = client.get("/", headers={"Host": value})
+    assert answer.status_code == status, answer.text[:300]
+    run = viewer.records.finished
+    if status == 421:
+        assert "loopback" in answer.text and run not in answer.text
+    else:
+        assert run in answer.text

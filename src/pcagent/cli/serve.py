@@ -85,6 +85,7 @@ def serve_command(
 ) -> None:
     """Serve one desktop over HTTP for a run on another machine (token, loopback by default)."""
     from pcagent.assembly import RunChoices, open_environment
+    from pcagent.env.host_check import AllowedHosts
     from pcagent.env.remote_server import AuditLog, ServerLimits, create_app, uvicorn_server
 
     if not 1 <= port <= 65535:
@@ -115,6 +116,7 @@ def serve_command(
             limits=limits,
             description=description,
             share_home=share_home,
+            hosts=AllowedHosts.for_bind(host),
         )
         server = uvicorn_server(
             app,

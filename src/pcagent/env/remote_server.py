@@ -15,8 +15,10 @@ The API (JSON, prefix ``/v1``; see ``docs/remote.md``):
   environment has them.
 
 What guards it, in the order a request meets them (:class:`RequestGuard`, then the routes): the
-token (``Authorization: Bearer``, compared in constant time), the body's size (announced and
+``Host`` header (the address and port the server listens on, against DNS rebinding; see
+:mod:`pcagent.env.host_check`), the token (``Authorization: Bearer``, compared in constant time), the body's size (announced and
 actual, refused before it is all read) and the time it may take to arrive, the action's
+parsing (any body Python cannot read is a JSON 422, see :mod:`pcagent.env.remote_body`) and
 validation, the paths an application action names (inside HOME or refused), one environment call
 at a time (a second waits a bounded time, then 429), and a time limit per call (504). Every
 request, refused or not, is one line of the audit log; the token never is.
@@ -49,6 +51,7 @@ from starlette.concurrency import run_in_threadpool
 
 from pcagent.actions import ActionParseError, parse_action
 from pcagent.env.app_interfaces.paths import in_home
+from pcagent.env.host_check import AllowedHosts
 from pcagent.env.observation import WindowInfo
 from pcagent.env.protocol import (
     ApplicationCatalog,
@@ -73,6 +76,7 @@ from pcagent.env.remote_api import (
     TextStatePayload,
     action_paths,
 )
+from pcagent.env.remote_body import UnreadableBody, parse_json_body
 from pcagent.errors import (
     ActionExecutionError,
     InvalidActionError,
@@ -81,6 +85,7 @@ from pcagent.errors import (
 )
 
 T = TypeVar("T")
+ModelT = TypeVar("ModelT", bound=BaseModel)
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -148,7 +153,8 @@ class AuditLog:
 
     def write(self, entry: dict[str, Any]) -> None:
         line = json.dumps(entry, ensure_ascii=False, default=str)
-        with self._lock, self.path.open("a", encoding="utf-8") as file:
+        # A path or action kind that is not text (a lone surrogate) is escaped, not a failure.
+        with self._lock, self.path.open("a", encoding="utf-8", errors="backslashreplace") as file:
             file.write(line + "\n")
 
 
@@ -156,18 +162,27 @@ class AuditLog:
 
 
 class RequestGuard:
-    """ASGI middleware: audit, token, body size and body time, before any route runs.
+    """ASGI middleware: audit, ``Host``, token, body size and body time, before any route runs.
 
     The body is read here, up to the limit, and handed to the route from memory; a body
     announced (``Content-Length``) or found larger is refused with 413 without reading the rest,
     and one that does not arrive within ``body_timeout`` with 408. Both close the connection.
     """
 
-    def __init__(self, app: ASGIApp, *, token: str, limits: ServerLimits, audit: AuditLog) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        *,
+        token: str,
+        limits: ServerLimits,
+        audit: AuditLog,
+        hosts: AllowedHosts,
+    ) -> None:
         self.app = app
         self._token = token.encode()
         self.limits = limits
         self.audit = audit
+        self.hosts = hosts
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -204,6 +219,7 @@ class RequestGuard:
 
         try:
             try:
+                self._check_host(scope)
                 self._check_token(scope)
                 body = await self._read_body(scope, receive)
             except _Refusal as refusal:
@@ -223,6 +239,16 @@ class RequestGuard:
         finally:
             if not logged:  # no answer went out (the client left, or the route failed)
                 log()
+
+    def _check_host(self, scope: Scope) -> None:
+        if not self.hosts.allows(scope):
+            raise _Refusal(
+                421,
+                "wrong_host",
+                "the Host header must name the address and port this server listens on "
+                f"({self.hosts.describe()}); a page of another site cannot use this server",
+                headers={"Connection": "close"},
+            )
 
     def _check_token(self, scope: Scope) -> None:
         if scope.get("path") == HEALTH_PATH:
@@ -404,11 +430,27 @@ def _check_json_request(request: Request) -> None:
 
 def _parse_json(body: bytes) -> Any:
     try:
-        return json.loads(body)
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise _Refusal(422, "invalid_json", f"the body is not JSON: {error}") from None
-    except RecursionError:
-        raise _Refusal(422, "invalid_json", "the JSON is nested too deeply") from None
+        return parse_json_body(body)
+    except UnreadableBody as error:
+        raise _Refusal(422, "invalid_json", str(error)) from None
+
+
+async def _json_body(request: Request, model: type[ModelT]) -> ModelT:
+    """The request's JSON body as ``model``; a JSON 422 for anything else."""
+    _check_json_request(request)
+    data = _parse_json(await request.body())
+    try:
+        return model.model_validate(data)
+    except ValidationError as error:
+        details = _json_safe([dict(item) for item in error.errors(include_input=False)])
+        raise _Refusal(422, "invalid_request", _problems(details), details) from None
+
+
+def _problems(details: list[dict[str, Any]]) -> str:
+    return "; ".join(
+        f"{'.'.join(str(part) for part in item.get('loc', ()))}: {item.get('msg')}"
+        for item in details
+    )
 
 
 def _json_safe(details: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -424,13 +466,15 @@ def create_app(
     limits: ServerLimits | None = None,
     description: str = "",
     share_home: bool = False,
+    hosts: AllowedHosts,
 ) -> tuple[ASGIApp, EnvironmentGate]:
     """The ASGI application serving ``environment``, behind its :class:`RequestGuard`, and the
     gate its calls go through (close it after the server stopped).
 
     ``token`` is what clients must present; ``description`` goes into the capabilities.
     ``share_home`` tells clients the environment's HOME path (``served_home``); give it only for
-    a loopback server, whose clients are on the same machine.
+    a loopback server, whose clients are on the same machine. ``hosts`` are the ``Host`` names
+    answered (:meth:`AllowedHosts.for_bind` of the address the server listens on).
     """
     limits = limits or ServerLimits()
     gate = EnvironmentGate(limits.busy_wait)
@@ -456,12 +500,14 @@ def create_app(
 
     @api.exception_handler(RequestValidationError)
     async def invalid_parameters(request: Request, error: RequestValidationError) -> Response:
-        details = _json_safe([dict(item) for item in error.errors()])
-        problems = "; ".join(
-            f"{'.'.join(str(part) for part in item.get('loc', ()))}: {item.get('msg')}"
-            for item in details
+        # Without the inputs: the client has them, and a long one would only come back to it.
+        details = _json_safe(
+            [
+                {key: value for key, value in item.items() if key != "input"}
+                for item in error.errors()
+            ]
         )
-        return _Refusal(422, "invalid_request", problems, details).response()
+        return _Refusal(422, "invalid_request", _problems(details), details).response()
 
     @api.exception_handler(404)
     async def not_found(request: Request, error: Exception) -> Response:
@@ -583,12 +629,7 @@ def create_app(
     async def app_of_window(request: Request) -> Response:
         if catalog is None:
             raise _Refusal(404, "not_offered", "this environment has no application catalog")
-        _check_json_request(request)
-        data = _parse_json(await request.body())
-        try:
-            window = WindowInfo.model_validate(data)
-        except ValidationError as error:
-            raise _Refusal(422, "invalid_request", f"not a window: {error}") from None
+        window = await _json_body(request, WindowInfo)
         return _json(AppOfWindow(app=catalog.app_of_window(window)))
 
     def require_text() -> TextAccess:
@@ -608,18 +649,24 @@ def create_app(
         return _json(TextStatePayload(state=text_call(lambda: access.text_state(element_id))))
 
     @api.post(f"{API_PREFIX}/text/{{element_id}}/boxes")
-    def character_boxes(element_id: int, body: CharacterBoxesRequest) -> Response:
+    async def character_boxes(element_id: int, request: Request) -> Response:
         access = require_text()
-        boxes = text_call(lambda: access.character_boxes(element_id, body.offsets))
+        body = await _json_body(request, CharacterBoxesRequest)
+        boxes = await run_in_threadpool(
+            text_call, lambda: access.character_boxes(element_id, body.offsets)
+        )
         return Response(
             json.dumps([box.model_dump() if box is not None else None for box in boxes]),
             media_type="application/json",
         )
 
     @api.post(f"{API_PREFIX}/text/{{element_id}}/select")
-    def select_text_range(element_id: int, body: SelectRangeRequest) -> Response:
+    async def select_text_range(element_id: int, request: Request) -> Response:
         access = require_text()
-        selected = text_call(lambda: access.select_text_range(element_id, body.start, body.end))
+        body = await _json_body(request, SelectRangeRequest)
+        selected = await run_in_threadpool(
+            text_call, lambda: access.select_text_range(element_id, body.start, body.end)
+        )
         return _json(SelectRangeResult(selected=selected))
 
     @api.get(f"{API_PREFIX}/selection")
@@ -627,7 +674,7 @@ def create_app(
         access = require_text()
         return _json(SelectionResult(text=text_call(access.primary_selection)))
 
-    guarded = RequestGuard(api, token=token, limits=limits, audit=audit)
+    guarded = RequestGuard(api, token=token, limits=limits, audit=audit, hosts=hosts)
     return guarded, gate
 
 
@@ -701,6 +748,7 @@ class BackgroundServer:
             audit=AuditLog(files.audit_log),
             limits=limits,
             share_home=is_loopback(host),
+            hosts=AllowedHosts.for_bind(host),
         )
         self._server = uvicorn_server(app, host, port, certificate=certificate, key=key)
         self._thread = threading.Thread(target=self._server.run, name="pcagent-serve", daemon=True)

@@ -5,7 +5,8 @@ decided on (:class:`ActionContext`, built by :func:`context_for`), to :meth:`Saf
 before the executor sees it. The guard
 
 1. classifies the action against a small table of :class:`SensitiveRule` (sending mail, deleting
-   files, discarding unsaved changes, closing windows, plus ``[safety]`` extras); which
+   files, replacing existing files, discarding unsaved changes, closing windows, plus
+   ``[safety]`` extras); which
    applications edit documents (where closing a window may lose work) comes from the
    environment's application list, given at construction (:func:`builtin_rules`);
 2. lets it through when it is not sensitive, or when its category is in ``[safety] allow``;
@@ -14,9 +15,10 @@ before the executor sees it. The guard
 What is matched (:mod:`pcagent.runtime.safety_reach` computes it, the rules are data in
 :mod:`pcagent.runtime.safety_rules`):
 
-- **Labels** of the commands an action may activate, as whole phrases, case-insensitively, after
-  mnemonic markers (``_Don't Save``, ``&Delete``) are removed: "Send" matches "Send" and "Send Now"
-  but not "Sender" or "Resend". A press lands on the smallest *command* mark (button, menu item,
+- **Labels** of the commands an action may activate, as whole phrases, in the folded form of
+  :mod:`pcagent.runtime.label_folding` (case, mnemonic markers, apostrophes, zero-width
+  characters, look-alike letters of other scripts and compatibility forms do not count):
+  "Send" matches "Send", "Sеnd" with a Cyrillic "е" and "Send Now", but not "Sender" or "Resend". A press lands on the smallest *command* mark (button, menu item,
   toggle...) under its point, so a click on the icon inside "Send" is a click on "Send"; with no
   labelled command there, every mark under the point counts. Marks that show content rather than
   commands (text fields, documents, table cells, list and tree items: a file called "delete
@@ -45,7 +47,8 @@ What is matched (:mod:`pcagent.runtime.safety_reach` computes it, the rules are 
 - **Kinds of window**: a file dialog of any application is treated like the file manager (Delete
   there deletes files); in a mail compose window a press in the toolbar row on a spot with no
   named mark (none, or only unnamed buttons) may be a Send button the screen reading missed, and
-  counts as sending.
+  counts as sending. "Replace" and "Overwrite" confirm writing over a file in any window but a
+  find-and-replace dialog, where they replace text; in a file dialog "Yes" may confirm it too.
 
 Application actions (:mod:`pcagent.app_actions`) that are sensitive by themselves say so
 (``Action.sensitivity``: ``mail_send`` is ``send_mail``) and are decided like a matched rule.
@@ -104,7 +107,8 @@ class Sensitivity(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    #: ``send_mail``, ``delete_files``, ``discard_changes``, ``close_window`` or ``custom``;
+    #: ``send_mail``, ``delete_files``, ``overwrite_files``, ``discard_changes``,
+    #: ``close_window`` or ``custom``;
     #: the name to put in ``[safety] allow``.
     category: str
     #: For people: 'clicks "Send" in mail: sends the message being written'.

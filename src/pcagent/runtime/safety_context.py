@@ -43,7 +43,7 @@ class ActionContext(BaseModel):
     #: The focused window, whose keys and mnemonics a key press reaches.
     window: WindowInfo | None = None
     #: Kinds of window the focused one is besides its application (``file_dialog``,
-    #: ``mail_compose``; see :data:`pcagent.runtime.safety_rules.SURFACES`).
+    #: ``mail_compose``, ``find_replace``; see :data:`pcagent.runtime.safety_rules.SURFACES`).
     surfaces: frozenset[str] = frozenset()
 
 

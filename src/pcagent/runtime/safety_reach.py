@@ -17,6 +17,7 @@ from typing import Literal
 from pcagent.actions import Action, Click, DoubleClick, Drag, Hotkey, Press, RightClick, TypeText
 from pcagent.env.observation import Box, WindowInfo
 from pcagent.perception.marks import Mark
+from pcagent.runtime.label_folding import fold_label
 from pcagent.runtime.safety_context import ActionContext
 from pcagent.runtime.safety_rules import (
     COMMAND_ROLES,
@@ -72,10 +73,10 @@ class Activation:
 def command_label(mark: Mark) -> str:
     """The mark's label if it may name a command; "" for content marks (a file called "delete
     me.txt", a typed "send"). OCR text stands in for controls without accessible text, so it
-    always counts."""
+    always counts. A label of nothing but invisible characters is no label."""
     if mark.source == "accessibility" and mark.role in CONTENT_ROLES:
         return ""
-    return normalize_label(mark.label)
+    return normalize_label(mark.label) if fold_label(mark.label) else ""
 
 
 def activations(action: Action, context: ActionContext) -> list[Activation]:
@@ -154,7 +155,7 @@ def _press(
                 )
             )
     # Nothing readable there: no mark, or only commands without a name (Send may be one).
-    unmarked = all(mark.role in COMMAND_ROLES and not mark.label.strip() for mark in under)
+    unmarked = all(mark.role in COMMAND_ROLES and not fold_label(mark.label) for mark in under)
     focused = context.window
     if unmarked and not right and focused is not None and _in_toolbar_row(focused.box, point):
         found.append(
@@ -335,7 +336,7 @@ def _keys(
                 for mark in _window_commands(context)
             ]
     elif len(key) == 1 and key.isalnum() and not modifiers & {"ctrl", "super"}:
-        holding = [mark for mark in menu_items if key in mark.label.lower()]
+        holding = [mark for mark in menu_items if key in fold_label(mark.label)]
         reached += [(mark, ', which may pick the menu item "{label}"') for mark in holding]
         focused = _focused(marks)
         button_focused = any(mark.role in COMMAND_ROLES for mark in focused)
@@ -343,7 +344,7 @@ def _keys(
             reached += [
                 (mark, ', which may activate "{label}" by its mnemonic')
                 for mark in _window_commands(context)
-                if key in mark.label.lower()
+                if key in fold_label(mark.label)
             ]
     found: list[Activation] = []
     for mark, phrase in reached:

@@ -16,6 +16,7 @@ from typing import Literal
 from pcagent.actions import normalize_key
 from pcagent.config import SafetyConfig
 from pcagent.errors import ConfigurationError, InvalidActionError
+from pcagent.runtime.label_folding import fold_label, fold_pattern, fold_text
 
 #: Category of the rules built from ``[safety] extra_labels`` and ``extra_hotkeys``.
 CUSTOM_CATEGORY = "custom"
@@ -66,6 +67,8 @@ TEXT_INPUT_ROLES = frozenset(
 #: shifted variant to a stronger form of the same command (``ctrl+shift+w`` closes every
 #: document, ``ctrl+shift+enter`` sends later, ``shift+delete`` deletes for good).
 MODIFIERS = frozenset({"ctrl", "alt", "shift", "super"})
+#: What file managers call the trash (a folder named "bin" is not one).
+_TRASH = r"(trash|wastebasket|rubbish bin|recycle bin)"
 
 #: Names of controls that have no mark to read a label from (the window manager draws them, or the
 #: screen reading missed them); rules list them in ``controls``.
@@ -84,7 +87,8 @@ class Surface:
     """
 
     name: str
-    #: Regular expression matched, case-insensitively, against the whole window title.
+    #: Regular expression matched, case-insensitively, against the whole window title in its
+    #: folded form (:func:`~pcagent.runtime.label_folding.fold_text`).
     title: str
     #: Only windows of these applications; empty means any.
     apps: frozenset[str] = frozenset()
@@ -92,7 +96,7 @@ class Surface:
     def matches(self, app: str, title: str) -> bool:
         if self.apps and app not in self.apps:
             return False
-        return re.fullmatch(self.title, title.strip(), re.IGNORECASE) is not None
+        return re.fullmatch(self.title, fold_text(title), re.IGNORECASE) is not None
 
 
 SURFACES = (
@@ -102,6 +106,8 @@ SURFACES = (
         r"|attach files?|attach file\(s\)|(select|choose) (an? )?(files?|folders?|image))\.*",
     ),
     Surface("mail_compose", r"write: .*", apps=frozenset({"mail"})),
+    # Where "Replace" replaces text, not a file: the find-and-replace dialogs of the editors.
+    Surface("find_replace", r"(find|search)( (and|&))? replace|replace( text)?"),
 )
 
 
@@ -116,6 +122,10 @@ class SensitiveRule:
     modifiers (see :data:`MODIFIERS`); ``controls`` are unlabelled controls (:data:`Control`).
     ``apps`` limits the rule to those logical apps (an unknown app counts as any), ``surfaces``
     adds kinds of window (:data:`SURFACES`) where it also holds; both empty means everywhere.
+    ``except_surfaces`` are kinds of window where it never holds (its labels mean something
+    harmless there). Labels are compared in folded form
+    (:mod:`pcagent.runtime.label_folding`), so patterns are written in lower case, and any
+    apostrophe in them is ignored.
     With ``keys_edit_text``, the chords are also text-editing keys (Delete) and do not count while
     a text field has the keyboard focus.
     """
@@ -129,9 +139,12 @@ class SensitiveRule:
     controls: tuple[Control, ...] = ()
     apps: frozenset[str] = frozenset()
     surfaces: frozenset[str] = frozenset()
+    except_surfaces: frozenset[str] = frozenset()
     keys_edit_text: bool = False
 
     def applies_to(self, app: str, surfaces: frozenset[str]) -> bool:
+        if self.except_surfaces & surfaces:
+            return False
         if self.surfaces & surfaces:
             return True
         if self.apps:
@@ -165,13 +178,16 @@ def builtin_rules(editors: frozenset[str]) -> tuple[SensitiveRule, ...]:
         SensitiveRule(
             "delete_files",
             "deletes files or moves them to the trash",
+            # "Erase" and "Remove" are what some file managers and dialogs call deleting.
             labels=(
                 r"delete",
-                r"move to (the )?trash",
-                r"empty (the )?trash",
+                r"erase",
+                r"remove",
+                rf"move to (the )?{_TRASH}",
+                rf"empty (the )?{_TRASH}",
                 r"delete permanently",
             ),
-            drop_labels=(r"trash", r"wastebasket", r"rubbish bin"),
+            drop_labels=(_TRASH,),
             chords=("delete",),  # with any modifiers: shift+, ctrl+, ctrl+shift+delete
             apps=frozenset({"file_manager"}),
             surfaces=frozenset({"file_dialog"}),
@@ -180,17 +196,38 @@ def builtin_rules(editors: frozenset[str]) -> tuple[SensitiveRule, ...]:
         SensitiveRule(
             "delete_files",
             "deletes files for good",
-            labels=(r"delete permanently", r"empty (the )?trash"),
+            labels=(r"(delete|erase) permanently", rf"empty (the )?{_TRASH}"),
         ),
         SensitiveRule(
             "discard_changes",
             "throws away unsaved changes",
+            # As GTK, Qt, LibreOffice and older desktops word it; "Dont Save" and "Don’t Save"
+            # are the first one (labels are folded).
             labels=(
                 r"don't save",
                 r"do not save",
-                r"discard( changes)?",
-                r"close without saving",
+                r"discard",
+                r"(close|quit|exit|continue) without saving",
+                r"throw away",
+                r"lose (the |all |unsaved )?changes",
             ),
+        ),
+        SensitiveRule(
+            "overwrite_files",
+            "confirms replacing an existing file, whose content is lost",
+            # Whole labels: "Replace" in a file dialog's or file manager's confirmation, not
+            # "Find and Replace..." in a menu. Replacing text is harmless: not in find dialogs.
+            labels=(
+                r"^(yes,? )?(replace|overwrite)"
+                r"( (all|file|files|existing( files?)?|anyway|it|them))?$",
+            ),
+            except_surfaces=frozenset({"find_replace"}),
+        ),
+        SensitiveRule(
+            "overwrite_files",
+            "may confirm replacing an existing file (file dialogs ask it as a question)",
+            labels=(r"^yes( to all)?$",),
+            surfaces=frozenset({"file_dialog"}),
         ),
         SensitiveRule(
             "close_window",
@@ -216,24 +253,23 @@ def builtin_rules(editors: frozenset[str]) -> tuple[SensitiveRule, ...]:
 # --- matching ------------------------------------------------------------------------------------
 
 _MNEMONIC_MARKERS = re.compile(r"[_&]")
-_CURLY_APOSTROPHES = re.compile(r"[\u2018\u2019\u02bc]")
 
 
 def normalize_label(label: str) -> str:
-    """The label as rules see it: mnemonic markers removed, straight apostrophes, single spaces."""
-    text = _MNEMONIC_MARKERS.sub("", label)
-    text = _CURLY_APOSTROPHES.sub("'", text)
-    return " ".join(text.split())
+    """The label as people are shown it: mnemonic markers removed, single spaces. Rules compare
+    its folded form (:func:`~pcagent.runtime.label_folding.fold_label`)."""
+    return " ".join(_MNEMONIC_MARKERS.sub("", label).split())
 
 
 @cache
 def _phrase_pattern(pattern: str) -> re.Pattern[str]:
-    """``pattern`` as a whole phrase: not preceded or followed by a letter, digit or underscore.
+    """``pattern`` as a whole phrase of a folded label: not preceded or followed by a letter,
+    digit or underscore.
 
     Lookarounds rather than ``\\b`` so that a pattern starting or ending with punctuation
-    ("don't save...") still behaves. A pattern anchored with ``^...$`` must match the whole label.
+    ("save...") still behaves. A pattern anchored with ``^...$`` must match the whole label.
     """
-    return re.compile(rf"(?<!\w)(?:{pattern})(?!\w)", re.IGNORECASE)
+    return re.compile(rf"(?<!\w)(?:{fold_pattern(pattern)})(?!\w)", re.IGNORECASE)
 
 
 def parse_chord(chord: str) -> frozenset[str]:
@@ -271,13 +307,16 @@ class CompiledRule:
     chords: tuple[frozenset[str], ...]
 
     def matches_command(self, label: str, role: str) -> bool:
-        """Whether activating a command with this (normalised) label and role is sensitive."""
-        if not label or (self.rule.label_roles and role not in self.rule.label_roles):
+        """Whether activating a command with this label and role is sensitive (the label is
+        compared folded: "Sеnd" with a Cyrillic letter is "Send")."""
+        if self.rule.label_roles and role not in self.rule.label_roles:
             return False
-        return any(pattern.search(label) for pattern in self.labels)
+        folded = fold_label(label)
+        return bool(folded) and any(pattern.search(folded) for pattern in self.labels)
 
     def matches_drop(self, label: str) -> bool:
-        return bool(label) and any(pattern.search(label) for pattern in self.drop_labels)
+        folded = fold_label(label)
+        return bool(folded) and any(pattern.search(folded) for pattern in self.drop_labels)
 
     def matches_keys(self, pressed: frozenset[str], typing: bool) -> bool:
         """Whether the pressed keys are one of the chords; ``typing``: a text field has the

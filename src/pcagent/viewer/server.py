@@ -1,7 +1,10 @@
 """Serving the viewer on this machine only: the address check, the listening socket, uvicorn.
 
 The viewer shows everything a run recorded (screens, typed text, prompts), so it listens on
-127.0.0.1 and nowhere else, and every request needs the token made at start.
+127.0.0.1 and nowhere else, every request needs the token made at start, and a request whose
+``Host`` header names anything but this machine's loopback interface and the viewer's port (a
+page of another site that rebound its name to 127.0.0.1) is refused first
+(:mod:`pcagent.env.host_check`).
 """
 
 from __future__ import annotations
@@ -12,10 +15,17 @@ from dataclasses import dataclass
 import uvicorn
 from fastapi import FastAPI
 
+from pcagent.env.host_check import AllowedHosts, RejectOtherHosts
 from pcagent.errors import ConfigurationError
+from pcagent.viewer.layout import error_page
 
 LOOPBACK = "127.0.0.1"
 DEFAULT_PORT = 8765
+_WRONG_HOST_PAGE = error_page(
+    "Refused",
+    "This viewer answers only the addresses of this machine's loopback interface (127.0.0.1, "
+    "localhost) with its own port: open the address `pcagent view` printed.",
+)
 
 
 def loopback_host(host: str) -> str:
@@ -62,8 +72,14 @@ class ViewerServer:
     listener: socket.socket
 
     def __post_init__(self) -> None:
-        config = uvicorn.Config(
+        checked = RejectOtherHosts(
             self.app,
+            AllowedHosts.for_bind(LOOPBACK),
+            body=_WRONG_HOST_PAGE.encode(),
+            media_type="text/html; charset=utf-8",
+        )
+        config = uvicorn.Config(
+            checked,
             log_level="warning",
             access_log=False,
             # Live pages keep a stream open; shutting down must not wait for it.
