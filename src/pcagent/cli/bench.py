@@ -15,6 +15,7 @@ from rich.table import Table
 
 from pcagent.bench.ray_resources import DEFAULT_ATTEMPTS, DEFAULT_TASK_TIMEOUT, ActorResources
 from pcagent.cli.errors import reports_errors
+from pcagent.cli.help_conventions import ConventionalGroup
 from pcagent.cli.options import AblationOption, ExperienceOption, config_with
 from pcagent.config import load_config
 from pcagent.errors import BenchError, ConfigurationError
@@ -24,7 +25,9 @@ if TYPE_CHECKING:
     from pcagent.bench.results import BenchRun, BenchStore
     from pcagent.bench.task_run import TaskRun
 
-bench_app = typer.Typer(help="Run the benchmark tasks and report on them.", no_args_is_help=True)
+bench_app = typer.Typer(
+    cls=ConventionalGroup, help="Run the benchmark tasks and report on them.", no_args_is_help=True
+)
 console = Console()
 AGENTS = ("pcagent", "reference", "reference-api", "noop")
 #: What an actor reserves on Ray unless told otherwise.
@@ -35,7 +38,7 @@ TasksDirOption = Annotated[
     Path | None,
     typer.Option(
         "--tasks-dir",
-        help="A folder of task files (e.g. from `bench generate`) instead of the built-in tasks.",
+        help="A folder of task files (e.g. from bench generate) instead of the built-in tasks.",
     ),
 ]
 
@@ -94,8 +97,17 @@ def run(
         list[str] | None,
         typer.Option("--tasks", "-t", help="Task ids (repeatable); all by default."),
     ] = None,
-    agent: Annotated[str, typer.Option(help=f"One of: {', '.join(AGENTS)}.")] = "pcagent",
-    model: Annotated[str | None, typer.Option(help="Model profile for every agent role.")] = None,
+    agent: Annotated[
+        str,
+        typer.Option(
+            metavar="[" + "|".join(AGENTS) + "]",
+            help="Who does the tasks: pcagent, the task's reference solution through the GUI "
+            "(reference) or with application actions (reference-api), or nobody (noop).",
+        ),
+    ] = "pcagent",
+    model: Annotated[
+        str | None, typer.Option(metavar="PROFILE", help="Model profile for every agent role.")
+    ] = None,
     ablation: AblationOption = "none",
     parallel: Annotated[int, typer.Option(help="Sandboxes side by side.", min=1, max=8)] = 1,
     max_steps: Annotated[int | None, typer.Option("--max-steps", help="Step cap per task.")] = None,
@@ -105,8 +117,9 @@ def run(
         list[str] | None,
         typer.Option(
             "--environment",
-            help="NAME=URL: a cross-environment task's further environment NAME is the desktop "
-            "`pcagent serve` serves there (repeatable; default: a second local sandbox). With "
+            metavar="NAME=URL",
+            help="A cross-environment task's further environment NAME is the desktop "
+            "pcagent serve serves there (repeatable; default: a second local sandbox). With "
             "--ray a NAME may repeat: one served desktop per actor.",
         ),
     ] = None,
@@ -114,7 +127,8 @@ def run(
         list[str] | None,
         typer.Option(
             "--environment-token",
-            help="NAME=PATH: the token file of the server given for NAME with --environment.",
+            metavar="NAME=PATH",
+            help="The token file of the server given for NAME with --environment.",
         ),
     ] = None,
     experience: ExperienceOption = None,
@@ -123,7 +137,7 @@ def run(
         typer.Option(
             "--record-to",
             help="Record the reference solutions (agents reference/reference-api) as runs in "
-            "this folder, with their screens: what `pcagent experience build` learns from.",
+            "this folder, with their screens: what pcagent experience build learns from.",
         ),
     ] = None,
     resume: Annotated[
@@ -160,7 +174,7 @@ def run(
         typer.Option(help="With --ray: starts of a task whose worker dies under it.", min=1),
     ] = DEFAULT_ATTEMPTS,
 ) -> None:
-    """Run tasks in fresh sandboxes and store the results (see ``bench report``)."""
+    """Run tasks in fresh sandboxes and store the results (see bench report)."""
     from pcagent.bench.environments import (
         check_remote_desktops,
         parse_assignments,
@@ -411,7 +425,7 @@ def generate(
     seed: Annotated[int, typer.Option(help="Random seed; the same seed gives the same tasks.")] = 0,
 ) -> None:
     """Compose training tasks from sub-task templates and write them as task files
-    (run them with ``bench run --tasks-dir``)."""
+    (run them with bench run --tasks-dir)."""
     from pcagent.bench.generate import generate_tasks, write_task_files
 
     tasks = generate_tasks(count, seed)

@@ -13,6 +13,7 @@ import typer
 from rich.console import Console
 
 from pcagent.cli.errors import reports_errors
+from pcagent.cli.help_conventions import ConventionalGroup
 from pcagent.config import load_config
 from pcagent.models.embedding_pack import (
     EMBEDDING_PACKS,
@@ -25,6 +26,7 @@ from pcagent.models.installer import install_pack, verify_installed
 from pcagent.models.packs import PACKS, installed_pack, pack_path
 
 models_app = typer.Typer(
+    cls=ConventionalGroup,
     name="models",
     help="Install and list local language models (offline default).",
     no_args_is_help=True,

@@ -3,23 +3,42 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, get_args
 
 import typer
 
-from pcagent.config import PcAgentConfig, load_config
+from pcagent.config import InteractionMode, PcAgentConfig, load_config
 from pcagent.errors import ConfigurationError
 from pcagent.runtime.ablations import ABLATIONS
 
+#: The interaction modes, as an option's value name: [auto|passive|proactive].
+MODE_CHOICES = "[" + "|".join(get_args(InteractionMode)) + "]"
 ModeOption = Annotated[
     str | None,
     typer.Option(
         "--mode",
-        help="auto, passive or proactive (default: run.mode; passive with --display).",
+        metavar=MODE_CHOICES,
+        help="auto: no human; passive: a role may ask you; proactive: you approve every step "
+        "(default: run.mode; passive with --display).",
+    ),
+]
+#: The same for a run continued in a fresh sandbox, which never attaches to a display.
+ContinuedModeOption = Annotated[
+    str | None,
+    typer.Option(
+        "--mode",
+        metavar=MODE_CHOICES,
+        help="auto: no human; passive: a role may ask you; proactive: you approve every step "
+        "(default: run.mode).",
     ),
 ]
 AblationOption = Annotated[
-    str, typer.Option("--ablation", help=f"Parts to switch off: {', '.join(ABLATIONS)}.")
+    str,
+    typer.Option(
+        "--ablation",
+        metavar="ABLATION",
+        help=f"A part of pcagent to switch off, to measure what it brings: {', '.join(ABLATIONS)}.",
+    ),
 ]
 MaxStepsOption = Annotated[
     int | None, typer.Option("--max-steps", help="Step cap (default: run.max_steps).")
@@ -28,12 +47,15 @@ ExperienceOption = Annotated[
     Path | None,
     typer.Option(
         "--experience",
-        help="A page graph (`pcagent experience build`) to guide the agents (default: "
+        help="A page graph (made by pcagent experience build) to guide the agents (default: "
         "run.experience).",
     ),
 ]
 ModelOption = Annotated[
-    str | None, typer.Option("--model", help="Model profile for every agent (PCAGENT_MODEL).")
+    str | None,
+    typer.Option(
+        "--model", metavar="PROFILE", help="Model profile for every agent (PCAGENT_MODEL)."
+    ),
 ]
 
 
