@@ -13,7 +13,7 @@ from pcagent.cli import app
 
 
 def test_bench_list_json() -> None:
-    result = CliRunner().invoke(app, ["bench", "list", "--json"])
+    result = CliRunner().invoke(app, ["bench", "tasks", "--json"])
     assert result.exit_code == 0, result.output
     tasks = json.loads(result.output)
     assert len(tasks) == 25

@@ -1,9 +1,9 @@
-"""``pcagent bench list|run|report|compare|generate``: the PC-Eval-style benchmark, and training
-tasks composed from sub-task templates."""
+"""``pcagent bench run|compare|generate`` (and, from their own modules, ``list|report``
+and ``tasks|new|validate|checkers``): the PC-Eval-style benchmark, and training tasks composed
+from sub-task templates."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -14,6 +14,15 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from pcagent.bench.ray_resources import DEFAULT_ATTEMPTS, DEFAULT_TASK_TIMEOUT, ActorResources
+from pcagent.cli.bench_results import list_bench_runs, print_summary, report
+from pcagent.cli.bench_tasks import (
+    CrossOption,
+    TasksDirOption,
+    list_checkers,
+    list_tasks,
+    new_task,
+    validate_tasks,
+)
 from pcagent.cli.errors import reports_errors
 from pcagent.cli.help_conventions import ConventionalGroup
 from pcagent.cli.options import AblationOption, ExperienceOption, config_with
@@ -24,6 +33,7 @@ if TYPE_CHECKING:
     from pcagent.bench.comparison import ComparedOutcome, ComparedRun
     from pcagent.bench.results import BenchRun, BenchStore
     from pcagent.bench.task_run import TaskRun
+    from pcagent.bench.tasks import Task
 
 bench_app = typer.Typer(
     cls=ConventionalGroup, help="Run the benchmark tasks and report on them.", no_args_is_help=True
@@ -32,62 +42,12 @@ console = Console()
 AGENTS = ("pcagent", "reference", "reference-api", "noop")
 #: What an actor reserves on Ray unless told otherwise.
 DEFAULT_ACTOR = ActorResources()
-
-
-TasksDirOption = Annotated[
-    Path | None,
-    typer.Option(
-        "--tasks-dir",
-        help="A folder of task files (e.g. from bench generate) instead of the built-in tasks.",
-    ),
-]
-
-
-CrossOption = Annotated[
-    bool,
-    typer.Option(
-        "--cross",
-        help="The built-in cross-environment tasks (xe01...), each spanning two desktops.",
-    ),
-]
-
-
-@bench_app.command("list")
-@reports_errors
-def list_tasks(
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
-    tasks_dir: TasksDirOption = None,
-    cross: CrossOption = False,
-) -> None:
-    """The tasks, with their applications and sub-goal counts."""
-    from pcagent.bench.tasks import select_tasks
-
-    tasks = select_tasks(None, tasks_dir, cross=cross)
-    rows = [
-        {
-            "id": t.id,
-            "environments": list(t.environments),
-            "apps": t.apps,
-            "subtasks": len(t.subtasks),
-            "subgoals": len(t.nodes),
-            "services": t.fixtures.services,
-            "instruction": t.instruction,
-        }
-        for t in tasks
-    ]
-    if as_json:
-        print(json.dumps(rows, indent=1))
-        return
-    table = Table("task", "apps", "subtasks", "sub-goals", "instruction")
-    for row in rows:
-        table.add_row(
-            row["id"],
-            ", ".join(row["apps"]),
-            str(row["subtasks"]),
-            str(row["subgoals"]),
-            escape(row["instruction"][:70]),
-        )
-    console.print(table)
+bench_app.command("list")(list_bench_runs)
+bench_app.command("report")(report)
+bench_app.command("tasks")(list_tasks)
+bench_app.command("new")(new_task)
+bench_app.command("validate")(validate_tasks)
+bench_app.command("checkers")(list_checkers)
 
 
 @bench_app.command("run")
@@ -207,7 +167,7 @@ def run(
         raise ConfigurationError(f"unknown agent {agent!r}; use one of: {', '.join(AGENTS)}")
     checked = check_ablation(ablation)
     config = config_with(max_steps, model, experience)
-    chosen = select_tasks(tasks, tasks_dir, cross=cross)
+    chosen = with_their_reference(select_tasks(tasks, tasks_dir, cross=cross), agent)
     if ray is not None:
         # On Ray a name may repeat: one served desktop per actor.
         served = remote_desktop_sets(environment or [], environment_token or [])
@@ -294,7 +254,23 @@ def run(
                     record_to=record_to,
                     remotes=remotes,
                 )
-        _print_summary(store, bench.bench_id)
+        print_summary(store, bench.bench_id)
+
+
+def with_their_reference(tasks: list[Task], agent: str) -> list[Task]:
+    """The tasks ``agent`` can do: a reference agent skips, saying so, each task without the
+    reference solution it runs (a task runs with the references it has)."""
+    if agent not in ("reference", "reference-api"):
+        return tasks
+    api = agent == "reference-api"
+    kind = "with application actions (reference_api)" if api else "through the GUI (reference)"
+    kept = [task for task in tasks if task.has_reference(api)]
+    for task in tasks:
+        if not task.has_reference(api):
+            console.print(f"skipping {task.id}: it has no reference solution {kind}")
+    if not kept:
+        raise BenchError(f"none of the chosen tasks has a reference solution {kind}")
+    return kept
 
 
 def _stored_run(bench_id: str) -> BenchRun:
@@ -306,52 +282,6 @@ def _stored_run(bench_id: str) -> BenchRun:
     if bench is None:
         raise BenchError("no benchmark run to resume yet")
     return bench
-
-
-def _print_summary(store: object, bench_id: str) -> None:
-    from pcagent.bench.report import summary
-
-    data = summary(store, store.get(bench_id))  # type: ignore[attr-defined]
-    metrics = data["metrics"]
-
-    def percent(key: str) -> str:
-        value = metrics.get(key)
-        return "–" if value is None else f"{100 * value:.1f}%"
-
-    console.print(
-        f"SR {percent('SR')}  SSR {percent('SSR')}  CR {percent('CR')}  "
-        f"recovery {percent('recovery_rate')}  manager accuracy {percent('manager_accuracy')}  "
-        f"reset median {metrics.get('reset_seconds_median', 0):.2f} s"
-    )
-
-
-@bench_app.command("report")
-@reports_errors
-def report(
-    bench_id: Annotated[
-        str | None, typer.Argument(help="Benchmark run (default: the latest).")
-    ] = None,
-    output: Annotated[Path, typer.Option("--output", "-o", help="HTML file to write.")] = Path(
-        "bench-report.html"
-    ),
-    as_json: Annotated[
-        bool, typer.Option("--json", help="Print the JSON summary instead.")
-    ] = False,
-) -> None:
-    """Write the HTML report of a benchmark run and print its summary."""
-    from pcagent.bench.report import render_html, summary
-    from pcagent.bench.results import BenchStore
-
-    with BenchStore(load_config().data_dir / "bench") as store:
-        bench = store.get(bench_id) if bench_id else store.latest()
-        if bench is None:
-            raise BenchError("no benchmark run yet; run `pcagent bench run` first")
-        if as_json:
-            print(json.dumps(summary(store, bench), indent=1))
-            return
-        output.write_text(render_html(store, bench), encoding="utf-8")
-        console.print(f"report: {output}")
-        _print_summary(store, bench.bench_id)
 
 
 @bench_app.command("compare")
