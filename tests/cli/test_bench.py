@@ -48,6 +48,10 @@ def test_bench_report_without_runs_is_a_clear_error(tmp_path: Path) -> None:
             "--record-to records on this machine; leave out --ray",
         ),
         (
+            ["--model-url", "http://127.0.0.1:9/v1", "--model-name", "m"],
+            "cannot reach the model server at http://127.0.0.1:9/v1",
+        ),
+        (
             ["--resume", "latest"],
             "--resume takes the tasks of the stored run; leave out --tasks",
         ),

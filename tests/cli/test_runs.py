@@ -66,6 +66,17 @@ def _runs(environment: dict[str, str]) -> list[object]:
             ["run", "x", "--remote", "http://127.0.0.1:9", "--token-file", "/no/such/token"],
             "token",
         ),
+        (
+            ["run", "x", "--model-url", "http://127.0.0.1:9/v1", "--model-name", "m"],
+            "cannot reach the model server at http://127.0.0.1:9/v1",
+        ),
+        (["run", "x", "--model-url", "http://h/v1"], "--model-url and --model-name go together"),
+        (
+            ["run", "x", "--model", "local", "--model-url", "http://h/v1", "--model-name", "m"],
+            "give one of them",
+        ),
+        (["run", "x", "--vision"], "--vision go with --model-url URL --model-name NAME"),
+        (["run", "x", "--model-url", "ftp://h", "--model-name", "m"], "not an http(s) address"),
         (["runs", "show", "nosuchrun"], "nosuchrun"),
         (["runs", "resume", "nosuchrun"], "no recorded run matches 'nosuchrun'"),
         (["runs", "rewind", "nosuchrun", "--step", "2"], "no recorded run matches 'nosuchrun'"),

@@ -46,6 +46,8 @@ class TaskLine(BaseModel):
 
 def model_label(bench: BenchRun) -> str:
     """The model a benchmark run used, as recorded when it started."""
+    if bench.model_server is not None:
+        return f"{bench.model_server.name} at {bench.model_server.url}"
     return bench.model or DEFAULT_MODEL_LABEL
 
 

@@ -25,7 +25,16 @@ from pcagent.cli.bench_tasks import (
 )
 from pcagent.cli.errors import reports_errors
 from pcagent.cli.help_conventions import ConventionalGroup
-from pcagent.cli.options import AblationOption, ExperienceOption, config_with
+from pcagent.cli.options import (
+    AblationOption,
+    ApiKeyEnvOption,
+    ExperienceOption,
+    ModelNameOption,
+    ModelUrlOption,
+    VisionOption,
+    config_with,
+    served_model,
+)
 from pcagent.config import load_config
 from pcagent.errors import BenchError, ConfigurationError
 
@@ -68,6 +77,10 @@ def run(
     model: Annotated[
         str | None, typer.Option(metavar="PROFILE", help="Model profile for every agent role.")
     ] = None,
+    model_url: ModelUrlOption = None,
+    model_name: ModelNameOption = None,
+    vision: VisionOption = None,
+    api_key_env: ApiKeyEnvOption = None,
     ablation: AblationOption = "none",
     parallel: Annotated[int, typer.Option(help="Sandboxes side by side.", min=1, max=8)] = 1,
     max_steps: Annotated[int | None, typer.Option("--max-steps", help="Step cap per task.")] = None,
@@ -151,6 +164,7 @@ def run(
     if ray is not None and record_to is not None:
         raise ConfigurationError("--record-to records on this machine; leave out --ray")
     resumed = None
+    served = served_model(model, model_url, model_name, vision, api_key_env)
     if resume is not None:
         if tasks or tasks_dir or cross or record_to is not None:
             raise ConfigurationError(
@@ -159,14 +173,19 @@ def run(
             )
         resumed = _stored_run(resume)
         agent, ablation = resumed.agent, resumed.ablation
-        model = resumed.model or model
+        if resumed.model_server is not None:
+            model, served = None, resumed.model_server
+        else:
+            model, served = resumed.model or model, None
         experience = Path(resumed.experience) if resumed.experience else experience
         tasks_dir = Path(resumed.tasks_dir) if resumed.tasks_dir else None
         tasks = resumed.tasks
     if agent not in AGENTS:
         raise ConfigurationError(f"unknown agent {agent!r}; use one of: {', '.join(AGENTS)}")
     checked = check_ablation(ablation)
-    config = config_with(max_steps, model, experience)
+    config = config_with(
+        max_steps, model, experience, served, notice=lambda line: console.print(escape(line))
+    )
     chosen = with_their_reference(select_tasks(tasks, tasks_dir, cross=cross), agent)
     if ray is not None:
         # On Ray a name may repeat: one served desktop per actor.
@@ -199,8 +218,9 @@ def run(
             bench = store.create(
                 agent,
                 [t.id for t in chosen],
-                model or "",
+                served.name if served is not None else model or "",
                 checked,
+                model_server=served,
                 tasks_dir=str(task_folder.resolve()) if task_folder is not None else "",
                 experience=config.run.experience if agent == "pcagent" else "",
             )

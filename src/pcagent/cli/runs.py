@@ -23,12 +23,17 @@ from pcagent.cli.errors import reports_errors
 from pcagent.cli.help_conventions import ConventionalGroup
 from pcagent.cli.options import (
     AblationOption,
+    ApiKeyEnvOption,
     ContinuedModeOption,
     ExperienceOption,
     MaxStepsOption,
+    ModelNameOption,
     ModelOption,
+    ModelUrlOption,
     ModeOption,
+    VisionOption,
     config_with,
+    served_model,
 )
 from pcagent.config import PcAgentConfig, load_config
 from pcagent.errors import ConfigurationError
@@ -178,6 +183,10 @@ def run_command(
     ablation: AblationOption = "none",
     max_steps: MaxStepsOption = None,
     model: ModelOption = None,
+    model_url: ModelUrlOption = None,
+    model_name: ModelNameOption = None,
+    vision: VisionOption = None,
+    api_key_env: ApiKeyEnvOption = None,
     experience: ExperienceOption = None,
     files: Annotated[
         list[Path] | None,
@@ -227,11 +236,12 @@ def run_command(
             'calculator and compute 12 * 7"'
         )
     files = files or []
+    served = served_model(model, model_url, model_name, vision, api_key_env)
     if remote is not None:
         _check_remote(remote, token_file, display, files)
     further = _further_desktops(also or [], also_token or [])
     choices = RunChoices.of(
-        config_with(max_steps, model, experience),
+        config_with(max_steps, model, experience, served, notice=_log),
         ablation=ablation,
         display=display,
         mode=mode,
