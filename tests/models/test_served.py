@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import threading
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -47,9 +48,12 @@ class RecordingProxy:
                     upstream + self.path, data=body, method=self.command,
                     headers={"Content-Type": "application/json"},
                 )  # fmt: skip
-                with urllib.request.urlopen(request, timeout=120) as reply:
-                    content = reply.read()
-                    self.send_response(reply.status)
+                try:
+                    with urllib.request.urlopen(request, timeout=120) as reply:
+                        status, content = reply.status, reply.read()
+                except urllib.error.HTTPError as refused:  # the server's refusal, passed on
+                    status, content = refused.code, refused.read()
+                self.send_response(status)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(content)))
                 self.end_headers()
