@@ -60,6 +60,25 @@ def test_every_command_has_help_in_click_conventions() -> None:
     assert not problems, "\n".join(problems)
 
 
+def test_every_value_name_is_in_capitals_or_a_choice() -> None:
+    from pcagent.cli.help_conventions import conform
+
+    root = typer.main.get_command(app)
+    pending = [(root, "pcagent")]
+    lower = []
+    while pending:
+        command, name = pending.pop()
+        conform(command, typer.Context(command))
+        for parameter in command.params:
+            shown = parameter.metavar or ""
+            if shown != shown.upper() and not shown.startswith("["):
+                lower.append(f"{name} {parameter.name}: {shown}")
+        pending.extend(
+            (sub, f"{name} {key}") for key, sub in getattr(command, "commands", {}).items()
+        )
+    assert lower == []
+
+
 @pytest.mark.parametrize(
     ("path", "shown"),
     [

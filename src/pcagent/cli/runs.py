@@ -225,7 +225,8 @@ def run_command(
     also_token: AlsoTokenOption = None,
 ) -> None:
     """Carry out INSTRUCTION in a fresh sandbox (or on --display, or --remote) with the
-    configured model; with --also, across that desktop and further served ones.
+    configured model (or the one at --model-url); with --also, across that desktop and further
+    served ones.
 
     Exit status 0: the run finished; 1: it failed; 2: an error before or around it."""
     from pcagent.assembly import RunChoices
