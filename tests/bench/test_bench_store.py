@@ -34,7 +34,10 @@ def test_generated_tasks_are_reported_with_their_instructions(tmp_path: Path) ->
         )
         page = render_html(store, store.get(bench.bench_id))
     assert task.instruction.split()[0] in page and task.id in page
-    assert "no pcagent runs yet" in page  # a training run is no row of the benchmark tables
+    # The tables are of the same task folder: this reference run is a row, and no pcagent run
+    # of these tasks exists yet.
+    assert "<td>reference</td><td>1</td><td>100.0%</td>" in page
+    assert "no pcagent run on these tasks yet" in page
 
 
 def test_runs_with_and_without_experience_are_separate_rows(tmp_path: Path) -> None:
@@ -85,3 +88,24 @@ def test_a_retried_task_keeps_its_attempts_and_the_report_says_so(tmp_path: Path
         page = render_html(store, bench)
     assert kept.attempts == 3
     assert "retried: 3 attempts" in page
+
+
+def test_a_pcagent_run_on_a_task_folder_is_in_its_own_reports_tables(tmp_path: Path) -> None:
+    folder = tmp_path / "mine"
+    task = generate_tasks(1, 3)[0]
+    write_task_files([task], folder)
+    with BenchStore(tmp_path / "bench") as store:
+        built_in = store.create("pcagent", ["pc01"])
+        store.add(
+            built_in.bench_id,
+            TaskRun(load_tasks()["pc01"], "pcagent", outcome("pc01", True), [], [], None, None),
+        )
+        bench = store.create("pcagent", [task.id], tasks_dir=str(folder))
+        store.add(
+            bench.bench_id, TaskRun(task, "pcagent", outcome(task.id, False), [], [], None, None)
+        )
+        page = render_html(store, store.get(bench.bench_id))
+    assert "no pcagent run" not in page
+    # its row, and not the built-in run's: another task set is another benchmark
+    assert page.count("<td>pcagent: none</td><td>1</td><td>0.0%</td>") == 1
+    assert "<td>100.0%</td>" not in page

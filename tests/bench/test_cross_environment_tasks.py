@@ -200,7 +200,7 @@ def test_an_unknown_further_environment_is_refused_before_a_sandbox_starts(
 
 
 def test_bench_list_cross_names_the_environments() -> None:
-    listed = CliRunner().invoke(app, ["bench", "list", "--cross", "--json"])
+    listed = CliRunner().invoke(app, ["bench", "tasks", "--cross", "--json"])
     assert listed.exit_code == 0, listed.output
     rows = json.loads(listed.output)
     assert [row["id"] for row in rows] == ["xe01", "xe02", "xe03", "xe04"]

@@ -13,7 +13,7 @@ from pcagent.cli import app
 
 
 def test_bench_list_json() -> None:
-    result = CliRunner().invoke(app, ["bench", "list", "--json"])
+    result = CliRunner().invoke(app, ["bench", "tasks", "--json"])
     assert result.exit_code == 0, result.output
     tasks = json.loads(result.output)
     assert len(tasks) == 25
@@ -46,6 +46,10 @@ def test_bench_report_without_runs_is_a_clear_error(tmp_path: Path) -> None:
         (
             ["--ray", "local", "--agent", "reference", "--record-to", "/tmp/x"],
             "--record-to records on this machine; leave out --ray",
+        ),
+        (
+            ["--model-url", "http://127.0.0.1:9/v1", "--model-name", "m"],
+            "cannot reach the model server at http://127.0.0.1:9/v1",
         ),
         (
             ["--resume", "latest"],

@@ -25,13 +25,13 @@ def test_generate_writes_task_files_that_list_and_load(
     assert sorted(p.name for p in out.iterdir()) == sorted(f"gen-11-{n}.yaml" for n in range(1, 7))
     assert list(load_task_folder(out).values()) == generate_tasks(6, 11)
 
-    listed = CliRunner().invoke(app, ["bench", "list", "--json", "--tasks-dir", str(out)])
+    listed = CliRunner().invoke(app, ["bench", "tasks", "--json", "--tasks-dir", str(out)])
     assert listed.exit_code == 0, listed.output
     assert [row["id"] for row in json.loads(listed.output)] == [
         f"gen-11-{n}" for n in (1, 2, 3, 4, 5, 6)
     ]
     # Without --tasks-dir the built-in tasks are listed, as before.
-    built_in = CliRunner().invoke(app, ["bench", "list", "--json"])
+    built_in = CliRunner().invoke(app, ["bench", "tasks", "--json"])
     assert len(json.loads(built_in.output)) == 25
 
 

@@ -24,7 +24,7 @@ def restored_handlers() -> Iterator[None]:
 def test_any_command_stops_on_sigterm_like_on_ctrl_c(restored_handlers: None) -> None:
     for signum in TERMINATING_SIGNALS:
         signal.signal(signum, signal.SIG_DFL)
-    result = CliRunner().invoke(app, ["bench", "list", "--json"])
+    result = CliRunner().invoke(app, ["bench", "tasks", "--json"])
     assert result.exit_code == 0, result.output
     with pytest.raises(KeyboardInterrupt, match="SIGTERM"):
         signal.raise_signal(signal.SIGTERM)

@@ -8,7 +8,7 @@ import sys
 
 def test_python_dash_m_runs_the_command() -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "pcagent", "bench", "list", "--json"],
+        [sys.executable, "-m", "pcagent", "bench", "tasks", "--json"],
         capture_output=True,
         text=True,
         timeout=60,

@@ -66,9 +66,22 @@ def _runs(environment: dict[str, str]) -> list[object]:
             ["run", "x", "--remote", "http://127.0.0.1:9", "--token-file", "/no/such/token"],
             "token",
         ),
+        (
+            ["run", "x", "--model-url", "http://127.0.0.1:9/v1", "--model-name", "m"],
+            "cannot reach the model server at http://127.0.0.1:9/v1",
+        ),
+        (["run", "x", "--model-url", "http://h/v1"], "--model-url and --model-name go together"),
+        (
+            ["run", "x", "--model", "local", "--model-url", "http://h/v1", "--model-name", "m"],
+            "give one of them",
+        ),
+        (["run", "x", "--vision"], "--vision go with --model-url URL --model-name NAME"),
+        (["run", "x", "--model-url", "ftp://h", "--model-name", "m"], "not an http(s) address"),
         (["runs", "show", "nosuchrun"], "nosuchrun"),
         (["runs", "resume", "nosuchrun"], "no recorded run matches 'nosuchrun'"),
-        (["runs", "rewind", "nosuchrun", "--to", "2"], "no recorded run matches 'nosuchrun'"),
+        (["runs", "rewind", "nosuchrun", "--step", "2"], "no recorded run matches 'nosuchrun'"),
+        (["runs", "rewind", "nosuchrun"], "say which step to go back to: --step N"),
+        (["runs", "rewind", "r", "--step", "2", "--to", "2"], "--step and --to name the same"),
         (["runs", "replay", "nosuchrun"], "no recorded run matches 'nosuchrun'"),
         (["runs", "resume", "r", "--also", "laptop=http://127.0.0.1:9"], "no token file"),
         (
@@ -151,7 +164,7 @@ def test_restore_unsaved_writes_the_recorded_documents(
     store.close()
     target = tmp_path / "out"
     result = CliRunner().invoke(
-        app, ["runs", "restore-unsaved", run.run_id, "--to", str(target)], env=environment
+        app, ["runs", "restore-unsaved", run.run_id, "--out", str(target)], env=environment
     )
     assert result.exit_code == 0, result.output
     assert (target / "notes (unsaved at step 1).txt").read_text() == "Grüße, unsaved"
@@ -159,3 +172,18 @@ def test_restore_unsaved_writes_the_recorded_documents(
         app, ["runs", "restore-unsaved", run.run_id, "--step", "2"], env=environment
     )
     assert refused.exit_code == 2 and "step 2" in refused.output
+
+
+def test_runs_list_at_80_columns_keeps_the_run_id_and_cuts_the_instruction(
+    environment: dict[str, str],
+) -> None:
+    store = RunStore(Path(environment["PCAGENT_DATA_DIR"]) / "runs")
+    instruction = "Open the spreadsheet, sum the second column and " + "write it down " * 8
+    run = store.create_run(instruction, {})
+    store.close()
+    listed = CliRunner().invoke(app, ["runs", "list"], env={**environment, "COLUMNS": "80"})
+    assert listed.exit_code == 0, listed.output
+    row = next(line for line in listed.output.splitlines() if run.run_id[:8] in line)
+    assert run.run_id in row and len(row) <= 80
+    assert "Open the" in row and row.rstrip().endswith("…")
+    assert "write it down write it down" not in listed.output

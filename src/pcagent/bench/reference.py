@@ -123,9 +123,8 @@ def run_reference(
     """
     steps = task.reference_api if api else task.reference
     if not steps:
-        raise ReferenceSolutionError(
-            f"task {task.id} has no reference solution with application actions"
-        )
+        kind = "with application actions (reference_api)" if api else "through the GUI (reference)"
+        raise ReferenceSolutionError(f"task {task.id} has no reference solution {kind}")
     environments = (
         environment if isinstance(environment, Mapping) else {task.environments[0]: environment}
     )

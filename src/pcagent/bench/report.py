@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from pcagent.bench.failure_causes import CAUSES
+from pcagent.bench.listing import model_label
 from pcagent.bench.metrics import summarize
 from pcagent.bench.results import BenchRun, BenchStore, StoredResult
 from pcagent.bench.tasks import Task, load_task_folder, load_tasks
@@ -137,10 +138,12 @@ def _metrics_row(label: str, metrics: dict[str, Any]) -> str:
     )
 
 
-def _configuration_tables(store: BenchStore) -> str:
+def _configuration_tables(store: BenchStore, bench: BenchRun) -> str:
+    """Table 2 and Table 3 over the runs of the same tasks as ``bench`` (the built-in ones, or
+    the same task folder): the latest run of each configuration, ``bench`` among them."""
     latest: dict[tuple[str, str, str, str], BenchRun] = {}
     for run in store.runs():  # newest first
-        if run.tasks_dir:  # training tasks and the rewordings are not the benchmark
+        if run.tasks_dir != bench.tasks_dir:  # another task set is another benchmark
             continue
         latest.setdefault((run.agent, run.model, run.ablation, run.experience), run)
     header = (
@@ -158,11 +161,17 @@ def _configuration_tables(store: BenchStore) -> str:
             table2.append(_metrics_row(label, metrics))
         if agent == "pcagent":
             table3.append(_metrics_row(f"{label}: {ablation}", metrics))
+    tasks = (
+        f"the tasks of {html.escape(bench.tasks_dir)}" if bench.tasks_dir else "the built-in tasks"
+    )
     return (
-        "<h2>Table 2 shape: agents and models</h2><table>" + header + "".join(table2) + "</table>"
-        "<h2>Table 3 shape: ablations</h2><table>"
+        f"<h2>Table 2 shape: agents and models</h2><p><small>the latest run of each "
+        f"configuration on {tasks}</small></p><table>"
         + header
-        + ("".join(table3) or "<tr><td colspan=7>no pcagent runs yet</td></tr>")
+        + ("".join(table2) or "<tr><td colspan=7>no run without ablation on these tasks</td></tr>")
+        + "</table><h2>Table 3 shape: ablations</h2><table>"
+        + header
+        + ("".join(table3) or "<tr><td colspan=7>no pcagent run on these tasks yet</td></tr>")
         + "</table>"
     )
 
@@ -193,8 +202,10 @@ def render_html(store: BenchStore, bench: BenchRun) -> str:
     parts = [
         "<!doctype html><meta charset=utf-8><title>pcagent benchmark</title>",
         f"<style>{_STYLE}</style><h1>pcagent benchmark {html.escape(bench.bench_id)}</h1>",
-        f"<p>agent <b>{html.escape(bench.agent)}</b> {html.escape(bench.model)} "
-        f"ablation {html.escape(bench.ablation)}</p>",
+        f"<p>agent <b>{html.escape(bench.agent)}</b>, model "
+        f"<b>{html.escape(model_label(bench))}</b>, ablation {html.escape(bench.ablation)}, "
+        f"{len(results)} of {len(bench.tasks)} tasks done"
+        f"{', tasks from ' + html.escape(bench.tasks_dir) if bench.tasks_dir else ''}</p>",
         "<table><tr><th>SR</th><th>SSR</th><th>CR</th><th>EE</th><th>CE</th><th>actions</th>"
         "<th>tokens</th><th>time</th><th>reset (median)</th></tr>",
         f"<tr><td>{_percent(metrics.get('SR'))}</td><td>{_percent(metrics.get('SSR'))}</td>"
@@ -202,7 +213,7 @@ def render_html(store: BenchStore, bench: BenchRun) -> str:
         f"<td>{metrics.get('CE', 0):.6f}</td><td>{metrics.get('actions', 0)}</td>"
         f"<td>{metrics.get('tokens', 0)}</td><td>{metrics.get('seconds', 0):.0f} s</td>"
         f"<td>{metrics.get('reset_seconds_median', 0):.2f} s</td></tr></table>",
-        _configuration_tables(store),
+        _configuration_tables(store, bench),
         "<h2>Tasks</h2>",
     ]
     for result, row in zip(results, data["tasks"], strict=True):
@@ -234,4 +245,7 @@ def render_html(store: BenchStore, bench: BenchRun) -> str:
                 parts.append(f"<li>{html.escape(node_id)}: {html.escape(reason)}</li>")
             parts.append("</ul>")
         parts.append("</div>")
+    missing = [task for task in bench.tasks if task not in {r.task_id for r in results}]
+    if missing:
+        parts.append(f"<p>no result yet: {html.escape(', '.join(missing))}</p>")
     return "".join(parts)

@@ -19,6 +19,7 @@ from pydantic import BaseModel
 from pcagent.bench.metrics import TaskOutcome
 from pcagent.bench.task_run import TaskRun
 from pcagent.errors import RecordError
+from pcagent.models.served import ServedModel
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS bench_runs (
@@ -53,18 +54,24 @@ class BenchRun(BaseModel):
     tasks_dir: str = ""
     #: The page graph that guided the agents ("" for none).
     experience: str = ""
+    #: The model given by its server's address (``--model-url``; ``model`` is then its name),
+    #: kept so that ``--resume`` asks the same server. None: ``model`` is a profile name.
+    model_server: ServedModel | None = None
 
 
 #: Columns added after the first release, added to older files when they are opened.
 _ADDED_COLUMNS = {
     "tasks_dir": "ALTER TABLE bench_runs ADD COLUMN tasks_dir TEXT NOT NULL DEFAULT ''",
     "experience": "ALTER TABLE bench_runs ADD COLUMN experience TEXT NOT NULL DEFAULT ''",
+    "model_server": "ALTER TABLE bench_runs ADD COLUMN model_server TEXT NOT NULL DEFAULT ''",
 }
 #: The same for task results.
 _ADDED_RESULT_COLUMNS = {
     "attempts": "ALTER TABLE task_results ADD COLUMN attempts INTEGER NOT NULL DEFAULT 1",
 }
-_RUN_COLUMNS = "bench_id, created_at, agent, model, ablation, tasks, tasks_dir, experience"
+_RUN_COLUMNS = (
+    "bench_id, created_at, agent, model, ablation, tasks, tasks_dir, experience, model_server"
+)
 
 
 class StoredResult(BaseModel):
@@ -130,6 +137,7 @@ class BenchStore:
         *,
         tasks_dir: str = "",
         experience: str = "",
+        model_server: ServedModel | None = None,
     ) -> BenchRun:
         run = BenchRun(
             bench_id=time.strftime("%Y%m%d-%H%M%S", time.gmtime()) + "-" + secrets.token_hex(2),
@@ -140,10 +148,11 @@ class BenchStore:
             tasks=tasks,
             tasks_dir=tasks_dir,
             experience=experience,
+            model_server=model_server,
         )
         with self._db:
             self._db.execute(
-                f"INSERT INTO bench_runs ({_RUN_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                f"INSERT INTO bench_runs ({_RUN_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     run.bench_id,
                     run.created_at,
@@ -153,6 +162,7 @@ class BenchStore:
                     json.dumps(tasks),
                     tasks_dir,
                     experience,
+                    model_server.model_dump_json() if model_server is not None else "",
                 ),
             )
         return run
@@ -189,6 +199,7 @@ class BenchStore:
                 tasks=json.loads(r[5]),
                 tasks_dir=r[6],
                 experience=r[7],
+                model_server=ServedModel.model_validate_json(r[8]) if r[8] else None,
             )
             for r in rows
         ]

@@ -204,8 +204,9 @@ class Task(_Strict):
     fixtures: Fixtures = Field(default_factory=Fixtures)
     subtasks: list[SubtaskSpec]
     nodes: list[SubGoal]
-    #: The author's solution through the GUI alone (mouse and keyboard).
-    reference: list[ReferenceStep]
+    #: The author's solution through the GUI alone (mouse and keyboard); optional: a task runs
+    #: with the references it has, and ``--agent reference`` skips a task without one.
+    reference: list[ReferenceStep] = Field(default_factory=list)
     #: The author's solution with application actions wherever one fits (GUI for the rest).
     reference_api: list[ReferenceStep] = Field(default_factory=list)
     #: The gold program: the Manager's program that does the task with the skills (GUI steps
@@ -291,6 +292,11 @@ class Task(_Strict):
         """The applications open on ``environment`` when the task starts."""
         return [o for o in self.fixtures.open if self.environment_of(o) == environment]
 
+    def has_reference(self, api: bool) -> bool:
+        """Whether the task has a reference solution through the GUI (``api`` False) or with
+        application actions (``api`` True)."""
+        return bool(self.reference_api if api else self.reference)
+
     def node(self, node_id: str) -> SubGoal:
         return next(n for n in self.nodes if n.id == node_id)
 
@@ -339,6 +345,18 @@ def _shape_problem(value: object) -> str | None:
     return None
 
 
+def task_problems(error: ValidationError) -> str:
+    """A task's validation errors as ``place: problem; ...``: ``nodes.2.checker: Field
+    required``, or the sentence of a check across fields, without pydantic's type codes and
+    documentation links."""
+    problems = []
+    for item in error.errors(include_url=False):
+        message = str(item["msg"]).removeprefix("Value error, ")
+        place = ".".join(str(part) for part in item["loc"])
+        problems.append(f"{place}: {message}" if place else message)
+    return "; ".join(problems)
+
+
 def load_task(text: str, name: str) -> Task:
     """Parse and validate one task file. Any problem, a YAML error, a file nested too deeply or
     expanding too far included, is a :class:`TaskDefinitionError` naming ``name``."""
@@ -353,9 +371,17 @@ def load_task(text: str, name: str) -> Task:
     problem = _shape_problem(data)
     if problem is not None:
         raise TaskDefinitionError(f"task file {name}: {problem}")
+    if not isinstance(data, dict):
+        raise TaskDefinitionError(
+            f"task file {name}: a task is a mapping of fields (id, instruction, apps, subtasks, "
+            "nodes...); this file holds none"
+        )
     try:
         return Task.model_validate(data)
-    except (ValidationError, PcAgentError, ValueError) as error:
+    except ValidationError as error:
+        # One line per problem with its place in the file, not pydantic's text and links.
+        raise TaskDefinitionError(f"task file {name}: {task_problems(error)}") from None
+    except (PcAgentError, ValueError) as error:
         raise TaskDefinitionError(f"task file {name}: {error}") from error
 
 

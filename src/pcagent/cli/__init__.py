@@ -17,6 +17,7 @@ from pcagent.cli.bench import bench_app
 from pcagent.cli.demo import demo_command
 from pcagent.cli.desktop import desktop_app
 from pcagent.cli.experience import experience_app
+from pcagent.cli.help_conventions import ConventionalGroup
 from pcagent.cli.models import models_app
 from pcagent.cli.runs import run_command, runs_app
 from pcagent.cli.serve import serve_command
@@ -24,6 +25,7 @@ from pcagent.cli.view import view_command
 from pcagent.interrupts import install_terminate_as_interrupt
 
 app = typer.Typer(
+    cls=ConventionalGroup,
     help="pcagent: automates long, multi-application desktop tasks through the GUI.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,

@@ -1,9 +1,9 @@
-"""``pcagent bench list|run|report|compare|generate``: the PC-Eval-style benchmark, and training
-tasks composed from sub-task templates."""
+"""``pcagent bench run|compare|generate`` (and, from their own modules, ``list|report``
+and ``tasks|new|validate|checkers``): the PC-Eval-style benchmark, and training tasks composed
+from sub-task templates."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -14,8 +14,27 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from pcagent.bench.ray_resources import DEFAULT_ATTEMPTS, DEFAULT_TASK_TIMEOUT, ActorResources
+from pcagent.cli.bench_results import list_bench_runs, print_summary, report
+from pcagent.cli.bench_tasks import (
+    CrossOption,
+    TasksDirOption,
+    list_checkers,
+    list_tasks,
+    new_task,
+    validate_tasks,
+)
 from pcagent.cli.errors import reports_errors
-from pcagent.cli.options import AblationOption, ExperienceOption, config_with
+from pcagent.cli.help_conventions import ConventionalGroup
+from pcagent.cli.options import (
+    AblationOption,
+    ApiKeyEnvOption,
+    ExperienceOption,
+    ModelNameOption,
+    ModelUrlOption,
+    VisionOption,
+    config_with,
+    served_model,
+)
 from pcagent.config import load_config
 from pcagent.errors import BenchError, ConfigurationError
 
@@ -23,68 +42,21 @@ if TYPE_CHECKING:
     from pcagent.bench.comparison import ComparedOutcome, ComparedRun
     from pcagent.bench.results import BenchRun, BenchStore
     from pcagent.bench.task_run import TaskRun
+    from pcagent.bench.tasks import Task
 
-bench_app = typer.Typer(help="Run the benchmark tasks and report on them.", no_args_is_help=True)
+bench_app = typer.Typer(
+    cls=ConventionalGroup, help="Run the benchmark tasks and report on them.", no_args_is_help=True
+)
 console = Console()
 AGENTS = ("pcagent", "reference", "reference-api", "noop")
 #: What an actor reserves on Ray unless told otherwise.
 DEFAULT_ACTOR = ActorResources()
-
-
-TasksDirOption = Annotated[
-    Path | None,
-    typer.Option(
-        "--tasks-dir",
-        help="A folder of task files (e.g. from `bench generate`) instead of the built-in tasks.",
-    ),
-]
-
-
-CrossOption = Annotated[
-    bool,
-    typer.Option(
-        "--cross",
-        help="The built-in cross-environment tasks (xe01...), each spanning two desktops.",
-    ),
-]
-
-
-@bench_app.command("list")
-@reports_errors
-def list_tasks(
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
-    tasks_dir: TasksDirOption = None,
-    cross: CrossOption = False,
-) -> None:
-    """The tasks, with their applications and sub-goal counts."""
-    from pcagent.bench.tasks import select_tasks
-
-    tasks = select_tasks(None, tasks_dir, cross=cross)
-    rows = [
-        {
-            "id": t.id,
-            "environments": list(t.environments),
-            "apps": t.apps,
-            "subtasks": len(t.subtasks),
-            "subgoals": len(t.nodes),
-            "services": t.fixtures.services,
-            "instruction": t.instruction,
-        }
-        for t in tasks
-    ]
-    if as_json:
-        print(json.dumps(rows, indent=1))
-        return
-    table = Table("task", "apps", "subtasks", "sub-goals", "instruction")
-    for row in rows:
-        table.add_row(
-            row["id"],
-            ", ".join(row["apps"]),
-            str(row["subtasks"]),
-            str(row["subgoals"]),
-            escape(row["instruction"][:70]),
-        )
-    console.print(table)
+bench_app.command("list")(list_bench_runs)
+bench_app.command("report")(report)
+bench_app.command("tasks")(list_tasks)
+bench_app.command("new")(new_task)
+bench_app.command("validate")(validate_tasks)
+bench_app.command("checkers")(list_checkers)
 
 
 @bench_app.command("run")
@@ -94,8 +66,21 @@ def run(
         list[str] | None,
         typer.Option("--tasks", "-t", help="Task ids (repeatable); all by default."),
     ] = None,
-    agent: Annotated[str, typer.Option(help=f"One of: {', '.join(AGENTS)}.")] = "pcagent",
-    model: Annotated[str | None, typer.Option(help="Model profile for every agent role.")] = None,
+    agent: Annotated[
+        str,
+        typer.Option(
+            metavar="[" + "|".join(AGENTS) + "]",
+            help="Who does the tasks: pcagent, the task's reference solution through the GUI "
+            "(reference) or with application actions (reference-api), or nobody (noop).",
+        ),
+    ] = "pcagent",
+    model: Annotated[
+        str | None, typer.Option(metavar="PROFILE", help="Model profile for every agent role.")
+    ] = None,
+    model_url: ModelUrlOption = None,
+    model_name: ModelNameOption = None,
+    vision: VisionOption = None,
+    api_key_env: ApiKeyEnvOption = None,
     ablation: AblationOption = "none",
     parallel: Annotated[int, typer.Option(help="Sandboxes side by side.", min=1, max=8)] = 1,
     max_steps: Annotated[int | None, typer.Option("--max-steps", help="Step cap per task.")] = None,
@@ -105,8 +90,9 @@ def run(
         list[str] | None,
         typer.Option(
             "--environment",
-            help="NAME=URL: a cross-environment task's further environment NAME is the desktop "
-            "`pcagent serve` serves there (repeatable; default: a second local sandbox). With "
+            metavar="NAME=URL",
+            help="A cross-environment task's further environment NAME is the desktop "
+            "pcagent serve serves there (repeatable; default: a second local sandbox). With "
             "--ray a NAME may repeat: one served desktop per actor.",
         ),
     ] = None,
@@ -114,7 +100,8 @@ def run(
         list[str] | None,
         typer.Option(
             "--environment-token",
-            help="NAME=PATH: the token file of the server given for NAME with --environment.",
+            metavar="NAME=PATH",
+            help="The token file of the server given for NAME with --environment.",
         ),
     ] = None,
     experience: ExperienceOption = None,
@@ -123,7 +110,7 @@ def run(
         typer.Option(
             "--record-to",
             help="Record the reference solutions (agents reference/reference-api) as runs in "
-            "this folder, with their screens: what `pcagent experience build` learns from.",
+            "this folder, with their screens: what pcagent experience build learns from.",
         ),
     ] = None,
     resume: Annotated[
@@ -160,7 +147,7 @@ def run(
         typer.Option(help="With --ray: starts of a task whose worker dies under it.", min=1),
     ] = DEFAULT_ATTEMPTS,
 ) -> None:
-    """Run tasks in fresh sandboxes and store the results (see ``bench report``)."""
+    """Run tasks in fresh sandboxes and store the results (see bench report)."""
     from pcagent.bench.environments import (
         check_remote_desktops,
         parse_assignments,
@@ -177,6 +164,7 @@ def run(
     if ray is not None and record_to is not None:
         raise ConfigurationError("--record-to records on this machine; leave out --ray")
     resumed = None
+    served = served_model(model, model_url, model_name, vision, api_key_env)
     if resume is not None:
         if tasks or tasks_dir or cross or record_to is not None:
             raise ConfigurationError(
@@ -185,15 +173,20 @@ def run(
             )
         resumed = _stored_run(resume)
         agent, ablation = resumed.agent, resumed.ablation
-        model = resumed.model or model
+        if resumed.model_server is not None:
+            model, served = None, resumed.model_server
+        else:
+            model, served = resumed.model or model, None
         experience = Path(resumed.experience) if resumed.experience else experience
         tasks_dir = Path(resumed.tasks_dir) if resumed.tasks_dir else None
         tasks = resumed.tasks
     if agent not in AGENTS:
         raise ConfigurationError(f"unknown agent {agent!r}; use one of: {', '.join(AGENTS)}")
     checked = check_ablation(ablation)
-    config = config_with(max_steps, model, experience)
-    chosen = select_tasks(tasks, tasks_dir, cross=cross)
+    config = config_with(
+        max_steps, model, experience, served, notice=lambda line: console.print(escape(line))
+    )
+    chosen = with_their_reference(select_tasks(tasks, tasks_dir, cross=cross), agent)
     if ray is not None:
         # On Ray a name may repeat: one served desktop per actor.
         served = remote_desktop_sets(environment or [], environment_token or [])
@@ -225,8 +218,9 @@ def run(
             bench = store.create(
                 agent,
                 [t.id for t in chosen],
-                model or "",
+                served.name if served is not None else model or "",
                 checked,
+                model_server=served,
                 tasks_dir=str(task_folder.resolve()) if task_folder is not None else "",
                 experience=config.run.experience if agent == "pcagent" else "",
             )
@@ -280,7 +274,23 @@ def run(
                     record_to=record_to,
                     remotes=remotes,
                 )
-        _print_summary(store, bench.bench_id)
+        print_summary(store, bench.bench_id)
+
+
+def with_their_reference(tasks: list[Task], agent: str) -> list[Task]:
+    """The tasks ``agent`` can do: a reference agent skips, saying so, each task without the
+    reference solution it runs (a task runs with the references it has)."""
+    if agent not in ("reference", "reference-api"):
+        return tasks
+    api = agent == "reference-api"
+    kind = "with application actions (reference_api)" if api else "through the GUI (reference)"
+    kept = [task for task in tasks if task.has_reference(api)]
+    for task in tasks:
+        if not task.has_reference(api):
+            console.print(f"skipping {task.id}: it has no reference solution {kind}")
+    if not kept:
+        raise BenchError(f"none of the chosen tasks has a reference solution {kind}")
+    return kept
 
 
 def _stored_run(bench_id: str) -> BenchRun:
@@ -292,52 +302,6 @@ def _stored_run(bench_id: str) -> BenchRun:
     if bench is None:
         raise BenchError("no benchmark run to resume yet")
     return bench
-
-
-def _print_summary(store: object, bench_id: str) -> None:
-    from pcagent.bench.report import summary
-
-    data = summary(store, store.get(bench_id))  # type: ignore[attr-defined]
-    metrics = data["metrics"]
-
-    def percent(key: str) -> str:
-        value = metrics.get(key)
-        return "–" if value is None else f"{100 * value:.1f}%"
-
-    console.print(
-        f"SR {percent('SR')}  SSR {percent('SSR')}  CR {percent('CR')}  "
-        f"recovery {percent('recovery_rate')}  manager accuracy {percent('manager_accuracy')}  "
-        f"reset median {metrics.get('reset_seconds_median', 0):.2f} s"
-    )
-
-
-@bench_app.command("report")
-@reports_errors
-def report(
-    bench_id: Annotated[
-        str | None, typer.Argument(help="Benchmark run (default: the latest).")
-    ] = None,
-    output: Annotated[Path, typer.Option("--output", "-o", help="HTML file to write.")] = Path(
-        "bench-report.html"
-    ),
-    as_json: Annotated[
-        bool, typer.Option("--json", help="Print the JSON summary instead.")
-    ] = False,
-) -> None:
-    """Write the HTML report of a benchmark run and print its summary."""
-    from pcagent.bench.report import render_html, summary
-    from pcagent.bench.results import BenchStore
-
-    with BenchStore(load_config().data_dir / "bench") as store:
-        bench = store.get(bench_id) if bench_id else store.latest()
-        if bench is None:
-            raise BenchError("no benchmark run yet; run `pcagent bench run` first")
-        if as_json:
-            print(json.dumps(summary(store, bench), indent=1))
-            return
-        output.write_text(render_html(store, bench), encoding="utf-8")
-        console.print(f"report: {output}")
-        _print_summary(store, bench.bench_id)
 
 
 @bench_app.command("compare")
@@ -411,7 +375,7 @@ def generate(
     seed: Annotated[int, typer.Option(help="Random seed; the same seed gives the same tasks.")] = 0,
 ) -> None:
     """Compose training tasks from sub-task templates and write them as task files
-    (run them with ``bench run --tasks-dir``)."""
+    (run them with bench run --tasks-dir)."""
     from pcagent.bench.generate import generate_tasks, write_task_files
 
     tasks = generate_tasks(count, seed)

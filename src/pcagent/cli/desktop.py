@@ -16,6 +16,7 @@ from rich.table import Table
 
 from pcagent.actions import parse_action
 from pcagent.cli.errors import reports_errors
+from pcagent.cli.help_conventions import ConventionalGroup
 from pcagent.config import data_dir, load_config
 from pcagent.env.apps import APPS
 from pcagent.env.sandbox import SandboxDesktop
@@ -23,7 +24,9 @@ from pcagent.errors import SandboxClosedError
 
 console = Console()
 desktop_app = typer.Typer(
-    help="Start, inspect, drive and stop sandbox desktops.", no_args_is_help=True
+    cls=ConventionalGroup,
+    help="Start, inspect, drive and stop sandbox desktops.",
+    no_args_is_help=True,
 )
 
 NameOption = Annotated[str, typer.Option("--name", "-n", help="Which sandbox (several can run).")]
@@ -56,7 +59,7 @@ def up(
         list[str] | None, typer.Option("--open", help="Application to open (repeatable).")
     ] = None,
 ) -> None:
-    """Start a sandbox desktop that keeps running until `pcagent desktop down`.
+    """Start a sandbox desktop that keeps running until pcagent desktop down.
 
     Its settings come from the configuration's desktop section; --width and --height win."""
     from pcagent.assembly import sandbox_config
@@ -191,7 +194,7 @@ def act(
 @desktop_app.command("list")
 @reports_errors
 def list_desktops() -> None:
-    """Show the sandboxes started with `up` that are still running."""
+    """Show the sandboxes started with desktop up that are still running."""
     folder = data_dir() / "desktops"
     found = False
     for path in sorted(folder.glob("*.json")) if folder.exists() else []:

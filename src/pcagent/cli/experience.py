@@ -13,12 +13,15 @@ from rich.markup import escape
 from rich.table import Table
 
 from pcagent.cli.errors import reports_errors
+from pcagent.cli.help_conventions import ConventionalGroup
 
 if TYPE_CHECKING:
     from pcagent.experience.build import ProgramExample
 
 experience_app = typer.Typer(
-    help="Build and inspect page graphs learned from recorded runs.", no_args_is_help=True
+    cls=ConventionalGroup,
+    help="Build and inspect page graphs learned from recorded runs.",
+    no_args_is_help=True,
 )
 console = Console()
 
@@ -41,7 +44,7 @@ def build(
             "--records",
             "-r",
             help="A run-record folder to learn from (repeatable; default: your runs). "
-            "`pcagent bench run --agent reference --record-to DIR` records training tasks' "
+            "pcagent bench run --agent reference --record-to DIR records training tasks' "
             "solutions.",
         ),
     ] = None,
@@ -57,7 +60,7 @@ def build(
         list[Path] | None,
         typer.Option(
             "--tasks-dir",
-            help="A folder of training task files (`pcagent bench generate --out DIR`) whose "
+            help="A folder of training task files (written by pcagent bench generate --out DIR) whose "
             "gold programs go into program memory (repeatable; tasks without one are skipped).",
         ),
     ] = None,
@@ -66,7 +69,7 @@ def build(
         typer.Option(
             "--generated",
             metavar="SEED:COUNT",
-            help="Generate COUNT training tasks of SEED (as `pcagent bench generate`) and put "
+            help="Generate COUNT training tasks of SEED (as pcagent bench generate does) and put "
             "their gold programs into program memory (repeatable).",
         ),
     ] = None,

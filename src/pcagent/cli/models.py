@@ -1,4 +1,4 @@
-"""``pcagent models``: install and list local model packs.
+"""``pcagent models``: install and list local model packs, and add models served elsewhere.
 
 Mounted by the main CLI as a sub-application; also runs alone as ``python -m pcagent.models``.
 Errors end the command with ``error: ...`` and exit status 2, like every other command.
@@ -13,6 +13,7 @@ import typer
 from rich.console import Console
 
 from pcagent.cli.errors import reports_errors
+from pcagent.cli.help_conventions import ConventionalGroup
 from pcagent.config import load_config
 from pcagent.models.embedding_pack import (
     EMBEDDING_PACKS,
@@ -25,8 +26,9 @@ from pcagent.models.installer import install_pack, verify_installed
 from pcagent.models.packs import PACKS, installed_pack, pack_path
 
 models_app = typer.Typer(
+    cls=ConventionalGroup,
     name="models",
-    help="Install and list local language models (offline default).",
+    help="Install and list local language models (offline default); add models served elsewhere.",
     no_args_is_help=True,
 )
 
@@ -91,3 +93,63 @@ def list_packs(config: ConfigOption = None) -> None:
         )
         typer.echo(f"    {embedding_pack_path(models_dir, embedding)}")
         typer.echo(f"    {embedding.description}")
+
+
+@models_app.command("add")
+@reports_errors
+def add_model(
+    name: Annotated[str, typer.Argument(help="The profile's name, for --model NAME.")],
+    url: Annotated[
+        str,
+        typer.Option(
+            "--url", metavar="URL", help="The OpenAI-compatible server, e.g. http://host:8080/v1."
+        ),
+    ],
+    model_name: Annotated[
+        str, typer.Option("--model-name", metavar="MODEL", help="The model's name on the server.")
+    ],
+    vision: Annotated[
+        bool | None,
+        typer.Option(
+            "--vision/--no-vision",
+            help="Whether the model sees screenshots (default: what the server says of it; "
+            "text only when it says nothing).",
+        ),
+    ] = None,
+    api_key_env: Annotated[
+        str,
+        typer.Option(
+            "--api-key-env", metavar="VAR", help="The variable holding the server's API key."
+        ),
+    ] = "",
+    config: ConfigOption = None,
+) -> None:
+    """Add a model on an OpenAI-compatible server to the configuration file as a profile,
+    asking the server whether it sees images."""
+    from pcagent.config import config_path
+    from pcagent.errors import ModelUnavailableError
+    from pcagent.models.profile_file import add_profile
+    from pcagent.models.served import (
+        ServedModel,
+        VisionAnswer,
+        ask_server_about_vision,
+        checked_url,
+        choose_vision,
+    )
+
+    console = Console(stderr=True)
+    served = ServedModel(
+        url=checked_url(url), name=model_name, vision=vision, api_key_env=api_key_env
+    )
+    try:
+        answer = ask_server_about_vision(served)
+    except ModelUnavailableError as error:
+        console.print(f"could not ask the server ({error}); vision as given", highlight=False)
+        answer = VisionAnswer(None)
+    choice = choose_vision(served, answer)
+    if choice.note:
+        console.print(choice.note, highlight=False)
+    file = config if config is not None else config_path()
+    add_profile(file, name, served.profile(choice.vision))
+    typer.echo(f"added model profile {name} to {file} (vision {'on' if choice.vision else 'off'})")
+    typer.echo(f'use it: pcagent run --model {name} "..." or set [models] default = "{name}"')

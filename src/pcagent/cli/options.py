@@ -2,24 +2,47 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, get_args
 
 import typer
 
-from pcagent.config import PcAgentConfig, load_config
+from pcagent.config import InteractionMode, PcAgentConfig, load_config
 from pcagent.errors import ConfigurationError
 from pcagent.runtime.ablations import ABLATIONS
 
+if TYPE_CHECKING:
+    from pcagent.models.served import ServedModel
+
+#: The interaction modes, as an option's value name: [auto|passive|proactive].
+MODE_CHOICES = "[" + "|".join(get_args(InteractionMode)) + "]"
 ModeOption = Annotated[
     str | None,
     typer.Option(
         "--mode",
-        help="auto, passive or proactive (default: run.mode; passive with --display).",
+        metavar=MODE_CHOICES,
+        help="auto: no human; passive: a role may ask you; proactive: you approve every step "
+        "(default: run.mode; passive with --display).",
+    ),
+]
+#: The same for a run continued in a fresh sandbox, which never attaches to a display.
+ContinuedModeOption = Annotated[
+    str | None,
+    typer.Option(
+        "--mode",
+        metavar=MODE_CHOICES,
+        help="auto: no human; passive: a role may ask you; proactive: you approve every step "
+        "(default: run.mode).",
     ),
 ]
 AblationOption = Annotated[
-    str, typer.Option("--ablation", help=f"Parts to switch off: {', '.join(ABLATIONS)}.")
+    str,
+    typer.Option(
+        "--ablation",
+        metavar="ABLATION",
+        help=f"A part of pcagent to switch off, to measure what it brings: {', '.join(ABLATIONS)}.",
+    ),
 ]
 MaxStepsOption = Annotated[
     int | None, typer.Option("--max-steps", help="Step cap (default: run.max_steps).")
@@ -28,23 +51,100 @@ ExperienceOption = Annotated[
     Path | None,
     typer.Option(
         "--experience",
-        help="A page graph (`pcagent experience build`) to guide the agents (default: "
+        help="A page graph (made by pcagent experience build) to guide the agents (default: "
         "run.experience).",
     ),
 ]
 ModelOption = Annotated[
-    str | None, typer.Option("--model", help="Model profile for every agent (PCAGENT_MODEL).")
+    str | None,
+    typer.Option(
+        "--model", metavar="PROFILE", help="Model profile for every agent (PCAGENT_MODEL)."
+    ),
 ]
 
 
+ModelUrlOption = Annotated[
+    str | None,
+    typer.Option(
+        "--model-url",
+        metavar="URL",
+        help="Use the model --model-name on this OpenAI-compatible server for every agent "
+        "(e.g. http://127.0.0.1:8080/v1 for llama.cpp, vLLM or Ollama).",
+    ),
+]
+ModelNameOption = Annotated[
+    str | None,
+    typer.Option(
+        "--model-name", metavar="NAME", help="The model's name on the --model-url server."
+    ),
+]
+VisionOption = Annotated[
+    bool | None,
+    typer.Option(
+        "--vision/--no-vision",
+        help="Whether the --model-url model sees screenshots (default: what the server says "
+        "of it; text only when it says nothing).",
+    ),
+]
+ApiKeyEnvOption = Annotated[
+    str | None,
+    typer.Option(
+        "--api-key-env",
+        metavar="VAR",
+        help="The environment variable holding the --model-url server's API key (default: "
+        "OPENAI_API_KEY when set; a local server needs none).",
+    ),
+]
+
+
+def served_model(
+    model: str | None,
+    url: str | None,
+    name: str | None,
+    vision: bool | None,
+    api_key_env: str | None,
+) -> ServedModel | None:
+    """The model named with --model-url and --model-name, checked before anything starts;
+    None when neither is given. :class:`ConfigurationError` for a half-given or clashing pair."""
+    from pcagent.models.served import ServedModel, checked_url
+
+    if url is None and name is None:
+        pairs = (("--vision", vision), ("--api-key-env", api_key_env))
+        given = [flag for flag, value in pairs if value is not None]
+        if given:
+            raise ConfigurationError(
+                f"{' and '.join(given)} go with --model-url URL --model-name NAME"
+            )
+        return None
+    if url is None or name is None:
+        raise ConfigurationError(
+            "--model-url and --model-name go together: the server's address and the model's "
+            "name there"
+        )
+    if model is not None:
+        raise ConfigurationError(
+            "--model names a profile and --model-url a server; give one of them"
+        )
+    return ServedModel(
+        url=checked_url(url), name=name, vision=vision, api_key_env=api_key_env or ""
+    )
+
+
 def config_with(
-    max_steps: int | None = None, model: str | None = None, experience: Path | None = None
+    max_steps: int | None = None,
+    model: str | None = None,
+    experience: Path | None = None,
+    served: ServedModel | None = None,
+    notice: Callable[[str], None] = print,
 ) -> PcAgentConfig:
-    """The configuration file with the step cap, the model and the page graph of the command
-    line applied.
+    """The configuration file with the step cap, the model (a profile, or ``served``: a model
+    on a server, asked now whether it sees images, ``notice`` told when the server decides)
+    and the page graph of the command line applied.
 
     Raises :class:`~pcagent.errors.ConfigurationError` for a bad file, an unknown model profile,
-    a step cap out of range or a page graph that is not there.
+    a step cap out of range or a page graph that is not there, and
+    :class:`~pcagent.errors.ModelUnavailableError` when nothing answers at the served model's
+    address.
     """
     config = load_config()
     if experience is not None:
@@ -56,6 +156,21 @@ def config_with(
         config = config.updated("run", experience=str(experience.expanduser().resolve()))
     if model is not None:
         config = config.updated("models", default=model)
+    if served is not None:
+        config = with_served_model(config, served, notice)
     if max_steps is not None:
         config = config.updated("run", max_steps=max_steps)
     return config
+
+
+def with_served_model(
+    config: PcAgentConfig, served: ServedModel, notice: Callable[[str], None]
+) -> PcAgentConfig:
+    """``config`` with every role on ``served`` (the file's per-role choices set aside)."""
+    from pcagent.models.served import COMMAND_LINE_PROFILE, profile_for
+
+    profile, choice = profile_for(served)
+    if choice.note:
+        notice(choice.note)
+    profiles = {**config.models.profiles, COMMAND_LINE_PROFILE: profile}
+    return config.updated("models", profiles=profiles, default=COMMAND_LINE_PROFILE, roles={})

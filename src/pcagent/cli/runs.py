@@ -14,18 +14,26 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
+from rich import box
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
 from pcagent.cli.errors import reports_errors
+from pcagent.cli.help_conventions import ConventionalGroup
 from pcagent.cli.options import (
     AblationOption,
+    ApiKeyEnvOption,
+    ContinuedModeOption,
     ExperienceOption,
     MaxStepsOption,
+    ModelNameOption,
     ModelOption,
+    ModelUrlOption,
     ModeOption,
+    VisionOption,
     config_with,
+    served_model,
 )
 from pcagent.config import PcAgentConfig, load_config
 from pcagent.errors import ConfigurationError
@@ -39,7 +47,9 @@ if TYPE_CHECKING:
     from pcagent.runtime.session import RunOutcome
 
 runs_app = typer.Typer(
-    help="Inspect, resume, replay and rewind recorded runs.", no_args_is_help=True
+    cls=ConventionalGroup,
+    help="Inspect, resume, replay and rewind recorded runs.",
+    no_args_is_help=True,
 )
 console = Console()
 
@@ -52,16 +62,28 @@ AlsoOption = Annotated[
     list[str] | None,
     typer.Option(
         "--also",
-        help="NAME=URL: a further desktop `pcagent serve` serves, for a task across "
+        metavar="NAME=URL",
+        help="A further desktop that pcagent serve serves, for a task across "
         "desktops (repeatable); the run's own desktop is called main, and the plan says "
         "which desktop each subtask works on.",
     ),
 ]
 AlsoTokenOption = Annotated[
     list[str] | None,
-    typer.Option("--also-token", help="NAME=PATH: the token file of the --also desktop NAME."),
+    typer.Option(
+        "--also-token", metavar="NAME=PATH", help="The token file of the --also desktop NAME."
+    ),
 ]
+#: The spelling of --step that rewind had before (kept, hidden, for scripts that use it).
+StepAliasOption = Annotated[int | None, typer.Option("--to", hidden=True, min=0)]
 VERDICT_COLOURS = {"success": "green", "no_change": "yellow", "unexpected_change": "red"}
+
+
+def one_step(step: int | None, old_step: int | None, old_name: str) -> int | None:
+    """The step given as --step or under its former name; both at once is an error."""
+    if step is not None and old_step is not None:
+        raise ConfigurationError(f"--step and {old_name} name the same step; give --step alone")
+    return step if step is not None else old_step
 
 
 def print_step(record: StepRecord) -> None:
@@ -161,6 +183,10 @@ def run_command(
     ablation: AblationOption = "none",
     max_steps: MaxStepsOption = None,
     model: ModelOption = None,
+    model_url: ModelUrlOption = None,
+    model_name: ModelNameOption = None,
+    vision: VisionOption = None,
+    api_key_env: ApiKeyEnvOption = None,
     experience: ExperienceOption = None,
     files: Annotated[
         list[Path] | None,
@@ -185,20 +211,22 @@ def run_command(
         str | None,
         typer.Option(
             "--remote",
-            help="Work on the desktop `pcagent serve` serves at this address "
+            metavar="URL",
+            help="Work on the desktop pcagent serve serves at this address "
             "(e.g. http://127.0.0.1:8765) instead of a sandbox of its own.",
         ),
     ] = None,
     token_file: Annotated[
         Path | None,
-        typer.Option("--token-file", help="The token file `pcagent serve` wrote (with --remote)."),
+        typer.Option("--token-file", help="The token file pcagent serve wrote (with --remote)."),
     ] = None,
     certificate: CertificateOption = None,
     also: AlsoOption = None,
     also_token: AlsoTokenOption = None,
 ) -> None:
     """Carry out INSTRUCTION in a fresh sandbox (or on --display, or --remote) with the
-    configured model; with --also, across that desktop and further served ones.
+    configured model (or the one at --model-url); with --also, across that desktop and further
+    served ones.
 
     Exit status 0: the run finished; 1: it failed; 2: an error before or around it."""
     from pcagent.assembly import RunChoices
@@ -209,11 +237,12 @@ def run_command(
             'calculator and compute 12 * 7"'
         )
     files = files or []
+    served = served_model(model, model_url, model_name, vision, api_key_env)
     if remote is not None:
         _check_remote(remote, token_file, display, files)
     further = _further_desktops(also or [], also_token or [])
     choices = RunChoices.of(
-        config_with(max_steps, model, experience),
+        config_with(max_steps, model, experience, served, notice=_log),
         ablation=ablation,
         display=display,
         mode=mode,
@@ -318,7 +347,27 @@ def list_runs(
     if as_json:
         print(json.dumps([run.model_dump(mode="json") for run in runs], indent=1))
         return
-    table = Table("run", "started (UTC)", "status", "steps", "tokens", "instruction")
+    console.print(runs_table(runs, console.width))
+
+
+def runs_table(runs: list[RunRecord], width: int) -> Table:
+    """The runs as a table ``width`` characters wide that keeps each run id whole (the value to
+    copy into the next command) and cuts a long instruction with an ellipsis."""
+    columns = {
+        "run": max((len(run.run_id) for run in runs), default=3),
+        "started (UTC)": 16,
+        "status": max((len(run.status) for run in runs), default=6),
+        "steps": max((len(str(run.steps)) for run in runs), default=5),
+        "tokens": max((len(str(run.tokens)) for run in runs), default=6),
+    }
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+    for name, content in columns.items():
+        table.add_column(name, no_wrap=True, min_width=max(content, len(name)))
+    # Between two columns: a space of padding on each side of a one-space rule.
+    used = sum(max(content, len(name)) + 3 for name, content in columns.items())
+    table.add_column(
+        "instruction", no_wrap=True, overflow="ellipsis", max_width=max(12, width - used)
+    )
     for run in runs:
         table.add_row(
             run.run_id,
@@ -326,9 +375,9 @@ def list_runs(
             run.status,
             str(run.steps),
             str(run.tokens),
-            escape(run.instruction[:60]),
+            escape(" ".join(run.instruction.split())),
         )
-    console.print(table)
+    return table
 
 
 @runs_app.command("show")
@@ -393,7 +442,7 @@ def show_run(
 @reports_errors
 def resume_run(
     run_id: RunIdArgument,
-    mode: ModeOption = None,
+    mode: ContinuedModeOption = None,
     max_steps: MaxStepsOption = None,
     model: ModelOption = None,
     also: AlsoOption = None,
@@ -415,14 +464,16 @@ def resume_run(
 @reports_errors
 def rewind_run(
     run_id: RunIdArgument,
-    to: Annotated[
-        int, typer.Option("--to", help="Go back to the state after this step (0: start).", min=0)
-    ],
+    step: Annotated[
+        int | None,
+        typer.Option("--step", help="Go back to the state after this step (0: start).", min=0),
+    ] = None,
+    old_step: StepAliasOption = None,
     role: Annotated[
         str | None, typer.Option("--role", help="Hand the running subtask to this role.")
     ] = None,
     guidance: Annotated[str, typer.Option("--guidance", help="Advice for the agents.")] = "",
-    mode: ModeOption = None,
+    mode: ContinuedModeOption = None,
     max_steps: MaxStepsOption = None,
     model: ModelOption = None,
     also: AlsoOption = None,
@@ -434,6 +485,9 @@ def rewind_run(
     Restored: the agents' state, HOME files, the applications on their documents. A run across
     desktops goes on with the same --also desktops, as they are now (only the run's own desktop
     is restored)."""
+    to = one_step(step, old_step, "--to")
+    if to is None:
+        raise ConfigurationError("say which step to go back to: --step N (0: the start)")
     further = _further_desktops(also or [], also_token or [])
     record, choices = _continuing(run_id, mode, max_steps, model)
     with _continued_run(choices, further, certificate) as parts:
@@ -474,7 +528,10 @@ def _open_parts(stack: contextlib.ExitStack, choices: RunChoices, environment: o
 @reports_errors
 def replay(
     run_id: RunIdArgument,
-    upto: Annotated[int | None, typer.Option("--upto", help="Stop after this step.")] = None,
+    step: Annotated[
+        int | None, typer.Option("--step", help="Stop after this step (default: the last).", min=0)
+    ] = None,
+    old_step: Annotated[int | None, typer.Option("--upto", hidden=True, min=0)] = None,
 ) -> None:
     """Re-execute a recorded run's actions (no model) in a fresh sandbox from its start state.
 
@@ -488,6 +545,7 @@ def replay(
         differs = "" if step.agrees else "  [yellow](differs from the run)[/yellow]"
         console.print(f"{step.step:>3} {step.action:<12} {mark} {escape(step.message)}{differs}")
 
+    upto = one_step(step, old_step, "--upto")
     config = load_config()
     choices = RunChoices.of(config, may_attach=False)
     with RunStore(config.runs_dir) as store:
@@ -513,10 +571,11 @@ def restore_unsaved_command(
             min=1,
         ),
     ] = None,
-    to: Annotated[
+    out: Annotated[
         Path | None,
-        typer.Option("--to", help="Folder to write them into (default: ./unsaved-RUN)."),
+        typer.Option("--out", "-o", help="Folder to write them into (default: ./unsaved-RUN)."),
     ] = None,
+    old_out: Annotated[Path | None, typer.Option("--to", hidden=True)] = None,
 ) -> None:
     """Write out the documents a run left with unsaved changes at a step, as files."""
     from pcagent.runtime.records import RunStore
@@ -525,7 +584,8 @@ def restore_unsaved_command(
     config = load_config()
     with RunStore(config.runs_dir) as store:
         record = store.get_run(run_id)
-        target = to if to is not None else Path(f"unsaved-{record.run_id}")
+        chosen = out if out is not None else old_out
+        target = chosen if chosen is not None else Path(f"unsaved-{record.run_id}")
         written = restore_unsaved(store, record.run_id, target, step)
     for path in written:
         console.print(f"wrote {escape(str(path))}")

@@ -25,7 +25,7 @@ def view_command(
     ] = "127.0.0.1",
     experience: Annotated[
         Path | None,
-        typer.Option(help="A page graph file to browse (from `pcagent experience build`)."),
+        typer.Option(help="A page graph file to browse (made by pcagent experience build)."),
     ] = None,
 ) -> None:
     """A local web viewer of the recorded runs (plan, steps with screenshots, model calls),
