@@ -338,7 +338,9 @@ class StepLoop:
         if work.subtask_id and self.effects is not None:
             subtask = checkpoint.subtask(work.subtask_id)
             asked = asked_files(subtask, checkpoint.values, self.skills, self.effects.home)
-        open_before = frozenset(entry.document for entry in self.recorder.last_apps if entry.document)
+        open_before = frozenset(
+            entry.document for entry in self.recorder.last_apps if entry.document
+        )
         return StepFiles(asked=asked, open_before=open_before)
 
     def _settle_mail(self, checkpoint: RunCheckpoint) -> None:
@@ -374,7 +376,9 @@ class StepLoop:
         )
         self.recorder.event(self.steps_done, event)
         self.log(f"safety: {verdict.reason}")
-        checkpoint.lost_files += [path for path in verdict.lost if path not in checkpoint.lost_files]
+        checkpoint.lost_files += [
+            path for path in verdict.lost if path not in checkpoint.lost_files
+        ]
         if not verdict.kept:
             checkpoint.reflection += f" — safety: {verdict.reason}"
 
