@@ -45,7 +45,7 @@ from pcagent.agents.plan import SubtaskSpec
 from pcagent.agents.program import resolve
 from pcagent.config import InteractionMode, SafetyConfig
 from pcagent.env.ownership import give_to_owner
-from pcagent.env.protocol import UnsavedDocument
+from pcagent.env.protocol import OpenWindow, UnsavedDocument
 from pcagent.errors import PlanError
 from pcagent.runtime.desktop_state import is_document
 from pcagent.runtime.home_manifest import FileEntry, HomeManifest, is_under
@@ -111,6 +111,20 @@ def asked_files(
             args = dict(subtask.args)
         named += catalog.get(subtask.skill).written_files(args)
     return frozenset(filter(None, (home_relative(path, home) for path in named)))
+
+
+def step_files(
+    subtask: SubtaskSpec | None,
+    values: Mapping[str, JsonValue],
+    catalog: SkillCatalog,
+    windows_before: Sequence[OpenWindow],
+    home: Path | None = None,
+) -> StepFiles:
+    """What a step of ``subtask`` may change: the files its plan names, and the documents the
+    windows showed before it."""
+    asked = asked_files(subtask, values, catalog, home) if subtask is not None else frozenset()
+    open_before = frozenset(window.document for window in windows_before if window.document)
+    return StepFiles(asked=asked, open_before=open_before)
 
 
 def _documents(manifest: HomeManifest) -> dict[str, FileEntry]:

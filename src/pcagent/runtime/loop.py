@@ -28,7 +28,7 @@ from pcagent.models.messages import ImagePart
 from pcagent.runtime.checkpoint import RunCheckpoint
 from pcagent.runtime.desktop_state import DesktopAccess
 from pcagent.runtime.dispatch import ActionDispatcher
-from pcagent.runtime.effects import EffectVerdict, FileEffectGuard, StepFiles, asked_files
+from pcagent.runtime.effects import EffectVerdict, FileEffectGuard, step_files
 from pcagent.runtime.events import (
     AskedHumanEvent,
     DeclinedEvent,
@@ -320,7 +320,10 @@ class StepLoop:
         unsaved = self._unsaved_documents()
         if self.effects is not None and snapshot_id is not None:
             before = self.recorder.last_snapshot
-            verdicts = self.effects.check(before, snapshot_id, self._step_files(checkpoint, work))
+            subtask = checkpoint.subtask(work.subtask_id) if work.subtask_id else None
+            windows_before, home = self.recorder.last_apps, self.effects.home
+            step = step_files(subtask, checkpoint.values, self.skills, windows_before, home)
+            verdicts = self.effects.check(before, snapshot_id, step)
             titles = [window.title for window in windows]
             last = self.recorder.last_unsaved
             verdicts += self.effects.check_discards(before, snapshot_id, last, unsaved, titles)
@@ -331,17 +334,6 @@ class StepLoop:
         self._settle_mail(checkpoint)
         self.recorder.write(work, checkpoint, snapshot_id, apps, unsaved)
         self.steps_done = work.number
-
-    def _step_files(self, checkpoint: RunCheckpoint, work: StepWork) -> StepFiles:
-        """What the step may change: the files its plan names, the documents open before it."""
-        asked: frozenset[str] = frozenset()
-        if work.subtask_id and self.effects is not None:
-            subtask = checkpoint.subtask(work.subtask_id)
-            asked = asked_files(subtask, checkpoint.values, self.skills, self.effects.home)
-        open_before = frozenset(
-            entry.document for entry in self.recorder.last_apps if entry.document
-        )
-        return StepFiles(asked=asked, open_before=open_before)
 
     def _settle_mail(self, checkpoint: RunCheckpoint) -> None:
         if self.mail is None:
