@@ -4,6 +4,8 @@ puts the file back (auto mode), or asks the person (passive), or lets it be when
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -294,3 +296,30 @@ def test_a_lost_file_over_the_snapshot_limit_is_told_and_refuses_the_runs_done(
     record = store.get_run(run_id)
     assert record.status == "failed"
     assert "notes.txt" in (record.summary or "")
+
+
+@pytest.mark.skipif(shutil.which("gio") is None, reason="GLib's gio tool is not installed")
+def test_a_file_moved_to_the_trash_by_gio_is_put_back(tmp_path: Path) -> None:
+    """GIO's trash, as GTK's file dialogs and the file manager use it."""
+    home = tmp_path / "home"
+    (home / "Documents").mkdir(parents=True)
+    (home / "Documents" / "report.txt").write_text("the report")
+    guard = guard_over(home, tmp_path / "store")
+    before = guard.snapshots.capture(home)
+    environment = {**os.environ, "HOME": str(home), "XDG_DATA_HOME": str(home / ".local/share")}
+    subprocess.run(
+        ["gio", "trash", str(home / "Documents" / "report.txt")], env=environment, check=True
+    )
+    assert list((home / ".local/share/Trash/files").iterdir())  # trashed, not deleted
+    verdicts = guard.check(before, guard.snapshots.capture(home), StepFiles())
+    assert [(v.category, v.paths, v.kept) for v in verdicts] == [
+        ("delete_files", ("Documents/report.txt",), False)
+    ]
+    assert (home / "Documents" / "report.txt").read_text() == "the report"
+    # asked for by the plan: the trash is where it goes
+    asked = StepFiles(asked=frozenset({"Documents/report.txt"}))
+    subprocess.run(
+        ["gio", "trash", str(home / "Documents" / "report.txt")], env=environment, check=True
+    )
+    again = guard.snapshots.capture(home)
+    assert guard.check(before, again, asked) == []
