@@ -281,6 +281,7 @@ def _command(user: tuple[int, int] | None) -> list[str]:
     """unshare into the new namespaces, then the setup stage (:data:`_SETUP`)."""
     if not Path(PYTHON).is_file():
         raise JailError(f"{PYTHON} is missing; run `bash scripts/install-system.sh`")
+    _check_inside(PYTHON)
     namespaces = [_program("unshare"), "--net", "--pid", "--fork", "--kill-child", "--mount-proc"]
     if user is None:
         # Without root, a user namespace grants the right to make the others.
@@ -350,9 +351,21 @@ def run_python_jailed(
     return subprocess.CompletedProcess(program, process.returncode, out, rest)
 
 
+def _check_inside(program: str) -> None:
+    """A program the jail starts must lie, links followed, in what it shows of the host."""
+    real = os.path.realpath(program)
+    if not any(real == place or real.startswith(place + "/") for place in SHOWN):
+        raise JailError(
+            f"{program} is {real}, outside what the jail shows ({', '.join(SHOWN[:3])}...); "
+            "checked code is not run"
+        )
+
+
 def _drop(user: tuple[int, int] | None) -> list[str]:
     """setpriv's privilege drop: no capability survives, nothing can gain one, another user."""
-    drop = [_program("setpriv"), "--no-new-privs", "--inh-caps=-all", "--bounding-set=-all"]
+    setpriv = _program("setpriv")
+    _check_inside(setpriv)
+    drop = [setpriv, "--no-new-privs", "--inh-caps=-all", "--bounding-set=-all"]
     if user is not None:
         drop += [f"--reuid={user[0]}", f"--regid={user[1]}", "--clear-groups"]
     return drop
