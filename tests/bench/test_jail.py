@@ -352,6 +352,10 @@ def test_without_root_it_uses_a_user_namespace(listener: int) -> None:
                 socket.create_connection(("127.0.0.1", {listener}), timeout=2)
             except OSError as error:
                 print("refused network", error.strerror)
+            try:
+                print(open("/etc/passwd").read())
+            except OSError as error:
+                print("refused host", error.strerror)
             """)
         )
         source.chmod(0o644)
@@ -374,6 +378,7 @@ def test_without_root_it_uses_a_user_namespace(listener: int) -> None:
             ["refused", "write"],
             ["refused", "read"],
             ["refused", "network"],
+            ["refused", "host"],
         ], out
         assert not target.exists()
     finally:
