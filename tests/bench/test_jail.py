@@ -360,6 +360,8 @@ def test_without_root_it_uses_a_user_namespace(listener: int) -> None:
         )
         source.chmod(0o644)
         environment = {"PATH": "/usr/bin:/bin", "HOME": str(home), "PYTHONSAFEPATH": "1"}
+        if "PYTHONPATH" in os.environ:  # the pcagent under test, where it is not the installed one
+            environment["PYTHONPATH"] = os.environ["PYTHONPATH"]
         drop = ["setpriv", f"--reuid={user.pw_uid}", f"--regid={user.pw_gid}", "--clear-groups"]
         ran = subprocess.run(
             [*drop, sys.executable, "-c", _UNPRIVILEGED_PROBE, str(source)],
