@@ -13,12 +13,8 @@ LAYERS = ("agents", "runtime", "skills")
 #: Names that hold the user's words (the instruction, a subtask's description).
 WORDS = ("instruction", "description", "subtask", "asked", "task")
 MATCHING = {"search", "match", "fullmatch", "findall", "finditer", "sub", "split"}
-#: Known exceptions, each with its reason.
-ALLOWED = {
-    # Safety, not planning: a deletion the subtask names is not put back. It only ever lets a
-    # change stand that the person asked for; reworked with the effect checks.
-    "runtime/effects.py",
-}
+#: Known exceptions, each with its reason (none: the effect checks read the plan's typed files).
+ALLOWED: set[str] = set()
 #: Patterns that read what the Manager's program wrote, not the user: its ``{s1}`` slots.
 OWN_SLOTS = {"PLACEHOLDER"}
 

@@ -181,7 +181,8 @@ class RunConfig(ConfigSection):
     with_ocr: bool = False
     #: Save every step's HOME files (content-addressed) so a rewind can restore them.
     snapshot_home: bool = True
-    #: Files bigger than this (bytes) are left out of HOME snapshots.
+    #: Files bigger than this (bytes) are kept in HOME snapshots by size and hash only: their
+    #: loss is told and refuses the run's done, but cannot be undone.
     snapshot_max_file_bytes: int = Field(default=50_000_000, ge=1)
 
 

@@ -185,6 +185,71 @@ def test_desktop_sockets_are_out_of_reach(tmp_path: Path, desktop_socket: Path) 
 
 
 @pytest.fixture
+def host_socket() -> Iterator[Path]:
+    """A Unix socket anyone may connect to, under /run, where the host's services keep theirs
+    (outside every temporary folder)."""
+    if not AS_ROOT:
+        pytest.skip("only root may make a folder in /run")
+    folder = Path(tempfile.mkdtemp(prefix="pcagent-jail-host-", dir="/run"))
+    folder.chmod(0o755)
+    path = folder / "service.sock"
+    server = socket.socket(socket.AF_UNIX)
+    server.bind(str(path))
+    path.chmod(0o777)
+    server.listen()
+    try:
+        yield path
+    finally:
+        server.close()
+        shutil.rmtree(folder)
+
+
+def test_unix_sockets_at_host_paths_are_out_of_reach(tmp_path: Path, host_socket: Path) -> None:
+    code = f"""
+        import socket
+        try:
+            socket.socket(socket.AF_UNIX).connect({str(host_socket)!r})
+            print("CONNECTED")
+        except OSError as error:
+            print("refused", type(error).__name__)
+    """
+    out, _ = jailed(tmp_path, code)
+    assert "CONNECTED" not in out and "refused" in out, out
+
+
+@pytest.fixture
+def host_file() -> Iterator[Path]:
+    """A file anyone may read, outside HOME and outside what Python needs."""
+    folder = Path(tempfile.mkdtemp(prefix="pcagent-jail-host-", dir="/run" if AS_ROOT else None))
+    folder.chmod(0o755)
+    path = folder / "world-readable.txt"
+    path.write_text("host data")
+    path.chmod(0o644)
+    try:
+        yield path
+    finally:
+        shutil.rmtree(folder)
+
+
+def test_only_what_python_needs_of_the_host_is_readable(tmp_path: Path, host_file: Path) -> None:
+    probes = [str(host_file), "/etc/passwd", "/etc/os-release", "/var/lib/dpkg/status", "/home"]
+    code = f"""
+        import os
+        for path in {probes!r}:
+            try:
+                os.listdir(path) if os.path.isdir(path) else open(path).read()
+                print("READ", path)
+            except OSError as error:
+                print("refused", path, error.strerror)
+        import json, sqlite3  # the standard library and its C libraries are there
+        print("stdlib", sqlite3.sqlite_version.count(".") == 2)
+    """
+    out, err = jailed(tmp_path, code)
+    assert "READ" not in out and out.count("refused") == len(probes), out + err
+    assert "stdlib True" in out, out + err
+
+
+@pytest.fixture
 def sandbox_elsewhere() -> Iterator[Path]:
     """A sandbox folder outside the temporary folders (a configured root), with its session bus
     socket open to anyone; its HOME is ``home``."""
@@ -287,10 +352,16 @@ def test_without_root_it_uses_a_user_namespace(listener: int) -> None:
                 socket.create_connection(("127.0.0.1", {listener}), timeout=2)
             except OSError as error:
                 print("refused network", error.strerror)
+            try:
+                print(open("/etc/passwd").read())
+            except OSError as error:
+                print("refused host", error.strerror)
             """)
         )
         source.chmod(0o644)
         environment = {"PATH": "/usr/bin:/bin", "HOME": str(home), "PYTHONSAFEPATH": "1"}
+        if "PYTHONPATH" in os.environ:  # the pcagent under test, where it is not the installed one
+            environment["PYTHONPATH"] = os.environ["PYTHONPATH"]
         drop = ["setpriv", f"--reuid={user.pw_uid}", f"--regid={user.pw_gid}", "--clear-groups"]
         ran = subprocess.run(
             [*drop, sys.executable, "-c", _UNPRIVILEGED_PROBE, str(source)],
@@ -309,6 +380,7 @@ def test_without_root_it_uses_a_user_namespace(listener: int) -> None:
             ["refused", "write"],
             ["refused", "read"],
             ["refused", "network"],
+            ["refused", "host"],
         ], out
         assert not target.exists()
     finally:

@@ -3,59 +3,110 @@ puts the file back (auto mode), or asks the person (passive), or lets it be when
 
 from __future__ import annotations
 
+import os
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
 from tests.runtime import scripts
 from tests.runtime.memory_desktop import MemoryDesktop
 
+from pcagent.agents.plan import SubtaskSpec
 from pcagent.config import PcAgentConfig, RunConfig, SafetyConfig
 from pcagent.env.protocol import UnsavedDocument
 from pcagent.errors import RunStateError
 from pcagent.models.backends.scripted import ScriptedBackend
-from pcagent.runtime.effects import discarded_documents, unasked_changes
+from pcagent.runtime.effects import (
+    FileChanges,
+    FileEffectGuard,
+    StepFiles,
+    asked_files,
+    discarded_documents,
+    unasked_changes,
+)
 from pcagent.runtime.events import EffectEvent, MailEvent
 from pcagent.runtime.home_manifest import FileEntry, HomeManifest
+from pcagent.runtime.home_snapshot import HomeSnapshots
 from pcagent.runtime.human import ScriptedHuman
 from pcagent.runtime.records import RunStore
 from pcagent.runtime.session import RunSession
 from pcagent.runtime.unsaved_restore import restore_unsaved
+from pcagent.skills import default_catalog
 
 
-def manifest(**files: str) -> HomeManifest:
-    """Paths (``__`` for ``/``) -> a content letter, as a manifest."""
+def files(**paths: str) -> HomeManifest:
+    """Paths -> a content hex digit, as a manifest (``files(**{"a/b.txt": "x"})``)."""
     return HomeManifest(
-        files={
-            path.replace("__", "/"): FileEntry(sha256=content * 64, size=1, mode=0o644)
-            for path, content in files.items()
-        }
+        files={path: FileEntry(sha256=c * 64, size=1, mode=0o644) for path, c in paths.items()}
     )
 
 
 def test_deletions_moves_and_overwrites_are_told_apart() -> None:
-    before = manifest(a_txt="a", b_txt="b", Documents__c_txt="c", d_txt="d")
-    after = manifest(b_txt="e", Documents__moved_txt="c", d_txt="f")
-    before = HomeManifest(files={k.replace("_txt", ".txt"): v for k, v in before.files.items()})
-    after = HomeManifest(files={k.replace("_txt", ".txt"): v for k, v in after.files.items()})
-    changes = unasked_changes(before, after, "write a poem", open_documents=["d.txt"])
+    before = files(**{"a.txt": "a", "b.txt": "b", "Documents/c.txt": "c", "d.txt": "d"})
+    after = files(**{"b.txt": "e", "Documents/moved.txt": "c", "d.txt": "f"})
+    changes = unasked_changes(before, after, StepFiles(open_before=frozenset({"d.txt"})))
     # a.txt is gone for good; Documents/c.txt was moved (its content lives on); b.txt changed
-    # behind the subtask's back; d.txt is the open document (saving it is the work)
+    # behind the step's back; d.txt was the open document (saving it is the work)
     assert changes.deleted == ("a.txt",)
     assert changes.overwritten == ("b.txt",)
 
 
-def test_asked_for_changes_and_hidden_files_are_not_flagged() -> None:
-    before = HomeManifest(
-        files={
-            "old.txt": FileEntry(sha256="a" * 64, size=1, mode=0o644),
-            "notes.txt": FileEntry(sha256="b" * 64, size=1, mode=0o644),
-            ".config/app/prefs.js": FileEntry(sha256="c" * 64, size=1, mode=0o644),
-        }
+def test_what_the_plan_names_may_change_and_hidden_files_are_not_watched() -> None:
+    before = files(**{"old.txt": "a", "notes.txt": "b", ".config/app/prefs.js": "c"})
+    after = files(**{"notes.txt": "d"})
+    asked = StepFiles(asked=frozenset({"old.txt", "notes.txt"}))
+    assert not unasked_changes(before, after, asked)
+    only_notes = unasked_changes(before, after, StepFiles(asked=frozenset({"notes.txt"})))
+    assert only_notes == FileChanges(deleted=("old.txt",))
+    # a folder the plan names covers what is inside it
+    inside = unasked_changes(
+        files(**{"Old/a.txt": "a"}), files(), StepFiles(asked=frozenset({"Old"}))
     )
-    after = HomeManifest(files={"notes.txt": FileEntry(sha256="d" * 64, size=1, mode=0o644)})
-    changes = unasked_changes(before, after, "Delete old.txt, then update notes.txt", [])
-    assert not changes
-    assert unasked_changes(before, after, "update notes.txt", []).deleted == ("old.txt",)
+    assert not inside
+
+
+def test_save_as_onto_a_file_shown_only_after_the_step_is_an_overwrite() -> None:
+    # "Save As" other.txt + "Replace": the window shows other.txt now, but did not before
+    before = files(**{"notes.txt": "1", "other.txt": "2"})
+    after = files(**{"notes.txt": "1", "other.txt": "1"})
+    changes = unasked_changes(before, after, StepFiles(open_before=frozenset({"notes.txt"})))
+    assert changes == FileChanges(overwritten=("other.txt",))
+
+
+def test_a_move_onto_an_existing_name_loses_neither_content() -> None:
+    before = files(**{"a.txt": "3", "Archive/a.txt": "4"})
+    after = files(**{"Archive/a.txt": "3"})
+    # the target is put back, so the moved file's content is lost too unless it comes back
+    assert unasked_changes(before, after, StepFiles()) == FileChanges(
+        deleted=("a.txt",), overwritten=("Archive/a.txt",)
+    )
+    # when the plan asks for the target, the move stands
+    asked = StepFiles(asked=frozenset({"Archive/a.txt"}))
+    assert not unasked_changes(before, after, asked)
+
+
+def test_a_copy_that_was_there_before_or_the_trash_does_not_keep_a_deleted_file() -> None:
+    before = files(**{"a.txt": "3", "backup/a.txt": "3", "b.txt": "b"})
+    after = files(**{"backup/a.txt": "3", ".local/share/Trash/files/b.txt": "b"})
+    assert unasked_changes(before, after, StepFiles()).deleted == ("a.txt", "b.txt")
+    trashed = StepFiles(asked=frozenset({"b.txt"}))
+    assert unasked_changes(before, after, trashed).deleted == ("a.txt",)
+
+
+def test_the_plans_typed_values_name_the_files_a_step_may_change(tmp_path: Path) -> None:
+    catalog = default_catalog()
+    gui = SubtaskSpec(id="s1", description="tidy up", files=["~/Documents/old.txt", "../x"])
+    assert asked_files(gui, {}, catalog) == {"Documents/old.txt"}
+    write = SubtaskSpec(
+        id="s2",
+        description="write_text_file(...)",
+        skill="write_text_file",
+        args={"path": {"from": "s1"}, "text": "hello"},
+    )
+    assert asked_files(write, {"s1": f"{tmp_path}/a.txt"}, catalog, tmp_path) == {"a.txt"}
+    read = SubtaskSpec(id="s3", description="read", skill="read_text_file", args={"path": "a.txt"})
+    assert asked_files(read, {}, catalog) == frozenset()
 
 
 def run(
@@ -199,3 +250,76 @@ def test_mail_waits_at_the_relay_until_the_mode_allows_it(
     assert [(m.message_id, m.recipients, m.sent) for m in mail] == [
         ("m1", ["boss@example.org"], sent)
     ]
+
+
+def guard_over(home: Path, store: Path, **safety: object) -> FileEffectGuard:
+    snapshots = HomeSnapshots(store, max_file_bytes=1000)
+    return FileEffectGuard(snapshots, home, SafetyConfig(**safety), "auto", ScriptedHuman())  # type: ignore[arg-type]
+
+
+def test_real_files_moved_onto_a_name_trashed_or_copied_before_all_come_back(
+    tmp_path: Path,
+) -> None:
+    home = tmp_path / "home"
+    (home / "Archive").mkdir(parents=True)
+    (home / "a.txt").write_text("moved")
+    (home / "Archive" / "a.txt").write_text("was there")
+    (home / "b.txt").write_text("copied before")
+    (home / "backup").mkdir()
+    (home / "backup" / "b.txt").write_text("copied before")
+    (home / "c.txt").write_text("trashed")
+    guard = guard_over(home, tmp_path / "store")
+    before = guard.snapshots.capture(home)
+    os.replace(home / "a.txt", home / "Archive" / "a.txt")  # the file manager's Replace
+    (home / "b.txt").unlink()
+    trash = home / ".local" / "share" / "Trash" / "files"
+    trash.mkdir(parents=True)
+    os.replace(home / "c.txt", trash / "c.txt")
+    verdicts = guard.check(before, guard.snapshots.capture(home), StepFiles())
+    assert [(v.category, v.paths, v.kept) for v in verdicts] == [
+        ("overwrite_files", ("Archive/a.txt",), False),
+        ("delete_files", ("a.txt", "b.txt", "c.txt"), False),
+    ]
+    assert (home / "a.txt").read_text() == "moved"
+    assert (home / "Archive" / "a.txt").read_text() == "was there"
+    assert (home / "b.txt").read_text() == "copied before"
+    assert (home / "c.txt").read_text() == "trashed"
+
+
+def test_a_lost_file_over_the_snapshot_limit_is_told_and_refuses_the_runs_done(
+    tmp_path: Path,
+) -> None:
+    desktop, store, run_id = run(tmp_path, DELETE, DONE, snapshot_max_file_bytes=3)
+    assert not (desktop.home / "notes.txt").exists()  # its content was never kept
+    effect = next(e.event for e in store.events(run_id) if isinstance(e.event, EffectEvent))
+    assert (effect.category, effect.lost, effect.kept) == ("delete_files", ["notes.txt"], False)
+    record = store.get_run(run_id)
+    assert record.status == "failed"
+    assert "notes.txt" in (record.summary or "")
+
+
+@pytest.mark.skipif(shutil.which("gio") is None, reason="GLib's gio tool is not installed")
+def test_a_file_moved_to_the_trash_by_gio_is_put_back(tmp_path: Path) -> None:
+    """GIO's trash, as GTK's file dialogs and the file manager use it."""
+    home = tmp_path / "home"
+    (home / "Documents").mkdir(parents=True)
+    (home / "Documents" / "report.txt").write_text("the report")
+    guard = guard_over(home, tmp_path / "store")
+    before = guard.snapshots.capture(home)
+    environment = {**os.environ, "HOME": str(home), "XDG_DATA_HOME": str(home / ".local/share")}
+    subprocess.run(
+        ["gio", "trash", str(home / "Documents" / "report.txt")], env=environment, check=True
+    )
+    assert list((home / ".local/share/Trash/files").iterdir())  # trashed, not deleted
+    verdicts = guard.check(before, guard.snapshots.capture(home), StepFiles())
+    assert [(v.category, v.paths, v.kept) for v in verdicts] == [
+        ("delete_files", ("Documents/report.txt",), False)
+    ]
+    assert (home / "Documents" / "report.txt").read_text() == "the report"
+    # asked for by the plan: the trash is where it goes
+    asked = StepFiles(asked=frozenset({"Documents/report.txt"}))
+    subprocess.run(
+        ["gio", "trash", str(home / "Documents" / "report.txt")], env=environment, check=True
+    )
+    again = guard.snapshots.capture(home)
+    assert guard.check(before, again, asked) == []

@@ -60,6 +60,12 @@ class SubtaskSpec(BaseModel):
         '"laptop"; empty: the first (or only) one.',
     )
 
+    files: list[str] = Field(
+        default_factory=list,
+        max_length=20,
+        description="Files in HOME the instruction asks this subtask to change, replace or "
+        'delete, e.g. "Documents/old.txt"; a change to any other file is undone.',
+    )
     skill: str = Field(
         "", max_length=40, description="The skill this subtask calls; empty: done through the GUI."
     )

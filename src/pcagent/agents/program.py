@@ -45,6 +45,9 @@ class ProgramStep(BaseModel):
     uses: list[str] = Field(default_factory=list, max_length=8)
     #: A GUI step's values to report, by name (it reports them with ``answer``).
     outputs: list[str] = Field(default_factory=list, max_length=8)
+    #: A GUI step's files in HOME the instruction asks it to change, replace or delete (the
+    #: effect checks put any other file back).
+    files: list[str] = Field(default_factory=list, max_length=20)
     environment: str = Field("", max_length=40)
 
 
@@ -138,6 +141,11 @@ def program_schema(
                 "task": {"type": "string", "minLength": 1, "maxLength": 400},
                 "uses": {"type": "array", "items": {"type": "string", "pattern": _ID}},
                 "outputs": {"type": "array", "items": {"type": "string", "pattern": _NAME}},
+                "files": {
+                    "type": "array",
+                    "items": {"type": "string", "minLength": 1, "maxLength": 400},
+                    "maxItems": 20,
+                },
             },
             "required": ["id", "skill", "app", "task"],
             "additionalProperties": False,
@@ -376,6 +384,7 @@ def program_plan(program: Program, catalog: SkillCatalog) -> Plan:
                 environment=step.environment,
                 skill="" if step.skill == GUI else step.skill,
                 args=dict(step.args) if step.skill != GUI else {},
+                files=list(step.files) if step.skill == GUI else [],
             )
         )
         previous = step.id

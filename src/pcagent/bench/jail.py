@@ -11,11 +11,12 @@ the check or exhaust the machine. So it runs:
   code is refused, never run outside the jail);
 - in new network, PID and mount namespaces (``unshare``): no network, not even loopback, and
   every process it starts dies when it ends; its process group is killed at the end too;
-- on a file system that is read-only everywhere, with fresh empty file systems over the places
-  that hold other programs' files and sockets (``/tmp``, ``/var/tmp``, ``/dev/shm``,
-  ``/run/user``, the temporary folder, the invoking user's home): the sandbox's X display, buses
-  and files are out of reach. Its copy of the file lies in ``/tmp/code``, its HOME and working
-  folder, on a small private ``/tmp`` that vanishes with it;
+- in a root of its own that shows only what Python needs of the host (:data:`SHOWN`: ``/usr``
+  and the library links, the loader's cache), read-only, entered with ``pivot_root`` so the
+  host's tree is gone from its mount namespace: no ``/run``, ``/var``, ``/home``, ``/etc`` and no
+  socket with a path of any other program (X displays, buses, system services), nothing else
+  world-readable. Its copy of the file lies in ``/tmp/code``, its HOME and working folder, on a
+  small private ``/tmp`` that vanishes with it;
 - with an empty environment (PATH, HOME, LANG only), no input, setuid programs disabled;
 - under CPU time, address space, file size (its output too) and process count limits, and the
   checker's wall-clock time limit.
@@ -30,6 +31,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import platform
 import pwd
 import secrets
 import shutil
@@ -53,6 +55,21 @@ CODE_FOLDER = "/tmp/code"
 OUTPUT_LIMIT = 1 << 20
 #: The setup stage's exit status when it could not prepare the jail.
 SETUP_FAILED = 125
+#: What the jail shows of the host's files: the interpreter, programs and libraries, and the
+#: dynamic loader's cache (without it the loader misses the multiarch library folders).
+SHOWN = (
+    "/usr",
+    "/bin",
+    "/sbin",
+    "/lib",
+    "/lib32",
+    "/lib64",
+    "/libx32",
+    "/etc/ld.so.cache",
+    "/etc/localtime",
+)
+#: pivot_root's system call number by machine.
+_PIVOT_ROOT = {"x86_64": 155, "aarch64": 41, "riscv64": 41, "ppc64le": 203, "s390x": 217}
 
 
 class JailError(CheckerError):
@@ -106,6 +123,55 @@ try:
 except OSError as error:
     fail(f"cannot read {plan['source']}: {error.strerror}")
 
+MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_BIND, MS_REC = 0x1, 0x2, 0x4, 0x8, 0x1000, 0x4000
+
+
+def mount(source, target, kind, flags, options=""):
+    if libc.mount(
+        source.encode() if source else None,
+        target.encode(),
+        kind.encode() if kind else None,
+        flags,
+        options.encode() if options else None,
+    ) != 0:
+        fail(f"cannot mount {target}: {os.strerror(ctypes.get_errno())}")
+
+
+# A new root on an empty file system, showing only what Python needs of the host (the
+# interpreter and its libraries, the loader's cache): no /run, /var, /home, /etc, no socket of
+# any other program, nothing else world-readable. Built on /tmp (private to this namespace).
+new = "/tmp"
+mount("tmpfs", new, "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,mode=0755")
+for path, kind, link in plan["show"]:
+    inside = new + path
+    os.makedirs(os.path.dirname(inside), exist_ok=True)
+    if kind == "link":
+        os.symlink(link, inside)
+        continue
+    if kind == "dir":
+        os.mkdir(inside)
+    else:
+        open(inside, "w").close()
+    mount(path, inside, None, MS_BIND | MS_REC)
+os.makedirs(new + "/dev/shm")
+for device in ("null", "zero", "full", "random", "urandom"):
+    open(new + "/dev/" + device, "w").close()
+    mount("/dev/" + device, new + "/dev/" + device, None, MS_BIND)
+for name, target in (("fd", "/proc/self/fd"), ("stdin", "/proc/self/fd/0"),
+                     ("stdout", "/proc/self/fd/1"), ("stderr", "/proc/self/fd/2")):
+    os.symlink(target, new + "/dev/" + name)
+os.mkdir(new + "/proc")
+mount("/proc", new + "/proc", None, MS_BIND | MS_REC)  # this PID namespace's, from unshare
+os.mkdir(new + "/tmp")
+
+# pivot_root(".", ".") then detaching the old root: the host's tree is gone from this namespace.
+os.chdir(new)
+if libc.syscall(plan["pivot_root"], b".", b".") != 0:
+    fail(f"cannot change the root: {os.strerror(ctypes.get_errno())}")
+if libc.umount2(b".", 2) != 0:
+    fail(f"cannot detach the host's root: {os.strerror(ctypes.get_errno())}")
+os.chdir("/")
+
 # Everything read-only and without setuid, in one call over the whole tree (Linux 5.12+):
 # mount_setattr(AT_FDCWD, "/", AT_RECURSIVE, {MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID}).
 attr = MountAttr(0x1 | 0x2, 0, 0, 0)
@@ -114,16 +180,14 @@ if libc.syscall(442, -100, b"/", 0x8000, ctypes.byref(attr), ctypes.sizeof(attr)
     hint = " (needs Linux 5.12 or newer)" if error == 38 else ""
     fail(f"cannot make the file system read-only: {os.strerror(error)}{hint}")
 
-# Fresh file systems over the places with other programs' files and sockets. Parents first: a
-# place inside one already covered is hidden with it. MS_NOSUID | MS_NODEV, MS_RDONLY for those
-# that are only hidden.
+# Fresh file systems: the writable /tmp and /dev/shm, and read-only empty ones over the places
+# with other programs' files (the sandbox's folder, the caller's home) where they lie in what
+# is shown. Parents first.
 for place, writable in plan["cover"]:
     if not os.path.isdir(place):
         continue
-    flags = 0x2 | 0x4 | (0 if writable else 0x1)
     options = f"size={plan['tmp_bytes']},mode=1777" if writable else "size=4k,mode=0555"
-    if libc.mount(b"tmpfs", place.encode(), b"tmpfs", flags, options.encode()) != 0:
-        fail(f"cannot cover {place}: {os.strerror(ctypes.get_errno())}")
+    mount("tmpfs", place, "tmpfs", MS_NOSUID | MS_NODEV | (0 if writable else MS_RDONLY), options)
 
 folder = plan["folder"]
 os.mkdir(folder, 0o700)
@@ -171,8 +235,10 @@ def _program(name: str) -> str:
 
 
 def _covered_places(hide: Sequence[Path]) -> list[tuple[str, bool]]:
-    """(folder, writable) to cover with an empty file system inside the jail, parents first."""
-    places = {"/tmp": True, "/dev/shm": True, "/var/tmp": False, "/run/user": False}
+    """(folder, writable) to cover with an empty file system inside the jail, parents first:
+    the jail's own /tmp and /dev/shm, and the places that hold other programs' files, where
+    they lie inside what the jail shows (:func:`_shown`)."""
+    places = {"/tmp": True, "/dev/shm": True}
     for folder in hide:
         if os.path.realpath(folder) != "/":
             places.setdefault(os.path.realpath(folder), False)
@@ -186,10 +252,36 @@ def _covered_places(hide: Sequence[Path]) -> list[tuple[str, bool]]:
     return sorted(places.items(), key=lambda item: (item[0].count("/"), item[0]))
 
 
+def _shown() -> list[tuple[str, str, str]]:
+    """(path, kind, link target) of what the jail shows of the host: the folders of programs
+    and libraries (links, as merged-/usr systems have them, stay links) and the loader's cache.
+    Nothing else of the host is visible inside."""
+    shown = []
+    for path in SHOWN:
+        if os.path.islink(path):
+            shown.append((path, "link", os.readlink(path)))
+        elif os.path.isdir(path):
+            shown.append((path, "dir", ""))
+        elif os.path.isfile(path):
+            shown.append((path, "file", ""))
+    return shown
+
+
+def _pivot_root_call() -> int:
+    """The number of the pivot_root system call here (the C library has no wrapper for it)."""
+    number = _PIVOT_ROOT.get(platform.machine())
+    if number is None:
+        raise JailError(
+            f"the jail does not know pivot_root on {platform.machine()}; checked code is not run"
+        )
+    return number
+
+
 def _command(user: tuple[int, int] | None) -> list[str]:
     """unshare into the new namespaces, then the setup stage (:data:`_SETUP`)."""
     if not Path(PYTHON).is_file():
         raise JailError(f"{PYTHON} is missing; run `bash scripts/install-system.sh`")
+    _check_inside(PYTHON)
     namespaces = [_program("unshare"), "--net", "--pid", "--fork", "--kill-child", "--mount-proc"]
     if user is None:
         # Without root, a user namespace grants the right to make the others.
@@ -222,6 +314,8 @@ def run_python_jailed(
         "name": source.name,
         "folder": CODE_FOLDER,
         "cover": _covered_places(hide),
+        "show": _shown(),
+        "pivot_root": _pivot_root_call(),
         "tmp_bytes": limits.tmp_bytes,
         "uid": uid_gid[0] if uid_gid else None,
         "gid": uid_gid[1] if uid_gid else None,
@@ -257,9 +351,21 @@ def run_python_jailed(
     return subprocess.CompletedProcess(program, process.returncode, out, rest)
 
 
+def _check_inside(program: str) -> None:
+    """A program the jail starts must lie, links followed, in what it shows of the host."""
+    real = os.path.realpath(program)
+    if not any(real == place or real.startswith(place + "/") for place in SHOWN):
+        raise JailError(
+            f"{program} is {real}, outside what the jail shows ({', '.join(SHOWN[:3])}...); "
+            "checked code is not run"
+        )
+
+
 def _drop(user: tuple[int, int] | None) -> list[str]:
     """setpriv's privilege drop: no capability survives, nothing can gain one, another user."""
-    drop = [_program("setpriv"), "--no-new-privs", "--inh-caps=-all", "--bounding-set=-all"]
+    setpriv = _program("setpriv")
+    _check_inside(setpriv)
+    drop = [setpriv, "--no-new-privs", "--inh-caps=-all", "--bounding-set=-all"]
     if user is not None:
         drop += [f"--reuid={user[0]}", f"--regid={user[1]}", "--clear-groups"]
     return drop

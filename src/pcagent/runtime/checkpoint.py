@@ -55,6 +55,9 @@ class RunCheckpoint(BaseModel):
     recent_actions: list[str] = Field(default_factory=list)
     apps_opened: list[str] = Field(default_factory=list)
     tokens: int = 0
+    #: Files a step destroyed that could not be put back (bigger than the snapshot's limit): the
+    #: run cannot end done while any is listed.
+    lost_files: list[str] = Field(default_factory=list)
     outcome: Outcome = ""
     summary: str = ""
 

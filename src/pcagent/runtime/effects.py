@@ -1,14 +1,25 @@
 """Safety by effect: after every step, what the step did to the user's files is compared with the
-snapshot before it, whatever keys or clicks caused it.
+snapshot before it, whatever keys, clicks, dialogs or applications caused it.
 
 The keystroke guard (:mod:`pcagent.runtime.safety`) is the first line; this is the one behind it.
-A *deletion* is a document of HOME that is gone while its content appears nowhere else (a move or
-rename keeps the content, so it is no loss); an *overwrite* is a document whose content changed
-although no open window shows it and the subtask does not name it (saving the document one works
-on is the normal case). A deletion counts as asked for when the subtask names the file and says to
-delete, remove or trash it. A *discard* is a document whose unsaved changes (recorded after every
-step, see :class:`~pcagent.env.protocol.UnsavedWork`) vanished in a step that neither kept its
-window open nor wrote its file. Anything else is a safety event:
+Every document of HOME is judged by the content it held *before* the step, at its own path:
+
+- an *overwrite* is a document whose content changed although the step was not asked for that
+  file and no window showed it before the step (saving the document one works on is the normal
+  case; "Save As" onto another file, or a move onto its name, is not);
+- a *deletion* is a document that is gone while its content did not arrive anywhere in the step: a
+  move or rename keeps the content (at a new path, or one whose content changed, and that is not
+  being put back itself); a copy that was already elsewhere in HOME before the step does not keep
+  it, and neither does the trash (``~/.local/share/Trash`` is not a document folder);
+- files bigger than the snapshot's limit are watched by hash and size: their loss is told, and as
+  their content was not kept, the run cannot end done.
+
+What the step was asked for is read from typed values only, never from the subtask's words: the
+files the Manager's program lists for a GUI step (:attr:`SubtaskSpec.files`) and the paths a
+skill step writes (:attr:`Skill.writes` of its arguments); a folder named there covers what is
+inside it. A *discard* is a document whose unsaved changes (recorded after every step, see
+:class:`~pcagent.env.protocol.UnsavedWork`) vanished in a step that neither kept its window open
+nor wrote its file. Anything else is a safety event:
 
 - ``auto`` mode: the files are put back from the snapshot (discarded contents are written back as
   "NAME (recovered).SUFFIX" next to the document), unless ``[safety] allow`` lists the category
@@ -23,21 +34,37 @@ snapshot_home = false`` (an attached desktop), they are off, and the run says so
 
 from __future__ import annotations
 
-import re
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
+from pydantic import JsonValue
+
+from pcagent.agents.plan import SubtaskSpec
+from pcagent.agents.program import resolve
 from pcagent.config import InteractionMode, SafetyConfig
 from pcagent.env.ownership import give_to_owner
-from pcagent.env.protocol import UnsavedDocument
+from pcagent.env.protocol import OpenWindow, UnsavedDocument
+from pcagent.errors import PlanError
 from pcagent.runtime.desktop_state import is_document
-from pcagent.runtime.home_manifest import HomeManifest
+from pcagent.runtime.home_manifest import FileEntry, HomeManifest, is_under
 from pcagent.runtime.home_snapshot import HomeSnapshots
 from pcagent.runtime.human import Human
+from pcagent.skills import SkillCatalog
 
-#: Words with which a subtask asks for a deletion.
-_DELETE_WORDS = re.compile(r"\b(delete|remove|trash|erase|discard)\w*\b", re.IGNORECASE)
+
+@dataclass(frozen=True)
+class StepFiles:
+    """What a step may change without a question: typed values, paths relative to HOME."""
+
+    #: Files (or folders) the step's plan names: a GUI step's ``files``, a skill's written paths.
+    asked: frozenset[str] = frozenset()
+    #: Documents a window showed before the step (saving them is the work).
+    open_before: frozenset[str] = frozenset()
+
+    def allows(self, relative: str) -> bool:
+        return is_under(relative, set(self.asked))
 
 
 @dataclass(frozen=True)
@@ -51,35 +78,109 @@ class FileChanges:
         return bool(self.deleted or self.overwritten)
 
 
-def _named(subtask: str, relative: str) -> bool:
-    return PurePosixPath(relative).name.lower() in subtask.lower()
+def home_relative(path: str, home: Path | None = None) -> str:
+    """A path as a plan names it ("~/a.txt", "/home/u/a.txt", "./a.txt") relative to HOME; ""
+    when it does not lie in HOME."""
+    text = path.strip()
+    if text.startswith("~/"):
+        text = text[2:]
+    elif text.startswith("/"):
+        if home is None:
+            return ""
+        try:
+            text = str(PurePosixPath(text).relative_to(PurePosixPath(str(home))))
+        except ValueError:
+            return ""
+    parts = [part for part in PurePosixPath(text).parts if part not in ("", ".")]
+    return "" if not parts or ".." in parts else "/".join(parts)
 
 
-def unasked_changes(
-    before: HomeManifest, after: HomeManifest, subtask: str, open_documents: Sequence[str]
-) -> FileChanges:
-    """The deletions and overwrites of documents between ``before`` and ``after`` that the
-    subtask did not ask for (see the module docstring). Pure: no file is read."""
-    kept_contents = {entry.sha256 for entry in after.files.values()}
-    deleted = [
-        relative
-        for relative, entry in before.files.items()
-        if relative not in after.files
-        and is_document(relative)
-        and entry.sha256 not in kept_contents
-        and not (_named(subtask, relative) and _DELETE_WORDS.search(subtask))
-    ]
-    open_set = set(open_documents)
-    overwritten = [
-        relative
-        for relative, entry in before.files.items()
-        if relative in after.files
-        and after.files[relative].sha256 != entry.sha256
-        and is_document(relative)
-        and relative not in open_set
-        and not _named(subtask, relative)
-    ]
-    return FileChanges(tuple(sorted(deleted)), tuple(sorted(overwritten)))
+def asked_files(
+    subtask: SubtaskSpec,
+    values: Mapping[str, JsonValue],
+    catalog: SkillCatalog,
+    home: Path | None = None,
+) -> frozenset[str]:
+    """The files a subtask's plan asks it to change, replace or delete (see the module
+    docstring); references in a skill's arguments are resolved where their values exist."""
+    named = list(subtask.files)
+    if subtask.skill and subtask.skill in catalog:
+        try:
+            args = resolve(subtask.args, values)
+        except PlanError:
+            args = dict(subtask.args)
+        named += catalog.get(subtask.skill).written_files(args)
+    return frozenset(filter(None, (home_relative(path, home) for path in named)))
+
+
+def step_files(
+    subtask: SubtaskSpec | None,
+    values: Mapping[str, JsonValue],
+    catalog: SkillCatalog,
+    windows_before: Sequence[OpenWindow],
+    home: Path | None = None,
+) -> StepFiles:
+    """What a step of ``subtask`` may change: the files its plan names, and the documents the
+    windows showed before it."""
+    asked = asked_files(subtask, values, catalog, home) if subtask is not None else frozenset()
+    open_before = frozenset(window.document for window in windows_before if window.document)
+    return StepFiles(asked=asked, open_before=open_before)
+
+
+def _documents(manifest: HomeManifest) -> dict[str, FileEntry]:
+    """Every watched document: stored ones and those too big to store."""
+    both = {**manifest.unstored, **manifest.files}
+    return {path: entry for path, entry in both.items() if is_document(path)}
+
+
+def overwritten_files(
+    before: HomeManifest, after: HomeManifest, step: StepFiles
+) -> tuple[str, ...]:
+    """Documents whose content changed without the step being asked for them. Pure."""
+    old, new = _documents(before), _documents(after)
+    return tuple(
+        sorted(
+            path
+            for path, entry in old.items()
+            if path in new
+            and new[path].sha256 != entry.sha256
+            and path not in step.open_before
+            and not step.allows(path)
+        )
+    )
+
+
+def deleted_files(
+    before: HomeManifest,
+    after: HomeManifest,
+    step: StepFiles,
+    put_back: Collection[str] = (),
+) -> tuple[str, ...]:
+    """Documents gone without the step being asked for them whose content did not arrive
+    anywhere in the step; ``put_back``: paths about to get their old content back, whose new
+    content therefore does not count as arrived. Pure."""
+    old, new = _documents(before), _documents(after)
+    arrived = Counter(
+        entry.sha256
+        for path, entry in new.items()
+        if path not in put_back and (path not in old or old[path].sha256 != entry.sha256)
+    )
+    lost = []
+    for path, entry in sorted(old.items()):
+        if path in new or step.allows(path):
+            continue
+        if arrived[entry.sha256] > 0:
+            arrived[entry.sha256] -= 1  # moved or renamed: one arrival per departure
+        else:
+            lost.append(path)
+    return tuple(lost)
+
+
+def unasked_changes(before: HomeManifest, after: HomeManifest, step: StepFiles) -> FileChanges:
+    """The deletions and overwrites of documents between ``before`` and ``after`` that the step
+    was not asked for, when every overwrite is put back (see the module docstring). Pure."""
+    overwritten = overwritten_files(before, after, step)
+    return FileChanges(deleted_files(before, after, step, overwritten), overwritten)
 
 
 def _name_of(document: UnsavedDocument) -> str:
@@ -137,11 +238,13 @@ class EffectVerdict:
     paths: tuple[str, ...]
     kept: bool
     reason: str
+    #: Paths whose old content is gone for good: bigger than the snapshot's limit, never kept.
+    lost: tuple[str, ...] = ()
 
 
 @dataclass
 class FileEffectGuard:
-    """Applies :func:`unasked_changes` after a step: puts files back or asks the person."""
+    """Applies the judgement above after a step: puts files back or asks the person."""
 
     snapshots: HomeSnapshots
     home: Path
@@ -150,36 +253,54 @@ class FileEffectGuard:
     human: Human
     verdicts: list[EffectVerdict] = field(default_factory=list)
 
-    def check(
-        self,
-        before_id: str | None,
-        after_id: str,
-        subtask: str,
-        open_documents: Sequence[str],
-    ) -> list[EffectVerdict]:
+    def check(self, before_id: str | None, after_id: str, step: StepFiles) -> list[EffectVerdict]:
         """The verdicts on what changed from ``before_id`` to ``after_id`` (nothing to compare
-        with: no verdicts). Files not kept are written back from ``before_id``."""
+        with: no verdicts). Files not kept are written back from ``before_id``. Overwrites are
+        settled first: a file put back loses the content that arrived there, so the file that
+        content came from (a move onto an existing name) then counts as deleted."""
         if before_id is None or before_id == after_id:
             return []
-        changes = unasked_changes(
-            self.snapshots.manifest(before_id),
-            self.snapshots.manifest(after_id),
-            subtask,
-            open_documents,
-        )
-        verdicts = []
-        for category, paths, what in (
-            ("delete_files", changes.deleted, "deleted"),
-            ("overwrite_files", changes.overwritten, "overwrote"),
-        ):
-            if not paths:
-                continue
-            kept, reason = self._decide(category, paths, what)
-            if not kept:
-                self.snapshots.put_back(self.home, before_id, paths)
-            verdicts.append(EffectVerdict(category, paths, kept, reason))
+        before = self.snapshots.manifest(before_id)
+        after = self.snapshots.manifest(after_id)
+        verdicts: list[EffectVerdict] = []
+        overwritten = overwritten_files(before, after, step)
+        put_back = self._settle("overwrite_files", overwritten, "overwrote", before_id, verdicts)
+        deleted = deleted_files(before, after, step, put_back)
+        self._settle("delete_files", deleted, "deleted", before_id, verdicts)
         self.verdicts.extend(verdicts)
         return verdicts
+
+    def _settle(
+        self,
+        category: str,
+        paths: tuple[str, ...],
+        what: str,
+        before_id: str,
+        verdicts: list[EffectVerdict],
+    ) -> tuple[str, ...]:
+        """Decide on ``paths`` and put back those not kept; returns the paths put back."""
+        before = self.snapshots.manifest(before_id)
+        stored = tuple(path for path in paths if path in before.files)
+        unstored = tuple(path for path in paths if path not in before.files)
+        put_back: tuple[str, ...] = ()
+        if stored:
+            kept, reason = self._decide(category, stored, what)
+            if not kept:
+                put_back = tuple(self.snapshots.put_back(self.home, before_id, stored))
+            verdicts.append(EffectVerdict(category, stored, kept, reason))
+        if unstored:
+            listed = ", ".join(f"{path} ({before.unstored[path].size} bytes)" for path in unstored)
+            if category in self.config.allow:
+                reason = f"the step {what} {listed}; [safety] allow lists {category}"
+                verdicts.append(EffectVerdict(category, unstored, True, reason))
+            else:
+                reason = (
+                    f"the step {what} {listed} without being asked to; bigger than [run] "
+                    "snapshot_max_file_bytes, its content was not kept and cannot be put back, "
+                    "so the run cannot end done"
+                )
+                verdicts.append(EffectVerdict(category, unstored, False, reason, lost=unstored))
+        return put_back
 
     def check_discards(
         self,

@@ -160,6 +160,8 @@ class EffectEvent(_Event):
     paths: list[str]
     kept: bool
     reason: str
+    #: Paths whose old content could not be put back (bigger than the snapshot's limit).
+    lost: list[str] = Field(default_factory=list)
 
 
 class MailEvent(_Event):

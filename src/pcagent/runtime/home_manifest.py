@@ -3,8 +3,9 @@ the small file-system helpers capture and restore share (see :mod:`pcagent.runti
 
 What is left out (and never touched by a restore): caches and the lock files and sockets of
 running programs (:data:`DEFAULT_EXCLUDES`), symbolic links (recorded, never followed), anything
-that is not a regular file, and files bigger than ``max_file_bytes``. Each of those is listed in
-the manifest's ``skipped`` with the reason. Folders themselves are not recorded: a restore creates
+that is not a regular file, and the contents of files bigger than ``max_file_bytes`` (those are
+recorded by hash and size in ``unstored``). Each of those is listed in the manifest's ``skipped``
+with the reason. Folders themselves are not recorded: a restore creates
 the folders its files need and removes the ones its removals leave empty.
 """
 
@@ -86,6 +87,9 @@ class HomeManifest(BaseModel):
     files: dict[str, FileEntry]
     #: Relative path -> why it is not in ``files`` (excluded, too big, unreadable, a link...).
     skipped: dict[str, str] = Field(default_factory=dict)
+    #: Files bigger than the snapshot's limit, by hash and size only: their content is not
+    #: kept, so they cannot be put back, but their loss can still be told (also in ``skipped``).
+    unstored: dict[str, FileEntry] = Field(default_factory=dict)
 
 
 class RestoreReport(BaseModel):
@@ -263,3 +267,49 @@ def checked_home(home: Path, *, create: bool) -> Path:
     if not home.is_dir():
         raise RunStateError(f"cannot snapshot or restore {home}: it is not a folder")
     return home
+
+
+def scan_home(home: Path, excludes: Excludes) -> tuple[dict[str, os.stat_result], dict[str, str]]:
+    """Regular, non-excluded files under ``home`` (relative path -> lstat), and the paths
+    left out with why. Never follows a symbolic link."""
+    found: dict[str, os.stat_result] = {}
+    skipped: dict[str, str] = {}
+    pending = [""]
+    while pending:
+        folder = pending.pop()
+        try:
+            with os.scandir(home / folder if folder else home) as listing:
+                entries = list(listing)
+        except OSError as exc:
+            skipped[folder or "."] = f"unreadable folder: {exc.strerror or exc}"
+            continue
+        for entry in entries:
+            relative = f"{folder}/{entry.name}" if folder else entry.name
+            try:
+                relative.encode("utf-8")
+            except UnicodeEncodeError:
+                shown = os.fsencode(relative).decode("utf-8", "replace")
+                skipped[shown] = "name is not valid UTF-8"
+                continue
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    pattern = excludes.match_folder(relative)
+                    if pattern is None:
+                        pending.append(relative)
+                    else:
+                        skipped[relative] = f"excluded ({pattern})"
+                    continue
+                pattern = excludes.match_file(relative)
+                if pattern is not None:
+                    skipped[relative] = f"excluded ({pattern})"
+                elif entry.is_symlink():
+                    skipped[relative] = "symbolic link (not followed)"
+                else:
+                    status = entry.stat(follow_symlinks=False)
+                    if stat.S_ISREG(status.st_mode):
+                        found[relative] = status
+                    else:
+                        skipped[relative] = file_kind(status.st_mode)
+            except OSError as exc:
+                skipped[relative] = f"unreadable: {exc.strerror or exc}"
+    return found, skipped

@@ -16,7 +16,6 @@ import json
 import os
 import secrets
 import shutil
-import stat
 import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -38,11 +37,11 @@ from pcagent.runtime.home_manifest import (
     canonical_json,
     check_relative,
     checked_home,
-    file_kind,
     is_under,
     make_folders,
     open_regular,
     remove_empty_folders,
+    scan_home,
 )
 
 
@@ -98,19 +97,23 @@ class HomeSnapshots:
         started = time.monotonic()
         home = checked_home(home, create=False)
         stats = CaptureStats()
-        found, skipped = self._scan(home)
+        found, skipped = scan_home(home, self._excludes)
         files: dict[str, FileEntry] = {}
+        unstored: dict[str, FileEntry] = {}
         for relative, status in sorted(found.items()):
-            if status.st_size > self.max_file_bytes:
-                skipped[relative] = (
-                    f"too big ({status.st_size} bytes; the limit is {self.max_file_bytes})"
-                )
-                continue
             try:
-                files[relative] = self._store_file(home / relative, status, stats)
+                if status.st_size > self.max_file_bytes:
+                    skipped[relative] = (
+                        f"too big ({status.st_size} bytes; the limit is {self.max_file_bytes})"
+                    )
+                    unstored[relative] = self._store_file(
+                        home / relative, status, stats, keep=False
+                    )
+                else:
+                    files[relative] = self._store_file(home / relative, status, stats)
             except OSError as exc:
                 skipped[relative] = f"unreadable: {exc.strerror or exc}"
-        manifest = HomeManifest(files=files, skipped=skipped)
+        manifest = HomeManifest(files=files, skipped=skipped, unstored=unstored)
         data = canonical_json(manifest)
         snapshot_id = hashlib.sha256(data).hexdigest()
         path = self.manifests_dir / f"{snapshot_id}.json"
@@ -123,12 +126,19 @@ class HomeSnapshots:
         self.last_manifest = manifest
         return snapshot_id
 
-    def _store_file(self, path: Path, status: os.stat_result, stats: CaptureStats) -> FileEntry:
-        """The entry of one regular file, storing its content if it is new (OSError: unreadable)."""
+    def _store_file(
+        self, path: Path, status: os.stat_result, stats: CaptureStats, *, keep: bool = True
+    ) -> FileEntry:
+        """The entry of one regular file, storing its content if it is new (OSError: unreadable).
+        ``keep=False`` (a file too big to store) hashes it only: its loss can then still be told."""
         key = str(path)
         signature = (status.st_size, status.st_mtime_ns, status.st_ino)
         known = self._known.get(key)
-        if known is not None and known[:3] == signature and self.blob_path(known[3]).exists():
+        if (
+            known is not None
+            and known[:3] == signature
+            and (not keep or self.blob_path(known[3]).exists())
+        ):
             return FileEntry(sha256=known[3], size=status.st_size, mode=status.st_mode & 0o777)
 
         hashed_at = time.time_ns()
@@ -136,7 +146,7 @@ class HomeSnapshots:
             sha256 = hashlib.file_digest(file, "sha256").hexdigest()
         stats.hashed_files += 1
         stats.hashed_bytes += status.st_size
-        if not self.blob_path(sha256).exists():
+        if keep and not self.blob_path(sha256).exists():
             # The file may have changed since it was hashed: the copy hashes what it copies, and
             # that is what the entry records.
             sha256, size = self._copy_into_store(path)
@@ -207,51 +217,6 @@ class HomeSnapshots:
             f"{error.strerror or error}. Free some disk space or check the folder's permissions."
         )
 
-    def _scan(self, home: Path) -> tuple[dict[str, os.stat_result], dict[str, str]]:
-        """Regular, non-excluded files under ``home`` (relative path -> lstat), and the paths
-        left out with why. Never follows a symbolic link."""
-        found: dict[str, os.stat_result] = {}
-        skipped: dict[str, str] = {}
-        pending = [""]
-        while pending:
-            folder = pending.pop()
-            try:
-                with os.scandir(home / folder if folder else home) as listing:
-                    entries = list(listing)
-            except OSError as exc:
-                skipped[folder or "."] = f"unreadable folder: {exc.strerror or exc}"
-                continue
-            for entry in entries:
-                relative = f"{folder}/{entry.name}" if folder else entry.name
-                try:
-                    relative.encode("utf-8")
-                except UnicodeEncodeError:
-                    shown = os.fsencode(relative).decode("utf-8", "replace")
-                    skipped[shown] = "name is not valid UTF-8"
-                    continue
-                try:
-                    if entry.is_dir(follow_symlinks=False):
-                        pattern = self._excludes.match_folder(relative)
-                        if pattern is None:
-                            pending.append(relative)
-                        else:
-                            skipped[relative] = f"excluded ({pattern})"
-                        continue
-                    pattern = self._excludes.match_file(relative)
-                    if pattern is not None:
-                        skipped[relative] = f"excluded ({pattern})"
-                    elif entry.is_symlink():
-                        skipped[relative] = "symbolic link (not followed)"
-                    else:
-                        status = entry.stat(follow_symlinks=False)
-                        if stat.S_ISREG(status.st_mode):
-                            found[relative] = status
-                        else:
-                            skipped[relative] = file_kind(status.st_mode)
-                except OSError as exc:
-                    skipped[relative] = f"unreadable: {exc.strerror or exc}"
-        return found, skipped
-
     # --- reading and restoring ---------------------------------------------------------------
 
     def manifest(self, snapshot_id: str) -> HomeManifest:
@@ -317,7 +282,7 @@ class HomeSnapshots:
             else:
                 reasons[relative] = f"excluded ({pattern})"
 
-        current, _ = self._scan(home)
+        current, _ = scan_home(home, self._excludes)
         removed: list[str] = []
         emptied: set[Path] = set()
         for relative in sorted(current):

@@ -28,7 +28,7 @@ from pcagent.models.messages import ImagePart
 from pcagent.runtime.checkpoint import RunCheckpoint
 from pcagent.runtime.desktop_state import DesktopAccess
 from pcagent.runtime.dispatch import ActionDispatcher
-from pcagent.runtime.effects import EffectVerdict, FileEffectGuard
+from pcagent.runtime.effects import EffectVerdict, FileEffectGuard, step_files
 from pcagent.runtime.events import (
     AskedHumanEvent,
     DeclinedEvent,
@@ -319,10 +319,11 @@ class StepLoop:
         snapshot_id, apps = self.recorder.desktop_now(windows)
         unsaved = self._unsaved_documents()
         if self.effects is not None and snapshot_id is not None:
-            subtask = checkpoint.subtask(work.subtask_id).description if work.subtask_id else ""
             before = self.recorder.last_snapshot
-            documents = [entry.document for entry in apps if entry.document]
-            verdicts = self.effects.check(before, snapshot_id, subtask, documents)
+            subtask = checkpoint.subtask(work.subtask_id) if work.subtask_id else None
+            windows_before, home = self.recorder.last_apps, self.effects.home
+            step = step_files(subtask, checkpoint.values, self.skills, windows_before, home)
+            verdicts = self.effects.check(before, snapshot_id, step)
             titles = [window.title for window in windows]
             last = self.recorder.last_unsaved
             verdicts += self.effects.check_discards(before, snapshot_id, last, unsaved, titles)
@@ -363,9 +364,13 @@ class StepLoop:
             paths=list(verdict.paths),
             kept=verdict.kept,
             reason=verdict.reason,
+            lost=list(verdict.lost),
         )
         self.recorder.event(self.steps_done, event)
         self.log(f"safety: {verdict.reason}")
+        checkpoint.lost_files += [
+            path for path in verdict.lost if path not in checkpoint.lost_files
+        ]
         if not verdict.kept:
             checkpoint.reflection += f" — safety: {verdict.reason}"
 

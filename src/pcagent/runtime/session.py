@@ -181,6 +181,7 @@ class RunSession:
         windows = self.environment.observe().windows
         snapshot_id, apps = self._recorder.desktop_now(windows)
         self._recorder.last_snapshot = snapshot_id
+        self._recorder.last_apps = apps
         self._recorder.last_unsaved = self._desktop.unsaved_documents()
         self._say_what_is_protected()
         self._book.plan(checkpoint)

@@ -222,6 +222,12 @@ class SubtaskBook:
         if pending:
             why = f"subtasks {pending} can never start (their inputs are missing)"
             self.finish(checkpoint, "failed", why, step)
+        elif checkpoint.lost_files:
+            why = (
+                f"done refused: {', '.join(checkpoint.lost_files)} were lost and could not be put "
+                "back (bigger than [run] snapshot_max_file_bytes)"
+            )
+            self.finish(checkpoint, "failed", why, step)
         else:
             done = [s for s, status in checkpoint.status.items() if status == "done"]
             unchecked = [s for s in done if not checkpoint.verified.get(s, False)]

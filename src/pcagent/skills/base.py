@@ -121,6 +121,9 @@ class Skill(Generic[P]):
     value_keys: tuple[str, ...] = ()
     #: ... or with the fields a list argument names (``extract_values``' ``names``).
     keys_argument: str = ""
+    #: Parameters holding paths in HOME that the skill writes (changes or replaces): the effect
+    #: checks let exactly those files change in its step.
+    writes: tuple[str, ...] = ()
 
     def validate(self, args: dict[str, Any]) -> P:
         """The parameters, validated; :class:`SkillError` naming each bad field otherwise."""
@@ -142,6 +145,17 @@ class Skill(Generic[P]):
             return SkillResult.failed(str(failure))
         except PcAgentError as error:
             return SkillResult.failed(f"{self.name} failed: {error}")
+
+    def written_files(self, args: dict[str, Any]) -> list[str]:
+        """The paths in HOME that a call with ``args`` (references resolved) writes: the values
+        of its :attr:`writes` parameters that are texts, and texts in lists."""
+        found: list[str] = []
+        for name in self.writes:
+            value = args.get(name)
+            for item in value if isinstance(value, list) else [value]:
+                if isinstance(item, str) and item:
+                    found.append(item)
+        return found
 
     def signature(self) -> str:
         """One line for a prompt: ``name(param: type, ...)  description``."""
@@ -176,6 +190,7 @@ def skill(
     returns: str = "",
     value_keys: tuple[str, ...] = (),
     keys_argument: str = "",
+    writes: tuple[str, ...] = (),
 ) -> Callable[[Callable[[SkillContext, P], SkillResult]], Skill[P]]:
     """Declare the decorated function as a skill; the module's :class:`Skill` objects are
     collected by :mod:`pcagent.skills.catalog` (no registry is filled at import)."""
@@ -191,6 +206,7 @@ def skill(
             returns=returns,
             value_keys=value_keys,
             keys_argument=keys_argument,
+            writes=writes,
         )
 
     return declare

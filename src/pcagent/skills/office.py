@@ -44,6 +44,7 @@ class WriteDocument(SkillParameters):
     WriteDocument,
     apps=("writer",),
     returns="the saved path",
+    writes=("path",),
 )
 def write_document(context: SkillContext, parameters: WriteDocument) -> SkillResult:
     do(context, act.OpenApp(app="writer"))
@@ -103,6 +104,7 @@ class FormatParagraphs(SkillParameters):
     "size) and save it. One call per set of paragraphs with the same format.",
     FormatParagraphs,
     apps=("writer",),
+    writes=("path",),
 )
 def format_paragraphs(context: SkillContext, parameters: FormatParagraphs) -> SkillResult:
     opened = do(context, WriterOpen(path=parameters.path))
@@ -145,6 +147,7 @@ class FillCells(SkillParameters):
     FillCells,
     apps=("spreadsheet",),
     returns="the saved path",
+    writes=("path", "save_as"),
 )
 def fill_cells(context: SkillContext, parameters: FillCells) -> SkillResult:
     rows = tuple(tuple(row) for row in parameters.rows if row)
@@ -191,6 +194,7 @@ class SortSheet(SkillParameters):
     "Sort a range of a workbook by one column and save it.",
     SortSheet,
     apps=("spreadsheet",),
+    writes=("path",),
 )
 def sort_sheet(context: SkillContext, parameters: SortSheet) -> SkillResult:
     do(context, SheetOpen(path=parameters.path))

@@ -69,6 +69,7 @@ class WriteTextFile(SkillParameters):
     WriteTextFile,
     apps=(APP,),
     returns="the path",
+    writes=("path",),
 )
 def write_text_file(context: SkillContext, parameters: WriteTextFile) -> SkillResult:
     existed = file_text(context, parameters.path) is not None

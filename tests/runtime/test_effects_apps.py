@@ -1,0 +1,129 @@
+"""Safety by effect against real applications: what a dialog's "Replace" overwrote in the real
+text editor is put back, whatever the window shows afterwards; a move onto an existing name in the
+real file manager loses neither file.
+
+The application does the damage for real (the GTK Save As dialog, its overwrite confirmation);
+the effect layer then judges HOME's snapshots before and after, with the documents the sandbox's
+windows showed before the step, as the run loop does after every step (auto mode).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from pcagent import actions as act
+from pcagent.config import SafetyConfig
+from pcagent.env import SandboxDesktop
+from pcagent.env.ownership import give_to_owner
+from pcagent.runtime.desktop_state import DesktopAccess, documents_in
+from pcagent.runtime.effects import FileEffectGuard, StepFiles, step_files
+from pcagent.runtime.home_snapshot import HomeSnapshots
+from pcagent.runtime.human import ScriptedHuman
+from pcagent.skills import default_catalog
+
+pytestmark = [pytest.mark.desktop, pytest.mark.slow]
+
+
+def until(condition: Callable[[], bool], seconds: float = 15.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def front_title(desktop: SandboxDesktop) -> str:
+    focused = desktop.observe().focused_window
+    return focused.title if focused is not None else ""
+
+
+def confirmation_in_front(desktop: SandboxDesktop) -> bool:
+    observation = desktop.observe()
+    focused = observation.focused_window
+    return focused is not None and focused.title == ""
+
+
+def test_save_as_onto_another_file_then_replace_puts_that_file_back(
+    shared_desktop: SandboxDesktop, tmp_path: Path
+) -> None:
+    desktop = shared_desktop
+    home = desktop.home
+    notes, other = home / "effects-notes.txt", home / "effects-other.txt"
+    for path, text in ((notes, "the notes\n"), (other, "someone else's file\n")):
+        path.write_text(text)
+        give_to_owner(path, home)
+    desktop.open_app("text_editor", [notes])
+    assert until(lambda: "effects-notes.txt" in front_title(desktop))
+    guard = FileEffectGuard(
+        HomeSnapshots(tmp_path / "store"), home, SafetyConfig(), "auto", ScriptedHuman()
+    )
+    access = DesktopAccess.of(desktop)
+    windows_before = access.open_windows(desktop.observe().windows, documents_in(home))
+    before = guard.snapshots.capture(home)
+
+    # Save As, the other file's name, Enter, then the overwrite confirmation's default: Replace
+    desktop.execute(act.Hotkey(keys=["ctrl", "shift", "s"]))
+    assert until(lambda: front_title(desktop) == "Save As")
+    desktop.execute(act.Hotkey(keys=["ctrl", "a"]))
+    desktop.execute(act.TypeText(text=str(other)))
+    desktop.execute(act.Press(key="enter"))
+    # the confirmation: an untitled dialog in front, its default button "Replace"
+    assert until(lambda: confirmation_in_front(desktop)), front_title(desktop)
+    desktop.execute(act.Press(key="enter"))
+    assert until(lambda: other.read_text() == "the notes\n"), "the editor did not replace it"
+    assert until(lambda: "effects-other.txt" in front_title(desktop))  # the window shows it now
+
+    step = step_files(None, {}, default_catalog(), windows_before, home)
+    verdicts = guard.check(before, guard.snapshots.capture(home), step)
+    assert [(v.category, v.paths, v.kept) for v in verdicts] == [
+        ("overwrite_files", ("effects-other.txt",), False)
+    ]
+    assert other.read_text() == "someone else's file\n"
+    assert notes.read_text() == "the notes\n"
+    desktop.close_apps()
+
+
+def test_a_move_onto_an_existing_name_in_the_file_manager_keeps_both_contents(
+    shared_desktop: SandboxDesktop, tmp_path: Path
+) -> None:
+    desktop = shared_desktop
+    home = desktop.home
+    source, archive = home / "effects-src", home / "effects-archive"
+    for folder in (source, archive):
+        folder.mkdir()
+        give_to_owner(folder, home)
+    moved, target = source / "a.txt", archive / "a.txt"
+    for path, text in ((moved, "moved here\n"), (target, "was there\n")):
+        path.write_text(text)
+        give_to_owner(path, home)
+    guard = FileEffectGuard(
+        HomeSnapshots(tmp_path / "store"), home, SafetyConfig(), "auto", ScriptedHuman()
+    )
+    desktop.open_app("file_manager", [source])
+    assert until(lambda: front_title(desktop) == "effects-src - Thunar"), front_title(desktop)
+    before = guard.snapshots.capture(home)
+
+    # cut the folder's only file, paste it into the other folder, "Replace" (alt+r)
+    desktop.execute(act.Hotkey(keys=["ctrl", "a"]))
+    desktop.execute(act.Hotkey(keys=["ctrl", "x"]))
+    desktop.execute(act.Hotkey(keys=["ctrl", "l"]))
+    desktop.execute(act.TypeText(text=f"{archive}\n"))
+    assert until(lambda: front_title(desktop) == "effects-archive - Thunar"), front_title(desktop)
+    desktop.execute(act.Hotkey(keys=["ctrl", "v"]))
+    assert until(lambda: front_title(desktop) == "Confirm to replace files"), front_title(desktop)
+    desktop.execute(act.Hotkey(keys=["alt", "r"]))
+    assert until(lambda: not moved.exists() and target.read_text() == "moved here\n")
+
+    verdicts = guard.check(before, guard.snapshots.capture(home), StepFiles())
+    assert [(v.category, v.paths, v.kept) for v in verdicts] == [
+        ("overwrite_files", ("effects-archive/a.txt",), False),
+        ("delete_files", ("effects-src/a.txt",), False),
+    ]
+    assert target.read_text() == "was there\n"
+    assert moved.read_text() == "moved here\n"
+    desktop.close_apps()
