@@ -16,6 +16,7 @@ from rich.table import Table
 from pcagent.bench.ray_resources import DEFAULT_ATTEMPTS, DEFAULT_TASK_TIMEOUT, ActorResources
 from pcagent.cli.errors import reports_errors
 from pcagent.cli.options import AblationOption, ExperienceOption, config_with
+from pcagent.cli.run_output import JsonOption, QuietOption, RunOutput, output_mode
 from pcagent.config import load_config
 from pcagent.errors import BenchError, ConfigurationError
 
@@ -159,6 +160,8 @@ def run(
         int,
         typer.Option(help="With --ray: starts of a task whose worker dies under it.", min=1),
     ] = DEFAULT_ATTEMPTS,
+    quiet: QuietOption = False,
+    as_json: JsonOption = False,
 ) -> None:
     """Run tasks in fresh sandboxes and store the results (see ``bench report``)."""
     from pcagent.bench.environments import (
@@ -172,6 +175,7 @@ def run(
     from pcagent.bench.tasks import cross_tasks_folder, select_tasks
     from pcagent.runtime.ablations import check_ablation
 
+    mode = output_mode(quiet, as_json)
     if ray is not None and parallel != 1:
         raise ConfigurationError("--parallel runs threads on this machine; with --ray use --actors")
     if ray is not None and record_to is not None:
@@ -217,7 +221,7 @@ def run(
             bench = resumed
             done = {result.task_id for result in store.results(bench.bench_id)}
             chosen = [task for task in chosen if task.id not in done]
-            console.print(
+            started = (
                 f"benchmark run {bench.bench_id} resumed: {len(done)} tasks done, "
                 f"{len(chosen)} to run, agent {agent}"
             )
@@ -230,14 +234,20 @@ def run(
                 tasks_dir=str(task_folder.resolve()) if task_folder is not None else "",
                 experience=config.run.experience if agent == "pcagent" else "",
             )
-            console.print(f"benchmark run {bench.bench_id}: {len(chosen)} tasks, agent {agent}")
-        with Progress(
-            TextColumn("{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            console=console,
-        ) as progress:
+            started = f"benchmark run {bench.bench_id}: {len(chosen)} tasks, agent {agent}"
+        with (
+            Progress(
+                TextColumn("{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                console=console,
+                disable=mode != "text",
+            ) as progress,
+            RunOutput(mode, bars=progress) as output,
+        ):
+            output.say(started)
+            output.emit("bench_start", bench_id=bench.bench_id, tasks=[t.id for t in chosen])
             bar = progress.add_task("tasks", total=len(chosen))
 
             def done(result: TaskRun) -> None:
@@ -245,10 +255,21 @@ def run(
                 outcome = result.outcome
                 mark = "[green]pass[/green]" if outcome.success else "[red]fail[/red]"
                 retried = f", {result.attempts} attempts" if result.attempts > 1 else ""
-                progress.console.print(
-                    f"  {outcome.task_id} {mark} completion {outcome.completion_ratio:.0%} "
-                    f"({outcome.actions} actions, {outcome.seconds:.0f} s, reset "
-                    f"{outcome.reset_seconds:.1f} s{retried})"
+                if mode == "text":
+                    progress.console.print(
+                        f"  {outcome.task_id} {mark} completion {outcome.completion_ratio:.0%} "
+                        f"({outcome.actions} actions, {outcome.seconds:.0f} s, reset "
+                        f"{outcome.reset_seconds:.1f} s{retried})"
+                    )
+                output.emit(
+                    "task_result",
+                    task=outcome.task_id,
+                    success=outcome.success,
+                    completion_ratio=outcome.completion_ratio,
+                    actions=outcome.actions,
+                    seconds=round(outcome.seconds, 3),
+                    run_id=result.run_id,
+                    error=result.error,
                 )
                 progress.advance(bar)
 
@@ -267,7 +288,7 @@ def run(
                     max_attempts=attempts,
                     task_timeout=task_timeout,
                     remotes=served,
-                    notice=lambda message: progress.console.print(f"  {escape(message)}"),
+                    notice=lambda message: output.log(f"  {message}"),
                 )
             else:
                 run_tasks(
@@ -279,8 +300,9 @@ def run(
                     on_result=done,
                     record_to=record_to,
                     remotes=remotes,
+                    progress=output.progress,
                 )
-        _print_summary(store, bench.bench_id)
+            _print_summary(store, bench.bench_id, output)
 
 
 def _stored_run(bench_id: str) -> BenchRun:
@@ -294,7 +316,8 @@ def _stored_run(bench_id: str) -> BenchRun:
     return bench
 
 
-def _print_summary(store: object, bench_id: str) -> None:
+def _print_summary(store: object, bench_id: str, output: RunOutput) -> None:
+    """The benchmark run's metrics: one line, or the ``result`` event of ``--json``."""
     from pcagent.bench.report import summary
 
     data = summary(store, store.get(bench_id))  # type: ignore[attr-defined]
@@ -304,10 +327,14 @@ def _print_summary(store: object, bench_id: str) -> None:
         value = metrics.get(key)
         return "–" if value is None else f"{100 * value:.1f}%"
 
-    console.print(
-        f"SR {percent('SR')}  SSR {percent('SSR')}  CR {percent('CR')}  "
-        f"recovery {percent('recovery_rate')}  manager accuracy {percent('manager_accuracy')}  "
-        f"reset median {metrics.get('reset_seconds_median', 0):.2f} s"
+    output.result(
+        [
+            f"SR {percent('SR')}  SSR {percent('SSR')}  CR {percent('CR')}  "
+            f"recovery {percent('recovery_rate')}  manager accuracy {percent('manager_accuracy')}  "
+            f"reset median {metrics.get('reset_seconds_median', 0):.2f} s"
+        ],
+        bench_id=bench_id,
+        metrics=metrics,
     )
 
 
@@ -337,7 +364,7 @@ def report(
             return
         output.write_text(render_html(store, bench), encoding="utf-8")
         console.print(f"report: {output}")
-        _print_summary(store, bench.bench_id)
+        _print_summary(store, bench.bench_id, RunOutput("text"))
 
 
 @bench_app.command("compare")
