@@ -124,6 +124,7 @@ class TerminalWaits:
             line = self._lines.pop(wait_id, None)
         if line is not None:
             self.bars.remove_task(line)
+            self.bars.refresh()  # gone at once, not redrawn under the next printed line
 
 
 class PlainWaits:
