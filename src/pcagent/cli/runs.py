@@ -72,7 +72,6 @@ AlsoTokenOption = Annotated[
 OUTCOME_WORDS = {
     "finished": "every subtask's effect checked",
     "unverified": "done by the agents' word, not every effect checked",
-    "failed": "failed",
 }
 
 
