@@ -94,12 +94,14 @@ def test_a_terminal_gets_one_line_redrawn_with_the_elapsed_time() -> None:
             shown = read_available(master, 1.6)
         output.log("after the wait")
         shown += read_available(master, 0.5)
+        idle = read_available(master, 0.5)
     os.close(slave)
     os.close(master)
     assert "waiting for the decision model (local:smollm2-135m)" in shown
     assert "0:00:01" in shown  # the elapsed time counts up in place
     assert "\r" in shown or "\x1b[" in shown  # redrawn, not appended
     assert "after the wait" in shown
+    assert idle == ""  # between waits the terminal is left alone (a question may be typed)
 
 
 def test_json_events_are_one_object_a_line_with_stable_fields() -> None:

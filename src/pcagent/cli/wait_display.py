@@ -92,7 +92,9 @@ class JsonEvents:
 class TerminalWaits:
     """On a terminal: each wait is a line with a spinner and its elapsed time, redrawn in place
     under what is printed, and gone when the wait ends. ``bars`` is a rich progress display the
-    command already shows (the benchmark's), else one of its own, transient."""
+    command already shows (the benchmark's), else one of its own, transient, shown only while
+    something is waited for: between waits the terminal is left alone (a question to the person
+    is typed there)."""
 
     def __init__(self, console: Console, bars: Bars | None = None) -> None:
         self.bars = bars or Bars(
@@ -107,24 +109,30 @@ class TerminalWaits:
         self._lock = threading.Lock()
 
     def __enter__(self) -> TerminalWaits:
-        if self._owned:
-            self.bars.start()
         return self
 
     def __exit__(self, *_: object) -> None:
-        if self._owned:
-            self.bars.stop()
+        with self._lock:
+            if self._owned and self._lines:
+                self.bars.stop()
+            self._lines.clear()
 
     def wait_started(self, wait_id: int, wait: Wait) -> None:
         with self._lock:
+            if self._owned and not self._lines:
+                self.bars.start()
             self._lines[wait_id] = self.bars.add_task(escape(wait.what), total=None)
 
     def wait_ended(self, wait_id: int, wait: Wait, elapsed_s: float, error: str) -> None:
         with self._lock:
             line = self._lines.pop(wait_id, None)
-        if line is not None:
+            if line is None:
+                return
             self.bars.remove_task(line)
-            self.bars.refresh()  # gone at once, not redrawn under the next printed line
+            if self._owned and not self._lines:
+                self.bars.stop()  # transient: the line is erased
+            else:
+                self.bars.refresh()  # gone at once, not redrawn under the next printed line
 
 
 class PlainWaits:
