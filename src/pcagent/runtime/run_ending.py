@@ -9,11 +9,23 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
 
 from pcagent.runtime.checkpoint import RunCheckpoint
 from pcagent.runtime.events import FinishEvent
 from pcagent.runtime.record_models import MODELS_SETTING, RoleModel
 from pcagent.runtime.recorder import StepRecorder
+
+
+@dataclass(frozen=True)
+class RunOutcome:
+    """How a run ended (what :class:`~pcagent.runtime.session.RunSession` returns)."""
+
+    run_id: str
+    status: str
+    summary: str
+    steps: int
+    tokens: int
 
 
 def record_role_models(recorder: StepRecorder, used: Mapping[str, RoleModel]) -> None:

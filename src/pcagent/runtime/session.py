@@ -38,23 +38,12 @@ from pcagent.runtime.progress import Progress
 from pcagent.runtime.record_models import RoleModel, RunRecord, StepRecord
 from pcagent.runtime.recorder import StepRecorder, home_snapshots, initial_desktop
 from pcagent.runtime.records import RunStore
-from pcagent.runtime.run_ending import failed_on_error, record_role_models
+from pcagent.runtime.run_ending import RunOutcome, failed_on_error, record_role_models
 from pcagent.runtime.safety import SafetyGuard
 from pcagent.runtime.subtasks import SubtaskBook
 from pcagent.runtime.unsaved_restore import restore_unsaved
 from pcagent.runtime.watched_models import WatchedModels
 from pcagent.skills import SkillCatalog, default_catalog
-
-
-@dataclass(frozen=True)
-class RunOutcome:
-    """How a run ended."""
-
-    run_id: str
-    status: str
-    summary: str
-    steps: int
-    tokens: int
 
 
 @dataclass
