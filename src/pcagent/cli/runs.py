@@ -493,7 +493,10 @@ def _open_parts(
     return stack.enter_context(
         open_run(
             choices,
-            human=default_human(choices.mode, console=console),
+            # Questions to the person go to standard error when standard output is for scripts.
+            human=default_human(
+                choices.mode, console=console if output.mode == "text" else Console(stderr=True)
+            ),
             on_step=output.step,
             log=output.log,
             environment=environment,  # type: ignore[arg-type]
