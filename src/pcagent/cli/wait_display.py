@@ -121,7 +121,9 @@ class TerminalWaits:
         with self._lock:
             if self._owned and not self._lines:
                 self.bars.start()
-            self._lines[wait_id] = self.bars.add_task(escape(wait.what), total=None)
+            # A display of its own says "waiting for" in its column; the command's does not.
+            text = wait.what if self._owned else f"waiting for {wait.what}"
+            self._lines[wait_id] = self.bars.add_task(escape(text), total=None)
 
     def wait_ended(self, wait_id: int, wait: Wait, elapsed_s: float, error: str) -> None:
         with self._lock:
