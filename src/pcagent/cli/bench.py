@@ -302,7 +302,7 @@ def run(
                     remotes=remotes,
                     progress=output.progress,
                 )
-            _print_summary(store, bench.bench_id, output)
+        _print_summary(store, bench.bench_id, output)  # below the progress display, once gone
 
 
 def _stored_run(bench_id: str) -> BenchRun:
