@@ -33,6 +33,7 @@ from pcagent.models import ModelRouter
 from pcagent.runtime.ablations import Ablation, check_ablation
 from pcagent.runtime.human import Human, NoHuman, TerminalHuman
 from pcagent.runtime.parts import AgentModels
+from pcagent.runtime.progress import Progress, sandbox_start
 from pcagent.runtime.record_models import RunRecord, StepRecord
 from pcagent.runtime.records import RunStore
 from pcagent.runtime.session import RunOutcome, RunSession
@@ -140,16 +141,22 @@ class RunChoices:
 
 @contextlib.contextmanager
 def open_environment(
-    choices: RunChoices, *, browser_flags: Sequence[str] = (), log: Log = _no_log
+    choices: RunChoices,
+    *,
+    browser_flags: Sequence[str] = (),
+    log: Log = _no_log,
+    progress: Progress | None = None,
 ) -> Iterator[SandboxDesktop]:
     """A fresh sandbox started from ``[desktop]``, or the display ``choices`` attach to; closed
-    (the sandbox ended, or the applications opened on the attached display closed) on exit."""
+    (the sandbox ended, or the applications opened on the attached display closed) on exit.
+    ``progress`` is told of the sandbox's start as a wait."""
     settings = sandbox_config(choices.config.desktop, browser_flags=browser_flags)
     if choices.display is not None:
         desktop = SandboxDesktop.attach(choices.display, settings)
         log(f"attached to display {choices.display}")
     else:
-        desktop = SandboxDesktop(settings).start()
+        with (progress or Progress()).waiting(sandbox_start()):
+            desktop = SandboxDesktop(settings).start()
         log(f"sandbox desktop on display {desktop.display}")
     with desktop:
         yield desktop
@@ -211,6 +218,7 @@ class RunParts:
         human: Human,
         on_step: StepCallback | None = None,
         log: Log = _no_log,
+        progress: Progress | None = None,
     ) -> None:
         self.choices = choices
         self.environment = environment
@@ -219,6 +227,8 @@ class RunParts:
         self.human = human
         self.on_step = on_step
         self.log = log
+        #: Told of the model calls of every session made here, as waits.
+        self.progress = progress or Progress()
 
     @property
     def config(self) -> PcAgentConfig:
@@ -246,6 +256,7 @@ class RunParts:
             ablation=self.choices.ablation,
             on_step=on_step if on_step is not None else self.on_step,
             log=self.log,
+            progress=self.progress,
         )
 
     def resume(self, run_id: str) -> RunOutcome:
@@ -305,6 +316,7 @@ def open_run(
     models: AgentModels | None = None,
     browser_flags: Sequence[str] = (),
     runs_dir: Path | None = None,
+    progress: Progress | None = None,
 ) -> Iterator[RunParts]:
     """Open the desktop, the models and the run store for ``choices``; close them on exit.
 
@@ -312,12 +324,13 @@ def open_run(
     starts its sandboxes itself and keeps one router per worker. ``human`` defaults to
     :func:`default_human` for the run's mode. ``runs_dir`` replaces the configuration's run
     records folder (a benchmark worker on another machine records into a folder of its own and
-    sends each run back).
+    sends each run back). ``progress`` is told of the sandbox's start and of every model call
+    as waits.
     """
     with contextlib.ExitStack() as stack:
         if environment is None:
             environment = stack.enter_context(
-                open_environment(choices, browser_flags=browser_flags, log=log)
+                open_environment(choices, browser_flags=browser_flags, log=log, progress=progress)
             )
         if models is None:
             models = stack.enter_context(ModelRouter(choices.config))
@@ -330,4 +343,5 @@ def open_run(
             human=human if human is not None else default_human(choices.mode),
             on_step=on_step,
             log=log,
+            progress=progress,
         )

@@ -19,6 +19,7 @@ from pcagent.env import SandboxDesktop
 from pcagent.env.apps import calculator_display
 from pcagent.models import ModelRouter
 from pcagent.runtime.human import Human
+from pcagent.runtime.progress import Progress
 from pcagent.runtime.record_models import StepRecord
 from pcagent.runtime.session import RunOutcome
 
@@ -50,17 +51,21 @@ def run_demo(
     on_step: Callable[[StepRecord], Any] | None = None,
     max_steps: int = DEMO_MAX_STEPS,
     human: Human | None = None,
+    progress: Progress | None = None,
 ) -> DemoReport:
     """Run :data:`DEMO_INSTRUCTION` with the configured models in a fresh sandbox (never on an
     attached display: the demo is meant to be safe to run anywhere); returns what happened.
 
-    ``human`` defaults to nobody in ``auto`` mode and the terminal otherwise.
+    ``human`` defaults to nobody in ``auto`` mode and the terminal otherwise; ``progress`` is
+    told of the sandbox's start and every model call as waits.
     """
     choices = RunChoices.of(config.updated("run", max_steps=max_steps), may_attach=False)
     log("starting the sandbox desktop (Xvfb, D-Bus, AT-SPI, xfwm4)...")
     with (
         ModelRouter(choices.config) as router,
-        open_run(choices, human=human, on_step=on_step, log=log, models=router) as parts,
+        open_run(
+            choices, human=human, on_step=on_step, log=log, models=router, progress=progress
+        ) as parts,
     ):
         model = router.backend(router.profile_name("decision")).info.name
         log(f"  display {parts.environment.display}; model {model}")

@@ -91,8 +91,16 @@ def test_bench_run_and_report(tmp_path: Path) -> None:
     )
     assert ran.exit_code == 0, ran.output
     assert "SR 100.0%" in ran.output and "reset median" in ran.output
-    noop = runner.invoke(app, ["bench", "run", "--agent", "noop", "-t", "pc09"], env=environment)
-    assert noop.exit_code == 0 and "SR 0.0%" in noop.output
+    noop = runner.invoke(
+        app, ["bench", "run", "--agent", "noop", "-t", "pc09", "--json"], env=environment
+    )
+    assert noop.exit_code == 0, noop.output
+    events = [json.loads(line) for line in noop.stdout.splitlines()]  # JSON alone
+    waited = [e["kind"] for e in events if e["event"] == "wait_start"]
+    assert "sandbox_start" in waited and "benchmark_task" in waited
+    (task,) = [e for e in events if e["event"] == "task_result"]
+    assert task["task"] == "pc09" and task["success"] is False
+    assert events[-1]["event"] == "result" and events[-1]["metrics"]["SR"] == 0
     page = tmp_path / "report.html"
     reported = runner.invoke(app, ["bench", "report", "-o", str(page)], env=environment)
     assert reported.exit_code == 0, reported.output

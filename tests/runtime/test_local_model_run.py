@@ -7,14 +7,19 @@ their tokens, and that nothing in the loop breaks on them.
 
 from __future__ import annotations
 
+import io
+import json
 from pathlib import Path
 
 import pytest
 
+from pcagent.cli.wait_display import JsonEvents
 from pcagent.config import ModelProfile, ModelsConfig, PcAgentConfig, RunConfig, load_config
 from pcagent.env import SandboxDesktop
 from pcagent.models import ModelRouter
 from pcagent.models.installer import install_pack
+from pcagent.runtime.progress import Progress
+from pcagent.runtime.record_models import RoleModel
 from pcagent.runtime.records import RunStore
 from pcagent.runtime.session import RunSession
 
@@ -30,16 +35,19 @@ def test_smollm2_drives_the_loop_until_the_step_cap(
     base = load_config(environ={})
     install_pack("smollm2-135m", base.models_dir, report=print)
     # Short replies and no re-asks keep the smoke run near a minute: smollm2 fills whatever
-    # output budget it gets.
+    # output budget it gets. The pack is named: unnamed, the best installed pack would answer.
     models = ModelsConfig(
-        profiles={"local": ModelProfile(max_output_tokens=200)}, validation_retries=0
+        profiles={"local": ModelProfile(max_output_tokens=200, pack="smollm2-135m")},
+        validation_retries=0,
     )
     config = PcAgentConfig(
         data_dir=base.data_dir, models=models, run=RunConfig(max_steps=1, listing_limit=15)
     )
     desktop.open_app("calculator")
+    events = io.StringIO()
     with ModelRouter(config) as router, RunStore(tmp_path / "runs") as store:
-        outcome = RunSession(desktop, router, store, config).start(
+        session = RunSession(desktop, router, store, config, progress=Progress(JsonEvents(events)))
+        outcome = session.start(
             "Compute 12 times 11 in the calculator and write the result in the text editor"
         )
         steps = store.steps(outcome.run_id)
@@ -61,6 +69,17 @@ def test_smollm2_drives_the_loop_until_the_step_cap(
     assert "manager" in {call.agent for call in calls}
     assert all(call.prompt_tokens > 0 for call in calls)
     assert record.tokens == outcome.tokens > 0
+    # the record names the model that answered, as the router loaded it
+    assert record.models["manager"] == RoleModel(profile="local", model="local:smollm2-135m")
+    asked = {call.agent for call in calls} & {"manager", "decision", "reflection", "progress"}
+    assert asked <= set(record.models)
+    # the waits, as --json prints them: one JSON object a line, each model call begun and ended
+    told = [json.loads(line) for line in events.getvalue().splitlines()]
+    calls_told = [e for e in told if e["event"] == "wait_start" and e["kind"] == "model_call"]
+    assert calls_told[0]["role"] == "manager" and calls_told[0]["model"] == "local:smollm2-135m"
+    ended = {e["id"]: e for e in told if e["event"] == "wait_end"}
+    assert all(ended[e["id"]]["ok"] and ended[e["id"]]["elapsed_s"] > 0 for e in calls_told)
+    assert len(calls_told) >= len(calls)  # every recorded call was told as a wait
     # each step was decided by the Decision model, by the Manager's program (a skill call,
     # marked "[plan]"), or by the run opening a step's application (marked "[run]")
     decided = {call.step for call in calls if call.agent == "decision"}

@@ -20,6 +20,7 @@ from pcagent.bench.worker import BenchWorker
 from pcagent.config import PcAgentConfig
 from pcagent.env.sandbox import SandboxDesktop
 from pcagent.errors import PcAgentError
+from pcagent.runtime.progress import Progress, benchmark_task
 from pcagent.scratch import scratch_directory
 
 if TYPE_CHECKING:
@@ -41,9 +42,11 @@ def run_tasks(
     on_result: Callable[[TaskRun], None] | None = None,
     record_to: Path | None = None,
     remotes: Mapping[str, RemoteDesktop] | None = None,
+    progress: Progress | None = None,
 ) -> list[TaskRun]:
     """Run ``tasks`` in ``parallel`` sandboxes; ``on_result`` is called as each task ends (from
-    worker threads, one at a time). Results come back in task order.
+    worker threads, one at a time). Results come back in task order. ``progress`` is told of
+    each task, each sandbox start and each model call as waits.
 
     Cross-environment tasks get, in each worker, one more desktop per further environment:
     the remote desktop ``remotes`` gives for its name (then ``parallel`` must be 1), else a
@@ -81,6 +84,7 @@ def run_tasks(
             on_result,
             recorder,
             remotes,
+            progress or Progress(),
         )
 
 
@@ -95,7 +99,9 @@ def _run_in(
     on_result: Callable[[TaskRun], None] | None,
     recorder: RunStore | None = None,
     remotes: Mapping[str, RemoteDesktop] | None = None,
+    progress: Progress | None = None,
 ) -> list[TaskRun]:
+    progress = progress or Progress()
     work: queue.Queue[tuple[int, Task]] = queue.Queue()
     for index, task in enumerate(tasks):
         work.put((index, task))
@@ -117,13 +123,15 @@ def _run_in(
                 remotes=remotes,
                 start_lock=_START_LOCK,
                 on_sandbox=desktops.append,
+                progress=progress,
             ) as bench_worker:
                 while True:
                     try:
                         index, task = work.get_nowait()
                     except queue.Empty:
                         return
-                    result = bench_worker.run(task)
+                    with progress.waiting(benchmark_task(task.id)):
+                        result = bench_worker.run(task)
                     with lock:
                         results[index] = result
                         if on_result is not None:

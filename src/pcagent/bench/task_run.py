@@ -43,6 +43,7 @@ from pcagent.errors import PcAgentError
 
 if TYPE_CHECKING:
     from pcagent.assembly import RunParts
+    from pcagent.runtime.progress import Progress
     from pcagent.runtime.record_models import RunEvent, StepRecord
     from pcagent.runtime.records import RunStore
 
@@ -211,6 +212,7 @@ def run_task(
         elif agent == "pcagent":
             target: Any = desktop
             runs_dir = None
+            progress = None
             if task.is_cross_environment:
                 # All the task's desktops, as one environment the run switches between by
                 # subtask; the worker's parts drive its first desktop alone, so this run gets
@@ -222,7 +224,12 @@ def run_task(
                     }
                 )
                 if parts is not None:
-                    models, runs_dir, parts = models or parts.models, parts.store.root, None
+                    models, runs_dir, progress = (
+                        models or parts.models,
+                        parts.store.root,
+                        parts.progress,
+                    )
+                    parts = None
             record = _run_pcagent(
                 task,
                 target,
@@ -234,6 +241,7 @@ def run_task(
                 ablation,
                 parts,
                 runs_dir,
+                progress,
             )
             steps, tokens, flagged, planned, run_id = (
                 record.steps, record.tokens, record.flagged, record.planned, record.run_id
@@ -365,6 +373,7 @@ def _run_pcagent(
     ablation: str,
     parts: RunParts | None,
     runs_dir: Path | None = None,
+    progress: Progress | None = None,
 ) -> _RunRecord:
     from pcagent.assembly import RunChoices, open_run
     from pcagent.runtime.events import PlanEvent
@@ -393,6 +402,7 @@ def _run_pcagent(
                     environment=environment,  # type: ignore[arg-type]
                     models=models,
                     runs_dir=runs_dir,
+                    progress=progress,
                 )
             )
         session = parts.session(on_step=on_step, allow=task.permitted_effects())

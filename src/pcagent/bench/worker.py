@@ -27,6 +27,7 @@ from pcagent.bench.task_run import (
 from pcagent.bench.tasks import Task
 from pcagent.config import PcAgentConfig
 from pcagent.env.sandbox import SandboxDesktop
+from pcagent.runtime.progress import Progress, sandbox_start
 
 if TYPE_CHECKING:
     from pcagent.assembly import RunParts
@@ -39,7 +40,8 @@ class BenchWorker:
     ``start_lock`` serialises sandbox starts among workers of one process (two starting at once
     can pick the same free display); ``on_sandbox`` is told of every sandbox started (the thread
     runner closes them itself on a second Ctrl+C). ``runs_dir`` replaces the configuration's run
-    records folder for the ``pcagent`` agent.
+    records folder for the ``pcagent`` agent. ``progress`` is told of its sandbox starts and
+    of the model calls of its runs as waits.
     """
 
     def __init__(
@@ -56,6 +58,7 @@ class BenchWorker:
         start_lock: threading.Lock | None = None,
         on_sandbox: Callable[[SandboxDesktop], None] | None = None,
         runs_dir: Path | None = None,
+        progress: Progress | None = None,
     ) -> None:
         self.tasks = list(tasks)
         self.agent = agent
@@ -66,6 +69,7 @@ class BenchWorker:
         self.recorder = recorder
         self.remotes = dict(remotes or {})
         self.runs_dir = runs_dir
+        self.progress = progress or Progress()
         self._start_lock = start_lock or threading.Lock()
         self._on_sandbox = on_sandbox
         self._stack = contextlib.ExitStack()
@@ -104,6 +108,7 @@ class BenchWorker:
                         environment=self.desktop,
                         models=self.models,
                         runs_dir=self.runs_dir,
+                        progress=self.progress,
                     )
                 )
         except BaseException:
@@ -115,7 +120,8 @@ class BenchWorker:
         settings = self.config.desktop if self.config is not None else None
         with self._start_lock:
             sandbox = SandboxDesktop(sandbox_config_for(self.services, settings))
-            sandbox.start()
+            with self.progress.waiting(sandbox_start()):
+                sandbox.start()
         if self._on_sandbox is not None:
             self._on_sandbox(sandbox)
         return sandbox

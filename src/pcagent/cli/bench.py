@@ -35,6 +35,7 @@ from pcagent.cli.options import (
     config_with,
     served_model,
 )
+from pcagent.cli.run_output import JsonOption, QuietOption, RunOutput, output_mode
 from pcagent.config import load_config
 from pcagent.errors import BenchError, ConfigurationError
 
@@ -146,6 +147,8 @@ def run(
         int,
         typer.Option(help="With --ray: starts of a task whose worker dies under it.", min=1),
     ] = DEFAULT_ATTEMPTS,
+    quiet: QuietOption = False,
+    as_json: JsonOption = False,
 ) -> None:
     """Run tasks in fresh sandboxes and store the results (see bench report)."""
     from pcagent.bench.environments import (
@@ -159,6 +162,7 @@ def run(
     from pcagent.bench.tasks import cross_tasks_folder, select_tasks
     from pcagent.runtime.ablations import check_ablation
 
+    mode = output_mode(quiet, as_json)
     if ray is not None and parallel != 1:
         raise ConfigurationError("--parallel runs threads on this machine; with --ray use --actors")
     if ray is not None and record_to is not None:
@@ -210,7 +214,7 @@ def run(
             bench = resumed
             done = {result.task_id for result in store.results(bench.bench_id)}
             chosen = [task for task in chosen if task.id not in done]
-            console.print(
+            started = (
                 f"benchmark run {bench.bench_id} resumed: {len(done)} tasks done, "
                 f"{len(chosen)} to run, agent {agent}"
             )
@@ -224,14 +228,20 @@ def run(
                 tasks_dir=str(task_folder.resolve()) if task_folder is not None else "",
                 experience=config.run.experience if agent == "pcagent" else "",
             )
-            console.print(f"benchmark run {bench.bench_id}: {len(chosen)} tasks, agent {agent}")
-        with Progress(
-            TextColumn("{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            console=console,
-        ) as progress:
+            started = f"benchmark run {bench.bench_id}: {len(chosen)} tasks, agent {agent}"
+        with (
+            Progress(
+                TextColumn("{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                console=console,
+                disable=mode != "text",
+            ) as progress,
+            RunOutput(mode, bars=progress) as output,
+        ):
+            output.say(started)
+            output.emit("bench_start", bench_id=bench.bench_id, tasks=[t.id for t in chosen])
             bar = progress.add_task("tasks", total=len(chosen))
 
             def done(result: TaskRun) -> None:
@@ -239,10 +249,21 @@ def run(
                 outcome = result.outcome
                 mark = "[green]pass[/green]" if outcome.success else "[red]fail[/red]"
                 retried = f", {result.attempts} attempts" if result.attempts > 1 else ""
-                progress.console.print(
-                    f"  {outcome.task_id} {mark} completion {outcome.completion_ratio:.0%} "
-                    f"({outcome.actions} actions, {outcome.seconds:.0f} s, reset "
-                    f"{outcome.reset_seconds:.1f} s{retried})"
+                if mode == "text":
+                    progress.console.print(
+                        f"  {outcome.task_id} {mark} completion {outcome.completion_ratio:.0%} "
+                        f"({outcome.actions} actions, {outcome.seconds:.0f} s, reset "
+                        f"{outcome.reset_seconds:.1f} s{retried})"
+                    )
+                output.emit(
+                    "task_result",
+                    task=outcome.task_id,
+                    success=outcome.success,
+                    completion_ratio=outcome.completion_ratio,
+                    actions=outcome.actions,
+                    seconds=round(outcome.seconds, 3),
+                    run_id=result.run_id,
+                    error=result.error,
                 )
                 progress.advance(bar)
 
@@ -261,7 +282,7 @@ def run(
                     max_attempts=attempts,
                     task_timeout=task_timeout,
                     remotes=served,
-                    notice=lambda message: progress.console.print(f"  {escape(message)}"),
+                    notice=lambda message: output.log(f"  {message}"),
                 )
             else:
                 run_tasks(
@@ -273,8 +294,9 @@ def run(
                     on_result=done,
                     record_to=record_to,
                     remotes=remotes,
+                    progress=output.progress,
                 )
-        print_summary(store, bench.bench_id)
+        print_summary(store, bench.bench_id, output)  # below the progress display, once gone
 
 
 def with_their_reference(tasks: list[Task], agent: str) -> list[Task]:

@@ -20,6 +20,7 @@ from pcagent.errors import BenchError
 
 if TYPE_CHECKING:
     from pcagent.bench.results import BenchRun, BenchStore
+    from pcagent.cli.run_output import RunOutput
 
 console = Console()
 
@@ -133,8 +134,8 @@ def print_task_outcomes(store: BenchStore, bench: BenchRun) -> None:
         console.print(f"  no result yet: {escape(', '.join(missing))}")
 
 
-def print_summary(store: BenchStore, bench_id: str) -> None:
-    """The run's metrics on one line."""
+def print_summary(store: BenchStore, bench_id: str, output: RunOutput | None = None) -> None:
+    """The run's metrics: one line, or the ``result`` event of ``--json``."""
     from pcagent.bench.report import summary
 
     metrics = summary(store, store.get(bench_id))["metrics"]
@@ -142,8 +143,12 @@ def print_summary(store: BenchStore, bench_id: str) -> None:
     def percent(key: str) -> str:
         return _percent(metrics.get(key))
 
-    console.print(
+    line = (
         f"SR {percent('SR')}  SSR {percent('SSR')}  CR {percent('CR')}  "
         f"recovery {percent('recovery_rate')}  manager accuracy {percent('manager_accuracy')}  "
         f"reset median {metrics.get('reset_seconds_median', 0):.2f} s"
     )
+    if output is None:
+        console.print(line)
+    else:
+        output.result([line], bench_id=bench_id, metrics=metrics)

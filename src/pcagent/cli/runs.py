@@ -35,6 +35,13 @@ from pcagent.cli.options import (
     config_with,
     served_model,
 )
+from pcagent.cli.run_output import (
+    JsonOption,
+    QuietOption,
+    RunOutput,
+    output_mode,
+    step_markup,
+)
 from pcagent.config import PcAgentConfig, load_config
 from pcagent.errors import ConfigurationError
 
@@ -76,7 +83,11 @@ AlsoTokenOption = Annotated[
 ]
 #: The spelling of --step that rewind had before (kept, hidden, for scripts that use it).
 StepAliasOption = Annotated[int | None, typer.Option("--to", hidden=True, min=0)]
-VERDICT_COLOURS = {"success": "green", "no_change": "yellow", "unexpected_change": "red"}
+#: How a run's outcome reads in the terminal: what was checked.
+OUTCOME_WORDS = {
+    "finished": "every subtask's effect checked",
+    "unverified": "done by the agents' word, not every effect checked",
+}
 
 
 def one_step(step: int | None, old_step: int | None, old_name: str) -> int | None:
@@ -87,59 +98,47 @@ def one_step(step: int | None, old_step: int | None, old_name: str) -> int | Non
 
 
 def print_step(record: StepRecord) -> None:
-    """One line per step: number, subtask and role, the action with its arguments, Reflection's
-    verdict, and what went wrong if something did."""
-    action = record.action
-    kind = action.kind if action is not None else "-"
-    arguments = ""
-    if action is not None:
-        fields = action.model_dump(exclude={"kind"})
-        arguments = ", ".join(f"{k}={v!r}" for k, v in fields.items() if v is not None)
-    verdict = record.reflection.verdict if record.reflection is not None else ""
-    colour = VERDICT_COLOURS.get(verdict, "white")
-    problem = record.error or ""
-    result = record.result
-    if not problem and result is not None and not result.ok:
-        problem = f"{result.error}: {result.message}" if result.error else result.message
-    console.print(
-        f"[bold]{record.step:>3}[/bold] "
-        + escape(f"[{record.subtask_id} {record.role}] ")
-        + escape(f"{kind}({arguments})")
-        + f"  [{colour}]{verdict}[/{colour}]"
-        + (f"  [red]{escape(problem)}[/red]" if problem else "")
-    )
+    """One line per step (see :func:`~pcagent.cli.run_output.step_markup`)."""
+    console.print(step_markup(record))
 
 
 def _log(message: str) -> None:
     console.print(f"[dim]{escape(message)}[/dim]")
 
 
-def _announce(choices: RunChoices) -> None:
+def _announce(choices: RunChoices, output: RunOutput) -> None:
     if choices.attached:
         snapshots = "snapshotted" if choices.config.run.snapshot_home else "not snapshotted"
-        console.print(
+        output.say(
             f"attached to display {escape(str(choices.display))} in {choices.mode} mode: "
             f"HOME is {snapshots}"
             + (", sensitive actions wait for your yes here" if choices.mode != "auto" else "")
         )
     else:
-        console.print(f"starting the sandbox desktop ({choices.mode} mode)...")
+        output.say(f"starting the sandbox desktop ({choices.mode} mode)...")
 
 
-def _report(outcome: RunOutcome, config: PcAgentConfig) -> None:
+def _report(outcome: RunOutcome, config: PcAgentConfig, output: RunOutput) -> None:
     colour = {"finished": "green", "unverified": "yellow"}.get(outcome.status, "red")
-    console.print(
-        f"[{colour}]run {outcome.status}[/{colour}]: {escape(outcome.summary)} "
-        f"({outcome.steps} steps, {outcome.tokens} tokens)"
-    )
-    console.print(
-        f"record: {config.runs_dir / outcome.run_id}  (pcagent runs show {outcome.run_id})"
+    record = config.runs_dir / outcome.run_id
+    output.result(
+        [
+            f"[{colour}]run {outcome.status}[/{colour}]: {escape(outcome.summary)} "
+            f"({outcome.steps} steps, {outcome.tokens} tokens)",
+            f"record: {record}  (pcagent runs show {outcome.run_id})",
+        ],
+        run_id=outcome.run_id,
+        status=outcome.status,
+        summary=outcome.summary,
+        steps=outcome.steps,
+        tokens=outcome.tokens,
+        record=str(record),
     )
     if outcome.status != "finished":
         raise typer.Exit(code=1)
 
 
-def _copy_into(home: Path, files: list[Path]) -> None:
+def _copy_into(home: Path, files: list[Path], output: RunOutput) -> None:
     from pcagent.env.ownership import give_to_owner
 
     for path in files:
@@ -149,7 +148,7 @@ def _copy_into(home: Path, files: list[Path]) -> None:
         else:
             shutil.copy2(path, target)
         give_to_owner(target, home)  # the sandbox's applications run as HOME's owner
-        console.print(f"  copied {path} to {target}")
+        output.say(escape(f"  copied {path} to {target}"))
 
 
 def _recorded_run(config: PcAgentConfig, run_id: str) -> RunRecord:
@@ -162,7 +161,7 @@ def _recorded_run(config: PcAgentConfig, run_id: str) -> RunRecord:
 
 
 def _continuing(
-    run_id: str, mode: str | None, max_steps: int | None, model: str | None
+    run_id: str, mode: str | None, max_steps: int | None, model: str | None, output: RunOutput
 ) -> tuple[RunRecord, RunChoices]:
     """The recorded run to continue, and the choices to continue it with: its own ablation, in
     a fresh sandbox (a recorded HOME is never restored into the person's own)."""
@@ -172,7 +171,7 @@ def _continuing(
     record = _recorded_run(config, run_id)
     ablation = str(record.settings.get("ablation", "none"))
     choices = RunChoices.of(config, ablation=ablation, mode=mode, may_attach=False)
-    _announce(choices)
+    _announce(choices, output)
     return record, choices
 
 
@@ -223,6 +222,8 @@ def run_command(
     certificate: CertificateOption = None,
     also: AlsoOption = None,
     also_token: AlsoTokenOption = None,
+    quiet: QuietOption = False,
+    as_json: JsonOption = False,
 ) -> None:
     """Carry out INSTRUCTION in a fresh sandbox (or on --display, or --remote) with the
     configured model (or the one at --model-url); with --also, across that desktop and further
@@ -236,6 +237,7 @@ def run_command(
             'the instruction is empty; say what the run should do, e.g. pcagent run "Open the '
             'calculator and compute 12 * 7"'
         )
+    output = RunOutput(output_mode(quiet, as_json))
     files = files or []
     served = served_model(model, model_url, model_name, vision, api_key_env)
     if remote is not None:
@@ -257,6 +259,7 @@ def run_command(
     if missing:
         raise ConfigurationError(f"files to copy into the sandbox do not exist: {missing}")
     with contextlib.ExitStack() as stack:
+        stack.enter_context(output)
         environment = None
         if remote is not None:
             from pcagent.env.remote_client import connect
@@ -264,16 +267,18 @@ def run_command(
             environment = stack.enter_context(
                 contextlib.closing(connect(remote, token_file=token_file, certificate=certificate))
             )
-            console.print(f"working on the remote desktop at {escape(remote)}")
+            output.say(f"working on the remote desktop at {escape(remote)}")
         else:
-            _announce(choices)
+            _announce(choices, output)
         if further:
-            environment = _with_further_desktops(stack, choices, environment, further, certificate)
-        parts = _open_parts(stack, choices, environment)
+            environment = _with_further_desktops(
+                stack, choices, environment, further, certificate, output
+            )
+        parts = _open_parts(stack, choices, environment, output)
         if files:
-            _copy_into(parts.environment.home, files)
+            _copy_into(parts.environment.home, files, output)
         outcome = parts.session().start(instruction)
-    _report(outcome, choices.config)
+    _report(outcome, choices.config, output)
 
 
 def _further_desktops(also: list[str], tokens: list[str]) -> dict[str, tuple[str, Path]]:
@@ -294,6 +299,7 @@ def _with_further_desktops(
     environment: object,
     further: dict[str, tuple[str, Path]],
     certificate: Path | None,
+    output: RunOutput,
 ) -> object:
     """The run's own desktop (started here unless it is --remote) and the --also desktops, as
     one environment the run switches between by subtask."""
@@ -302,13 +308,15 @@ def _with_further_desktops(
     from pcagent.env.remote_client import connect
 
     if environment is None:
-        environment = stack.enter_context(open_environment(choices, log=_log))
+        environment = stack.enter_context(
+            open_environment(choices, log=output.log, progress=output.progress)
+        )
     members: dict[str, object] = {"main": environment}
     for name, (url, token) in further.items():
         members[name] = stack.enter_context(
             contextlib.closing(connect(url, token_file=token, certificate=certificate))
         )
-        console.print(f"also working on the desktop {escape(name)} at {escape(url)}")
+        output.say(f"also working on the desktop {escape(name)} at {escape(url)}")
     return environment_set(members)  # type: ignore[arg-type]
 
 
@@ -352,7 +360,8 @@ def list_runs(
 
 def runs_table(runs: list[RunRecord], width: int) -> Table:
     """The runs as a table ``width`` characters wide that keeps each run id whole (the value to
-    copy into the next command) and cuts a long instruction with an ellipsis."""
+    copy into the next command) and cuts a long instruction with an ellipsis; the model column
+    only where it leaves the instruction room (``runs show`` names the models too)."""
     columns = {
         "run": max((len(run.run_id) for run in runs), default=3),
         "started (UTC)": 16,
@@ -360,24 +369,34 @@ def runs_table(runs: list[RunRecord], width: int) -> Table:
         "steps": max((len(str(run.steps)) for run in runs), default=5),
         "tokens": max((len(str(run.tokens)) for run in runs), default=6),
     }
+    models = [_models_of(run) for run in runs]
+    model_width = max(len("model"), *(len(text) for text in models))
+    # Between two columns: a space of padding on each side of a one-space rule.
+    used = sum(max(content, len(name)) + 3 for name, content in columns.items())
+    if width - used - model_width - 3 >= _INSTRUCTION_ROOM:
+        columns["model"] = model_width
+        used += model_width + 3
     table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
     for name, content in columns.items():
         table.add_column(name, no_wrap=True, min_width=max(content, len(name)))
-    # Between two columns: a space of padding on each side of a one-space rule.
-    used = sum(max(content, len(name)) + 3 for name, content in columns.items())
     table.add_column(
         "instruction", no_wrap=True, overflow="ellipsis", max_width=max(12, width - used)
     )
-    for run in runs:
-        table.add_row(
-            run.run_id,
-            _when(run.created_at),
-            run.status,
-            str(run.steps),
-            str(run.tokens),
-            escape(" ".join(run.instruction.split())),
-        )
+    for run, model in zip(runs, models, strict=True):
+        cells = [run.run_id, _when(run.created_at), run.status, str(run.steps), str(run.tokens)]
+        if "model" in columns:
+            cells.append(escape(model))
+        table.add_row(*cells, escape(" ".join(run.instruction.split())))
     return table
+
+
+#: The fewest characters of the instruction worth a narrower table than the model column makes.
+_INSTRUCTION_ROOM = 30
+
+
+def _models_of(run: RunRecord) -> str:
+    """The model names the run's roles asked, each once."""
+    return ", ".join(dict.fromkeys(m.model for m in run.models.values())) or "-"
 
 
 @runs_app.command("show")
@@ -410,6 +429,10 @@ def show_run(
         )
         return
     console.print(f"[bold]{run.run_id}[/bold] {run.status}: {escape(run.instruction)}")
+    if run.status in OUTCOME_WORDS:
+        console.print(f"  outcome: {run.status} ({OUTCOME_WORDS[run.status]})")
+    for line in _model_lines(run):
+        console.print(f"  {escape(line)}")
     if run.parent_run:
         console.print(f"rewound from {run.parent_run} at step {run.parent_step}")
     for record in events:
@@ -438,6 +461,17 @@ def show_run(
     console.print(f"summary: {escape(run.summary or '-')}   files: {folder}")
 
 
+def _model_lines(run: RunRecord) -> list[str]:
+    """The models that answered the run's agents, one line per model with its roles."""
+    roles: dict[tuple[str, str], list[str]] = {}
+    for role, model in run.models.items():
+        roles.setdefault((model.model, model.profile), []).append(role)
+    return [
+        f"model {name}" + (f" (profile {profile})" if profile else "") + f": {', '.join(names)}"
+        for (name, profile), names in roles.items()
+    ]
+
+
 @runs_app.command("resume")
 @reports_errors
 def resume_run(
@@ -454,10 +488,11 @@ def resume_run(
     The sandbox is restored to that step; the one a killed run left behind is ended first. A
     run across desktops goes on with the same --also desktops, as they are now."""
     further = _further_desktops(also or [], also_token or [])
-    record, choices = _continuing(run_id, mode, max_steps, model)
-    with _continued_run(choices, further, certificate) as parts:
+    output = RunOutput("text")
+    record, choices = _continuing(run_id, mode, max_steps, model, output)
+    with output, _continued_run(choices, further, certificate, output) as parts:
         outcome = parts.resume(record.run_id)
-    _report(outcome, choices.config)
+    _report(outcome, choices.config, output)
 
 
 @runs_app.command("rewind")
@@ -489,37 +524,47 @@ def rewind_run(
     if to is None:
         raise ConfigurationError("say which step to go back to: --step N (0: the start)")
     further = _further_desktops(also or [], also_token or [])
-    record, choices = _continuing(run_id, mode, max_steps, model)
-    with _continued_run(choices, further, certificate) as parts:
+    output = RunOutput("text")
+    record, choices = _continuing(run_id, mode, max_steps, model, output)
+    with output, _continued_run(choices, further, certificate, output) as parts:
         outcome = parts.session().rewind(record.run_id, to, role=role, guidance=guidance)
-    _report(outcome, choices.config)
+    _report(outcome, choices.config, output)
 
 
 @contextlib.contextmanager
 def _continued_run(
-    choices: RunChoices, further: dict[str, tuple[str, Path]], certificate: Path | None
+    choices: RunChoices,
+    further: dict[str, tuple[str, Path]],
+    certificate: Path | None,
+    output: RunOutput,
 ) -> Iterator[RunParts]:
     """The parts a resumed or rewound run works with: a fresh sandbox, and the --also desktops
     beside it when there are any."""
     with contextlib.ExitStack() as stack:
         environment = None
         if further:
-            environment = _with_further_desktops(stack, choices, None, further, certificate)
-        yield _open_parts(stack, choices, environment)
+            environment = _with_further_desktops(stack, choices, None, further, certificate, output)
+        yield _open_parts(stack, choices, environment, output)
 
 
-def _open_parts(stack: contextlib.ExitStack, choices: RunChoices, environment: object) -> RunParts:
-    """The run's parts, open until ``stack`` closes, printing each step; ``environment`` None:
-    a sandbox of the run's own."""
+def _open_parts(
+    stack: contextlib.ExitStack, choices: RunChoices, environment: object, output: RunOutput
+) -> RunParts:
+    """The run's parts, open until ``stack`` closes, telling ``output`` each step, note and
+    wait; ``environment`` None: a sandbox of the run's own."""
     from pcagent.assembly import default_human, open_run
 
     return stack.enter_context(
         open_run(
             choices,
-            human=default_human(choices.mode, console=console),
-            on_step=print_step,
-            log=_log,
+            # Questions to the person go to standard error when standard output is for scripts.
+            human=default_human(
+                choices.mode, console=console if output.mode == "text" else Console(stderr=True)
+            ),
+            on_step=output.step,
+            log=output.log,
             environment=environment,  # type: ignore[arg-type]
+            progress=output.progress,
         )
     )
 

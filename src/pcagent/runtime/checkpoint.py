@@ -13,6 +13,9 @@ from typing import Literal
 from pydantic import BaseModel, Field, JsonValue
 
 from pcagent.agents.plan import SubtaskSpec
+from pcagent.env.environment_set import EnvironmentSet
+from pcagent.env.protocol import Environment
+from pcagent.errors import RunStateError
 
 SubtaskStatus = Literal["pending", "running", "done", "failed"]
 Outcome = Literal["", "finished", "unverified", "failed", "stopped"]
@@ -109,3 +112,18 @@ def output_text(output: str) -> str:
     """A kept output (``last_output``: "step 4, browser_read: Title: ...") without its
     "step N, kind: " prefix."""
     return output.partition(": ")[2] or output
+
+
+def check_desktops(checkpoint: RunCheckpoint, environment: Environment) -> None:
+    """A run whose plan works on several desktops goes on only with those desktops: on one
+    desktop its other subtasks would silently act on the wrong one. Raises
+    :class:`~pcagent.errors.RunStateError` naming the missing ones."""
+    named = {s.environment for s in checkpoint.subtasks if s.environment}
+    have = set(environment.members) if isinstance(environment, EnvironmentSet) else set()
+    missing = sorted(named - have)
+    if missing:
+        raise RunStateError(
+            f"this run's plan works on the desktops {sorted(named)}, and this one has "
+            f"{sorted(have) or 'a single desktop'} (missing {missing}); go on with the same "
+            "desktops"
+        )

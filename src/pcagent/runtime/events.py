@@ -149,6 +149,8 @@ class FinishEvent(_Event):
     kind: Literal["finish"] = "finish"
     outcome: Outcome
     summary: str
+    #: The error that ended the run ("TYPE: message"); "" when the run ended by its own rules.
+    error: str = ""
 
 
 class EffectEvent(_Event):

@@ -9,9 +9,10 @@ upgraded on open (:mod:`pcagent.runtime.record_schema`).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError
 
 from pcagent.actions import Action
 from pcagent.env.observation import ActionResult
@@ -21,6 +22,37 @@ from pcagent.runtime.events import Event
 
 RunStatus = Literal["running", "finished", "unverified", "failed", "stopped", "interrupted"]
 Verdict = Literal["success", "no_change", "unexpected_change"]
+
+
+class RoleModel(BaseModel):
+    """The model that answered an agent role in a run: its profile (``[models.profiles]``; ""
+    where the models were not built from one) and the backend's name
+    (``local:smollm2-135m``, ``openai:gpt-4o-mini``)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    profile: str = ""
+    model: str
+
+
+#: The key of a run's settings under which each role's :class:`RoleModel` is kept.
+MODELS_SETTING = "models"
+
+
+def role_models(settings: Mapping[str, Any]) -> dict[str, RoleModel]:
+    """Each role's model as a run's settings record it; {} for a run that recorded none (runs
+    of older versions, or settings written by other tools in another shape)."""
+    recorded = settings.get(MODELS_SETTING)
+    if not isinstance(recorded, Mapping):
+        return {}
+    found = {}
+    for role, value in recorded.items():
+        if isinstance(value, Mapping):
+            try:
+                found[str(role)] = RoleModel.model_validate(value)
+            except ValidationError:
+                continue  # not this version's shape: the viewer falls back to other keys
+    return found
 
 
 class RunRecord(BaseModel):
@@ -45,6 +77,12 @@ class RunRecord(BaseModel):
     steps: int = 0
     #: Prompt + completion tokens of every recorded model call.
     tokens: int = 0
+
+    @property
+    def models(self) -> dict[str, RoleModel]:
+        """Each agent role's model, as recorded when the role first asked (see
+        :func:`role_models`)."""
+        return role_models(self.settings)
 
 
 class StepResult(BaseModel):

@@ -10,6 +10,7 @@ stop (see :mod:`pcagent.runtime.policy`).
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,7 +23,7 @@ from pcagent.env.ownership import give_to_owner
 from pcagent.env.protocol import Environment
 from pcagent.errors import RunStateError
 from pcagent.runtime.ablations import Ablation, check_ablation
-from pcagent.runtime.checkpoint import RunCheckpoint
+from pcagent.runtime.checkpoint import RunCheckpoint, check_desktops
 from pcagent.runtime.desktop_state import DesktopAccess
 from pcagent.runtime.dispatch import ActionDispatcher
 from pcagent.runtime.effects import FileEffectGuard
@@ -33,24 +34,16 @@ from pcagent.runtime.loop import StepLoop
 from pcagent.runtime.mail_effects import HeldMailGuard
 from pcagent.runtime.parts import AgentModels, build_parts
 from pcagent.runtime.policy import EscalationPolicy
-from pcagent.runtime.record_models import StepRecord
+from pcagent.runtime.progress import Progress
+from pcagent.runtime.record_models import RoleModel, RunRecord, StepRecord
 from pcagent.runtime.recorder import StepRecorder, home_snapshots, initial_desktop
 from pcagent.runtime.records import RunStore
+from pcagent.runtime.run_ending import RunOutcome, failed_on_error, record_role_models
 from pcagent.runtime.safety import SafetyGuard
 from pcagent.runtime.subtasks import SubtaskBook
 from pcagent.runtime.unsaved_restore import restore_unsaved
+from pcagent.runtime.watched_models import WatchedModels
 from pcagent.skills import SkillCatalog, default_catalog
-
-
-@dataclass(frozen=True)
-class RunOutcome:
-    """How a run ended."""
-
-    run_id: str
-    status: str
-    summary: str
-    steps: int
-    tokens: int
 
 
 @dataclass
@@ -59,7 +52,8 @@ class RunSession:
 
     ``pool`` is the role pool (None: the built-in roles for the environment's applications).
     ``on_step`` is called with every recorded step (the CLI prints them); ``log`` gets one-line
-    notes about planning, escalations and restores.
+    notes about planning, escalations and restores; ``progress`` is told of every model call
+    as a wait (the CLI shows what it waits for, and for how long).
     """
 
     environment: Environment
@@ -71,11 +65,14 @@ class RunSession:
     ablation: Ablation = "none"
     on_step: Callable[[StepRecord], None] | None = None
     log: Callable[[str], None] = lambda _message: None
+    progress: Progress = field(default_factory=Progress)
 
     def __post_init__(self) -> None:
         # Everything that can be wrong with the set-up fails here, before a run is recorded.
         self.ablation = check_ablation(self.ablation)
         run = self.config.run
+        # Every agent asks through these: each call is a wait, each role's model is recorded.
+        self._models = WatchedModels(self.models, self.progress, self._note_model)
         self._desktop = DesktopAccess.of(self.environment)
         apps = self._desktop.applications()
         app_names = [app.name for app in apps]
@@ -116,7 +113,7 @@ class RunSession:
         parts = build_parts(
             self.ablation,
             environment=self.environment,
-            models=self.models,
+            models=self._models,
             sink=self._recorder.sink,
             run=run,
             pool=self.pool,
@@ -145,13 +142,13 @@ class RunSession:
             )
         self._loop = StepLoop(
             parts=parts,
-            models=self.models,
+            models=self._models,
             dispatcher=ActionDispatcher(
                 self.environment,
                 self.human,
-                lambda: self.models.for_role("decision"),
+                lambda: self._models.for_role("decision"),
                 skills=skills,
-                language_model=lambda: self.models.for_role("composer"),
+                language_model=lambda: self._models.for_role("composer"),
             ),
             skills=skills,
             guard=self._guard,
@@ -178,6 +175,11 @@ class RunSession:
         record = self.store.create_run(instruction, {**self._settings(), **(settings or {})})
         checkpoint = RunCheckpoint(instruction=instruction)
         self._begin(record.run_id, checkpoint, steps_done=0, call_step=0)
+        with self._failed_on_error(checkpoint):
+            return self._plan_and_run(checkpoint)
+
+    def _plan_and_run(self, checkpoint: RunCheckpoint) -> RunOutcome:
+        """A new run, once recorded: the desktop before the first action, the plan, the steps."""
         windows = self.environment.observe().windows
         snapshot_id, apps = self._recorder.desktop_now(windows)
         self._recorder.last_snapshot = snapshot_id
@@ -195,20 +197,6 @@ class RunSession:
         self._recorder.event(0, plan)
         return self._run(checkpoint)
 
-    def _check_desktops(self, checkpoint: RunCheckpoint) -> None:
-        """A run whose plan works on several desktops goes on only with those desktops: on one
-        desktop its other subtasks would silently act on the wrong one."""
-        named = {s.environment for s in checkpoint.subtasks if s.environment}
-        environment = self.environment
-        have = set(environment.members) if isinstance(environment, EnvironmentSet) else set()
-        missing = sorted(named - have)
-        if missing:
-            raise RunStateError(
-                f"this run's plan works on the desktops {sorted(named)}, and this one has "
-                f"{sorted(have) or 'a single desktop'} (missing {missing}); go on with the same "
-                "desktops"
-            )
-
     def resume(self, run_id: str) -> RunOutcome:
         """Continue a recorded run from its last completed step (after a crash or a stop), with
         the desktop restored to the state recorded after that step (HOME files, applications on
@@ -225,15 +213,16 @@ class RunSession:
             checkpoint = last.state.model_copy(deep=True)
             steps_done, snapshot_id, apps = last.step, last.home_snapshot, last.apps
             seen_on = last.environment
-        self._check_desktops(checkpoint)
+        check_desktops(checkpoint, self.environment)
         checkpoint.outcome = ""
         self._begin(record.run_id, checkpoint, steps_done=steps_done, call_step=steps_done)
-        self._restore(snapshot_id, apps, steps_done, seen_on)
         self.store.update_settings(record.run_id, {**record.settings, **self._settings()})
         self.store.set_status(record.run_id, "running")
-        self._recorder.event(steps_done, ResumeEvent(from_step=steps_done))
-        self.log(f"resuming run {record.run_id} after step {steps_done}")
-        return self._run(checkpoint)
+        with self._failed_on_error(checkpoint):
+            self._restore(snapshot_id, apps, steps_done, seen_on)
+            self._recorder.event(steps_done, ResumeEvent(from_step=steps_done))
+            self.log(f"resuming run {record.run_id} after step {steps_done}")
+            return self._run(checkpoint)
 
     def rewind(
         self, run_id: str, step: int, *, role: str | None = None, guidance: str = ""
@@ -266,7 +255,7 @@ class RunSession:
             checkpoint.role = role
         if guidance:
             checkpoint.guidance = guidance
-        self._check_desktops(checkpoint)
+        check_desktops(checkpoint, self.environment)
         checkpoint.outcome = ""
         checkpoint.consecutive_failures = 0
         settings = {**parent.settings, **self._settings(), "rewound_from": parent.run_id}
@@ -274,6 +263,23 @@ class RunSession:
             parent.instruction, settings, parent_run=parent.run_id, parent_step=step
         )
         self._begin(child.run_id, checkpoint, steps_done=step, call_step=step)
+        with self._failed_on_error(checkpoint):
+            return self._continue_rewound(
+                parent, step, checkpoint, (snapshot_id, apps, seen_on), role, guidance
+            )
+
+    def _continue_rewound(
+        self,
+        parent: RunRecord,
+        step: int,
+        checkpoint: RunCheckpoint,
+        desktop: tuple[str | None, list[Any], str],
+        role: str | None,
+        guidance: str,
+    ) -> RunOutcome:
+        """The rewound run, once recorded: the parent's steps, the desktop put back (``desktop``:
+        the step's HOME snapshot, applications and desktop name), then on."""
+        snapshot_id, apps, seen_on = desktop
         self._recorder.copy_steps(parent.run_id, step)
         self._restore(snapshot_id, apps, step, seen_on)
         if step and self._desktop.home is not None and self.store.step(parent.run_id, step).unsaved:
@@ -289,7 +295,7 @@ class RunSession:
             self.log(f"unsaved work of step {step} written to HOME: {names}")
         rewind = RewindEvent(parent=parent.run_id, step=step, role=role, guidance=guidance)
         self._recorder.event(step, rewind)
-        self.log(f"rewound {parent.run_id} to step {step} as run {child.run_id}")
+        self.log(f"rewound {parent.run_id} to step {step} as run {self._recorder.run_id}")
         return self._run(checkpoint)
 
     # --- shared -----------------------------------------------------------------------------------
@@ -329,6 +335,8 @@ class RunSession:
         self._recorder.checkpoint = checkpoint
         self._recorder.call_step = call_step
         self._loop.steps_done = steps_done
+        self._models.used.clear()  # the models this run asks, from now on
+        record_role_models(self._recorder, {})
 
     def _plan_checkpoint(self, run_id: str, instruction: str) -> RunCheckpoint:
         """The checkpoint after planning, from the ``plan`` event (or a new plan)."""
@@ -363,6 +371,16 @@ class RunSession:
             RestoreEvent(step=step, files_written=written, files_removed=removed, apps=opened),
         )
         self.log(f"restored the desktop of step {step}: files, then {opened or 'no apps'}")
+
+    def _note_model(self, role: str, model: RoleModel) -> None:
+        """A role asked its model for the first time: the run's settings record it."""
+        if self._recorder.run_id:
+            record_role_models(self._recorder, self._models.used)
+
+    def _failed_on_error(
+        self, checkpoint: RunCheckpoint
+    ) -> contextlib.AbstractContextManager[None]:
+        return failed_on_error(self._recorder, checkpoint, lambda: self._loop.steps_done, self.log)
 
     def _run(self, checkpoint: RunCheckpoint) -> RunOutcome:
         run_id = self._recorder.run_id

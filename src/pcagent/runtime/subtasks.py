@@ -357,6 +357,16 @@ class SubtaskBook:
                 self.log(f"subtask {subtask.id} done")
                 return
             checkpoint.reflection = f"not done yet: {problem}"
+            # The record says what the run made of the done: refused, not a finished success.
+            carried_out = work.result or StepResult(ok=True)
+            work.result = carried_out.model_copy(
+                update={
+                    "ok": False,
+                    "refused": True,
+                    "finished": False,
+                    "message": f"done refused: {problem}",
+                }
+            )
             self.recorder.event(step, DoneRefusedEvent(subtask=subtask.id, reason=problem))
             self.log(f"done refused for {subtask.id}: {problem}")
             counters = self.policy.unfinished(counters)

@@ -29,6 +29,7 @@ from pcagent.runtime.record_models import (
     RunEvent,
     RunRecord,
     StepRecord,
+    role_models,
 )
 from pcagent.viewer.drawing import action_overlay_svg, action_text, plan_graph_svg
 from pcagent.viewer.job_pages import replay_form, rewind_form
@@ -39,8 +40,12 @@ STATUSES = ("running", "finished", "unverified", "failed", "stopped", "interrupt
 
 
 def model_of(settings: Mapping[str, Any]) -> str:
-    """The model(s) a run's settings name (``model``, or ``models`` as a name or a mapping of
-    agent to name), "" when they name none."""
+    """The model(s) a run's settings name: each role's model as the run recorded it
+    (:func:`~pcagent.runtime.record_models.role_models`), else ``model``, or ``models`` as a name
+    or a mapping of agent to name (older records); "" when they name none."""
+    recorded = role_models(settings)
+    if recorded:
+        return ", ".join(dict.fromkeys(model.model for model in recorded.values()))
     for key in ("model", "models"):
         value = settings.get(key)
         if isinstance(value, str) and value:
