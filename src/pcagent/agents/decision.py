@@ -31,6 +31,7 @@ from pcagent.errors import PromptTooLongError
 from pcagent.models.images import ImageScaling, image_scaling
 from pcagent.models.messages import ImagePart
 from pcagent.models.parsing import OutputFailure
+from pcagent.step_context import StepContext, StepLine, history_text
 
 #: Longest reasoning a model may write (keeps small models from rambling into the token limit).
 MAX_REASONING = 500
@@ -197,7 +198,8 @@ class DecisionInput:
     reported: Mapping[str, str] | None = None
     hub: Mapping[str, str] | None = None
     progress: str = ""
-    history: Sequence[str] = ()
+    #: The subtask's latest steps, typed; the prompt shows them as ``N: action -> verdict``.
+    history: Sequence[StepLine] = ()
     #: What the latest reading application action returned (a document, a page, a folder).
     last_output: str = ""
     reflection: str = ""
@@ -219,6 +221,40 @@ class DecisionInput:
     #: works in one application. Only leaving out the one in front would make a model that
     #: means to open it open another instead.
     in_its_app: bool = False
+
+    @classmethod
+    def for_step(
+        cls,
+        context: StepContext,
+        *,
+        listing: str,
+        screen: tuple[int, int],
+        history_lines: int,
+        window: str = "",
+        **seen: Any,
+    ) -> DecisionInput:
+        """The input for the step ``context`` describes: its subtask, task, values, account,
+        latest ``history_lines`` steps, reading, reflection and guidance, with what the screen
+        shows (``listing``, ``screen``, ``window`` and the other fields in ``seen``)."""
+        return cls(
+            subtask=context.subtask,
+            task=context.task,
+            listing=listing,
+            window=window,
+            screen=screen,
+            outputs_needed=context.outputs_needed,
+            reported=dict(context.answers),
+            hub=context.hub,
+            progress=context.progress,
+            history=context.history[-history_lines:] if history_lines > 0 else (),
+            last_output=context.last_output,
+            reflection=context.reflection,
+            guidance=context.guidance,
+            step=context.number,
+            in_its_app=context.in_its_app,
+            app=context.app,
+            **seen,
+        )
 
 
 @dataclass(frozen=True)
@@ -296,7 +332,7 @@ class DecisionAgent(Agent):
             outputs=_outputs_text(data.outputs_needed, data.reported or {}),
             hub=value_list(relevant_values(data.hub or {}, (data.subtask, data.task))),
             progress=data.progress or "(just started)",
-            history=bullet_list(list(data.history)),
+            history=bullet_list(history_text(list(data.history))),
             last_output=_clipped(data.last_output) or "(nothing read yet)",
             reflection=data.reflection or "(none yet)",
             guidance=guidance,

@@ -26,6 +26,7 @@ from pcagent.perception.text_selection import TextSelector
 from pcagent.runtime.human import Human
 from pcagent.runtime.record_models import StepResult
 from pcagent.skills import ActionOutcome, LanguageModel, SkillCatalog, SkillError, default_catalog
+from pcagent.step_context import StepContext
 
 T = TypeVar("T", bound=BaseModel)
 
@@ -58,6 +59,8 @@ class ActionDispatcher:
     #: Asked before each action a skill takes (the role's domain and the safety guard): the
     #: refusal, or None to go ahead. None: no check (replay re-executes what was allowed).
     screen_action: Callable[[act.Action], StepResult | None] | None = None
+    #: The step being carried out, as its skills read it; None outside a run's step.
+    context: StepContext | None = None
 
     def carry_out(self, action: act.Action) -> StepResult:
         handlers: dict[act.ActionSite, Callable[[act.Action], StepResult]] = {
@@ -160,6 +163,9 @@ class _SkillDesk:
         refusal = screen(action) if screen is not None else None
         result = refusal or self.dispatcher.carry_out(action)
         return ActionOutcome(result.ok, result.message, result.output, result.verified)
+
+    def step(self) -> StepContext | None:
+        return self.dispatcher.context
 
     def home(self) -> Path | None:
         environment = self.dispatcher.environment

@@ -36,7 +36,8 @@ from pcagent.runtime.human import Human
 from pcagent.runtime.parts import LoopParts
 from pcagent.runtime.policy import Counters, EscalationPolicy, StepFacts
 from pcagent.runtime.record_models import ReflectionRecord, StepResult
-from pcagent.runtime.recorder import StepRecorder, StepWork, action_text
+from pcagent.runtime.recorder import StepRecorder, StepWork
+from pcagent.step_context import StepContext, StepLine, action_text, repeated_success
 
 #: Longest output of an application action that counts as one value (a result, a date).
 _VALUE_CHARACTERS = 100
@@ -54,15 +55,6 @@ def read_value(action: act.Action | None, result: StepResult | None) -> str | No
     if "\n" in output or len(output) > _VALUE_CHARACTERS:
         return None
     return output
-
-
-def _repeats_a_success(history: Sequence[str], action: str) -> int | None:
-    """The step whose action ``action`` repeats exactly, when that step succeeded."""
-    for line in reversed(history):
-        number, _, rest = line.partition(": ")
-        if rest == f"{action} -> success":
-            return int(number) if number.isdigit() else None
-    return None
 
 
 #: Most characters of a subtask's last reading kept for the subtasks after it.
@@ -118,9 +110,41 @@ _LOOKING = ("_open", "_read", "_list")
 _CLICK_LINK = "browser_click"
 
 
+#: How the browser's link click reports a download in its output.
+_DOWNLOADED = "downloaded:"
+
+
 def _downloaded_at(checkpoint: RunCheckpoint, step: int) -> bool:
-    """Whether step ``step`` was a click that downloaded a file (its kept output says so)."""
-    return checkpoint.last_output.startswith(f"step {step}, {_CLICK_LINK}: downloaded:")
+    """Whether step ``step`` was a link click that downloaded a file (the browser's result
+    says so in the output it returned)."""
+    return any(
+        line.number == step
+        and line.action is not None
+        and line.action.kind == _CLICK_LINK
+        and (line.output or "").startswith(_DOWNLOADED)
+        for line in checkpoint.history
+    )
+
+
+def _note_effect(
+    checkpoint: RunCheckpoint,
+    subtask: SubtaskSpec,
+    action: act.Action | None,
+    result: StepResult | None,
+) -> None:
+    """Remember whether the step's action checked its own effect (a ``done`` keeps what the
+    step before it checked), and take a one-line value it read as the subtask's one missing
+    output."""
+    if not isinstance(action, act.Done):
+        verified = action is not None and (
+            action.belongs_to is not None or isinstance(action, act.UseSkill)
+        )
+        verified = verified and result is not None and result.verified
+        checkpoint.verified_effect = action_text(action) if verified else ""
+    read = read_value(action, result)
+    missing = [name for name in subtask.outputs if name not in checkpoint.answers]
+    if read is not None and len(missing) == 1:
+        checkpoint.answers[missing[0]] = read
 
 
 def _stalled(checkpoint: RunCheckpoint) -> SubtaskSpec | None:
@@ -255,29 +279,14 @@ class SubtaskBook:
         self,
         checkpoint: RunCheckpoint,
         subtask: SubtaskSpec,
-        text: str,
+        context: StepContext,
         work: StepWork,
         reflection: ReflectionRecord,
         step: int,
     ) -> None:
         """Apply what the step came to: counters, Progress, completion, escalation."""
-        action = work.action
-        empty = (
-            empty_answer(action.text, subtask.outputs, f"{checkpoint.instruction}\n{text}")
-            if isinstance(action, act.Answer)
-            else None
-        )
-        # An empty answer is kept nowhere; the Decision agent is told why below.
-        if isinstance(action, act.Answer) and empty is None:
-            if len(subtask.outputs) == 1:
-                checkpoint.answers[subtask.outputs[0]] = action.text
-            elif not subtask.outputs:
-                # A plan that declares no outputs (a small model's usually) would lose what the
-                # subtask found; the later subtasks see it in the hub under the subtask's name.
-                name = f"{subtask.id}_answer"
-                earlier = checkpoint.answers.get(name)
-                checkpoint.answers[name] = f"{earlier}; {action.text}" if earlier else action.text
-        result = work.result
+        action, result = work.action, work.result
+        empty = self._take_answer(checkpoint, subtask, context, action)
         if (
             isinstance(action, act.UseSkill)
             and subtask.skill == action.skill
@@ -285,19 +294,10 @@ class SubtaskBook:
             and result.ok
             and result.verified
         ):
-            self._skill_done(checkpoint, subtask, result, step)
+            self._skill_done(checkpoint, subtask, work, step)
             return
-        if not isinstance(action, act.Done):
-            verified = action is not None and (
-                action.belongs_to is not None or isinstance(action, act.UseSkill)
-            )
-            verified = verified and work.result is not None and work.result.verified
-            checkpoint.verified_effect = action_text(action) if verified else ""
-        read = read_value(action, work.result)
-        missing = [name for name in subtask.outputs if name not in checkpoint.answers]
-        if read is not None and len(missing) == 1:
-            checkpoint.answers[missing[0]] = read
-        failed = reflection.failed or bool(work.result is not None and not work.result.ok)
+        _note_effect(checkpoint, subtask, action, result)
+        failed = reflection.failed or bool(result is not None and not result.ok)
         if isinstance(action, act.Done | act.Answer | act.AskHuman) and not reflection.failed:
             failed = empty is not None
         facts = StepFacts(
@@ -305,6 +305,7 @@ class SubtaskBook:
             failed=failed,
             no_change=reflection.verdict == "no_change",
             gave_up=action.reason if isinstance(action, act.Fail) else None,
+            application=action is not None and action.belongs_to is not None,
         )
         counters = self.policy.count(_counters(checkpoint), facts)
         _store_counters(checkpoint, counters)
@@ -313,48 +314,117 @@ class SubtaskBook:
             verdict = (
                 f"not an answer: {empty}; answer with the value itself, as the screen shows it"
             )
-        repeated = _repeats_a_success(checkpoint.history, facts.action)
+        repeated = repeated_success(checkpoint.history, action)
         checkpoint.reflection = verdict
-        checkpoint.history.append(f"{work.number}: {facts.action} -> {reflection.verdict}")
+        output = result.output if result is not None else None
+        checkpoint.history.append(
+            StepLine(number=work.number, action=action, verdict=reflection.verdict, output=output)
+        )
         if self.policy.reassess(counters):
             verdict += (
                 f" — the last {counters.consecutive_failures} actions failed; re-assess the "
                 "subtask and say what to try differently"
             )
             self.recorder.event(step, EscalateProgressEvent(failures=counters.consecutive_failures))
-        report = self._update_progress(checkpoint, subtask, text, facts.action, verdict, work)
+        report = self._update_progress(checkpoint, subtask, context, facts.action, verdict, work)
         if not failed and not isinstance(action, act.Done):
             hint = _finish_hint(repeated, report)
             if hint:
                 checkpoint.reflection += f" — {hint}"
-        redone = self._redone(checkpoint, subtask, report, work, repeated)
-        if redone or _reported_and_repeating(subtask, checkpoint, repeated, failed, action):
-            # A small model that has what the subtask asked for often repeats its last good
-            # action, or clicks about, instead of saying done; the values are in, or the
-            # application checked the effect, so the subtask is.
-            if redone:
-                reason = f"step {repeated}'s checked effect repeated; nothing is left to do"
-            else:
-                reason = f"all of {', '.join(subtask.outputs)} reported; step {repeated} repeated"
-            self.recorder.event(step, AutoDoneEvent(subtask=subtask.id, reason=reason))
-            checkpoint.verified[subtask.id] = redone
-            _keep_findings(checkpoint, subtask)
-            checkpoint.end_subtask("done")
-            self.log(f"subtask {subtask.id} done: {reason}")
+        if self._finished_by_repeat(checkpoint, subtask, report, work, repeated, failed, step):
             return
         if isinstance(action, act.Done):
-            problem = self._done_problem(checkpoint, subtask, report)
-            if problem is None:
-                checkpoint.verified[subtask.id] = bool(checkpoint.verified_effect)
-                _keep_findings(checkpoint, subtask)
-                checkpoint.end_subtask("done")
-                self.log(f"subtask {subtask.id} done")
+            if self._accept_done(checkpoint, subtask, report, step):
                 return
-            checkpoint.reflection = f"not done yet: {problem}"
-            self.recorder.event(step, DoneRefusedEvent(subtask=subtask.id, reason=problem))
-            self.log(f"done refused for {subtask.id}: {problem}")
             counters = self.policy.unfinished(counters)
             _store_counters(checkpoint, counters)
+        self._escalate(checkpoint, subtask, counters, facts, step)
+
+    def _take_answer(
+        self,
+        checkpoint: RunCheckpoint,
+        subtask: SubtaskSpec,
+        context: StepContext,
+        action: act.Action | None,
+    ) -> str | None:
+        """Keep what an ``answer`` reports; why it is not an answer (kept nowhere then, and the
+        Decision agent is told), or None."""
+        if not isinstance(action, act.Answer):
+            return None
+        empty = empty_answer(action.text, subtask.outputs, f"{context.task}\n{context.subtask}")
+        if empty is not None:
+            return empty
+        if len(subtask.outputs) == 1:
+            checkpoint.answers[subtask.outputs[0]] = action.text
+        elif not subtask.outputs:
+            # A plan that declares no outputs (a small model's usually) would lose what the
+            # subtask found; the later subtasks see it in the hub under the subtask's name.
+            name = f"{subtask.id}_answer"
+            earlier = checkpoint.answers.get(name)
+            checkpoint.answers[name] = f"{earlier}; {action.text}" if earlier else action.text
+        return None
+
+    def _finished_by_repeat(
+        self,
+        checkpoint: RunCheckpoint,
+        subtask: SubtaskSpec,
+        report: ProgressReport | None,
+        work: StepWork,
+        repeated: int | None,
+        failed: bool,
+        step: int,
+    ) -> bool:
+        """End the subtask as done when its step repeated a success with nothing left to do: a
+        small model that has what the subtask asked for often repeats its last good action, or
+        clicks about, instead of saying done; the values are in, or the application checked the
+        effect, so the subtask is. True when it ended it."""
+        redone = self._redone(checkpoint, subtask, report, work, repeated)
+        if not (
+            redone or _reported_and_repeating(subtask, checkpoint, repeated, failed, work.action)
+        ):
+            return False
+        if redone:
+            reason = f"step {repeated}'s checked effect repeated; nothing is left to do"
+        else:
+            reason = f"all of {', '.join(subtask.outputs)} reported; step {repeated} repeated"
+        self.recorder.event(step, AutoDoneEvent(subtask=subtask.id, reason=reason))
+        checkpoint.verified[subtask.id] = redone
+        _keep_findings(checkpoint, subtask)
+        checkpoint.end_subtask("done")
+        self.log(f"subtask {subtask.id} done: {reason}")
+        return True
+
+    def _accept_done(
+        self,
+        checkpoint: RunCheckpoint,
+        subtask: SubtaskSpec,
+        report: ProgressReport | None,
+        step: int,
+    ) -> bool:
+        """End the subtask on its ``done`` when nothing is missing (True), or tell the Decision
+        agent why not (False)."""
+        problem = self._done_problem(checkpoint, subtask, report)
+        if problem is None:
+            checkpoint.verified[subtask.id] = bool(checkpoint.verified_effect)
+            _keep_findings(checkpoint, subtask)
+            checkpoint.end_subtask("done")
+            self.log(f"subtask {subtask.id} done")
+            return True
+        checkpoint.reflection = f"not done yet: {problem}"
+        self.recorder.event(step, DoneRefusedEvent(subtask=subtask.id, reason=problem))
+        self.log(f"done refused for {subtask.id}: {problem}")
+        return False
+
+    def _escalate(
+        self,
+        checkpoint: RunCheckpoint,
+        subtask: SubtaskSpec,
+        counters: Counters,
+        facts: StepFacts,
+        step: int,
+    ) -> None:
+        """The policy's answer for a step that did not finish its subtask: go on, re-plan, or
+        fail the run."""
         decision = self.policy.decide(counters, facts)
         if decision.looping:
             self.recorder.event(step, LoopEvent(action=facts.action))
@@ -384,8 +454,8 @@ class SubtaskBook:
             return False  # opening or reading again is not the subtask's work done again
         if action.kind == _CLICK_LINK and not _downloaded_at(checkpoint, repeated):
             return False  # following a link again is looking too; a download is work
-        checked = f"{repeated}: {action_text(action)} -> success" in checkpoint.history
-        return checked and self._done_after(checkpoint, subtask, report, work)
+        # ``repeated`` is a step that succeeded with this very action (its history line).
+        return self._done_after(checkpoint, subtask, report, work)
 
     def _done_after(
         self,
@@ -415,13 +485,20 @@ class SubtaskBook:
         return done_problem(missing, completed, verified_effect=checkpoint.verified_effect)
 
     def _skill_done(
-        self, checkpoint: RunCheckpoint, subtask: SubtaskSpec, result: StepResult, step: int
+        self, checkpoint: RunCheckpoint, subtask: SubtaskSpec, work: StepWork, step: int
     ) -> None:
         """A skill step whose skill checked its effect: its value goes to the later steps."""
+        result = work.result
+        if result is None:
+            raise ValueError("a skill step ends done only on its skill's result")
         checkpoint.values[subtask.id] = result.value
         checkpoint.hub[subtask.id] = (result.output or "")[:READ_KEPT]
         checkpoint.verified[subtask.id] = True
-        checkpoint.history.append(f"{step}: use_skill({subtask.skill}) -> success")
+        checkpoint.history.append(
+            StepLine(
+                number=work.number, action=work.action, verdict="success", output=result.output
+            )
+        )
         checkpoint.end_subtask("done")
         self.log(f"subtask {subtask.id} done: {result.message}")
 
@@ -429,7 +506,7 @@ class SubtaskBook:
         self,
         checkpoint: RunCheckpoint,
         subtask: SubtaskSpec,
-        text: str,
+        context: StepContext,
         action: str,
         verdict: str,
         work: StepWork,
@@ -446,17 +523,13 @@ class SubtaskBook:
         # Decision agent's (it sees the screen), and Progress splits it into the named outputs.
         evidence = "\n".join([work.listing, checkpoint.last_output, action, *known])
         report = self.parts.progress.update(
-            ProgressInput(
-                subtask=text,
-                outputs_needed=subtask.outputs,
-                previous=checkpoint.progress,
+            ProgressInput.for_step(
+                context,
                 action=action,
                 verdict=verdict,
                 answers=checkpoint.answers,
-                step=work.number,
                 read=read,
                 evidence=evidence,
-                asked=f"{checkpoint.instruction}\n{text}",
                 shown=f"{work.listing}\n{checkpoint.last_output}",
             )
         )
