@@ -11,7 +11,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from pcagent import actions as act
-from pcagent.agents.evidence import empty_answer
 from pcagent.agents.plan import SubtaskSpec
 from pcagent.agents.progress import ProgressInput, ProgressReport
 from pcagent.config import InteractionMode
@@ -35,165 +34,23 @@ from pcagent.runtime.events import (
 from pcagent.runtime.human import Human
 from pcagent.runtime.parts import LoopParts
 from pcagent.runtime.policy import Counters, EscalationPolicy, StepFacts
-from pcagent.runtime.record_models import ReflectionRecord, StepResult
+from pcagent.runtime.record_models import ReflectionRecord
 from pcagent.runtime.recorder import StepRecorder, StepWork
+from pcagent.runtime.step_outcome import (
+    READ_KEPT,
+    counters_of,
+    finish_hint,
+    first_stalled,
+    keep_findings,
+    kept,
+    note_effect,
+    repeats_work,
+    reported_and_repeating,
+    store_counters,
+    take_answer,
+    without_inputs,
+)
 from pcagent.step_context import StepContext, StepLine, action_text, repeated_success
-
-#: Longest output of an application action that counts as one value (a result, a date).
-_VALUE_CHARACTERS = 100
-
-
-def read_value(action: act.Action | None, result: StepResult | None) -> str | None:
-    """The value an application action read and verified, when it is one short line (the
-    calculator's result): the subtask's one missing output, without asking a model to copy it.
-    None for anything longer (a document, a page) or unverified."""
-    if action is None or action.belongs_to is None or result is None:
-        return None
-    output = (result.output or "").strip()
-    if not (result.ok and result.verified and output):
-        return None
-    if "\n" in output or len(output) > _VALUE_CHARACTERS:
-        return None
-    return output
-
-
-#: Most characters of a subtask's last reading kept for the subtasks after it.
-READ_KEPT = 1500
-
-
-def _kept(text: str) -> str:
-    """A reading cut to :data:`READ_KEPT` characters, marked where it was cut."""
-    return text[:READ_KEPT] + " [...]" if len(text) > READ_KEPT else text
-
-
-def _keep_findings(checkpoint: RunCheckpoint, subtask: SubtaskSpec) -> None:
-    """What a finished subtask found goes to the hub: its reported values, and what its
-    longest reading read (``<id>_read``; a page, not the download message after it). A small
-    model's plan often says "read the memo" without naming the value, and even a named value is
-    often only part of what the next subtask needs (the event, not its time): the next subtask
-    then still has the memo."""
-    checkpoint.hub.update(checkpoint.answers)
-    reading = checkpoint.reading
-    if reading:
-        checkpoint.hub[f"{subtask.id}_read"] = _kept(reading)
-    answers = dict(checkpoint.answers)
-    if answers and subtask.id not in checkpoint.values:
-        # What a GUI step found, for the program's references to it.
-        only = next(iter(answers.values())) if len(answers) == 1 else None
-        checkpoint.values[subtask.id] = only if only is not None else answers
-        checkpoint.hub.setdefault(
-            subtask.id,
-            only if only is not None else "; ".join(f"{k}: {v}" for k, v in answers.items()),
-        )
-    elif reading and subtask.id not in checkpoint.values:
-        checkpoint.values[subtask.id] = _kept(reading)
-        checkpoint.hub.setdefault(subtask.id, _kept(reading))
-
-
-def _reported_and_repeating(
-    subtask: SubtaskSpec,
-    checkpoint: RunCheckpoint,
-    repeated: int | None,
-    failed: bool,
-    action: act.Action | None,
-) -> bool:
-    """Whether the subtask is finished by its values: it must report some, all are in, and the
-    step repeated a success (so the agent has nothing new to do)."""
-    if repeated is None or failed or action is None or action.terminal:
-        return False
-    return bool(subtask.outputs) and all(name in checkpoint.answers for name in subtask.outputs)
-
-
-#: Application actions that only open or read: repeating one says nothing about the work.
-_LOOKING = ("_open", "_read", "_list")
-#: The browser's link click: work only when it downloaded something.
-_CLICK_LINK = "browser_click"
-
-
-#: How the browser's link click reports a download in its output.
-_DOWNLOADED = "downloaded:"
-
-
-def _downloaded_at(checkpoint: RunCheckpoint, step: int) -> bool:
-    """Whether step ``step`` was a link click that downloaded a file (the browser's result
-    says so in the output it returned)."""
-    return any(
-        line.number == step
-        and line.action is not None
-        and line.action.kind == _CLICK_LINK
-        and (line.output or "").startswith(_DOWNLOADED)
-        for line in checkpoint.history
-    )
-
-
-def _note_effect(
-    checkpoint: RunCheckpoint,
-    subtask: SubtaskSpec,
-    action: act.Action | None,
-    result: StepResult | None,
-) -> None:
-    """Remember whether the step's action checked its own effect (a ``done`` keeps what the
-    step before it checked), and take a one-line value it read as the subtask's one missing
-    output."""
-    if not isinstance(action, act.Done):
-        verified = action is not None and (
-            action.belongs_to is not None or isinstance(action, act.UseSkill)
-        )
-        verified = verified and result is not None and result.verified
-        checkpoint.verified_effect = action_text(action) if verified else ""
-    read = read_value(action, result)
-    missing = [name for name in subtask.outputs if name not in checkpoint.answers]
-    if read is not None and len(missing) == 1:
-        checkpoint.answers[missing[0]] = read
-
-
-def _stalled(checkpoint: RunCheckpoint) -> SubtaskSpec | None:
-    """The first pending subtask whose dependencies have all ended (done or failed) but whose
-    inputs never arrived; None when there is none."""
-    for subtask in checkpoint.subtasks:
-        if checkpoint.status[subtask.id] != "pending":
-            continue
-        if all(checkpoint.status.get(d, "done") in ("done", "failed") for d in subtask.depends_on):
-            return subtask
-    return None
-
-
-def _without_inputs(subtask: SubtaskSpec, missing: Sequence[str]) -> SubtaskSpec:
-    """``subtask`` without the ``missing`` inputs; their placeholders read as plain words."""
-    description = subtask.description
-    for name in missing:
-        description = description.replace(f"{{{name}}}", f"the {name.replace('_', ' ')}")
-    return subtask.model_copy(
-        update={
-            "description": description,
-            "inputs": [name for name in subtask.inputs if name not in missing],
-        }
-    )
-
-
-def _finish_hint(repeated: int | None, report: ProgressReport | None) -> str:
-    """What to tell a Decision agent that keeps acting after its work is done: a small model
-    repeats a successful action rather than say done."""
-    if repeated is not None:
-        return (
-            f"this repeated step {repeated} exactly, which had already succeeded; if the subtask "
-            "is complete, finish it with done"
-        )
-    if report is not None and report.completed:
-        return "the account of the subtask says it is complete; finish it with done if so"
-    return ""
-
-
-def _counters(checkpoint: RunCheckpoint) -> Counters:
-    return Counters(
-        checkpoint.consecutive_failures, checkpoint.replans, tuple(checkpoint.recent_actions)
-    )
-
-
-def _store_counters(checkpoint: RunCheckpoint, counters: Counters) -> None:
-    checkpoint.consecutive_failures = counters.consecutive_failures
-    checkpoint.replans = counters.replans
-    checkpoint.recent_actions = list(counters.recent_actions)
 
 
 @dataclass
@@ -231,12 +88,12 @@ class SubtaskBook:
             self.log(f"subtask {ready[0].id}: {ready[0].description}")
             return ready[0]
         pending = [s.id for s in checkpoint.subtasks if checkpoint.status[s.id] == "pending"]
-        stalled = _stalled(checkpoint)
+        stalled = first_stalled(checkpoint)
         if stalled is not None:
             # What it waited for ended (done, or failed and re-planned) without the values it
             # named: it goes on with what the hub has rather than end the run undone.
             missing = [name for name in stalled.inputs if name not in checkpoint.hub]
-            started = _without_inputs(stalled, missing)
+            started = without_inputs(stalled, missing)
             checkpoint.subtasks = [
                 started if s.id == stalled.id else s for s in checkpoint.subtasks
             ]
@@ -286,7 +143,7 @@ class SubtaskBook:
     ) -> None:
         """Apply what the step came to: counters, Progress, completion, escalation."""
         action, result = work.action, work.result
-        empty = self._take_answer(checkpoint, subtask, context, action)
+        empty = take_answer(checkpoint, subtask, context, action)
         if (
             isinstance(action, act.UseSkill)
             and subtask.skill == action.skill
@@ -296,7 +153,7 @@ class SubtaskBook:
         ):
             self._skill_done(checkpoint, subtask, work, step)
             return
-        _note_effect(checkpoint, subtask, action, result)
+        note_effect(checkpoint, subtask, action, result)
         failed = reflection.failed or bool(result is not None and not result.ok)
         if isinstance(action, act.Done | act.Answer | act.AskHuman) and not reflection.failed:
             failed = empty is not None
@@ -307,8 +164,8 @@ class SubtaskBook:
             gave_up=action.reason if isinstance(action, act.Fail) else None,
             application=action is not None and action.belongs_to is not None,
         )
-        counters = self.policy.count(_counters(checkpoint), facts)
-        _store_counters(checkpoint, counters)
+        counters = self.policy.count(counters_of(checkpoint), facts)
+        store_counters(checkpoint, counters)
         verdict = f"{reflection.verdict}: {reflection.reason}"
         if empty is not None:
             verdict = (
@@ -328,7 +185,7 @@ class SubtaskBook:
             self.recorder.event(step, EscalateProgressEvent(failures=counters.consecutive_failures))
         report = self._update_progress(checkpoint, subtask, context, facts.action, verdict, work)
         if not failed and not isinstance(action, act.Done):
-            hint = _finish_hint(repeated, report)
+            hint = finish_hint(repeated, report)
             if hint:
                 checkpoint.reflection += f" — {hint}"
         if self._finished_by_repeat(checkpoint, subtask, report, work, repeated, failed, step):
@@ -337,32 +194,8 @@ class SubtaskBook:
             if self._accept_done(checkpoint, subtask, report, step):
                 return
             counters = self.policy.unfinished(counters)
-            _store_counters(checkpoint, counters)
+            store_counters(checkpoint, counters)
         self._escalate(checkpoint, subtask, counters, facts, step)
-
-    def _take_answer(
-        self,
-        checkpoint: RunCheckpoint,
-        subtask: SubtaskSpec,
-        context: StepContext,
-        action: act.Action | None,
-    ) -> str | None:
-        """Keep what an ``answer`` reports; why it is not an answer (kept nowhere then, and the
-        Decision agent is told), or None."""
-        if not isinstance(action, act.Answer):
-            return None
-        empty = empty_answer(action.text, subtask.outputs, f"{context.task}\n{context.subtask}")
-        if empty is not None:
-            return empty
-        if len(subtask.outputs) == 1:
-            checkpoint.answers[subtask.outputs[0]] = action.text
-        elif not subtask.outputs:
-            # A plan that declares no outputs (a small model's usually) would lose what the
-            # subtask found; the later subtasks see it in the hub under the subtask's name.
-            name = f"{subtask.id}_answer"
-            earlier = checkpoint.answers.get(name)
-            checkpoint.answers[name] = f"{earlier}; {action.text}" if earlier else action.text
-        return None
 
     def _finished_by_repeat(
         self,
@@ -380,7 +213,7 @@ class SubtaskBook:
         effect, so the subtask is. True when it ended it."""
         redone = self._redone(checkpoint, subtask, report, work, repeated)
         if not (
-            redone or _reported_and_repeating(subtask, checkpoint, repeated, failed, work.action)
+            redone or reported_and_repeating(subtask, checkpoint, repeated, failed, work.action)
         ):
             return False
         if redone:
@@ -389,7 +222,7 @@ class SubtaskBook:
             reason = f"all of {', '.join(subtask.outputs)} reported; step {repeated} repeated"
         self.recorder.event(step, AutoDoneEvent(subtask=subtask.id, reason=reason))
         checkpoint.verified[subtask.id] = redone
-        _keep_findings(checkpoint, subtask)
+        keep_findings(checkpoint, subtask)
         checkpoint.end_subtask("done")
         self.log(f"subtask {subtask.id} done: {reason}")
         return True
@@ -406,7 +239,7 @@ class SubtaskBook:
         problem = self._done_problem(checkpoint, subtask, report)
         if problem is None:
             checkpoint.verified[subtask.id] = bool(checkpoint.verified_effect)
-            _keep_findings(checkpoint, subtask)
+            keep_findings(checkpoint, subtask)
             checkpoint.end_subtask("done")
             self.log(f"subtask {subtask.id} done")
             return True
@@ -450,10 +283,8 @@ class SubtaskBook:
         action = work.action
         if repeated is None or subtask.outputs or action is None or action.belongs_to is None:
             return False
-        if action.kind.endswith(_LOOKING):
-            return False  # opening or reading again is not the subtask's work done again
-        if action.kind == _CLICK_LINK and not _downloaded_at(checkpoint, repeated):
-            return False  # following a link again is looking too; a download is work
+        if not repeats_work(checkpoint, action, repeated):
+            return False
         # ``repeated`` is a step that succeeded with this very action (its history line).
         return self._done_after(checkpoint, subtask, report, work)
 
@@ -517,7 +348,7 @@ class SubtaskBook:
         support it (it sees no screen); one that restates the task's words only when the screen
         or the reading does."""
         missing = [name for name in subtask.outputs if name not in checkpoint.answers]
-        read = _kept(checkpoint.last_output) if missing else ""
+        read = kept(checkpoint.last_output) if missing else ""
         known = [*checkpoint.hub.values(), *checkpoint.answers.values()]
         # The step's own action is evidence too: an ``answer`` with several values is the
         # Decision agent's (it sees the screen), and Progress splits it into the named outputs.
@@ -548,7 +379,7 @@ class SubtaskBook:
         subtask works in (a small model re-plans only what failed and forgets the rest; the run
         then "finished" without the rest of the instruction). A carried subtask that waited for
         the failed one waits for its replacements instead."""
-        _store_counters(checkpoint, self.policy.replanned(_counters(checkpoint)))
+        store_counters(checkpoint, self.policy.replanned(counters_of(checkpoint)))
         finished = [s for s in checkpoint.subtasks if checkpoint.status[s.id] == "done"]
         outcome = self.parts.planner.replan(
             checkpoint.instruction, finished, checkpoint.hub, subtask, reason, step + 1
