@@ -28,6 +28,7 @@ from pcagent.agents import (
 from pcagent.agents.prompting import role_notes
 from pcagent.env.apps import app_infos
 from pcagent.skills.lists import counted_items
+from pcagent.step_context import StepLine
 
 #: The sandbox's applications as the run layer hands them over: names, and name -> description.
 SANDBOX_APPS = {info.name: info.description for info in app_infos()}
@@ -187,11 +188,16 @@ def test_the_decision_prompt_puts_what_changes_every_step_last() -> None:
     agent = DecisionAgent(models.for_role("decision"), role=default_pool(SANDBOX_APPS).get("mail"))
     agent.decide(
         DecisionInput(
-            subtask="x", listing='1 button "Send"', screen=SCREEN, progress="p", history=["1: a"]
+            subtask="x",
+            listing='1 button "Send"',
+            screen=SCREEN,
+            progress="p",
+            history=[StepLine(number=1, action=act.Wait(seconds=1), verdict="success")],
         )
     )
     user = models.backends["decision"].requests[0].messages[-1].text
     assert user.index('1 button "Send"') < user.index("Progress: p") < user.index("Recent steps")
+    assert "- 1: wait(seconds=1.0) -> success" in user  # the typed line, rendered
 
 
 def test_without_labelled_marks_click_element_is_not_offered() -> None:

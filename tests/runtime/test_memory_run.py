@@ -323,3 +323,33 @@ def test_the_hub_keeps_a_subtask_s_longest_reading(tmp_path: Path) -> None:
     # the page, not the two-letter reading after it
     page = "a long page of notes that the next subtask needs"
     assert store.steps(outcome.run_id)[-1].hub == {"s1_read": page, "s1": page}
+
+
+def test_a_resumed_run_keeps_its_typed_history_and_readings(tmp_path: Path) -> None:
+    """Everything the next step knows is in the checkpoint: the subtask's typed history lines
+    and its latest reading come back on resume, and the first prompt after it shows them."""
+    desktop, store, config = setup(tmp_path)
+    first = moves({"kind": "editor_open", "path": "notes.txt"}, {"kind": "type", "text": " one"})
+    config = config.model_copy(
+        update={"run": RunConfig(max_steps=2, listing_limit=0, app_actions_first=False)}
+    )
+    outcome = RunSession(desktop, scripts.usual_models(first, PLAN), store, config).start("write")
+    assert "step cap (2)" in outcome.summary
+    state = store.steps(outcome.run_id)[-1].state
+    assert state is not None
+    assert [(line.number, line.action and line.action.kind) for line in state.history] == [
+        (1, "editor_open"),
+        (2, "type"),
+    ]
+    assert state.last_reading is not None and state.last_reading.text == "draft"
+
+    more = moves({"kind": "done"})
+    config = config.model_copy(
+        update={"run": RunConfig(max_steps=5, listing_limit=0, app_actions_first=False)}
+    )
+    RunSession(desktop, scripts.usual_models(more), store, config).resume(outcome.run_id)
+    prompt = scripts.prompt_texts(more)[0]
+    verdicts = [line.verdict for line in state.history]
+    assert f"- 1: editor_open(path='notes.txt') -> {verdicts[0]}" in prompt
+    assert f"- 2: type(text=' one') -> {verdicts[1]}" in prompt
+    assert "Last read: step 1, editor_open: draft" in prompt

@@ -89,7 +89,9 @@ def test_a_loop_without_effect_is_detected_and_re_planned() -> None:
     changed = failing("click(x=5, y=5)", no_change=False)
     assert not policy.decide(run_steps(policy, [changed] * 3), changed).looping
     # but the same application action three times is a loop whatever it did
-    insert = StepFacts("writer_insert(text='Tea.')", failed=False, no_change=False)
+    insert = StepFacts(
+        "writer_insert(text='Tea.')", failed=False, no_change=False, application=True
+    )
     assert policy.decide(run_steps(policy, [insert] * 3), insert).looping
     assert not policy.decide(run_steps(policy, [insert] * 2), insert).looping
 

@@ -3,6 +3,7 @@ events) opens as typed records: the checked-in file was written by that version'
 
 from __future__ import annotations
 
+import json
 import shutil
 import sqlite3
 from contextlib import closing
@@ -87,3 +88,23 @@ def test_an_unreadable_step_is_a_record_error_naming_it(old_store: RunStore) -> 
         conn.commit()
     with pytest.raises(RecordError, match="step 1 of run"):
         old_store.steps(run.run_id)
+
+
+def test_the_history_of_old_checkpoints_is_rebuilt_typed_from_the_steps(
+    old_store: RunStore,
+) -> None:
+    """Version 6 and earlier kept the history as text; the typed lines are rebuilt from the
+    steps' own records and render as the same text."""
+    with closing(sqlite3.connect(VERSION_1)) as conn:
+        old = {
+            (run_id, step): json.loads(state)["history"]
+            for run_id, step, state in conn.execute("SELECT run_id, step, state FROM steps")
+            if state and json.loads(state)
+        }
+    rebuilt = {
+        (run.run_id, step.step): [line.text() for line in step.state.history]
+        for run in old_store.list_runs()
+        for step in old_store.steps(run.run_id)
+        if step.state is not None
+    }
+    assert rebuilt == old and any(len(lines) > 1 for lines in rebuilt.values())

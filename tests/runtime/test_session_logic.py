@@ -241,20 +241,29 @@ def test_a_subtask_starts_by_opening_its_application_when_it_is_not_in_front() -
     from pcagent.agents.plan import SubtaskSpec
     from pcagent.agents.roles import Role
     from pcagent.runtime.loop import opening_move
+    from pcagent.step_context import StepContext
 
     clock = SubtaskSpec(id="s2", description="Set an alarm at 9:15", app="clock")
     role = Role(
         "calculator_clock", "clocks", frozenset({"open_app", "click"}), frozenset({"clock"})
     )
-    opened = opening_move(clock, role, "text_editor", [])
+    from pcagent.runtime.checkpoint import RunCheckpoint
+    from pcagent.step_context import StepLine
+
+    def context(subtask: SubtaskSpec, front: str, history: list[StepLine]) -> StepContext:
+        checkpoint = RunCheckpoint(instruction="x", history=history)
+        return checkpoint.step_context(1, subtask, subtask.description, "r", front, "")
+
+    opened = opening_move(clock, role, context(clock, "text_editor", []))
     assert opened is not None and opened.action == act.OpenApp(app="clock")
     assert opened.reasoning.startswith("[run]")
-    assert opening_move(clock, role, "clock", []) is None  # already in front
-    assert opening_move(clock, role, "text_editor", ["1: click -> success"]) is None  # not first
+    assert opening_move(clock, role, context(clock, "clock", [])) is None  # already in front
+    clicked = StepLine(number=1, action=act.Click(x=1, y=1), verdict="success")
+    assert opening_move(clock, role, context(clock, "text_editor", [clicked])) is None  # not first
     no_app = clock.model_copy(update={"app": ""})
-    assert opening_move(no_app, role, "text_editor", []) is None
+    assert opening_move(no_app, role, context(no_app, "text_editor", [])) is None
     clicks_only = Role("clicker", "x", frozenset({"click"}), frozenset({"clock"}))
-    assert opening_move(clock, clicks_only, "text_editor", []) is None
+    assert opening_move(clock, clicks_only, context(clock, "text_editor", [])) is None
 
 
 def test_a_value_progress_reports_reaches_the_hub_only_when_the_screen_supports_it(

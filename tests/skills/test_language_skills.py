@@ -39,6 +39,9 @@ class Desk:
     def home(self) -> None:
         return None
 
+    def step(self) -> None:
+        return None
+
     def screen_text(self) -> str:
         return ""
 

@@ -17,6 +17,9 @@ class NoDesk:
     def home(self) -> None:
         return None
 
+    def step(self) -> None:
+        return None
+
     def screen_text(self) -> str:
         return ""
 

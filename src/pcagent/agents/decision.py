@@ -24,13 +24,15 @@ from pydantic_core import PydanticCustomError
 
 from pcagent import actions as act
 from pcagent.agents.base import Agent, bullet_list, prompt_messages, value_list
-from pcagent.agents.prompt_budget import fewer_marks, relevant_text, relevant_values, screen_marks
+from pcagent.agents.decision_input import DecisionInput, shorter_input
+from pcagent.agents.prompt_budget import relevant_values, screen_marks
 from pcagent.agents.prompting import render, role_notes
 from pcagent.agents.roles import COMMON_KINDS, GUI_KINDS, Role
 from pcagent.errors import PromptTooLongError
 from pcagent.models.images import ImageScaling, image_scaling
 from pcagent.models.messages import ImagePart
 from pcagent.models.parsing import OutputFailure
+from pcagent.step_context import history_text
 
 #: Longest reasoning a model may write (keeps small models from rambling into the token limit).
 MAX_REASONING = 500
@@ -177,51 +179,6 @@ def app_actions_first(kinds: Sequence[str], app: str) -> tuple[str, ...]:
 
 
 @dataclass(frozen=True)
-class DecisionInput:
-    """Everything the Decision agent sees for one step.
-
-    ``listing`` and ``screen`` are in screen pixels, and ``image`` (when given) is the whole
-    screen at screen size; the agent converts them for a model that sees a shrunk image.
-    """
-
-    subtask: str
-    listing: str
-    #: The environment's screen, (width, height) in pixels.
-    screen: tuple[int, int]
-    #: The whole instruction, for what the subtask's words point back at ("send this file",
-    #: "that event"); shown when it differs from the subtask.
-    task: str = ""
-    window: str = ""
-    outputs_needed: Sequence[str] = ()
-    #: Values of this subtask already reported (by an answer, or read by an action).
-    reported: Mapping[str, str] | None = None
-    hub: Mapping[str, str] | None = None
-    progress: str = ""
-    history: Sequence[str] = ()
-    #: What the latest reading application action returned (a document, a page, a folder).
-    last_output: str = ""
-    reflection: str = ""
-    guidance: str = ""
-    #: What earlier runs did from a page like this one (the page graph), as lines.
-    experience: str = ""
-    image: ImagePart | None = None
-    step: int | None = None
-    #: The listed elements ``click_element`` may name: label as listed -> centre, screen pixels.
-    targets: Mapping[str, tuple[int, int]] | None = None
-    #: The subtask's application, and whether its own actions come first: only they (and
-    #: answer, done, fail, wait) are offered, when it has any (see ``[run] app_actions_first``).
-    app: str = ""
-    app_first: bool = False
-    #: The skills this role may call with ``use_skill``, one line each ("" offers none).
-    skills: str = ""
-    #: Whether the subtask's own application is in front: ``open_app`` is then not offered, since
-    #: opening it again does nothing (a small model repeated it until the step cap) and a subtask
-    #: works in one application. Only leaving out the one in front would make a model that
-    #: means to open it open another instead.
-    in_its_app: bool = False
-
-
-@dataclass(frozen=True)
 class Decision:
     """A validated decision, or ``failure`` when the model never produced one."""
 
@@ -296,7 +253,7 @@ class DecisionAgent(Agent):
             outputs=_outputs_text(data.outputs_needed, data.reported or {}),
             hub=value_list(relevant_values(data.hub or {}, (data.subtask, data.task))),
             progress=data.progress or "(just started)",
-            history=bullet_list(list(data.history)),
+            history=bullet_list(history_text(list(data.history))),
             last_output=_clipped(data.last_output) or "(nothing read yet)",
             reflection=data.reflection or "(none yet)",
             guidance=guidance,
@@ -361,28 +318,6 @@ APP_ACTION_HINT = (
 
 #: How often a step's prompt is made shorter when it does not fit the model's context.
 SHORTER_TRIES = 3
-#: Most characters of the latest reading and of each earlier subtask's value in a shortened prompt.
-SHORTER_READING = 1000
-SHORTER_VALUE = 300
-
-
-def shorter_input(data: DecisionInput, attempt: int) -> DecisionInput:
-    """``data`` with less of what grows, more so at each ``attempt`` (from 1): the first half,
-    quarter, eighth... of the marks, the latest four steps of history, no page-graph hints, no
-    skills, and the readings clipped to their lines about the subtask."""
-    about = f"{data.subtask} {data.task}"
-    return replace(
-        data,
-        listing=fewer_marks(data.listing, keep=0.5**attempt),
-        history=tuple(data.history)[-4:],
-        experience="",
-        skills="",
-        last_output=relevant_text(data.last_output, about, SHORTER_READING),
-        hub={
-            name: relevant_text(value, about, SHORTER_VALUE)
-            for name, value in (data.hub or {}).items()
-        },
-    )
 
 
 def _outputs_text(needed: Sequence[str], reported: Mapping[str, str]) -> str:

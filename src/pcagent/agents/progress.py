@@ -17,6 +17,7 @@ from pcagent.agents.evidence import empty_answer, found, supported, whole_line
 from pcagent.agents.prompting import render
 from pcagent.models.messages import Message
 from pcagent.skills.lists import counted_items, uncounted
+from pcagent.step_context import StepContext
 
 
 class ProgressReport(BaseModel):
@@ -50,6 +51,34 @@ class ProgressInput:
     #: What the desktop showed (the listing, what was read): the only support for a value that
     #: restates the task's words.
     shown: str = ""
+
+    @classmethod
+    def for_step(
+        cls,
+        context: StepContext,
+        *,
+        action: str,
+        verdict: str,
+        answers: Mapping[str, str],
+        read: str = "",
+        evidence: str | None = None,
+        shown: str = "",
+    ) -> ProgressInput:
+        """The input after the step ``context`` describes: its subtask, outputs, previous account
+        and the task's words from the context; ``answers`` as they are after the step."""
+        return cls(
+            subtask=context.subtask,
+            outputs_needed=context.outputs_needed,
+            previous=context.progress,
+            action=action,
+            verdict=verdict,
+            answers=answers,
+            step=context.number,
+            read=read,
+            evidence=evidence,
+            asked=f"{context.task}\n{context.subtask}",
+            shown=shown,
+        )
 
 
 @dataclass

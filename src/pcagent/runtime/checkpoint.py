@@ -16,6 +16,7 @@ from pcagent.agents.plan import SubtaskSpec
 from pcagent.env.environment_set import EnvironmentSet
 from pcagent.env.protocol import Environment
 from pcagent.errors import RunStateError
+from pcagent.step_context import Reading, StepContext, StepLine
 
 SubtaskStatus = Literal["pending", "running", "done", "failed"]
 Outcome = Literal["", "finished", "unverified", "failed", "stopped"]
@@ -42,13 +43,14 @@ class RunCheckpoint(BaseModel):
     #: action's) rather than the agents' word alone.
     verified: dict[str, bool] = Field(default_factory=dict)
     reflection: str = ""
-    history: list[str] = Field(default_factory=list)
-    #: What the latest application action that read something returned (a document's
-    #: paragraphs, a page's text), kept for the next decisions of the same subtask.
-    last_output: str = ""
-    #: The subtask's longest reading so far, as ``last_output`` had it: a page read before a
-    #: download's one-line message replaced it. What the hub keeps of the subtask.
-    richest_output: str = ""
+    #: The running subtask's steps, typed (the prompts show them rendered as text).
+    history: list[StepLine] = Field(default_factory=list)
+    #: What the latest action that read something returned (a document's paragraphs, a page's
+    #: text), kept for the next decisions of the same subtask.
+    last_reading: Reading | None = None
+    #: The subtask's longest reading so far: a page read before a download's one-line message
+    #: replaced it. What the hub keeps of the subtask.
+    richest_reading: Reading | None = None
     #: The latest action of the subtask, when it was an application action that read its effect
     #: back and found it done ("" once any other action follows).
     verified_effect: str = ""
@@ -66,9 +68,46 @@ class RunCheckpoint(BaseModel):
 
     @property
     def reading(self) -> str:
-        """What the subtask read, longest first (``richest_output``, else ``last_output``),
-        without its "step N, kind: " prefix; "" when it read nothing."""
-        return output_text(self.richest_output or self.last_output)
+        """What the subtask read, longest first; "" when it read nothing."""
+        kept = self.richest_reading or self.last_reading
+        return kept.text if kept is not None else ""
+
+    @property
+    def last_output(self) -> str:
+        """The latest reading as the prompts show it (``step 4, browser_read: ...``)."""
+        return self.last_reading.shown() if self.last_reading is not None else ""
+
+    def keep_reading(self, reading: Reading) -> None:
+        """``reading`` as the latest, and as the richest when it is at least as long."""
+        self.last_reading = reading
+        richest = self.richest_reading
+        if richest is None or len(reading.text) >= len(richest.text):
+            self.richest_reading = reading
+
+    def step_context(
+        self, number: int, subtask: SubtaskSpec, text: str, role: str, front_app: str, window: str
+    ) -> StepContext:
+        """What step ``number`` of ``subtask`` knows, frozen: ``text`` is the subtask as the
+        agents are told it, ``front_app`` and ``window`` what is in front when it starts."""
+        return StepContext(
+            number=number,
+            subtask_id=subtask.id,
+            subtask=text,
+            task=self.instruction,
+            role=role,
+            front_app=front_app,
+            window=window,
+            app=subtask.app,
+            outputs_needed=tuple(subtask.outputs),
+            history=tuple(self.history),
+            hub=self.hub,
+            answers=self.answers,
+            progress=self.progress,
+            reflection=self.reflection,
+            guidance=self.guidance,
+            last_reading=self.last_reading,
+            richest_reading=self.richest_reading,
+        )
 
     def subtask(self, subtask_id: str) -> SubtaskSpec:
         for subtask in self.subtasks:
@@ -95,8 +134,8 @@ class RunCheckpoint(BaseModel):
         self.answers = {}
         self.reflection = ""
         self.history = []
-        self.last_output = ""
-        self.richest_output = ""
+        self.last_reading = None
+        self.richest_reading = None
         self.verified_effect = ""
         self.consecutive_failures = 0
         self.recent_actions = []
@@ -106,12 +145,6 @@ class RunCheckpoint(BaseModel):
             self.status[self.current] = status
         self.current = None
         self.role = None
-
-
-def output_text(output: str) -> str:
-    """A kept output (``last_output``: "step 4, browser_read: Title: ...") without its
-    "step N, kind: " prefix."""
-    return output.partition(": ")[2] or output
 
 
 def check_desktops(checkpoint: RunCheckpoint, environment: Environment) -> None:

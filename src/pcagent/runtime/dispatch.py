@@ -1,9 +1,12 @@
 """Where an action is carried out, decided by the action's own definition (``Action.runs_on``).
 
-One dispatcher serves runs and replay: desktop actions go to the environment, application actions
-too when it offers them (:class:`~pcagent.env.protocol.ApplicationInterfaces`), ``select_text`` to
-the perception layer (which turns it into exact selections or drags), ``ask_human`` to the person,
-and ``answer``/``done``/``fail`` stay in the run loop. Whatever happens comes back as a typed
+One dispatcher serves runs and replay. The actions it carries out itself have their handlers
+declared here with :func:`~pcagent.action_handlers.handles`: ``use_skill`` runs the skill,
+``select_text`` goes to the perception layer (which turns it into exact selections or drags),
+``ask_human`` to the person, and ``answer``/``done``/``fail`` end the step
+(:data:`~pcagent.env.executor.STEP_ENDINGS`, their one definition). Every other action goes where
+its class says it runs: desktop actions to the environment, application actions too when it offers
+them (:class:`~pcagent.env.protocol.ApplicationInterfaces`). Whatever happens comes back as a typed
 :class:`~pcagent.runtime.record_models.StepResult`; errors an action may meet on a live desktop
 (invalid for this screen, a vanished window, text not found) are results, not exceptions.
 """
@@ -18,6 +21,8 @@ from typing import TypeVar
 from pydantic import BaseModel
 
 from pcagent import actions as act
+from pcagent.action_handlers import Dispatches, handles
+from pcagent.env.executor import end_step
 from pcagent.env.protocol import ApplicationInterfaces, Environment, LocalHome
 from pcagent.errors import ActionError, DesktopError, PerceptionError
 from pcagent.models.messages import Message
@@ -26,6 +31,7 @@ from pcagent.perception.text_selection import TextSelector
 from pcagent.runtime.human import Human
 from pcagent.runtime.record_models import StepResult
 from pcagent.skills import ActionOutcome, LanguageModel, SkillCatalog, SkillError, default_catalog
+from pcagent.step_context import StepContext
 
 T = TypeVar("T", bound=BaseModel)
 
@@ -39,7 +45,7 @@ def acts_on_desktop(action: act.Action) -> bool:
 
 
 @dataclass
-class ActionDispatcher:
+class ActionDispatcher(Dispatches):
     """Carries out actions on ``environment``.
 
     ``human`` answers ``ask_human`` (None: there is nobody to ask, e.g. in replay, and the action
@@ -58,20 +64,19 @@ class ActionDispatcher:
     #: Asked before each action a skill takes (the role's domain and the safety guard): the
     #: refusal, or None to go ahead. None: no check (replay re-executes what was allowed).
     screen_action: Callable[[act.Action], StepResult | None] | None = None
+    #: The step being carried out, as its skills read it; None outside a run's step.
+    context: StepContext | None = None
 
     def carry_out(self, action: act.Action) -> StepResult:
-        handlers: dict[act.ActionSite, Callable[[act.Action], StepResult]] = {
-            "desktop": self._on_desktop,
-            "perception": self._select_text,
-            "application": self._through_application,
-            "skill": self._run_skill,
-            "run": self._in_run,
-            "human": self._ask_human,
-        }
+        handler = self.handler(action)
+        if handler is None:
+            at_application = action.runs_on == "application"
+            handler = self._through_application if at_application else self._on_desktop
         try:
-            return handlers[action.runs_on](action)
+            result: StepResult = handler(action)
         except (ActionError, DesktopError, PerceptionError) as error:
             return StepResult.failure(error)
+        return result
 
     def _on_desktop(self, action: act.Action) -> StepResult:
         return StepResult.of(self.environment.execute(action))
@@ -89,9 +94,8 @@ class ActionDispatcher:
             )
         return StepResult.of(environment.execute(action))
 
-    def _run_skill(self, action: act.Action) -> StepResult:
-        if not isinstance(action, act.UseSkill):
-            raise TypeError(f"{action.kind} is not a skill call")
+    @handles(act.UseSkill)
+    def _run_skill(self, action: act.UseSkill) -> StepResult:
         catalog = self.skills if self.skills is not None else default_catalog()
         try:
             result = catalog.get(action.skill).call(_SkillDesk(self), dict(action.args))
@@ -110,34 +114,29 @@ class ActionDispatcher:
             error=None if result.ok else "SkillFailedError",
         )
 
-    def _select_text(self, action: act.Action) -> StepResult:
-        if isinstance(action, act.ClickElement):
-            # The Decision agent resolves it to a click on the marks it showed; one that comes
-            # here unresolved (a hand-written record) has no point that the guard has seen.
-            return StepResult(
-                ok=False,
-                message=f"click_element {action.label!r} was not resolved to a point on the "
-                "screen; click the element's coordinates instead",
-                error="UnsupportedActionError",
-            )
-        if not isinstance(action, act.SelectText):
-            raise TypeError(f"{action.kind} is not carried out by the perception layer")
+    @handles(act.ClickElement)
+    def _unresolved_click(self, action: act.ClickElement) -> StepResult:
+        # The Decision agent resolves it to a click on the marks it showed; one that comes here
+        # unresolved (a hand-written record) has no point that the guard has seen.
+        return StepResult(
+            ok=False,
+            message=f"click_element {action.label!r} was not resolved to a point on the "
+            "screen; click the element's coordinates instead",
+            error="UnsupportedActionError",
+        )
+
+    @handles(act.SelectText)
+    def _select_text(self, action: act.SelectText) -> StepResult:
         model = self.selection_model() if self.selection_model is not None else None
         selection = TextSelector(self.environment, model).execute(action)
         return StepResult(ok=selection.matches, message=f"selected {selection.selected!r}")
 
-    def _in_run(self, action: act.Action) -> StepResult:
-        if isinstance(action, act.Answer):
-            return StepResult(ok=True, message="answered", answer=action.text)
-        if isinstance(action, act.Done):
-            return StepResult(ok=True, message=action.summary or "done", finished=True)
-        if isinstance(action, act.Fail):
-            return StepResult(ok=False, message=action.reason, finished=True)
-        raise TypeError(f"{action.kind} is not carried out by the run loop")
+    @handles(act.Answer, act.Done, act.Fail)
+    def _end_step(self, action: act.Action) -> StepResult:
+        return StepResult.of(end_step(action))
 
-    def _ask_human(self, action: act.Action) -> StepResult:
-        if not isinstance(action, act.AskHuman):
-            raise TypeError(f"{action.kind} is not put to the person")
+    @handles(act.AskHuman)
+    def _ask_human(self, action: act.AskHuman) -> StepResult:
         if self.human is None:
             return StepResult(ok=False, message="nobody to ask here", reply="")
         reply = self.human.ask(action.question)
@@ -154,12 +153,15 @@ class _SkillDesk:
     dispatcher: ActionDispatcher
 
     def act(self, action: act.Action) -> ActionOutcome:
-        if isinstance(action, act.UseSkill):
+        if action.runs_on == "skill":
             return ActionOutcome(ok=False, message="a skill cannot call another skill")
         screen = self.dispatcher.screen_action
         refusal = screen(action) if screen is not None else None
         result = refusal or self.dispatcher.carry_out(action)
         return ActionOutcome(result.ok, result.message, result.output, result.verified)
+
+    def step(self) -> StepContext | None:
+        return self.dispatcher.context
 
     def home(self) -> Path | None:
         environment = self.dispatcher.environment

@@ -45,6 +45,7 @@ from pcagent.runtime.recorder import StepRecorder, StepWork
 from pcagent.runtime.safety import SafetyGuard, context_for
 from pcagent.runtime.subtasks import SubtaskBook
 from pcagent.skills import SkillCatalog, default_catalog
+from pcagent.step_context import Reading, StepContext
 
 #: Entries of "recent steps" shown to the Decision agent.
 HISTORY_LINES = 6
@@ -105,12 +106,15 @@ class StepLoop:
         role = self.roles(checkpoint.role or self.book.assign(checkpoint, subtask, work.number))
         work.role = role.name
         before = self._perceive(checkpoint, subtask, text, work)
-        decision = self._decide(checkpoint, subtask, text, role, before, work.number)
+        context = checkpoint.step_context(
+            work.number, subtask, text, role.name, work.front_app, work.window
+        )
+        decision = self._decide(checkpoint, subtask, context, role, before)
         work.thought, work.action = decision.reasoning, decision.action
         if decision.action is not None and decision.not_mine and not owns(role, subtask):
             self._decline(checkpoint, subtask, role, work, before)
             return
-        after, reflection = self._act_and_verify(checkpoint, text, role, decision, before, work)
+        after, reflection = self._act_and_verify(checkpoint, context, role, decision, before, work)
         work.reflection = ReflectionRecord(
             verdict=reflection.verdict,
             reason=reflection.reason,
@@ -118,7 +122,7 @@ class StepLoop:
             model_verdict=reflection.model_verdict,
             model_reason=reflection.model_reason,
         )
-        self.book.advance(checkpoint, subtask, text, work, work.reflection, self.steps_done)
+        self.book.advance(checkpoint, subtask, context, work, work.reflection, self.steps_done)
         self._commit(checkpoint, work, after)
         self.book.review(checkpoint, work, self.recorder)
 
@@ -177,61 +181,48 @@ class StepLoop:
         self,
         checkpoint: RunCheckpoint,
         subtask: SubtaskSpec,
-        text: str,
+        context: StepContext,
         role: Role,
         seen: Seen,
-        number: int,
     ) -> Decision:
-        if subtask.skill and not checkpoint.history:
+        """The step's action: the program's call on a skill step's first step, the opening of
+        the subtask's application when another is in front, and otherwise the Decision agent's."""
+        if subtask.skill and not context.history:
             return self._planned_call(checkpoint, subtask)
-        front = self.desktop.app_of(seen.perception.observation.focused_window)
-        opening = None if subtask.skill else opening_move(subtask, role, front, checkpoint.history)
+        opening = None if subtask.skill else opening_move(subtask, role, context)
         if opening is not None:
             return opening
-        focused = seen.perception.observation.focused_window
         model = self.models.for_role("decision")
-        image = (
-            ImagePart.from_image(seen.picture, alt_text="(screenshot)")
-            if model.info.vision
-            else None
-        )
-        app = front
-        window = ""
-        if focused is not None:
-            # Small models keep re-opening an application they do not recognise in a bare title.
-            window = f"{focused.title} (the {app} application, open)" if app else focused.title
         agent = DecisionAgent(
             model, self.recorder.sink, role=role, with_human=self.run_config.mode != "auto"
         )
+        return agent.decide(self._decision_input(context, role, seen, vision=model.info.vision))
+
+    def _decision_input(
+        self, context: StepContext, role: Role, seen: Seen, *, vision: bool
+    ) -> DecisionInput:
+        """What the Decision agent sees: the step's context, the screen as perceived, what
+        earlier runs did from a page like it, and the skills the role may call."""
+        image = ImagePart.from_image(seen.picture, alt_text="(screenshot)") if vision else None
+        window = context.window
+        if context.front_app:
+            # Small models keep re-opening an application they do not recognise in a bare title.
+            window = f"{context.window} (the {context.front_app} application, open)"
         learned = self.parts.experience.guidance(
-            app, focused.title if focused is not None else "", seen.listing, text
+            context.front_app, context.window, seen.listing, context.subtask
         )
         skills = self.skills.for_apps(role.apps, language=False) if role.apps else self.skills
-        return agent.decide(
-            DecisionInput(
-                subtask=text,
-                task=checkpoint.instruction,
-                listing=seen.listing,
-                window=window,
-                screen=seen.perception.observation.screen_size,
-                outputs_needed=subtask.outputs,
-                reported=dict(checkpoint.answers),
-                hub=checkpoint.hub,
-                progress=checkpoint.progress,
-                history=checkpoint.history[-HISTORY_LINES:],
-                last_output=checkpoint.last_output,
-                reflection=checkpoint.reflection,
-                guidance=checkpoint.guidance,
-                experience=learned,
-                image=image,
-                step=number,
-                targets=seen.targets,
-                in_its_app=bool(subtask.app) and subtask.app == app,
-                app=subtask.app,
-                app_first=self.run_config.app_actions_first
-                and not any(not line.endswith("-> success") for line in checkpoint.history),
-                skills=skills.prompt_lines() if "use_skill" in role.allowed_kinds(False) else "",
-            )
+        return DecisionInput.for_step(
+            context,
+            listing=seen.listing,
+            window=window,
+            screen=seen.perception.observation.screen_size,
+            history_lines=HISTORY_LINES,
+            experience=learned,
+            image=image,
+            targets=seen.targets,
+            app_first=self.run_config.app_actions_first and context.all_succeeded,
+            skills=skills.prompt_lines() if "use_skill" in role.allowed_kinds(False) else "",
         )
 
     def _decline(
@@ -251,7 +242,7 @@ class StepLoop:
     def _act_and_verify(
         self,
         checkpoint: RunCheckpoint,
-        text: str,
+        context: StepContext,
         role: Role,
         decision: Decision,
         before: Seen,
@@ -268,14 +259,16 @@ class StepLoop:
             work.result = refusal
             return before, Reflection("no_change", f"refused: {refusal.message}", False)
         self.dispatcher.screen_action = lambda inner: self._guard(role, inner, before)
+        self.dispatcher.context = context
         try:
             work.result = self.dispatcher.carry_out(action)
         finally:
             self.dispatcher.screen_action = None
+            self.dispatcher.context = None
         if work.result.output is not None:
-            checkpoint.last_output = f"step {work.number}, {action.kind}: {work.result.output}"
-            if len(work.result.output) >= len(checkpoint.richest_output.partition(": ")[2]):
-                checkpoint.richest_output = checkpoint.last_output
+            checkpoint.keep_reading(
+                Reading(step=work.number, kind=action.kind, text=work.result.output)
+            )
         if work.result.reply is not None:
             checkpoint.guidance = work.result.reply
             question = action.question if isinstance(action, act.AskHuman) else ""
@@ -284,16 +277,15 @@ class StepLoop:
             )
         if isinstance(action, act.OpenApp) and action.app not in checkpoint.apps_opened:
             checkpoint.apps_opened.append(action.app)
-        after = self.parts.perceiver.perceive(text)
+        after = self.parts.perceiver.perceive(context.subtask)
         focused = after.perception.observation.focused_window
         facts = ReflectionFacts(
-            subtask=text,
+            context=context,
             thought=decision.reasoning,
             action=action,
             before=before,
             after=after,
             window_after=focused.title if focused else "",
-            step=work.number,
             app_after=self.desktop.app_of(focused),
             result=work.result,
         )
@@ -375,13 +367,11 @@ class StepLoop:
             checkpoint.reflection += f" — safety: {verdict.reason}"
 
 
-def opening_move(
-    subtask: SubtaskSpec, role: Role, front_app: str, history: list[str]
-) -> Decision | None:
+def opening_move(subtask: SubtaskSpec, role: Role, context: StepContext) -> Decision | None:
     """The first step of a subtask whose application is not in front opens it, by rule and
     without a model: small models kept acting on whatever window was in front (clicking the
     editor's menus for an alarm). None when a model should decide."""
-    if history or not subtask.app or subtask.app == front_app:
+    if context.history or not subtask.app or context.in_its_app:
         return None
     if "open_app" not in role.kinds or (role.apps and subtask.app not in role.apps):
         return None

@@ -33,6 +33,7 @@ from pcagent.perception.module import ActivePerception, Perception
 from pcagent.runtime.ablations import Ablation
 from pcagent.runtime.record_models import StepResult
 from pcagent.skills import SkillCatalog
+from pcagent.step_context import StepContext
 
 Sink = Callable[[str, StructuredResult[Any]], None]
 
@@ -233,15 +234,15 @@ class Reflector(Protocol):
 
 @dataclass(frozen=True)
 class ReflectionFacts:
-    """What a reflector compares: the screen before and after one action."""
+    """What a reflector compares: the screen before and after one action of the step
+    ``context`` describes."""
 
-    subtask: str
+    context: StepContext
     thought: str
     action: Any
     before: Seen
     after: Seen
     window_after: str
-    step: int
     app_after: str = ""
     #: What carrying out the action came to (an application action's own check of its effect).
     result: StepResult | None = None
@@ -265,14 +266,14 @@ class ModelReflector:
             image = ImagePart.from_image(after.set_of_mark, alt_text="(screenshot after)")
         return ReflectionAgent(model, self.sink, second_opinion=self.second_opinion).reflect(
             ReflectionInput(
-                subtask=data.subtask,
+                subtask=data.context.subtask,
                 thought=data.thought,
                 action=data.action,
                 diff=diff,
                 listing_after=after.listing,
                 window_after=data.window_after,
                 image_after=image,
-                step=data.step,
+                step=data.context.number,
                 app_after=data.app_after,
                 result_ok=data.result.ok if data.result is not None else None,
                 result_verified=data.result.verified if data.result is not None else False,

@@ -20,7 +20,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from pcagent.actions import APP_ACTION_KINDS
 from pcagent.config import RunConfig
 
 
@@ -38,13 +37,15 @@ class StepFacts:
     """What one step came to, as the policy needs it.
 
     ``action`` is the action's text (equal texts are the same action); ``no_change`` is True when
-    Reflection saw no change on the screen; ``gave_up`` is the reason of a ``fail`` action.
+    Reflection saw no change on the screen; ``gave_up`` is the reason of a ``fail`` action;
+    ``application`` is True for an application action (one that does its whole effect at once).
     """
 
     action: str
     failed: bool
     no_change: bool
     gave_up: str | None = None
+    application: bool = False
 
 
 @dataclass(frozen=True)
@@ -94,8 +95,7 @@ class EscalationPolicy:
         effect at once, so inserting the same paragraph again and again is no progress."""
         recent = counters.recent_actions
         same = len(recent) >= self.run.loop_repeats and len(set(recent)) == 1
-        application = facts.action.partition("(")[0] in APP_ACTION_KINDS
-        return same and (facts.no_change or application)
+        return same and (facts.no_change or facts.application)
 
     def decide(self, counters: Counters, facts: StepFacts) -> Next:
         """What happens after a step that did not finish its subtask (counters already updated)."""

@@ -8,7 +8,8 @@ from a newer pcagent is refused (see :class:`pcagent.runtime.records.RunStore`).
 Version 1 kept steps' results and events as free-form JSON; version 2 stores them as the typed
 records of :mod:`pcagent.runtime.record_models` and :mod:`pcagent.runtime.events`; version 3 adds
 each step's list of documents with unsaved changes; version 4 the application in front when the
-step was decided.
+step was decided; version 7 keeps the checkpoint's history as typed step lines and its readings as
+typed readings (rebuilt from the steps' own records, see :func:`_typed_history`).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from typing import Any
 
 from pcagent.runtime.record_models import StepResult
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 
 Migration = list[str] | Callable[[sqlite3.Connection], None]
 
@@ -165,6 +166,65 @@ _VERSION_5 = ["ALTER TABLE steps ADD COLUMN window TEXT NOT NULL DEFAULT ''"]
 
 _VERSION_6 = ["ALTER TABLE steps ADD COLUMN environment TEXT NOT NULL DEFAULT ''"]
 
+
+def _typed_history(conn: sqlite3.Connection) -> None:
+    """Checkpoints of version 6 kept the subtask's history as lines of text and its readings as
+    "step N, kind: text": each is rebuilt from the records of the steps it stood for (the last
+    steps of the same subtask that were reflected on, as many as the history had lines), so
+    nothing reads the old text back."""
+    rows = conn.execute(
+        "SELECT run_id, step, subtask_id, action, result, reflection, state FROM steps "
+        "ORDER BY run_id, step"
+    ).fetchall()
+    seen: dict[str, list[tuple[Any, ...]]] = {}
+    for run_id, step, subtask_id, action, result, reflection, state in rows:
+        earlier = seen.setdefault(run_id, [])
+        if reflection:
+            earlier.append((step, subtask_id, action, result, reflection))
+        checkpoint = json.loads(state) if state else None
+        if not checkpoint:
+            continue
+        old = checkpoint.get("history") or []
+        if not any(isinstance(line, str) for line in old) and not (
+            {"last_output", "richest_output"} & set(checkpoint)
+        ):
+            continue  # already typed
+        same = [entry for entry in earlier if entry[1] == subtask_id][-len(old) :] if old else []
+        lines = [_step_line(*entry) for entry in same]
+        checkpoint["history"] = [line for line in lines if line is not None]
+        readings = [
+            {"step": line["number"], "kind": line["action"]["kind"], "text": line["output"]}
+            for line in checkpoint["history"]
+            if line["output"] is not None and line["action"] is not None
+        ]
+        had_reading = bool(checkpoint.pop("last_output", ""))
+        checkpoint.pop("richest_output", None)
+        checkpoint["last_reading"] = readings[-1] if readings and had_reading else None
+        checkpoint["richest_reading"] = (
+            max(reversed(readings), key=lambda r: len(r["text"])) if had_reading else None
+        )
+        conn.execute(
+            "UPDATE steps SET state = ? WHERE run_id = ? AND step = ?",
+            (json.dumps(checkpoint, ensure_ascii=False), run_id, step),
+        )
+
+
+def _step_line(
+    step: int, subtask_id: str, action: str | None, result: str | None, reflection: str
+) -> dict[str, Any] | None:
+    """One step's typed history line, from its record; None when it was not reflected on."""
+    verdict = json.loads(reflection).get("verdict") if reflection else None
+    if verdict is None:
+        return None
+    output = json.loads(result).get("output") if result else None
+    return {
+        "number": step,
+        "action": json.loads(action) if action else None,
+        "verdict": verdict,
+        "output": output,
+    }
+
+
 MIGRATIONS: list[Migration] = [
     _VERSION_1,
     _upgrade_1_to_2,
@@ -172,6 +232,7 @@ MIGRATIONS: list[Migration] = [
     _VERSION_4,
     _VERSION_5,
     _VERSION_6,
+    _typed_history,
 ]
 """Entry *i* upgrades a file from version *i* to *i + 1*."""
 

@@ -53,15 +53,6 @@ def initial_desktop(store: RunStore, run_id: str) -> tuple[str | None, list[Open
     raise RunStateError(f"run {run_id} has no recorded start state (it never got past planning)")
 
 
-def action_text(action: act.Action | None) -> str:
-    """An action as one line, for prompts and logs: ``click(x=10, y=20)``."""
-    if action is None:
-        return "(no valid action)"
-    fields = action.model_dump(exclude={"kind"}, exclude_defaults=False)
-    arguments = ", ".join(f"{k}={v!r}" for k, v in fields.items() if v is not None)
-    return f"{action.kind}({arguments})"
-
-
 @dataclass
 class StepWork:
     """What one iteration of the loop collects for its record."""

@@ -11,7 +11,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from pcagent import actions as act
-from pcagent.agents.evidence import empty_answer
 from pcagent.agents.plan import SubtaskSpec
 from pcagent.agents.progress import ProgressInput, ProgressReport
 from pcagent.config import InteractionMode
@@ -36,140 +35,22 @@ from pcagent.runtime.human import Human
 from pcagent.runtime.parts import LoopParts
 from pcagent.runtime.policy import Counters, EscalationPolicy, StepFacts
 from pcagent.runtime.record_models import ReflectionRecord, StepResult
-from pcagent.runtime.recorder import StepRecorder, StepWork, action_text
-
-#: Longest output of an application action that counts as one value (a result, a date).
-_VALUE_CHARACTERS = 100
-
-
-def read_value(action: act.Action | None, result: StepResult | None) -> str | None:
-    """The value an application action read and verified, when it is one short line (the
-    calculator's result): the subtask's one missing output, without asking a model to copy it.
-    None for anything longer (a document, a page) or unverified."""
-    if action is None or action.belongs_to is None or result is None:
-        return None
-    output = (result.output or "").strip()
-    if not (result.ok and result.verified and output):
-        return None
-    if "\n" in output or len(output) > _VALUE_CHARACTERS:
-        return None
-    return output
-
-
-def _repeats_a_success(history: Sequence[str], action: str) -> int | None:
-    """The step whose action ``action`` repeats exactly, when that step succeeded."""
-    for line in reversed(history):
-        number, _, rest = line.partition(": ")
-        if rest == f"{action} -> success":
-            return int(number) if number.isdigit() else None
-    return None
-
-
-#: Most characters of a subtask's last reading kept for the subtasks after it.
-READ_KEPT = 1500
-
-
-def _kept(text: str) -> str:
-    """A reading cut to :data:`READ_KEPT` characters, marked where it was cut."""
-    return text[:READ_KEPT] + " [...]" if len(text) > READ_KEPT else text
-
-
-def _keep_findings(checkpoint: RunCheckpoint, subtask: SubtaskSpec) -> None:
-    """What a finished subtask found goes to the hub: its reported values, and what its
-    longest reading read (``<id>_read``; a page, not the download message after it). A small
-    model's plan often says "read the memo" without naming the value, and even a named value is
-    often only part of what the next subtask needs (the event, not its time): the next subtask
-    then still has the memo."""
-    checkpoint.hub.update(checkpoint.answers)
-    reading = checkpoint.reading
-    if reading:
-        checkpoint.hub[f"{subtask.id}_read"] = _kept(reading)
-    answers = dict(checkpoint.answers)
-    if answers and subtask.id not in checkpoint.values:
-        # What a GUI step found, for the program's references to it.
-        only = next(iter(answers.values())) if len(answers) == 1 else None
-        checkpoint.values[subtask.id] = only if only is not None else answers
-        checkpoint.hub.setdefault(
-            subtask.id,
-            only if only is not None else "; ".join(f"{k}: {v}" for k, v in answers.items()),
-        )
-    elif reading and subtask.id not in checkpoint.values:
-        checkpoint.values[subtask.id] = _kept(reading)
-        checkpoint.hub.setdefault(subtask.id, _kept(reading))
-
-
-def _reported_and_repeating(
-    subtask: SubtaskSpec,
-    checkpoint: RunCheckpoint,
-    repeated: int | None,
-    failed: bool,
-    action: act.Action | None,
-) -> bool:
-    """Whether the subtask is finished by its values: it must report some, all are in, and the
-    step repeated a success (so the agent has nothing new to do)."""
-    if repeated is None or failed or action is None or action.terminal:
-        return False
-    return bool(subtask.outputs) and all(name in checkpoint.answers for name in subtask.outputs)
-
-
-#: Application actions that only open or read: repeating one says nothing about the work.
-_LOOKING = ("_open", "_read", "_list")
-#: The browser's link click: work only when it downloaded something.
-_CLICK_LINK = "browser_click"
-
-
-def _downloaded_at(checkpoint: RunCheckpoint, step: int) -> bool:
-    """Whether step ``step`` was a click that downloaded a file (its kept output says so)."""
-    return checkpoint.last_output.startswith(f"step {step}, {_CLICK_LINK}: downloaded:")
-
-
-def _stalled(checkpoint: RunCheckpoint) -> SubtaskSpec | None:
-    """The first pending subtask whose dependencies have all ended (done or failed) but whose
-    inputs never arrived; None when there is none."""
-    for subtask in checkpoint.subtasks:
-        if checkpoint.status[subtask.id] != "pending":
-            continue
-        if all(checkpoint.status.get(d, "done") in ("done", "failed") for d in subtask.depends_on):
-            return subtask
-    return None
-
-
-def _without_inputs(subtask: SubtaskSpec, missing: Sequence[str]) -> SubtaskSpec:
-    """``subtask`` without the ``missing`` inputs; their placeholders read as plain words."""
-    description = subtask.description
-    for name in missing:
-        description = description.replace(f"{{{name}}}", f"the {name.replace('_', ' ')}")
-    return subtask.model_copy(
-        update={
-            "description": description,
-            "inputs": [name for name in subtask.inputs if name not in missing],
-        }
-    )
-
-
-def _finish_hint(repeated: int | None, report: ProgressReport | None) -> str:
-    """What to tell a Decision agent that keeps acting after its work is done: a small model
-    repeats a successful action rather than say done."""
-    if repeated is not None:
-        return (
-            f"this repeated step {repeated} exactly, which had already succeeded; if the subtask "
-            "is complete, finish it with done"
-        )
-    if report is not None and report.completed:
-        return "the account of the subtask says it is complete; finish it with done if so"
-    return ""
-
-
-def _counters(checkpoint: RunCheckpoint) -> Counters:
-    return Counters(
-        checkpoint.consecutive_failures, checkpoint.replans, tuple(checkpoint.recent_actions)
-    )
-
-
-def _store_counters(checkpoint: RunCheckpoint, counters: Counters) -> None:
-    checkpoint.consecutive_failures = counters.consecutive_failures
-    checkpoint.replans = counters.replans
-    checkpoint.recent_actions = list(counters.recent_actions)
+from pcagent.runtime.recorder import StepRecorder, StepWork
+from pcagent.runtime.step_outcome import (
+    READ_KEPT,
+    counters_of,
+    finish_hint,
+    first_stalled,
+    keep_findings,
+    kept,
+    note_effect,
+    repeats_work,
+    reported_and_repeating,
+    store_counters,
+    take_answer,
+    without_inputs,
+)
+from pcagent.step_context import StepContext, StepLine, action_text, repeated_success
 
 
 @dataclass
@@ -207,12 +88,12 @@ class SubtaskBook:
             self.log(f"subtask {ready[0].id}: {ready[0].description}")
             return ready[0]
         pending = [s.id for s in checkpoint.subtasks if checkpoint.status[s.id] == "pending"]
-        stalled = _stalled(checkpoint)
+        stalled = first_stalled(checkpoint)
         if stalled is not None:
             # What it waited for ended (done, or failed and re-planned) without the values it
             # named: it goes on with what the hub has rather than end the run undone.
             missing = [name for name in stalled.inputs if name not in checkpoint.hub]
-            started = _without_inputs(stalled, missing)
+            started = without_inputs(stalled, missing)
             checkpoint.subtasks = [
                 started if s.id == stalled.id else s for s in checkpoint.subtasks
             ]
@@ -261,29 +142,14 @@ class SubtaskBook:
         self,
         checkpoint: RunCheckpoint,
         subtask: SubtaskSpec,
-        text: str,
+        context: StepContext,
         work: StepWork,
         reflection: ReflectionRecord,
         step: int,
     ) -> None:
         """Apply what the step came to: counters, Progress, completion, escalation."""
-        action = work.action
-        empty = (
-            empty_answer(action.text, subtask.outputs, f"{checkpoint.instruction}\n{text}")
-            if isinstance(action, act.Answer)
-            else None
-        )
-        # An empty answer is kept nowhere; the Decision agent is told why below.
-        if isinstance(action, act.Answer) and empty is None:
-            if len(subtask.outputs) == 1:
-                checkpoint.answers[subtask.outputs[0]] = action.text
-            elif not subtask.outputs:
-                # A plan that declares no outputs (a small model's usually) would lose what the
-                # subtask found; the later subtasks see it in the hub under the subtask's name.
-                name = f"{subtask.id}_answer"
-                earlier = checkpoint.answers.get(name)
-                checkpoint.answers[name] = f"{earlier}; {action.text}" if earlier else action.text
-        result = work.result
+        action, result = work.action, work.result
+        empty = take_answer(checkpoint, subtask, context, action)
         if (
             isinstance(action, act.UseSkill)
             and subtask.skill == action.skill
@@ -291,19 +157,10 @@ class SubtaskBook:
             and result.ok
             and result.verified
         ):
-            self._skill_done(checkpoint, subtask, result, step)
+            self._skill_done(checkpoint, subtask, work, step)
             return
-        if not isinstance(action, act.Done):
-            verified = action is not None and (
-                action.belongs_to is not None or isinstance(action, act.UseSkill)
-            )
-            verified = verified and work.result is not None and work.result.verified
-            checkpoint.verified_effect = action_text(action) if verified else ""
-        read = read_value(action, work.result)
-        missing = [name for name in subtask.outputs if name not in checkpoint.answers]
-        if read is not None and len(missing) == 1:
-            checkpoint.answers[missing[0]] = read
-        failed = reflection.failed or bool(work.result is not None and not work.result.ok)
+        note_effect(checkpoint, subtask, action, result)
+        failed = reflection.failed or bool(result is not None and not result.ok)
         if isinstance(action, act.Done | act.Answer | act.AskHuman) and not reflection.failed:
             failed = empty is not None
         facts = StepFacts(
@@ -311,66 +168,112 @@ class SubtaskBook:
             failed=failed,
             no_change=reflection.verdict == "no_change",
             gave_up=action.reason if isinstance(action, act.Fail) else None,
+            application=action is not None and action.belongs_to is not None,
         )
-        counters = self.policy.count(_counters(checkpoint), facts)
-        _store_counters(checkpoint, counters)
+        counters = self.policy.count(counters_of(checkpoint), facts)
+        store_counters(checkpoint, counters)
         verdict = f"{reflection.verdict}: {reflection.reason}"
         if empty is not None:
             verdict = (
                 f"not an answer: {empty}; answer with the value itself, as the screen shows it"
             )
-        repeated = _repeats_a_success(checkpoint.history, facts.action)
+        repeated = repeated_success(checkpoint.history, action)
         checkpoint.reflection = verdict
-        checkpoint.history.append(f"{work.number}: {facts.action} -> {reflection.verdict}")
+        output = result.output if result is not None else None
+        checkpoint.history.append(
+            StepLine(number=work.number, action=action, verdict=reflection.verdict, output=output)
+        )
         if self.policy.reassess(counters):
             verdict += (
                 f" — the last {counters.consecutive_failures} actions failed; re-assess the "
                 "subtask and say what to try differently"
             )
             self.recorder.event(step, EscalateProgressEvent(failures=counters.consecutive_failures))
-        report = self._update_progress(checkpoint, subtask, text, facts.action, verdict, work)
+        report = self._update_progress(checkpoint, subtask, context, facts.action, verdict, work)
         if not failed and not isinstance(action, act.Done):
-            hint = _finish_hint(repeated, report)
+            hint = finish_hint(repeated, report)
             if hint:
                 checkpoint.reflection += f" — {hint}"
-        redone = self._redone(checkpoint, subtask, report, work, repeated)
-        if redone or _reported_and_repeating(subtask, checkpoint, repeated, failed, action):
-            # A small model that has what the subtask asked for often repeats its last good
-            # action, or clicks about, instead of saying done; the values are in, or the
-            # application checked the effect, so the subtask is.
-            if redone:
-                reason = f"step {repeated}'s checked effect repeated; nothing is left to do"
-            else:
-                reason = f"all of {', '.join(subtask.outputs)} reported; step {repeated} repeated"
-            self.recorder.event(step, AutoDoneEvent(subtask=subtask.id, reason=reason))
-            checkpoint.verified[subtask.id] = redone
-            _keep_findings(checkpoint, subtask)
-            checkpoint.end_subtask("done")
-            self.log(f"subtask {subtask.id} done: {reason}")
+        if self._finished_by_repeat(checkpoint, subtask, report, work, repeated, failed, step):
             return
         if isinstance(action, act.Done):
-            problem = self._done_problem(checkpoint, subtask, report)
-            if problem is None:
-                checkpoint.verified[subtask.id] = bool(checkpoint.verified_effect)
-                _keep_findings(checkpoint, subtask)
-                checkpoint.end_subtask("done")
-                self.log(f"subtask {subtask.id} done")
+            if self._accept_done(checkpoint, subtask, report, work, step):
                 return
-            checkpoint.reflection = f"not done yet: {problem}"
-            # The record says what the run made of the done: refused, not a finished success.
-            carried_out = work.result or StepResult(ok=True)
-            work.result = carried_out.model_copy(
-                update={
-                    "ok": False,
-                    "refused": True,
-                    "finished": False,
-                    "message": f"done refused: {problem}",
-                }
-            )
-            self.recorder.event(step, DoneRefusedEvent(subtask=subtask.id, reason=problem))
-            self.log(f"done refused for {subtask.id}: {problem}")
             counters = self.policy.unfinished(counters)
-            _store_counters(checkpoint, counters)
+            store_counters(checkpoint, counters)
+        self._escalate(checkpoint, subtask, counters, facts, step)
+
+    def _finished_by_repeat(
+        self,
+        checkpoint: RunCheckpoint,
+        subtask: SubtaskSpec,
+        report: ProgressReport | None,
+        work: StepWork,
+        repeated: int | None,
+        failed: bool,
+        step: int,
+    ) -> bool:
+        """End the subtask as done when its step repeated a success with nothing left to do: a
+        small model that has what the subtask asked for often repeats its last good action, or
+        clicks about, instead of saying done; the values are in, or the application checked the
+        effect, so the subtask is. True when it ended it."""
+        redone = self._redone(checkpoint, subtask, report, work, repeated)
+        if not (
+            redone or reported_and_repeating(subtask, checkpoint, repeated, failed, work.action)
+        ):
+            return False
+        if redone:
+            reason = f"step {repeated}'s checked effect repeated; nothing is left to do"
+        else:
+            reason = f"all of {', '.join(subtask.outputs)} reported; step {repeated} repeated"
+        self.recorder.event(step, AutoDoneEvent(subtask=subtask.id, reason=reason))
+        checkpoint.verified[subtask.id] = redone
+        keep_findings(checkpoint, subtask)
+        checkpoint.end_subtask("done")
+        self.log(f"subtask {subtask.id} done: {reason}")
+        return True
+
+    def _accept_done(
+        self,
+        checkpoint: RunCheckpoint,
+        subtask: SubtaskSpec,
+        report: ProgressReport | None,
+        work: StepWork,
+        step: int,
+    ) -> bool:
+        """End the subtask on its ``done`` when nothing is missing (True), or tell the Decision
+        agent why not (False) and record the step as a refused done, not a finished success."""
+        problem = self._done_problem(checkpoint, subtask, report)
+        if problem is None:
+            checkpoint.verified[subtask.id] = bool(checkpoint.verified_effect)
+            keep_findings(checkpoint, subtask)
+            checkpoint.end_subtask("done")
+            self.log(f"subtask {subtask.id} done")
+            return True
+        checkpoint.reflection = f"not done yet: {problem}"
+        carried_out = work.result or StepResult(ok=True)
+        work.result = carried_out.model_copy(
+            update={
+                "ok": False,
+                "refused": True,
+                "finished": False,
+                "message": f"done refused: {problem}",
+            }
+        )
+        self.recorder.event(step, DoneRefusedEvent(subtask=subtask.id, reason=problem))
+        self.log(f"done refused for {subtask.id}: {problem}")
+        return False
+
+    def _escalate(
+        self,
+        checkpoint: RunCheckpoint,
+        subtask: SubtaskSpec,
+        counters: Counters,
+        facts: StepFacts,
+        step: int,
+    ) -> None:
+        """The policy's answer for a step that did not finish its subtask: go on, re-plan, or
+        fail the run."""
         decision = self.policy.decide(counters, facts)
         if decision.looping:
             self.recorder.event(step, LoopEvent(action=facts.action))
@@ -396,12 +299,10 @@ class SubtaskBook:
         action = work.action
         if repeated is None or subtask.outputs or action is None or action.belongs_to is None:
             return False
-        if action.kind.endswith(_LOOKING):
-            return False  # opening or reading again is not the subtask's work done again
-        if action.kind == _CLICK_LINK and not _downloaded_at(checkpoint, repeated):
-            return False  # following a link again is looking too; a download is work
-        checked = f"{repeated}: {action_text(action)} -> success" in checkpoint.history
-        return checked and self._done_after(checkpoint, subtask, report, work)
+        if not repeats_work(checkpoint, action, repeated):
+            return False
+        # ``repeated`` is a step that succeeded with this very action (its history line).
+        return self._done_after(checkpoint, subtask, report, work)
 
     def _done_after(
         self,
@@ -431,13 +332,20 @@ class SubtaskBook:
         return done_problem(missing, completed, verified_effect=checkpoint.verified_effect)
 
     def _skill_done(
-        self, checkpoint: RunCheckpoint, subtask: SubtaskSpec, result: StepResult, step: int
+        self, checkpoint: RunCheckpoint, subtask: SubtaskSpec, work: StepWork, step: int
     ) -> None:
         """A skill step whose skill checked its effect: its value goes to the later steps."""
+        result = work.result
+        if result is None:
+            raise ValueError("a skill step ends done only on its skill's result")
         checkpoint.values[subtask.id] = result.value
         checkpoint.hub[subtask.id] = (result.output or "")[:READ_KEPT]
         checkpoint.verified[subtask.id] = True
-        checkpoint.history.append(f"{step}: use_skill({subtask.skill}) -> success")
+        checkpoint.history.append(
+            StepLine(
+                number=work.number, action=work.action, verdict="success", output=result.output
+            )
+        )
         checkpoint.end_subtask("done")
         self.log(f"subtask {subtask.id} done: {result.message}")
 
@@ -445,7 +353,7 @@ class SubtaskBook:
         self,
         checkpoint: RunCheckpoint,
         subtask: SubtaskSpec,
-        text: str,
+        context: StepContext,
         action: str,
         verdict: str,
         work: StepWork,
@@ -456,23 +364,19 @@ class SubtaskBook:
         support it (it sees no screen); one that restates the task's words only when the screen
         or the reading does."""
         missing = [name for name in subtask.outputs if name not in checkpoint.answers]
-        read = _kept(checkpoint.last_output) if missing else ""
+        read = kept(checkpoint.last_output) if missing else ""
         known = [*checkpoint.hub.values(), *checkpoint.answers.values()]
         # The step's own action is evidence too: an ``answer`` with several values is the
         # Decision agent's (it sees the screen), and Progress splits it into the named outputs.
         evidence = "\n".join([work.listing, checkpoint.last_output, action, *known])
         report = self.parts.progress.update(
-            ProgressInput(
-                subtask=text,
-                outputs_needed=subtask.outputs,
-                previous=checkpoint.progress,
+            ProgressInput.for_step(
+                context,
                 action=action,
                 verdict=verdict,
                 answers=checkpoint.answers,
-                step=work.number,
                 read=read,
                 evidence=evidence,
-                asked=f"{checkpoint.instruction}\n{text}",
                 shown=f"{work.listing}\n{checkpoint.last_output}",
             )
         )
@@ -491,7 +395,7 @@ class SubtaskBook:
         subtask works in (a small model re-plans only what failed and forgets the rest; the run
         then "finished" without the rest of the instruction). A carried subtask that waited for
         the failed one waits for its replacements instead."""
-        _store_counters(checkpoint, self.policy.replanned(_counters(checkpoint)))
+        store_counters(checkpoint, self.policy.replanned(counters_of(checkpoint)))
         finished = [s for s in checkpoint.subtasks if checkpoint.status[s.id] == "done"]
         outcome = self.parts.planner.replan(
             checkpoint.instruction, finished, checkpoint.hub, subtask, reason, step + 1

@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, JsonValue, ValidationError
 
 from pcagent.actions import Action
 from pcagent.errors import PcAgentError
+from pcagent.step_context import StepContext
 
 P = TypeVar("P", bound=BaseModel)
 
@@ -65,9 +66,13 @@ class LanguageModel(Protocol):
 
 class SkillContext(Protocol):
     """What a skill may use: carry out actions (application actions first, GUI where they
-    fail), read HOME, read the text of the window in front, and ask a language model."""
+    fail), read HOME, read the text of the window in front, ask a language model, and read the
+    step it runs in (:class:`~pcagent.step_context.StepContext`: the subtask, the window in
+    front, the values handed over; None outside a run, as in replay)."""
 
     def act(self, action: Action) -> ActionOutcome: ...
+
+    def step(self) -> StepContext | None: ...
 
     def home(self) -> Path | None: ...
 

@@ -6,7 +6,8 @@ own interface and reading the effect back.
 action's type, creates it on first use (a UNO connection or a DevTools client is made only when
 needed), turns an :class:`~pcagent.errors.AppInterfaceError` into a failed result that says the
 GUI can still do it, and closes them all when the sandbox resets or closes. Adding an interface
-is one class with ``actions`` and ``perform``, listed in :data:`INTERFACES`.
+is one class whose methods carry out its actions, each declared with
+``@handles(TheAction)`` (:mod:`pcagent.action_handlers`), listed in :func:`_interfaces`.
 """
 
 from __future__ import annotations
@@ -14,8 +15,9 @@ from __future__ import annotations
 import subprocess
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
+from pcagent.action_handlers import Dispatches
 from pcagent.app_actions import AppAction
 from pcagent.env import processes
 from pcagent.env.app_interfaces.paths import existing_in_home, in_home, relative_name
@@ -26,22 +28,32 @@ if TYPE_CHECKING:
     from pcagent.env.sandbox import SandboxDesktop
 
 
-class Interface:
+class Interface(Dispatches):
     """One application family's interface in one sandbox.
 
-    Subclasses list the action classes they carry out in ``actions`` and implement
-    :meth:`perform`; they raise :class:`AppInterfaceError` when the application's interface is
-    unavailable or the effect is not there when read back, and return an ``ActionResult`` with
+    Subclasses declare a handler for each action class they carry out (``@handles``, on a method
+    or on a function of a module named in ``handler_modules``); ``actions`` lists those classes.
+    A handler raises :class:`AppInterfaceError` when the application's interface is unavailable
+    or the effect is not there when read back, and returns an ``ActionResult`` with
     ``verified=True`` when it is.
     """
 
     actions: ClassVar[tuple[type[AppAction], ...]] = ()
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.actions = tuple(t for t in cls.handlers if issubclass(t, AppAction))
+
     def __init__(self, sandbox: SandboxDesktop) -> None:
         self.sandbox = sandbox
 
     def perform(self, action: AppAction) -> ActionResult:
-        raise NotImplementedError
+        """Carry out ``action`` with its declared handler."""
+        handler = self.handler(action)
+        if handler is None:
+            raise UnsupportedActionError(f"{type(self).__name__} does not carry out {action.kind}")
+        result: ActionResult = handler(action)
+        return result
 
     def close(self) -> None:
         """Release connections and helper processes (the sandbox resets or closes)."""

@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import quote_plus, unquote, urlsplit
 
-from pcagent.app_actions import AppAction, BrowserClick, BrowserFill, BrowserOpen, BrowserRead
+from pcagent.action_handlers import handles
+from pcagent.app_actions import BrowserClick, BrowserFill, BrowserOpen, BrowserRead
 from pcagent.env.app_interfaces import Interface
 from pcagent.env.app_interfaces.web_page import (
     PAGE_SCRIPT,
@@ -29,7 +30,7 @@ from pcagent.env.app_interfaces.web_page import (
 )
 from pcagent.env.browser_profile import PROFILE, SEARCH_URL
 from pcagent.env.devtools import DevToolsClient
-from pcagent.env.observation import ActionResult
+from pcagent.env.observation import ActionResult, WindowInfo
 from pcagent.errors import AppInterfaceError, InvalidActionError
 
 if TYPE_CHECKING:
@@ -90,7 +91,6 @@ def _page_text(page: Page) -> str:
 class BrowserInterface(Interface):
     """The four browser actions over one DevTools connection, made on first use."""
 
-    actions = (BrowserOpen, BrowserRead, BrowserClick, BrowserFill)
     #: Seconds to wait for the browser's DevTools port to answer.
     connect_timeout = 10.0
 
@@ -98,34 +98,45 @@ class BrowserInterface(Interface):
         super().__init__(sandbox)
         self._client: DevToolsClient | None = None
 
-    def perform(self, action: AppAction) -> ActionResult:
-        address = ""
-        if isinstance(action, BrowserOpen):
-            address = self._file_or_web_address(action.url)
-            window = self.front("browser")  # the window the user sees; started when not open
-        else:
-            found = self.sandbox.bring_to_front("browser")
-            if found is None:
-                # An empty browser started now would have no page to read, click or fill.
-                message = "the browser is not open; open a page with browser_open first"
-                raise AppInterfaceError(message)
-            window = found
+    # --- the actions: each finds its window, then works on its page in the DevTools thread -----
+
+    @handles(BrowserOpen)
+    def _open_action(self, action: BrowserOpen) -> ActionResult:
+        address = self._file_or_web_address(action.url)
+        window = self.front("browser")  # the window the user sees; started when not open
+        return self._on_page(window, lambda _browser, page: self._open(page, address, action.url))
+
+    @handles(BrowserRead)
+    def _read_action(self, action: BrowserRead) -> ActionResult:
+        return self._on_page(self._open_window(), lambda _browser, page: self._read(page))
+
+    @handles(BrowserClick)
+    def _click_action(self, action: BrowserClick) -> ActionResult:
+        return self._on_page(
+            self._open_window(), lambda browser, page: self._click(browser, page, action.text)
+        )
+
+    @handles(BrowserFill)
+    def _fill_action(self, action: BrowserFill) -> ActionResult:
+        return self._on_page(
+            self._open_window(), lambda browser, page: self._fill(browser, page, action)
+        )
+
+    def _open_window(self) -> WindowInfo:
+        """The browser's window, brought to the front; an empty browser started now would have
+        no page to read, click or fill."""
+        found = self.sandbox.bring_to_front("browser")
+        if found is None:
+            raise AppInterfaceError("the browser is not open; open a page with browser_open first")
+        return found
+
+    def _on_page(
+        self, window: WindowInfo, work: Callable[[Browser, Page], ActionResult]
+    ) -> ActionResult:
+        """``work`` on the page that ``window`` shows, over the DevTools connection."""
         if self._client is None:
             self._client = DevToolsClient(self.home / PROFILE, self.connect_timeout)
-
-        def job(browser: Browser) -> ActionResult:
-            page = front_page(browser, window.title)
-            if isinstance(action, BrowserOpen):
-                return self._open(page, address, action.url)
-            if isinstance(action, BrowserRead):
-                return self._read(page)
-            if isinstance(action, BrowserClick):
-                return self._click(browser, page, action.text)
-            if isinstance(action, BrowserFill):
-                return self._fill(browser, page, action)
-            raise InvalidActionError(f"the browser does not carry out {action.kind}")
-
-        return self._client.run(job)
+        return self._client.run(lambda browser: work(browser, front_page(browser, window.title)))
 
     def close(self) -> None:
         client, self._client = self._client, None
@@ -141,7 +152,7 @@ class BrowserInterface(Interface):
             return self.path(stripped).as_uri()
         return web_address(stripped)
 
-    # --- the actions, in the DevTools thread ------------------------------------------------------
+    # --- the work of the actions, in the DevTools thread ------------------------------------------
 
     def _open(self, page: Page, address: str, asked: str) -> ActionResult:
         from playwright.sync_api import Error as PlaywrightError

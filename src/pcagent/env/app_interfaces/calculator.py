@@ -24,7 +24,8 @@ from datetime import date
 from fractions import Fraction
 
 from pcagent import actions as act
-from pcagent.app_actions import AppAction, CalculatorEvaluate
+from pcagent.action_handlers import handles
+from pcagent.app_actions import CalculatorEvaluate
 from pcagent.env.app_interfaces import Interface
 from pcagent.env.apps import calculator_display
 from pcagent.env.observation import ActionResult
@@ -116,12 +117,11 @@ def _shows(display: str, expected: Fraction) -> bool:
 class CalculatorInterface(Interface):
     """Clear, type, ``=``, read the display back."""
 
-    actions = (CalculatorEvaluate,)
     #: Seconds to wait for the display to show the result after "=".
     result_timeout = 5.0
 
-    def perform(self, action: AppAction) -> ActionResult:
-        assert isinstance(action, CalculatorEvaluate)
+    @handles(CalculatorEvaluate)
+    def _evaluate(self, action: CalculatorEvaluate) -> ActionResult:
         expected = evaluate(action.expression)
         self.front("calculator")
         keys = with_day_numbers(action.expression).replace(" ", "")

@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from pcagent import actions as act
-from pcagent.app_actions import AppAction, ClockAddAlarm, ClockAddWorldClock
+from pcagent.action_handlers import handles
+from pcagent.app_actions import ClockAddAlarm, ClockAddWorldClock
 from pcagent.env.app_interfaces import Interface
 from pcagent.env.apps import get_app
 from pcagent.env.observation import ActionResult, Element, Observation
@@ -159,7 +160,6 @@ def _shows_alarm(alarm: Alarm) -> Callable[[list[Element]], bool]:
 class ClockInterface(Interface):
     """The running gnome-clocks: its dialogs to add, GSettings and its window to check."""
 
-    actions = (ClockAddAlarm, ClockAddWorldClock)
     #: Seconds to wait for a dialog to open or close, or for search results.
     dialog_timeout = 10.0
     #: Seconds to wait for a city's search results (libgweather's offline list: under a second).
@@ -167,14 +167,9 @@ class ClockInterface(Interface):
     #: Seconds to wait for the new entry in the settings and in the window.
     effect_timeout = 8.0
 
-    def perform(self, action: AppAction) -> ActionResult:
-        if isinstance(action, ClockAddAlarm):
-            return self._add_alarm(action)
-        assert isinstance(action, ClockAddWorldClock)
-        return self._add_world_clock(action)
-
     # --- world clocks ----------------------------------------------------------------------------
 
+    @handles(ClockAddWorldClock)
     def _add_world_clock(self, action: ClockAddWorldClock) -> ActionResult:
         wanted = action.city.strip()
         search = wanted.partition(",")[0].strip()
@@ -228,6 +223,7 @@ class ClockInterface(Interface):
 
     # --- alarms -----------------------------------------------------------------------------------
 
+    @handles(ClockAddAlarm)
     def _add_alarm(self, action: ClockAddAlarm) -> ActionResult:
         hour, minute = (int(part) for part in action.time.split(":"))
         name = action.name.strip()

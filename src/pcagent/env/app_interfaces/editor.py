@@ -19,7 +19,8 @@ import time
 from pathlib import Path
 
 from pcagent import actions as act
-from pcagent.app_actions import AppAction, EditorOpen, EditorSaveAs
+from pcagent.action_handlers import handles
+from pcagent.app_actions import EditorOpen, EditorSaveAs
 from pcagent.env.app_interfaces import Interface
 from pcagent.env.apps import app_of_window
 from pcagent.env.observation import ActionResult, WindowInfo
@@ -113,12 +114,12 @@ def open_in_editor(interface: Interface, path: Path) -> ActionResult:
 class EditorInterface(Interface):
     """mousepad's command line, its Save As dialog as a macro, its text read back."""
 
-    actions = (EditorOpen, EditorSaveAs)
+    @handles(EditorOpen)
+    def _open(self, action: EditorOpen) -> ActionResult:
+        return open_in_editor(self, self.source(action.path))
 
-    def perform(self, action: AppAction) -> ActionResult:
-        if isinstance(action, EditorOpen):
-            return open_in_editor(self, self.source(action.path))
-        assert isinstance(action, EditorSaveAs)
+    @handles(EditorSaveAs)
+    def _save(self, action: EditorSaveAs) -> ActionResult:
         return self._save_as(self.path(action.path))
 
     def _save_as(self, path: Path) -> ActionResult:

@@ -18,8 +18,8 @@ import hashlib
 import os
 from pathlib import Path
 
+from pcagent.action_handlers import handles
 from pcagent.app_actions import (
-    AppAction,
     FilesCopy,
     FilesList,
     FilesMakeFolder,
@@ -54,20 +54,30 @@ COPY_LIMIT = 2000
 class FilesInterface(Interface):
     """``gio`` as the applications' user, and the file system read back."""
 
-    actions = (FilesList, FilesMakeFolder, FilesCopy, FilesMove, FilesRename, FilesOpen)
+    # Each handler resolves the action's paths in HOME, then does the work below.
 
-    def perform(self, action: AppAction) -> ActionResult:
-        if isinstance(action, FilesList):
-            return self._list(self.path(action.path or "~"))
-        if isinstance(action, FilesMakeFolder):
-            return self._make_folder(self.path(action.path))
-        if isinstance(action, FilesCopy):
-            return self._copy(self.source(action.source), self.path(action.target))
-        if isinstance(action, FilesMove):
-            return self._move(self.source(action.source), self.path(action.target))
-        if isinstance(action, FilesRename):
-            return self._rename(self.source(action.path), action.new_name)
-        assert isinstance(action, FilesOpen)
+    @handles(FilesList)
+    def _list_action(self, action: FilesList) -> ActionResult:
+        return self._list(self.path(action.path or "~"))
+
+    @handles(FilesMakeFolder)
+    def _make_folder_action(self, action: FilesMakeFolder) -> ActionResult:
+        return self._make_folder(self.path(action.path))
+
+    @handles(FilesCopy)
+    def _copy_action(self, action: FilesCopy) -> ActionResult:
+        return self._copy(self.source(action.source), self.path(action.target))
+
+    @handles(FilesMove)
+    def _move_action(self, action: FilesMove) -> ActionResult:
+        return self._move(self.source(action.source), self.path(action.target))
+
+    @handles(FilesRename)
+    def _rename_action(self, action: FilesRename) -> ActionResult:
+        return self._rename(self.source(action.path), action.new_name)
+
+    @handles(FilesOpen)
+    def _open_action(self, action: FilesOpen) -> ActionResult:
         return self._open(self.source(action.path))
 
     def _gio(self, *arguments: str) -> None:

@@ -27,7 +27,8 @@ from pathlib import Path, PurePosixPath
 from urllib.parse import quote
 
 from pcagent import actions as act
-from pcagent.app_actions import AppAction, MailCompose, MailRead, MailSaveAttachment, MailSend
+from pcagent.action_handlers import handles
+from pcagent.app_actions import MailCompose, MailRead, MailSaveAttachment, MailSend
 from pcagent.env.app_interfaces import Interface
 from pcagent.env.app_interfaces.mail_store import (
     PROFILE,
@@ -77,7 +78,6 @@ def _squeezed(text: str) -> str:
 class MailInterface(Interface):
     """Thunderbird's command line and keys, the relay's held messages and the mbox store."""
 
-    actions = (MailCompose, MailSend, MailRead, MailSaveAttachment)
     #: Seconds for the compose window to appear with its fields filled in.
     compose_timeout = 30.0
     #: Seconds for the compose window to close and the relay to hold the message.
@@ -85,22 +85,13 @@ class MailInterface(Interface):
     #: Seconds a window that came up after Ctrl+Enter may stay in front with nothing sent.
     question_grace = 4.0
 
-    def perform(self, action: AppAction) -> ActionResult:
-        if isinstance(action, MailCompose):
-            return self._compose(action)
-        if isinstance(action, MailSend):
-            return self._send()
-        if isinstance(action, MailRead):
-            return self._read(action)
-        assert isinstance(action, MailSaveAttachment)
-        return self._save_attachment(action)
-
     @property
     def profile(self) -> Path:
         return self.home / PROFILE
 
     # --- compose ----------------------------------------------------------------------------------
 
+    @handles(MailCompose)
     def _compose(self, action: MailCompose) -> ActionResult:
         attachments = [self.source(text) for text in action.attachments]
         for path in attachments:
@@ -208,7 +199,8 @@ class MailInterface(Interface):
 
     # --- send -------------------------------------------------------------------------------------
 
-    def _send(self) -> ActionResult:
+    @handles(MailSend)
+    def _send(self, action: MailSend) -> ActionResult:
         window = self._compose_window_in_front()
         held_before = {message.id for message in self.sandbox.held_mail()}
         windows_before = {w.window_id for w in self.sandbox.x11.windows()}
@@ -279,6 +271,7 @@ class MailInterface(Interface):
 
     # --- the store ------------------------------------------------------------------------------
 
+    @handles(MailRead)
     def _read(self, action: MailRead) -> ActionResult:
         messages = self._folder(action.folder)
         shown = newest(messages, action.limit)
@@ -305,6 +298,7 @@ class MailInterface(Interface):
                 f"the mail folder {folder!r} could not be read: {error}"
             ) from error
 
+    @handles(MailSaveAttachment)
     def _save_attachment(self, action: MailSaveAttachment) -> ActionResult:
         folder = self.path(action.folder)
         if folder.exists() and not folder.is_dir():

@@ -21,21 +21,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlparse
 
+from pcagent.action_handlers import handles
 from pcagent.app_actions import (
-    APP_ACTION_CLASSES,
-    AppAction,
     SheetOpen,
     SheetRead,
     SheetSave,
-    SheetSet,
-    SheetSort,
     WriterOpen,
     WriterSave,
 )
 from pcagent.env.accessibility import WorkerProcess
-from pcagent.env.app_interfaces import Interface
-from pcagent.env.app_interfaces.office_sheet import sheet_action
-from pcagent.env.app_interfaces.office_writer import paragraph_listing, writer_action
+from pcagent.env.app_interfaces import Interface, office_sheet, office_writer
+from pcagent.env.app_interfaces.office_writer import paragraph_listing
 from pcagent.env.app_interfaces.windows import raise_window
 from pcagent.env.apps import libreoffice_pipe_name
 from pcagent.env.observation import ActionResult
@@ -91,22 +87,28 @@ OPEN_HINTS = {"text": "writer_open opens one", "spreadsheet": "sheet_open opens 
 class OfficeInterface(Interface):
     """LibreOffice's documents through UNO, from a worker process kept between actions."""
 
-    actions = tuple(c for c in APP_ACTION_CLASSES if c.belongs_to in ("writer", "spreadsheet"))
+    #: The document actions are declared beside their requests and checks.
+    handler_modules = (office_writer, office_sheet)
 
     def __init__(self, sandbox: SandboxDesktop) -> None:
         super().__init__(sandbox)
         self._worker: WorkerProcess | None = None
 
-    def perform(self, action: AppAction) -> ActionResult:
-        if isinstance(action, WriterOpen | SheetOpen):
-            kind = "text" if isinstance(action, WriterOpen) else "spreadsheet"
-            return self.open(self.source(action.path), kind)
-        if isinstance(action, WriterSave | SheetSave):
-            kind = "text" if isinstance(action, WriterSave) else "spreadsheet"
-            return self.save(kind, self.path(action.path) if action.path else None)
-        if isinstance(action, SheetRead | SheetSet | SheetSort):
-            return sheet_action(self, action)
-        return writer_action(self, action)
+    @handles(WriterOpen)
+    def _open_text(self, action: WriterOpen) -> ActionResult:
+        return self.open(self.source(action.path), "text")
+
+    @handles(SheetOpen)
+    def _open_sheet(self, action: SheetOpen) -> ActionResult:
+        return self.open(self.source(action.path), "spreadsheet")
+
+    @handles(WriterSave)
+    def _save_text(self, action: WriterSave) -> ActionResult:
+        return self.save("text", self.path(action.path) if action.path else None)
+
+    @handles(SheetSave)
+    def _save_sheet(self, action: SheetSave) -> ActionResult:
+        return self.save("spreadsheet", self.path(action.path) if action.path else None)
 
     def close(self) -> None:
         worker, self._worker = self._worker, None
@@ -209,7 +211,7 @@ class OfficeInterface(Interface):
             read = self.on_document("writer_read", kind)
             output = paragraph_listing(read["paragraphs"])
         else:
-            output = sheet_action(self, SheetRead()).output
+            output = office_sheet.read_cells(self, SheetRead()).output
         return ActionResult(
             ok=True,
             message=f"LibreOffice shows {self.shown(path)} in front",

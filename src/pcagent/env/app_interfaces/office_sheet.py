@@ -7,7 +7,8 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
-from pcagent.app_actions import AppAction, SheetRead, SheetSet, SheetSort
+from pcagent.action_handlers import handles
+from pcagent.app_actions import SheetRead, SheetSet, SheetSort
 from pcagent.env.observation import ActionResult
 from pcagent.errors import AppInterfaceError
 
@@ -34,19 +35,15 @@ def cell_table(answer: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def sheet_action(interface: OfficeInterface, action: AppAction) -> ActionResult:
-    if isinstance(action, SheetRead):
-        answer = interface.on_document("sheet_read", "spreadsheet", range=action.range)
-        return ActionResult(
-            ok=True,
-            message=f"{answer['title']}: read {answer['range']} of sheet {answer['sheet']!r}",
-            output=cell_table(answer),
-            verified=True,
-        )
-    if isinstance(action, SheetSet):
-        return _set(interface, action)
-    assert isinstance(action, SheetSort)
-    return _sort(interface, action)
+@handles(SheetRead)
+def read_cells(interface: OfficeInterface, action: SheetRead) -> ActionResult:
+    answer = interface.on_document("sheet_read", "spreadsheet", range=action.range)
+    return ActionResult(
+        ok=True,
+        message=f"{answer['title']}: read {answer['range']} of sheet {answer['sheet']!r}",
+        output=cell_table(answer),
+        verified=True,
+    )
 
 
 def _holds(cell: dict[str, Any]) -> bool:
@@ -67,6 +64,7 @@ def _holds(cell: dict[str, Any]) -> bool:
     return cell["type"] == "TEXT" and cell["shown"] == wanted
 
 
+@handles(SheetSet)
 def _set(interface: OfficeInterface, action: SheetSet) -> ActionResult:
     values = [list(row) for row in action.values]
     answer = interface.on_document("sheet_set", "spreadsheet", cell=action.cell, values=values)
@@ -98,6 +96,7 @@ def _sort_key(value: Any) -> tuple[int, Any]:
     return (1, str(value).casefold())
 
 
+@handles(SheetSort)
 def _sort(interface: OfficeInterface, action: SheetSort) -> ActionResult:
     answer = interface.on_document(
         "sheet_sort",

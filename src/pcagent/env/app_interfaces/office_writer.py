@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from pcagent.app_actions import AppAction, WriterFormat, WriterInsert, WriterRead
+from pcagent.action_handlers import handles
+from pcagent.app_actions import WriterFormat, WriterInsert, WriterRead
 from pcagent.env.observation import ActionResult
 from pcagent.errors import AppInterfaceError
 
@@ -32,21 +33,18 @@ def _preview(text: str) -> str:
     return repr(text if len(text) <= PREVIEW else text[:PREVIEW] + "...")
 
 
-def writer_action(interface: OfficeInterface, action: AppAction) -> ActionResult:
-    if isinstance(action, WriterRead):
-        answer = interface.on_document("writer_read", "text")
-        return ActionResult(
-            ok=True,
-            message=f"{answer['title']}: {len(answer['paragraphs'])} paragraphs",
-            output=paragraph_listing(answer["paragraphs"]),
-            verified=True,
-        )
-    if isinstance(action, WriterInsert):
-        return _insert(interface, action)
-    assert isinstance(action, WriterFormat)
-    return _format(interface, action)
+@handles(WriterRead)
+def read_paragraphs(interface: OfficeInterface, action: WriterRead) -> ActionResult:
+    answer = interface.on_document("writer_read", "text")
+    return ActionResult(
+        ok=True,
+        message=f"{answer['title']}: {len(answer['paragraphs'])} paragraphs",
+        output=paragraph_listing(answer["paragraphs"]),
+        verified=True,
+    )
 
 
+@handles(WriterInsert)
 def _insert(interface: OfficeInterface, action: WriterInsert) -> ActionResult:
     answer = interface.on_document(
         "writer_insert", "text", text=action.text, where=action.where, paragraph=action.paragraph
@@ -81,6 +79,7 @@ def _wanted(action: WriterFormat) -> dict[str, Any]:
     return wanted
 
 
+@handles(WriterFormat)
 def _format(interface: OfficeInterface, action: WriterFormat) -> ActionResult:
     wanted = _wanted(action)
     changes = {**wanted, "size_step": action.size_step}
