@@ -42,6 +42,7 @@ from pcagent.experience.graph import PageGraph
 from pcagent.runtime.record_export import export_run
 from pcagent.runtime.record_models import RunRecord, StepRecord
 from pcagent.runtime.records import RunStore
+from pcagent.viewer.bench_progress import bench_progress
 from pcagent.viewer.compare_pages import (
     ComparedResult,
     ComparedRun,
@@ -68,6 +69,7 @@ from pcagent.viewer.run_pages import (
     runs_page,
     step_html,
 )
+from pcagent.viewer.window_crop import window_region
 
 #: The cookie that carries the token after the first page.
 COOKIE = "pcagent_view"
@@ -321,15 +323,19 @@ def create_app(
                 continue
             screenshot = state.store.screenshot_path(run.run_id, step.step)
             som = state.store.set_of_mark_path(run.run_id, step.step)
+            screen_size = state.images.size(screenshot)
             sections.append(
                 step_html(
                     run.run_id,
                     step,
                     calls=contents.calls_by_step.get(step.step, []),
                     events=contents.events_by_step.get(step.step, []),
-                    screen_size=state.images.size(screenshot),
+                    screen_size=screen_size,
                     has_som=som.is_file(),
                     form_token=token_for_forms,
+                    region=window_region(step.listing, step.action, screen_size)
+                    if screen_size
+                    else None,
                 )
             )
         return sections
@@ -472,12 +478,21 @@ def create_app(
 
     @app.get("/runs/{run_id}/steps/{step}/thumb/{kind}.png")
     def step_thumbnail(
-        run_id: str, step: int, kind: str, w: int = DEFAULT_THUMBNAIL_WIDTH
+        run_id: str, step: int, kind: str, w: int = DEFAULT_THUMBNAIL_WIDTH, view: str = "screen"
     ) -> Response:
+        """A small copy of a step's image: of the whole screen (``view=screen``) or of the
+        application's region (``view=window``; the whole screen when none is known)."""
         path = step_file(run_id, step, kind)
         width = min(THUMBNAIL_WIDTHS, key=lambda option: abs(option - w))
+        if view not in ("screen", "window"):
+            return _html(error_page("Bad request", "view is screen or window."), 400)
+        region = None
+        if view == "window":
+            size = state.images.size(path)
+            record = recorded_step(run_id, step)
+            region = window_region(record.listing, record.action, size) if size else None
         try:
-            data = state.images.thumbnail(path, width)
+            data = state.images.thumbnail(path, width, region)
         except OSError as error:
             raise NotFound(f"{path} is not a readable image: {error}") from None
         return Response(
@@ -552,11 +567,16 @@ def create_app(
 
     @app.get("/bench", response_class=HTMLResponse)
     def bench_runs() -> Response:
+        recent = state.store.list_runs(RUNS_LISTED)
         with state.bench_lock:
             bench = state.bench_store()
-            runs = bench.runs() if bench is not None else []
+            progress = (
+                [bench_progress(run, bench.results(run.bench_id), recent) for run in bench.runs()]
+                if bench is not None
+                else []
+            )
         where = str(sources.bench_dir) if sources.bench_dir else "no benchmark folder"
-        return _html(bench_list_page(runs, where))
+        return _html(bench_list_page(progress, where))
 
     @app.get("/bench/compare", response_class=HTMLResponse)
     def bench_compare(task: str, a: str, b: str) -> Response:
@@ -583,6 +603,7 @@ def create_app(
 
     @app.get("/bench/{bench_id}", response_class=HTMLResponse)
     def bench_run(bench_id: str) -> Response:
+        recent = state.store.list_runs(RUNS_LISTED)
         with state.bench_lock:
             bench = state.bench_store()
             if bench is None:
@@ -605,7 +626,8 @@ def create_app(
                 for result in bench.results(other.bench_id):
                     if result.task_id in own:
                         others.setdefault(result.task_id, []).append(other.bench_id)
-            return _html(bench_page(bench, run, tasks, known, others))
+            progress = bench_progress(run, bench.results(run.bench_id), recent)
+            return _html(bench_page(bench, run, tasks, known, others, progress))
 
     # --- experience ------------------------------------------------------------------------------
 
