@@ -60,6 +60,7 @@ from pcagent.viewer.other_pages import (
     experience_node_page,
     experience_page,
 )
+from pcagent.viewer.page_graph_view import PagePictures
 from pcagent.viewer.run_pages import (
     STATUSES,
     RunContents,
@@ -111,6 +112,7 @@ class _State:
     bench: BenchStore | None = None
     builtin_tasks: dict[str, Task] | None = None
     graphs: dict[tuple[str, int], PageGraph] = field(default_factory=dict)
+    pictures: PagePictures | None = None
 
     def bench_store(self) -> BenchStore | None:
         """The benchmark results, opened on first use; None when there are none."""
@@ -137,6 +139,12 @@ class _State:
             self.graphs.clear()
             self.graphs[key] = PageGraph.load(path)
         return self.graphs[key]
+
+    def page_pictures(self, graph: PageGraph) -> PagePictures:
+        """The pictures of ``graph``'s pages (kept while the graph is the one loaded)."""
+        if self.pictures is None or self.pictures.graph is not graph:
+            self.pictures = PagePictures(graph)
+        return self.pictures
 
 
 def check_sources(sources: ViewerSources) -> RunStore:
@@ -650,8 +658,16 @@ def create_app(
     @app.get("/experience", response_class=HTMLResponse)
     def experience(graph: str = "", app: str = "", q: str = "", offset: int = 0) -> Response:
         path = graph_path(graph)
+        loaded = load_graph(path)
         return _html(
-            experience_page(load_graph(path), path, app=app, query=q, offset=max(0, offset))
+            experience_page(
+                loaded,
+                path,
+                app=app,
+                query=q,
+                offset=max(0, offset),
+                pictures=state.page_pictures(loaded),
+            )
         )
 
     @app.get("/experience/query", response_class=HTMLResponse)
@@ -670,6 +686,27 @@ def create_app(
             return _html(experience_query_page(path, apps, question))
         except PcAgentError as error:  # the embedding model is not installed, for one
             raise NotFound(str(error)) from None
+
+    @app.get("/experience/nodes/{node_id}/picture.png")
+    def experience_node_picture(node_id: int, graph: str = "") -> Response:
+        """A small picture of a page: the screenshot of a recorded step that showed it, cut to
+        the application."""
+        loaded = load_graph(graph_path(graph))
+        node = next((n for n in loaded.nodes if n.id == node_id), None)
+        if node is None:
+            raise NotFound(f"The page graph has no page {node_id}.")
+        found = state.page_pictures(loaded).picture_of(node)
+        if found is None:
+            raise NotFound(f"No recorded step shows page {node_id} any more.")
+        size = state.images.size(found.screenshot)
+        region = window_region(found.step.listing, found.step.action, size) if size else None
+        try:
+            data = state.images.thumbnail(found.screenshot, 320, region)
+        except OSError as error:
+            raise NotFound(f"{found.screenshot} is not a readable image: {error}") from None
+        return Response(
+            data, media_type="image/png", headers={"Cache-Control": "private, max-age=300"}
+        )
 
     @app.get("/experience/nodes/{node_id}", response_class=HTMLResponse)
     def experience_node(node_id: int, graph: str = "") -> Response:

@@ -16,10 +16,11 @@ from pcagent.bench.failure_causes import CAUSES
 from pcagent.bench.report import summary
 from pcagent.bench.results import BenchRun, BenchStore
 from pcagent.bench.tasks import Task
-from pcagent.experience.graph import PageEdge, PageGraph
+from pcagent.experience.graph import PageEdge, PageGraph, PageNode
 from pcagent.viewer.bench_progress import BenchProgress
 from pcagent.viewer.compare_pages import other_results_links, result_details
 from pcagent.viewer.layout import esc, page, table, url_part, when
+from pcagent.viewer.page_graph_view import DRAWN_PAGES, PagePictures, page_graph_svg
 
 
 def _percent(value: Any) -> str:
@@ -171,9 +172,18 @@ def bench_page(
 NODES_PER_PAGE = 200
 
 
-def experience_page(graph: PageGraph, path: Path, *, app: str, query: str, offset: int) -> str:
-    """The page graph's nodes (filtered by application and text), ``NODES_PER_PAGE`` at a time,
-    most visited first, with the number of their out-edges."""
+def experience_page(
+    graph: PageGraph,
+    path: Path,
+    *,
+    app: str,
+    query: str,
+    offset: int,
+    pictures: PagePictures | None = None,
+) -> str:
+    """The page graph drawn (the most visited of the pages that pass the filter, with their
+    ``pictures``), then its nodes (filtered by application and text), ``NODES_PER_PAGE`` at a
+    time, most visited first, with the number of their out-edges."""
     out_edges = graph.out_edges()
     apps = sorted({node.app for node in graph.nodes})
     wanted = query.casefold()
@@ -218,11 +228,27 @@ def experience_page(graph: PageGraph, path: Path, *, app: str, query: str, offse
         f"{len(graph.edges)} edges, {len(graph.plans)} plans, built from {len(graph.sources)} "
         f"runs · embeddings {esc(graph.model)} · "
         f'<a href="/experience/query?{graph_arg}">ask it</a></p>{form}'
-        f"<p>{len(nodes)} pages match; {offset + 1 if shown else 0}–{offset + len(shown)} shown</p>"
+        + _graph_drawing(graph, nodes, graph_arg, pictures or PagePictures(graph))
+        + f"<p>{len(nodes)} pages match; {offset + 1 if shown else 0}–{offset + len(shown)} shown</p>"
         + table(["page", "app", "title", "labels", "visits", "out-edges"], rows)
         + paging
     )
     return page("Page graph", body)
+
+
+def _graph_drawing(
+    graph: PageGraph, nodes: Sequence[PageNode], graph_arg: str, pictures: PagePictures
+) -> str:
+    drawing = page_graph_svg(graph, nodes, graph_arg, pictures)
+    if not drawing:
+        return ""
+    drawn = min(len(nodes), DRAWN_PAGES)
+    return (
+        f"<h2>Graph</h2><p class=muted>the {drawn} most visited of the pages that match; "
+        "an arrow is an action that led from one page to another (hover for the action), a "
+        'loop one that stayed on its page</p><div class="page-graph-box">'
+        f"{drawing}</div><h2>Pages</h2>"
+    )
 
 
 def experience_node_page(graph: PageGraph, path: Path, node_id: int) -> str | None:

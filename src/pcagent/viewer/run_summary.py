@@ -92,10 +92,12 @@ def cost_html(
     """The models used, per role: model name ("-" when the record names none), calls, tokens
     in and out, time spent waiting for the model; a total row; the run's time beside it."""
     models = role_models(run)
+    # A record that names models per role names them all; one name for the run is every role's.
+    fallback = "-" if models else (fallback_model or "-")
     costs = role_costs(calls)
     rows = [
         f'<tr class="role-cost" data-role="{esc(cost.role)}"><td>{esc(cost.role)}</td>'
-        f"<td>{esc(models.get(cost.role) or fallback_model or '-')}</td><td>{cost.calls}</td>"
+        f"<td>{esc(models.get(cost.role) or fallback)}</td><td>{cost.calls}</td>"
         f"<td>{cost.reasked}</td><td>{cost.failed}</td><td>{cost.prompt_tokens}</td>"
         f"<td>{cost.completion_tokens}</td><td>{duration(cost.seconds)}</td></tr>"
         for cost in costs
