@@ -49,6 +49,16 @@ def test_the_region_holds_the_window_and_has_the_screen_shape() -> None:
     assert region.right <= SCREEN[0] and region.bottom <= SCREEN[1]
 
 
+def test_a_document_area_reaches_as_far_past_its_centre_as_the_window_starts_before() -> None:
+    # A text editor's window at (5, 18)-(644, 506): its menus and its text area, by centre.
+    listing = '1 menu "File" @24,41\n2 menu "Help" @299,41\n3 text focused @325,281'
+    region = window_region(listing, None, SCREEN)
+    assert region is not None
+    assert region.right >= 644 and region.bottom >= 506
+    menus_only = window_region('1 menu "File" @24,41\n2 menu "Help" @299,41', None, SCREEN)
+    assert menus_only is not None and menus_only.bottom < 506
+
+
 def test_a_region_takes_in_the_point_acted_on() -> None:
     alone = window_region(LISTING, None, SCREEN)
     with_drag = window_region(LISTING, act.Drag(start_x=100, start_y=100, end_x=700, end_y=500), SCREEN)  # fmt: skip

@@ -21,6 +21,12 @@ MARGIN_SHARE = 0.06
 MIN_SHARE = 0.4
 #: A region this close to the whole screen is not worth cropping to.
 WHOLE_SCREEN_SHARE = 0.85
+#: Listing roles (as abbreviated there) of elements that fill a window's body: a document, a
+#: text area, a web page, a sheet. The listing gives only their centre, and a window's body
+#: runs about as far past it as from the window's left and top edges to it.
+BODY_ROLES = frozenset(
+    {"text", "document", "webpage", "sheet", "terminal", "table", "tree", "list"}
+)
 
 
 def action_points(action: Action | None) -> list[tuple[int, int]]:
@@ -53,15 +59,18 @@ def window_region(listing: str, action: Action | None, screen: tuple[int, int]) 
     width, height = screen
     if width <= 0 or height <= 0:
         return None
-    points = [(m.x, m.y) for m in parse_listing(listing)] + action_points(action)
+    marks = [m for m in parse_listing(listing) if 0 <= m.x < width and 0 <= m.y < height]
+    points = [(m.x, m.y) for m in marks] + action_points(action)
     points = [(x, y) for x, y in points if 0 <= x < width and 0 <= y < height]
     if not points:
         return None
+    low_x, low_y = min(x for x, _ in points), min(y for _, y in points)
+    bodies = [(2 * m.x - low_x, 2 * m.y - low_y) for m in marks if m.role in BODY_ROLES]
     margin = MARGIN_SHARE * min(width, height)
-    left = min(x for x, _ in points) - margin
-    right = max(x for x, _ in points) + margin
-    top = min(y for _, y in points) - margin
-    bottom = max(y for _, y in points) + margin
+    left = low_x - margin
+    right = max(x for x, _ in points + bodies) + margin
+    top = low_y - margin
+    bottom = max(y for _, y in points + bodies) + margin
     region_w = max(right - left, MIN_SHARE * width)
     region_h = max(bottom - top, MIN_SHARE * height)
     # Grow the narrower side so every picture of the run has the same shape.
