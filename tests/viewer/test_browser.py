@@ -115,6 +115,11 @@ def test_a_running_run_gains_a_step_without_reload(
     live_run_writer.click(run_id, 2, 700, 500)
     page.locator("#step-2").wait_for(state="attached", timeout=10_000)
     assert page.locator("#step-2 circle.click-mark").get_attribute("cx") == "700"
+    films = page.locator("#filmstrip a.film")  # the filmstrip gains it too
+    assert films.count() == 2 and films.nth(1).get_attribute("href") == "#step-2"
+    assert "/steps/2/thumb/screenshot.png" in (
+        films.nth(1).locator("img").get_attribute("src") or ""
+    )
     live_run_writer.finish(run_id)
     page.wait_for_function("() => document.getElementById('run-status').textContent === 'finished'")
     assert page.locator("section.step").count() == 2

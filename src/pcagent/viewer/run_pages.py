@@ -38,7 +38,6 @@ from pcagent.viewer.layout import duration, esc, lazy_details, page, table, url_
 from pcagent.viewer.run_summary import (
     STEP_KEYS_SCRIPT,
     cost_html,
-    film_item,
     filmstrip_html,
     outcome_html,
 )
@@ -425,9 +424,9 @@ def step_html(
     )
     if form_token:
         details.append(rewind_form(run_id, n, form_token))
-    film = film_item(run_id, n, verdict)
     return (
-        f'<section class="step" id="step-{n}" data-step="{n}" data-film="{esc(film)}">{heading}'
+        f'<section class="step" id="step-{n}" data-step="{n}" data-verdict="{esc(verdict)}">'
+        f"{heading}"
         f'<div class="visual">{visual}</div><div class="details">{"".join(details)}</div></section>'
     )
 

@@ -197,11 +197,24 @@ STEP_KEYS_SCRIPT = """
   });
   window.addFilm = function (section) {
     var strip = document.querySelector('#filmstrip .films');
-    if (!strip || !section.dataset.film) return;
-    var box = document.createElement('div');
-    box.innerHTML = section.dataset.film;
-    if (box.firstChild) strip.appendChild(box.firstChild);
+    if (!strip) return;
+    var n = section.dataset.step;
+    var run = encodeURIComponent(document.getElementById('timeline').dataset.run);
+    var film = document.createElement('a');
+    film.className = 'film verdict-' + section.dataset.verdict;
+    film.href = '#step-' + n;
+    film.dataset.step = n;
+    film.title = 'step ' + n;
+    var img = document.createElement('img');
+    img.loading = 'lazy';
+    img.alt = 'step ' + n;
+    img.src = '/runs/' + run + '/steps/' + n + '/thumb/screenshot.png?w=FILM_WIDTH&view=window';
+    var label = document.createElement('span');
+    label.textContent = n;
+    film.appendChild(img);
+    film.appendChild(label);
+    strip.appendChild(film);
   };
   if (location.hash.indexOf('#step-') === 0) mark(location.hash.slice(6));
 })();
-"""
+""".replace("FILM_WIDTH", str(FILM_WIDTH))
