@@ -19,12 +19,16 @@ from pcagent.viewer.layout import duration, esc, table, url_part
 FILM_WIDTH = 160
 
 
-def checked_outcome(run: RunRecord, finish: FinishEvent | None) -> tuple[str, str]:
-    """The outcome the run checked and its summary; the run's status (and summary) when it
-    recorded no outcome (still running, or ended by an error before finishing)."""
+def checked_outcome(run: RunRecord, finish: FinishEvent | None) -> tuple[str, str] | None:
+    """The outcome the run checked and its summary (from the record's ``outcome`` where it
+    keeps one, else its ``finish`` event); None when it recorded none (still running, or ended
+    by an error before finishing)."""
+    recorded = getattr(run, "outcome", None)
+    if isinstance(recorded, str) and recorded:
+        return recorded, run.summary
     if finish is not None and finish.outcome:
         return finish.outcome, finish.summary or run.summary
-    return run.status, run.summary
+    return None
 
 
 def role_models(run: RunRecord) -> dict[str, str]:
@@ -73,8 +77,8 @@ def role_costs(calls: Iterable[ModelCallRecord]) -> list[RoleCost]:
 
 
 def outcome_html(run: RunRecord, finish: FinishEvent | None) -> str:
-    outcome, summary = checked_outcome(run, finish)
-    checked = finish is not None and bool(finish.outcome)
+    checked = checked_outcome(run, finish)
+    outcome, summary = checked or (run.status, run.summary)
     note = "" if checked else ' <span class="muted">(no outcome checked yet: the status)</span>'
     return (
         f'<p id="outcome"><b>checked outcome</b> <span class="outcome outcome-{esc(outcome)}">'
