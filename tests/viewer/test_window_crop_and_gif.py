@@ -143,3 +143,12 @@ def test_runs_gif_writes_the_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     assert "2 frames" in result.output
     with Image.open(out) as gif:
         assert gif.n_frames == 2
+    into_folder = CliRunner().invoke(app, ["runs", "gif", run_id, "--out", str(tmp_path)])
+    assert into_folder.exit_code == 0, into_folder.output
+    assert (tmp_path / f"{run_id}.gif").is_file()
+    (tmp_path / "taken").write_text("a file, not a folder")
+    refused = CliRunner().invoke(
+        app, ["runs", "gif", run_id, "--out", str(tmp_path / "taken" / "x.gif")]
+    )
+    assert refused.exit_code == 2 and "cannot write the GIF" in refused.output
+    assert (tmp_path / "taken").read_text() == "a file, not a folder"

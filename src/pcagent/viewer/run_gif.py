@@ -14,7 +14,7 @@ from pathlib import Path
 from PIL import Image, ImageDraw, ImageFont
 
 from pcagent.actions import Action, Click, DoubleClick, Drag, RightClick, Scroll, TypeText
-from pcagent.errors import RecordError
+from pcagent.errors import ConfigurationError, RecordError
 from pcagent.runtime.records import RunStore
 from pcagent.viewer.drawing import action_text
 
@@ -144,9 +144,11 @@ def write_run_gif(
     width: int = DEFAULT_GIF_WIDTH,
     frame_ms: int = DEFAULT_FRAME_MS,
 ) -> WrittenGif:
-    """Write the run's GIF to ``out`` (replacing it; its folder is made). Raises
-    :class:`~pcagent.errors.RunNotFoundError` for an unknown run and
-    :class:`~pcagent.errors.RecordError` when no step of it has a screenshot."""
+    """Write the run's GIF to ``out`` (a file, replaced; its folder is made) or, when ``out``
+    is a folder, to ``RUN.gif`` inside it. Raises :class:`~pcagent.errors.RunNotFoundError` for
+    an unknown run, :class:`~pcagent.errors.RecordError` when no step of it has a screenshot and
+    :class:`~pcagent.errors.ConfigurationError` when the file cannot be written; nothing is left
+    behind then."""
     run = store.get_run(run_id)
     frames = run_frames(store, run.run_id, width=width)
     if not frames:
@@ -154,16 +156,25 @@ def write_run_gif(
             f"run {run.run_id} has no step with a screenshot ({run.steps} steps recorded); "
             "there is nothing to animate"
         )
-    out.parent.mkdir(parents=True, exist_ok=True)
+    if out.is_dir():
+        out = out / f"{run.run_id}.gif"
     partial = out.with_name(out.name + ".partial")
-    frames[0].save(
-        partial,
-        format="GIF",
-        save_all=True,
-        append_images=frames[1:],
-        duration=frame_ms,
-        loop=0,
-        optimize=False,
-    )
-    partial.replace(out)
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        frames[0].save(
+            partial,
+            format="GIF",
+            save_all=True,
+            append_images=frames[1:],
+            duration=frame_ms,
+            loop=0,
+            optimize=False,
+        )
+        partial.replace(out)
+    except OSError as error:
+        if partial.is_file():  # written, but not moved into place
+            partial.unlink()
+        raise ConfigurationError(
+            f"cannot write the GIF to {out}: {error.strerror or error}; choose another --out"
+        ) from error
     return WrittenGif(out, len(frames), frames[0].size)
