@@ -150,7 +150,13 @@ def test_each_role_shows_the_model_the_run_recorded_for_it(page: Page, viewer: V
     with RunStore(viewer.records.runs_dir) as store:
         run_id = store.create_run(
             "Open the calculator",
-            {"models": {"decision": "qwen2.5-vl-7b", "manager": "qwen2.5-coder-7b"}},
+            # As a run records each role's model: its profile and the backend's name.
+            {
+                "models": {
+                    "decision": {"profile": "vision", "model": "local:qwen2.5-vl-7b"},
+                    "manager": {"profile": "", "model": "local:qwen2.5-coder-7b"},
+                }
+            },
         ).run_id
         write_step(store, run_id, 1, act.Click(x=10, y=10))
         store.add_call(call(run_id, 1, "reflection"))
@@ -160,7 +166,7 @@ def test_each_role_shows_the_model_the_run_recorded_for_it(page: Page, viewer: V
         row.get_attribute("data-role"): row.locator("td").nth(1).inner_text()
         for row in page.locator("tr.role-cost").all()
     }
-    assert models == {"decision": "qwen2.5-vl-7b", "reflection": "-"}
+    assert models == {"decision": "local:qwen2.5-vl-7b (vision)", "reflection": "-"}
 
 
 def test_a_benchmark_in_progress_links_its_live_run_and_counts_its_tasks(

@@ -31,22 +31,28 @@ def checked_outcome(run: RunRecord, finish: FinishEvent | None) -> tuple[str, st
     return None
 
 
-def role_models(run: RunRecord) -> dict[str, str]:
-    """The model name of each role (agent) as the run recorded it: a ``models`` mapping of the
-    record or of its settings; empty when the record names none per role."""
+def models_by_role(run: RunRecord) -> dict[str, str]:
+    """The model name of each role (agent) as the run recorded it: the record's ``models``
+    (each role's profile and model) where it keeps them, else a ``models`` mapping of its
+    settings; empty when the record names none per role."""
     for source in (getattr(run, "models", None), run.settings.get("models")):
         if isinstance(source, Mapping) and source:
-            return {str(role): _model_name(name) for role, name in source.items() if name}
+            named = {str(role): _model_name(value) for role, value in source.items() if value}
+            return {role: name for role, name in named.items() if name}
     return {}
 
 
 def _model_name(value: Any) -> str:
-    """A role's model as text: a name, or a profile mapping that names its model."""
+    """A role's model as text: ``model (profile)``, ``model``, or the name as recorded."""
+    if isinstance(value, str):
+        return value
     if isinstance(value, Mapping):
-        for key in ("model", "name", "profile"):
-            if value.get(key):
-                return str(value[key])
-    return str(value)
+        model, profile = value.get("model"), value.get("profile")
+    else:
+        model, profile = getattr(value, "model", None), getattr(value, "profile", None)
+    if not model:
+        return ""
+    return f"{model} ({profile})" if profile else str(model)
 
 
 @dataclass
@@ -80,9 +86,14 @@ def outcome_html(run: RunRecord, finish: FinishEvent | None) -> str:
     checked = checked_outcome(run, finish)
     outcome, summary = checked or (run.status, run.summary)
     note = "" if checked else ' <span class="muted">(no outcome checked yet: the status)</span>'
+    # A run ended by an error records it with its outcome (records of older versions do not).
+    error = getattr(finish, "error", "") if finish is not None else ""
     return (
         f'<p id="outcome"><b>checked outcome</b> <span class="outcome outcome-{esc(outcome)}">'
-        f"{esc(outcome)}</span>{note}" + (f" · {esc(summary)}" if summary else "") + "</p>"
+        f"{esc(outcome)}</span>{note}"
+        + (f" · {esc(summary)}" if summary else "")
+        + (f' <span class="fail run-error">{esc(error)}</span>' if error else "")
+        + "</p>"
     )
 
 
@@ -95,7 +106,7 @@ def cost_html(
 ) -> str:
     """The models used, per role: model name ("-" when the record names none), calls, tokens
     in and out, time spent waiting for the model; a total row; the run's time beside it."""
-    models = role_models(run)
+    models = models_by_role(run)
     # A record that names models per role names them all; one name for the run is every role's.
     fallback = "-" if models else (fallback_model or "-")
     costs = role_costs(calls)
