@@ -55,10 +55,15 @@ SUBTASKS = [
 
 
 def screenshot(step: int, colour: str = "#d0e4f7") -> Image.Image:
+    """A desktop with a calculator window where the steps' listings put its buttons."""
     image = Image.new("RGB", SCREEN, colour)
     draw = ImageDraw.Draw(image)
-    draw.rectangle((40, 40, 760, 120), fill="#ffffff", outline="#333333")
-    draw.text((60, 70), f"step {step}", fill="#000000")
+    draw.rectangle((280, 240, 620, 470), fill="#f4f4f4", outline="#333333")
+    draw.rectangle((280, 240, 620, 256), fill="#243447")
+    draw.text((290, 242), f"Calculator - step {step}", fill="#ffffff")
+    for label, x, y in (("7", 310, 270), ("=", 400, 300)):
+        draw.rectangle((x - 30, y - 14, x + 30, y + 14), fill="#ffffff", outline="#666666")
+        draw.text((x - 3, y - 6), label, fill="#000000")
     return image
 
 

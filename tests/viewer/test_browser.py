@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING
 import pytest
 from PIL import Image
 
+from pcagent.viewer.run_summary import FILM_WIDTH
+
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
     from tests.viewer.conftest import LiveRunWriter, Viewer
@@ -57,10 +59,14 @@ def test_a_step_shows_its_screenshot_with_the_click_where_it_was(
     image = page.locator("#img-1").bounding_box()
     mark = page.locator("#step-1 circle.click-mark").bounding_box()
     assert image is not None and mark is not None
-    scale = image["width"] / 800  # the recorded screen is 800 x 600
+    # The picture shows the application's region of the 800 x 600 screen.
+    left, top, width, _ = map(
+        int, (page.locator("#img-1").get_attribute("data-window-box") or "").split()
+    )
+    scale = image["width"] / width
     centre_x, centre_y = mark["x"] + mark["width"] / 2, mark["y"] + mark["height"] / 2
-    assert abs(centre_x - (image["x"] + 600 * scale)) < 2
-    assert abs(centre_y - (image["y"] + 450 * scale)) < 2
+    assert abs(centre_x - (image["x"] + (600 - left) * scale)) < 2
+    assert abs(centre_y - (image["y"] + (450 - top) * scale)) < 2
     assert page.locator("#step-2 line.drag-path").count() == 1
     assert "42*2=" in (page.locator("#step-3 g.typed-text").text_content() or "")
     page.screenshot(path=tmp_path / "run.png", full_page=True)
@@ -109,6 +115,11 @@ def test_a_running_run_gains_a_step_without_reload(
     live_run_writer.click(run_id, 2, 700, 500)
     page.locator("#step-2").wait_for(state="attached", timeout=10_000)
     assert page.locator("#step-2 circle.click-mark").get_attribute("cx") == "700"
+    films = page.locator("#filmstrip a.film")  # the filmstrip gains it too
+    assert films.count() == 2 and films.nth(1).get_attribute("href") == "#step-2"
+    assert "/steps/2/thumb/screenshot.png" in (
+        films.nth(1).locator("img").get_attribute("src") or ""
+    )
     live_run_writer.finish(run_id)
     page.wait_for_function("() => document.getElementById('run-status').textContent === 'finished'")
     assert page.locator("section.step").count() == 2
@@ -128,12 +139,14 @@ def test_a_long_run_loads_only_the_images_in_view(
     )
     page.goto(f"{viewer.url}/runs/{run_id}")
     page.wait_for_load_state("networkidle")
-    first_view = len(images)
-    assert 0 < first_view < 15, first_view
+    film = [url for url in images if f"w={FILM_WIDTH}" in url]
+    timeline = [url for url in images if url not in film]
+    assert 0 < len(timeline) < 15, timeline
+    assert 0 < len(film) < 40, film  # the filmstrip, too, loads what it shows
     page.locator("#step-40").scroll_into_view_if_needed()
     _loaded(page, "#img-40")
     assert any("/steps/40/thumb/screenshot.png" in url for url in images)
-    assert len(images) < 40
+    assert len([url for url in images if url not in film]) < 40
 
 
 def test_the_benchmark_page_colours_a_failed_sub_goal(

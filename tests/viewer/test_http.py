@@ -93,6 +93,14 @@ def test_step_fragments_and_images(viewer: Viewer) -> None:
         assert Image.open(io.BytesIO(thumb.content)).size == (320, 240)
         again = client.get(f"/runs/{run}/steps/1/thumb/screenshot.png", params={"w": 320})
         assert again.content == thumb.content
+        # The application's part of the 800 x 600 screen, in the screen's proportions.
+        cut = client.get(f"/runs/{run}/steps/1/thumb/som.png", params={"w": 960, "view": "window"})
+        with Image.open(io.BytesIO(cut.content)) as window:
+            width, height = window.size
+            assert width < 800 and abs(width / height - 800 / 600) < 0.02
+            assert window.getpixel((width // 2, height // 2)) != (0xF7, 0xE0, 0xD0)  # not desktop
+        odd = client.get(f"/runs/{run}/steps/1/thumb/screenshot.png", params={"view": "corner"})
+        assert odd.status_code == 400 and "view is screen or window" in odd.text
         later = client.get(f"/runs/{run}/steps", params={"after": 2}).text
         assert 'id="step-3"' in later and 'id="step-2"' not in later
 

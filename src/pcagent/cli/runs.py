@@ -1,4 +1,4 @@
-"""``pcagent run`` and ``pcagent runs list|show|resume|replay|rewind|restore-unsaved|import``.
+"""``pcagent run`` and ``pcagent runs list|show|resume|replay|rewind|restore-unsaved|import|gif``.
 
 Every command checks its input (the instruction, the ablation, the mode, the run id, the files)
 before a desktop starts, so a typo costs nothing and leaves no run behind.
@@ -668,3 +668,33 @@ def import_run_command(
             "the link to it was dropped[/yellow]"
         )
     console.print(f"record: {folder}  (pcagent runs show {run.run_id})")
+
+
+@runs_app.command("gif")
+@reports_errors
+def gif_command(
+    run_id: RunIdArgument,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", help="File to write (default: ./RUN.gif).", metavar="FILE"),
+    ] = None,
+    width: Annotated[
+        int, typer.Option(help="Width of the frames in pixels.", min=160, max=1920)
+    ] = 800,
+    frame_ms: Annotated[
+        int, typer.Option("--frame-ms", help="How long each step shows, in ms.", min=100)
+    ] = 1200,
+) -> None:
+    """Write an animated GIF of a run: one frame per step, its action drawn on its screenshot."""
+    from pcagent.runtime.records import RunStore
+    from pcagent.viewer.run_gif import write_run_gif
+
+    with RunStore(load_config().runs_dir) as store:
+        record = store.get_run(run_id)
+        target = out if out is not None else Path(f"{record.run_id}.gif")
+        written = write_run_gif(store, record.run_id, target, width=width, frame_ms=frame_ms)
+    width_px, height_px = written.size
+    console.print(
+        f"wrote {escape(str(written.path))}: {written.frames} frames, {width_px}x{height_px}",
+        soft_wrap=True,
+    )

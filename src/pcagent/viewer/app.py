@@ -42,6 +42,7 @@ from pcagent.experience.graph import PageGraph
 from pcagent.runtime.record_export import export_run
 from pcagent.runtime.record_models import RunRecord, StepRecord
 from pcagent.runtime.records import RunStore
+from pcagent.viewer.bench_progress import bench_progress
 from pcagent.viewer.compare_pages import (
     ComparedResult,
     ComparedRun,
@@ -59,6 +60,7 @@ from pcagent.viewer.other_pages import (
     experience_node_page,
     experience_page,
 )
+from pcagent.viewer.page_graph_view import PagePictures
 from pcagent.viewer.run_pages import (
     STATUSES,
     RunContents,
@@ -68,6 +70,7 @@ from pcagent.viewer.run_pages import (
     runs_page,
     step_html,
 )
+from pcagent.viewer.window_crop import window_region
 
 #: The cookie that carries the token after the first page.
 COOKIE = "pcagent_view"
@@ -109,6 +112,7 @@ class _State:
     bench: BenchStore | None = None
     builtin_tasks: dict[str, Task] | None = None
     graphs: dict[tuple[str, int], PageGraph] = field(default_factory=dict)
+    pictures: PagePictures | None = None
 
     def bench_store(self) -> BenchStore | None:
         """The benchmark results, opened on first use; None when there are none."""
@@ -135,6 +139,12 @@ class _State:
             self.graphs.clear()
             self.graphs[key] = PageGraph.load(path)
         return self.graphs[key]
+
+    def page_pictures(self, graph: PageGraph) -> PagePictures:
+        """The pictures of ``graph``'s pages (kept while the graph is the one loaded)."""
+        if self.pictures is None or self.pictures.graph is not graph:
+            self.pictures = PagePictures(graph)
+        return self.pictures
 
 
 def check_sources(sources: ViewerSources) -> RunStore:
@@ -321,15 +331,19 @@ def create_app(
                 continue
             screenshot = state.store.screenshot_path(run.run_id, step.step)
             som = state.store.set_of_mark_path(run.run_id, step.step)
+            screen_size = state.images.size(screenshot)
             sections.append(
                 step_html(
                     run.run_id,
                     step,
                     calls=contents.calls_by_step.get(step.step, []),
                     events=contents.events_by_step.get(step.step, []),
-                    screen_size=state.images.size(screenshot),
+                    screen_size=screen_size,
                     has_som=som.is_file(),
                     form_token=token_for_forms,
+                    region=window_region(step.listing, step.action, screen_size)
+                    if screen_size
+                    else None,
                 )
             )
         return sections
@@ -472,12 +486,21 @@ def create_app(
 
     @app.get("/runs/{run_id}/steps/{step}/thumb/{kind}.png")
     def step_thumbnail(
-        run_id: str, step: int, kind: str, w: int = DEFAULT_THUMBNAIL_WIDTH
+        run_id: str, step: int, kind: str, w: int = DEFAULT_THUMBNAIL_WIDTH, view: str = "screen"
     ) -> Response:
+        """A small copy of a step's image: of the whole screen (``view=screen``) or of the
+        application's region (``view=window``; the whole screen when none is known)."""
         path = step_file(run_id, step, kind)
         width = min(THUMBNAIL_WIDTHS, key=lambda option: abs(option - w))
+        if view not in ("screen", "window"):
+            return _html(error_page("Bad request", "view is screen or window."), 400)
+        region = None
+        if view == "window":
+            size = state.images.size(path)
+            record = recorded_step(run_id, step)
+            region = window_region(record.listing, record.action, size) if size else None
         try:
-            data = state.images.thumbnail(path, width)
+            data = state.images.thumbnail(path, width, region)
         except OSError as error:
             raise NotFound(f"{path} is not a readable image: {error}") from None
         return Response(
@@ -552,11 +575,16 @@ def create_app(
 
     @app.get("/bench", response_class=HTMLResponse)
     def bench_runs() -> Response:
+        recent = state.store.list_runs(RUNS_LISTED)
         with state.bench_lock:
             bench = state.bench_store()
-            runs = bench.runs() if bench is not None else []
+            progress = (
+                [bench_progress(run, bench.results(run.bench_id), recent) for run in bench.runs()]
+                if bench is not None
+                else []
+            )
         where = str(sources.bench_dir) if sources.bench_dir else "no benchmark folder"
-        return _html(bench_list_page(runs, where))
+        return _html(bench_list_page(progress, where))
 
     @app.get("/bench/compare", response_class=HTMLResponse)
     def bench_compare(task: str, a: str, b: str) -> Response:
@@ -583,6 +611,7 @@ def create_app(
 
     @app.get("/bench/{bench_id}", response_class=HTMLResponse)
     def bench_run(bench_id: str) -> Response:
+        recent = state.store.list_runs(RUNS_LISTED)
         with state.bench_lock:
             bench = state.bench_store()
             if bench is None:
@@ -605,7 +634,8 @@ def create_app(
                 for result in bench.results(other.bench_id):
                     if result.task_id in own:
                         others.setdefault(result.task_id, []).append(other.bench_id)
-            return _html(bench_page(bench, run, tasks, known, others))
+            progress = bench_progress(run, bench.results(run.bench_id), recent)
+            return _html(bench_page(bench, run, tasks, known, others, progress))
 
     # --- experience ------------------------------------------------------------------------------
 
@@ -628,8 +658,16 @@ def create_app(
     @app.get("/experience", response_class=HTMLResponse)
     def experience(graph: str = "", app: str = "", q: str = "", offset: int = 0) -> Response:
         path = graph_path(graph)
+        loaded = load_graph(path)
         return _html(
-            experience_page(load_graph(path), path, app=app, query=q, offset=max(0, offset))
+            experience_page(
+                loaded,
+                path,
+                app=app,
+                query=q,
+                offset=max(0, offset),
+                pictures=state.page_pictures(loaded),
+            )
         )
 
     @app.get("/experience/query", response_class=HTMLResponse)
@@ -648,6 +686,27 @@ def create_app(
             return _html(experience_query_page(path, apps, question))
         except PcAgentError as error:  # the embedding model is not installed, for one
             raise NotFound(str(error)) from None
+
+    @app.get("/experience/nodes/{node_id}/picture.png")
+    def experience_node_picture(node_id: int, graph: str = "") -> Response:
+        """A small picture of a page: the screenshot of a recorded step that showed it, cut to
+        the application."""
+        loaded = load_graph(graph_path(graph))
+        node = next((n for n in loaded.nodes if n.id == node_id), None)
+        if node is None:
+            raise NotFound(f"The page graph has no page {node_id}.")
+        found = state.page_pictures(loaded).picture_of(node)
+        if found is None:
+            raise NotFound(f"No recorded step shows page {node_id} any more.")
+        size = state.images.size(found.screenshot)
+        region = window_region(found.step.listing, found.step.action, size) if size else None
+        try:
+            data = state.images.thumbnail(found.screenshot, 320, region)
+        except OSError as error:
+            raise NotFound(f"{found.screenshot} is not a readable image: {error}") from None
+        return Response(
+            data, media_type="image/png", headers={"Cache-Control": "private, max-age=300"}
+        )
 
     @app.get("/experience/nodes/{node_id}", response_class=HTMLResponse)
     def experience_node(node_id: int, graph: str = "") -> Response:

@@ -144,11 +144,21 @@ def _label(x: float, y: float, text: str, size: float) -> str:
     )
 
 
-def action_overlay_svg(action: Action | None, width: int, height: int) -> str:
+def action_overlay_svg(
+    action: Action | None,
+    width: int,
+    height: int,
+    *,
+    view: tuple[int, int, int, int] | None = None,
+    svg_id: str = "",
+) -> str:
     """An SVG the size of the screenshot (``width`` x ``height`` screen pixels) that marks where
     the action acted: a ring at a click (two for a double click, blue for a right click), a line
     with an arrow for a drag, an arrow for a scroll, and the typed text. Empty for actions that
-    have no place on the screen and type nothing (hotkeys, done...)."""
+    have no place on the screen and type nothing (hotkeys, done...).
+
+    ``view`` (x, y, width, height in screen pixels) is the part of the screen the picture under
+    it shows, when it shows only a part; ``svg_id`` names the SVG for the page's script."""
     if action is None or width <= 0 or height <= 0:
         return ""
     size = max(8.0, min(width, height) / 40)
@@ -186,8 +196,11 @@ def action_overlay_svg(action: Action | None, width: int, height: int) -> str:
             parts.append(_label(label_x, label_y, text, size * 1.6))
         case _:
             return ""
+    x0, y0, view_w, view_h = view or (0, 0, width, height)
+    named = f' id="{escape(svg_id)}"' if svg_id else ""
     return (
-        f'<svg class="action-overlay" viewBox="0 0 {width} {height}" preserveAspectRatio="none" '
+        f'<svg class="action-overlay"{named} viewBox="{x0} {y0} {view_w} {view_h}" '
+        'preserveAspectRatio="none" '
         'xmlns="http://www.w3.org/2000/svg"><defs><marker id="overlay-arrow" viewBox="0 0 10 10" '
         'refX="8" refY="5" markerWidth="4" markerHeight="4" orient="auto">'
         '<path d="M0,0L10,5L0,10z" fill="#e00"/></marker></defs>' + "".join(parts) + "</svg>"

@@ -14,8 +14,11 @@ from pathlib import Path
 
 from PIL import Image
 
-#: The widths a thumbnail may be asked for (a fixed set keeps the cache small and useful).
-THUMBNAIL_WIDTHS = (320, 640, 960)
+from pcagent.env.observation import Box
+
+#: The widths a thumbnail may be asked for (a fixed set keeps the cache small and useful); 160
+#: is the run page's filmstrip.
+THUMBNAIL_WIDTHS = (160, 320, 640, 960)
 DEFAULT_THUMBNAIL_WIDTH = 640
 
 
@@ -27,7 +30,7 @@ class ImageCache:
 
     def __init__(self, max_thumbnails: int = 256) -> None:
         self.max_thumbnails = max_thumbnails
-        self._thumbnails: OrderedDict[tuple[str, int, int], bytes] = OrderedDict()
+        self._thumbnails: OrderedDict[tuple[object, ...], bytes] = OrderedDict()
         self._sizes: dict[tuple[str, int], tuple[int, int]] = {}
         self._lock = threading.Lock()
 
@@ -54,13 +57,17 @@ class ImageCache:
             self._sizes[key] = size
         return size
 
-    def thumbnail(self, path: Path, width: int = DEFAULT_THUMBNAIL_WIDTH) -> bytes:
-        """A PNG of the image scaled down to ``width`` pixels wide (never up).
+    def thumbnail(
+        self, path: Path, width: int = DEFAULT_THUMBNAIL_WIDTH, region: Box | None = None
+    ) -> bytes:
+        """A PNG of the image, cut to ``region`` (image pixels) when one is given, scaled down
+        to ``width`` pixels wide (never up).
 
         Raises FileNotFoundError when the file is missing, OSError when it is not an image.
         """
         stamp = path.stat().st_mtime_ns
-        key = (str(path), stamp, width)
+        cut = None if region is None else (region.x, region.y, region.right, region.bottom)
+        key = (str(path), stamp, width, cut)
         with self._lock:
             cached = self._thumbnails.get(key)
             if cached is not None:
@@ -69,6 +76,8 @@ class ImageCache:
         with Image.open(path) as image:
             image.load()
             small = image.convert("RGB")
+        if cut is not None:
+            small = small.crop(cut)
         if small.width > width:
             small.thumbnail((width, max(1, round(small.height * width / small.width))))
         buffer = io.BytesIO()

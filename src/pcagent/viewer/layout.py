@@ -43,6 +43,19 @@ button{cursor:pointer}
 .compare-row.differs .compare-note{color:#a50}.compare-row.copied .compare-note{color:#666}
 form.rewind-form,form.replay-form{margin:.4em 0}form.rewind-form input{margin-right:.4em}
 .notice{background:#fff3c4;padding:.4em .6em}pre.log-tail{max-height:12em;min-width:20em}
+#filmstrip{position:sticky;top:0;z-index:2;background:#fafafa;border-bottom:1px solid #ccc;
+ padding:.3em 0}
+#filmstrip .films{display:flex;gap:6px;overflow-x:auto;padding-bottom:4px}
+#filmstrip a.film{flex:0 0 auto;width:120px;text-align:center;font-size:.8em;color:#222;
+ text-decoration:none;border:2px solid transparent;border-radius:4px;line-height:1.2}
+#filmstrip a.film img{width:120px;height:75px;object-fit:contain;background:#ddd;display:block}
+#filmstrip a.film.current{border-color:#06c}#filmstrip a.verdict-unexpected_change span{color:#a11}
+#filmstrip .keys{font-size:.8em}
+section.step{scroll-margin-top:130px}section.step.current{border-color:#06c;border-width:2px}
+.shot img.croppable{cursor:zoom-in}.shot img[data-view=screen]{cursor:zoom-out}
+.outcome-finished{color:#176117;font-weight:bold}.outcome-failed{color:#a11;font-weight:bold}
+.outcome-unverified,.outcome-running{color:#8a6d00;font-weight:bold}
+svg.page-graph{background:#fff;border:1px solid #ccc;max-width:100%;height:auto}
 """
 
 #: Loads the body of a ``<details data-src=...>`` the first time it opens, and swaps a step's
@@ -55,14 +68,31 @@ document.addEventListener('toggle', function (e) {
   fetch(d.dataset.src, {credentials: 'same-origin'}).then(function (r) { return r.text(); })
     .then(function (t) { d.querySelector('.lazy-body').innerHTML = t; });
 }, true);
+function showStepImage(img) {
+  var window_ = img.dataset.view === 'window';
+  var box = (window_ ? img.dataset.windowBox : img.dataset.screenBox).split(' ');
+  img.src = img.dataset.base + '/thumb/' + img.dataset.kind + '.png' + (window_ ? '?view=window' : '');
+  img.setAttribute('width', box[2]);
+  img.setAttribute('height', box[3]);
+  var overlay = document.getElementById(img.id + '-overlay');
+  if (overlay) overlay.setAttribute('viewBox', box.join(' '));
+  var link = document.getElementById(img.id + '-full');
+  if (link) link.href = img.dataset.base + '/' + img.dataset.kind + '.png';
+}
 function toggleImage(button) {
   var img = document.getElementById(button.dataset.img);
-  var som = img.dataset.showing !== 'som';
-  img.src = som ? img.dataset.som : img.dataset.screenshot;
-  img.dataset.showing = som ? 'som' : 'screenshot';
-  var link = document.getElementById(button.dataset.img + '-full');
-  if (link) link.href = som ? img.dataset.somFull : img.dataset.screenshotFull;
+  var som = img.dataset.kind !== 'som';
+  img.dataset.kind = som ? 'som' : 'screenshot';
+  showStepImage(img);
   button.textContent = som ? 'show screenshot' : 'show Set-of-Mark';
+}
+function toggleWindow(img) {
+  if (!img.dataset.windowBox) return;
+  var whole = img.dataset.view === 'window';
+  img.dataset.view = whole ? 'screen' : 'window';
+  showStepImage(img);
+  var button = document.getElementById(img.id + '-view');
+  if (button) button.textContent = whole ? 'show the application' : 'show the whole screen';
 }
 """
 

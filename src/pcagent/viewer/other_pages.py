@@ -16,23 +16,48 @@ from pcagent.bench.failure_causes import CAUSES
 from pcagent.bench.report import summary
 from pcagent.bench.results import BenchRun, BenchStore
 from pcagent.bench.tasks import Task
-from pcagent.experience.graph import PageEdge, PageGraph
+from pcagent.experience.graph import PageEdge, PageGraph, PageNode
+from pcagent.viewer.bench_progress import BenchProgress
 from pcagent.viewer.compare_pages import other_results_links, result_details
 from pcagent.viewer.layout import esc, page, table, url_part, when
+from pcagent.viewer.page_graph_view import DRAWN_PAGES, PagePictures, page_graph_svg
 
 
 def _percent(value: Any) -> str:
     return "–" if value is None else f"{100 * float(value):.1f}%"
 
 
-def bench_list_page(runs: Sequence[BenchRun], store_path: str) -> str:
+def _live_links(progress: BenchProgress) -> str:
+    """Links to the running runs of a benchmark's unfinished tasks."""
+    return ", ".join(
+        f'<a class="live-run" href="/runs/{url_part(run.run_id)}">'
+        f"{esc(str(run.settings.get('bench_task', '')))}: run {esc(run.run_id)}</a>"
+        for run in progress.live_runs
+    )
+
+
+def _state_html(progress: BenchProgress) -> str:
+    if progress.state == "running":
+        return f'<span class="status-running">running</span> {_live_links(progress)}'
+    if progress.state == "incomplete":
+        return '<span class="status-stopped" title="no task of it is running">incomplete</span>'
+    return '<span class="status-finished">complete</span>'
+
+
+def bench_list_page(progress: Sequence[BenchProgress], store_path: str) -> str:
+    """The benchmark runs, newest first: when, which agent and model, tasks done (of planned),
+    the success rate so far, and for a benchmark under way, links to its live runs."""
     rows = [
-        f'<tr class="bench-row"><td><a href="/bench/{url_part(run.bench_id)}">'
-        f"{esc(run.bench_id)}</a></td><td>{when(run.created_at)}</td><td>{esc(run.agent)}</td>"
-        f"<td>{esc(run.model or '–')}</td><td>{esc(run.ablation)}</td><td>{len(run.tasks)}</td>"
-        f"<td>{esc(Path(run.experience).name if run.experience else '–')}</td>"
-        f"<td>{esc(run.tasks_dir or 'built-in')}</td></tr>"
-        for run in runs
+        f'<tr class="bench-row" data-bench="{esc(item.bench.bench_id)}">'
+        f'<td><a href="/bench/{url_part(item.bench.bench_id)}">{esc(item.bench.bench_id)}</a></td>'
+        f"<td>{when(item.bench.created_at)}</td><td>{esc(item.bench.agent)}</td>"
+        f"<td>{esc(item.bench.model or '–')}</td><td>{esc(item.bench.ablation)}</td>"
+        f'<td class="bench-tasks">{item.tasks_text()}</td>'
+        f'<td class="bench-sr">{_percent(item.success_rate)}</td>'
+        f'<td class="bench-state">{_state_html(item)}</td>'
+        f"<td>{esc(Path(item.bench.experience).name if item.bench.experience else '–')}</td>"
+        f"<td>{esc(item.bench.tasks_dir or 'built-in')}</td></tr>"
+        for item in progress
     ]
     body = f"<h1>Benchmark runs</h1><p class=muted>{esc(store_path)}</p>" + (
         table(
@@ -43,6 +68,8 @@ def bench_list_page(runs: Sequence[BenchRun], store_path: str) -> str:
                 "model",
                 "ablation",
                 "tasks",
+                "SR",
+                "state",
                 "experience",
                 "task folder",
             ],
@@ -60,18 +87,22 @@ def bench_page(
     tasks: Mapping[str, Task],
     known_runs: set[str],
     other_benches: Mapping[str, Sequence[str]] | None = None,
+    progress: BenchProgress | None = None,
 ) -> str:
     """One benchmark run: its metrics, the failure causes, and per task the sub-goal graph
     coloured by pass/fail, the failed checks and a link to the task's run (when the run record
     is in this viewer's store: ``known_runs``); ``other_benches`` names, per task, the other
-    benchmark runs with a result of it, to compare with."""
+    benchmark runs with a result of it, to compare with; ``progress`` says how far it has got
+    and links to its live runs."""
     other_benches = other_benches or {}
     data = summary(store, bench)
     metrics = data["metrics"]
+    tasks_cell = progress.tasks_text() if progress else str(metrics.get("tasks", 0))
     parts = [
         f"<h1>Benchmark run {esc(bench.bench_id)}</h1>",
         f"<p>agent <b>{esc(bench.agent)}</b> {esc(bench.model)} · ablation {esc(bench.ablation)}"
         f" · started {when(bench.created_at)} UTC</p>",
+        f'<p id="bench-state">{_state_html(progress)}</p>' if progress else "",
         table(
             [
                 "tasks",
@@ -87,7 +118,7 @@ def bench_page(
                 "manager acc.",
             ],
             [
-                f"<tr class=metrics><td>{metrics.get('tasks', 0)}</td>"
+                f"<tr class=metrics><td>{tasks_cell}</td>"
                 f"<td>{_percent(metrics.get('SR'))}</td><td>{_percent(metrics.get('SSR'))}</td>"
                 f"<td>{_percent(metrics.get('CR'))}</td><td>{float(metrics.get('EE') or 0):.4f}</td>"
                 f"<td>{float(metrics.get('CE') or 0):.6f}</td><td>{metrics.get('actions', 0)}</td>"
@@ -141,9 +172,18 @@ def bench_page(
 NODES_PER_PAGE = 200
 
 
-def experience_page(graph: PageGraph, path: Path, *, app: str, query: str, offset: int) -> str:
-    """The page graph's nodes (filtered by application and text), ``NODES_PER_PAGE`` at a time,
-    most visited first, with the number of their out-edges."""
+def experience_page(
+    graph: PageGraph,
+    path: Path,
+    *,
+    app: str,
+    query: str,
+    offset: int,
+    pictures: PagePictures | None = None,
+) -> str:
+    """The page graph drawn (the most visited of the pages that pass the filter, with their
+    ``pictures``), then its nodes (filtered by application and text), ``NODES_PER_PAGE`` at a
+    time, most visited first, with the number of their out-edges."""
     out_edges = graph.out_edges()
     apps = sorted({node.app for node in graph.nodes})
     wanted = query.casefold()
@@ -188,11 +228,27 @@ def experience_page(graph: PageGraph, path: Path, *, app: str, query: str, offse
         f"{len(graph.edges)} edges, {len(graph.plans)} plans, built from {len(graph.sources)} "
         f"runs · embeddings {esc(graph.model)} · "
         f'<a href="/experience/query?{graph_arg}">ask it</a></p>{form}'
-        f"<p>{len(nodes)} pages match; {offset + 1 if shown else 0}–{offset + len(shown)} shown</p>"
+        + _graph_drawing(graph, nodes, graph_arg, pictures or PagePictures(graph))
+        + f"<p>{len(nodes)} pages match; {offset + 1 if shown else 0}–{offset + len(shown)} shown</p>"
         + table(["page", "app", "title", "labels", "visits", "out-edges"], rows)
         + paging
     )
     return page("Page graph", body)
+
+
+def _graph_drawing(
+    graph: PageGraph, nodes: Sequence[PageNode], graph_arg: str, pictures: PagePictures
+) -> str:
+    drawing = page_graph_svg(graph, nodes, graph_arg, pictures)
+    if not drawing:
+        return ""
+    drawn = min(len(nodes), DRAWN_PAGES)
+    return (
+        f"<h2>Graph</h2><p class=muted>the {drawn} most visited of the pages that match; "
+        "an arrow is an action that led from one page to another (hover for the action), a "
+        'loop one that stayed on its page</p><div class="page-graph-box">'
+        f"{drawing}</div><h2>Pages</h2>"
+    )
 
 
 def experience_node_page(graph: PageGraph, path: Path, node_id: int) -> str | None:

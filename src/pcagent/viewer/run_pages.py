@@ -14,7 +14,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from pcagent.actions import Action
 from pcagent.agents.plan import SubtaskSpec
+from pcagent.env.observation import Box
 from pcagent.runtime.events import (
     AskedHumanEvent,
     AssignEvent,
@@ -34,6 +36,12 @@ from pcagent.runtime.record_models import (
 from pcagent.viewer.drawing import action_overlay_svg, action_text, plan_graph_svg
 from pcagent.viewer.job_pages import replay_form, rewind_form
 from pcagent.viewer.layout import duration, esc, lazy_details, page, table, url_part, when
+from pcagent.viewer.run_summary import (
+    STEP_KEYS_SCRIPT,
+    cost_html,
+    filmstrip_html,
+    outcome_html,
+)
 
 #: Run statuses offered by the list's filter.
 STATUSES = ("running", "finished", "unverified", "failed", "stopped", "interrupted")
@@ -311,6 +319,48 @@ def _reflection_html(step: StepRecord) -> str:
     return text + "</div>"
 
 
+def _step_visual(
+    base: str, n: int, action: Action | None, screen_size: tuple[int, int], has_som: bool,
+    region: Box | None,
+) -> str:  # fmt: skip
+    """A step's picture: the application's region of the screenshot when one is known (a click
+    on it, or its button, shows the whole screen), the action drawn over it, the Set-of-Mark
+    toggle and a link to the full-size image."""
+    width, height = screen_size
+    image_id = f"img-{n}"
+    screen_box = (0, 0, width, height)
+    box = (region.x, region.y, region.width, region.height) if region else screen_box
+    view_attributes = (
+        f' class="croppable" data-view="window" data-window-box="{" ".join(map(str, box))}" '
+        f'onclick="toggleWindow(this)" title="click: the whole screen / the application"'
+        if region
+        else ' data-view="screen"'
+    )
+    toggle = (
+        f'<button type="button" class="som-toggle" data-img="{image_id}" '
+        'onclick="toggleImage(this)">show Set-of-Mark</button> '
+        if has_som
+        else ""
+    )
+    whole = (
+        f'<button type="button" class="view-toggle" id="{image_id}-view" '
+        f"onclick=\"toggleWindow(document.getElementById('{image_id}'))\">"
+        "show the whole screen</button> "
+        if region
+        else ""
+    )
+    query = "?view=window" if region else ""
+    return (
+        f'<div class="shot"><img id="{image_id}" loading="lazy" decoding="async" '
+        f'src="{base}/thumb/screenshot.png{query}" width="{box[2]}" height="{box[3]}" '
+        f'alt="screenshot of step {n}" data-base="{base}" data-kind="screenshot" '
+        f'data-screen-box="0 0 {width} {height}"{view_attributes}>'
+        f"{action_overlay_svg(action, width, height, view=box, svg_id=image_id + '-overlay')}"
+        f'</div><div>{toggle}{whole}<a id="{image_id}-full" href="{base}/screenshot.png">'
+        "full size</a></div>"
+    )
+
+
 def step_html(
     run_id: str,
     step: StepRecord,
@@ -320,36 +370,19 @@ def step_html(
     screen_size: tuple[int, int] | None,
     has_som: bool,
     form_token: str = "",
+    region: Box | None = None,
 ) -> str:
     """One step of the timeline. ``screen_size`` is the screenshot's size (None: no
-    screenshot); ``has_som`` says whether a Set-of-Mark image was recorded; with a
+    screenshot); ``has_som`` says whether a Set-of-Mark image was recorded; ``region`` is the
+    part of the screen the application shows (see :mod:`.window_crop`), shown first; with a
     ``form_token`` the step has a "rewind to here" form."""
     n = step.step
     base = f"/runs/{url_part(run_id)}/steps/{n}"
-    image_id = f"img-{n}"
     if screen_size is not None:
-        width, height = screen_size
-        som_attributes = (
-            f' data-som="{base}/thumb/som.png" data-som-full="{base}/som.png"' if has_som else ""
-        )
-        toggle = (
-            f'<button type="button" class="som-toggle" data-img="{image_id}" '
-            'onclick="toggleImage(this)">show Set-of-Mark</button> '
-            if has_som
-            else ""
-        )
-        visual = (
-            f'<div class="shot"><img id="{image_id}" loading="lazy" decoding="async" '
-            f'src="{base}/thumb/screenshot.png" width="{width}" height="{height}" '
-            f'alt="screenshot of step {n}" data-showing="screenshot" '
-            f'data-screenshot="{base}/thumb/screenshot.png" '
-            f'data-screenshot-full="{base}/screenshot.png"{som_attributes}>'
-            f"{action_overlay_svg(step.action, width, height)}</div>"
-            f'<div>{toggle}<a id="{image_id}-full" href="{base}/screenshot.png">full size</a></div>'
-        )
+        visual = _step_visual(base, n, step.action, screen_size, has_som, region)
     elif has_som:
         visual = (
-            f'<div class="shot"><img id="{image_id}" loading="lazy" src="{base}/thumb/som.png" '
+            f'<div class="shot"><img id="img-{n}" loading="lazy" src="{base}/thumb/som.png" '
             f'alt="Set-of-Mark of step {n}"></div>'
         )
     else:
@@ -397,7 +430,8 @@ def step_html(
     if form_token:
         details.append(rewind_form(run_id, n, form_token))
     return (
-        f'<section class="step" id="step-{n}" data-step="{n}">{heading}'
+        f'<section class="step" id="step-{n}" data-step="{n}" data-verdict="{esc(verdict)}">'
+        f"{heading}"
         f'<div class="visual">{visual}</div><div class="details">{"".join(details)}</div></section>'
     )
 
@@ -505,7 +539,11 @@ LIVE_SCRIPT = """
         box.innerHTML = html;
         Array.prototype.forEach.call(box.querySelectorAll('section.step'), function (s) {
           var n = parseInt(s.dataset.step, 10);
-          if (n > shown) { timeline.appendChild(s); shown = n; }
+          if (n > shown) {
+            timeline.appendChild(s);
+            shown = n;
+            if (window.addFilm) window.addFilm(s);
+          }
         });
         timeline.dataset.steps = shown;
       }).finally(function () { busy = false; });
@@ -545,23 +583,28 @@ def run_page(
         else ""
     )
     settings = json.dumps(run.settings, indent=1, ensure_ascii=False)
+    finishes = [e.event for e in contents.all_events() if isinstance(e.event, FinishEvent)]
+    calls = [
+        call for step in sorted(contents.calls_by_step) for call in contents.calls_by_step[step]
+    ]
     head = (
         f"<h1>Run {esc(run.run_id)}</h1>"
         f'<p><b>status</b> <span id="run-status" class="status-{esc(run.status)}">'
         f"{esc(run.status)}</span>"
         + (' <span id="live" class="live">live: new steps appear here</span>' if live else "")
         + f"</p><p><b>instruction</b> {esc(run.instruction)}</p>"
-        + (f"<p><b>summary</b> {esc(run.summary)}</p>" if run.summary else "")
-        + f"<p class=muted>model {esc(model_of(run.settings) or '–')} · {run.steps} steps · "
-        f"{run.tokens} tokens · started {when(run.created_at)} UTC · "
-        f"{duration(run_duration(run))} · "
+        + outcome_html(run, finishes[-1] if finishes else None)
+        + f"<p class=muted>model {esc(model_of(run.settings) or '–')} · "
+        f"started {when(run.created_at)} UTC · "
         f'<a href="/runs/{url_part(run.run_id)}/export.zip">export (zip)</a></p>'
         + parent
         + (replay_form(run.run_id, form_token) if form_token else "")
         + f"<details><summary>settings</summary><pre>{esc(settings)}</pre></details>"
+        + cost_html(run, calls, contents.steps, run_duration(run), model_of(run.settings))
     )
     timeline = (
-        f'<h2>Steps</h2><div id="timeline" data-run="{esc(run.run_id)}" '
+        f"<h2>Steps</h2>{filmstrip_html(run.run_id, contents.steps)}"
+        f'<div id="timeline" data-run="{esc(run.run_id)}" '
         f'data-steps="{max((s.step for s in contents.steps), default=0)}">'
         + "".join(step_sections)
         + "</div>"
@@ -571,7 +614,7 @@ def run_page(
     return page(
         f"Run {run.run_id}",
         head + plan_html(contents, plan) + timeline,
-        extra_script=LIVE_SCRIPT if live else "",
+        extra_script=STEP_KEYS_SCRIPT + (LIVE_SCRIPT if live else ""),
     )
 
 
