@@ -33,7 +33,7 @@ FUNCTION_LINE_LIMIT = 80
 
 #: The layers, bottom first. A room imports only rooms of its own layer or of a lower one.
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("foundation", ("errors", "config", "scratch", "interrupts", "apps")),
+    ("foundation", ("errors", "config", "scratch", "interrupts", "applications")),
     ("actions", ("action_base", "actions", "app_actions")),
     ("env", ("env",)),
     ("models", ("models",)),
