@@ -53,6 +53,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--records", type=Path, action="append", required=True)
     parser.add_argument("--queries", type=int, default=300)
+    parser.add_argument("--json", action="store_true", help="accepted: the output is JSON")
     add_quick_option(parser)
     arguments = parser.parse_args()
     if arguments.quick:

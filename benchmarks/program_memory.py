@@ -48,6 +48,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--train", type=seed_and_count, action="append")
     parser.add_argument("--queries", type=seed_and_count, default=(99, 100))
+    parser.add_argument("--json", action="store_true", help="accepted: the output is JSON")
     add_quick_option(parser)
     arguments = parser.parse_args()
     if arguments.quick:
