@@ -55,3 +55,7 @@ class Application:
     startup_timeout: float = 30.0
     #: Seconds between typed keys when it has the focus (0: as fast as possible).
     key_pause: float = 0.0
+
+    def __post_init__(self) -> None:
+        # A read-only view, so that the catalog cannot be changed through an application.
+        object.__setattr__(self, "label_purposes", MappingProxyType(dict(self.label_purposes)))

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from types import MappingProxyType
-
 from pcagent.applications.base import Application
 from pcagent.applications.families import BROWSER as BROWSER_FAMILY
 
@@ -14,12 +12,10 @@ BROWSER = Application(
     window_classes=("Chromium", "chromium"),
     family=BROWSER_FAMILY,
     startup_timeout=60.0,
-    label_purposes=MappingProxyType(
-        {
-            "Reload": "Reload the current web page",
-            "Back": "Go back to the previous web page",
-            "Forward": "Go forward to the next web page",
-            "New Tab": "Open a new browser tab",
-        }
-    ),
+    label_purposes={
+        "Reload": "Reload the current web page",
+        "Back": "Go back to the previous web page",
+        "Forward": "Go forward to the next web page",
+        "New Tab": "Open a new browser tab",
+    },
 )

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from types import MappingProxyType
-
 from pcagent.applications.base import Application
 from pcagent.applications.families import CALCULATOR_CLOCK
 
@@ -15,11 +13,9 @@ CALCULATOR = Application(
     family=CALCULATOR_CLOCK,
     # galculator ignores a key pressed again while its button is still drawn pressed.
     key_pause=0.12,
-    label_purposes=MappingProxyType(
-        {
-            "=": "Show the result of the calculation",
-            "AC": "Clear everything in the calculator",
-            "sqrt": "Take the square root of the number shown",
-        }
-    ),
+    label_purposes={
+        "=": "Show the result of the calculation",
+        "AC": "Clear everything in the calculator",
+        "sqrt": "Take the square root of the number shown",
+    },
 )

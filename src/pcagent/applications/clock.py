@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from types import MappingProxyType
-
 from pcagent.applications.base import Application
 from pcagent.applications.families import CALCULATOR_CLOCK
 
@@ -14,7 +12,5 @@ CLOCK = Application(
     window_classes=("gnome-clocks", "Org.gnome.clocks"),
     family=CALCULATOR_CLOCK,
     title_hint="Clocks",
-    label_purposes=MappingProxyType(
-        {"Alarms": "Show the alarms", "Stopwatch": "Show the stopwatch"}
-    ),
+    label_purposes={"Alarms": "Show the alarms", "Stopwatch": "Show the stopwatch"},
 )

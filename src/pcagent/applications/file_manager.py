@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from types import MappingProxyType
-
 from pcagent.applications.base import Application
 from pcagent.applications.families import FILE_MANAGER as FILE_MANAGER_FAMILY
 
@@ -13,12 +11,10 @@ FILE_MANAGER = Application(
     program="thunar",
     window_classes=("Thunar",),
     family=FILE_MANAGER_FAMILY,
-    label_purposes=MappingProxyType(
-        {
-            "Home": "Go to the home folder",
-            "Open Parent": "Go up to the parent folder",
-            "Back": "Go back to the folder shown before",
-            "Search for Files...": "Search for files in this folder",
-        }
-    ),
+    label_purposes={
+        "Home": "Go to the home folder",
+        "Open Parent": "Go up to the parent folder",
+        "Back": "Go back to the folder shown before",
+        "Search for Files...": "Search for files in this folder",
+    },
 )

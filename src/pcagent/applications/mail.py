@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from types import MappingProxyType
-
 from pcagent.applications.base import Application
 from pcagent.applications.families import MAIL as MAIL_FAMILY
 
@@ -15,12 +13,10 @@ MAIL = Application(
     family=MAIL_FAMILY,
     title_hint="Mozilla Thunderbird",
     startup_timeout=90.0,
-    label_purposes=MappingProxyType(
-        {
-            "New Message": "Write a new email",
-            "Get Messages": "Check for new mail",
-            "Reply": "Reply to the selected message",
-            "Forward": "Forward the selected message",
-        }
-    ),
+    label_purposes={
+        "New Message": "Write a new email",
+        "Get Messages": "Check for new mail",
+        "Reply": "Reply to the selected message",
+        "Forward": "Forward the selected message",
+    },
 )

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from types import MappingProxyType
-
 from pcagent.applications.base import Application
 from pcagent.applications.families import OFFICE_EDITOR
 from pcagent.applications.writer import LIBREOFFICE_SHARED_CLASSES
@@ -18,7 +16,5 @@ SPREADSHEET = Application(
     edits_documents=True,
     opens=(".xlsx", ".xls", ".ods", ".csv"),
     startup_timeout=60.0,
-    label_purposes=MappingProxyType(
-        {"New": "Start a new spreadsheet", "Open": "Open an existing file"}
-    ),
+    label_purposes={"New": "Start a new spreadsheet", "Open": "Open an existing file"},
 )

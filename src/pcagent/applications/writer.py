@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from types import MappingProxyType
-
 from pcagent.applications.base import Application
 from pcagent.applications.families import OFFICE_EDITOR
 
@@ -21,7 +19,5 @@ WRITER = Application(
     edits_documents=True,
     opens=(".docx", ".doc", ".odt", ".rtf"),
     startup_timeout=60.0,
-    label_purposes=MappingProxyType(
-        {"New": "Start a new document", "Open": "Open an existing file"}
-    ),
+    label_purposes={"New": "Start a new document", "Open": "Open an existing file"},
 )

@@ -13,18 +13,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pcagent.applications import (
-    APPLICATIONS,
-    BROWSER,
-    CALCULATOR,
-    CLOCK,
-    FILE_MANAGER,
-    MAIL,
-    SPREADSHEET,
-    TEXT_EDITOR,
-    WRITER,
-    Application,
-)
+from pcagent import applications
+from pcagent.applications import APPLICATIONS, Application
 from pcagent.env.browser_profile import PROFILE, QUIET_FLAGS, prepare_profile
 from pcagent.env.mail_relay import point_profile_at_relay
 from pcagent.env.observation import Observation, WindowInfo
@@ -88,7 +78,7 @@ def libreoffice_pipe_name(sandbox_id: str) -> str:
 def _libreoffice(module: str) -> Callable[[LaunchContext], list[str]]:
     def command(context: LaunchContext) -> list[str]:
         return [
-            WRITER.program,
+            applications.WRITER.program,
             f"--{module}",
             "--norestore",
             "--nologo",
@@ -102,7 +92,7 @@ def _libreoffice(module: str) -> Callable[[LaunchContext], list[str]]:
 
 def _chromium(context: LaunchContext) -> list[str]:
     return [
-        BROWSER.program,
+        applications.BROWSER.program,
         f"--user-data-dir={context.home / PROFILE}",
         *QUIET_FLAGS,
         "--force-renderer-accessibility",
@@ -127,7 +117,7 @@ def _chromium(context: LaunchContext) -> list[str]:
 
 def _thunderbird(context: LaunchContext) -> list[str]:
     return [
-        MAIL.program,
+        applications.MAIL.program,
         "--profile",
         str(context.home / ".thunderbird" / "pcagent"),
         "--no-remote",
@@ -145,25 +135,23 @@ def _send_mail_through_relay(context: LaunchContext) -> None:
         give_to_owner(profile / "prefs.js", context.home)  # rewritten: the client's again
 
 
-def _simple(program: str, *flags: str) -> Callable[[LaunchContext], list[str]]:
-    def command(context: LaunchContext) -> list[str]:
-        return [program, *flags, *context.files]
-
-    return command
-
-
 def _launch(
     app: Application,
-    command: Callable[[LaunchContext], list[str]],
+    command: Callable[[LaunchContext], list[str]] | None = None,
     *,
     extra_env: dict[str, str] | None = None,
     prepare: Callable[[LaunchContext], object] | None = None,
 ) -> AppSpec:
-    """The catalog's ``app`` with how this sandbox starts it."""
+    """The catalog's ``app`` with how this sandbox starts it: ``command`` (None: its program with
+    the documents to open, no flags), its extra environment, what to prepare before each start."""
+
+    def program_and_files(context: LaunchContext) -> list[str]:
+        return [app.program, *context.files]
+
     return AppSpec(
         app.name,
         app.description,
-        command,
+        command or program_and_files,
         app.window_classes,
         title_hint=app.title_hint,
         startup_timeout=app.startup_timeout,
@@ -178,14 +166,16 @@ def _launch(
 _LAUNCHERS: dict[str, AppSpec] = {
     spec.name: spec
     for spec in (
-        _launch(TEXT_EDITOR, _simple(TEXT_EDITOR.program)),
-        _launch(CALCULATOR, _simple(CALCULATOR.program)),
-        _launch(WRITER, _libreoffice("writer")),
-        _launch(SPREADSHEET, _libreoffice("calc")),
-        _launch(FILE_MANAGER, _simple(FILE_MANAGER.program)),
-        _launch(CLOCK, _simple(CLOCK.program), extra_env={"GSETTINGS_BACKEND": "keyfile"}),
-        _launch(BROWSER, _chromium, prepare=lambda context: prepare_profile(context.home)),
-        _launch(MAIL, _thunderbird, prepare=_send_mail_through_relay),
+        _launch(applications.TEXT_EDITOR),
+        _launch(applications.CALCULATOR),
+        _launch(applications.WRITER, _libreoffice("writer")),
+        _launch(applications.SPREADSHEET, _libreoffice("calc")),
+        _launch(applications.FILE_MANAGER),
+        _launch(applications.CLOCK, extra_env={"GSETTINGS_BACKEND": "keyfile"}),
+        _launch(
+            applications.BROWSER, _chromium, prepare=lambda context: prepare_profile(context.home)
+        ),
+        _launch(applications.MAIL, _thunderbird, prepare=_send_mail_through_relay),
     )
 }
 APPS: dict[str, AppSpec] = {name: _LAUNCHERS[name] for name in APPLICATIONS}
