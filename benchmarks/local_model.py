@@ -8,7 +8,7 @@ A short warm-up call on another slot runs first so one-time costs (graph setup) 
 
     python benchmarks/local_model.py --json            # qwen2.5-coder-1.5b, 2 threads
     python benchmarks/local_model.py --pack smollm2-135m
-    python benchmarks/local_model.py --json --quick    # smollm2-135m, a 600-token prompt
+    python benchmarks/local_model.py --json --quick    # smollm2-135m, a 450-token prompt
 
 Target: warm call time ≤ 40% of the cold call's.
 """
@@ -155,8 +155,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     add_quick_option(parser)
     arguments = parser.parse_args(argv)
-    if arguments.quick:  # the tiny model, a short prompt
-        arguments.pack, arguments.prompt_tokens = "smollm2-135m", 600
+    if arguments.quick:  # the tiny model, a short prompt, a short reply (it may be cut off)
+        arguments.pack, arguments.prompt_tokens = "smollm2-135m", 450
 
     config = load_config()
     installed = find_local_model(config.models_dir, arguments.pack)
@@ -168,7 +168,10 @@ def main(argv: list[str] | None = None) -> int:
         cache_slots=2,
     )
     model = StructuredChatModel(
-        backend, validation_retries=0, retry_policy=RetryPolicy(retries=0), max_output_tokens=96
+        backend,
+        validation_retries=0,
+        retry_policy=RetryPolicy(retries=0),
+        max_output_tokens=32 if arguments.quick else 96,
     )
     started = time.perf_counter()
     backend.load()
