@@ -20,7 +20,7 @@ yet done to an earlier run, so a long run can be done in parts and reported toge
 stored) and stops with the ``--continue`` line to go on.
 
     python benchmarks/agent_quality.py --json [--model local] [--max-steps 20] [--all]
-    python benchmarks/agent_quality.py --json --quick   # one step of pc09, smollm2-135m, temp data
+    python benchmarks/agent_quality.py --json --quick   # one step of pc09, one agent, smollm2-135m
 """
 
 from __future__ import annotations
@@ -49,7 +49,8 @@ from pcagent.runtime.ablations import check_ablation
 from pcagent.runtime.records import RunStore
 
 DEVELOPMENT_SUBSET = ("pc01", "pc05", "pc07", "pc09", "pc12", "pc17", "pc19", "pc25")
-#: What --quick runs: one step of one short task, with the tiny model the tests install.
+#: What --quick runs: one step of one short task by one Decision agent (the ablation
+#: ``single_agent``), with the tiny model the tests install.
 QUICK_TASK = "pc09"
 QUICK_PACK = "smollm2-135m"
 DECISION_PROMPT_GOAL = 1500
@@ -57,12 +58,13 @@ STEP_SECONDS_GOAL = 15.0
 
 
 def quick_config(config: PcAgentConfig) -> PcAgentConfig:
-    """``config`` for --quick: every role on the tiny local model, and the benchmark store and
-    run records in a fresh temporary folder (the models folder is the configured one)."""
+    """``config`` for --quick: every role on the tiny local model with a short listing, and the
+    benchmark store and run records in a fresh temporary folder (the models folder is the configured one)."""
     data = Path(tempfile.mkdtemp(prefix="pcagent-agent-quality-"))
     (data / "models").symlink_to(config.models_dir, target_is_directory=True)
-    profiles = {**config.models.profiles, "quick": ModelProfile(pack=QUICK_PACK, threads=1)}
+    profiles = {**config.models.profiles, "quick": ModelProfile(pack=QUICK_PACK)}
     config = config.updated("models", profiles=profiles, default="quick", validation_retries=0)
+    config = config.updated("run", listing_limit=15)  # a short prompt
     return config.model_copy(update={"data_dir": data})
 
 
@@ -144,9 +146,9 @@ def main() -> None:
     add_quick_option(parser)
     arguments = parser.parse_args()
     install_terminate_as_interrupt()
+    if arguments.quick:  # one Decision call: no Manager, Progress or Reflection to wait for
+        arguments.tasks, arguments.max_steps, arguments.ablation = [QUICK_TASK], 1, "single_agent"
     ablation = check_ablation(arguments.ablation)
-    if arguments.quick:
-        arguments.tasks, arguments.max_steps = [QUICK_TASK], 1
     config = config_with(arguments.max_steps, arguments.model, arguments.experience)
     if arguments.quick:
         config = quick_config(config)

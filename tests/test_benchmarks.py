@@ -26,12 +26,10 @@ BENCHMARKS = ROOT / "benchmarks"
 SOURCE = Path(pcagent.__file__).resolve().parent.parent
 
 
-def run_quick(
-    script: str, *arguments: str, timeout: float = 240, env: dict[str, str] | None = None
-) -> dict:
+def run_quick(script: str, *arguments: str, timeout: float = 240) -> dict:
     """Run ``benchmarks/SCRIPT --json --quick ARGUMENTS`` and return its JSON, after checking
     the keys every benchmark prints (see benchmarks/headline.py)."""
-    environment = {**os.environ, **(env or {}), "PYTHONPATH": str(SOURCE)}
+    environment = {**os.environ, "PYTHONPATH": str(SOURCE)}
     completed = subprocess.run(
         [sys.executable, str(BENCHMARKS / script), "--json", "--quick", *arguments],
         capture_output=True,
