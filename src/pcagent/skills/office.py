@@ -20,7 +20,6 @@ from pcagent.app_actions import (
     WriterRead,
     WriterSave,
 )
-from pcagent.applications import SPREADSHEET, WRITER
 from pcagent.skills.base import SkillContext, SkillParameters, SkillResult, skill
 from pcagent.skills.desktop_apps import (
     DocumentPath,
@@ -43,11 +42,11 @@ class WriteDocument(SkillParameters):
     "write_document",
     "Create a new word-processor document with the text and save it under path.",
     WriteDocument,
-    apps=(WRITER.name,),
+    apps=("writer",),
     returns="the saved path",
 )
 def write_document(context: SkillContext, parameters: WriteDocument) -> SkillResult:
-    do(context, act.OpenApp(app=WRITER.name))
+    do(context, act.OpenApp(app="writer"))
     do(context, WriterInsert(text=parameters.text))
     saved = do(context, WriterSave(path=parameters.path))
     path = (saved.output or parameters.path).removeprefix("~/")
@@ -66,7 +65,7 @@ class ReadDocument(SkillParameters):
     "read_document",
     "Open a word-processor document and read its paragraphs, numbered from 0.",
     ReadDocument,
-    apps=(WRITER.name,),
+    apps=("writer",),
     returns="the numbered paragraphs",
 )
 def read_document(context: SkillContext, parameters: ReadDocument) -> SkillResult:
@@ -103,7 +102,7 @@ class FormatParagraphs(SkillParameters):
     "Format paragraphs of a document (bold, italic, underline, alignment, line spacing, font "
     "size) and save it. One call per set of paragraphs with the same format.",
     FormatParagraphs,
-    apps=(WRITER.name,),
+    apps=("writer",),
 )
 def format_paragraphs(context: SkillContext, parameters: FormatParagraphs) -> SkillResult:
     opened = do(context, WriterOpen(path=parameters.path))
@@ -144,7 +143,7 @@ class FillCells(SkillParameters):
     "fill_cells",
     "Write rows of values or formulas into a spreadsheet from a cell on, then save it.",
     FillCells,
-    apps=(SPREADSHEET.name,),
+    apps=("spreadsheet",),
     returns="the saved path",
 )
 def fill_cells(context: SkillContext, parameters: FillCells) -> SkillResult:
@@ -152,7 +151,7 @@ def fill_cells(context: SkillContext, parameters: FillCells) -> SkillResult:
     if parameters.path:
         do(context, SheetOpen(path=parameters.path))
     else:
-        do(context, act.OpenApp(app=SPREADSHEET.name))
+        do(context, act.OpenApp(app="spreadsheet"))
     do(context, SheetSet(cell=parameters.cell, values=rows))
     saved = do(context, SheetSave(path=parameters.save_as))
     path = (saved.output or parameters.save_as or parameters.path).removeprefix("~/")
@@ -170,7 +169,7 @@ class ReadSheet(SkillParameters):
     "read_sheet",
     "Open a workbook and read its used cells.",
     ReadSheet,
-    apps=(SPREADSHEET.name,),
+    apps=("spreadsheet",),
     returns="the cells as text",
 )
 def read_sheet(context: SkillContext, parameters: ReadSheet) -> SkillResult:
@@ -191,7 +190,7 @@ class SortSheet(SkillParameters):
     "sort_sheet",
     "Sort a range of a workbook by one column and save it.",
     SortSheet,
-    apps=(SPREADSHEET.name,),
+    apps=("spreadsheet",),
 )
 def sort_sheet(context: SkillContext, parameters: SortSheet) -> SkillResult:
     do(context, SheetOpen(path=parameters.path))
