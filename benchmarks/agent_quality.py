@@ -20,17 +20,21 @@ yet done to an earlier run, so a long run can be done in parts and reported toge
 stored) and stops with the ``--continue`` line to go on.
 
     python benchmarks/agent_quality.py --json [--model local] [--max-steps 20] [--all]
+    python benchmarks/agent_quality.py --json --quick   # one step of pc09, one agent, smollm2-135m
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import statistics
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
+from headline import add_quick_option, headline
 from pcagent.bench.failure_causes import CAUSES
 from pcagent.bench.report import cause_counts, summary
 from pcagent.bench.results import BenchStore
@@ -38,14 +42,30 @@ from pcagent.bench.runner import run_tasks
 from pcagent.bench.task_run import TaskRun
 from pcagent.bench.tasks import select_tasks
 from pcagent.cli.options import config_with
+from pcagent.config import ModelProfile, PcAgentConfig
 from pcagent.experience.leakage import check_no_leakage
 from pcagent.interrupts import install_terminate_as_interrupt
 from pcagent.runtime.ablations import check_ablation
 from pcagent.runtime.records import RunStore
 
 DEVELOPMENT_SUBSET = ("pc01", "pc05", "pc07", "pc09", "pc12", "pc17", "pc19", "pc25")
+#: What --quick runs: one step of one short task by one Decision agent (the ablation
+#: ``single_agent``), with the tiny model the tests install.
+QUICK_TASK = "pc09"
+QUICK_PACK = "smollm2-135m"
 DECISION_PROMPT_GOAL = 1500
 STEP_SECONDS_GOAL = 15.0
+
+
+def quick_config(config: PcAgentConfig) -> PcAgentConfig:
+    """``config`` for --quick: every role on the tiny local model with a short listing, and the
+    benchmark store and run records in a fresh temporary folder (the models folder is the configured one)."""
+    data = Path(tempfile.mkdtemp(prefix="pcagent-agent-quality-"))
+    (data / "models").symlink_to(config.models_dir, target_is_directory=True)
+    profiles = {**config.models.profiles, "quick": ModelProfile(pack=QUICK_PACK)}
+    config = config.updated("models", profiles=profiles, default="quick", validation_retries=0)
+    config = config.updated("run", listing_limit=15)  # a short prompt
+    return config.model_copy(update={"data_dir": data})
 
 
 def _median(values: list[float]) -> float | None:
@@ -123,10 +143,15 @@ def main() -> None:
         action="store_true",
         help="ask Reflection's model also where a check decided, and report their agreement",
     )
+    add_quick_option(parser)
     arguments = parser.parse_args()
     install_terminate_as_interrupt()
+    if arguments.quick:  # one Decision call: no Manager, Progress or Reflection to wait for
+        arguments.tasks, arguments.max_steps, arguments.ablation = [QUICK_TASK], 1, "single_agent"
     ablation = check_ablation(arguments.ablation)
     config = config_with(arguments.max_steps, arguments.model, arguments.experience)
+    if arguments.quick:
+        config = quick_config(config)
     if arguments.second_opinion:
         config = config.updated("run", reflection_second_opinion=True)
     ids = None if arguments.all else (arguments.tasks or list(DEVELOPMENT_SUBSET))
@@ -180,6 +205,18 @@ def main() -> None:
     steps = sum(r.outcome["actions"] for r in results)
     metrics = data["metrics"]
     report = {
+        **headline(
+            {
+                "decision_prompt_tokens": budget["median_prompt_tokens"].get("decision"),
+                "step_s": budget["median_step_s"],
+            },
+            {
+                "decision_prompt_tokens": f"at most {DECISION_PROMPT_GOAL} tokens (median)",
+                "step_s": f"at most {STEP_SECONDS_GOAL:.0f} s a step (median)",
+            },
+            budget["decision_prompt_met"] and budget["step_s_met"],
+            quick=arguments.quick,
+        ),
         "bench_id": bench.bench_id,
         "tasks": [r.task_id for r in results],
         "SR": metrics.get("SR"),
@@ -202,6 +239,8 @@ def main() -> None:
     else:
         for key, value in report.items():
             print(f"{key}: {value}")
+    if arguments.quick:  # its temporary store and records: a quick run keeps nothing
+        shutil.rmtree(config.data_dir, ignore_errors=True)
 
 
 if __name__ == "__main__":

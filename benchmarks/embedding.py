@@ -6,7 +6,9 @@ reports the median milliseconds per text of each, and their ratio as the baselin
 also times one search of a 200-row :class:`VectorIndex`. Needs the pack:
 ``pcagent models install all-minilm-l6-v2``.
 
-    python benchmarks/embedding.py --json [--repeat 3]
+Goal: batching pays (a text costs less in a batch than alone).
+
+    python benchmarks/embedding.py --json [--repeat 3] [--quick]
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import time
 
 import numpy as np
 
+from headline import add_quick_option, headline
 from pcagent.experience.embedding import BATCH_SIZE, SentenceEncoder
 from pcagent.experience.vectors import VectorIndex
 
@@ -52,12 +55,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--repeat", type=int, default=3, help="timed passes over the texts")
+    add_quick_option(parser)
     args = parser.parse_args(argv)
+    if args.quick:
+        args.repeat = 1
 
     started = time.perf_counter()
     encoder = SentenceEncoder.load()
     load_s = time.perf_counter() - started
-    texts = sample_texts()
+    texts = sample_texts(8 if args.quick else 200)
     encoder.encode(texts[:8])  # warm-up: first BLAS calls allocate
 
     single: list[float] = []
@@ -83,6 +89,12 @@ def main(argv: list[str] | None = None) -> int:
     single_ms = statistics.median(single) * 1000
     batch_ms = statistics.median(batched) * 1000 / len(texts)
     report = {
+        **headline(
+            {"batched_vs_single": round(batch_ms / single_ms, 3)},
+            {"batched_vs_single": "below 1: a text costs less in a batch than alone"},
+            batch_ms < single_ms,
+            quick=args.quick,
+        ),
         "benchmark": "embedding",
         "model": "all-MiniLM-L6-v2 (numpy encoder)",
         "machine": f"{platform.machine()}, {platform.python_version()}",

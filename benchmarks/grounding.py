@@ -11,6 +11,9 @@ answer survives the pruning.
     python benchmarks/grounding.py --json [--model local] [--listings full pruned pruned_label]
     python benchmarks/grounding.py --record     # record the screens again (starts a sandbox)
     python benchmarks/grounding.py --build      # rebuild cases.json from the recorded screens
+    python benchmarks/grounding.py --json --quick   # one case, pruned listing, smollm2-135m
+
+Goal: from the pruned listing, the model is right at least as often as the lexical baseline.
 
 A local model keeps the full listing of a screen in its prompt cache across that screen's
 cases, so ``--context-tokens`` (default 16384) must hold the largest screen's listing.
@@ -26,6 +29,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from headline import add_quick_option, headline
 from pcagent import actions as act
 from pcagent.bench.grounding import (
     LISTINGS,
@@ -47,6 +51,8 @@ from perception import Context, park_pointer, serve_page
 HERE = Path(__file__).resolve().parent / "grounding"
 SCREENS_DIR = HERE / "screens"
 CASES_FILE = HERE / "cases.json"
+#: The model --quick asks: the tiny one the tests install.
+QUICK_PACK = "smollm2-135m"
 
 
 def log(*parts: object) -> None:
@@ -151,7 +157,10 @@ def main() -> None:
     parser.add_argument("--apps", nargs="+", help="only the cases of these applications")
     parser.add_argument("--limit", type=int, help="at most this many cases (spread over all)")
     parser.add_argument("--context-tokens", type=int, default=16384)
+    add_quick_option(parser)
     arguments = parser.parse_args()
+    if arguments.quick:  # one case, the pruned listing, the tiny local model
+        arguments.limit, arguments.listings, arguments.context_tokens = 1, ["pruned"], 4096
     if arguments.record:
         record(arguments.screens)
     if arguments.build or arguments.record:
@@ -172,6 +181,8 @@ def main() -> None:
     config = config_with(model=arguments.model)
     profile_name = config.models.default
     profile = config.models.profiles.get(profile_name, ModelProfile())
+    if arguments.quick:
+        profile = ModelProfile(pack=QUICK_PACK, max_output_tokens=32)
     profiles = dict(config.models.profiles)
     profiles[profile_name] = profile.model_copy(
         update={"context_tokens": max(profile.context_tokens, arguments.context_tokens)}
@@ -202,9 +213,21 @@ def main() -> None:
             progress,
         )
         label = model.info.name
+    figures = report.as_json()
+    ratios: dict[str, float] = figures.get("ratio_to_baseline", {})  # type: ignore[assignment]
+    ratio = ratios.get("pruned")
     output = {
+        **headline(
+            {"pruned_over_baseline": ratio},
+            {
+                "pruned_over_baseline": "at least 1: the model picks the right mark from the "
+                "pruned listing as often as the lexical baseline does"
+            },
+            None if ratio is None else ratio >= 1,
+            quick=arguments.quick,
+        ),
         "model_name": label,
-        **report.as_json(),
+        **figures,
         "run_s": round(time.perf_counter() - started),
     }
     print(

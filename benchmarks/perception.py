@@ -13,6 +13,7 @@ from 127.0.0.1). On each screen it measures
   observation itself is not included), ``observe()`` once, and Tesseract OCR on the focused window.
 
     python benchmarks/perception.py --json [--repeat 7] [--ocr-repeat 2]
+    python benchmarks/perception.py --json --quick     # the calculator alone, once
     python benchmarks/perception.py --save out/perception      # screenshots, SoM images, listings
     python benchmarks/perception.py --record tests/perception/data  # observations as fixtures
 
@@ -47,6 +48,7 @@ from pathlib import Path
 
 from docx import Document
 
+from headline import add_quick_option, headline
 from pcagent import actions as act
 from pcagent.config import load_config
 from pcagent.env import SandboxDesktop
@@ -383,7 +385,10 @@ def main() -> None:
     parser.add_argument(
         "--screens", nargs="+", choices=list(SCREENS), default=list(SCREENS), help="a subset"
     )
+    add_quick_option(parser)
     args = parser.parse_args()
+    if args.quick:  # the calculator alone, once, with one OCR pass
+        args.repeat, args.ocr_repeat, args.screens = 1, 1, ["calculator"]
     if args.repeat < 1 or args.ocr_repeat < 0:
         parser.error("--repeat must be at least 1 and --ocr-repeat at least 0")
     reference = json.loads(args.reference.read_text(encoding="utf-8"))["screens"]
@@ -450,6 +455,23 @@ def main() -> None:
     }
     meets["all"] = all(meets.values())
     output = {
+        **headline(
+            {
+                "token_ratio_median": overall["token_ratio_median"],
+                "recall_min": overall["recall_min"],
+                "elements_som_ms_median": overall["elements_som_ms_median"],
+            },
+            {
+                "token_ratio_median": f"at most {TARGETS['token_ratio_max']}: our listing "
+                "takes at most half the tokens of the common one",
+                "recall_min": f"at least {TARGETS['recall_min']} of the hand-checked controls "
+                "on every screen",
+                "elements_som_ms_median": f"at most {TARGETS['elements_som_ms_max']} ms for "
+                "marks + Set-of-Mark",
+            },
+            meets["all"],
+            quick=args.quick,
+        ),
         "screens": {name: screen.figures for name, screen in measured.items()},
         "overall": overall,
         "targets": TARGETS,

@@ -21,6 +21,7 @@ from typing import Annotated, ClassVar, Literal
 from pydantic import AfterValidator, Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
+from pcagent import applications
 from pcagent.action_base import ActionBase, ActionSite, Int
 
 __all__ = [
@@ -83,7 +84,7 @@ class AppAction(ActionBase):
 class WriterOpen(AppAction):
     """Open a document in the word processor by its path."""
 
-    belongs_to: ClassVar[str | None] = "writer"
+    belongs_to: ClassVar[str | None] = applications.WRITER.name
     kind: Literal["writer_open"] = Field("writer_open", description='Always "writer_open".')
     path: HomePath = Field(min_length=1, description=_PATH)
 
@@ -91,7 +92,7 @@ class WriterOpen(AppAction):
 class WriterRead(AppAction):
     """Read the paragraphs of the document in front, numbered from 0 (the title is usually 0)."""
 
-    belongs_to: ClassVar[str | None] = "writer"
+    belongs_to: ClassVar[str | None] = applications.WRITER.name
     settles: ClassVar[bool] = False
     kind: Literal["writer_read"] = Field("writer_read", description='Always "writer_read".')
 
@@ -100,7 +101,7 @@ class WriterInsert(AppAction):
     """Insert text into the document in front: at the end, before or after a paragraph, or in
     place of a paragraph's text."""
 
-    belongs_to: ClassVar[str | None] = "writer"
+    belongs_to: ClassVar[str | None] = applications.WRITER.name
     kind: Literal["writer_insert"] = Field("writer_insert", description='Always "writer_insert".')
     text: str = Field(min_length=1, max_length=10_000, description="Text; \\n starts a paragraph.")
     where: Literal["end", "after", "before", "replace"] = Field(
@@ -123,7 +124,7 @@ class WriterFormat(AppAction):
     """Format whole paragraphs of the document in front, chosen by number or by the text they
     contain: bold, italic, underline, alignment, line spacing, font size or a size step."""
 
-    belongs_to: ClassVar[str | None] = "writer"
+    belongs_to: ClassVar[str | None] = applications.WRITER.name
     kind: Literal["writer_format"] = Field("writer_format", description='Always "writer_format".')
     paragraphs: tuple[Int, ...] = Field((), description="Paragraph numbers, e.g. [1, 2].")
     matching: str = Field("", description="Or: every paragraph containing this text.")
@@ -159,7 +160,7 @@ class WriterSave(AppAction):
     """Save the document in front; with path, save a copy under that name (save as). The format
     follows the path's suffix (.docx unless it says otherwise)."""
 
-    belongs_to: ClassVar[str | None] = "writer"
+    belongs_to: ClassVar[str | None] = applications.WRITER.name
     kind: Literal["writer_save"] = Field("writer_save", description='Always "writer_save".')
     path: HomePath = Field("", description="Empty: save where it is. Else the new path in HOME.")
 
@@ -173,7 +174,7 @@ _RANGE = r"^\$?[A-Za-z]{1,3}\$?[1-9][0-9]{0,6}(:\$?[A-Za-z]{1,3}\$?[1-9][0-9]{0,
 class SheetOpen(AppAction):
     """Open a workbook in the spreadsheet by its path."""
 
-    belongs_to: ClassVar[str | None] = "spreadsheet"
+    belongs_to: ClassVar[str | None] = applications.SPREADSHEET.name
     kind: Literal["sheet_open"] = Field("sheet_open", description='Always "sheet_open".')
     path: HomePath = Field(min_length=1, description=_PATH)
 
@@ -181,7 +182,7 @@ class SheetOpen(AppAction):
 class SheetRead(AppAction):
     """Read the cells of the sheet in front: a range such as "A1:C10", or all used cells."""
 
-    belongs_to: ClassVar[str | None] = "spreadsheet"
+    belongs_to: ClassVar[str | None] = applications.SPREADSHEET.name
     settles: ClassVar[bool] = False
     kind: Literal["sheet_read"] = Field("sheet_read", description='Always "sheet_read".')
     # One anchored pattern, the whole of it optional: llama.cpp's grammar converter warns about
@@ -195,7 +196,7 @@ class SheetSet(AppAction):
     """Write values or formulas (text starting with "=") into the sheet in front, row by row,
     starting at cell."""
 
-    belongs_to: ClassVar[str | None] = "spreadsheet"
+    belongs_to: ClassVar[str | None] = applications.SPREADSHEET.name
     kind: Literal["sheet_set"] = Field("sheet_set", description='Always "sheet_set".')
     cell: str = Field(pattern=_CELL, description='Top-left cell, e.g. "B2".')
     values: tuple[tuple[str | float, ...], ...] = Field(
@@ -217,7 +218,7 @@ class SheetSet(AppAction):
 class SheetSort(AppAction):
     """Sort the rows of a range of the sheet in front by one column."""
 
-    belongs_to: ClassVar[str | None] = "spreadsheet"
+    belongs_to: ClassVar[str | None] = applications.SPREADSHEET.name
     kind: Literal["sheet_sort"] = Field("sheet_sort", description='Always "sheet_sort".')
     range: str = Field(pattern=_RANGE, description='e.g. "A1:C20".')
     column: str = Field(pattern=r"^[A-Za-z]{1,3}$", description='Column to sort by, e.g. "B".')
@@ -229,7 +230,7 @@ class SheetSave(AppAction):
     """Save the workbook in front; with path, save a copy under that name (save as). The format
     follows the path's suffix (.xlsx unless it says otherwise)."""
 
-    belongs_to: ClassVar[str | None] = "spreadsheet"
+    belongs_to: ClassVar[str | None] = applications.SPREADSHEET.name
     kind: Literal["sheet_save"] = Field("sheet_save", description='Always "sheet_save".')
     path: HomePath = Field("", description="Empty: save where it is. Else the new path in HOME.")
 
@@ -240,7 +241,7 @@ class SheetSave(AppAction):
 class EditorOpen(AppAction):
     """Open a text file in the text editor by its path (a new file if it does not exist)."""
 
-    belongs_to: ClassVar[str | None] = "text_editor"
+    belongs_to: ClassVar[str | None] = applications.TEXT_EDITOR.name
     kind: Literal["editor_open"] = Field("editor_open", description='Always "editor_open".')
     path: HomePath = Field(min_length=1, description=_PATH)
 
@@ -248,7 +249,7 @@ class EditorOpen(AppAction):
 class EditorSaveAs(AppAction):
     """Save the text in the editor in front under a path (save as)."""
 
-    belongs_to: ClassVar[str | None] = "text_editor"
+    belongs_to: ClassVar[str | None] = applications.TEXT_EDITOR.name
     kind: Literal["editor_save_as"] = Field(
         "editor_save_as", description='Always "editor_save_as".'
     )
@@ -261,7 +262,7 @@ class EditorSaveAs(AppAction):
 class FilesList(AppAction):
     """List the files and folders of a folder in HOME."""
 
-    belongs_to: ClassVar[str | None] = "file_manager"
+    belongs_to: ClassVar[str | None] = applications.FILE_MANAGER.name
     settles: ClassVar[bool] = False
     kind: Literal["files_list"] = Field("files_list", description='Always "files_list".')
     path: HomePath = Field("", description='Folder in HOME, e.g. "Documents"; empty: HOME.')
@@ -270,7 +271,7 @@ class FilesList(AppAction):
 class FilesMakeFolder(AppAction):
     """Create a folder (and missing parents) in HOME."""
 
-    belongs_to: ClassVar[str | None] = "file_manager"
+    belongs_to: ClassVar[str | None] = applications.FILE_MANAGER.name
     kind: Literal["files_make_folder"] = Field(
         "files_make_folder", description='Always "files_make_folder".'
     )
@@ -280,7 +281,7 @@ class FilesMakeFolder(AppAction):
 class FilesCopy(AppAction):
     """Copy a file or folder; target may be a folder to copy into."""
 
-    belongs_to: ClassVar[str | None] = "file_manager"
+    belongs_to: ClassVar[str | None] = applications.FILE_MANAGER.name
     kind: Literal["files_copy"] = Field("files_copy", description='Always "files_copy".')
     source: HomePath = Field(min_length=1, description="What to copy, a path in HOME.")
     target: HomePath = Field(min_length=1, description="New path, or a folder to copy into.")
@@ -289,7 +290,7 @@ class FilesCopy(AppAction):
 class FilesMove(AppAction):
     """Move a file or folder; target may be a folder to move into."""
 
-    belongs_to: ClassVar[str | None] = "file_manager"
+    belongs_to: ClassVar[str | None] = applications.FILE_MANAGER.name
     kind: Literal["files_move"] = Field("files_move", description='Always "files_move".')
     source: HomePath = Field(min_length=1, description="What to move, a path in HOME.")
     target: HomePath = Field(min_length=1, description="New path, or a folder to move into.")
@@ -298,7 +299,7 @@ class FilesMove(AppAction):
 class FilesRename(AppAction):
     """Rename a file or folder in place."""
 
-    belongs_to: ClassVar[str | None] = "file_manager"
+    belongs_to: ClassVar[str | None] = applications.FILE_MANAGER.name
     kind: Literal["files_rename"] = Field("files_rename", description='Always "files_rename".')
     path: HomePath = Field(min_length=1, description="What to rename, a path in HOME.")
     new_name: str = Field(
@@ -309,7 +310,7 @@ class FilesRename(AppAction):
 class FilesOpen(AppAction):
     """Open a file with the application that handles its type (a .docx in the word processor)."""
 
-    belongs_to: ClassVar[str | None] = "file_manager"
+    belongs_to: ClassVar[str | None] = applications.FILE_MANAGER.name
     kind: Literal["files_open"] = Field("files_open", description='Always "files_open".')
     path: HomePath = Field(min_length=1, description=_PATH)
 
@@ -320,7 +321,7 @@ class FilesOpen(AppAction):
 class MailCompose(AppAction):
     """Open a new message with recipients, subject, body and attachments filled in (not sent)."""
 
-    belongs_to: ClassVar[str | None] = "mail"
+    belongs_to: ClassVar[str | None] = applications.MAIL.name
     kind: Literal["mail_compose"] = Field("mail_compose", description='Always "mail_compose".')
     to: tuple[str, ...] = Field(min_length=1, description='Addresses, e.g. ["ann@example.test"].')
     subject: str = Field("", description="Subject line.")
@@ -341,7 +342,7 @@ class MailCompose(AppAction):
 class MailSend(AppAction):
     """Send the message being written (sensitive: allowed only as the safety settings say)."""
 
-    belongs_to: ClassVar[str | None] = "mail"
+    belongs_to: ClassVar[str | None] = applications.MAIL.name
     kind: Literal["mail_send"] = Field("mail_send", description='Always "mail_send".')
 
     def sensitivity(self) -> tuple[str, str] | None:
@@ -352,7 +353,7 @@ class MailRead(AppAction):
     """Read the newest messages of a mail folder: number, sender, subject, date, text and the
     names of attachments."""
 
-    belongs_to: ClassVar[str | None] = "mail"
+    belongs_to: ClassVar[str | None] = applications.MAIL.name
     settles: ClassVar[bool] = False
     kind: Literal["mail_read"] = Field("mail_read", description='Always "mail_read".')
     folder: str = Field("Inbox", min_length=1, description='Mail folder, e.g. "Inbox".')
@@ -362,7 +363,7 @@ class MailRead(AppAction):
 class MailSaveAttachment(AppAction):
     """Save an attachment of a message (its number from mail_read) into a folder in HOME."""
 
-    belongs_to: ClassVar[str | None] = "mail"
+    belongs_to: ClassVar[str | None] = applications.MAIL.name
     settles: ClassVar[bool] = False
     kind: Literal["mail_save_attachment"] = Field(
         "mail_save_attachment", description='Always "mail_save_attachment".'
@@ -379,7 +380,7 @@ class MailSaveAttachment(AppAction):
 class BrowserOpen(AppAction):
     """Open a web address in the browser, or search the web for words (as the address bar)."""
 
-    belongs_to: ClassVar[str | None] = "browser"
+    belongs_to: ClassVar[str | None] = applications.BROWSER.name
     kind: Literal["browser_open"] = Field("browser_open", description='Always "browser_open".')
     url: str = Field(
         min_length=1,
@@ -391,7 +392,7 @@ class BrowserOpen(AppAction):
 class BrowserRead(AppAction):
     """Read the text of the page in front, with its links and form fields."""
 
-    belongs_to: ClassVar[str | None] = "browser"
+    belongs_to: ClassVar[str | None] = applications.BROWSER.name
     settles: ClassVar[bool] = False
     kind: Literal["browser_read"] = Field("browser_read", description='Always "browser_read".')
 
@@ -399,7 +400,7 @@ class BrowserRead(AppAction):
 class BrowserClick(AppAction):
     """Click the link or button of the page in front whose text is text."""
 
-    belongs_to: ClassVar[str | None] = "browser"
+    belongs_to: ClassVar[str | None] = applications.BROWSER.name
     kind: Literal["browser_click"] = Field("browser_click", description='Always "browser_click".')
     text: str = Field(min_length=1, description="Visible text of the link or button.")
 
@@ -407,7 +408,7 @@ class BrowserClick(AppAction):
 class BrowserFill(AppAction):
     """Type a value into the form field of the page in front whose label is label."""
 
-    belongs_to: ClassVar[str | None] = "browser"
+    belongs_to: ClassVar[str | None] = applications.BROWSER.name
     kind: Literal["browser_fill"] = Field("browser_fill", description='Always "browser_fill".')
     label: str = Field(min_length=1, description="The field's label or placeholder.")
     value: str = Field(
@@ -422,7 +423,7 @@ class BrowserFill(AppAction):
 class CalculatorEvaluate(AppAction):
     """Compute an expression with the calculator's keys (clear, type it, =) and read the result."""
 
-    belongs_to: ClassVar[str | None] = "calculator"
+    belongs_to: ClassVar[str | None] = applications.CALCULATOR.name
     kind: Literal["calculator_evaluate"] = Field(
         "calculator_evaluate", description='Always "calculator_evaluate".'
     )
@@ -436,7 +437,7 @@ class CalculatorEvaluate(AppAction):
 class ClockAddAlarm(AppAction):
     """Add an alarm to Clocks at a time of day (24-hour HH:MM), with an optional name."""
 
-    belongs_to: ClassVar[str | None] = "clock"
+    belongs_to: ClassVar[str | None] = applications.CLOCK.name
     kind: Literal["clock_add_alarm"] = Field(
         "clock_add_alarm", description='Always "clock_add_alarm".'
     )
@@ -447,7 +448,7 @@ class ClockAddAlarm(AppAction):
 class ClockAddWorldClock(AppAction):
     """Add a city's clock to the world clocks of Clocks."""
 
-    belongs_to: ClassVar[str | None] = "clock"
+    belongs_to: ClassVar[str | None] = applications.CLOCK.name
     kind: Literal["clock_add_world_clock"] = Field(
         "clock_add_world_clock", description='Always "clock_add_world_clock".'
     )

@@ -2,7 +2,8 @@
 
 A role is data: a name, a capability description the scheduler reads, the action kinds it may
 emit and the applications it may open (only ever those the environment offers: the pool is built
-from the environment's list, :func:`default_pool`). Adding a role is one :meth:`RolePool.register` call. The
+from the environment's list, :func:`default_pool`). The built-in specialists are the application
+catalog's role families (:mod:`pcagent.applications`). Adding a role is one :meth:`RolePool.register` call. The
 domain is enforced twice: the Decision agent's reply schema only contains the role's kinds, and
 :meth:`RolePool.check` refuses anything outside the domain before it reaches the executor.
 """
@@ -13,6 +14,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 
 from pcagent import actions as act
+from pcagent.applications import FAMILIES, RoleFamily, applications_of
 from pcagent.errors import ConfigurationError, OutOfDomainError
 
 #: What every role may do: wait, call a skill (its own actions are checked against the role's
@@ -120,46 +122,12 @@ class RolePool:
         return name in self._roles
 
 
-#: The built-in roles, one per family of applications, before they meet an environment.
-_SPECIALISTS: tuple[Role, ...] = (
-    Role(
-        "text_notes",
-        "Works in the plain-text editor: opens, reads, writes, edits and saves text files.",
-        GUI_KINDS | {"open_app", "select_text"},
-        frozenset({"text_editor"}),
-    ),
-    Role(
-        "office_editor",
-        "Works in the word processor and the spreadsheet: documents, formatting, cells, "
-        "formulas, saving.",
-        GUI_KINDS | {"open_app", "select_text"},
-        frozenset({"writer", "spreadsheet"}),
-    ),
-    Role(
-        "calculator_clock",
-        "Computes with the calculator; sets alarms, timers and world clocks in Clocks.",
-        GUI_KINDS | {"open_app"},
-        frozenset({"calculator", "clock"}),
-    ),
-    Role(
-        "file_manager",
-        "Browses folders and copies, moves, renames or deletes files in the file manager.",
-        GUI_KINDS | {"open_app"},
-        frozenset({"file_manager"}),
-    ),
-    Role(
-        "browser",
-        "Searches the web, opens pages, fills forms and downloads files in the browser.",
-        GUI_KINDS | {"open_app", "select_text"},
-        frozenset({"browser"}),
-    ),
-    Role(
-        "mail",
-        "Reads and writes e-mail, adds attachments and sends messages in the mail client.",
-        GUI_KINDS | {"open_app"},
-        frozenset({"mail"}),
-    ),
-)
+def _specialist(family: RoleFamily) -> Role:
+    """The built-in role of one application family (:mod:`pcagent.applications.families`),
+    before it meets an environment: GUI actions, opening its applications and, where the family
+    says so, selecting text."""
+    extra = {"open_app", "select_text"} if family.selects_text else {"open_app"}
+    return Role(family.name, family.capability, GUI_KINDS | extra, applications_of(family))
 
 
 def _with_app_actions(role: Role, app_kinds: frozenset[str]) -> Role:
@@ -191,7 +159,7 @@ def default_pool(apps: Iterable[str], app_kinds: Iterable[str] = ()) -> RolePool
             )
         ]
     )
-    for role in _SPECIALISTS:
+    for role in map(_specialist, FAMILIES):
         kept = role.apps & offered
         if kept:
             pool.register(_with_app_actions(replace(role, apps=kept), interfaces))

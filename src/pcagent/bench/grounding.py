@@ -26,6 +26,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
+from pcagent.applications import APPLICATIONS
 from pcagent.models.messages import Message
 from pcagent.models.structured import ChatModel
 from pcagent.perception.interactive import interactive_marks
@@ -88,34 +89,10 @@ PURPOSES: Mapping[str, str] = {
     "Table": "Insert a table",
 }
 
-#: The same, where a label means something particular to one application.
+#: The same, where a label means something particular to one application: the catalog's
+#: ``label_purposes`` (:mod:`pcagent.applications`).
 APP_PURPOSES: Mapping[str, Mapping[str, str]] = {
-    "browser": {
-        "Reload": "Reload the current web page",
-        "Back": "Go back to the previous web page",
-        "Forward": "Go forward to the next web page",
-        "New Tab": "Open a new browser tab",
-    },
-    "file_manager": {
-        "Home": "Go to the home folder",
-        "Open Parent": "Go up to the parent folder",
-        "Back": "Go back to the folder shown before",
-        "Search for Files...": "Search for files in this folder",
-    },
-    "calculator": {
-        "=": "Show the result of the calculation",
-        "AC": "Clear everything in the calculator",
-        "sqrt": "Take the square root of the number shown",
-    },
-    "mail": {
-        "New Message": "Write a new email",
-        "Get Messages": "Check for new mail",
-        "Reply": "Reply to the selected message",
-        "Forward": "Forward the selected message",
-    },
-    "writer": {"New": "Start a new document", "Open": "Open an existing file"},
-    "spreadsheet": {"New": "Start a new spreadsheet", "Open": "Open an existing file"},
-    "clock": {"Alarms": "Show the alarms", "Stopwatch": "Show the stopwatch"},
+    app.name: app.label_purposes for app in APPLICATIONS.values() if app.label_purposes
 }
 
 

@@ -2,8 +2,9 @@
 
 Agents and task files say ``text_editor`` or ``spreadsheet``; only this table knows that means
 mousepad or LibreOffice Calc, and which flags make each program accessible, quiet and offline.
-It is the one list of applications: the planner's prompt, the role pool and the safety guard get
-it from the environment (:func:`app_infos`), never from a copy of their own.
+What each application is comes from the catalog (:mod:`pcagent.applications`); this module adds
+only how a sandbox starts it. The planner's prompt, the role pool and the safety guard get the
+applications from the environment (:func:`app_infos`), never from a copy of their own.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pcagent import applications
+from pcagent.applications import APPLICATIONS, Application
 from pcagent.env.browser_profile import PROFILE, QUIET_FLAGS, prepare_profile
 from pcagent.env.mail_relay import point_profile_at_relay
 from pcagent.env.observation import Observation, WindowInfo
@@ -75,7 +78,7 @@ def libreoffice_pipe_name(sandbox_id: str) -> str:
 def _libreoffice(module: str) -> Callable[[LaunchContext], list[str]]:
     def command(context: LaunchContext) -> list[str]:
         return [
-            "soffice",
+            applications.WRITER.program,
             f"--{module}",
             "--norestore",
             "--nologo",
@@ -89,7 +92,7 @@ def _libreoffice(module: str) -> Callable[[LaunchContext], list[str]]:
 
 def _chromium(context: LaunchContext) -> list[str]:
     return [
-        "chromium",
+        applications.BROWSER.program,
         f"--user-data-dir={context.home / PROFILE}",
         *QUIET_FLAGS,
         "--force-renderer-accessibility",
@@ -114,7 +117,7 @@ def _chromium(context: LaunchContext) -> list[str]:
 
 def _thunderbird(context: LaunchContext) -> list[str]:
     return [
-        "thunderbird",
+        applications.MAIL.program,
         "--profile",
         str(context.home / ".thunderbird" / "pcagent"),
         "--no-remote",
@@ -132,80 +135,50 @@ def _send_mail_through_relay(context: LaunchContext) -> None:
         give_to_owner(profile / "prefs.js", context.home)  # rewritten: the client's again
 
 
-def _simple(program: str, *flags: str) -> Callable[[LaunchContext], list[str]]:
-    def command(context: LaunchContext) -> list[str]:
-        return [program, *flags, *context.files]
+def _launch(
+    app: Application,
+    command: Callable[[LaunchContext], list[str]] | None = None,
+    *,
+    extra_env: dict[str, str] | None = None,
+    prepare: Callable[[LaunchContext], object] | None = None,
+) -> AppSpec:
+    """The catalog's ``app`` with how this sandbox starts it: ``command`` (None: its program with
+    the documents to open, no flags), its extra environment, what to prepare before each start."""
 
-    return command
+    def program_and_files(context: LaunchContext) -> list[str]:
+        return [app.program, *context.files]
+
+    return AppSpec(
+        app.name,
+        app.description,
+        command or program_and_files,
+        app.window_classes,
+        title_hint=app.title_hint,
+        startup_timeout=app.startup_timeout,
+        extra_env=extra_env or {},
+        key_pause=app.key_pause,
+        edits_documents=app.edits_documents,
+        prepare=prepare,
+    )
 
 
-#: Window classes every LibreOffice module uses for some of its windows (the first window while it
-#: starts, dialogs): they say "LibreOffice", not which module.
-_LIBREOFFICE_SHARED_CLASSES = ("Soffice", "libreoffice")
-
-APPS: dict[str, AppSpec] = {
+#: The catalog's applications (:mod:`pcagent.applications`), in its order, with their launchers.
+_LAUNCHERS: dict[str, AppSpec] = {
     spec.name: spec
     for spec in (
-        AppSpec(
-            "text_editor",
-            "plain-text editor (text files, .txt, source code)",
-            _simple("mousepad"),
-            ("Mousepad",),
-            edits_documents=True,
+        _launch(applications.TEXT_EDITOR),
+        _launch(applications.CALCULATOR),
+        _launch(applications.WRITER, _libreoffice("writer")),
+        _launch(applications.SPREADSHEET, _libreoffice("calc")),
+        _launch(applications.FILE_MANAGER),
+        _launch(applications.CLOCK, extra_env={"GSETTINGS_BACKEND": "keyfile"}),
+        _launch(
+            applications.BROWSER, _chromium, prepare=lambda context: prepare_profile(context.home)
         ),
-        AppSpec(
-            "calculator",
-            "calculator",
-            _simple("galculator"),
-            ("Galculator",),
-            key_pause=0.12,
-        ),
-        AppSpec(
-            "writer",
-            "word processor (documents .docx/.odt)",
-            _libreoffice("writer"),
-            ("libreoffice-writer", *_LIBREOFFICE_SHARED_CLASSES),
-            title_hint="LibreOffice Writer",
-            startup_timeout=60.0,
-            edits_documents=True,
-        ),
-        AppSpec(
-            "spreadsheet",
-            "spreadsheet (.xlsx/.ods)",
-            _libreoffice("calc"),
-            ("libreoffice-calc", *_LIBREOFFICE_SHARED_CLASSES),
-            title_hint="LibreOffice Calc",
-            startup_timeout=60.0,
-            edits_documents=True,
-        ),
-        AppSpec("file_manager", "file manager", _simple("thunar"), ("Thunar",)),
-        AppSpec(
-            "clock",
-            "clocks, alarms, timers, world clocks",
-            _simple("gnome-clocks"),
-            ("gnome-clocks", "Org.gnome.clocks"),
-            title_hint="Clocks",
-            extra_env={"GSETTINGS_BACKEND": "keyfile"},
-        ),
-        AppSpec(
-            "browser",
-            "web browser",
-            _chromium,
-            ("Chromium", "chromium"),
-            startup_timeout=60.0,
-            prepare=lambda context: prepare_profile(context.home),
-        ),
-        AppSpec(
-            "mail",
-            "e-mail client",
-            _thunderbird,
-            ("thunderbird", "Thunderbird", "thunderbird-esr", "thunderbird-default"),
-            title_hint="Mozilla Thunderbird",
-            startup_timeout=90.0,
-            prepare=_send_mail_through_relay,
-        ),
+        _launch(applications.MAIL, _thunderbird, prepare=_send_mail_through_relay),
     )
 }
+APPS: dict[str, AppSpec] = {name: _LAUNCHERS[name] for name in APPLICATIONS}
 
 
 def get_app(name: str) -> AppSpec:

@@ -6,10 +6,11 @@ from __future__ import annotations
 from pydantic import Field
 
 from pcagent.app_actions import BrowserClick, BrowserFill, BrowserOpen, BrowserRead
+from pcagent.applications import BROWSER
 from pcagent.skills.base import SkillContext, SkillParameters, SkillResult, skill
 from pcagent.skills.desktop_apps import do
 
-APP = "browser"
+APP = BROWSER.name
 
 
 def _page(context: SkillContext) -> SkillResult:

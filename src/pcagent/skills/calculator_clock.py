@@ -5,6 +5,7 @@ from __future__ import annotations
 from pydantic import Field
 
 from pcagent.app_actions import CalculatorEvaluate, ClockAddAlarm, ClockAddWorldClock
+from pcagent.applications import CALCULATOR, CLOCK
 from pcagent.skills.base import SkillContext, SkillParameters, SkillResult, skill
 from pcagent.skills.desktop_apps import do
 from pcagent.skills.values import ClockTime, shifted
@@ -23,7 +24,7 @@ class Calculate(SkillParameters):
     "calculate",
     "Compute an arithmetic expression on the calculator and read the result off its display.",
     Calculate,
-    apps=("calculator",),
+    apps=(CALCULATOR.name,),
     returns="the number shown",
 )
 def calculate(context: SkillContext, parameters: Calculate) -> SkillResult:
@@ -46,7 +47,7 @@ class SetAlarm(SkillParameters):
     "set_alarm",
     "Add an alarm in the clock application, at a time or some hours/minutes before or after it.",
     SetAlarm,
-    apps=("clock",),
+    apps=(CLOCK.name,),
     returns='"HH:MM" the alarm rings at',
 )
 def set_alarm(context: SkillContext, parameters: SetAlarm) -> SkillResult:
@@ -67,7 +68,7 @@ class WorldClock(SkillParameters):
     "add_world_clock",
     "Add a city to the world clocks of the clock application.",
     WorldClock,
-    apps=("clock",),
+    apps=(CLOCK.name,),
 )
 def add_world_clock(context: SkillContext, parameters: WorldClock) -> SkillResult:
     outcome = do(context, ClockAddWorldClock(city=parameters.city))

@@ -8,10 +8,11 @@ from pathlib import PurePosixPath
 from pydantic import Field
 
 from pcagent.app_actions import FilesCopy, FilesList, FilesMakeFolder, FilesMove
+from pcagent.applications import FILE_MANAGER
 from pcagent.skills.base import SkillContext, SkillParameters, SkillResult, StepFailed, skill
 from pcagent.skills.desktop_apps import do, home_file
 
-APP = "file_manager"
+APP = FILE_MANAGER.name
 
 
 class ListFolder(SkillParameters):

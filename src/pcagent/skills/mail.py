@@ -5,10 +5,11 @@ from __future__ import annotations
 from pydantic import Field
 
 from pcagent.app_actions import MailCompose, MailRead, MailSend
+from pcagent.applications import MAIL
 from pcagent.skills.base import SkillContext, SkillParameters, SkillResult, skill
 from pcagent.skills.desktop_apps import do, home_file
 
-APP = "mail"
+APP = MAIL.name
 
 
 class SendMail(SkillParameters):

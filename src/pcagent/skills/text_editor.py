@@ -6,10 +6,11 @@ from pydantic import Field
 
 from pcagent import actions as act
 from pcagent.app_actions import EditorOpen, EditorSaveAs
+from pcagent.applications import TEXT_EDITOR
 from pcagent.skills.base import SkillContext, SkillParameters, SkillResult, skill
 from pcagent.skills.desktop_apps import TextFilePath, contains, do, file_text, front
 
-APP = "text_editor"
+APP = TEXT_EDITOR.name
 
 
 class FilePath(SkillParameters):

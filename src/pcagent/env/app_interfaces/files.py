@@ -8,7 +8,7 @@ a folder is copied as its tree of folders (one ``gio mkdir``) and files (one ``g
 folder). Each action then checks the file system: the new folder, the copy with the same bytes,
 the moved or renamed entry there and gone from where it was.
 
-``files_open`` opens a file with the registry's application for its kind (its suffix); a text
+``files_open`` opens a file with the catalog's application for its kind (its suffix); a text
 file goes through the text editor's interface, which also opens it in an editor already running.
 """
 
@@ -27,6 +27,7 @@ from pcagent.app_actions import (
     FilesOpen,
     FilesRename,
 )
+from pcagent.applications import opener_of_suffix
 from pcagent.env.app_interfaces import Interface
 from pcagent.env.app_interfaces.editor import open_in_editor
 from pcagent.env.app_interfaces.windows import raise_window
@@ -35,14 +36,7 @@ from pcagent.env.observation import ActionResult, WindowInfo
 from pcagent.errors import AppInterfaceError, InvalidActionError
 
 #: The application that opens each kind of file, by suffix (lower case).
-OPENERS: dict[str, str] = {
-    **dict.fromkeys((".docx", ".doc", ".odt", ".rtf"), "writer"),
-    **dict.fromkeys((".xlsx", ".xls", ".ods", ".csv"), "spreadsheet"),
-    **dict.fromkeys(
-        (".txt", ".md", ".py", ".json", ".log", ".ini", ".cfg", ".yaml", ".yml", ".sh", ".xml"),
-        "text_editor",
-    ),
-}
+OPENERS: dict[str, str] = opener_of_suffix()
 #: Entries a listing shows at most.
 LIST_LIMIT = 200
 #: Files up to this many bytes are compared byte for byte after a copy or move (by digest).

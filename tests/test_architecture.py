@@ -1,0 +1,83 @@
+"""The package's imports keep to its layers: no import runs upwards and no new cycle appears.
+
+The known exceptions of today are named below; a change may shorten these lists, never lengthen
+them (a test also fails when an exception has gone, so that the list is shortened with it)."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+#: Imports that run upwards today: (importing module, imported module).
+KNOWN_UPWARD_IMPORTS = {
+    # the leakage check compares a page graph with the benchmark's own tasks
+    ("pcagent.experience.leakage", "pcagent.bench.task_secrets"),
+    ("pcagent.experience.leakage", "pcagent.bench.tasks"),
+    ("pcagent.experience.leakage", "pcagent.bench.value_matching"),
+    # `python -m pcagent.models` is the CLI's models command
+    ("pcagent.models.__main__", "pcagent.cli.models"),
+    # a run opens its experience (page graph, plan memory) lazily, by path
+    ("pcagent.runtime.session", "pcagent.experience.loading"),
+}
+
+#: Cycles today, each as the set of its modules: the sandbox and its application interfaces.
+KNOWN_CYCLES = [
+    {
+        "pcagent.env.app_interfaces",
+        "pcagent.env.app_interfaces.browser",
+        "pcagent.env.app_interfaces.calculator",
+        "pcagent.env.app_interfaces.clock",
+        "pcagent.env.app_interfaces.editor",
+        "pcagent.env.app_interfaces.files",
+        "pcagent.env.app_interfaces.mail",
+        "pcagent.env.app_interfaces.office",
+        "pcagent.env.app_interfaces.office_sheet",
+        "pcagent.env.app_interfaces.office_writer",
+        "pcagent.env.app_interfaces.windows",
+        "pcagent.env.sandbox",
+        "pcagent.env.sandbox_guard",
+    },
+]
+
+
+def load_architecture() -> ModuleType:
+    """scripts/architecture.py, loaded from its file (scripts/ is no package)."""
+    path = ROOT / "scripts" / "architecture.py"
+    spec = importlib.util.spec_from_file_location("architecture_measure", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def report() -> dict:
+    """The structure as measured now, once for the module's tests."""
+    return load_architecture().measure(ROOT, with_duplicates=False)
+
+
+def test_no_import_runs_upwards_beyond_the_known_ones(report: dict) -> None:
+    found = {(row["from"], row["to"]) for row in report["upward_imports"]}
+    assert found - KNOWN_UPWARD_IMPORTS == set(), "imports that run upwards through the layers"
+    assert KNOWN_UPWARD_IMPORTS - found == set(), "gone: remove them from KNOWN_UPWARD_IMPORTS"
+
+
+def test_no_cycle_beyond_the_known_ones(report: dict) -> None:
+    found = [set(group) for group in report["cycles"]]
+    new = [group for group in found if not any(group <= known for known in KNOWN_CYCLES)]
+    assert new == [], "new import cycles"
+    for known in KNOWN_CYCLES:
+        inside = set().union(*(group for group in found if group <= known))
+        assert inside == known, f"left the cycle, remove from KNOWN_CYCLES: {known - inside}"
+
+
+def test_every_room_has_a_layer(report: dict) -> None:
+    unplaced = [room for room, layer in report["rooms"].items() if layer == "unplaced"]
+    assert unplaced == [], "name these rooms in scripts/architecture.py's LAYERS"

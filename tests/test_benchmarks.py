@@ -1,0 +1,136 @@
+"""Every script in benchmarks/ runs with ``--quick`` and prints its JSON with the figure and the
+goal, so that a benchmark that stops working fails here instead of on the day it is needed.
+
+Each script runs as a user would start it, in its own process, with this checkout's package. The
+quick figures come from one repetition and are not checked against the goals; what is checked is
+that the script ran to its end, measured something and said what it measures it against. The
+scripts that start a sandbox desktop are marked ``desktop``; those that ask a local model or start
+Ray are marked ``slow`` as well.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from tests.experience.recorded_runs import training_records
+
+import pcagent
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCHMARKS = ROOT / "benchmarks"
+SOURCE = Path(pcagent.__file__).resolve().parent.parent
+
+
+def run_quick(script: str, *arguments: str, timeout: float = 240) -> dict:
+    """Run ``benchmarks/SCRIPT --json --quick ARGUMENTS`` and return its JSON, after checking
+    the keys every benchmark prints (see benchmarks/headline.py)."""
+    environment = {**os.environ, "PYTHONPATH": str(SOURCE)}
+    completed = subprocess.run(
+        [sys.executable, str(BENCHMARKS / script), "--json", "--quick", *arguments],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=environment,
+        cwd=ROOT,
+        check=False,
+    )
+    assert completed.returncode == 0, f"{script} failed:\n{completed.stderr[-4000:]}"
+    report = json.loads(completed.stdout)
+    assert report["quick"] is True
+    figure, goal = report["figure"], report["goal"]
+    assert figure, f"{script} names no figure"
+    assert set(goal) == set(figure), f"{script}: a goal for each figure"
+    assert all(isinstance(text, str) and text for text in goal.values())
+    assert all(value is None or isinstance(value, int | float) for value in figure.values())
+    assert report["goal_met"] in (True, False, None)
+    return report
+
+
+def test_every_benchmark_script_is_run_here() -> None:
+    scripts = {path.name for path in BENCHMARKS.glob("*.py")} - {"headline.py"}
+    tested = {name.removeprefix("test_").replace("_quick", "") + ".py" for name in globals()}
+    assert scripts <= tested, f"add a quick run for {sorted(scripts - tested)}"
+
+
+def test_viewer_quick() -> None:
+    report = run_quick("viewer.py")
+    assert report["run_page_lazy_images"] > 0
+
+
+def test_embedding_quick() -> None:
+    report = run_quick("embedding.py")
+    assert report["texts"] == 8
+
+
+def test_program_memory_quick() -> None:
+    report = run_quick("program_memory.py")
+    assert report["queries"] == 4 and report["memory_programs"] == 12
+
+
+def test_experience_quick(tmp_path: Path) -> None:
+    records = training_records(tmp_path / "records")
+    report = run_quick("experience.py", "--records", str(records))
+    assert report["queries"] > 0 and report["pages"] > 0
+
+
+@pytest.mark.slow
+def test_local_model_quick() -> None:
+    report = run_quick("local_model.py")
+    assert report["warm"]["cached_prompt_tokens"] > 0  # the prefix was reused
+
+
+@pytest.mark.slow
+def test_grounding_quick() -> None:
+    report = run_quick("grounding.py")
+    assert report["cases"] == 1
+
+
+@pytest.mark.desktop
+def test_input_quick() -> None:
+    report = run_quick("input.py")
+    assert report["zero_length_drag"] == "refused" and report["buttons_pressed_after"] == []
+
+
+@pytest.mark.desktop
+def test_remote_quick() -> None:
+    report = run_quick("remote.py")
+    assert report["elements"] > 0
+
+
+@pytest.mark.desktop
+def test_perception_quick() -> None:
+    report = run_quick("perception.py")
+    assert list(report["screens"]) == ["calculator"]
+
+
+@pytest.mark.desktop
+def test_observe_quick() -> None:
+    report = run_quick("observe.py")
+    assert report["nodes_ours"] > 0 and report["interactive_expected"] > 0
+
+
+@pytest.mark.desktop
+@pytest.mark.slow
+def test_app_actions_quick() -> None:
+    report = run_quick("app_actions.py")
+    assert report["failures"] == {} and report["total"]["tasks"] == 1
+
+
+@pytest.mark.desktop
+@pytest.mark.slow
+def test_scale_quick() -> None:
+    report = run_quick("scale.py", timeout=420)
+    assert report["one_actor"]["passed"] == 1 and report["two_actors"]["passed"] == 1
+
+
+@pytest.mark.desktop
+@pytest.mark.slow
+def test_agent_quality_quick() -> None:
+    report = run_quick("agent_quality.py", timeout=420)
+    assert report["tasks"] == ["pc09"] and report["steps"] == 1
+    assert "environment_error" not in report["failure_causes"]
