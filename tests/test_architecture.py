@@ -16,12 +16,6 @@ ROOT = Path(__file__).resolve().parent.parent
 
 #: Imports that run upwards today: (importing module, imported module).
 KNOWN_UPWARD_IMPORTS = {
-    # the leakage check compares a page graph with the benchmark's own tasks
-    ("pcagent.experience.leakage", "pcagent.bench.task_secrets"),
-    ("pcagent.experience.leakage", "pcagent.bench.tasks"),
-    ("pcagent.experience.leakage", "pcagent.bench.value_matching"),
-    # `python -m pcagent.models` is the CLI's models command
-    ("pcagent.models.__main__", "pcagent.cli.models"),
     # a run opens its experience (page graph, plan memory) lazily, by path
     ("pcagent.runtime.session", "pcagent.experience.loading"),
 }

@@ -16,13 +16,13 @@ from pathlib import Path
 
 import pytest
 
+from pcagent.bench.experience_leakage import graph_leaks
 from pcagent.bench.generate import generate_tasks
 from pcagent.bench.task_run import Services, run_task, sandbox_config_for, services_for
 from pcagent.bench.tasks import Task, load_tasks
 from pcagent.env import SandboxDesktop
 from pcagent.experience.build import build_graph
 from pcagent.experience.guide import Experience
-from pcagent.experience.leakage import graph_leaks
 from pcagent.models.embedding_pack import DEFAULT_EMBEDDING_PACK
 from pcagent.runtime.records import RunStore
 

@@ -206,7 +206,7 @@ def run(
     if record_to is not None and agent not in ("reference", "reference-api"):
         raise ConfigurationError("--record-to records reference solutions; use --agent reference")
     if config.run.experience and agent == "pcagent" and checked != "no_experience":
-        from pcagent.experience.leakage import check_no_leakage
+        from pcagent.bench.experience_leakage import check_no_leakage
 
         check_no_leakage(Path(config.run.experience), chosen)
     with BenchStore(config.data_dir / "bench") as store:

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from pcagent.agents.program import ProgramStep
+from pcagent.bench.experience_leakage import check_no_leakage, graph_leaks
 from pcagent.bench.generate import generate_tasks
 from pcagent.bench.tasks import load_reworded_tasks, load_tasks
 from pcagent.experience.graph import (
@@ -20,7 +21,6 @@ from pcagent.experience.graph import (
     PlanMemory,
     SourceRun,
 )
-from pcagent.experience.leakage import check_no_leakage, graph_leaks
 
 TASKS = load_tasks()
 VECTOR = np.ones(4, dtype=np.float32) / 2
