@@ -42,8 +42,9 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("skills", ("skills",)),
     ("agents", ("agents",)),
     ("runtime", ("runtime",)),
-    ("assembly", ("assembly",)),
+    # learned from run records; the assembly opens it for a run and hands it to the session
     ("experience", ("experience",)),
+    ("assembly", ("assembly",)),
     ("bench", ("bench",)),
     ("clients", ("cli", "viewer", "demo", "__main__")),
 )

@@ -32,7 +32,7 @@ from pcagent.errors import ConfigurationError, RunStateError, SandboxClosedError
 from pcagent.models import ModelRouter
 from pcagent.runtime.ablations import Ablation, check_ablation
 from pcagent.runtime.human import Human, NoHuman, TerminalHuman
-from pcagent.runtime.parts import AgentModels
+from pcagent.runtime.parts import AgentModels, ExperienceSource
 from pcagent.runtime.progress import Progress, sandbox_start
 from pcagent.runtime.record_models import RunRecord, StepRecord
 from pcagent.runtime.records import RunStore
@@ -229,6 +229,24 @@ class RunParts:
         self.log = log
         #: Told of the model calls of every session made here, as waits.
         self.progress = progress or Progress()
+        self._experience: ExperienceSource | None = None
+
+    def experience(self) -> ExperienceSource | None:
+        """The run's page graph and plan memory (``[run] experience``), opened once for every
+        session made here; None when none is chosen or the ablation leaves it out."""
+        run = self.config.run
+        if not run.experience or self.choices.ablation == "no_experience":
+            return None
+        if self._experience is None:
+            from pcagent.experience.loading import open_experience
+
+            opened = open_experience(Path(run.experience), self.config.models_dir)
+            self.log(
+                f"experience: {run.experience} ({len(opened.graph.nodes)} pages, "
+                f"{len(opened.graph.sources)} runs)"
+            )
+            self._experience = opened
+        return self._experience
 
     @property
     def config(self) -> PcAgentConfig:
@@ -257,6 +275,7 @@ class RunParts:
             on_step=on_step if on_step is not None else self.on_step,
             log=self.log,
             progress=self.progress,
+            experience=self.experience(),
         )
 
     def resume(self, run_id: str) -> RunOutcome:

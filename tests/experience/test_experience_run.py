@@ -13,6 +13,7 @@ from tests.runtime.memory_desktop import MemoryDesktop
 from pcagent.config import PcAgentConfig, RunConfig, load_config
 from pcagent.experience.build import build_graph
 from pcagent.experience.embedding import SentenceEncoder
+from pcagent.experience.loading import open_experience
 from pcagent.models.backends.scripted import ScriptedBackend
 from pcagent.models.embedding_pack import DEFAULT_EMBEDDING_PACK
 from pcagent.runtime.records import RunStore
@@ -55,13 +56,19 @@ def test_a_second_run_is_told_what_the_first_did(
     graph = tmp_path / "graph.db"
     build_graph(shared_encoder, DEFAULT_EMBEDDING_PACK, [store.root]).save(graph)
     guided = config.updated("run", experience=str(graph))
+    experience = open_experience(graph, guided.models_dir)
     for ablation, expected in (("none", True), ("no_experience", False)):
         decisions = moves()
         desktop.close_apps()
         (home / "notes.txt").write_text("draft")
         desktop.open_app("text_editor", [home / "notes.txt"])
         session = RunSession(
-            desktop, scripts.usual_models(decisions, PLAN), store, guided, ablation=ablation
+            desktop,
+            scripts.usual_models(decisions, PLAN),
+            store,
+            guided,
+            ablation=ablation,
+            experience=experience,
         )
         assert session.start("write").status == "finished"
         prompt = decisions.requests[0].messages[-1].text

@@ -13,7 +13,6 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from pcagent.agents.roles import Role, RolePool, default_pool, generalist
@@ -32,7 +31,7 @@ from pcagent.runtime.human import Human, NoHuman
 from pcagent.runtime.limits import check_instruction
 from pcagent.runtime.loop import StepLoop
 from pcagent.runtime.mail_effects import HeldMailGuard
-from pcagent.runtime.parts import AgentModels, build_parts
+from pcagent.runtime.parts import AgentModels, ExperienceSource, build_parts
 from pcagent.runtime.policy import EscalationPolicy
 from pcagent.runtime.progress import Progress
 from pcagent.runtime.record_models import RoleModel, RunRecord, StepRecord
@@ -66,6 +65,9 @@ class RunSession:
     on_step: Callable[[StepRecord], None] | None = None
     log: Callable[[str], None] = lambda _message: None
     progress: Progress = field(default_factory=Progress)
+    #: The page graph and plan memory to guide the agents, opened by whoever assembles the run
+    #: (:meth:`pcagent.assembly.RunParts.experience`); None: no guidance.
+    experience: ExperienceSource | None = None
 
     def __post_init__(self) -> None:
         # Everything that can be wrong with the set-up fails here, before a run is recorded.
@@ -101,15 +103,6 @@ class RunSession:
             on_step=self.on_step,
         )
         self._snapshots = snapshots
-        experience = None
-        if run.experience and self.ablation != "no_experience":
-            from pcagent.experience.loading import open_experience
-
-            experience = open_experience(Path(run.experience), self.config.models_dir)
-            self.log(
-                f"experience: {run.experience} ({len(experience.graph.nodes)} pages, "
-                f"{len(experience.graph.sources)} runs)"
-            )
         parts = build_parts(
             self.ablation,
             environment=self.environment,
@@ -119,7 +112,7 @@ class RunSession:
             pool=self.pool,
             apps={app.name: app.description for app in apps},
             generalist=self._generalist.name,
-            experience=experience,
+            experience=self.experience,
             skills=skills,
         )
         self._book = SubtaskBook(
