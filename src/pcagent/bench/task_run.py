@@ -114,7 +114,7 @@ def _prepare(desktop: SandboxDesktop, task: Task, services: Services) -> float:
     desktop.reset()
     prepare_home(desktop.home, task)
     if services.mail is not None and "mail" in task.fixtures.services:
-        from pcagent.bench.mail import MailMessage, write_mail_profile
+        from pcagent.bench.mail_profile import MailMessage, write_mail_profile
 
         inbox = [MailMessage(**message.model_dump()) for message in task.fixtures.inbox]
         sent = [MailMessage(**message.model_dump()) for message in task.fixtures.sent]
