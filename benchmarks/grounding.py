@@ -39,7 +39,7 @@ from pcagent.bench.grounding import (
     load_cases,
     save_cases,
 )
-from pcagent.bench.mail import MailMessage, write_mail_profile
+from pcagent.bench.mail_profile import MailMessage, write_mail_profile
 from pcagent.cli.options import config_with
 from pcagent.config import ModelProfile
 from pcagent.env import SandboxDesktop

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from pcagent.bench.ray_runner import DISPLAY_RESOURCE, ActorResources, unfinished_result
+from pcagent.bench.ray_driver import unfinished_result
+from pcagent.bench.ray_resources import DISPLAY_RESOURCE, ActorResources
 from pcagent.bench.tasks import select_tasks
 
 GIB = 1024**3

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from pcagent.bench.mail import SmtpSink, read_prefs
+from pcagent.bench.mail import SmtpSink
 from pcagent.env import (
     HeldMessage,
     MailDeliveryError,
@@ -23,7 +23,7 @@ from pcagent.env import (
     SandboxDesktop,
     UnknownMailError,
 )
-from pcagent.env.mail_relay import point_profile_at_relay
+from pcagent.env.thunderbird_prefs import point_profile_at_relay, read_prefs
 
 
 def report(with_attachment: bool = True) -> EmailMessage:

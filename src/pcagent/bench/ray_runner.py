@@ -20,21 +20,15 @@ display units as the actors asked for need; a cluster's nodes declare theirs wit
 
 from __future__ import annotations
 
-import contextlib
 import os
-import shutil
 import sys
-import tempfile
-import time
-from collections import deque
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from pcagent.bench.environments import RemoteDesktop, check_remote_desktops
-from pcagent.bench.evaluator import GraphEvaluator
-from pcagent.bench.metrics import TaskOutcome
+from pcagent.bench.ray_actor import BenchActor
+from pcagent.bench.ray_driver import Driver, Notice, RayActor
 from pcagent.bench.ray_resources import (
     DEFAULT_ATTEMPTS,
     DEFAULT_TASK_TIMEOUT,
@@ -45,130 +39,15 @@ from pcagent.bench.task_run import AgentName, TaskRun
 from pcagent.bench.tasks import Task
 from pcagent.config import PcAgentConfig
 from pcagent.errors import ConfigurationError
-from pcagent.scratch import scratch_folder
 
 #: ``--ray local``: start a Ray instance on this machine for the run, and stop it after.
 LOCAL = "local"
 #: How long to wait, in seconds, for Ray to place a new actor before giving up.
 PLACEMENT_TIMEOUT = 180.0
-#: How long, in seconds, idle actors get to close their desktops at the end.
-CLOSE_TIMEOUT = 60.0
-
-Notice = Callable[[str], None]
 
 
 def _stderr(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
-
-
-@dataclass
-class ActorReply:
-    """What an actor sends back for one task: the result and, for a pcagent run, its record."""
-
-    result: TaskRun
-    record_zip: bytes | None = None
-
-
-class BenchActor:
-    """The body of one Ray actor (wrapped with ``ray.remote`` by the driver): a
-    :class:`~pcagent.bench.worker.BenchWorker` opened on the first task and kept for the next."""
-
-    def __init__(
-        self,
-        tasks: Sequence[Task],
-        agent: AgentName,
-        config: PcAgentConfig | None,
-        ablation: str,
-        remotes: Mapping[str, RemoteDesktop],
-    ) -> None:
-        self._tasks = list(tasks)
-        self._agent = agent
-        self._config = config
-        self._ablation = ablation
-        self._remotes = dict(remotes)
-        # an actor killed outright leaves its folder (services' files, records already sent):
-        # the next actor on that machine removes it
-        self._folder = scratch_folder("ray-actor")
-        self._worker: Any = None
-
-    def pid(self) -> int:
-        return os.getpid()
-
-    def run(self, task: Task) -> ActorReply:
-        from pcagent.bench.worker import BenchWorker
-
-        if self._worker is None:
-            self._worker = BenchWorker(
-                self._tasks,
-                self._agent,
-                self._folder / "services",
-                config=self._config,
-                ablation=self._ablation,
-                remotes=self._remotes,
-                runs_dir=self._folder / "runs",
-            ).open()
-        result = self._worker.run(task)
-        record = None
-        if result.run_id is not None and self._worker.parts is not None:
-            from pcagent.runtime.record_export import export_run
-
-            with export_run(self._worker.parts.store, result.run_id) as archive:
-                record = archive.read()
-        return ActorReply(result, record)
-
-    def close(self) -> None:
-        if self._worker is not None:
-            self._worker.close()
-            self._worker = None
-        shutil.rmtree(self._folder, ignore_errors=True)
-
-
-@dataclass
-class _Job:
-    index: int
-    task: Task
-    attempts: int = 0
-    errors: list[str] = field(default_factory=list)
-
-
-@dataclass
-class _Actor:
-    handle: Any
-    pid: int
-    #: Which actor this is (a replacement takes the number, and the served desktops, of the one
-    #: it replaces).
-    number: int = 0
-
-
-@dataclass
-class _Busy:
-    actor: _Actor
-    job: _Job
-    started: float
-
-
-def unfinished_result(
-    task: Task, agent: str, reason: str, cause: str, seconds: float, attempts: int
-) -> TaskRun:
-    """The result of a task that produced none of its own: its worker died on every attempt, or
-    it ran past its time limit. Every sub-goal counts as failed (and every subtask that has
-    one, as :meth:`GraphEvaluator.subtask_success` counts them)."""
-    evaluator = GraphEvaluator(task)
-    outcome = TaskOutcome(
-        task_id=task.id,
-        success=False,
-        completion_ratio=0.0,
-        subtasks_passed=0,
-        subtasks_total=len(evaluator.subtask_success()),
-        actions=0,
-        tokens=0,
-        seconds=seconds,
-        reset_seconds=0.0,
-        task_apps=tuple(s.app for s in task.subtasks),
-        failure_causes=(cause,),
-    )
-    nodes = list(evaluator.states.values())
-    return TaskRun(task, agent, outcome, nodes, error=reason, attempts=attempts)
 
 
 def run_tasks_on_ray(
@@ -205,12 +84,7 @@ def run_tasks_on_ray(
     check_ablation(ablation)
     if max_attempts < 1:
         raise ConfigurationError("max_attempts must be at least 1")
-    # One set of served desktops per actor (a served desktop takes one task at a time).
-    per_actor = (
-        [dict(remotes)] if isinstance(remotes, Mapping) else [dict(r) for r in remotes or []]
-    )
-    for served in per_actor:
-        check_remote_desktops(tasks, served, 1)
+    per_actor = _served_per_actor(tasks, remotes)
     if not tasks:
         return []
     served_names = set(per_actor[0]) if per_actor else set()
@@ -235,26 +109,9 @@ def run_tasks_on_ray(
         count = min(wanted, capacity)
         if count < wanted:
             notice(f"the Ray cluster holds {count} actors of this size, not {wanted}")
-        remote_class = ray.remote(BenchActor).options(
-            max_restarts=0, max_concurrency=1, **resources.options(displays)
-        )
-
-        def new_actor(number: int) -> _Actor:
-            served = per_actor[number] if per_actor else {}
-            handle = remote_class.remote(tasks, agent, config, ablation, served)
-            try:
-                pid = ray.get(handle.pid.remote(), timeout=PLACEMENT_TIMEOUT)
-            except ray.exceptions.GetTimeoutError:
-                ray.kill(handle)
-                raise ConfigurationError(
-                    f"no Ray node took a benchmark actor within {PLACEMENT_TIMEOUT:g} s; "
-                    + _no_room(ray.available_resources(), resources, displays)
-                ) from None
-            return _Actor(handle, pid, number)
-
-        driver = _Driver(
+        driver = Driver(
             ray,
-            new_actor,
+            _actor_maker(ray, (tasks, agent, config, ablation), per_actor, resources, displays),
             count,
             agent,
             max_attempts,
@@ -268,6 +125,50 @@ def run_tasks_on_ray(
     finally:
         if started_here:
             ray.shutdown()
+
+
+def _served_per_actor(
+    tasks: Sequence[Task],
+    remotes: Mapping[str, RemoteDesktop] | Sequence[Mapping[str, RemoteDesktop]] | None,
+) -> list[dict[str, RemoteDesktop]]:
+    """One set of served desktops per actor (a served desktop takes one task at a time), each
+    checked against the tasks' further desktops."""
+    per_actor = (
+        [dict(remotes)] if isinstance(remotes, Mapping) else [dict(r) for r in remotes or []]
+    )
+    for served in per_actor:
+        check_remote_desktops(tasks, served, 1)
+    return per_actor
+
+
+def _actor_maker(
+    ray: Any,
+    actor_arguments: tuple[Sequence[Task], AgentName, PcAgentConfig | None, str],
+    per_actor: list[dict[str, RemoteDesktop]],
+    resources: ActorResources,
+    displays: int,
+) -> Callable[[int], RayActor]:
+    """A function that places actor number N (with its served desktops) and waits until Ray has
+    started it, so a cluster too small says so instead of waiting for ever."""
+    tasks, agent, config, ablation = actor_arguments
+    remote_class = ray.remote(BenchActor).options(
+        max_restarts=0, max_concurrency=1, **resources.options(displays)
+    )
+
+    def new_actor(number: int) -> RayActor:
+        served = per_actor[number] if per_actor else {}
+        handle = remote_class.remote(tasks, agent, config, ablation, served)
+        try:
+            pid = ray.get(handle.pid.remote(), timeout=PLACEMENT_TIMEOUT)
+        except ray.exceptions.GetTimeoutError:
+            ray.kill(handle)
+            raise ConfigurationError(
+                f"no Ray node took a benchmark actor within {PLACEMENT_TIMEOUT:g} s; "
+                + _no_room(ray.available_resources(), resources, displays)
+            ) from None
+        return RayActor(handle, pid, number)
+
+    return new_actor
 
 
 def _import_ray() -> Any:
@@ -310,160 +211,3 @@ def _no_room(available: Mapping[str, float], resources: ActorResources, displays
         f"{available.get(DISPLAY_RESOURCE, 0):g} {DISPLAY_RESOURCE}. Start each node with "
         f"`ray start --resources '{{\"{DISPLAY_RESOURCE}\": N}}'` (N sandboxes it can host)."
     )
-
-
-class _Driver:
-    """Hands tasks to idle actors, collects replies, retries tasks of dead actors and ends tasks
-    past their time limit."""
-
-    def __init__(
-        self,
-        ray: Any,
-        new_actor: Callable[[int], _Actor],
-        count: int,
-        agent: str,
-        max_attempts: int,
-        task_timeout: float | None,
-        on_result: Callable[[TaskRun], None] | None,
-        notice: Notice,
-        store_root: Path | None,
-        on_start: Callable[[Task, int], None] | None = None,
-    ) -> None:
-        self.ray = ray
-        self.new_actor = new_actor
-        self.count = count
-        self.agent = agent
-        self.max_attempts = max_attempts
-        self.task_timeout = task_timeout
-        self.on_result = on_result
-        self.notice = notice
-        self.store_root = store_root
-        self.on_start = on_start
-        self.results: dict[int, TaskRun] = {}
-        self.pending: deque[_Job] = deque()
-        self.busy: dict[Any, _Busy] = {}
-        self.idle: list[_Actor] = []
-
-    def run(self, tasks: Sequence[Task]) -> list[TaskRun]:
-        self.pending.extend(_Job(index, task) for index, task in enumerate(tasks))
-        self.idle = [self.new_actor(number) for number in range(self.count)]
-        try:
-            while self.pending or self.busy:
-                self._hand_out()
-                ready, _ = self.ray.wait(list(self.busy), num_returns=1, timeout=1.0)
-                for reference in ready:
-                    self._collect(reference)
-                self._end_overdue()
-        finally:
-            self._close_actors()
-        return [self.results[i] for i in sorted(self.results)]
-
-    def _close_actors(self) -> None:
-        """Idle actors close their desktops themselves; busy ones (interrupted) are killed, and
-        their sandboxes' watchdogs close those."""
-        closing = [actor.handle.close.remote() for actor in self.idle]
-        with contextlib.suppress(Exception):
-            self.ray.get(closing, timeout=CLOSE_TIMEOUT)
-        for actor in [*self.idle, *(busy.actor for busy in self.busy.values())]:
-            with contextlib.suppress(Exception):
-                self.ray.kill(actor.handle)
-
-    def _hand_out(self) -> None:
-        while self.pending and self.idle:
-            job = self.pending.popleft()
-            job.attempts += 1
-            actor = self.idle.pop()
-            reference = actor.handle.run.remote(job.task)
-            self.busy[reference] = _Busy(actor, job, time.monotonic())
-            if self.on_start is not None:
-                self.on_start(job.task, actor.pid)
-
-    def _collect(self, reference: Any) -> None:
-        busy = self.busy.pop(reference)
-        job = busy.job
-        try:
-            reply: ActorReply = self.ray.get(reference)
-        except self.ray.exceptions.RayActorError as error:
-            self._lost(busy, f"its worker died ({_first_line(error)})")
-            return
-        except self.ray.exceptions.RayTaskError as error:
-            # The worker itself failed (its sandbox did not start...): start afresh elsewhere.
-            with contextlib.suppress(Exception):
-                self.ray.kill(busy.actor.handle)
-            self._lost(busy, f"its worker failed: {_first_line(error.cause or error)}")
-            return
-        except self.ray.exceptions.RayError as error:  # lost objects, a node gone...
-            with contextlib.suppress(Exception):
-                self.ray.kill(busy.actor.handle)
-            self._lost(busy, f"Ray lost its work ({_first_line(error)})")
-            return
-        self.idle.append(busy.actor)
-        result = reply.result
-        result.attempts = job.attempts
-        if reply.record_zip is not None:
-            self._import_record(reply.record_zip, result)
-        self._finish(job, result)
-
-    def _lost(self, busy: _Busy, reason: str) -> None:
-        job = busy.job
-        job.errors.append(reason)
-        self.idle.append(self.new_actor(busy.actor.number))
-        seconds = time.monotonic() - busy.started
-        if job.attempts < self.max_attempts:
-            self.notice(f"{job.task.id}: {reason}; running it again on another worker")
-            self.pending.appendleft(job)
-            return
-        self.notice(f"{job.task.id}: {reason}; no attempts left ({job.attempts})")
-        result = unfinished_result(
-            job.task, self.agent, "; ".join(job.errors), "worker_lost", seconds, job.attempts
-        )
-        self._finish(job, result)
-
-    def _end_overdue(self) -> None:
-        if self.task_timeout is None:
-            return
-        now = time.monotonic()
-        for reference, busy in list(self.busy.items()):
-            if now - busy.started <= self.task_timeout:
-                continue
-            del self.busy[reference]
-            with contextlib.suppress(Exception):
-                self.ray.kill(busy.actor.handle)
-            self.idle.append(self.new_actor(busy.actor.number))
-            job = busy.job
-            reason = f"ended after its time limit of {self.task_timeout:g} s"
-            self.notice(f"{job.task.id}: {reason}")
-            result = unfinished_result(
-                job.task, self.agent, reason, "time_limit", now - busy.started, job.attempts
-            )
-            self._finish(job, result)
-
-    def _finish(self, job: _Job, result: TaskRun) -> None:
-        self.results[job.index] = result
-        if self.on_result is not None:
-            self.on_result(result)
-
-    def _import_record(self, archive: bytes, result: TaskRun) -> None:
-        """Write the actor's run record into the driver's run records, under its own id."""
-        if self.store_root is None:
-            return
-        from pcagent.errors import RecordError
-        from pcagent.runtime.record_import import import_run
-        from pcagent.runtime.records import RunStore
-
-        with tempfile.NamedTemporaryFile(suffix=".zip") as file:
-            file.write(archive)
-            file.flush()
-            store = RunStore(self.store_root)
-            try:
-                import_run(store, Path(file.name))
-            except RecordError as error:
-                self.notice(f"{result.task.id}: its run record was not kept: {error}")
-                result.run_id = None
-            finally:
-                store.close()
-
-
-def _first_line(error: BaseException) -> str:
-    text = str(error).strip().splitlines()
-    return text[0] if text else type(error).__name__

@@ -14,7 +14,6 @@ import contextlib
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from pcagent import actions as act
@@ -28,6 +27,7 @@ from pcagent.bench.evaluator import Contexts, GraphEvaluator, NodeState
 from pcagent.bench.failure_causes import RunFacts, failure_causes
 from pcagent.bench.fixtures import open_fixture_apps, prepare_home
 from pcagent.bench.metrics import TaskOutcome
+from pcagent.bench.pcagent_run import PcagentRunRecord, decision_counts, grade_run, run_pcagent
 from pcagent.bench.reference import run_reference
 from pcagent.bench.reference_recording import (
     RecordingEnvironment,
@@ -43,8 +43,6 @@ from pcagent.errors import PcAgentError
 
 if TYPE_CHECKING:
     from pcagent.assembly import RunParts
-    from pcagent.runtime.progress import Progress
-    from pcagent.runtime.record_models import RunEvent, StepRecord
     from pcagent.runtime.records import RunStore
 
 AgentName = Literal["reference", "reference-api", "noop", "pcagent"]
@@ -114,7 +112,7 @@ def _prepare(desktop: SandboxDesktop, task: Task, services: Services) -> float:
     desktop.reset()
     prepare_home(desktop.home, task)
     if services.mail is not None and "mail" in task.fixtures.services:
-        from pcagent.bench.mail import MailMessage, write_mail_profile
+        from pcagent.bench.mail_profile import MailMessage, write_mail_profile
 
         inbox = [MailMessage(**message.model_dump()) for message in task.fixtures.inbox]
         sent = [MailMessage(**message.model_dump()) for message in task.fixtures.sent]
@@ -161,6 +159,82 @@ def run_task(
     reset_seconds += sum(prepare_further(task, environments[name]) for name in environments)
     started = time.perf_counter()
     answers: list[str] = []
+    context = _check_contexts(task, desktop, environments, answers, services)
+    attempt = _Attempt(task, desktop, environments, GraphEvaluator(task), answers, context)
+    error = None
+    try:
+        open_fixture_apps(desktop, desktop.home, task)
+        for further_environment in environments.values():
+            open_further_apps(task, further_environment)
+        if agent in ("reference", "reference-api"):
+            _run_reference_agent(attempt, agent == "reference-api", record_to)
+        elif agent == "pcagent":
+            _run_pcagent_agent(attempt, config, models, ablation, parts)
+        elif agent != "noop":
+            raise PcAgentError(
+                f"unknown agent {agent!r}; use reference, reference-api, noop or pcagent"
+            )
+    except PcAgentError as failure:
+        error = f"{type(failure).__name__}: {failure}"
+    evaluator, record = attempt.evaluator, attempt.record
+    evaluator.finish(attempt.context, attempt.steps)
+    causes = _failure_causes_of(attempt, agent, error)
+    subtasks = evaluator.subtask_success()
+    success = evaluator.success and error is None
+    if attempt.recording is not None:
+        finish_recording(attempt.recording, success, error)
+    if record is not None:
+        grade_run(record.store_root, record.run_id, task, success)
+    outcome = TaskOutcome(
+        task_id=task.id,
+        success=success,
+        completion_ratio=evaluator.completion_ratio,
+        subtasks_passed=sum(subtasks.values()),
+        subtasks_total=len(subtasks),
+        actions=attempt.steps,
+        tokens=record.tokens if record is not None else 0,
+        seconds=time.perf_counter() - started,
+        reset_seconds=reset_seconds,
+        flagged_steps=tuple(record.flagged if record is not None else []),
+        completion_history=tuple(evaluator.history),
+        planned_apps=record.planned if record is not None else None,
+        task_apps=tuple(s.app for s in task.subtasks),
+        failure_causes=causes,
+        **(decision_counts(record.records) if record is not None else {}),
+    )
+    run_id = record.run_id if record is not None else None
+    nodes = list(evaluator.states.values())
+    return TaskRun(task, agent, outcome, nodes, attempt.answers, run_id, error)
+
+
+@dataclass
+class _Attempt:
+    """One run of a task as it goes: filled step by step, so a failure part-way keeps what was
+    done (the steps taken, the recording to finish, the pcagent run's record)."""
+
+    task: Task
+    desktop: SandboxDesktop
+    environments: dict[str, TaskEnvironment]
+    evaluator: GraphEvaluator
+    answers: list[str]
+    context: Contexts
+    steps: int = 0
+    record: PcagentRunRecord | None = None
+    recording: RecordingEnvironment | None = None
+
+    def further_environments(self) -> dict[str, Environment]:
+        return {name: env.environment for name, env in self.environments.items()}
+
+
+def _check_contexts(
+    task: Task,
+    desktop: SandboxDesktop,
+    environments: Mapping[str, TaskEnvironment],
+    answers: list[str],
+    services: Services,
+) -> Contexts:
+    """What the checkers read: the desktop's, or one per environment of a cross-environment
+    task, all sharing the answers the agent gives."""
     context: Contexts = CheckContext(desktop.home, desktop, answers, services.as_mapping())
     if task.is_cross_environment:
         context = {
@@ -170,90 +244,82 @@ def run_task(
                 for name, env in environments.items()
             },
         }
-    evaluator = GraphEvaluator(task)
-    tokens = 0
-    flagged: list[int] = []
-    planned: tuple[str, ...] | None = None
-    run_id = None
-    error = None
-    steps = 0
-    record: _RunRecord | None = None
-    recording: RecordingEnvironment | None = None
-    try:
-        open_fixture_apps(desktop, desktop.home, task)
-        for further_environment in environments.values():
-            open_further_apps(task, further_environment)
-        if agent in ("reference", "reference-api"):
-            senders = [desktop, *(env.environment for env in environments.values())]
+    return context
 
-            def after(number: int, action: act.Action | None) -> None:
-                if isinstance(action, act.Answer):
-                    answers.append(action.text)
-                for sender in senders:
-                    _release_reference_mail(sender)
-                evaluator.evaluate(context, number)
 
-            first: Any = desktop
-            if record_to is not None:
-                if task.is_cross_environment:
-                    raise PcAgentError(
-                        f"task {task.id} spans several desktops; its reference runs are not "
-                        "recorded (a run record holds one desktop's screens)"
-                    )
-                recording = start_recording(record_to, task, desktop)
-                first = recording
-            by_name = {
-                task.environments[0]: first,
-                **{name: env.environment for name, env in environments.items()},
-            }
-            steps = run_reference(by_name, task, after, api=agent == "reference-api")
-            for sender in senders:
-                _release_reference_mail(sender)
-        elif agent == "pcagent":
-            target: Any = desktop
-            runs_dir = None
-            progress = None
-            if task.is_cross_environment:
-                # All the task's desktops, as one environment the run switches between by
-                # subtask; the worker's parts drive its first desktop alone, so this run gets
-                # its own, with the worker's models and run records.
-                target = environment_set(
-                    {
-                        task.environments[0]: desktop,
-                        **{name: env.environment for name, env in environments.items()},
-                    }
-                )
-                if parts is not None:
-                    models, runs_dir, progress = (
-                        models or parts.models,
-                        parts.store.root,
-                        parts.progress,
-                    )
-                    parts = None
-            record = _run_pcagent(
-                task,
-                target,
-                evaluator,
-                context,
-                answers,
-                config,
-                models,
-                ablation,
-                parts,
-                runs_dir,
-                progress,
-            )
-            steps, tokens, flagged, planned, run_id = (
-                record.steps, record.tokens, record.flagged, record.planned, record.run_id
-            )  # fmt: skip
-        elif agent != "noop":
+def _run_reference_agent(attempt: _Attempt, api: bool, record_to: RunStore | None) -> None:
+    """Play the task's reference solution, checking after every step and releasing the mail it
+    sends; recorded as a run in ``record_to`` when given."""
+    task, desktop, evaluator = attempt.task, attempt.desktop, attempt.evaluator
+    senders = [desktop, *attempt.further_environments().values()]
+
+    def after(number: int, action: act.Action | None) -> None:
+        if isinstance(action, act.Answer):
+            attempt.answers.append(action.text)
+        for sender in senders:
+            _release_reference_mail(sender)
+        evaluator.evaluate(attempt.context, number)
+
+    first: Any = desktop
+    if record_to is not None:
+        if task.is_cross_environment:
             raise PcAgentError(
-                f"unknown agent {agent!r}; use reference, reference-api, noop or pcagent"
+                f"task {task.id} spans several desktops; its reference runs are not "
+                "recorded (a run record holds one desktop's screens)"
             )
-    except PcAgentError as failure:
-        error = f"{type(failure).__name__}: {failure}"
-    evaluator.finish(context, steps)
-    causes: tuple[str, ...] = ()
+        attempt.recording = start_recording(record_to, task, desktop)
+        first = attempt.recording
+    by_name = {task.environments[0]: first, **attempt.further_environments()}
+    attempt.steps = run_reference(by_name, task, after, api=api)
+    for sender in senders:
+        _release_reference_mail(sender)
+
+
+def _run_pcagent_agent(
+    attempt: _Attempt,
+    config: PcAgentConfig | None,
+    models: Any,
+    ablation: str,
+    parts: RunParts | None,
+) -> None:
+    """Run the full system on the task, checking after every step."""
+    task = attempt.task
+    target: Any = attempt.desktop
+    runs_dir = None
+    progress = None
+    if task.is_cross_environment:
+        # All the task's desktops, as one environment the run switches between by
+        # subtask; the worker's parts drive its first desktop alone, so this run gets
+        # its own, with the worker's models and run records.
+        target = environment_set(
+            {task.environments[0]: attempt.desktop, **attempt.further_environments()}
+        )
+        if parts is not None:
+            models, runs_dir, progress = (
+                models or parts.models,
+                parts.store.root,
+                parts.progress,
+            )
+            parts = None
+    attempt.record = run_pcagent(
+        task,
+        target,
+        attempt.evaluator,
+        attempt.context,
+        attempt.answers,
+        config,
+        models,
+        ablation,
+        parts,
+        runs_dir,
+        progress,
+    )
+    attempt.steps = attempt.record.steps
+
+
+def _failure_causes_of(attempt: _Attempt, agent: str, error: str | None) -> tuple[str, ...]:
+    """Why a pcagent run failed, from its record; empty for the other agents."""
+    task, record, evaluator = attempt.task, attempt.record, attempt.evaluator
     if record is not None:
         facts = RunFacts(
             steps=record.records,
@@ -261,52 +327,18 @@ def run_task(
             nodes=list(evaluator.states.values()),
             status=record.status,
             summary=record.summary,
-            planned_apps=planned,
+            planned_apps=record.planned,
             error=error,
             completion=tuple(evaluator.history),
         )
-        causes = tuple(failure_causes(task, facts))
-    elif agent == "pcagent" and error is not None:
+        return tuple(failure_causes(task, facts))
+    if agent == "pcagent" and error is not None:
         # The run never got going (the desktop failed before its first step): still a cause.
         facts = RunFacts(
             steps=[], events=[], nodes=list(evaluator.states.values()), status="failed", error=error
         )
-        causes = tuple(failure_causes(task, facts))
-    subtasks = evaluator.subtask_success()
-    success = evaluator.success and error is None
-    if recording is not None:
-        finish_recording(recording, success, error)
-    if record is not None:
-        _grade(record.store_root, record.run_id, task, success)
-    outcome = TaskOutcome(
-        task_id=task.id,
-        success=success,
-        completion_ratio=evaluator.completion_ratio,
-        subtasks_passed=sum(subtasks.values()),
-        subtasks_total=len(subtasks),
-        actions=steps,
-        tokens=tokens,
-        seconds=time.perf_counter() - started,
-        reset_seconds=reset_seconds,
-        flagged_steps=tuple(flagged),
-        completion_history=tuple(evaluator.history),
-        planned_apps=planned,
-        task_apps=tuple(s.app for s in task.subtasks),
-        failure_causes=causes,
-        **(decision_counts(record.records) if record is not None else {}),
-    )
-    return TaskRun(task, agent, outcome, list(evaluator.states.values()), answers, run_id, error)
-
-
-#: How the run marks a step whose action its own code chose rather than a model.
-CODE_CHOSEN = "[run]"
-
-
-def decision_counts(steps: Sequence[StepRecord]) -> dict[str, int]:
-    """How many steps' actions a model chose and how many the run's code chose."""
-    acted = [step for step in steps if step.action is not None]
-    by_code = sum(1 for step in acted if step.thought.startswith(CODE_CHOSEN))
-    return {"model_decisions": len(acted) - by_code, "code_decisions": by_code}
+        return tuple(failure_causes(task, facts))
+    return ()
 
 
 def _task_environments(
@@ -332,98 +364,3 @@ def _release_reference_mail(environment: object) -> None:
     if isinstance(environment, OutgoingMail):
         for message in environment.held_mail():
             environment.release_mail(message.id)
-
-
-@dataclass
-class _RunRecord:
-    """What the runner keeps of one pcagent run: its figures and its record."""
-
-    steps: int
-    tokens: int
-    flagged: list[int]
-    planned: tuple[str, ...] | None
-    run_id: str
-    status: str
-    summary: str
-    records: list[StepRecord]
-    events: list[RunEvent]
-    store_root: Path
-
-
-def _grade(store_root: Path, run_id: str, task: Task, success: bool) -> None:
-    """Write the checkers' verdict into the run's record: the page graph learns only from runs
-    that really succeeded, not from every run whose agents said done."""
-    from pcagent.runtime.records import RunStore
-
-    store = RunStore(store_root)
-    try:
-        store.update_settings(run_id, {"task_id": task.id, "graded_success": success})
-    finally:
-        store.close()
-
-
-def _run_pcagent(
-    task: Task,
-    environment: Environment,
-    evaluator: GraphEvaluator,
-    context: Contexts,
-    answers: list[str],
-    config: PcAgentConfig | None,
-    models: Any,
-    ablation: str,
-    parts: RunParts | None,
-    runs_dir: Path | None = None,
-    progress: Progress | None = None,
-) -> _RunRecord:
-    from pcagent.assembly import RunChoices, open_run
-    from pcagent.runtime.events import PlanEvent
-    from pcagent.runtime.human import NoHuman
-
-    flagged: list[int] = []
-
-    def on_step(record: StepRecord) -> None:
-        if isinstance(record.action, act.Answer):
-            answers.append(record.action.text)
-        elif record.result is not None and record.result.answer is not None:
-            answers.append(record.result.answer)  # a skill told the person
-        if record.reflection is not None and record.reflection.verdict != "success":
-            flagged.append(record.step)
-        evaluator.evaluate(context, record.step)
-
-    with contextlib.ExitStack() as stack:
-        if parts is None:
-            if config is None:
-                raise PcAgentError("the pcagent agent needs a configuration")
-            choices = RunChoices.of(config, ablation=ablation, may_attach=False)
-            parts = stack.enter_context(
-                open_run(
-                    choices,
-                    human=NoHuman(),
-                    environment=environment,  # type: ignore[arg-type]
-                    models=models,
-                    runs_dir=runs_dir,
-                    progress=progress,
-                )
-            )
-        session = parts.session(on_step=on_step, allow=task.permitted_effects())
-        outcome = session.start(task.instruction, {"bench_task": task.id})
-        planned = None
-        events = parts.store.events(outcome.run_id)
-        for record in events:
-            if isinstance(record.event, PlanEvent):
-                # The applications the plan visits, in order (a computation or a language
-                # step visits none; the same application twice in a row is one visit).
-                apps = [subtask.app for subtask in record.event.subtasks if subtask.app]
-                planned = tuple(a for i, a in enumerate(apps) if i == 0 or apps[i - 1] != a)
-        return _RunRecord(
-            steps=outcome.steps,
-            tokens=outcome.tokens,
-            flagged=flagged,
-            planned=planned,
-            run_id=outcome.run_id,
-            status=outcome.status,
-            summary=outcome.summary,
-            records=parts.store.steps(outcome.run_id),
-            events=events,
-            store_root=parts.store.root,
-        )

@@ -16,10 +16,10 @@ from pathlib import Path
 from pcagent import applications
 from pcagent.applications import APPLICATIONS, Application
 from pcagent.env.browser_profile import PROFILE, QUIET_FLAGS, prepare_profile
-from pcagent.env.mail_relay import point_profile_at_relay
 from pcagent.env.observation import Observation, WindowInfo
 from pcagent.env.ownership import give_to_owner
 from pcagent.env.protocol import AppInfo
+from pcagent.env.thunderbird_prefs import point_profile_at_relay
 from pcagent.errors import UnknownAppError
 
 

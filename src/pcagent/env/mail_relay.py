@@ -1,5 +1,5 @@
 """An SMTP relay on this machine that holds every outgoing message until it is released or
-rejected, and the mail client's settings that send through it.
+rejected.
 
 Stopping a send key or a Send button cannot stop every way a mail client sends (menus, shortcuts,
 "send later", a queued outbox, a mailto link). Holding the message itself can: the sandbox's mail
@@ -23,7 +23,6 @@ the time it arrived, the client's MAIL options) as JSON.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import email
 import email.policy
@@ -32,19 +31,17 @@ import json
 import re
 import secrets
 import smtplib
-import socket
 import threading
 from datetime import UTC, datetime
 from email.message import EmailMessage
 from pathlib import Path
-from types import TracebackType
-from typing import Any, cast
+from typing import cast
 
-from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import SMTP, Envelope, Session
 from pydantic import BaseModel, ConfigDict
 
 from pcagent.env.protocol import HeldMessage, MailDelivery
+from pcagent.env.smtp_server import LocalSmtpServer, write_whole
 from pcagent.errors import DesktopError
 
 __all__ = [
@@ -52,8 +49,6 @@ __all__ = [
     "MailRelay",
     "MailRelayError",
     "UnknownMailError",
-    "point_profile_at_relay",
-    "read_prefs",
 ]
 
 _ENVELOPE_HEADER = b"X-Pcagent-Envelope: "
@@ -179,20 +174,7 @@ class _HoldHandler:
         return f"250 Message held as {message_id}"
 
 
-class _BoundController(Controller):
-    """A :class:`Controller` serving on a socket bound beforehand, so port 0 (any free port)
-    works and no other program can take the port between choosing and listening."""
-
-    def __init__(self, handler: Any, listening: socket.socket, **kwargs: Any) -> None:
-        host, port = listening.getsockname()[:2]
-        super().__init__(handler, hostname=host, port=port, **kwargs)
-        self._listening = listening
-
-    def _create_server(self) -> Any:
-        return self.loop.create_server(self._factory_invoker, sock=self._listening)
-
-
-class MailRelay:
+class MailRelay(LocalSmtpServer):
     """An SMTP server on 127.0.0.1 that holds what it receives (see the module's docstring).
 
     ``upstream`` is the ``(host, port)`` released messages go to, plain SMTP without login (the
@@ -220,97 +202,39 @@ class MailRelay:
             raise MailRelayError(
                 f"the mail relay listens on this machine only, not on {host!r}; use 127.0.0.1"
             )
+        super().__init__(host=host, port=port)
         self.folder = Path(folder)
         self.upstream = upstream
-        self.host = host
         self.forward_timeout = forward_timeout
-        self._requested_port = port
-        self._port: int | None = None
-        self._controller: _BoundController | None = None
-        self._listening: socket.socket | None = None
         self._lock = threading.Lock()
         self._held: dict[str, HeldMessage] | None = None  # None: the folder is not read yet
 
-    # --- life cycle ------------------------------------------------------------------------------
-
-    @property
-    def port(self) -> int:
-        """The port the relay listens on; :class:`MailRelayError` before :meth:`start`."""
-        if self._port is None:
-            raise MailRelayError("the mail relay has no port until start() is called")
-        return self._port
+    # --- life cycle (see LocalSmtpServer) --------------------------------------------------------
 
     @property
     def address(self) -> tuple[str, int]:
         """``(host, port)`` for the mail client's outgoing server."""
         return self.host, self.port
 
-    @property
-    def running(self) -> bool:
-        return self._controller is not None
-
-    def start(self) -> MailRelay:
-        """Read the messages already held in the folder and listen; returns self. Starting a
-        running relay does nothing."""
-        if self._controller is not None:
-            return self
+    def _prepare(self) -> None:
+        # The messages already held in the folder are read before listening.
         with self._lock:
             self._load()
-        listening = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        try:
-            listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            listening.bind((self.host, self._requested_port))
-            listening.listen()
-        except OSError as error:
-            listening.close()
-            raise MailRelayError(
-                f"the mail relay cannot listen on {self.host}:{self._requested_port}: {error}; "
-                "another program has the port (port=0 picks a free one)"
-            ) from None
-        controller = _BoundController(_HoldHandler(self), listening, loop=asyncio.new_event_loop())
-        try:
-            controller.start()
-        except BaseException as error:
-            with contextlib.suppress(Exception):
-                controller.stop(no_assert=True)
-            listening.close()
-            if not controller.loop.is_closed():
-                controller.loop.close()
-            if isinstance(error, Exception):
-                raise MailRelayError(f"the mail relay did not start: {error}") from error
-            raise
-        self._controller, self._listening = controller, listening
-        self._port = listening.getsockname()[1]
-        return self
 
-    def stop(self) -> None:
-        """Stop listening, end the server thread (waits for it) and free the port. Held messages
-        stay held, in memory and as files. Stopping twice is fine."""
-        controller, self._controller = self._controller, None
-        listening, self._listening = self._listening, None
-        if controller is None:
-            return
-        server = controller.server
-        if server is not None:
-            # Closed in the loop's own thread, before the loop stops, so the port is free when
-            # stop() returns rather than when the socket object is collected.
-            controller.loop.call_soon_threadsafe(server.close)
-        controller.stop()
-        if listening is not None:
-            listening.close()
-        if not controller.loop.is_closed():
-            controller.loop.close()
+    def _handler(self) -> object:
+        return _HoldHandler(self)
 
-    def __enter__(self) -> MailRelay:
-        return self.start()
+    def _no_port_error(self) -> Exception:
+        return MailRelayError("the mail relay has no port until start() is called")
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.stop()
+    def _listen_error(self, error: OSError) -> Exception:
+        return MailRelayError(
+            f"the mail relay cannot listen on {self.host}:{self._requested_port}: {error}; "
+            "another program has the port (port=0 picks a free one)"
+        )
+
+    def _start_error(self, error: Exception) -> Exception:
+        return MailRelayError(f"the mail relay did not start: {error}")
 
     # --- the messages ----------------------------------------------------------------------------
 
@@ -390,12 +314,9 @@ class MailRelay:
     def _hold(self, envelope: _Envelope, content: bytes) -> str:
         """Keep one message: its file first, then the in-memory entry (called by the server)."""
         message_id = _new_id(envelope.received_at)
-        folder = self.folder / "held"
-        folder.mkdir(parents=True, exist_ok=True)
+        (self.folder / "held").mkdir(parents=True, exist_ok=True)
         line = _ENVELOPE_HEADER + envelope.model_dump_json().encode("ascii") + b"\r\n"
-        temporary = folder / f".{message_id}.part"
-        temporary.write_bytes(line + content)
-        temporary.replace(self._path("held", message_id))
+        write_whole(self._path("held", message_id), line + content)
         message = _describe(message_id, envelope, content)
         with self._lock:
             self._load()[message_id] = message
@@ -438,62 +359,3 @@ class MailRelay:
         }
         with (self.folder / "decisions.jsonl").open("a", encoding="utf-8") as log:
             log.write(json.dumps(entry) + "\n")
-
-
-# --- the mail client's side ----------------------------------------------------------------------
-
-_PREF_LINE = re.compile(r'^\s*user_pref\(\s*"((?:[^"\\]|\\.)*)"\s*,\s*(.*?)\s*\)\s*;\s*$')
-_SERVER_PREF = re.compile(r"^mail\.smtpserver\.([^.]+)\.")
-
-
-def read_prefs(path: Path) -> dict[str, str]:
-    """The ``user_pref`` lines of a Thunderbird prefs.js, name -> value as written (a JavaScript
-    literal); {} when the file does not exist."""
-    if not path.exists():
-        return {}
-    prefs: dict[str, str] = {}
-    for line in path.read_text(encoding="utf-8").splitlines():
-        match = _PREF_LINE.match(line)
-        if match:
-            prefs[json.loads(f'"{match.group(1)}"')] = match.group(2)
-    return prefs
-
-
-def point_profile_at_relay(profile: Path, host: str, port: int) -> list[str]:
-    """Make every outgoing (SMTP) server of a Thunderbird profile the relay at ``host:port``,
-    plain and without login; returns the servers' keys (``smtp1``...), [] when it has none.
-
-    Called before each start of the mail client, so a profile written by anyone (a benchmark
-    task, a template, the client itself on an earlier run) sends nowhere but the relay. Other
-    lines of prefs.js are kept as they are. Thunderbird must not be running: it rewrites prefs.js
-    from memory when it exits.
-    """
-    prefs_file = profile / "prefs.js"
-    prefs = read_prefs(prefs_file)
-    listed = json.loads(prefs.get("mail.smtpservers", '""') or '""')
-    servers = {key.strip() for key in str(listed).split(",") if key.strip()}
-    servers |= {match.group(1) for name in prefs if (match := _SERVER_PREF.match(name))}
-    servers.discard("default")  # defaults for new servers, not a server
-    wanted: dict[str, str] = {}
-    for key in sorted(servers):
-        wanted |= {
-            f"mail.smtpserver.{key}.hostname": json.dumps(host),
-            f"mail.smtpserver.{key}.port": str(port),
-            f"mail.smtpserver.{key}.try_ssl": "0",
-            f"mail.smtpserver.{key}.authMethod": "1",
-            f"mail.smtpserver.{key}.username": '""',
-        }
-    if not wanted:
-        return []
-    lines: list[str] = []
-    for line in prefs_file.read_text(encoding="utf-8").splitlines():
-        match = _PREF_LINE.match(line)
-        name = json.loads(f'"{match.group(1)}"') if match else None
-        if name in wanted:
-            line = f"user_pref({json.dumps(name)}, {wanted.pop(name)});"
-        lines.append(line)
-    lines.extend(f"user_pref({json.dumps(name)}, {value});" for name, value in wanted.items())
-    temporary = prefs_file.with_name(".prefs.js.part")
-    temporary.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    temporary.replace(prefs_file)
-    return sorted(servers)

@@ -20,17 +20,12 @@ import pytest
 from pcagent import actions as act
 from pcagent.bench.checkers import CheckContext, CheckerError, checker_names, run_checker
 from pcagent.bench.checks_mail import mail_not_sent, mail_sent
-from pcagent.bench.mail import (
-    MailAttachment,
-    MailMessage,
-    MailSinkError,
-    SmtpSink,
-    read_prefs,
-    write_mail_profile,
-)
+from pcagent.bench.mail import MailSinkError, SmtpSink
+from pcagent.bench.mail_profile import MailAttachment, MailMessage, write_mail_profile
 from pcagent.env import Element, SandboxConfig, SandboxDesktop
 from pcagent.env.home_template import THUNDERBIRD_PREFS, write_default_template
 from pcagent.env.processes import find_marked_processes
+from pcagent.env.thunderbird_prefs import read_prefs
 
 T = TypeVar("T")
 

@@ -14,7 +14,8 @@ import pytest
 from pcagent.app_actions import MailCompose, MailRead, MailSaveAttachment, MailSend
 from pcagent.bench.checker_types import CheckContext
 from pcagent.bench.checks_mail import mail_sent
-from pcagent.bench.mail import MailAttachment, MailMessage, SmtpSink, write_mail_profile
+from pcagent.bench.mail import SmtpSink
+from pcagent.bench.mail_profile import MailAttachment, MailMessage, write_mail_profile
 from pcagent.env import SandboxConfig, SandboxDesktop
 from pcagent.env.app_interfaces.mail import compose_argument
 from pcagent.env.ownership import give_to_owner

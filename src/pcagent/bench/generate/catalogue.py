@@ -3,23 +3,16 @@
 from __future__ import annotations
 
 from pcagent.bench.generate.template_base import SubtaskTemplate
-from pcagent.bench.generate.templates_local import (
-    CalculatorCompute,
-    ClockAddWorldClock,
-    ClockSetAlarm,
-    EditorReadValue,
-    EditorWriteValue,
-    FileManagerMoveIntoFolder,
-)
+from pcagent.bench.generate.templates_browser import BrowserFilmFact, BrowserPopulation
+from pcagent.bench.generate.templates_calculator import CalculatorCompute
+from pcagent.bench.generate.templates_clock import ClockAddWorldClock, ClockSetAlarm
+from pcagent.bench.generate.templates_editor import EditorReadValue, EditorWriteValue
+from pcagent.bench.generate.templates_files import FileManagerMoveIntoFolder
+from pcagent.bench.generate.templates_mail import MailSendAttachment
 from pcagent.bench.generate.templates_office import (
     SpreadsheetFillCells,
     WriterFormatDocument,
     WriterNewDocument,
-)
-from pcagent.bench.generate.templates_online import (
-    BrowserFilmFact,
-    BrowserPopulation,
-    MailSendAttachment,
 )
 
 TEMPLATES: tuple[SubtaskTemplate, ...] = (

@@ -1,4 +1,9 @@
-"""Templates for the networked applications: the browser (offline websites) and mail."""
+"""Templates for the browser on the offline websites: a film's fact on imdb.com, a country's
+population on facts.local.
+
+One module per application family, so a new browser template lands here beside the shared steps
+that open a page, pick a value out of it and tell it.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +14,7 @@ from pcagent.agents.program import ProgramStep
 from pcagent.bench.generate import gui_steps as gui
 from pcagent.bench.generate import programs
 from pcagent.bench.generate.flow import FlowValue, ValueKind
-from pcagent.bench.generate.programs import FragmentProgram, given
+from pcagent.bench.generate.programs import FragmentProgram
 from pcagent.bench.generate.template_base import (
     Fragment,
     Slot,
@@ -19,13 +24,9 @@ from pcagent.bench.generate.template_base import (
     subtask,
 )
 from pcagent.bench.generate.vocabulary import (
-    LOOSE_FILES,
-    MAIL_SUBJECTS,
-    PEOPLE,
     NamePool,
 )
 from pcagent.bench.generate.wording import TELL, Phrasing
-from pcagent.bench.tasks import FileFixture
 from pcagent.bench.web.data import FACTS, MOVIES, country_name
 
 #: The offline IMDb's made-up films (ids tt0001...), never the real ones built-in tasks ask about.
@@ -274,140 +275,4 @@ class BrowserPopulation(SubtaskTemplate[PopulationLookup]):
             output=FlowValue(
                 kind="number", text=str(a.population), description=f"the population of {a.country}"
             ),
-        )
-
-
-# --- mail: send a file as an attachment ----------------------------------------------------------
-
-
-class MailWithAttachment(TemplateAttributes):
-    recipient: str
-    address: str
-    subject: str
-    attachment: str
-    #: The attachment's text when the template writes the file itself ("" when it comes from an
-    #: earlier sub-task).
-    own_text: str = ""
-
-    @property
-    def attachment_name(self) -> str:
-        return self.attachment.rsplit("/", 1)[-1]
-
-    @property
-    def folder_words(self) -> str:
-        folder = self.attachment.rsplit("/", 1)[0]
-        return "the Documents folder" if folder == "Documents" else f"the folder {folder}"
-
-
-class MailSendAttachment(SubtaskTemplate[MailWithAttachment]):
-    """Send a file from HOME to someone as an attachment with the mail client."""
-
-    name = "mail_send_attachment"
-    app = "mail"
-    summary = "send a file as an attachment with the mail client"
-    attributes = MailWithAttachment
-    consumes: ClassVar[frozenset[ValueKind]] = frozenset({"file"})
-    #: {name}: the attachment's file name; {folder}: where it is ("the Documents folder");
-    #: {recipient}, {address}: the person and their mail address; {subject}: the subject.
-    phrasings = (
-        Phrasing(
-            "request",
-            "Send {name} from {folder} to {recipient} ({address}) as an attachment with the "
-            'mail client, with the subject "{subject}".',
-        ),
-        Phrasing(
-            "question",
-            "Could you email {name} from {folder} to {recipient} at {address} with the mail "
-            'client, attached to a message with the subject "{subject}"?',
-        ),
-        Phrasing(
-            "need",
-            "I need {recipient} ({address}) to get {name} from {folder}: please attach it to "
-            'an email with the subject "{subject}" in the mail client.',
-        ),
-        Phrasing(
-            "note",
-            'Mail client: to {address} ({recipient}), subject "{subject}", attach {name} from '
-            "{folder}.",
-        ),
-        Phrasing(
-            "request",
-            "In the mail client, write to {recipient} at {address} with the subject "
-            '"{subject}" and attach {name} from {folder}.',
-        ),
-    )
-
-    def draw(
-        self, rng: random.Random, names: NamePool, given: FlowValue | None, wanted: ValueKind | None
-    ) -> MailWithAttachment:
-        person = rng.choice(PEOPLE)
-        subject = rng.choice(MAIL_SUBJECTS)
-        if given is not None and given.kind == "file":
-            return MailWithAttachment(
-                recipient=person.name,
-                address=person.address,
-                subject=subject,
-                attachment=given.text,
-            )
-        name = names.pick(tuple(n for n, _ in LOOSE_FILES), "loose file")
-        return MailWithAttachment(
-            recipient=person.name,
-            address=person.address,
-            subject=subject,
-            attachment=f"Documents/{name}",
-            own_text=dict(LOOSE_FILES)[name],
-        )
-
-    def build(self, attributes: MailWithAttachment, slot: Slot) -> Fragment:
-        a = attributes
-        first_name = a.recipient.split()[0]
-        return Fragment(
-            instruction=self.instruction(
-                a,
-                name=a.attachment_name,
-                folder=a.folder_words,
-                recipient=a.recipient,
-                address=a.address,
-                subject=a.subject,
-            ),
-            phrasing=a.phrasing,
-            subtask=subtask(slot, self.app, f"Mail {a.attachment} to {a.address}"),
-            nodes=[
-                node(
-                    slot,
-                    "sent",
-                    "mail_sent",
-                    {
-                        "to": a.address,
-                        "subject_contains": a.subject,
-                        "attachment": a.attachment_name,
-                    },
-                    description=f"{a.attachment_name} went to {a.address}",
-                ),
-            ],
-            reference=gui.mail_with_attachment(a.address, a.subject, a.attachment),
-            reference_api=[
-                gui.act(
-                    "mail_compose",
-                    to=[a.address],
-                    subject=a.subject,
-                    body=f"Hi {first_name},\n\nhere is {a.attachment_name}.",
-                    attachments=[a.attachment],
-                ),
-                gui.act("mail_send"),
-            ],
-            # No body: the instruction gives none (the reference's greeting is the author's).
-            program=FragmentProgram(
-                (
-                    programs.call(
-                        "s1",
-                        "send_mail",
-                        to=[a.address],
-                        subject=a.subject,
-                        attachments=[given() if not a.own_text else a.attachment],
-                    ),
-                )
-            ),
-            files=[FileFixture(path=a.attachment, text=a.own_text)] if a.own_text else [],
-            services=("mail",),
         )

@@ -1,0 +1,154 @@
+"""Templates for the calculator: compute a small sum, difference or product.
+
+One module per application family, so a new template for the calculator lands here.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import ClassVar, Literal
+
+from pcagent.agents.program import ProgramStep
+from pcagent.bench.generate import gui_steps as gui
+from pcagent.bench.generate import programs
+from pcagent.bench.generate.flow import FlowValue, ValueKind
+from pcagent.bench.generate.programs import GIVEN, FragmentProgram
+from pcagent.bench.generate.template_base import (
+    Fragment,
+    Slot,
+    SubtaskTemplate,
+    TemplateAttributes,
+    node,
+    subtask,
+)
+from pcagent.bench.generate.vocabulary import (
+    NUMBERS,
+    RESERVED_NUMBERS,
+    NamePool,
+)
+from pcagent.bench.generate.wording import Phrasing, refer_to
+
+# --- calculator --------------------------------------------------------------------------------
+
+
+_SYMBOLS = {"plus": "+", "minus": "-", "times": "*"}
+
+
+class Calculation(TemplateAttributes):
+    left: int
+    operation: Literal["plus", "minus", "times"]
+    right: int
+    reference_to_previous: str = ""
+
+    @property
+    def result(self) -> int:
+        if self.operation == "plus":
+            return self.left + self.right
+        if self.operation == "minus":
+            return self.left - self.right
+        return self.left * self.right
+
+    @property
+    def keys(self) -> str:
+        return f"{self.left}{_SYMBOLS[self.operation]}{self.right}"
+
+
+class CalculatorCompute(SubtaskTemplate[Calculation]):
+    """Compute an expression in the calculator, on a number of its own or the one before."""
+
+    name = "calculator_compute"
+    app = "calculator"
+    summary = "compute an expression in the calculator"
+    attributes = Calculation
+    consumes: ClassVar[frozenset[ValueKind]] = frozenset({"number"})
+    produces: ClassVar[frozenset[ValueKind]] = frozenset({"number"})
+    #: {calculation}: what to do ("multiply 45 by 3", "add 2300 to that number"); {expression}:
+    #: the same as a phrase ("45 times 3", "that number plus 2300").
+    phrasings = (
+        Phrasing("request", "Use the calculator to {calculation}."),
+        Phrasing("question", "Can you work out {expression} with the calculator?"),
+        Phrasing("need", "I need to know what {expression} comes to: please use the calculator."),
+        Phrasing("note", "Calculator: {expression}."),
+        Phrasing("request", "With the calculator, {calculation}."),
+    )
+
+    def draw(
+        self, rng: random.Random, names: NamePool, given: FlowValue | None, wanted: ValueKind | None
+    ) -> Calculation:
+        from_previous = given is not None and given.kind == "number"
+        left = int(given.text) if from_previous and given is not None else rng.choice(NUMBERS)
+        while True:
+            if left >= 1000:  # a population: keep the result a plain whole number
+                operation = rng.choice(("plus", "minus"))
+                right = rng.randrange(1000, 9000, 100)
+            else:
+                operation = rng.choice(("plus", "times", "times"))
+                right = rng.randint(3, 9) if operation == "times" else rng.randint(12, 39)
+            calculation = Calculation(
+                left=left,
+                operation=operation,
+                right=right,
+                reference_to_previous=refer_to(given) if from_previous and given else "",
+            )
+            if calculation.result not in RESERVED_NUMBERS:
+                return calculation
+
+    def build(self, attributes: Calculation, slot: Slot) -> Fragment:
+        a = attributes
+        left = a.reference_to_previous or str(a.left)
+        calculation = {
+            # "add 45 and 12", but "add 12 to that number"
+            "plus": f"add {a.right} to {left}"
+            if a.reference_to_previous
+            else f"add {left} and {a.right}",
+            "minus": f"subtract {a.right} from {left}",
+            "times": f"multiply {left} by {a.right}",
+        }[a.operation]
+        return Fragment(
+            instruction=self.instruction(
+                a, calculation=calculation, expression=f"{left} {a.operation} {a.right}"
+            ),
+            phrasing=a.phrasing,
+            subtask=subtask(
+                slot, self.app, f"Compute {a.left} {_SYMBOLS[a.operation]} {a.right} = {a.result}"
+            ),
+            nodes=[
+                node(
+                    slot,
+                    "computed",
+                    "calculator_shows",
+                    {"value": str(a.result)},
+                    final=False,
+                    description=f"the calculator shows {a.result}",
+                ),
+            ],
+            reference=[
+                gui.act("open_app", app="calculator"),
+                gui.act("type", text=a.keys + "="),
+                gui.act("wait", seconds=1),
+            ],
+            reference_api=[
+                gui.act(
+                    "calculator_evaluate", expression=f"{a.left} {_SYMBOLS[a.operation]} {a.right}"
+                ),
+            ],
+            program=FragmentProgram((self._step(a),), output=programs.reference("s1")),
+            output=FlowValue(kind="number", text=str(a.result), description="the result"),
+        )
+
+    @staticmethod
+    def _step(a: Calculation) -> ProgramStep:
+        """``calculate`` on the numbers; on a carried number a GUI step: ``calculate`` takes an
+        expression of literal numbers only, and a reference replaces a whole argument."""
+        if not a.reference_to_previous:
+            return programs.call(
+                "s1", "calculate", expression=f"{a.left} {_SYMBOLS[a.operation]} {a.right}"
+            )
+        task = {
+            "plus": f"Add {a.right} to the number",
+            "minus": f"Subtract {a.right} from the number",
+            "times": f"Multiply the number by {a.right}",
+        }[a.operation]
+        return programs.gui(
+            "s1", "calculator", f"{task} and read the result", uses=[GIVEN], outputs=["result"]
+        )

@@ -1,0 +1,158 @@
+"""Templates for the clocks application: set an alarm, add a world clock.
+
+One module per application family, so a new template for the clocks lands here.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import ClassVar
+
+from pcagent.bench.generate import gui_steps as gui
+from pcagent.bench.generate import programs
+from pcagent.bench.generate.flow import FlowValue, ValueKind
+from pcagent.bench.generate.programs import FragmentProgram, given
+from pcagent.bench.generate.template_base import (
+    Fragment,
+    Slot,
+    SubtaskTemplate,
+    TemplateAttributes,
+    node,
+    subtask,
+)
+from pcagent.bench.generate.vocabulary import (
+    CITIES,
+    TIMES,
+    NamePool,
+)
+from pcagent.bench.generate.wording import Phrasing, clock_text, refer_to
+
+# --- clocks ------------------------------------------------------------------------------------
+
+
+class AlarmTime(TemplateAttributes):
+    hour: int
+    minute: int
+    name: str
+    reference_to_previous: str = ""
+
+
+class ClockSetAlarm(SubtaskTemplate[AlarmTime]):
+    """Set an alarm in gnome-clocks at a time of its own or the one before."""
+
+    name = "clock_set_alarm"
+    app = "clock"
+    summary = "set an alarm at a time in the Clocks app"
+    attributes = AlarmTime
+    consumes: ClassVar[frozenset[ValueKind]] = frozenset({"time"})
+    needs_company = True
+    #: {time}: "06:35" or the carried "that time".
+    phrasings = (
+        Phrasing("request", "Set an alarm at {time} in the Clocks app."),
+        Phrasing("question", "Could you add an alarm for {time} in the Clocks app?"),
+        Phrasing("need", "I need the Clocks app to ring at {time}, so please set an alarm."),
+        Phrasing("note", "Clocks app: alarm at {time}."),
+        Phrasing("request", "In the Clocks app, create an alarm for {time}."),
+    )
+
+    def draw(
+        self, rng: random.Random, names: NamePool, given: FlowValue | None, wanted: ValueKind | None
+    ) -> AlarmTime:
+        if given is not None and given.kind == "time":
+            hour, minute = (int(part) for part in given.text.split(":"))
+            return AlarmTime(
+                hour=hour,
+                minute=minute,
+                name=given.description[:1].upper() + given.description[1:],
+                reference_to_previous=refer_to(given),
+            )
+        hour, minute = rng.choice(TIMES)
+        return AlarmTime(hour=hour, minute=minute, name="Reminder")
+
+    def build(self, attributes: AlarmTime, slot: Slot) -> Fragment:
+        a = attributes
+        at = a.reference_to_previous or clock_text(a.hour, a.minute)
+        return Fragment(
+            instruction=self.instruction(a, time=at),
+            phrasing=a.phrasing,
+            subtask=subtask(slot, self.app, f"Set an alarm at {clock_text(a.hour, a.minute)}"),
+            nodes=[
+                node(
+                    slot,
+                    "alarm",
+                    "clock_alarm",
+                    {"hour": a.hour, "minute": a.minute},
+                    description=f"an alarm at {clock_text(a.hour, a.minute)}",
+                ),
+            ],
+            reference=gui.clock_add_alarm(a.hour, a.minute),
+            reference_api=[
+                gui.act("clock_add_alarm", time=clock_text(a.hour, a.minute), name=a.name)
+            ],
+            # No name: the instruction gives none, and a program copied from memory should not
+            # invent one.
+            program=FragmentProgram(
+                (
+                    programs.call(
+                        "s1",
+                        "set_alarm",
+                        time=given() if a.reference_to_previous else clock_text(a.hour, a.minute),
+                    ),
+                )
+            ),
+        )
+
+
+class WorldClockCity(TemplateAttributes):
+    city: str
+    reference_to_previous: str = ""
+
+
+class ClockAddWorldClock(SubtaskTemplate[WorldClockCity]):
+    """Add a city to gnome-clocks' world clocks."""
+
+    name = "clock_add_world_clock"
+    app = "clock"
+    summary = "add a world clock for a city"
+    attributes = WorldClockCity
+    consumes: ClassVar[frozenset[ValueKind]] = frozenset({"city"})
+    needs_company = True
+    #: {city}: "Oslo" or the carried "that city".
+    phrasings = (
+        Phrasing("request", "Add {city} to the world clocks in the Clocks app."),
+        Phrasing("question", "Could you add a world clock for {city} in the Clocks app?"),
+        Phrasing(
+            "need",
+            "I want to keep an eye on the time in {city}: please add it to the world clocks in "
+            "the Clocks app.",
+        ),
+        Phrasing("note", "Clocks app: world clock for {city}."),
+        Phrasing("request", "In the Clocks app, put {city} among the world clocks."),
+    )
+
+    def draw(
+        self, rng: random.Random, names: NamePool, given: FlowValue | None, wanted: ValueKind | None
+    ) -> WorldClockCity:
+        if given is not None and given.kind == "city":
+            return WorldClockCity(city=given.text, reference_to_previous=refer_to(given))
+        return WorldClockCity(city=rng.choice(CITIES))
+
+    def build(self, attributes: WorldClockCity, slot: Slot) -> Fragment:
+        a = attributes
+        return Fragment(
+            instruction=self.instruction(a, city=a.reference_to_previous or a.city),
+            phrasing=a.phrasing,
+            subtask=subtask(slot, self.app, f"Add {a.city} to the world clocks"),
+            nodes=[node(slot, "world_clock", "world_clock", {"city": a.city})],
+            reference=gui.clock_add_world_clock(a.city),
+            reference_api=[gui.act("clock_add_world_clock", city=a.city)],
+            program=FragmentProgram(
+                (
+                    programs.call(
+                        "s1",
+                        "add_world_clock",
+                        city=given() if a.reference_to_previous else a.city,
+                    ),
+                )
+            ),
+        )

@@ -1,0 +1,304 @@
+"""Templates for the text editor: read a value from a note, write a value into a new file.
+
+One module per application family, so a new template for the editor lands here and nowhere else.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import ClassVar, Literal
+
+from pcagent.bench.generate import gui_steps as gui
+from pcagent.bench.generate import programs
+from pcagent.bench.generate.flow import FlowValue, ValueKind
+from pcagent.bench.generate.programs import FragmentProgram, given
+from pcagent.bench.generate.template_base import (
+    Fragment,
+    Slot,
+    SubtaskTemplate,
+    TemplateAttributes,
+    node,
+    subtask,
+)
+from pcagent.bench.generate.vocabulary import (
+    CITIES,
+    NOTE_TOPICS,
+    NUMBERS,
+    SHEET_LABELS,
+    TEXT_FILE_STEMS,
+    TIMES,
+    NamePool,
+)
+from pcagent.bench.generate.wording import TELL, Phrasing, clock_text, refer_to
+from pcagent.bench.tasks import FileFixture
+
+# --- text editor: read a value from a note ---------------------------------------------------------
+
+
+class NoteReading(TemplateAttributes):
+    path: str
+    title: str
+    number_label: str
+    number: int
+    time_label: str
+    hour: int
+    minute: int
+    city_label: str
+    city: str
+    asked: Literal["number", "time", "city"]
+    description: str
+
+    @property
+    def value_text(self) -> str:
+        if self.asked == "number":
+            return str(self.number)
+        if self.asked == "time":
+            return clock_text(self.hour, self.minute)
+        return self.city
+
+    @property
+    def file_name(self) -> str:
+        return self.path.rsplit("/", 1)[-1]
+
+
+class EditorReadValue(SubtaskTemplate[NoteReading]):
+    """Open a note in the text editor and find one of its values (a number, a time, a city)."""
+
+    name = "editor_read_value"
+    app = "text_editor"
+    summary = "open a note in the text editor and find a value in it"
+    attributes = NoteReading
+    produces: ClassVar[frozenset[ValueKind]] = frozenset({"number", "time", "city"})
+    reportable = True
+    #: {file}: the note's name; {what}: how the value is named ("the time the van departs");
+    #: {tell}: TELL when the task ends by telling it.
+    phrasings = (
+        Phrasing(
+            "request",
+            "Open {file} in the Documents folder with the text editor and find {what}{tell}.",
+        ),
+        Phrasing(
+            "question",
+            "Could you look through {file} in the Documents folder with the text editor and "
+            "find {what}{tell}?",
+        ),
+        Phrasing(
+            "need",
+            "I need {what} from {file} in my Documents folder: please look it up in the text "
+            "editor{tell}.",
+        ),
+        Phrasing("note", "Text editor, Documents/{file}: find {what}{tell}."),
+        Phrasing(
+            "request",
+            "From the Documents folder, open {file} in the text editor and read off {what}{tell}.",
+        ),
+    )
+
+    def draw(
+        self, rng: random.Random, names: NamePool, given: FlowValue | None, wanted: ValueKind | None
+    ) -> NoteReading:
+        topic_stem = names.pick(tuple(t.file_stem for t in NOTE_TOPICS), "note")
+        topic = next(t for t in NOTE_TOPICS if t.file_stem == topic_stem)
+        asked = (
+            wanted
+            if wanted in ("number", "time", "city")
+            else rng.choice(("number", "time", "city"))
+        )
+        hour, minute = rng.choice(TIMES)
+        field = {"number": topic.number, "time": topic.time, "city": topic.city}[asked]
+        return NoteReading(
+            path=f"Documents/{topic.file_stem}.txt",
+            title=topic.title,
+            number_label=topic.number.label,
+            number=rng.choice(NUMBERS),
+            time_label=topic.time.label,
+            hour=hour,
+            minute=minute,
+            city_label=topic.city.label,
+            city=rng.choice(CITIES),
+            asked=asked,
+            description=field.description,
+        )
+
+    def build(self, attributes: NoteReading, slot: Slot) -> Fragment:
+        a = attributes
+        text = (
+            f"{a.title}\n\n{a.number_label}: {a.number}\n"
+            f"{a.time_label}: {clock_text(a.hour, a.minute)}\n{a.city_label}: {a.city}\n"
+        )
+        nodes = [
+            node(
+                slot,
+                "opened",
+                "window_title_contains",
+                {"text": a.file_name},
+                final=False,
+                description=f"{a.file_name} is open in the editor",
+            ),
+        ]
+        reference = gui.editor_open_file(a.path)
+        reference_api = [gui.act("editor_open", path=a.path)]
+        # The value is named by its kind ("time"), as the Manager's own example names it.
+        steps = [
+            programs.call("s1", "read_text_file", path=a.path),
+            programs.call(
+                "s2",
+                "extract_values",
+                text=programs.reference("s1"),
+                names=[a.asked],
+                what=a.description,
+            ),
+        ]
+        if slot.report:
+            nodes.append(
+                node(
+                    slot,
+                    "reported",
+                    "answer_is",
+                    {"value": a.value_text},
+                    after=[slot.node_id("opened")],
+                    description=f"the agent reported {a.value_text}",
+                )
+            )
+            reference.append(gui.act("answer", text=a.value_text))
+            reference_api.append(gui.act("answer", text=a.value_text))
+            steps.append(programs.report("s3", self.app, "s2", a.asked, a.description))
+        return Fragment(
+            instruction=self.instruction(
+                a, file=a.file_name, what=a.description, tell=TELL if slot.report else ""
+            ),
+            phrasing=a.phrasing,
+            subtask=subtask(
+                slot, self.app, f"Open {a.path} and find {a.description} ({a.value_text})"
+            ),
+            nodes=nodes,
+            reference=reference,
+            reference_api=reference_api,
+            program=FragmentProgram(tuple(steps), output=programs.reference("s2", a.asked)),
+            files=[FileFixture(path=a.path, text=text)],
+            output=FlowValue(kind=a.asked, text=a.value_text, description=a.description),
+        )
+
+
+# --- text editor: write a value into a new file --------------------------------------------------
+
+
+class NoteWriting(TemplateAttributes):
+    path: str
+    line: str
+    kind: Literal["number", "time", "city"]
+    value_text: str
+    #: How the instruction names the value when it comes from the sub-task before ("" when the
+    #: instruction gives the line itself).
+    reference_to_previous: str = ""
+
+
+class EditorWriteValue(SubtaskTemplate[NoteWriting]):
+    """Write a value into a new text file in the text editor and save it under a name."""
+
+    name = "editor_write_value"
+    app = "text_editor"
+    summary = "write a value into a new text file and save it"
+    attributes = NoteWriting
+    consumes: ClassVar[frozenset[ValueKind]] = frozenset({"number", "time", "city"})
+    produces: ClassVar[frozenset[ValueKind]] = frozenset({"file"})
+    #: {what}: the line to write (`the line "Crates packed: 45"`) or the carried value ("that
+    #: number"); {name}: the file's name.
+    phrasings = (
+        Phrasing(
+            "request",
+            "Write {what} into a new text file with the text editor and save it as {name} in "
+            "the Documents folder.",
+        ),
+        Phrasing(
+            "question",
+            "Could you put {what} in a new file in the text editor and save it to the "
+            "Documents folder as {name}?",
+        ),
+        Phrasing(
+            "need",
+            "I need {what} kept in a text file called {name} in my Documents folder: please "
+            "write it with the text editor.",
+        ),
+        Phrasing("note", "Text editor: new file with {what}, saved as Documents/{name}."),
+        Phrasing(
+            "request",
+            "Using the text editor, start a new file with {what} and save it as {name} in the "
+            "Documents folder.",
+        ),
+    )
+
+    def draw(
+        self, rng: random.Random, names: NamePool, given: FlowValue | None, wanted: ValueKind | None
+    ) -> NoteWriting:
+        path = f"Documents/{names.pick(TEXT_FILE_STEMS, 'text file name')}.txt"
+        if given is not None and given.kind in self.consumes:
+            label = given.description[:1].upper() + given.description[1:]
+            return NoteWriting(
+                path=path,
+                line=f"{label}: {given.text}",
+                kind=given.kind,  # type: ignore[arg-type]
+                value_text=given.text,
+                reference_to_previous=refer_to(given),
+            )
+        number = rng.choice(NUMBERS)
+        return NoteWriting(
+            path=path,
+            line=f"{rng.choice(SHEET_LABELS)}: {number}",
+            kind="number",
+            value_text=str(number),
+        )
+
+    def build(self, attributes: NoteWriting, slot: Slot) -> Fragment:
+        a = attributes
+        name = a.path.rsplit("/", 1)[-1]
+        what = a.reference_to_previous or f'the line "{a.line}"'
+        if a.kind == "number":
+            value_node = node(
+                slot,
+                "value",
+                "text_file_has_number",
+                {"path": a.path, "value": a.value_text},
+                after=[slot.node_id("saved")],
+            )
+        else:
+            value_node = node(
+                slot,
+                "value",
+                "text_file_contains",
+                {"path": a.path, "texts": [a.value_text]},
+                after=[slot.node_id("saved")],
+            )
+        return Fragment(
+            instruction=self.instruction(a, what=what, name=name),
+            phrasing=a.phrasing,
+            subtask=subtask(slot, self.app, f"Write {a.value_text} into {a.path}"),
+            nodes=[
+                node(
+                    slot, "saved", "file_exists", {"path": a.path}, description=f"{a.path} is saved"
+                ),
+                value_node,
+            ],
+            reference=[
+                gui.act("open_app", app="text_editor"),
+                gui.act("type", text=a.line + "\n"),
+                *gui.editor_save_new_file(a.path),
+            ],
+            reference_api=[
+                gui.act("open_app", app="text_editor"),
+                gui.act("type", text=a.line + "\n"),
+                gui.act("editor_save_as", path=a.path),
+            ],
+            program=FragmentProgram(
+                (
+                    programs.call(
+                        "s1",
+                        "write_text_file",
+                        path=a.path,
+                        text=given() if a.reference_to_previous else a.line,
+                    ),
+                ),
+                output=programs.reference("s1"),
+            ),
+            output=FlowValue(kind="file", text=a.path, description=name),
+        )
