@@ -14,7 +14,7 @@ from PIL import Image
 
 from pcagent.errors import ConfigurationError
 from pcagent.viewer import bind, loopback_host
-from pcagent.viewer.app import COOKIE
+from pcagent.viewer.access import COOKIE
 
 if TYPE_CHECKING:
     from tests.viewer.conftest import Viewer
