@@ -16,14 +16,8 @@ from pcagent.viewer.access import FormGuard
 from pcagent.viewer.app_state import RUNS_LISTED, ViewerState, html_page
 from pcagent.viewer.compare_pages import ComparedRun, compare_runs_page
 from pcagent.viewer.layout import error_page, url_part
-from pcagent.viewer.run_pages import (
-    STATUSES,
-    RunContents,
-    matches,
-    run_page,
-    runs_page,
-    step_html,
-)
+from pcagent.viewer.run_pages import STATUSES, RunContents, matches, run_page, runs_page
+from pcagent.viewer.step_sections import step_html
 from pcagent.viewer.window_crop import window_region
 
 

@@ -26,7 +26,7 @@ from pcagent.runtime.record_export import export_run
 from pcagent.viewer.app_state import NotFound, ViewerState, html_page
 from pcagent.viewer.images import DEFAULT_THUMBNAIL_WIDTH, THUMBNAIL_WIDTHS
 from pcagent.viewer.layout import error_page, esc
-from pcagent.viewer.run_pages import calls_fragment
+from pcagent.viewer.step_sections import calls_fragment
 from pcagent.viewer.window_crop import window_region
 
 #: How often the live endpoint looks at the record, and how long one stream lasts (the browser
