@@ -253,6 +253,7 @@ def member_chunks(
 
 def renamed(archive: Archive, new_id: str) -> Archive:
     """The same archive with every row under ``new_id`` (an import with ``--as``)."""
+
     def moved(row: Any) -> Any:
         return row.model_copy(update={"run_id": new_id})
 
