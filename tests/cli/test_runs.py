@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from pcagent.actions import Click
 from pcagent.cli import app
-from pcagent.cli.runs import print_step
+from pcagent.cli.run_listing import print_step
 from pcagent.runtime.record_models import ReflectionRecord, StepRecord, StepResult, UnsavedFile
 from pcagent.runtime.records import RunStore
 

@@ -31,8 +31,9 @@ from pcagent.env.protocol import (
 )
 from pcagent.env.remote_api import action_paths
 from pcagent.env.remote_client import RemoteEnvironment, connect
+from pcagent.env.remote_guard import ServerLimits
 from pcagent.env.remote_security import check_bind, is_loopback
-from pcagent.env.remote_server import BackgroundServer, ServerFiles, ServerLimits
+from pcagent.env.remote_server import BackgroundServer, ServerFiles
 from pcagent.errors import (
     InvalidActionError,
     RemoteAuthError,

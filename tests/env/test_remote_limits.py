@@ -15,7 +15,8 @@ from tests.env.test_remote import raw_request
 from tests.runtime.memory_desktop import MemoryDesktop
 
 from pcagent.env.observation import Box, Observation, TextState
-from pcagent.env.remote_server import BackgroundServer, ServerFiles, ServerLimits
+from pcagent.env.remote_guard import ServerLimits
+from pcagent.env.remote_server import BackgroundServer, ServerFiles
 
 LIMIT = 200_000
 LIMITS = ServerLimits(max_body_bytes=LIMIT, body_timeout=5.0, busy_wait=1.0, action_timeout=5)

@@ -14,7 +14,7 @@ from PIL import Image
 
 from pcagent.errors import ConfigurationError
 from pcagent.viewer import bind, loopback_host
-from pcagent.viewer.app import COOKIE
+from pcagent.viewer.access import COOKIE
 
 if TYPE_CHECKING:
     from tests.viewer.conftest import Viewer
@@ -182,7 +182,7 @@ def test_an_unreadable_store_is_reported_at_start(tmp_path: Path) -> None:
 
 
 def test_a_step_of_a_run_across_desktops_says_which_desktop(viewer: Viewer) -> None:
-    from pcagent.viewer.run_pages import _desktop
+    from pcagent.viewer.step_sections import _desktop
 
     with viewer.client() as client:
         page = client.get(f"/runs/{viewer.records.finished}").text

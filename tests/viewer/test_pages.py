@@ -18,7 +18,7 @@ from pcagent.experience.graph import PageEdge, PageGraph, PageNode
 from pcagent.runtime.record_models import StepRecord
 from pcagent.viewer import ViewerServer, ViewerSources, bind, check_sources, create_app
 from pcagent.viewer.drawing import action_overlay_svg, plan_graph_svg
-from pcagent.viewer.run_pages import step_html
+from pcagent.viewer.step_sections import step_html
 
 
 def page_graph(path: Path) -> Path:

@@ -19,7 +19,8 @@ from pcagent.cli.desktop import desktop_app
 from pcagent.cli.experience import experience_app
 from pcagent.cli.help_conventions import ConventionalGroup
 from pcagent.cli.models import models_app
-from pcagent.cli.runs import run_command, runs_app
+from pcagent.cli.run_command import run_command
+from pcagent.cli.runs import runs_app
 from pcagent.cli.serve import serve_command
 from pcagent.cli.view import view_command
 from pcagent.interrupts import install_terminate_as_interrupt

@@ -86,7 +86,8 @@ def serve_command(
     """Serve one desktop over HTTP for a run on another machine (token, loopback by default)."""
     from pcagent.assembly import RunChoices, open_environment
     from pcagent.env.host_check import AllowedHosts
-    from pcagent.env.remote_server import AuditLog, ServerLimits, create_app, uvicorn_server
+    from pcagent.env.remote_guard import AuditLog, ServerLimits
+    from pcagent.env.remote_server import create_app, uvicorn_server
 
     if not 1 <= port <= 65535:
         raise RemoteServeError(f"--port {port} is not a port number (1..65535)")

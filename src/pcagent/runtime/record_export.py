@@ -1,7 +1,7 @@
 """A run as one zip file: its rows as JSON and its step files.
 
 Layout inside the archive (``<run_id>/`` first; the names and the version are
-:mod:`pcagent.runtime.record_import`'s, which reads the archive back)::
+:mod:`pcagent.runtime.record_archive`'s, which reads the archive back)::
 
     manifest.json {"format": "pcagent-run-export", "version": 1, "run_id": ...}
     run.json      the run (RunRecord)
@@ -18,7 +18,7 @@ import tempfile
 import zipfile
 from typing import IO, Any
 
-from pcagent.runtime.record_import import (
+from pcagent.runtime.record_archive import (
     ARCHIVE_FORMAT,
     ARCHIVE_VERSION,
     CALLS_FILE,

@@ -8,7 +8,7 @@ the checkpoint and records what happened, so the step loop stays a readable sequ
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from pcagent import actions as act
 from pcagent.agents.plan import SubtaskSpec
@@ -18,11 +18,8 @@ from pcagent.env.observation import WindowInfo
 from pcagent.errors import PcAgentError
 from pcagent.runtime.checkpoint import Outcome, RunCheckpoint
 from pcagent.runtime.desktop_state import DesktopAccess
-from pcagent.runtime.done_check import done_problem
 from pcagent.runtime.events import (
     AssignEvent,
-    AutoDoneEvent,
-    DoneRefusedEvent,
     EscalateProgressEvent,
     FinishEvent,
     LoopEvent,
@@ -34,22 +31,19 @@ from pcagent.runtime.events import (
 from pcagent.runtime.human import Human
 from pcagent.runtime.parts import LoopParts
 from pcagent.runtime.policy import Counters, EscalationPolicy, StepFacts
-from pcagent.runtime.record_models import ReflectionRecord, StepResult
+from pcagent.runtime.record_models import ReflectionRecord
 from pcagent.runtime.recorder import StepRecorder, StepWork
 from pcagent.runtime.step_outcome import (
-    READ_KEPT,
     counters_of,
     finish_hint,
     first_stalled,
-    keep_findings,
     kept,
     note_effect,
-    repeats_work,
-    reported_and_repeating,
     store_counters,
     take_answer,
     without_inputs,
 )
+from pcagent.runtime.subtask_completion import SubtaskCompletion
 from pcagent.step_context import StepContext, StepLine, action_text, repeated_success
 
 
@@ -62,6 +56,10 @@ class SubtaskBook:
     human: Human
     mode: InteractionMode
     log: Callable[[str], None]
+    completion: SubtaskCompletion = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.completion = SubtaskCompletion(self.recorder, self.log)
 
     # --- planning and starting ------------------------------------------------------------------
 
@@ -157,7 +155,7 @@ class SubtaskBook:
             and result.ok
             and result.verified
         ):
-            self._skill_done(checkpoint, subtask, work, step)
+            self.completion.skill_done(checkpoint, subtask, work, step)
             return
         note_effect(checkpoint, subtask, action, result)
         failed = reflection.failed or bool(result is not None and not result.ok)
@@ -194,75 +192,16 @@ class SubtaskBook:
             hint = finish_hint(repeated, report)
             if hint:
                 checkpoint.reflection += f" — {hint}"
-        if self._finished_by_repeat(checkpoint, subtask, report, work, repeated, failed, step):
+        if self.completion.finished_by_repeat(
+            checkpoint, subtask, report, work, repeated, failed, step
+        ):
             return
         if isinstance(action, act.Done):
-            if self._accept_done(checkpoint, subtask, report, work, step):
+            if self.completion.accept_done(checkpoint, subtask, report, work, step):
                 return
             counters = self.policy.unfinished(counters)
             store_counters(checkpoint, counters)
         self._escalate(checkpoint, subtask, counters, facts, step)
-
-    def _finished_by_repeat(
-        self,
-        checkpoint: RunCheckpoint,
-        subtask: SubtaskSpec,
-        report: ProgressReport | None,
-        work: StepWork,
-        repeated: int | None,
-        failed: bool,
-        step: int,
-    ) -> bool:
-        """End the subtask as done when its step repeated a success with nothing left to do: a
-        small model that has what the subtask asked for often repeats its last good action, or
-        clicks about, instead of saying done; the values are in, or the application checked the
-        effect, so the subtask is. True when it ended it."""
-        redone = self._redone(checkpoint, subtask, report, work, repeated)
-        if not (
-            redone or reported_and_repeating(subtask, checkpoint, repeated, failed, work.action)
-        ):
-            return False
-        if redone:
-            reason = f"step {repeated}'s checked effect repeated; nothing is left to do"
-        else:
-            reason = f"all of {', '.join(subtask.outputs)} reported; step {repeated} repeated"
-        self.recorder.event(step, AutoDoneEvent(subtask=subtask.id, reason=reason))
-        checkpoint.verified[subtask.id] = redone
-        keep_findings(checkpoint, subtask)
-        checkpoint.end_subtask("done")
-        self.log(f"subtask {subtask.id} done: {reason}")
-        return True
-
-    def _accept_done(
-        self,
-        checkpoint: RunCheckpoint,
-        subtask: SubtaskSpec,
-        report: ProgressReport | None,
-        work: StepWork,
-        step: int,
-    ) -> bool:
-        """End the subtask on its ``done`` when nothing is missing (True), or tell the Decision
-        agent why not (False) and record the step as a refused done, not a finished success."""
-        problem = self._done_problem(checkpoint, subtask, report)
-        if problem is None:
-            checkpoint.verified[subtask.id] = bool(checkpoint.verified_effect)
-            keep_findings(checkpoint, subtask)
-            checkpoint.end_subtask("done")
-            self.log(f"subtask {subtask.id} done")
-            return True
-        checkpoint.reflection = f"not done yet: {problem}"
-        carried_out = work.result or StepResult(ok=True)
-        work.result = carried_out.model_copy(
-            update={
-                "ok": False,
-                "refused": True,
-                "finished": False,
-                "message": f"done refused: {problem}",
-            }
-        )
-        self.recorder.event(step, DoneRefusedEvent(subtask=subtask.id, reason=problem))
-        self.log(f"done refused for {subtask.id}: {problem}")
-        return False
 
     def _escalate(
         self,
@@ -284,70 +223,6 @@ class SubtaskBook:
             self.finish(
                 checkpoint, "failed", f"subtask {subtask.id} failed: {decision.reason}", step
             )
-
-    def _redone(
-        self,
-        checkpoint: RunCheckpoint,
-        subtask: SubtaskSpec,
-        report: ProgressReport | None,
-        work: StepWork,
-        repeated: int | None,
-    ) -> bool:
-        """Whether a subtask without values to report just repeated an application action
-        whose effect the application had checked (an alarm set, a file saved), and a ``done``
-        would be accepted: the model tried to add the same alarm again, failed, and gave up."""
-        action = work.action
-        if repeated is None or subtask.outputs or action is None or action.belongs_to is None:
-            return False
-        if not repeats_work(checkpoint, action, repeated):
-            return False
-        # ``repeated`` is a step that succeeded with this very action (its history line).
-        return self._done_after(checkpoint, subtask, report, work)
-
-    def _done_after(
-        self,
-        checkpoint: RunCheckpoint,
-        subtask: SubtaskSpec,
-        report: ProgressReport | None,
-        work: StepWork,
-    ) -> bool:
-        """Whether a ``done`` would be accepted right after this step's checked action."""
-        action = work.action
-        held = checkpoint.verified_effect
-        checkpoint.verified_effect = action_text(action)
-        try:
-            return self._done_problem(checkpoint, subtask, report) is None
-        finally:
-            checkpoint.verified_effect = held
-
-    def _done_problem(
-        self,
-        checkpoint: RunCheckpoint,
-        subtask: SubtaskSpec,
-        report: ProgressReport | None,
-    ) -> str | None:
-        """Why the subtask's ``done`` is not accepted (:mod:`done_check`); None to accept."""
-        missing = [name for name in subtask.outputs if name not in checkpoint.answers]
-        completed = report.completed if report is not None else None
-        return done_problem(missing, completed, verified_effect=checkpoint.verified_effect)
-
-    def _skill_done(
-        self, checkpoint: RunCheckpoint, subtask: SubtaskSpec, work: StepWork, step: int
-    ) -> None:
-        """A skill step whose skill checked its effect: its value goes to the later steps."""
-        result = work.result
-        if result is None:
-            raise ValueError("a skill step ends done only on its skill's result")
-        checkpoint.values[subtask.id] = result.value
-        checkpoint.hub[subtask.id] = (result.output or "")[:READ_KEPT]
-        checkpoint.verified[subtask.id] = True
-        checkpoint.history.append(
-            StepLine(
-                number=work.number, action=work.action, verdict="success", output=result.output
-            )
-        )
-        checkpoint.end_subtask("done")
-        self.log(f"subtask {subtask.id} done: {result.message}")
 
     def _update_progress(
         self,

@@ -5,7 +5,8 @@ FastAPI and uvicorn on 127.0.0.1 with a token (:mod:`.app`, :mod:`.server`). See
 ``docs/viewer.md``.
 """
 
-from pcagent.viewer.app import ViewerSources, check_sources, create_app
+from pcagent.viewer.app import check_sources, create_app
+from pcagent.viewer.app_state import ViewerSources
 from pcagent.viewer.server import ViewerServer, bind, loopback_host
 
 __all__ = [
