@@ -8,16 +8,13 @@ first plan and the one in force from the run's events and steps, once per page.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from pcagent.agents.plan import SubtaskSpec
 from pcagent.runtime.events import AssignEvent, PlanEvent, ReplanEvent
 from pcagent.viewer.drawing import plan_graph_svg
 from pcagent.viewer.layout import esc, table
+from pcagent.viewer.run_contents import RunContents
 from pcagent.viewer.step_sections import calls_summary, event_text
-
-if TYPE_CHECKING:
-    from pcagent.viewer.run_pages import RunContents
 
 
 @dataclass

@@ -11,22 +11,18 @@ from __future__ import annotations
 
 import json
 import time
-from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pcagent.runtime.events import FinishEvent
 from pcagent.runtime.record_models import (
-    ModelCallRecord,
-    RunEvent,
     RunRecord,
-    StepRecord,
     role_models,
 )
 from pcagent.viewer.job_pages import replay_form
 from pcagent.viewer.layout import duration, esc, page, table, url_part, when
 from pcagent.viewer.plan_section import PlanView, plan_html
+from pcagent.viewer.run_contents import RunContents
 from pcagent.viewer.run_summary import STEP_KEYS_SCRIPT, cost_html, filmstrip_html, outcome_html
 
 #: Run statuses offered by the list's filter.
@@ -122,35 +118,6 @@ def runs_page(runs: Sequence[RunRecord], *, status: str, query: str, store_path:
 
 
 # --- the run page ---------------------------------------------------------------------------------
-
-
-@dataclass
-class RunContents:
-    """A run with what its page shows, grouped by step."""
-
-    run: RunRecord
-    steps: list[StepRecord]
-    calls_by_step: dict[int, list[ModelCallRecord]] = field(default_factory=dict)
-    events_by_step: dict[int, list[RunEvent]] = field(default_factory=dict)
-
-    @classmethod
-    def of(
-        cls,
-        run: RunRecord,
-        steps: list[StepRecord],
-        calls: Iterable[ModelCallRecord],
-        events: Iterable[RunEvent],
-    ) -> RunContents:
-        calls_by_step: dict[int, list[ModelCallRecord]] = defaultdict(list)
-        for call in calls:
-            calls_by_step[call.step].append(call)
-        events_by_step: dict[int, list[RunEvent]] = defaultdict(list)
-        for event in events:
-            events_by_step[event.step].append(event)
-        return cls(run, steps, dict(calls_by_step), dict(events_by_step))
-
-    def all_events(self) -> list[RunEvent]:
-        return [e for step in sorted(self.events_by_step) for e in self.events_by_step[step]]
 
 
 LIVE_SCRIPT = """
