@@ -25,13 +25,15 @@ import json
 import os
 import sys
 import time
-from collections.abc import Callable
 from typing import Any
 
 import gi
 
 gi.require_version("Atspi", "2.0")
 from gi.repository import Atspi, Gio, GLib  # noqa: E402
+
+from pcagent.env.worker_protocol import Handler, dispatch_by_op, run_worker  # noqa: E402
+from pcagent.env.worker_protocol import serve as serve_lines  # noqa: E402
 
 # Roles a person can act on or needs to read. Containers (panels, fillers, scroll panes) are left out:
 # their children carry the meaning.
@@ -756,7 +758,7 @@ class Worker:
 
 def serve(stdin: Any, stdout: Any) -> None:
     worker = Worker()
-    handlers: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
+    handlers: dict[str, Handler] = {
         "elements": worker.read,
         "text": worker.text,
         "do_action": worker.do_action,
@@ -767,21 +769,8 @@ def serve(stdin: Any, stdout: Any) -> None:
         "windows": worker.windows_request,
         "events": worker.events_request,
         "tab_texts": worker.tab_texts,
-        "ping": lambda request: {"pong": True},
     }
-    stdout.write(json.dumps({"ready": True}) + "\n")
-    stdout.flush()
-    for line in stdin:
-        try:
-            request = json.loads(line)
-            handler = handlers[request["op"]]
-            started = time.perf_counter()
-            answer = handler(request)
-            answer["ms"] = (time.perf_counter() - started) * 1000
-        except Exception as error:
-            answer = {"error": f"{type(error).__name__}: {error}"}
-        stdout.write(json.dumps(answer) + "\n")
-        stdout.flush()
+    serve_lines(stdin, stdout, dispatch_by_op(handlers))
 
 
 def _any_gtk4(roots: list[tuple[Any, Any]]) -> bool:
@@ -798,10 +787,7 @@ def _any_gtk4(roots: list[tuple[Any, Any]]) -> bool:
 
 
 def main() -> None:
-    # Our protocol owns the real stdout; anything a library prints goes to stderr instead.
-    protocol_out = os.fdopen(os.dup(sys.stdout.fileno()), "w")
-    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
-    serve(sys.stdin, protocol_out)
+    run_worker(lambda protocol_out: serve(sys.stdin, protocol_out))
 
 
 if __name__ == "__main__":

@@ -18,13 +18,19 @@ when the request cannot be carried out; ``error`` is left for the unexpected.
 from __future__ import annotations
 
 import contextlib
-import json
 import math
-import os
 import sys
-import time
 from collections.abc import Callable
 from typing import Any
+
+from pcagent.env.worker_protocol import (
+    UNO_BRIDGE_MISSING,
+    error_answer,
+    refuse_to_start,
+    run_worker,
+    timed,
+)
+from pcagent.env.worker_protocol import serve as serve_lines
 
 TEXT = "com.sun.star.text.TextDocument"
 SPREADSHEET = "com.sun.star.sheet.SpreadsheetDocument"
@@ -467,19 +473,16 @@ class OfficeActions:
             "sheet_set": self.sheet_set,
             "sheet_sort": self.sheet_sort,
         }
-        started = time.perf_counter()
         try:
             if request["op"] == "ping":
                 return {"pong": True}
-            answer = self.run(handlers[request["op"]], request)
+            return timed(lambda request: self.run(handlers[request["op"]], request), request)
         except Refused as refused:
             return {refused.field: str(refused)}
         except self.UnoException as error:
             return {"error": f"{type(error).__name__}: {error.Message}"}
         except Exception as error:
-            return {"error": f"{type(error).__name__}: {error}"}
-        answer["ms"] = (time.perf_counter() - started) * 1000
-        return answer
+            return error_answer(error)
 
 
 def frame_title(document: Any) -> str:
@@ -608,31 +611,14 @@ def serve(pipe_name: str, stdin: Any, stdout: Any) -> None:
     try:
         office = OfficeActions(pipe_name)
     except ImportError as error:
-        stdout.write(
-            json.dumps(
-                {
-                    "error": f"{error}. LibreOffice's Python bridge is missing: install "
-                    "python3-uno and use a virtual environment that sees the system's packages."
-                }
-            )
-            + "\n"
-        )
-        stdout.flush()
+        refuse_to_start(stdout, f"{error}. {UNO_BRIDGE_MISSING}")
         return
-    stdout.write(json.dumps({"ready": True}) + "\n")
-    stdout.flush()
-    for line in stdin:
-        answer = office.answer(json.loads(line))
-        stdout.write(json.dumps(answer) + "\n")
-        stdout.flush()
+    serve_lines(stdin, stdout, office.answer)
     office.disconnect()
 
 
 def main() -> None:
-    # Our protocol owns the real stdout; anything a library prints goes to stderr instead.
-    protocol_out = os.fdopen(os.dup(sys.stdout.fileno()), "w")
-    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
-    serve(sys.argv[1], sys.stdin, protocol_out)
+    run_worker(lambda protocol_out: serve(sys.argv[1], sys.stdin, protocol_out))
 
 
 if __name__ == "__main__":
