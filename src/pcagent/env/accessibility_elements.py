@@ -74,9 +74,8 @@ class ElementReader(AccessibilityBus):
     # when a list fills in, e.g. gnome-clocks' city search results, so both the cached children
     # and a reused answer would show the list as it was before.)
 
-    def _read_roots(
-        self, roots: list[tuple[Any, Any]], origins: dict[str, list[int]]
-    ) -> tuple[list[dict[str, Any]], list[Any], list[tuple[int, int]]]:
+    def _matches(self, roots: list[tuple[Any, Any]]) -> list[tuple[Any, Any, Any]]:
+        """(application, window, element) for each element worth showing in ``roots``."""
         matches: list[tuple[Any, Any, Any]] = []
         for app, window in roots:
             try:
@@ -95,6 +94,12 @@ class ElementReader(AccessibilityBus):
             matches.extend(
                 (app, window, accessible) for accessible in found if accessible is not None
             )
+        return matches
+
+    def _read_roots(
+        self, roots: list[tuple[Any, Any]], origins: dict[str, list[int]]
+    ) -> tuple[list[dict[str, Any]], list[Any], list[tuple[int, int]]]:
+        matches = self._matches(roots)
         self.timings["matches"] = time.perf_counter()
 
         kept: list[dict[str, Any]] = []
