@@ -225,15 +225,16 @@ def test_a_worker_runs_as_the_user_from_an_installation_closed_to_it(
     user: tuple[int, int], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """pcagent installed under a folder the user cannot enter (a clone under /root) still starts
-    its workers as the user: their source is handed over, not read from the installation."""
+    its workers as the user: their source, and that of the package's modules they import, is
+    handed over, not read from the installation."""
     closed = tmp_path / "closed"
     closed.mkdir(mode=0o700)
     module = f"pcagent_probe_{secrets.token_hex(4)}"
     (closed / f"{module}.py").write_text(
-        "import json, os, sys\n"
-        "print(json.dumps({'ready': True}), flush=True)\n"
-        "for line in sys.stdin:\n"
-        "    print(json.dumps({'uid': os.getuid(), 'argv': sys.argv}), flush=True)\n",
+        "import os, sys\n"
+        "from pcagent.env.worker_protocol import dispatch_by_op, serve\n"
+        "who = {'who': lambda request: {'uid': os.getuid(), 'argv': sys.argv}}\n"
+        "serve(sys.stdin, sys.stdout, dispatch_by_op(who))\n",
         encoding="utf-8",
     )
     monkeypatch.syspath_prepend(str(closed))

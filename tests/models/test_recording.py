@@ -19,7 +19,7 @@ class Answer(BaseModel):
 
 def test_record_then_replay(tmp_path: Path) -> None:
     scripted = ScriptedBackend(['{"value": 1}', "junk", '{"value": 2}'])
-    recorder = StructuredChatModel(RecordingBackend(tmp_path, scripted, mode="record"))
+    recorder = StructuredChatModel(RecordingBackend(tmp_path, inner=scripted, mode="record"))
     first = recorder.ask([Message.user("one")], Answer)
     second = recorder.ask([Message.user("two")], Answer)
     assert (first.value, second.value) == (Answer(value=1), Answer(value=2))
@@ -35,7 +35,7 @@ def test_record_then_replay(tmp_path: Path) -> None:
 
 def test_repeated_requests_replay_in_recorded_order(tmp_path: Path) -> None:
     scripted = ScriptedBackend(['{"value": 1}', '{"value": 2}'])
-    recorder = StructuredChatModel(RecordingBackend(tmp_path, scripted))
+    recorder = StructuredChatModel(RecordingBackend(tmp_path, inner=scripted))
     assert [recorder.ask([Message.user("same")], Answer).value for _ in range(2)] == [
         Answer(value=1),
         Answer(value=2),

@@ -21,7 +21,8 @@ from pcagent.models.backends.local_llama import LocalLlamaBackend
 from pcagent.models.backends.scripted import ScriptedBackend
 from pcagent.models.installer import install_pack
 from pcagent.perception import ActivePerception, TesseractOcr
-from pcagent.perception.text_selection import SelectionIntent, TextSelector
+from pcagent.perception.text_selection import TextSelector
+from pcagent.perception.text_spans import SelectionIntent
 
 pytestmark = [pytest.mark.desktop, pytest.mark.slow]
 

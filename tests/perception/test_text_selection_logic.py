@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 
 from pcagent.env.observation import Box
-from pcagent.perception.text_selection import (
+from pcagent.perception.text_intent import resolve_by_rule
+from pcagent.perception.text_spans import (
     SelectionIntent,
     TextBlock,
     locate,
-    resolve_by_rule,
     span_of_units,
     text_units,
 )

@@ -7,6 +7,7 @@ again on the next request, so one misbehaving application cannot wedge a run; th
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import importlib.util
 import json
@@ -25,15 +26,42 @@ from pcagent.errors import AccessibilityError, DesktopError
 
 STARTUP_TIMEOUT = 20.0
 
-# Runs a worker whose source arrives on an inherited file descriptor (see WorkerProcess._argv):
-# argv is [FD, NAME, *args]; the worker then sees sys.argv == [NAME, *args].
+# Runs a worker whose sources arrive on an inherited file descriptor (see WorkerProcess._start):
+# argv is [FD, NAME, *args]; the descriptor holds a JSON bundle (see WorkerProcess._bundle) of the
+# modules of this package the worker imports, loaded first under their own names so its imports
+# find them, then the worker's source; the worker sees sys.argv == [NAME, *args].
 _BOOTSTRAP = (
-    "import sys\n"
-    "with open(int(sys.argv[1]), encoding='utf-8') as source_file:\n"
-    "    source = source_file.read()\n"
+    "import json, sys, types\n"
+    "with open(int(sys.argv[1]), encoding='utf-8') as bundle_file:\n"
+    "    bundle = json.load(bundle_file)\n"
     "sys.argv = sys.argv[2:]\n"
-    "exec(compile(source, sys.argv[0], 'exec'))\n"
+    "for name, source in bundle['support']:\n"
+    "    module = sys.modules[name] = types.ModuleType(name)\n"
+    "    exec(compile(source, name, 'exec'), module.__dict__)\n"
+    "exec(compile(bundle['worker'], sys.argv[0], 'exec'))\n"
 )
+
+#: The package whose modules a worker may import and get shipped with it (standard library only).
+_SHIPPABLE_PACKAGE = "pcagent."
+
+
+def _source_of(module: str) -> str | None:
+    spec = importlib.util.find_spec(module)
+    if spec is None or spec.origin is None:
+        return None
+    with open(spec.origin, encoding="utf-8") as module_file:
+        return module_file.read()
+
+
+def _package_imports(source: str) -> list[str]:
+    """The modules of this package that ``source`` imports with ``from pcagent.x import ...``."""
+    return [
+        node.module
+        for node in ast.parse(source).body
+        if isinstance(node, ast.ImportFrom)
+        and node.module is not None
+        and node.module.startswith(_SHIPPABLE_PACKAGE)
+    ]
 
 
 @dataclass(frozen=True)
@@ -87,15 +115,35 @@ class WorkerProcess:
     def pid(self) -> int | None:
         return self._process.pid if self._process else None
 
-    def _source_descriptor(self) -> int:
-        """An anonymous in-memory file holding the worker's source, read from the first byte."""
-        spec = importlib.util.find_spec(self.module)
-        if spec is None or spec.origin is None:
+    def _bundle(self) -> dict[str, Any]:
+        """The worker's source and, dependencies first, those of the modules of this package it
+        imports (each must need only the standard library and the system's gi/uno)."""
+        worker = _source_of(self.module)
+        if worker is None:
             raise self.error(f"the {self.name} ({self.module}) is missing from this installation")
-        with open(spec.origin, "rb") as module_file:
-            source = module_file.read()
+        support: dict[str, str] = {}
+        seen: set[str] = set()
+
+        def add_imports_of(source: str) -> None:
+            for name in _package_imports(source):
+                if name in seen:
+                    continue
+                seen.add(name)
+                imported = _source_of(name)
+                if imported is None:
+                    raise self.error(
+                        f"the {self.name} needs {name}, missing from this installation"
+                    )
+                add_imports_of(imported)
+                support[name] = imported
+
+        add_imports_of(worker)
+        return {"support": list(support.items()), "worker": worker}
+
+    def _source_descriptor(self) -> int:
+        """An anonymous in-memory file holding the worker's bundle, read from the first byte."""
         descriptor = os.memfd_create(self.module, os.MFD_CLOEXEC)
-        os.write(descriptor, source)
+        os.write(descriptor, json.dumps(self._bundle()).encode("utf-8"))
         os.lseek(descriptor, 0, os.SEEK_SET)
         return descriptor
 

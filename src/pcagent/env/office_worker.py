@@ -18,15 +18,20 @@ from __future__ import annotations
 
 import base64
 import contextlib
-import json
-import os
 import sys
 import tempfile
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from pcagent.env.worker_protocol import (
+    UNO_BRIDGE_MISSING,
+    dispatch_by_op,
+    refuse_to_start,
+    run_worker,
+)
+from pcagent.env.worker_protocol import serve as serve_lines
 
 #: (UNO service of the document, kind, ODF export filter, file suffix), most specific first.
 DOCUMENT_KINDS = (
@@ -255,42 +260,14 @@ def serve(pipe_name: str, stdin: Any, stdout: Any) -> None:
     try:
         office = OfficeDocuments(pipe_name)
     except ImportError as error:
-        stdout.write(
-            json.dumps(
-                {
-                    "error": f"{error}. LibreOffice's Python bridge is missing: install "
-                    "python3-uno and use a virtual environment that sees the system's packages."
-                }
-            )
-            + "\n"
-        )
-        stdout.flush()
+        refuse_to_start(stdout, f"{error}. {UNO_BRIDGE_MISSING}")
         return
-    handlers: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
-        "unsaved": office.unsaved,
-        "ping": lambda request: {"pong": True},
-    }
-    stdout.write(json.dumps({"ready": True}) + "\n")
-    stdout.flush()
-    for line in stdin:
-        try:
-            request = json.loads(line)
-            handler = handlers[request["op"]]
-            started = time.perf_counter()
-            answer = handler(request)
-            answer["ms"] = (time.perf_counter() - started) * 1000
-        except Exception as error:
-            answer = {"error": f"{type(error).__name__}: {error}"}
-        stdout.write(json.dumps(answer) + "\n")
-        stdout.flush()
+    serve_lines(stdin, stdout, dispatch_by_op({"unsaved": office.unsaved}))
     office.disconnect()
 
 
 def main() -> None:
-    # Our protocol owns the real stdout; anything a library prints goes to stderr instead.
-    protocol_out = os.fdopen(os.dup(sys.stdout.fileno()), "w")
-    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
-    serve(sys.argv[1], sys.stdin, protocol_out)
+    run_worker(lambda protocol_out: serve(sys.argv[1], sys.stdin, protocol_out))
 
 
 if __name__ == "__main__":

@@ -20,282 +20,34 @@ visible unless the caller scrolls to the end first.
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from pydantic import BaseModel, Field
-
 from pcagent import actions as act
 from pcagent.env.observation import Box, Observation
 from pcagent.env.protocol import Environment, TextAccess
 from pcagent.errors import SelectionFailedError, TextNotFoundError
-from pcagent.models.messages import Message
 from pcagent.models.structured import ChatModel
-from pcagent.perception.ocr import OcrWord, TesseractOcr, group_lines
-
-#: Roles whose elements hold document text a selection can target.
-BLOCK_ROLES = frozenset({"paragraph", "heading"})
-#: Other text elements count only when multi-line (an editor's text area, not a toolbar entry).
-MULTI_LINE_ROLES = frozenset({"text", "document text", "entry", "document web", "section"})
-MAX_SCROLLS = 8
-SCROLL_AMOUNT = 10
-
-_NUMBERS = {
-    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-    "nine": 9, "ten": 10, "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5,
-    "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9, "tenth": 10,
-}  # fmt: skip
-
-
-class SelectionIntent(BaseModel):
-    """Which text an instruction refers to, as the model answers it."""
-
-    start_text: str = Field(
-        min_length=1, description="The first three to six words of the span, copied exactly."
-    )
-    end_text: str = Field(
-        min_length=1, description="The last three to six words of the span, copied exactly."
-    )
-
-
-@dataclass(frozen=True)
-class TextUnit:
-    """A paragraph-like piece of visible text: a paragraph element, or one line of a multi-line
-    element. ``start``/``end`` are character offsets in its element's text."""
-
-    block: int
-    start: int
-    end: int
-    text: str
-    role: str
-
-
-@dataclass(frozen=True)
-class TextBlock:
-    """One element's full text (or, for OCR, one line), and where it sits."""
-
-    text: str
-    box: Box
-    role: str
-    element_id: int | None = None
-    words: tuple[OcrWord, ...] = ()
-
-
-@dataclass(frozen=True)
-class TextSpan:
-    """A span from (block, offset) to (block, offset), end exclusive."""
-
-    start_block: int
-    start: int
-    end_block: int
-    end: int
-
-    def text(self, blocks: Sequence[TextBlock]) -> str:
-        if self.start_block == self.end_block:
-            return blocks[self.start_block].text[self.start : self.end]
-        parts = [blocks[self.start_block].text[self.start :]]
-        parts += [blocks[i].text for i in range(self.start_block + 1, self.end_block)]
-        parts.append(blocks[self.end_block].text[: self.end])
-        return "\n".join(parts)
-
-
-@dataclass
-class SelectionResult:
-    """What was selected, and how. ``selected`` is read back from the application ("" where it
-    cannot be read back, e.g. OCR on an application without accessible text)."""
-
-    target: str
-    expected: str
-    selected: str
-    method: Literal["accessibility", "drag", "ocr-drag"]
-    intent_source: Literal["rule", "model"]
-    duration_ms: float = 0.0
-    model_ms: float = 0.0
-    scrolls: int = 0
-
-    @property
-    def matches(self) -> bool:
-        return _normalise(self.selected) == _normalise(self.expected)
-
-
-def _normalise(text: str) -> str:
-    return " ".join(text.split())
-
-
-# --- what is on screen ---------------------------------------------------------------------------
-
-
-def text_blocks(observation: Observation, environment: Environment) -> list[TextBlock]:
-    """Document text of the focused window, in reading order, with full live text where the
-    environment offers it (observations cut long texts)."""
-    blocks = []
-    for element in observation.elements:
-        multi_line = element.role in MULTI_LINE_ROLES and "multi-line" in element.states
-        if element.role not in BLOCK_ROLES and not multi_line:
-            continue
-        if "editable" not in element.states and element.role not in BLOCK_ROLES | {"document web"}:
-            continue
-        text = element.text
-        if isinstance(environment, TextAccess):
-            text = environment.text_state(element.id).text
-        blocks.append(
-            TextBlock(text=text, box=element.box, role=element.role, element_id=element.id)
-        )
-    return blocks
-
-
-def ocr_blocks(words: Sequence[OcrWord]) -> list[TextBlock]:
-    """OCR lines as blocks (one per line), keeping their words' boxes."""
-    return [
-        TextBlock(text=line.text, box=line.box, role="ocr line", words=line.words)
-        for line in group_lines(words)
-    ]
-
-
-def text_units(blocks: Sequence[TextBlock]) -> list[TextUnit]:
-    """Paragraph-like units: each paragraph block whole, each non-empty line of other blocks."""
-    units = []
-    for index, block in enumerate(blocks):
-        if block.role in BLOCK_ROLES or block.role == "ocr line":
-            if block.text.strip():
-                units.append(TextUnit(index, 0, len(block.text), block.text, block.role))
-            continue
-        offset = 0
-        for line in block.text.split("\n"):
-            if line.strip():
-                units.append(TextUnit(index, offset, offset + len(line), line, block.role))
-            offset += len(line) + 1
-    return units
-
-
-# --- intention -----------------------------------------------------------------------------------
-
-
-def _count(word: str) -> int | None:
-    if word.isdigit():
-        return int(word)
-    return _NUMBERS.get(word)
-
-
-def _is_title(unit: TextUnit, units: Sequence[TextUnit]) -> bool:
-    """A heading, or a short first line without a closing full stop followed by more text."""
-    if unit.role == "heading":
-        return True
-    text = unit.text.strip()
-    return (
-        unit is units[0]
-        and len(units) > 1
-        and len(text.split()) <= 12
-        and not text.endswith((".", ":", ";", ","))
-    )
-
-
-def resolve_by_rule(target: str, units: Sequence[TextUnit]) -> tuple[int, int] | None:
-    """First and last unit (indices into ``units``) of a structural target, or None.
-
-    Understood: "the title"/"the heading", "all (the) text"/"everything", "the first/last
-    paragraph", "the first/last N paragraphs", "paragraph N", "the Nth paragraph", "the
-    first/last line", "line N" (lines are the units of an editor). Paragraph counts skip a title.
-    """
-    if not units:
-        return None
-    words = re.findall(r"[a-z0-9]+", target.lower())
-    phrase = " ".join(words)
-    if re.fullmatch(r"(the )?(document )?(title|heading)", phrase):
-        titles = [i for i, unit in enumerate(units) if _is_title(unit, units)]
-        return (titles[0], titles[0]) if titles else None
-    if re.fullmatch(
-        r"(select )?(all|everything|the whole (text|document)|all (the )?text)", phrase
-    ):
-        return (0, len(units) - 1)
-    # Paragraph counts skip a title; line counts (an editor's lines) do not.
-    skip_title = "line" not in phrase and _is_title(units[0], units)
-    body = list(range(1 if skip_title else 0, len(units)))
-    if not body:
-        return None
-    unit_words = r"(paragraphs?|lines?)"
-    edge = re.fullmatch(rf"(?:the )?(first|last) (?:(\w+) )?{unit_words}", phrase)
-    if edge:
-        amount = _count(edge.group(2)) if edge.group(2) else 1
-        if amount is None or not 1 <= amount <= len(body):
-            return None
-        chosen = body[:amount] if edge.group(1) == "first" else body[-amount:]
-        return (chosen[0], chosen[-1])
-    ordinal = re.fullmatch(rf"(?:the )?(\w+) {unit_words}", phrase)
-    numbered = re.fullmatch(rf"(?:the )?{unit_words} (\w+)", phrase)
-    word = ordinal.group(1) if ordinal else numbered.group(2) if numbered else None
-    if word is not None:
-        position = _count(word)
-        if position is None or not 1 <= position <= len(body):
-            return None
-        return (body[position - 1], body[position - 1])
-    return None
-
-
-INTENT_SYSTEM = (
-    "You find which text on the screen an instruction refers to. You are shown the visible text, "
-    "one numbered paragraph or line per row. Answer with the first few words and the last few "
-    "words of the text to select, copied exactly as they appear."
+from pcagent.perception.ocr import OcrWord, TesseractOcr
+from pcagent.perception.text_intent import intent_messages, resolve_by_rule
+from pcagent.perception.text_spans import (
+    SelectionIntent,
+    SelectionResult,
+    TextBlock,
+    TextSpan,
+    TextUnit,
+    locate,
+    normalise_spaces,
+    ocr_blocks,
+    span_of_units,
+    text_blocks,
+    text_units,
 )
 
-
-def intent_messages(target: str, units: Sequence[TextUnit], limit: int = 200) -> list[Message]:
-    """The intention step's prompt: the target and the numbered visible text."""
-    rows = []
-    for number, unit in enumerate(units, start=1):
-        text = unit.text.strip()
-        rows.append(f"[{number}] {text if len(text) <= limit else text[:limit] + '…'}")
-    return [
-        Message.system(INTENT_SYSTEM),
-        Message.user("Visible text:\n" + "\n".join(rows) + f"\n\nText to select: {target}"),
-    ]
-
-
-# --- locating ------------------------------------------------------------------------------------
-
-
-def _pattern(words: Sequence[str]) -> re.Pattern[str]:
-    return re.compile(r"\s+".join(re.escape(word) for word in words), re.IGNORECASE)
-
-
-def locate(intent: SelectionIntent, blocks: Sequence[TextBlock]) -> TextSpan | None:
-    """The span from the first occurrence of ``start_text`` to the first end of ``end_text`` at
-    or after it, across blocks; whitespace and case are ignored. When the exact words are not
-    found, the first (or last) three words are tried, so a model's slightly off quote still
-    lands. None when nothing matches."""
-    flat = "\n".join(block.text for block in blocks)
-    starts = [0]
-    for block in blocks[:-1]:
-        starts.append(starts[-1] + len(block.text) + 1)
-
-    def position(offset: int) -> tuple[int, int]:
-        index = max(i for i, start in enumerate(starts) if start <= offset)
-        return index, offset - starts[index]
-
-    start_words, end_words = intent.start_text.split(), intent.end_text.split()
-    for start_try, end_try in (
-        (start_words, end_words),
-        (start_words[:3], end_words[-3:]),
-    ):
-        if not start_try or not end_try:
-            continue
-        start_match = _pattern(start_try).search(flat)
-        if start_match is None:
-            continue
-        end_match = _pattern(end_try).search(flat, start_match.start())
-        if end_match is None:
-            continue
-        first_block, first = position(start_match.start())
-        last_block, last = position(end_match.end() - 1)
-        return TextSpan(first_block, first, last_block, last + 1)
-    return None
-
-
-def span_of_units(units: Sequence[TextUnit], first: int, last: int) -> TextSpan:
-    return TextSpan(units[first].block, units[first].start, units[last].block, units[last].end)
+MAX_SCROLLS = 8
+SCROLL_AMOUNT = 10
 
 
 # --- selecting -----------------------------------------------------------------------------------
@@ -426,7 +178,7 @@ class TextSelector:
             assert element_id is not None
             if environment.select_text_range(element_id, span.start, span.end):  # type: ignore[union-attr]
                 selected = self._read_back(span, blocks)
-                if _normalise(selected) == _normalise(expected):
+                if normalise_spaces(selected) == normalise_spaces(expected):
                     return SelectionResult("", expected, selected, "accessibility", "rule")
         if exact:
             start_box, end_box = self._character_boxes(span, blocks)
@@ -449,7 +201,7 @@ class TextSelector:
             )
         )
         selected = self._read_back(span, blocks)
-        if selected and _normalise(selected) != _normalise(expected):
+        if selected and normalise_spaces(selected) != normalise_spaces(expected):
             raise SelectionFailedError(
                 f"tried to select {expected[:200]!r} by dragging, but the application selected "
                 f"{selected[:200]!r}"

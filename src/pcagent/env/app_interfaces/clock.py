@@ -11,17 +11,25 @@ the new entry.
 
 from __future__ import annotations
 
-import re
 import time
-import unicodedata
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable
 from typing import TypeVar
 
 from pcagent import actions as act
 from pcagent.action_handlers import handles
 from pcagent.app_actions import ClockAddAlarm, ClockAddWorldClock
 from pcagent.env.app_interfaces import Interface
+from pcagent.env.app_interfaces.clock_screen import (
+    Alarm,
+    CityRow,
+    button_labelled,
+    choose_city,
+    city_rows,
+    fold,
+    lists_city,
+    named_element,
+    shows_alarm,
+)
 from pcagent.env.apps import get_app
 from pcagent.env.observation import ActionResult, Element, Observation
 from pcagent.errors import AppInterfaceError, InvalidActionError
@@ -31,130 +39,6 @@ WORLD_DIALOG = "Add a New World Clock"
 ALARM_DIALOG = "New Alarm"
 
 _T = TypeVar("_T")
-
-
-@dataclass(frozen=True)
-class Alarm:
-    """One alarm as gnome-clocks saved it (hour and minute on the 24-hour clock)."""
-
-    id: str
-    name: str
-    hour: int
-    minute: int
-    active: bool
-    #: Repeat days, 1 (Monday) to 7; empty for an alarm that rings once.
-    days: tuple[int, ...]
-
-
-@dataclass(frozen=True)
-class CityRow:
-    """One search result of the world clock dialog: the city's label and its country's."""
-
-    city: str
-    country: str
-    target: Element
-
-
-def fold(text: str) -> str:
-    """``text`` compared as a person would: case, accents and spacing ignored."""
-    decomposed = unicodedata.normalize("NFKD", text)
-    bare = "".join(c for c in decomposed if not unicodedata.combining(c))
-    return " ".join(bare.split()).casefold()
-
-
-def choose_city(rows: Sequence[CityRow], wanted: str) -> CityRow | None:
-    """The search result ``wanted`` ("Tokyo", "Paris, France") means; None when none fits.
-
-    An exact city name beats one that only starts with the words asked for ("Frankfurt" finds
-    "Frankfurt am Main"); a country after a comma picks among namesakes. The first fitting row
-    wins, because the dialog lists the best known place first.
-    """
-    name, _, region = wanted.partition(",")
-    key, region_key = fold(name), fold(region)
-    if not key:
-        return None
-    pool = [r for r in rows if fold(r.city) == key] or [
-        r for r in rows if fold(r.city).startswith(key)
-    ]
-    if region_key:
-        pool = [r for r in pool if region_key in fold(r.country) or fold(r.country) in region_key]
-    return pool[0] if pool else None
-
-
-def city_rows(elements: Sequence[Element]) -> list[CityRow]:
-    """The world clock dialog's search results, top to bottom.
-
-    Each result is a list item holding the city's label, the country's label on the same line
-    and a time zone line below; the labels carry the names, the list item none.
-    """
-    rows = []
-    for item in (e for e in elements if e.role == "list item" and not e.box.is_empty):
-        labels = sorted(
-            (
-                e
-                for e in elements
-                if e.role == "label" and e.name.strip() and item.box.contains(*e.box.center)
-            ),
-            key=lambda e: (e.box.y, e.box.x),
-        )
-        if not labels:
-            continue
-        first = labels[0]
-        country = next((e.name for e in labels[1:] if e.box.y == first.box.y), "")
-        rows.append(CityRow(city=first.name.strip(), country=country.strip(), target=first))
-    return sorted(rows, key=lambda row: (row.target.box.y, row.target.box.x))
-
-
-def shown_time(label: str) -> tuple[int, int] | None:
-    """The time an alarm row's label shows, on the 24-hour clock; None for other labels.
-
-    gnome-clocks writes times with a left-to-right mark and a ratio sign (U+2236) for the colon,
-    and adds AM/PM when the desktop uses a 12-hour clock.
-    """
-    text = label.replace("\u200e", "").replace("\u2236", ":").strip()
-    match = re.fullmatch(r"(\d{1,2}):(\d{2})(?:\s*([AaPp])\.?[Mm]\.?)?", text)
-    if match is None:
-        return None
-    hour, minute, half = int(match.group(1)), int(match.group(2)), match.group(3)
-    if half is not None:
-        hour = hour % 12 + (12 if half.lower() == "p" else 0)
-    return hour, minute
-
-
-def _named(elements: Sequence[Element], role: str, name: str) -> Element | None:
-    return next(
-        (e for e in elements if e.role == role and e.name == name and not e.box.is_empty), None
-    )
-
-
-def _button(elements: Sequence[Element], label: str) -> Element | None:
-    """A dialog's header button: GTK names it by its mnemonic and its label ("_Add Add")."""
-    return next(
-        (
-            e
-            for e in elements
-            if e.role == "push button" and e.name.split()[-1:] == [label] and not e.box.is_empty
-        ),
-        None,
-    )
-
-
-def _lists(city: str) -> Callable[[list[Element]], bool]:
-    """The main window has a world clock row named ``city``."""
-    return lambda elements: any(
-        e.role == "list item" and fold(e.name) == fold(city) for e in elements
-    )
-
-
-def _shows_alarm(alarm: Alarm) -> Callable[[list[Element]], bool]:
-    """The main window has a label with the alarm's time, and one with its name if it has one."""
-
-    def shows(elements: list[Element]) -> bool:
-        names = [e.name for e in elements if e.role == "label"]
-        at_time = any(shown_time(n) == (alarm.hour, alarm.minute) for n in names)
-        return at_time and (not alarm.name or any(fold(alarm.name) == fold(n) for n in names))
-
-    return shows
 
 
 class ClockInterface(Interface):
@@ -179,7 +63,7 @@ class ClockInterface(Interface):
         already = next((name for name in before if fold(name) == fold(search)), None)
         if already is not None:
             self._main_window()
-            self._window_shows(_lists(already), f"a world clock for {already}")
+            self._window_shows(lists_city(already), f"a world clock for {already}")
             return self._world_clock_result(already, "already had")
         self._open_dialog("World", WORLD_DIALOG)
         self.sandbox.execute(act.TypeText(text=search))
@@ -209,7 +93,7 @@ class ClockInterface(Interface):
             lambda: any(fold(name) == fold(chosen.city) for name in self.world_clocks()) or None,
             f"a world clock for {chosen.city}",
         )
-        self._window_shows(_lists(chosen.city), f"a world clock for {chosen.city}")
+        self._window_shows(lists_city(chosen.city), f"a world clock for {chosen.city}")
         where = f"{chosen.city} ({chosen.country})" if chosen.country else chosen.city
         return self._world_clock_result(where, "now has")
 
@@ -248,7 +132,7 @@ class ClockInterface(Interface):
             self.sandbox.execute(act.TypeText(text=str(value)))
             self.sandbox.execute(act.Press(key="tab"))
         if name:
-            field = _named(self.sandbox.observe().elements, "text", "Name")
+            field = named_element(self.sandbox.observe().elements, "text", "Name")
             if field is None:
                 self._cancel_dialog()
                 raise AppInterfaceError("the New Alarm dialog shows no Name field")
@@ -278,7 +162,7 @@ class ClockInterface(Interface):
                 f"Clocks saved an alarm at {alarm.hour}:{alarm.minute:02d} named {alarm.name!r}, "
                 f"not {hour}:{minute:02d} named {name!r}"
             )
-        self._window_shows(_shows_alarm(alarm), f"the alarm at {hour:02d}:{minute:02d}")
+        self._window_shows(shows_alarm(alarm), f"the alarm at {hour:02d}:{minute:02d}")
         label = f"{hour:02d}:{minute:02d}" + (f" {name!r}" if name else "")
         return ActionResult(
             ok=True,
@@ -358,7 +242,7 @@ class ClockInterface(Interface):
 
     def _enabled_button(self, label: str) -> Callable[[Observation], Element | None]:
         def enabled(observation: Observation) -> Element | None:
-            button = _button(observation.elements, label)
+            button = button_labelled(observation.elements, label)
             return button if button is not None and "sensitive" in button.states else None
 
         return enabled
@@ -378,7 +262,7 @@ class ClockInterface(Interface):
 
     def _open_dialog(self, tab: str, title: str) -> list[Element]:
         """Switch to ``tab`` and open its New dialog (Ctrl+N); the dialog's elements."""
-        page = _named(self._main_window(), "page tab", tab)
+        page = named_element(self._main_window(), "page tab", tab)
         if page is None:
             raise AppInterfaceError(f"the Clocks window shows no {tab} tab")
         self._click(page)
@@ -416,7 +300,7 @@ class ClockInterface(Interface):
         title = observation.focused_window.title if observation.focused_window else ""
         if title not in (WORLD_DIALOG, ALARM_DIALOG):
             return
-        cancel = _button(observation.elements, "Cancel")
+        cancel = button_labelled(observation.elements, "Cancel")
         if cancel is not None:
             self._click(cancel)
         else:

@@ -129,7 +129,7 @@ def _format(interface: OfficeInterface, action: WriterFormat) -> ActionResult:
 
 def _sizes(interface: OfficeInterface, action: WriterFormat) -> dict[int, float]:
     """The size each chosen paragraph will have after the size step, from its size now."""
-    from pcagent.env.office_actions_worker import next_size
+    from pcagent.env.office_writer_actions import next_size
 
     answer = interface.on_document(
         "writer_format",

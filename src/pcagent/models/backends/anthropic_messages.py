@@ -33,10 +33,10 @@ class AnthropicBackend:
 
     def __init__(
         self,
-        *,
-        model: str,
-        info: BackendInfo,
         base_url: str = "",
+        *,
+        info: BackendInfo,
+        model: str,
         api_key: str = "",
         api_key_env: str = DEFAULT_KEY_ENV,
         timeout_s: float = 120.0,

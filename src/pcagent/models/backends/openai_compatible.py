@@ -35,10 +35,10 @@ class OpenAICompatibleBackend:
 
     def __init__(
         self,
-        *,
-        model: str,
-        info: BackendInfo,
         base_url: str = "",
+        *,
+        info: BackendInfo,
+        model: str,
         api_key: str = "",
         api_key_env: str = DEFAULT_KEY_ENV,
         timeout_s: float = 120.0,

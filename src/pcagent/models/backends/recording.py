@@ -28,9 +28,10 @@ class RecordingBackend:
     def __init__(
         self,
         directory: Path,
+        *,
+        info: BackendInfo | None = None,
         inner: ChatBackend | None = None,
         mode: Literal["record", "replay"] = "record",
-        info: BackendInfo | None = None,
     ):
         if mode == "record" and inner is None:
             raise ModelConfigurationError("recording needs a backend to record from")

@@ -21,7 +21,7 @@ Scripted = str | Completion | BaseException | Responder
 class ScriptedBackend:
     """Returns the queued responses in order; ``requests`` lists what it was asked."""
 
-    def __init__(self, responses: Iterable[Scripted] = (), info: BackendInfo | None = None):
+    def __init__(self, responses: Iterable[Scripted] = (), *, info: BackendInfo | None = None):
         self._queue: deque[Scripted] = deque(responses)
         self._info = info or BackendInfo(name="scripted")
         self.requests: list[ChatRequest] = []
