@@ -30,8 +30,6 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from pydantic import BaseModel, Field
-
 from pcagent import actions as act
 from pcagent.app_actions import AppAction
 from pcagent.env import processes
@@ -43,9 +41,11 @@ from pcagent.env.executor import ActionExecutor
 from pcagent.env.home_template import restore_home, write_default_template
 from pcagent.env.mail_relay import MailRelay, UnknownMailError
 from pcagent.env.observation import ActionResult, Box, Observation, TextState, WindowInfo
-from pcagent.env.ownership import DESKTOP_USER, closed_on_the_way, desktop_user
+from pcagent.env.ownership import closed_on_the_way, desktop_user
 from pcagent.env.processes import RunAs
 from pcagent.env.protocol import AppInfo, HeldMessage, MailDelivery, UnsavedDocument
+from pcagent.env.sandbox_config import SandboxConfig
+from pcagent.env.sandbox_state import SandboxState
 from pcagent.env.unsaved import UnsavedWorkReader
 from pcagent.env.x11 import X11Display
 from pcagent.env.x11_input import XdotoolInput
@@ -88,79 +88,6 @@ ISOLATED_VARIABLES = (
     "SESSION_MANAGER",
     "HOME",
 )
-
-
-class SandboxConfig(BaseModel):
-    """Settings of one sandbox desktop. Every field has a working default."""
-
-    width: int = Field(1280, ge=320, le=7680, description="Screen width in pixels.")
-    height: int = Field(800, ge=240, le=4320, description="Screen height in pixels.")
-    root: Path | None = Field(
-        None, description="Folder for the sandbox's files; a new temporary folder by default."
-    )
-    home_template: Path | None = Field(
-        None, description="Folder copied into a fresh HOME at start and at every reset."
-    )
-    keep_files: bool = Field(False, description="Keep the sandbox folder after close().")
-    start_timeout: float = Field(30.0, gt=0, description="Seconds to wait for each service.")
-    settle_timeout: float = Field(
-        6.0, ge=0, description="Longest wait, in seconds, for the screen to stop changing."
-    )
-    settle_quiet: float = Field(
-        0.25, gt=0, description="The screen counts as settled after this many quiet seconds."
-    )
-    browser_flags: list[str] = Field(
-        default_factory=list,
-        description="Extra command-line flags for the browser (e.g. OfflineWeb.chromium_flags()).",
-    )
-    mail_upstream: tuple[str, int] | None = Field(
-        None,
-        description="SMTP server (host, port) that released mail goes to (plain, no login; the "
-        "benchmark's sink). None: a release is recorded and the message delivered nowhere.",
-    )
-    mail_folder: Path | None = Field(
-        None,
-        description="Folder of the mail relay's held, released and rejected messages; "
-        "ROOT/mail by default (removed with the sandbox folder unless keep_files).",
-    )
-    unprivileged_apps: bool = Field(
-        True,
-        description="When pcagent runs as root, run the sandbox's session and applications as "
-        f"the unprivileged user {DESKTOP_USER} (created by scripts/install-system.sh). Off: they "
-        "run as root. Without root this changes nothing.",
-    )
-    guard: bool = Field(
-        False,
-        description="Start a watchdog process that closes this sandbox if the process that "
-        "started it dies without closing it (killed outright). Off for a sandbox meant to "
-        "outlive its starter (`pcagent desktop start`).",
-    )
-
-
-class SandboxState(BaseModel):
-    """Everything needed to find a running sandbox again from another process (the CLI)."""
-
-    sandbox_id: str
-    display: str
-    root: Path
-    home: Path
-    home_template: Path
-    env: dict[str, str]
-    infrastructure_pids: list[int]
-    app_pids: dict[str, list[int]] = {}
-    profile_dirs: list[Path] = []
-    attached: bool = False
-    width: int = 1280
-    height: int = 800
-    keep_files: bool = False
-    # The mail relay, once the mail client was pointed at it: another process driving this
-    # sandbox listens on the same port and folder, so the client's sends are still held.
-    mail_relay_port: int | None = None
-    mail_folder: Path | None = None
-    mail_upstream: tuple[str, int] | None = None
-    # (uid, gid) the session and applications run as; None: as the process that started it.
-    # Kept here so that another process driving this sandbox starts its programs the same way.
-    run_as: RunAs | None = None
 
 
 def _free_display_number(start: int = FIRST_DISPLAY) -> int:

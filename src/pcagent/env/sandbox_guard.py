@@ -106,7 +106,7 @@ def guards_of(owner_pid: int) -> dict[int, Path]:
 def sandbox_id_of(state_file: Path) -> str | None:
     """The marker of the sandbox a state file describes (what its processes carry); None when
     the file is gone or half-written (the sandbox is closing or starting)."""
-    from pcagent.env.sandbox import SandboxState
+    from pcagent.env.sandbox_state import SandboxState
 
     try:
         return SandboxState.model_validate_json(state_file.read_text()).sandbox_id
@@ -129,7 +129,8 @@ def _close(state_file: Path) -> None:
     """Close the sandbox through its own code; when that cannot even connect (its X server died
     with the owner), end its processes by their marker and remove its folder."""
     from pcagent.env import processes
-    from pcagent.env.sandbox import SandboxDesktop, SandboxState
+    from pcagent.env.sandbox import SandboxDesktop
+    from pcagent.env.sandbox_state import SandboxState
 
     try:
         state = SandboxState.model_validate_json(state_file.read_text())
