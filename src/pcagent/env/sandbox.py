@@ -34,7 +34,7 @@ from pcagent import actions as act
 from pcagent.app_actions import AppAction
 from pcagent.env import processes
 from pcagent.env.accessibility import AccessibilityClient
-from pcagent.env.app_interfaces import AppInterfaces
+from pcagent.env.app_interfaces.registry import AppInterfaces
 from pcagent.env.apps import APPS, AppSpec, LaunchContext, app_infos, app_of_window, get_app
 from pcagent.env.browser_profile import PROFILE
 from pcagent.env.executor import ActionExecutor

@@ -10,7 +10,6 @@ from pcagent.app_actions import ClockAddAlarm, ClockAddWorldClock
 from pcagent.bench.checker_types import CheckResult
 from pcagent.bench.checkers import CheckContext, run_checker
 from pcagent.env import SandboxDesktop
-from pcagent.env.app_interfaces import AppInterfaces
 from pcagent.env.app_interfaces.clock import (
     ALARM_DIALOG,
     CityRow,
@@ -19,6 +18,7 @@ from pcagent.env.app_interfaces.clock import (
     city_rows,
     shown_time,
 )
+from pcagent.env.app_interfaces.registry import AppInterfaces
 from pcagent.env.observation import Box, Element
 from pcagent.errors import AppInterfaceError, InvalidActionError
 
