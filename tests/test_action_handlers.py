@@ -8,14 +8,14 @@ import pytest
 from pcagent import actions as act
 from pcagent.action_handlers import Dispatches, HandlerConflictError, HandlerTable, handles
 from pcagent.app_actions import APP_ACTION_CLASSES
-from pcagent.env.app_interfaces import _interfaces
+from pcagent.env.app_interfaces.registry import interface_classes
 from pcagent.env.executor import STEP_ENDINGS, ActionExecutor, end_step
 from pcagent.runtime.dispatch import ActionDispatcher
 
 
 def test_each_application_action_has_exactly_one_interface() -> None:
     owners: dict[type, list[str]] = {}
-    for interface in _interfaces():
+    for interface in interface_classes():
         assert interface.actions, f"{interface.__name__} declares no handler"
         for action_class in interface.actions:
             owners.setdefault(action_class, []).append(interface.__name__)

@@ -18,22 +18,13 @@ ROOT = Path(__file__).resolve().parent.parent
 #: is a design decision to write down here with its reason.
 KNOWN_UPWARD_IMPORTS: set[tuple[str, str]] = set()
 
-#: Cycles today, each as the set of its modules: the sandbox and its application interfaces.
+#: Cycles today, each as the set of its modules: the office interface and the modules of its
+#: document actions, which name its class in their type hints.
 KNOWN_CYCLES = [
     {
-        "pcagent.env.app_interfaces",
-        "pcagent.env.app_interfaces.browser",
-        "pcagent.env.app_interfaces.calculator",
-        "pcagent.env.app_interfaces.clock",
-        "pcagent.env.app_interfaces.editor",
-        "pcagent.env.app_interfaces.files",
-        "pcagent.env.app_interfaces.mail",
         "pcagent.env.app_interfaces.office",
         "pcagent.env.app_interfaces.office_sheet",
         "pcagent.env.app_interfaces.office_writer",
-        "pcagent.env.app_interfaces.windows",
-        "pcagent.env.sandbox",
-        "pcagent.env.sandbox_guard",
     },
 ]
 

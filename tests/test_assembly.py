@@ -18,7 +18,8 @@ from pcagent.assembly import (
 )
 from pcagent.config import DesktopConfig, PcAgentConfig, RunConfig, load_config
 from pcagent.env.processes import find_marked_processes
-from pcagent.env.sandbox import SandboxConfig, SandboxDesktop
+from pcagent.env.sandbox import SandboxDesktop
+from pcagent.env.sandbox_config import SandboxConfig
 from pcagent.errors import ConfigurationError, RunStateError
 from pcagent.models.backends.scripted import ScriptedBackend
 from pcagent.runtime.human import NoHuman, TerminalHuman

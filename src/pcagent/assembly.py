@@ -27,7 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from pcagent.config import DesktopConfig, InteractionMode, PcAgentConfig
-from pcagent.env.sandbox import SandboxConfig, SandboxDesktop
+from pcagent.env.sandbox import SandboxDesktop
+from pcagent.env.sandbox_config import SandboxConfig
 from pcagent.errors import ConfigurationError, RunStateError, SandboxClosedError
 from pcagent.models import ModelRouter
 from pcagent.runtime.ablations import Ablation, check_ablation

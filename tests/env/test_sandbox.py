@@ -159,7 +159,7 @@ def test_two_sandboxes_that_pick_the_same_display_number_both_start(
     on to another number."""
     import threading
 
-    from pcagent.env import sandbox as sandbox_module
+    from pcagent.env import sandbox_services as sandbox_module
 
     real = sandbox_module._free_display_number
     first_pick = real()

@@ -13,7 +13,8 @@ import pytest
 from tests.support import eventually
 
 from pcagent.env import processes
-from pcagent.env.sandbox import SandboxConfig, SandboxDesktop
+from pcagent.env.sandbox import SandboxDesktop
+from pcagent.env.sandbox_config import SandboxConfig
 from pcagent.env.sandbox_guard import guards_of, process_start_time
 
 pytestmark = [pytest.mark.desktop]

@@ -38,7 +38,8 @@ from pcagent.bench.tasks import Task
 from pcagent.config import DesktopConfig, PcAgentConfig
 from pcagent.env.environment_set import environment_set
 from pcagent.env.protocol import Environment, OutgoingMail
-from pcagent.env.sandbox import SandboxConfig, SandboxDesktop
+from pcagent.env.sandbox import SandboxDesktop
+from pcagent.env.sandbox_config import SandboxConfig
 from pcagent.errors import PcAgentError
 
 if TYPE_CHECKING:

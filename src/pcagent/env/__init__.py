@@ -24,7 +24,8 @@ from pcagent.env.protocol import (
     UnsavedDocument,
     UnsavedWork,
 )
-from pcagent.env.sandbox import SandboxConfig, SandboxDesktop
+from pcagent.env.sandbox import SandboxDesktop
+from pcagent.env.sandbox_config import SandboxConfig
 
 __all__ = [
     "APPS",

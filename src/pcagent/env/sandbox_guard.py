@@ -9,16 +9,19 @@ file: when the owner is gone while the state file is still there, it loads the s
 file and closes it; when the state file goes (a normal close removes the sandbox's folder), the
 guard simply ends.
 
-Run as ``python -m pcagent.env.sandbox_guard OWNER_PID OWNER_START STATE_FILE``; started by
-:func:`guard_sandbox` (through a launcher, so that it is nobody's child: a supervisor that kills
-a dead process's children, as Ray does, would otherwise kill the guard too).
+This module is what the sandbox and supervisors import: starting and ending a guard and finding
+the guards of an owner. The guard process itself runs :mod:`pcagent.env.sandbox_watch` (``python
+-m pcagent.env.sandbox_watch OWNER_PID OWNER_START STATE_FILE``), which closes the sandbox with
+the desktop's own code; kept apart so that the desktop, which starts its guard, and the guard,
+which closes a desktop, do not import each other. It is started by :func:`guard_sandbox` through
+a launcher, so that it is nobody's child: a supervisor that kills a dead process's children, as
+Ray does, would otherwise kill the guard too.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -27,11 +30,10 @@ from pathlib import Path
 
 from pcagent.env.processes import MARKER_VARIABLE
 
-#: How often, in seconds, the guard looks at the owner and the state file.
-POLL_SECONDS = 0.5
-_DETACH = "--detach"
-#: This module's name, also when it runs as ``__main__``.
-_MODULE = "pcagent.env.sandbox_guard"
+#: The first argument that makes the guard's module the launcher that starts the guard.
+DETACH = "--detach"
+#: The module the guard process runs, as its command line names it.
+WATCH_MODULE = "pcagent.env.sandbox_watch"
 
 
 def process_start_time(pid: int) -> int | None:
@@ -63,7 +65,7 @@ def guard_sandbox(state_file: Path, owner_pid: int | None = None) -> int:
         raise ProcessLookupError(f"no process {owner} to guard a sandbox for")
     env = {key: value for key, value in os.environ.items() if key != MARKER_VARIABLE}
     launcher = subprocess.run(
-        [sys.executable, "-m", _MODULE, _DETACH, str(owner), str(started), str(state_file)],
+        [sys.executable, "-m", WATCH_MODULE, DETACH, str(owner), str(started), str(state_file)],
         env=env,
         stdin=subprocess.DEVNULL,
         capture_output=True,
@@ -90,7 +92,7 @@ def guards_of(owner_pid: int) -> dict[int, Path]:
     """The running guards of ``owner_pid``'s sandboxes: their PIDs and the state files they
     watch (how a supervisor finds the desktops of a worker it is about to kill)."""
     found = {}
-    module, owner = _MODULE.encode(), str(owner_pid).encode()
+    module, owner = WATCH_MODULE.encode(), str(owner_pid).encode()
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
@@ -106,72 +108,9 @@ def guards_of(owner_pid: int) -> dict[int, Path]:
 def sandbox_id_of(state_file: Path) -> str | None:
     """The marker of the sandbox a state file describes (what its processes carry); None when
     the file is gone or half-written (the sandbox is closing or starting)."""
-    from pcagent.env.sandbox import SandboxState
+    from pcagent.env.sandbox_state import SandboxState
 
     try:
         return SandboxState.model_validate_json(state_file.read_text()).sandbox_id
     except (OSError, ValueError):
         return None
-
-
-def watch(owner_pid: int, owner_start: int, state_file: Path) -> bool:
-    """Wait until the sandbox is closed or its owner dies; in the second case close it.
-    Returns whether the guard closed the sandbox."""
-    while state_file.exists():
-        if process_start_time(owner_pid) != owner_start:
-            _close(state_file)
-            return True
-        time.sleep(POLL_SECONDS)
-    return False
-
-
-def _close(state_file: Path) -> None:
-    """Close the sandbox through its own code; when that cannot even connect (its X server died
-    with the owner), end its processes by their marker and remove its folder."""
-    from pcagent.env import processes
-    from pcagent.env.sandbox import SandboxDesktop, SandboxState
-
-    try:
-        state = SandboxState.model_validate_json(state_file.read_text())
-    except (OSError, ValueError):
-        return  # removed meanwhile: closed by someone else
-    try:
-        SandboxDesktop.load(state_file).close()
-        return
-    except Exception:  # whatever failed (the X server already gone...), the fallback runs
-        pass
-    if not state.attached:
-        pids = [pid for group in state.app_pids.values() for pid in group]
-        processes.terminate(
-            [*pids, *reversed(state.infrastructure_pids)],
-            marker=state.sandbox_id,
-            profile_dirs=state.profile_dirs,
-        )
-        if not state.keep_files:
-            shutil.rmtree(state.root, ignore_errors=True)
-
-
-def main(argv: list[str]) -> int:
-    if argv[:1] == [_DETACH]:
-        # The launcher: start the guard in a session of its own, say its PID, and end, so that
-        # the guard is re-parented away from the owner.
-        guard = subprocess.Popen(
-            [sys.executable, "-m", _MODULE, *argv[1:]],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            start_new_session=True,
-            close_fds=True,
-        )
-        print(guard.pid, flush=True)
-        return 0
-    if len(argv) != 3:
-        print("usage: python -m pcagent.env.sandbox_guard OWNER_PID OWNER_START STATE_FILE")
-        return 2
-    with contextlib.suppress(KeyboardInterrupt):
-        watch(int(argv[0]), int(argv[1]), Path(argv[2]))
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))

@@ -10,9 +10,9 @@ from pcagent.app_actions import ClockAddAlarm, ClockAddWorldClock
 from pcagent.bench.checker_types import CheckResult
 from pcagent.bench.checkers import CheckContext, run_checker
 from pcagent.env import SandboxDesktop
-from pcagent.env.app_interfaces import AppInterfaces
 from pcagent.env.app_interfaces.clock import ALARM_DIALOG, ClockInterface
 from pcagent.env.app_interfaces.clock_screen import CityRow, choose_city, city_rows, shown_time
+from pcagent.env.app_interfaces.registry import AppInterfaces
 from pcagent.env.observation import Box, Element
 from pcagent.errors import AppInterfaceError, InvalidActionError
 

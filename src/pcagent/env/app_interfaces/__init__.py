@@ -2,12 +2,11 @@
 :class:`Interface` per application family, each reaching the running application through its
 own interface and reading the effect back.
 
-:class:`AppInterfaces` owns them for one sandbox: it finds the interface for an action by the
-action's type, creates it on first use (a UNO connection or a DevTools client is made only when
-needed), turns an :class:`~pcagent.errors.AppInterfaceError` into a failed result that says the
-GUI can still do it, and closes them all when the sandbox resets or closes. Adding an interface
-is one class whose methods carry out its actions, each declared with
-``@handles(TheAction)`` (:mod:`pcagent.action_handlers`), listed in :func:`_interfaces`.
+An interface reaches the desktop through :class:`~pcagent.env.desktop_handle.DesktopHandle`, not
+the concrete sandbox. :class:`~pcagent.env.app_interfaces.registry.AppInterfaces` owns the
+interfaces of one sandbox. Adding an interface is one class whose methods carry out its actions,
+each declared with ``@handles(TheAction)`` (:mod:`pcagent.action_handlers`), listed in
+:func:`pcagent.env.app_interfaces.registry.interface_classes`.
 """
 
 from __future__ import annotations
@@ -25,7 +24,7 @@ from pcagent.env.observation import ActionResult, WindowInfo
 from pcagent.errors import AppInterfaceError, UnsupportedActionError
 
 if TYPE_CHECKING:
-    from pcagent.env.sandbox import SandboxDesktop
+    from pcagent.env.desktop_handle import DesktopHandle
 
 
 class Interface(Dispatches):
@@ -44,7 +43,7 @@ class Interface(Dispatches):
         super().__init_subclass__(**kwargs)
         cls.actions = tuple(t for t in cls.handlers if issubclass(t, AppAction))
 
-    def __init__(self, sandbox: SandboxDesktop) -> None:
+    def __init__(self, sandbox: DesktopHandle) -> None:
         self.sandbox = sandbox
 
     def perform(self, action: AppAction) -> ActionResult:
@@ -107,71 +106,3 @@ class Interface(Dispatches):
             )
         except subprocess.TimeoutExpired as error:
             raise AppInterfaceError(f"{argv[0]} did not finish within {timeout:.0f}s") from error
-
-
-def _interfaces() -> tuple[type[Interface], ...]:
-    """Every interface, imported on first use (each may pull in a client library)."""
-    from pcagent.env.app_interfaces.browser import BrowserInterface
-    from pcagent.env.app_interfaces.calculator import CalculatorInterface
-    from pcagent.env.app_interfaces.clock import ClockInterface
-    from pcagent.env.app_interfaces.editor import EditorInterface
-    from pcagent.env.app_interfaces.files import FilesInterface
-    from pcagent.env.app_interfaces.mail import MailInterface
-    from pcagent.env.app_interfaces.office import OfficeInterface
-
-    return (
-        CalculatorInterface,
-        BrowserInterface,
-        ClockInterface,
-        MailInterface,
-        FilesInterface,
-        EditorInterface,
-        OfficeInterface,
-    )
-
-
-class AppInterfaces:
-    """The application interfaces of one sandbox, by action type."""
-
-    def __init__(self, sandbox: SandboxDesktop) -> None:
-        self.sandbox = sandbox
-        self._classes = {
-            action_class: interface_class
-            for interface_class in _interfaces()
-            for action_class in interface_class.actions
-        }
-        self._open: dict[type[Interface], Interface] = {}
-
-    def kinds(self) -> frozenset[str]:
-        """The kinds of application action these interfaces carry out."""
-        return frozenset(
-            action_class.model_fields["kind"].default for action_class in self._classes
-        )
-
-    def perform(self, action: AppAction) -> ActionResult:
-        """Carry out ``action``; a failing interface is a failed result naming the GUI route.
-
-        Raises :class:`UnsupportedActionError` for an action no interface carries out and lets
-        :class:`~pcagent.errors.InvalidActionError` (a path outside HOME) through, like any
-        action refused before it runs.
-        """
-        interface_class = self._classes.get(type(action))
-        if interface_class is None:
-            raise UnsupportedActionError(f"no application interface carries out {action.kind!r}")
-        interface = self._open.get(interface_class)
-        if interface is None:
-            interface = self._open[interface_class] = interface_class(self.sandbox)
-        try:
-            return interface.perform(action)
-        except AppInterfaceError as error:
-            return ActionResult(
-                ok=False,
-                message=f"{action.kind} failed: {error}. The application's window can still "
-                "do it with mouse and keyboard",
-            )
-
-    def close(self) -> None:
-        """Close every interface opened so far; they open again on next use."""
-        opened, self._open = list(self._open.values()), {}
-        for interface in opened:
-            interface.close()

@@ -36,7 +36,7 @@ from pcagent.errors import AppInterfaceError, InvalidActionError
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, ElementHandle, Page
 
-    from pcagent.env.sandbox import SandboxDesktop
+    from pcagent.env.desktop_handle import DesktopHandle
 
 #: Milliseconds a page may take to load after an address, a click or Enter.
 LOAD_TIMEOUT_MS = 30_000
@@ -94,7 +94,7 @@ class BrowserInterface(Interface):
     #: Seconds to wait for the browser's DevTools port to answer.
     connect_timeout = 10.0
 
-    def __init__(self, sandbox: SandboxDesktop) -> None:
+    def __init__(self, sandbox: DesktopHandle) -> None:
         super().__init__(sandbox)
         self._client: DevToolsClient | None = None
 

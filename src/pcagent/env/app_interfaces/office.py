@@ -38,7 +38,7 @@ from pcagent.env.observation import ActionResult
 from pcagent.errors import AppInterfaceError, InvalidActionError
 
 if TYPE_CHECKING:
-    from pcagent.env.sandbox import SandboxDesktop
+    from pcagent.env.desktop_handle import DesktopHandle
 
 #: Window classes of LibreOffice's windows start with one of these (lower case).
 OFFICE_WINDOW_CLASSES = ("libreoffice", "soffice")
@@ -90,7 +90,7 @@ class OfficeInterface(Interface):
     #: The document actions are declared beside their requests and checks.
     handler_modules = (office_writer, office_sheet)
 
-    def __init__(self, sandbox: SandboxDesktop) -> None:
+    def __init__(self, sandbox: DesktopHandle) -> None:
         super().__init__(sandbox)
         self._worker: WorkerProcess | None = None
 

@@ -1,5 +1,5 @@
 """Raising one particular window of an application (a compose window behind the main window, a
-document's window among several), which ``SandboxDesktop.bring_to_front`` cannot: it raises an
+document's window among several), which ``DesktopHandle.bring_to_front`` cannot: it raises an
 application's topmost window."""
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ from pcagent.env.observation import WindowInfo
 from pcagent.errors import AppInterfaceError
 
 if TYPE_CHECKING:
-    from pcagent.env.sandbox import SandboxDesktop
+    from pcagent.env.desktop_handle import DesktopHandle
 
 
-def raise_window(sandbox: SandboxDesktop, window: WindowInfo) -> None:
+def raise_window(sandbox: DesktopHandle, window: WindowInfo) -> None:
     """Bring ``window`` to the front and wait for the screen to settle; :class:`AppInterfaceError`
     when it is not in front afterwards."""
     # A window manager slow to answer is no failure: whether the window is in front is checked
