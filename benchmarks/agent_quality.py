@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from headline import add_quick_option, headline
+from pcagent.bench.experience_leakage import check_no_leakage
 from pcagent.bench.failure_causes import CAUSES
 from pcagent.bench.report import cause_counts, summary
 from pcagent.bench.results import BenchStore
@@ -43,7 +44,6 @@ from pcagent.bench.task_run import TaskRun
 from pcagent.bench.tasks import select_tasks
 from pcagent.cli.options import config_with
 from pcagent.config import ModelProfile, PcAgentConfig
-from pcagent.experience.leakage import check_no_leakage
 from pcagent.interrupts import install_terminate_as_interrupt
 from pcagent.runtime.ablations import check_ablation
 from pcagent.runtime.records import RunStore

@@ -8,7 +8,7 @@ from pathlib import Path
 from pcagent import actions as act
 from pcagent.agents.roles import default_pool
 from pcagent.applications import APPLICATIONS, FAMILIES, applications_of, opener_of_suffix
-from pcagent.bench.grounding import APP_PURPOSES, purpose_of
+from pcagent.bench.grounding_phrases import APP_PURPOSES, purpose_of
 from pcagent.env.app_interfaces.files import OPENERS
 from pcagent.env.apps import APPS, LaunchContext, app_infos
 from pcagent.skills import default_catalog

@@ -18,15 +18,19 @@ ROOT = Path(__file__).resolve().parent.parent
 #: is a design decision to write down here with its reason.
 KNOWN_UPWARD_IMPORTS: set[tuple[str, str]] = set()
 
-#: Cycles today, each as the set of its modules: the office interface and the modules of its
-#: document actions, which name its class in their type hints.
-KNOWN_CYCLES = [
-    {
-        "pcagent.env.app_interfaces.office",
-        "pcagent.env.app_interfaces.office_sheet",
-        "pcagent.env.app_interfaces.office_writer",
-    },
-]
+#: Cycles today, each as the set of its modules. None is left.
+KNOWN_CYCLES: list[set[str]] = []
+
+#: Functions allowed over the line limit, each with its reason (at most five).
+LONG_FUNCTION_EXCEPTIONS = {
+    # one table of the built-in rules, read top to bottom like the docs that list them
+    "pcagent/runtime/safety_rules.py:builtin_rules",
+    # the offline search engine's index: one entry per site, data rather than logic
+    "pcagent/bench/web/sites/search.py:_search_index",
+}
+
+#: Modules allowed over the line limit (at most five). None is left.
+LONG_MODULE_EXCEPTIONS: set[str] = set()
 
 
 def load_architecture() -> ModuleType:
@@ -64,3 +68,15 @@ def test_no_cycle_beyond_the_known_ones(report: dict) -> None:
 def test_every_room_has_a_layer(report: dict) -> None:
     unplaced = [room for room, layer in report["rooms"].items() if layer == "unplaced"]
     assert unplaced == [], "name these rooms in scripts/architecture.py's LAYERS"
+
+
+def test_no_module_or_function_over_the_limits_beyond_the_named_exceptions(report: dict) -> None:
+    assert len(LONG_FUNCTION_EXCEPTIONS) + len(LONG_MODULE_EXCEPTIONS) <= 5
+    long_modules = {row["module"] for row in report["long_modules"]}
+    assert long_modules - LONG_MODULE_EXCEPTIONS == set(), "modules over 400 lines: split them"
+    long_functions = {
+        f"{row['where'].rsplit(':', 1)[0]}:{row['function']}" for row in report["long_functions"]
+    }
+    assert long_functions - LONG_FUNCTION_EXCEPTIONS == set(), "functions over 80 lines"
+    gone = (LONG_FUNCTION_EXCEPTIONS - long_functions) | (LONG_MODULE_EXCEPTIONS - long_modules)
+    assert gone == set(), f"within the limits now, remove from the exceptions: {gone}"

@@ -9,7 +9,7 @@ closed by its context manager.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -32,56 +32,58 @@ def serve_folder() -> Path:
     return data_dir() / "serve"
 
 
+HostOption = Annotated[
+    str,
+    typer.Option(help="Address to listen on. Anything but loopback needs --allow-remote and TLS."),
+]
+PortOption = Annotated[int, typer.Option(help="Port to listen on.")]
+DisplayOption = Annotated[
+    str | None,
+    typer.Option(
+        "--display",
+        help="Serve this existing X display (e.g. :0) instead of a fresh sandbox "
+        "(default: desktop.display).",
+    ),
+]
+AllowRemoteOption = Annotated[
+    bool,
+    typer.Option(
+        "--allow-remote",
+        help="Allow a non-loopback --host (with TLS: the given certificate, or one made for "
+        "the session).",
+    ),
+]
+TlsCertOption = Annotated[Path | None, typer.Option("--tls-cert", help="TLS certificate (PEM).")]
+TlsKeyOption = Annotated[Path | None, typer.Option("--tls-key", help="TLS private key (PEM).")]
+TokenFileOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--token-file", help="Where to write the new token (default: DATA_DIR/serve/token)."
+    ),
+]
+AuditLogOption = Annotated[
+    Path | None,
+    typer.Option("--audit-log", help="JSON-lines audit log (default: DATA_DIR/serve/audit.jsonl)."),
+]
+ActionTimeoutOption = Annotated[float, typer.Option(help="Longest one action may run, in seconds.")]
+BusyWaitOption = Annotated[
+    float,
+    typer.Option(help="How long a request waits while another uses the desktop (then 429)."),
+]
+
+
 @reports_errors
 def serve_command(
-    host: Annotated[
-        str,
-        typer.Option(
-            help="Address to listen on. Anything but loopback needs --allow-remote and TLS."
-        ),
-    ] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="Port to listen on.")] = DEFAULT_PORT,
-    display: Annotated[
-        str | None,
-        typer.Option(
-            "--display",
-            help="Serve this existing X display (e.g. :0) instead of a fresh sandbox "
-            "(default: desktop.display).",
-        ),
-    ] = None,
-    allow_remote: Annotated[
-        bool,
-        typer.Option(
-            "--allow-remote",
-            help="Allow a non-loopback --host (with TLS: the given certificate, or one made for "
-            "the session).",
-        ),
-    ] = False,
-    tls_cert: Annotated[
-        Path | None, typer.Option("--tls-cert", help="TLS certificate (PEM).")
-    ] = None,
-    tls_key: Annotated[
-        Path | None, typer.Option("--tls-key", help="TLS private key (PEM).")
-    ] = None,
-    token_file: Annotated[
-        Path | None,
-        typer.Option(
-            "--token-file", help="Where to write the new token (default: DATA_DIR/serve/token)."
-        ),
-    ] = None,
-    audit_log: Annotated[
-        Path | None,
-        typer.Option(
-            "--audit-log", help="JSON-lines audit log (default: DATA_DIR/serve/audit.jsonl)."
-        ),
-    ] = None,
-    action_timeout: Annotated[
-        float, typer.Option(help="Longest one action may run, in seconds.")
-    ] = 120.0,
-    busy_wait: Annotated[
-        float,
-        typer.Option(help="How long a request waits while another uses the desktop (then 429)."),
-    ] = 5.0,
+    host: HostOption = "127.0.0.1",
+    port: PortOption = DEFAULT_PORT,
+    display: DisplayOption = None,
+    allow_remote: AllowRemoteOption = False,
+    tls_cert: TlsCertOption = None,
+    tls_key: TlsKeyOption = None,
+    token_file: TokenFileOption = None,
+    audit_log: AuditLogOption = None,
+    action_timeout: ActionTimeoutOption = 120.0,
+    busy_wait: BusyWaitOption = 5.0,
 ) -> None:
     """Serve one desktop over HTTP for a run on another machine (token, loopback by default)."""
     from pcagent.assembly import RunChoices, open_environment
@@ -138,18 +140,23 @@ def serve_command(
             console.print(f"  TLS certificate: {tls.certificate} (SHA-256 {tls.fingerprint})")
         console.print("  stop with Ctrl+C")
         try:
-            server.run()
-        except KeyboardInterrupt:
-            # Ctrl+C or SIGTERM: how a server is meant to stop, not a failure (exit status 0).
-            console.print("stopped")
-        except SystemExit:
-            # uvicorn exits when it cannot listen; the sandbox is still closed on the way out.
-            if server.started:
-                raise
-            raise RemoteServeError(
-                f"could not listen on {host}:{port} (in use, or not an address of this machine); "
-                "choose another --port or --host"
-            ) from None
+            _run_until_stopped(server, host, port)
         finally:
             gate.close()
             token_path.unlink(missing_ok=True)  # the token dies with the server
+
+
+def _run_until_stopped(server: Any, host: str, port: int) -> None:
+    """Serve until Ctrl+C or SIGTERM (how a server is meant to stop: exit status 0); a server
+    that could not listen is a clear error, and the sandbox is still closed on the way out."""
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        console.print("stopped")
+    except SystemExit:
+        if server.started:
+            raise
+        raise RemoteServeError(
+            f"could not listen on {host}:{port} (in use, or not an address of this machine); "
+            "choose another --port or --host"
+        ) from None

@@ -31,7 +31,7 @@ from pcagent.runtime.human import Human, NoHuman
 from pcagent.runtime.limits import check_instruction
 from pcagent.runtime.loop import StepLoop
 from pcagent.runtime.mail_effects import HeldMailGuard
-from pcagent.runtime.parts import AgentModels, ExperienceSource, build_parts
+from pcagent.runtime.parts import AgentModels, ExperienceSource, LoopParts, build_parts
 from pcagent.runtime.policy import EscalationPolicy
 from pcagent.runtime.progress import Progress
 from pcagent.runtime.record_models import RoleModel, RunRecord, StepRecord
@@ -124,6 +124,12 @@ class RunSession:
             run.mode,
             self.log,
         )
+        self._loop = self._step_loop(parts, skills)
+
+    def _step_loop(self, parts: LoopParts, skills: SkillCatalog) -> StepLoop:
+        """The loop over these parts, with the guards of files and held mail where the desktop
+        lets them watch."""
+        run = self.config.run
         effects = None
         if self._recorder.snapshots is not None and self._desktop.home is not None:
             effects = FileEffectGuard(
@@ -133,7 +139,7 @@ class RunSession:
                 run.mode,
                 self.human,
             )
-        self._loop = StepLoop(
+        return StepLoop(
             parts=parts,
             models=self._models,
             dispatcher=ActionDispatcher(

@@ -103,30 +103,7 @@ def bench_page(
         f"<p>agent <b>{esc(bench.agent)}</b> {esc(bench.model)} · ablation {esc(bench.ablation)}"
         f" · started {when(bench.created_at)} UTC</p>",
         f'<p id="bench-state">{_state_html(progress)}</p>' if progress else "",
-        table(
-            [
-                "tasks",
-                "SR",
-                "SSR",
-                "CR",
-                "EE",
-                "CE",
-                "actions",
-                "tokens",
-                "time",
-                "recovery",
-                "manager acc.",
-            ],
-            [
-                f"<tr class=metrics><td>{tasks_cell}</td>"
-                f"<td>{_percent(metrics.get('SR'))}</td><td>{_percent(metrics.get('SSR'))}</td>"
-                f"<td>{_percent(metrics.get('CR'))}</td><td>{float(metrics.get('EE') or 0):.4f}</td>"
-                f"<td>{float(metrics.get('CE') or 0):.6f}</td><td>{metrics.get('actions', 0)}</td>"
-                f"<td>{metrics.get('tokens', 0)}</td><td>{float(metrics.get('seconds') or 0):.0f} s</td>"
-                f"<td>{_percent(metrics.get('recovery_rate'))}</td>"
-                f"<td>{_percent(metrics.get('manager_accuracy'))}</td></tr>"
-            ],
-        ),
+        _metrics_table(metrics, tasks_cell),
     ]
     if data["failure_causes"]:
         rows = [
@@ -164,6 +141,34 @@ def bench_page(
         parts.extend(result_details(task, result.nodes, row))
         parts.append("</div>")
     return page(f"Benchmark {bench.bench_id}", "".join(parts))
+
+
+def _metrics_table(metrics: Mapping[str, Any], tasks_cell: str) -> str:
+    """The benchmark run's metrics, one row."""
+    return table(
+        [
+            "tasks",
+            "SR",
+            "SSR",
+            "CR",
+            "EE",
+            "CE",
+            "actions",
+            "tokens",
+            "time",
+            "recovery",
+            "manager acc.",
+        ],
+        [
+            f"<tr class=metrics><td>{tasks_cell}</td>"
+            f"<td>{_percent(metrics.get('SR'))}</td><td>{_percent(metrics.get('SSR'))}</td>"
+            f"<td>{_percent(metrics.get('CR'))}</td><td>{float(metrics.get('EE') or 0):.4f}</td>"
+            f"<td>{float(metrics.get('CE') or 0):.6f}</td><td>{metrics.get('actions', 0)}</td>"
+            f"<td>{metrics.get('tokens', 0)}</td><td>{float(metrics.get('seconds') or 0):.0f} s</td>"
+            f"<td>{_percent(metrics.get('recovery_rate'))}</td>"
+            f"<td>{_percent(metrics.get('manager_accuracy'))}</td></tr>"
+        ],
+    )
 
 
 # --- the page graph ---------------------------------------------------------------------------------

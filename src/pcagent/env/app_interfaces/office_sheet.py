@@ -5,15 +5,13 @@ the cells read back hold what the action asked for."""
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pcagent.action_handlers import handles
 from pcagent.app_actions import SheetRead, SheetSet, SheetSort
+from pcagent.env.app_interfaces.office_handle import OfficeDocuments
 from pcagent.env.observation import ActionResult
 from pcagent.errors import AppInterfaceError
-
-if TYPE_CHECKING:
-    from pcagent.env.app_interfaces.office import OfficeInterface
 
 
 def cell_text(cell: dict[str, Any]) -> str:
@@ -36,7 +34,7 @@ def cell_table(answer: dict[str, Any]) -> str:
 
 
 @handles(SheetRead)
-def read_cells(interface: OfficeInterface, action: SheetRead) -> ActionResult:
+def read_cells(interface: OfficeDocuments, action: SheetRead) -> ActionResult:
     answer = interface.on_document("sheet_read", "spreadsheet", range=action.range)
     return ActionResult(
         ok=True,
@@ -65,7 +63,7 @@ def _holds(cell: dict[str, Any]) -> bool:
 
 
 @handles(SheetSet)
-def _set(interface: OfficeInterface, action: SheetSet) -> ActionResult:
+def _set(interface: OfficeDocuments, action: SheetSet) -> ActionResult:
     values = [list(row) for row in action.values]
     answer = interface.on_document("sheet_set", "spreadsheet", cell=action.cell, values=values)
     wrong = [cell_text(cell) for cell in answer["cells"] if not _holds(cell)]
@@ -97,7 +95,7 @@ def _sort_key(value: Any) -> tuple[int, Any]:
 
 
 @handles(SheetSort)
-def _sort(interface: OfficeInterface, action: SheetSort) -> ActionResult:
+def _sort(interface: OfficeDocuments, action: SheetSort) -> ActionResult:
     answer = interface.on_document(
         "sheet_sort",
         "spreadsheet",

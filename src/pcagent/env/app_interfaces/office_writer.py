@@ -4,15 +4,13 @@ what LibreOffice reads back is what the action asked for."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pcagent.action_handlers import handles
 from pcagent.app_actions import WriterFormat, WriterInsert, WriterRead
+from pcagent.env.app_interfaces.office_handle import OfficeDocuments
 from pcagent.env.observation import ActionResult
 from pcagent.errors import AppInterfaceError
-
-if TYPE_CHECKING:
-    from pcagent.env.app_interfaces.office import OfficeInterface
 
 #: Characters of a paragraph shown in listings and messages.
 PREVIEW = 60
@@ -34,7 +32,7 @@ def _preview(text: str) -> str:
 
 
 @handles(WriterRead)
-def read_paragraphs(interface: OfficeInterface, action: WriterRead) -> ActionResult:
+def read_paragraphs(interface: OfficeDocuments, action: WriterRead) -> ActionResult:
     answer = interface.on_document("writer_read", "text")
     return ActionResult(
         ok=True,
@@ -45,7 +43,7 @@ def read_paragraphs(interface: OfficeInterface, action: WriterRead) -> ActionRes
 
 
 @handles(WriterInsert)
-def _insert(interface: OfficeInterface, action: WriterInsert) -> ActionResult:
+def _insert(interface: OfficeDocuments, action: WriterInsert) -> ActionResult:
     answer = interface.on_document(
         "writer_insert", "text", text=action.text, where=action.where, paragraph=action.paragraph
     )
@@ -80,7 +78,7 @@ def _wanted(action: WriterFormat) -> dict[str, Any]:
 
 
 @handles(WriterFormat)
-def _format(interface: OfficeInterface, action: WriterFormat) -> ActionResult:
+def _format(interface: OfficeDocuments, action: WriterFormat) -> ActionResult:
     wanted = _wanted(action)
     changes = {**wanted, "size_step": action.size_step}
     if action.size_step:
@@ -127,7 +125,7 @@ def _format(interface: OfficeInterface, action: WriterFormat) -> ActionResult:
     )
 
 
-def _sizes(interface: OfficeInterface, action: WriterFormat) -> dict[int, float]:
+def _sizes(interface: OfficeDocuments, action: WriterFormat) -> dict[int, float]:
     """The size each chosen paragraph will have after the size step, from its size now."""
     from pcagent.env.office_writer_actions import next_size
 

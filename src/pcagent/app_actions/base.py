@@ -1,0 +1,30 @@
+"""The base of the application actions and the path type they share (see the package's
+docstring)."""
+
+from __future__ import annotations
+
+from typing import Annotated, ClassVar
+
+from pydantic import AfterValidator
+from pydantic_core import PydanticCustomError
+
+from pcagent.action_base import ActionBase, ActionSite
+
+_PATH = 'Path in HOME, e.g. "Documents/report.docx".'
+
+
+def _no_nul(value: str) -> str:
+    if "\x00" in value:
+        raise PydanticCustomError("path_nul", "a path cannot contain a NUL character")
+    return value
+
+
+HomePath = Annotated[str, AfterValidator(_no_nul)]
+"""A path as a model writes it; whether it lies in HOME is checked where HOME is known."""
+
+
+class AppAction(ActionBase):
+    """Base of the actions carried out through an application's own interface."""
+
+    runs_on: ClassVar[ActionSite] = "application"
+    belongs_to: ClassVar[str | None] = None

@@ -1,0 +1,128 @@
+"""The application actions of the desktop's own programs: the text editor, the file manager,
+the calculator and the clocks."""
+
+from __future__ import annotations
+
+from typing import ClassVar, Literal
+
+from pydantic import Field
+
+from pcagent import applications
+from pcagent.app_actions.base import _PATH, AppAction, HomePath
+
+# --- text editor ---------------------------------------------------------------------------------
+
+
+class EditorOpen(AppAction):
+    """Open a text file in the text editor by its path (a new file if it does not exist)."""
+
+    belongs_to: ClassVar[str | None] = applications.TEXT_EDITOR.name
+    kind: Literal["editor_open"] = Field("editor_open", description='Always "editor_open".')
+    path: HomePath = Field(min_length=1, description=_PATH)
+
+
+class EditorSaveAs(AppAction):
+    """Save the text in the editor in front under a path (save as)."""
+
+    belongs_to: ClassVar[str | None] = applications.TEXT_EDITOR.name
+    kind: Literal["editor_save_as"] = Field(
+        "editor_save_as", description='Always "editor_save_as".'
+    )
+    path: HomePath = Field(min_length=1, description=_PATH)
+
+
+# --- file manager --------------------------------------------------------------------------------
+
+
+class FilesList(AppAction):
+    """List the files and folders of a folder in HOME."""
+
+    belongs_to: ClassVar[str | None] = applications.FILE_MANAGER.name
+    settles: ClassVar[bool] = False
+    kind: Literal["files_list"] = Field("files_list", description='Always "files_list".')
+    path: HomePath = Field("", description='Folder in HOME, e.g. "Documents"; empty: HOME.')
+
+
+class FilesMakeFolder(AppAction):
+    """Create a folder (and missing parents) in HOME."""
+
+    belongs_to: ClassVar[str | None] = applications.FILE_MANAGER.name
+    kind: Literal["files_make_folder"] = Field(
+        "files_make_folder", description='Always "files_make_folder".'
+    )
+    path: HomePath = Field(min_length=1, description='Folder to create, e.g. "Documents/Trips".')
+
+
+class FilesCopy(AppAction):
+    """Copy a file or folder; target may be a folder to copy into."""
+
+    belongs_to: ClassVar[str | None] = applications.FILE_MANAGER.name
+    kind: Literal["files_copy"] = Field("files_copy", description='Always "files_copy".')
+    source: HomePath = Field(min_length=1, description="What to copy, a path in HOME.")
+    target: HomePath = Field(min_length=1, description="New path, or a folder to copy into.")
+
+
+class FilesMove(AppAction):
+    """Move a file or folder; target may be a folder to move into."""
+
+    belongs_to: ClassVar[str | None] = applications.FILE_MANAGER.name
+    kind: Literal["files_move"] = Field("files_move", description='Always "files_move".')
+    source: HomePath = Field(min_length=1, description="What to move, a path in HOME.")
+    target: HomePath = Field(min_length=1, description="New path, or a folder to move into.")
+
+
+class FilesRename(AppAction):
+    """Rename a file or folder in place."""
+
+    belongs_to: ClassVar[str | None] = applications.FILE_MANAGER.name
+    kind: Literal["files_rename"] = Field("files_rename", description='Always "files_rename".')
+    path: HomePath = Field(min_length=1, description="What to rename, a path in HOME.")
+    new_name: str = Field(
+        min_length=1, pattern=r"^[^/\x00]+$", description="The new name alone, no folder."
+    )
+
+
+class FilesOpen(AppAction):
+    """Open a file with the application that handles its type (a .docx in the word processor)."""
+
+    belongs_to: ClassVar[str | None] = applications.FILE_MANAGER.name
+    kind: Literal["files_open"] = Field("files_open", description='Always "files_open".')
+    path: HomePath = Field(min_length=1, description=_PATH)
+
+
+# --- calculator and clocks -----------------------------------------------------------------------
+
+
+class CalculatorEvaluate(AppAction):
+    """Compute an expression with the calculator's keys (clear, type it, =) and read the result."""
+
+    belongs_to: ClassVar[str | None] = applications.CALCULATOR.name
+    kind: Literal["calculator_evaluate"] = Field(
+        "calculator_evaluate", description='Always "calculator_evaluate".'
+    )
+    expression: str = Field(
+        min_length=1, max_length=200, pattern=r"^[0-9+\-*/().^ ]+$",
+        description='Arithmetic, e.g. "12 * 7 + 5"; a date YYYY-MM-DD counts as its day number, '
+        "so a later date minus an earlier one is the days between them.",
+    )  # fmt: skip
+
+
+class ClockAddAlarm(AppAction):
+    """Add an alarm to Clocks at a time of day (24-hour HH:MM), with an optional name."""
+
+    belongs_to: ClassVar[str | None] = applications.CLOCK.name
+    kind: Literal["clock_add_alarm"] = Field(
+        "clock_add_alarm", description='Always "clock_add_alarm".'
+    )
+    time: str = Field(pattern=r"^([01]?[0-9]|2[0-3]):[0-5][0-9]$", description='e.g. "07:30".')
+    name: str = Field("", max_length=200, description="The alarm's name.")
+
+
+class ClockAddWorldClock(AppAction):
+    """Add a city's clock to the world clocks of Clocks."""
+
+    belongs_to: ClassVar[str | None] = applications.CLOCK.name
+    kind: Literal["clock_add_world_clock"] = Field(
+        "clock_add_world_clock", description='Always "clock_add_world_clock".'
+    )
+    city: str = Field(min_length=1, max_length=200, description='e.g. "Tokyo".')

@@ -1,0 +1,113 @@
+"""The application actions of the programs that reach out: mail and the browser."""
+
+from __future__ import annotations
+
+from typing import ClassVar, Literal
+
+from pydantic import Field, field_validator
+from pydantic_core import PydanticCustomError
+
+from pcagent import applications
+from pcagent.action_base import Int
+from pcagent.app_actions.base import AppAction, HomePath
+
+# --- mail ----------------------------------------------------------------------------------------
+
+
+class MailCompose(AppAction):
+    """Open a new message with recipients, subject, body and attachments filled in (not sent)."""
+
+    belongs_to: ClassVar[str | None] = applications.MAIL.name
+    kind: Literal["mail_compose"] = Field("mail_compose", description='Always "mail_compose".')
+    to: tuple[str, ...] = Field(min_length=1, description='Addresses, e.g. ["ann@example.test"].')
+    subject: str = Field("", description="Subject line.")
+    body: str = Field("", max_length=10_000, description="Message text.")
+    attachments: tuple[str, ...] = Field((), description="Paths in HOME of files to attach.")
+
+    @field_validator("to")
+    @classmethod
+    def _addresses(cls, to: tuple[str, ...]) -> tuple[str, ...]:
+        for address in to:
+            if "@" not in address or any(c in address for c in " ,;<>\"'\n"):
+                raise PydanticCustomError(
+                    "address", "{address} is not one e-mail address", {"address": repr(address)}
+                )
+        return to
+
+
+class MailSend(AppAction):
+    """Send the message being written (sensitive: allowed only as the safety settings say)."""
+
+    belongs_to: ClassVar[str | None] = applications.MAIL.name
+    kind: Literal["mail_send"] = Field("mail_send", description='Always "mail_send".')
+
+    def sensitivity(self) -> tuple[str, str] | None:
+        return ("send_mail", "mail_send sends the message being written")
+
+
+class MailRead(AppAction):
+    """Read the newest messages of a mail folder: number, sender, subject, date, text and the
+    names of attachments."""
+
+    belongs_to: ClassVar[str | None] = applications.MAIL.name
+    settles: ClassVar[bool] = False
+    kind: Literal["mail_read"] = Field("mail_read", description='Always "mail_read".')
+    folder: str = Field("Inbox", min_length=1, description='Mail folder, e.g. "Inbox".')
+    limit: Int = Field(10, ge=1, le=50, description="How many of the newest messages.")
+
+
+class MailSaveAttachment(AppAction):
+    """Save an attachment of a message (its number from mail_read) into a folder in HOME."""
+
+    belongs_to: ClassVar[str | None] = applications.MAIL.name
+    settles: ClassVar[bool] = False
+    kind: Literal["mail_save_attachment"] = Field(
+        "mail_save_attachment", description='Always "mail_save_attachment".'
+    )
+    message: Int = Field(ge=1, description="Message number (from 1), as mail_read listed it.")
+    name: HomePath = Field(min_length=1, description="Attachment file name.")
+    folder: HomePath = Field("Downloads", min_length=1, description="Folder in HOME to save into.")
+    mail_folder: str = Field("Inbox", min_length=1, description="Mail folder of the message.")
+
+
+# --- browser -------------------------------------------------------------------------------------
+
+
+class BrowserOpen(AppAction):
+    """Open a web address in the browser, or search the web for words (as the address bar)."""
+
+    belongs_to: ClassVar[str | None] = applications.BROWSER.name
+    kind: Literal["browser_open"] = Field("browser_open", description='Always "browser_open".')
+    url: str = Field(
+        min_length=1,
+        max_length=2000,
+        description='An address ("https://example.test/") or words to search for.',
+    )
+
+
+class BrowserRead(AppAction):
+    """Read the text of the page in front, with its links and form fields."""
+
+    belongs_to: ClassVar[str | None] = applications.BROWSER.name
+    settles: ClassVar[bool] = False
+    kind: Literal["browser_read"] = Field("browser_read", description='Always "browser_read".')
+
+
+class BrowserClick(AppAction):
+    """Click the link or button of the page in front whose text is text."""
+
+    belongs_to: ClassVar[str | None] = applications.BROWSER.name
+    kind: Literal["browser_click"] = Field("browser_click", description='Always "browser_click".')
+    text: str = Field(min_length=1, description="Visible text of the link or button.")
+
+
+class BrowserFill(AppAction):
+    """Type a value into the form field of the page in front whose label is label."""
+
+    belongs_to: ClassVar[str | None] = applications.BROWSER.name
+    kind: Literal["browser_fill"] = Field("browser_fill", description='Always "browser_fill".')
+    label: str = Field(min_length=1, description="The field's label or placeholder.")
+    value: str = Field(
+        max_length=10_000, description='Text to put into the field ("true" ticks a checkbox).'
+    )
+    submit: bool = Field(False, description="true: press Enter in the field afterwards.")
