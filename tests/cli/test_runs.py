@@ -83,6 +83,33 @@ def _runs(environment: dict[str, str]) -> list[object]:
         (["runs", "rewind", "nosuchrun"], "say which step to go back to: --step N"),
         (["runs", "rewind", "r", "--step", "2", "--to", "2"], "--step and --to name the same"),
         (["runs", "replay", "nosuchrun"], "no recorded run matches 'nosuchrun'"),
+        (["runs", "resume", "r", "--quiet", "--json"], "two forms of output; give one"),
+        (
+            ["runs", "rewind", "r", "--step", "1", "--model-url", "http://h/v1"],
+            "--model-url and --model-name go together",
+        ),
+        (
+            ["runs", "resume", "r", "--model", "local", "--model-url", "u", "--model-name", "m"],
+            "give one of them",
+        ),
+        (["runs", "rewind", "r", "--step", "1", "--vision"], "--vision go with --model-url"),
+        (["runs", "resume", "r", "--api-key-env", "KEY"], "--api-key-env go with --model-url"),
+        (
+            ["runs", "resume", "r", "--model-url", "ftp://h", "--model-name", "m"],
+            "not an http(s) address",
+        ),
+        (  # the run is looked up before the server is asked anything
+            [
+                "runs",
+                "resume",
+                "nosuchrun",
+                "--model-url",
+                "http://127.0.0.1:9/v1",
+                "--model-name",
+                "m",
+            ],
+            "no recorded run matches 'nosuchrun'",
+        ),
         (["runs", "resume", "r", "--also", "laptop=http://127.0.0.1:9"], "no token file"),
         (
             [
@@ -109,6 +136,18 @@ def test_bad_input_is_refused_before_anything_starts(
     assert "starting the sandbox" not in result.output and "attached to" not in result.output
     assert desktop_starts == []
     assert _runs(environment) == []
+
+
+@pytest.mark.parametrize("command", [["resume"], ["rewind", "--step", "0"]])
+def test_continuing_an_unknown_run_with_json_prints_nothing_but_json(
+    environment: dict[str, str], desktop_starts: list[str], command: list[str]
+) -> None:
+    arguments = ["runs", command[0], "nosuchrun", *command[1:], "--json"]
+    result = CliRunner().invoke(app, arguments, env=environment)
+    assert result.exit_code == 2, result.output
+    assert [json.loads(line) for line in result.stdout.splitlines()] == []
+    assert result.stderr.startswith("error: no recorded run matches 'nosuchrun'")
+    assert result.stderr.count("\n") == 1 and desktop_starts == []
 
 
 def test_an_error_is_reported_once_on_standard_error(environment: dict[str, str]) -> None:
