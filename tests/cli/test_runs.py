@@ -264,8 +264,10 @@ class _ModelListing:
         self.server.server_close()
 
 
-@pytest.mark.parametrize("command", [["resume"], ["rewind", "--step", "0"]])
-def test_continuing_with_a_served_model_asks_its_server_and_prints_json_events(
+@pytest.mark.parametrize(
+    "command", [["runs", "resume", "RUN"], ["runs", "rewind", "RUN", "--step", "0"], ["run", "x"]]
+)
+def test_a_served_model_is_asked_about_once_and_only_json_events_are_printed(
     environment: dict[str, str], monkeypatch: pytest.MonkeyPatch, command: list[str]
 ) -> None:
     def start(self: SandboxDesktop) -> SandboxDesktop:
@@ -277,7 +279,7 @@ def test_continuing_with_a_served_model_asks_its_server_and_prints_json_events(
     store.close()
     server = _ModelListing()
     try:
-        arguments = ["runs", command[0], run.run_id, *command[1:], "--json"]
+        arguments = [run.run_id if word == "RUN" else word for word in command] + ["--json"]
         arguments += ["--model-url", server.url, "--model-name", "m"]
         result = CliRunner().invoke(app, arguments, env=environment)
     finally:
