@@ -5,6 +5,8 @@ are exercised in tests/runtime/test_session_desktop.py and by ``make demo``.)"""
 from __future__ import annotations
 
 import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -13,6 +15,8 @@ from typer.testing import CliRunner
 from pcagent.actions import Click
 from pcagent.cli import app
 from pcagent.cli.run_listing import print_step
+from pcagent.env.sandbox import SandboxDesktop
+from pcagent.errors import SandboxStartError
 from pcagent.runtime.record_models import ReflectionRecord, StepRecord, StepResult, UnsavedFile
 from pcagent.runtime.records import RunStore
 
@@ -83,6 +87,33 @@ def _runs(environment: dict[str, str]) -> list[object]:
         (["runs", "rewind", "nosuchrun"], "say which step to go back to: --step N"),
         (["runs", "rewind", "r", "--step", "2", "--to", "2"], "--step and --to name the same"),
         (["runs", "replay", "nosuchrun"], "no recorded run matches 'nosuchrun'"),
+        (["runs", "resume", "r", "--quiet", "--json"], "two forms of output; give one"),
+        (
+            ["runs", "rewind", "r", "--step", "1", "--model-url", "http://h/v1"],
+            "--model-url and --model-name go together",
+        ),
+        (
+            ["runs", "resume", "r", "--model", "local", "--model-url", "u", "--model-name", "m"],
+            "give one of them",
+        ),
+        (["runs", "rewind", "r", "--step", "1", "--vision"], "--vision go with --model-url"),
+        (["runs", "resume", "r", "--api-key-env", "KEY"], "--api-key-env go with --model-url"),
+        (
+            ["runs", "resume", "r", "--model-url", "ftp://h", "--model-name", "m"],
+            "not an http(s) address",
+        ),
+        (  # the run is looked up before the server is asked anything
+            [
+                "runs",
+                "resume",
+                "nosuchrun",
+                "--model-url",
+                "http://127.0.0.1:9/v1",
+                "--model-name",
+                "m",
+            ],
+            "no recorded run matches 'nosuchrun'",
+        ),
         (["runs", "resume", "r", "--also", "laptop=http://127.0.0.1:9"], "no token file"),
         (
             [
@@ -109,6 +140,18 @@ def test_bad_input_is_refused_before_anything_starts(
     assert "starting the sandbox" not in result.output and "attached to" not in result.output
     assert desktop_starts == []
     assert _runs(environment) == []
+
+
+@pytest.mark.parametrize("command", [["resume"], ["rewind", "--step", "0"]])
+def test_continuing_an_unknown_run_with_json_prints_nothing_but_json(
+    environment: dict[str, str], desktop_starts: list[str], command: list[str]
+) -> None:
+    arguments = ["runs", command[0], "nosuchrun", *command[1:], "--json"]
+    result = CliRunner().invoke(app, arguments, env=environment)
+    assert result.exit_code == 2, result.output
+    assert [json.loads(line) for line in result.stdout.splitlines()] == []
+    assert result.stderr.startswith("error: no recorded run matches 'nosuchrun'")
+    assert result.stderr.count("\n") == 1 and desktop_starts == []
 
 
 def test_an_error_is_reported_once_on_standard_error(environment: dict[str, str]) -> None:
@@ -187,3 +230,65 @@ def test_runs_list_at_80_columns_keeps_the_run_id_and_cuts_the_instruction(
     assert run.run_id in row and len(row) <= 80
     assert "Open the" in row and row.rstrip().endswith("…")
     assert "write it down write it down" not in listed.output
+
+
+class _ModelListing:
+    """A real HTTP server on 127.0.0.1 that lists one model taking images, as llama.cpp does,
+    and keeps the paths asked for."""
+
+    def __init__(self) -> None:
+        self.asked: list[str] = []
+        asked = self.asked
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self) -> None:
+                asked.append(self.path)
+                body = json.dumps(
+                    {"data": [{"id": "m", "architecture": {"input_modalities": ["text", "image"]}}]}
+                ).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *_: object) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.mark.parametrize(
+    "command", [["runs", "resume", "RUN"], ["runs", "rewind", "RUN", "--step", "0"], ["run", "x"]]
+)
+def test_a_served_model_is_asked_about_once_and_only_json_events_are_printed(
+    environment: dict[str, str], monkeypatch: pytest.MonkeyPatch, command: list[str]
+) -> None:
+    def start(self: SandboxDesktop) -> SandboxDesktop:
+        raise SandboxStartError("Xvfb is not installed")
+
+    monkeypatch.setattr(SandboxDesktop, "start", start)
+    store = RunStore(Path(environment["PCAGENT_DATA_DIR"]) / "runs")
+    run = store.create_run("compute 12 * 7", {})
+    store.close()
+    server = _ModelListing()
+    try:
+        arguments = [run.run_id if word == "RUN" else word for word in command] + ["--json"]
+        arguments += ["--model-url", server.url, "--model-name", "m"]
+        result = CliRunner().invoke(app, arguments, env=environment)
+    finally:
+        server.close()
+    assert result.exit_code == 2, result.output
+    assert server.asked == ["/v1/models"]
+    events = [json.loads(line) for line in result.stdout.splitlines()]  # nothing else
+    assert [e["event"] for e in events] == ["log", "log", "wait_start", "wait_end"]
+    assert "the server says m takes images" in events[0]["message"]
+    assert events[1]["message"] == "starting the sandbox desktop (auto mode)..."
+    assert events[3]["ok"] is False and events[3]["error"] == "SandboxStartError"
+    assert "Xvfb is not installed" in result.stderr

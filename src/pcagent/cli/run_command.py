@@ -34,7 +34,6 @@ from pcagent.cli.run_launch import (
     CertificateOption,
     announce,
     further_desktops,
-    log_notice,
     open_parts,
     report_outcome,
     with_further_desktops,
@@ -112,7 +111,7 @@ def run_command(
         _check_remote(remote, token_file, display, files)
     further = further_desktops(also or [], also_token or [])
     choices = RunChoices.of(
-        config_with(max_steps, model, experience, served, notice=log_notice),
+        config_with(max_steps, model, experience, served, notice=output.log),
         ablation=ablation,
         display=display,
         mode=mode,

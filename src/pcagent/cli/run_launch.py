@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import contextlib
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, NamedTuple
 
 import typer
 from rich.console import Console
 from rich.markup import escape
 
-from pcagent.cli.options import config_with
+from pcagent.cli.options import config_with, with_served_model
 from pcagent.cli.run_output import RunOutput
 from pcagent.config import PcAgentConfig
 from pcagent.errors import ConfigurationError
@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
 
     from pcagent.assembly import RunChoices, RunParts
+    from pcagent.models.served import ServedModel
     from pcagent.runtime.record_models import RunRecord
     from pcagent.runtime.session import RunOutcome
 
@@ -50,6 +51,16 @@ AlsoTokenOption = Annotated[
         "--also-token", metavar="NAME=PATH", help="The token file of the --also desktop NAME."
     ),
 ]
+
+
+class ContinuedChoice(NamedTuple):
+    """What a resumed or rewound run is continued with, as the command line gave it: the
+    interaction mode, the step cap, and the model (a profile, or a model on a server)."""
+
+    mode: str | None
+    max_steps: int | None
+    model: str | None
+    served: ServedModel | None
 
 
 def log_notice(message: str) -> None:
@@ -101,16 +112,21 @@ def recorded_run(config: PcAgentConfig, run_id: str) -> RunRecord:
 
 
 def continuing(
-    run_id: str, mode: str | None, max_steps: int | None, model: str | None, output: RunOutput
+    run_id: str,
+    choice: ContinuedChoice,
+    output: RunOutput,
 ) -> tuple[RunRecord, RunChoices]:
     """The recorded run to continue, and the choices to continue it with: its own ablation, in
-    a fresh sandbox (a recorded HOME is never restored into the person's own)."""
+    a fresh sandbox (a recorded HOME is never restored into the person's own). The run is looked
+    up before a --model-url server is asked anything, so a wrong id costs no request."""
     from pcagent.assembly import RunChoices
 
-    config = config_with(max_steps, model)
+    config = config_with(choice.max_steps, choice.model)
     record = recorded_run(config, run_id)
+    if choice.served is not None:
+        config = with_served_model(config, choice.served, output.log)
     ablation = str(record.settings.get("ablation", "none"))
-    choices = RunChoices.of(config, ablation=ablation, mode=mode, may_attach=False)
+    choices = RunChoices.of(config, ablation=ablation, mode=choice.mode, may_attach=False)
     announce(choices, output)
     return record, choices
 

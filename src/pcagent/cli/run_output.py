@@ -1,7 +1,7 @@
-"""What ``pcagent run``, ``pcagent demo`` and ``pcagent bench run`` print while they work, in
-one of three forms: ``text`` (steps, notes and live waits, for a person), ``quiet`` (nothing but
-the result) and ``json`` (one JSON event per line on standard output, for scripts; the events
-and their fields are listed in docs/progress.md).
+"""What ``pcagent run``, ``demo``, ``bench run``, ``runs resume`` and ``runs rewind`` print while
+they work, in one of three forms: ``text`` (steps, notes and live waits, for a person), ``quiet``
+(nothing but the result) and ``json`` (one JSON event per line on standard output, for scripts;
+the events and their fields are listed in docs/progress.md).
 
 Commands hand the run :attr:`RunOutput.step`, :attr:`RunOutput.log` and
 :attr:`RunOutput.progress`; the run itself never prints.

@@ -15,11 +15,21 @@ from rich.markup import escape
 
 from pcagent.cli.errors import reports_errors
 from pcagent.cli.help_conventions import ConventionalGroup
-from pcagent.cli.options import ContinuedModeOption, MaxStepsOption, ModelOption
+from pcagent.cli.options import (
+    ApiKeyEnvOption,
+    ContinuedModeOption,
+    MaxStepsOption,
+    ModelNameOption,
+    ModelOption,
+    ModelUrlOption,
+    VisionOption,
+    served_model,
+)
 from pcagent.cli.run_launch import (
     AlsoOption,
     AlsoTokenOption,
     CertificateOption,
+    ContinuedChoice,
     RunIdArgument,
     console,
     continued_run,
@@ -29,7 +39,7 @@ from pcagent.cli.run_launch import (
     report_outcome,
 )
 from pcagent.cli.run_listing import list_runs, show_run
-from pcagent.cli.run_output import RunOutput
+from pcagent.cli.run_output import JsonOption, QuietOption, RunOutput, output_mode
 from pcagent.config import load_config
 from pcagent.errors import ConfigurationError
 
@@ -62,17 +72,28 @@ def resume_run(
     mode: ContinuedModeOption = None,
     max_steps: MaxStepsOption = None,
     model: ModelOption = None,
+    model_url: ModelUrlOption = None,
+    model_name: ModelNameOption = None,
+    vision: VisionOption = None,
+    api_key_env: ApiKeyEnvOption = None,
     also: AlsoOption = None,
     also_token: AlsoTokenOption = None,
     certificate: CertificateOption = None,
+    quiet: QuietOption = False,
+    as_json: JsonOption = False,
 ) -> None:
     """Continue a killed or stopped run from its last completed step, in a fresh sandbox.
 
     The sandbox is restored to that step; the one a killed run left behind is ended first. A
-    run across desktops goes on with the same --also desktops, as they are now."""
+    run across desktops goes on with the same --also desktops, as they are now. The model is
+    the configured one unless --model or --model-url names another, as with pcagent run.
+
+    Exit status 0: the run finished; 1: it failed; 2: an error before or around it."""
+    output = RunOutput(output_mode(quiet, as_json))
+    served = served_model(model, model_url, model_name, vision, api_key_env)
     further = further_desktops(also or [], also_token or [])
-    output = RunOutput("text")
-    record, choices = continuing(run_id, mode, max_steps, model, output)
+    choice = ContinuedChoice(mode, max_steps, model, served)
+    record, choices = continuing(run_id, choice, output)
     with output, continued_run(choices, further, certificate, output) as parts:
         outcome = parts.resume(record.run_id)
     report_outcome(outcome, choices.config, output)
@@ -94,21 +115,32 @@ def rewind_run(
     mode: ContinuedModeOption = None,
     max_steps: MaxStepsOption = None,
     model: ModelOption = None,
+    model_url: ModelUrlOption = None,
+    model_name: ModelNameOption = None,
+    vision: VisionOption = None,
+    api_key_env: ApiKeyEnvOption = None,
     also: AlsoOption = None,
     also_token: AlsoTokenOption = None,
     certificate: CertificateOption = None,
+    quiet: QuietOption = False,
+    as_json: JsonOption = False,
 ) -> None:
     """Continue a run from its state after step N as a new run, in a fresh sandbox.
 
     Restored: the agents' state, HOME files, the applications on their documents. A run across
     desktops goes on with the same --also desktops, as they are now (only the run's own desktop
-    is restored)."""
+    is restored). The model is the configured one unless --model or --model-url names another,
+    as with pcagent run.
+
+    Exit status 0: the run finished; 1: it failed; 2: an error before or around it."""
     to = one_step(step, old_step, "--to")
     if to is None:
         raise ConfigurationError("say which step to go back to: --step N (0: the start)")
+    output = RunOutput(output_mode(quiet, as_json))
+    served = served_model(model, model_url, model_name, vision, api_key_env)
     further = further_desktops(also or [], also_token or [])
-    output = RunOutput("text")
-    record, choices = continuing(run_id, mode, max_steps, model, output)
+    choice = ContinuedChoice(mode, max_steps, model, served)
+    record, choices = continuing(run_id, choice, output)
     with output, continued_run(choices, further, certificate, output) as parts:
         outcome = parts.session().rewind(record.run_id, to, role=role, guidance=guidance)
     report_outcome(outcome, choices.config, output)
