@@ -10,11 +10,9 @@ from __future__ import annotations
 import random
 from typing import ClassVar, Literal
 
-from pcagent.agents.program import ProgramStep
 from pcagent.bench.generate import gui_steps as gui
 from pcagent.bench.generate import programs
 from pcagent.bench.generate.flow import FlowValue, ValueKind
-from pcagent.bench.generate.programs import FragmentProgram
 from pcagent.bench.generate.template_base import (
     Fragment,
     Slot,
@@ -23,9 +21,8 @@ from pcagent.bench.generate.template_base import (
     node,
     subtask,
 )
-from pcagent.bench.generate.vocabulary import (
-    NamePool,
-)
+from pcagent.bench.generate.template_parts import lookup_program, report_parts
+from pcagent.bench.generate.vocabulary import NamePool
 from pcagent.bench.generate.wording import TELL, Phrasing
 from pcagent.bench.web.data import FACTS, MOVIES, country_name
 
@@ -35,43 +32,6 @@ FILM_IDS: tuple[str, ...] = tuple(sorted(m for m in MOVIES if len(m) == 6))
 POPULATION_SLUGS: tuple[str, ...] = tuple(
     sorted(s for s in FACTS["population"] if s not in {"china", "india", "united-states"})
 )
-
-
-def _lookup(
-    slot: Slot, app: str, opened: list[ProgramStep], name: str, description: str
-) -> FragmentProgram:
-    """The steps that open a page, pick the value ``name`` out of it, and (when the task ends
-    with it) tell it."""
-    page = opened[-1].id
-    found = f"s{len(opened) + 1}"
-    steps = [
-        *opened,
-        programs.call(
-            found, "extract_values", text=programs.reference(page), names=[name], what=description
-        ),
-    ]
-    if slot.report:
-        steps.append(programs.report(f"s{len(steps) + 1}", app, found, name, description))
-    return FragmentProgram(tuple(steps), output=programs.reference(found, name))
-
-
-def _report(slot: Slot, value: str, after: str) -> tuple[list, list[gui.ReferenceStep]]:
-    """The answer node and step that end a task by telling ``value``."""
-    if not slot.report:
-        return [], []
-    return (
-        [
-            node(
-                slot,
-                "reported",
-                "answer_is",
-                {"value": value},
-                after=[after],
-                description=f"the agent reported {value}",
-            )
-        ],
-        [gui.act("answer", text=value)],
-    )
 
 
 # --- browser: a film's fact on imdb.com ----------------------------------------------------------
@@ -132,7 +92,7 @@ class BrowserFilmFact(SubtaskTemplate[FilmLookup]):
             its, fact = "its running time in minutes", f'the running time of "{a.title}" in minutes'
         else:
             its, fact = "the year it came out", f'the year "{a.title}" came out'
-        report_nodes, report_steps = _report(slot, str(a.value), visited)
+        report_nodes, report_steps = report_parts(slot, str(a.value), visited)
         url = f"https://www.imdb.com/title/{a.movie_id}/"
         return Fragment(
             instruction=self.instruction(
@@ -161,7 +121,7 @@ class BrowserFilmFact(SubtaskTemplate[FilmLookup]):
             reference_api=[gui.act("browser_open", url=url), *report_steps],
             # The instruction names the site and the film, not the page: imdb.com's home lists
             # every film by its title.
-            program=_lookup(
+            program=lookup_program(
                 slot,
                 self.app,
                 [
@@ -233,7 +193,7 @@ class BrowserPopulation(SubtaskTemplate[PopulationLookup]):
     def build(self, attributes: PopulationLookup, slot: Slot) -> Fragment:
         a = attributes
         visited = slot.node_id("visited")
-        report_nodes, report_steps = _report(slot, str(a.population), visited)
+        report_nodes, report_steps = report_parts(slot, str(a.population), visited)
         return Fragment(
             instruction=self.instruction(a, country=a.country, tell=TELL if slot.report else ""),
             phrasing=a.phrasing,
@@ -261,7 +221,7 @@ class BrowserPopulation(SubtaskTemplate[PopulationLookup]):
                 *report_steps,
             ],
             # The site's population index lists every country by its name.
-            program=_lookup(
+            program=lookup_program(
                 slot,
                 self.app,
                 [
