@@ -63,7 +63,7 @@ def opened_node(slot: Slot, text: str, description: str) -> SubGoal:
 
 def new_document(app: str, text: str, save: list[ReferenceStep]) -> list[ReferenceStep]:
     """The reference steps that type ``text`` into a new document of ``app`` and save it."""
-    return [gui.act("open_app", app=app), gui.act("type", text=text + "\n"), *save]
+    return [gui.act("open_app", app=app), gui.act("type", text=text), *save]
 
 
 @dataclass(frozen=True)

@@ -9,9 +9,7 @@ import random
 from typing import ClassVar
 
 from pcagent.bench.generate import gui_steps as gui
-from pcagent.bench.generate import programs
 from pcagent.bench.generate.flow import FlowValue, ValueKind
-from pcagent.bench.generate.programs import FragmentProgram, given
 from pcagent.bench.generate.template_base import (
     Fragment,
     Slot,
@@ -20,6 +18,7 @@ from pcagent.bench.generate.template_base import (
     node,
     subtask,
 )
+from pcagent.bench.generate.template_parts import capitalized, carried_or, one_call
 from pcagent.bench.generate.vocabulary import (
     CITIES,
     TIMES,
@@ -63,7 +62,7 @@ class ClockSetAlarm(SubtaskTemplate[AlarmTime]):
             return AlarmTime(
                 hour=hour,
                 minute=minute,
-                name=given.description[:1].upper() + given.description[1:],
+                name=capitalized(given.description),
                 reference_to_previous=refer_to(given),
             )
         hour, minute = rng.choice(TIMES)
@@ -91,14 +90,10 @@ class ClockSetAlarm(SubtaskTemplate[AlarmTime]):
             ],
             # No name: the instruction gives none, and a program copied from memory should not
             # invent one.
-            program=FragmentProgram(
-                (
-                    programs.call(
-                        "s1",
-                        "set_alarm",
-                        time=given() if a.reference_to_previous else clock_text(a.hour, a.minute),
-                    ),
-                )
+            program=one_call(
+                "set_alarm",
+                hands_on=False,
+                time=carried_or(a.reference_to_previous, clock_text(a.hour, a.minute)),
             ),
         )
 
@@ -146,13 +141,7 @@ class ClockAddWorldClock(SubtaskTemplate[WorldClockCity]):
             nodes=[node(slot, "world_clock", "world_clock", {"city": a.city})],
             reference=gui.clock_add_world_clock(a.city),
             reference_api=[gui.act("clock_add_world_clock", city=a.city)],
-            program=FragmentProgram(
-                (
-                    programs.call(
-                        "s1",
-                        "add_world_clock",
-                        city=given() if a.reference_to_previous else a.city,
-                    ),
-                )
+            program=one_call(
+                "add_world_clock", hands_on=False, city=carried_or(a.reference_to_previous, a.city)
             ),
         )

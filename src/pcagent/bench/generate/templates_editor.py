@@ -241,7 +241,7 @@ class EditorWriteValue(SubtaskTemplate[NoteWriting]):
                 ),
                 node(slot, "value", *check, after=[slot.node_id("saved")]),
             ],
-            reference=new_document("text_editor", a.line, gui.editor_save_new_file(a.path)),
+            reference=new_document("text_editor", a.line + "\n", gui.editor_save_new_file(a.path)),
             reference_api=[
                 gui.act("open_app", app="text_editor"),
                 gui.act("type", text=a.line + "\n"),

@@ -22,6 +22,7 @@ from pcagent.bench.generate.template_base import (
     node,
     subtask,
 )
+from pcagent.bench.generate.template_parts import file_output
 from pcagent.bench.generate.vocabulary import (
     FOLDER_NAMES,
     LOOSE_FILES,
@@ -165,6 +166,6 @@ class FileManagerMoveIntoFolder(SubtaskTemplate[FolderTidying]):
                 FileFixture(path=path, text=text)
                 for path, text in zip(a.files, a.own_texts, strict=False)
             ],
-            output=FlowValue(kind="file", text=f"{target}/{names[0]}", description=names[0]),
+            output=file_output(f"{target}/{names[0]}"),
             moves=tuple(a.files),
         )
