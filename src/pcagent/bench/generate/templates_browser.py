@@ -19,7 +19,6 @@ from pcagent.bench.generate.template_base import (
     SubtaskTemplate,
     TemplateAttributes,
     node,
-    subtask,
 )
 from pcagent.bench.generate.template_parts import lookup_program, report_parts
 from pcagent.bench.generate.vocabulary import NamePool
@@ -99,7 +98,7 @@ class BrowserFilmFact(SubtaskTemplate[FilmLookup]):
                 a, title=a.title, its=its, fact=fact, tell=TELL if slot.report else ""
             ),
             phrasing=a.phrasing,
-            subtask=subtask(slot, self.app, f"Find {a.description} on imdb.com ({a.value})"),
+            subtask=self.subtask_in(slot, f"Find {a.description} on imdb.com ({a.value})"),
             nodes=[
                 node(
                     slot,
@@ -197,7 +196,7 @@ class BrowserPopulation(SubtaskTemplate[PopulationLookup]):
         return Fragment(
             instruction=self.instruction(a, country=a.country, tell=TELL if slot.report else ""),
             phrasing=a.phrasing,
-            subtask=subtask(slot, self.app, f"Find the population of {a.country} ({a.population})"),
+            subtask=self.subtask_in(slot, f"Find the population of {a.country} ({a.population})"),
             nodes=[
                 node(
                     slot,

@@ -16,14 +16,9 @@ from pcagent.bench.generate.template_base import (
     SubtaskTemplate,
     TemplateAttributes,
     node,
-    subtask,
 )
 from pcagent.bench.generate.template_parts import capitalized, carried_or, one_call
-from pcagent.bench.generate.vocabulary import (
-    CITIES,
-    TIMES,
-    NamePool,
-)
+from pcagent.bench.generate.vocabulary import CITIES, TIMES, NamePool
 from pcagent.bench.generate.wording import Phrasing, clock_text, refer_to
 
 # --- clocks ------------------------------------------------------------------------------------
@@ -74,7 +69,7 @@ class ClockSetAlarm(SubtaskTemplate[AlarmTime]):
         return Fragment(
             instruction=self.instruction(a, time=at),
             phrasing=a.phrasing,
-            subtask=subtask(slot, self.app, f"Set an alarm at {clock_text(a.hour, a.minute)}"),
+            subtask=self.subtask_in(slot, f"Set an alarm at {clock_text(a.hour, a.minute)}"),
             nodes=[
                 node(
                     slot,
@@ -137,7 +132,7 @@ class ClockAddWorldClock(SubtaskTemplate[WorldClockCity]):
         return Fragment(
             instruction=self.instruction(a, city=a.reference_to_previous or a.city),
             phrasing=a.phrasing,
-            subtask=subtask(slot, self.app, f"Add {a.city} to the world clocks"),
+            subtask=self.subtask_in(slot, f"Add {a.city} to the world clocks"),
             nodes=[node(slot, "world_clock", "world_clock", {"city": a.city})],
             reference=gui.clock_add_world_clock(a.city),
             reference_api=[gui.act("clock_add_world_clock", city=a.city)],

@@ -17,7 +17,6 @@ from pcagent.bench.generate.template_base import (
     SubtaskTemplate,
     TemplateAttributes,
     node,
-    subtask,
 )
 from pcagent.bench.generate.template_parts import (
     carried_or,
@@ -140,8 +139,8 @@ class EditorReadValue(SubtaskTemplate[NoteReading]):
                 a, file=a.file_name, what=a.description, tell=TELL if slot.report else ""
             ),
             phrasing=a.phrasing,
-            subtask=subtask(
-                slot, self.app, f"Open {a.path} and find {a.description} ({a.value_text})"
+            subtask=self.subtask_in(
+                slot, f"Open {a.path} and find {a.description} ({a.value_text})"
             ),
             nodes=[
                 opened_node(slot, a.file_name, f"{a.file_name} is open in the editor"),
@@ -234,7 +233,7 @@ class EditorWriteValue(SubtaskTemplate[NoteWriting]):
         return Fragment(
             instruction=self.instruction(a, what=what, name=name),
             phrasing=a.phrasing,
-            subtask=subtask(slot, self.app, f"Write {a.value_text} into {a.path}"),
+            subtask=self.subtask_in(slot, f"Write {a.value_text} into {a.path}"),
             nodes=[
                 node(
                     slot, "saved", "file_exists", {"path": a.path}, description=f"{a.path} is saved"

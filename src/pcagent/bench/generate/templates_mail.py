@@ -17,15 +17,9 @@ from pcagent.bench.generate.template_base import (
     SubtaskTemplate,
     TemplateAttributes,
     node,
-    subtask,
 )
 from pcagent.bench.generate.template_parts import one_call
-from pcagent.bench.generate.vocabulary import (
-    LOOSE_FILES,
-    MAIL_SUBJECTS,
-    PEOPLE,
-    NamePool,
-)
+from pcagent.bench.generate.vocabulary import LOOSE_FILES, MAIL_SUBJECTS, PEOPLE, NamePool
 from pcagent.bench.generate.wording import Phrasing
 from pcagent.bench.tasks import FileFixture
 
@@ -123,7 +117,7 @@ class MailSendAttachment(SubtaskTemplate[MailWithAttachment]):
                 subject=a.subject,
             ),
             phrasing=a.phrasing,
-            subtask=subtask(slot, self.app, f"Mail {a.attachment} to {a.address}"),
+            subtask=self.subtask_in(slot, f"Mail {a.attachment} to {a.address}"),
             nodes=[
                 node(
                     slot,

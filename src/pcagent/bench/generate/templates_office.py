@@ -16,7 +16,6 @@ from pcagent.bench.generate.template_base import (
     SubtaskTemplate,
     TemplateAttributes,
     node,
-    subtask,
 )
 from pcagent.bench.generate.template_parts import (
     carried_or,
@@ -104,7 +103,7 @@ class WriterNewDocument(SubtaskTemplate[NewDocument]):
         return Fragment(
             instruction=self.instruction(a, what=what, stem=a.stem),
             phrasing=a.phrasing,
-            subtask=subtask(slot, self.app, f"Write {a.value_text} into {a.path}"),
+            subtask=self.subtask_in(slot, f"Write {a.value_text} into {a.path}"),
             nodes=[
                 node(slot, "saved", "file_exists", {"path": a.path}),
                 node(
@@ -225,7 +224,7 @@ class WriterFormatDocument(SubtaskTemplate[DocumentFormatting]):
         return Fragment(
             instruction=self.instruction(a, name=name, change=words, result=result),
             phrasing=a.phrasing,
-            subtask=subtask(slot, self.app, f"Open {a.path}, {words}, save"),
+            subtask=self.subtask_in(slot, f"Open {a.path}, {words}, save"),
             nodes=[
                 opened_node(slot, a.stem, f"{name} is open"),
                 node(slot, "formatted", check[0], check[1], after=[opened], description=words),
@@ -324,7 +323,7 @@ class SpreadsheetFillCells(SubtaskTemplate[SheetFilling]):
         return Fragment(
             instruction=self.instruction(a, cells=cells, stem=a.stem),
             phrasing=a.phrasing,
-            subtask=subtask(slot, self.app, f"Write {shown} into {a.path}"),
+            subtask=self.subtask_in(slot, f"Write {shown} into {a.path}"),
             nodes=[
                 node(
                     slot,
