@@ -36,18 +36,25 @@ from pcagent.bench.generate.vocabulary import (
 from pcagent.bench.generate.wording import Phrasing, refer_to
 from pcagent.bench.tasks import DocumentSpec, FileFixture
 
-# --- writer: a new document holding a value ------------------------------------------------------
 
+class _OfficeFile(TemplateAttributes):
+    """Attributes of a sub-task on one office file in Documents, named by its stem."""
 
-class NewDocument(TemplateAttributes):
     stem: str
-    text: str
-    value_text: str
-    reference_to_previous: str = ""
+    suffix: ClassVar[str] = ".docx"
 
     @property
     def path(self) -> str:
-        return f"Documents/{self.stem}.docx"
+        return f"Documents/{self.stem}{self.suffix}"
+
+
+# --- writer: a new document holding a value ------------------------------------------------------
+
+
+class NewDocument(_OfficeFile):
+    text: str
+    value_text: str
+    reference_to_previous: str = ""
 
 
 class WriterNewDocument(SubtaskTemplate[NewDocument]):
@@ -144,15 +151,10 @@ _FORMAT_WORDS: dict[str, tuple[str, str]] = {
 }
 
 
-class DocumentFormatting(TemplateAttributes):
-    stem: str
+class DocumentFormatting(_OfficeFile):
     title: str
     paragraphs: list[str]
     formatting: Formatting
-
-    @property
-    def path(self) -> str:
-        return f"Documents/{self.stem}.docx"
 
 
 class WriterFormatDocument(SubtaskTemplate[DocumentFormatting]):
@@ -257,14 +259,10 @@ class WriterFormatDocument(SubtaskTemplate[DocumentFormatting]):
 # --- spreadsheet: values into cells ----------------------------------------------------------
 
 
-class SheetFilling(TemplateAttributes):
-    stem: str
+class SheetFilling(_OfficeFile):
+    suffix: ClassVar[str] = ".xlsx"
     rows: list[tuple[str, int]]
     reference_to_previous: str = ""
-
-    @property
-    def path(self) -> str:
-        return f"Documents/{self.stem}.xlsx"
 
 
 class SpreadsheetFillCells(SubtaskTemplate[SheetFilling]):
