@@ -136,6 +136,10 @@ class SubtaskTemplate(ABC, Generic[A]):
             )
         return self.phrasings[attributes.phrasing].render(**fields)
 
+    def subtask_in(self, slot: Slot, description: str) -> SubtaskSpec:
+        """The subtask a fragment of this template is in ``slot``: in this template's app."""
+        return SubtaskSpec(id=slot.subtask_id, app=self.app, description=description)
+
     def fits_after(self, kinds: frozenset[ValueKind]) -> bool:
         """Whether this template can take one of these kinds of value."""
         return bool(self.consumes & kinds)
@@ -166,7 +170,3 @@ def node(
         final=final,
         description=description,
     )
-
-
-def subtask(slot: Slot, app: str, description: str) -> SubtaskSpec:
-    return SubtaskSpec(id=slot.subtask_id, app=app, description=description)

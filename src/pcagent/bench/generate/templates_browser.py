@@ -8,25 +8,23 @@ that open a page, pick a value out of it and tell it.
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from typing import ClassVar, Literal
 
-from pcagent.agents.program import ProgramStep
 from pcagent.bench.generate import gui_steps as gui
 from pcagent.bench.generate import programs
 from pcagent.bench.generate.flow import FlowValue, ValueKind
-from pcagent.bench.generate.programs import FragmentProgram
 from pcagent.bench.generate.template_base import (
     Fragment,
     Slot,
     SubtaskTemplate,
     TemplateAttributes,
     node,
-    subtask,
 )
-from pcagent.bench.generate.vocabulary import (
-    NamePool,
-)
+from pcagent.bench.generate.template_parts import lookup_program, report_parts
+from pcagent.bench.generate.vocabulary import NamePool
 from pcagent.bench.generate.wording import TELL, Phrasing
+from pcagent.bench.tasks import ReferenceStep, SubGoal
 from pcagent.bench.web.data import FACTS, MOVIES, country_name
 
 #: The offline IMDb's made-up films (ids tt0001...), never the real ones built-in tasks ask about.
@@ -37,41 +35,40 @@ POPULATION_SLUGS: tuple[str, ...] = tuple(
 )
 
 
-def _lookup(
-    slot: Slot, app: str, opened: list[ProgramStep], name: str, description: str
-) -> FragmentProgram:
-    """The steps that open a page, pick the value ``name`` out of it, and (when the task ends
-    with it) tell it."""
-    page = opened[-1].id
-    found = f"s{len(opened) + 1}"
-    steps = [
-        *opened,
-        programs.call(
-            found, "extract_values", text=programs.reference(page), names=[name], what=description
-        ),
-    ]
-    if slot.report:
-        steps.append(programs.report(f"s{len(steps) + 1}", app, found, name, description))
-    return FragmentProgram(tuple(steps), output=programs.reference(found, name))
+@dataclass(frozen=True)
+class _PageVisit:
+    """A page of an offline site the sub-task opens: its checker node and reference steps."""
 
+    slot: Slot
+    host: str
+    path_prefix: str
+    #: How the node's description names the page ("Copper Sky's page").
+    page: str
+    #: What the reference types into the address bar.
+    address: str
+    #: Words of the page's title, for the reference to wait on.
+    title: str
 
-def _report(slot: Slot, value: str, after: str) -> tuple[list, list[gui.ReferenceStep]]:
-    """The answer node and step that end a task by telling ``value``."""
-    if not slot.report:
-        return [], []
-    return (
-        [
-            node(
-                slot,
-                "reported",
-                "answer_is",
-                {"value": value},
-                after=[after],
-                description=f"the agent reported {value}",
-            )
-        ],
-        [gui.act("answer", text=value)],
-    )
+    def parts(self, value: str) -> tuple[list[SubGoal], list[ReferenceStep], list[ReferenceStep]]:
+        """The nodes, the reference steps, and the steps that tell ``value`` when the task ends
+        with it (the API reference opens the page its own way, then tells the same)."""
+        visited = node(
+            self.slot,
+            "visited",
+            "web_visited",
+            {"host": self.host, "path_prefix": self.path_prefix},
+            final=False,
+            description=f"the browser opened {self.page}",
+        )
+        report_nodes, report_steps = report_parts(self.slot, value, visited.id)
+        reference = [
+            gui.act("open_app", app="browser"),
+            gui.act("hotkey", keys=["ctrl", "l"]),
+            gui.act("type", text=self.address + "\n"),
+            gui.wait_for(self.title),
+            *report_steps,
+        ]
+        return [visited, *report_nodes], reference, report_steps
 
 
 # --- browser: a film's fact on imdb.com ----------------------------------------------------------
@@ -127,41 +124,32 @@ class BrowserFilmFact(SubtaskTemplate[FilmLookup]):
 
     def build(self, attributes: FilmLookup, slot: Slot) -> Fragment:
         a = attributes
-        visited = slot.node_id("visited")
         if a.field == "runtime":
             its, fact = "its running time in minutes", f'the running time of "{a.title}" in minutes'
         else:
             its, fact = "the year it came out", f'the year "{a.title}" came out'
-        report_nodes, report_steps = _report(slot, str(a.value), visited)
         url = f"https://www.imdb.com/title/{a.movie_id}/"
+        visit = _PageVisit(
+            slot,
+            host="www.imdb.com",
+            path_prefix=f"/title/{a.movie_id}",
+            page=f"{a.title}'s page",
+            address=url,
+            title=a.title,
+        )
+        nodes, reference, report_steps = visit.parts(str(a.value))
         return Fragment(
             instruction=self.instruction(
                 a, title=a.title, its=its, fact=fact, tell=TELL if slot.report else ""
             ),
             phrasing=a.phrasing,
-            subtask=subtask(slot, self.app, f"Find {a.description} on imdb.com ({a.value})"),
-            nodes=[
-                node(
-                    slot,
-                    "visited",
-                    "web_visited",
-                    {"host": "www.imdb.com", "path_prefix": f"/title/{a.movie_id}"},
-                    final=False,
-                    description=f"the browser opened {a.title}'s page",
-                ),
-                *report_nodes,
-            ],
-            reference=[
-                gui.act("open_app", app="browser"),
-                gui.act("hotkey", keys=["ctrl", "l"]),
-                gui.act("type", text=url + "\n"),
-                gui.wait_for(a.title),
-                *report_steps,
-            ],
+            subtask=self.subtask_in(slot, f"Find {a.description} on imdb.com ({a.value})"),
+            nodes=nodes,
+            reference=reference,
             reference_api=[gui.act("browser_open", url=url), *report_steps],
             # The instruction names the site and the film, not the page: imdb.com's home lists
             # every film by its title.
-            program=_lookup(
+            program=lookup_program(
                 slot,
                 self.app,
                 [
@@ -232,36 +220,27 @@ class BrowserPopulation(SubtaskTemplate[PopulationLookup]):
 
     def build(self, attributes: PopulationLookup, slot: Slot) -> Fragment:
         a = attributes
-        visited = slot.node_id("visited")
-        report_nodes, report_steps = _report(slot, str(a.population), visited)
+        visit = _PageVisit(
+            slot,
+            host="facts.local",
+            path_prefix=f"/population/{a.slug}",
+            page=f"the page on {a.country}",
+            address=f"facts.local/population/{a.slug}",
+            title=f"Population of {a.country}",
+        )
+        nodes, reference, report_steps = visit.parts(str(a.population))
         return Fragment(
             instruction=self.instruction(a, country=a.country, tell=TELL if slot.report else ""),
             phrasing=a.phrasing,
-            subtask=subtask(slot, self.app, f"Find the population of {a.country} ({a.population})"),
-            nodes=[
-                node(
-                    slot,
-                    "visited",
-                    "web_visited",
-                    {"host": "facts.local", "path_prefix": f"/population/{a.slug}"},
-                    final=False,
-                    description=f"the browser opened the page on {a.country}",
-                ),
-                *report_nodes,
-            ],
-            reference=[
-                gui.act("open_app", app="browser"),
-                gui.act("hotkey", keys=["ctrl", "l"]),
-                gui.act("type", text=f"facts.local/population/{a.slug}\n"),
-                gui.wait_for(f"Population of {a.country}"),
-                *report_steps,
-            ],
+            subtask=self.subtask_in(slot, f"Find the population of {a.country} ({a.population})"),
+            nodes=nodes,
+            reference=reference,
             reference_api=[
                 gui.act("browser_open", url=f"http://facts.local/population/{a.slug}"),
                 *report_steps,
             ],
             # The site's population index lists every country by its name.
-            program=_lookup(
+            program=lookup_program(
                 slot,
                 self.app,
                 [

@@ -19,13 +19,8 @@ from pcagent.bench.generate.template_base import (
     SubtaskTemplate,
     TemplateAttributes,
     node,
-    subtask,
 )
-from pcagent.bench.generate.vocabulary import (
-    NUMBERS,
-    RESERVED_NUMBERS,
-    NamePool,
-)
+from pcagent.bench.generate.vocabulary import NUMBERS, RESERVED_NUMBERS, NamePool
 from pcagent.bench.generate.wording import Phrasing, refer_to
 
 # --- calculator --------------------------------------------------------------------------------
@@ -109,8 +104,8 @@ class CalculatorCompute(SubtaskTemplate[Calculation]):
                 a, calculation=calculation, expression=f"{left} {a.operation} {a.right}"
             ),
             phrasing=a.phrasing,
-            subtask=subtask(
-                slot, self.app, f"Compute {a.left} {_SYMBOLS[a.operation]} {a.right} = {a.result}"
+            subtask=self.subtask_in(
+                slot, f"Compute {a.left} {_SYMBOLS[a.operation]} {a.right} = {a.result}"
             ),
             nodes=[
                 node(

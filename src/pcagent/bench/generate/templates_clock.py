@@ -9,22 +9,16 @@ import random
 from typing import ClassVar
 
 from pcagent.bench.generate import gui_steps as gui
-from pcagent.bench.generate import programs
 from pcagent.bench.generate.flow import FlowValue, ValueKind
-from pcagent.bench.generate.programs import FragmentProgram, given
 from pcagent.bench.generate.template_base import (
     Fragment,
     Slot,
     SubtaskTemplate,
     TemplateAttributes,
     node,
-    subtask,
 )
-from pcagent.bench.generate.vocabulary import (
-    CITIES,
-    TIMES,
-    NamePool,
-)
+from pcagent.bench.generate.template_parts import capitalized, carried_or, one_call
+from pcagent.bench.generate.vocabulary import CITIES, TIMES, NamePool
 from pcagent.bench.generate.wording import Phrasing, clock_text, refer_to
 
 # --- clocks ------------------------------------------------------------------------------------
@@ -63,7 +57,7 @@ class ClockSetAlarm(SubtaskTemplate[AlarmTime]):
             return AlarmTime(
                 hour=hour,
                 minute=minute,
-                name=given.description[:1].upper() + given.description[1:],
+                name=capitalized(given.description),
                 reference_to_previous=refer_to(given),
             )
         hour, minute = rng.choice(TIMES)
@@ -75,7 +69,7 @@ class ClockSetAlarm(SubtaskTemplate[AlarmTime]):
         return Fragment(
             instruction=self.instruction(a, time=at),
             phrasing=a.phrasing,
-            subtask=subtask(slot, self.app, f"Set an alarm at {clock_text(a.hour, a.minute)}"),
+            subtask=self.subtask_in(slot, f"Set an alarm at {clock_text(a.hour, a.minute)}"),
             nodes=[
                 node(
                     slot,
@@ -91,14 +85,10 @@ class ClockSetAlarm(SubtaskTemplate[AlarmTime]):
             ],
             # No name: the instruction gives none, and a program copied from memory should not
             # invent one.
-            program=FragmentProgram(
-                (
-                    programs.call(
-                        "s1",
-                        "set_alarm",
-                        time=given() if a.reference_to_previous else clock_text(a.hour, a.minute),
-                    ),
-                )
+            program=one_call(
+                "set_alarm",
+                hands_on=False,
+                time=carried_or(a.reference_to_previous, clock_text(a.hour, a.minute)),
             ),
         )
 
@@ -142,17 +132,11 @@ class ClockAddWorldClock(SubtaskTemplate[WorldClockCity]):
         return Fragment(
             instruction=self.instruction(a, city=a.reference_to_previous or a.city),
             phrasing=a.phrasing,
-            subtask=subtask(slot, self.app, f"Add {a.city} to the world clocks"),
+            subtask=self.subtask_in(slot, f"Add {a.city} to the world clocks"),
             nodes=[node(slot, "world_clock", "world_clock", {"city": a.city})],
             reference=gui.clock_add_world_clock(a.city),
             reference_api=[gui.act("clock_add_world_clock", city=a.city)],
-            program=FragmentProgram(
-                (
-                    programs.call(
-                        "s1",
-                        "add_world_clock",
-                        city=given() if a.reference_to_previous else a.city,
-                    ),
-                )
+            program=one_call(
+                "add_world_clock", hands_on=False, city=carried_or(a.reference_to_previous, a.city)
             ),
         )

@@ -11,25 +11,32 @@ from typing import ClassVar, Literal
 from pcagent.bench.generate import gui_steps as gui
 from pcagent.bench.generate import programs
 from pcagent.bench.generate.flow import FlowValue, ValueKind
-from pcagent.bench.generate.programs import FragmentProgram, given
 from pcagent.bench.generate.template_base import (
     Fragment,
     Slot,
     SubtaskTemplate,
     TemplateAttributes,
     node,
-    subtask,
+)
+from pcagent.bench.generate.template_parts import (
+    carried_or,
+    file_output,
+    line_to_write,
+    lookup_program,
+    new_document,
+    one_call,
+    opened_node,
+    report_parts,
 )
 from pcagent.bench.generate.vocabulary import (
     CITIES,
     NOTE_TOPICS,
     NUMBERS,
-    SHEET_LABELS,
     TEXT_FILE_STEMS,
     TIMES,
     NamePool,
 )
-from pcagent.bench.generate.wording import TELL, Phrasing, clock_text, refer_to
+from pcagent.bench.generate.wording import TELL, Phrasing, clock_text
 from pcagent.bench.tasks import FileFixture
 
 # --- text editor: read a value from a note ---------------------------------------------------------
@@ -126,55 +133,29 @@ class EditorReadValue(SubtaskTemplate[NoteReading]):
             f"{a.title}\n\n{a.number_label}: {a.number}\n"
             f"{a.time_label}: {clock_text(a.hour, a.minute)}\n{a.city_label}: {a.city}\n"
         )
-        nodes = [
-            node(
-                slot,
-                "opened",
-                "window_title_contains",
-                {"text": a.file_name},
-                final=False,
-                description=f"{a.file_name} is open in the editor",
-            ),
-        ]
-        reference = gui.editor_open_file(a.path)
-        reference_api = [gui.act("editor_open", path=a.path)]
-        # The value is named by its kind ("time"), as the Manager's own example names it.
-        steps = [
-            programs.call("s1", "read_text_file", path=a.path),
-            programs.call(
-                "s2",
-                "extract_values",
-                text=programs.reference("s1"),
-                names=[a.asked],
-                what=a.description,
-            ),
-        ]
-        if slot.report:
-            nodes.append(
-                node(
-                    slot,
-                    "reported",
-                    "answer_is",
-                    {"value": a.value_text},
-                    after=[slot.node_id("opened")],
-                    description=f"the agent reported {a.value_text}",
-                )
-            )
-            reference.append(gui.act("answer", text=a.value_text))
-            reference_api.append(gui.act("answer", text=a.value_text))
-            steps.append(programs.report("s3", self.app, "s2", a.asked, a.description))
+        report_nodes, report_steps = report_parts(slot, a.value_text, slot.node_id("opened"))
         return Fragment(
             instruction=self.instruction(
                 a, file=a.file_name, what=a.description, tell=TELL if slot.report else ""
             ),
             phrasing=a.phrasing,
-            subtask=subtask(
-                slot, self.app, f"Open {a.path} and find {a.description} ({a.value_text})"
+            subtask=self.subtask_in(
+                slot, f"Open {a.path} and find {a.description} ({a.value_text})"
             ),
-            nodes=nodes,
-            reference=reference,
-            reference_api=reference_api,
-            program=FragmentProgram(tuple(steps), output=programs.reference("s2", a.asked)),
+            nodes=[
+                opened_node(slot, a.file_name, f"{a.file_name} is open in the editor"),
+                *report_nodes,
+            ],
+            reference=[*gui.editor_open_file(a.path), *report_steps],
+            reference_api=[gui.act("editor_open", path=a.path), *report_steps],
+            # The value is named by its kind ("time"), as the Manager's own example names it.
+            program=lookup_program(
+                slot,
+                self.app,
+                [programs.call("s1", "read_text_file", path=a.path)],
+                a.asked,
+                a.description,
+            ),
             files=[FileFixture(path=a.path, text=text)],
             output=FlowValue(kind=a.asked, text=a.value_text, description=a.description),
         )
@@ -232,21 +213,13 @@ class EditorWriteValue(SubtaskTemplate[NoteWriting]):
         self, rng: random.Random, names: NamePool, given: FlowValue | None, wanted: ValueKind | None
     ) -> NoteWriting:
         path = f"Documents/{names.pick(TEXT_FILE_STEMS, 'text file name')}.txt"
-        if given is not None and given.kind in self.consumes:
-            label = given.description[:1].upper() + given.description[1:]
-            return NoteWriting(
-                path=path,
-                line=f"{label}: {given.text}",
-                kind=given.kind,  # type: ignore[arg-type]
-                value_text=given.text,
-                reference_to_previous=refer_to(given),
-            )
-        number = rng.choice(NUMBERS)
+        line = line_to_write(rng, given, self.consumes, ": ")
         return NoteWriting(
             path=path,
-            line=f"{rng.choice(SHEET_LABELS)}: {number}",
-            kind="number",
-            value_text=str(number),
+            line=line.text,
+            kind=line.kind,  # type: ignore[arg-type]
+            value_text=line.value_text,
+            reference_to_previous=line.reference_to_previous,
         )
 
     def build(self, attributes: NoteWriting, slot: Slot) -> Fragment:
@@ -254,51 +227,27 @@ class EditorWriteValue(SubtaskTemplate[NoteWriting]):
         name = a.path.rsplit("/", 1)[-1]
         what = a.reference_to_previous or f'the line "{a.line}"'
         if a.kind == "number":
-            value_node = node(
-                slot,
-                "value",
-                "text_file_has_number",
-                {"path": a.path, "value": a.value_text},
-                after=[slot.node_id("saved")],
-            )
+            check = ("text_file_has_number", {"path": a.path, "value": a.value_text})
         else:
-            value_node = node(
-                slot,
-                "value",
-                "text_file_contains",
-                {"path": a.path, "texts": [a.value_text]},
-                after=[slot.node_id("saved")],
-            )
+            check = ("text_file_contains", {"path": a.path, "texts": [a.value_text]})
         return Fragment(
             instruction=self.instruction(a, what=what, name=name),
             phrasing=a.phrasing,
-            subtask=subtask(slot, self.app, f"Write {a.value_text} into {a.path}"),
+            subtask=self.subtask_in(slot, f"Write {a.value_text} into {a.path}"),
             nodes=[
                 node(
                     slot, "saved", "file_exists", {"path": a.path}, description=f"{a.path} is saved"
                 ),
-                value_node,
+                node(slot, "value", *check, after=[slot.node_id("saved")]),
             ],
-            reference=[
-                gui.act("open_app", app="text_editor"),
-                gui.act("type", text=a.line + "\n"),
-                *gui.editor_save_new_file(a.path),
-            ],
+            reference=new_document("text_editor", a.line + "\n", gui.editor_save_new_file(a.path)),
             reference_api=[
                 gui.act("open_app", app="text_editor"),
                 gui.act("type", text=a.line + "\n"),
                 gui.act("editor_save_as", path=a.path),
             ],
-            program=FragmentProgram(
-                (
-                    programs.call(
-                        "s1",
-                        "write_text_file",
-                        path=a.path,
-                        text=given() if a.reference_to_previous else a.line,
-                    ),
-                ),
-                output=programs.reference("s1"),
+            program=one_call(
+                "write_text_file", path=a.path, text=carried_or(a.reference_to_previous, a.line)
             ),
-            output=FlowValue(kind="file", text=a.path, description=name),
+            output=file_output(a.path),
         )

@@ -20,13 +20,9 @@ from pcagent.bench.generate.template_base import (
     SubtaskTemplate,
     TemplateAttributes,
     node,
-    subtask,
 )
-from pcagent.bench.generate.vocabulary import (
-    FOLDER_NAMES,
-    LOOSE_FILES,
-    NamePool,
-)
+from pcagent.bench.generate.template_parts import file_output
+from pcagent.bench.generate.vocabulary import FOLDER_NAMES, LOOSE_FILES, NamePool
 from pcagent.bench.generate.wording import Phrasing
 from pcagent.bench.tasks import FileFixture, SubGoal
 
@@ -151,7 +147,7 @@ class FileManagerMoveIntoFolder(SubtaskTemplate[FolderTidying]):
         return Fragment(
             instruction=self.instruction(a, folder=a.folder, files=listed),
             phrasing=a.phrasing,
-            subtask=subtask(slot, self.app, f"Create {target} and move {listed} into it"),
+            subtask=self.subtask_in(slot, f"Create {target} and move {listed} into it"),
             nodes=nodes,
             reference=reference,
             reference_api=reference_api,
@@ -165,6 +161,6 @@ class FileManagerMoveIntoFolder(SubtaskTemplate[FolderTidying]):
                 FileFixture(path=path, text=text)
                 for path, text in zip(a.files, a.own_texts, strict=False)
             ],
-            output=FlowValue(kind="file", text=f"{target}/{names[0]}", description=names[0]),
+            output=file_output(f"{target}/{names[0]}"),
             moves=tuple(a.files),
         )

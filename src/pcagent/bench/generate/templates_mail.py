@@ -9,23 +9,17 @@ import random
 from typing import ClassVar
 
 from pcagent.bench.generate import gui_steps as gui
-from pcagent.bench.generate import programs
 from pcagent.bench.generate.flow import FlowValue, ValueKind
-from pcagent.bench.generate.programs import FragmentProgram, given
+from pcagent.bench.generate.programs import given
 from pcagent.bench.generate.template_base import (
     Fragment,
     Slot,
     SubtaskTemplate,
     TemplateAttributes,
     node,
-    subtask,
 )
-from pcagent.bench.generate.vocabulary import (
-    LOOSE_FILES,
-    MAIL_SUBJECTS,
-    PEOPLE,
-    NamePool,
-)
+from pcagent.bench.generate.template_parts import one_call
+from pcagent.bench.generate.vocabulary import LOOSE_FILES, MAIL_SUBJECTS, PEOPLE, NamePool
 from pcagent.bench.generate.wording import Phrasing
 from pcagent.bench.tasks import FileFixture
 
@@ -123,7 +117,7 @@ class MailSendAttachment(SubtaskTemplate[MailWithAttachment]):
                 subject=a.subject,
             ),
             phrasing=a.phrasing,
-            subtask=subtask(slot, self.app, f"Mail {a.attachment} to {a.address}"),
+            subtask=self.subtask_in(slot, f"Mail {a.attachment} to {a.address}"),
             nodes=[
                 node(
                     slot,
@@ -149,16 +143,12 @@ class MailSendAttachment(SubtaskTemplate[MailWithAttachment]):
                 gui.act("mail_send"),
             ],
             # No body: the instruction gives none (the reference's greeting is the author's).
-            program=FragmentProgram(
-                (
-                    programs.call(
-                        "s1",
-                        "send_mail",
-                        to=[a.address],
-                        subject=a.subject,
-                        attachments=[given() if not a.own_text else a.attachment],
-                    ),
-                )
+            program=one_call(
+                "send_mail",
+                hands_on=False,
+                to=[a.address],
+                subject=a.subject,
+                attachments=[given() if not a.own_text else a.attachment],
             ),
             files=[FileFixture(path=a.attachment, text=a.own_text)] if a.own_text else [],
             services=("mail",),

@@ -8,16 +8,22 @@ from typing import ClassVar, Literal
 from pydantic import JsonValue
 
 from pcagent.bench.generate import gui_steps as gui
-from pcagent.bench.generate import programs
 from pcagent.bench.generate.flow import FlowValue, ValueKind
-from pcagent.bench.generate.programs import FragmentProgram, given
+from pcagent.bench.generate.programs import given
 from pcagent.bench.generate.template_base import (
     Fragment,
     Slot,
     SubtaskTemplate,
     TemplateAttributes,
     node,
-    subtask,
+)
+from pcagent.bench.generate.template_parts import (
+    carried_or,
+    file_output,
+    line_to_write,
+    new_document,
+    one_call,
+    opened_node,
 )
 from pcagent.bench.generate.vocabulary import (
     ARTICLES,
@@ -30,18 +36,25 @@ from pcagent.bench.generate.vocabulary import (
 from pcagent.bench.generate.wording import Phrasing, refer_to
 from pcagent.bench.tasks import DocumentSpec, FileFixture
 
-# --- writer: a new document holding a value ------------------------------------------------------
 
+class _OfficeFile(TemplateAttributes):
+    """Attributes of a sub-task on one office file in Documents, named by its stem."""
 
-class NewDocument(TemplateAttributes):
     stem: str
-    text: str
-    value_text: str
-    reference_to_previous: str = ""
+    suffix: ClassVar[str] = ".docx"
 
     @property
     def path(self) -> str:
-        return f"Documents/{self.stem}.docx"
+        return f"Documents/{self.stem}{self.suffix}"
+
+
+# --- writer: a new document holding a value ------------------------------------------------------
+
+
+class NewDocument(_OfficeFile):
+    text: str
+    value_text: str
+    reference_to_previous: str = ""
 
 
 class WriterNewDocument(SubtaskTemplate[NewDocument]):
@@ -83,19 +96,12 @@ class WriterNewDocument(SubtaskTemplate[NewDocument]):
         self, rng: random.Random, names: NamePool, given: FlowValue | None, wanted: ValueKind | None
     ) -> NewDocument:
         stem = names.pick(DOCUMENT_STEMS, "document name")
-        if given is not None and given.kind in self.consumes:
-            label = given.description[:1].upper() + given.description[1:]
-            return NewDocument(
-                stem=stem,
-                text=f"{label}: {given.text}",
-                value_text=given.text,
-                reference_to_previous=refer_to(given),
-            )
-        number = rng.choice(NUMBERS)
+        line = line_to_write(rng, given, self.consumes, " this week: ")
         return NewDocument(
             stem=stem,
-            text=f"{rng.choice(SHEET_LABELS)} this week: {number}",
-            value_text=str(number),
+            text=line.text,
+            value_text=line.value_text,
+            reference_to_previous=line.reference_to_previous,
         )
 
     def build(self, attributes: NewDocument, slot: Slot) -> Fragment:
@@ -104,7 +110,7 @@ class WriterNewDocument(SubtaskTemplate[NewDocument]):
         return Fragment(
             instruction=self.instruction(a, what=what, stem=a.stem),
             phrasing=a.phrasing,
-            subtask=subtask(slot, self.app, f"Write {a.value_text} into {a.path}"),
+            subtask=self.subtask_in(slot, f"Write {a.value_text} into {a.path}"),
             nodes=[
                 node(slot, "saved", "file_exists", {"path": a.path}),
                 node(
@@ -116,28 +122,20 @@ class WriterNewDocument(SubtaskTemplate[NewDocument]):
                     description=f"{a.path} holds {a.value_text}",
                 ),
             ],
-            reference=[
-                gui.act("open_app", app="writer"),
-                gui.act("type", text=a.text + "\n"),
-                *gui.office_save_new_document(f"Documents/{a.stem}", f"{a.stem}.docx"),
-            ],
+            reference=new_document(
+                "writer",
+                a.text + "\n",
+                gui.office_save_new_document(f"Documents/{a.stem}", f"{a.stem}.docx"),
+            ),
             reference_api=[
                 gui.act("open_app", app="writer"),
                 gui.act("writer_insert", text=a.text),
                 gui.act("writer_save", path=a.path),
             ],
-            program=FragmentProgram(
-                (
-                    programs.call(
-                        "s1",
-                        "write_document",
-                        path=a.path,
-                        text=given() if a.reference_to_previous else a.text,
-                    ),
-                ),
-                output=programs.reference("s1"),
+            program=one_call(
+                "write_document", path=a.path, text=carried_or(a.reference_to_previous, a.text)
             ),
-            output=FlowValue(kind="file", text=a.path, description=f"{a.stem}.docx"),
+            output=file_output(a.path),
         )
 
 
@@ -153,15 +151,10 @@ _FORMAT_WORDS: dict[str, tuple[str, str]] = {
 }
 
 
-class DocumentFormatting(TemplateAttributes):
-    stem: str
+class DocumentFormatting(_OfficeFile):
     title: str
     paragraphs: list[str]
     formatting: Formatting
-
-    @property
-    def path(self) -> str:
-        return f"Documents/{self.stem}.docx"
 
 
 class WriterFormatDocument(SubtaskTemplate[DocumentFormatting]):
@@ -233,16 +226,9 @@ class WriterFormatDocument(SubtaskTemplate[DocumentFormatting]):
         return Fragment(
             instruction=self.instruction(a, name=name, change=words, result=result),
             phrasing=a.phrasing,
-            subtask=subtask(slot, self.app, f"Open {a.path}, {words}, save"),
+            subtask=self.subtask_in(slot, f"Open {a.path}, {words}, save"),
             nodes=[
-                node(
-                    slot,
-                    "opened",
-                    "window_title_contains",
-                    {"text": a.stem},
-                    final=False,
-                    description=f"{name} is open",
-                ),
+                opened_node(slot, a.stem, f"{name} is open"),
                 node(slot, "formatted", check[0], check[1], after=[opened], description=words),
             ],
             reference=[
@@ -262,28 +248,21 @@ class WriterFormatDocument(SubtaskTemplate[DocumentFormatting]):
                 api,
                 gui.act("writer_save"),
             ],
-            program=FragmentProgram(
-                (programs.call("s1", "format_paragraphs", path=a.path, **change, save=True),),
-                output=programs.reference("s1"),
-            ),
+            program=one_call("format_paragraphs", path=a.path, **change, save=True),
             files=[
                 FileFixture(path=a.path, docx=DocumentSpec(title=a.title, paragraphs=a.paragraphs))
             ],
-            output=FlowValue(kind="file", text=a.path, description=name),
+            output=file_output(a.path),
         )
 
 
 # --- spreadsheet: values into cells ----------------------------------------------------------
 
 
-class SheetFilling(TemplateAttributes):
-    stem: str
+class SheetFilling(_OfficeFile):
+    suffix: ClassVar[str] = ".xlsx"
     rows: list[tuple[str, int]]
     reference_to_previous: str = ""
-
-    @property
-    def path(self) -> str:
-        return f"Documents/{self.stem}.xlsx"
 
 
 class SpreadsheetFillCells(SubtaskTemplate[SheetFilling]):
@@ -342,7 +321,7 @@ class SpreadsheetFillCells(SubtaskTemplate[SheetFilling]):
         return Fragment(
             instruction=self.instruction(a, cells=cells, stem=a.stem),
             phrasing=a.phrasing,
-            subtask=subtask(slot, self.app, f"Write {shown} into {a.path}"),
+            subtask=self.subtask_in(slot, f"Write {shown} into {a.path}"),
             nodes=[
                 node(
                     slot,
@@ -352,21 +331,18 @@ class SpreadsheetFillCells(SubtaskTemplate[SheetFilling]):
                     description=f"{a.path} has the rows {shown}",
                 ),
             ],
-            reference=[
-                gui.act("open_app", app="spreadsheet"),
-                gui.act("type", text=typed),
-                *gui.office_save_new_document(f"Documents/{a.stem}", f"{a.stem}.xlsx"),
-            ],
+            reference=new_document(
+                "spreadsheet",
+                typed,
+                gui.office_save_new_document(f"Documents/{a.stem}", f"{a.stem}.xlsx"),
+            ),
             reference_api=[
                 gui.act("open_app", app="spreadsheet"),
                 gui.act("sheet_set", cell="A1", values=[[label, value] for label, value in a.rows]),
                 gui.act("sheet_save", path=a.path),
             ],
-            program=FragmentProgram(
-                (programs.call("s1", "fill_cells", rows=self._rows(a), save_as=a.path),),
-                output=programs.reference("s1"),
-            ),
-            output=FlowValue(kind="file", text=a.path, description=f"{a.stem}.xlsx"),
+            program=one_call("fill_cells", rows=self._rows(a), save_as=a.path),
+            output=file_output(a.path),
         )
 
     @staticmethod

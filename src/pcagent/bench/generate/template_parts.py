@@ -1,0 +1,132 @@
+"""Pieces that several sub-task templates build the same way.
+
+Templates of different applications still share much of what they produce: a value carried from
+the sub-task before or written out, a program of one skill call, a file handed on to the next
+sub-task, the node and step that end a task by telling a value, the steps that look a value up
+in text. Each lives here once, so every template words, checks and solves them alike.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from pydantic import JsonValue
+
+from pcagent.agents.program import ProgramStep
+from pcagent.bench.generate import gui_steps as gui
+from pcagent.bench.generate import programs
+from pcagent.bench.generate.flow import FlowValue, ValueKind
+from pcagent.bench.generate.programs import FragmentProgram, given
+from pcagent.bench.generate.template_base import Slot, node
+from pcagent.bench.generate.vocabulary import NUMBERS, SHEET_LABELS
+from pcagent.bench.generate.wording import refer_to
+from pcagent.bench.tasks import ReferenceStep, SubGoal
+
+
+def capitalized(description: str) -> str:
+    """A value's description as a label that starts a line ("Departure time: 06:35")."""
+    return description[:1].upper() + description[1:]
+
+
+def carried_or(reference_to_previous: str, literal: JsonValue) -> JsonValue:
+    """A program argument: the value handed on by the step before when the instruction refers
+    to it, else the literal the instruction gives."""
+    return given() if reference_to_previous else literal
+
+
+def one_call(skill: str, *, hands_on: bool = True, **args: JsonValue) -> FragmentProgram:
+    """A program of one skill call; ``hands_on``: its result is the sub-task's output."""
+    step = programs.call("s1", skill, **args)
+    if hands_on:
+        return FragmentProgram((step,), output=programs.reference("s1"))
+    return FragmentProgram((step,))
+
+
+def file_output(path: str) -> FlowValue:
+    """A saved file handed on to the next sub-task, named by its file name."""
+    return FlowValue(kind="file", text=path, description=path.rsplit("/", 1)[-1])
+
+
+def opened_node(slot: Slot, text: str, description: str) -> SubGoal:
+    """The passing node "a window whose title holds ``text`` is open"."""
+    return node(
+        slot,
+        "opened",
+        "window_title_contains",
+        {"text": text},
+        final=False,
+        description=description,
+    )
+
+
+def new_document(app: str, text: str, save: list[ReferenceStep]) -> list[ReferenceStep]:
+    """The reference steps that type ``text`` into a new document of ``app`` and save it."""
+    return [gui.act("open_app", app=app), gui.act("type", text=text), *save]
+
+
+@dataclass(frozen=True)
+class Line:
+    """A line to write: the carried value labelled by its description, or a drawn number."""
+
+    text: str
+    kind: ValueKind
+    value_text: str
+    reference_to_previous: str = ""
+
+
+def line_to_write(
+    rng: random.Random, given_value: FlowValue | None, accepted: frozenset[ValueKind], joiner: str
+) -> Line:
+    """The line a writing template puts down: ``given_value`` when it is of an ``accepted``
+    kind, else a drawn label and number joined by ``joiner`` (": ", " this week: ")."""
+    if given_value is not None and given_value.kind in accepted:
+        return Line(
+            text=f"{capitalized(given_value.description)}: {given_value.text}",
+            kind=given_value.kind,
+            value_text=given_value.text,
+            reference_to_previous=refer_to(given_value),
+        )
+    number = rng.choice(NUMBERS)
+    return Line(
+        text=f"{rng.choice(SHEET_LABELS)}{joiner}{number}", kind="number", value_text=str(number)
+    )
+
+
+def report_parts(slot: Slot, value: str, after: str) -> tuple[list[SubGoal], list[ReferenceStep]]:
+    """The answer node and step that end a task by telling ``value`` (none when the task goes
+    on after this sub-task)."""
+    if not slot.report:
+        return [], []
+    return (
+        [
+            node(
+                slot,
+                "reported",
+                "answer_is",
+                {"value": value},
+                after=[after],
+                description=f"the agent reported {value}",
+            )
+        ],
+        [gui.act("answer", text=value)],
+    )
+
+
+def lookup_program(
+    slot: Slot, app: str, opened: Sequence[ProgramStep], name: str, description: str
+) -> FragmentProgram:
+    """The steps that open a text (a file, a page), pick the value ``name`` out of it, and
+    (when the task ends with it) tell it."""
+    page = opened[-1].id
+    found = f"s{len(opened) + 1}"
+    steps = [
+        *opened,
+        programs.call(
+            found, "extract_values", text=programs.reference(page), names=[name], what=description
+        ),
+    ]
+    if slot.report:
+        steps.append(programs.report(f"s{len(steps) + 1}", app, found, name, description))
+    return FragmentProgram(tuple(steps), output=programs.reference(found, name))
