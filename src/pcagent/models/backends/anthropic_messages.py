@@ -13,48 +13,23 @@ from typing import Any
 
 import anthropic
 
-from pcagent.models.backend import BackendInfo, ChatRequest, Completion
-from pcagent.models.backends.wire import image_base64, resolve_api_key, sdk_error
+from pcagent.models.backend import ChatRequest, Completion
+from pcagent.models.backends.wire import HttpAdapter, image_base64, sdk_error
 from pcagent.models.messages import ImagePart, Message
 
 DEFAULT_KEY_ENV = "ANTHROPIC_API_KEY"
 _TOOL_NAME = "reply"
 
 
-class AnthropicBackend:
-    """One Claude model. Same key rules as the OpenAI adapter, with ``ANTHROPIC_API_KEY``."""
+class AnthropicBackend(HttpAdapter):
+    """One Claude model (key rules: :class:`HttpAdapter`, with ``ANTHROPIC_API_KEY``)."""
 
-    def __init__(
-        self,
-        base_url: str = "",
-        *,
-        info: BackendInfo,
-        model: str,
-        api_key: str = "",
-        api_key_env: str = DEFAULT_KEY_ENV,
-        timeout_s: float = 120.0,
-        profile: str = "",
-    ):
-        self._model = model
-        self._info = info
-        self._key_env = api_key_env or DEFAULT_KEY_ENV
-        self._where = base_url or "the Anthropic API"
-        setting = f"[models.profiles.{profile}]" if profile else "the model profile"
-        key = resolve_api_key(
-            api_key,
-            self._key_env,
-            base_url,
-            f"{setting} uses the Anthropic API but {self._key_env} is not set; "
-            f"export {self._key_env}=...",
-        )
-        self._setting = setting
-        self._client = anthropic.Anthropic(
-            api_key=key, base_url=base_url or None, timeout=timeout_s, max_retries=0
-        )
+    provider = "Anthropic"
+    default_key_env = DEFAULT_KEY_ENV
+    _client: anthropic.Anthropic
 
-    @property
-    def info(self) -> BackendInfo:
-        return self._info
+    def _connect(self, key: str, base_url: str | None, timeout_s: float) -> anthropic.Anthropic:
+        return anthropic.Anthropic(api_key=key, base_url=base_url, timeout=timeout_s, max_retries=0)
 
     def complete(self, request: ChatRequest) -> Completion:
         system = "\n\n".join(m.text for m in request.messages if m.role == "system")
@@ -105,9 +80,6 @@ class AnthropicBackend:
             cached_prompt_tokens=cache_read,
             truncated=response.stop_reason == "max_tokens",
         )
-
-    def close(self) -> None:
-        self._client.close()
 
 
 def _to_anthropic(message: Message) -> dict[str, Any]:

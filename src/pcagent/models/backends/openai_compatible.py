@@ -12,52 +12,25 @@ from typing import Any
 import openai
 
 from pcagent.errors import ModelRequestError, ModelTransientError
-from pcagent.models.backend import BackendInfo, ChatRequest, Completion
-from pcagent.models.backends.wire import data_url, resolve_api_key, sdk_error
+from pcagent.models.backend import ChatRequest, Completion
+from pcagent.models.backends.wire import HttpAdapter, data_url, sdk_error
 from pcagent.models.messages import ImagePart, Message
 
 DEFAULT_KEY_ENV = "OPENAI_API_KEY"
 
 
-class OpenAICompatibleBackend:
-    """One model on one OpenAI-compatible server.
+class OpenAICompatibleBackend(HttpAdapter):
+    """One model on one OpenAI-compatible server (key rules: :class:`HttpAdapter`)."""
 
-    ``api_key`` wins over ``api_key_env``. With neither set: an error for the official API, and
-    a placeholder key for a configured ``base_url`` (local servers rarely check keys; one that
-    does answers 401, reported as :class:`ModelAuthenticationError` naming the variable).
-    """
+    provider = "OpenAI"
+    default_key_env = DEFAULT_KEY_ENV
+    key_advice = " or set base_url to an OpenAI-compatible server"
+    _client: openai.OpenAI
+    #: Set False, for this adapter only, once the server refuses the ``json_schema`` format.
+    _schema_format_supported = True
 
-    def __init__(
-        self,
-        base_url: str = "",
-        *,
-        info: BackendInfo,
-        model: str,
-        api_key: str = "",
-        api_key_env: str = DEFAULT_KEY_ENV,
-        timeout_s: float = 120.0,
-        profile: str = "",
-    ):
-        self._model = model
-        self._info = info
-        self._key_env = api_key_env or DEFAULT_KEY_ENV
-        self._where = base_url or "the OpenAI API"
-        self._setting = f"[models.profiles.{profile}]" if profile else "the model profile"
-        key = resolve_api_key(
-            api_key,
-            self._key_env,
-            base_url,
-            f"{self._setting} uses the OpenAI API but {self._key_env} is not set; "
-            f"export {self._key_env}=... or set base_url to an OpenAI-compatible server",
-        )
-        self._client = openai.OpenAI(
-            api_key=key, base_url=base_url or None, timeout=timeout_s, max_retries=0
-        )
-        self._schema_format_supported = True
-
-    @property
-    def info(self) -> BackendInfo:
-        return self._info
+    def _connect(self, key: str, base_url: str | None, timeout_s: float) -> openai.OpenAI:
+        return openai.OpenAI(api_key=key, base_url=base_url, timeout=timeout_s, max_retries=0)
 
     def complete(self, request: ChatRequest) -> Completion:
         use_format = request.constrained and self._schema_format_supported
@@ -110,9 +83,6 @@ class OpenAICompatibleBackend:
             cached_prompt_tokens=(getattr(details, "cached_tokens", 0) or 0) if details else 0,
             truncated=choice.finish_reason == "length",
         )
-
-    def close(self) -> None:
-        self._client.close()
 
 
 def _to_openai(message: Message) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""Small helpers shared by the HTTP adapters: data URLs, API keys and error wording.
+"""What the HTTP adapters share: their settings and API key, data URLs and error wording.
 
 The OpenAI and Anthropic SDKs name their errors alike, so one translation into pcagent's typed
 model errors serves both and keeps their messages the same.
@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 import os
 from types import ModuleType
+from typing import Any, ClassVar
 
 from pcagent.errors import (
     MissingApiKeyError,
@@ -16,7 +17,7 @@ from pcagent.errors import (
     ModelRequestError,
     ModelTransientError,
 )
-from pcagent.models.backend import prompt_too_long
+from pcagent.models.backend import BackendInfo, prompt_too_long
 from pcagent.models.messages import ImagePart
 
 
@@ -78,3 +79,55 @@ def sdk_error(
             return too_long
         return ModelRequestError(f"{where} refused the request (HTTP {status}): {error}")
     return ModelRequestError(f"{where}: {error}")
+
+
+class HttpAdapter:
+    """The settings every hosted-API adapter takes, and its SDK client.
+
+    ``api_key`` wins over ``api_key_env`` (default: the provider's variable). With neither set:
+    an error for the provider's own API, and a placeholder key for a configured ``base_url``
+    (local servers rarely check keys; one that does answers 401, reported as
+    :class:`ModelAuthenticationError` naming the variable).
+    """
+
+    #: The provider's name as messages say it ("OpenAI").
+    provider: ClassVar[str]
+    default_key_env: ClassVar[str]
+    #: What else the missing-key error suggests.
+    key_advice: ClassVar[str] = ""
+
+    def __init__(
+        self,
+        base_url: str = "",
+        *,
+        info: BackendInfo,
+        model: str,
+        api_key: str = "",
+        api_key_env: str = "",
+        timeout_s: float = 120.0,
+        profile: str = "",
+    ):
+        self._model = model
+        self._info = info
+        self._key_env = api_key_env or self.default_key_env
+        self._where = base_url or f"the {self.provider} API"
+        self._setting = f"[models.profiles.{profile}]" if profile else "the model profile"
+        key = resolve_api_key(
+            api_key,
+            self._key_env,
+            base_url,
+            f"{self._setting} uses the {self.provider} API but {self._key_env} is not set; "
+            f"export {self._key_env}=...{self.key_advice}",
+        )
+        self._client = self._connect(key, base_url or None, timeout_s)
+
+    def _connect(self, key: str, base_url: str | None, timeout_s: float) -> Any:
+        """The SDK's client; it makes no retries of its own (the retry policy does)."""
+        raise NotImplementedError
+
+    @property
+    def info(self) -> BackendInfo:
+        return self._info
+
+    def close(self) -> None:
+        self._client.close()
