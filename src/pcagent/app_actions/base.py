@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated, ClassVar
 
-from pydantic import AfterValidator
+from pydantic import AfterValidator, Field
 from pydantic_core import PydanticCustomError
 
 from pcagent.action_base import ActionBase, ActionSite
@@ -21,6 +21,9 @@ def _no_nul(value: str) -> str:
 
 HomePath = Annotated[str, AfterValidator(_no_nul)]
 """A path as a model writes it; whether it lies in HOME is checked where HOME is known."""
+
+OpenedPath = Annotated[HomePath, Field(min_length=1, description=_PATH)]
+"""The file an opening or saving action names."""
 
 
 class AppAction(ActionBase):

@@ -8,73 +8,91 @@ from typing import ClassVar, Literal
 from pydantic import Field
 
 from pcagent import applications
-from pcagent.app_actions.base import _PATH, AppAction, HomePath
+from pcagent.app_actions.base import AppAction, HomePath, OpenedPath
+
+
+class _EditorAction(AppAction):
+    """An action of the text editor."""
+
+    belongs_to: ClassVar[str | None] = applications.TEXT_EDITOR.name
+
+
+class _FilesAction(AppAction):
+    """An action of the file manager."""
+
+    belongs_to: ClassVar[str | None] = applications.FILE_MANAGER.name
+
+
+class _CalculatorAction(AppAction):
+    """An action of the calculator."""
+
+    belongs_to: ClassVar[str | None] = applications.CALCULATOR.name
+
+
+class _ClockAction(AppAction):
+    """An action of the clocks."""
+
+    belongs_to: ClassVar[str | None] = applications.CLOCK.name
+
 
 # --- text editor ---------------------------------------------------------------------------------
 
 
-class EditorOpen(AppAction):
+class EditorOpen(_EditorAction):
     """Open a text file in the text editor by its path (a new file if it does not exist)."""
 
-    belongs_to: ClassVar[str | None] = applications.TEXT_EDITOR.name
     kind: Literal["editor_open"] = Field("editor_open", description='Always "editor_open".')
-    path: HomePath = Field(min_length=1, description=_PATH)
+    path: OpenedPath
 
 
-class EditorSaveAs(AppAction):
+class EditorSaveAs(_EditorAction):
     """Save the text in the editor in front under a path (save as)."""
 
-    belongs_to: ClassVar[str | None] = applications.TEXT_EDITOR.name
     kind: Literal["editor_save_as"] = Field(
         "editor_save_as", description='Always "editor_save_as".'
     )
-    path: HomePath = Field(min_length=1, description=_PATH)
+    path: OpenedPath
 
 
 # --- file manager --------------------------------------------------------------------------------
 
 
-class FilesList(AppAction):
+class FilesList(_FilesAction):
     """List the files and folders of a folder in HOME."""
 
-    belongs_to: ClassVar[str | None] = applications.FILE_MANAGER.name
     settles: ClassVar[bool] = False
     kind: Literal["files_list"] = Field("files_list", description='Always "files_list".')
     path: HomePath = Field("", description='Folder in HOME, e.g. "Documents"; empty: HOME.')
 
 
-class FilesMakeFolder(AppAction):
+class FilesMakeFolder(_FilesAction):
     """Create a folder (and missing parents) in HOME."""
 
-    belongs_to: ClassVar[str | None] = applications.FILE_MANAGER.name
     kind: Literal["files_make_folder"] = Field(
         "files_make_folder", description='Always "files_make_folder".'
     )
     path: HomePath = Field(min_length=1, description='Folder to create, e.g. "Documents/Trips".')
 
 
-class FilesCopy(AppAction):
+class FilesCopy(_FilesAction):
     """Copy a file or folder; target may be a folder to copy into."""
 
-    belongs_to: ClassVar[str | None] = applications.FILE_MANAGER.name
     kind: Literal["files_copy"] = Field("files_copy", description='Always "files_copy".')
     source: HomePath = Field(min_length=1, description="What to copy, a path in HOME.")
     target: HomePath = Field(min_length=1, description="New path, or a folder to copy into.")
 
 
-class FilesMove(AppAction):
+class FilesMove(_FilesAction):
     """Move a file or folder; target may be a folder to move into."""
 
-    belongs_to: ClassVar[str | None] = applications.FILE_MANAGER.name
     kind: Literal["files_move"] = Field("files_move", description='Always "files_move".')
     source: HomePath = Field(min_length=1, description="What to move, a path in HOME.")
     target: HomePath = Field(min_length=1, description="New path, or a folder to move into.")
 
 
-class FilesRename(AppAction):
+class FilesRename(_FilesAction):
     """Rename a file or folder in place."""
 
-    belongs_to: ClassVar[str | None] = applications.FILE_MANAGER.name
     kind: Literal["files_rename"] = Field("files_rename", description='Always "files_rename".')
     path: HomePath = Field(min_length=1, description="What to rename, a path in HOME.")
     new_name: str = Field(
@@ -82,21 +100,19 @@ class FilesRename(AppAction):
     )
 
 
-class FilesOpen(AppAction):
+class FilesOpen(_FilesAction):
     """Open a file with the application that handles its type (a .docx in the word processor)."""
 
-    belongs_to: ClassVar[str | None] = applications.FILE_MANAGER.name
     kind: Literal["files_open"] = Field("files_open", description='Always "files_open".')
-    path: HomePath = Field(min_length=1, description=_PATH)
+    path: OpenedPath
 
 
 # --- calculator and clocks -----------------------------------------------------------------------
 
 
-class CalculatorEvaluate(AppAction):
+class CalculatorEvaluate(_CalculatorAction):
     """Compute an expression with the calculator's keys (clear, type it, =) and read the result."""
 
-    belongs_to: ClassVar[str | None] = applications.CALCULATOR.name
     kind: Literal["calculator_evaluate"] = Field(
         "calculator_evaluate", description='Always "calculator_evaluate".'
     )
@@ -107,10 +123,9 @@ class CalculatorEvaluate(AppAction):
     )  # fmt: skip
 
 
-class ClockAddAlarm(AppAction):
+class ClockAddAlarm(_ClockAction):
     """Add an alarm to Clocks at a time of day (24-hour HH:MM), with an optional name."""
 
-    belongs_to: ClassVar[str | None] = applications.CLOCK.name
     kind: Literal["clock_add_alarm"] = Field(
         "clock_add_alarm", description='Always "clock_add_alarm".'
     )
@@ -118,10 +133,9 @@ class ClockAddAlarm(AppAction):
     name: str = Field("", max_length=200, description="The alarm's name.")
 
 
-class ClockAddWorldClock(AppAction):
+class ClockAddWorldClock(_ClockAction):
     """Add a city's clock to the world clocks of Clocks."""
 
-    belongs_to: ClassVar[str | None] = applications.CLOCK.name
     kind: Literal["clock_add_world_clock"] = Field(
         "clock_add_world_clock", description='Always "clock_add_world_clock".'
     )

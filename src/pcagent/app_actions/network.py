@@ -11,13 +11,25 @@ from pcagent import applications
 from pcagent.action_base import Int
 from pcagent.app_actions.base import AppAction, HomePath
 
+
+class _MailAction(AppAction):
+    """An action of the mail client."""
+
+    belongs_to: ClassVar[str | None] = applications.MAIL.name
+
+
+class _BrowserAction(AppAction):
+    """An action of the web browser."""
+
+    belongs_to: ClassVar[str | None] = applications.BROWSER.name
+
+
 # --- mail ----------------------------------------------------------------------------------------
 
 
-class MailCompose(AppAction):
+class MailCompose(_MailAction):
     """Open a new message with recipients, subject, body and attachments filled in (not sent)."""
 
-    belongs_to: ClassVar[str | None] = applications.MAIL.name
     kind: Literal["mail_compose"] = Field("mail_compose", description='Always "mail_compose".')
     to: tuple[str, ...] = Field(min_length=1, description='Addresses, e.g. ["ann@example.test"].')
     subject: str = Field("", description="Subject line.")
@@ -35,31 +47,28 @@ class MailCompose(AppAction):
         return to
 
 
-class MailSend(AppAction):
+class MailSend(_MailAction):
     """Send the message being written (sensitive: allowed only as the safety settings say)."""
 
-    belongs_to: ClassVar[str | None] = applications.MAIL.name
     kind: Literal["mail_send"] = Field("mail_send", description='Always "mail_send".')
 
     def sensitivity(self) -> tuple[str, str] | None:
         return ("send_mail", "mail_send sends the message being written")
 
 
-class MailRead(AppAction):
+class MailRead(_MailAction):
     """Read the newest messages of a mail folder: number, sender, subject, date, text and the
     names of attachments."""
 
-    belongs_to: ClassVar[str | None] = applications.MAIL.name
     settles: ClassVar[bool] = False
     kind: Literal["mail_read"] = Field("mail_read", description='Always "mail_read".')
     folder: str = Field("Inbox", min_length=1, description='Mail folder, e.g. "Inbox".')
     limit: Int = Field(10, ge=1, le=50, description="How many of the newest messages.")
 
 
-class MailSaveAttachment(AppAction):
+class MailSaveAttachment(_MailAction):
     """Save an attachment of a message (its number from mail_read) into a folder in HOME."""
 
-    belongs_to: ClassVar[str | None] = applications.MAIL.name
     settles: ClassVar[bool] = False
     kind: Literal["mail_save_attachment"] = Field(
         "mail_save_attachment", description='Always "mail_save_attachment".'
@@ -73,10 +82,9 @@ class MailSaveAttachment(AppAction):
 # --- browser -------------------------------------------------------------------------------------
 
 
-class BrowserOpen(AppAction):
+class BrowserOpen(_BrowserAction):
     """Open a web address in the browser, or search the web for words (as the address bar)."""
 
-    belongs_to: ClassVar[str | None] = applications.BROWSER.name
     kind: Literal["browser_open"] = Field("browser_open", description='Always "browser_open".')
     url: str = Field(
         min_length=1,
@@ -85,26 +93,23 @@ class BrowserOpen(AppAction):
     )
 
 
-class BrowserRead(AppAction):
+class BrowserRead(_BrowserAction):
     """Read the text of the page in front, with its links and form fields."""
 
-    belongs_to: ClassVar[str | None] = applications.BROWSER.name
     settles: ClassVar[bool] = False
     kind: Literal["browser_read"] = Field("browser_read", description='Always "browser_read".')
 
 
-class BrowserClick(AppAction):
+class BrowserClick(_BrowserAction):
     """Click the link or button of the page in front whose text is text."""
 
-    belongs_to: ClassVar[str | None] = applications.BROWSER.name
     kind: Literal["browser_click"] = Field("browser_click", description='Always "browser_click".')
     text: str = Field(min_length=1, description="Visible text of the link or button.")
 
 
-class BrowserFill(AppAction):
+class BrowserFill(_BrowserAction):
     """Type a value into the form field of the page in front whose label is label."""
 
-    belongs_to: ClassVar[str | None] = applications.BROWSER.name
     kind: Literal["browser_fill"] = Field("browser_fill", description='Always "browser_fill".')
     label: str = Field(min_length=1, description="The field's label or placeholder.")
     value: str = Field(

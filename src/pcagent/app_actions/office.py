@@ -9,32 +9,42 @@ from pydantic_core import PydanticCustomError
 
 from pcagent import applications
 from pcagent.action_base import Int
-from pcagent.app_actions.base import _PATH, AppAction, HomePath
+from pcagent.app_actions.base import AppAction, HomePath, OpenedPath
+
+
+class _WriterAction(AppAction):
+    """An action of the word processor."""
+
+    belongs_to: ClassVar[str | None] = applications.WRITER.name
+
+
+class _SheetAction(AppAction):
+    """An action of the spreadsheet."""
+
+    belongs_to: ClassVar[str | None] = applications.SPREADSHEET.name
+
 
 # --- word processor ------------------------------------------------------------------------------
 
 
-class WriterOpen(AppAction):
+class WriterOpen(_WriterAction):
     """Open a document in the word processor by its path."""
 
-    belongs_to: ClassVar[str | None] = applications.WRITER.name
     kind: Literal["writer_open"] = Field("writer_open", description='Always "writer_open".')
-    path: HomePath = Field(min_length=1, description=_PATH)
+    path: OpenedPath
 
 
-class WriterRead(AppAction):
+class WriterRead(_WriterAction):
     """Read the paragraphs of the document in front, numbered from 0 (the title is usually 0)."""
 
-    belongs_to: ClassVar[str | None] = applications.WRITER.name
     settles: ClassVar[bool] = False
     kind: Literal["writer_read"] = Field("writer_read", description='Always "writer_read".')
 
 
-class WriterInsert(AppAction):
+class WriterInsert(_WriterAction):
     """Insert text into the document in front: at the end, before or after a paragraph, or in
     place of a paragraph's text."""
 
-    belongs_to: ClassVar[str | None] = applications.WRITER.name
     kind: Literal["writer_insert"] = Field("writer_insert", description='Always "writer_insert".')
     text: str = Field(min_length=1, max_length=10_000, description="Text; \\n starts a paragraph.")
     where: Literal["end", "after", "before", "replace"] = Field(
@@ -53,11 +63,10 @@ class WriterInsert(AppAction):
         return self
 
 
-class WriterFormat(AppAction):
+class WriterFormat(_WriterAction):
     """Format whole paragraphs of the document in front, chosen by number or by the text they
     contain: bold, italic, underline, alignment, line spacing, font size or a size step."""
 
-    belongs_to: ClassVar[str | None] = applications.WRITER.name
     kind: Literal["writer_format"] = Field("writer_format", description='Always "writer_format".')
     paragraphs: tuple[Int, ...] = Field((), description="Paragraph numbers, e.g. [1, 2].")
     matching: str = Field("", description="Or: every paragraph containing this text.")
@@ -89,11 +98,10 @@ class WriterFormat(AppAction):
         return self
 
 
-class WriterSave(AppAction):
+class WriterSave(_WriterAction):
     """Save the document in front; with path, save a copy under that name (save as). The format
     follows the path's suffix (.docx unless it says otherwise)."""
 
-    belongs_to: ClassVar[str | None] = applications.WRITER.name
     kind: Literal["writer_save"] = Field("writer_save", description='Always "writer_save".')
     path: HomePath = Field("", description="Empty: save where it is. Else the new path in HOME.")
 
@@ -104,18 +112,16 @@ _CELL = r"^\$?[A-Za-z]{1,3}\$?[1-9][0-9]{0,6}$"
 _RANGE = r"^\$?[A-Za-z]{1,3}\$?[1-9][0-9]{0,6}(:\$?[A-Za-z]{1,3}\$?[1-9][0-9]{0,6})?$"
 
 
-class SheetOpen(AppAction):
+class SheetOpen(_SheetAction):
     """Open a workbook in the spreadsheet by its path."""
 
-    belongs_to: ClassVar[str | None] = applications.SPREADSHEET.name
     kind: Literal["sheet_open"] = Field("sheet_open", description='Always "sheet_open".')
-    path: HomePath = Field(min_length=1, description=_PATH)
+    path: OpenedPath
 
 
-class SheetRead(AppAction):
+class SheetRead(_SheetAction):
     """Read the cells of the sheet in front: a range such as "A1:C10", or all used cells."""
 
-    belongs_to: ClassVar[str | None] = applications.SPREADSHEET.name
     settles: ClassVar[bool] = False
     kind: Literal["sheet_read"] = Field("sheet_read", description='Always "sheet_read".')
     # One anchored pattern, the whole of it optional: llama.cpp's grammar converter warns about
@@ -125,11 +131,10 @@ class SheetRead(AppAction):
     )
 
 
-class SheetSet(AppAction):
+class SheetSet(_SheetAction):
     """Write values or formulas (text starting with "=") into the sheet in front, row by row,
     starting at cell."""
 
-    belongs_to: ClassVar[str | None] = applications.SPREADSHEET.name
     kind: Literal["sheet_set"] = Field("sheet_set", description='Always "sheet_set".')
     cell: str = Field(pattern=_CELL, description='Top-left cell, e.g. "B2".')
     values: tuple[tuple[str | float, ...], ...] = Field(
@@ -148,10 +153,9 @@ class SheetSet(AppAction):
         return values
 
 
-class SheetSort(AppAction):
+class SheetSort(_SheetAction):
     """Sort the rows of a range of the sheet in front by one column."""
 
-    belongs_to: ClassVar[str | None] = applications.SPREADSHEET.name
     kind: Literal["sheet_sort"] = Field("sheet_sort", description='Always "sheet_sort".')
     range: str = Field(pattern=_RANGE, description='e.g. "A1:C20".')
     column: str = Field(pattern=r"^[A-Za-z]{1,3}$", description='Column to sort by, e.g. "B".')
@@ -159,10 +163,9 @@ class SheetSort(AppAction):
     header: bool = Field(True, description="true: the first row is a header and stays on top.")
 
 
-class SheetSave(AppAction):
+class SheetSave(_SheetAction):
     """Save the workbook in front; with path, save a copy under that name (save as). The format
     follows the path's suffix (.xlsx unless it says otherwise)."""
 
-    belongs_to: ClassVar[str | None] = applications.SPREADSHEET.name
     kind: Literal["sheet_save"] = Field("sheet_save", description='Always "sheet_save".')
     path: HomePath = Field("", description="Empty: save where it is. Else the new path in HOME.")

@@ -11,19 +11,18 @@ from __future__ import annotations
 
 import email
 import email.policy
-import re
 import threading
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from email.message import EmailMessage
 from email.utils import getaddresses
-from html.parser import HTMLParser
 from pathlib import Path
 from typing import cast
 
 from aiosmtpd.smtp import SMTP, Envelope, Session
 from pydantic import BaseModel, ConfigDict, Field
 
+from pcagent.env.html_text import BLOCKS, HIDDEN, visible_text
 from pcagent.env.smtp_server import LocalSmtpServer, write_whole
 from pcagent.errors import BenchError
 
@@ -86,35 +85,9 @@ def _addresses(values: Sequence[str]) -> list[str]:
     return [address for _, address in getaddresses([str(v) for v in values]) if address]
 
 
-class _TextOfHtml(HTMLParser):
-    """The visible text of an HTML body, paragraphs and line breaks kept as newlines."""
-
-    _BREAKS = frozenset({"br", "p", "div", "li", "tr", "h1", "h2", "h3", "h4", "blockquote"})
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.parts: list[str] = []
-        self._skip = 0
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in ("style", "script", "head", "title"):
-            self._skip += 1
-        elif tag in self._BREAKS:
-            self.parts.append("\n")
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag in ("style", "script", "head", "title"):
-            self._skip = max(0, self._skip - 1)
-        elif tag in self._BREAKS:
-            self.parts.append("\n")
-
-    def handle_data(self, data: str) -> None:
-        if not self._skip:
-            self.parts.append(data)
-
-    def text(self) -> str:
-        lines = [" ".join(line.split()) for line in "".join(self.parts).splitlines()]
-        return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
+#: The checks also leave out a stray ``<title>`` and break lines at ``<h4>``.
+_HIDDEN = HIDDEN | {"title"}
+_BREAKS = BLOCKS | {"h4"}
 
 
 def _unflow(text: str, delete_space: bool) -> str:
@@ -145,10 +118,7 @@ def _body_text(message: EmailMessage) -> str:
     part = message.get_body(preferencelist=("html",))
     if part is None:
         return ""
-    parser = _TextOfHtml()
-    parser.feed(str(part.get_content()))
-    parser.close()
-    return parser.text()
+    return visible_text(str(part.get_content()), _HIDDEN, _BREAKS)
 
 
 def parse_stored_mail(path: Path) -> SentMail:

@@ -29,6 +29,11 @@ small{color:#555}
 """
 
 
+def verdict_html(success: bool) -> str:
+    """A task's verdict as the report and the viewer show it (coloured by the shared style)."""
+    return '<span class="pass">passed</span>' if success else '<span class="fail">failed</span>'
+
+
 def _percent(value: Any) -> str:
     return "–" if value is None else f"{100 * float(value):.1f}%"
 
@@ -218,11 +223,7 @@ def render_html(store: BenchStore, bench: BenchRun) -> str:
     ]
     for result, row in zip(results, data["tasks"], strict=True):
         task = tasks.get(result.task_id)
-        verdict = (
-            '<span class="pass">passed</span>'
-            if row["success"]
-            else '<span class="fail">failed</span>'
-        )
+        verdict = verdict_html(row["success"])
         parts.append(
             f'<div class="task"><h3>{html.escape(result.task_id)} {verdict}</h3>'
             f"<p>{html.escape(task.instruction if task else '')}</p>"

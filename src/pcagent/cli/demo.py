@@ -9,7 +9,13 @@ from rich.markup import escape
 
 from pcagent.cli.errors import reports_errors
 from pcagent.cli.options import ModelOption, config_with
-from pcagent.cli.run_output import JsonOption, QuietOption, RunOutput, output_mode
+from pcagent.cli.run_output import (
+    JsonOption,
+    QuietOption,
+    RunOutput,
+    outcome_fields,
+    output_mode,
+)
 
 
 @reports_errors
@@ -44,12 +50,7 @@ def demo_command(
             f"record: {report.record}",
             f"  pcagent runs show {outcome.run_id}    pcagent runs replay {outcome.run_id}",
         ],
-        run_id=outcome.run_id,
-        status=outcome.status,
-        summary=outcome.summary,
-        steps=outcome.steps,
-        tokens=outcome.tokens,
-        record=str(report.record),
+        **outcome_fields(outcome, report.record),
         model=report.model,
         calculator_display=report.calculator_display,
         expected=EXPECTED_RESULT,

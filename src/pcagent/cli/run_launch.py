@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from pcagent.cli.options import config_with, with_served_model
-from pcagent.cli.run_output import RunOutput
+from pcagent.cli.run_output import RunOutput, outcome_fields
 from pcagent.config import PcAgentConfig
 from pcagent.errors import ConfigurationError
 
@@ -91,12 +91,7 @@ def report_outcome(outcome: RunOutcome, config: PcAgentConfig, output: RunOutput
             f"({outcome.steps} steps, {outcome.tokens} tokens)",
             f"record: {record}  (pcagent runs show {outcome.run_id})",
         ],
-        run_id=outcome.run_id,
-        status=outcome.status,
-        summary=outcome.summary,
-        steps=outcome.steps,
-        tokens=outcome.tokens,
-        record=str(record),
+        **outcome_fields(outcome, record),
     )
     if outcome.status != "finished":
         raise typer.Exit(code=1)

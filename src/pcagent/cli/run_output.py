@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import sys
 from contextlib import ExitStack
+from pathlib import Path
 from typing import IO, Annotated, Any, Literal
 
 import typer
@@ -23,6 +24,7 @@ from pcagent.cli.wait_display import JsonEvents, PlainWaits, SafeStream, Termina
 from pcagent.errors import ConfigurationError
 from pcagent.runtime.progress import Progress
 from pcagent.runtime.record_models import StepRecord
+from pcagent.runtime.run_ending import RunOutcome
 
 OutputMode = Literal["text", "quiet", "json"]
 
@@ -98,6 +100,18 @@ def step_markup(record: StepRecord) -> str:
         + f"  [{colour}]{verdict}[/{colour}]"
         + (f"  [red]{escape(problem)}[/red]" if problem else "")
     )
+
+
+def outcome_fields(outcome: RunOutcome, record: Path) -> dict[str, Any]:
+    """The fields of a run's ``result`` event in JSON mode, whichever command ran it."""
+    return {
+        "run_id": outcome.run_id,
+        "status": outcome.status,
+        "summary": outcome.summary,
+        "steps": outcome.steps,
+        "tokens": outcome.tokens,
+        "record": str(record),
+    }
 
 
 class RunOutput:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import gi
@@ -178,30 +179,17 @@ class AccessibilityBus:
         candidates = self.top_levels()
         chosen = None
         if focused_title:
-            for app, window in candidates:
-                try:
-                    if window.get_name() == focused_title:
-                        chosen = (app, window)
-                        break
-                except GLib.Error:
-                    continue
+            chosen = _first(candidates, lambda app, window: window.get_name() == focused_title)
         if chosen is None:
-            for app, window in candidates:
-                try:
-                    if window.get_state_set().contains(Atspi.StateType.ACTIVE):
-                        chosen = (app, window)
-                        break
-                except GLib.Error:
-                    continue
+            chosen = _first(
+                candidates,
+                lambda app, window: window.get_state_set().contains(Atspi.StateType.ACTIVE),
+            )
         if chosen is None and focused_pid:
             # The newest window of the focused process: a dialog registers after its main window.
-            for app, window in reversed(candidates):
-                try:
-                    if app.get_process_id() == focused_pid:
-                        chosen = (app, window)
-                        break
-                except GLib.Error:
-                    continue
+            chosen = _first(
+                reversed(candidates), lambda app, window: app.get_process_id() == focused_pid
+            )
         if chosen is None:
             return []
         roots = [chosen]
@@ -218,3 +206,17 @@ class AccessibilityBus:
             except GLib.Error:
                 continue
         return roots
+
+
+def _first(
+    candidates: Iterable[tuple[Any, Any]], test: Callable[[Any, Any], bool]
+) -> tuple[Any, Any] | None:
+    """The first (application, window) that passes ``test``; one whose accessible has gone
+    (a GLib error on asking it) does not."""
+    for app, window in candidates:
+        try:
+            if test(app, window):
+                return (app, window)
+        except GLib.Error:
+            continue
+    return None

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pcagent.env.office_connection import frame_title
 from pcagent.env.worker_protocol import (
     UNO_BRIDGE_MISSING,
     dispatch_by_op,
@@ -166,7 +167,7 @@ class OfficeDocuments:
             if kind is None or not component.isModified():
                 continue
             _service, name, filter_name, suffix = kind
-            title = _frame_title(component)
+            title = frame_title(component)
             key = str(getattr(component, "RuntimeUID", "") or "")
             seen.add(key)
             watched = self.watched.get(key) or self._watch(key, component)
@@ -246,14 +247,6 @@ def _kind_of(component: Any) -> tuple[str, str, str, str] | None:
         if supports(kind[0]):
             return kind
     return None
-
-
-def _frame_title(component: Any) -> str:
-    """The title of the document's window ("report.docx - LibreOffice Writer"); "" without one."""
-    controller = component.getCurrentController()
-    if controller is None or controller.getFrame() is None:
-        return ""
-    return str(controller.getFrame().getTitle())
 
 
 def serve(pipe_name: str, stdin: Any, stdout: Any) -> None:

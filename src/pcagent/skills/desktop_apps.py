@@ -8,7 +8,8 @@ from typing import Annotated
 from pydantic import AfterValidator
 
 from pcagent.actions import Action, OpenApp
-from pcagent.skills.base import ActionOutcome, SkillContext, StepFailed
+from pcagent.app_actions import SheetOpen, WriterOpen
+from pcagent.skills.base import ActionOutcome, SkillContext, SkillResult, StepFailed
 
 
 def do(context: SkillContext, *actions: Action) -> ActionOutcome:
@@ -20,6 +21,14 @@ def do(context: SkillContext, *actions: Action) -> ActionOutcome:
         if not outcome.ok:
             raise StepFailed(outcome, action.kind)
     return outcome
+
+
+def opened_and_read(
+    context: SkillContext, opening: WriterOpen | SheetOpen, reading: Action
+) -> SkillResult:
+    """Open a document, read it back; the text read, or the failure of either step."""
+    read = do(context, opening, reading)
+    return SkillResult(True, read.output or "", evidence=f"{opening.path} read")
 
 
 def front(context: SkillContext, app: str) -> None:

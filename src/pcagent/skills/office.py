@@ -3,7 +3,7 @@ cells filled and sorted; each save is checked on disk."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field, ValidationError, model_validator
 
@@ -28,13 +28,18 @@ from pcagent.skills.desktop_apps import (
     do,
     document_text,
     home_file,
+    opened_and_read,
 )
 
 _PATH = 'In HOME, e.g. "Documents/report.docx"; the suffix picks the format.'
+_Document = Annotated[DocumentPath, Field(min_length=1, max_length=400, description=_PATH)]
+_Workbook = Annotated[
+    SheetPath, Field(min_length=1, max_length=400, description='e.g. "Documents/a.xlsx".')
+]
 
 
 class WriteDocument(SkillParameters):
-    path: DocumentPath = Field(min_length=1, max_length=400, description=_PATH)
+    path: _Document
     text: str = Field(min_length=1, max_length=10_000, description="The text; \\n: new paragraph.")
 
 
@@ -59,7 +64,7 @@ def write_document(context: SkillContext, parameters: WriteDocument) -> SkillRes
 
 
 class ReadDocument(SkillParameters):
-    path: DocumentPath = Field(min_length=1, max_length=400, description=_PATH)
+    path: _Document
 
 
 @skill(
@@ -70,13 +75,11 @@ class ReadDocument(SkillParameters):
     returns="the numbered paragraphs",
 )
 def read_document(context: SkillContext, parameters: ReadDocument) -> SkillResult:
-    do(context, WriterOpen(path=parameters.path))
-    read = do(context, WriterRead())
-    return SkillResult(True, read.output or "", evidence=f"{parameters.path} read")
+    return opened_and_read(context, WriterOpen(path=parameters.path), WriterRead())
 
 
 class FormatParagraphs(SkillParameters):
-    path: DocumentPath = Field(min_length=1, max_length=400, description=_PATH)
+    path: _Document
     paragraphs: list[int] = Field(
         default_factory=list,
         max_length=200,
@@ -165,7 +168,7 @@ def fill_cells(context: SkillContext, parameters: FillCells) -> SkillResult:
 
 
 class ReadSheet(SkillParameters):
-    path: SheetPath = Field(min_length=1, max_length=400, description='e.g. "Documents/a.xlsx".')
+    path: _Workbook
 
 
 @skill(
@@ -176,13 +179,11 @@ class ReadSheet(SkillParameters):
     returns="the cells as text",
 )
 def read_sheet(context: SkillContext, parameters: ReadSheet) -> SkillResult:
-    do(context, SheetOpen(path=parameters.path))
-    read = do(context, SheetRead())
-    return SkillResult(True, read.output or "", evidence=f"{parameters.path} read")
+    return opened_and_read(context, SheetOpen(path=parameters.path), SheetRead())
 
 
 class SortSheet(SkillParameters):
-    path: SheetPath = Field(min_length=1, max_length=400, description='e.g. "Documents/a.xlsx".')
+    path: _Workbook
     range: str = Field(pattern=r"^[A-Za-z]{1,3}[1-9][0-9]*:[A-Za-z]{1,3}[1-9][0-9]*$")
     column: str = Field(pattern=r"^[A-Za-z]{1,3}$", description="Column to sort by.")
     descending: bool = False

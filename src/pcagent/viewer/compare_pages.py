@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pcagent.bench.report import causes_html, graph_svg
+from pcagent.bench.report import causes_html, graph_svg, verdict_html
 from pcagent.bench.results import BenchRun, StoredResult
 from pcagent.bench.tasks import Task
 from pcagent.runtime.record_models import RunRecord, StepRecord
@@ -197,9 +197,7 @@ def _percent(value: Any) -> str:
 
 def _result_column(side: ComparedResult, task: Task | None, css: str) -> str:
     row, bench = side.row, side.bench
-    verdict = (
-        '<span class="pass">passed</span>' if row["success"] else '<span class="fail">failed</span>'
-    )
+    verdict = verdict_html(row["success"])
     metrics = table(
         ["success", "completion", "actions", "tokens", "time"],
         [

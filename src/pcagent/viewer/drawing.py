@@ -8,6 +8,7 @@ overlay are the environment's screen pixels (the space actions are recorded in);
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from html import escape
 
 from pcagent.actions import Action, Click, DoubleClick, Drag, RightClick, Scroll, TypeText
@@ -21,6 +22,41 @@ STATUS_FILL = {
     "pending": "#eeeeee",
 }
 _BOX_W, _BOX_H, _GAP_X, _GAP_Y, _MARGIN = 190, 50, 46, 14, 10
+
+
+@dataclass
+class BoxGrid:
+    """Boxes of one size in columns, each placed below the last one of its column; the drawing's
+    size follows from the columns and the longest of them. The plan and the page graph share it."""
+
+    box_w: int
+    box_h: int
+    gap_x: int
+    gap_y: int
+    margin: int
+    #: How many boxes each column holds so far.
+    rows: dict[int, int] = field(default_factory=dict)
+
+    def place(self, column: int) -> tuple[int, int]:
+        """The top-left corner of the next box of ``column``."""
+        row = self.rows.get(column, 0)
+        self.rows[column] = row + 1
+        return (
+            self.margin + column * (self.box_w + self.gap_x),
+            self.margin + row * (self.box_h + self.gap_y),
+        )
+
+    def svg_start(self, css_class: str, arrow_id: str, arrow_fill: str) -> str:
+        """The opening ``<svg>`` sized to the boxes placed, with the arrow head its edges use."""
+        width = 2 * self.margin + (max(self.rows) + 1) * (self.box_w + self.gap_x) - self.gap_x
+        height = 2 * self.margin + max(self.rows.values()) * (self.box_h + self.gap_y) - self.gap_y
+        return (
+            f'<svg class="{css_class}" width="{width}" height="{height}" '
+            f'viewBox="0 0 {width} {height}" xmlns="http://www.w3.org/2000/svg">'
+            f'<defs><marker id="{arrow_id}" viewBox="0 0 10 10" refX="10" refY="5" '
+            'markerWidth="7" markerHeight="7" orient="auto"><path d="M0,0L10,5L0,10z" '
+            f'fill="{arrow_fill}"/></marker></defs>'
+        )
 
 
 def _depths(subtasks: Sequence[SubtaskSpec]) -> dict[str, int]:
@@ -65,24 +101,9 @@ def plan_graph_svg(
     status = status or {}
     roles = roles or {}
     depth = _depths(subtasks)
-    rows: dict[int, int] = {}
-    position: dict[str, tuple[int, int]] = {}
-    for spec in subtasks:
-        column = depth[spec.id]
-        row = rows.get(column, 0)
-        rows[column] = row + 1
-        position[spec.id] = (
-            _MARGIN + column * (_BOX_W + _GAP_X),
-            _MARGIN + row * (_BOX_H + _GAP_Y),
-        )
-    width = 2 * _MARGIN + (max(rows) + 1) * (_BOX_W + _GAP_X) - _GAP_X
-    height = 2 * _MARGIN + max(rows.values()) * (_BOX_H + _GAP_Y) - _GAP_Y
-    parts = [
-        f'<svg class="plan-graph" width="{width}" height="{height}" '
-        f'viewBox="0 0 {width} {height}" xmlns="http://www.w3.org/2000/svg">'
-        '<defs><marker id="plan-arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" '
-        'markerHeight="7" orient="auto"><path d="M0,0L10,5L0,10z" fill="#777"/></marker></defs>'
-    ]
+    grid = BoxGrid(_BOX_W, _BOX_H, _GAP_X, _GAP_Y, _MARGIN)
+    position = {spec.id: grid.place(depth[spec.id]) for spec in subtasks}
+    parts = [grid.svg_start("plan-graph", "plan-arrow", "#777")]
     for spec in subtasks:
         x2, y2 = position[spec.id]
         for before in spec.depends_on:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 import secrets
 import shlex
-import subprocess
 import sys
 import threading
 import time
@@ -22,6 +21,7 @@ from pathlib import Path
 from typing import Protocol
 
 from pcagent.config import CONFIG_ENV, DATA_DIR_ENV
+from pcagent.env import processes
 from pcagent.errors import PcAgentError
 
 #: How the viewer runs the command line interface: the console script may not be on PATH, and
@@ -61,15 +61,7 @@ class SubprocessLauncher:
         self, argv: Sequence[str], env: Mapping[str, str], log_path: Path
     ) -> LaunchedProcess:
         log_path.parent.mkdir(parents=True, exist_ok=True)
-        with log_path.open("ab") as log:
-            return subprocess.Popen(
-                list(argv),
-                env=dict(env),
-                stdin=subprocess.DEVNULL,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )
+        return processes.spawn(argv, env, log_path)
 
 
 def rewind_command(run_id: str, step: int, guidance: str = "") -> list[str]:

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from pcagent.bench.failure_causes import CAUSES
-from pcagent.bench.report import summary
+from pcagent.bench.report import summary, verdict_html
 from pcagent.bench.results import BenchRun, BenchStore
 from pcagent.bench.tasks import Task
 from pcagent.experience.graph import PageEdge, PageGraph, PageNode
@@ -115,11 +115,7 @@ def bench_page(
     results = store.results(bench.bench_id)
     for result, row in zip(results, data["tasks"], strict=True):
         task = tasks.get(result.task_id)
-        verdict = (
-            '<span class="pass">passed</span>'
-            if row["success"]
-            else '<span class="fail">failed</span>'
-        )
+        verdict = verdict_html(row["success"])
         run_link = ""
         if row["run_id"]:
             run_link = (

@@ -24,6 +24,7 @@ from pcagent.experience.screens import hash_distance, picture_hash, title_shape
 from pcagent.runtime.record_database import DATABASE_FILE
 from pcagent.runtime.record_models import StepRecord
 from pcagent.runtime.records import RunStore
+from pcagent.viewer.drawing import BoxGrid
 
 #: Pages drawn at most (the most visited of those the filter keeps).
 DRAWN_PAGES = 40
@@ -150,23 +151,12 @@ def page_graph_svg(
         return ""
     edges = list(graph.edges.values())
     column = _columns(drawn, edges)
-    rows: dict[int, int] = {}
-    at: dict[int, tuple[int, int]] = {}
-    for node in sorted(drawn, key=lambda n: (column[n.id], -n.visits, n.id)):
-        row = rows.get(column[node.id], 0)
-        rows[column[node.id]] = row + 1
-        at[node.id] = (
-            _MARGIN + column[node.id] * (_BOX_W + _GAP_X),
-            _MARGIN + row * (_BOX_H + _GAP_Y),
-        )
-    width = 2 * _MARGIN + (max(rows) + 1) * (_BOX_W + _GAP_X) - _GAP_X
-    height = 2 * _MARGIN + max(rows.values()) * (_BOX_H + _GAP_Y) - _GAP_Y
-    parts = [
-        f'<svg class="page-graph" width="{width}" height="{height}" viewBox="0 0 {width} '
-        f'{height}" xmlns="http://www.w3.org/2000/svg">'
-        '<defs><marker id="page-arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" '
-        'markerHeight="7" orient="auto"><path d="M0,0L10,5L0,10z" fill="#557"/></marker></defs>'
-    ]
+    grid = BoxGrid(_BOX_W, _BOX_H, _GAP_X, _GAP_Y, _MARGIN)
+    at = {
+        node.id: grid.place(column[node.id])
+        for node in sorted(drawn, key=lambda n: (column[n.id], -n.visits, n.id))
+    }
+    parts = [grid.svg_start("page-graph", "page-arrow", "#557")]
     loops: dict[int, list[PageEdge]] = {}
     for edge in edges:
         if edge.source not in at or edge.target not in at:

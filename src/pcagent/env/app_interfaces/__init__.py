@@ -76,6 +76,11 @@ class Interface(Dispatches):
         """``path`` relative to HOME, as results show it to the agent."""
         return relative_name(self.home, path)
 
+    def verified_at(self, message: str, path: Path) -> ActionResult:
+        """The result of an action checked on disk, whose output is the HOME path it ended on
+        (what a following action names)."""
+        return ActionResult(ok=True, message=message, output=self.shown(path), verified=True)
+
     def front(self, app: str, files: Sequence[str | Path] = ()) -> WindowInfo:
         """Bring ``app`` to the front, starting it (on ``files``) when it is not open."""
         if not files:

@@ -48,8 +48,9 @@ def _editor_windows(interface: Interface) -> list[WindowInfo]:
     return [w for w in interface.sandbox.x11.windows() if app_of_window(w) == APP]
 
 
-def _wait_for_title(interface: Interface, path: Path, *, saved: bool) -> WindowInfo | None:
-    """The editor window in front once its title names ``path`` (unmodified when ``saved``)."""
+def _wait_for_title(interface: Interface, path: Path, *, saved: bool, failure: str) -> WindowInfo:
+    """The editor window in front once its title names ``path`` (unmodified when ``saved``);
+    :class:`AppInterfaceError` saying ``failure`` and which window is in front when none does."""
     deadline = time.monotonic() + WAIT
     while time.monotonic() < deadline:
         focused = interface.sandbox.x11.focused_window()
@@ -61,7 +62,10 @@ def _wait_for_title(interface: Interface, path: Path, *, saved: bool) -> WindowI
         ):
             return focused
         time.sleep(0.2)
-    return None
+    focused = interface.sandbox.x11.focused_window()
+    raise AppInterfaceError(
+        f"{failure}; the window in front is {focused.title if focused else 'none'!r}"
+    )
 
 
 def front_text(interface: Interface, window: WindowInfo) -> str:
@@ -89,13 +93,9 @@ def open_in_editor(interface: Interface, path: Path) -> ActionResult:
             raise AppInterfaceError(f"mousepad did not open it: {answer.stderr.strip()[-300:]}")
     else:
         interface.sandbox.open_app(APP, [path])
-    window = _wait_for_title(interface, path, saved=False)
-    if window is None:
-        focused = interface.sandbox.x11.focused_window()
-        raise AppInterfaceError(
-            f"the editor does not show {interface.shown(path)}; the window in front is "
-            f"{focused.title if focused else 'none'!r}"
-        )
+    window = _wait_for_title(
+        interface, path, saved=False, failure=f"the editor does not show {interface.shown(path)}"
+    )
     interface.sandbox.wait_settled()
     exists = path.is_file()
     text = front_text(interface, window)
@@ -146,13 +146,9 @@ class EditorInterface(Interface):
             self.sandbox.execute(act.Hotkey(keys=["ctrl", "s"]))
         else:
             self._through_dialog(path)
-        saved = _wait_for_title(self, path, saved=True)
-        if saved is None:
-            focused = self.sandbox.x11.focused_window()
-            raise AppInterfaceError(
-                f"the editor did not save {self.shown(path)}; the window in front is "
-                f"{focused.title if focused else 'none'!r}"
-            )
+        _wait_for_title(
+            self, path, saved=True, failure=f"the editor did not save {self.shown(path)}"
+        )
         written = path.read_text(encoding="utf-8", errors="replace") if path.is_file() else None
         if written != text:
             raise AppInterfaceError(
@@ -160,11 +156,8 @@ class EditorInterface(Interface):
             )
         if path.stat().st_uid != self.home.stat().st_uid:
             raise AppInterfaceError(f"{self.shown(path)} does not belong to HOME's owner")
-        return ActionResult(
-            ok=True,
-            message=f"saved the editor's text ({len(text)} characters) as {self.shown(path)}",
-            output=self.shown(path),
-            verified=True,
+        return self.verified_at(
+            f"saved the editor's text ({len(text)} characters) as {self.shown(path)}", path
         )
 
     def _through_dialog(self, path: Path) -> None:

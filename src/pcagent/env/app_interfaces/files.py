@@ -125,23 +125,13 @@ class FilesInterface(Interface):
 
     def _make_folder(self, folder: Path) -> ActionResult:
         if folder.is_dir():
-            return ActionResult(
-                ok=True,
-                message=f"the folder {self.shown(folder)} already exists",
-                output=self.shown(folder),
-                verified=True,
-            )
+            return self.verified_at(f"the folder {self.shown(folder)} already exists", folder)
         if folder.exists():
             raise InvalidActionError(f"{self.shown(folder)} exists and is a file, not a folder")
         self._gio("mkdir", "-p", str(folder))
         if not folder.is_dir():
             raise AppInterfaceError(f"gio mkdir ended, but {self.shown(folder)} is no folder")
-        return ActionResult(
-            ok=True,
-            message=f"created the folder {self.shown(folder)}",
-            output=self.shown(folder),
-            verified=True,
-        )
+        return self.verified_at(f"created the folder {self.shown(folder)}", folder)
 
     def _destination(self, source: Path, target: Path) -> Path:
         """Where ``source`` ends up: into ``target`` when that is a folder, else ``target``;
@@ -173,11 +163,8 @@ class FilesInterface(Interface):
                 f"after the copy {self.shown(destination)} does not hold what "
                 f"{self.shown(source)} holds"
             )
-        return ActionResult(
-            ok=True,
-            message=f"copied {self.shown(source)} to {self.shown(destination)}",
-            output=self.shown(destination),
-            verified=True,
+        return self.verified_at(
+            f"copied {self.shown(source)} to {self.shown(destination)}", destination
         )
 
     def _copy_folder(self, source: Path, destination: Path) -> None:
@@ -228,11 +215,8 @@ class FilesInterface(Interface):
             raise AppInterfaceError(f"{self.shown(source)} is still there after gio")
         if _tree(destination) != before:
             raise AppInterfaceError(f"{self.shown(destination)} is not what {verb} there")
-        return ActionResult(
-            ok=True,
-            message=f"{verb} {self.shown(source)} to {self.shown(destination)}",
-            output=self.shown(destination),
-            verified=True,
+        return self.verified_at(
+            f"{verb} {self.shown(source)} to {self.shown(destination)}", destination
         )
 
     # --- opening ----------------------------------------------------------------------------------

@@ -17,14 +17,13 @@ import email
 import email.policy
 import email.utils
 import mailbox
-import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from email.message import EmailMessage
-from html.parser import HTMLParser
 from pathlib import Path, PurePosixPath
 from typing import cast
 
+from pcagent.env.html_text import visible_text
 from pcagent.errors import InvalidActionError
 
 #: The profile folder under HOME (the ``mail`` application is started with it).
@@ -201,40 +200,6 @@ def _text(message: EmailMessage) -> str:
         part = message.get_body(preferencelist=("html",))
         if part is None:
             return ""
-        reader = _HtmlText()
-        reader.feed(str(part.get_content()))
-        reader.close()
-        return reader.text()
+        return visible_text(str(part.get_content()))
     except (LookupError, ValueError) as error:  # an unknown charset, a broken encoding
         return f"(the text could not be decoded: {error})"
-
-
-class _HtmlText(HTMLParser):
-    """Visible text of an HTML body; block elements end lines."""
-
-    _BLOCKS = frozenset({"br", "p", "div", "li", "tr", "h1", "h2", "h3", "blockquote"})
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self._parts: list[str] = []
-        self._hidden = 0
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in ("style", "script", "head"):
-            self._hidden += 1
-        elif tag in self._BLOCKS:
-            self._parts.append("\n")
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag in ("style", "script", "head"):
-            self._hidden = max(0, self._hidden - 1)
-        elif tag in self._BLOCKS:
-            self._parts.append("\n")
-
-    def handle_data(self, data: str) -> None:
-        if not self._hidden:
-            self._parts.append(data)
-
-    def text(self) -> str:
-        lines = (" ".join(line.split()) for line in "".join(self._parts).splitlines())
-        return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()

@@ -9,60 +9,27 @@ marked for prompt caching, so an agent's repeated calls reuse its prefix.
 from __future__ import annotations
 
 import json
-import os
 from typing import Any
 
 import anthropic
 
-from pcagent.errors import (
-    MissingApiKeyError,
-    ModelAuthenticationError,
-    ModelRequestError,
-    ModelTransientError,
-)
-from pcagent.models.backend import BackendInfo, ChatRequest, Completion
-from pcagent.models.backends.wire import image_base64
+from pcagent.models.backend import ChatRequest, Completion
+from pcagent.models.backends.wire import HttpAdapter, image_base64, sdk_error
 from pcagent.models.messages import ImagePart, Message
 
 DEFAULT_KEY_ENV = "ANTHROPIC_API_KEY"
 _TOOL_NAME = "reply"
 
 
-class AnthropicBackend:
-    """One Claude model. Same key rules as the OpenAI adapter, with ``ANTHROPIC_API_KEY``."""
+class AnthropicBackend(HttpAdapter):
+    """One Claude model (key rules: :class:`HttpAdapter`, with ``ANTHROPIC_API_KEY``)."""
 
-    def __init__(
-        self,
-        base_url: str = "",
-        *,
-        info: BackendInfo,
-        model: str,
-        api_key: str = "",
-        api_key_env: str = DEFAULT_KEY_ENV,
-        timeout_s: float = 120.0,
-        profile: str = "",
-    ):
-        self._model = model
-        self._info = info
-        self._key_env = api_key_env or DEFAULT_KEY_ENV
-        self._where = base_url or "the Anthropic API"
-        setting = f"[models.profiles.{profile}]" if profile else "the model profile"
-        key = api_key or os.environ.get(self._key_env, "")
-        if not key:
-            if not base_url:
-                raise MissingApiKeyError(
-                    f"{setting} uses the Anthropic API but {self._key_env} is not set; "
-                    f"export {self._key_env}=..."
-                )
-            key = "not-needed"
-        self._setting = setting
-        self._client = anthropic.Anthropic(
-            api_key=key, base_url=base_url or None, timeout=timeout_s, max_retries=0
-        )
+    provider = "Anthropic"
+    default_key_env = DEFAULT_KEY_ENV
+    _client: anthropic.Anthropic
 
-    @property
-    def info(self) -> BackendInfo:
-        return self._info
+    def _connect(self, key: str, base_url: str | None, timeout_s: float) -> anthropic.Anthropic:
+        return anthropic.Anthropic(api_key=key, base_url=base_url, timeout=timeout_s, max_retries=0)
 
     def complete(self, request: ChatRequest) -> Completion:
         system = "\n\n".join(m.text for m in request.messages if m.role == "system")
@@ -87,29 +54,15 @@ class AnthropicBackend:
             arguments["tool_choice"] = {"type": "tool", "name": _TOOL_NAME}
         try:
             response = self._client.messages.create(**arguments)
-        except anthropic.APITimeoutError as error:
-            raise ModelTransientError(f"{self._where} did not answer in time: {error}") from error
-        except anthropic.APIConnectionError as error:
-            raise ModelTransientError(
-                f"cannot reach {self._where} ({error}); check the network or base_url in "
-                f"{self._setting}"
-            ) from error
-        except (anthropic.AuthenticationError, anthropic.PermissionDeniedError) as error:
-            raise ModelAuthenticationError(
-                f"{self._where} rejected the API key from {self._key_env}: {error}"
-            ) from error
-        except anthropic.RateLimitError as error:
-            raise ModelTransientError(f"{self._where} is rate limiting: {error}") from error
-        except anthropic.APIStatusError as error:
-            if error.status_code >= 500 or error.status_code in (408, 409, 529):
-                raise ModelTransientError(
-                    f"{self._where} failed (HTTP {error.status_code}): {error}"
-                ) from error
-            raise ModelRequestError(
-                f"{self._where} refused the request (HTTP {error.status_code}): {error}"
-            ) from error
         except anthropic.AnthropicError as error:
-            raise ModelRequestError(f"{self._where}: {error}") from error
+            raise sdk_error(
+                error,
+                anthropic,
+                where=self._where,
+                key_env=self._key_env,
+                unreachable_hint=f"check the network or base_url in {self._setting}",
+                transient_statuses=(408, 409, 529),
+            ) from error
         text_parts: list[str] = []
         for block in response.content:
             if block.type == "tool_use" and block.name == _TOOL_NAME:
@@ -127,9 +80,6 @@ class AnthropicBackend:
             cached_prompt_tokens=cache_read,
             truncated=response.stop_reason == "max_tokens",
         )
-
-    def close(self) -> None:
-        self._client.close()
 
 
 def _to_anthropic(message: Message) -> dict[str, Any]:

@@ -7,64 +7,30 @@ schema in the prompt only, and remembered as such for the rest of the session.
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 import openai
 
-from pcagent.errors import (
-    MissingApiKeyError,
-    ModelAuthenticationError,
-    ModelRequestError,
-    ModelTransientError,
-)
-from pcagent.models.backend import BackendInfo, ChatRequest, Completion, prompt_too_long
-from pcagent.models.backends.wire import data_url
+from pcagent.errors import ModelRequestError, ModelTransientError
+from pcagent.models.backend import ChatRequest, Completion
+from pcagent.models.backends.wire import HttpAdapter, data_url, sdk_error
 from pcagent.models.messages import ImagePart, Message
 
 DEFAULT_KEY_ENV = "OPENAI_API_KEY"
 
 
-class OpenAICompatibleBackend:
-    """One model on one OpenAI-compatible server.
+class OpenAICompatibleBackend(HttpAdapter):
+    """One model on one OpenAI-compatible server (key rules: :class:`HttpAdapter`)."""
 
-    ``api_key`` wins over ``api_key_env``. With neither set: an error for the official API, and
-    a placeholder key for a configured ``base_url`` (local servers rarely check keys; one that
-    does answers 401, reported as :class:`ModelAuthenticationError` naming the variable).
-    """
+    provider = "OpenAI"
+    default_key_env = DEFAULT_KEY_ENV
+    key_advice = " or set base_url to an OpenAI-compatible server"
+    _client: openai.OpenAI
+    #: Set False, for this adapter only, once the server refuses the ``json_schema`` format.
+    _schema_format_supported = True
 
-    def __init__(
-        self,
-        base_url: str = "",
-        *,
-        info: BackendInfo,
-        model: str,
-        api_key: str = "",
-        api_key_env: str = DEFAULT_KEY_ENV,
-        timeout_s: float = 120.0,
-        profile: str = "",
-    ):
-        self._model = model
-        self._info = info
-        self._key_env = api_key_env or DEFAULT_KEY_ENV
-        self._where = base_url or "the OpenAI API"
-        self._setting = f"[models.profiles.{profile}]" if profile else "the model profile"
-        key = api_key or os.environ.get(self._key_env, "")
-        if not key:
-            if not base_url:
-                raise MissingApiKeyError(
-                    f"{self._setting} uses the OpenAI API but {self._key_env} is not set; "
-                    f"export {self._key_env}=... or set base_url to an OpenAI-compatible server"
-                )
-            key = "not-needed"
-        self._client = openai.OpenAI(
-            api_key=key, base_url=base_url or None, timeout=timeout_s, max_retries=0
-        )
-        self._schema_format_supported = True
-
-    @property
-    def info(self) -> BackendInfo:
-        return self._info
+    def _connect(self, key: str, base_url: str | None, timeout_s: float) -> openai.OpenAI:
+        return openai.OpenAI(api_key=key, base_url=base_url, timeout=timeout_s, max_retries=0)
 
     def complete(self, request: ChatRequest) -> Completion:
         use_format = request.constrained and self._schema_format_supported
@@ -95,32 +61,16 @@ class OpenAICompatibleBackend:
             }
         try:
             response = self._client.chat.completions.create(**arguments)
-        except openai.APITimeoutError as error:
-            raise ModelTransientError(f"{self._where} did not answer in time: {error}") from error
-        except openai.APIConnectionError as error:
-            raise ModelTransientError(
-                f"cannot reach {self._where} ({error}); is the server running? "
-                f"Check base_url in {self._setting}"
-            ) from error
-        except (openai.AuthenticationError, openai.PermissionDeniedError) as error:
-            raise ModelAuthenticationError(
-                f"{self._where} rejected the API key from {self._key_env}: {error}"
-            ) from error
-        except openai.RateLimitError as error:
-            raise ModelTransientError(f"{self._where} is rate limiting: {error}") from error
-        except openai.APIStatusError as error:
-            if error.status_code >= 500 or error.status_code in (408, 409):
-                raise ModelTransientError(
-                    f"{self._where} failed (HTTP {error.status_code}): {error}"
-                ) from error
-            too_long = prompt_too_long(self._where, error.body)
-            if too_long is not None:
-                raise too_long from error
-            raise ModelRequestError(
-                f"{self._where} refused the request (HTTP {error.status_code}): {error}"
-            ) from error
         except openai.OpenAIError as error:
-            raise ModelRequestError(f"{self._where}: {error}") from error
+            raise sdk_error(
+                error,
+                openai,
+                where=self._where,
+                key_env=self._key_env,
+                unreachable_hint=f"is the server running? Check base_url in {self._setting}",
+                transient_statuses=(408, 409),
+                read_too_long=True,
+            ) from error
         if not response.choices:
             raise ModelTransientError(f"{self._where} returned no choices")
         choice = response.choices[0]
@@ -133,9 +83,6 @@ class OpenAICompatibleBackend:
             cached_prompt_tokens=(getattr(details, "cached_tokens", 0) or 0) if details else 0,
             truncated=choice.finish_reason == "length",
         )
-
-    def close(self) -> None:
-        self._client.close()
 
 
 def _to_openai(message: Message) -> dict[str, Any]:
