@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from docx import Document
 
 from pcagent import actions as act
 from pcagent.config import SafetyConfig
@@ -127,3 +128,57 @@ def test_a_move_onto_an_existing_name_in_the_file_manager_keeps_both_contents(
     assert target.read_text() == "was there\n"
     assert moved.read_text() == "moved here\n"
     desktop.close_apps()
+
+
+def test_a_word_processor_s_save_as_onto_another_document_is_put_back(
+    shared_desktop: SandboxDesktop, tmp_path: Path
+) -> None:
+    desktop = shared_desktop
+    home = desktop.home
+    report, other = home / "effects-report.docx", home / "effects-other.docx"
+    for path, text in ((report, "The report."), (other, "Someone else's document.")):
+        document = Document()
+        document.add_paragraph(text)
+        document.save(str(path))
+        give_to_owner(path, home)
+    original = other.read_bytes()
+    desktop.open_app("writer", [report])
+    assert until(lambda: "effects-report" in front_title(desktop), 60), front_title(desktop)
+    guard = FileEffectGuard(
+        HomeSnapshots(tmp_path / "store"), home, SafetyConfig(), "auto", ScriptedHuman()
+    )
+    access = DesktopAccess.of(desktop)
+    windows_before = access.open_windows(desktop.observe().windows, documents_in(home))
+    before = guard.snapshots.capture(home)
+
+    # Save As (LibreOffice's GTK file dialog), the other document's name, Enter, then "Yes" to
+    # the question whether to replace it
+    desktop.execute(act.Hotkey(keys=["ctrl", "shift", "s"]))
+    assert until(lambda: front_title(desktop) in FILE_DIALOGS), front_title(desktop)
+    desktop.execute(act.Hotkey(keys=["ctrl", "a"]))
+    desktop.execute(act.TypeText(text=str(other)))
+    desktop.execute(act.Press(key="enter"))
+    assert until(lambda: confirmation_asked(desktop)), front_title(desktop)
+    # "A file named ... already exists. Do you want to replace it?": No (focused) or Yes
+    desktop.execute(act.Hotkey(keys=["alt", "y"]))
+    assert until(lambda: other.read_bytes() != original, 30), "Writer did not replace it"
+    assert until(lambda: "effects-other" in front_title(desktop))  # the window shows it now
+
+    step = step_files(None, {}, default_catalog(), windows_before, home)
+    verdicts = guard.check(before, guard.snapshots.capture(home), step)
+    assert [(v.category, v.paths, v.kept) for v in verdicts] == [
+        ("overwrite_files", ("effects-other.docx",), False)
+    ]
+    assert other.read_bytes() == original
+    desktop.close_apps()
+
+
+def confirmation_asked(desktop: SandboxDesktop) -> bool:
+    """A second dialog over the file dialog: the question whether to replace the file
+    (LibreOffice's carries the file dialog's title, "Save", too)."""
+    dialogs = [w for w in desktop.observe().windows if "effects-" not in w.title]
+    return len(dialogs) >= 2
+
+
+#: What the file dialog's window is called: LibreOffice's "Save", the editor's "Save As".
+FILE_DIALOGS = ("Save", "Save As")

@@ -34,6 +34,8 @@ def in_window(app: str, title: str, label: str, role: str = "push button") -> Ac
         (in_window("mail", "", "Overwrite Existing File"), "overwrite_files"),
         # a question answered "Yes" in a file dialog (Qt asks "... already exists. Replace it?")
         (in_window("writer", "Save As", "&Yes"), "overwrite_files"),
+        # LibreOffice's own question over its GTK file dialog carries the dialog's title, "Save"
+        (in_window("writer", "Save", "Yes"), "overwrite_files"),
         (in_window("text_editor", "Save As", "Yes to All"), "overwrite_files"),
         # look-alike letters and invisible characters
         (in_window("mail", "", "S\u0435nd"), "send_mail"),
