@@ -10,7 +10,7 @@ import pytest
 
 from pcagent import actions as act
 from pcagent.env.environment_set import UnknownEnvironmentError, environment_set
-from pcagent.env.protocol import LocalHome, OutgoingMail, TextAccess
+from pcagent.env.protocol import Desktops, Environment, LocalHome, OutgoingMail, TextAccess
 
 
 class Plain:
@@ -97,3 +97,62 @@ def test_mail_held_anywhere_is_decided() -> None:
     assert [message.id for message in desktops.held_mail()] == ["m1"]
     desktops.release_mail("m1")
     assert mailer.released == ["m1"]
+
+
+class TwoScreens:
+    """A set of desktops that is not an :class:`EnvironmentSet`: the run layer must treat it as
+    one by what it offers, not by its class."""
+
+    def __init__(self, homes: dict[str, Path]) -> None:
+        self.members: dict[str, Environment] = {
+            name: WithHome(name, h) for name, h in homes.items()
+        }
+        self.primary = next(iter(homes))
+        self.current_name = self.primary
+        self.homes = homes
+
+    def use(self, name: str) -> Environment:
+        self.current_name = name or self.primary
+        return self.members[self.current_name]
+
+    def current_home(self) -> Path | None:
+        return self.homes[self.current_name]
+
+    def environment_apps(self) -> dict[str, list[str]]:
+        return {name: [f"{name}_editor"] for name in self.members}
+
+    def observe(self):  # type: ignore[no-untyped-def]
+        return self.members[self.current_name].observe()
+
+    def execute(self, action: act.Action):  # type: ignore[no-untyped-def]
+        return self.members[self.current_name].execute(action)
+
+    def reset(self) -> None: ...
+
+    def close(self) -> None: ...
+
+
+def test_any_object_offering_desktops_is_treated_as_a_set_of_them(tmp_path: Path) -> None:
+    from pcagent.agents.plan import SubtaskSpec
+    from pcagent.errors import RunStateError
+    from pcagent.runtime.checkpoint import RunCheckpoint, check_desktops
+    from pcagent.runtime.desktop_state import DesktopAccess
+
+    screens = TwoScreens({"workstation": tmp_path / "w", "laptop": tmp_path / "l"})
+    assert isinstance(screens, Desktops) and isinstance(
+        environment_set({"a": Plain("a")}), Desktops
+    )
+    assert not isinstance(Plain("a"), Desktops)
+    # the files of a subtask are on the desktop it works on
+    access = DesktopAccess.of(screens)
+    screens.use("laptop")
+    assert access.current_home() == tmp_path / "l"
+    # a plan across its desktops goes on with it, and one naming another desktop does not
+    plan = [
+        SubtaskSpec(id="s1", description="compute", app="calculator", environment="workstation"),
+        SubtaskSpec(id="s2", description="note it", app="text_editor", environment="laptop"),
+    ]
+    check_desktops(RunCheckpoint(instruction="across", subtasks=plan), screens)
+    phone = SubtaskSpec(id="s3", description="call", app="phone", environment="phone")
+    with pytest.raises(RunStateError, match=r"missing \['phone'\]"):
+        check_desktops(RunCheckpoint(instruction="across", subtasks=[*plan, phone]), screens)

@@ -17,6 +17,7 @@ from odf.opendocument import load as load_odf
 from pcagent import actions as act
 from pcagent.env import SandboxDesktop, UnsavedDocument, UnsavedWork, WindowInfo
 from pcagent.env.observation import Box
+from pcagent.env.office_process import office_worker
 from pcagent.env.ownership import give_to_owner
 from pcagent.env.unsaved import UnsavedWorkReader
 
@@ -43,9 +44,8 @@ def test_no_libreoffice_on_the_pipe_is_no_error(desktop: SandboxDesktop) -> None
     # finds nobody listening, and reports nothing.
     state = desktop.state
     assert state is not None
-    reader = UnsavedWorkReader(
-        state.home, state.sandbox_id, state.env, lambda: desktop.accessibility
-    )
+    worker = office_worker(state.sandbox_id, state.env)
+    reader = UnsavedWorkReader(state.home, lambda: desktop.accessibility, lambda: worker)
     stranger = WindowInfo(
         window_id=1,
         title="Untitled 1 - LibreOffice Writer",
@@ -55,7 +55,7 @@ def test_no_libreoffice_on_the_pipe_is_no_error(desktop: SandboxDesktop) -> None
     try:
         assert reader.read([stranger]) == []
     finally:
-        reader.close()
+        worker.close()
 
 
 def test_text_editor_tabs_with_changes_are_reported_until_saved(desktop: SandboxDesktop) -> None:

@@ -2,7 +2,7 @@
 
 One :class:`AccessibilityClient` per sandbox. A worker that hangs or dies is killed and started
 again on the next request, so one misbehaving application cannot wedge a run; that plumbing is
-:class:`WorkerProcess`, which the LibreOffice reader (:mod:`pcagent.env.office_worker`) uses too.
+:class:`WorkerProcess`, which the LibreOffice worker (:mod:`pcagent.env.office_process`) uses too.
 """
 
 from __future__ import annotations

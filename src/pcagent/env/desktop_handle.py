@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Protocol
 
 from pcagent import actions as act
-from pcagent.env.accessibility import AccessibilityClient
+from pcagent.env.accessibility import AccessibilityClient, WorkerProcess
 from pcagent.env.observation import ActionResult, Observation, TextState, WindowInfo
 from pcagent.env.protocol import HeldMessage
 from pcagent.env.sandbox_state import SandboxState
@@ -73,6 +73,10 @@ class DesktopHandle(Protocol):
 
     def text_state(self, element_id: int) -> TextState:
         """Live text, caret and selection of an element of the latest observation."""
+        ...
+
+    def office_worker(self) -> WorkerProcess:
+        """The desktop's one LibreOffice worker (see :mod:`pcagent.env.office_process`)."""
         ...
 
     def held_mail(self) -> list[HeldMessage]:

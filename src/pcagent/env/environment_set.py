@@ -41,7 +41,8 @@ class UnknownEnvironmentError(PcAgentError):
 
 
 class EnvironmentSet:
-    """Named desktops, the first the default; see the module's docstring."""
+    """Named desktops, the first the default (a :class:`~pcagent.env.protocol.Desktops`); see the
+    module's docstring."""
 
     def __init__(self, members: Mapping[str, Environment]) -> None:
         if not members:

@@ -1,9 +1,10 @@
 """The worker's connection to one LibreOffice over UNO, and the documents found through it.
 
-Shared by the word processor's and the spreadsheet's actions (:mod:`pcagent.env.office_writer_actions`,
-:mod:`pcagent.env.office_sheet_actions`), which the LibreOffice action worker
-(:mod:`pcagent.env.office_actions_worker`) combines; needs only the standard library and
-LibreOffice's ``uno``, like the worker it is shipped with.
+One connection per LibreOffice worker (:mod:`pcagent.env.office_worker`), shared by the word
+processor's and the spreadsheet's actions (:mod:`pcagent.env.office_writer_actions`,
+:mod:`pcagent.env.office_sheet_actions`, combined in :mod:`pcagent.env.office_actions`) and the
+copies of unsaved documents (:mod:`pcagent.env.office_unsaved_copies`); needs only the standard
+library and LibreOffice's ``uno``, like the worker it is shipped with.
 
 A request that cannot be carried out raises :class:`Refused`, which the worker answers with
 ``unavailable`` (LibreOffice or the document is not there) or ``invalid`` (the request names

@@ -1,7 +1,7 @@
 """The spreadsheet's actions carried out over UNO: read, set and sort cells, and the cell
 addresses ("B3", "A1:C9") they speak in.
 
-Part of the LibreOffice action worker (:mod:`pcagent.env.office_actions_worker`); every answer is
+Part of the LibreOffice worker's actions (:mod:`pcagent.env.office_actions`); every answer is
 read back from the live document after the change.
 """
 

@@ -1,6 +1,6 @@
 """The word processor's actions carried out over UNO: read, insert and format paragraphs.
 
-Part of the LibreOffice action worker (:mod:`pcagent.env.office_actions_worker`); every change
+Part of the LibreOffice worker's actions (:mod:`pcagent.env.office_actions`); every change
 goes to the live document model and every answer is read back from it after the change.
 """
 

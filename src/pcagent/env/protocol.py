@@ -6,15 +6,16 @@ may offer is an explicit, optional capability (a protocol of its own): exact tex
 closing them (:class:`ApplicationControl`), a HOME folder on this machine that may be snapshotted
 and restored (:class:`LocalHome`), the unsaved work open in its applications
 (:class:`UnsavedWork`), the outgoing mail it holds back until allowed (:class:`OutgoingMail`),
-actions through the applications' own interfaces (:class:`ApplicationInterfaces`), and
-a description of itself for the run record (:class:`Describable`).
+actions through the applications' own interfaces (:class:`ApplicationInterfaces`),
+a description of itself for the run record (:class:`Describable`), and being several named
+desktops of which the run works on one at a time (:class:`Desktops`).
 Callers test for a capability once, with ``isinstance``, and never reach past these protocols: a
 remote or in-memory environment is then a drop-in replacement.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Protocol, runtime_checkable
@@ -255,3 +256,41 @@ class Describable(Protocol):
     """Says where it is, for the run record (a display, a state file, an address)."""
 
     def describe(self) -> dict[str, object]: ...
+
+
+@runtime_checkable
+class Desktops(Protocol):
+    """Several named desktops as one environment; the run works on one of them at a time.
+
+    The run layer switches to the desktop a subtask names before each step, plans with each
+    desktop's applications, and puts back only the first desktop on a rewind (the one whose HOME
+    is snapshotted). :class:`pcagent.env.environment_set.EnvironmentSet` is one implementation.
+    """
+
+    @property
+    def members(self) -> Mapping[str, Environment]:
+        """Every desktop by name, the first the default."""
+        ...
+
+    @property
+    def primary(self) -> str:
+        """The first desktop's name: the one a subtask without a desktop works on."""
+        ...
+
+    @property
+    def current_name(self) -> str:
+        """The name of the desktop the run works on now."""
+        ...
+
+    def use(self, name: str) -> Environment:
+        """Work on ``name`` ("": the first desktop) from now on; returns that desktop. Raises
+        :class:`pcagent.env.environment_set.UnknownEnvironmentError` for a name not in the set."""
+        ...
+
+    def current_home(self) -> Path | None:
+        """The current desktop's HOME on this machine; None when it has none here."""
+        ...
+
+    def environment_apps(self) -> dict[str, list[str]]:
+        """Each desktop's applications by logical name (what the plan is made with)."""
+        ...

@@ -210,8 +210,8 @@ class SandboxDesktop(SandboxApplications):
     def reset(self) -> None:
         """Close every application and restore HOME from the template (sandbox mode only)."""
         state = self._require_state()
-        if self._unsaved is not None:
-            self._unsaved.close()  # its connection was to the LibreOffice about to end
+        if self._office is not None:
+            self._office.close()  # its connection was to the LibreOffice about to end
         self._interfaces.close()  # connections to the applications about to end
         self.close_apps()
         relay = self._relay(start=False)
@@ -228,9 +228,9 @@ class SandboxDesktop(SandboxApplications):
             return
         state = self.state
         self._interfaces.close()
-        if self._unsaved is not None:
-            self._unsaved.close()
-            self._unsaved = None
+        if self._office is not None:
+            self._office.close()
+            self._office = None
         if self._a11y is not None:
             self._a11y.close()
             self._a11y = None

@@ -16,10 +16,11 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from pcagent.env import processes
-from pcagent.env.accessibility import AccessibilityClient
+from pcagent.env.accessibility import AccessibilityClient, WorkerProcess
 from pcagent.env.executor import ActionExecutor
 from pcagent.env.mail_relay import MailRelay, UnknownMailError
 from pcagent.env.observation import Box, Observation, TextState
+from pcagent.env.office_process import office_worker
 from pcagent.env.protocol import HeldMessage, MailDelivery, UnsavedDocument
 from pcagent.env.sandbox_config import SandboxConfig
 from pcagent.env.sandbox_state import SandboxState
@@ -38,6 +39,7 @@ class SandboxConnection:
         self._a11y: AccessibilityClient | None = None
         self._executor: ActionExecutor | None = None
         self._unsaved: UnsavedWorkReader | None = None
+        self._office: WorkerProcess | None = None
         self._mail_relay: MailRelay | None = None
         self._closed = False
 
@@ -166,15 +168,21 @@ class SandboxConnection:
             return ""  # the owner of the selection did not answer: treat as nothing selected
         return reply.stdout.decode("utf-8", "replace") if reply.returncode == 0 else ""
 
+    def office_worker(self) -> WorkerProcess:
+        """The sandbox's one LibreOffice worker, made on first use and shared by the unsaved-work
+        reader and the office actions (see :mod:`pcagent.env.office_process`)."""
+        if self._office is None:
+            state = self._require_state()
+            self._office = office_worker(state.sandbox_id, state.env, state.run_as)
+        return self._office
+
     def unsaved_documents(self) -> list[UnsavedDocument]:
         """Every open document with unsaved changes, and those changes (see
         :mod:`pcagent.env.unsaved`); raises :class:`pcagent.errors.DesktopError` when one cannot be
         read."""
         if self._unsaved is None:
             state = self._require_state()
-            self._unsaved = UnsavedWorkReader(
-                state.home, state.sandbox_id, state.env, self._a11y_client, run_as=state.run_as
-            )
+            self._unsaved = UnsavedWorkReader(state.home, self._a11y_client, self.office_worker)
         return self._unsaved.read(self.x11.windows())
 
     # --- outgoing mail (pcagent.env.protocol.OutgoingMail) -----------------------------------------

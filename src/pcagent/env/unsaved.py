@@ -7,9 +7,10 @@ It runs after every step, so each source is asked only when a window of it is op
 - the text editor (mousepad) through AT-SPI: the text of each tab's text view. The tab in front
   is unsaved when its window title starts with ``*``; a tab behind it (whose state no title
   shows) when its text differs from its file. One accessibility request for all editor windows.
-- LibreOffice through UNO on the pipe it was started with (``--accept``), in a worker process
-  (:mod:`pcagent.env.office_worker`) that copies each modified document in ODF with
-  ``storeToURL``, and copies it again only after LibreOffice reported a change.
+- LibreOffice through UNO on the pipe it was started with (``--accept``), in the sandbox's
+  LibreOffice worker process (:mod:`pcagent.env.office_worker`, shared with the office actions),
+  which copies each modified document in ODF with ``storeToURL``, and copies it again only after
+  LibreOffice reported a change.
 
 No window of a source, or no LibreOffice on the pipe, is a normal absence: no documents, the
 reason logged at debug level. A source that answers but cannot deliver a modified document raises
@@ -21,14 +22,13 @@ from __future__ import annotations
 import base64
 import logging
 import xml.etree.ElementTree as ElementTree
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 from pcagent.env.accessibility import AccessibilityClient, TabText, WorkerProcess
-from pcagent.env.apps import app_of_window, libreoffice_pipe_name
+from pcagent.env.apps import app_of_window
 from pcagent.env.observation import WindowInfo
-from pcagent.env.processes import RunAs
 from pcagent.env.protocol import UnsavedDocument
 from pcagent.errors import DesktopError
 
@@ -40,7 +40,7 @@ MODIFIED_MARK = "*"
 TEXT_EDITOR_TITLE_END = " - Mousepad"
 #: Where GTK applications (mousepad) list the files they opened or saved, under HOME.
 RECENT_FILES = Path(".local/share/recently-used.xbel")
-#: LibreOffice's document kinds (see office_worker.DOCUMENT_KINDS) that are registry applications.
+#: LibreOffice's document kinds (see office_unsaved_copies.DOCUMENT_KINDS) that are registry applications.
 OFFICE_APPS = {"text": "writer", "spreadsheet": "spreadsheet"}
 #: Window classes of LibreOffice's windows start with one of these (lower case).
 OFFICE_WINDOW_CLASSES = ("libreoffice", "soffice")
@@ -49,34 +49,22 @@ OFFICE_TIMEOUT = 60.0
 
 
 class UnsavedWorkReader:
-    """Reads the unsaved documents of one sandbox; keeps the LibreOffice worker between calls.
+    """Reads the unsaved documents of one sandbox.
 
-    ``accessibility`` returns the sandbox's accessibility client (asked each time: the sandbox may
-    replace it). ``env`` is the environment the LibreOffice worker runs in, ``run_as`` its user
-    (the sandbox session's: LibreOffice's pipe is its user's alone).
+    ``accessibility`` returns the sandbox's accessibility client and ``office`` its LibreOffice
+    worker (:func:`pcagent.env.office_process.office_worker`); both are asked each time, since the
+    sandbox owns them and may replace them.
     """
 
     def __init__(
         self,
         home: Path,
-        sandbox_id: str,
-        env: Mapping[str, str],
         accessibility: Callable[[], AccessibilityClient],
-        run_as: RunAs | None = None,
+        office: Callable[[], WorkerProcess],
     ) -> None:
         self.home = home
         self.accessibility = accessibility
-        self._office = WorkerProcess(
-            "pcagent.env.office_worker",
-            env,
-            args=[libreoffice_pipe_name(sandbox_id)],
-            run_as=run_as,
-            timeout=OFFICE_TIMEOUT,
-            name="LibreOffice document reader",
-            error=DesktopError,
-            hang_hint="LibreOffice may be hung or busy",
-            exit_hint="it could not talk to LibreOffice",
-        )
+        self.office = office
 
     def read(self, windows: Sequence[WindowInfo]) -> list[UnsavedDocument]:
         """The unsaved documents of the applications showing ``windows`` (the desktop's windows
@@ -85,10 +73,6 @@ class UnsavedWorkReader:
         Raises :class:`DesktopError` when a modified document could not be read.
         """
         return [*self._text_editor_documents(windows), *self._office_documents(windows)]
-
-    def close(self) -> None:
-        """End the LibreOffice worker (started again by the next :meth:`read` that needs it)."""
-        self._office.close()
 
     # --- the text editor ----------------------------------------------------------------------
 
@@ -145,7 +129,9 @@ class UnsavedWorkReader:
     def _office_documents(self, windows: Sequence[WindowInfo]) -> list[UnsavedDocument]:
         if not any(w.app_class.lower().startswith(OFFICE_WINDOW_CLASSES) for w in windows):
             return []
-        answer = self._office.request("unsaved")
+        worker = self.office()
+        worker.timeout = OFFICE_TIMEOUT
+        answer = worker.request("unsaved")
         if answer["absent"]:
             logger.debug("no unsaved LibreOffice documents read: %s", answer["absent"])
             return []

@@ -13,8 +13,7 @@ from typing import Literal
 from pydantic import BaseModel, Field, JsonValue
 
 from pcagent.agents.plan import SubtaskSpec
-from pcagent.env.environment_set import EnvironmentSet
-from pcagent.env.protocol import Environment
+from pcagent.env.protocol import Desktops, Environment
 from pcagent.errors import RunStateError
 from pcagent.step_context import Reading, StepContext, StepLine
 
@@ -152,7 +151,7 @@ def check_desktops(checkpoint: RunCheckpoint, environment: Environment) -> None:
     desktop its other subtasks would silently act on the wrong one. Raises
     :class:`~pcagent.errors.RunStateError` naming the missing ones."""
     named = {s.environment for s in checkpoint.subtasks if s.environment}
-    have = set(environment.members) if isinstance(environment, EnvironmentSet) else set()
+    have = set(environment.members) if isinstance(environment, Desktops) else set()
     missing = sorted(named - have)
     if missing:
         raise RunStateError(

@@ -18,7 +18,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from pcagent.env.environment_set import EnvironmentSet
 from pcagent.env.observation import WindowInfo
 from pcagent.env.protocol import (
     AppInfo,
@@ -26,6 +25,7 @@ from pcagent.env.protocol import (
     ApplicationControl,
     ApplicationInterfaces,
     Describable,
+    Desktops,
     Environment,
     LocalHome,
     OpenWindow,
@@ -121,7 +121,7 @@ class DesktopAccess:
     def current_home(self) -> Path | None:
         """Where the current subtask's files are: with several desktops, the one it works on
         (its HOME on this machine, if it has one here); otherwise ``home``."""
-        if isinstance(self.environment, EnvironmentSet):
+        if isinstance(self.environment, Desktops):
             return self.environment.current_home()
         return self.home
 

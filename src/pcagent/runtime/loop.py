@@ -21,8 +21,7 @@ from pcagent.agents.program import resolve
 from pcagent.agents.reflection import Reflection
 from pcagent.agents.roles import Role
 from pcagent.config import RunConfig
-from pcagent.env.environment_set import EnvironmentSet
-from pcagent.env.protocol import UnsavedDocument
+from pcagent.env.protocol import Desktops, UnsavedDocument
 from pcagent.errors import ActionRefusedError, DesktopError, PlanError
 from pcagent.models.messages import ImagePart
 from pcagent.runtime.checkpoint import RunCheckpoint
@@ -98,7 +97,7 @@ class StepLoop:
         work = self._begin(checkpoint, subtask)
         text = self._subtask_text(checkpoint, subtask)
         environment = self.desktop.environment
-        if isinstance(environment, EnvironmentSet) and len(environment.members) > 1:
+        if isinstance(environment, Desktops) and len(environment.members) > 1:
             # The subtask's desktop is the one the step sees and acts on; the agents are told.
             environment.use(subtask.environment)
             work.environment = environment.current_name

@@ -23,8 +23,7 @@ from pcagent.agents.roles import RolePool
 from pcagent.agents.scheduler import Scheduler
 from pcagent.agents.screen_diff import screen_diff
 from pcagent.config import RunConfig
-from pcagent.env.environment_set import EnvironmentSet
-from pcagent.env.protocol import Environment
+from pcagent.env.protocol import Desktops, Environment
 from pcagent.errors import RunStateError
 from pcagent.models.messages import ImagePart
 from pcagent.models.structured import ChatModel, StructuredResult
@@ -342,7 +341,7 @@ def build_parts(
     learned: ExperienceSource = (
         NoExperience() if experience is None or ablation == "no_experience" else experience
     )
-    desktops = environment.environment_apps() if isinstance(environment, EnvironmentSet) else {}
+    desktops = environment.environment_apps() if isinstance(environment, Desktops) else {}
     return LoopParts(
         planner=(
             SingleSubtaskPlanner()

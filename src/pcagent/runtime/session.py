@@ -17,9 +17,8 @@ from typing import Any
 
 from pcagent.agents.roles import Role, RolePool, default_pool, generalist
 from pcagent.config import PcAgentConfig
-from pcagent.env.environment_set import EnvironmentSet
 from pcagent.env.ownership import give_to_owner
-from pcagent.env.protocol import Environment
+from pcagent.env.protocol import Desktops, Environment
 from pcagent.errors import RunStateError
 from pcagent.runtime.ablations import Ablation, check_ablation
 from pcagent.runtime.checkpoint import RunCheckpoint, check_desktops
@@ -356,9 +355,8 @@ class RunSession:
         (``seen_on``, the step's desktop), not another desktop's."""
         desktop = self._desktop
         environment = self.environment
-        if isinstance(environment, EnvironmentSet):
-            environment.use("")
-            desktop = DesktopAccess.of(environment.current)
+        if isinstance(environment, Desktops):
+            desktop = DesktopAccess.of(environment.use(""))
             if seen_on and seen_on != environment.primary:
                 apps = []
         written, removed, opened = desktop.restore(self._snapshots, snapshot_id, apps)

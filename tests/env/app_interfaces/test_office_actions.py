@@ -4,6 +4,8 @@ saved files checked with the benchmark's own checkers and openpyxl."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import docx
 import openpyxl
 import pytest
@@ -23,10 +25,27 @@ from pcagent.app_actions import (
 from pcagent.bench.checker_types import CheckContext
 from pcagent.bench.checks_documents import docx_bold, docx_font_size, docx_line_spacing
 from pcagent.env import SandboxDesktop
+from pcagent.env.apps import libreoffice_pipe_name
 from pcagent.env.ownership import give_to_owner
 from pcagent.errors import InvalidActionError
 
 pytestmark = [pytest.mark.desktop]
+
+
+def _office_workers(desktop: SandboxDesktop) -> list[int]:
+    """The processes of pcagent's LibreOffice workers talking to this sandbox's LibreOffice (its
+    pipe's name is one of their arguments; LibreOffice's own names it inside ``--accept=``)."""
+    assert desktop.state is not None
+    pipe = libreoffice_pipe_name(desktop.state.sandbox_id)
+    found = []
+    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+        try:
+            argv = cmdline.read_bytes().decode("utf-8", "replace").split("\0")
+        except OSError:
+            continue  # ended meanwhile
+        if pipe in argv and any(arg.startswith("pcagent.env.office") for arg in argv):
+            found.append(int(cmdline.parent.name))
+    return found
 
 
 def test_actions_without_a_document_fail_and_paths_outside_home_are_refused(
@@ -73,6 +92,8 @@ def test_writer_edits_the_live_document_and_saves_it(shared_desktop: SandboxDesk
     # The window's document changed and is unsaved; the file is as it was.
     unsaved = [d for d in desktop.unsaved_documents() if d.app == "writer"]
     assert [d.document for d in unsaved] == ["Documents/report.docx"]
+    # the actions and the unsaved-work reader were answered by one worker process
+    assert _office_workers(desktop) == [desktop.office_worker().pid]
     assert b"Staff grew." not in source.read_bytes()
     read = desktop.execute(WriterRead())
     assert read.output is not None

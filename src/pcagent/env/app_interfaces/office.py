@@ -1,8 +1,8 @@
 """The word processor's and the spreadsheet's actions, carried out inside the running LibreOffice
 over UNO, on the pipe the sandbox starts it with (``--accept``).
 
-The UNO calls run in a worker process (:mod:`pcagent.env.office_actions_worker`) as the
-applications' user: LibreOffice's pipe is that user's alone, importing ``uno`` replaces Python's
+The UNO calls run in the sandbox's LibreOffice worker process (:mod:`pcagent.env.office_worker`,
+shared with the unsaved-work reader) as the applications' user: LibreOffice's pipe is that user's alone, importing ``uno`` replaces Python's
 import machinery, and a UNO call has no timeout, so a hung LibreOffice costs one killed worker.
 
 "The document in front" is the LibreOffice document of the action's kind whose window is highest
@@ -18,7 +18,7 @@ from __future__ import annotations
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import unquote, urlparse
 
 from pcagent.action_handlers import handles
@@ -29,16 +29,11 @@ from pcagent.app_actions import (
     WriterOpen,
     WriterSave,
 )
-from pcagent.env.accessibility import WorkerProcess
 from pcagent.env.app_interfaces import Interface, office_sheet, office_writer
 from pcagent.env.app_interfaces.office_writer import paragraph_listing
 from pcagent.env.app_interfaces.windows import raise_window
-from pcagent.env.apps import libreoffice_pipe_name
 from pcagent.env.observation import ActionResult
-from pcagent.errors import AppInterfaceError, InvalidActionError
-
-if TYPE_CHECKING:
-    from pcagent.env.desktop_handle import DesktopHandle
+from pcagent.errors import AppInterfaceError, DesktopError, InvalidActionError
 
 #: Window classes of LibreOffice's windows start with one of these (lower case).
 OFFICE_WINDOW_CLASSES = ("libreoffice", "soffice")
@@ -85,14 +80,10 @@ OPEN_HINTS = {"text": "writer_open opens one", "spreadsheet": "sheet_open opens 
 
 
 class OfficeInterface(Interface):
-    """LibreOffice's documents through UNO, from a worker process kept between actions."""
+    """LibreOffice's documents through UNO, through the sandbox's LibreOffice worker."""
 
     #: The document actions are declared beside their requests and checks.
     handler_modules = (office_writer, office_sheet)
-
-    def __init__(self, sandbox: DesktopHandle) -> None:
-        super().__init__(sandbox)
-        self._worker: WorkerProcess | None = None
 
     @handles(WriterOpen)
     def _open_text(self, action: WriterOpen) -> ActionResult:
@@ -110,33 +101,19 @@ class OfficeInterface(Interface):
     def _save_sheet(self, action: SheetSave) -> ActionResult:
         return self.save("spreadsheet", self.path(action.path) if action.path else None)
 
-    def close(self) -> None:
-        worker, self._worker = self._worker, None
-        if worker is not None:
-            worker.close()
-
     # --- talking to LibreOffice -------------------------------------------------------------------
 
     def request(self, op: str, **params: Any) -> dict[str, Any]:
         """One UNO request; :class:`AppInterfaceError` when LibreOffice or the document is not
         there, :class:`InvalidActionError` when the action names what the document lacks."""
-        if self._worker is None:
-            state = self.sandbox.state
-            if state is None:
-                raise AppInterfaceError("the sandbox is not running")
-            self._worker = WorkerProcess(
-                "pcagent.env.office_actions_worker",
-                state.env,
-                args=[libreoffice_pipe_name(state.sandbox_id)],
-                run_as=state.run_as,
-                timeout=TIMEOUT,
-                name="LibreOffice action runner",
-                error=AppInterfaceError,
-                hang_hint="LibreOffice may be hung or showing a dialog",
-                exit_hint="it could not talk to LibreOffice",
-            )
-        self._worker.timeout = SLOW_TIMEOUT if op in SLOW_OPS else TIMEOUT
-        answer = self._worker.request(op, **params)
+        if self.sandbox.state is None:
+            raise AppInterfaceError("the sandbox is not running")
+        worker = self.sandbox.office_worker()
+        worker.timeout = SLOW_TIMEOUT if op in SLOW_OPS else TIMEOUT
+        try:
+            answer = worker.request(op, **params)
+        except DesktopError as error:  # the worker's own failure: an interface's, to the agents
+            raise AppInterfaceError(str(error)) from error
         if "unavailable" in answer:
             raise AppInterfaceError(answer["unavailable"])
         if "invalid" in answer:

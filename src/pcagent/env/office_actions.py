@@ -1,11 +1,8 @@
 """Carries out the word processor's and the spreadsheet's application actions inside the running
-LibreOffice, over UNO, in a process of its own.
+LibreOffice, over UNO; part of the LibreOffice worker (:mod:`pcagent.env.office_worker`).
 
-Run as ``python -m pcagent.env.office_actions_worker PIPE_NAME``; it speaks JSON lines on
-stdin/stdout (see :class:`pcagent.env.accessibility.WorkerProcess`). It needs only the standard
-library and LibreOffice's ``uno``, because it runs under the system's Python as the sandbox's
-user (LibreOffice's pipe is that user's alone), and it is a process apart because a UNO call has
-no timeout: a hung LibreOffice hangs this worker, which its caller kills, not the caller.
+It needs only the standard library and LibreOffice's ``uno``, like the worker it is shipped with
+(which runs under the system's Python as the sandbox's user: LibreOffice's pipe is that user's).
 
 Every change goes to the live document model, so the window shows it at once and the document is
 marked modified until a save; every answer is read back from the model after the change.
@@ -17,21 +14,13 @@ when the request cannot be carried out; ``error`` is left for the unexpected.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from typing import Any
 
 from pcagent.env.office_connection import KINDS, Refused, filter_of, invalid, unavailable
 from pcagent.env.office_sheet_actions import SheetActions
 from pcagent.env.office_writer_actions import WriterActions
-from pcagent.env.worker_protocol import (
-    UNO_BRIDGE_MISSING,
-    error_answer,
-    refuse_to_start,
-    run_worker,
-    timed,
-)
-from pcagent.env.worker_protocol import serve as serve_lines
+from pcagent.env.worker_protocol import error_answer, timed
 
 
 class OfficeActions(WriterActions, SheetActions):
@@ -107,21 +96,3 @@ class OfficeActions(WriterActions, SheetActions):
             return {"error": f"{type(error).__name__}: {error.Message}"}
         except Exception as error:
             return error_answer(error)
-
-
-def serve(pipe_name: str, stdin: Any, stdout: Any) -> None:
-    try:
-        office = OfficeActions(pipe_name)
-    except ImportError as error:
-        refuse_to_start(stdout, f"{error}. {UNO_BRIDGE_MISSING}")
-        return
-    serve_lines(stdin, stdout, office.answer)
-    office.disconnect()
-
-
-def main() -> None:
-    run_worker(lambda protocol_out: serve(sys.argv[1], sys.stdin, protocol_out))
-
-
-if __name__ == "__main__":
-    main()
