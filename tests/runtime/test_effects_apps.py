@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -43,12 +44,6 @@ def front_title(desktop: SandboxDesktop) -> str:
     return focused.title if focused is not None else ""
 
 
-def confirmation_in_front(desktop: SandboxDesktop) -> bool:
-    observation = desktop.observe()
-    focused = observation.focused_window
-    return focused is not None and focused.title == ""
-
-
 def test_save_as_onto_another_file_then_replace_puts_that_file_back(
     shared_desktop: SandboxDesktop, tmp_path: Path
 ) -> None:
@@ -60,30 +55,12 @@ def test_save_as_onto_another_file_then_replace_puts_that_file_back(
         give_to_owner(path, home)
     desktop.open_app("text_editor", [notes])
     assert until(lambda: "effects-notes.txt" in front_title(desktop))
-    guard = FileEffectGuard(
-        HomeSnapshots(tmp_path / "store"), home, SafetyConfig(), "auto", ScriptedHuman()
-    )
-    access = DesktopAccess.of(desktop)
-    windows_before = access.open_windows(desktop.observe().windows, documents_in(home))
-    before = guard.snapshots.capture(home)
-
-    # Save As, the other file's name, Enter, then the overwrite confirmation's default: Replace
-    desktop.execute(act.Hotkey(keys=["ctrl", "shift", "s"]))
-    assert until(lambda: front_title(desktop) == "Save As")
-    desktop.execute(act.Hotkey(keys=["ctrl", "a"]))
-    desktop.execute(act.TypeText(text=str(other)))
-    desktop.execute(act.Press(key="enter"))
+    watch = Watch.start(desktop, tmp_path)
     # the confirmation: an untitled dialog in front, its default button "Replace"
-    assert until(lambda: confirmation_in_front(desktop)), front_title(desktop)
-    desktop.execute(act.Press(key="enter"))
+    save_as(desktop, other, confirm=act.Press(key="enter"))
     assert until(lambda: other.read_text() == "the notes\n"), "the editor did not replace it"
     assert until(lambda: "effects-other.txt" in front_title(desktop))  # the window shows it now
-
-    step = step_files(None, {}, default_catalog(), windows_before, home)
-    verdicts = guard.check(before, guard.snapshots.capture(home), step)
-    assert [(v.category, v.paths, v.kept) for v in verdicts] == [
-        ("overwrite_files", ("effects-other.txt",), False)
-    ]
+    assert watch.verdicts() == [("overwrite_files", ("effects-other.txt",), False)]
     assert other.read_text() == "someone else's file\n"
     assert notes.read_text() == "the notes\n"
     desktop.close_apps()
@@ -144,38 +121,62 @@ def test_a_word_processor_s_save_as_onto_another_document_is_put_back(
     original = other.read_bytes()
     desktop.open_app("writer", [report])
     assert until(lambda: "effects-report" in front_title(desktop), 60), front_title(desktop)
-    guard = FileEffectGuard(
-        HomeSnapshots(tmp_path / "store"), home, SafetyConfig(), "auto", ScriptedHuman()
-    )
-    access = DesktopAccess.of(desktop)
-    windows_before = access.open_windows(desktop.observe().windows, documents_in(home))
-    before = guard.snapshots.capture(home)
+    watch = Watch.start(desktop, tmp_path)
+    # "A file named ... already exists. Do you want to replace it?": No (focused) or Yes
+    save_as(desktop, other, confirm=act.Hotkey(keys=["alt", "y"]))
+    assert until(lambda: other.read_bytes() != original, 30), "Writer did not replace it"
+    assert until(lambda: "effects-other" in front_title(desktop))  # the window shows it now
+    assert watch.verdicts() == [("overwrite_files", ("effects-other.docx",), False)]
+    assert other.read_bytes() == original
+    desktop.close_apps()
 
-    # Save As (LibreOffice's GTK file dialog), the other document's name, Enter, then "Yes" to
-    # the question whether to replace it
+
+@dataclass
+class Watch:
+    """The effect layer watching one step, as the run loop does (auto mode): HOME before, and
+    the documents the windows showed before."""
+
+    desktop: SandboxDesktop
+    guard: FileEffectGuard
+    before: str
+    windows: list
+
+    @classmethod
+    def start(cls, desktop: SandboxDesktop, folder: Path) -> Watch:
+        home = desktop.home
+        guard = FileEffectGuard(
+            HomeSnapshots(folder / "store"), home, SafetyConfig(), "auto", ScriptedHuman()
+        )
+        access = DesktopAccess.of(desktop)
+        windows = access.open_windows(desktop.observe().windows, documents_in(home))
+        return cls(desktop, guard, guard.snapshots.capture(home), windows)
+
+    def verdicts(self) -> list[tuple[str, tuple[str, ...], bool]]:
+        """What the effect layer made of the step: (category, paths, kept) per verdict."""
+        home = self.desktop.home
+        step = step_files(None, {}, default_catalog(), self.windows, home)
+        verdicts = self.guard.check(self.before, self.guard.snapshots.capture(home), step)
+        return [(v.category, v.paths, v.kept) for v in verdicts]
+
+
+def save_as(desktop: SandboxDesktop, other: Path, *, confirm: act.Action) -> None:
+    """Save As (the GTK file dialog), ``other``'s path, Enter, then ``confirm`` on the question
+    whether to replace it."""
     desktop.execute(act.Hotkey(keys=["ctrl", "shift", "s"]))
     assert until(lambda: front_title(desktop) in FILE_DIALOGS), front_title(desktop)
     desktop.execute(act.Hotkey(keys=["ctrl", "a"]))
     desktop.execute(act.TypeText(text=str(other)))
     desktop.execute(act.Press(key="enter"))
     assert until(lambda: confirmation_asked(desktop)), front_title(desktop)
-    # "A file named ... already exists. Do you want to replace it?": No (focused) or Yes
-    desktop.execute(act.Hotkey(keys=["alt", "y"]))
-    assert until(lambda: other.read_bytes() != original, 30), "Writer did not replace it"
-    assert until(lambda: "effects-other" in front_title(desktop))  # the window shows it now
-
-    step = step_files(None, {}, default_catalog(), windows_before, home)
-    verdicts = guard.check(before, guard.snapshots.capture(home), step)
-    assert [(v.category, v.paths, v.kept) for v in verdicts] == [
-        ("overwrite_files", ("effects-other.docx",), False)
-    ]
-    assert other.read_bytes() == original
-    desktop.close_apps()
+    desktop.execute(confirm)
 
 
 def confirmation_asked(desktop: SandboxDesktop) -> bool:
     """A second dialog over the file dialog: the question whether to replace the file
     (LibreOffice's carries the file dialog's title, "Save", too)."""
+    focused = desktop.observe().focused_window
+    if focused is not None and focused.title == "":
+        return True  # GTK's own question has no title
     dialogs = [w for w in desktop.observe().windows if "effects-" not in w.title]
     return len(dialogs) >= 2
 
