@@ -64,3 +64,30 @@ def test_what_a_skill_tells_the_person_is_the_run_s_answer(tmp_path: Path) -> No
     assert outcome.status == "finished", outcome.summary
     told = store.steps(outcome.run_id)[-1].result
     assert told.answer == "10 days" and told.verified
+
+
+def test_an_extracted_title_passed_as_a_time_is_read_from_its_line(tmp_path: Path) -> None:
+    """The language step named the event where the next step needs its time: the call goes on
+    with the line the value was found on, and the skill takes the time from it."""
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "notes.txt").write_text("Agenda\n10:15  Call with the agency\n11:30  Lunch\n")
+    program = [
+        {"id": "s1", "skill": "read_text_file", "args": {"path": "notes.txt"}},
+        {
+            "id": "s2",
+            "skill": "extract_values",
+            "args": {"text": {"from": "s1"}, "names": ["event"], "what": "the first event"},
+        },
+        {"id": "s3", "skill": "shift_time", "args": {"time": {"from": "s2", "key": "event"}}},
+    ]
+    models = scripts.usual_models(ScriptedBackend([]), json.dumps({"steps": program}))
+    models.backends["composer"] = ScriptedBackend([json.dumps({"event": "Call with the agency"})])
+    config = PcAgentConfig(data_dir=tmp_path, run=RunConfig(max_steps=6, listing_limit=0))
+    store = RunStore(tmp_path / "runs")
+    outcome = RunSession(MemoryDesktop(home), models, store, config).start("whatever")
+    assert outcome.status == "finished", outcome.summary
+    last = store.steps(outcome.run_id)[-1]
+    assert last.action.args["time"] == "10:15  Call with the agency"
+    assert last.result.output == "10:15"
+    assert "read as its line" in last.thought

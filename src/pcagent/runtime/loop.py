@@ -20,6 +20,7 @@ from pcagent.agents.plan import SubtaskSpec
 from pcagent.agents.program import resolve
 from pcagent.agents.reflection import Reflection
 from pcagent.agents.roles import Role
+from pcagent.agents.source_lines import widened_to_lines
 from pcagent.config import RunConfig
 from pcagent.env.protocol import Desktops, UnsavedDocument
 from pcagent.errors import ActionRefusedError, DesktopError, PlanError
@@ -171,8 +172,15 @@ class StepLoop:
                 reasoning=f"[plan] {subtask.skill} cannot be called: {error}",
                 action=act.Fail(reason=str(error)),
             )
+        notes: list[str] = []
+        if subtask.skill in self.skills:
+            parameters = self.skills.get(subtask.skill).parameters
+            args, notes = widened_to_lines(
+                subtask.args, args, parameters, checkpoint.subtasks, checkpoint.values
+            )
         return Decision(
-            reasoning=f"[plan] the program calls {subtask.skill}",
+            reasoning=f"[plan] the program calls {subtask.skill}"
+            + "".join(f"; {note}" for note in notes),
             action=act.UseSkill(skill=subtask.skill, args=args),
         )
 
