@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field, create_model
 
 from pcagent.errors import PcAgentError
 from pcagent.skills.base import SkillContext, SkillParameters, SkillResult, skill
-from pcagent.skills.desktop_apps import contains
+from pcagent.skills.common import contains
 from pcagent.skills.lists import counted_items, uncounted
 
 M = TypeVar("M", bound=BaseModel)

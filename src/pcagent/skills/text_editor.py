@@ -8,7 +8,7 @@ from pcagent import actions as act
 from pcagent.app_actions import EditorOpen, EditorSaveAs
 from pcagent.applications import TEXT_EDITOR
 from pcagent.skills.base import SkillContext, SkillParameters, SkillResult, skill
-from pcagent.skills.desktop_apps import TextFilePath, contains, do, file_text, front
+from pcagent.skills.common import TextFilePath, contains, do, file_text, front
 
 APP = TEXT_EDITOR.name
 

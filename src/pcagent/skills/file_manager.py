@@ -10,7 +10,7 @@ from pydantic import Field
 from pcagent.app_actions import FilesCopy, FilesList, FilesMakeFolder, FilesMove
 from pcagent.applications import FILE_MANAGER
 from pcagent.skills.base import SkillContext, SkillParameters, SkillResult, StepFailed, skill
-from pcagent.skills.desktop_apps import do, home_file
+from pcagent.skills.common import do, home_file
 
 APP = FILE_MANAGER.name
 

@@ -11,7 +11,7 @@ from pcagent.app_actions import EditorOpen, EditorSaveAs
 from pcagent.bench.checker_types import CheckContext
 from pcagent.bench.checks_local import text_file_contains
 from pcagent.env import SandboxDesktop
-from pcagent.env.app_interfaces.editor import title_path
+from pcagent.env.app_interfaces.text_editor import title_path
 from pcagent.env.ownership import give_to_owner
 from pcagent.errors import InvalidActionError
 

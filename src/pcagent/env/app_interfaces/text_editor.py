@@ -111,7 +111,7 @@ def open_in_editor(interface: Interface, path: Path) -> ActionResult:
     )
 
 
-class EditorInterface(Interface):
+class TextEditorInterface(Interface):
     """mousepad's command line, its Save As dialog as a macro, its text read back."""
 
     @handles(EditorOpen)

@@ -29,7 +29,7 @@ from pcagent.app_actions import (
 )
 from pcagent.applications import opener_of_suffix
 from pcagent.env.app_interfaces import Interface
-from pcagent.env.app_interfaces.editor import open_in_editor
+from pcagent.env.app_interfaces.text_editor import open_in_editor
 from pcagent.env.app_interfaces.windows import raise_window
 from pcagent.env.apps import app_of_window
 from pcagent.env.observation import ActionResult, WindowInfo
@@ -45,7 +45,7 @@ DIGEST_LIMIT = 64 * 1024 * 1024
 COPY_LIMIT = 2000
 
 
-class FilesInterface(Interface):
+class FileManagerInterface(Interface):
     """``gio`` as the applications' user, and the file system read back."""
 
     # Each handler resolves the action's paths in HOME, then does the work below.

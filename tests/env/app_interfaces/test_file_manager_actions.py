@@ -139,7 +139,7 @@ def test_files_open_uses_the_application_for_the_kind(shared_desktop: SandboxDes
 
 
 def test_a_document_s_text_is_read_for_files_open(tmp_path: Path) -> None:
-    from pcagent.env.app_interfaces.files import OPENED_TEXT_LIMIT, document_text
+    from pcagent.env.app_interfaces.file_manager import OPENED_TEXT_LIMIT, document_text
 
     report = tmp_path / "report.docx"
     document = docx.Document()

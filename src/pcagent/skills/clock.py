@@ -1,37 +1,15 @@
-"""Skills in the calculator and the clock: compute, set an alarm, add a world clock."""
+"""Skills in the clock: set an alarm (at a time, or some time before or after it), add a world
+clock; each is checked in the clock's own lists."""
 
 from __future__ import annotations
 
 from pydantic import Field
 
-from pcagent.app_actions import CalculatorEvaluate, ClockAddAlarm, ClockAddWorldClock
-from pcagent.applications import CALCULATOR, CLOCK
+from pcagent.app_actions import ClockAddAlarm, ClockAddWorldClock
+from pcagent.applications import CLOCK
 from pcagent.skills.base import SkillContext, SkillParameters, SkillResult, skill
-from pcagent.skills.desktop_apps import do
+from pcagent.skills.common import do
 from pcagent.skills.values import ClockTime, shifted
-
-
-class Calculate(SkillParameters):
-    expression: str = Field(
-        min_length=1,
-        max_length=200,
-        pattern=r"^[0-9+\-*/().^ ]+$",
-        description='Arithmetic with numbers only, e.g. "(12 + 7) * 3".',
-    )
-
-
-@skill(
-    "calculate",
-    "Compute an arithmetic expression on the calculator and read the result off its display.",
-    Calculate,
-    apps=(CALCULATOR.name,),
-    returns="the number shown",
-)
-def calculate(context: SkillContext, parameters: Calculate) -> SkillResult:
-    outcome = do(context, CalculatorEvaluate(expression=parameters.expression))
-    if not outcome.verified or not outcome.output:
-        return SkillResult.failed("the calculator's display could not be read back")
-    return SkillResult(True, outcome.output.strip(), evidence=f"display: {outcome.output}")
 
 
 class SetAlarm(SkillParameters):

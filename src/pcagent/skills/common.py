@@ -1,4 +1,6 @@
-"""Helpers the application skills share: acting in sequence, reading files in HOME."""
+"""Helpers the application skills share: acting in sequence, reading files in HOME, the suffixes
+of the documents each kind of application takes. Not an application: each application's skills
+are in the module named after it."""
 
 from __future__ import annotations
 
