@@ -74,11 +74,6 @@ def document_text(context: SkillContext, path: str) -> str | None:
     return file.read_text(encoding="utf-8", errors="replace")
 
 
-def contains(haystack: str, needle: str) -> bool:
-    """Whether ``needle`` is in ``haystack``, ignoring case and runs of white space."""
-    return " ".join(needle.split()).casefold() in " ".join(haystack.split()).casefold()
-
-
 #: Suffixes of files the plain-text editor reads and writes as they are.
 TEXT_SUFFIXES = frozenset({"", ".txt", ".md", ".csv", ".log", ".py", ".json", ".ini", ".conf"})
 #: Suffixes of word-processor documents.

@@ -18,11 +18,11 @@ from pcagent.app_actions import (
 from pcagent.skills.base import SkillContext, SkillParameters, SkillResult, skill
 from pcagent.skills.common import (
     DocumentPath,
-    contains,
     do,
     document_text,
     opened_and_read,
 )
+from pcagent.text import contains
 
 _PATH = 'In HOME, e.g. "Documents/report.docx"; the suffix picks the format.'
 _Document = Annotated[DocumentPath, Field(min_length=1, max_length=400, description=_PATH)]

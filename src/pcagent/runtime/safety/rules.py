@@ -17,6 +17,7 @@ from pcagent.actions import normalize_key
 from pcagent.config import SafetyConfig
 from pcagent.errors import ConfigurationError, InvalidActionError
 from pcagent.runtime.safety.label_folding import fold_label, fold_pattern, fold_text
+from pcagent.text import single_spaced
 
 #: Category of the rules built from ``[safety] extra_labels`` and ``extra_hotkeys``.
 CUSTOM_CATEGORY = "custom"
@@ -258,7 +259,7 @@ _MNEMONIC_MARKERS = re.compile(r"[_&]")
 def normalize_label(label: str) -> str:
     """The label as people are shown it: mnemonic markers removed, single spaces. Rules compare
     its folded form (:func:`~pcagent.runtime.safety.label_folding.fold_label`)."""
-    return " ".join(_MNEMONIC_MARKERS.sub("", label).split())
+    return single_spaced(_MNEMONIC_MARKERS.sub("", label))
 
 
 @cache
