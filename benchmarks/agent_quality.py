@@ -45,8 +45,8 @@ from pcagent.bench.tasks import select_tasks
 from pcagent.cli.options import config_with
 from pcagent.config import ModelProfile, PcAgentConfig
 from pcagent.interrupts import install_terminate_as_interrupt
-from pcagent.runtime.ablations import check_ablation
-from pcagent.runtime.records import RunStore
+from pcagent.runtime.loop.ablations import check_ablation
+from pcagent.runtime.record.store import RunStore
 
 DEVELOPMENT_SUBSET = ("pc01", "pc05", "pc07", "pc09", "pc12", "pc17", "pc19", "pc25")
 #: What --quick runs: one step of one short task by one Decision agent (the ablation

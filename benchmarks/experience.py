@@ -26,7 +26,7 @@ from pcagent.experience.embedding import SentenceEncoder
 from pcagent.experience.guide import Experience
 from pcagent.experience.screens import Screen
 from pcagent.models.embedding_pack import DEFAULT_EMBEDDING_PACK
-from pcagent.runtime.records import RunStore
+from pcagent.runtime.record.store import RunStore
 
 GOAL_MS = 50.0
 

@@ -26,9 +26,9 @@ from PIL import Image, ImageDraw
 from headline import add_quick_option, headline
 from pcagent import actions as act
 from pcagent.agents.plan import SubtaskSpec
-from pcagent.runtime.checkpoint import RunCheckpoint
-from pcagent.runtime.events import AssignEvent, PlanEvent
-from pcagent.runtime.record_models import (
+from pcagent.runtime.record.checkpoint import RunCheckpoint
+from pcagent.runtime.record.events import AssignEvent, PlanEvent
+from pcagent.runtime.record.models import (
     CallAttempt,
     ModelCallRecord,
     ReflectionRecord,
@@ -36,7 +36,7 @@ from pcagent.runtime.record_models import (
     StepRecord,
     StepResult,
 )
-from pcagent.runtime.records import RunStore
+from pcagent.runtime.record.store import RunStore
 from pcagent.viewer import ViewerServer, ViewerSources, bind, check_sources, create_app
 
 SCREEN = (1280, 800)

@@ -10,7 +10,7 @@ from pcagent.action_handlers import Dispatches, HandlerConflictError, HandlerTab
 from pcagent.app_actions import APP_ACTION_CLASSES
 from pcagent.env.app_interfaces.registry import interface_classes
 from pcagent.env.executor import STEP_ENDINGS, ActionExecutor, end_step
-from pcagent.runtime.dispatch import ActionDispatcher
+from pcagent.runtime.loop.dispatch import ActionDispatcher
 
 
 def test_each_application_action_has_exactly_one_interface() -> None:

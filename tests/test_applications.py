@@ -3,13 +3,18 @@ is derived from it, and nothing names an application the catalog does not hold. 
 
 from __future__ import annotations
 
+import importlib
+import inspect
+import pkgutil
 from pathlib import Path
 
 from pcagent import actions as act
+from pcagent.action_handlers import declared
 from pcagent.agents.roles import default_pool
 from pcagent.applications import APPLICATIONS, FAMILIES, applications_of, opener_of_suffix
 from pcagent.bench.grounding_phrases import APP_PURPOSES, purpose_of
-from pcagent.env.app_interfaces.files import OPENERS
+from pcagent.env import app_interfaces
+from pcagent.env.app_interfaces.file_manager import OPENERS
 from pcagent.env.apps import APPS, LaunchContext, app_infos
 from pcagent.skills import default_catalog
 
@@ -61,3 +66,36 @@ def test_documents_open_in_the_catalogs_openers_and_labels_mean_what_it_says() -
     assert purpose_of("browser", "Back") == "Go back to the previous web page"
     assert purpose_of("file_manager", "Back") == "Go back to the folder shown before"
     assert purpose_of("writer", "Bold") == "Make the selected text bold"
+
+
+def _applications_handled_in(module_name: str) -> set[str]:
+    """The applications whose actions the functions and methods of a module carry out."""
+    module = importlib.import_module(module_name)
+    found: set[str] = set()
+    for value in vars(module).values():
+        if inspect.isclass(value) and value.__module__ == module_name:
+            candidates = list(vars(value).values())
+        elif inspect.isfunction(value) and value.__module__ == module_name:
+            candidates = [value]
+        else:
+            continue
+        for candidate in candidates:
+            found |= {cls.belongs_to for cls in declared(candidate)} - {None}
+    return found
+
+
+def test_a_module_that_serves_one_application_is_named_after_it() -> None:
+    interfaces = {}
+    for info in pkgutil.iter_modules(app_interfaces.__path__):
+        apps = _applications_handled_in(f"{app_interfaces.__name__}.{info.name}")
+        if len(apps) == 1:
+            interfaces[info.name] = apps.pop()
+    assert interfaces, "no interface module was found"
+    assert {module: app for module, app in interfaces.items() if module != app} == {}
+    skills: dict[str, set[str]] = {}
+    for one in default_catalog():
+        module = one.run.__module__.rsplit(".", 1)[-1]
+        skills.setdefault(module, set()).update(one.apps)
+    single = {module: apps.pop() for module, apps in skills.items() if len(apps) == 1}
+    assert {"writer", "spreadsheet", "calculator", "clock"} <= set(single)
+    assert {module: app for module, app in single.items() if module != app} == {}

@@ -22,10 +22,10 @@ from pcagent.env.sandbox import SandboxDesktop
 from pcagent.env.sandbox_config import SandboxConfig
 from pcagent.errors import ConfigurationError, RunStateError
 from pcagent.models.backends.scripted import ScriptedBackend
-from pcagent.runtime.human import NoHuman, TerminalHuman
-from pcagent.runtime.record_models import RunRecord
-from pcagent.runtime.records import RunStore
-from pcagent.runtime.session import RunSession
+from pcagent.runtime.loop.human import NoHuman, TerminalHuman
+from pcagent.runtime.loop.session import RunSession
+from pcagent.runtime.record.models import RunRecord
+from pcagent.runtime.record.store import RunStore
 
 # --- the [desktop] section ------------------------------------------------------------------------
 

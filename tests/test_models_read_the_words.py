@@ -33,7 +33,7 @@ def test_no_pattern_is_matched_against_the_users_words() -> None:
 
 
 def test_the_check_finds_a_pattern_over_the_words(tmp_path: Path) -> None:
-    planted = PACKAGE / "runtime" / "loop.py"
+    planted = PACKAGE / "runtime" / "loop" / "loop.py"
     probe = tmp_path / "probe.py"
     probe.write_text(
         planted.read_text(encoding="utf-8") + "\n\ndef _x(checkpoint):\n"

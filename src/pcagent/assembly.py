@@ -7,9 +7,9 @@ starts. The steps are:
 1. :meth:`RunChoices.of` checks what was asked (ablation, interaction mode, the display to attach
    to) and settles the configuration the run will use; nothing starts yet, so a typo costs nothing.
 2. :func:`open_run` opens the pieces: a fresh sandbox desktop (or the person's own display), the
-   :class:`~pcagent.models.ModelRouter` and the :class:`~pcagent.runtime.records.RunStore`; it
+   :class:`~pcagent.models.ModelRouter` and the :class:`~pcagent.runtime.record.store.RunStore`; it
    closes what it opened when the ``with`` block ends.
-3. :meth:`RunParts.session` makes a :class:`~pcagent.runtime.session.RunSession` over them, as
+3. :meth:`RunParts.session` makes a :class:`~pcagent.runtime.loop.session.RunSession` over them, as
    often as needed: the benchmark keeps one desktop and one router per worker and makes a
    session per task.
 
@@ -31,13 +31,13 @@ from pcagent.env.sandbox import SandboxDesktop
 from pcagent.env.sandbox_config import SandboxConfig
 from pcagent.errors import ConfigurationError, RunStateError, SandboxClosedError
 from pcagent.models import ModelRouter
-from pcagent.runtime.ablations import Ablation, check_ablation
-from pcagent.runtime.human import Human, NoHuman, TerminalHuman
-from pcagent.runtime.parts import AgentModels, ExperienceSource
-from pcagent.runtime.progress import Progress, sandbox_start
-from pcagent.runtime.record_models import RunRecord, StepRecord
-from pcagent.runtime.records import RunStore
-from pcagent.runtime.session import RunOutcome, RunSession
+from pcagent.runtime.loop.ablations import Ablation, check_ablation
+from pcagent.runtime.loop.human import Human, NoHuman, TerminalHuman
+from pcagent.runtime.loop.parts import AgentModels, ExperienceSource
+from pcagent.runtime.loop.progress import Progress, sandbox_start
+from pcagent.runtime.loop.session import RunOutcome, RunSession
+from pcagent.runtime.record.models import RunRecord, StepRecord
+from pcagent.runtime.record.store import RunStore
 
 Log = Callable[[str], None]
 StepCallback = Callable[[StepRecord], None]
@@ -71,7 +71,7 @@ def sandbox_config(desktop: DesktopConfig, *, browser_flags: Sequence[str] = ())
 
 def default_human(mode: InteractionMode, **terminal: Any) -> Human:
     """Nobody in ``auto`` mode; the person at the terminal otherwise (``terminal`` goes to
-    :class:`~pcagent.runtime.human.TerminalHuman`, e.g. ``console=``)."""
+    :class:`~pcagent.runtime.loop.human.TerminalHuman`, e.g. ``console=``)."""
     return NoHuman() if mode == "auto" else TerminalHuman(**terminal)
 
 

@@ -194,7 +194,7 @@ class SafetyConfig(ConfigSection):
     #: ``close_window``, or your own).
     allow: list[str] = Field(default_factory=list)
     #: Extra sensitive labels (case-insensitive regular expressions matched against the label
-    #: of the mark an action clicks, in the folded form of :mod:`pcagent.runtime.label_folding`:
+    #: of the mark an action clicks, in the folded form of :mod:`pcagent.runtime.safety.label_folding`:
     #: look-alike letters, invisible characters and apostrophes do not count), category ``custom``.
     extra_labels: list[str] = Field(default_factory=list)
     #: Extra sensitive key chords, e.g. ``"ctrl+shift+delete"``, category ``custom``.

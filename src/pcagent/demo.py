@@ -18,10 +18,10 @@ from pcagent.config import PcAgentConfig
 from pcagent.env import SandboxDesktop
 from pcagent.env.apps import calculator_display
 from pcagent.models import ModelRouter
-from pcagent.runtime.human import Human
-from pcagent.runtime.progress import Progress
-from pcagent.runtime.record_models import StepRecord
-from pcagent.runtime.session import RunOutcome
+from pcagent.runtime.loop.human import Human
+from pcagent.runtime.loop.progress import Progress
+from pcagent.runtime.loop.session import RunOutcome
+from pcagent.runtime.record.models import StepRecord
 
 DEMO_INSTRUCTION = "Open the calculator and compute 12 * 7 + 5"
 EXPECTED_RESULT = "89"

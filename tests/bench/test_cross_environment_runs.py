@@ -164,8 +164,8 @@ def test_the_agents_plan_across_both_desktops_and_act_on_the_right_one(
     from tests.runtime import scripts
 
     from pcagent.config import PcAgentConfig, RunConfig
-    from pcagent.runtime.events import PlanEvent
-    from pcagent.runtime.records import RunStore
+    from pcagent.runtime.record.events import PlanEvent
+    from pcagent.runtime.record.store import RunStore
 
     plan = json.dumps({"steps": [
         {"id": "s1", "skill": "calculate", "args": {"expression": "1275 * 12"},
@@ -251,8 +251,8 @@ def test_pcagent_run_and_resume_with_also_work_across_both_desktops(
     the same ``--also`` and refuses without it."""
     from tests.support import smollm2_config
 
-    from pcagent.runtime.events import PlanEvent
-    from pcagent.runtime.records import RunStore
+    from pcagent.runtime.record.events import PlanEvent
+    from pcagent.runtime.record.store import RunStore
 
     data = smollm2_config(tmp_path).data_dir  # installs the model, links the models folder
     config_file = tmp_path / "config.toml"

@@ -13,9 +13,9 @@ from pcagent.bench.report import render_html, summary
 from pcagent.bench.results import BenchStore
 from pcagent.bench.task_run import TaskRun
 from pcagent.bench.tasks import load_tasks
-from pcagent.runtime.checkpoint import RunCheckpoint
-from pcagent.runtime.events import LoopEvent
-from pcagent.runtime.record_models import ReflectionRecord, RunEvent, StepRecord, StepResult
+from pcagent.runtime.record.checkpoint import RunCheckpoint
+from pcagent.runtime.record.events import LoopEvent
+from pcagent.runtime.record.models import ReflectionRecord, RunEvent, StepRecord, StepResult
 
 TASK = load_tasks()["pc01"]  # text_editor, then clock
 PLAN = [

@@ -24,7 +24,7 @@ from pcagent.env import SandboxDesktop
 from pcagent.experience.build import build_graph
 from pcagent.experience.guide import Experience
 from pcagent.models.embedding_pack import DEFAULT_EMBEDDING_PACK
-from pcagent.runtime.records import RunStore
+from pcagent.runtime.record.store import RunStore
 
 pytestmark = [pytest.mark.desktop, pytest.mark.slow]
 

@@ -11,7 +11,7 @@ from tests.support import smollm2_config
 from pcagent.bench.runner import run_tasks
 from pcagent.bench.task_run import TaskRun
 from pcagent.bench.tasks import load_tasks
-from pcagent.runtime.records import RunStore
+from pcagent.runtime.record.store import RunStore
 
 pytestmark = [pytest.mark.desktop, pytest.mark.slow]
 

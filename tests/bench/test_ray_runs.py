@@ -232,7 +232,7 @@ def test_an_interrupted_ray_run_resumes_with_only_what_is_missing(tmp_path: Path
 def test_a_pcagent_run_s_record_comes_back_to_the_driver(local_ray: None, tmp_path: Path) -> None:
     """The pcagent agent with the real local model (smollm2) in an actor: the run is recorded
     on the actor, sent back as a zip and written into the driver's run records, graded."""
-    from pcagent.runtime.records import RunStore
+    from pcagent.runtime.record.store import RunStore
 
     config = smollm2_config(tmp_path, max_steps=1)
     pids: list[int] = []

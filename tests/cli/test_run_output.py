@@ -18,8 +18,8 @@ from pcagent import actions as act
 from pcagent.cli.run_output import RunOutput, output_mode, step_markup
 from pcagent.cli.wait_display import PlainWaits, SafeStream, TerminalWaits
 from pcagent.errors import ConfigurationError
-from pcagent.runtime.progress import Progress, model_call, sandbox_start
-from pcagent.runtime.record_models import StepRecord, StepResult
+from pcagent.runtime.loop.progress import Progress, model_call, sandbox_start
+from pcagent.runtime.record.models import StepRecord, StepResult
 
 DECISION = model_call("decision", "local", "local:smollm2-135m")
 

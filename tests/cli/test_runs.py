@@ -17,8 +17,8 @@ from pcagent.cli import app
 from pcagent.cli.run_listing import print_step
 from pcagent.env.sandbox import SandboxDesktop
 from pcagent.errors import SandboxStartError
-from pcagent.runtime.record_models import ReflectionRecord, StepRecord, StepResult, UnsavedFile
-from pcagent.runtime.records import RunStore
+from pcagent.runtime.record.models import ReflectionRecord, StepRecord, StepResult, UnsavedFile
+from pcagent.runtime.record.store import RunStore
 
 
 def _runs(environment: dict[str, str]) -> list[object]:
@@ -166,7 +166,7 @@ def test_runs_list_on_an_empty_store_prints_an_empty_list(environment: dict[str,
 
 
 def test_the_help_names_every_ablation(environment: dict[str, str]) -> None:
-    from pcagent.runtime.ablations import ABLATIONS
+    from pcagent.runtime.loop.ablations import ABLATIONS
 
     for command in (["run", "--help"], ["bench", "run", "--help"]):
         result = CliRunner().invoke(app, command, env={**environment, "COLUMNS": "300"})

@@ -135,8 +135,8 @@ class TwoScreens:
 def test_any_object_offering_desktops_is_treated_as_a_set_of_them(tmp_path: Path) -> None:
     from pcagent.agents.plan import SubtaskSpec
     from pcagent.errors import RunStateError
-    from pcagent.runtime.checkpoint import RunCheckpoint, check_desktops
-    from pcagent.runtime.desktop_state import DesktopAccess
+    from pcagent.runtime.loop.desktop_state import DesktopAccess
+    from pcagent.runtime.record.checkpoint import RunCheckpoint, check_desktops
 
     screens = TwoScreens({"workstation": tmp_path / "w", "laptop": tmp_path / "l"})
     assert isinstance(screens, Desktops) and isinstance(

@@ -44,8 +44,8 @@ from pcagent.errors import (
     RemoteUnreachableError,
 )
 from pcagent.models.backends.scripted import ScriptedBackend
-from pcagent.runtime.records import RunStore
-from pcagent.runtime.session import RunSession
+from pcagent.runtime.loop.session import RunSession
+from pcagent.runtime.record.store import RunStore
 
 LIMITS = ServerLimits(max_body_bytes=100_000, body_timeout=1.0, busy_wait=0.3, action_timeout=5)
 

@@ -18,7 +18,7 @@ from pcagent.env.accessibility import WorkerProcess
 from pcagent.env.browser_profile import prepare_profile
 from pcagent.env.ownership import DESKTOP_USER, closed_on_the_way
 from pcagent.errors import AppLaunchError, DesktopError, SandboxStartError
-from pcagent.runtime.home_snapshot import HomeSnapshots
+from pcagent.runtime.safety.home_snapshot import HomeSnapshots
 
 pytestmark = [pytest.mark.desktop]
 

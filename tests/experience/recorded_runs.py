@@ -9,16 +9,16 @@ from PIL import Image, ImageDraw
 
 from pcagent import actions as act
 from pcagent.agents.plan import SubtaskSpec
-from pcagent.runtime.checkpoint import RunCheckpoint
-from pcagent.runtime.events import PlanEvent
-from pcagent.runtime.record_models import (
+from pcagent.runtime.record.checkpoint import RunCheckpoint
+from pcagent.runtime.record.events import PlanEvent
+from pcagent.runtime.record.models import (
     ReflectionRecord,
     RunEvent,
     RunStatus,
     StepRecord,
     StepResult,
 )
-from pcagent.runtime.records import RunStore
+from pcagent.runtime.record.store import RunStore
 
 HEADER = 'marks: number role "label" =value states @x,y (centre, screen pixels)'
 CLOCKS = [

@@ -16,8 +16,8 @@ from pcagent.experience.embedding import SentenceEncoder
 from pcagent.experience.loading import open_experience
 from pcagent.models.backends.scripted import ScriptedBackend
 from pcagent.models.embedding_pack import DEFAULT_EMBEDDING_PACK
-from pcagent.runtime.records import RunStore
-from pcagent.runtime.session import RunSession
+from pcagent.runtime.loop.session import RunSession
+from pcagent.runtime.record.store import RunStore
 
 PLAN = scripts.plan({"id": "s1", "description": "Add a word to notes.txt", "app": "text_editor"})
 

@@ -14,7 +14,7 @@ from pcagent.agents.decision import DecisionInput
 from pcagent.agents.roles import default_pool
 from pcagent.config import RunConfig
 from pcagent.env.apps import app_infos
-from pcagent.runtime.parts import NoExperience, build_parts
+from pcagent.runtime.loop.parts import NoExperience, build_parts
 from pcagent.skills import default_catalog
 
 APPS = {info.name: info.description for info in app_infos()}

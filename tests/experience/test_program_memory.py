@@ -25,7 +25,7 @@ from pcagent.experience.guide import (
     shown_program,
 )
 from pcagent.models.embedding_pack import DEFAULT_EMBEDDING_PACK
-from pcagent.runtime.records import RunStore
+from pcagent.runtime.record.store import RunStore
 from pcagent.skills import default_catalog
 
 SEED = 11

@@ -19,8 +19,8 @@ from tests.runtime.scripts import CalculatorDecisions
 from pcagent.config import PcAgentConfig, RunConfig
 from pcagent.env import SandboxDesktop
 from pcagent.interrupts import terminate_as_interrupt
-from pcagent.runtime.records import RunStore
-from pcagent.runtime.session import RunSession
+from pcagent.runtime.loop.session import RunSession
+from pcagent.runtime.record.store import RunStore
 
 
 def main(folder: Path, clean: bool) -> None:

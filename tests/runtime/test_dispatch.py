@@ -12,8 +12,8 @@ from tests.runtime.memory_desktop import SAVE, MemoryDesktop
 
 from pcagent import actions as act
 from pcagent.env.executor import ActionExecutor
-from pcagent.runtime.dispatch import ActionDispatcher, acts_on_desktop
-from pcagent.runtime.human import ScriptedHuman
+from pcagent.runtime.loop.dispatch import ActionDispatcher, acts_on_desktop
+from pcagent.runtime.loop.human import ScriptedHuman
 
 
 @pytest.fixture

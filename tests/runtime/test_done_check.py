@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pcagent.runtime.done_check import done_problem
+from pcagent.runtime.loop.done_check import done_problem
 
 
 def test_missing_values_refuse_done() -> None:

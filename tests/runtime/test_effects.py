@@ -17,7 +17,11 @@ from pcagent.config import PcAgentConfig, RunConfig, SafetyConfig
 from pcagent.env.protocol import UnsavedDocument
 from pcagent.errors import RunStateError
 from pcagent.models.backends.scripted import ScriptedBackend
-from pcagent.runtime.effects import (
+from pcagent.runtime.loop.human import ScriptedHuman
+from pcagent.runtime.loop.session import RunSession
+from pcagent.runtime.record.events import EffectEvent, MailEvent
+from pcagent.runtime.record.store import RunStore
+from pcagent.runtime.safety.effects import (
     FileChanges,
     FileEffectGuard,
     StepFiles,
@@ -25,13 +29,9 @@ from pcagent.runtime.effects import (
     discarded_documents,
     unasked_changes,
 )
-from pcagent.runtime.events import EffectEvent, MailEvent
-from pcagent.runtime.home_manifest import FileEntry, HomeManifest
-from pcagent.runtime.home_snapshot import HomeSnapshots
-from pcagent.runtime.human import ScriptedHuman
-from pcagent.runtime.records import RunStore
-from pcagent.runtime.session import RunSession
-from pcagent.runtime.unsaved_restore import restore_unsaved
+from pcagent.runtime.safety.home_manifest import FileEntry, HomeManifest
+from pcagent.runtime.safety.home_snapshot import HomeSnapshots
+from pcagent.runtime.safety.unsaved_restore import restore_unsaved
 from pcagent.skills import default_catalog
 
 

@@ -21,10 +21,10 @@ from pcagent import actions as act
 from pcagent.config import SafetyConfig
 from pcagent.env import SandboxDesktop
 from pcagent.env.ownership import give_to_owner
-from pcagent.runtime.desktop_state import DesktopAccess, documents_in
-from pcagent.runtime.effects import FileEffectGuard, StepFiles, step_files
-from pcagent.runtime.home_snapshot import HomeSnapshots
-from pcagent.runtime.human import ScriptedHuman
+from pcagent.runtime.loop.desktop_state import DesktopAccess, documents_in
+from pcagent.runtime.loop.human import ScriptedHuman
+from pcagent.runtime.safety.effects import FileEffectGuard, StepFiles, step_files
+from pcagent.runtime.safety.home_snapshot import HomeSnapshots
 from pcagent.skills import default_catalog
 
 pytestmark = [pytest.mark.desktop, pytest.mark.slow]

@@ -17,11 +17,11 @@ from tests.runtime import scripts
 from pcagent.config import PcAgentConfig, RunConfig
 from pcagent.env import SandboxDesktop
 from pcagent.env.ownership import give_to_owner
-from pcagent.runtime.events import EffectEvent
-from pcagent.runtime.human import ScriptedHuman
-from pcagent.runtime.records import RunStore
-from pcagent.runtime.session import RunSession
-from pcagent.runtime.unsaved_restore import restore_unsaved
+from pcagent.runtime.loop.human import ScriptedHuman
+from pcagent.runtime.loop.session import RunSession
+from pcagent.runtime.record.events import EffectEvent
+from pcagent.runtime.record.store import RunStore
+from pcagent.runtime.safety.unsaved_restore import restore_unsaved
 
 pytestmark = [pytest.mark.desktop, pytest.mark.slow]
 

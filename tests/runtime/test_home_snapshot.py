@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from pcagent.errors import RecordError, RunStateError
-from pcagent.runtime.home_snapshot import DEFAULT_EXCLUDES, HomeSnapshots
+from pcagent.runtime.safety.home_snapshot import DEFAULT_EXCLUDES, HomeSnapshots
 
 OLD_NS = 1_600_000_000 * 10**9  # 2020: well outside the "recently modified" window
 

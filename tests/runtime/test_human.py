@@ -9,7 +9,7 @@ from pydantic import ValidationError
 from rich.console import Console
 
 from pcagent.errors import RunError
-from pcagent.runtime.human import (
+from pcagent.runtime.loop.human import (
     Human,
     HumanScriptExhaustedError,
     NoHuman,

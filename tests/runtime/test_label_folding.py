@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from pcagent.runtime.label_folding import fold_label, fold_pattern, fold_text
+from pcagent.runtime.safety.label_folding import fold_label, fold_pattern, fold_text
 
 
 @pytest.mark.parametrize(

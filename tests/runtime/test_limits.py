@@ -12,10 +12,10 @@ from tests.runtime.counter_screen import CounterScreen
 from pcagent.actions import MAX_TYPED_CHARACTERS, parse_action
 from pcagent.config import PcAgentConfig
 from pcagent.errors import AgentError, ConfigurationError, InvalidActionError
-from pcagent.runtime.ablations import ABLATIONS, check_ablation
-from pcagent.runtime.limits import MAX_INSTRUCTION_CHARACTERS, check_instruction
-from pcagent.runtime.records import RunStore
-from pcagent.runtime.session import RunSession
+from pcagent.runtime.loop.ablations import ABLATIONS, check_ablation
+from pcagent.runtime.loop.limits import MAX_INSTRUCTION_CHARACTERS, check_instruction
+from pcagent.runtime.loop.session import RunSession
+from pcagent.runtime.record.store import RunStore
 
 
 def test_ablation_names_are_checked_and_listed() -> None:

@@ -18,10 +18,10 @@ from pcagent.config import ModelProfile, ModelsConfig, PcAgentConfig, RunConfig,
 from pcagent.env import SandboxDesktop
 from pcagent.models import ModelRouter
 from pcagent.models.installer import install_pack
-from pcagent.runtime.progress import Progress
-from pcagent.runtime.record_models import RoleModel
-from pcagent.runtime.records import RunStore
-from pcagent.runtime.session import RunSession
+from pcagent.runtime.loop.progress import Progress
+from pcagent.runtime.loop.session import RunSession
+from pcagent.runtime.record.models import RoleModel
+from pcagent.runtime.record.store import RunStore
 
 pytestmark = [pytest.mark.desktop, pytest.mark.slow]
 

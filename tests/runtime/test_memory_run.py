@@ -19,9 +19,9 @@ from pcagent.env.protocol import (
     LocalHome,
 )
 from pcagent.models.backends.scripted import ScriptedBackend
-from pcagent.runtime.records import RunStore
-from pcagent.runtime.replay import replay_run
-from pcagent.runtime.session import RunSession
+from pcagent.runtime.loop.session import RunSession
+from pcagent.runtime.record.replay import replay_run
+from pcagent.runtime.record.store import RunStore
 
 PLAN = scripts.plan(
     {"id": "s1", "description": "Add a word to notes.txt and save it", "app": "text_editor"}

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from pcagent.config import RunConfig
-from pcagent.runtime.policy import Counters, EscalationPolicy, StepFacts
+from pcagent.runtime.loop.policy import Counters, EscalationPolicy, StepFacts
 
 RUN = RunConfig(
     escalate_to_progress_after=2,

@@ -12,8 +12,8 @@ from tests.runtime.memory_desktop import MemoryDesktop
 
 from pcagent.config import PcAgentConfig, RunConfig
 from pcagent.models.backends.scripted import ScriptedBackend
-from pcagent.runtime.records import RunStore
-from pcagent.runtime.session import RunSession
+from pcagent.runtime.loop.session import RunSession
+from pcagent.runtime.record.store import RunStore
 
 
 def _run(tmp_path: Path, *steps: dict[str, object]) -> tuple[RunStore, object, MemoryDesktop]:

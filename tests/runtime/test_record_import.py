@@ -18,11 +18,11 @@ from pcagent import actions as act
 from pcagent.agents.plan import SubtaskSpec
 from pcagent.cli import app
 from pcagent.errors import RecordError
-from pcagent.runtime.checkpoint import RunCheckpoint
-from pcagent.runtime.events import AssignEvent, FinishEvent, PlanEvent
-from pcagent.runtime.record_export import export_run
-from pcagent.runtime.record_import import RunImportError, import_run
-from pcagent.runtime.record_models import (
+from pcagent.runtime.record.checkpoint import RunCheckpoint
+from pcagent.runtime.record.events import AssignEvent, FinishEvent, PlanEvent
+from pcagent.runtime.record.export import export_run
+from pcagent.runtime.record.importer import RunImportError, import_run
+from pcagent.runtime.record.models import (
     CallAttempt,
     ModelCallRecord,
     ReflectionRecord,
@@ -31,7 +31,7 @@ from pcagent.runtime.record_models import (
     StepResult,
     UnsavedFile,
 )
-from pcagent.runtime.records import RunStore
+from pcagent.runtime.record.store import RunStore
 
 INSTRUCTION = "Compute 6 * 7 in the calculator and note it"
 SUBTASKS = [SubtaskSpec(id="s1", description="Compute 6 * 7", app="calculator")]

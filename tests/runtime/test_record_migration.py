@@ -13,9 +13,9 @@ import pytest
 
 from pcagent import actions as act
 from pcagent.errors import RecordError
-from pcagent.runtime.events import PlanEvent, RefusedEvent, ReviewEvent
-from pcagent.runtime.record_schema import SCHEMA_VERSION, upgrade_event, upgrade_result
-from pcagent.runtime.records import RunStore
+from pcagent.runtime.record.events import PlanEvent, RefusedEvent, ReviewEvent
+from pcagent.runtime.record.schema import SCHEMA_VERSION, upgrade_event, upgrade_result
+from pcagent.runtime.record.store import RunStore
 
 VERSION_1 = Path(__file__).with_name("data") / "runs_v1.sqlite"
 

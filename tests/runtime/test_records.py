@@ -22,9 +22,14 @@ from pcagent.actions import Hotkey
 from pcagent.errors import RecordError, RunNotFoundError, RunStateError
 from pcagent.models.backend import ChatRequest, Completion
 from pcagent.models.messages import ImagePart, Message
-from pcagent.runtime.checkpoint import RunCheckpoint
-from pcagent.runtime.events import EscalateProgressEvent, NoteEvent, RefusedEvent, ResumeEvent
-from pcagent.runtime.records import (
+from pcagent.runtime.record.checkpoint import RunCheckpoint
+from pcagent.runtime.record.events import (
+    EscalateProgressEvent,
+    NoteEvent,
+    RefusedEvent,
+    ResumeEvent,
+)
+from pcagent.runtime.record.store import (
     SCHEMA_VERSION,
     CallAttempt,
     ModelCallRecord,
@@ -402,7 +407,7 @@ CHILD = textwrap.dedent(
     import sys, time
     from pathlib import Path
     from PIL import Image
-    from pcagent.runtime.records import RunStore, StepRecord
+    from pcagent.runtime.record.store import RunStore, StepRecord
 
     store = RunStore(Path(sys.argv[1]))
     run_id, forever = sys.argv[2], sys.argv[3] == "forever"

@@ -17,10 +17,10 @@ from pcagent.config import PcAgentConfig, RunConfig
 from pcagent.errors import ModelAuthenticationError
 from pcagent.models.backend import BackendInfo
 from pcagent.models.backends.scripted import ScriptedBackend
-from pcagent.runtime.events import DoneRefusedEvent, FinishEvent
-from pcagent.runtime.progress import Progress, Wait
-from pcagent.runtime.records import RunStore
-from pcagent.runtime.session import RunSession
+from pcagent.runtime.loop.progress import Progress, Wait
+from pcagent.runtime.loop.session import RunSession
+from pcagent.runtime.record.events import DoneRefusedEvent, FinishEvent
+from pcagent.runtime.record.store import RunStore
 from pcagent.viewer.run_pages import model_of
 
 PLAN = scripts.plan(

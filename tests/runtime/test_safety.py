@@ -23,15 +23,15 @@ from pcagent.env.observation import Box, Element, Observation, WindowInfo
 from pcagent.errors import ActionRefusedError, ConfigurationError
 from pcagent.perception.marks import Mark
 from pcagent.perception.module import Perception
-from pcagent.runtime.human import HumanScriptExhaustedError, NoHuman, ScriptedHuman
-from pcagent.runtime.safety import (
+from pcagent.runtime.loop.human import HumanScriptExhaustedError, NoHuman, ScriptedHuman
+from pcagent.runtime.safety.context import surfaces_of
+from pcagent.runtime.safety.guard import (
     ActionContext,
     SafetyGuard,
     context_for,
     normalize_label,
     parse_chord,
 )
-from pcagent.runtime.safety_context import surfaces_of
 
 CLICK = Click(x=50, y=20)
 #: The sandbox's document editors, as the run layer takes them from the environment.

@@ -15,7 +15,7 @@ from pcagent.env import SandboxDesktop
 from pcagent.env.apps import app_infos
 from pcagent.perception.marks import Mark
 from pcagent.perception.module import ActivePerception, Perception
-from pcagent.runtime.safety import GuardVerdict, SafetyGuard, context_for
+from pcagent.runtime.safety.guard import GuardVerdict, SafetyGuard, context_for
 
 pytestmark = [pytest.mark.desktop]
 

@@ -9,9 +9,9 @@ from tests.runtime.test_safety import CLICK, EDITORS, category, mark
 from pcagent.actions import Action, Hotkey, Press
 from pcagent.config import SafetyConfig
 from pcagent.env.observation import Box, WindowInfo
-from pcagent.runtime.human import ScriptedHuman
-from pcagent.runtime.safety import ActionContext, SafetyGuard
-from pcagent.runtime.safety_context import surfaces_of
+from pcagent.runtime.loop.human import ScriptedHuman
+from pcagent.runtime.safety.context import surfaces_of
+from pcagent.runtime.safety.guard import ActionContext, SafetyGuard
 
 
 def in_window(app: str, title: str, label: str, role: str = "push button") -> ActionContext:

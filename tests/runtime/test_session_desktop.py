@@ -26,8 +26,8 @@ from pcagent.env import SandboxDesktop
 from pcagent.env.ownership import give_to_owner
 from pcagent.env.processes import find_marked_processes
 from pcagent.models.backends.scripted import ScriptedBackend
-from pcagent.runtime.records import RunStore
-from pcagent.runtime.session import RunSession
+from pcagent.runtime.loop.session import RunSession
+from pcagent.runtime.record.store import RunStore
 
 pytestmark = [pytest.mark.desktop, pytest.mark.slow]
 
@@ -309,8 +309,8 @@ def test_passive_mode_asks_the_human_then_replay_and_the_cli_show_the_run(
     from typer.testing import CliRunner
 
     from pcagent.cli import app
-    from pcagent.runtime.human import ScriptedHuman
-    from pcagent.runtime.replay import replay_run
+    from pcagent.runtime.loop.human import ScriptedHuman
+    from pcagent.runtime.record.replay import replay_run
 
     desktop.open_app("calculator")
     calculator = CalculatorDecisions()
@@ -364,8 +364,8 @@ def test_a_run_across_desktops_does_not_go_on_with_one_desktop(
 ) -> None:
     from pcagent.agents.plan import SubtaskSpec
     from pcagent.errors import RunStateError
-    from pcagent.runtime.checkpoint import RunCheckpoint
-    from pcagent.runtime.record_models import StepRecord
+    from pcagent.runtime.record.checkpoint import RunCheckpoint
+    from pcagent.runtime.record.models import StepRecord
 
     plan = [
         SubtaskSpec(id="s1", description="compute", app="calculator", environment="workstation"),
@@ -375,7 +375,7 @@ def test_a_run_across_desktops_does_not_go_on_with_one_desktop(
         instruction="across", subtasks=plan, status={"s1": "running", "s2": "pending"}
     )
     from pcagent.env.protocol import OpenWindow
-    from pcagent.runtime.events import RestoreEvent
+    from pcagent.runtime.record.events import RestoreEvent
 
     calculator = [OpenWindow(app="calculator", title="Calculator")]
     run = store.create_run("across", {})

@@ -14,9 +14,9 @@ from tests.runtime.counter_screen import NEXT, CounterScreen
 from pcagent.config import PcAgentConfig, RunConfig
 from pcagent.models.backend import Completion
 from pcagent.models.backends.scripted import ScriptedBackend
-from pcagent.runtime.human import Review, ScriptedHuman
-from pcagent.runtime.records import RunStore
-from pcagent.runtime.session import RunSession
+from pcagent.runtime.loop.human import Review, ScriptedHuman
+from pcagent.runtime.loop.session import RunSession
+from pcagent.runtime.record.store import RunStore
 
 CLICK_NEXT = scripts.decision({"kind": "click", "x": NEXT.center[0], "y": NEXT.center[1]})
 CLICK_NOWHERE = scripts.decision({"kind": "click", "x": 600, "y": 400})
@@ -240,14 +240,14 @@ def test_a_subtask_starts_by_opening_its_application_when_it_is_not_in_front() -
     from pcagent import actions as act
     from pcagent.agents.plan import SubtaskSpec
     from pcagent.agents.roles import Role
-    from pcagent.runtime.loop import opening_move
+    from pcagent.runtime.loop.loop import opening_move
     from pcagent.step_context import StepContext
 
     clock = SubtaskSpec(id="s2", description="Set an alarm at 9:15", app="clock")
     role = Role(
         "calculator_clock", "clocks", frozenset({"open_app", "click"}), frozenset({"clock"})
     )
-    from pcagent.runtime.checkpoint import RunCheckpoint
+    from pcagent.runtime.record.checkpoint import RunCheckpoint
     from pcagent.step_context import StepLine
 
     def context(subtask: SubtaskSpec, front: str, history: list[StepLine]) -> StepContext:

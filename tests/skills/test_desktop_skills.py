@@ -10,8 +10,8 @@ import pytest
 from pcagent import actions as act
 from pcagent.bench.checkers import CheckContext, run_checker
 from pcagent.env import SandboxDesktop
-from pcagent.runtime.dispatch import ActionDispatcher
-from pcagent.runtime.record_models import StepResult
+from pcagent.runtime.loop.dispatch import ActionDispatcher
+from pcagent.runtime.record.models import StepResult
 
 pytestmark = [pytest.mark.desktop, pytest.mark.slow]
 

@@ -10,7 +10,7 @@ from pydantic import BaseModel
 from tests.support import smollm2_config
 
 from pcagent.models import ModelRouter
-from pcagent.runtime.dispatch import ModelLanguage
+from pcagent.runtime.loop.dispatch import ModelLanguage
 from pcagent.skills.language import compose_text, extract_values, translate_text
 
 T = TypeVar("T", bound=BaseModel)

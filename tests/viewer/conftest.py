@@ -24,15 +24,15 @@ from pcagent.bench.metrics import TaskOutcome
 from pcagent.bench.results import BenchStore
 from pcagent.bench.task_run import TaskRun
 from pcagent.bench.tasks import load_tasks
-from pcagent.runtime.checkpoint import RunCheckpoint
-from pcagent.runtime.events import (
+from pcagent.runtime.record.checkpoint import RunCheckpoint
+from pcagent.runtime.record.events import (
     AssignEvent,
     FinishEvent,
     PlanEvent,
     RefusedEvent,
     ReplanEvent,
 )
-from pcagent.runtime.record_models import (
+from pcagent.runtime.record.models import (
     CallAttempt,
     ModelCallRecord,
     ReflectionRecord,
@@ -40,7 +40,7 @@ from pcagent.runtime.record_models import (
     StepRecord,
     StepResult,
 )
-from pcagent.runtime.records import RunStore
+from pcagent.runtime.record.store import RunStore
 from pcagent.viewer import ViewerServer, ViewerSources, bind, check_sources, create_app
 from pcagent.viewer.jobs import JobBoard, LaunchedProcess, SubprocessLauncher
 
@@ -213,7 +213,7 @@ deadline = time.monotonic() + 10
 while hold.exists() and time.monotonic() < deadline:
     time.sleep(0.05)
 if "rewind" in argv:
-    from pcagent.runtime.records import RunStore
+    from pcagent.runtime.record.store import RunStore
 
     parent, step = argv[argv.index("rewind") + 1], int(argv[argv.index("--to") + 1])
     with RunStore(Path(os.environ["PCAGENT_DATA_DIR"]) / "runs") as store:

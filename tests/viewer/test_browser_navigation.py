@@ -23,7 +23,7 @@ from pcagent.bench.task_run import TaskRun
 from pcagent.bench.tasks import load_tasks
 from pcagent.experience.graph import PageEdge, PageGraph, PageNode, SourceRun
 from pcagent.experience.screens import picture_hash
-from pcagent.runtime.records import RunStore
+from pcagent.runtime.record.store import RunStore
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page

@@ -15,7 +15,7 @@ import pytest
 from pcagent import actions as act
 from pcagent.agents.plan import SubtaskSpec
 from pcagent.experience.graph import PageEdge, PageGraph, PageNode
-from pcagent.runtime.record_models import StepRecord
+from pcagent.runtime.record.models import StepRecord
 from pcagent.viewer import ViewerServer, ViewerSources, bind, check_sources, create_app
 from pcagent.viewer.drawing import action_overlay_svg, plan_graph_svg
 from pcagent.viewer.step_sections import step_html

@@ -16,8 +16,8 @@ from tests.viewer.conftest import serving
 
 from pcagent.config import PcAgentConfig, RunConfig
 from pcagent.models.backends.scripted import ScriptedBackend
-from pcagent.runtime.records import RunStore
-from pcagent.runtime.session import RunSession
+from pcagent.runtime.loop.session import RunSession
+from pcagent.runtime.record.store import RunStore
 from pcagent.viewer import ViewerSources, check_sources, create_app
 
 PLAN = scripts.plan({"id": "s1", "description": "Add one to notes.txt", "app": "text_editor"})

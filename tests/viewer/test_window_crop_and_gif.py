@@ -12,8 +12,8 @@ from typer.testing import CliRunner
 
 from pcagent import actions as act
 from pcagent.errors import RecordError
-from pcagent.runtime.record_models import StepRecord
-from pcagent.runtime.records import RunStore
+from pcagent.runtime.record.models import StepRecord
+from pcagent.runtime.record.store import RunStore
 from pcagent.viewer.images import ImageCache
 from pcagent.viewer.run_gif import CAPTION_HEIGHT, write_run_gif
 from pcagent.viewer.window_crop import window_region

@@ -20,7 +20,7 @@ from pcagent import actions as act
 from pcagent.bench.evaluator import NodeState
 from pcagent.bench.tasks import Task
 from pcagent.errors import AgentError, DesktopError
-from pcagent.runtime.record_models import RunEvent, StepRecord
+from pcagent.runtime.record.models import RunEvent, StepRecord
 
 CAUSES: dict[str, str] = {
     "plan_wrong": "the plan's applications, or their order, differ from the task's subtasks",

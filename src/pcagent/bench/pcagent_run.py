@@ -22,8 +22,8 @@ from pcagent.errors import PcAgentError
 
 if TYPE_CHECKING:
     from pcagent.assembly import RunParts
-    from pcagent.runtime.progress import Progress
-    from pcagent.runtime.record_models import RunEvent, StepRecord
+    from pcagent.runtime.loop.progress import Progress
+    from pcagent.runtime.record.models import RunEvent, StepRecord
 
 __all__ = ["CODE_CHOSEN", "PcagentRunRecord", "decision_counts", "grade_run", "run_pcagent"]
 
@@ -58,7 +58,7 @@ class PcagentRunRecord:
 def grade_run(store_root: Path, run_id: str, task: Task, success: bool) -> None:
     """Write the checkers' verdict into the run's record: the page graph learns only from runs
     that really succeeded, not from every run whose agents said done."""
-    from pcagent.runtime.records import RunStore
+    from pcagent.runtime.record.store import RunStore
 
     store = RunStore(store_root)
     try:
@@ -81,8 +81,8 @@ def run_pcagent(
     progress: Progress | None = None,
 ) -> PcagentRunRecord:
     from pcagent.assembly import RunChoices, open_run
-    from pcagent.runtime.events import PlanEvent
-    from pcagent.runtime.human import NoHuman
+    from pcagent.runtime.loop.human import NoHuman
+    from pcagent.runtime.record.events import PlanEvent
 
     flagged: list[int] = []
 

@@ -71,7 +71,7 @@ class BenchActor:
         result = self._worker.run(task)
         record = None
         if result.run_id is not None and self._worker.parts is not None:
-            from pcagent.runtime.record_export import export_run
+            from pcagent.runtime.record.export import export_run
 
             with export_run(self._worker.parts.store, result.run_id) as archive:
                 record = archive.read()

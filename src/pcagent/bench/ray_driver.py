@@ -214,8 +214,8 @@ class Driver:
         if self.store_root is None:
             return
         from pcagent.errors import RecordError
-        from pcagent.runtime.record_import import import_run
-        from pcagent.runtime.records import RunStore
+        from pcagent.runtime.record.importer import import_run
+        from pcagent.runtime.record.store import RunStore
 
         with tempfile.NamedTemporaryFile(suffix=".zip") as file:
             file.write(archive)

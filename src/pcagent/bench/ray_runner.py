@@ -79,7 +79,7 @@ def run_tasks_on_ray(
     actor that runs it. Raises :class:`ConfigurationError` when Ray is not installed, when the
     cluster cannot hold one actor, or for tasks the agent cannot run.
     """
-    from pcagent.runtime.ablations import check_ablation
+    from pcagent.runtime.loop.ablations import check_ablation
 
     check_ablation(ablation)
     if max_attempts < 1:

@@ -16,10 +16,10 @@ from pcagent.bench.tasks import Task
 from pcagent.env.observation import ActionResult, Observation
 from pcagent.env.sandbox import SandboxDesktop
 from pcagent.perception.module import ActivePerception, Perception
-from pcagent.runtime.checkpoint import RunCheckpoint
-from pcagent.runtime.events import PlanEvent
-from pcagent.runtime.record_models import RunEvent, StepRecord, StepResult
-from pcagent.runtime.records import RunStore
+from pcagent.runtime.record.checkpoint import RunCheckpoint
+from pcagent.runtime.record.events import PlanEvent
+from pcagent.runtime.record.models import RunEvent, StepRecord, StepResult
+from pcagent.runtime.record.store import RunStore
 
 
 def _action_app(action: act.Action) -> str:

@@ -20,11 +20,11 @@ from pcagent.bench.worker import BenchWorker
 from pcagent.config import PcAgentConfig
 from pcagent.env.sandbox import SandboxDesktop
 from pcagent.errors import PcAgentError
-from pcagent.runtime.progress import Progress, benchmark_task
+from pcagent.runtime.loop.progress import Progress, benchmark_task
 from pcagent.scratch import scratch_directory
 
 if TYPE_CHECKING:
-    from pcagent.runtime.records import RunStore
+    from pcagent.runtime.record.store import RunStore
 
 #: One sandbox start at a time: two starting at once can pick the same free display.
 _START_LOCK = threading.Lock()
@@ -57,7 +57,7 @@ def run_tasks(
     sandbox starts. ``record_to`` (reference agents only) is a run-record folder the reference
     solutions are recorded into.
     """
-    from pcagent.runtime.ablations import check_ablation
+    from pcagent.runtime.loop.ablations import check_ablation
 
     check_ablation(ablation)
     remotes = dict(remotes or {})
@@ -67,7 +67,7 @@ def run_tasks(
             scratch = cleanup.enter_context(scratch_directory("bench"))
         recorder = None
         if record_to is not None:
-            from pcagent.runtime.records import RunStore
+            from pcagent.runtime.record.store import RunStore
 
             if agent not in ("reference", "reference-api"):
                 raise PcAgentError("only reference solutions are recorded with record_to")

@@ -44,7 +44,7 @@ from pcagent.errors import PcAgentError
 
 if TYPE_CHECKING:
     from pcagent.assembly import RunParts
-    from pcagent.runtime.records import RunStore
+    from pcagent.runtime.record.store import RunStore
 
 AgentName = Literal["reference", "reference-api", "noop", "pcagent"]
 

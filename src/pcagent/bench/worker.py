@@ -27,11 +27,11 @@ from pcagent.bench.task_run import (
 from pcagent.bench.tasks import Task
 from pcagent.config import PcAgentConfig
 from pcagent.env.sandbox import SandboxDesktop
-from pcagent.runtime.progress import Progress, sandbox_start
+from pcagent.runtime.loop.progress import Progress, sandbox_start
 
 if TYPE_CHECKING:
     from pcagent.assembly import RunParts
-    from pcagent.runtime.records import RunStore
+    from pcagent.runtime.record.store import RunStore
 
 
 class BenchWorker:
@@ -96,7 +96,7 @@ class BenchWorker:
             )
             if self.agent == "pcagent" and self.config is not None:
                 from pcagent.assembly import RunChoices, open_run
-                from pcagent.runtime.human import NoHuman
+                from pcagent.runtime.loop.human import NoHuman
 
                 # One router and one run store per worker: a local model is loaded once, not
                 # once per task; each task gets its own session.

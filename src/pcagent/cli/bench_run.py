@@ -59,7 +59,7 @@ if TYPE_CHECKING:
     from pcagent.bench.task_run import TaskRun
     from pcagent.bench.tasks import Task
     from pcagent.models.served import ServedModel
-    from pcagent.runtime.ablations import Ablation
+    from pcagent.runtime.loop.ablations import Ablation
 
 console = Console()
 
@@ -105,7 +105,7 @@ def run(
     """Run tasks in fresh sandboxes and store the results (see bench report)."""
     from pcagent.bench.results import BenchStore
     from pcagent.bench.tasks import cross_tasks_folder, select_tasks
-    from pcagent.runtime.ablations import check_ablation
+    from pcagent.runtime.loop.ablations import check_ablation
 
     mode = output_mode(quiet, as_json)
     if ray is not None:

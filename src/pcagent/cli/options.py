@@ -10,7 +10,7 @@ import typer
 
 from pcagent.config import InteractionMode, PcAgentConfig, load_config
 from pcagent.errors import ConfigurationError
-from pcagent.runtime.ablations import ABLATIONS
+from pcagent.runtime.loop.ablations import ABLATIONS
 
 if TYPE_CHECKING:
     from pcagent.models.served import ServedModel

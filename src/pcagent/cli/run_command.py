@@ -43,7 +43,7 @@ from pcagent.errors import ConfigurationError
 
 if TYPE_CHECKING:
     from pcagent.assembly import RunChoices
-    from pcagent.runtime.session import RunOutcome
+    from pcagent.runtime.loop.session import RunOutcome
 
 
 @reports_errors

@@ -25,8 +25,8 @@ if TYPE_CHECKING:
 
     from pcagent.assembly import RunChoices, RunParts
     from pcagent.models.served import ServedModel
-    from pcagent.runtime.record_models import RunRecord
-    from pcagent.runtime.session import RunOutcome
+    from pcagent.runtime.loop.session import RunOutcome
+    from pcagent.runtime.record.models import RunRecord
 
 console = Console()
 
@@ -100,7 +100,7 @@ def report_outcome(outcome: RunOutcome, config: PcAgentConfig, output: RunOutput
 def recorded_run(config: PcAgentConfig, run_id: str) -> RunRecord:
     """The run ``run_id`` names; :class:`~pcagent.errors.RunNotFoundError` (listing recent
     runs) when there is none."""
-    from pcagent.runtime.records import RunStore
+    from pcagent.runtime.record.store import RunStore
 
     with RunStore(config.runs_dir) as store:
         return store.get_run(run_id)

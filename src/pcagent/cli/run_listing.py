@@ -21,7 +21,7 @@ from pcagent.cli.run_output import step_markup
 from pcagent.config import load_config
 
 if TYPE_CHECKING:
-    from pcagent.runtime.record_models import RunRecord, StepRecord
+    from pcagent.runtime.record.models import RunRecord, StepRecord
 
 #: How a run's outcome reads in the terminal: what was checked.
 OUTCOME_WORDS = {
@@ -45,7 +45,7 @@ def list_runs(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """The most recent runs."""
-    from pcagent.runtime.records import RunStore
+    from pcagent.runtime.record.store import RunStore
 
     with RunStore(load_config().runs_dir) as store:
         runs = store.list_runs(limit)
@@ -102,8 +102,8 @@ def show_run(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """A run's plan, steps and events."""
-    from pcagent.runtime.events import PlanEvent
-    from pcagent.runtime.records import RunStore
+    from pcagent.runtime.record.events import PlanEvent
+    from pcagent.runtime.record.store import RunStore
 
     with RunStore(load_config().runs_dir) as store:
         run = store.get_run(run_id)

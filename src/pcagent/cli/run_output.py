@@ -22,9 +22,9 @@ from rich.text import Text
 
 from pcagent.cli.wait_display import JsonEvents, PlainWaits, SafeStream, TerminalWaits
 from pcagent.errors import ConfigurationError
-from pcagent.runtime.progress import Progress
-from pcagent.runtime.record_models import StepRecord
-from pcagent.runtime.run_ending import RunOutcome
+from pcagent.runtime.loop.progress import Progress
+from pcagent.runtime.loop.run_ending import RunOutcome
+from pcagent.runtime.record.models import StepRecord
 
 OutputMode = Literal["text", "quiet", "json"]
 

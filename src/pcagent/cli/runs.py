@@ -44,7 +44,7 @@ from pcagent.config import load_config
 from pcagent.errors import ConfigurationError
 
 if TYPE_CHECKING:
-    from pcagent.runtime.replay import ReplayedStep
+    from pcagent.runtime.record.replay import ReplayedStep
 
 runs_app = typer.Typer(
     cls=ConventionalGroup,
@@ -159,8 +159,8 @@ def replay(
 
     Exit status 1 when a step's result differs from the record."""
     from pcagent.assembly import RunChoices, open_environment
-    from pcagent.runtime.records import RunStore
-    from pcagent.runtime.replay import replay_run
+    from pcagent.runtime.record.replay import replay_run
+    from pcagent.runtime.record.store import RunStore
 
     def show(step: ReplayedStep) -> None:
         mark = "[green]ok[/green]" if step.ok else "[red]failed[/red]"
@@ -200,8 +200,8 @@ def restore_unsaved_command(
     old_out: Annotated[Path | None, typer.Option("--to", hidden=True)] = None,
 ) -> None:
     """Write out the documents a run left with unsaved changes at a step, as files."""
-    from pcagent.runtime.records import RunStore
-    from pcagent.runtime.unsaved_restore import restore_unsaved
+    from pcagent.runtime.record.store import RunStore
+    from pcagent.runtime.safety.unsaved_restore import restore_unsaved
 
     config = load_config()
     with RunStore(config.runs_dir) as store:
@@ -228,8 +228,8 @@ def import_run_command(
 
     Its steps, model calls, events and step files come with it; nothing is written when the
     archive is refused."""
-    from pcagent.runtime.record_import import import_run
-    from pcagent.runtime.records import RunStore
+    from pcagent.runtime.record.importer import import_run
+    from pcagent.runtime.record.store import RunStore
 
     with RunStore(load_config().runs_dir) as store:
         imported = import_run(store, archive, new_id=new_id)
@@ -263,7 +263,7 @@ def gif_command(
     ] = 1200,
 ) -> None:
     """Write an animated GIF of a run: one frame per step, its action drawn on its screenshot."""
-    from pcagent.runtime.records import RunStore
+    from pcagent.runtime.record.store import RunStore
     from pcagent.viewer.run_gif import write_run_gif
 
     with RunStore(load_config().runs_dir) as store:

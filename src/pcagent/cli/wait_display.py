@@ -19,7 +19,7 @@ from rich.markup import escape
 from rich.progress import Progress as Bars
 from rich.progress import SpinnerColumn, TextColumn, TimeElapsedColumn
 
-from pcagent.runtime.progress import Wait
+from pcagent.runtime.loop.progress import Wait
 
 #: A wait shorter than this gets no line in a pipe (most model calls of a fast model).
 NOTICE_AFTER_S = 5.0

@@ -41,10 +41,10 @@ from pcagent.experience.screens import (
     picture_hash,
     title_key,
 )
-from pcagent.runtime.events import PlanEvent, ReplanEvent
-from pcagent.runtime.record_database import DATABASE_FILE
-from pcagent.runtime.record_models import RunRecord, StepRecord
-from pcagent.runtime.records import RunStore
+from pcagent.runtime.record.database import DATABASE_FILE
+from pcagent.runtime.record.events import PlanEvent, ReplanEvent
+from pcagent.runtime.record.models import RunRecord, StepRecord
+from pcagent.runtime.record.store import RunStore
 from pcagent.skills import SkillCatalog, default_catalog
 
 #: Two summaries this close are one page whatever the pictures say.

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from pcagent.env.observation import Box, Element, Observation, WindowInfo
 from pcagent.perception.marks import Mark, element_states
+from pcagent.text import single_spaced
 
 #: Roles a person acts on. Unlabelled ones are kept: the Set-of-Mark image shows their icon.
 ACTIONABLE_ROLES = frozenset(
@@ -89,8 +90,8 @@ def label_and_value(element: Element) -> tuple[str, str]:
     A value is the text of an element whose name is something else: an entry "Font Name" holding
     "Calibri", a cell "A1" holding "42". Whitespace runs collapse to one space.
     """
-    name = " ".join(element.name.split())
-    text = " ".join(element.text.split())
+    name = single_spaced(element.name)
+    text = single_spaced(element.text)
     if not name:
         return text, ""
     if text and text != name:

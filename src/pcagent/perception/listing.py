@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from pcagent.env.observation import Element
 from pcagent.perception.marks import Mark
+from pcagent.text import single_spaced
 
 #: Short role names; roles not listed are printed as they are.
 ROLE_ABBREVIATIONS = {
@@ -49,7 +50,7 @@ LISTING_HEADER = 'marks: number role "label" =value states @x,y (centre, screen 
 
 
 def _quote(text: str) -> str:
-    text = " ".join(text.split())
+    text = single_spaced(text)
     if len(text) > MAX_TEXT:
         text = f"{text[:MAX_TEXT]}…(+{len(text) - MAX_TEXT} chars)"
     return '"' + text.replace('"', "'") + '"'

@@ -39,12 +39,12 @@ from pcagent.perception.text_spans import (
     TextSpan,
     TextUnit,
     locate,
-    normalise_spaces,
     ocr_blocks,
     span_of_units,
     text_blocks,
     text_units,
 )
+from pcagent.text import single_spaced
 
 MAX_SCROLLS = 8
 SCROLL_AMOUNT = 10
@@ -178,7 +178,7 @@ class TextSelector:
             assert element_id is not None
             if environment.select_text_range(element_id, span.start, span.end):  # type: ignore[union-attr]
                 selected = self._read_back(span, blocks)
-                if normalise_spaces(selected) == normalise_spaces(expected):
+                if single_spaced(selected) == single_spaced(expected):
                     return SelectionResult("", expected, selected, "accessibility", "rule")
         if exact:
             start_box, end_box = self._character_boxes(span, blocks)
@@ -201,7 +201,7 @@ class TextSelector:
             )
         )
         selected = self._read_back(span, blocks)
-        if selected and normalise_spaces(selected) != normalise_spaces(expected):
+        if selected and single_spaced(selected) != single_spaced(expected):
             raise SelectionFailedError(
                 f"tried to select {expected[:200]!r} by dragging, but the application selected "
                 f"{selected[:200]!r}"

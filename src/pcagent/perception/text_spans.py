@@ -17,6 +17,7 @@ from pydantic import BaseModel, Field
 from pcagent.env.observation import Box, Observation
 from pcagent.env.protocol import Environment, TextAccess
 from pcagent.perception.ocr import OcrWord, group_lines
+from pcagent.text import single_spaced
 
 #: Roles whose elements hold document text a selection can target.
 BLOCK_ROLES = frozenset({"paragraph", "heading"})
@@ -92,12 +93,7 @@ class SelectionResult:
 
     @property
     def matches(self) -> bool:
-        return normalise_spaces(self.selected) == normalise_spaces(self.expected)
-
-
-def normalise_spaces(text: str) -> str:
-    """Text with every run of white space made one space: how a selection is compared."""
-    return " ".join(text.split())
+        return single_spaced(self.selected) == single_spaced(self.expected)
 
 
 def text_blocks(observation: Observation, environment: Environment) -> list[TextBlock]:

@@ -33,7 +33,7 @@ class SkillError(PcAgentError):
 
 class StepFailed(PcAgentError):
     """One action of a skill failed; the skill's result says which and why (raised by
-    :func:`pcagent.skills.desktop_apps.do`, turned into a failed result by :meth:`Skill.call`)."""
+    :func:`pcagent.skills.common.do`, turned into a failed result by :meth:`Skill.call`)."""
 
     def __init__(self, outcome: ActionOutcome, kind: str) -> None:
         super().__init__(f"{kind} failed: {outcome.message}")

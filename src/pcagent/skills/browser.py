@@ -8,7 +8,7 @@ from pydantic import Field
 from pcagent.app_actions import BrowserClick, BrowserFill, BrowserOpen, BrowserRead
 from pcagent.applications import BROWSER
 from pcagent.skills.base import SkillContext, SkillParameters, SkillResult, skill
-from pcagent.skills.desktop_apps import do
+from pcagent.skills.common import do
 
 APP = BROWSER.name
 

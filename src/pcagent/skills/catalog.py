@@ -1,6 +1,7 @@
 """The skills pcagent offers, collected from their modules, and what models are shown of them.
 
-One module per application family declares its skills with :func:`~pcagent.skills.base.skill`;
+One module per application, named after it in the catalog (:mod:`pcagent.applications`),
+declares its skills with :func:`~pcagent.skills.base.skill`;
 :func:`default_catalog` gathers them (no registry is filled at import). A catalog narrowed to
 the applications a desktop offers (:meth:`SkillCatalog.for_apps`) is what the Manager plans with
 and what the Decision agent may call.
@@ -11,7 +12,17 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from types import ModuleType
 
-from pcagent.skills import browser, calculator_clock, files, language, mail, office, text_editor
+from pcagent.skills import (
+    browser,
+    calculator,
+    clock,
+    file_manager,
+    language,
+    mail,
+    spreadsheet,
+    text_editor,
+    writer,
+)
 from pcagent.skills import values as value_skills
 from pcagent.skills.base import Skill, SkillError
 
@@ -19,9 +30,11 @@ _MODULES: tuple[ModuleType, ...] = (
     value_skills,
     language,
     text_editor,
-    calculator_clock,
-    office,
-    files,
+    calculator,
+    clock,
+    writer,
+    spreadsheet,
+    file_manager,
     mail,
     browser,
 )

@@ -10,8 +10,8 @@ from pydantic import BaseModel, Field, create_model
 
 from pcagent.errors import PcAgentError
 from pcagent.skills.base import SkillContext, SkillParameters, SkillResult, skill
-from pcagent.skills.desktop_apps import contains
 from pcagent.skills.lists import counted_items, uncounted
+from pcagent.text import contains
 
 M = TypeVar("M", bound=BaseModel)
 

@@ -7,7 +7,7 @@ from pydantic import Field
 from pcagent.app_actions import MailCompose, MailRead, MailSend
 from pcagent.applications import MAIL
 from pcagent.skills.base import SkillContext, SkillParameters, SkillResult, skill
-from pcagent.skills.desktop_apps import do, home_file
+from pcagent.skills.common import do, home_file
 
 APP = MAIL.name
 

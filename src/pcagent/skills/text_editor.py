@@ -8,7 +8,8 @@ from pcagent import actions as act
 from pcagent.app_actions import EditorOpen, EditorSaveAs
 from pcagent.applications import TEXT_EDITOR
 from pcagent.skills.base import SkillContext, SkillParameters, SkillResult, skill
-from pcagent.skills.desktop_apps import TextFilePath, contains, do, file_text, front
+from pcagent.skills.common import TextFilePath, do, file_text, front
+from pcagent.text import contains
 
 APP = TEXT_EDITOR.name
 

@@ -19,7 +19,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from pcagent.bench.results import BenchStore
 from pcagent.errors import PcAgentError, RecordError
 from pcagent.experience.graph import PageGraph
-from pcagent.runtime.records import RunStore
+from pcagent.runtime.record.store import RunStore
 from pcagent.viewer.access import FormGuard, require_token
 from pcagent.viewer.app_state import (
     Conflict,

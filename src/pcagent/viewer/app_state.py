@@ -18,8 +18,8 @@ from pcagent.bench.results import BenchStore
 from pcagent.bench.tasks import Task, load_task_folder, load_tasks
 from pcagent.errors import PcAgentError, RunNotFoundError, RunStateError
 from pcagent.experience.graph import PageGraph
-from pcagent.runtime.record_models import RunRecord, StepRecord
-from pcagent.runtime.records import RunStore
+from pcagent.runtime.record.models import RunRecord, StepRecord
+from pcagent.runtime.record.store import RunStore
 from pcagent.viewer.images import ImageCache
 from pcagent.viewer.page_graph_view import PagePictures
 

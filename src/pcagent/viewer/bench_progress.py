@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from pcagent.bench.results import BenchRun, StoredResult
-from pcagent.runtime.record_models import RunRecord
+from pcagent.runtime.record.models import RunRecord
 
 BenchState = Literal["running", "incomplete", "complete"]
 

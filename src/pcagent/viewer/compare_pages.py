@@ -14,7 +14,7 @@ from typing import Any
 from pcagent.bench.report import causes_html, graph_svg, verdict_html
 from pcagent.bench.results import BenchRun, StoredResult
 from pcagent.bench.tasks import Task
-from pcagent.runtime.record_models import RunRecord, StepRecord
+from pcagent.runtime.record.models import RunRecord, StepRecord
 from pcagent.viewer.drawing import action_overlay_svg, action_text
 from pcagent.viewer.layout import esc, page, table, url_part, when
 from pcagent.viewer.run_pages import model_of

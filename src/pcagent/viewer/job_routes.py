@@ -11,7 +11,7 @@ import asyncio
 from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from pcagent.runtime.record_models import RunRecord
+from pcagent.runtime.record.models import RunRecord
 from pcagent.viewer.access import FormGuard
 from pcagent.viewer.app_state import RUNS_LISTED, Conflict, ViewerState, html_page
 from pcagent.viewer.job_pages import jobs_page

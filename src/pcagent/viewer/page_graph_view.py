@@ -21,9 +21,9 @@ from PIL import Image
 from pcagent.errors import PcAgentError
 from pcagent.experience.graph import PageEdge, PageGraph, PageNode
 from pcagent.experience.screens import hash_distance, picture_hash, title_shape
-from pcagent.runtime.record_database import DATABASE_FILE
-from pcagent.runtime.record_models import StepRecord
-from pcagent.runtime.records import RunStore
+from pcagent.runtime.record.database import DATABASE_FILE
+from pcagent.runtime.record.models import StepRecord
+from pcagent.runtime.record.store import RunStore
 from pcagent.viewer.drawing import BoxGrid
 
 #: Pages drawn at most (the most visited of those the filter keeps).

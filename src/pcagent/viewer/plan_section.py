@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pcagent.agents.plan import SubtaskSpec
-from pcagent.runtime.events import AssignEvent, PlanEvent, ReplanEvent
+from pcagent.runtime.record.events import AssignEvent, PlanEvent, ReplanEvent
 from pcagent.viewer.drawing import plan_graph_svg
 from pcagent.viewer.layout import esc, table
 from pcagent.viewer.run_contents import RunContents

@@ -7,7 +7,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from pcagent.runtime.record_models import ModelCallRecord, RunEvent, RunRecord, StepRecord
+from pcagent.runtime.record.models import ModelCallRecord, RunEvent, RunRecord, StepRecord
 
 
 @dataclass

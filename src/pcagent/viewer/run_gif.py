@@ -15,7 +15,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from pcagent.actions import Action, Click, DoubleClick, Drag, RightClick, Scroll, TypeText
 from pcagent.errors import ConfigurationError, RecordError
-from pcagent.runtime.records import RunStore
+from pcagent.runtime.record.store import RunStore
 from pcagent.viewer.drawing import action_text
 
 #: Width of the frames in pixels (the screen is scaled down to it, never up) and how long each

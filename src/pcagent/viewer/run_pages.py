@@ -14,8 +14,8 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pcagent.runtime.events import FinishEvent
-from pcagent.runtime.record_models import (
+from pcagent.runtime.record.events import FinishEvent
+from pcagent.runtime.record.models import (
     RunRecord,
     role_models,
 )
@@ -31,7 +31,7 @@ STATUSES = ("running", "finished", "unverified", "failed", "stopped", "interrupt
 
 def model_of(settings: Mapping[str, Any]) -> str:
     """The model(s) a run's settings name: each role's model as the run recorded it
-    (:func:`~pcagent.runtime.record_models.role_models`), else ``model``, or ``models`` as a name
+    (:func:`~pcagent.runtime.record.models.role_models`), else ``model``, or ``models`` as a name
     or a mapping of agent to name (older records); "" when they name none."""
     recorded = role_models(settings)
     if recorded:

@@ -11,7 +11,7 @@ from typing import Annotated
 from fastapi import FastAPI, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from pcagent.runtime.record_models import RunRecord
+from pcagent.runtime.record.models import RunRecord
 from pcagent.viewer.access import FormGuard
 from pcagent.viewer.app_state import RUNS_LISTED, ViewerState, html_page
 from pcagent.viewer.compare_pages import ComparedRun, compare_runs_page

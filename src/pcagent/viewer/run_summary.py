@@ -11,8 +11,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pcagent.runtime.events import FinishEvent
-from pcagent.runtime.record_models import ModelCallRecord, RunRecord, StepRecord
+from pcagent.runtime.record.events import FinishEvent
+from pcagent.runtime.record.models import ModelCallRecord, RunRecord, StepRecord
 from pcagent.viewer.layout import duration, esc, table, url_part
 
 #: Width of a filmstrip picture in pixels (one of :data:`~pcagent.viewer.images.THUMBNAIL_WIDTHS`).

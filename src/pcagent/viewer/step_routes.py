@@ -22,7 +22,7 @@ from fastapi.responses import (
     StreamingResponse,
 )
 
-from pcagent.runtime.record_export import export_run
+from pcagent.runtime.record.export import export_run
 from pcagent.viewer.app_state import NotFound, ViewerState, html_page
 from pcagent.viewer.images import DEFAULT_THUMBNAIL_WIDTH, THUMBNAIL_WIDTHS
 from pcagent.viewer.layout import error_page, esc

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from pcagent.actions import Action
 from pcagent.env.observation import Box
-from pcagent.runtime.events import (
+from pcagent.runtime.record.events import (
     AskedHumanEvent,
     AssignEvent,
     FinishEvent,
@@ -21,7 +21,7 @@ from pcagent.runtime.events import (
     ReplanEvent,
     SensitiveEvent,
 )
-from pcagent.runtime.record_models import ModelCallRecord, RunEvent, StepRecord
+from pcagent.runtime.record.models import ModelCallRecord, RunEvent, StepRecord
 from pcagent.viewer.drawing import action_overlay_svg, action_text
 from pcagent.viewer.job_pages import rewind_form
 from pcagent.viewer.layout import duration, esc, lazy_details, table, url_part, when

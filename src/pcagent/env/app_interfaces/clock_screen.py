@@ -8,11 +8,11 @@ Pure functions over elements, kept apart from the interface that drives the dial
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from pcagent.env.observation import Element
+from pcagent.text import comparable, without_accents
 
 
 @dataclass(frozen=True)
@@ -39,9 +39,7 @@ class CityRow:
 
 def fold(text: str) -> str:
     """``text`` compared as a person would: case, accents and spacing ignored."""
-    decomposed = unicodedata.normalize("NFKD", text)
-    bare = "".join(c for c in decomposed if not unicodedata.combining(c))
-    return " ".join(bare.split()).casefold()
+    return comparable(without_accents(text))
 
 
 def choose_city(rows: Sequence[CityRow], wanted: str) -> CityRow | None:

@@ -1,5 +1,8 @@
-"""The word processor's and the spreadsheet's actions, carried out inside the running LibreOffice
-over UNO, on the pipe the sandbox starts it with (``--accept``).
+"""The LibreOffice interface the word processor and the spreadsheet share: opening and saving
+their documents inside the running LibreOffice over UNO, on the pipe the sandbox starts it with
+(``--accept``). Each application's document actions are in the module named after it
+(:mod:`~pcagent.env.app_interfaces.writer`, :mod:`~pcagent.env.app_interfaces.spreadsheet`);
+this module is the shared office handle they run through.
 
 The UNO calls run in the sandbox's LibreOffice worker process (:mod:`pcagent.env.office_worker`,
 shared with the unsaved-work reader) as the applications' user: LibreOffice's pipe is that user's alone, importing ``uno`` replaces Python's
@@ -29,9 +32,9 @@ from pcagent.app_actions import (
     WriterOpen,
     WriterSave,
 )
-from pcagent.env.app_interfaces import Interface, office_sheet, office_writer
-from pcagent.env.app_interfaces.office_writer import paragraph_listing
+from pcagent.env.app_interfaces import Interface, spreadsheet, writer
 from pcagent.env.app_interfaces.windows import raise_window
+from pcagent.env.app_interfaces.writer import paragraph_listing
 from pcagent.env.observation import ActionResult
 from pcagent.errors import AppInterfaceError, DesktopError, InvalidActionError
 
@@ -83,7 +86,7 @@ class OfficeInterface(Interface):
     """LibreOffice's documents through UNO, through the sandbox's LibreOffice worker."""
 
     #: The document actions are declared beside their requests and checks.
-    handler_modules = (office_writer, office_sheet)
+    handler_modules = (writer, spreadsheet)
 
     @handles(WriterOpen)
     def _open_text(self, action: WriterOpen) -> ActionResult:
@@ -188,7 +191,7 @@ class OfficeInterface(Interface):
             read = self.on_document("writer_read", kind)
             output = paragraph_listing(read["paragraphs"])
         else:
-            output = office_sheet.read_cells(self, SheetRead()).output
+            output = spreadsheet.read_cells(self, SheetRead()).output
         return ActionResult(
             ok=True,
             message=f"LibreOffice shows {self.shown(path)} in front",

@@ -22,18 +22,18 @@ def interface_classes() -> tuple[type[Interface], ...]:
     from pcagent.env.app_interfaces.browser import BrowserInterface
     from pcagent.env.app_interfaces.calculator import CalculatorInterface
     from pcagent.env.app_interfaces.clock import ClockInterface
-    from pcagent.env.app_interfaces.editor import EditorInterface
-    from pcagent.env.app_interfaces.files import FilesInterface
+    from pcagent.env.app_interfaces.file_manager import FileManagerInterface
     from pcagent.env.app_interfaces.mail import MailInterface
     from pcagent.env.app_interfaces.office import OfficeInterface
+    from pcagent.env.app_interfaces.text_editor import TextEditorInterface
 
     return (
         CalculatorInterface,
         BrowserInterface,
         ClockInterface,
         MailInterface,
-        FilesInterface,
-        EditorInterface,
+        FileManagerInterface,
+        TextEditorInterface,
         OfficeInterface,
     )
 

@@ -20,6 +20,7 @@ from difflib import SequenceMatcher
 from typing import Protocol, TypeVar
 
 from pcagent.errors import InvalidActionError
+from pcagent.text import comparable, shortened, single_spaced
 
 
 class _Shown(Protocol):
@@ -120,7 +121,7 @@ class Target:
     kind: str
 
     def shown(self) -> str:
-        text = _short(self.text) or "(no text)"
+        text = shortened(self.text, NAME_LIMIT) or "(no text)"
         return f'"{text}" -> {self.href}' if self.href else f'"{text}"'
 
 
@@ -134,8 +135,11 @@ class Field:
     value: str
 
     def shown(self) -> str:
-        names = " / ".join(f'"{_short(name)}"' for name in self.names[:2]) or "(no label)"
-        value = _short(self.value.replace("\n", "\\n"))
+        names = (
+            " / ".join(f'"{shortened(name, NAME_LIMIT)}"' for name in self.names[:2])
+            or "(no label)"
+        )
+        value = shortened(self.value.replace("\n", "\\n"), NAME_LIMIT)
         return f'{names} ({self.type}) = "{value}"'
 
 
@@ -165,14 +169,6 @@ class PageView:
                 for f in (fields if isinstance(fields, list) else [])
             ),
         )
-
-
-def _short(text: str, limit: int = NAME_LIMIT) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def normalise(text: str) -> str:
-    return re.sub(r"\s+", " ", text).strip()
 
 
 def describe(view: PageView) -> str:
@@ -220,7 +216,7 @@ def choose(
     :class:`InvalidActionError` listing the matches when several different ones match at the
     first level that has any, and listing what there is when none does.
     """
-    query = normalise(wanted)
+    query = single_spaced(wanted)
     folded = query.casefold()
     tests: tuple[Callable[[str], bool], ...] = (
         lambda name: name == query,
@@ -228,7 +224,7 @@ def choose(
         lambda name: folded in name.casefold(),
     )
     for test in tests:
-        matches = [c for c in candidates if any(test(normalise(n)) for n in names(c))]
+        matches = [c for c in candidates if any(test(single_spaced(n)) for n in names(c))]
         distinct: dict[object, T] = {}
         for candidate in matches:
             distinct.setdefault(identity(candidate), candidate)
@@ -269,11 +265,11 @@ def closest_by_shared_text(
     The run must be at least :data:`SHARED_MINIMUM` characters and half of the name, start the
     wanted words or be half of them, and be :data:`SHARED_MARGIN` longer than any other
     candidate's (a name found whole counts that much more); None otherwise."""
-    folded = normalise(wanted).casefold()
+    folded = comparable(wanted)
     best: dict[object, tuple[int, T]] = {}
     for candidate in candidates:
         for name in names(candidate):
-            text = normalise(name).casefold()
+            text = comparable(name)
             if not text or not folded:
                 continue
             run = SequenceMatcher(None, folded, text, autojunk=False).find_longest_match(

@@ -1,0 +1,87 @@
+"""The agents' models as a run uses them: each call told to :class:`~pcagent.runtime.loop.progress.Progress`
+as a wait, and the model each agent role got noted for the run record.
+
+Why here and not in the agents: every agent asks its model through
+:class:`~pcagent.runtime.loop.parts.AgentModels`, so wrapping that one object covers every call of
+every agent, and what the record says is what answered (the backend's own name), not what a
+configuration file meant to choose.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol, TypeVar, runtime_checkable
+
+from pydantic import BaseModel
+
+from pcagent.models.backend import BackendInfo
+from pcagent.models.messages import Message
+from pcagent.models.structured import ChatModel, StructuredResult
+from pcagent.runtime.loop.parts import AgentModels
+from pcagent.runtime.loop.progress import Progress, model_call
+from pcagent.runtime.record.models import RoleModel
+
+T = TypeVar("T", bound=BaseModel)
+
+
+@runtime_checkable
+class NamesProfiles(Protocol):
+    """Models that know which profile of ``[models.profiles]`` a role uses (the router does;
+    a test's scripted models need not)."""
+
+    def profile_name(self, role: str) -> str: ...
+
+
+@dataclass
+class WatchedModel:
+    """One role's model; every :meth:`ask` is a wait of kind ``model_call``, and first tells
+    ``asking`` (the role's model is then noted as used)."""
+
+    inner: ChatModel
+    role: str
+    profile: str
+    progress: Progress
+    asking: Callable[[], None] = lambda: None
+
+    @property
+    def info(self) -> BackendInfo:
+        return self.inner.info
+
+    def ask(
+        self,
+        messages: Sequence[Message],
+        schema: type[T],
+        *,
+        role: str = "",
+        step: int | None = None,
+        described: bool = False,
+    ) -> StructuredResult[T]:
+        self.asking()
+        with self.progress.waiting(model_call(self.role, self.profile, self.inner.info.name)):
+            return self.inner.ask(messages, schema, role=role, step=step, described=described)
+
+
+@dataclass
+class WatchedModels:
+    """``inner``'s models, watched; ``on_new_role`` is called the first time a role asks its
+    model (and again should it ask another). A role whose model is fetched but never asked is
+    not noted: the record names the models that answered."""
+
+    inner: AgentModels
+    progress: Progress
+    on_new_role: Callable[[str, RoleModel], None] = lambda _role, _model: None
+    #: The model each role asked so far.
+    used: dict[str, RoleModel] = field(default_factory=dict)
+
+    def for_role(self, role: str) -> WatchedModel:
+        model = self.inner.for_role(role)
+        profile = self.inner.profile_name(role) if isinstance(self.inner, NamesProfiles) else ""
+        chosen = RoleModel(profile=profile, model=model.info.name)
+
+        def asking() -> None:
+            if self.used.get(role) != chosen:
+                self.used[role] = chosen
+                self.on_new_role(role, chosen)
+
+        return WatchedModel(model, role, profile, self.progress, asking)

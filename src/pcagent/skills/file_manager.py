@@ -1,0 +1,95 @@
+"""Skills in the file manager: folders made, files moved or copied, folders listed; each
+checked on disk afterwards."""
+
+from __future__ import annotations
+
+from pathlib import PurePosixPath
+
+from pydantic import Field
+
+from pcagent.app_actions import FilesCopy, FilesList, FilesMakeFolder, FilesMove
+from pcagent.applications import FILE_MANAGER
+from pcagent.skills.base import SkillContext, SkillParameters, SkillResult, StepFailed, skill
+from pcagent.skills.common import do, home_file
+
+APP = FILE_MANAGER.name
+
+
+class ListFolder(SkillParameters):
+    folder: str = Field("", max_length=400, description='In HOME, e.g. "Documents"; "": HOME.')
+
+
+@skill(
+    "list_folder",
+    "List the files and folders of a folder.",
+    ListFolder,
+    apps=(APP,),
+    returns="the names",
+)
+def list_folder(context: SkillContext, parameters: ListFolder) -> SkillResult:
+    listed = do(context, FilesList(path=parameters.folder))
+    return SkillResult(True, listed.output or "", evidence=f"{parameters.folder or 'HOME'} listed")
+
+
+class MoveFiles(SkillParameters):
+    files: list[str] = Field(
+        default_factory=list, max_length=200, description='Paths in HOME, e.g. ["Documents/a.txt"].'
+    )
+    from_folder: str = Field(
+        "", max_length=400, description="Or: every file of this folder whose name ends with suffix."
+    )
+    suffix: str = Field("", max_length=20, description='e.g. ".txt" (with from_folder).')
+    into: str = Field(min_length=1, max_length=400, description="Folder to put them in.")
+    keep_originals: bool = Field(False, description="true: copy instead of move.")
+    make_folder: bool = Field(True, description="true: create the folder when missing.")
+
+
+@skill(
+    "move_files",
+    "Move (or copy) files into a folder, creating it when missing: named files, or every file "
+    "of a folder with a name ending.",
+    MoveFiles,
+    apps=(APP,),
+    returns="the paths now in the folder",
+)
+def move_files(context: SkillContext, parameters: MoveFiles) -> SkillResult:
+    chosen = list(parameters.files)
+    if parameters.from_folder:
+        source = home_file(context, parameters.from_folder)
+        if source is None or not source.is_dir():
+            return SkillResult.failed(f"{parameters.from_folder} is not a folder in HOME")
+        chosen += [
+            str(PurePosixPath(parameters.from_folder) / entry.name)
+            for entry in sorted(source.iterdir())
+            if entry.is_file() and entry.name.endswith(parameters.suffix)
+        ]
+    if not chosen:
+        return SkillResult.failed("no file matches; name the files or a folder and suffix")
+    moved = []
+    try:
+        target = home_file(context, parameters.into)
+        if parameters.make_folder and (target is None or not target.is_dir()):
+            do(context, FilesMakeFolder(path=parameters.into))
+        for path in chosen:
+            kind = FilesCopy if parameters.keep_originals else FilesMove
+            do(context, kind(source=path, target=parameters.into))
+            moved.append(str(PurePosixPath(parameters.into) / PurePosixPath(path).name))
+    except StepFailed as failure:
+        return SkillResult.failed(f"{failure} (done before it: {moved or 'nothing'})")
+    missing = [path for path in moved if (f := home_file(context, path)) and not f.exists()]
+    if missing:
+        return SkillResult.failed(f"not in the folder afterwards: {missing}")
+    return SkillResult(True, moved, evidence=f"{len(moved)} files in {parameters.into}")
+
+
+class MakeFolder(SkillParameters):
+    path: str = Field(min_length=1, max_length=400, description='e.g. "Documents/Trips".')
+
+
+@skill("make_folder", "Create a folder in HOME.", MakeFolder, apps=(APP,))
+def make_folder(context: SkillContext, parameters: MakeFolder) -> SkillResult:
+    do(context, FilesMakeFolder(path=parameters.path))
+    folder = home_file(context, parameters.path)
+    if folder is not None and not folder.is_dir():
+        return SkillResult.failed(f"{parameters.path} is not a folder afterwards")
+    return SkillResult(True, parameters.path, evidence=f"{parameters.path} exists")

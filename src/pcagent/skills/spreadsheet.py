@@ -1,0 +1,98 @@
+"""Skills in the spreadsheet: cells filled, workbooks read and sorted; each save is checked on
+disk."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import Field
+
+from pcagent import actions as act
+from pcagent.app_actions import SheetOpen, SheetRead, SheetSave, SheetSet, SheetSort
+from pcagent.skills.base import SkillContext, SkillParameters, SkillResult, skill
+from pcagent.skills.common import SheetPath, do, home_file, opened_and_read
+
+_Workbook = Annotated[
+    SheetPath, Field(min_length=1, max_length=400, description='e.g. "Documents/a.xlsx".')
+]
+
+
+Cell = str | float
+
+
+class FillCells(SkillParameters):
+    path: str = Field(
+        "", max_length=400, description='Workbook to open first, e.g. "Documents/a.xlsx"; '
+        "empty: a new sheet.",
+    )  # fmt: skip
+    cell: str = Field("A1", pattern=r"^[A-Za-z]{1,3}[1-9][0-9]{0,6}$", description="Top-left.")
+    rows: list[list[Cell]] = Field(min_length=1, description='e.g. [["Name", "Price"], ["A", 3]].')
+    save_as: str = Field("", max_length=400, description="Path to save under; empty: in place.")
+
+
+@skill(
+    "fill_cells",
+    "Write rows of values or formulas into a spreadsheet from a cell on, then save it.",
+    FillCells,
+    apps=("spreadsheet",),
+    returns="the saved path",
+    writes=("path", "save_as"),
+)
+def fill_cells(context: SkillContext, parameters: FillCells) -> SkillResult:
+    rows = tuple(tuple(row) for row in parameters.rows if row)
+    if parameters.path:
+        do(context, SheetOpen(path=parameters.path))
+    else:
+        do(context, act.OpenApp(app="spreadsheet"))
+    do(context, SheetSet(cell=parameters.cell, values=rows))
+    saved = do(context, SheetSave(path=parameters.save_as))
+    path = (saved.output or parameters.save_as or parameters.path).removeprefix("~/")
+    file = home_file(context, path)
+    if file is not None and not file.is_file():
+        return SkillResult.failed(f"{path} is not on disk after saving")
+    return SkillResult(True, path, evidence=saved.message)
+
+
+class ReadSheet(SkillParameters):
+    path: _Workbook
+
+
+@skill(
+    "read_sheet",
+    "Open a workbook and read its used cells.",
+    ReadSheet,
+    apps=("spreadsheet",),
+    returns="the cells as text",
+)
+def read_sheet(context: SkillContext, parameters: ReadSheet) -> SkillResult:
+    return opened_and_read(context, SheetOpen(path=parameters.path), SheetRead())
+
+
+class SortSheet(SkillParameters):
+    path: _Workbook
+    range: str = Field(pattern=r"^[A-Za-z]{1,3}[1-9][0-9]*:[A-Za-z]{1,3}[1-9][0-9]*$")
+    column: str = Field(pattern=r"^[A-Za-z]{1,3}$", description="Column to sort by.")
+    descending: bool = False
+    header: bool = True
+
+
+@skill(
+    "sort_sheet",
+    "Sort a range of a workbook by one column and save it.",
+    SortSheet,
+    apps=("spreadsheet",),
+    writes=("path",),
+)
+def sort_sheet(context: SkillContext, parameters: SortSheet) -> SkillResult:
+    do(context, SheetOpen(path=parameters.path))
+    sorted_ = do(
+        context,
+        SheetSort(
+            range=parameters.range,
+            column=parameters.column,
+            descending=parameters.descending,
+            header=parameters.header,
+        ),
+    )
+    do(context, SheetSave())
+    return SkillResult(True, parameters.path, evidence=sorted_.message)

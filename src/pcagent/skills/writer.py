@@ -1,0 +1,121 @@
+"""Skills in the word processor: documents written, read and formatted; each save is checked on
+disk (and the text in the document)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field, ValidationError, model_validator
+
+from pcagent import actions as act
+from pcagent.app_actions import (
+    WriterFormat,
+    WriterInsert,
+    WriterOpen,
+    WriterRead,
+    WriterSave,
+)
+from pcagent.skills.base import SkillContext, SkillParameters, SkillResult, skill
+from pcagent.skills.common import (
+    DocumentPath,
+    do,
+    document_text,
+    opened_and_read,
+)
+from pcagent.text import contains
+
+_PATH = 'In HOME, e.g. "Documents/report.docx"; the suffix picks the format.'
+_Document = Annotated[DocumentPath, Field(min_length=1, max_length=400, description=_PATH)]
+
+
+class WriteDocument(SkillParameters):
+    path: _Document
+    text: str = Field(min_length=1, max_length=10_000, description="The text; \\n: new paragraph.")
+
+
+@skill(
+    "write_document",
+    "Create a new word-processor document with the text and save it under path.",
+    WriteDocument,
+    apps=("writer",),
+    returns="the saved path",
+    writes=("path",),
+)
+def write_document(context: SkillContext, parameters: WriteDocument) -> SkillResult:
+    do(context, act.OpenApp(app="writer"))
+    do(context, WriterInsert(text=parameters.text))
+    saved = do(context, WriterSave(path=parameters.path))
+    path = (saved.output or parameters.path).removeprefix("~/")
+    text = document_text(context, path)
+    first = parameters.text.strip().splitlines()[0]
+    if text is not None and not contains(text, first):
+        return SkillResult.failed(f"{path} was saved without the text", text[:300])
+    return SkillResult(True, path, evidence=f"{path} saved with the text")
+
+
+class ReadDocument(SkillParameters):
+    path: _Document
+
+
+@skill(
+    "read_document",
+    "Open a word-processor document and read its paragraphs, numbered from 0.",
+    ReadDocument,
+    apps=("writer",),
+    returns="the numbered paragraphs",
+)
+def read_document(context: SkillContext, parameters: ReadDocument) -> SkillResult:
+    return opened_and_read(context, WriterOpen(path=parameters.path), WriterRead())
+
+
+class FormatParagraphs(SkillParameters):
+    path: _Document
+    paragraphs: list[int] = Field(
+        default_factory=list,
+        max_length=200,
+        description="Paragraph numbers from 0 (as read_document numbers them); -1 is the last.",
+    )
+    matching: str = Field("", max_length=200, description="Or: paragraphs containing this text.")
+    bold: bool | None = None
+    italic: bool | None = None
+    underline: bool | None = None
+    alignment: Literal["left", "center", "right", "justify"] | None = None
+    line_spacing: float | None = Field(None, ge=0.5, le=4)
+    font_size: float | None = Field(None, ge=1, le=400)
+    save: bool = Field(True, description="true: save the document afterwards.")
+
+    @model_validator(mode="after")
+    def _something(self) -> FormatParagraphs:
+        if not self.paragraphs and not self.matching:
+            raise ValueError("name the paragraphs (numbers) or a text they contain (matching)")
+        return self
+
+
+@skill(
+    "format_paragraphs",
+    "Format paragraphs of a document (bold, italic, underline, alignment, line spacing, font "
+    "size) and save it. One call per set of paragraphs with the same format.",
+    FormatParagraphs,
+    apps=("writer",),
+    writes=("path",),
+)
+def format_paragraphs(context: SkillContext, parameters: FormatParagraphs) -> SkillResult:
+    opened = do(context, WriterOpen(path=parameters.path))
+    count = (opened.output or "").count("\n") + 1 if opened.output else 0
+    numbers = tuple(n if n >= 0 else count + n for n in parameters.paragraphs)
+    if any(n < 0 for n in numbers):
+        return SkillResult.failed(f"the document has {count} paragraphs")
+    change = parameters.model_dump(
+        include={"bold", "italic", "underline", "alignment", "line_spacing", "font_size"},
+        exclude_none=True,
+    )
+    try:
+        action = WriterFormat(paragraphs=numbers, matching=parameters.matching, **change)
+    except ValidationError as error:
+        return SkillResult.failed(f"format_paragraphs: {error.errors()[0]['msg']}")
+    formatted = do(context, action)
+    if parameters.save:
+        do(context, WriterSave())
+    if not formatted.verified:
+        return SkillResult.failed("the format could not be read back from the document")
+    return SkillResult(True, parameters.path, evidence=formatted.message)
