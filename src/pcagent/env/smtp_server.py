@@ -15,10 +15,11 @@ import asyncio
 import contextlib
 import socket
 from pathlib import Path
-from types import TracebackType
 from typing import Any, ClassVar, Self
 
 from aiosmtpd.controller import Controller
+
+from pcagent.lifecycle import StartStop
 
 __all__ = ["LocalSmtpServer", "write_whole"]
 
@@ -44,7 +45,7 @@ class _BoundController(Controller):
         return self.loop.create_server(self._factory_invoker, sock=self._listening)
 
 
-class LocalSmtpServer:
+class LocalSmtpServer(StartStop):
     """An aiosmtpd server on ``host:port`` in a thread of its own; subclasses give the handler
     (:meth:`_handler`), what to do before listening (:meth:`_prepare`), the error type they raise
     (:attr:`error`) and how its messages name the server (:attr:`label`)."""
@@ -141,14 +142,3 @@ class LocalSmtpServer:
             listening.close()
         if not controller.loop.is_closed():
             controller.loop.close()
-
-    def __enter__(self) -> Self:
-        return self.start()
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.stop()
