@@ -33,7 +33,10 @@ FUNCTION_LINE_LIMIT = 80
 
 #: The layers, bottom first. A room imports only rooms of its own layer or of a lower one.
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("foundation", ("errors", "config", "scratch", "interrupts", "text", "applications")),
+    (
+        "foundation",
+        ("errors", "config", "scratch", "interrupts", "text", "lifecycle", "applications"),
+    ),
     # the typed actions, where each runs (handlers) and the typed state of a step built from them
     ("actions", ("action_base", "actions", "app_actions", "action_handlers", "step_context")),
     ("env", ("env",)),

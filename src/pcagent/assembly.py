@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -203,34 +203,24 @@ def recorded_environment(settings: Mapping[str, Any]) -> RecordedEnvironment | N
     return None
 
 
+@dataclass(eq=False)
 class RunParts:
     """An open desktop, the models and the run record, from which sessions are made.
 
     Made by :func:`open_run`; valid inside its ``with`` block.
     """
 
-    def __init__(
-        self,
-        choices: RunChoices,
-        environment: SandboxDesktop,
-        models: AgentModels,
-        store: RunStore,
-        *,
-        human: Human,
-        on_step: StepCallback | None = None,
-        log: Log = _no_log,
-        progress: Progress | None = None,
-    ) -> None:
-        self.choices = choices
-        self.environment = environment
-        self.models = models
-        self.store = store
-        self.human = human
-        self.on_step = on_step
-        self.log = log
-        #: Told of the model calls of every session made here, as waits.
-        self.progress = progress or Progress()
-        self._experience: ExperienceSource | None = None
+    choices: RunChoices
+    environment: SandboxDesktop
+    models: AgentModels
+    store: RunStore
+    _: KW_ONLY
+    human: Human
+    on_step: StepCallback | None = None
+    log: Log = _no_log
+    #: Told of the model calls of every session made here, as waits.
+    progress: Progress = field(default_factory=Progress)
+    _experience: ExperienceSource | None = field(default=None, init=False, repr=False)
 
     def experience(self) -> ExperienceSource | None:
         """The run's page graph and plan memory (``[run] experience``), opened once for every
@@ -363,5 +353,5 @@ def open_run(
             human=human if human is not None else default_human(choices.mode),
             on_step=on_step,
             log=log,
-            progress=progress,
+            progress=progress or Progress(),
         )

@@ -3,12 +3,15 @@ docstring)."""
 
 from __future__ import annotations
 
-from typing import Annotated, ClassVar
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar
 
 from pydantic import AfterValidator, Field
 from pydantic_core import PydanticCustomError
 
 from pcagent.action_base import ActionBase, ActionSite
+
+if TYPE_CHECKING:
+    from pcagent.applications import Application
 
 _PATH = 'Path in HOME, e.g. "Documents/report.docx".'
 
@@ -27,7 +30,17 @@ OpenedPath = Annotated[HomePath, Field(min_length=1, description=_PATH)]
 
 
 class AppAction(ActionBase):
-    """Base of the actions carried out through an application's own interface."""
+    """Base of the actions carried out through an application's own interface.
+
+    Each action names its application where it is declared,
+    ``class WriterOpen(AppAction, application=applications.WRITER)``, which sets
+    :attr:`belongs_to` to that application's name.
+    """
 
     runs_on: ClassVar[ActionSite] = "application"
     belongs_to: ClassVar[str | None] = None
+
+    def __init_subclass__(cls, *, application: Application | None = None, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if application is not None:
+            cls.belongs_to = application.name

@@ -10,42 +10,17 @@ from pydantic import Field
 from pcagent import applications
 from pcagent.app_actions.base import AppAction, HomePath, OpenedPath
 
-
-class _EditorAction(AppAction):
-    """An action of the text editor."""
-
-    belongs_to: ClassVar[str | None] = applications.TEXT_EDITOR.name
-
-
-class _FilesAction(AppAction):
-    """An action of the file manager."""
-
-    belongs_to: ClassVar[str | None] = applications.FILE_MANAGER.name
-
-
-class _CalculatorAction(AppAction):
-    """An action of the calculator."""
-
-    belongs_to: ClassVar[str | None] = applications.CALCULATOR.name
-
-
-class _ClockAction(AppAction):
-    """An action of the clocks."""
-
-    belongs_to: ClassVar[str | None] = applications.CLOCK.name
-
-
 # --- text editor ---------------------------------------------------------------------------------
 
 
-class EditorOpen(_EditorAction):
+class EditorOpen(AppAction, application=applications.TEXT_EDITOR):
     """Open a text file in the text editor by its path (a new file if it does not exist)."""
 
     kind: Literal["editor_open"] = Field("editor_open", description='Always "editor_open".')
     path: OpenedPath
 
 
-class EditorSaveAs(_EditorAction):
+class EditorSaveAs(AppAction, application=applications.TEXT_EDITOR):
     """Save the text in the editor in front under a path (save as)."""
 
     kind: Literal["editor_save_as"] = Field(
@@ -57,7 +32,7 @@ class EditorSaveAs(_EditorAction):
 # --- file manager --------------------------------------------------------------------------------
 
 
-class FilesList(_FilesAction):
+class FilesList(AppAction, application=applications.FILE_MANAGER):
     """List the files and folders of a folder in HOME."""
 
     settles: ClassVar[bool] = False
@@ -65,7 +40,7 @@ class FilesList(_FilesAction):
     path: HomePath = Field("", description='Folder in HOME, e.g. "Documents"; empty: HOME.')
 
 
-class FilesMakeFolder(_FilesAction):
+class FilesMakeFolder(AppAction, application=applications.FILE_MANAGER):
     """Create a folder (and missing parents) in HOME."""
 
     kind: Literal["files_make_folder"] = Field(
@@ -74,7 +49,7 @@ class FilesMakeFolder(_FilesAction):
     path: HomePath = Field(min_length=1, description='Folder to create, e.g. "Documents/Trips".')
 
 
-class FilesCopy(_FilesAction):
+class FilesCopy(AppAction, application=applications.FILE_MANAGER):
     """Copy a file or folder; target may be a folder to copy into."""
 
     kind: Literal["files_copy"] = Field("files_copy", description='Always "files_copy".')
@@ -82,7 +57,7 @@ class FilesCopy(_FilesAction):
     target: HomePath = Field(min_length=1, description="New path, or a folder to copy into.")
 
 
-class FilesMove(_FilesAction):
+class FilesMove(AppAction, application=applications.FILE_MANAGER):
     """Move a file or folder; target may be a folder to move into."""
 
     kind: Literal["files_move"] = Field("files_move", description='Always "files_move".')
@@ -90,7 +65,7 @@ class FilesMove(_FilesAction):
     target: HomePath = Field(min_length=1, description="New path, or a folder to move into.")
 
 
-class FilesRename(_FilesAction):
+class FilesRename(AppAction, application=applications.FILE_MANAGER):
     """Rename a file or folder in place."""
 
     kind: Literal["files_rename"] = Field("files_rename", description='Always "files_rename".')
@@ -100,7 +75,7 @@ class FilesRename(_FilesAction):
     )
 
 
-class FilesOpen(_FilesAction):
+class FilesOpen(AppAction, application=applications.FILE_MANAGER):
     """Open a file with the application that handles its type (a .docx in the word processor)."""
 
     kind: Literal["files_open"] = Field("files_open", description='Always "files_open".')
@@ -110,7 +85,7 @@ class FilesOpen(_FilesAction):
 # --- calculator and clocks -----------------------------------------------------------------------
 
 
-class CalculatorEvaluate(_CalculatorAction):
+class CalculatorEvaluate(AppAction, application=applications.CALCULATOR):
     """Compute an expression with the calculator's keys (clear, type it, =) and read the result."""
 
     kind: Literal["calculator_evaluate"] = Field(
@@ -123,7 +98,7 @@ class CalculatorEvaluate(_CalculatorAction):
     )  # fmt: skip
 
 
-class ClockAddAlarm(_ClockAction):
+class ClockAddAlarm(AppAction, application=applications.CLOCK):
     """Add an alarm to Clocks at a time of day (24-hour HH:MM), with an optional name."""
 
     kind: Literal["clock_add_alarm"] = Field(
@@ -133,7 +108,7 @@ class ClockAddAlarm(_ClockAction):
     name: str = Field("", max_length=200, description="The alarm's name.")
 
 
-class ClockAddWorldClock(_ClockAction):
+class ClockAddWorldClock(AppAction, application=applications.CLOCK):
     """Add a city's clock to the world clocks of Clocks."""
 
     kind: Literal["clock_add_world_clock"] = Field(

@@ -11,23 +11,10 @@ from pcagent import applications
 from pcagent.action_base import Int
 from pcagent.app_actions.base import AppAction, HomePath
 
-
-class _MailAction(AppAction):
-    """An action of the mail client."""
-
-    belongs_to: ClassVar[str | None] = applications.MAIL.name
-
-
-class _BrowserAction(AppAction):
-    """An action of the web browser."""
-
-    belongs_to: ClassVar[str | None] = applications.BROWSER.name
-
-
 # --- mail ----------------------------------------------------------------------------------------
 
 
-class MailCompose(_MailAction):
+class MailCompose(AppAction, application=applications.MAIL):
     """Open a new message with recipients, subject, body and attachments filled in (not sent)."""
 
     kind: Literal["mail_compose"] = Field("mail_compose", description='Always "mail_compose".')
@@ -47,7 +34,7 @@ class MailCompose(_MailAction):
         return to
 
 
-class MailSend(_MailAction):
+class MailSend(AppAction, application=applications.MAIL):
     """Send the message being written (sensitive: allowed only as the safety settings say)."""
 
     kind: Literal["mail_send"] = Field("mail_send", description='Always "mail_send".')
@@ -56,7 +43,7 @@ class MailSend(_MailAction):
         return ("send_mail", "mail_send sends the message being written")
 
 
-class MailRead(_MailAction):
+class MailRead(AppAction, application=applications.MAIL):
     """Read the newest messages of a mail folder: number, sender, subject, date, text and the
     names of attachments."""
 
@@ -66,7 +53,7 @@ class MailRead(_MailAction):
     limit: Int = Field(10, ge=1, le=50, description="How many of the newest messages.")
 
 
-class MailSaveAttachment(_MailAction):
+class MailSaveAttachment(AppAction, application=applications.MAIL):
     """Save an attachment of a message (its number from mail_read) into a folder in HOME."""
 
     settles: ClassVar[bool] = False
@@ -82,7 +69,7 @@ class MailSaveAttachment(_MailAction):
 # --- browser -------------------------------------------------------------------------------------
 
 
-class BrowserOpen(_BrowserAction):
+class BrowserOpen(AppAction, application=applications.BROWSER):
     """Open a web address in the browser, or search the web for words (as the address bar)."""
 
     kind: Literal["browser_open"] = Field("browser_open", description='Always "browser_open".')
@@ -93,21 +80,21 @@ class BrowserOpen(_BrowserAction):
     )
 
 
-class BrowserRead(_BrowserAction):
+class BrowserRead(AppAction, application=applications.BROWSER):
     """Read the text of the page in front, with its links and form fields."""
 
     settles: ClassVar[bool] = False
     kind: Literal["browser_read"] = Field("browser_read", description='Always "browser_read".')
 
 
-class BrowserClick(_BrowserAction):
+class BrowserClick(AppAction, application=applications.BROWSER):
     """Click the link or button of the page in front whose text is text."""
 
     kind: Literal["browser_click"] = Field("browser_click", description='Always "browser_click".')
     text: str = Field(min_length=1, description="Visible text of the link or button.")
 
 
-class BrowserFill(_BrowserAction):
+class BrowserFill(AppAction, application=applications.BROWSER):
     """Type a value into the form field of the page in front whose label is label."""
 
     kind: Literal["browser_fill"] = Field("browser_fill", description='Always "browser_fill".')

@@ -11,37 +11,24 @@ from pcagent import applications
 from pcagent.action_base import Int
 from pcagent.app_actions.base import AppAction, HomePath, OpenedPath
 
-
-class _WriterAction(AppAction):
-    """An action of the word processor."""
-
-    belongs_to: ClassVar[str | None] = applications.WRITER.name
-
-
-class _SheetAction(AppAction):
-    """An action of the spreadsheet."""
-
-    belongs_to: ClassVar[str | None] = applications.SPREADSHEET.name
-
-
 # --- word processor ------------------------------------------------------------------------------
 
 
-class WriterOpen(_WriterAction):
+class WriterOpen(AppAction, application=applications.WRITER):
     """Open a document in the word processor by its path."""
 
     kind: Literal["writer_open"] = Field("writer_open", description='Always "writer_open".')
     path: OpenedPath
 
 
-class WriterRead(_WriterAction):
+class WriterRead(AppAction, application=applications.WRITER):
     """Read the paragraphs of the document in front, numbered from 0 (the title is usually 0)."""
 
     settles: ClassVar[bool] = False
     kind: Literal["writer_read"] = Field("writer_read", description='Always "writer_read".')
 
 
-class WriterInsert(_WriterAction):
+class WriterInsert(AppAction, application=applications.WRITER):
     """Insert text into the document in front: at the end, before or after a paragraph, or in
     place of a paragraph's text."""
 
@@ -63,7 +50,7 @@ class WriterInsert(_WriterAction):
         return self
 
 
-class WriterFormat(_WriterAction):
+class WriterFormat(AppAction, application=applications.WRITER):
     """Format whole paragraphs of the document in front, chosen by number or by the text they
     contain: bold, italic, underline, alignment, line spacing, font size or a size step."""
 
@@ -98,7 +85,7 @@ class WriterFormat(_WriterAction):
         return self
 
 
-class WriterSave(_WriterAction):
+class WriterSave(AppAction, application=applications.WRITER):
     """Save the document in front; with path, save a copy under that name (save as). The format
     follows the path's suffix (.docx unless it says otherwise)."""
 
@@ -112,14 +99,14 @@ _CELL = r"^\$?[A-Za-z]{1,3}\$?[1-9][0-9]{0,6}$"
 _RANGE = r"^\$?[A-Za-z]{1,3}\$?[1-9][0-9]{0,6}(:\$?[A-Za-z]{1,3}\$?[1-9][0-9]{0,6})?$"
 
 
-class SheetOpen(_SheetAction):
+class SheetOpen(AppAction, application=applications.SPREADSHEET):
     """Open a workbook in the spreadsheet by its path."""
 
     kind: Literal["sheet_open"] = Field("sheet_open", description='Always "sheet_open".')
     path: OpenedPath
 
 
-class SheetRead(_SheetAction):
+class SheetRead(AppAction, application=applications.SPREADSHEET):
     """Read the cells of the sheet in front: a range such as "A1:C10", or all used cells."""
 
     settles: ClassVar[bool] = False
@@ -131,7 +118,7 @@ class SheetRead(_SheetAction):
     )
 
 
-class SheetSet(_SheetAction):
+class SheetSet(AppAction, application=applications.SPREADSHEET):
     """Write values or formulas (text starting with "=") into the sheet in front, row by row,
     starting at cell."""
 
@@ -153,7 +140,7 @@ class SheetSet(_SheetAction):
         return values
 
 
-class SheetSort(_SheetAction):
+class SheetSort(AppAction, application=applications.SPREADSHEET):
     """Sort the rows of a range of the sheet in front by one column."""
 
     kind: Literal["sheet_sort"] = Field("sheet_sort", description='Always "sheet_sort".')
@@ -163,7 +150,7 @@ class SheetSort(_SheetAction):
     header: bool = Field(True, description="true: the first row is a header and stays on top.")
 
 
-class SheetSave(_SheetAction):
+class SheetSave(AppAction, application=applications.SPREADSHEET):
     """Save the workbook in front; with path, save a copy under that name (save as). The format
     follows the path's suffix (.xlsx unless it says otherwise)."""
 

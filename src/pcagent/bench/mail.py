@@ -187,6 +187,9 @@ class SmtpSink(LocalSmtpServer):
     manager or call :meth:`start` and :meth:`stop`; :meth:`stop` ends the server thread.
     """
 
+    error = MailSinkError
+    label = "the SMTP sink"
+
     def __init__(self, folder: Path, *, host: str = "127.0.0.1", port: int = 0) -> None:
         super().__init__(host=host, port=port)
         self.folder = Path(folder)
@@ -199,18 +202,6 @@ class SmtpSink(LocalSmtpServer):
 
     def _handler(self) -> object:
         return _StoreHandler(self.folder)
-
-    def _no_port_error(self) -> Exception:
-        return MailSinkError("the SMTP sink has no port until start() is called")
-
-    def _listen_error(self, error: OSError) -> Exception:
-        return MailSinkError(
-            f"cannot listen for SMTP on {self.host}:{self._requested_port}: {error}; "
-            "pass port=0 to use any free port"
-        )
-
-    def _start_error(self, error: Exception) -> Exception:
-        return MailSinkError(f"the SMTP sink did not start: {error}")
 
     def messages(self) -> list[SentMail]:
         """Every message received so far (also before a restart into the same folder), oldest

@@ -78,37 +78,25 @@ def unfinished_result(
     return TaskRun(task, agent, outcome, nodes, error=reason, attempts=attempts)
 
 
+@dataclass(eq=False)
 class Driver:
     """Hands tasks to idle actors, collects replies, retries tasks of dead actors and ends tasks
     past their time limit."""
 
-    def __init__(
-        self,
-        ray: Any,
-        new_actor: Callable[[int], RayActor],
-        count: int,
-        agent: str,
-        max_attempts: int,
-        task_timeout: float | None,
-        on_result: Callable[[TaskRun], None] | None,
-        notice: Notice,
-        store_root: Path | None,
-        on_start: Callable[[Task, int], None] | None = None,
-    ) -> None:
-        self.ray = ray
-        self.new_actor = new_actor
-        self.count = count
-        self.agent = agent
-        self.max_attempts = max_attempts
-        self.task_timeout = task_timeout
-        self.on_result = on_result
-        self.notice = notice
-        self.store_root = store_root
-        self.on_start = on_start
-        self.results: dict[int, TaskRun] = {}
-        self.pending: deque[_Job] = deque()
-        self.busy: dict[Any, _Busy] = {}
-        self.idle: list[RayActor] = []
+    ray: Any
+    new_actor: Callable[[int], RayActor]
+    count: int
+    agent: str
+    max_attempts: int
+    task_timeout: float | None
+    on_result: Callable[[TaskRun], None] | None
+    notice: Notice
+    store_root: Path | None
+    on_start: Callable[[Task, int], None] | None = None
+    results: dict[int, TaskRun] = field(default_factory=dict, init=False)
+    pending: deque[_Job] = field(default_factory=deque, init=False)
+    busy: dict[Any, _Busy] = field(default_factory=dict, init=False)
+    idle: list[RayActor] = field(default_factory=list, init=False)
 
     def run(self, tasks: Sequence[Task]) -> list[TaskRun]:
         self.pending.extend(_Job(index, task) for index, task in enumerate(tasks))

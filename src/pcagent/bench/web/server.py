@@ -24,7 +24,7 @@ import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, Self
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from pydantic import BaseModel, ConfigDict
@@ -34,6 +34,7 @@ from pcagent.bench.web.sites import SITES, PageRequest, PageResponse, find_site,
 from pcagent.env import processes
 from pcagent.env.ownership import give_to_owner
 from pcagent.errors import BenchError
+from pcagent.lifecycle import StartStop
 from pcagent.scratch import scratch_folder
 
 logger = logging.getLogger(__name__)
@@ -175,7 +176,7 @@ def _host_name(header: str) -> str:
 # --- the public object -------------------------------------------------------------------------
 
 
-class OfflineWeb:
+class OfflineWeb(StartStop):
     """The offline websites on one local port; start it, point Chromium at it, read the log.
 
     ``directory`` holds the CA, the host certificates and the request log; by default a temporary
@@ -194,7 +195,7 @@ class OfflineWeb:
 
     # --- life cycle
 
-    def start(self) -> OfflineWeb:
+    def start(self) -> Self:
         if self._server is not None:
             return self
         if self._given_directory is not None:
@@ -231,12 +232,6 @@ class OfflineWeb:
             self._thread = None
         if self._given_directory is None and self._directory is not None:
             shutil.rmtree(self._directory, ignore_errors=True)
-
-    def __enter__(self) -> OfflineWeb:
-        return self.start()
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.stop()
 
     # --- where it is
 

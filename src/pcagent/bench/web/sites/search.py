@@ -80,7 +80,21 @@ _HOLIDAY_KEYWORDS = {
 
 @functools.cache
 def _search_index() -> tuple[_SearchEntry, ...]:
-    entries = [
+    # Ties go to the earlier entry, so the later entries come last: they must not take the
+    # first place of a query that already led to an older page.
+    return (
+        *_home_page_entries(),
+        *_movie_entries(),
+        *_paper_entries(),
+        *_fact_entries(),
+        *_shop_entries(),
+        *_later_search_entries(),
+    )
+
+
+def _home_page_entries() -> list[_SearchEntry]:
+    """The front pages of imdb.com, arxiv.org, the flight search and facts.local."""
+    return [
         _entry(
             IMDB_SITE.url(),
             "IMDb: Ratings, Reviews, and Where to Watch",
@@ -107,45 +121,61 @@ def _search_index() -> tuple[_SearchEntry, ...]:
             "facts population stock price country",
         ),
     ]
-    for movie_id, movie in MOVIES.items():
-        entries.append(
-            _entry(
-                IMDB_SITE.url(f"/title/{movie_id}/"),
-                f"{movie['title']} ({movie['year']}) - IMDb",
-                f"Rated {movie['rating']}/10. Directed by {movie['director']}. {movie['plot']}",
-                "movie film rating imdb",
-                " ".join(movie["genres"]),
-            )
+
+
+def _movie_entries() -> list[_SearchEntry]:
+    return [
+        _entry(
+            IMDB_SITE.url(f"/title/{movie_id}/"),
+            f"{movie['title']} ({movie['year']}) - IMDb",
+            f"Rated {movie['rating']}/10. Directed by {movie['director']}. {movie['plot']}",
+            "movie film rating imdb",
+            " ".join(movie["genres"]),
         )
-    for paper_id, paper in PAPERS.items():
-        entries.append(
-            _entry(
-                ARXIV_SITE.url(f"/abs/{paper_id}"),
-                f"[{paper_id}] {paper['title']}",
-                f"{', '.join(paper['authors'])}. {paper['abstract'][:140]}...",
-                "paper arxiv pdf",
-                paper["category"],
-            )
+        for movie_id, movie in MOVIES.items()
+    ]
+
+
+def _paper_entries() -> list[_SearchEntry]:
+    return [
+        _entry(
+            ARXIV_SITE.url(f"/abs/{paper_id}"),
+            f"[{paper_id}] {paper['title']}",
+            f"{', '.join(paper['authors'])}. {paper['abstract'][:140]}...",
+            "paper arxiv pdf",
+            paper["category"],
         )
-    for slug, people in FACTS["population"].items():
-        entries.append(
-            _entry(
-                FACTS_SITE.url(f"/population/{slug}"),
-                f"Population of {country_name(slug)} - World Facts",
-                f"{country_name(slug)} has a population of {people:,} people.",
-                "population people inhabitants country",
-                _PLACE_KEYWORDS.get(slug, ""),
-            )
+        for paper_id, paper in PAPERS.items()
+    ]
+
+
+def _fact_entries() -> list[_SearchEntry]:
+    """The population and stock pages of facts.local."""
+    populations = [
+        _entry(
+            FACTS_SITE.url(f"/population/{slug}"),
+            f"Population of {country_name(slug)} - World Facts",
+            f"{country_name(slug)} has a population of {people:,} people.",
+            "population people inhabitants country",
+            _PLACE_KEYWORDS.get(slug, ""),
         )
-    for ticker, stock in FACTS["stock"].items():
-        entries.append(
-            _entry(
-                FACTS_SITE.url(f"/stock/{ticker}"),
-                f"{ticker.upper()} stock price - {stock['company']} - World Facts",
-                f"{stock['company']} ({ticker.upper()}) last closed at {money(stock['price'])}.",
-                "stock share price quote market ticker",
-            )
+        for slug, people in FACTS["population"].items()
+    ]
+    stocks = [
+        _entry(
+            FACTS_SITE.url(f"/stock/{ticker}"),
+            f"{ticker.upper()} stock price - {stock['company']} - World Facts",
+            f"{stock['company']} ({ticker.upper()}) last closed at {money(stock['price'])}.",
+            "stock share price quote market ticker",
         )
+        for ticker, stock in FACTS["stock"].items()
+    ]
+    return populations + stocks
+
+
+def _shop_entries() -> list[_SearchEntry]:
+    """Each shop's front page, then its product pages."""
+    entries = []
     for host, shop in SHOPS.items():
         site = SHOP_SITES[host]
         entries.append(
@@ -156,21 +186,17 @@ def _search_index() -> tuple[_SearchEntry, ...]:
                 "shop store buy electronics",
             )
         )
-        for slug, price in shop["prices"].items():
-            product = PRODUCTS[slug]
-            entries.append(
-                _entry(
-                    site.url(f"/product/{slug}"),
-                    f"{product['name']} - {shop['name']}",
-                    f"{money(price)}. {product['description']}",
-                    "buy price shop store",
-                    slug.replace("-", " "),
-                )
+        entries.extend(
+            _entry(
+                site.url(f"/product/{slug}"),
+                f"{PRODUCTS[slug]['name']} - {shop['name']}",
+                f"{money(price)}. {PRODUCTS[slug]['description']}",
+                "buy price shop store",
+                slug.replace("-", " "),
             )
-    # Ties go to the earlier entry, so these come last: they must not take the first place of a
-    # query that already led to an older page.
-    entries.extend(_later_search_entries())
-    return tuple(entries)
+            for slug, price in shop["prices"].items()
+        )
+    return entries
 
 
 def _later_search_entries() -> list[_SearchEntry]:

@@ -1,0 +1,35 @@
+"""Services that run between ``start()`` and ``stop()``, used as context managers.
+
+The local SMTP servers, the local model server and the offline web each start a thread or a
+process in ``start()`` and end it in ``stop()``. A ``with`` block starts such a service on entry
+and stops it on exit however the block ends; :class:`StartStop` says that once for all of them.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from types import TracebackType
+from typing import Self
+
+
+class StartStop(ABC):
+    """A service with a ``start`` and a ``stop``; ``with service:`` starts it and stops it."""
+
+    @abstractmethod
+    def start(self) -> Self:
+        """Start the service and return it (raises the service's own error when it cannot)."""
+
+    @abstractmethod
+    def stop(self) -> None:
+        """End the service; stopping a stopped service does nothing."""
+
+    def __enter__(self) -> Self:
+        return self.start()
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.stop()
