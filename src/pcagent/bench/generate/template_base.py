@@ -11,7 +11,11 @@ attributes, so a task is reproducible from its seed.
 
 The instruction sentence is one of the template's :attr:`SubtaskTemplate.phrasings` (format
 strings with named fields, kept as data): the attributes say which (``phrasing``), and the
-composer draws it from the task's seeded random source.
+composer draws it from the task's seeded random source. The phrasings and the rest of a
+template's plain data (application, summary, the kinds of value it takes and gives) are one
+entry of ``template_specs.yaml``, which a template class names when it is declared
+(``class ClockSetAlarm(SubtaskTemplate[AlarmTime], spec="clock_set_alarm")``), so the classes
+keep only their logic.
 """
 
 from __future__ import annotations
@@ -19,14 +23,17 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
 from typing import Any, ClassVar, Generic, TypeVar
 
+import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
 from pcagent.bench.generate.flow import FlowValue, ValueKind
 from pcagent.bench.generate.programs import FragmentProgram
 from pcagent.bench.generate.vocabulary import NamePool
-from pcagent.bench.generate.wording import Phrasing
+from pcagent.bench.generate.wording import Phrasing, PhrasingKind
 from pcagent.bench.tasks import (
     FileFixture,
     MessageFixture,
@@ -83,12 +90,36 @@ class Fragment:
     moves: tuple[str, ...] = ()
 
 
+class TemplateSpec(BaseModel):
+    """One entry of ``template_specs.yaml``: a template's plain data (see
+    :class:`SubtaskTemplate` for what each part means)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    app: str
+    summary: str
+    consumes: frozenset[ValueKind] = frozenset()
+    produces: frozenset[ValueKind] = frozenset()
+    reportable: bool = False
+    needs_company: bool = False
+    #: In order, each one ``{kind: text}``.
+    phrasings: tuple[dict[PhrasingKind, str], ...]
+
+
+@cache
+def template_specs() -> dict[str, TemplateSpec]:
+    """The entries of ``template_specs.yaml``, by template name (read once, validated)."""
+    raw = yaml.safe_load(Path(__file__).with_name("template_specs.yaml").read_text("utf-8"))
+    return {name: TemplateSpec.model_validate(data) for name, data in raw.items()}
+
+
 A = TypeVar("A", bound=TemplateAttributes)
 
 
 class SubtaskTemplate(ABC, Generic[A]):
-    """One kind of sub-task. Subclasses set the class attributes and implement ``draw`` and
-    ``build``.
+    """One kind of sub-task. Subclasses name their entry of ``template_specs.yaml`` (``spec=``
+    in the class statement, which sets the class attributes below from it), set
+    ``attributes`` and implement ``draw`` and ``build``.
 
     ``consumes``: the kinds of value it can take from the sub-task before it (it can always run
     on its own values too). ``produces``: the kinds it can hand on (chosen by the composer to
@@ -110,6 +141,18 @@ class SubtaskTemplate(ABC, Generic[A]):
     #: dialogs out of the accessibility tree, so every Clocks task opens another application
     #: first (as the built-in ones do).
     needs_company: ClassVar[bool] = False
+
+    def __init_subclass__(cls, spec: str, **kwargs: Any) -> None:
+        """Set the template's name and plain data from its entry ``spec`` of the specs file
+        (KeyError for a name the file does not have)."""
+        super().__init_subclass__(**kwargs)
+        data = template_specs()[spec]
+        cls.name, cls.app, cls.summary = spec, data.app, data.summary
+        cls.consumes, cls.produces = data.consumes, data.produces
+        cls.reportable, cls.needs_company = data.reportable, data.needs_company
+        cls.phrasings = tuple(
+            Phrasing(kind, text) for phrasing in data.phrasings for kind, text in phrasing.items()
+        )
 
     @abstractmethod
     def draw(

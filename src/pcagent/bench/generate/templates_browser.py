@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import ClassVar, Literal
+from typing import Literal
 
 from pcagent.bench.generate import gui_steps as gui
 from pcagent.bench.generate import programs
@@ -23,7 +23,7 @@ from pcagent.bench.generate.template_base import (
 )
 from pcagent.bench.generate.template_parts import lookup_program, report_parts
 from pcagent.bench.generate.vocabulary import NamePool
-from pcagent.bench.generate.wording import TELL, Phrasing
+from pcagent.bench.generate.wording import TELL
 from pcagent.bench.tasks import ReferenceStep, SubGoal
 from pcagent.bench.web.data import FACTS, MOVIES, country_name
 
@@ -87,31 +87,10 @@ class FilmLookup(TemplateAttributes):
         return f"the year {self.title} came out"
 
 
-class BrowserFilmFact(SubtaskTemplate[FilmLookup]):
+class BrowserFilmFact(SubtaskTemplate[FilmLookup], spec="browser_film_fact"):
     """Look up a film on the offline imdb.com and read its running time or year."""
 
-    name = "browser_film_fact"
-    app = "browser"
-    summary = "look up a film on imdb.com and read a number from its page"
     attributes = FilmLookup
-    produces: ClassVar[frozenset[ValueKind]] = frozenset({"number"})
-    reportable = True
-    #: {title}: the film's title; {its}: the fact about "it" ("its running time in minutes");
-    #: {fact}: the fact with the title in it ('the year "Copper Sky" came out'); {tell}: TELL
-    #: when the task ends by telling it.
-    phrasings = (
-        Phrasing(
-            "request",
-            'Look up the film "{title}" on imdb.com in the browser and find {its}{tell}.',
-        ),
-        Phrasing("question", "Could you find {fact} on imdb.com in the browser{tell}?"),
-        Phrasing("need", "I need {fact}: please look it up on imdb.com in the browser{tell}."),
-        Phrasing("note", "Browser, imdb.com: find {fact}{tell}."),
-        Phrasing(
-            "request",
-            'In the browser, open the imdb.com page of "{title}" and read {its}{tell}.',
-        ),
-    )
 
     def draw(
         self, rng: random.Random, names: NamePool, given: FlowValue | None, wanted: ValueKind | None
@@ -173,42 +152,10 @@ class PopulationLookup(TemplateAttributes):
     population: int
 
 
-class BrowserPopulation(SubtaskTemplate[PopulationLookup]):
+class BrowserPopulation(SubtaskTemplate[PopulationLookup], spec="browser_population"):
     """Look up a country's population on the offline facts.local site."""
 
-    name = "browser_population"
-    app = "browser"
-    summary = "look up a country's population on facts.local"
     attributes = PopulationLookup
-    produces: ClassVar[frozenset[ValueKind]] = frozenset({"number"})
-    reportable = True
-    #: {country}: the country's name; {tell}: TELL when the task ends by telling the figure.
-    phrasings = (
-        Phrasing(
-            "request",
-            "Find the population of {country} on the World Facts site (facts.local) in the "
-            "browser{tell}.",
-        ),
-        Phrasing(
-            "question",
-            "Could you look up the population of {country} on facts.local, the World Facts "
-            "site, in the browser{tell}?",
-        ),
-        Phrasing(
-            "need",
-            "I need to know how many people live in {country}: please check the World Facts "
-            "site (facts.local) in the browser{tell}.",
-        ),
-        Phrasing(
-            "note",
-            "Browser, World Facts site (facts.local): find the population of {country}{tell}.",
-        ),
-        Phrasing(
-            "request",
-            "In the browser, open the World Facts site (facts.local) and read the population of "
-            "{country}{tell}.",
-        ),
-    )
 
     def draw(
         self, rng: random.Random, names: NamePool, given: FlowValue | None, wanted: ValueKind | None

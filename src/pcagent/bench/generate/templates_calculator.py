@@ -6,7 +6,7 @@ One module per application family, so a new template for the calculator lands he
 from __future__ import annotations
 
 import random
-from typing import ClassVar, Literal
+from typing import Literal
 
 from pcagent.agents.program import ProgramStep
 from pcagent.bench.generate import gui_steps as gui
@@ -21,7 +21,7 @@ from pcagent.bench.generate.template_base import (
     node,
 )
 from pcagent.bench.generate.vocabulary import NUMBERS, RESERVED_NUMBERS, NamePool
-from pcagent.bench.generate.wording import Phrasing, refer_to
+from pcagent.bench.generate.wording import refer_to
 
 # --- calculator --------------------------------------------------------------------------------
 
@@ -48,24 +48,10 @@ class Calculation(TemplateAttributes):
         return f"{self.left}{_SYMBOLS[self.operation]}{self.right}"
 
 
-class CalculatorCompute(SubtaskTemplate[Calculation]):
+class CalculatorCompute(SubtaskTemplate[Calculation], spec="calculator_compute"):
     """Compute an expression in the calculator, on a number of its own or the one before."""
 
-    name = "calculator_compute"
-    app = "calculator"
-    summary = "compute an expression in the calculator"
     attributes = Calculation
-    consumes: ClassVar[frozenset[ValueKind]] = frozenset({"number"})
-    produces: ClassVar[frozenset[ValueKind]] = frozenset({"number"})
-    #: {calculation}: what to do ("multiply 45 by 3", "add 2300 to that number"); {expression}:
-    #: the same as a phrase ("45 times 3", "that number plus 2300").
-    phrasings = (
-        Phrasing("request", "Use the calculator to {calculation}."),
-        Phrasing("question", "Can you work out {expression} with the calculator?"),
-        Phrasing("need", "I need to know what {expression} comes to: please use the calculator."),
-        Phrasing("note", "Calculator: {expression}."),
-        Phrasing("request", "With the calculator, {calculation}."),
-    )
 
     def draw(
         self, rng: random.Random, names: NamePool, given: FlowValue | None, wanted: ValueKind | None

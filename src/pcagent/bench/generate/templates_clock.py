@@ -6,7 +6,6 @@ One module per application family, so a new template for the clocks lands here.
 from __future__ import annotations
 
 import random
-from typing import ClassVar
 
 from pcagent.bench.generate import gui_steps as gui
 from pcagent.bench.generate.flow import FlowValue, ValueKind
@@ -19,7 +18,7 @@ from pcagent.bench.generate.template_base import (
 )
 from pcagent.bench.generate.template_parts import capitalized, carried_or, one_call
 from pcagent.bench.generate.vocabulary import CITIES, TIMES, NamePool
-from pcagent.bench.generate.wording import Phrasing, clock_text, refer_to
+from pcagent.bench.generate.wording import clock_text, refer_to
 
 # --- clocks ------------------------------------------------------------------------------------
 
@@ -31,23 +30,10 @@ class AlarmTime(TemplateAttributes):
     reference_to_previous: str = ""
 
 
-class ClockSetAlarm(SubtaskTemplate[AlarmTime]):
+class ClockSetAlarm(SubtaskTemplate[AlarmTime], spec="clock_set_alarm"):
     """Set an alarm in gnome-clocks at a time of its own or the one before."""
 
-    name = "clock_set_alarm"
-    app = "clock"
-    summary = "set an alarm at a time in the Clocks app"
     attributes = AlarmTime
-    consumes: ClassVar[frozenset[ValueKind]] = frozenset({"time"})
-    needs_company = True
-    #: {time}: "06:35" or the carried "that time".
-    phrasings = (
-        Phrasing("request", "Set an alarm at {time} in the Clocks app."),
-        Phrasing("question", "Could you add an alarm for {time} in the Clocks app?"),
-        Phrasing("need", "I need the Clocks app to ring at {time}, so please set an alarm."),
-        Phrasing("note", "Clocks app: alarm at {time}."),
-        Phrasing("request", "In the Clocks app, create an alarm for {time}."),
-    )
 
     def draw(
         self, rng: random.Random, names: NamePool, given: FlowValue | None, wanted: ValueKind | None
@@ -98,27 +84,10 @@ class WorldClockCity(TemplateAttributes):
     reference_to_previous: str = ""
 
 
-class ClockAddWorldClock(SubtaskTemplate[WorldClockCity]):
+class ClockAddWorldClock(SubtaskTemplate[WorldClockCity], spec="clock_add_world_clock"):
     """Add a city to gnome-clocks' world clocks."""
 
-    name = "clock_add_world_clock"
-    app = "clock"
-    summary = "add a world clock for a city"
     attributes = WorldClockCity
-    consumes: ClassVar[frozenset[ValueKind]] = frozenset({"city"})
-    needs_company = True
-    #: {city}: "Oslo" or the carried "that city".
-    phrasings = (
-        Phrasing("request", "Add {city} to the world clocks in the Clocks app."),
-        Phrasing("question", "Could you add a world clock for {city} in the Clocks app?"),
-        Phrasing(
-            "need",
-            "I want to keep an eye on the time in {city}: please add it to the world clocks in "
-            "the Clocks app.",
-        ),
-        Phrasing("note", "Clocks app: world clock for {city}."),
-        Phrasing("request", "In the Clocks app, put {city} among the world clocks."),
-    )
 
     def draw(
         self, rng: random.Random, names: NamePool, given: FlowValue | None, wanted: ValueKind | None

@@ -6,7 +6,7 @@ One module per application family, so a new template for the editor lands here a
 from __future__ import annotations
 
 import random
-from typing import ClassVar, Literal
+from typing import Literal
 
 from pcagent.bench.generate import gui_steps as gui
 from pcagent.bench.generate import programs
@@ -36,7 +36,7 @@ from pcagent.bench.generate.vocabulary import (
     TIMES,
     NamePool,
 )
-from pcagent.bench.generate.wording import TELL, Phrasing, clock_text
+from pcagent.bench.generate.wording import TELL, clock_text
 from pcagent.bench.tasks import FileFixture
 
 # --- text editor: read a value from a note ---------------------------------------------------------
@@ -68,38 +68,10 @@ class NoteReading(TemplateAttributes):
         return self.path.rsplit("/", 1)[-1]
 
 
-class EditorReadValue(SubtaskTemplate[NoteReading]):
+class EditorReadValue(SubtaskTemplate[NoteReading], spec="editor_read_value"):
     """Open a note in the text editor and find one of its values (a number, a time, a city)."""
 
-    name = "editor_read_value"
-    app = "text_editor"
-    summary = "open a note in the text editor and find a value in it"
     attributes = NoteReading
-    produces: ClassVar[frozenset[ValueKind]] = frozenset({"number", "time", "city"})
-    reportable = True
-    #: {file}: the note's name; {what}: how the value is named ("the time the van departs");
-    #: {tell}: TELL when the task ends by telling it.
-    phrasings = (
-        Phrasing(
-            "request",
-            "Open {file} in the Documents folder with the text editor and find {what}{tell}.",
-        ),
-        Phrasing(
-            "question",
-            "Could you look through {file} in the Documents folder with the text editor and "
-            "find {what}{tell}?",
-        ),
-        Phrasing(
-            "need",
-            "I need {what} from {file} in my Documents folder: please look it up in the text "
-            "editor{tell}.",
-        ),
-        Phrasing("note", "Text editor, Documents/{file}: find {what}{tell}."),
-        Phrasing(
-            "request",
-            "From the Documents folder, open {file} in the text editor and read off {what}{tell}.",
-        ),
-    )
 
     def draw(
         self, rng: random.Random, names: NamePool, given: FlowValue | None, wanted: ValueKind | None
@@ -174,40 +146,10 @@ class NoteWriting(TemplateAttributes):
     reference_to_previous: str = ""
 
 
-class EditorWriteValue(SubtaskTemplate[NoteWriting]):
+class EditorWriteValue(SubtaskTemplate[NoteWriting], spec="editor_write_value"):
     """Write a value into a new text file in the text editor and save it under a name."""
 
-    name = "editor_write_value"
-    app = "text_editor"
-    summary = "write a value into a new text file and save it"
     attributes = NoteWriting
-    consumes: ClassVar[frozenset[ValueKind]] = frozenset({"number", "time", "city"})
-    produces: ClassVar[frozenset[ValueKind]] = frozenset({"file"})
-    #: {what}: the line to write (`the line "Crates packed: 45"`) or the carried value ("that
-    #: number"); {name}: the file's name.
-    phrasings = (
-        Phrasing(
-            "request",
-            "Write {what} into a new text file with the text editor and save it as {name} in "
-            "the Documents folder.",
-        ),
-        Phrasing(
-            "question",
-            "Could you put {what} in a new file in the text editor and save it to the "
-            "Documents folder as {name}?",
-        ),
-        Phrasing(
-            "need",
-            "I need {what} kept in a text file called {name} in my Documents folder: please "
-            "write it with the text editor.",
-        ),
-        Phrasing("note", "Text editor: new file with {what}, saved as Documents/{name}."),
-        Phrasing(
-            "request",
-            "Using the text editor, start a new file with {what} and save it as {name} in the "
-            "Documents folder.",
-        ),
-    )
 
     def draw(
         self, rng: random.Random, names: NamePool, given: FlowValue | None, wanted: ValueKind | None

@@ -6,7 +6,6 @@ One module per application family, so a new template for the file manager lands 
 from __future__ import annotations
 
 import random
-from typing import ClassVar
 
 from pydantic import JsonValue
 
@@ -23,7 +22,6 @@ from pcagent.bench.generate.template_base import (
 )
 from pcagent.bench.generate.template_parts import file_output
 from pcagent.bench.generate.vocabulary import FOLDER_NAMES, LOOSE_FILES, NamePool
-from pcagent.bench.generate.wording import Phrasing
 from pcagent.bench.tasks import FileFixture, SubGoal
 
 # --- file manager ------------------------------------------------------------------------------
@@ -37,41 +35,12 @@ class FolderTidying(TemplateAttributes):
     own_texts: tuple[str, ...] = ()
 
 
-class FileManagerMoveIntoFolder(SubtaskTemplate[FolderTidying]):
+class FileManagerMoveIntoFolder(
+    SubtaskTemplate[FolderTidying], spec="file_manager_move_into_folder"
+):
     """Create a folder in Documents with the file manager and move files into it."""
 
-    name = "file_manager_move_into_folder"
-    app = "file_manager"
-    summary = "create a folder in the file manager and move files into it"
     attributes = FolderTidying
-    consumes: ClassVar[frozenset[ValueKind]] = frozenset({"file"})
-    produces: ClassVar[frozenset[ValueKind]] = frozenset({"file"})
-    #: {folder}: the new folder's name; {files}: the files' names ("a.txt and b.txt").
-    phrasings = (
-        Phrasing(
-            "request",
-            "In the file manager, create a folder {folder} in the Documents folder and move "
-            "{files} into it.",
-        ),
-        Phrasing(
-            "question",
-            "Could you make a new folder {folder} in the Documents folder with the file manager "
-            "and move {files} into it?",
-        ),
-        Phrasing(
-            "need",
-            "I need {files} tidied away into a new folder {folder} in my Documents folder: "
-            "please do it in the file manager.",
-        ),
-        Phrasing(
-            "note", "File manager: new folder {folder} in Documents, then move {files} into it."
-        ),
-        Phrasing(
-            "request",
-            "Using the file manager, move {files} into a new folder called {folder} inside the "
-            "Documents folder.",
-        ),
-    )
 
     def draw(
         self, rng: random.Random, names: NamePool, given: FlowValue | None, wanted: ValueKind | None

@@ -6,7 +6,6 @@ One module per application family, so a new mail template lands here.
 from __future__ import annotations
 
 import random
-from typing import ClassVar
 
 from pcagent.bench.generate import gui_steps as gui
 from pcagent.bench.generate.flow import FlowValue, ValueKind
@@ -20,7 +19,6 @@ from pcagent.bench.generate.template_base import (
 )
 from pcagent.bench.generate.template_parts import one_call
 from pcagent.bench.generate.vocabulary import LOOSE_FILES, MAIL_SUBJECTS, PEOPLE, NamePool
-from pcagent.bench.generate.wording import Phrasing
 from pcagent.bench.tasks import FileFixture
 
 # --- mail: send a file as an attachment ----------------------------------------------------------
@@ -45,43 +43,10 @@ class MailWithAttachment(TemplateAttributes):
         return "the Documents folder" if folder == "Documents" else f"the folder {folder}"
 
 
-class MailSendAttachment(SubtaskTemplate[MailWithAttachment]):
+class MailSendAttachment(SubtaskTemplate[MailWithAttachment], spec="mail_send_attachment"):
     """Send a file from HOME to someone as an attachment with the mail client."""
 
-    name = "mail_send_attachment"
-    app = "mail"
-    summary = "send a file as an attachment with the mail client"
     attributes = MailWithAttachment
-    consumes: ClassVar[frozenset[ValueKind]] = frozenset({"file"})
-    #: {name}: the attachment's file name; {folder}: where it is ("the Documents folder");
-    #: {recipient}, {address}: the person and their mail address; {subject}: the subject.
-    phrasings = (
-        Phrasing(
-            "request",
-            "Send {name} from {folder} to {recipient} ({address}) as an attachment with the "
-            'mail client, with the subject "{subject}".',
-        ),
-        Phrasing(
-            "question",
-            "Could you email {name} from {folder} to {recipient} at {address} with the mail "
-            'client, attached to a message with the subject "{subject}"?',
-        ),
-        Phrasing(
-            "need",
-            "I need {recipient} ({address}) to get {name} from {folder}: please attach it to "
-            'an email with the subject "{subject}" in the mail client.',
-        ),
-        Phrasing(
-            "note",
-            'Mail client: to {address} ({recipient}), subject "{subject}", attach {name} from '
-            "{folder}.",
-        ),
-        Phrasing(
-            "request",
-            "In the mail client, write to {recipient} at {address} with the subject "
-            '"{subject}" and attach {name} from {folder}.',
-        ),
-    )
 
     def draw(
         self, rng: random.Random, names: NamePool, given: FlowValue | None, wanted: ValueKind | None

@@ -33,7 +33,7 @@ from pcagent.bench.generate.vocabulary import (
     WORKBOOK_STEMS,
     NamePool,
 )
-from pcagent.bench.generate.wording import Phrasing, refer_to
+from pcagent.bench.generate.wording import refer_to
 from pcagent.bench.tasks import DocumentSpec, FileFixture
 
 
@@ -57,40 +57,10 @@ class NewDocument(_OfficeFile):
     reference_to_previous: str = ""
 
 
-class WriterNewDocument(SubtaskTemplate[NewDocument]):
+class WriterNewDocument(SubtaskTemplate[NewDocument], spec="writer_new_document"):
     """Write a value into a new word-processor document and save it as .docx under a name."""
 
-    name = "writer_new_document"
-    app = "writer"
-    summary = "write a value into a new document and save it as .docx"
     attributes = NewDocument
-    consumes: ClassVar[frozenset[ValueKind]] = frozenset({"number", "time", "city"})
-    produces: ClassVar[frozenset[ValueKind]] = frozenset({"file"})
-    #: {what}: the sentence to write (`the sentence "..."`) or the carried value ("that
-    #: number"); {stem}: the document's name without .docx.
-    phrasings = (
-        Phrasing(
-            "request",
-            "Create a new document in the word processor, write {what} into it, and save it as "
-            "{stem} in the Documents folder.",
-        ),
-        Phrasing(
-            "question",
-            "Could you write {what} in a new document in the word processor and save it in the "
-            "Documents folder as {stem}?",
-        ),
-        Phrasing(
-            "need",
-            "I need a new word processor document called {stem} in my Documents folder with "
-            "{what} in it.",
-        ),
-        Phrasing("note", "Word processor: new document with {what}, saved as {stem} in Documents."),
-        Phrasing(
-            "request",
-            "Using the word processor, type {what} into a new document and save it under the "
-            "name {stem} in the Documents folder.",
-        ),
-    )
 
     def draw(
         self, rng: random.Random, names: NamePool, given: FlowValue | None, wanted: ValueKind | None
@@ -157,38 +127,10 @@ class DocumentFormatting(_OfficeFile):
     formatting: Formatting
 
 
-class WriterFormatDocument(SubtaskTemplate[DocumentFormatting]):
+class WriterFormatDocument(SubtaskTemplate[DocumentFormatting], spec="writer_format_document"):
     """Open a document in the word processor, format one paragraph, and save it."""
 
-    name = "writer_format_document"
-    app = "writer"
-    summary = "format a paragraph of a document (bold, centred, underlined) and save it"
     attributes = DocumentFormatting
-    produces: ClassVar[frozenset[ValueKind]] = frozenset({"file"})
-    #: {name}: the document's file name; {change}: the formatting to do ("make the title
-    #: bold"); {result}: the formatting wanted ("the title in bold").
-    phrasings = (
-        Phrasing(
-            "request",
-            "Open {name} in the Documents folder with the word processor, {change}, and save it.",
-        ),
-        Phrasing(
-            "question",
-            "Could you {change} in {name} in the Documents folder with the word processor and "
-            "save it?",
-        ),
-        Phrasing(
-            "need",
-            "I need {name} in my Documents folder with {result}: please change it in the word "
-            "processor and save it.",
-        ),
-        Phrasing("note", "Word processor, {name} in Documents: {change}, then save."),
-        Phrasing(
-            "request",
-            "In the word processor, open {name} from the Documents folder, {change} and save "
-            "the document.",
-        ),
-    )
 
     def draw(
         self, rng: random.Random, names: NamePool, given: FlowValue | None, wanted: ValueKind | None
@@ -265,36 +207,10 @@ class SheetFilling(_OfficeFile):
     reference_to_previous: str = ""
 
 
-class SpreadsheetFillCells(SubtaskTemplate[SheetFilling]):
+class SpreadsheetFillCells(SubtaskTemplate[SheetFilling], spec="spreadsheet_fill_cells"):
     """Put labels and numbers into a new spreadsheet and save it as .xlsx under a name."""
 
-    name = "spreadsheet_fill_cells"
-    app = "spreadsheet"
-    summary = "put values into spreadsheet cells and save the workbook"
     attributes = SheetFilling
-    consumes: ClassVar[frozenset[ValueKind]] = frozenset({"number"})
-    produces: ClassVar[frozenset[ValueKind]] = frozenset({"file"})
-    #: {cells}: what goes where (`"Crates packed" in cell A1 and 45 in cell B1 and ...`, the
-    #: carried value as "that number"); {stem}: the workbook's name without .xlsx.
-    phrasings = (
-        Phrasing(
-            "request",
-            "Create a new spreadsheet, write {cells}, and save it as {stem} in the Documents "
-            "folder.",
-        ),
-        Phrasing(
-            "question",
-            "Could you start a new spreadsheet with {cells} and save it as {stem} in the "
-            "Documents folder?",
-        ),
-        Phrasing("need", "I need a spreadsheet called {stem} in my Documents folder with {cells}."),
-        Phrasing("note", "Spreadsheet: {cells}, saved as {stem} in Documents."),
-        Phrasing(
-            "request",
-            "In a new spreadsheet, enter {cells}, then save the workbook as {stem} in the "
-            "Documents folder.",
-        ),
-    )
 
     def draw(
         self, rng: random.Random, names: NamePool, given: FlowValue | None, wanted: ValueKind | None
