@@ -19,6 +19,7 @@ from pydantic import BaseModel
 from pcagent.bench.metrics import TaskOutcome
 from pcagent.bench.task_run import TaskRun
 from pcagent.errors import RecordError
+from pcagent.lifecycle import Closes
 from pcagent.models.served import ServedModel
 
 _SCHEMA = """
@@ -96,7 +97,7 @@ class StoredResult(BaseModel):
         return TaskOutcome(**data)
 
 
-class BenchStore:
+class BenchStore(Closes):
     """``bench.sqlite`` under the data directory's ``bench/`` folder."""
 
     def __init__(self, root: Path) -> None:
@@ -121,12 +122,6 @@ class BenchStore:
 
     def close(self) -> None:
         self._db.close()
-
-    def __enter__(self) -> BenchStore:
-        return self
-
-    def __exit__(self, *_: object) -> None:
-        self.close()
 
     def create(
         self,

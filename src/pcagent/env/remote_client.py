@@ -43,9 +43,10 @@ from pcagent.errors import (
     RemoteAuthError,
     RemoteEnvironmentError,
 )
+from pcagent.lifecycle import Closes
 
 
-class RemoteEnvironment:
+class RemoteEnvironment(Closes):
     """The environment behind one ``pcagent serve``; made by :func:`connect`.
 
     ``observe`` returns an :class:`Observation` whose screenshot is a PIL image of the remote
@@ -69,12 +70,6 @@ class RemoteEnvironment:
     @property
     def screen_size(self) -> tuple[int, int]:
         return (self.capabilities.screen_width, self.capabilities.screen_height)
-
-    def __enter__(self) -> RemoteEnvironment:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
 
     def _request(self, method: str, path: str, **options: Any) -> httpx.Response:
         if self._closed:

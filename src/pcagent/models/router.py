@@ -12,6 +12,7 @@ from dataclasses import replace
 
 from pcagent.config import ModelProfile, PcAgentConfig
 from pcagent.errors import ModelConfigurationError
+from pcagent.lifecycle import Closes
 from pcagent.models.backend import BackendInfo, ChatBackend
 from pcagent.models.images import ImageLimits
 from pcagent.models.packs import find_local_model
@@ -79,7 +80,7 @@ def create_backend(config: PcAgentConfig, profile_name: str) -> ChatBackend:
     )
 
 
-class ModelRouter:
+class ModelRouter(Closes):
     """Gives each agent role its :class:`StructuredChatModel`, all sharing one usage ledger.
 
     Backends are created on first use, so a role that is never asked needs no key. Call
@@ -120,9 +121,3 @@ class ModelRouter:
         for backend in self._backends.values():
             backend.close()
         self._backends.clear()
-
-    def __enter__(self) -> ModelRouter:
-        return self
-
-    def __exit__(self, *_: object) -> None:
-        self.close()

@@ -14,12 +14,12 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from types import TracebackType
-from typing import Any, Self
+from typing import Any
 
 from pydantic_core import to_jsonable_python
 
 from pcagent.errors import RecordError, RunNotFoundError
+from pcagent.lifecycle import Closes
 from pcagent.runtime.record.schema import SCHEMA_VERSION, migrate
 
 DATABASE_FILE = "runs.sqlite"
@@ -53,7 +53,7 @@ def _advice(error: sqlite3.Error) -> str:
     return "Check the file, its permissions and the free disk space."
 
 
-class RecordDatabase:
+class RecordDatabase(Closes):
     """One connection to ``<root>/runs.sqlite``, opened on first use, shared under a lock."""
 
     def __init__(self, root: Path) -> None:
@@ -64,17 +64,6 @@ class RecordDatabase:
         self._closed = False
 
     # --- connection --------------------------------------------------------------------------
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()
 
     def close(self) -> None:
         """Close the database. Safe to call twice; the store cannot be used afterwards."""
