@@ -1,5 +1,6 @@
 """Small pure helpers over strings that several layers share: white space made single, text made
-comparable (case, spacing and accents ignored), a label shortened for a narrow place.
+comparable (case, spacing and accents ignored), a label shortened for a narrow place, the
+first line of an error's message.
 
 They sit at the bottom of the stack so that the perception layer, the application interfaces,
 the skills and the run loop compare and shorten text the same way instead of each keeping its
@@ -31,6 +32,13 @@ def without_accents(text: str) -> str:
     what a person types without them still matches."""
     decomposed = unicodedata.normalize("NFKD", text)
     return "".join(char for char in decomposed if not unicodedata.combining(char))
+
+
+def first_line(error: BaseException) -> str:
+    """The first line of ``error``'s message (its type's name when it has none): libraries such
+    as Playwright and Ray put a call log or a traceback after the line that says what failed."""
+    lines = str(error).strip().splitlines()
+    return lines[0] if lines else type(error).__name__
 
 
 def shortened(text: str, limit: int) -> str:

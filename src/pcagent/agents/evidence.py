@@ -21,6 +21,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from pcagent.text import comparable
+
 _WORD = re.compile(r"[a-z0-9]+")
 _STOP = frozenset({"the", "and", "for", "with", "of", "a", "an", "in", "to"})
 
@@ -50,16 +52,12 @@ def _numbers_in(text: str) -> set[str]:
     return found | {_plain(run) for run in _DIGITS.findall(text)}
 
 
-def _collapsed(text: str) -> str:
-    return " ".join(text.casefold().split())
-
-
 def supported(value: str, evidence: str) -> bool:
     """Whether ``value`` appears in ``evidence``: as a whole (case and spacing aside), or, for a
     value with numbers, each of its numbers there, whole or digit run by digit run (so "10:15"
     is supported by "10:15  Team meeting" and "2023-04-01" is not), or, for a value without
     numbers, each of its words."""
-    wanted, seen = _collapsed(value), _collapsed(evidence)
+    wanted, seen = comparable(value), comparable(evidence)
     if not wanted:
         return False
     if wanted in seen:
@@ -86,7 +84,7 @@ def restates(value: str, asked: str) -> bool:
     """Whether ``value`` is only the task's own wording (``asked``: the instruction and the
     subtask) given back: at least :data:`RESTATED_TOKENS` words and numbers, every one of them
     asked ("International Labour Day 2025" for the date of that day)."""
-    wanted, question = _collapsed(value), _collapsed(asked)
+    wanted, question = comparable(value), comparable(asked)
     tokens = _WORD.findall(wanted) + _DIGITS.findall(wanted)
     if len(tokens) < RESTATED_TOKENS:
         return False
@@ -116,8 +114,8 @@ _NOTHING_FOUND = re.compile(
 def empty_answer(text: str, names: Sequence[str], asked: str) -> str | None:
     """Why an ``answer`` carries no value, or None when it may: a small model answered with the
     name of the value it was to report (``answer("s1_found")``) or with the question."""
-    plain = _collapsed(text.replace("_", " "))
-    if any(plain == _collapsed(name.replace("_", " ")) for name in names):
+    plain = comparable(text.replace("_", " "))
+    if any(plain == comparable(name.replace("_", " ")) for name in names):
         return "it gives the name of the value, not the value"
     if restates(text, asked):
         return "it repeats the task's words, not what was found"
@@ -142,11 +140,11 @@ def whole_line(value: str, reading: str) -> str:
     when it stands on exactly one short line ("Review of the budget" -> "11:30  Review of the
     budget"): a small model copies the words and drops the time or number beside them, which
     the next subtask needs."""
-    wanted = _collapsed(value)
+    wanted = comparable(value)
     if not wanted or _DIGITS.search(wanted):
         return value  # a value with its number already is what was asked for
-    lines = [line.strip() for line in reading.splitlines() if wanted in _collapsed(line)]
-    if len(lines) != 1 or len(lines[0]) > LINE_LIMIT or _collapsed(lines[0]) == wanted:
+    lines = [line.strip() for line in reading.splitlines() if wanted in comparable(line)]
+    if len(lines) != 1 or len(lines[0]) > LINE_LIMIT or comparable(lines[0]) == wanted:
         return value
     return lines[0]
 

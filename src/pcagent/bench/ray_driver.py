@@ -21,6 +21,7 @@ from pcagent.bench.metrics import TaskOutcome
 from pcagent.bench.ray_actor import ActorReply
 from pcagent.bench.task_run import TaskRun
 from pcagent.bench.tasks import Task
+from pcagent.text import first_line
 
 __all__ = ["CLOSE_TIMEOUT", "Driver", "Notice", "RayActor", "unfinished_result"]
 
@@ -138,18 +139,18 @@ class Driver:
         try:
             reply: ActorReply = self.ray.get(reference)
         except self.ray.exceptions.RayActorError as error:
-            self._lost(busy, f"its worker died ({_first_line(error)})")
+            self._lost(busy, f"its worker died ({first_line(error)})")
             return
         except self.ray.exceptions.RayTaskError as error:
             # The worker itself failed (its sandbox did not start...): start afresh elsewhere.
             with contextlib.suppress(Exception):
                 self.ray.kill(busy.actor.handle)
-            self._lost(busy, f"its worker failed: {_first_line(error.cause or error)}")
+            self._lost(busy, f"its worker failed: {first_line(error.cause or error)}")
             return
         except self.ray.exceptions.RayError as error:  # lost objects, a node gone...
             with contextlib.suppress(Exception):
                 self.ray.kill(busy.actor.handle)
-            self._lost(busy, f"Ray lost its work ({_first_line(error)})")
+            self._lost(busy, f"Ray lost its work ({first_line(error)})")
             return
         self.idle.append(busy.actor)
         result = reply.result
@@ -216,8 +217,3 @@ class Driver:
                 result.run_id = None
             finally:
                 store.close()
-
-
-def _first_line(error: BaseException) -> str:
-    text = str(error).strip().splitlines()
-    return text[0] if text else type(error).__name__

@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import re
 
+from pcagent.text import comparable
+
 #: Numbers inside a sentence ("The result is 2,700.").
 _NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
 
 
 def normalise_text(text: object) -> str:
     """``text`` with runs of white space made one space, trimmed, and case folded."""
-    return " ".join(str(text).split()).casefold()
+    return comparable(str(text))
 
 
 def parse_number(text: object) -> float | None:

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from pcagent.errors import AppInterfaceError
+from pcagent.text import first_line
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Playwright
@@ -92,7 +93,7 @@ class DevToolsClient:
         try:
             return job(browser)
         except PlaywrightError as error:
-            message = f"the browser's DevTools interface failed: {_first_line(error)}"
+            message = f"the browser's DevTools interface failed: {first_line(error)}"
             raise AppInterfaceError(message) from error
 
     def _connected(self) -> Browser:
@@ -120,7 +121,7 @@ class DevToolsClient:
                     return self._browser
                 except PlaywrightError as error:
                     # A port file left by a browser that has ended: the new one rewrites it.
-                    last_problem = f"port {port}: {_first_line(error)}"
+                    last_problem = f"port {port}: {first_line(error)}"
             if time.monotonic() >= deadline:
                 raise AppInterfaceError(f"cannot reach the browser's DevTools ({last_problem})")
             time.sleep(0.2)
@@ -138,12 +139,6 @@ class DevToolsClient:
             playwright, self._playwright = self._playwright, None
             if playwright is not None:
                 playwright.stop()
-
-
-def _first_line(error: BaseException) -> str:
-    """Playwright's messages carry a call log after the first line; the first line says it."""
-    text = str(error).strip()
-    return text.splitlines()[0] if text else type(error).__name__
 
 
 def _keep_own_downloads(browser: Browser) -> None:

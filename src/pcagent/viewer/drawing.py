@@ -13,6 +13,7 @@ from html import escape
 
 from pcagent.actions import Action, Click, DoubleClick, Drag, RightClick, Scroll, TypeText
 from pcagent.agents.plan import SubtaskSpec
+from pcagent.text import shortened
 
 #: Fill colour of a subtask box by its status in the run's checkpoint.
 STATUS_FILL = {
@@ -84,10 +85,6 @@ def _depths(subtasks: Sequence[SubtaskSpec]) -> dict[str, int]:
     return depth
 
 
-def _short(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
 def plan_graph_svg(
     subtasks: Sequence[SubtaskSpec],
     status: Mapping[str, str] | None = None,
@@ -127,8 +124,8 @@ def plan_graph_svg(
             f'<rect x="{x}" y="{y}" width="{_BOX_W}" height="{_BOX_H}" rx="6" fill="{fill}" '
             'stroke="#666"/>'
             f'<text x="{x + 8}" y="{y + 18}" font-size="12" font-weight="bold">'
-            f"{escape(_short(spec.id + ' ' + spec.description, 26))}</text>"
-            f'<text x="{x + 8}" y="{y + 36}" font-size="11">{escape(_short(second, 32))}</text>'
+            f"{escape(shortened(spec.id + ' ' + spec.description, 26))}</text>"
+            f'<text x="{x + 8}" y="{y + 36}" font-size="11">{escape(shortened(second, 32))}</text>'
             "</g>"
         )
     parts.append("</svg>")
@@ -154,9 +151,9 @@ def _mark(x: int, y: int, colour: str, size: float, css: str = "click-mark") -> 
 
 def _label(x: float, y: float, text: str, size: float) -> str:
     """Text on a white box, kept on screen by the caller's choice of x and y."""
-    shown = escape(_short(text, 60))
+    shown = escape(shortened(text, 60))
     font = size * 0.9
-    width = max(4.0, len(_short(text, 60)) * font * 0.6 + font)
+    width = max(4.0, len(shortened(text, 60)) * font * 0.6 + font)
     return (
         f'<g class="typed-text"><rect x="{x:.0f}" y="{y - font:.0f}" width="{width:.0f}" '
         f'height="{font * 1.5:.0f}" fill="#fff" fill-opacity="0.85" stroke="#c00"/>'

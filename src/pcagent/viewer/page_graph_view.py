@@ -24,6 +24,7 @@ from pcagent.experience.screens import hash_distance, picture_hash, title_shape
 from pcagent.runtime.record.database import DATABASE_FILE
 from pcagent.runtime.record.models import StepRecord
 from pcagent.runtime.record.store import RunStore
+from pcagent.text import shortened
 from pcagent.viewer.drawing import BoxGrid
 
 #: Pages drawn at most (the most visited of those the filter keeps).
@@ -135,10 +136,6 @@ def _columns(nodes: Sequence[PageNode], edges: Iterable[PageEdge]) -> dict[int, 
     return column
 
 
-def _short(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
 def page_graph_svg(
     graph: PageGraph, nodes: Sequence[PageNode], graph_arg: str, pictures: PagePictures
 ) -> str:
@@ -222,7 +219,7 @@ def _node_svg(
             else f'<text x="{x + 50}" y="{y + 62}" font-size="11" fill="#888">no picture</text>'
         )
         + f'<text x="{x + 8}" y="{y + _THUMB_H + 24}" font-size="12" font-weight="bold">'
-        f"{escape(_short(node.title or '(no title)', 24))}</text>"
+        f"{escape(shortened(node.title or '(no title)', 24))}</text>"
         f'<text x="{x + 8}" y="{y + _THUMB_H + 40}" font-size="11" fill="#444">'
-        f"{escape(_short(f'{node.app} · {node.visits} visits', 28))}</text></g></a>{loop}"
+        f"{escape(shortened(f'{node.app} · {node.visits} visits', 28))}</text></g></a>{loop}"
     )

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import html
 import re
-import unicodedata
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+
+from pcagent.text import without_accents
 
 
 @dataclass(frozen=True)
@@ -136,8 +137,7 @@ def money(amount: float) -> str:
 def fold(text: str) -> str:
     """Lower case without accents ("Léon" -> "leon"), so that what a person types without
     accents still matches."""
-    decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+    return without_accents(text).casefold()
 
 
 def words(text: str) -> list[str]:
