@@ -10,7 +10,6 @@ Stores and clients that hold a connection are simpler still: open on first use, 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from types import TracebackType
 from typing import Self
 
 
@@ -28,12 +27,7 @@ class StartStop(ABC):
     def __enter__(self) -> Self:
         return self.start()
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
+    def __exit__(self, *exc_info: object) -> None:
         self.stop()
 
 
@@ -48,10 +42,5 @@ class Closes(ABC):
     def __enter__(self) -> Self:
         return self
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
+    def __exit__(self, *exc_info: object) -> None:
         self.close()
