@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from pcagent.agents.given_values import ungiven_literals
 from pcagent.agents.program import GUI, Program, ProgramStep, check_program, references
 from pcagent.bench.generate import TEMPLATES, generate_tasks, task_yaml, template_named
 from pcagent.bench.generate.composer import Chain, assemble_task, build_fragments, compose_fragments
@@ -64,6 +65,8 @@ def test_every_generated_program_is_a_valid_program_over_the_skills() -> None:
         assert task.program is not None, task.id
         program = Program(steps=task.program)
         check_program(program, CATALOG, task.apps)  # raises PlanError naming each problem
+        # The Manager is held to copying addresses; its examples must do the same.
+        assert ungiven_literals(program, CATALOG, [task.instruction]) == [], task.id
         assert [step.id for step in program.steps] == [
             f"s{n}" for n in range(1, len(program.steps) + 1)
         ], task.id

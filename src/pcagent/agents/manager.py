@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from pcagent.agents.base import Agent, bullet_list, value_list
+from pcagent.agents.given_values import ungiven_literals
 from pcagent.agents.plan import Plan, SubtaskSpec
 from pcagent.agents.program import (
     Program,
@@ -75,7 +76,7 @@ class Manager(Agent):
             if remembered
             else ""
         )
-        return self._ask(instruction, context, (), step)
+        return self._ask(instruction, context, (), step, found=())
 
     def replan(
         self,
@@ -99,7 +100,7 @@ class Manager(Agent):
             f"Write only the remaining steps, another way (a gui step where a skill failed); "
             f"number them from s{first} on."
         )
-        outcome = self._ask(instruction, context, known, step)
+        outcome = self._ask(instruction, context, known, step, found=list(hub.values()))
         if outcome.fallback:
             retry = failed.model_copy(update={"id": f"s{first}", "skill": "", "args": {}})
             return PlanOutcome(Plan(subtasks=[retry]), fallback=True, problem=outcome.problem)
@@ -108,14 +109,23 @@ class Manager(Agent):
     # --- asking ---------------------------------------------------------------------------------
 
     def _ask(
-        self, instruction: str, context: str, known: Sequence[str], step: int | None
+        self,
+        instruction: str,
+        context: str,
+        known: Sequence[str],
+        step: int | None,
+        *,
+        found: Sequence[str],
     ) -> PlanOutcome:
         """The program, asked with the full prompt, then with a compact one when the model's
-        context cannot hold it; the fallback when neither fits."""
+        context cannot hold it; the fallback when neither fits. ``found``: the values earlier
+        steps found, which literals may copy as they copy the instruction's."""
         problem = ""
         for compact in (False, True):
             try:
-                return self._ask_with(instruction, context, known, step, compact=compact)
+                return self._ask_with(
+                    instruction, context, known, step, compact=compact, given=[instruction, *found]
+                )
             except PromptTooLongError as error:
                 problem = str(error)
                 context = ""  # memory's examples are the first thing to go
@@ -139,6 +149,7 @@ class Manager(Agent):
         step: int | None,
         *,
         compact: bool,
+        given: Sequence[str],
     ) -> PlanOutcome:
         apps = list(self.apps)
         system, user = render(
@@ -159,7 +170,7 @@ class Manager(Agent):
                 break
             program = Program(steps=list(result.value.steps))
             try:
-                self._check(program, known)
+                self._check(program, known, given)
                 return PlanOutcome(self._plan_of(program))
             except PlanError as error:
                 problem = str(error)
@@ -170,7 +181,7 @@ class Manager(Agent):
                 ]
         return self._fallback(instruction, problem)
 
-    def _check(self, program: Program, known: Sequence[str]) -> None:
+    def _check(self, program: Program, known: Sequence[str], given: Sequence[str]) -> None:
         check_program(
             program,
             self.skills,
@@ -178,6 +189,9 @@ class Manager(Agent):
             list(self.environments) if self._several_desktops else (),
             known=known,
         )
+        problems = ungiven_literals(program, self.skills, given)
+        if problems:
+            raise PlanError("; ".join(problems))
 
     def _plan_of(self, program: Program) -> Plan:
         plan = program_plan(program, self.skills)

@@ -166,7 +166,9 @@ def program_schema(
 
 def _bare(schema: dict[str, Any]) -> dict[str, Any]:
     """A property schema without prose (titles, descriptions): the grammar needs none."""
-    return {k: v for k, v in schema.items() if k not in ("title", "description", "default")}
+    return {
+        k: v for k, v in schema.items() if k not in ("title", "description", "default", "given")
+    }
 
 
 def program_reply_type(

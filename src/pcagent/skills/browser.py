@@ -38,7 +38,12 @@ def web_search(context: SkillContext, parameters: WebSearch) -> SkillResult:
 
 
 class OpenPage(SkillParameters):
-    address: str = Field(min_length=1, max_length=2000, description='e.g. "flights.local".')
+    address: str = Field(
+        min_length=1,
+        max_length=2000,
+        description='e.g. "example.org/news".',
+        json_schema_extra={"given": True},
+    )
 
 
 @skill(

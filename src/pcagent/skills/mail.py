@@ -13,7 +13,12 @@ APP = MAIL.name
 
 
 class SendMail(SkillParameters):
-    to: list[str] = Field(min_length=1, max_length=20, description='e.g. ["ann@example.test"].')
+    to: list[str] = Field(
+        min_length=1,
+        max_length=20,
+        description='e.g. ["ann@example.test"].',
+        json_schema_extra={"given": True},
+    )
     subject: str = Field("", max_length=500)
     body: str = Field("", max_length=10_000)
     attachments: list[str] = Field(

@@ -1,0 +1,81 @@
+"""Addresses a program may only copy: an invented web or mail address is refused and the
+program re-asked (the real skills' parameter marks decide which values; scripted replies)."""
+
+from __future__ import annotations
+
+import json
+
+from tests.agents.scripted import ScriptedModels
+
+from pcagent.agents.given_values import address_core, given_parameters, ungiven_literals
+from pcagent.agents.manager import Manager
+from pcagent.agents.program import Program, ProgramStep
+from pcagent.skills import default_catalog
+
+APPS = {"browser": "web pages", "mail": "e-mail"}
+
+
+def _program(*steps: dict[str, object]) -> Program:
+    return Program(steps=[ProgramStep.model_validate(step) for step in steps])
+
+
+def _open(address: object) -> dict[str, object]:
+    return {"id": "s1", "skill": "open_page", "args": {"address": address}}
+
+
+def test_the_marked_parameters_are_addresses() -> None:
+    catalog = default_catalog()
+    assert given_parameters(catalog, "open_page") == ["address"]
+    assert given_parameters(catalog, "send_mail") == ["to"]
+    assert given_parameters(catalog, "web_search") == []
+    assert given_parameters(catalog, "no_such_skill") == []
+
+
+def test_address_core_drops_scheme_www_and_slash() -> None:
+    assert address_core(" https://www.Example.org/ ") == "example.org"
+    assert address_core("http://shop.test/item/7") == "shop.test/item/7"
+
+
+def test_an_address_the_instruction_names_passes_an_invented_one_does_not() -> None:
+    catalog = default_catalog()
+    said = "Open shop.test and find the cheapest kettle, then mail it to ann@example.test"
+    named = _program(
+        _open("https://shop.test/kettles"),
+        {"id": "s2", "skill": "send_mail", "args": {"to": ["ann@example.test"]}},
+    )
+    assert ungiven_literals(named, catalog, [said]) == []
+    invented = _program(
+        _open("https://maps.example.com/route?from=a"),
+        {"id": "s2", "skill": "send_mail", "args": {"to": ["bob@example.test"]}},
+    )
+    problems = ungiven_literals(invented, catalog, [said])
+    assert len(problems) == 2
+    assert problems[0].startswith("s1: address=") and "bob@example.test" in problems[1]
+
+
+def test_references_and_found_values_pass() -> None:
+    catalog = default_catalog()
+    program = _program(
+        {"id": "s1", "skill": "web_search", "args": {"query": "kettles"}},
+        _open({"from": "s1"}),
+        {"id": "s3", "skill": "open_page", "args": {"address": "{s1}"}},
+    )
+    assert ungiven_literals(program, catalog, ["find a kettle"]) == []
+    found = _program(_open("deals.test/kettle"))
+    assert ungiven_literals(found, catalog, ["find a kettle", "see deals.test/kettle"]) == []
+
+
+def test_the_manager_re_asks_an_invented_address_and_takes_the_search() -> None:
+    invented = json.dumps({"steps": [_open("https://maps.example.com/route")]})
+    search = json.dumps(
+        {"steps": [{"id": "s1", "skill": "web_search", "args": {"query": "route to the museum"}}]}
+    )
+    models = ScriptedModels(manager=[invented, search])
+    manager = Manager(
+        models.for_role("manager"), apps=APPS, skills=default_catalog().for_apps(APPS)
+    )
+    outcome = manager.plan("How long is the walk to the museum?")
+    assert not outcome.fallback
+    assert outcome.plan.subtasks[0].skill == "web_search"
+    second = models.backends["manager"].requests[1].messages[-1].text
+    assert "maps.example.com" in second and "not in the instruction" in second
