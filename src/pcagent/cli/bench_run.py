@@ -38,14 +38,12 @@ from pcagent.cli.bench_results import print_summary
 from pcagent.cli.bench_tasks import CrossOption, TasksDirOption
 from pcagent.cli.errors import reports_errors
 from pcagent.cli.options import (
+    CONFIGURED_MODEL,
     AblationOption,
-    ApiKeyEnvOption,
     ExperienceOption,
-    ModelNameOption,
-    ModelUrlOption,
-    VisionOption,
+    ModelChoice,
     config_with,
-    served_model,
+    takes_model_choice,
 )
 from pcagent.cli.run_output import JsonOption, QuietOption, RunOutput, output_mode
 from pcagent.config import PcAgentConfig, load_config
@@ -75,14 +73,11 @@ class RayChoices(NamedTuple):
 
 
 @reports_errors
+@takes_model_choice(ProfileOption)
 def run(
     tasks: TasksOption = None,
     agent: AgentOption = "pcagent",
-    model: ProfileOption = None,
-    model_url: ModelUrlOption = None,
-    model_name: ModelNameOption = None,
-    vision: VisionOption = None,
-    api_key_env: ApiKeyEnvOption = None,
+    model: ModelChoice = CONFIGURED_MODEL,
     ablation: AblationOption = "none",
     parallel: ParallelOption = 1,
     max_steps: StepCapOption = None,
@@ -111,14 +106,14 @@ def run(
     if ray is not None:
         _check_ray_companions(parallel, record_to)
     resumed = None
-    served = served_model(model, model_url, model_name, vision, api_key_env)
+    profile, served = model.profile, model.served()
     if resume is not None:
         resumed = _resumable(resume, tasks, tasks_dir, cross, record_to)
         agent, ablation = resumed.agent, resumed.ablation
         if resumed.model_server is not None:
-            model, served = None, resumed.model_server
+            profile, served = None, resumed.model_server
         else:
-            model, served = resumed.model or model, None
+            profile, served = resumed.model or profile, None
         experience = Path(resumed.experience) if resumed.experience else experience
         tasks_dir = Path(resumed.tasks_dir) if resumed.tasks_dir else None
         tasks = resumed.tasks
@@ -126,7 +121,7 @@ def run(
         raise ConfigurationError(f"unknown agent {agent!r}; use one of: {', '.join(AGENTS)}")
     checked = check_ablation(ablation)
     config = config_with(
-        max_steps, model, experience, served, notice=lambda line: console.print(escape(line))
+        max_steps, profile, experience, served, notice=lambda line: console.print(escape(line))
     )
     chosen = with_their_reference(select_tasks(tasks, tasks_dir, cross=cross), agent)
     remotes = _checked_desktops(chosen, ray, environment or [], environment_token or [], parallel)
@@ -134,7 +129,7 @@ def run(
     _check_bench_setting(config, chosen, agent, checked, record_to)
     with BenchStore(config.data_dir / "bench") as store:
         bench, chosen, started = _started_bench(
-            store, resumed, chosen, agent, served, model, checked, task_folder, config
+            store, resumed, chosen, agent, served, profile, checked, task_folder, config
         )
         with _task_bars(mode) as progress, RunOutput(mode, bars=progress) as output:
             output.say(started)

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import functools
+import inspect
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, get_args
+from typing import TYPE_CHECKING, Annotated, Any, ParamSpec, TypeVar, get_args
 
 import typer
 
@@ -95,6 +98,81 @@ ApiKeyEnvOption = Annotated[
         "OPENAI_API_KEY when set; a local server needs none).",
     ),
 ]
+
+
+@dataclass(frozen=True)
+class ModelChoice:
+    """The model the command line names: a profile (--model), or a model on an
+    OpenAI-compatible server (--model-url and --model-name, with --vision and --api-key-env).
+    The values stay as given until :meth:`served` checks them, so each command checks them
+    where it always did."""
+
+    profile: str | None = None
+    url: str | None = None
+    name: str | None = None
+    vision: bool | None = None
+    api_key_env: str | None = None
+
+    def served(self) -> ServedModel | None:
+        """See :func:`served_model`."""
+        return served_model(self.profile, self.url, self.name, self.vision, self.api_key_env)
+
+
+#: No model named on the command line: the configured one.
+CONFIGURED_MODEL = ModelChoice()
+
+R = TypeVar("R")
+Q = ParamSpec("Q")
+
+
+def takes_model_choice(
+    profile_option: Any = ModelOption,
+) -> Callable[[Callable[Q, R]], Callable[..., R]]:
+    """Give a command the model options in place of its ``model: ModelChoice`` parameter.
+
+    typer reads a command's options from its signature, so the wrapper shows typer the five
+    options (``profile_option`` for --model) where ``model`` stands, with the same names,
+    help and defaults as if each command listed them, and hands the command the one value
+    they make."""
+
+    def options(command: Callable[Q, R]) -> Callable[..., R]:
+        signature = inspect.signature(command, eval_str=True, locals={"ModelChoice": ModelChoice})
+        model_options = [
+            inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=kind, default=None)
+            for name, kind in (
+                ("model", profile_option),
+                ("model_url", ModelUrlOption),
+                ("model_name", ModelNameOption),
+                ("vision", VisionOption),
+                ("api_key_env", ApiKeyEnvOption),
+            )
+        ]
+        parameters: list[inspect.Parameter] = []
+        for parameter in signature.parameters.values():
+            if parameter.name == "model":
+                parameters.extend(model_options)
+            else:
+                parameters.append(parameter.replace(kind=inspect.Parameter.KEYWORD_ONLY))
+        shown = signature.replace(parameters=parameters)
+
+        @functools.wraps(command)
+        def with_model(**given: Any) -> R:
+            choice = ModelChoice(
+                given.pop("model", None),
+                given.pop("model_url", None),
+                given.pop("model_name", None),
+                given.pop("vision", None),
+                given.pop("api_key_env", None),
+            )
+            return command(model=choice, **given)  # type: ignore[arg-type]
+
+        with_model.__signature__ = shown  # type: ignore[attr-defined]
+        with_model.__annotations__ = {
+            parameter.name: parameter.annotation for parameter in parameters
+        } | {"return": signature.return_annotation}
+        return with_model
+
+    return options
 
 
 def served_model(

@@ -16,17 +16,14 @@ from rich.markup import escape
 
 from pcagent.cli.errors import reports_errors
 from pcagent.cli.options import (
+    CONFIGURED_MODEL,
     AblationOption,
-    ApiKeyEnvOption,
     ExperienceOption,
     MaxStepsOption,
-    ModelNameOption,
-    ModelOption,
-    ModelUrlOption,
+    ModelChoice,
     ModeOption,
-    VisionOption,
     config_with,
-    served_model,
+    takes_model_choice,
 )
 from pcagent.cli.run_launch import (
     AlsoOption,
@@ -47,16 +44,13 @@ if TYPE_CHECKING:
 
 
 @reports_errors
+@takes_model_choice()
 def run_command(
     instruction: Annotated[str, typer.Argument(help="What to do, in plain words.")],
     mode: ModeOption = None,
     ablation: AblationOption = "none",
     max_steps: MaxStepsOption = None,
-    model: ModelOption = None,
-    model_url: ModelUrlOption = None,
-    model_name: ModelNameOption = None,
-    vision: VisionOption = None,
-    api_key_env: ApiKeyEnvOption = None,
+    model: ModelChoice = CONFIGURED_MODEL,
     experience: ExperienceOption = None,
     files: Annotated[
         list[Path] | None,
@@ -106,12 +100,12 @@ def run_command(
     _check_instruction(instruction)
     output = RunOutput(output_mode(quiet, as_json))
     files = files or []
-    served = served_model(model, model_url, model_name, vision, api_key_env)
+    served = model.served()
     if remote is not None:
         _check_remote(remote, token_file, display, files)
     further = further_desktops(also or [], also_token or [])
     choices = RunChoices.of(
-        config_with(max_steps, model, experience, served, notice=output.log),
+        config_with(max_steps, model.profile, experience, served, notice=output.log),
         ablation=ablation,
         display=display,
         mode=mode,

@@ -16,14 +16,11 @@ from rich.markup import escape
 from pcagent.cli.errors import reports_errors
 from pcagent.cli.help_conventions import ConventionalGroup
 from pcagent.cli.options import (
-    ApiKeyEnvOption,
+    CONFIGURED_MODEL,
     ContinuedModeOption,
     MaxStepsOption,
-    ModelNameOption,
-    ModelOption,
-    ModelUrlOption,
-    VisionOption,
-    served_model,
+    ModelChoice,
+    takes_model_choice,
 )
 from pcagent.cli.run_launch import (
     AlsoOption,
@@ -67,15 +64,12 @@ def one_step(step: int | None, old_step: int | None, old_name: str) -> int | Non
 
 @runs_app.command("resume")
 @reports_errors
+@takes_model_choice()
 def resume_run(
     run_id: RunIdArgument,
     mode: ContinuedModeOption = None,
     max_steps: MaxStepsOption = None,
-    model: ModelOption = None,
-    model_url: ModelUrlOption = None,
-    model_name: ModelNameOption = None,
-    vision: VisionOption = None,
-    api_key_env: ApiKeyEnvOption = None,
+    model: ModelChoice = CONFIGURED_MODEL,
     also: AlsoOption = None,
     also_token: AlsoTokenOption = None,
     certificate: CertificateOption = None,
@@ -90,9 +84,9 @@ def resume_run(
 
     Exit status 0: the run finished; 1: it failed; 2: an error before or around it."""
     output = RunOutput(output_mode(quiet, as_json))
-    served = served_model(model, model_url, model_name, vision, api_key_env)
+    served = model.served()
     further = further_desktops(also or [], also_token or [])
-    choice = ContinuedChoice(mode, max_steps, model, served)
+    choice = ContinuedChoice(mode, max_steps, model.profile, served)
     record, choices = continuing(run_id, choice, output)
     with output, continued_run(choices, further, certificate, output) as parts:
         outcome = parts.resume(record.run_id)
@@ -101,6 +95,7 @@ def resume_run(
 
 @runs_app.command("rewind")
 @reports_errors
+@takes_model_choice()
 def rewind_run(
     run_id: RunIdArgument,
     step: Annotated[
@@ -114,11 +109,7 @@ def rewind_run(
     guidance: Annotated[str, typer.Option("--guidance", help="Advice for the agents.")] = "",
     mode: ContinuedModeOption = None,
     max_steps: MaxStepsOption = None,
-    model: ModelOption = None,
-    model_url: ModelUrlOption = None,
-    model_name: ModelNameOption = None,
-    vision: VisionOption = None,
-    api_key_env: ApiKeyEnvOption = None,
+    model: ModelChoice = CONFIGURED_MODEL,
     also: AlsoOption = None,
     also_token: AlsoTokenOption = None,
     certificate: CertificateOption = None,
@@ -137,9 +128,9 @@ def rewind_run(
     if to is None:
         raise ConfigurationError("say which step to go back to: --step N (0: the start)")
     output = RunOutput(output_mode(quiet, as_json))
-    served = served_model(model, model_url, model_name, vision, api_key_env)
+    served = model.served()
     further = further_desktops(also or [], also_token or [])
-    choice = ContinuedChoice(mode, max_steps, model, served)
+    choice = ContinuedChoice(mode, max_steps, model.profile, served)
     record, choices = continuing(run_id, choice, output)
     with output, continued_run(choices, further, certificate, output) as parts:
         outcome = parts.session().rewind(record.run_id, to, role=role, guidance=guidance)
