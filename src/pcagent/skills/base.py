@@ -1,11 +1,11 @@
 """What a skill is: one typed, parameterised procedure a model chooses and code carries out.
 
-A skill is declared once, with :func:`skill` on the function that does the work: its name, the
-description a model reads, a pydantic model of its parameters (with bounds), the applications it
-needs. The function receives a :class:`SkillContext` (how it acts on the desktop and reads what
-it needs) and the validated parameters; it does the exact work, checks the effect it promised
-(file saved with the text, alarm listed, value on the display, mail held by the relay) and
-returns a :class:`SkillResult`. A skill whose effect check fails returns ``ok=False``: it never
+A skill is declared once, with :func:`skill` on the function that does the work: its name (the
+function's), the description a model reads, a pydantic model of its parameters (with bounds; the
+function's annotation), the applications it needs. The function receives a
+:class:`SkillContext` (how it acts on the desktop and reads what it needs) and the validated
+parameters; it does the exact work, checks the effect it promised (file saved with the text,
+alarm listed, value on the display, mail held by the relay) and returns a :class:`SkillResult`. A skill whose effect check fails returns ``ok=False``: it never
 reports success it did not see.
 
 Skills never read the user's words: a model picked the skill and filled its parameters.
@@ -13,6 +13,7 @@ Skills never read the user's words: a model picked the skill and filled its para
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -186,9 +187,7 @@ def _type_name(annotation: Any) -> str:
 
 
 def skill(
-    name: str,
     description: str,
-    parameters: type[P],
     *,
     apps: tuple[str, ...] = (),
     needs_language: bool = False,
@@ -197,14 +196,15 @@ def skill(
     keys_argument: str = "",
     writes: tuple[str, ...] = (),
 ) -> Callable[[Callable[[SkillContext, P], SkillResult]], Skill[P]]:
-    """Declare the decorated function as a skill; the module's :class:`Skill` objects are
-    collected by :mod:`pcagent.skills.catalog` (no registry is filled at import)."""
+    """Declare the decorated function as a skill named after it, taking the parameter model its
+    second parameter is annotated with; the module's :class:`Skill` objects are collected by
+    :mod:`pcagent.skills.catalog` (no registry is filled at import)."""
 
     def declare(run: Callable[[SkillContext, P], SkillResult]) -> Skill[P]:
         return Skill(
-            name=name,
+            name=run.__name__,
             description=description,
-            parameters=parameters,
+            parameters=_parameter_model(run),
             run=run,
             apps=apps,
             needs_language=needs_language,
@@ -215,3 +215,14 @@ def skill(
         )
 
     return declare
+
+
+def _parameter_model(run: Callable[..., SkillResult]) -> type[Any]:
+    """The class ``run``'s parameters are annotated with (a name in its module, as the
+    annotations are text there); :class:`SkillError` when it is not a parameter model."""
+    _, parameters = inspect.signature(run).parameters.values()
+    annotation = parameters.annotation
+    model = run.__globals__.get(annotation) if isinstance(annotation, str) else annotation
+    if not (isinstance(model, type) and issubclass(model, SkillParameters)):
+        raise SkillError(f"{run.__name__}: annotate its parameters with a SkillParameters model")
+    return model

@@ -26,9 +26,7 @@ class WebSearch(SkillParameters):
 
 
 @skill(
-    "web_search",
     "Search the web for words and read the results page.",
-    WebSearch,
     apps=(APP,),
     returns="the results page's text",
 )
@@ -47,11 +45,7 @@ class OpenPage(SkillParameters):
 
 
 @skill(
-    "open_page",
-    "Open a web address in the browser and read the page.",
-    OpenPage,
-    apps=(APP,),
-    returns="the page's text",
+    "Open a web address in the browser and read the page.", apps=(APP,), returns="the page's text"
 )
 def open_page(context: SkillContext, parameters: OpenPage) -> SkillResult:
     do(context, BrowserOpen(url=parameters.address))
@@ -63,10 +57,8 @@ class FollowLink(SkillParameters):
 
 
 @skill(
-    "follow_link",
     "Click a link or button of the page in front by its text and read where it leads (a file "
     "link downloads the file).",
-    FollowLink,
     apps=(APP,),
     returns="the new page's text",
 )
@@ -88,10 +80,8 @@ class FillForm(SkillParameters):
 
 
 @skill(
-    "fill_form",
     "Fill the fields of the form on the page in front by their labels, submit it and read "
     "the page that follows.",
-    FillForm,
     apps=(APP,),
     returns="the page's text",
 )

@@ -20,9 +20,7 @@ class Calculate(SkillParameters):
 
 
 @skill(
-    "calculate",
     "Compute an arithmetic expression on the calculator and read the result off its display.",
-    Calculate,
     apps=(CALCULATOR.name,),
     returns="the number shown",
 )

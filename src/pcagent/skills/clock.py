@@ -22,9 +22,7 @@ class SetAlarm(SkillParameters):
 
 
 @skill(
-    "set_alarm",
     "Add an alarm in the clock application, at a time or some hours/minutes before or after it.",
-    SetAlarm,
     apps=(CLOCK.name,),
     returns='"HH:MM" the alarm rings at',
 )
@@ -42,12 +40,7 @@ class WorldClock(SkillParameters):
     city: str = Field(min_length=1, max_length=200, description='A city, e.g. "Tokyo".')
 
 
-@skill(
-    "add_world_clock",
-    "Add a city to the world clocks of the clock application.",
-    WorldClock,
-    apps=(CLOCK.name,),
-)
+@skill("Add a city to the world clocks of the clock application.", apps=(CLOCK.name,))
 def add_world_clock(context: SkillContext, parameters: WorldClock) -> SkillResult:
     outcome = do(context, ClockAddWorldClock(city=parameters.city))
     if not outcome.verified:

@@ -19,13 +19,7 @@ class ListFolder(SkillParameters):
     folder: str = Field("", max_length=400, description='In HOME, e.g. "Documents"; "": HOME.')
 
 
-@skill(
-    "list_folder",
-    "List the files and folders of a folder.",
-    ListFolder,
-    apps=(APP,),
-    returns="the names",
-)
+@skill("List the files and folders of a folder.", apps=(APP,), returns="the names")
 def list_folder(context: SkillContext, parameters: ListFolder) -> SkillResult:
     listed = do(context, FilesList(path=parameters.folder))
     return SkillResult(True, listed.output or "", evidence=f"{parameters.folder or 'HOME'} listed")
@@ -45,10 +39,8 @@ class MoveFiles(SkillParameters):
 
 
 @skill(
-    "move_files",
     "Move (or copy) files into a folder, creating it when missing: named files, or every file "
     "of a folder with a name ending.",
-    MoveFiles,
     apps=(APP,),
     returns="the paths now in the folder",
 )
@@ -86,7 +78,7 @@ class MakeFolder(SkillParameters):
     path: str = Field(min_length=1, max_length=400, description='e.g. "Documents/Trips".')
 
 
-@skill("make_folder", "Create a folder in HOME.", MakeFolder, apps=(APP,))
+@skill("Create a folder in HOME.", apps=(APP,))
 def make_folder(context: SkillContext, parameters: MakeFolder) -> SkillResult:
     do(context, FilesMakeFolder(path=parameters.path))
     folder = home_file(context, parameters.path)

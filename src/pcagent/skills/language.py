@@ -50,9 +50,7 @@ def _reply_model(names: list[str]) -> type[BaseModel]:
 
 
 @skill(
-    "extract_values",
     "Pick named values out of a text (an earlier step's reading), as the text writes them.",
-    ExtractValues,
     needs_language=True,
     returns="an object with the named values",
     keys_argument="names",
@@ -86,9 +84,7 @@ class Composed(BaseModel):
 
 
 @skill(
-    "compose_text",
     "Write a text to a request (a summary, a note, paragraphs about given facts).",
-    ComposeText,
     needs_language=True,
     returns="the text",
 )
@@ -113,13 +109,7 @@ class Translate(SkillParameters):
     language: str = Field(min_length=2, max_length=40, description='e.g. "French".')
 
 
-@skill(
-    "translate_text",
-    "Translate a text into another language.",
-    Translate,
-    needs_language=True,
-    returns="the translation",
-)
+@skill("Translate a text into another language.", needs_language=True, returns="the translation")
 def translate_text(context: SkillContext, parameters: Translate) -> SkillResult:
     user = f"Translate into {parameters.language}:\n{parameters.text}"
     reply = _answer(context, "You translate; answer with the translation only.", user, Composed)

@@ -26,12 +26,7 @@ class SendMail(SkillParameters):
     )
 
 
-@skill(
-    "send_mail",
-    "Write and send an e-mail with the mail client, with optional attachments.",
-    SendMail,
-    apps=(APP,),
-)
+@skill("Write and send an e-mail with the mail client, with optional attachments.", apps=(APP,))
 def send_mail(context: SkillContext, parameters: SendMail) -> SkillResult:
     missing = [
         path
@@ -61,9 +56,7 @@ class ReadMail(SkillParameters):
 
 
 @skill(
-    "read_mail",
     "Read the newest messages of a mail folder (sender, subject, date, text, attachments).",
-    ReadMail,
     apps=(APP,),
     returns="the messages as text",
 )

@@ -31,9 +31,7 @@ class FillCells(SkillParameters):
 
 
 @skill(
-    "fill_cells",
     "Write rows of values or formulas into a spreadsheet from a cell on, then save it.",
-    FillCells,
     apps=("spreadsheet",),
     returns="the saved path",
     writes=("path", "save_as"),
@@ -58,11 +56,7 @@ class ReadSheet(SkillParameters):
 
 
 @skill(
-    "read_sheet",
-    "Open a workbook and read its used cells.",
-    ReadSheet,
-    apps=("spreadsheet",),
-    returns="the cells as text",
+    "Open a workbook and read its used cells.", apps=("spreadsheet",), returns="the cells as text"
 )
 def read_sheet(context: SkillContext, parameters: ReadSheet) -> SkillResult:
     return opened_and_read(context, SheetOpen(path=parameters.path), SheetRead())
@@ -77,11 +71,7 @@ class SortSheet(SkillParameters):
 
 
 @skill(
-    "sort_sheet",
-    "Sort a range of a workbook by one column and save it.",
-    SortSheet,
-    apps=("spreadsheet",),
-    writes=("path",),
+    "Sort a range of a workbook by one column and save it.", apps=("spreadsheet",), writes=("path",)
 )
 def sort_sheet(context: SkillContext, parameters: SortSheet) -> SkillResult:
     do(context, SheetOpen(path=parameters.path))

@@ -21,9 +21,7 @@ class FilePath(SkillParameters):
 
 
 @skill(
-    "read_text_file",
     "Open a text file in the text editor and read all of its text.",
-    FilePath,
     apps=(APP,),
     returns="the file's text",
 )
@@ -41,12 +39,7 @@ class TypeInEditor(SkillParameters):
     text: str = Field(min_length=1, max_length=10_000, description="What to type.")
 
 
-@skill(
-    "type_in_editor",
-    "Type text into the text editor (a new, unsaved document unless one is open).",
-    TypeInEditor,
-    apps=(APP,),
-)
+@skill("Type text into the text editor (a new, unsaved document unless one is open).", apps=(APP,))
 def type_in_editor(context: SkillContext, parameters: TypeInEditor) -> SkillResult:
     front(context, APP)
     do(context, act.TypeText(text=parameters.text))
@@ -65,10 +58,8 @@ class WriteTextFile(SkillParameters):
 
 
 @skill(
-    "write_text_file",
     "Write text into a text file with the text editor and save it (the file is created when "
     "missing).",
-    WriteTextFile,
     apps=(APP,),
     returns="the path",
     writes=("path",),

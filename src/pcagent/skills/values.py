@@ -71,12 +71,7 @@ class ShiftTime(SkillParameters):
     minutes: int = Field(0, ge=-1440, le=1440, description="Minutes to add; negative: earlier.")
 
 
-@skill(
-    "shift_time",
-    "A time of day moved earlier or later (an hour before 10:15: hours=-1).",
-    ShiftTime,
-    returns='"HH:MM"',
-)
+@skill("A time of day moved earlier or later (an hour before 10:15: hours=-1).", returns='"HH:MM"')
 def shift_time(context: SkillContext, parameters: ShiftTime) -> SkillResult:
     minutes = round(parameters.hours * 60) + parameters.minutes
     value = shifted(parameters.time, minutes)
@@ -103,12 +98,7 @@ class DaysBetween(SkillParameters):
     end: IsoDate = Field(description='The later date, e.g. "2025-04-01".')
 
 
-@skill(
-    "days_between",
-    "The number of days from one date to another (end minus start).",
-    DaysBetween,
-    returns="integer",
-)
+@skill("The number of days from one date to another (end minus start).", returns="integer")
 def days_between(context: SkillContext, parameters: DaysBetween) -> SkillResult:
     start = dt.date.fromisoformat(str(parameters.start))
     end = dt.date.fromisoformat(str(parameters.end))
@@ -146,9 +136,7 @@ class PickExtreme(SkillParameters):
 
 
 @skill(
-    "pick_extreme",
     "Of labelled values, the label with the largest (or smallest) value.",
-    PickExtreme,
     returns='{"label": text, "value": number}',
     value_keys=("label", "value"),
 )
@@ -165,9 +153,7 @@ class SortItems(SkillParameters):
 
 
 @skill(
-    "sort_items",
     "Labelled values in order of their value; the result is the list of labels in that order.",
-    SortItems,
     returns="list of labels",
 )
 def sort_items(context: SkillContext, parameters: SortItems) -> SkillResult:
@@ -188,9 +174,7 @@ class TellUser(SkillParameters):
 
 
 @skill(
-    "tell_user",
     "Tell the person the answer to what they asked (a value found, a result worked out).",
-    TellUser,
     returns="the text",
 )
 def tell_user(context: SkillContext, parameters: TellUser) -> SkillResult:

@@ -34,9 +34,7 @@ class WriteDocument(SkillParameters):
 
 
 @skill(
-    "write_document",
     "Create a new word-processor document with the text and save it under path.",
-    WriteDocument,
     apps=("writer",),
     returns="the saved path",
     writes=("path",),
@@ -58,9 +56,7 @@ class ReadDocument(SkillParameters):
 
 
 @skill(
-    "read_document",
     "Open a word-processor document and read its paragraphs, numbered from 0.",
-    ReadDocument,
     apps=("writer",),
     returns="the numbered paragraphs",
 )
@@ -92,10 +88,8 @@ class FormatParagraphs(SkillParameters):
 
 
 @skill(
-    "format_paragraphs",
     "Format paragraphs of a document (bold, italic, underline, alignment, line spacing, font "
     "size) and save it. One call per set of paragraphs with the same format.",
-    FormatParagraphs,
     apps=("writer",),
     writes=("path",),
 )

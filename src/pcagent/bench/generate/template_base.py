@@ -25,7 +25,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar, get_args, get_origin
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field
@@ -118,8 +118,9 @@ A = TypeVar("A", bound=TemplateAttributes)
 
 class SubtaskTemplate(ABC, Generic[A]):
     """One kind of sub-task. Subclasses name their entry of ``template_specs.yaml`` (``spec=``
-    in the class statement, which sets the class attributes below from it), set
-    ``attributes`` and implement ``draw`` and ``build``.
+    in the class statement, which sets the class attributes below from it), name their
+    attribute model as the class's parameter (which sets ``attributes``) and implement
+    ``draw`` and ``build``.
 
     ``consumes``: the kinds of value it can take from the sub-task before it (it can always run
     on its own values too). ``produces``: the kinds it can hand on (chosen by the composer to
@@ -144,8 +145,14 @@ class SubtaskTemplate(ABC, Generic[A]):
 
     def __init_subclass__(cls, spec: str, **kwargs: Any) -> None:
         """Set the template's name and plain data from its entry ``spec`` of the specs file
-        (KeyError for a name the file does not have)."""
+        (KeyError for a name the file does not have), and its attribute model from the class
+        statement (``SubtaskTemplate[AlarmTime]``)."""
         super().__init_subclass__(**kwargs)
+        (cls.attributes,) = (
+            get_args(base)[0]
+            for base in cls.__orig_bases__  # type: ignore[attr-defined]
+            if get_origin(base) is SubtaskTemplate
+        )
         data = template_specs()[spec]
         cls.name, cls.app, cls.summary = spec, data.app, data.summary
         cls.consumes, cls.produces = data.consumes, data.produces

@@ -90,8 +90,6 @@ class FilmLookup(TemplateAttributes):
 class BrowserFilmFact(SubtaskTemplate[FilmLookup], spec="browser_film_fact"):
     """Look up a film on the offline imdb.com and read its running time or year."""
 
-    attributes = FilmLookup
-
     def draw(
         self, rng: random.Random, names: NamePool, given: FlowValue | None, wanted: ValueKind | None
     ) -> FilmLookup:
@@ -154,8 +152,6 @@ class PopulationLookup(TemplateAttributes):
 
 class BrowserPopulation(SubtaskTemplate[PopulationLookup], spec="browser_population"):
     """Look up a country's population on the offline facts.local site."""
-
-    attributes = PopulationLookup
 
     def draw(
         self, rng: random.Random, names: NamePool, given: FlowValue | None, wanted: ValueKind | None

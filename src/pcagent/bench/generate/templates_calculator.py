@@ -51,8 +51,6 @@ class Calculation(TemplateAttributes):
 class CalculatorCompute(SubtaskTemplate[Calculation], spec="calculator_compute"):
     """Compute an expression in the calculator, on a number of its own or the one before."""
 
-    attributes = Calculation
-
     def draw(
         self, rng: random.Random, names: NamePool, given: FlowValue | None, wanted: ValueKind | None
     ) -> Calculation:

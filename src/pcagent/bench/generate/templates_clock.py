@@ -33,8 +33,6 @@ class AlarmTime(TemplateAttributes):
 class ClockSetAlarm(SubtaskTemplate[AlarmTime], spec="clock_set_alarm"):
     """Set an alarm in gnome-clocks at a time of its own or the one before."""
 
-    attributes = AlarmTime
-
     def draw(
         self, rng: random.Random, names: NamePool, given: FlowValue | None, wanted: ValueKind | None
     ) -> AlarmTime:
@@ -86,8 +84,6 @@ class WorldClockCity(TemplateAttributes):
 
 class ClockAddWorldClock(SubtaskTemplate[WorldClockCity], spec="clock_add_world_clock"):
     """Add a city to gnome-clocks' world clocks."""
-
-    attributes = WorldClockCity
 
     def draw(
         self, rng: random.Random, names: NamePool, given: FlowValue | None, wanted: ValueKind | None

@@ -71,8 +71,6 @@ class NoteReading(TemplateAttributes):
 class EditorReadValue(SubtaskTemplate[NoteReading], spec="editor_read_value"):
     """Open a note in the text editor and find one of its values (a number, a time, a city)."""
 
-    attributes = NoteReading
-
     def draw(
         self, rng: random.Random, names: NamePool, given: FlowValue | None, wanted: ValueKind | None
     ) -> NoteReading:
@@ -148,8 +146,6 @@ class NoteWriting(TemplateAttributes):
 
 class EditorWriteValue(SubtaskTemplate[NoteWriting], spec="editor_write_value"):
     """Write a value into a new text file in the text editor and save it under a name."""
-
-    attributes = NoteWriting
 
     def draw(
         self, rng: random.Random, names: NamePool, given: FlowValue | None, wanted: ValueKind | None

@@ -40,8 +40,6 @@ class FileManagerMoveIntoFolder(
 ):
     """Create a folder in Documents with the file manager and move files into it."""
 
-    attributes = FolderTidying
-
     def draw(
         self, rng: random.Random, names: NamePool, given: FlowValue | None, wanted: ValueKind | None
     ) -> FolderTidying:

@@ -46,8 +46,6 @@ class MailWithAttachment(TemplateAttributes):
 class MailSendAttachment(SubtaskTemplate[MailWithAttachment], spec="mail_send_attachment"):
     """Send a file from HOME to someone as an attachment with the mail client."""
 
-    attributes = MailWithAttachment
-
     def draw(
         self, rng: random.Random, names: NamePool, given: FlowValue | None, wanted: ValueKind | None
     ) -> MailWithAttachment:

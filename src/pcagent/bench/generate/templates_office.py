@@ -60,8 +60,6 @@ class NewDocument(_OfficeFile):
 class WriterNewDocument(SubtaskTemplate[NewDocument], spec="writer_new_document"):
     """Write a value into a new word-processor document and save it as .docx under a name."""
 
-    attributes = NewDocument
-
     def draw(
         self, rng: random.Random, names: NamePool, given: FlowValue | None, wanted: ValueKind | None
     ) -> NewDocument:
@@ -129,8 +127,6 @@ class DocumentFormatting(_OfficeFile):
 
 class WriterFormatDocument(SubtaskTemplate[DocumentFormatting], spec="writer_format_document"):
     """Open a document in the word processor, format one paragraph, and save it."""
-
-    attributes = DocumentFormatting
 
     def draw(
         self, rng: random.Random, names: NamePool, given: FlowValue | None, wanted: ValueKind | None
@@ -209,8 +205,6 @@ class SheetFilling(_OfficeFile):
 
 class SpreadsheetFillCells(SubtaskTemplate[SheetFilling], spec="spreadsheet_fill_cells"):
     """Put labels and numbers into a new spreadsheet and save it as .xlsx under a name."""
-
-    attributes = SheetFilling
 
     def draw(
         self, rng: random.Random, names: NamePool, given: FlowValue | None, wanted: ValueKind | None
