@@ -16,6 +16,7 @@ from pcagent.bench.generate import TEMPLATES, compose_task, task_yaml
 from pcagent.bench.generate.composer import compose_fragments
 from pcagent.bench.generate.flow import FlowValue
 from pcagent.bench.generate.template_base import (
+    Draw,
     Fragment,
     Slot,
     SubtaskTemplate,
@@ -68,7 +69,7 @@ def fragments_in_every_phrasing(
     built = []
     for slot, given in contexts(template):
         for draw in range(DRAWS):
-            drawn = template.draw(random.Random(draw), NamePool(random.Random(draw)), given, None)
+            drawn = template.draw(Draw(random.Random(draw), NamePool(random.Random(draw)), given))
             for phrasing in range(len(template.phrasings)):
                 attributes = drawn.model_copy(update={"phrasing": phrasing})
                 built.append((phrasing, slot, given, attributes, template.build(attributes, slot)))

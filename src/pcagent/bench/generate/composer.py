@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pcagent.bench.generate.catalogue import TEMPLATES
 from pcagent.bench.generate.flow import FlowValue, ValueKind
 from pcagent.bench.generate.programs import join_programs
-from pcagent.bench.generate.template_base import Fragment, Slot, SubtaskTemplate
+from pcagent.bench.generate.template_base import Draw, Fragment, Slot, SubtaskTemplate
 from pcagent.bench.generate.vocabulary import NamePool
 from pcagent.bench.tasks import Fixtures, Task
 from pcagent.errors import BenchError
@@ -99,7 +99,7 @@ def build_fragments(rng: random.Random, chain: Chain, wording: random.Random) ->
             after=tuple(n.id for n in fragments[-1].nodes) if fragments else (),
             report=last and template.reportable,
         )
-        attributes = template.draw(rng, names, given, wanted).model_copy(
+        attributes = template.draw(Draw(rng, names, given, wanted)).model_copy(
             update={"phrasing": wording.randrange(len(template.phrasings))}
         )
         fragment = template.build(attributes, slot)

@@ -90,6 +90,19 @@ class Fragment:
     moves: tuple[str, ...] = ()
 
 
+@dataclass(frozen=True)
+class Draw:
+    """What a template draws one use's attributes from: the task's seeded random source and
+    name pool, the value the sub-task before hands on (``given``; None: the template uses
+    values of its own) and the kind of value the next sub-task needs (``wanted``; None:
+    nothing)."""
+
+    rng: random.Random
+    names: NamePool
+    given: FlowValue | None = None
+    wanted: ValueKind | None = None
+
+
 class TemplateSpec(BaseModel):
     """One entry of ``template_specs.yaml``: a template's plain data (see
     :class:`SubtaskTemplate` for what each part means)."""
@@ -162,15 +175,8 @@ class SubtaskTemplate(ABC, Generic[A]):
         )
 
     @abstractmethod
-    def draw(
-        self,
-        rng: random.Random,
-        names: NamePool,
-        given: FlowValue | None,
-        wanted: ValueKind | None,
-    ) -> A:
-        """Attribute values for one use: ``given`` is the earlier sub-task's value (None: use
-        own values), ``wanted`` the kind of value the next sub-task needs (None: nothing)."""
+    def draw(self, source: Draw) -> A:
+        """Attribute values for one use, drawn from ``source``."""
 
     @abstractmethod
     def build(self, attributes: A, slot: Slot) -> Fragment:
@@ -197,26 +203,3 @@ class SubtaskTemplate(ABC, Generic[A]):
     def attributes_of(self, data: dict[str, Any]) -> A:
         """Validated attributes from plain data (for tests and tools)."""
         return self.attributes.model_validate(data)  # type: ignore[return-value]
-
-
-def node(
-    slot: Slot,
-    name: str,
-    checker: str,
-    params: dict[str, Any],
-    *,
-    after: list[str] | None = None,
-    final: bool = True,
-    description: str = "",
-) -> SubGoal:
-    """A sub-goal of ``slot``'s subtask. Without ``after`` it comes after the nodes of the
-    sub-task it depends on (``slot.after``)."""
-    return SubGoal(
-        id=slot.node_id(name),
-        subtask=slot.subtask_id,
-        checker=checker,
-        params=params,
-        after=list(slot.after) if after is None else after,
-        final=final,
-        description=description,
-    )

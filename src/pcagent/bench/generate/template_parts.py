@@ -3,7 +3,8 @@
 Templates of different applications still share much of what they produce: a value carried from
 the sub-task before or written out, a program of one skill call, a file handed on to the next
 sub-task, the node and step that end a task by telling a value, the steps that look a value up
-in text. Each lives here once, so every template words, checks and solves them alike.
+in text, and the sub-goal node every template checks its work with (:func:`node`). Each lives
+here once, so every template words, checks and solves them alike.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from pydantic import JsonValue
 
@@ -19,7 +21,7 @@ from pcagent.bench.generate import gui_steps as gui
 from pcagent.bench.generate import programs
 from pcagent.bench.generate.flow import FlowValue, ValueKind
 from pcagent.bench.generate.programs import FragmentProgram, given
-from pcagent.bench.generate.template_base import Slot, node
+from pcagent.bench.generate.template_base import Slot
 from pcagent.bench.generate.vocabulary import NUMBERS, SHEET_LABELS
 from pcagent.bench.generate.wording import refer_to
 from pcagent.bench.tasks import ReferenceStep, SubGoal
@@ -130,3 +132,26 @@ def lookup_program(
     if slot.report:
         steps.append(programs.report(f"s{len(steps) + 1}", app, found, name, description))
     return FragmentProgram(tuple(steps), output=programs.reference(found, name))
+
+
+def node(
+    slot: Slot,
+    name: str,
+    checker: str,
+    params: dict[str, Any],
+    *,
+    after: list[str] | None = None,
+    final: bool = True,
+    description: str = "",
+) -> SubGoal:
+    """A sub-goal of ``slot``'s subtask. Without ``after`` it comes after the nodes of the
+    sub-task it depends on (``slot.after``)."""
+    return SubGoal(
+        id=slot.node_id(name),
+        subtask=slot.subtask_id,
+        checker=checker,
+        params=params,
+        after=list(slot.after) if after is None else after,
+        final=final,
+        description=description,
+    )

@@ -7,22 +7,20 @@ that open a page, pick a value out of it and tell it.
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 from typing import Literal
 
 from pcagent.bench.generate import gui_steps as gui
 from pcagent.bench.generate import programs
-from pcagent.bench.generate.flow import FlowValue, ValueKind
+from pcagent.bench.generate.flow import FlowValue
 from pcagent.bench.generate.template_base import (
+    Draw,
     Fragment,
     Slot,
     SubtaskTemplate,
     TemplateAttributes,
-    node,
 )
-from pcagent.bench.generate.template_parts import lookup_program, report_parts
-from pcagent.bench.generate.vocabulary import NamePool
+from pcagent.bench.generate.template_parts import lookup_program, node, report_parts
 from pcagent.bench.generate.wording import TELL
 from pcagent.bench.tasks import ReferenceStep, SubGoal
 from pcagent.bench.web.data import FACTS, MOVIES, country_name
@@ -90,12 +88,10 @@ class FilmLookup(TemplateAttributes):
 class BrowserFilmFact(SubtaskTemplate[FilmLookup], spec="browser_film_fact"):
     """Look up a film on the offline imdb.com and read its running time or year."""
 
-    def draw(
-        self, rng: random.Random, names: NamePool, given: FlowValue | None, wanted: ValueKind | None
-    ) -> FilmLookup:
-        movie_id = rng.choice(FILM_IDS)
+    def draw(self, source: Draw) -> FilmLookup:
+        movie_id = source.rng.choice(FILM_IDS)
         movie = MOVIES[movie_id]
-        field: Literal["runtime", "year"] = rng.choice(("runtime", "year"))
+        field: Literal["runtime", "year"] = source.rng.choice(("runtime", "year"))
         value = movie["runtime_minutes"] if field == "runtime" else movie["year"]
         return FilmLookup(movie_id=movie_id, title=movie["title"], field=field, value=value)
 
@@ -153,10 +149,8 @@ class PopulationLookup(TemplateAttributes):
 class BrowserPopulation(SubtaskTemplate[PopulationLookup], spec="browser_population"):
     """Look up a country's population on the offline facts.local site."""
 
-    def draw(
-        self, rng: random.Random, names: NamePool, given: FlowValue | None, wanted: ValueKind | None
-    ) -> PopulationLookup:
-        slug = rng.choice(POPULATION_SLUGS)
+    def draw(self, source: Draw) -> PopulationLookup:
+        slug = source.rng.choice(POPULATION_SLUGS)
         return PopulationLookup(
             slug=slug, country=country_name(slug), population=FACTS["population"][slug]
         )

@@ -5,22 +5,22 @@ One module per application family, so a new template for the calculator lands he
 
 from __future__ import annotations
 
-import random
 from typing import Literal
 
 from pcagent.agents.program import ProgramStep
 from pcagent.bench.generate import gui_steps as gui
 from pcagent.bench.generate import programs
-from pcagent.bench.generate.flow import FlowValue, ValueKind
+from pcagent.bench.generate.flow import FlowValue
 from pcagent.bench.generate.programs import GIVEN, FragmentProgram
 from pcagent.bench.generate.template_base import (
+    Draw,
     Fragment,
     Slot,
     SubtaskTemplate,
     TemplateAttributes,
-    node,
 )
-from pcagent.bench.generate.vocabulary import NUMBERS, RESERVED_NUMBERS, NamePool
+from pcagent.bench.generate.template_parts import node
+from pcagent.bench.generate.vocabulary import NUMBERS, RESERVED_NUMBERS
 from pcagent.bench.generate.wording import refer_to
 
 # --- calculator --------------------------------------------------------------------------------
@@ -51,23 +51,29 @@ class Calculation(TemplateAttributes):
 class CalculatorCompute(SubtaskTemplate[Calculation], spec="calculator_compute"):
     """Compute an expression in the calculator, on a number of its own or the one before."""
 
-    def draw(
-        self, rng: random.Random, names: NamePool, given: FlowValue | None, wanted: ValueKind | None
-    ) -> Calculation:
-        from_previous = given is not None and given.kind == "number"
-        left = int(given.text) if from_previous and given is not None else rng.choice(NUMBERS)
+    def draw(self, source: Draw) -> Calculation:
+        from_previous = source.given is not None and source.given.kind == "number"
+        left = (
+            int(source.given.text)
+            if from_previous and source.given is not None
+            else source.rng.choice(NUMBERS)
+        )
         while True:
             if left >= 1000:  # a population: keep the result a plain whole number
-                operation = rng.choice(("plus", "minus"))
-                right = rng.randrange(1000, 9000, 100)
+                operation = source.rng.choice(("plus", "minus"))
+                right = source.rng.randrange(1000, 9000, 100)
             else:
-                operation = rng.choice(("plus", "times", "times"))
-                right = rng.randint(3, 9) if operation == "times" else rng.randint(12, 39)
+                operation = source.rng.choice(("plus", "times", "times"))
+                right = (
+                    source.rng.randint(3, 9) if operation == "times" else source.rng.randint(12, 39)
+                )
             calculation = Calculation(
                 left=left,
                 operation=operation,
                 right=right,
-                reference_to_previous=refer_to(given) if from_previous and given else "",
+                reference_to_previous=refer_to(source.given)
+                if from_previous and source.given
+                else "",
             )
             if calculation.result not in RESERVED_NUMBERS:
                 return calculation

@@ -5,19 +5,16 @@ One module per application family, so a new template for the clocks lands here.
 
 from __future__ import annotations
 
-import random
-
 from pcagent.bench.generate import gui_steps as gui
-from pcagent.bench.generate.flow import FlowValue, ValueKind
 from pcagent.bench.generate.template_base import (
+    Draw,
     Fragment,
     Slot,
     SubtaskTemplate,
     TemplateAttributes,
-    node,
 )
-from pcagent.bench.generate.template_parts import capitalized, carried_or, one_call
-from pcagent.bench.generate.vocabulary import CITIES, TIMES, NamePool
+from pcagent.bench.generate.template_parts import capitalized, carried_or, node, one_call
+from pcagent.bench.generate.vocabulary import CITIES, TIMES
 from pcagent.bench.generate.wording import clock_text, refer_to
 
 # --- clocks ------------------------------------------------------------------------------------
@@ -33,18 +30,16 @@ class AlarmTime(TemplateAttributes):
 class ClockSetAlarm(SubtaskTemplate[AlarmTime], spec="clock_set_alarm"):
     """Set an alarm in gnome-clocks at a time of its own or the one before."""
 
-    def draw(
-        self, rng: random.Random, names: NamePool, given: FlowValue | None, wanted: ValueKind | None
-    ) -> AlarmTime:
-        if given is not None and given.kind == "time":
-            hour, minute = (int(part) for part in given.text.split(":"))
+    def draw(self, source: Draw) -> AlarmTime:
+        if source.given is not None and source.given.kind == "time":
+            hour, minute = (int(part) for part in source.given.text.split(":"))
             return AlarmTime(
                 hour=hour,
                 minute=minute,
-                name=capitalized(given.description),
-                reference_to_previous=refer_to(given),
+                name=capitalized(source.given.description),
+                reference_to_previous=refer_to(source.given),
             )
-        hour, minute = rng.choice(TIMES)
+        hour, minute = source.rng.choice(TIMES)
         return AlarmTime(hour=hour, minute=minute, name="Reminder")
 
     def build(self, attributes: AlarmTime, slot: Slot) -> Fragment:
@@ -85,12 +80,12 @@ class WorldClockCity(TemplateAttributes):
 class ClockAddWorldClock(SubtaskTemplate[WorldClockCity], spec="clock_add_world_clock"):
     """Add a city to gnome-clocks' world clocks."""
 
-    def draw(
-        self, rng: random.Random, names: NamePool, given: FlowValue | None, wanted: ValueKind | None
-    ) -> WorldClockCity:
-        if given is not None and given.kind == "city":
-            return WorldClockCity(city=given.text, reference_to_previous=refer_to(given))
-        return WorldClockCity(city=rng.choice(CITIES))
+    def draw(self, source: Draw) -> WorldClockCity:
+        if source.given is not None and source.given.kind == "city":
+            return WorldClockCity(
+                city=source.given.text, reference_to_previous=refer_to(source.given)
+            )
+        return WorldClockCity(city=source.rng.choice(CITIES))
 
     def build(self, attributes: WorldClockCity, slot: Slot) -> Fragment:
         a = attributes

@@ -5,18 +5,17 @@ One module per application family, so a new template for the editor lands here a
 
 from __future__ import annotations
 
-import random
 from typing import Literal
 
 from pcagent.bench.generate import gui_steps as gui
 from pcagent.bench.generate import programs
-from pcagent.bench.generate.flow import FlowValue, ValueKind
+from pcagent.bench.generate.flow import FlowValue
 from pcagent.bench.generate.template_base import (
+    Draw,
     Fragment,
     Slot,
     SubtaskTemplate,
     TemplateAttributes,
-    node,
 )
 from pcagent.bench.generate.template_parts import (
     carried_or,
@@ -24,6 +23,7 @@ from pcagent.bench.generate.template_parts import (
     line_to_write,
     lookup_program,
     new_document,
+    node,
     one_call,
     opened_node,
     report_parts,
@@ -34,7 +34,6 @@ from pcagent.bench.generate.vocabulary import (
     NUMBERS,
     TEXT_FILE_STEMS,
     TIMES,
-    NamePool,
 )
 from pcagent.bench.generate.wording import TELL, clock_text
 from pcagent.bench.tasks import FileFixture
@@ -71,28 +70,26 @@ class NoteReading(TemplateAttributes):
 class EditorReadValue(SubtaskTemplate[NoteReading], spec="editor_read_value"):
     """Open a note in the text editor and find one of its values (a number, a time, a city)."""
 
-    def draw(
-        self, rng: random.Random, names: NamePool, given: FlowValue | None, wanted: ValueKind | None
-    ) -> NoteReading:
-        topic_stem = names.pick(tuple(t.file_stem for t in NOTE_TOPICS), "note")
+    def draw(self, source: Draw) -> NoteReading:
+        topic_stem = source.names.pick(tuple(t.file_stem for t in NOTE_TOPICS), "note")
         topic = next(t for t in NOTE_TOPICS if t.file_stem == topic_stem)
         asked = (
-            wanted
-            if wanted in ("number", "time", "city")
-            else rng.choice(("number", "time", "city"))
+            source.wanted
+            if source.wanted in ("number", "time", "city")
+            else source.rng.choice(("number", "time", "city"))
         )
-        hour, minute = rng.choice(TIMES)
+        hour, minute = source.rng.choice(TIMES)
         field = {"number": topic.number, "time": topic.time, "city": topic.city}[asked]
         return NoteReading(
             path=f"Documents/{topic.file_stem}.txt",
             title=topic.title,
             number_label=topic.number.label,
-            number=rng.choice(NUMBERS),
+            number=source.rng.choice(NUMBERS),
             time_label=topic.time.label,
             hour=hour,
             minute=minute,
             city_label=topic.city.label,
-            city=rng.choice(CITIES),
+            city=source.rng.choice(CITIES),
             asked=asked,
             description=field.description,
         )
@@ -147,11 +144,9 @@ class NoteWriting(TemplateAttributes):
 class EditorWriteValue(SubtaskTemplate[NoteWriting], spec="editor_write_value"):
     """Write a value into a new text file in the text editor and save it under a name."""
 
-    def draw(
-        self, rng: random.Random, names: NamePool, given: FlowValue | None, wanted: ValueKind | None
-    ) -> NoteWriting:
-        path = f"Documents/{names.pick(TEXT_FILE_STEMS, 'text file name')}.txt"
-        line = line_to_write(rng, given, self.consumes, ": ")
+    def draw(self, source: Draw) -> NoteWriting:
+        path = f"Documents/{source.names.pick(TEXT_FILE_STEMS, 'text file name')}.txt"
+        line = line_to_write(source.rng, source.given, self.consumes, ": ")
         return NoteWriting(
             path=path,
             line=line.text,

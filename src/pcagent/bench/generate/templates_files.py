@@ -5,23 +5,20 @@ One module per application family, so a new template for the file manager lands 
 
 from __future__ import annotations
 
-import random
-
 from pydantic import JsonValue
 
 from pcagent.bench.generate import gui_steps as gui
 from pcagent.bench.generate import programs
-from pcagent.bench.generate.flow import FlowValue, ValueKind
 from pcagent.bench.generate.programs import FragmentProgram, given
 from pcagent.bench.generate.template_base import (
+    Draw,
     Fragment,
     Slot,
     SubtaskTemplate,
     TemplateAttributes,
-    node,
 )
-from pcagent.bench.generate.template_parts import file_output
-from pcagent.bench.generate.vocabulary import FOLDER_NAMES, LOOSE_FILES, NamePool
+from pcagent.bench.generate.template_parts import file_output, node
+from pcagent.bench.generate.vocabulary import FOLDER_NAMES, LOOSE_FILES
 from pcagent.bench.tasks import FileFixture, SubGoal
 
 # --- file manager ------------------------------------------------------------------------------
@@ -40,14 +37,13 @@ class FileManagerMoveIntoFolder(
 ):
     """Create a folder in Documents with the file manager and move files into it."""
 
-    def draw(
-        self, rng: random.Random, names: NamePool, given: FlowValue | None, wanted: ValueKind | None
-    ) -> FolderTidying:
-        folder = names.pick(FOLDER_NAMES, "folder name")
-        if given is not None and given.kind == "file":
-            return FolderTidying(folder=folder, files=[given.text])
+    def draw(self, source: Draw) -> FolderTidying:
+        folder = source.names.pick(FOLDER_NAMES, "folder name")
+        if source.given is not None and source.given.kind == "file":
+            return FolderTidying(folder=folder, files=[source.given.text])
         chosen = [
-            names.pick(tuple(name for name, _ in LOOSE_FILES), "loose file") for _ in range(2)
+            source.names.pick(tuple(name for name, _ in LOOSE_FILES), "loose file")
+            for _ in range(2)
         ]
         texts = dict(LOOSE_FILES)
         return FolderTidying(

@@ -5,20 +5,17 @@ One module per application family, so a new mail template lands here.
 
 from __future__ import annotations
 
-import random
-
 from pcagent.bench.generate import gui_steps as gui
-from pcagent.bench.generate.flow import FlowValue, ValueKind
 from pcagent.bench.generate.programs import given
 from pcagent.bench.generate.template_base import (
+    Draw,
     Fragment,
     Slot,
     SubtaskTemplate,
     TemplateAttributes,
-    node,
 )
-from pcagent.bench.generate.template_parts import one_call
-from pcagent.bench.generate.vocabulary import LOOSE_FILES, MAIL_SUBJECTS, PEOPLE, NamePool
+from pcagent.bench.generate.template_parts import node, one_call
+from pcagent.bench.generate.vocabulary import LOOSE_FILES, MAIL_SUBJECTS, PEOPLE
 from pcagent.bench.tasks import FileFixture
 
 # --- mail: send a file as an attachment ----------------------------------------------------------
@@ -46,19 +43,17 @@ class MailWithAttachment(TemplateAttributes):
 class MailSendAttachment(SubtaskTemplate[MailWithAttachment], spec="mail_send_attachment"):
     """Send a file from HOME to someone as an attachment with the mail client."""
 
-    def draw(
-        self, rng: random.Random, names: NamePool, given: FlowValue | None, wanted: ValueKind | None
-    ) -> MailWithAttachment:
-        person = rng.choice(PEOPLE)
-        subject = rng.choice(MAIL_SUBJECTS)
-        if given is not None and given.kind == "file":
+    def draw(self, source: Draw) -> MailWithAttachment:
+        person = source.rng.choice(PEOPLE)
+        subject = source.rng.choice(MAIL_SUBJECTS)
+        if source.given is not None and source.given.kind == "file":
             return MailWithAttachment(
                 recipient=person.name,
                 address=person.address,
                 subject=subject,
-                attachment=given.text,
+                attachment=source.given.text,
             )
-        name = names.pick(tuple(n for n, _ in LOOSE_FILES), "loose file")
+        name = source.names.pick(tuple(n for n, _ in LOOSE_FILES), "loose file")
         return MailWithAttachment(
             recipient=person.name,
             address=person.address,

@@ -2,26 +2,25 @@
 
 from __future__ import annotations
 
-import random
 from typing import ClassVar, Literal
 
 from pydantic import JsonValue
 
 from pcagent.bench.generate import gui_steps as gui
-from pcagent.bench.generate.flow import FlowValue, ValueKind
 from pcagent.bench.generate.programs import given
 from pcagent.bench.generate.template_base import (
+    Draw,
     Fragment,
     Slot,
     SubtaskTemplate,
     TemplateAttributes,
-    node,
 )
 from pcagent.bench.generate.template_parts import (
     carried_or,
     file_output,
     line_to_write,
     new_document,
+    node,
     one_call,
     opened_node,
 )
@@ -31,7 +30,6 @@ from pcagent.bench.generate.vocabulary import (
     NUMBERS,
     SHEET_LABELS,
     WORKBOOK_STEMS,
-    NamePool,
 )
 from pcagent.bench.generate.wording import refer_to
 from pcagent.bench.tasks import DocumentSpec, FileFixture
@@ -60,11 +58,9 @@ class NewDocument(_OfficeFile):
 class WriterNewDocument(SubtaskTemplate[NewDocument], spec="writer_new_document"):
     """Write a value into a new word-processor document and save it as .docx under a name."""
 
-    def draw(
-        self, rng: random.Random, names: NamePool, given: FlowValue | None, wanted: ValueKind | None
-    ) -> NewDocument:
-        stem = names.pick(DOCUMENT_STEMS, "document name")
-        line = line_to_write(rng, given, self.consumes, " this week: ")
+    def draw(self, source: Draw) -> NewDocument:
+        stem = source.names.pick(DOCUMENT_STEMS, "document name")
+        line = line_to_write(source.rng, source.given, self.consumes, " this week: ")
         return NewDocument(
             stem=stem,
             text=line.text,
@@ -128,12 +124,10 @@ class DocumentFormatting(_OfficeFile):
 class WriterFormatDocument(SubtaskTemplate[DocumentFormatting], spec="writer_format_document"):
     """Open a document in the word processor, format one paragraph, and save it."""
 
-    def draw(
-        self, rng: random.Random, names: NamePool, given: FlowValue | None, wanted: ValueKind | None
-    ) -> DocumentFormatting:
-        stem = names.pick(tuple(a.file_stem for a in ARTICLES), "article")
+    def draw(self, source: Draw) -> DocumentFormatting:
+        stem = source.names.pick(tuple(a.file_stem for a in ARTICLES), "article")
         article = next(a for a in ARTICLES if a.file_stem == stem)
-        formatting: Formatting = rng.choice(("bold_title", "center_title", "underline_last"))
+        formatting: Formatting = source.rng.choice(("bold_title", "center_title", "underline_last"))
         return DocumentFormatting(
             stem=stem,
             title=article.title,
@@ -206,18 +200,18 @@ class SheetFilling(_OfficeFile):
 class SpreadsheetFillCells(SubtaskTemplate[SheetFilling], spec="spreadsheet_fill_cells"):
     """Put labels and numbers into a new spreadsheet and save it as .xlsx under a name."""
 
-    def draw(
-        self, rng: random.Random, names: NamePool, given: FlowValue | None, wanted: ValueKind | None
-    ) -> SheetFilling:
-        stem = names.pick(WORKBOOK_STEMS, "workbook name")
-        labels = rng.sample(SHEET_LABELS, 2)
-        if given is not None and given.kind == "number":
+    def draw(self, source: Draw) -> SheetFilling:
+        stem = source.names.pick(WORKBOOK_STEMS, "workbook name")
+        labels = source.rng.sample(SHEET_LABELS, 2)
+        if source.given is not None and source.given.kind == "number":
             return SheetFilling(
                 stem=stem,
-                rows=[(labels[0], int(given.text))],
-                reference_to_previous=refer_to(given),
+                rows=[(labels[0], int(source.given.text))],
+                reference_to_previous=refer_to(source.given),
             )
-        return SheetFilling(stem=stem, rows=[(label, rng.choice(NUMBERS)) for label in labels])
+        return SheetFilling(
+            stem=stem, rows=[(label, source.rng.choice(NUMBERS)) for label in labels]
+        )
 
     def build(self, attributes: SheetFilling, slot: Slot) -> Fragment:
         a = attributes
