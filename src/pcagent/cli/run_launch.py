@@ -21,7 +21,7 @@ from pcagent.config import PcAgentConfig
 from pcagent.errors import ConfigurationError
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterator
 
     from pcagent.assembly import RunChoices, RunParts
     from pcagent.models.served import ServedModel
@@ -124,6 +124,23 @@ def continuing(
     choices = RunChoices.of(config, ablation=ablation, mode=choice.mode, may_attach=False)
     announce(choices, output)
     return record, choices
+
+
+def continue_run(
+    run_id: str,
+    choice: ContinuedChoice,
+    further: dict[str, tuple[str, Path]],
+    certificate: Path | None,
+    output: RunOutput,
+    go_on: Callable[[RunParts, str], RunOutcome],
+) -> None:
+    """Continue the recorded run ``run_id`` in a fresh sandbox (with the ``further`` desktops
+    beside it): ``go_on`` gets the run's parts and its full id and carries it on (resume and
+    rewind differ only there); the outcome is reported as ``pcagent run`` reports one."""
+    record, choices = continuing(run_id, choice, output)
+    with output, continued_run(choices, further, certificate, output) as parts:
+        outcome = go_on(parts, record.run_id)
+    report_outcome(outcome, choices.config, output)
 
 
 def further_desktops(also: list[str], tokens: list[str]) -> dict[str, tuple[str, Path]]:

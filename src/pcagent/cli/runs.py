@@ -29,11 +29,9 @@ from pcagent.cli.run_launch import (
     ContinuedChoice,
     RunIdArgument,
     console,
-    continued_run,
-    continuing,
+    continue_run,
     further_desktops,
     log_notice,
-    report_outcome,
 )
 from pcagent.cli.run_listing import list_runs, show_run
 from pcagent.cli.run_output import JsonOption, QuietOption, RunOutput, output_mode
@@ -84,13 +82,11 @@ def resume_run(
 
     Exit status 0: the run finished; 1: it failed; 2: an error before or around it."""
     output = RunOutput(output_mode(quiet, as_json))
-    served = model.served()
+    choice = ContinuedChoice(mode, max_steps, model.profile, model.served())
     further = further_desktops(also or [], also_token or [])
-    choice = ContinuedChoice(mode, max_steps, model.profile, served)
-    record, choices = continuing(run_id, choice, output)
-    with output, continued_run(choices, further, certificate, output) as parts:
-        outcome = parts.resume(record.run_id)
-    report_outcome(outcome, choices.config, output)
+    continue_run(
+        run_id, choice, further, certificate, output, lambda parts, full_id: parts.resume(full_id)
+    )
 
 
 @runs_app.command("rewind")
@@ -128,13 +124,16 @@ def rewind_run(
     if to is None:
         raise ConfigurationError("say which step to go back to: --step N (0: the start)")
     output = RunOutput(output_mode(quiet, as_json))
-    served = model.served()
+    choice = ContinuedChoice(mode, max_steps, model.profile, model.served())
     further = further_desktops(also or [], also_token or [])
-    choice = ContinuedChoice(mode, max_steps, model.profile, served)
-    record, choices = continuing(run_id, choice, output)
-    with output, continued_run(choices, further, certificate, output) as parts:
-        outcome = parts.session().rewind(record.run_id, to, role=role, guidance=guidance)
-    report_outcome(outcome, choices.config, output)
+    continue_run(
+        run_id,
+        choice,
+        further,
+        certificate,
+        output,
+        lambda parts, full_id: parts.session().rewind(full_id, to, role=role, guidance=guidance),
+    )
 
 
 @runs_app.command("replay")
