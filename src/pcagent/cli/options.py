@@ -20,25 +20,21 @@ if TYPE_CHECKING:
 
 #: The interaction modes, as an option's value name: [auto|passive|proactive].
 MODE_CHOICES = "[" + "|".join(get_args(InteractionMode)) + "]"
-ModeOption = Annotated[
-    str | None,
-    typer.Option(
+
+
+def _mode_option(default: str) -> Any:
+    """--mode, its help ending with what the mode is when the option is not given."""
+    return typer.Option(
         "--mode",
         metavar=MODE_CHOICES,
-        help="auto: no human; passive: a role may ask you; proactive: you approve every step "
-        "(default: run.mode; passive with --display).",
-    ),
-]
+        help=f"auto: no human; passive: a role may ask you; proactive: you approve every step "
+        f"(default: {default}).",
+    )
+
+
+ModeOption = Annotated[str | None, _mode_option("run.mode; passive with --display")]
 #: The same for a run continued in a fresh sandbox, which never attaches to a display.
-ContinuedModeOption = Annotated[
-    str | None,
-    typer.Option(
-        "--mode",
-        metavar=MODE_CHOICES,
-        help="auto: no human; passive: a role may ask you; proactive: you approve every step "
-        "(default: run.mode).",
-    ),
-]
+ContinuedModeOption = Annotated[str | None, _mode_option("run.mode")]
 AblationOption = Annotated[
     str,
     typer.Option(
