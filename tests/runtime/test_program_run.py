@@ -9,7 +9,9 @@ from pathlib import Path
 
 from tests.runtime import scripts
 from tests.runtime.memory_desktop import MemoryDesktop
+from typer.testing import CliRunner
 
+from pcagent.cli import app
 from pcagent.config import PcAgentConfig, RunConfig
 from pcagent.models.backends.scripted import ScriptedBackend
 from pcagent.runtime.loop.session import RunSession
@@ -91,3 +93,26 @@ def test_an_extracted_title_passed_as_a_time_is_read_from_its_line(tmp_path: Pat
     assert last.action.args["time"] == "10:15  Call with the agency"
     assert last.result.output == "10:15"
     assert "read as its line" in last.thought
+
+
+def test_an_unusable_program_is_recorded_with_its_problem(tmp_path: Path) -> None:
+    """Twice a step of a skill that does not exist: the run goes on as one GUI subtask, and the
+    plan event says why, for `runs show` and the viewer."""
+    home = tmp_path / "home"
+    home.mkdir()
+    unusable = json.dumps({"steps": [{"id": "s1", "skill": "teleport", "args": {}}]})
+    give_up = scripts.decision({"kind": "fail", "reason": "nothing to do"})
+    models = scripts.usual_models(ScriptedBackend([give_up]), unusable)
+    models.backends["manager"] = ScriptedBackend([unusable, unusable])
+    config = PcAgentConfig(data_dir=tmp_path, run=RunConfig(max_steps=1, listing_limit=0))
+    store = RunStore(tmp_path / "runs")
+    outcome = RunSession(MemoryDesktop(home), models, store, config).start("whatever")
+    (plan,) = [r.event for r in store.events(outcome.run_id) if r.event.kind == "plan"]
+    assert plan.fallback and "teleport" in plan.problem
+    shown = CliRunner().invoke(
+        app,
+        ["runs", "show", outcome.run_id],
+        env={"PCAGENT_DATA_DIR": str(tmp_path), "PCAGENT_CONFIG": "", "COLUMNS": "200"},
+    )
+    assert shown.exit_code == 0, shown.output
+    assert "programs were unusable" in shown.output and "teleport" in shown.output

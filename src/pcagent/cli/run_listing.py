@@ -133,6 +133,11 @@ def show_run(
         console.print(f"rewound from {run.parent_run} at step {run.parent_step}")
     for record in events:
         if isinstance(record.event, PlanEvent):
+            if record.event.fallback:
+                console.print(
+                    "  the Manager's programs were unusable, so the whole instruction is one "
+                    f"subtask: {escape(record.event.problem or 'no reason recorded')}"
+                )
             for subtask in record.event.subtasks:
                 console.print(
                     f"  plan {subtask.id} [{escape(subtask.app or '?')}] "

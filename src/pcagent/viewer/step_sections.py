@@ -34,7 +34,9 @@ def event_text(record: RunEvent) -> str:
         case PlanEvent():
             ids = ", ".join(s.id for s in event.subtasks)
             detail = f"{len(event.subtasks)} subtasks ({ids})" + (
-                ", fallback plan" if event.fallback else ""
+                f", fallback plan: {event.problem or 'the programs were unusable'}"
+                if event.fallback
+                else ""
             )
         case AssignEvent():
             detail = f"{event.subtask} → {event.role}" + (

@@ -184,10 +184,11 @@ class RunSession:
         self._recorder.last_apps = apps
         self._recorder.last_unsaved = self._desktop.unsaved_documents()
         self._say_what_is_protected()
-        self._book.plan(checkpoint)
+        problem = self._book.plan(checkpoint)
         plan = PlanEvent(
             subtasks=checkpoint.subtasks,
             fallback=checkpoint.plan_fallback,
+            problem=problem[:2000],
             state=checkpoint.model_copy(deep=True),
             home_snapshot=snapshot_id,
             apps=apps,

@@ -63,8 +63,9 @@ class SubtaskBook:
 
     # --- planning and starting ------------------------------------------------------------------
 
-    def plan(self, checkpoint: RunCheckpoint) -> None:
-        """The first plan of a run, into ``checkpoint``."""
+    def plan(self, checkpoint: RunCheckpoint) -> str:
+        """The first plan of a run, into ``checkpoint``; why the Manager's programs were
+        unusable when it fell back to one subtask ("" otherwise)."""
         outcome = self.parts.planner.plan(checkpoint.instruction)
         if outcome.fallback:
             self.log(f"the Manager's plan was unusable ({outcome.problem}); one subtask")
@@ -75,6 +76,7 @@ class SubtaskBook:
             "plan: "
             + "; ".join(f"{s.id} [{s.app or '?'}] {s.description}" for s in outcome.plan.subtasks)
         )
+        return outcome.problem if outcome.fallback else ""
 
     def next_subtask(self, checkpoint: RunCheckpoint, step: int) -> SubtaskSpec | None:
         """The running subtask, or the next ready one (started here); None when the run ended."""

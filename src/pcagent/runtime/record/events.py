@@ -30,6 +30,9 @@ class PlanEvent(_Event):
     kind: Literal["plan"] = "plan"
     subtasks: list[SubtaskSpec]
     fallback: bool = False
+    #: Why the Manager's programs were unusable, when ``fallback`` (the last validation error
+    #: or model failure), so a record says what went wrong, not only that it did.
+    problem: str = ""
     state: RunCheckpoint
     home_snapshot: str | None = None
     apps: list[OpenWindow] = Field(default_factory=list)
