@@ -79,3 +79,15 @@ def test_the_manager_re_asks_an_invented_address_and_takes_the_search() -> None:
     assert outcome.plan.subtasks[0].skill == "web_search"
     second = models.backends["manager"].requests[1].messages[-1].text
     assert "maps.example.com" in second and "not in the instruction" in second
+
+
+def test_an_address_invented_twice_is_kept_rather_than_the_program_lost() -> None:
+    invented = json.dumps({"steps": [_open("https://maps.example.com/route")]})
+    models = ScriptedModels(manager=[invented, invented])
+    manager = Manager(
+        models.for_role("manager"), apps=APPS, skills=default_catalog().for_apps(APPS)
+    )
+    outcome = manager.plan("How long is the walk to the museum?")
+    assert not outcome.fallback
+    assert outcome.plan.subtasks[0].args == {"address": "https://maps.example.com/route"}
+    assert len(models.backends["manager"].requests) == 2

@@ -163,14 +163,19 @@ class Manager(Agent):
         messages = [Message.system(system), Message.user(user)]
         reply_type = program_reply_type(self.skills, apps, list(self.environments))
         problem = ""
-        for _attempt in range(2):
+        for attempt in range(2):
             result = self.ask(messages, reply_type, step)
             if result.value is None:
                 problem = result.failure.message if result.failure else "no reply"
                 break
             program = Program(steps=list(result.value.steps))
             try:
-                self._check(program, known, given)
+                self._check(program, known)
+                ungiven = ungiven_literals(program, self.skills, given)
+                # An invented address asked twice is kept rather than the whole program lost:
+                # its step fails on the real page and the re-plan hears why.
+                if ungiven and attempt == 0:
+                    raise PlanError("; ".join(ungiven))
                 return PlanOutcome(self._plan_of(program))
             except PlanError as error:
                 problem = str(error)
@@ -181,7 +186,7 @@ class Manager(Agent):
                 ]
         return self._fallback(instruction, problem)
 
-    def _check(self, program: Program, known: Sequence[str], given: Sequence[str]) -> None:
+    def _check(self, program: Program, known: Sequence[str]) -> None:
         check_program(
             program,
             self.skills,
@@ -189,9 +194,6 @@ class Manager(Agent):
             list(self.environments) if self._several_desktops else (),
             known=known,
         )
-        problems = ungiven_literals(program, self.skills, given)
-        if problems:
-            raise PlanError("; ".join(problems))
 
     def _plan_of(self, program: Program) -> Plan:
         plan = program_plan(program, self.skills)
