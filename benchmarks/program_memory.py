@@ -8,7 +8,10 @@ shape the Manager is meant to copy (the values are the query's own). Prints JSON
 size and build time; of the queries, how many have their shape anywhere in memory, how many get
 no program (none is similar enough), how many get a fitting one first and among those shown; and
 the shown text's size (characters) and retrieval time. The baseline is memory's own coverage:
-a query whose shape is nowhere in memory cannot be fitted.
+a query whose shape is nowhere in memory cannot be fitted. For the tasks pcagent is measured on
+(the 25 and their 50 rewordings, which memory never holds) it also prints how many would be
+shown any program at all, and the median cosine of their nearest training instruction: a
+memory built from short training tasks may show nothing for long instructions.
 
 Goal: a fitting program among those shown for at least half of the queries.
 
@@ -25,9 +28,10 @@ import time
 from headline import add_quick_option, headline
 from pcagent.agents.program import ProgramStep
 from pcagent.bench.generate import generate_tasks
+from pcagent.bench.tasks import load_reworded_tasks, load_tasks
 from pcagent.experience.build import GraphBuilder, ProgramExample
 from pcagent.experience.embedding import SentenceEncoder
-from pcagent.experience.guide import Experience
+from pcagent.experience.guide import MIN_PLAN_COSINE, Experience
 from pcagent.models.embedding_pack import DEFAULT_EMBEDDING_PACK
 
 GOAL_SHARE = 0.5
@@ -42,6 +46,22 @@ def shape(program: list[ProgramStep] | list[dict[str, object]]) -> tuple[str, ..
     return tuple(
         step.skill if isinstance(step, ProgramStep) else str(step["skill"]) for step in program
     )
+
+
+def measured_sets_reach(memory: Experience, encoder: SentenceEncoder) -> dict[str, object]:
+    """For the 25 tasks and their rewordings: how many would be shown a program, and the median
+    cosine of each one's nearest training instruction."""
+    found: dict[str, object] = {}
+    for name, tasks in (("builtin", load_tasks()), ("reworded", load_reworded_tasks())):
+        instructions = [task.instruction for task in tasks.values()]
+        shown = sum(bool(memory.similar_plans(text)) for text in instructions)
+        vectors = encoder.encode(instructions)
+        nearest = [float(max(memory.plan_similarities(vector), default=0.0)) for vector in vectors]
+        found[f"{name}_tasks"] = len(instructions)
+        found[f"{name}_shown_a_program"] = shown
+        found[f"{name}_nearest_cosine_median"] = round(statistics.median(nearest), 3)
+    found["min_plan_cosine"] = MIN_PLAN_COSINE
+    return found
 
 
 def main() -> None:
@@ -111,6 +131,7 @@ def main() -> None:
                 "shown_chars_median": statistics.median(sizes),
                 "shown_chars_max": max(sizes),
                 "retrieval_median_ms": round(statistics.median(took_ms), 1),
+                **measured_sets_reach(memory, encoder),
             },
             indent=2,
         )

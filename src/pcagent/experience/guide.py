@@ -215,6 +215,13 @@ class Experience:
             self._subtask_cache[subtask] = known
         return known
 
+    def plan_similarities(self, vector: np.ndarray) -> np.ndarray:
+        """The cosine of an embedded instruction with every remembered program's instruction,
+        in the order of ``graph.plans`` (empty without programs)."""
+        if not self.graph.plans:
+            return np.zeros(0)
+        return self._plan_matrix @ vector
+
     def similar_plans(self, instruction: str, k: int = PLANS_SHOWN) -> str:
         """Programs of the ``k`` earlier instructions most like this one (at least
         :data:`MIN_PLAN_COSINE` alike), nearest first, as prompt lines ``Instruction: ...`` and
@@ -222,8 +229,7 @@ class Experience:
         none is similar enough. The same instruction and program twice is shown once."""
         if not self.graph.plans:
             return ""
-        vector = self.encoder.encode([instruction])[0]
-        scores = self._plan_matrix @ vector
+        scores = self.plan_similarities(self.encoder.encode([instruction])[0])
         shown: dict[str, str] = {}
         for index in np.argsort(-scores):
             if scores[index] < MIN_PLAN_COSINE or len(shown) >= k:
