@@ -76,6 +76,22 @@ def test_a_replan_numbers_new_steps_after_the_old_and_may_use_their_values() -> 
     assert "from s3 on" in models.backends["manager"].requests[0].messages[-1].text
 
 
+def test_a_replan_that_repeats_the_failed_call_is_re_asked_then_retried_through_the_gui() -> None:
+    args = {"time": "09:00", "minutes_before": 30}
+    failed = SubtaskSpec(id="s1", description="set_alarm(...)", skill="set_alarm", args=args)
+    again = {"id": "s2", "skill": "set_alarm", "args": args}
+    other = {"id": "s2", "skill": "set_alarm", "args": {"time": "09:00", "minutes_before": 20}}
+    models = ScriptedModels(manager=[_reply(again), _reply(other)])
+    outcome = _manager(models).replan("x", [], {}, failed, "no alarm seen")
+    assert not outcome.fallback and outcome.plan.subtasks[0].args == other["args"]
+    asked_again = models.backends["manager"].requests[1].messages[-1].text
+    assert "repeats the call of s1 that just failed" in asked_again
+    models = ScriptedModels(manager=[_reply(again), _reply(again)])
+    outcome = _manager(models).replan("x", [], {}, failed, "no alarm seen")
+    (retry,) = outcome.plan.subtasks
+    assert outcome.fallback and (retry.id, retry.skill, retry.args) == ("s2", "", {})
+
+
 def test_a_prompt_too_long_for_the_model_is_asked_compact_then_falls_back() -> None:
     too_long = PromptTooLongError("the prompt is too long (5000 tokens; the context holds 4096)")
     models = ScriptedModels(manager=[too_long, _reply(READ)])

@@ -100,7 +100,9 @@ class Manager(Agent):
             f"Write only the remaining steps, another way (a gui step where a skill failed); "
             f"number them from s{first} on."
         )
-        outcome = self._ask(instruction, context, known, step, found=list(hub.values()))
+        outcome = self._ask(
+            instruction, context, known, step, found=list(hub.values()), failed=failed
+        )
         if outcome.fallback:
             retry = failed.model_copy(update={"id": f"s{first}", "skill": "", "args": {}})
             return PlanOutcome(Plan(subtasks=[retry]), fallback=True, problem=outcome.problem)
@@ -116,6 +118,7 @@ class Manager(Agent):
         step: int | None,
         *,
         found: Sequence[str],
+        failed: SubtaskSpec | None = None,
     ) -> PlanOutcome:
         """The program, asked with the full prompt, then with a compact one when the model's
         context cannot hold it; the fallback when neither fits. ``found``: the values earlier
@@ -124,7 +127,13 @@ class Manager(Agent):
         for compact in (False, True):
             try:
                 return self._ask_with(
-                    instruction, context, known, step, compact=compact, given=[instruction, *found]
+                    instruction,
+                    context,
+                    known,
+                    step,
+                    compact=compact,
+                    given=[instruction, *found],
+                    failed=failed,
                 )
             except PromptTooLongError as error:
                 problem = str(error)
@@ -150,6 +159,7 @@ class Manager(Agent):
         *,
         compact: bool,
         given: Sequence[str],
+        failed: SubtaskSpec | None,
     ) -> PlanOutcome:
         apps = list(self.apps)
         system, user = render(
@@ -171,6 +181,9 @@ class Manager(Agent):
             program = Program(steps=list(result.value.steps))
             try:
                 self._check(program, known)
+                repeated = _repeats(program, failed)
+                if repeated:
+                    raise PlanError(repeated)
                 ungiven = ungiven_literals(program, self.skills, given)
                 # An invented address asked twice is kept rather than the whole program lost:
                 # its step fails on the real page and the re-plan hears why.
@@ -234,3 +247,17 @@ class Manager(Agent):
 def _next_number(ids: Sequence[str]) -> int:
     numbers = [int(i[1:]) for i in ids if i[:1] == "s" and i[1:].isdigit()]
     return max(numbers, default=0) + 1
+
+
+def _repeats(program: Program, failed: SubtaskSpec | None) -> str:
+    """The problem when a re-plan calls the skill that just failed with the same arguments
+    (it would fail the same way); "" otherwise. Compared as typed calls, never as words."""
+    if failed is None or not failed.skill:
+        return ""
+    for step in program.steps:
+        if step.skill == failed.skill and step.args == failed.args:
+            return (
+                f"{step.id} repeats the call of {failed.id} that just failed "
+                f"({failed.description[:120]}): do it another way"
+            )
+    return ""
