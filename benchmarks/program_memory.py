@@ -53,11 +53,11 @@ def measured_sets_reach(memory: Experience, encoder: SentenceEncoder) -> dict[st
     cosine of each one's nearest training instruction."""
     found: dict[str, object] = {}
     for name, tasks in (("builtin", load_tasks()), ("reworded", load_reworded_tasks())):
-        instructions = [task.instruction for task in tasks.values()]
-        shown = sum(bool(memory.similar_plans(text)) for text in instructions)
-        vectors = encoder.encode(instructions)
+        vectors = encoder.encode([task.instruction for task in tasks.values()])
         nearest = [float(max(memory.plan_similarities(vector), default=0.0)) for vector in vectors]
-        found[f"{name}_tasks"] = len(instructions)
+        # similar_plans shows programs exactly when the nearest is at least this alike
+        shown = sum(cosine >= MIN_PLAN_COSINE for cosine in nearest)
+        found[f"{name}_tasks"] = len(vectors)
         found[f"{name}_shown_a_program"] = shown
         found[f"{name}_nearest_cosine_median"] = round(statistics.median(nearest), 3)
     found["min_plan_cosine"] = MIN_PLAN_COSINE

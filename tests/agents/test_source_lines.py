@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pcagent.agents.plan import SubtaskSpec
 from pcagent.agents.program import resolve
-from pcagent.agents.source_lines import line_holding, widened_to_lines
+from pcagent.agents.source_lines import widened_to_lines
 from pcagent.skills.catalog import default_catalog
 
 MEMO = "Morning\n08:30  Breakfast\n10:15  Call with the agency\n\nAfternoon\n14:00  Meeting\n"
@@ -55,7 +55,9 @@ def test_no_line_that_the_parameter_accepts_changes_nothing() -> None:
     assert _widen(args, values) == ({"time": "Dinner"}, [])
 
 
-def test_line_holding_is_the_first_line_ignoring_case() -> None:
-    assert line_holding(MEMO, "call WITH") == "10:15  Call with the agency"
-    assert line_holding(MEMO, "") == ""
-    assert line_holding(MEMO, "nowhere") == ""
+def test_the_value_is_found_ignoring_case_and_only_on_one_line() -> None:
+    values = {"s1": MEMO, "s2": {"event": "call WITH the agency"}}
+    args = {"time": {"from": "s2", "key": "event"}}
+    assert _widen(args, values)[0] == {"time": "10:15  Call with the agency"}
+    twice = {"s1": MEMO + "12:00  Call with the agency\n", "s2": {"event": "Call with the agency"}}
+    assert _widen(args, twice) == ({"time": "Call with the agency"}, [])

@@ -184,10 +184,10 @@ class Manager(Agent):
                 repeated = _repeats(program, failed)
                 if repeated:
                     raise PlanError(repeated)
-                ungiven = ungiven_literals(program, self.skills, given)
                 # An invented address asked twice is kept rather than the whole program lost:
                 # its step fails on the real page and the re-plan hears why.
-                if ungiven and attempt == 0:
+                ungiven = ungiven_literals(program, self.skills, given) if attempt == 0 else []
+                if ungiven:
                     raise PlanError("; ".join(ungiven))
                 return PlanOutcome(self._plan_of(program))
             except PlanError as error:

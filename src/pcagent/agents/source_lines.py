@@ -5,7 +5,8 @@ line ("the second event" gives the event's title, where the alarm that uses it n
 beside it). The line the value stands on is evidence the text holds, not a guess, so when a
 skill's parameter refuses the value and accepts that line (a time of day among words, a number
 with its label), the call goes on with the line. Nothing here reads the user's words: the
-parameter's type decides, and only lines of the step's own source text are tried.
+parameter's type decides, and only the one line of the step's own source text that holds the
+value is tried (:func:`~pcagent.agents.evidence.whole_line`, as Progress widens its values).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any
 
 from pydantic import BaseModel, JsonValue, TypeAdapter, ValidationError
 
+from pcagent.agents.evidence import whole_line
 from pcagent.agents.plan import SubtaskSpec
 from pcagent.agents.program import is_reference, resolve
 from pcagent.errors import PlanError
@@ -39,17 +41,6 @@ def source_text(step: SubtaskSpec | None, values: Mapping[str, JsonValue]) -> st
     return text if isinstance(text, str) else ""
 
 
-def line_holding(text: str, value: str) -> str:
-    """The first line of ``text`` that holds ``value`` (casefolded), stripped; "" if none."""
-    wanted = value.strip().casefold()
-    if not wanted:
-        return ""
-    for line in text.splitlines():
-        if wanted in line.casefold():
-            return line.strip()
-    return ""
-
-
 def widened_to_lines(
     args: Mapping[str, JsonValue],
     resolved: dict[str, Any],
@@ -70,8 +61,9 @@ def widened_to_lines(
         adapter = TypeAdapter(field.rebuild_annotation())
         if _accepted(adapter, value):
             continue
-        line = line_holding(source_text(by_id.get(raw["from"]), values), value)  # type: ignore[index,call-overload]
-        if line and line != value and _accepted(adapter, line):
+        source = source_text(by_id.get(raw["from"]), values)  # type: ignore[index,call-overload]
+        line = whole_line(value, source)
+        if line != value and _accepted(adapter, line):
             widened[name] = line
             notes.append(f"{name}: {value!r} read as its line {line!r}")
     return widened, notes
