@@ -29,6 +29,8 @@ from pcagent.skills import SkillCatalog
 #: The pseudo-skill of a step the Decision loop does through the GUI.
 GUI = "gui"
 _ID = r"^s[0-9]{1,2}$"
+#: The longest program the grammar lets the Manager write: a loop repeating steps ends here.
+MAX_STEPS = 12
 _NAME = r"^[a-z][a-z0-9_]{0,39}$"
 
 
@@ -56,7 +58,7 @@ class Program(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    steps: list[ProgramStep] = Field(min_length=1, max_length=20)
+    steps: list[ProgramStep] = Field(min_length=1, max_length=MAX_STEPS)
     #: The grammar the model writes under; set per catalog by :func:`program_reply_type`.
     reply_schema: ClassVar[dict[str, Any] | None] = None
 
@@ -157,7 +159,14 @@ def program_schema(
             branch["required"].append("environment")
     return {
         "type": "object",
-        "properties": {"steps": {"type": "array", "items": {"anyOf": branches}, "minItems": 1}},
+        "properties": {
+            "steps": {
+                "type": "array",
+                "items": {"anyOf": branches},
+                "minItems": 1,
+                "maxItems": MAX_STEPS,
+            }
+        },
         "required": ["steps"],
         "additionalProperties": False,
         "$defs": definitions,

@@ -71,7 +71,7 @@ class FilesRename(AppAction, application=applications.FILE_MANAGER):
     kind: Literal["files_rename"] = Field("files_rename", description='Always "files_rename".')
     path: HomePath = Field(min_length=1, description="What to rename, a path in HOME.")
     new_name: str = Field(
-        min_length=1, pattern=r"^[^/\x00]+$", description="The new name alone, no folder."
+        min_length=1, pattern=r"^[^/\x00]{1,255}$", description="The new name alone, no folder."
     )
 
 
@@ -92,7 +92,7 @@ class CalculatorEvaluate(AppAction, application=applications.CALCULATOR):
         "calculator_evaluate", description='Always "calculator_evaluate".'
     )
     expression: str = Field(
-        min_length=1, max_length=200, pattern=r"^[0-9+\-*/().^ ]+$",
+        min_length=1, max_length=200, pattern=r"^[0-9+\-*/().^ ]{1,200}$",
         description='Arithmetic, e.g. "12 * 7 + 5"; a date YYYY-MM-DD counts as its day number, '
         "so a later date minus an earlier one is the days between them.",
     )  # fmt: skip

@@ -40,6 +40,13 @@ class ParseOutcome(Generic[T]):
     failure: OutputFailure | None = None
 
 
+_CUT_OFF = OutputFailure(
+    "truncated",
+    "the reply was cut off at the token limit before the JSON was complete (it probably "
+    "repeated itself); answer with a shorter JSON object",
+)
+
+
 def parse_reply(text: str, schema: type[T], *, truncated: bool = False) -> ParseOutcome[T]:
     """Find the JSON object in ``text`` and validate it against ``schema``.
 
@@ -59,13 +66,7 @@ def _parse(text: str, schema: type[T], truncated: bool) -> ParseOutcome[T]:
     candidates, decode_error = _json_candidates(stripped)
     if not candidates:
         if truncated:
-            return ParseOutcome(
-                failure=OutputFailure(
-                    "truncated",
-                    "the reply was cut off at the token limit before the JSON was complete; "
-                    "answer with a shorter JSON object",
-                )
-            )
+            return ParseOutcome(failure=_CUT_OFF)
         if decode_error is None:
             return ParseOutcome(
                 failure=OutputFailure("no_json", "the reply contains no JSON object")
@@ -79,6 +80,10 @@ def _parse(text: str, schema: type[T], truncated: bool) -> ParseOutcome[T]:
             return ParseOutcome(value=schema.model_validate(candidate))
         except ValidationError as error:
             errors.append(error)
+    if truncated:
+        # A complete inner object of a reply cut off mid-way is a fragment, not the answer: the
+        # problem to report is the cut, not the fragment's shape.
+        return ParseOutcome(failure=_CUT_OFF)
     return ParseOutcome(
         failure=OutputFailure("schema_mismatch", describe_validation_error(errors[0]))
     )

@@ -23,12 +23,16 @@ from pcagent.models.images import ImageScaling, fit_image
 from pcagent.models.messages import ImagePart, Message, TextPart
 from pcagent.models.parsing import OutputFailure, parse_reply
 from pcagent.models.retry import RetryPolicy
+from pcagent.models.schema_bounds import bounded
 from pcagent.models.usage import Usage, UsageLedger
 
 T = TypeVar("T", bound=BaseModel)
 
 #: How much of a rejected reply is echoed back when re-asking (keeps retries cheap).
 _ECHO_CHARS = 2000
+#: ... and of a reply cut off at the token limit: almost always a repetition loop, which echoed
+#: whole would fill the context and invite more of the same.
+_CUT_OFF_ECHO_CHARS = 300
 
 
 @dataclass(frozen=True)
@@ -133,13 +137,14 @@ class StructuredChatModel:
             shown = bare_schema(json_schema) if described else json_schema
             instruction = schema_instruction(shown)
         conversation = _with_schema_instruction(prepared, instruction)
+        grammar = bounded(json_schema)
         attempts: list[Attempt] = []
         usage = Usage()
         failure: OutputFailure | None = None
         for _ in range(self.validation_retries + 1):
             request = ChatRequest(
                 messages=tuple(conversation),
-                schema=json_schema,
+                schema=grammar,
                 schema_name=schema.__name__,
                 max_output_tokens=self.max_output_tokens,
                 temperature=self.temperature,
@@ -249,7 +254,8 @@ def _with_schema_instruction(messages: Sequence[Message], text: str) -> list[Mes
 
 
 def _reask_messages(reply: str, failure: OutputFailure | None) -> list[Message]:
-    echoed = reply if len(reply) <= _ECHO_CHARS else reply[:_ECHO_CHARS] + " [...]"
+    limit = _CUT_OFF_ECHO_CHARS if failure and failure.kind == "truncated" else _ECHO_CHARS
+    echoed = reply if len(reply) <= limit else reply[:limit] + " [...]"
     reason = failure.message if failure else "it could not be used"
     return [
         Message.assistant(echoed or "(empty reply)"),

@@ -14,7 +14,7 @@ class Calculate(SkillParameters):
     expression: str = Field(
         min_length=1,
         max_length=200,
-        pattern=r"^[0-9+\-*/().^ ]+$",
+        pattern=r"^[0-9+\-*/().^ ]{1,200}$",
         description='Arithmetic with numbers only, e.g. "(12 + 7) * 3".',
     )
 

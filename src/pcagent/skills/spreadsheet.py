@@ -64,7 +64,7 @@ def read_sheet(context: SkillContext, parameters: ReadSheet) -> SkillResult:
 
 class SortSheet(SkillParameters):
     path: _Workbook
-    range: str = Field(pattern=r"^[A-Za-z]{1,3}[1-9][0-9]*:[A-Za-z]{1,3}[1-9][0-9]*$")
+    range: str = Field(pattern=r"^[A-Za-z]{1,3}[1-9][0-9]{0,6}:[A-Za-z]{1,3}[1-9][0-9]{0,6}$")
     column: str = Field(pattern=r"^[A-Za-z]{1,3}$", description="Column to sort by.")
     descending: bool = False
     header: bool = True
