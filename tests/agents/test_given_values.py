@@ -1,5 +1,6 @@
-"""Addresses a program may only copy: an invented web or mail address is refused and the
-program re-asked (the real skills' parameter marks decide which values; scripted replies)."""
+"""Addresses and numbers a program may only copy: an invented web or mail address, or a price
+computed without looking it up, is refused and the program re-asked (the real skills'
+parameter marks decide which values; scripted replies)."""
 
 from __future__ import annotations
 
@@ -23,12 +24,28 @@ def _open(address: object) -> dict[str, object]:
     return {"id": "s1", "skill": "open_page", "args": {"address": address}}
 
 
-def test_the_marked_parameters_are_addresses() -> None:
+def test_the_marked_parameters_are_addresses_and_numbers() -> None:
     catalog = default_catalog()
-    assert given_parameters(catalog, "open_page") == ["address"]
-    assert given_parameters(catalog, "send_mail") == ["to"]
-    assert given_parameters(catalog, "web_search") == []
-    assert given_parameters(catalog, "no_such_skill") == []
+    assert given_parameters(catalog, "open_page") == {"address": "address"}
+    assert given_parameters(catalog, "send_mail") == {"to": "address"}
+    assert given_parameters(catalog, "calculate") == {"expression": "numbers"}
+    assert given_parameters(catalog, "web_search") == {}
+    assert given_parameters(catalog, "no_such_skill") == {}
+
+
+def _calculate(expression: str) -> Program:
+    return _program({"id": "s3", "skill": "calculate", "args": {"expression": expression}})
+
+
+def test_numbers_must_be_given_found_or_units_of_counting() -> None:
+    catalog = default_catalog()
+    said = "What do 3 switches at the shop's price cost, and 15% of 1,250?"
+    assert ungiven_literals(_calculate("1250 * 15 / 100"), catalog, [said]) == []
+    assert ungiven_literals(_calculate("{s2.price} * 3"), catalog, [said]) == []
+    assert ungiven_literals(_calculate("(90 - 45) / 60"), catalog, [said, "45", "90.0"]) == []
+    problems = ungiven_literals(_calculate("299.99 * 3 - 17"), catalog, [said])
+    assert len(problems) == 1
+    assert "299.99, 17" in problems[0] and "{s2.price}" in problems[0]
 
 
 def test_address_core_drops_scheme_www_and_slash() -> None:

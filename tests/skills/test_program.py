@@ -4,6 +4,7 @@ references resolved from earlier values, and the run's subtasks made from it."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -17,6 +18,7 @@ from pcagent.agents.program import (
 )
 from pcagent.errors import PlanError
 from pcagent.skills import default_catalog
+from pcagent.skills.calculator import Calculate
 
 APPS = ["text_editor", "clock", "calculator"]
 
@@ -137,3 +139,38 @@ def test_slots_in_a_text_take_earlier_values_and_are_checked_like_references() -
     check_program(_program(read, calculate), default_catalog(), APPS)
     with pytest.raises(PlanError, match="not an earlier step"):
         check_program(_program(calculate), default_catalog(), APPS)
+
+
+def test_an_expression_computes_with_found_values_filled_in_as_plain_numbers() -> None:
+    """The grammar lets the Manager write references into an arithmetic expression; filled in
+    as the pages wrote them, they reach the calculator as numbers."""
+    catalog = default_catalog().for_apps(APPS)
+    step = {"id": "s3", "skill": "calculate", "args": {"expression": "{s1.price} - {s2}"}}
+    check_program(
+        _program(
+            {
+                "id": "s1",
+                "skill": "extract_values",
+                "args": {"text": "a", "names": ["price"], "what": "p"},
+            },
+            {
+                "id": "s2",
+                "skill": "extract_values",
+                "args": {"text": "b", "names": ["x"], "what": "q"},
+            },
+            step,
+        ),
+        default_catalog(),
+        APPS,
+    )
+    branch = next(
+        b
+        for b in program_schema(catalog, APPS)["properties"]["steps"]["items"]["anyOf"]
+        if b["properties"]["skill"].get("const") == "calculate"
+    )
+    grammar = branch["properties"]["args"]["properties"]["expression"]["anyOf"][0]["pattern"]
+    assert re.fullmatch(grammar, "{s1.price} - {s2}") and re.fullmatch(grammar, "(3 + 4) * 2")
+    filled = resolve(step["args"], {"s1": {"price": "$1,299.00"}, "s2": "−999"})  # type: ignore[arg-type]
+    assert Calculate.model_validate(filled).expression == "1299.00 - -999"
+    with pytest.raises(ValueError):
+        Calculate.model_validate({"expression": "{s1.price} - 2"})  # never run unfilled

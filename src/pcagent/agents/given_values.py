@@ -1,33 +1,45 @@
 """Literals a program may only copy, never invent: a web address must be one the instruction
-names.
+names, and a number to compute with one the instruction or an earlier step gives.
 
 A small planner that does not know where something is writes an address it makes up (a maps
 viewer with coordinates, a vendor's home page); the page is missing or wrong, and the run goes
 on from nothing. A skill marks such a parameter ``given`` (``json_schema_extra={"given":
 True}``); a literal for it must appear in the instruction, or the program is re-asked with the
 problem, so the model finds the page another way (a web search) or passes on an address an
-earlier step found. This checks the model's output against the text it was given, as a reported
+earlier step found. An arithmetic parameter is marked ``given: "numbers"``: a planner that has
+not looked a price up writes one ("1000 - 1500"); the numbers of its literal must stand in the
+instruction or in a value found, or be a unit of counting (:data:`UNIT_NUMBERS`), else it is
+re-asked to refer to the found values (``{s2.price}``). This checks the model's output against the text it was given, as a reported
 value is checked against what was read: it refuses, it never decides a step.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from pcagent.agents.program import SLOT, Program
 from pcagent.skills import SkillCatalog
 
+#: Numbers a computation may bring on its own: small counts and the units of time, percent
+#: and thousands ("minutes / 60", "* 100").
+UNIT_NUMBERS = frozenset({*range(0, 13), 24, 30, 31, 60, 100, 365, 366, 1000})
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
 
-def given_parameters(catalog: SkillCatalog, skill: str) -> list[str]:
-    """The parameters of ``skill`` whose literals must come from the instruction."""
+
+def given_parameters(catalog: SkillCatalog, skill: str) -> dict[str, str]:
+    """The parameters of ``skill`` whose literals must come from what the planner was given,
+    with what they hold: "address" or "numbers"."""
     if skill not in catalog:
-        return []
+        return {}
     fields = catalog.get(skill).parameters.model_fields
-    return [
-        name
-        for name, field in fields.items()
-        if isinstance(field.json_schema_extra, dict) and field.json_schema_extra.get("given")
-    ]
+    found = {}
+    for name, field in fields.items():
+        extra = field.json_schema_extra
+        marked = extra.get("given") if isinstance(extra, dict) else None
+        if marked:
+            found[name] = marked if isinstance(marked, str) else "address"
+    return found
 
 
 def address_core(address: str) -> str:
@@ -47,18 +59,41 @@ def _named_in(value: str, text: str) -> bool:
     return bool(core) and (core in folded or core.split("/", 1)[0] in folded)
 
 
+def _numbers(text: str) -> set[float]:
+    return {float(number) for number in _NUMBER.findall(text.replace(",", ""))}
+
+
+def _invented_numbers(literal: str, given: Sequence[str]) -> list[str]:
+    """The numbers of ``literal`` (its references left out) that no given text holds and that
+    are no unit of counting."""
+    known = set().union(*(_numbers(text) for text in given)) if given else set()
+    return [
+        number
+        for number in _NUMBER.findall(SLOT.sub(" ", literal))
+        if float(number) not in known and float(number) not in UNIT_NUMBERS
+    ]
+
+
 def ungiven_literals(program: Program, catalog: SkillCatalog, given: Sequence[str]) -> list[str]:
     """A problem for each literal of a ``given`` parameter that none of ``given`` (the
     instruction, what earlier steps found) names."""
     problems = []
     for step in program.steps:
-        for name in given_parameters(catalog, step.skill):
+        for name, holds in given_parameters(catalog, step.skill).items():
             value = step.args.get(name)
             items = value if isinstance(value, list) else [value]
             for item in items:
-                if not isinstance(item, str) or SLOT.search(item):
+                if not isinstance(item, str):
                     continue  # a reference: found by an earlier step
-                if not any(_named_in(item, text) for text in given):
+                if holds == "numbers":
+                    invented = _invented_numbers(item, given)
+                    if invented:
+                        problems.append(
+                            f"{step.id}: {name}={item!r} computes with {', '.join(invented)}, "
+                            "which neither the instruction nor an earlier step gives: find the "
+                            "values first and refer to them, as in {s2.price}"
+                        )
+                elif not SLOT.search(item) and not any(_named_in(item, text) for text in given):
                     problems.append(
                         f"{step.id}: {name}={item!r} is not in the instruction: use an address "
                         "it gives, one an earlier step finds, or search for it first"

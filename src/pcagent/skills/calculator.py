@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
-from pydantic import Field
+import re
+
+from pydantic import Field, field_validator
 
 from pcagent.app_actions import CalculatorEvaluate
 from pcagent.applications import CALCULATOR
 from pcagent.skills.base import SkillContext, SkillParameters, SkillResult, skill
 from pcagent.skills.common import do
+
+#: Written in found values and left out of arithmetic: currency signs, thousands separators.
+_DECORATION = re.compile(r"[$€£¥]|(?<=\d),(?=\d{3}(?!\d))")
+_SIGNS = str.maketrans({"−": "-", "×": "*", "÷": "/"})
+#: What the Manager's grammar lets it write: the arithmetic, or references to values earlier
+#: steps found ("{s2.price} - {s3.price}"), filled in before the expression is checked.
+_WITH_REFERENCES = r"^([0-9+\-*/().^ ]|\{s[0-9]{1,2}(\.[a-z][a-z0-9_]{0,39})?\}){1,200}$"
 
 
 class Calculate(SkillParameters):
@@ -15,8 +24,18 @@ class Calculate(SkillParameters):
         min_length=1,
         max_length=200,
         pattern=r"^[0-9+\-*/().^ ]{1,200}$",
-        description='Arithmetic with numbers only, e.g. "(12 + 7) * 3".',
+        description='Arithmetic with numbers, e.g. "(12 + 7) * 3", or with values earlier '
+        'steps found, e.g. "{s2.price} - {s3.price}".',
+        json_schema_extra={"pattern": _WITH_REFERENCES, "given": "numbers"},
     )
+
+    @field_validator("expression", mode="before")
+    @classmethod
+    def _plain_numbers(cls, value: object) -> object:
+        """A found value is filled in as the page wrote it ("$1,299.00"): its number is kept."""
+        if not isinstance(value, str):
+            return value
+        return _DECORATION.sub("", value.translate(_SIGNS))
 
 
 @skill(
