@@ -18,6 +18,7 @@ from pcagent.bench.generate import TEMPLATES, generate_tasks, task_yaml, templat
 from pcagent.bench.generate.composer import Chain, assemble_task, build_fragments, compose_fragments
 from pcagent.bench.generate.programs import (
     GIVEN,
+    GIVEN_SLOT,
     FragmentProgram,
     ProgramJoinError,
     call,
@@ -184,6 +185,8 @@ def _check_step(step: ProgramStep, fragment: Fragment) -> None:
                 assert str(row[1]) == checked[1]  # type: ignore[index]
     elif step.skill == "calculate":
         left, symbol, right = str(args["expression"]).split()
+        if left == GIVEN_SLOT:
+            return  # the number the sub-task before found
         result = {"+": int(left) + int(right), "-": int(left) - int(right)}.get(
             symbol, int(left) * int(right)
         )
@@ -265,6 +268,20 @@ def test_joining_numbers_steps_across_the_task_and_rewrites_references() -> None
     assert joined[1].args["text"] == {"from": "s1"}
     assert joined[2].uses == ["s2"]
     assert joined[3].args["rows"] == [["Total", {"from": "s3"}]]
+
+
+def test_a_carried_value_inside_a_text_becomes_the_slot_of_its_step() -> None:
+    found = FragmentProgram(
+        (call("s1", "extract_values", text="x", names=["price"], what="the price"),),
+        output=reference("s1", "price"),
+    )
+    times = FragmentProgram((call("s1", "calculate", expression=f"{GIVEN_SLOT} * 3"),))
+    joined = join_programs([found, times])
+    assert joined[1].args["expression"] == "{s1.price} * 3"
+    literal = FragmentProgram((call("s1", "make_folder", path="a"),), output="12")
+    assert join_programs([literal, times])[1].args["expression"] == "12 * 3"
+    with pytest.raises(ProgramJoinError):
+        join_programs([times])
 
 
 def test_a_value_taken_where_none_was_produced_is_refused() -> None:

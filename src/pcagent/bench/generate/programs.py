@@ -22,6 +22,8 @@ from pcagent.errors import BenchError
 
 #: The step id a fragment's program uses for the sub-task before it (its value is ``given``).
 GIVEN = "given"
+#: The same inside a text argument ("{given} * 3"), written as the step's slot when joined.
+GIVEN_SLOT = "{given}"
 
 
 class ProgramJoinError(BenchError):
@@ -119,11 +121,22 @@ def _renumbered(value: JsonValue, ids: Mapping[str, str], previous: JsonValue) -
         if source == GIVEN:
             return previous
         return reference(ids.get(source, source), value.get("key", ""))  # type: ignore[union-attr,arg-type]
+    if isinstance(value, str) and GIVEN_SLOT in value:
+        return value.replace(GIVEN_SLOT, _as_slot(previous))
     if isinstance(value, dict):
         return {key: _renumbered(item, ids, previous) for key, item in value.items()}
     if isinstance(value, list):
         return [_renumbered(item, ids, previous) for item in value]
     return value
+
+
+def _as_slot(previous: JsonValue) -> str:
+    """The value before as it stands in a text: the slot of the step that produced it, or the
+    literal itself."""
+    if is_reference(previous):
+        key = previous.get("key")  # type: ignore[union-attr]
+        return f"{{{previous['from']}{'.' + key if key else ''}}}"  # type: ignore[index,operator]
+    return str(previous)
 
 
 def _used(step_id: str, ids: Mapping[str, str], previous: JsonValue) -> str:
@@ -141,6 +154,8 @@ def _mentions_given(step: ProgramStep) -> bool:
     def walk(value: JsonValue) -> bool:
         if is_reference(value):
             return value["from"] == GIVEN  # type: ignore[index]
+        if isinstance(value, str):
+            return GIVEN_SLOT in value
         if isinstance(value, dict):
             return any(walk(item) for item in value.values())
         if isinstance(value, list):

@@ -11,7 +11,7 @@ from pcagent.agents.program import ProgramStep
 from pcagent.bench.generate import gui_steps as gui
 from pcagent.bench.generate import programs
 from pcagent.bench.generate.flow import FlowValue
-from pcagent.bench.generate.programs import GIVEN, FragmentProgram
+from pcagent.bench.generate.programs import FragmentProgram
 from pcagent.bench.generate.template_base import (
     Draw,
     Fragment,
@@ -123,17 +123,9 @@ class CalculatorCompute(SubtaskTemplate[Calculation], spec="calculator_compute")
 
     @staticmethod
     def _step(a: Calculation) -> ProgramStep:
-        """``calculate`` on the numbers; on a carried number a GUI step: ``calculate`` takes an
-        expression of literal numbers only, and a reference replaces a whole argument."""
-        if not a.reference_to_previous:
-            return programs.call(
-                "s1", "calculate", expression=f"{a.left} {_SYMBOLS[a.operation]} {a.right}"
-            )
-        task = {
-            "plus": f"Add {a.right} to the number",
-            "minus": f"Subtract {a.right} from the number",
-            "times": f"Multiply the number by {a.right}",
-        }[a.operation]
-        return programs.gui(
-            "s1", "calculator", f"{task} and read the result", uses=[GIVEN], outputs=["result"]
+        """``calculate`` on the numbers; a carried number stands in the expression as the
+        reference to the step that found it."""
+        left = programs.GIVEN_SLOT if a.reference_to_previous else a.left
+        return programs.call(
+            "s1", "calculate", expression=f"{left} {_SYMBOLS[a.operation]} {a.right}"
         )
