@@ -7,10 +7,10 @@ environment, the agent's answers, the benchmark services) and its typed paramete
 :class:`CheckResult` with a reason a person can read. Checkers never raise for a failed check; a
 checker that cannot run (a missing parameter) is a :class:`CheckerError`.
 
-This is the one place that gathers checkers: :func:`builtin_library` builds the library from each
-checks module's ``CHECKERS`` list, and a name defined twice is an error. The checks modules import
-only :mod:`pcagent.bench.checker_types`, never this module, so importing any of them registers
-nothing and no import cycle is possible.
+This is the one place that gathers checkers: :func:`builtin_library` builds the library from the
+functions each checks module declares with ``@checker``, and a name defined twice is an error. The
+checks modules import only :mod:`pcagent.bench.checker_types`, never this module, so importing any
+of them registers nothing and no import cycle is possible.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from pcagent.bench.checker_types import (
     CheckerError,
     CheckFunction,
     CheckResult,
+    checkers_of,
 )
 from pcagent.registry import Registry
 
@@ -81,14 +82,12 @@ class CheckerLibrary(Registry[Checker]):
 
 @cache
 def builtin_library() -> CheckerLibrary:
-    """The checkers tasks may name: every checks module's ``CHECKERS``, built once on first use."""
+    """The checkers tasks may name: those each checks module declares with ``@checker``, built
+    once on first use."""
     return CheckerLibrary.from_functions(
-        [
-            *checks_local.CHECKERS,
-            *checks_documents.CHECKERS,
-            *checks_web.CHECKERS,
-            *checks_mail.CHECKERS,
-        ]
+        function
+        for module in (checks_local, checks_documents, checks_web, checks_mail)
+        for function in checkers_of(module)
     )
 
 
