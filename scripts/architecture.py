@@ -35,7 +35,16 @@ FUNCTION_LINE_LIMIT = 80
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (
         "foundation",
-        ("errors", "config", "scratch", "interrupts", "text", "lifecycle", "applications"),
+        (
+            "errors",
+            "config",
+            "scratch",
+            "interrupts",
+            "text",
+            "lifecycle",
+            "registry",
+            "applications",
+        ),
     ),
     # the typed actions, where each runs (handlers) and the typed state of a step built from them
     ("actions", ("action_base", "actions", "app_actions", "action_handlers", "step_context")),

@@ -52,21 +52,14 @@ def _no_log(_message: str) -> None:
 
 
 def sandbox_config(desktop: DesktopConfig, *, browser_flags: Sequence[str] = ()) -> SandboxConfig:
-    """The sandbox settings of the ``[desktop]`` section (``display`` is not one of them: it
-    says whether to start a sandbox at all). ``browser_flags`` come from the caller (the
-    benchmark's offline websites), not from the file."""
-    template = desktop.home_template.expanduser() if desktop.home_template is not None else None
-    return SandboxConfig(
-        width=desktop.width,
-        height=desktop.height,
-        settle_timeout=desktop.settle_timeout,
-        settle_quiet=desktop.settle_quiet,
-        start_timeout=desktop.start_timeout,
-        home_template=template,
-        keep_files=desktop.keep_files,
-        unprivileged_apps=desktop.unprivileged_apps,
-        browser_flags=list(browser_flags),
-    )
+    """The sandbox settings of the ``[desktop]`` section: each of its settings but ``display``
+    (which says whether to start a sandbox at all) is the sandbox's own, by the same name.
+    ``browser_flags`` come from the caller (the benchmark's offline websites), not from the
+    file."""
+    settings = desktop.model_dump(exclude={"display"})
+    if desktop.home_template is not None:
+        settings["home_template"] = desktop.home_template.expanduser()
+    return SandboxConfig(**settings, browser_flags=list(browser_flags))
 
 
 def default_human(mode: InteractionMode, **terminal: Any) -> Human:

@@ -7,7 +7,7 @@ import json
 
 from tests.agents.scripted import ScriptedModels
 
-from pcagent.agents.manager import Manager
+from pcagent.agents.manager import Manager, Replanning
 from pcagent.agents.plan import SubtaskSpec
 from pcagent.errors import PromptTooLongError
 from pcagent.skills import SkillCatalog, default_catalog
@@ -71,7 +71,9 @@ def test_a_replan_numbers_new_steps_after_the_old_and_may_use_their_values() -> 
     failed = SubtaskSpec(id="s2", description="set_alarm(...)", skill="set_alarm")
     retry = {"id": "s3", "skill": "gui", "app": "clock", "task": "Add the alarm", "uses": ["s1"]}
     models = ScriptedModels(manager=[_reply(retry)])
-    outcome = _manager(models).replan("x", [done], {"s1": "9:00"}, failed, "no alarm seen")
+    outcome = _manager(models).replan(
+        Replanning("x", [done], {"s1": "9:00"}, failed, "no alarm seen")
+    )
     assert [s.id for s in outcome.plan.subtasks] == ["s3"]
     assert "from s3 on" in models.backends["manager"].requests[0].messages[-1].text
 
@@ -82,12 +84,12 @@ def test_a_replan_that_repeats_the_failed_call_is_re_asked_then_retried_through_
     again = {"id": "s2", "skill": "set_alarm", "args": args}
     other = {"id": "s2", "skill": "set_alarm", "args": {"time": "09:00", "minutes_before": 20}}
     models = ScriptedModels(manager=[_reply(again), _reply(other)])
-    outcome = _manager(models).replan("x", [], {}, failed, "no alarm seen")
+    outcome = _manager(models).replan(Replanning("x", [], {}, failed, "no alarm seen"))
     assert not outcome.fallback and outcome.plan.subtasks[0].args == other["args"]
     asked_again = models.backends["manager"].requests[1].messages[-1].text
     assert "repeats the call of s1 that just failed" in asked_again
     models = ScriptedModels(manager=[_reply(again), _reply(again)])
-    outcome = _manager(models).replan("x", [], {}, failed, "no alarm seen")
+    outcome = _manager(models).replan(Replanning("x", [], {}, failed, "no alarm seen"))
     (retry,) = outcome.plan.subtasks
     assert outcome.fallback and (retry.id, retry.skill, retry.args) == ("s2", "", {})
 

@@ -11,6 +11,7 @@ import openpyxl
 import pytest
 
 from pcagent.bench import checks_documents, checks_local, checks_mail, checks_web
+from pcagent.bench.checker_types import checkers_of
 from pcagent.bench.checkers import (
     CheckContext,
     CheckerError,
@@ -149,10 +150,10 @@ def _defined_checkers(module: ModuleType) -> set[str]:
 
 
 @pytest.mark.parametrize("module", CHECKS_MODULES, ids=lambda m: m.__name__)
-def test_every_checker_a_module_defines_is_in_its_list_and_the_library(module: ModuleType) -> None:
-    listed = {function.__name__ for function in module.CHECKERS}
-    assert _defined_checkers(module) == listed
-    assert listed <= set(checker_names())
+def test_every_checker_a_module_defines_is_declared_and_in_the_library(module: ModuleType) -> None:
+    declared = {function.__name__ for function in checkers_of(module)}
+    assert _defined_checkers(module) == declared
+    assert declared <= set(checker_names())
 
 
 def test_the_library_refuses_two_checkers_with_one_name() -> None:
@@ -160,7 +161,7 @@ def test_the_library_refuses_two_checkers_with_one_name() -> None:
         return CheckResult.ok(path)
 
     with pytest.raises(CheckerError, match=r"two checkers are named 'file_exists'.*checks_local"):
-        CheckerLibrary.from_functions([*checks_local.CHECKERS, file_exists])
+        CheckerLibrary.from_functions([*checkers_of(checks_local), file_exists])
     library = CheckerLibrary.from_functions([file_exists])
     assert library.names() == ["file_exists"]
     assert library.run("file_exists", {"path": "x"}, CheckContext(home=Path())).reason == "x"

@@ -40,6 +40,18 @@ class PlanOutcome:
     problem: str = ""
 
 
+@dataclass(frozen=True)
+class Replanning:
+    """What a re-plan starts from: the subtasks ``finished`` (not redone; their values, in
+    ``hub`` by id, may be referred to) and the subtask that ``failed``, with the ``reason``."""
+
+    instruction: str
+    finished: Sequence[SubtaskSpec]
+    hub: Mapping[str, str]
+    failed: SubtaskSpec
+    reason: str
+
+
 def single_subtask_plan(instruction: str, app: str = "") -> Plan:
     """The plan of the ablation without a Manager (and the fallback): the whole instruction as
     one GUI task."""
@@ -78,30 +90,24 @@ class Manager(Agent):
         )
         return self._ask(instruction, context, (), step, found=())
 
-    def replan(
-        self,
-        instruction: str,
-        finished: Sequence[SubtaskSpec],
-        hub: Mapping[str, str],
-        failed: SubtaskSpec,
-        reason: str,
-        step: int | None = None,
-    ) -> PlanOutcome:
-        """A program for what remains after ``failed`` failed; finished steps are not redone
+    def replan(self, replanning: Replanning, step: int | None = None) -> PlanOutcome:
+        """A program for what remains after the failed subtask; finished steps are not redone
         and their values may be referred to by their ids."""
+        finished, failed = replanning.finished, replanning.failed
         known = [s.id for s in finished]
         first = _next_number([s.id for s in (*finished, failed)])
         context = (
             "Already finished (do not repeat them; refer to their values by id):\n"
             + bullet_list([f"{s.id}: {s.description}" for s in finished])
             + "\nValues found so far:\n"
-            + value_list(dict(hub))
-            + f"\nThis step failed: {failed.id}: {failed.description}\nWhy: {reason}\n"
+            + value_list(dict(replanning.hub))
+            + f"\nThis step failed: {failed.id}: {failed.description}\nWhy: {replanning.reason}\n"
             f"Write only the remaining steps, another way (a gui step where a skill failed); "
             f"number them from s{first} on."
         )
+        found = list(replanning.hub.values())
         outcome = self._ask(
-            instruction, context, known, step, found=list(hub.values()), failed=failed
+            replanning.instruction, context, known, step, found=found, failed=failed
         )
         if outcome.fallback:
             retry = failed.model_copy(update={"id": f"s{first}", "skill": "", "args": {}})

@@ -10,12 +10,13 @@ domain is enforced twice: the Decision agent's reply schema only contains the ro
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 from pcagent import actions as act
 from pcagent.applications import FAMILIES, RoleFamily, applications_of
 from pcagent.errors import ConfigurationError, OutOfDomainError
+from pcagent.registry import Registry
 
 #: What every role may do: wait, call a skill (its own actions are checked against the role's
 #: domain one by one), report values, finish, give up, and (in the modes that have a human) ask
@@ -78,48 +79,25 @@ class Role:
             )
 
 
-class RolePool:
+class RolePool(Registry[Role]):
     """The registered roles, by name, in registration order."""
 
-    def __init__(self, roles: Iterable[Role] = ()) -> None:
-        self._roles: dict[str, Role] = {}
-        for role in roles:
-            self.register(role)
+    error = ConfigurationError
+    duplicate = "a role named {name!r} is already registered"
+    missing = "no role {name!r}; registered roles: {names}"
 
     def register(self, role: Role) -> None:
-        if role.name in self._roles:
-            raise ConfigurationError(f"a role named {role.name!r} is already registered")
-        self._roles[role.name] = role
-
-    def get(self, name: str) -> Role:
-        try:
-            return self._roles[name]
-        except KeyError:
-            raise ConfigurationError(
-                f"no role {name!r}; registered roles: {', '.join(self._roles)}"
-            ) from None
-
-    def names(self) -> list[str]:
-        return list(self._roles)
+        self._add(role)
 
     def for_app(self, app: str) -> Role | None:
         """The most specialised role whose applications include ``app`` (fewest apps; the
         scheduler's rule fallback). Between roles holding as few, the one with more action kinds
         wins: with one application offered, the launcher holds it as narrowly as the specialist
         does, but only the specialist can work inside it."""
-        holding = [role for role in self._roles.values() if app in role.apps]
+        holding = [role for role in self if app in role.apps]
         if not holding:
             return None
         return min(holding, key=lambda role: (len(role.apps), -len(role.kinds)))
-
-    def __iter__(self) -> Iterator[Role]:
-        return iter(self._roles.values())
-
-    def __len__(self) -> int:
-        return len(self._roles)
-
-    def __contains__(self, name: object) -> bool:
-        return name in self._roles
 
 
 def _specialist(family: RoleFamily) -> Role:

@@ -14,7 +14,8 @@ import inspect
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from types import ModuleType
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError, create_model
 
@@ -79,6 +80,27 @@ class CheckContext:
 
 #: A checker function: ``function(context, **params)``.
 CheckFunction = Callable[..., CheckResult]
+F = TypeVar("F", bound=CheckFunction)
+
+#: The attribute :func:`checker` sets on a checker function.
+_MARK = "__pcagent_checker__"
+
+
+def checker(function: F) -> F:
+    """Declare ``function`` a checker that tasks may name, where it is defined. It stays a plain
+    function; importing its module registers nothing: :func:`checkers_of` finds it there."""
+    setattr(function, _MARK, True)
+    return function
+
+
+def checkers_of(module: ModuleType) -> list[CheckFunction]:
+    """The checkers ``module`` declares with :func:`checker` (not those it imports), in the order
+    it defines them."""
+    return [
+        value
+        for value in vars(module).values()
+        if getattr(value, _MARK, False) and value.__module__ == module.__name__
+    ]
 
 
 @dataclass(frozen=True)

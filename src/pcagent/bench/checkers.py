@@ -7,18 +7,16 @@ environment, the agent's answers, the benchmark services) and its typed paramete
 :class:`CheckResult` with a reason a person can read. Checkers never raise for a failed check; a
 checker that cannot run (a missing parameter) is a :class:`CheckerError`.
 
-This is the one place that gathers checkers: :func:`builtin_library` builds the library from each
-checks module's ``CHECKERS`` list, and a name defined twice is an error. The checks modules import
-only :mod:`pcagent.bench.checker_types`, never this module, so importing any of them registers
-nothing and no import cycle is possible.
+This is the one place that gathers checkers: :func:`builtin_library` builds the library from the
+functions each checks module declares with ``@checker``, and a name defined twice is an error. The
+checks modules import only :mod:`pcagent.bench.checker_types`, never this module, so importing any
+of them registers nothing and no import cycle is possible.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from functools import cache
-from types import MappingProxyType
 from typing import Any
 
 from pydantic import BaseModel
@@ -30,7 +28,9 @@ from pcagent.bench.checker_types import (
     CheckerError,
     CheckFunction,
     CheckResult,
+    checkers_of,
 )
+from pcagent.registry import Registry
 
 __all__ = [
     "CheckContext",
@@ -47,11 +47,11 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class CheckerLibrary:
+class CheckerLibrary(Registry[Checker]):
     """Checkers by name. Build one with :meth:`from_functions`; it does not change afterwards."""
 
-    checkers: Mapping[str, Checker]
+    error = CheckerError
+    missing = "unknown checker {name!r}; known checkers: {names}"
 
     @classmethod
     def from_functions(cls, functions: Iterable[CheckFunction]) -> CheckerLibrary:
@@ -60,29 +60,16 @@ class CheckerLibrary:
         Raises :class:`CheckerError` naming both definitions when two functions share a name: a
         task would otherwise silently get whichever came last.
         """
-        checkers: dict[str, Checker] = {}
-        for function in functions:
-            declared = Checker.from_function(function)
-            earlier = checkers.get(declared.name)
-            if earlier is not None:
-                raise CheckerError(
-                    f"two checkers are named {declared.name!r}: one in "
-                    f"{earlier.function.__module__}, one in {function.__module__}; rename one"
-                )
-            checkers[declared.name] = declared
-        return cls(MappingProxyType(checkers))
+        return cls(Checker.from_function(function) for function in functions)
 
-    def get(self, name: str) -> Checker:
-        """The checker named ``name``; :class:`CheckerError` listing the known names if none."""
-        try:
-            return self.checkers[name]
-        except KeyError:
-            raise CheckerError(
-                f"unknown checker {name!r}; known checkers: {', '.join(self.names())}"
-            ) from None
+    def _duplicate(self, earlier: Checker, item: Checker) -> Exception:
+        return CheckerError(
+            f"two checkers are named {item.name!r}: one in "
+            f"{earlier.function.__module__}, one in {item.function.__module__}; rename one"
+        )
 
     def names(self) -> list[str]:
-        return sorted(self.checkers)
+        return sorted(super().names())
 
     def validate_params(self, name: str, params: Mapping[str, Any]) -> BaseModel:
         """The checker's parameters, validated; :class:`CheckerError` naming the problem."""
@@ -95,14 +82,12 @@ class CheckerLibrary:
 
 @cache
 def builtin_library() -> CheckerLibrary:
-    """The checkers tasks may name: every checks module's ``CHECKERS``, built once on first use."""
+    """The checkers tasks may name: those each checks module declares with ``@checker``, built
+    once on first use."""
     return CheckerLibrary.from_functions(
-        [
-            *checks_local.CHECKERS,
-            *checks_documents.CHECKERS,
-            *checks_web.CHECKERS,
-            *checks_mail.CHECKERS,
-        ]
+        function
+        for module in (checks_local, checks_documents, checks_web, checks_mail)
+        for function in checkers_of(module)
     )
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from docx.oxml.ns import qn
 
-from pcagent.bench.checker_types import CheckContext, CheckerError, CheckFunction, CheckResult
+from pcagent.bench.checker_types import CheckContext, CheckerError, CheckResult, checker
 from pcagent.bench.value_matching import normalise_text, parse_number, same_value
 
 # --- reading .docx -------------------------------------------------------------------------------
@@ -118,6 +118,7 @@ def _preview(paragraph: Any) -> str:
 # --- .docx checkers ------------------------------------------------------------------------------
 
 
+@checker
 def docx_contains(context: CheckContext, path: str, texts: list[str]) -> CheckResult:
     """A .docx document's text contains every one of ``texts`` (case and spacing ignored)."""
     paragraphs, failed = _open(context, path)
@@ -130,6 +131,7 @@ def docx_contains(context: CheckContext, path: str, texts: list[str]) -> CheckRe
     return CheckResult.ok(f"{path} contains {texts}")
 
 
+@checker
 def docx_mentions(context: CheckContext, path: str, groups: list[list[str]]) -> CheckResult:
     """For every group of alternatives, the document mentions at least one (case ignored): e.g.
     one attraction of each city."""
@@ -150,6 +152,7 @@ def _assign(options: Sequence[set[int]], taken: frozenset[int] = frozenset()) ->
     return any(_assign(options[1:], taken | {i}) for i in options[0] - taken)
 
 
+@checker
 def docx_paragraphs_about(context: CheckContext, path: str, subjects: list[str]) -> CheckResult:
     """Every subject is named in a paragraph of its own: "two paragraphs introducing Alibaba and
     OpenAI" is not met by one paragraph about both."""
@@ -168,6 +171,7 @@ def docx_paragraphs_about(context: CheckContext, path: str, subjects: list[str])
     return CheckResult.ok(f"{path} has a paragraph about each of {subjects}")
 
 
+@checker
 def docx_text_after(context: CheckContext, path: str, anchor: str, texts: list[str]) -> CheckResult:
     """The paragraph containing ``anchor`` is still there, and the paragraphs after it contain
     every one of ``texts`` (e.g. a translation written below the original)."""
@@ -209,12 +213,14 @@ def _whole_paragraph(
     return CheckResult.ok(f"paragraph {paragraph} of {path} is {quality}")
 
 
+@checker
 def docx_bold(context: CheckContext, path: str, paragraph: int, only: bool = False) -> CheckResult:
     """Paragraph number ``paragraph`` of a .docx is bold throughout; with ``only``, no other
     paragraph is bold."""
     return _whole_paragraph(context, path, paragraph, only, _is_bold, "bold")
 
 
+@checker
 def docx_underline(
     context: CheckContext, path: str, paragraph: int, only: bool = False
 ) -> CheckResult:
@@ -225,6 +231,7 @@ def docx_underline(
 _ALIGNMENTS = {"left": 0, "center": 1, "right": 2, "justify": 3}
 
 
+@checker
 def docx_alignment(context: CheckContext, path: str, paragraph: int, alignment: str) -> CheckResult:
     """Paragraph number ``paragraph`` is aligned ``left``, ``center``, ``right`` or ``justify``
     (no alignment set reads as left)."""
@@ -244,6 +251,7 @@ def docx_alignment(context: CheckContext, path: str, paragraph: int, alignment: 
     return CheckResult.no(f"paragraph {paragraph} {_preview(chosen)} is aligned {shown}")
 
 
+@checker
 def docx_line_spacing(
     context: CheckContext, path: str, paragraphs: list[int], spacing: float
 ) -> CheckResult:
@@ -267,6 +275,7 @@ def docx_line_spacing(
     return CheckResult.ok(f"paragraphs {paragraphs} of {path} have {spacing:g} line spacing")
 
 
+@checker
 def docx_font_size(context: CheckContext, path: str, paragraph: int, points: float) -> CheckResult:
     """Every run of paragraph number ``paragraph`` is ``points`` pt."""
     found, failed = _open(context, path)
@@ -299,6 +308,7 @@ def _sheet_rows(context: CheckContext, path: str, sheet: str) -> list[tuple[Any,
         workbook.close()
 
 
+@checker
 def xlsx_cell(
     context: CheckContext, path: str, cell: str, value: str, sheet: str = ""
 ) -> CheckResult:
@@ -330,6 +340,7 @@ def _cell_matches(cell: Any, wanted: str) -> bool:
     )
 
 
+@checker
 def xlsx_rows(
     context: CheckContext, path: str, rows: list[list[str]], ordered: bool = False, sheet: str = ""
 ) -> CheckResult:
@@ -355,20 +366,3 @@ def xlsx_rows(
     if ordered and positions != sorted(positions):
         return CheckResult.no(f"the rows of {path} are not in the order {[r[0] for r in rows]}")
     return CheckResult.ok(f"{path} has the rows {[r[0] for r in rows]}")
-
-
-#: This module's checkers. :mod:`pcagent.bench.checkers` builds the library from these lists,
-#: so a checker not named here is not available to tasks.
-CHECKERS: tuple[CheckFunction, ...] = (
-    docx_contains,
-    docx_mentions,
-    docx_paragraphs_about,
-    docx_text_after,
-    docx_bold,
-    docx_underline,
-    docx_alignment,
-    docx_line_spacing,
-    docx_font_size,
-    xlsx_cell,
-    xlsx_rows,
-)

@@ -12,7 +12,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from pcagent.bench.checker_types import CheckContext, CheckerError, CheckFunction, CheckResult
+from pcagent.bench.checker_types import CheckContext, CheckerError, CheckResult, checker
 from pcagent.bench.jail import run_python_jailed
 from pcagent.bench.value_matching import normalise_text, numbers_in, parse_number, same_value
 from pcagent.env.apps import calculator_display
@@ -23,6 +23,7 @@ CLOCKS_KEYFILE = ".config/glib-2.0/settings/keyfile"
 # --- files -----------------------------------------------------------------------------------------
 
 
+@checker
 def file_exists(context: CheckContext, path: str) -> CheckResult:
     """A file exists at this path under HOME."""
     target = context.path(path)
@@ -31,6 +32,7 @@ def file_exists(context: CheckContext, path: str) -> CheckResult:
     return CheckResult.no(f"{path} does not exist")
 
 
+@checker
 def file_missing(context: CheckContext, path: str) -> CheckResult:
     """No file at this path under HOME (it was moved or deleted)."""
     if context.path(path).exists():
@@ -38,6 +40,7 @@ def file_missing(context: CheckContext, path: str) -> CheckResult:
     return CheckResult.ok(f"{path} is gone")
 
 
+@checker
 def text_file_contains(
     context: CheckContext, path: str, texts: list[str], ignore_case: bool = True
 ) -> CheckResult:
@@ -53,6 +56,7 @@ def text_file_contains(
     return CheckResult.ok(f"{path} contains {texts}")
 
 
+@checker
 def text_file_in_order(context: CheckContext, path: str, texts: list[str]) -> CheckResult:
     """A text file contains every one of ``texts`` (case ignored), each first appearing after the
     one before it: a list sorted as asked."""
@@ -73,6 +77,7 @@ def text_file_in_order(context: CheckContext, path: str, texts: list[str]) -> Ch
 # --- answers and screens -----------------------------------------------------------------------
 
 
+@checker
 def answer_is(context: CheckContext, value: str) -> CheckResult:
     """One of the agent's answers equals ``value`` (as a number when both are numbers)."""
     expected_number = parse_number(value)
@@ -86,6 +91,7 @@ def answer_is(context: CheckContext, value: str) -> CheckResult:
     return CheckResult.no(f"no answer matches {value!r} (answers: {list(context.answers)})")
 
 
+@checker
 def calculator_shows(context: CheckContext, value: str) -> CheckResult:
     """The calculator's display shows ``value``."""
     if context.environment is None:
@@ -98,6 +104,7 @@ def calculator_shows(context: CheckContext, value: str) -> CheckResult:
     return CheckResult.no(f"the calculator shows {shown!r}, expected {value!r}")
 
 
+@checker
 def window_title_contains(context: CheckContext, text: str) -> CheckResult:
     """Some open window's title contains ``text`` (case ignored)."""
     if context.environment is None:
@@ -131,6 +138,7 @@ def _int_field(entry: str, name: str) -> int | None:
     return int(match.group(1)) if match else None
 
 
+@checker
 def clock_alarm(
     context: CheckContext, hour: int, minute: int, name: str = "", active: bool = True
 ) -> CheckResult:
@@ -160,6 +168,7 @@ def _minutes(text: str) -> int:
     return int(hour) * 60 + int(minute)
 
 
+@checker
 def clock_alarm_between(context: CheckContext, earliest: str, latest: str) -> CheckResult:
     """gnome-clocks has an active alarm between ``earliest`` and ``latest`` (HH:MM, 24-hour,
     inclusive): "early enough to leave in time, but not absurdly early"."""
@@ -175,6 +184,7 @@ def clock_alarm_between(context: CheckContext, earliest: str, latest: str) -> Ch
     return CheckResult.no(f"no alarm between {earliest} and {latest} (alarms: {seen or 'none'})")
 
 
+@checker
 def world_clock(context: CheckContext, city: str) -> CheckResult:
     """gnome-clocks shows a world clock for ``city``."""
     clocks = _clocks_setting(context.require_home(), "world-clocks")
@@ -183,6 +193,7 @@ def world_clock(context: CheckContext, city: str) -> CheckResult:
     return CheckResult.no(f"no world clock for {city}")
 
 
+@checker
 def text_file_has_number(context: CheckContext, path: str, value: str) -> CheckResult:
     """A text file mentions the number ``value`` in any spelling (40097761, 40,097,761)."""
     target = context.path(path)
@@ -207,6 +218,7 @@ def _run_python(
     )
 
 
+@checker
 def python_prints(
     context: CheckContext, path: str, expected: str, timeout_s: float = 10.0
 ) -> CheckResult:
@@ -238,6 +250,7 @@ print(json.dumps([function(*args) for args in json.loads(sys.argv[3])]))
 """
 
 
+@checker
 def python_function_returns(
     context: CheckContext,
     path: str,
@@ -268,22 +281,3 @@ def python_function_returns(
             arguments = ", ".join(repr(a) for a in case[:-1])
             return CheckResult.no(f"{function}({arguments}) returned {result!r}, not {case[-1]!r}")
     return CheckResult.ok(f"{function}() in {path} is right on {len(cases)} cases")
-
-
-#: This module's checkers. :mod:`pcagent.bench.checkers` builds the library from these lists,
-#: so a checker not named here is not available to tasks.
-CHECKERS: tuple[CheckFunction, ...] = (
-    file_exists,
-    file_missing,
-    text_file_contains,
-    text_file_in_order,
-    answer_is,
-    calculator_shows,
-    window_title_contains,
-    clock_alarm,
-    clock_alarm_between,
-    world_clock,
-    text_file_has_number,
-    python_prints,
-    python_function_returns,
-)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from email.utils import getaddresses
 from pathlib import PurePath
 
-from pcagent.bench.checker_types import CheckContext, CheckerError, CheckFunction, CheckResult
+from pcagent.bench.checker_types import CheckContext, CheckerError, CheckResult, checker
 from pcagent.bench.mail import SentMail, SmtpSink
 from pcagent.bench.value_matching import normalise_text
 
@@ -50,6 +50,7 @@ def _mismatches(
     return problems
 
 
+@checker
 def mail_sent(
     context: CheckContext,
     to: str,
@@ -71,6 +72,7 @@ def mail_sent(
     return CheckResult.no(f"{count}, none matches: " + " | ".join(reports))
 
 
+@checker
 def mail_not_sent(context: CheckContext) -> CheckResult:
     """No message was sent at all (for tasks that must only draft or save)."""
     sent = _sink(context).messages()
@@ -80,11 +82,3 @@ def mail_not_sent(context: CheckContext) -> CheckResult:
         f"{len(sent)} message{'s were' if len(sent) != 1 else ' was'} sent: "
         + " | ".join(mail.summary() for mail in sent)
     )
-
-
-#: This module's checkers. :mod:`pcagent.bench.checkers` builds the library from these lists,
-#: so a checker not named here is not available to tasks.
-CHECKERS: tuple[CheckFunction, ...] = (
-    mail_sent,
-    mail_not_sent,
-)

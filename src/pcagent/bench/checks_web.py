@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from pcagent.bench.checker_types import CheckContext, CheckerError, CheckFunction, CheckResult
+from pcagent.bench.checker_types import CheckContext, CheckerError, CheckResult, checker
 from pcagent.bench.value_matching import normalise_text
 from pcagent.bench.web.server import OfflineWeb, WebRequest
 
@@ -44,6 +44,7 @@ def _query_text(request: WebRequest) -> str:
     return "&".join(f"{key}={value}" for key, values in request.query.items() for value in values)
 
 
+@checker
 def web_visited(context: CheckContext, host: str, path_prefix: str = "/") -> CheckResult:
     """A page of ``host`` whose path starts with ``path_prefix`` was loaded successfully (a
     redirect or an error page is no visit)."""
@@ -56,6 +57,7 @@ def web_visited(context: CheckContext, host: str, path_prefix: str = "/") -> Che
     )
 
 
+@checker
 def web_searched(
     context: CheckContext, words: list[str], host: str = "search.local"
 ) -> CheckResult:
@@ -81,6 +83,7 @@ def _word_pattern(word: str) -> re.Pattern[str]:
     return re.compile(rf"\b(?:{choices})\b")
 
 
+@checker
 def web_asked(context: CheckContext, words: list[str], host: str = "") -> CheckResult:
     """Some request (to ``host``, or to any site) carried a query or form value holding every one
     of ``words`` as whole words, ignoring case: a web search, a site search, a directions form.
@@ -100,6 +103,7 @@ def web_asked(context: CheckContext, words: list[str], host: str = "") -> CheckR
     return CheckResult.no(f"no request asked about all of {words}; last values: {shown}")
 
 
+@checker
 def flight_searched(
     context: CheckContext,
     host: str,
@@ -142,6 +146,7 @@ def flight_searched(
     return CheckResult.no(f"no search on {host} for {wanted}; searches seen: {seen[-4:] or 'none'}")
 
 
+@checker
 def web_form_submitted(
     context: CheckContext, host: str, path: str, fields: dict[str, str]
 ) -> CheckResult:
@@ -174,6 +179,7 @@ def web_form_submitted(
     )
 
 
+@checker
 def file_downloaded(context: CheckContext, name: str) -> CheckResult:
     """``~/Downloads/<name>`` exists and is a PDF (starts with ``%PDF``); ``name`` is a plain file
     name, as the browser saves it."""
@@ -188,15 +194,3 @@ def file_downloaded(context: CheckContext, name: str) -> CheckResult:
     if not head.startswith(b"%PDF"):
         return CheckResult.no(f"Downloads/{name} is not a PDF (it starts with {head!r})")
     return CheckResult.ok(f"Downloads/{name} is a PDF of {path.stat().st_size} bytes")
-
-
-#: This module's checkers. :mod:`pcagent.bench.checkers` builds the library from these lists,
-#: so a checker not named here is not available to tasks.
-CHECKERS: tuple[CheckFunction, ...] = (
-    web_visited,
-    web_searched,
-    web_asked,
-    flight_searched,
-    web_form_submitted,
-    file_downloaded,
-)

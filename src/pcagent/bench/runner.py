@@ -120,7 +120,7 @@ def _run_in(
                 models=models,
                 ablation=ablation,
                 recorder=recorder,
-                remotes=remotes,
+                remotes=remotes or {},
                 start_lock=_START_LOCK,
                 on_sandbox=desktops.append,
                 progress=progress,

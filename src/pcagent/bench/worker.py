@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import threading
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import KW_ONLY, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -34,6 +35,7 @@ if TYPE_CHECKING:
     from pcagent.runtime.record.store import RunStore
 
 
+@dataclass(eq=False)
 class BenchWorker:
     """Everything one worker needs to run ``tasks`` one after another with ``agent``.
 
@@ -44,39 +46,25 @@ class BenchWorker:
     of the model calls of its runs as waits.
     """
 
-    def __init__(
-        self,
-        tasks: Sequence[Task],
-        agent: AgentName,
-        folder: Path,
-        *,
-        config: PcAgentConfig | None = None,
-        models: Any = None,
-        ablation: str = "none",
-        recorder: RunStore | None = None,
-        remotes: Mapping[str, RemoteDesktop] | None = None,
-        start_lock: threading.Lock | None = None,
-        on_sandbox: Callable[[SandboxDesktop], None] | None = None,
-        runs_dir: Path | None = None,
-        progress: Progress | None = None,
-    ) -> None:
-        self.tasks = list(tasks)
-        self.agent = agent
-        self.folder = folder
-        self.config = config
-        self.models = models
-        self.ablation = ablation
-        self.recorder = recorder
-        self.remotes = dict(remotes or {})
-        self.runs_dir = runs_dir
-        self.progress = progress or Progress()
-        self._start_lock = start_lock or threading.Lock()
-        self._on_sandbox = on_sandbox
-        self._stack = contextlib.ExitStack()
-        self.services = Services()
-        self.desktop: SandboxDesktop | None = None
-        self.further: dict[str, TaskEnvironment] = {}
-        self.parts: RunParts | None = None
+    tasks: Sequence[Task]
+    agent: AgentName
+    folder: Path
+    _: KW_ONLY
+    config: PcAgentConfig | None = None
+    models: Any = None
+    ablation: str = "none"
+    recorder: RunStore | None = None
+    remotes: Mapping[str, RemoteDesktop] = field(default_factory=dict)
+    start_lock: threading.Lock = field(default_factory=threading.Lock)
+    on_sandbox: Callable[[SandboxDesktop], None] | None = None
+    runs_dir: Path | None = None
+    progress: Progress = field(default_factory=Progress)
+    # what open() starts, closed again by close()
+    services: Services = field(default_factory=Services, init=False)
+    desktop: SandboxDesktop | None = field(default=None, init=False)
+    further: dict[str, TaskEnvironment] = field(default_factory=dict, init=False)
+    parts: RunParts | None = field(default=None, init=False)
+    _stack: contextlib.ExitStack = field(default_factory=contextlib.ExitStack, init=False)
 
     def __enter__(self) -> BenchWorker:
         return self.open()
@@ -118,12 +106,12 @@ class BenchWorker:
 
     def _start_sandbox(self) -> SandboxDesktop:
         settings = self.config.desktop if self.config is not None else None
-        with self._start_lock:
+        with self.start_lock:
             sandbox = SandboxDesktop(sandbox_config_for(self.services, settings))
             with self.progress.waiting(sandbox_start()):
                 sandbox.start()
-        if self._on_sandbox is not None:
-            self._on_sandbox(sandbox)
+        if self.on_sandbox is not None:
+            self.on_sandbox(sandbox)
         return sandbox
 
     def run(self, task: Task) -> TaskRun:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import inspect
-from collections.abc import Callable
+import typing
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, ParamSpec, TypeVar, get_args
@@ -120,55 +122,75 @@ CONFIGURED_MODEL = ModelChoice()
 R = TypeVar("R")
 Q = ParamSpec("Q")
 
+#: One option a decorator below shows typer: its parameter name, its annotation (type and
+#: ``typer.Option``) and its default.
+OptionSpec = tuple[str, Any, Any]
 
-def takes_model_choice(
-    profile_option: Any = ModelOption,
+
+def takes_in_place(
+    name: str, options: Sequence[OptionSpec], pack: Callable[..., Any]
 ) -> Callable[[Callable[Q, R]], Callable[..., R]]:
-    """Give a command the model options in place of its ``model: ModelChoice`` parameter.
+    """Give a command ``options`` in place of its parameter ``name``, and hand it, as ``name``,
+    the one value ``pack`` makes of their values (given in the order of ``options``).
 
-    typer reads a command's options from its signature, so the wrapper shows typer the five
-    options (``profile_option`` for --model) where ``model`` stands, with the same names,
-    help and defaults as if each command listed them, and hands the command the one value
-    they make."""
+    typer reads a command's options from its signature, so the wrapper shows typer the options
+    where ``name`` stands, with the same names, help and defaults as if the command listed
+    them; a group of options that several commands take is declared once."""
 
-    def options(command: Callable[Q, R]) -> Callable[..., R]:
+    def options_of(command: Callable[Q, R]) -> Callable[..., R]:
         signature = inspect.signature(command, eval_str=True, locals={"ModelChoice": ModelChoice})
-        model_options = [
-            inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=kind, default=None)
-            for name, kind in (
-                ("model", profile_option),
-                ("model_url", ModelUrlOption),
-                ("model_name", ModelNameOption),
-                ("vision", VisionOption),
-                ("api_key_env", ApiKeyEnvOption),
+        shown_options = [
+            inspect.Parameter(
+                option, inspect.Parameter.KEYWORD_ONLY, annotation=kind, default=value
             )
+            for option, kind, value in options
         ]
         parameters: list[inspect.Parameter] = []
         for parameter in signature.parameters.values():
-            if parameter.name == "model":
-                parameters.extend(model_options)
+            if parameter.name == name:
+                parameters.extend(shown_options)
             else:
                 parameters.append(parameter.replace(kind=inspect.Parameter.KEYWORD_ONLY))
         shown = signature.replace(parameters=parameters)
 
         @functools.wraps(command)
-        def with_model(**given: Any) -> R:
-            choice = ModelChoice(
-                given.pop("model", None),
-                given.pop("model_url", None),
-                given.pop("model_name", None),
-                given.pop("vision", None),
-                given.pop("api_key_env", None),
-            )
-            return command(model=choice, **given)  # type: ignore[arg-type]
+        def with_options(**given: Any) -> R:
+            packed = pack(*(given.pop(option) for option, _, _ in options))
+            return command(**{name: packed}, **given)  # type: ignore[arg-type]
 
-        with_model.__signature__ = shown  # type: ignore[attr-defined]
-        with_model.__annotations__ = {
+        with_options.__signature__ = shown  # type: ignore[attr-defined]
+        with_options.__annotations__ = {
             parameter.name: parameter.annotation for parameter in parameters
         } | {"return": signature.return_annotation}
-        return with_model
+        return with_options
 
-    return options
+    return options_of
+
+
+def takes_group(name: str, group: type[Any]) -> Callable[[Callable[Q, R]], Callable[..., R]]:
+    """:func:`takes_in_place` for a group of options declared as a dataclass: each field is an
+    option, its annotation the option's and its default the option's default."""
+    hints = typing.get_type_hints(group, include_extras=True)
+    options = [(one.name, hints[one.name], one.default) for one in dataclasses.fields(group)]
+    return takes_in_place(name, options, group)
+
+
+def takes_model_choice(
+    profile_option: Any = ModelOption,
+) -> Callable[[Callable[Q, R]], Callable[..., R]]:
+    """Give a command the model options (``profile_option`` for --model) in place of its
+    ``model: ModelChoice`` parameter, and hand it the one :class:`ModelChoice` they make."""
+    return takes_in_place(
+        "model",
+        [
+            ("model", profile_option, None),
+            ("model_url", ModelUrlOption, None),
+            ("model_name", ModelNameOption, None),
+            ("vision", VisionOption, None),
+            ("api_key_env", ApiKeyEnvOption, None),
+        ],
+        ModelChoice,
+    )
 
 
 def served_model(

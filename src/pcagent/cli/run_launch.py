@@ -8,6 +8,7 @@ keeping that here means the three commands cannot drift apart.
 from __future__ import annotations
 
 import contextlib
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, NamedTuple
 
@@ -15,8 +16,16 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from pcagent.cli.options import config_with, with_served_model
-from pcagent.cli.run_output import RunOutput, outcome_fields
+from pcagent.cli.options import (
+    CONFIGURED_MODEL,
+    ContinuedModeOption,
+    MaxStepsOption,
+    ModelChoice,
+    config_with,
+    takes_group,
+    with_served_model,
+)
+from pcagent.cli.run_output import JsonOption, QuietOption, RunOutput, outcome_fields, output_mode
 from pcagent.config import PcAgentConfig
 from pcagent.errors import ConfigurationError
 
@@ -61,6 +70,28 @@ class ContinuedChoice(NamedTuple):
     max_steps: int | None
     model: str | None
     served: ServedModel | None
+
+
+@dataclass(frozen=True)
+class ContinueOptions:
+    """The options ``runs resume`` and ``runs rewind`` both take, as the command line gave them
+    (each field is one option, or the model options: see :func:`takes_continue_options`);
+    :func:`continue_run` checks them."""
+
+    mode: ContinuedModeOption = None
+    max_steps: MaxStepsOption = None
+    model: ModelChoice = CONFIGURED_MODEL
+    also: AlsoOption = None
+    also_token: AlsoTokenOption = None
+    certificate: CertificateOption = None
+    quiet: QuietOption = False
+    as_json: JsonOption = False
+
+
+#: Gives ``runs resume`` and ``runs rewind`` the options of :class:`ContinueOptions`, in its
+#: order, in place of their ``options`` parameter (the model options in place of ``model`` by
+#: :func:`~pcagent.cli.options.takes_model_choice`, applied after it).
+takes_continue_options = takes_group("options", ContinueOptions)
 
 
 def log_notice(message: str) -> None:
@@ -127,18 +158,18 @@ def continuing(
 
 
 def continue_run(
-    run_id: str,
-    choice: ContinuedChoice,
-    further: dict[str, tuple[str, Path]],
-    certificate: Path | None,
-    output: RunOutput,
-    go_on: Callable[[RunParts, str], RunOutcome],
+    run_id: str, options: ContinueOptions, go_on: Callable[[RunParts, str], RunOutcome]
 ) -> None:
-    """Continue the recorded run ``run_id`` in a fresh sandbox (with the ``further`` desktops
-    beside it): ``go_on`` gets the run's parts and its full id and carries it on (resume and
-    rewind differ only there); the outcome is reported as ``pcagent run`` reports one."""
+    """Continue the recorded run ``run_id`` in a fresh sandbox (with the further desktops of
+    ``options`` beside it): ``go_on`` gets the run's parts and its full id and carries it on
+    (resume and rewind differ only there); the outcome is reported as ``pcagent run`` reports
+    one."""
+    output = RunOutput(output_mode(options.quiet, options.as_json))
+    model = options.model
+    choice = ContinuedChoice(options.mode, options.max_steps, model.profile, model.served())
+    further = further_desktops(options.also or [], options.also_token or [])
     record, choices = continuing(run_id, choice, output)
-    with output, continued_run(choices, further, certificate, output) as parts:
+    with output, continued_run(choices, further, options.certificate, output) as parts:
         outcome = go_on(parts, record.run_id)
     report_outcome(outcome, choices.config, output)
 

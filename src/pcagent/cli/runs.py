@@ -15,26 +15,16 @@ from rich.markup import escape
 
 from pcagent.cli.errors import reports_errors
 from pcagent.cli.help_conventions import ConventionalGroup
-from pcagent.cli.options import (
-    CONFIGURED_MODEL,
-    ContinuedModeOption,
-    MaxStepsOption,
-    ModelChoice,
-    takes_model_choice,
-)
+from pcagent.cli.options import takes_model_choice
 from pcagent.cli.run_launch import (
-    AlsoOption,
-    AlsoTokenOption,
-    CertificateOption,
-    ContinuedChoice,
+    ContinueOptions,
     RunIdArgument,
     console,
     continue_run,
-    further_desktops,
     log_notice,
+    takes_continue_options,
 )
 from pcagent.cli.run_listing import list_runs, show_run
-from pcagent.cli.run_output import JsonOption, QuietOption, RunOutput, output_mode
 from pcagent.config import load_config
 from pcagent.errors import ConfigurationError
 
@@ -63,17 +53,8 @@ def one_step(step: int | None, old_step: int | None, old_name: str) -> int | Non
 @runs_app.command("resume")
 @reports_errors
 @takes_model_choice()
-def resume_run(
-    run_id: RunIdArgument,
-    mode: ContinuedModeOption = None,
-    max_steps: MaxStepsOption = None,
-    model: ModelChoice = CONFIGURED_MODEL,
-    also: AlsoOption = None,
-    also_token: AlsoTokenOption = None,
-    certificate: CertificateOption = None,
-    quiet: QuietOption = False,
-    as_json: JsonOption = False,
-) -> None:
+@takes_continue_options
+def resume_run(run_id: RunIdArgument, *, options: ContinueOptions) -> None:
     """Continue a killed or stopped run from its last completed step, in a fresh sandbox.
 
     The sandbox is restored to that step; the one a killed run left behind is ended first. A
@@ -81,17 +62,13 @@ def resume_run(
     the configured one unless --model or --model-url names another, as with pcagent run.
 
     Exit status 0: the run finished; 1: it failed; 2: an error before or around it."""
-    output = RunOutput(output_mode(quiet, as_json))
-    choice = ContinuedChoice(mode, max_steps, model.profile, model.served())
-    further = further_desktops(also or [], also_token or [])
-    continue_run(
-        run_id, choice, further, certificate, output, lambda parts, full_id: parts.resume(full_id)
-    )
+    continue_run(run_id, options, lambda parts, full_id: parts.resume(full_id))
 
 
 @runs_app.command("rewind")
 @reports_errors
 @takes_model_choice()
+@takes_continue_options
 def rewind_run(
     run_id: RunIdArgument,
     step: Annotated[
@@ -103,14 +80,8 @@ def rewind_run(
         str | None, typer.Option("--role", help="Hand the running subtask to this role.")
     ] = None,
     guidance: Annotated[str, typer.Option("--guidance", help="Advice for the agents.")] = "",
-    mode: ContinuedModeOption = None,
-    max_steps: MaxStepsOption = None,
-    model: ModelChoice = CONFIGURED_MODEL,
-    also: AlsoOption = None,
-    also_token: AlsoTokenOption = None,
-    certificate: CertificateOption = None,
-    quiet: QuietOption = False,
-    as_json: JsonOption = False,
+    *,
+    options: ContinueOptions,
 ) -> None:
     """Continue a run from its state after step N as a new run, in a fresh sandbox.
 
@@ -123,15 +94,9 @@ def rewind_run(
     to = one_step(step, old_step, "--to")
     if to is None:
         raise ConfigurationError("say which step to go back to: --step N (0: the start)")
-    output = RunOutput(output_mode(quiet, as_json))
-    choice = ContinuedChoice(mode, max_steps, model.profile, model.served())
-    further = further_desktops(also or [], also_token or [])
     continue_run(
         run_id,
-        choice,
-        further,
-        certificate,
-        output,
+        options,
         lambda parts, full_id: parts.session().rewind(full_id, to, role=role, guidance=guidance),
     )
 

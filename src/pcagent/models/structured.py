@@ -13,7 +13,7 @@ import json
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypedDict, TypeVar, Unpack
 
 from pydantic import BaseModel
 
@@ -78,18 +78,22 @@ class StructuredResult(Generic[T]):
         return self.value
 
 
+class AskOptions(TypedDict, total=False):
+    """How one call is asked, declared once so that a model that wraps another (one that
+    watches or counts the calls) passes them on whole. ``role`` selects prompt-cache reuse and
+    accounting (default ""); ``step`` is for accounting only (default None); ``described``
+    (default False) is explained at :meth:`StructuredChatModel.ask`."""
+
+    role: str
+    step: int | None
+    described: bool
+
+
 class ChatModel(Protocol):
-    """What agents depend on. ``role`` selects prompt-cache reuse and accounting; ``step`` is
-    for accounting only."""
+    """What agents depend on: see :class:`AskOptions` for the options of a call."""
 
     def ask(
-        self,
-        messages: Sequence[Message],
-        schema: type[T],
-        *,
-        role: str = "",
-        step: int | None = None,
-        described: bool = False,
+        self, messages: Sequence[Message], schema: type[T], **options: Unpack[AskOptions]
     ) -> StructuredResult[T]: ...
 
     @property

@@ -9,9 +9,10 @@ and what the Decision agent may call.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from types import ModuleType
 
+from pcagent.registry import Registry
 from pcagent.skills import (
     browser,
     calculator,
@@ -40,35 +41,12 @@ _MODULES: tuple[ModuleType, ...] = (
 )
 
 
-class SkillCatalog:
+class SkillCatalog(Registry[Skill]):
     """Skills by name, in the order prompts list them."""
 
-    def __init__(self, skills: Iterable[Skill]) -> None:
-        self._skills: dict[str, Skill] = {}
-        for one in skills:
-            if one.name in self._skills:
-                raise SkillError(f"two skills are named {one.name!r}")
-            self._skills[one.name] = one
-
-    def get(self, name: str) -> Skill:
-        try:
-            return self._skills[name]
-        except KeyError:
-            raise SkillError(
-                f"no skill {name!r}; the skills are: {', '.join(self._skills)}"
-            ) from None
-
-    def names(self) -> list[str]:
-        return list(self._skills)
-
-    def __iter__(self) -> Iterator[Skill]:
-        return iter(self._skills.values())
-
-    def __len__(self) -> int:
-        return len(self._skills)
-
-    def __contains__(self, name: object) -> bool:
-        return name in self._skills
+    error = SkillError
+    duplicate = "two skills are named {name!r}"
+    missing = "no skill {name!r}; the skills are: {names}"
 
     def for_apps(self, apps: Iterable[str], *, language: bool = True) -> SkillCatalog:
         """The skills whose applications are all among ``apps`` (and the language skills when

@@ -8,9 +8,10 @@ failed, stopped), not a guess from the last step; a run without one shows its st
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from pcagent.models.usage import Usage
 from pcagent.runtime.record.events import FinishEvent
 from pcagent.runtime.record.models import ModelCallRecord, RunRecord, StepRecord
 from pcagent.viewer.layout import duration, esc, table, url_part
@@ -57,15 +58,13 @@ def _model_name(value: Any) -> str:
 
 @dataclass
 class RoleCost:
-    """What one role's model calls of a run came to."""
+    """What one role's model calls of a run came to: their ``usage`` (calls, tokens, and the
+    seconds spent waiting in ``latency_s``), how many failed and how many re-asks they took."""
 
     role: str
-    calls: int = 0
+    usage: Usage = field(default_factory=Usage)
     failed: int = 0
     reasked: int = 0
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    seconds: float = 0.0
 
 
 def role_costs(calls: Iterable[ModelCallRecord]) -> list[RoleCost]:
@@ -73,12 +72,14 @@ def role_costs(calls: Iterable[ModelCallRecord]) -> list[RoleCost]:
     costs: dict[str, RoleCost] = {}
     for call in calls:
         cost = costs.setdefault(call.agent, RoleCost(call.agent))
-        cost.calls += 1
+        cost.usage += Usage(
+            prompt_tokens=call.prompt_tokens,
+            completion_tokens=call.completion_tokens,
+            calls=1,
+            latency_s=call.latency_s,
+        )
         cost.failed += 0 if call.ok else 1
         cost.reasked += max(0, len(call.attempts) - 1)
-        cost.prompt_tokens += call.prompt_tokens
-        cost.completion_tokens += call.completion_tokens
-        cost.seconds += call.latency_s
     return list(costs.values())
 
 
@@ -112,25 +113,24 @@ def cost_html(
     costs = role_costs(calls)
     rows = [
         f'<tr class="role-cost" data-role="{esc(cost.role)}"><td>{esc(cost.role)}</td>'
-        f"<td>{esc(models.get(cost.role) or fallback)}</td><td>{cost.calls}</td>"
-        f"<td>{cost.reasked}</td><td>{cost.failed}</td><td>{cost.prompt_tokens}</td>"
-        f"<td>{cost.completion_tokens}</td><td>{duration(cost.seconds)}</td></tr>"
+        f"<td>{esc(models.get(cost.role) or fallback)}</td><td>{cost.usage.calls}</td>"
+        f"<td>{cost.reasked}</td><td>{cost.failed}</td><td>{cost.usage.prompt_tokens}</td>"
+        f"<td>{cost.usage.completion_tokens}</td><td>{duration(cost.usage.latency_s)}</td></tr>"
         for cost in costs
     ]
+    total = sum((cost.usage for cost in costs), Usage())
     if costs:
         rows.append(
             '<tr class="role-cost-total"><th>all</th><th></th>'
-            f"<th>{sum(c.calls for c in costs)}</th><th>{sum(c.reasked for c in costs)}</th>"
-            f"<th>{sum(c.failed for c in costs)}</th>"
-            f"<th>{sum(c.prompt_tokens for c in costs)}</th>"
-            f"<th>{sum(c.completion_tokens for c in costs)}</th>"
-            f"<th>{duration(sum(c.seconds for c in costs))}</th></tr>"
+            f"<th>{total.calls}</th><th>{sum(c.reasked for c in costs)}</th>"
+            f"<th>{sum(c.failed for c in costs)}</th><th>{total.prompt_tokens}</th>"
+            f"<th>{total.completion_tokens}</th><th>{duration(total.latency_s)}</th></tr>"
         )
     acting = sum(step.duration_ms for step in steps) / 1000
     totals = (
         f'<p class="muted" id="run-time">{len(steps)} steps · {run.tokens} tokens · run time '
         f"{duration(run_seconds)} · steps {duration(acting)}"
-        + (f" · waiting for models {duration(sum(c.seconds for c in costs))}" if costs else "")
+        + (f" · waiting for models {duration(total.latency_s)}" if costs else "")
         + "</p>"
     )
     if not costs:

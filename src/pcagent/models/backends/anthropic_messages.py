@@ -14,7 +14,7 @@ from typing import Any
 import anthropic
 
 from pcagent.models.backend import ChatRequest, Completion
-from pcagent.models.backends.wire import HttpAdapter, image_base64, sdk_error
+from pcagent.models.backends.wire import HttpAdapter, image_base64
 from pcagent.models.messages import ImagePart, Message
 
 DEFAULT_KEY_ENV = "ANTHROPIC_API_KEY"
@@ -26,6 +26,10 @@ class AnthropicBackend(HttpAdapter):
 
     provider = "Anthropic"
     default_key_env = DEFAULT_KEY_ENV
+    sdk = anthropic
+    unreachable_hint = "check the network or base_url in {setting}"
+    # 529: Anthropic's "overloaded"
+    transient_statuses = (408, 409, 529)
     _client: anthropic.Anthropic
 
     def _connect(self, key: str, base_url: str | None, timeout_s: float) -> anthropic.Anthropic:
@@ -55,14 +59,7 @@ class AnthropicBackend(HttpAdapter):
         try:
             response = self._client.messages.create(**arguments)
         except anthropic.AnthropicError as error:
-            raise sdk_error(
-                error,
-                anthropic,
-                where=self._where,
-                key_env=self._key_env,
-                unreachable_hint=f"check the network or base_url in {self._setting}",
-                transient_statuses=(408, 409, 529),
-            ) from error
+            raise self.sdk_failure(error) from error
         text_parts: list[str] = []
         for block in response.content:
             if block.type == "tool_use" and block.name == _TOOL_NAME:

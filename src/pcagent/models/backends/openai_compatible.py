@@ -13,7 +13,7 @@ import openai
 
 from pcagent.errors import ModelRequestError, ModelTransientError
 from pcagent.models.backend import ChatRequest, Completion
-from pcagent.models.backends.wire import HttpAdapter, data_url, sdk_error
+from pcagent.models.backends.wire import HttpAdapter, data_url
 from pcagent.models.messages import ImagePart, Message
 
 DEFAULT_KEY_ENV = "OPENAI_API_KEY"
@@ -25,6 +25,9 @@ class OpenAICompatibleBackend(HttpAdapter):
     provider = "OpenAI"
     default_key_env = DEFAULT_KEY_ENV
     key_advice = " or set base_url to an OpenAI-compatible server"
+    sdk = openai
+    unreachable_hint = "is the server running? Check base_url in {setting}"
+    reports_too_long = True
     _client: openai.OpenAI
     #: Set False, for this adapter only, once the server refuses the ``json_schema`` format.
     _schema_format_supported = True
@@ -62,15 +65,7 @@ class OpenAICompatibleBackend(HttpAdapter):
         try:
             response = self._client.chat.completions.create(**arguments)
         except openai.OpenAIError as error:
-            raise sdk_error(
-                error,
-                openai,
-                where=self._where,
-                key_env=self._key_env,
-                unreachable_hint=f"is the server running? Check base_url in {self._setting}",
-                transient_statuses=(408, 409),
-                read_too_long=True,
-            ) from error
+            raise self.sdk_failure(error) from error
         if not response.choices:
             raise ModelTransientError(f"{self._where} returned no choices")
         choice = response.choices[0]

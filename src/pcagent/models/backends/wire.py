@@ -47,40 +47,6 @@ def resolve_api_key(explicit: str, key_env: str, base_url: str, missing: str) ->
     return "not-needed"
 
 
-def sdk_error(
-    error: Exception,
-    sdk: ModuleType,
-    *,
-    where: str,
-    key_env: str,
-    unreachable_hint: str,
-    transient_statuses: tuple[int, ...],
-    read_too_long: bool = False,
-) -> Exception:
-    """The pcagent error for an SDK's ``error``: transient (retry), authentication or request.
-
-    ``sdk`` is the ``openai`` or ``anthropic`` module; their error classes share names.
-    ``read_too_long`` reads the refusal's body for a prompt that does not fit the context.
-    """
-    if isinstance(error, sdk.APITimeoutError):
-        return ModelTransientError(f"{where} did not answer in time: {error}")
-    if isinstance(error, sdk.APIConnectionError):
-        return ModelTransientError(f"cannot reach {where} ({error}); {unreachable_hint}")
-    if isinstance(error, (sdk.AuthenticationError, sdk.PermissionDeniedError)):
-        return ModelAuthenticationError(f"{where} rejected the API key from {key_env}: {error}")
-    if isinstance(error, sdk.RateLimitError):
-        return ModelTransientError(f"{where} is rate limiting: {error}")
-    if isinstance(error, sdk.APIStatusError):
-        status = error.status_code
-        if status >= 500 or status in transient_statuses:
-            return ModelTransientError(f"{where} failed (HTTP {status}): {error}")
-        too_long = prompt_too_long(where, error.body) if read_too_long else None
-        if too_long is not None:
-            return too_long
-        return ModelRequestError(f"{where} refused the request (HTTP {status}): {error}")
-    return ModelRequestError(f"{where}: {error}")
-
-
 class HttpAdapter:
     """The settings every hosted-API adapter takes, and its SDK client.
 
@@ -95,6 +61,14 @@ class HttpAdapter:
     default_key_env: ClassVar[str]
     #: What else the missing-key error suggests.
     key_advice: ClassVar[str] = ""
+    #: The SDK module (``openai`` or ``anthropic``): their error classes share names.
+    sdk: ClassVar[ModuleType]
+    #: What a message about an unreachable API asks to check (``{setting}``: the profile).
+    unreachable_hint: ClassVar[str]
+    #: HTTP statuses under 500 by which the API says "try again".
+    transient_statuses: ClassVar[tuple[int, ...]] = (408, 409)
+    #: Whether a refusal's body may say that the prompt does not fit the model's context.
+    reports_too_long: ClassVar[bool] = False
 
     def __init__(
         self,
@@ -128,6 +102,31 @@ class HttpAdapter:
     @property
     def info(self) -> BackendInfo:
         return self._info
+
+    def sdk_failure(self, error: Exception) -> Exception:
+        """The pcagent error for an SDK's ``error``: transient (retry), authentication or
+        request (or the prompt too long, where :attr:`reports_too_long`)."""
+        sdk, where = self.sdk, self._where
+        if isinstance(error, sdk.APITimeoutError):
+            return ModelTransientError(f"{where} did not answer in time: {error}")
+        if isinstance(error, sdk.APIConnectionError):
+            hint = self.unreachable_hint.format(setting=self._setting)
+            return ModelTransientError(f"cannot reach {where} ({error}); {hint}")
+        if isinstance(error, (sdk.AuthenticationError, sdk.PermissionDeniedError)):
+            return ModelAuthenticationError(
+                f"{where} rejected the API key from {self._key_env}: {error}"
+            )
+        if isinstance(error, sdk.RateLimitError):
+            return ModelTransientError(f"{where} is rate limiting: {error}")
+        if isinstance(error, sdk.APIStatusError):
+            status = error.status_code
+            if status >= 500 or status in self.transient_statuses:
+                return ModelTransientError(f"{where} failed (HTTP {status}): {error}")
+            too_long = prompt_too_long(where, error.body) if self.reports_too_long else None
+            if too_long is not None:
+                return too_long
+            return ModelRequestError(f"{where} refused the request (HTTP {status}): {error}")
+        return ModelRequestError(f"{where}: {error}")
 
     def close(self) -> None:
         self._client.close()

@@ -15,7 +15,7 @@ from typing import Any, Protocol
 
 from PIL import Image
 
-from pcagent.agents.manager import Manager, PlanOutcome, single_subtask_plan
+from pcagent.agents.manager import Manager, PlanOutcome, Replanning, single_subtask_plan
 from pcagent.agents.plan import SubtaskSpec
 from pcagent.agents.progress import ProgressAgent, ProgressInput, ProgressReport
 from pcagent.agents.reflection import Reflection, ReflectionAgent, ReflectionInput
@@ -53,15 +53,7 @@ class Planner(Protocol):
 
     def plan(self, instruction: str) -> PlanOutcome: ...
 
-    def replan(
-        self,
-        instruction: str,
-        finished: Sequence[SubtaskSpec],
-        hub: Mapping[str, str],
-        failed: SubtaskSpec,
-        reason: str,
-        step: int,
-    ) -> PlanOutcome: ...
+    def replan(self, replanning: Replanning, step: int) -> PlanOutcome: ...
 
 
 class ExperienceSource(Protocol):
@@ -112,16 +104,8 @@ class ManagerPlanner:
     def plan(self, instruction: str) -> PlanOutcome:
         return self._manager().plan(instruction, step=0)
 
-    def replan(
-        self,
-        instruction: str,
-        finished: Sequence[SubtaskSpec],
-        hub: Mapping[str, str],
-        failed: SubtaskSpec,
-        reason: str,
-        step: int,
-    ) -> PlanOutcome:
-        return self._manager().replan(instruction, list(finished), hub, failed, reason, step=step)
+    def replan(self, replanning: Replanning, step: int) -> PlanOutcome:
+        return self._manager().replan(replanning, step=step)
 
 
 @dataclass

@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from pcagent import actions as act
+from pcagent.agents.manager import Replanning
 from pcagent.agents.plan import SubtaskSpec
 from pcagent.agents.progress import ProgressInput, ProgressReport
 from pcagent.config import InteractionMode
@@ -274,9 +275,8 @@ class SubtaskBook:
         the failed one waits for its replacements instead."""
         store_counters(checkpoint, self.policy.replanned(counters_of(checkpoint)))
         finished = [s for s in checkpoint.subtasks if checkpoint.status[s.id] == "done"]
-        outcome = self.parts.planner.replan(
-            checkpoint.instruction, finished, checkpoint.hub, subtask, reason, step + 1
-        )
+        replanning = Replanning(checkpoint.instruction, finished, checkpoint.hub, subtask, reason)
+        outcome = self.parts.planner.replan(replanning, step + 1)
         checkpoint.end_subtask("failed")
         kept = [s for s in checkpoint.subtasks if checkpoint.status[s.id] != "pending"]
         pending = [s for s in checkpoint.subtasks if checkpoint.status[s.id] == "pending"]

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol, TypeVar, runtime_checkable
+from typing import Protocol, TypeVar, Unpack, runtime_checkable
 
 from pydantic import BaseModel
 
 from pcagent.models.backend import BackendInfo
 from pcagent.models.messages import Message
-from pcagent.models.structured import ChatModel, StructuredResult
+from pcagent.models.structured import AskOptions, ChatModel, StructuredResult
 from pcagent.runtime.loop.parts import AgentModels
 from pcagent.runtime.loop.progress import Progress, model_call
 from pcagent.runtime.record.models import RoleModel
@@ -49,17 +49,11 @@ class WatchedModel:
         return self.inner.info
 
     def ask(
-        self,
-        messages: Sequence[Message],
-        schema: type[T],
-        *,
-        role: str = "",
-        step: int | None = None,
-        described: bool = False,
+        self, messages: Sequence[Message], schema: type[T], **options: Unpack[AskOptions]
     ) -> StructuredResult[T]:
         self.asking()
         with self.progress.waiting(model_call(self.role, self.profile, self.inner.info.name)):
-            return self.inner.ask(messages, schema, role=role, step=step, described=described)
+            return self.inner.ask(messages, schema, **options)
 
 
 @dataclass

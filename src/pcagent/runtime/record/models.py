@@ -114,17 +114,8 @@ class StepResult(BaseModel):
 
     @classmethod
     def of(cls, result: ActionResult) -> StepResult:
-        """The record of what an environment reported."""
-        return cls(
-            ok=result.ok,
-            message=result.message,
-            answer=result.answer,
-            output=result.output,
-            verified=result.verified,
-            finished=result.finished,
-            settled=result.settled,
-            duration_ms=result.duration_ms,
-        )
+        """The record of what an environment reported: each of its fields, by the same name."""
+        return cls(**result.model_dump())
 
     @classmethod
     def failure(cls, error: BaseException, *, refused: bool = False) -> StepResult:
