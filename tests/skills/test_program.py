@@ -98,6 +98,13 @@ def test_references_are_resolved_from_earlier_values_or_named_as_missing() -> No
         resolve({"time": {"from": "s2", "key": "hour"}}, values)
     with pytest.raises(PlanError, match="s3 has no value"):
         resolve({"time": {"from": "s3"}}, values)
+    # An object of one named value, referred to whole, is that value; of two, the object.
+    values["s4"] = {"label": "a", "value": 2}
+    assert resolve({"a": {"from": "s2"}, "b": "at {s2}", "c": {"from": "s4"}}, values) == {
+        "a": "10:15",
+        "b": "at 10:15",
+        "c": {"label": "a", "value": 2},
+    }
 
 
 def test_a_key_must_be_a_field_the_referred_step_gives() -> None:
@@ -146,6 +153,7 @@ def test_an_expression_computes_with_found_values_filled_in_as_plain_numbers() -
     as the pages wrote them, they reach the calculator as numbers."""
     catalog = default_catalog().for_apps(APPS)
     step = {"id": "s3", "skill": "calculate", "args": {"expression": "{s1.price} - {s2}"}}
+    # ("{s2}": the one value s2 picked out, as the Manager writes it)
     check_program(
         _program(
             {
@@ -170,7 +178,7 @@ def test_an_expression_computes_with_found_values_filled_in_as_plain_numbers() -
     )
     grammar = branch["properties"]["args"]["properties"]["expression"]["anyOf"][0]["pattern"]
     assert re.fullmatch(grammar, "{s1.price} - {s2}") and re.fullmatch(grammar, "(3 + 4) * 2")
-    filled = resolve(step["args"], {"s1": {"price": "$1,299.00"}, "s2": "−999"})  # type: ignore[arg-type]
+    filled = resolve(step["args"], {"s1": {"price": "$1,299.00"}, "s2": {"x": "−999"}})  # type: ignore[arg-type]
     assert Calculate.model_validate(filled).expression == "1299.00 - -999"
     with pytest.raises(ValueError):
         Calculate.model_validate({"expression": "{s1.price} - 2"})  # never run unfilled

@@ -157,16 +157,10 @@ def program_schema(
         for branch in branches:
             branch["properties"]["environment"] = {"enum": list(environments)}
             branch["required"].append("environment")
+    steps = {"type": "array", "items": {"anyOf": branches}, "minItems": 1, "maxItems": MAX_STEPS}
     return {
         "type": "object",
-        "properties": {
-            "steps": {
-                "type": "array",
-                "items": {"anyOf": branches},
-                "minItems": 1,
-                "maxItems": MAX_STEPS,
-            }
-        },
+        "properties": {"steps": steps},
         "required": ["steps"],
         "additionalProperties": False,
         "$defs": definitions,
@@ -317,7 +311,8 @@ def _argument_problems(
 
 
 def resolve(args: Mapping[str, JsonValue], values: Mapping[str, JsonValue]) -> dict[str, Any]:
-    """The arguments with every reference replaced by the value it names.
+    """The arguments with every reference replaced by the value it names (an object of one
+    named value, referred to whole, gives that value).
 
     Raises :class:`PlanError` when a referenced value or key does not exist (yet)."""
 
@@ -328,7 +323,9 @@ def resolve(args: Mapping[str, JsonValue], values: Mapping[str, JsonValue]) -> d
         value = values[source]
         key = reference.get("key")
         if not key:
-            return value
+            # One value picked out under one name ({"price": "$5"}) stands for that value.
+            one = list(value.values()) if isinstance(value, dict) else []
+            return one[0] if len(one) == 1 else value
         if isinstance(value, dict) and key in value:
             return value[key]
         raise PlanError(f"step {source}'s value has no {key!r}: {json.dumps(value)[:200]}")
