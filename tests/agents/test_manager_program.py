@@ -7,7 +7,7 @@ import json
 
 from tests.agents.scripted import ScriptedModels
 
-from pcagent.agents.manager import Manager, Replanning
+from pcagent.agents.manager import PROGRAM_ATTEMPTS, Manager, Replanning
 from pcagent.agents.plan import SubtaskSpec
 from pcagent.errors import PromptTooLongError
 from pcagent.skills import SkillCatalog, default_catalog
@@ -41,9 +41,11 @@ def test_a_program_becomes_the_plan_with_its_calls_and_the_skills_in_the_prompt(
 
 def test_an_invalid_program_is_re_asked_with_its_problems_then_falls_back() -> None:
     wrong = {"id": "s1", "skill": "set_alarm", "args": {"time": {"from": "s9"}}}
-    models = ScriptedModels(manager=[_reply(wrong), _reply(wrong)])
+    models = ScriptedModels(manager=[_reply(wrong)] * PROGRAM_ATTEMPTS)
     outcome = _manager(models).plan("set it")
-    second_request = models.backends["manager"].requests[1].messages[-1].text
+    requests = models.backends["manager"].requests
+    assert len(requests) == PROGRAM_ATTEMPTS == 3
+    second_request = requests[1].messages[-1].text
     assert "unusable" in second_request and "s9" in second_request
     assert outcome.fallback and "s9" in outcome.problem
     (only,) = outcome.plan.subtasks
@@ -88,7 +90,7 @@ def test_a_replan_that_repeats_the_failed_call_is_re_asked_then_retried_through_
     assert not outcome.fallback and outcome.plan.subtasks[0].args == other["args"]
     asked_again = models.backends["manager"].requests[1].messages[-1].text
     assert "repeats the call of s1 that just failed" in asked_again
-    models = ScriptedModels(manager=[_reply(again), _reply(again)])
+    models = ScriptedModels(manager=[_reply(again)] * PROGRAM_ATTEMPTS)
     outcome = _manager(models).replan(Replanning("x", [], {}, failed, "no alarm seen"))
     (retry,) = outcome.plan.subtasks
     assert outcome.fallback and (retry.id, retry.skill, retry.args) == ("s2", "", {})

@@ -11,6 +11,7 @@ from tests.runtime import scripts
 from tests.runtime.memory_desktop import MemoryDesktop
 from typer.testing import CliRunner
 
+from pcagent.agents.manager import PROGRAM_ATTEMPTS
 from pcagent.cli import app
 from pcagent.config import PcAgentConfig, RunConfig
 from pcagent.models.backends.scripted import ScriptedBackend
@@ -96,14 +97,14 @@ def test_an_extracted_title_passed_as_a_time_is_read_from_its_line(tmp_path: Pat
 
 
 def test_an_unusable_program_is_recorded_with_its_problem(tmp_path: Path) -> None:
-    """Twice a step of a skill that does not exist: the run goes on as one GUI subtask, and the
+    """Every time a step of a skill that does not exist: the run goes on as one GUI subtask, and the
     plan event says why, for `runs show` and the viewer."""
     home = tmp_path / "home"
     home.mkdir()
     unusable = json.dumps({"steps": [{"id": "s1", "skill": "teleport", "args": {}}]})
     give_up = scripts.decision({"kind": "fail", "reason": "nothing to do"})
     models = scripts.usual_models(ScriptedBackend([give_up]), unusable)
-    models.backends["manager"] = ScriptedBackend([unusable, unusable])
+    models.backends["manager"] = ScriptedBackend([unusable] * PROGRAM_ATTEMPTS)
     config = PcAgentConfig(data_dir=tmp_path, run=RunConfig(max_steps=1, listing_limit=0))
     store = RunStore(tmp_path / "runs")
     outcome = RunSession(MemoryDesktop(home), models, store, config).start("whatever")

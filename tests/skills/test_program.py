@@ -135,6 +135,21 @@ def test_each_file_skill_takes_only_its_own_kind_of_file() -> None:
             _program({"id": "s1", "skill": "write_text_file", "args": write}), catalog, apps
         )
     check_program(_program({"id": "s1", "skill": "write_document", "args": write}), catalog, apps)
+    # A workbook saved under a text file's name is refused with the name it should have.
+    sheet = {"rows": [["a", 1]], "save_as": "Documents/population.txt"}
+    with pytest.raises(PlanError, match=r"a new one would be Documents/population\.xlsx"):
+        check_program(
+            _program({"id": "s1", "skill": "fill_cells", "args": sheet}),
+            catalog,
+            [*apps, "spreadsheet"],
+        )
+    for fine in ("", "Documents/population", "Documents/population.ods"):
+        sheet["save_as"] = fine
+        check_program(
+            _program({"id": "s1", "skill": "fill_cells", "args": sheet}),
+            catalog,
+            [*apps, "spreadsheet"],
+        )
 
 
 def test_slots_in_a_text_take_earlier_values_and_are_checked_like_references() -> None:

@@ -3,8 +3,8 @@
 The model reads the instruction and writes a :class:`~pcagent.agents.program.Program` under a
 grammar made from the skills' parameter schemas: a skill call per step where a skill fits, a GUI
 task in words for the Decision loop where none does, arguments as literals or references to
-earlier steps. The program is validated before anything runs and re-asked once with the
-problems; if it is still unusable, the whole instruction becomes one GUI task, so a weak model
+earlier steps. The program is validated before anything runs and re-asked (twice at most) with
+the problems; if it is still unusable, the whole instruction becomes one GUI task, so a weak model
 degrades the run instead of ending it. Nothing here reads the instruction's words: the model
 does.
 """
@@ -28,6 +28,11 @@ from pcagent.agents.prompting import render
 from pcagent.errors import PlanError, PromptTooLongError
 from pcagent.models.messages import Message
 from pcagent.skills import SkillCatalog
+
+#: Programs asked for before the whole instruction becomes one GUI task: each re-ask names the
+#: problems (a path of the wrong kind, a reference to a missing step), which a small model
+#: often fixes one at a time, and a program call costs far less than a GUI run of the task.
+PROGRAM_ATTEMPTS = 3
 
 
 @dataclass(frozen=True)
@@ -179,7 +184,7 @@ class Manager(Agent):
         messages = [Message.system(system), Message.user(user)]
         reply_type = program_reply_type(self.skills, apps, list(self.environments))
         problem = ""
-        for attempt in range(2):
+        for attempt in range(PROGRAM_ATTEMPTS):
             result = self.ask(messages, reply_type, step)
             if result.value is None:
                 problem = result.failure.message if result.failure else "no reply"

@@ -82,11 +82,18 @@ DOCUMENT_SUFFIXES = frozenset({".docx", ".odt", ".doc", ".rtf"})
 SHEET_SUFFIXES = frozenset({".xlsx", ".ods", ".xls", ".csv"})
 
 
-def _suffix_in(allowed: frozenset[str], kind: str, other: str) -> AfterValidator:
+def _suffix_in(allowed: frozenset[str], kind: str, other: str, usual: str) -> AfterValidator:
+    """Refuses a path of another kind of file, saying what a path of the right kind looks like
+    (the planner most often adds ".txt" to a name the user gave without one)."""
+
     def check(path: str) -> str:
-        suffix = PurePosixPath(path).suffix.lower()
-        if suffix not in allowed:
-            raise ValueError(f"{path} is not {kind}; {other}")
+        file = PurePosixPath(path)
+        if file.suffix.lower() not in allowed:
+            endings = ", ".join(sorted(s for s in allowed if s))
+            raise ValueError(
+                f"{path} is not {kind} (ending in {endings}; a new one would be "
+                f"{file.with_suffix(usual)}); {other}"
+            )
         return path
 
     return AfterValidator(check)
@@ -98,10 +105,20 @@ TextFilePath = Annotated[
         TEXT_SUFFIXES,
         "a plain-text file",
         "documents are read_document/format_paragraphs/write_document, workbooks read_sheet",
+        ".txt",
     ),
 ]
 DocumentPath = Annotated[
     str,
-    _suffix_in(DOCUMENT_SUFFIXES, "a word-processor document", "text files are read_text_file"),
+    _suffix_in(
+        DOCUMENT_SUFFIXES, "a word-processor document", "text files are read_text_file", ".docx"
+    ),
 ]
-SheetPath = Annotated[str, _suffix_in(SHEET_SUFFIXES, "a workbook", "documents are read_document")]
+SheetPath = Annotated[
+    str, _suffix_in(SHEET_SUFFIXES, "a workbook", "documents are read_document", ".xlsx")
+]
+#: A workbook to save to: empty (in place) or without a suffix (the default format) too.
+SheetTarget = Annotated[
+    str,
+    _suffix_in(SHEET_SUFFIXES | {""}, "a workbook", "documents are write_document", ".xlsx"),
+]

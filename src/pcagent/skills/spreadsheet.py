@@ -10,7 +10,7 @@ from pydantic import Field
 from pcagent import actions as act
 from pcagent.app_actions import SheetOpen, SheetRead, SheetSave, SheetSet, SheetSort
 from pcagent.skills.base import SkillContext, SkillParameters, SkillResult, skill
-from pcagent.skills.common import SheetPath, do, home_file, opened_and_read
+from pcagent.skills.common import SheetPath, SheetTarget, do, home_file, opened_and_read
 
 _Workbook = Annotated[
     SheetPath, Field(min_length=1, max_length=400, description='e.g. "Documents/a.xlsx".')
@@ -21,13 +21,15 @@ Cell = str | float
 
 
 class FillCells(SkillParameters):
-    path: str = Field(
+    path: SheetTarget = Field(
         "", max_length=400, description='Workbook to open first, e.g. "Documents/a.xlsx"; '
         "empty: a new sheet.",
     )  # fmt: skip
     cell: str = Field("A1", pattern=r"^[A-Za-z]{1,3}[1-9][0-9]{0,6}$", description="Top-left.")
     rows: list[list[Cell]] = Field(min_length=1, description='e.g. [["Name", "Price"], ["A", 3]].')
-    save_as: str = Field("", max_length=400, description="Path to save under; empty: in place.")
+    save_as: SheetTarget = Field(
+        "", max_length=400, description="Path to save under; empty: in place."
+    )
 
 
 @skill(
