@@ -8,6 +8,7 @@ import json
 from tests.agents.scripted import ScriptedModels
 
 from pcagent.agents import Manager
+from pcagent.agents.manager import PROGRAM_ATTEMPTS
 from pcagent.env.apps import app_infos
 from pcagent.skills import default_catalog
 
@@ -69,7 +70,7 @@ def test_one_desktop_plans_name_none() -> None:
 
 def test_the_fallback_works_on_the_first_desktop() -> None:
     wrong = program(step("s1", "calculator", "phone"))
-    models = ScriptedModels(manager=[wrong, wrong])
+    models = ScriptedModels(manager=[wrong] * PROGRAM_ATTEMPTS)
     outcome = manager(models).plan("compute it")
     assert outcome.fallback
     assert [s.environment for s in outcome.plan.subtasks] == ["workstation"]
