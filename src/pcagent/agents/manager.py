@@ -88,8 +88,9 @@ class Manager(Agent):
         """The program for ``instruction``."""
         remembered = self.memory(instruction) if self.memory is not None else ""
         context = (
-            "Programs of similar earlier tasks that succeeded (their values differ: use this "
-            f"instruction's own):\n{remembered}\n"
+            "Programs of the most similar earlier tasks that succeeded, nearest first (they "
+            "show how such a task is written; their tasks and values differ: do what this "
+            f"instruction asks, with its own values):\n{remembered}\n"
             if remembered
             else ""
         )

@@ -29,8 +29,13 @@ from pcagent.experience.screens import Screen, title_shape
 
 #: A page at least this similar to the current screen counts as "a page like this".
 MIN_PAGE_COSINE = 0.75
-#: An earlier instruction at least this similar lends its program to the Manager.
-MIN_PLAN_COSINE = 0.55
+#: An earlier instruction at least this similar lends its program to the Manager. Requests of
+#: no kind pcagent does (the weather on Mars, a joke, music) score 0.16-0.22 against 300
+#: training programs with MiniLM; a long task of several applications scores 0.26-0.72 with its
+#: nearest, most often below 0.5, and is still shown how a task with its applications and
+#: skills is written (0.55 showed a program to 8 of the 25 tasks; the Manager then wrote,
+#: unaided, text-file skills for a spreadsheet). Measured 2026-11-26, docs/experience.md.
+MIN_PLAN_COSINE = 0.3
 #: Programs shown to the Manager (the nearest instructions').
 PLANS_SHOWN = 3
 #: A literal text in a shown program longer than this is cut (a note's text, a mail's body): the
