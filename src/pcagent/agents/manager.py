@@ -25,6 +25,7 @@ from pcagent.agents.program import (
     program_reply_type,
 )
 from pcagent.agents.prompting import render
+from pcagent.agents.reference_shapes import one_value_for_a_list
 from pcagent.errors import PlanError, PromptTooLongError
 from pcagent.models.messages import Message
 from pcagent.skills import SkillCatalog
@@ -219,6 +220,9 @@ class Manager(Agent):
             list(self.environments) if self._several_desktops else (),
             known=known,
         )
+        misfits = one_value_for_a_list(program, self.skills)
+        if misfits:
+            raise PlanError("; ".join(misfits))
 
     def _plan_of(self, program: Program) -> Plan:
         plan = program_plan(program, self.skills)

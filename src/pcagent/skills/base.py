@@ -130,6 +130,9 @@ class Skill(Generic[P]):
     #: Parameters holding paths in HOME that the skill writes (changes or replaces): the effect
     #: checks let exactly those files change in its step.
     writes: tuple[str, ...] = ()
+    #: The value is a list (labels in order, moved paths): it may fill a parameter that takes
+    #: a list; other skills' values are one value or an object of named values.
+    gives_list: bool = False
 
     def validate(self, args: dict[str, Any]) -> P:
         """The parameters, validated; :class:`SkillError` naming each bad field otherwise."""
@@ -195,6 +198,7 @@ def skill(
     value_keys: tuple[str, ...] = (),
     keys_argument: str = "",
     writes: tuple[str, ...] = (),
+    gives_list: bool = False,
 ) -> Callable[[Callable[[SkillContext, P], SkillResult]], Skill[P]]:
     """Declare the decorated function as a skill named after it, taking the parameter model its
     second parameter is annotated with; the module's :class:`Skill` objects are collected by
@@ -212,6 +216,7 @@ def skill(
             value_keys=value_keys,
             keys_argument=keys_argument,
             writes=writes,
+            gives_list=gives_list,
         )
 
     return declare

@@ -43,6 +43,7 @@ class MoveFiles(SkillParameters):
     "of a folder with a name ending.",
     apps=(APP,),
     returns="the paths now in the folder",
+    gives_list=True,
 )
 def move_files(context: SkillContext, parameters: MoveFiles) -> SkillResult:
     chosen = list(parameters.files)

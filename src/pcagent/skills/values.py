@@ -155,6 +155,7 @@ class SortItems(SkillParameters):
 @skill(
     "Labelled values in order of their value; the result is the list of labels in that order.",
     returns="list of labels",
+    gives_list=True,
 )
 def sort_items(context: SkillContext, parameters: SortItems) -> SkillResult:
     ordered = sorted(parameters.items, key=lambda item: item.value, reverse=parameters.descending)

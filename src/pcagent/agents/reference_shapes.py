@@ -1,0 +1,56 @@
+"""A whole value passed where a list is wanted: caught before anything runs.
+
+A small planner passes a text on as if it were a list: the file it just read as the items to
+sort, a document's paragraphs as the paragraphs to format, an extracted value as the rows of a
+sheet. The program validates (a reference may stand for any argument), and the step fails at
+run time with a type error the re-plan cannot use. A skill says whether its value is a list
+(``gives_list``); a reference to any other skill's value, or to one named value of it, passed
+to a parameter that takes only a list, is a problem the Manager is re-asked with, naming what
+that step gives. GUI steps' values are not judged (their outputs are whatever was read).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pcagent.agents.program import GUI, Program, is_reference
+from pcagent.skills import SkillCatalog
+
+
+def _takes_only_lists(schema: dict[str, Any]) -> bool:
+    if schema.get("type") == "array":
+        return True
+    options = schema.get("anyOf")
+    if not options:
+        return False
+    kinds = [option.get("type") for option in options]
+    return "array" in kinds and all(kind in ("array", "null") for kind in kinds)
+
+
+def one_value_for_a_list(program: Program, catalog: SkillCatalog) -> list[str]:
+    """A problem for each argument that takes a list and is given a reference to one value."""
+    gives: dict[str, str] = {}  # step id -> its skill (GUI steps left out)
+    problems: list[str] = []
+    for step in program.steps:
+        if step.skill == GUI or step.skill not in catalog:
+            continue
+        one = catalog.get(step.skill)
+        properties = one.parameters.model_json_schema().get("properties", {})
+        for name, value in step.args.items():
+            if not is_reference(value) or not _takes_only_lists(properties.get(name, {})):
+                continue
+            source, key = value["from"], value.get("key", "")  # type: ignore[index,union-attr]
+            producer = gives.get(source)
+            if producer is None:
+                continue  # a GUI step, or a step that is not there (named by check_program)
+            made = catalog.get(producer)
+            if made.gives_list and not key:
+                continue
+            what = f"{source}.{key}" if key else source
+            problems.append(
+                f"{step.id}: {name} takes a list, and {what} is one value "
+                f"({producer} gives {made.returns or 'one value'}): write the list, each item "
+                "a literal or a reference to one value"
+            )
+        gives[step.id] = step.skill
+    return problems

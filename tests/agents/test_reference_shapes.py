@@ -1,0 +1,72 @@
+"""One value passed where a list is wanted is named before anything runs, and the Manager is
+re-asked with it (the real skills' declarations; scripted replies for the Manager)."""
+
+from __future__ import annotations
+
+import json
+
+from tests.agents.scripted import ScriptedModels
+
+from pcagent.agents.manager import Manager
+from pcagent.agents.program import Program, ProgramStep
+from pcagent.agents.reference_shapes import one_value_for_a_list
+from pcagent.bench.generate import generate_tasks
+from pcagent.skills import default_catalog
+
+READ = {"id": "s1", "skill": "read_text_file", "args": {"path": "Documents/prices.txt"}}
+
+
+def _program(*steps: dict[str, object]) -> Program:
+    return Program(steps=[ProgramStep.model_validate(step) for step in steps])
+
+
+def _sort(items: object) -> dict[str, object]:
+    return {"id": "s3", "skill": "sort_items", "args": {"items": items, "descending": True}}
+
+
+def test_a_text_or_a_named_value_for_a_list_is_a_problem() -> None:
+    catalog = default_catalog()
+    (text,) = one_value_for_a_list(_program(READ, _sort({"from": "s1"})), catalog)
+    assert text.startswith("s3: items takes a list, and s1 is one value")
+    assert "read_text_file gives the file's text" in text
+    extract = {
+        "id": "s2",
+        "skill": "extract_values",
+        "args": {"text": {"from": "s1"}, "names": ["prices"], "what": "the prices"},
+    }
+    (named,) = one_value_for_a_list(
+        _program(READ, extract, _sort({"from": "s2", "key": "prices"})), catalog
+    )
+    assert "s2.prices is one value" in named
+
+
+def test_a_list_a_gui_value_and_literal_items_pass() -> None:
+    catalog = default_catalog()
+    items = [{"label": "a", "value": 2}, {"label": "b", "value": {"from": "s1"}}]
+    assert one_value_for_a_list(_program(READ, _sort(items)), catalog) == []
+    ordered = {"id": "s4", "skill": "move_files", "args": {"files": {"from": "s3"}, "into": "x"}}
+    assert one_value_for_a_list(_program(READ, _sort(items), ordered), catalog) == []
+    gui = {"id": "s1", "skill": "gui", "app": "browser", "task": "read prices", "outputs": ["p"]}
+    assert one_value_for_a_list(_program(gui, _sort({"from": "s1"})), catalog) == []
+
+
+def test_no_gold_training_program_passes_one_value_for_a_list() -> None:
+    catalog = default_catalog()
+    for task in generate_tasks(120, 5):
+        assert task.program is not None
+        assert one_value_for_a_list(Program(steps=list(task.program)), catalog) == [], task.id
+
+
+def test_the_manager_is_re_asked_and_takes_the_corrected_program() -> None:
+    apps = {"text_editor": "plain text files"}
+    wrong = json.dumps({"steps": [READ, _sort({"from": "s1"})]})
+    items = [{"label": "a", "value": 2}, {"label": "b", "value": 3}]
+    right = json.dumps({"steps": [READ, _sort(items)]})
+    models = ScriptedModels(manager=[wrong, right])
+    manager = Manager(
+        models.for_role("manager"), apps=apps, skills=default_catalog().for_apps(apps)
+    )
+    outcome = manager.plan("Sort the prices in prices.txt")
+    assert not outcome.fallback and outcome.plan.subtasks[1].args["items"] == items
+    asked_again = models.backends["manager"].requests[1].messages[-1].text
+    assert "items takes a list, and s1 is one value" in asked_again
