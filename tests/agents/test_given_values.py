@@ -9,7 +9,7 @@ import json
 from tests.agents.scripted import ScriptedModels
 
 from pcagent.agents.given_values import address_core, given_parameters, ungiven_literals
-from pcagent.agents.manager import Manager
+from pcagent.agents.manager import PROGRAM_ATTEMPTS, Manager
 from pcagent.agents.program import Program, ProgramStep
 from pcagent.skills import default_catalog
 
@@ -98,13 +98,13 @@ def test_the_manager_re_asks_an_invented_address_and_takes_the_search() -> None:
     assert "maps.example.com" in second and "not in the instruction" in second
 
 
-def test_an_address_invented_twice_is_kept_rather_than_the_program_lost() -> None:
+def test_an_address_invented_in_every_program_is_kept_rather_than_the_program_lost() -> None:
     invented = json.dumps({"steps": [_open("https://maps.example.com/route")]})
-    models = ScriptedModels(manager=[invented, invented])
+    models = ScriptedModels(manager=[invented] * PROGRAM_ATTEMPTS)
     manager = Manager(
         models.for_role("manager"), apps=APPS, skills=default_catalog().for_apps(APPS)
     )
     outcome = manager.plan("How long is the walk to the museum?")
     assert not outcome.fallback
     assert outcome.plan.subtasks[0].args == {"address": "https://maps.example.com/route"}
-    assert len(models.backends["manager"].requests) == 2
+    assert len(models.backends["manager"].requests) == PROGRAM_ATTEMPTS

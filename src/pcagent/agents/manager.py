@@ -197,9 +197,10 @@ class Manager(Agent):
                 repeated = _repeats(program, failed)
                 if repeated:
                     raise PlanError(repeated)
-                # An invented address asked twice is kept rather than the whole program lost:
-                # its step fails on the real page and the re-plan hears why.
-                ungiven = ungiven_literals(program, self.skills, given) if attempt == 0 else []
+                # An invented address or number in the last program asked for is kept rather
+                # than the whole program lost: its step fails and the re-plan hears why.
+                last = attempt == PROGRAM_ATTEMPTS - 1
+                ungiven = [] if last else ungiven_literals(program, self.skills, given)
                 if ungiven:
                     raise PlanError("; ".join(ungiven))
                 return PlanOutcome(self._plan_of(program))
