@@ -7,7 +7,7 @@ import json
 
 from tests.agents.scripted import ScriptedModels
 
-from pcagent.agents.manager import Manager
+from pcagent.agents.manager import PROGRAM_ATTEMPTS, Manager
 from pcagent.agents.program import Program, ProgramStep
 from pcagent.agents.reference_shapes import one_value_for_a_list
 from pcagent.bench.generate import generate_tasks
@@ -70,3 +70,17 @@ def test_the_manager_is_re_asked_and_takes_the_corrected_program() -> None:
     assert not outcome.fallback and outcome.plan.subtasks[1].args["items"] == items
     asked_again = models.backends["manager"].requests[1].messages[-1].text
     assert "items takes a list, and s1 is one value" in asked_again
+
+
+def test_the_last_program_asked_for_is_kept_with_one_value_for_a_list() -> None:
+    """Rather than the whole program lost to one GUI task: the step fails and is re-planned."""
+    apps = {"text_editor": "plain text files"}
+    wrong = json.dumps({"steps": [READ, _sort({"from": "s1"})]})
+    models = ScriptedModels(manager=[wrong] * PROGRAM_ATTEMPTS)
+    manager = Manager(
+        models.for_role("manager"), apps=apps, skills=default_catalog().for_apps(apps)
+    )
+    outcome = manager.plan("Sort the prices in prices.txt")
+    assert not outcome.fallback
+    assert outcome.plan.subtasks[1].args["items"] == {"from": "s1"}
+    assert len(models.backends["manager"].requests) == PROGRAM_ATTEMPTS

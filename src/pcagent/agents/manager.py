@@ -197,12 +197,14 @@ class Manager(Agent):
                 repeated = _repeats(program, failed)
                 if repeated:
                     raise PlanError(repeated)
-                # An invented address or number in the last program asked for is kept rather
-                # than the whole program lost: its step fails and the re-plan hears why.
-                last = attempt == PROGRAM_ATTEMPTS - 1
-                ungiven = [] if last else ungiven_literals(program, self.skills, given)
-                if ungiven:
-                    raise PlanError("; ".join(ungiven))
+                # What only evidence judges (an invented address or number, one value where a
+                # list is wanted) is kept in the last program asked for rather than the whole
+                # program lost to one GUI task: that step fails and the re-plan hears why.
+                if attempt < PROGRAM_ATTEMPTS - 1:
+                    doubts = ungiven_literals(program, self.skills, given)
+                    doubts += one_value_for_a_list(program, self.skills)
+                    if doubts:
+                        raise PlanError("; ".join(doubts))
                 return PlanOutcome(self._plan_of(program))
             except PlanError as error:
                 problem = str(error)
@@ -221,9 +223,6 @@ class Manager(Agent):
             list(self.environments) if self._several_desktops else (),
             known=known,
         )
-        misfits = one_value_for_a_list(program, self.skills)
-        if misfits:
-            raise PlanError("; ".join(misfits))
 
     def _plan_of(self, program: Program) -> Plan:
         plan = program_plan(program, self.skills)
