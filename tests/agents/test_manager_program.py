@@ -47,6 +47,8 @@ def test_an_invalid_program_is_re_asked_with_its_problems_then_falls_back() -> N
     assert len(requests) == PROGRAM_ATTEMPTS == 3
     second_request = requests[1].messages[-1].text
     assert "unusable" in second_request and "s9" in second_request
+    # Each re-ask carries the latest program and its problems only, so the prompt stays short.
+    assert len(requests[2].messages) == len(requests[1].messages)
     assert outcome.fallback and "s9" in outcome.problem
     (only,) = outcome.plan.subtasks
     assert (only.skill, only.description) == ("", "set it")

@@ -183,7 +183,8 @@ class Manager(Agent):
             instruction=instruction,
             context=self._desktops_text() + context,
         )
-        messages = [Message.system(system), Message.user(user)]
+        asked = [Message.system(system), Message.user(user)]
+        messages = asked
         reply_type = program_reply_type(self.skills, apps, list(self.environments))
         problem = ""
         for attempt in range(PROGRAM_ATTEMPTS):
@@ -208,8 +209,10 @@ class Manager(Agent):
                 return PlanOutcome(self._plan_of(program))
             except PlanError as error:
                 problem = str(error)
+                # Only the latest program and its problems go back: with every earlier one
+                # kept, the third ask left the model 300 tokens of a 4,096-token context.
                 messages = [
-                    *messages,
+                    *asked,
                     Message.assistant(result.raw_text),
                     Message.user(f"That program is unusable: {problem}. Write a corrected one."),
                 ]
