@@ -4,6 +4,7 @@ are in the module named after it."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Annotated
 
@@ -82,43 +83,49 @@ DOCUMENT_SUFFIXES = frozenset({".docx", ".odt", ".doc", ".rtf"})
 SHEET_SUFFIXES = frozenset({".xlsx", ".ods", ".xls", ".csv"})
 
 
-def _suffix_in(allowed: frozenset[str], kind: str, other: str, usual: str) -> AfterValidator:
-    """Refuses a path of another kind of file, saying what a path of the right kind looks like
-    (the planner most often adds ".txt" to a name the user gave without one)."""
+@dataclass(frozen=True)
+class _FileKind:
+    name: str
+    suffixes: frozenset[str]
+    usual: str
+    skills: str
+
+
+_TEXT = _FileKind("a plain-text file", TEXT_SUFFIXES, ".txt", "read_text_file, write_text_file")
+_DOCUMENT = _FileKind(
+    "a word-processor document",
+    DOCUMENT_SUFFIXES,
+    ".docx",
+    "read_document, write_document, format_paragraphs",
+)
+_SHEET = _FileKind("a workbook", SHEET_SUFFIXES, ".xlsx", "read_sheet, fill_cells, sort_sheet")
+
+
+def _suffix_of(kind: _FileKind, *, bare: bool = False) -> AfterValidator:
+    """Refuses a path of another kind of file, naming both ways out: the skills of the kind the
+    path is, and the path of the kind wanted. The planner errs both ways: it adds ".txt" to a
+    name the user gave bare, and gives a ".docx" to the text-file skill; told only one way out,
+    it took it even where the other was right. ``bare``: empty and suffix-less paths pass too
+    (saving in place, or in the default format)."""
+    allowed = kind.suffixes | {""} if bare else kind.suffixes
 
     def check(path: str) -> str:
         file = PurePosixPath(path)
-        if file.suffix.lower() not in allowed:
-            endings = ", ".join(sorted(s for s in allowed if s))
-            raise ValueError(
-                f"{path} is not {kind} (ending in {endings}; a new one would be "
-                f"{file.with_suffix(usual)}); {other}"
-            )
-        return path
+        suffix = file.suffix.lower()
+        if suffix in allowed:
+            return path
+        endings = ", ".join(sorted(s for s in kind.suffixes if s))
+        wanted = f"{kind.name}'s name ends in {endings} ({file.with_suffix(kind.usual)})"
+        other = next((k for k in (_TEXT, _DOCUMENT, _SHEET) if suffix in k.suffixes), None)
+        if other is None:
+            raise ValueError(f"{path} is not {kind.name}: {wanted}")
+        raise ValueError(f"{path} is {other.name}, which {other.skills} take; {wanted}")
 
     return AfterValidator(check)
 
 
-TextFilePath = Annotated[
-    str,
-    _suffix_in(
-        TEXT_SUFFIXES,
-        "a plain-text file",
-        "documents are read_document/format_paragraphs/write_document, workbooks read_sheet",
-        ".txt",
-    ),
-]
-DocumentPath = Annotated[
-    str,
-    _suffix_in(
-        DOCUMENT_SUFFIXES, "a word-processor document", "text files are read_text_file", ".docx"
-    ),
-]
-SheetPath = Annotated[
-    str, _suffix_in(SHEET_SUFFIXES, "a workbook", "documents are read_document", ".xlsx")
-]
+TextFilePath = Annotated[str, _suffix_of(_TEXT)]
+DocumentPath = Annotated[str, _suffix_of(_DOCUMENT)]
+SheetPath = Annotated[str, _suffix_of(_SHEET)]
 #: A workbook to save to: empty (in place) or without a suffix (the default format) too.
-SheetTarget = Annotated[
-    str,
-    _suffix_in(SHEET_SUFFIXES | {""}, "a workbook", "documents are write_document", ".xlsx"),
-]
+SheetTarget = Annotated[str, _suffix_of(_SHEET, bare=True)]
