@@ -55,12 +55,18 @@ def test_actions_without_a_document_fail_and_paths_outside_home_are_refused(
     result = shared_desktop.execute(WriterRead())
     assert not result.ok and "LibreOffice is not open" in result.message
     assert "mouse and keyboard" in result.message
+    # both ways to a document in front are named, so the two refusals never send an agent
+    # back and forth between writer_open and the writer_ actions
+    assert "writer_open opens a saved one; open_app with app='writer'" in result.message
     with pytest.raises(InvalidActionError, match="outside the sandbox's HOME"):
         shared_desktop.execute(WriterOpen(path="/etc/hostname"))
     with pytest.raises(InvalidActionError, match="outside the sandbox's HOME"):
         shared_desktop.execute(SheetSave(path="../elsewhere.xlsx"))
     # a document to be created is not opened: the error says how to create it
-    with pytest.raises(InvalidActionError, match=r"writer_insert.*writer_save with path="):
+    with pytest.raises(
+        InvalidActionError,
+        match=r"writer_insert; open_app with app='writer'.*writer_save with path=",
+    ):
         shared_desktop.execute(WriterOpen(path="Documents/New plan.docx"))
 
 

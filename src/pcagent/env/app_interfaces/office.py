@@ -79,7 +79,14 @@ FORMATS: dict[str, dict[str, Format]] = {
 }
 APPS = {"text": "writer", "spreadsheet": "spreadsheet"}
 KIND_NAMES = {"text": "text document", "spreadsheet": "spreadsheet"}
-OPEN_HINTS = {"text": "writer_open opens one", "spreadsheet": "sheet_open opens one"}
+#: How to get a document in front: each refusal names both ways, so that an agent told to open
+#: a saved file that does not exist yet and told to fill a document that is not open is not sent
+#: back and forth between the two (seen: writer_open and writer_insert, nine steps in a row).
+OPEN_HINTS = {
+    "text": "writer_open opens a saved one; open_app with app='writer' a new, empty one",
+    "spreadsheet": "sheet_open opens a saved one; open_app with app='spreadsheet' a new, empty one",
+}
+_NEW_APPS = {"text": "writer", "spreadsheet": "spreadsheet"}
 
 
 class OfficeInterface(Interface):
@@ -171,8 +178,9 @@ class OfficeInterface(Interface):
                 )
             )
             raise InvalidActionError(
-                f"{self.shown(path)} is not a file in HOME; to create it, fill the new document "
-                f"in front ({insert}), then {save} with path={self.shown(path)!r}"
+                f"{self.shown(path)} is not a file in HOME; to create it, fill a new document "
+                f"({insert}; open_app with app={_NEW_APPS[kind]!r} first when none is open), "
+                f"then {save} with path={self.shown(path)!r}"
             )
         if not self.office_titles():
             self.front(APPS[kind], [path])
