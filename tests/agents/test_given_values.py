@@ -108,3 +108,23 @@ def test_an_address_invented_in_every_program_is_kept_rather_than_the_program_lo
     assert not outcome.fallback
     assert outcome.plan.subtasks[0].args == {"address": "https://maps.example.com/route"}
     assert len(models.backends["manager"].requests) == PROGRAM_ATTEMPTS
+
+
+def test_a_file_name_must_be_given_or_found() -> None:
+    catalog = default_catalog()
+    said = "Open test_doc1.docx in the Documents folder, make the title bold and save it as Final"
+    named = _program(
+        {"id": "s1", "skill": "read_document", "args": {"path": "Documents/test_doc1.docx"}},
+        {
+            "id": "s2",
+            "skill": "write_document",
+            "args": {"path": "Documents/final.docx", "text": "x"},
+        },
+    )
+    assert ungiven_literals(named, catalog, [said]) == []
+    copied = _program(
+        {"id": "s1", "skill": "read_document", "args": {"path": "Documents/beekeeping_intro.docx"}}
+    )
+    (problem,) = ungiven_literals(copied, catalog, [said])
+    assert problem.startswith("s1: path='Documents/beekeeping_intro.docx': neither")
+    assert ungiven_literals(copied, catalog, [said, "beekeeping_intro.docx"]) == []

@@ -30,7 +30,7 @@ READ = {"id": "s1", "skill": "read_text_file", "args": {"path": "Documents/memo.
 def test_a_program_becomes_the_plan_with_its_calls_and_the_skills_in_the_prompt() -> None:
     alarm = {"id": "s2", "skill": "set_alarm", "args": {"time": "10:15", "minutes_before": 60}}
     models = ScriptedModels(manager=[_reply(READ, alarm)])
-    outcome = _manager(models).plan("whatever the words")
+    outcome = _manager(models).plan("whatever the words, memo.txt")
     assert not outcome.fallback
     first, second = outcome.plan.subtasks
     assert (first.skill, first.app, first.args) == ("read_text_file", "text_editor", READ["args"])
@@ -57,7 +57,7 @@ def test_an_invalid_program_is_re_asked_with_its_problems_then_falls_back() -> N
 def test_a_program_re_asked_once_and_corrected_is_taken() -> None:
     wrong = {"id": "s1", "skill": "calculate", "args": {"expression": "1+1"}}  # no calculator
     models = ScriptedModels(manager=[_reply(wrong), _reply(READ)])
-    outcome = _manager(models).plan("read it")
+    outcome = _manager(models).plan("read memo.txt")
     assert not outcome.fallback and outcome.plan.subtasks[0].skill == "read_text_file"
 
 
@@ -101,10 +101,10 @@ def test_a_replan_that_repeats_the_failed_call_is_re_asked_then_retried_through_
 def test_a_prompt_too_long_for_the_model_is_asked_compact_then_falls_back() -> None:
     too_long = PromptTooLongError("the prompt is too long (5000 tokens; the context holds 4096)")
     models = ScriptedModels(manager=[too_long, _reply(READ)])
-    outcome = _manager(models).plan("read it")
+    outcome = _manager(models).plan("read memo.txt")
     assert not outcome.fallback and outcome.plan.subtasks[0].skill == "read_text_file"
     compact = models.backends["manager"].requests[1].messages[0].text
     assert "- read_text_file(path)" in compact and "Open a text file" not in compact
     models = ScriptedModels(manager=[too_long, too_long])
-    outcome = _manager(models).plan("read it")
+    outcome = _manager(models).plan("read memo.txt")
     assert outcome.fallback and "too long" in outcome.problem

@@ -28,7 +28,7 @@ def _run(tmp_path: Path, *steps: dict[str, object]) -> tuple[RunStore, object, M
     decisions = ScriptedBackend([])  # a Decision call would fail the test: none is expected
     models = scripts.usual_models(decisions, json.dumps({"steps": list(steps)}))
     store = RunStore(tmp_path / "runs")
-    outcome = RunSession(desktop, models, store, config).start("whatever the words")
+    outcome = RunSession(desktop, models, store, config).start("whatever the words, notes.txt")
     return store, outcome, desktop
 
 
@@ -88,7 +88,7 @@ def test_an_extracted_title_passed_as_a_time_is_read_from_its_line(tmp_path: Pat
     models.backends["composer"] = ScriptedBackend([json.dumps({"event": "Call with the agency"})])
     config = PcAgentConfig(data_dir=tmp_path, run=RunConfig(max_steps=6, listing_limit=0))
     store = RunStore(tmp_path / "runs")
-    outcome = RunSession(MemoryDesktop(home), models, store, config).start("whatever")
+    outcome = RunSession(MemoryDesktop(home), models, store, config).start("whatever is in notes.txt")
     assert outcome.status == "finished", outcome.summary
     last = store.steps(outcome.run_id)[-1]
     assert last.action.args["time"] == "10:15  Call with the agency"

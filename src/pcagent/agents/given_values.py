@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from pathlib import PurePosixPath
 
 from pcagent.agents.program import SLOT, Program
 from pcagent.skills import SkillCatalog
@@ -74,6 +75,14 @@ def _invented_numbers(literal: str, given: Sequence[str]) -> list[str]:
     ]
 
 
+def _file_named(path: str, given: Sequence[str]) -> bool:
+    """Whether a given text names the file of ``path``: its name without the folder and the
+    ending ("Documents/population.xlsx" is named by "save it as population"), compared
+    casefolded."""
+    stem = PurePosixPath(path.strip()).stem.casefold()
+    return not stem or any(stem in text.casefold() for text in given)
+
+
 def ungiven_literals(program: Program, catalog: SkillCatalog, given: Sequence[str]) -> list[str]:
     """A problem for each literal of a ``given`` parameter that none of ``given`` (the
     instruction, what earlier steps found) names."""
@@ -85,7 +94,14 @@ def ungiven_literals(program: Program, catalog: SkillCatalog, given: Sequence[st
             for item in items:
                 if not isinstance(item, str):
                     continue  # a reference: found by an earlier step
-                if holds == "numbers":
+                if holds == "file":
+                    if item and not SLOT.search(item) and not _file_named(item, given):
+                        problems.append(
+                            f"{step.id}: {name}={item!r}: neither the instruction nor an "
+                            "earlier step names this file; take its name from the instruction "
+                            "(the examples' files are other tasks')"
+                        )
+                elif holds == "numbers":
                     invented = _invented_numbers(item, given)
                     if invented:
                         problems.append(

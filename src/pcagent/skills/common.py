@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Annotated
 
-from pydantic import AfterValidator
+from pydantic import AfterValidator, Field
 
 from pcagent.actions import Action, OpenApp
 from pcagent.app_actions import SheetOpen, WriterOpen
@@ -124,8 +124,11 @@ def _suffix_of(kind: _FileKind, *, bare: bool = False) -> AfterValidator:
     return AfterValidator(check)
 
 
-TextFilePath = Annotated[str, _suffix_of(_TEXT)]
-DocumentPath = Annotated[str, _suffix_of(_DOCUMENT)]
-SheetPath = Annotated[str, _suffix_of(_SHEET)]
+#: A file's name must come from the instruction or a value found (see
+#: :mod:`pcagent.agents.given_values`): a planner shown other tasks' programs copies their names.
+_GIVEN_FILE = Field(json_schema_extra={"given": "file"})
+TextFilePath = Annotated[str, _suffix_of(_TEXT), _GIVEN_FILE]
+DocumentPath = Annotated[str, _suffix_of(_DOCUMENT), _GIVEN_FILE]
+SheetPath = Annotated[str, _suffix_of(_SHEET), _GIVEN_FILE]
 #: A workbook to save to: empty (in place) or without a suffix (the default format) too.
-SheetTarget = Annotated[str, _suffix_of(_SHEET, bare=True)]
+SheetTarget = Annotated[str, _suffix_of(_SHEET, bare=True), _GIVEN_FILE]
