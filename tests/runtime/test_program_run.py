@@ -88,7 +88,9 @@ def test_an_extracted_title_passed_as_a_time_is_read_from_its_line(tmp_path: Pat
     models.backends["composer"] = ScriptedBackend([json.dumps({"event": "Call with the agency"})])
     config = PcAgentConfig(data_dir=tmp_path, run=RunConfig(max_steps=6, listing_limit=0))
     store = RunStore(tmp_path / "runs")
-    outcome = RunSession(MemoryDesktop(home), models, store, config).start("whatever is in notes.txt")
+    outcome = RunSession(MemoryDesktop(home), models, store, config).start(
+        "whatever is in notes.txt"
+    )
     assert outcome.status == "finished", outcome.summary
     last = store.steps(outcome.run_id)[-1]
     assert last.action.args["time"] == "10:15  Call with the agency"
