@@ -1,5 +1,6 @@
 """Literals a program may only copy, never invent: a web address must be one the instruction
-names, and a number to compute with one the instruction or an earlier step gives.
+names, a number to compute with one the instruction or an earlier step gives, a file's name one
+the instruction or an earlier step names.
 
 A small planner that does not know where something is writes an address it makes up (a maps
 viewer with coordinates, a vendor's home page); the page is missing or wrong, and the run goes
@@ -9,8 +10,10 @@ problem, so the model finds the page another way (a web search) or passes on an 
 earlier step found. An arithmetic parameter is marked ``given: "numbers"``: a planner that has
 not looked a price up writes one ("1000 - 1500"); the numbers of its literal must stand in the
 instruction or in a value found, or be a unit of counting (:data:`UNIT_NUMBERS`), else it is
-re-asked to refer to the found values (``{s2.price}``). This checks the model's output against the text it was given, as a reported
-value is checked against what was read: it refuses, it never decides a step.
+re-asked to refer to the found values (``{s2.price}``). A path is marked ``given: "file"``: a
+planner shown other tasks' programs copies their file names. This checks the model's output
+against the text it was given, as a reported value is checked against what was read: it
+refuses, it never decides a step.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 
 def given_parameters(catalog: SkillCatalog, skill: str) -> dict[str, str]:
     """The parameters of ``skill`` whose literals must come from what the planner was given,
-    with what they hold: "address" or "numbers"."""
+    with what they hold: "address", "numbers" or "file"."""
     if skill not in catalog:
         return {}
     fields = catalog.get(skill).parameters.model_fields

@@ -86,7 +86,6 @@ OPEN_HINTS = {
     "text": "writer_open opens a saved one; open_app with app='writer' a new, empty one",
     "spreadsheet": "sheet_open opens a saved one; open_app with app='spreadsheet' a new, empty one",
 }
-_NEW_APPS = {"text": "writer", "spreadsheet": "spreadsheet"}
 
 
 class OfficeInterface(Interface):
@@ -179,7 +178,7 @@ class OfficeInterface(Interface):
             )
             raise InvalidActionError(
                 f"{self.shown(path)} is not a file in HOME; to create it, fill a new document "
-                f"({insert}; open_app with app={_NEW_APPS[kind]!r} first when none is open), "
+                f"({insert}; open_app with app={APPS[kind]!r} first when none is open), "
                 f"then {save} with path={self.shown(path)!r}"
             )
         if not self.office_titles():
