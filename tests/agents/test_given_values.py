@@ -45,7 +45,7 @@ def test_numbers_must_be_given_found_or_units_of_counting() -> None:
     assert ungiven_literals(_calculate("(90 - 45) / 60"), catalog, [said, "45", "90.0"]) == []
     problems = ungiven_literals(_calculate("299.99 * 3 - 17"), catalog, [said])
     assert len(problems) == 1
-    assert "299.99, 17" in problems[0] and "{s2.price}" in problems[0]
+    assert "299.99, 17" in str(problems[0]) and "{s2.price}" in str(problems[0])
 
 
 def test_address_core_drops_scheme_www_and_slash() -> None:
@@ -67,7 +67,7 @@ def test_an_address_the_instruction_names_passes_an_invented_one_does_not() -> N
     )
     problems = ungiven_literals(invented, catalog, [said])
     assert len(problems) == 2
-    assert problems[0].startswith("s1: address=") and "bob@example.test" in problems[1]
+    assert str(problems[0]).startswith("s1: address=") and "bob@example.test" in str(problems[1])
 
 
 def test_references_and_found_values_pass() -> None:
@@ -126,5 +126,5 @@ def test_a_file_name_must_be_given_or_found() -> None:
         {"id": "s1", "skill": "read_document", "args": {"path": "Documents/beekeeping_intro.docx"}}
     )
     (problem,) = ungiven_literals(copied, catalog, [said])
-    assert problem.startswith("s1: path='Documents/beekeeping_intro.docx': neither")
+    assert str(problem).startswith("s1: path='Documents/beekeeping_intro.docx': neither")
     assert ungiven_literals(copied, catalog, [said, "beekeeping_intro.docx"]) == []

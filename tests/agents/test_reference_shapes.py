@@ -26,7 +26,8 @@ def _sort(items: object) -> dict[str, object]:
 
 def test_a_text_or_a_named_value_for_a_list_is_a_problem() -> None:
     catalog = default_catalog()
-    (text,) = one_value_for_a_list(_program(READ, _sort({"from": "s1"})), catalog)
+    (doubt,) = one_value_for_a_list(_program(READ, _sort({"from": "s1"})), catalog)
+    text = str(doubt)
     assert text.startswith("s3: items takes a list, and s1 is one value")
     assert "read_text_file gives the file's text" in text
     extract = {
@@ -37,7 +38,7 @@ def test_a_text_or_a_named_value_for_a_list_is_a_problem() -> None:
     (named,) = one_value_for_a_list(
         _program(READ, extract, _sort({"from": "s2", "key": "prices"})), catalog
     )
-    assert "s2.prices is one value" in named
+    assert "s2.prices is one value" in str(named)
 
 
 def test_a_list_a_gui_value_and_literal_items_pass() -> None:
@@ -83,4 +84,6 @@ def test_the_last_program_asked_for_is_kept_with_one_value_for_a_list() -> None:
     outcome = manager.plan("Sort the prices in prices.txt")
     assert not outcome.fallback
     assert outcome.plan.subtasks[1].args["items"] == {"from": "s1"}
+    assert outcome.plan.subtasks[1].doubt.startswith("items takes a list, and s1 is one value")
+    assert not outcome.plan.subtasks[0].doubt
     assert len(models.backends["manager"].requests) == PROGRAM_ATTEMPTS

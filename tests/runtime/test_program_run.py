@@ -119,3 +119,36 @@ def test_an_unusable_program_is_recorded_with_its_problem(tmp_path: Path) -> Non
     )
     assert shown.exit_code == 0, shown.output
     assert "programs were unusable" in shown.output and "teleport" in shown.output
+
+
+def test_a_program_kept_with_a_doubt_ends_unverified_though_each_step_checked(
+    tmp_path: Path,
+) -> None:
+    """Asked three times, the Manager reads a file nobody named each time (a guess, or copied
+    from a shown example): the last program runs (rather than the whole instruction lost to one
+    GUI task), its step checks its own effect, and still the run is not "finished": the file
+    read is not shown to be the one meant."""
+    guessed = json.dumps(
+        {"steps": [{"id": "s1", "skill": "read_text_file", "args": {"path": "notes.txt"}}]}
+    )
+    models = scripts.usual_models(ScriptedBackend([]), guessed)
+    models.backends["manager"] = ScriptedBackend([guessed] * PROGRAM_ATTEMPTS)
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "notes.txt").write_text("meet at 10:15")
+    config = PcAgentConfig(data_dir=tmp_path, run=RunConfig(max_steps=4, listing_limit=0))
+    store = RunStore(tmp_path / "runs")
+    outcome = RunSession(MemoryDesktop(home), models, store, config).start(
+        "What time is the meeting?"
+    )
+    assert outcome.status == "unverified", outcome.summary
+    assert "s1: path='notes.txt': neither the instruction" in outcome.summary
+    last = store.steps(outcome.run_id)[-1]
+    assert last.result.verified and last.state.verified == {"s1": True}
+    assert last.state.values == {"s1": "meet at 10:15"}
+    shown = CliRunner().invoke(
+        app,
+        ["runs", "show", outcome.run_id],
+        env={"PCAGENT_DATA_DIR": str(tmp_path), "PCAGENT_CONFIG": "", "COLUMNS": "200"},
+    )
+    assert "kept with a doubt: path='notes.txt'" in shown.output, shown.output

@@ -15,10 +15,12 @@ import pytest
 from pcagent import actions as act
 from pcagent.agents.plan import SubtaskSpec
 from pcagent.experience.graph import PageEdge, PageGraph, PageNode
-from pcagent.runtime.record.models import StepRecord
+from pcagent.runtime.record.checkpoint import RunCheckpoint
+from pcagent.runtime.record.events import PlanEvent
+from pcagent.runtime.record.models import RunEvent, StepRecord
 from pcagent.viewer import ViewerServer, ViewerSources, bind, check_sources, create_app
 from pcagent.viewer.drawing import action_overlay_svg, plan_graph_svg
-from pcagent.viewer.step_sections import step_html
+from pcagent.viewer.step_sections import event_text, step_html
 
 
 def page_graph(path: Path) -> Path:
@@ -118,3 +120,20 @@ def test_a_step_without_action_or_images_renders() -> None:
     assert "the desktop went away" in html and "<img" not in html
     only_som = step_html("r1", step, calls=[], events=[], screen_size=None, has_som=True)
     assert "/steps/4/thumb/som.png" in only_som and "som-toggle" not in only_som
+
+
+def test_a_plan_kept_with_a_doubt_says_so_in_the_events() -> None:
+    doubted = SubtaskSpec(
+        id="s2", description="open_page(...)", doubt="address='x.test' is not given"
+    )
+    plain = SubtaskSpec(id="s1", description="web_search(...)")
+    record = RunEvent(
+        run_id="r",
+        step=0,
+        event=PlanEvent(
+            subtasks=[plain, doubted], state=RunCheckpoint(instruction="find the page")
+        ),
+    )
+    shown = event_text(record)
+    assert "s2 kept with a doubt: address=&#x27;x.test&#x27; is not given" in shown
+    assert "s1 kept" not in shown

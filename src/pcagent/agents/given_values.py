@@ -22,6 +22,7 @@ import re
 from collections.abc import Sequence
 from pathlib import PurePosixPath
 
+from pcagent.agents.plan import Doubt
 from pcagent.agents.program import SLOT, Program
 from pcagent.skills import SkillCatalog
 
@@ -86,8 +87,8 @@ def _file_named(path: str, given: Sequence[str]) -> bool:
     return not stem or any(stem in text.casefold() for text in given)
 
 
-def ungiven_literals(program: Program, catalog: SkillCatalog, given: Sequence[str]) -> list[str]:
-    """A problem for each literal of a ``given`` parameter that none of ``given`` (the
+def ungiven_literals(program: Program, catalog: SkillCatalog, given: Sequence[str]) -> list[Doubt]:
+    """A doubt for each literal of a ``given`` parameter that none of ``given`` (the
     instruction, what earlier steps found) names."""
     problems = []
     for step in program.steps:
@@ -100,21 +101,30 @@ def ungiven_literals(program: Program, catalog: SkillCatalog, given: Sequence[st
                 if holds == "file":
                     if item and not SLOT.search(item) and not _file_named(item, given):
                         problems.append(
-                            f"{step.id}: {name}={item!r}: neither the instruction nor an "
-                            "earlier step names this file; take its name from the instruction "
-                            "(the examples' files are other tasks')"
+                            Doubt(
+                                step.id,
+                                f"{name}={item!r}: neither the instruction nor an earlier step "
+                                "names this file; take its name from the instruction (the "
+                                "examples' files are other tasks')",
+                            )
                         )
                 elif holds == "numbers":
                     invented = _invented_numbers(item, given)
                     if invented:
                         problems.append(
-                            f"{step.id}: {name}={item!r} computes with {', '.join(invented)}, "
-                            "which neither the instruction nor an earlier step gives: find the "
-                            "values first and refer to them, as in {s2.price}"
+                            Doubt(
+                                step.id,
+                                f"{name}={item!r} computes with {', '.join(invented)}, which "
+                                "neither the instruction nor an earlier step gives: find the "
+                                "values first and refer to them, as in {s2.price}",
+                            )
                         )
                 elif not SLOT.search(item) and not any(_named_in(item, text) for text in given):
                     problems.append(
-                        f"{step.id}: {name}={item!r} is not in the instruction: use an address "
-                        "it gives, one an earlier step finds, or search for it first"
+                        Doubt(
+                            step.id,
+                            f"{name}={item!r} is not in the instruction: use an address it "
+                            "gives, one an earlier step finds, or search for it first",
+                        )
                     )
     return problems

@@ -17,7 +17,7 @@ from typing import ClassVar
 
 from pcagent.agents.base import Agent, bullet_list, value_list
 from pcagent.agents.given_values import ungiven_literals
-from pcagent.agents.plan import Plan, SubtaskSpec
+from pcagent.agents.plan import Doubt, Plan, SubtaskSpec, with_doubts
 from pcagent.agents.program import (
     Program,
     check_program,
@@ -200,13 +200,13 @@ class Manager(Agent):
                     raise PlanError(repeated)
                 # What only evidence judges (an invented address or number, one value where a
                 # list is wanted) is kept in the last program asked for rather than the whole
-                # program lost to one GUI task: that step fails and the re-plan hears why.
-                if attempt < PROGRAM_ATTEMPTS - 1:
-                    doubts = ungiven_literals(program, self.skills, given)
-                    doubts += one_value_for_a_list(program, self.skills)
-                    if doubts:
-                        raise PlanError("; ".join(doubts))
-                return PlanOutcome(self._plan_of(program))
+                # program lost to one GUI task: its step carries the doubt, so the run cannot
+                # end "finished" on it, and a step that fails on it is re-planned.
+                doubts: list[Doubt] = ungiven_literals(program, self.skills, given)
+                doubts += one_value_for_a_list(program, self.skills)
+                if doubts and attempt < PROGRAM_ATTEMPTS - 1:
+                    raise PlanError("; ".join(map(str, doubts)))
+                return PlanOutcome(with_doubts(self._plan_of(program), doubts))
             except PlanError as error:
                 problem = str(error)
                 # Only the latest program and its problems go back: with every earlier one

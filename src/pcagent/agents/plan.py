@@ -9,7 +9,8 @@ communication hub (:mod:`pcagent.agents.hub`) fills those in once the values exi
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, field_validator
 
@@ -72,6 +73,12 @@ class SubtaskSpec(BaseModel):
     args: dict[str, JsonValue] = Field(
         default_factory=dict, description="The skill's arguments; references to earlier steps."
     )
+    doubt: str = Field(
+        "",
+        max_length=1000,
+        description="What evidence doubts in this step's arguments (an address the instruction "
+        "does not give): set by pcagent on a program kept with it, never by the model.",
+    )
 
     @field_validator("inputs", "outputs")
     @classmethod
@@ -84,6 +91,38 @@ class SubtaskSpec(BaseModel):
     def placeholders(self) -> list[str]:
         """The ``{name}`` placeholders used in the description, in order, without repeats."""
         return list(dict.fromkeys(PLACEHOLDER.findall(self.description)))
+
+
+@dataclass(frozen=True)
+class Doubt:
+    """A step's argument that only evidence judges, and judged it wrong: an address the
+    instruction does not give, a number nobody found, one value where a list is wanted.
+
+    The Manager is re-asked with it; a program still holding it on the last ask is kept, and
+    the step carries it (:attr:`SubtaskSpec.doubt`), so a run whose steps each checked their
+    own effect still ends "unverified": a check that the invented page opened does not show
+    that the instruction's page did."""
+
+    step: str
+    problem: str
+
+    def __str__(self) -> str:
+        return f"{self.step}: {self.problem}"
+
+
+def with_doubts(plan: Plan, doubts: Sequence[Doubt]) -> Plan:
+    """``plan`` with each doubt carried by the subtask of its step."""
+    by_step: dict[str, list[str]] = {}
+    for doubt in doubts:
+        by_step.setdefault(doubt.step, []).append(doubt.problem)
+    return Plan(
+        subtasks=[
+            s.model_copy(update={"doubt": "; ".join(by_step[s.id])[:1000]})
+            if s.id in by_step
+            else s
+            for s in plan.subtasks
+        ]
+    )
 
 
 class Plan(BaseModel):

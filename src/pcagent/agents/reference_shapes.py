@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pcagent.agents.plan import Doubt
 from pcagent.agents.program import GUI, Program, is_reference
 from pcagent.skills import SkillCatalog
 
@@ -27,10 +28,10 @@ def _takes_only_lists(schema: dict[str, Any]) -> bool:
     return "array" in kinds and all(kind in ("array", "null") for kind in kinds)
 
 
-def one_value_for_a_list(program: Program, catalog: SkillCatalog) -> list[str]:
-    """A problem for each argument that takes a list and is given a reference to one value."""
+def one_value_for_a_list(program: Program, catalog: SkillCatalog) -> list[Doubt]:
+    """A doubt for each argument that takes a list and is given a reference to one value."""
     gives: dict[str, str] = {}  # step id -> its skill (GUI steps left out)
-    problems: list[str] = []
+    problems: list[Doubt] = []
     for step in program.steps:
         if step.skill == GUI or step.skill not in catalog:
             continue
@@ -48,9 +49,12 @@ def one_value_for_a_list(program: Program, catalog: SkillCatalog) -> list[str]:
                 continue
             what = f"{source}.{key}" if key else source
             problems.append(
-                f"{step.id}: {name} takes a list, and {what} is one value "
-                f"({producer} gives {made.returns or 'one value'}): write the list, each item "
-                "a literal or a reference to one value"
+                Doubt(
+                    step.id,
+                    f"{name} takes a list, and {what} is one value ({producer} gives "
+                    f"{made.returns or 'one value'}): write the list, each item a literal or a "
+                    "reference to one value",
+                )
             )
         gives[step.id] = step.skill
     return problems

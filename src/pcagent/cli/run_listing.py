@@ -143,6 +143,10 @@ def show_run(
                     f"  plan {subtask.id} [{escape(subtask.app or '?')}] "
                     f"{escape(subtask.description)}"
                 )
+                if subtask.doubt:
+                    console.print(
+                        f"      [yellow]kept with a doubt: {escape(subtask.doubt)}[/yellow]"
+                    )
     for step in steps:
         print_step(step)
         if step.thought:

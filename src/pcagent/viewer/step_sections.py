@@ -38,6 +38,9 @@ def event_text(record: RunEvent) -> str:
                 if event.fallback
                 else ""
             )
+            detail += "".join(
+                f"; {s.id} kept with a doubt: {s.doubt}" for s in event.subtasks if s.doubt
+            )
         case AssignEvent():
             detail = f"{event.subtask} → {event.role}" + (
                 f": {event.reason}" if event.reason else ""

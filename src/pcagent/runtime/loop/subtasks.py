@@ -113,7 +113,18 @@ class SubtaskBook:
         else:
             done = [s for s, status in checkpoint.status.items() if status == "done"]
             unchecked = [s for s in done if not checkpoint.verified.get(s, False)]
-            if unchecked:
+            doubted = [s for s in checkpoint.subtasks if s.doubt and s.id in done]
+            if doubted:
+                # Each step checked its own effect, but one ran on arguments evidence doubts
+                # (an address nobody gave): the effect checked is not the one asked for.
+                self.finish(
+                    checkpoint,
+                    "unverified",
+                    f"all {len(done)} subtasks done, but the plan was kept with doubts: "
+                    + "; ".join(f"{s.id}: {s.doubt}" for s in doubted),
+                    step,
+                )
+            elif unchecked:
                 self.finish(
                     checkpoint,
                     "unverified",
