@@ -122,6 +122,37 @@ def test_long_literals_are_cut_and_the_same_program_is_shown_once(
     assert len(shown_program(list(long_steps))) < 1000
 
 
+def test_one_program_of_each_shape_is_shown(shared_encoder: SentenceEncoder) -> None:
+    """Two near tasks written alike and a farther one written otherwise: with room for two,
+    the nearest and the other shape are shown, not the nearest twice over."""
+
+    def bold(name: str) -> tuple[ProgramStep, ...]:
+        return (
+            ProgramStep(id="s1", skill="format_paragraphs",
+                        args={"path": f"Documents/{name}.docx", "paragraphs": [0], "bold": True}),
+            ProgramStep(id="s2", skill="move_files",
+                        args={"files": [f"Documents/{name}.docx"], "into": "Documents/Old"}),
+        )  # fmt: skip
+
+    apps = ("writer", "file_manager")
+    near = ProgramExample("t1", "Make the title of hives.docx bold, then move it to Old", apps,
+                          bold("hives"))  # fmt: skip
+    nearer = ProgramExample("t2", "Make the title of bees.docx bold, then move it to Old", apps,
+                            bold("bees"))  # fmt: skip
+    other = ProgramExample(
+        "t3", "Make the title of honey.docx bold", ("writer",),
+        (ProgramStep(id="s1", skill="format_paragraphs",
+                     args={"path": "Documents/honey.docx", "paragraphs": [0], "bold": True}),),
+    )  # fmt: skip
+    builder = GraphBuilder(shared_encoder, DEFAULT_EMBEDDING_PACK)
+    builder.add_programs([near, nearer, other])
+    memory = Experience(builder.graph, shared_encoder)
+    query = "Make the title of bees.docx bold, then move it into Old"
+    pairs = shown(memory.similar_plans(query, k=2))
+    assert [said for said, _ in pairs] == [nearer.instruction, other.instruction]
+    assert len(shown(memory.similar_plans(query, k=3))) == 2  # no third shape to show
+
+
 def test_a_run_teaches_its_program_only_when_it_finished_verified(
     tmp_path: Path, shared_encoder: SentenceEncoder
 ) -> None:

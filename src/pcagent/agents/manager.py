@@ -88,14 +88,16 @@ class Manager(Agent):
     def plan(self, instruction: str, step: int | None = 0) -> PlanOutcome:
         """The program for ``instruction``."""
         remembered = self.memory(instruction) if self.memory is not None else ""
-        context = (
-            "Programs of the most similar earlier tasks that succeeded, nearest first (they "
-            "show how such a task is written; their tasks and values differ: do what this "
-            f"instruction asks, with its own values):\n{remembered}\n"
+        # The examples come before the instruction, so the instruction is what the model
+        # reads last: after them, a small model wrote the nearest example's files and folders.
+        examples = (
+            "Programs of similar earlier tasks that succeeded (they show how such a task is "
+            "written; their files, names and values are theirs, not this task's):\n"
+            f"{remembered}\n\n"
             if remembered
             else ""
         )
-        return self._ask(instruction, context, (), step, found=())
+        return self._ask(instruction, "", (), step, found=(), examples=examples)
 
     def replan(self, replanning: Replanning, step: int | None = None) -> PlanOutcome:
         """A program for what remains after the failed subtask; finished steps are not redone
@@ -132,10 +134,12 @@ class Manager(Agent):
         *,
         found: Sequence[str],
         failed: SubtaskSpec | None = None,
+        examples: str = "",
     ) -> PlanOutcome:
         """The program, asked with the full prompt, then with a compact one when the model's
         context cannot hold it; the fallback when neither fits. ``found``: the values earlier
-        steps found, which literals may copy as they copy the instruction's."""
+        steps found, which literals may copy as they copy the instruction's; ``examples``:
+        memory's programs, shown before the instruction."""
         problem = ""
         for compact in (False, True):
             try:
@@ -147,10 +151,11 @@ class Manager(Agent):
                     compact=compact,
                     given=[instruction, *found],
                     failed=failed,
+                    examples=examples,
                 )
             except PromptTooLongError as error:
                 problem = str(error)
-                context = ""  # memory's examples are the first thing to go
+                examples = ""  # memory's examples are the first thing to go
         return self._fallback(instruction, problem)
 
     def _fallback(self, instruction: str, problem: str) -> PlanOutcome:
@@ -173,6 +178,7 @@ class Manager(Agent):
         compact: bool,
         given: Sequence[str],
         failed: SubtaskSpec | None,
+        examples: str,
     ) -> PlanOutcome:
         apps = list(self.apps)
         system, user = render(
@@ -180,6 +186,7 @@ class Manager(Agent):
             apps="\n".join(f"- {name}: {text}" for name, text in self.apps.items())
             or "- (none listed)",
             skills=self.skills.prompt_lines(compact=compact) or "- (none: write gui steps only)",
+            examples=examples,
             instruction=instruction,
             context=self._desktops_text() + context,
         )
@@ -193,39 +200,44 @@ class Manager(Agent):
                 problem = result.failure.message if result.failure else "no reply"
                 break
             program = Program(steps=list(result.value.steps))
-            try:
-                self._check(program, known)
-                repeated = _repeats(program, failed)
-                if repeated:
-                    raise PlanError(repeated)
-                # What only evidence judges (an invented address or number, one value where a
-                # list is wanted) is kept in the last program asked for rather than the whole
-                # program lost to one GUI task: its step carries the doubt, so the run cannot
-                # end "finished" on it, and a step that fails on it is re-planned.
-                doubts: list[Doubt] = ungiven_literals(program, self.skills, given)
-                doubts += one_value_for_a_list(program, self.skills)
-                if doubts and attempt < PROGRAM_ATTEMPTS - 1:
-                    raise PlanError("; ".join(map(str, doubts)))
+            # What only evidence judges (an invented address or number, one value where a list
+            # is wanted) is kept in the last program asked for rather than the whole program
+            # lost to one GUI task: its step carries the doubt, so the run cannot end
+            # "finished" on it, and a step that fails on it is re-planned.
+            doubts: list[Doubt] = ungiven_literals(program, self.skills, given)
+            doubts += one_value_for_a_list(program, self.skills)
+            problems = self._problems(program, known, failed)
+            if not problems and (not doubts or attempt == PROGRAM_ATTEMPTS - 1):
                 return PlanOutcome(with_doubts(self._plan_of(program), doubts))
-            except PlanError as error:
-                problem = str(error)
-                # Only the latest program and its problems go back: with every earlier one
-                # kept, the third ask left the model 300 tokens of a 4,096-token context.
-                messages = [
-                    *asked,
-                    Message.assistant(result.raw_text),
-                    Message.user(f"That program is unusable: {problem}. Write a corrected one."),
-                ]
+            # Every problem at once, the doubts with the errors: told only of a wrong kind
+            # of file, a small model fixes the ending and keeps the file it copied.
+            problem = "; ".join([*problems, *map(str, doubts)])
+            # Only the latest program and its problems go back: with every earlier one kept,
+            # the third ask left the model 300 tokens of a 4,096-token context.
+            messages = [
+                *asked,
+                Message.assistant(result.raw_text),
+                Message.user(f"That program is unusable: {problem}. Write a corrected one."),
+            ]
         return self._fallback(instruction, problem)
 
-    def _check(self, program: Program, known: Sequence[str]) -> None:
-        check_program(
-            program,
-            self.skills,
-            list(self.apps),
-            list(self.environments) if self._several_desktops else (),
-            known=known,
-        )
+    def _problems(
+        self, program: Program, known: Sequence[str], failed: SubtaskSpec | None
+    ) -> list[str]:
+        """What makes ``program`` unusable: its validation errors, or a re-plan repeating the
+        call that failed."""
+        try:
+            check_program(
+                program,
+                self.skills,
+                list(self.apps),
+                list(self.environments) if self._several_desktops else (),
+                known=known,
+            )
+        except PlanError as error:
+            return [str(error)]
+        repeated = _repeats(program, failed)
+        return [repeated] if repeated else []
 
     def _plan_of(self, program: Program) -> Plan:
         plan = program_plan(program, self.skills)

@@ -231,18 +231,22 @@ class Experience:
         """Programs of the ``k`` earlier instructions most like this one (at least
         :data:`MIN_PLAN_COSINE` alike), nearest first, as prompt lines ``Instruction: ...`` and
         ``Program: {"steps": [...]}`` (compact JSON, long literal texts and lists cut); "" when
-        none is similar enough. The same instruction and program twice is shown once."""
+        none is similar enough.
+
+        One program per shape (its skills in order): the generated tasks of a kind share one
+        shape, and shown three of them, nearly alike, a small model copied their files and
+        their extra steps as the way the task is written; a second shape shows what varies."""
         if not self.graph.plans:
             return ""
         scores = self.plan_similarities(self.encoder.encode([instruction])[0])
-        shown: dict[str, str] = {}
+        shown: dict[tuple[str, ...], str] = {}
         for index in np.argsort(-scores):
             if scores[index] < MIN_PLAN_COSINE or len(shown) >= k:
                 break
             plan = self.graph.plans[int(index)]
-            text = shown_program(plan.program)
             said = _cut(" ".join(plan.instruction.split()), MAX_SHOWN_INSTRUCTION)
-            shown.setdefault(f"{said}\n{text}", f"Instruction: {said}\nProgram: {text}")
+            shape = tuple(step.skill for step in plan.program)
+            shown.setdefault(shape, f"Instruction: {said}\nProgram: {shown_program(plan.program)}")
         return "\n".join(shown.values())
 
 
