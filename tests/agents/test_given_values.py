@@ -128,3 +128,32 @@ def test_a_file_name_must_be_given_or_found() -> None:
     (problem,) = ungiven_literals(copied, catalog, [said])
     assert str(problem).startswith("s1: path='Documents/beekeeping_intro.docx': neither")
     assert ungiven_literals(copied, catalog, [said, "beekeeping_intro.docx"]) == []
+
+
+def test_a_re_ask_names_a_copied_file_with_its_wrong_kind() -> None:
+    """Told only that a copied .docx is no text file, a small model changes the ending and keeps
+    the file; the re-ask names both problems."""
+    apps = {"text_editor": "plain text files", "writer": "documents"}
+    copied = json.dumps(
+        {
+            "steps": [
+                {
+                    "id": "s1",
+                    "skill": "read_text_file",
+                    "args": {"path": "Documents/beekeeping_intro.docx"},
+                }
+            ]
+        }
+    )
+    named = json.dumps(
+        {"steps": [{"id": "s1", "skill": "read_document", "args": {"path": "Documents/a1.docx"}}]}
+    )
+    models = ScriptedModels(manager=[copied, named])
+    manager = Manager(
+        models.for_role("manager"), apps=apps, skills=default_catalog().for_apps(apps)
+    )
+    outcome = manager.plan("What does Documents/a1.docx say?")
+    assert not outcome.fallback and not outcome.plan.subtasks[0].doubt
+    asked_again = models.backends["manager"].requests[1].messages[-1].text
+    assert "is a word-processor document" in asked_again
+    assert "neither the instruction nor an earlier step names this file" in asked_again
