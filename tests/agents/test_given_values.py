@@ -131,7 +131,7 @@ def test_a_file_name_must_be_given_or_found() -> None:
 
 
 def test_a_re_ask_names_a_copied_file_with_its_wrong_kind() -> None:
-    """Told only that a copied .docx is no text file, a small model changes the ending and keeps
+    """Told only that a copied .txt is no document, a small model changes the ending and keeps
     the file; the re-ask names both problems."""
     apps = {"text_editor": "plain text files", "writer": "documents"}
     copied = json.dumps(
@@ -139,8 +139,8 @@ def test_a_re_ask_names_a_copied_file_with_its_wrong_kind() -> None:
             "steps": [
                 {
                     "id": "s1",
-                    "skill": "read_text_file",
-                    "args": {"path": "Documents/beekeeping_intro.docx"},
+                    "skill": "format_paragraphs",
+                    "args": {"path": "Documents/beekeeping_intro.txt", "paragraphs": [0]},
                 }
             ]
         }
@@ -155,5 +155,5 @@ def test_a_re_ask_names_a_copied_file_with_its_wrong_kind() -> None:
     outcome = manager.plan("What does Documents/a1.docx say?")
     assert not outcome.fallback and not outcome.plan.subtasks[0].doubt
     asked_again = models.backends["manager"].requests[1].messages[-1].text
-    assert "is a word-processor document" in asked_again
+    assert "is a plain-text file" in asked_again
     assert "neither the instruction nor an earlier step names this file" in asked_again

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from pcagent.agents.base import Agent, bullet_list, value_list
+from pcagent.agents.file_kinds import with_kind_twins
 from pcagent.agents.given_values import ungiven_literals
 from pcagent.agents.plan import Doubt, Plan, SubtaskSpec, with_doubts
 from pcagent.agents.program import (
@@ -199,7 +200,7 @@ class Manager(Agent):
             if result.value is None:
                 problem = result.failure.message if result.failure else "no reply"
                 break
-            program = Program(steps=list(result.value.steps))
+            program = with_kind_twins(Program(steps=list(result.value.steps)), self.skills)
             # What only evidence judges (an invented address or number, one value where a list
             # is wanted) is kept in the last program asked for rather than the whole program
             # lost to one GUI task: its step carries the doubt, so the run cannot end

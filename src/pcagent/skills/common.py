@@ -89,16 +89,47 @@ class _FileKind:
     suffixes: frozenset[str]
     usual: str
     skills: str
+    #: The skills that read a whole file of this kind, and write one from a text ("": none).
+    reader: str = ""
+    writer: str = ""
 
 
-_TEXT = _FileKind("a plain-text file", TEXT_SUFFIXES, ".txt", "read_text_file, write_text_file")
+_TEXT = _FileKind(
+    "a plain-text file",
+    TEXT_SUFFIXES,
+    ".txt",
+    "read_text_file, write_text_file",
+    reader="read_text_file",
+    writer="write_text_file",
+)
 _DOCUMENT = _FileKind(
     "a word-processor document",
     DOCUMENT_SUFFIXES,
     ".docx",
     "read_document, write_document, format_paragraphs",
+    reader="read_document",
+    writer="write_document",
 )
-_SHEET = _FileKind("a workbook", SHEET_SUFFIXES, ".xlsx", "read_sheet, fill_cells, sort_sheet")
+_SHEET = _FileKind(
+    "a workbook", SHEET_SUFFIXES, ".xlsx", "read_sheet, fill_cells, sort_sheet", reader="read_sheet"
+)
+_KINDS = (_TEXT, _DOCUMENT, _SHEET)
+
+
+def kind_twin(skill: str, path: str) -> str:
+    """The skill that does for the kind of file ``path`` is what ``skill`` does for its own
+    kind (reading a whole file, or writing one from a text); "" when ``path`` is of
+    ``skill``'s own kind or no such skill exists. A planner that writes the document's
+    name right often picks the text file's reader or writer for it: which one reads a
+    ``.docx`` follows from the typed path, not from any words."""
+    own = next((k for k in _KINDS if skill and skill in (k.reader, k.writer)), None)
+    suffix = PurePosixPath(path.strip()).suffix.lower()
+    if own is None or suffix in own.suffixes:
+        return ""
+    other = next((k for k in _KINDS if suffix in k.suffixes), None)
+    if other is None:
+        return ""
+    return other.reader if skill == own.reader else other.writer
 
 
 def _suffix_of(kind: _FileKind, *, bare: bool = False) -> AfterValidator:
@@ -116,7 +147,7 @@ def _suffix_of(kind: _FileKind, *, bare: bool = False) -> AfterValidator:
             return path
         endings = ", ".join(sorted(s for s in kind.suffixes if s))
         wanted = f"{kind.name}'s name ends in {endings} ({file.with_suffix(kind.usual)})"
-        other = next((k for k in (_TEXT, _DOCUMENT, _SHEET) if suffix in k.suffixes), None)
+        other = next((k for k in _KINDS if suffix in k.suffixes), None)
         if other is None:
             raise ValueError(f"{path} is not {kind.name}: {wanted}")
         raise ValueError(f"{path} is {other.name}, which {other.skills} take; {wanted}")
