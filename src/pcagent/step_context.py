@@ -13,10 +13,11 @@ so every part of a step sees the same subtask, role, window and history.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import dataclasses
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
@@ -149,6 +150,17 @@ class StepContext:
     def recent_history(self, count: int) -> list[str]:
         """The latest ``count`` lines of the history, as the prompts show them."""
         return history_text(self.history[-count:]) if count > 0 else []
+
+    def values_for(self, target: type, *, besides: Collection[str] = ()) -> dict[str, Any]:
+        """The context's values (fields and properties) for the fields of the dataclass
+        ``target`` named like them, but those in ``besides``: an input made for a step takes
+        what the step knows under the same name as the step has it."""
+        names = (one.name for one in dataclasses.fields(target))
+        return {
+            name: getattr(self, name)
+            for name in names
+            if name not in besides and hasattr(self, name)
+        }
 
     def missing_outputs(self) -> list[str]:
         """The subtask's named values not reported yet."""

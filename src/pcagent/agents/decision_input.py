@@ -65,29 +65,20 @@ class DecisionInput:
         listing: str,
         screen: tuple[int, int],
         history_lines: int,
-        window: str = "",
         **seen: Any,
     ) -> DecisionInput:
-        """The input for the step ``context`` describes: its subtask, task, values, account,
-        latest ``history_lines`` steps, reading, reflection and guidance, with what the screen
-        shows (``listing``, ``screen``, ``window`` and the other fields in ``seen``)."""
+        """The input for the step ``context`` describes: what the context holds under the names
+        of this input's fields (subtask, task, window, values, account, reading, reflection,
+        guidance, application), its latest ``history_lines`` steps and the values reported so
+        far, with what the screen shows (``listing``, ``screen`` and the other fields in
+        ``seen``, which win over the context's: a window title said more fully, say)."""
         return cls(
-            subtask=context.subtask,
-            task=context.task,
+            **context.values_for(cls, besides={"history", *seen}),
             listing=listing,
-            window=window,
             screen=screen,
-            outputs_needed=context.outputs_needed,
             reported=dict(context.answers),
-            hub=context.hub,
-            progress=context.progress,
             history=context.history[-history_lines:] if history_lines > 0 else (),
-            last_output=context.last_output,
-            reflection=context.reflection,
-            guidance=context.guidance,
             step=context.number,
-            in_its_app=context.in_its_app,
-            app=context.app,
             **seen,
         )
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from pydantic import BaseModel, Field
 
@@ -53,31 +53,18 @@ class ProgressInput:
     shown: str = ""
 
     @classmethod
-    def for_step(
-        cls,
-        context: StepContext,
-        *,
-        action: str,
-        verdict: str,
-        answers: Mapping[str, str],
-        read: str = "",
-        evidence: str | None = None,
-        shown: str = "",
-    ) -> ProgressInput:
-        """The input after the step ``context`` describes: its subtask, outputs, previous account
-        and the task's words from the context; ``answers`` as they are after the step."""
+    def for_step(cls, context: StepContext, **after: Any) -> ProgressInput:
+        """The input after the step ``context`` describes: what the context holds under the names
+        of this input's fields (subtask, outputs), its account as the previous one and the
+        task's words, with what the step came to in ``after`` (``action``, ``verdict``,
+        ``answers`` as they are after the step, and ``read``, ``evidence``, ``shown`` when
+        known), which win over the context's."""
         return cls(
-            subtask=context.subtask,
-            outputs_needed=context.outputs_needed,
+            **context.values_for(cls, besides=after),
             previous=context.progress,
-            action=action,
-            verdict=verdict,
-            answers=answers,
             step=context.number,
-            read=read,
-            evidence=evidence,
             asked=f"{context.task}\n{context.subtask}",
-            shown=shown,
+            **after,
         )
 
 

@@ -2,19 +2,13 @@
 
 from __future__ import annotations
 
-from pcagent.applications.base import Application
-from pcagent.applications.families import OFFICE_EDITOR
-from pcagent.applications.writer import LIBREOFFICE_SHARED_CLASSES
+from pcagent.applications.libreoffice import libreoffice_module
 
-SPREADSHEET = Application(
+SPREADSHEET = libreoffice_module(
     "spreadsheet",
     "spreadsheet (.xlsx/.ods)",
-    program="soffice",
-    window_classes=("libreoffice-calc", *LIBREOFFICE_SHARED_CLASSES),
-    family=OFFICE_EDITOR,
+    window_class="libreoffice-calc",
     title_hint="LibreOffice Calc",
-    edits_documents=True,
     opens=(".xlsx", ".xls", ".ods", ".csv"),
-    startup_timeout=60.0,
-    label_purposes={"New": "Start a new spreadsheet", "Open": "Open an existing file"},
+    new="Start a new spreadsheet",
 )

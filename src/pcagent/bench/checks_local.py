@@ -7,8 +7,11 @@ Values compare leniently where people do (case, surrounding spaces, ``2,700`` vs
 
 from __future__ import annotations
 
+import functools
+import inspect
 import re
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -16,8 +19,10 @@ from pcagent.bench.checker_types import CheckContext, CheckerError, CheckResult,
 from pcagent.bench.jail import run_python_jailed
 from pcagent.bench.value_matching import normalise_text, numbers_in, parse_number, same_value
 from pcagent.env.apps import calculator_display
+from pcagent.env.protocol import Observation
 
 CLOCKS_KEYFILE = ".config/glib-2.0/settings/keyfile"
+_POSITIONAL = inspect.Parameter.POSITIONAL_OR_KEYWORD
 
 
 # --- files -----------------------------------------------------------------------------------------
@@ -91,12 +96,30 @@ def answer_is(context: CheckContext, value: str) -> CheckResult:
     return CheckResult.no(f"no answer matches {value!r} (answers: {list(context.answers)})")
 
 
+def _on_the_desktop(check: Callable[..., CheckResult]) -> Callable[..., CheckResult]:
+    """A checker of what the desktop shows: ``check`` is given the desktop's observation in place
+    of the context, and is not called where there is no desktop (the result says so)."""
+
+    @functools.wraps(check)
+    def looked_at(context: CheckContext, **parameters: Any) -> CheckResult:
+        if context.environment is None:
+            return CheckResult.no("no desktop to look at")
+        return check(context.environment.observe(), **parameters)
+
+    # Called as every checker is: with the context first, then the task's parameters.
+    shape = inspect.signature(check)
+    context = inspect.Parameter("context", _POSITIONAL, annotation="CheckContext")
+    looked_at.__signature__ = shape.replace(  # type: ignore[attr-defined]
+        parameters=[context, *list(shape.parameters.values())[1:]]
+    )
+    return looked_at
+
+
 @checker
-def calculator_shows(context: CheckContext, value: str) -> CheckResult:
+@_on_the_desktop
+def calculator_shows(observation: Observation, value: str) -> CheckResult:
     """The calculator's display shows ``value``."""
-    if context.environment is None:
-        return CheckResult.no("no desktop to look at")
-    shown = calculator_display(context.environment.observe())
+    shown = calculator_display(observation)
     if shown is None:
         return CheckResult.no("the calculator is not the focused window")
     if same_value(shown, value):
@@ -105,11 +128,10 @@ def calculator_shows(context: CheckContext, value: str) -> CheckResult:
 
 
 @checker
-def window_title_contains(context: CheckContext, text: str) -> CheckResult:
+@_on_the_desktop
+def window_title_contains(observation: Observation, text: str) -> CheckResult:
     """Some open window's title contains ``text`` (case ignored)."""
-    if context.environment is None:
-        return CheckResult.no("no desktop to look at")
-    titles = [w.title for w in context.environment.observe().windows]
+    titles = [w.title for w in observation.windows]
     if any(normalise_text(text) in normalise_text(title) for title in titles):
         return CheckResult.ok(f"a window title contains {text!r}")
     return CheckResult.no(f"no window title contains {text!r} (titles: {titles})")

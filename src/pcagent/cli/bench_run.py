@@ -8,7 +8,7 @@ stored run); each is checked before a sandbox starts, so a mistake costs nothing
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from rich.console import Console
 from rich.markup import escape
@@ -63,12 +63,13 @@ console = Console()
 
 
 class RayChoices(NamedTuple):
-    """How a benchmark run uses Ray: its address, its actors and what each may use."""
+    """How a benchmark run uses Ray: its address, its actors and what each may use, named as
+    :func:`~pcagent.bench.ray_runner.run_tasks_on_ray` takes them."""
 
     address: str
     actors: int
     resources: ActorResources
-    attempts: int
+    max_attempts: int
     task_timeout: float
 
 
@@ -135,14 +136,22 @@ def run(
             output.say(started)
             output.emit("bench_start", bench_id=bench.bench_id, tasks=[t.id for t in chosen])
             done = _result_recorder(store, bench.bench_id, progress, output, len(chosen))
+            ray_choices = None
             if ray is not None:
                 resources = ActorResources(cpus=actor_cpus, memory_gb=actor_memory)
                 ray_choices = RayChoices(ray, actors, resources, attempts, task_timeout)
-                _run_on_ray(chosen, agent, ray_choices, config, checked, done, remotes, output)
-            else:
-                _run_here(
-                    chosen, agent, parallel, config, checked, done, record_to, remotes, output
-                )
+            _run_chosen(
+                chosen,
+                agent,
+                config,
+                checked,
+                done,
+                remotes,
+                output,
+                ray=ray_choices,
+                parallel=parallel,
+                record_to=record_to,
+            )
         print_summary(store, bench.bench_id, output)  # below the progress display, once gone
 
 
@@ -286,59 +295,47 @@ def _result_recorder(
     return done
 
 
-def _run_here(
+def _run_chosen(
     chosen: list[Task],
     agent: str,
+    config: PcAgentConfig,
+    ablation: Ablation,
+    done: Callable[[TaskRun], None],
+    remotes: object,
+    output: RunOutput,
+    *,
+    ray: RayChoices | None,
     parallel: int,
-    config: PcAgentConfig,
-    ablation: Ablation,
-    done: Callable[[TaskRun], None],
     record_to: Path | None,
-    remotes: object,
-    output: RunOutput,
 ) -> None:
-    """The chosen tasks in ``parallel`` sandboxes on this machine, each result to ``done``."""
-    from pcagent.bench.runner import run_tasks
+    """The chosen tasks, each result to ``done`` as it comes: on Ray's actors where ``ray`` says
+    how, else in ``parallel`` sandboxes on this machine (recording them into ``record_to``)."""
+    both_take: dict[str, Any] = {
+        "config": config,
+        "ablation": ablation,
+        "on_result": done,
+        "remotes": remotes,
+    }
+    if ray is None:
+        from pcagent.bench.runner import run_tasks
 
-    run_tasks(
-        chosen,
-        agent,  # type: ignore[arg-type]
-        parallel=parallel,
-        config=config,
-        ablation=ablation,
-        on_result=done,
-        record_to=record_to,
-        remotes=remotes,  # type: ignore[arg-type]
-        progress=output.progress,
-    )
-
-
-def _run_on_ray(
-    chosen: list[Task],
-    agent: str,
-    ray: RayChoices,
-    config: PcAgentConfig,
-    ablation: Ablation,
-    done: Callable[[TaskRun], None],
-    remotes: object,
-    output: RunOutput,
-) -> None:
-    """The chosen tasks on Ray's actors, each result to ``done`` as it comes."""
+        run_tasks(
+            chosen,
+            agent,  # type: ignore[arg-type]
+            parallel=parallel,
+            record_to=record_to,
+            progress=output.progress,
+            **both_take,
+        )
+        return
     from pcagent.bench.ray_runner import run_tasks_on_ray
 
     run_tasks_on_ray(
         chosen,
         agent,  # type: ignore[arg-type]
-        address=ray.address,
-        actors=ray.actors,
-        config=config,
-        ablation=ablation,
-        on_result=done,
-        resources=ray.resources,
-        max_attempts=ray.attempts,
-        task_timeout=ray.task_timeout,
-        remotes=remotes,  # type: ignore[arg-type]
+        **ray._asdict(),
         notice=lambda message: output.log(f"  {message}"),
+        **both_take,
     )
 
 

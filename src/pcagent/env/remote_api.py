@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+from PIL import Image
 from pydantic import BaseModel, ConfigDict, Field
 
 from pcagent.actions import ACTION_TYPES
 from pcagent.app_actions import AppAction, HomePath
-from pcagent.env.observation import Element, TextState, WindowInfo
+from pcagent.env.observation import Element, Observation, TextState, WindowInfo
 from pcagent.env.protocol import AppInfo
 
 API_VERSION = 1
@@ -59,6 +60,31 @@ class ObservationPayload(_Wire):
     window_apps: dict[int, str] = Field(default_factory=dict)
     timestamp: float
     timings_ms: dict[str, float] = Field(default_factory=dict)
+
+    @classmethod
+    def of(
+        cls, observation: Observation, observation_id: str, window_apps: dict[int, str]
+    ) -> ObservationPayload:
+        """What the server sends of ``observation``, whose screenshot it keeps as
+        ``observation_id``."""
+        width, height = observation.screen_size
+        return cls(
+            observation_id=observation_id,
+            width=width,
+            height=height,
+            window_apps=window_apps,
+            **{name: getattr(observation, name) for name in _SENT_AS_THEY_ARE},
+        )
+
+    def observation(self, screenshot: Image.Image) -> Observation:
+        """The observation the client makes of this payload and its fetched screenshot."""
+        return Observation(
+            screenshot=screenshot, **{name: getattr(self, name) for name in _SENT_AS_THEY_ARE}
+        )
+
+
+#: What an observation and its payload share, under the same names.
+_SENT_AS_THEY_ARE = ("elements", "windows", "focused_window", "timestamp", "timings_ms")
 
 
 class Capabilities(_Wire):

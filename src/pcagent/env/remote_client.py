@@ -83,14 +83,7 @@ class RemoteEnvironment(Closes):
         payload = ObservationPayload.model_validate_json(response.content)
         screenshot = self._screenshot(payload)
         self._window_apps = dict(payload.window_apps)
-        return Observation(
-            screenshot=screenshot,
-            elements=payload.elements,
-            windows=payload.windows,
-            focused_window=payload.focused_window,
-            timestamp=payload.timestamp,
-            timings_ms=dict(payload.timings_ms),
-        )
+        return payload.observation(screenshot)
 
     def _screenshot(self, payload: ObservationPayload) -> Image.Image:
         params: dict[str, Any] = {"format": self.image_format}

@@ -219,24 +219,13 @@ def _add_observation_routes(
     @api.get(f"{API_PREFIX}/observe")
     def observe() -> Response:
         observation = gate.run(environment.observe, limits.call_timeout, "observing")
-        width, height = observation.screen_size
         window_apps = (
             {window.window_id: catalog.app_of_window(window) for window in observation.windows}
             if catalog is not None
             else {}
         )
-        payload = ObservationPayload(
-            observation_id=screenshots.keep(observation.screenshot),
-            width=width,
-            height=height,
-            elements=observation.elements,
-            windows=observation.windows,
-            focused_window=observation.focused_window,
-            window_apps=window_apps,
-            timestamp=observation.timestamp,
-            timings_ms=observation.timings_ms,
-        )
-        return _json(payload)
+        kept_as = screenshots.keep(observation.screenshot)
+        return _json(ObservationPayload.of(observation, kept_as, window_apps))
 
     @api.get(f"{API_PREFIX}/observations/{{observation_id}}/screenshot")
     def screenshot(observation_id: str, format: ImageFormat = "png", quality: int = 80) -> Response:

@@ -22,9 +22,7 @@ from pcagent.experience.graph import PageGraph
 from pcagent.runtime.record.store import RunStore
 from pcagent.viewer.access import FormGuard, require_token
 from pcagent.viewer.app_state import (
-    Conflict,
-    Forbidden,
-    NotFound,
+    PageError,
     ViewerSources,
     ViewerState,
     html_page,
@@ -91,17 +89,9 @@ def create_app(
 def _answer_errors_with_pages(app: FastAPI) -> None:
     """Every error a route raises is answered with a page that says what happened."""
 
-    @app.exception_handler(NotFound)
-    async def not_found(_: Request, error: NotFound) -> Response:
-        return html_page(error_page("Not found", error.message), 404)
-
-    @app.exception_handler(Forbidden)
-    async def forbidden(_: Request, error: Forbidden) -> Response:
-        return html_page(error_page("Refused", error.message), 403)
-
-    @app.exception_handler(Conflict)
-    async def conflict(_: Request, error: Conflict) -> Response:
-        return html_page(error_page("Not started", error.message), 409)
+    @app.exception_handler(PageError)
+    async def page_error(_: Request, error: PageError) -> Response:
+        return html_page(error_page(error.title, error.message), error.status)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_: Request, error: StarletteHTTPException) -> Response:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import ClassVar
 
 from fastapi.responses import HTMLResponse
 
@@ -27,29 +28,38 @@ from pcagent.viewer.page_graph_view import PagePictures
 RUNS_LISTED = 500
 
 
-class NotFound(Exception):
-    """Answered with a 404 page carrying ``message``."""
+class PageError(Exception):
+    """An error a route raises that the viewer answers with a page: ``title`` over ``message``,
+    with the HTTP ``status``."""
+
+    status: ClassVar[int]
+    title: ClassVar[str]
 
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
 
 
-class Forbidden(Exception):
+class NotFound(PageError):
+    """Answered with a 404 page carrying ``message``."""
+
+    status = 404
+    title = "Not found"
+
+
+class Forbidden(PageError):
     """Answered with a 403 page carrying ``message`` (a state-changing request without its form
     token, or from another site)."""
 
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
+    status = 403
+    title = "Refused"
 
 
-class Conflict(Exception):
+class Conflict(PageError):
     """Answered with a 409 page carrying ``message`` (a job already running on the run)."""
 
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
+    status = 409
+    title = "Not started"
 
 
 def html_page(text: str, status: int = 200) -> HTMLResponse:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from pcagent.viewer.jobs import Job, shown_command
-from pcagent.viewer.layout import esc, page, table, url_part, when
+from pcagent.viewer.layout import esc, page, run_link, table, url_part, when
 
 #: The name of the hidden field that carries the form token in every state-changing form.
 FORM_TOKEN_FIELD = "form_token"
@@ -47,11 +47,11 @@ def jobs_page(jobs: Sequence[Job], new_runs: Mapping[str, str], message: str = "
         else:
             status = f'<span class="{"pass" if code == 0 else "fail"}">exit status {code}</span>'
         made = new_runs.get(job.job_id)
-        made_html = f'<a href="/runs/{url_part(made)}">{esc(made)}</a>' if made else "–"
+        made_html = run_link(made) if made else "–"
         rows.append(
             f'<tr class="job" data-job="{esc(job.job_id)}" data-exit="{"" if code is None else code}">'
             f"<td>{esc(job.job_id)}</td>"
-            f'<td><a href="/runs/{url_part(job.run_id)}">{esc(job.run_id)}</a></td>'
+            f"<td>{run_link(job.run_id)}</td>"
             f"<td><code>{esc(shown_command(job.argv))}</code></td><td>{job.process.pid}</td>"
             f"<td>{when(job.started_at)}</td><td>{status}</td><td>{made_html}</td>"
             f"<td><pre class=log-tail>{esc(job.log_tail())}</pre>"

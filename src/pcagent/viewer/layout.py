@@ -107,6 +107,11 @@ def url_part(value: str) -> str:
     return quote(value, safe="")
 
 
+def run_link(run_id: str) -> str:
+    """A link to a run's page, the run's id its text."""
+    return f'<a href="/runs/{url_part(run_id)}">{esc(run_id)}</a>'
+
+
 def when(seconds: float) -> str:
     """Unix seconds as UTC date and time, to the second."""
     if not seconds:

@@ -20,7 +20,7 @@ from pcagent.runtime.record.models import (
     role_models,
 )
 from pcagent.viewer.job_pages import replay_form
-from pcagent.viewer.layout import duration, esc, page, table, url_part, when
+from pcagent.viewer.layout import duration, esc, page, run_link, table, url_part, when
 from pcagent.viewer.plan_section import PlanView, plan_html
 from pcagent.viewer.run_contents import RunContents
 from pcagent.viewer.run_summary import STEP_KEYS_SCRIPT, cost_html, filmstrip_html, outcome_html
@@ -81,7 +81,7 @@ def runs_page(runs: Sequence[RunRecord], *, status: str, query: str, store_path:
         f'<tr class="run-row" data-run="{esc(run.run_id)}">'
         f'<td><input type="checkbox" name="run" value="{esc(run.run_id)}" form="compare-form" '
         f'aria-label="compare {esc(run.run_id)}"></td>'
-        f'<td><a href="/runs/{url_part(run.run_id)}">{esc(run.run_id)}</a></td>'
+        f"<td>{run_link(run.run_id)}</td>"
         f'<td class="status-{esc(run.status)}">{esc(run.status)}</td>'
         f"<td>{esc(run.instruction[:160])}</td><td>{esc(model_of(run.settings) or '–')}</td>"
         f"<td>{run.steps}</td><td>{run.tokens}</td><td>{duration(run_duration(run))}</td>"
