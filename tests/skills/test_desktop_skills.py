@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import time
 
+import docx
 import pytest
 
 from pcagent import actions as act
 from pcagent.bench.checkers import CheckContext, run_checker
 from pcagent.env import SandboxDesktop
+from pcagent.env.ownership import give_to_owner
 from pcagent.runtime.loop.dispatch import ActionDispatcher
 from pcagent.runtime.record.models import StepResult
 
@@ -47,3 +49,18 @@ def test_a_text_file_is_written_saved_and_checked_on_disk(shared_desktop: Sandbo
     assert read.ok and "hello from a skill" in str(read.value)
     missing = _call(shared_desktop, "read_text_file", path="Documents/none-such.txt")
     assert not missing.ok
+
+
+def test_a_document_s_text_is_added_below_what_it_held(shared_desktop: SandboxDesktop) -> None:
+    home = shared_desktop.home
+    path = f"Documents/append-{time.time_ns()}.docx"
+    document = docx.Document()
+    for text in ("Ein kurzer Text", "Er hat zwei Absätze."):
+        document.add_paragraph(text)
+    (home / path).parent.mkdir(exist_ok=True)
+    document.save(str(home / path))
+    give_to_owner(home / "Documents", home)
+    result = _call(shared_desktop, "write_document", path=path, text="A short text", append=True)
+    assert result.ok and result.verified, result.message
+    paragraphs = [p.text for p in docx.Document(str(home / path)).paragraphs if p.text.strip()]
+    assert paragraphs == ["Ein kurzer Text", "Er hat zwei Absätze.", "A short text"]

@@ -31,23 +31,38 @@ _Document = Annotated[DocumentPath, Field(min_length=1, max_length=400, descript
 class WriteDocument(SkillParameters):
     path: _Document
     text: str = Field(min_length=1, max_length=10_000, description="The text; \\n: new paragraph.")
+    append: bool = Field(
+        False,
+        description="true: add the text below what the document at path holds (created when "
+        "missing); false: a new document.",
+    )
 
 
 @skill(
-    "Create a new word-processor document with the text and save it under path.",
+    "Write a word-processor document with the text and save it under path: a new one, or the "
+    "text added at the end of the one there (append).",
     apps=("writer",),
     returns="the saved path",
     writes=("path",),
 )
 def write_document(context: SkillContext, parameters: WriteDocument) -> SkillResult:
-    do(context, act.OpenApp(app="writer"))
-    do(context, WriterInsert(text=parameters.text))
-    saved = do(context, WriterSave(path=parameters.path))
+    before = document_text(context, parameters.path) if parameters.append else None
+    if before is not None:
+        do(context, WriterOpen(path=parameters.path))
+        do(context, WriterInsert(text=parameters.text))  # at the end
+        saved = do(context, WriterSave())
+    else:
+        do(context, act.OpenApp(app="writer"))
+        do(context, WriterInsert(text=parameters.text))
+        saved = do(context, WriterSave(path=parameters.path))
     path = (saved.output or parameters.path).removeprefix("~/")
     text = document_text(context, path)
     first = parameters.text.strip().splitlines()[0]
     if text is not None and not contains(text, first):
         return SkillResult.failed(f"{path} was saved without the text", text[:300])
+    kept = (before or "").strip().splitlines()[:1]
+    if text is not None and kept and not contains(text, kept[0]):
+        return SkillResult.failed(f"{path} lost the text it held before", text[:300])
     return SkillResult(True, path, evidence=f"{path} saved with the text")
 
 
