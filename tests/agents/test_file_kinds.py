@@ -32,9 +32,11 @@ def test_a_read_or_write_goes_to_the_skill_of_the_path_s_kind() -> None:
     written = _swapped("write_text_file", path="Documents/Tech.docx", text="a\nb", append=False)
     assert (written.skill, written.args) == (
         "write_document",
-        {"path": "Documents/Tech.docx", "text": "a\nb"},
+        {"path": "Documents/Tech.docx", "text": "a\nb", "append": False},
     )
     assert _swapped("write_document", path="todo.txt", text="x").skill == "write_text_file"
+    appended = _swapped("write_text_file", path="Documents/d.docx", text="x", append=True)
+    assert (appended.skill, appended.args["append"]) == ("write_document", True)
     catalog = default_catalog().for_apps(APPS)
     for step in (read, written):
         check_program(Program(steps=[step]), catalog, list(APPS))  # the call now validates
@@ -43,8 +45,8 @@ def test_a_read_or_write_goes_to_the_skill_of_the_path_s_kind() -> None:
 def test_nothing_is_swapped_where_the_kind_fits_or_something_would_be_lost() -> None:
     assert _swapped("read_text_file", path="data.csv").skill == "read_text_file"
     assert _swapped("read_document", path="Documents/a.odt").skill == "read_document"
-    # Appending has no counterpart in write_document: the refusal stands.
-    kept = _swapped("write_text_file", path="log.docx", text="x", append=True)
+    # An argument the other skill does not take must be at its default.
+    kept = _swapped("write_text_file", path="a.xlsx", text="x", append=True)
     assert kept.skill == "write_text_file"
     # No workbook writer from a text; formatting has no twin.
     assert _swapped("write_text_file", path="a.xlsx", text="x").skill == "write_text_file"

@@ -7,7 +7,8 @@ changes the path as the skill (a right `.docx` became a `.txt`). Reading or writ
 is one operation whichever kind the file is, and which skill does it for a `.docx` follows from
 the typed path (:func:`pcagent.skills.common.kind_twin`), so the call is given to that skill
 with the same arguments. Only where nothing is lost: an argument the other skill does not take
-must be at its default (`append: true` has no counterpart in a document, and stays refused).
+must be at its default (were there a writer without `append`, `append: true` would stay
+refused).
 """
 
 from __future__ import annotations
