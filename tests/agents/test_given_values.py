@@ -157,3 +157,22 @@ def test_a_re_ask_names_a_copied_file_with_its_wrong_kind() -> None:
     asked_again = models.backends["manager"].requests[1].messages[-1].text
     assert "is a plain-text file" in asked_again
     assert "neither the instruction nor an earlier step names this file" in asked_again
+
+
+def test_a_file_s_ending_is_kept_as_the_instruction_writes_it() -> None:
+    catalog = default_catalog()
+    said = "Open test_doc3.docx in the Documents folder and translate its text"
+    changed = _program(
+        {"id": "s1", "skill": "read_text_file", "args": {"path": "Documents/test_doc3.txt"}}
+    )
+    (problem,) = ungiven_literals(changed, catalog, [said])
+    assert "writes this file's name with .docx: keep it" in str(problem)
+    kept = _program(
+        {"id": "s1", "skill": "read_document", "args": {"path": "Documents/test_doc3.docx"}}
+    )
+    assert ungiven_literals(kept, catalog, [said]) == []
+    # Named bare as well (or only bare): any ending may follow.
+    both = said + " and save the translation as test_doc3 in a text file"
+    assert ungiven_literals(changed, catalog, [both]) == []
+    # A longer name that starts with the same letters is another file.
+    assert ungiven_literals(changed, catalog, ["Open test_doc30.txt"]) != []

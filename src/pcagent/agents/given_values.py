@@ -18,6 +18,7 @@ refuses, it never decides a step.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 from pathlib import PurePosixPath
@@ -79,12 +80,42 @@ def _invented_numbers(literal: str, given: Sequence[str]) -> list[str]:
     ]
 
 
-def _file_named(path: str, given: Sequence[str]) -> bool:
-    """Whether a given text names the file of ``path``: its name without the folder and the
-    ending ("Documents/population.xlsx" is named by "save it as population"), compared
-    casefolded."""
-    stem = PurePosixPath(path.strip()).stem.casefold()
-    return not stem or any(stem in text.casefold() for text in given)
+def _file_problem(path: str, given: Sequence[str]) -> str:
+    """Why ``path``'s file is not one a given text names ("" when it is): its name without the
+    folder and the ending must stand in one of them, compared casefolded ("Documents/
+    population.xlsx" is named by "save it as population"), and where they write it with an
+    ending, with that ending: a planner that picks the text file's reader for "test_doc3.docx"
+    reads "test_doc3.txt", a file that is not there."""
+    file = PurePosixPath(path.strip())
+    stem = file.stem.casefold()
+    if not stem:
+        return ""
+    written = {ending for text in given for ending in _endings_after(text, stem)}
+    if not written:
+        return (
+            "neither the instruction nor an earlier step names this file; take its name from "
+            "the instruction (the examples' files are other tasks')"
+        )
+    if "" not in written and file.suffix.casefold() not in written:
+        endings = " or ".join(sorted(written))
+        return f"the instruction writes this file's name with {endings}: keep it"
+    return ""
+
+
+def _endings_after(text: str, stem: str) -> list[str]:
+    """The endings (".docx") written right after ``stem`` in ``text``, "" where it stands bare
+    ("save it as test_doc3": any ending may follow)."""
+    folded = text.casefold()
+    endings = []
+    start = folded.find(stem)
+    while start >= 0:
+        rest = folded[start + len(stem) :]
+        if rest[:1] == "." and rest[1:2].isalnum():
+            endings.append("." + "".join(itertools.takewhile(str.isalnum, rest[1:])))
+        elif not rest[:1].isalnum():
+            endings.append("")
+        start = folded.find(stem, start + 1)
+    return endings
 
 
 def ungiven_literals(program: Program, catalog: SkillCatalog, given: Sequence[str]) -> list[Doubt]:
@@ -99,15 +130,9 @@ def ungiven_literals(program: Program, catalog: SkillCatalog, given: Sequence[st
                 if not isinstance(item, str):
                     continue  # a reference: found by an earlier step
                 if holds == "file":
-                    if item and not SLOT.search(item) and not _file_named(item, given):
-                        problems.append(
-                            Doubt(
-                                step.id,
-                                f"{name}={item!r}: neither the instruction nor an earlier step "
-                                "names this file; take its name from the instruction (the "
-                                "examples' files are other tasks')",
-                            )
-                        )
+                    problem = "" if not item or SLOT.search(item) else _file_problem(item, given)
+                    if problem:
+                        problems.append(Doubt(step.id, f"{name}={item!r}: {problem}"))
                 elif holds == "numbers":
                     invented = _invented_numbers(item, given)
                     if invented:
