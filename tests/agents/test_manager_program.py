@@ -52,6 +52,7 @@ def test_an_invalid_program_is_re_asked_with_its_problems_then_falls_back() -> N
     assert outcome.fallback and "s9" in outcome.problem
     (only,) = outcome.plan.subtasks
     assert (only.skill, only.description) == ("", "set it")
+    assert only.doubt.startswith("no usable program: the whole instruction ran as one GUI step")
 
 
 def test_a_program_re_asked_once_and_corrected_is_taken() -> None:

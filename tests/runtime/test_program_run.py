@@ -152,3 +152,30 @@ def test_a_program_kept_with_a_doubt_ends_unverified_though_each_step_checked(
         env={"PCAGENT_DATA_DIR": str(tmp_path), "PCAGENT_CONFIG": "", "COLUMNS": "200"},
     )
     assert "kept with a doubt: path='notes.txt'" in shown.output, shown.output
+
+
+def test_the_whole_instruction_as_one_gui_step_ends_unverified_at_best(tmp_path: Path) -> None:
+    """No usable program: the one GUI step's ``done`` follows a checked save, which shows that
+    save, not that the instruction was done."""
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "notes.txt").write_text("meet at 10:15")
+    unusable = json.dumps({"steps": [{"id": "s1", "skill": "teleport", "args": {}}]})
+    decisions = ScriptedBackend(
+        [
+            scripts.decision({"kind": "editor_open", "path": "notes.txt"}),
+            scripts.decision({"kind": "editor_save_as", "path": "copy.txt"}),
+            scripts.decision({"kind": "done", "summary": "copied"}),
+        ]
+    )
+    models = scripts.usual_models(decisions, unusable)
+    models.backends["manager"] = ScriptedBackend([unusable] * PROGRAM_ATTEMPTS)
+    config = PcAgentConfig(data_dir=tmp_path, run=RunConfig(max_steps=5, listing_limit=0))
+    store = RunStore(tmp_path / "runs")
+    outcome = RunSession(MemoryDesktop(home), models, store, config).start(
+        "Keep a copy of notes.txt as copy.txt"
+    )
+    assert (home / "copy.txt").read_text() == "meet at 10:15"
+    assert outcome.status == "unverified", outcome.summary
+    assert "no usable program" in outcome.summary
+    assert store.steps(outcome.run_id)[-1].state.verified == {"s1": True}

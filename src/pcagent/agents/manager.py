@@ -37,6 +37,13 @@ from pcagent.skills import SkillCatalog
 PROGRAM_ATTEMPTS = 3
 
 
+#: What the whole instruction run as one GUI step carries: its checks cover single actions.
+FALLBACK_DOUBT = (
+    "no usable program: the whole instruction ran as one GUI step, and a check of its last "
+    "action does not show the whole instruction done"
+)
+
+
 @dataclass(frozen=True)
 class PlanOutcome:
     """A checked plan; ``fallback`` is True when the model's programs were unusable and the
@@ -160,8 +167,15 @@ class Manager(Agent):
         return self._fallback(instruction, problem)
 
     def _fallback(self, instruction: str, problem: str) -> PlanOutcome:
-        """The whole instruction as one GUI step, on the first desktop of a run across several."""
+        """The whole instruction as one GUI step, on the first desktop of a run across several.
+
+        The step carries a doubt: with no usable program, nothing typed says what the
+        instruction asks, and the check of the one action before its ``done`` (an alarm set, a
+        value on the calculator's display) shows that action, not the whole instruction; so a
+        run of it ends "unverified" at best."""
         plan = single_subtask_plan(instruction, self._default_app())
+        doubt = Doubt(plan.subtasks[0].id, FALLBACK_DOUBT)
+        plan = with_doubts(plan, [doubt])
         if self._several_desktops:
             first = next(iter(self.environments))
             plan = Plan(
