@@ -39,7 +39,8 @@ def _shop(host: str) -> Callable[[PageRequest], PageResponse]:
             product = PRODUCTS[match[1]]
             body = (
                 f"{form}<h1>{escape(product['name'])}</h1>"
-                f'<p>Price: <span class="price">{pages.money(prices[match[1]])}</span> · In stock</p>'
+                f'<p>Price: <span class="price">{pages.money(prices[match[1]])}</span>'
+                " · In stock</p>"
                 f"<p>{escape(product['description'])}</p>"
             )
             return pages.page(name, f"{product['name']} - {name}", body)
