@@ -14,7 +14,7 @@ from pcagent import actions as act
 from pcagent.bench.fixtures import write_file
 from pcagent.bench.tasks import FileFixture
 from pcagent.env import SandboxConfig, SandboxDesktop, processes
-from pcagent.env.accessibility import WorkerProcess
+from pcagent.env.accessibility import WorkerKind, WorkerProcess
 from pcagent.env.browser_profile import prepare_profile
 from pcagent.env.ownership import DESKTOP_USER, closed_on_the_way
 from pcagent.errors import AppLaunchError, DesktopError, SandboxStartError
@@ -238,16 +238,9 @@ def test_a_worker_runs_as_the_user_from_an_installation_closed_to_it(
         encoding="utf-8",
     )
     monkeypatch.syspath_prepend(str(closed))
+    probe = WorkerKind(module, "probe worker", DesktopError, "it hung", "it exited")
     worker = WorkerProcess(
-        module,
-        {"PATH": "/usr/bin:/bin"},
-        timeout=20,
-        name="probe worker",
-        error=DesktopError,
-        hang_hint="it hung",
-        exit_hint="it exited",
-        args=("first", "second"),
-        run_as=user,
+        probe, {"PATH": "/usr/bin:/bin"}, timeout=20, args=("first", "second"), run_as=user
     )
     try:
         answer = worker.request("who")

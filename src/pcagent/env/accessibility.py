@@ -75,6 +75,18 @@ class TabText:
     text: str
 
 
+@dataclass(frozen=True)
+class WorkerKind:
+    """What a worker is, whichever sandbox it serves: the module it runs, the name its errors
+    call it by, the error type they raise, and what to suspect when it hangs or exits."""
+
+    module: str
+    name: str
+    error: type[DesktopError]
+    hang_hint: str
+    exit_hint: str
+
+
 class WorkerProcess:
     """A helper program of this package that answers JSON lines on stdin/stdout.
 
@@ -89,26 +101,18 @@ class WorkerProcess:
 
     def __init__(
         self,
-        module: str,
+        kind: WorkerKind,
         env: Mapping[str, str],
         *,
         timeout: float,
-        name: str,
-        error: type[DesktopError],
-        hang_hint: str,
-        exit_hint: str,
         args: Sequence[str] = (),
         run_as: RunAs | None = None,
     ) -> None:
-        self.module = module
+        self.kind = kind
         self.run_as = run_as
         self.args = list(args)
         self.env = dict(env)
         self.timeout = timeout
-        self.name = name
-        self.error = error
-        self.hang_hint = hang_hint
-        self.exit_hint = exit_hint
         self._process: subprocess.Popen[str] | None = None
 
     @property
@@ -118,9 +122,11 @@ class WorkerProcess:
     def _bundle(self) -> dict[str, Any]:
         """The worker's source and, dependencies first, those of the modules of this package it
         imports (each must need only the standard library and the system's gi/uno)."""
-        worker = _source_of(self.module)
+        worker = _source_of(self.kind.module)
         if worker is None:
-            raise self.error(f"the {self.name} ({self.module}) is missing from this installation")
+            raise self.kind.error(
+                f"the {self.kind.name} ({self.kind.module}) is missing from this installation"
+            )
         support: dict[str, str] = {}
         seen: set[str] = set()
 
@@ -131,8 +137,8 @@ class WorkerProcess:
                 seen.add(name)
                 imported = _source_of(name)
                 if imported is None:
-                    raise self.error(
-                        f"the {self.name} needs {name}, missing from this installation"
+                    raise self.kind.error(
+                        f"the {self.kind.name} needs {name}, missing from this installation"
                     )
                 add_imports_of(imported)
                 support[name] = imported
@@ -142,14 +148,14 @@ class WorkerProcess:
 
     def _source_descriptor(self) -> int:
         """An anonymous in-memory file holding the worker's bundle, read from the first byte."""
-        descriptor = os.memfd_create(self.module, os.MFD_CLOEXEC)
+        descriptor = os.memfd_create(self.kind.module, os.MFD_CLOEXEC)
         os.write(descriptor, json.dumps(self._bundle()).encode("utf-8"))
         os.lseek(descriptor, 0, os.SEEK_SET)
         return descriptor
 
     def _start(self) -> subprocess.Popen[str]:
         if self.run_as is None:
-            process = self._spawn([sys.executable, "-m", self.module, *self.args], ())
+            process = self._spawn([sys.executable, "-m", self.kind.module, *self.args], ())
         else:
             # Another user's worker must not depend on reaching this installation (a clone or a
             # virtual environment under /root is closed to it): the workers need only the standard
@@ -159,7 +165,7 @@ class WorkerProcess:
             try:
                 argv = [
                     sys._base_executable,  # the interpreter behind a venv (its own site-packages)
-                    "-I", "-c", _BOOTSTRAP, str(descriptor), self.module, *self.args,
+                    "-I", "-c", _BOOTSTRAP, str(descriptor), self.kind.module, *self.args,
                 ]  # fmt: skip
                 process = self._spawn(argv, (descriptor,))
             finally:
@@ -168,7 +174,7 @@ class WorkerProcess:
         ready = self._read_line(process, STARTUP_TIMEOUT)
         if "error" in ready:
             self.close()
-            raise self.error(f"the {self.name} cannot start: {ready['error']}")
+            raise self.kind.error(f"the {self.kind.name} cannot start: {ready['error']}")
         return process
 
     def _spawn(self, argv: list[str], pass_fds: Sequence[int]) -> subprocess.Popen[str]:
@@ -190,14 +196,14 @@ class WorkerProcess:
         ready, _, _ = select.select([process.stdout], [], [], timeout)
         if not ready:
             self.close()
-            raise self.error(
-                f"the {self.name} did not answer within {timeout:.0f}s; {self.hang_hint}. "
-                "It will be restarted on the next request."
+            raise self.kind.error(
+                f"the {self.kind.name} did not answer within {timeout:.0f}s; "
+                f"{self.kind.hang_hint}. It will be restarted on the next request."
             )
         line = process.stdout.readline()
         if not line:
             self.close()
-            raise self.error(f"the {self.name} exited; {self.exit_hint}")
+            raise self.kind.error(f"the {self.kind.name} exited; {self.kind.exit_hint}")
         return json.loads(line)
 
     def request(self, op: str, **params: Any) -> dict[str, Any]:
@@ -212,10 +218,10 @@ class WorkerProcess:
             process.stdin.flush()
         except BrokenPipeError as error:
             self.close()
-            raise self.error(f"the {self.name} exited unexpectedly") from error
+            raise self.kind.error(f"the {self.kind.name} exited unexpectedly") from error
         answer = self._read_line(process, self.timeout)
         if "error" in answer:
-            raise self.error(f"{self.name} request '{op}' failed: {answer['error']}")
+            raise self.kind.error(f"{self.kind.name} request '{op}' failed: {answer['error']}")
         return answer
 
     def close(self) -> None:
@@ -236,6 +242,16 @@ class WorkerProcess:
                     stream.close()
 
 
+#: The worker that reads the accessibility tree (:mod:`pcagent.env.accessibility_worker`).
+ACCESSIBILITY_WORKER = WorkerKind(
+    "pcagent.env.accessibility_worker",
+    "accessibility worker",
+    AccessibilityError,
+    hang_hint="an application may be hung",
+    exit_hint="is the sandbox's AT-SPI bus still running?",
+)
+
+
 class AccessibilityClient:
     """Talks JSON lines to a worker process that lives in the sandbox's environment."""
 
@@ -245,16 +261,7 @@ class AccessibilityClient:
         """``run_as``: the user the sandbox's session runs as (see :class:`WorkerProcess`)."""
         self.env = dict(env)
         self.timeout = timeout
-        self._worker = WorkerProcess(
-            "pcagent.env.accessibility_worker",
-            self.env,
-            run_as=run_as,
-            timeout=timeout,
-            name="accessibility worker",
-            error=AccessibilityError,
-            hang_hint="an application may be hung",
-            exit_hint="is the sandbox's AT-SPI bus still running?",
-        )
+        self._worker = WorkerProcess(ACCESSIBILITY_WORKER, self.env, run_as=run_as, timeout=timeout)
 
     @property
     def pid(self) -> int | None:

@@ -11,13 +11,22 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from pcagent.env.accessibility import WorkerProcess
+from pcagent.env.accessibility import WorkerKind, WorkerProcess
 from pcagent.env.apps import libreoffice_pipe_name
 from pcagent.env.processes import RunAs
 from pcagent.errors import DesktopError
 
 #: Seconds a request may take unless its user says otherwise.
 DEFAULT_TIMEOUT = 30.0
+
+#: The worker that talks to the sandbox's LibreOffice (:mod:`pcagent.env.office_worker`).
+OFFICE_WORKER = WorkerKind(
+    "pcagent.env.office_worker",
+    "LibreOffice worker",
+    DesktopError,
+    hang_hint="LibreOffice may be hung, busy or showing a dialog",
+    exit_hint="it could not talk to LibreOffice",
+)
 
 
 def office_worker(
@@ -28,13 +37,9 @@ def office_worker(
     alone. Its failures raise :class:`DesktopError`; a user that needs a narrower error
     translates it."""
     return WorkerProcess(
-        "pcagent.env.office_worker",
+        OFFICE_WORKER,
         env,
         args=[libreoffice_pipe_name(sandbox_id)],
         run_as=run_as,
         timeout=DEFAULT_TIMEOUT,
-        name="LibreOffice worker",
-        error=DesktopError,
-        hang_hint="LibreOffice may be hung, busy or showing a dialog",
-        exit_hint="it could not talk to LibreOffice",
     )

@@ -9,6 +9,7 @@ from typing import Literal
 
 from pcagent.bench.generate import gui_steps as gui
 from pcagent.bench.generate import programs
+from pcagent.bench.generate import template_parts as parts
 from pcagent.bench.generate.flow import FlowValue
 from pcagent.bench.generate.template_base import (
     Draw,
@@ -16,17 +17,6 @@ from pcagent.bench.generate.template_base import (
     Slot,
     SubtaskTemplate,
     TemplateAttributes,
-)
-from pcagent.bench.generate.template_parts import (
-    carried_or,
-    file_output,
-    line_to_write,
-    lookup_program,
-    new_document,
-    node,
-    one_call,
-    opened_node,
-    report_parts,
 )
 from pcagent.bench.generate.vocabulary import (
     CITIES,
@@ -100,7 +90,7 @@ class EditorReadValue(SubtaskTemplate[NoteReading], spec="editor_read_value"):
             f"{a.title}\n\n{a.number_label}: {a.number}\n"
             f"{a.time_label}: {clock_text(a.hour, a.minute)}\n{a.city_label}: {a.city}\n"
         )
-        report_nodes, report_steps = report_parts(slot, a.value_text, slot.node_id("opened"))
+        report_nodes, report_steps = parts.report_parts(slot, a.value_text, slot.node_id("opened"))
         return Fragment(
             instruction=self.instruction(
                 a, file=a.file_name, what=a.description, tell=TELL if slot.report else ""
@@ -110,13 +100,13 @@ class EditorReadValue(SubtaskTemplate[NoteReading], spec="editor_read_value"):
                 slot, f"Open {a.path} and find {a.description} ({a.value_text})"
             ),
             nodes=[
-                opened_node(slot, a.file_name, f"{a.file_name} is open in the editor"),
+                parts.opened_node(slot, a.file_name, f"{a.file_name} is open in the editor"),
                 *report_nodes,
             ],
             reference=[*gui.editor_open_file(a.path), *report_steps],
             reference_api=[gui.act("editor_open", path=a.path), *report_steps],
             # The value is named by its kind ("time"), as the Manager's own example names it.
-            program=lookup_program(
+            program=parts.lookup_program(
                 slot,
                 self.app,
                 [programs.call("s1", "read_text_file", path=a.path)],
@@ -146,7 +136,7 @@ class EditorWriteValue(SubtaskTemplate[NoteWriting], spec="editor_write_value"):
 
     def draw(self, source: Draw) -> NoteWriting:
         path = f"Documents/{source.names.pick(TEXT_FILE_STEMS, 'text file name')}.txt"
-        line = line_to_write(source.rng, source.given, self.consumes, ": ")
+        line = parts.line_to_write(source.rng, source.given, self.consumes, ": ")
         return NoteWriting(
             path=path,
             line=line.text,
@@ -168,19 +158,23 @@ class EditorWriteValue(SubtaskTemplate[NoteWriting], spec="editor_write_value"):
             phrasing=a.phrasing,
             subtask=self.subtask_in(slot, f"Write {a.value_text} into {a.path}"),
             nodes=[
-                node(
+                parts.node(
                     slot, "saved", "file_exists", {"path": a.path}, description=f"{a.path} is saved"
                 ),
-                node(slot, "value", *check, after=[slot.node_id("saved")]),
+                parts.node(slot, "value", *check, after=[slot.node_id("saved")]),
             ],
-            reference=new_document("text_editor", a.line + "\n", gui.editor_save_new_file(a.path)),
+            reference=parts.new_document(
+                "text_editor", a.line + "\n", gui.editor_save_new_file(a.path)
+            ),
             reference_api=[
                 gui.act("open_app", app="text_editor"),
                 gui.act("type", text=a.line + "\n"),
                 gui.act("editor_save_as", path=a.path),
             ],
-            program=one_call(
-                "write_text_file", path=a.path, text=carried_or(a.reference_to_previous, a.line)
+            program=parts.one_call(
+                "write_text_file",
+                path=a.path,
+                text=parts.carried_or(a.reference_to_previous, a.line),
             ),
-            output=file_output(a.path),
+            output=parts.file_output(a.path),
         )

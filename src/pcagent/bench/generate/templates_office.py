@@ -7,6 +7,7 @@ from typing import ClassVar, Literal
 from pydantic import JsonValue
 
 from pcagent.bench.generate import gui_steps as gui
+from pcagent.bench.generate import template_parts as parts
 from pcagent.bench.generate.programs import given
 from pcagent.bench.generate.template_base import (
     Draw,
@@ -14,15 +15,6 @@ from pcagent.bench.generate.template_base import (
     Slot,
     SubtaskTemplate,
     TemplateAttributes,
-)
-from pcagent.bench.generate.template_parts import (
-    carried_or,
-    file_output,
-    line_to_write,
-    new_document,
-    node,
-    one_call,
-    opened_node,
 )
 from pcagent.bench.generate.vocabulary import (
     ARTICLES,
@@ -60,7 +52,7 @@ class WriterNewDocument(SubtaskTemplate[NewDocument], spec="writer_new_document"
 
     def draw(self, source: Draw) -> NewDocument:
         stem = source.names.pick(DOCUMENT_STEMS, "document name")
-        line = line_to_write(source.rng, source.given, self.consumes, " this week: ")
+        line = parts.line_to_write(source.rng, source.given, self.consumes, " this week: ")
         return NewDocument(
             stem=stem,
             text=line.text,
@@ -76,8 +68,8 @@ class WriterNewDocument(SubtaskTemplate[NewDocument], spec="writer_new_document"
             phrasing=a.phrasing,
             subtask=self.subtask_in(slot, f"Write {a.value_text} into {a.path}"),
             nodes=[
-                node(slot, "saved", "file_exists", {"path": a.path}),
-                node(
+                parts.node(slot, "saved", "file_exists", {"path": a.path}),
+                parts.node(
                     slot,
                     "written",
                     "docx_contains",
@@ -86,7 +78,7 @@ class WriterNewDocument(SubtaskTemplate[NewDocument], spec="writer_new_document"
                     description=f"{a.path} holds {a.value_text}",
                 ),
             ],
-            reference=new_document(
+            reference=parts.new_document(
                 "writer",
                 a.text + "\n",
                 gui.office_save_new_document(f"Documents/{a.stem}", f"{a.stem}.docx"),
@@ -96,10 +88,12 @@ class WriterNewDocument(SubtaskTemplate[NewDocument], spec="writer_new_document"
                 gui.act("writer_insert", text=a.text),
                 gui.act("writer_save", path=a.path),
             ],
-            program=one_call(
-                "write_document", path=a.path, text=carried_or(a.reference_to_previous, a.text)
+            program=parts.one_call(
+                "write_document",
+                path=a.path,
+                text=parts.carried_or(a.reference_to_previous, a.text),
             ),
-            output=file_output(a.path),
+            output=parts.file_output(a.path),
         )
 
 
@@ -160,8 +154,10 @@ class WriterFormatDocument(SubtaskTemplate[DocumentFormatting], spec="writer_for
             phrasing=a.phrasing,
             subtask=self.subtask_in(slot, f"Open {a.path}, {words}, save"),
             nodes=[
-                opened_node(slot, a.stem, f"{name} is open"),
-                node(slot, "formatted", check[0], check[1], after=[opened], description=words),
+                parts.opened_node(slot, a.stem, f"{name} is open"),
+                parts.node(
+                    slot, "formatted", check[0], check[1], after=[opened], description=words
+                ),
             ],
             reference=[
                 gui.act("open_app", app="writer"),
@@ -180,11 +176,11 @@ class WriterFormatDocument(SubtaskTemplate[DocumentFormatting], spec="writer_for
                 api,
                 gui.act("writer_save"),
             ],
-            program=one_call("format_paragraphs", path=a.path, **change, save=True),
+            program=parts.one_call("format_paragraphs", path=a.path, **change, save=True),
             files=[
                 FileFixture(path=a.path, docx=DocumentSpec(title=a.title, paragraphs=a.paragraphs))
             ],
-            output=file_output(a.path),
+            output=parts.file_output(a.path),
         )
 
 
@@ -227,7 +223,7 @@ class SpreadsheetFillCells(SubtaskTemplate[SheetFilling], spec="spreadsheet_fill
             phrasing=a.phrasing,
             subtask=self.subtask_in(slot, f"Write {shown} into {a.path}"),
             nodes=[
-                node(
+                parts.node(
                     slot,
                     "sheet",
                     "xlsx_rows",
@@ -235,7 +231,7 @@ class SpreadsheetFillCells(SubtaskTemplate[SheetFilling], spec="spreadsheet_fill
                     description=f"{a.path} has the rows {shown}",
                 ),
             ],
-            reference=new_document(
+            reference=parts.new_document(
                 "spreadsheet",
                 typed,
                 gui.office_save_new_document(f"Documents/{a.stem}", f"{a.stem}.xlsx"),
@@ -245,8 +241,8 @@ class SpreadsheetFillCells(SubtaskTemplate[SheetFilling], spec="spreadsheet_fill
                 gui.act("sheet_set", cell="A1", values=[[label, value] for label, value in a.rows]),
                 gui.act("sheet_save", path=a.path),
             ],
-            program=one_call("fill_cells", rows=self._rows(a), save_as=a.path),
-            output=file_output(a.path),
+            program=parts.one_call("fill_cells", rows=self._rows(a), save_as=a.path),
+            output=parts.file_output(a.path),
         )
 
     @staticmethod

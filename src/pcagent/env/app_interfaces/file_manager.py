@@ -18,15 +18,8 @@ import hashlib
 import os
 from pathlib import Path
 
+from pcagent import app_actions
 from pcagent.action_handlers import handles
-from pcagent.app_actions import (
-    FilesCopy,
-    FilesList,
-    FilesMakeFolder,
-    FilesMove,
-    FilesOpen,
-    FilesRename,
-)
 from pcagent.applications import opener_of_suffix
 from pcagent.env.app_interfaces import Interface
 from pcagent.env.app_interfaces.text_editor import open_in_editor
@@ -50,28 +43,28 @@ class FileManagerInterface(Interface):
 
     # Each handler resolves the action's paths in HOME, then does the work below.
 
-    @handles(FilesList)
-    def _list_action(self, action: FilesList) -> ActionResult:
+    @handles(app_actions.FilesList)
+    def _list_action(self, action: app_actions.FilesList) -> ActionResult:
         return self._list(self.path(action.path or "~"))
 
-    @handles(FilesMakeFolder)
-    def _make_folder_action(self, action: FilesMakeFolder) -> ActionResult:
+    @handles(app_actions.FilesMakeFolder)
+    def _make_folder_action(self, action: app_actions.FilesMakeFolder) -> ActionResult:
         return self._make_folder(self.path(action.path))
 
-    @handles(FilesCopy)
-    def _copy_action(self, action: FilesCopy) -> ActionResult:
+    @handles(app_actions.FilesCopy)
+    def _copy_action(self, action: app_actions.FilesCopy) -> ActionResult:
         return self._copy(self.source(action.source), self.path(action.target))
 
-    @handles(FilesMove)
-    def _move_action(self, action: FilesMove) -> ActionResult:
+    @handles(app_actions.FilesMove)
+    def _move_action(self, action: app_actions.FilesMove) -> ActionResult:
         return self._move(self.source(action.source), self.path(action.target))
 
-    @handles(FilesRename)
-    def _rename_action(self, action: FilesRename) -> ActionResult:
+    @handles(app_actions.FilesRename)
+    def _rename_action(self, action: app_actions.FilesRename) -> ActionResult:
         return self._rename(self.source(action.path), action.new_name)
 
-    @handles(FilesOpen)
-    def _open_action(self, action: FilesOpen) -> ActionResult:
+    @handles(app_actions.FilesOpen)
+    def _open_action(self, action: app_actions.FilesOpen) -> ActionResult:
         return self._open(self.source(action.path))
 
     def _gio(self, *arguments: str) -> None:

@@ -7,16 +7,8 @@ import textwrap
 
 from pcagent.bench.web.data import PAPERS
 from pcagent.bench.web.pdf import one_page_pdf
-from pcagent.bench.web.sites.pages import (
-    PageRequest,
-    PageResponse,
-    Site,
-    escape,
-    matches,
-    not_found,
-    page,
-    search_form,
-)
+from pcagent.bench.web.sites import pages
+from pcagent.bench.web.sites.pages import PageRequest, PageResponse, Site, escape
 
 _NAME = "arXiv"
 
@@ -41,7 +33,7 @@ def arxiv_search(query: str) -> list[str]:
     found = [
         paper_id
         for paper_id, paper in PAPERS.items()
-        if matches(query, f"{paper['title']} {' '.join(paper['authors'])} {paper_id}")
+        if pages.matches(query, f"{paper['title']} {' '.join(paper['authors'])} {paper_id}")
     ]
     return _newest_first(found)
 
@@ -60,18 +52,18 @@ def _paper_item(paper_id: str) -> str:
 
 def _arxiv(request: PageRequest) -> PageResponse:
     query = request.param("query") or request.param("q")
-    form = search_form("/search", "query", query, "Search arXiv")
+    form = pages.search_form("/search", "query", query, "Search arXiv")
     if request.path == "/":
         items = "".join(_paper_item(p) for p in _newest_first(list(PAPERS)))
         body = (
             f"<h1>arXiv.org e-Print archive</h1>{form}<h2>Recent submissions</h2><ul>{items}</ul>"
         )
-        return page(_NAME, "arXiv.org e-Print archive", body)
+        return pages.page(_NAME, "arXiv.org e-Print archive", body)
     if request.path.rstrip("/") == "/search":
         found = arxiv_search(query)
         items = "".join(_paper_item(p) for p in found)
         result = f"<ul>{items}</ul>" if found else "<p>Sorry, your query returned no results.</p>"
-        return page(_NAME, "Search | arXiv e-print repository", f"{form}{result}")
+        return pages.page(_NAME, "Search | arXiv e-print repository", f"{form}{result}")
     match = re.fullmatch(r"/abs/([0-9]{4}\.[0-9]{4,5})/?", request.path)
     if match and match[1] in PAPERS:
         paper_id, paper = match[1], PAPERS[match[1]]
@@ -82,7 +74,7 @@ def _arxiv(request: PageRequest) -> PageResponse:
             f"<h2>Abstract</h2><blockquote>{escape(paper['abstract'])}</blockquote>"
             f'<p><a href="/pdf/{paper_id}">Download PDF</a></p>'
         )
-        return page(_NAME, f"[{paper_id}] {paper['title']}", body)
+        return pages.page(_NAME, f"[{paper_id}] {paper['title']}", body)
     match = re.fullmatch(r"/pdf/([0-9]{4}\.[0-9]{4,5})(?:\.pdf)?", request.path)
     if match and match[1] in PAPERS:
         return PageResponse(
@@ -91,7 +83,7 @@ def _arxiv(request: PageRequest) -> PageResponse:
             "application/pdf",
             (("Content-Disposition", f'attachment; filename="{match[1]}.pdf"'),),
         )
-    return not_found(_NAME, f"No paper at {request.path}.")
+    return pages.not_found(_NAME, f"No paper at {request.path}.")
 
 
 ARXIV_SITE = Site(

@@ -9,15 +9,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from pcagent.bench.web.data import FACTS, FACTS_REFERENCE_DATE, country_name, long_date, place_name
-from pcagent.bench.web.sites.pages import (
-    PageRequest,
-    PageResponse,
-    Site,
-    escape,
-    money,
-    not_found,
-    page,
-)
+from pcagent.bench.web.sites import pages
+from pcagent.bench.web.sites.pages import PageRequest, PageResponse, Site, escape
 
 _NAME = "World Facts"
 
@@ -90,7 +83,7 @@ def _stock_page(slug: str) -> tuple[str, str] | None:
     ticker, stock = slug.upper(), FACTS["stock"][slug]
     body = (
         f"<h1>{escape(stock['company'])} ({ticker})</h1>"
-        f'<p>Last close: <span class="price">{money(stock["price"])}</span> '
+        f'<p>Last close: <span class="price">{pages.money(stock["price"])}</span> '
         f"({stock['change_percent']:+.2f}%)</p><p>Prices in US dollars.</p>"
     )
     return f"{ticker} stock price - {stock['company']}", body
@@ -196,19 +189,19 @@ def _facts(request: PageRequest) -> PageResponse:
     if path == "/":
         home_links = [(f"/{section.slug}/", section.home_link) for section in _SECTIONS.values()]
         body = f"<h1>{_NAME}</h1>{_link_list(home_links)}"
-        return page(_NAME, f"{_NAME} - countries and markets", body)
+        return pages.page(_NAME, f"{_NAME} - countries and markets", body)
     match = re.fullmatch(r"/([^/]+)(?:/(.+))?", path)
     if match and match[2] is None:
         section = _SECTIONS.get(_INDEX_ALIASES.get(match[1], match[1]))
         if section is not None:
             body = f"<h1>{section.heading}</h1>{_link_list(section.links())}"
-            return page(_NAME, f"{section.title} - {_NAME}", body)
+            return pages.page(_NAME, f"{section.title} - {_NAME}", body)
     elif match and match[1] in _SECTIONS:
         item_page = _SECTIONS[match[1]].item_page(match[2])
         if item_page is not None:
             title, body = item_page
-            return page(_NAME, f"{title} - {_NAME}", body)
-    return not_found(_NAME, f"No page at {request.path}.")
+            return pages.page(_NAME, f"{title} - {_NAME}", body)
+    return pages.not_found(_NAME, f"No page at {request.path}.")
 
 
 FACTS_SITE = Site(

@@ -11,17 +11,8 @@ from typing import Any
 from urllib.parse import quote, urlencode
 
 from pcagent.bench.web.data import AIRPORTS, FLIGHTS, booking_code
-from pcagent.bench.web.sites.pages import (
-    PageRequest,
-    PageResponse,
-    Site,
-    error_list,
-    escape,
-    money,
-    not_found,
-    page,
-    text_field,
-)
+from pcagent.bench.web.sites import pages
+from pcagent.bench.web.sites.pages import PageRequest, PageResponse, Site, escape
 
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _FLIGHTS_BY_NUMBER = {flight["number"]: flight for flight in FLIGHTS}
@@ -61,7 +52,7 @@ def _flight_rows(flights: list[dict[str, Any]], book_on: str | None = None) -> s
             select = f'<td><a href="{href}">Select {f["number"]}</a></td>'
         rows.append(
             f"<tr><td>{f['number']}</td><td>{escape(f['airline'])}</td><td>{f['departs']}</td>"
-            f'<td>{f["arrives"]}</td><td class="price">{money(f["price"])}</td>{select}</tr>'
+            f'<td>{f["arrives"]}</td><td class="price">{pages.money(f["price"])}</td>{select}</tr>'
         )
     return "".join(rows)
 
@@ -74,8 +65,8 @@ _SKYFARE = "SkyFare"
 def _flight_form(origin: str = "", destination: str = "", date: str = "") -> str:
     return (
         '<form action="/search" method="get"><fieldset><legend>Search flights</legend>'
-        f"{text_field('from', 'From', origin)}{text_field('to', 'To', destination)}"
-        f"{text_field('date', 'Date', date, placeholder='YYYY-MM-DD')}"
+        f"{pages.text_field('from', 'From', origin)}{pages.text_field('to', 'To', destination)}"
+        f"{pages.text_field('date', 'Date', date, placeholder='YYYY-MM-DD')}"
         '<p><button type="submit">Search flights</button></p></fieldset></form>'
         f"<p>We fly between: {_airport_list()}.</p>"
     )
@@ -101,7 +92,9 @@ def _skyfare_search(request: PageRequest) -> PageResponse:
     if not _DATE.fullmatch(date):
         problems.append("Enter the date as YYYY-MM-DD.")
     if problems or origin is None or destination is None:
-        return page(_SKYFARE, "Search flights - SkyFare", f"{error_list(problems)}{form}")
+        return pages.page(
+            _SKYFARE, "Search flights - SkyFare", f"{pages.error_list(problems)}{form}"
+        )
     found = _flights_between(origin, destination)
     title = f"Flights from {AIRPORTS[origin]} to {AIRPORTS[destination]} on {date}"
     table = (
@@ -109,27 +102,27 @@ def _skyfare_search(request: PageRequest) -> PageResponse:
         if found
         else "<p>No flights on this route.</p>"
     )
-    return page(_SKYFARE, f"{title} - SkyFare", f"<h1>{escape(title)}</h1>{table}{form}")
+    return pages.page(_SKYFARE, f"{title} - SkyFare", f"<h1>{escape(title)}</h1>{table}{form}")
 
 
 def _skyfare_booking_form(flight: Mapping[str, Any], date: str) -> PageResponse:
     body = (
         f"<h1>Book flight {flight['number']}</h1><p>{escape(_flight_line(flight))}</p>"
         f"<p>Date: {escape(date)} · "
-        f'Price: <span class="price">{money(flight["price"])}</span></p>'
+        f'Price: <span class="price">{pages.money(flight["price"])}</span></p>'
         '<form action="/book" method="post"><fieldset><legend>Passenger</legend>'
         f'<input type="hidden" name="flight" value="{flight["number"]}">'
-        f"{text_field('date', 'Date', date, placeholder='YYYY-MM-DD')}"
-        f"{text_field('name', 'Full name')}{text_field('email', 'Email')}"
+        f"{pages.text_field('date', 'Date', date, placeholder='YYYY-MM-DD')}"
+        f"{pages.text_field('name', 'Full name')}{pages.text_field('email', 'Email')}"
         '<p><button type="submit">Book now</button></p></fieldset></form>'
     )
-    return page(_SKYFARE, f"Book {flight['number']} - SkyFare", body)
+    return pages.page(_SKYFARE, f"Book {flight['number']} - SkyFare", body)
 
 
 def _skyfare_book(request: PageRequest) -> PageResponse:
     if request.method != "POST":
         body = '<p class="error">Choose a flight first.</p><p><a href="/">Search flights</a></p>'
-        return page(_SKYFARE, "Booking - SkyFare", body, status=405)
+        return pages.page(_SKYFARE, "Booking - SkyFare", body, status=405)
     flight_number = request.param("flight").upper()
     date, passenger = request.param("date"), request.param("name")
     problems = []
@@ -141,23 +134,23 @@ def _skyfare_book(request: PageRequest) -> PageResponse:
         problems.append("Enter the passenger's full name.")
     if problems:
         back = f'<p><a href="/flight/{quote(flight_number)}">Back to the booking form</a></p>'
-        body = f"{error_list(problems)}{back}"
-        return page(_SKYFARE, "Booking failed - SkyFare", body, status=400)
+        body = f"{pages.error_list(problems)}{back}"
+        return pages.page(_SKYFARE, "Booking failed - SkyFare", body, status=400)
     flight = _FLIGHTS_BY_NUMBER[flight_number]
     code = booking_code(flight_number, date, passenger)
     body = (
         f"<h1>Booking confirmed</h1><p>Booking code: <b>{code}</b></p>"
         f"<p>{escape(_flight_line(flight))} on {escape(date)}</p>"
         f"<p>Passenger: {escape(passenger)}</p>"
-        f'<p>Total: <span class="price">{money(flight["price"])}</span></p>'
+        f'<p>Total: <span class="price">{pages.money(flight["price"])}</span></p>'
     )
-    return page(_SKYFARE, f"Booking confirmed {code} - SkyFare", body)
+    return pages.page(_SKYFARE, f"Booking confirmed {code} - SkyFare", body)
 
 
 def _skyfare(request: PageRequest) -> PageResponse:
     if request.path == "/":
         body = f"<h1>SkyFare flights</h1>{_flight_form()}"
-        return page(_SKYFARE, "SkyFare - Search and book cheap flights", body)
+        return pages.page(_SKYFARE, "SkyFare - Search and book cheap flights", body)
     if request.path == "/search":
         return _skyfare_search(request)
     match = re.fullmatch(r"/flight/([A-Za-z0-9]+)", request.path)
@@ -165,7 +158,7 @@ def _skyfare(request: PageRequest) -> PageResponse:
         return _skyfare_booking_form(_FLIGHTS_BY_NUMBER[match[1].upper()], request.param("date"))
     if request.path == "/book":
         return _skyfare_book(request)
-    return not_found(_SKYFARE, f"No page at {request.path}.")
+    return pages.not_found(_SKYFARE, f"No page at {request.path}.")
 
 
 FLIGHTS_SITE = Site("flights.local", _SKYFARE, "Flight search and booking", "http", _skyfare)
@@ -192,9 +185,9 @@ def _booking_form(
     return (
         '<form action="/search" method="get"><fieldset><legend>Search flights</legend>'
         f"<p>{radios}</p>"
-        f"{text_field('from', 'From', origin)}{text_field('to', 'To', destination)}"
-        f"{text_field('date', 'Depart', date, placeholder='YYYY-MM-DD')}"
-        f"{text_field('return', 'Return', return_date, 'YYYY-MM-DD (round trip only)')}"
+        f"{pages.text_field('from', 'From', origin)}{pages.text_field('to', 'To', destination)}"
+        f"{pages.text_field('date', 'Depart', date, placeholder='YYYY-MM-DD')}"
+        f"{pages.text_field('return', 'Return', return_date, 'YYYY-MM-DD (round trip only)')}"
         '<p><button type="submit">Search flights</button></p></fieldset></form>'
         f"<p>Airports: {_airport_list()}.</p>"
     )
@@ -229,9 +222,9 @@ def _booking(request: PageRequest) -> PageResponse:
     reasons and the form filled in as sent."""
     if request.path == "/":
         body = f"<h1>Find your flight</h1>{_booking_form()}"
-        return page(_BOOKING, f"{_BOOKING}: Search one-way and round-trip flights", body)
+        return pages.page(_BOOKING, f"{_BOOKING}: Search one-way and round-trip flights", body)
     if request.path.rstrip("/") != "/search":
-        return not_found(_BOOKING, f"No page at {request.path}.")
+        return pages.not_found(_BOOKING, f"No page at {request.path}.")
     trip = request.param("trip") or "oneway"
     origin_text, destination_text = request.param("from"), request.param("to")
     date, return_date = request.param("date"), request.param("return")
@@ -261,8 +254,8 @@ def _booking(request: PageRequest) -> PageResponse:
         elif depart_day is not None and return_day < depart_day:
             problems.append("The return date is before the departure date.")
     if problems or origin is None or destination is None:
-        body = f"{error_list(problems)}{form}"
-        return page(_BOOKING, f"Search flights - {_BOOKING}", body, status=400)
+        body = f"{pages.error_list(problems)}{form}"
+        return pages.page(_BOOKING, f"Search flights - {_BOOKING}", body, status=400)
     route = f"{AIRPORTS[origin]} – {AIRPORTS[destination]}"
     outbound, lowest = _booking_flights("Outbound", origin, destination, date)
     if trip == "roundtrip":
@@ -275,10 +268,12 @@ def _booking(request: PageRequest) -> PageResponse:
         title = f"One-way {route}, {date}"
         sections, total = outbound, "Lowest price"
     summary = (
-        f'<p>{total}: <span class="price">{money(lowest)}</span></p>' if lowest is not None else ""
+        f'<p>{total}: <span class="price">{pages.money(lowest)}</span></p>'
+        if lowest is not None
+        else ""
     )
     body = f"<h1>{escape(title)}</h1>{summary}{sections}{form}"
-    return page(_BOOKING, f"{title} - {_BOOKING}", body)
+    return pages.page(_BOOKING, f"{title} - {_BOOKING}", body)
 
 
 BOOKING_SITE = Site(

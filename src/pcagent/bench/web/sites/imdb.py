@@ -5,16 +5,8 @@ from __future__ import annotations
 import re
 
 from pcagent.bench.web.data import MOVIES
-from pcagent.bench.web.sites.pages import (
-    PageRequest,
-    PageResponse,
-    Site,
-    escape,
-    matches,
-    not_found,
-    page,
-    search_form,
-)
+from pcagent.bench.web.sites import pages
+from pcagent.bench.web.sites.pages import PageRequest, PageResponse, Site, escape
 
 _NAME = "IMDb"
 
@@ -25,20 +17,24 @@ def _movie_link(movie_id: str) -> str:
 
 
 def _imdb(request: PageRequest) -> PageResponse:
-    form = search_form("/find", "q", request.param("q"), "Search IMDb")
+    form = pages.search_form("/find", "q", request.param("q"), "Search IMDb")
     if request.path == "/":
         ranked = sorted(MOVIES, key=lambda m: -MOVIES[m]["rating"])
         rows = "".join(
             f"<li>{_movie_link(m)} <span>{MOVIES[m]['rating']}</span></li>" for m in ranked
         )
         body = f"<h1>IMDb</h1>{form}<h2>Top rated</h2><ol>{rows}</ol>"
-        return page(_NAME, "IMDb: Ratings, Reviews, and Where to Watch the Best Movies", body)
+        return pages.page(_NAME, "IMDb: Ratings, Reviews, and Where to Watch the Best Movies", body)
     if request.path.rstrip("/") == "/find":
         query = request.param("q")
-        found = [m for m in MOVIES if matches(query, f"{MOVIES[m]['title']} {MOVIES[m]['year']}")]
+        found = [
+            m for m in MOVIES if pages.matches(query, f"{MOVIES[m]['title']} {MOVIES[m]['year']}")
+        ]
         rows = "".join(f"<li>{_movie_link(m)}</li>" for m in found)
         result = f"<ul>{rows}</ul>" if found else f"<p>No results found for {escape(query)!r}.</p>"
-        return page(_NAME, "Find - IMDb", f"{form}<h1>Results for {escape(query)}</h1>{result}")
+        return pages.page(
+            _NAME, "Find - IMDb", f"{form}<h1>Results for {escape(query)}</h1>{result}"
+        )
     match = re.fullmatch(r"/title/(tt\d+)/?", request.path)
     if match and match[1] in MOVIES:
         movie = MOVIES[match[1]]
@@ -49,8 +45,8 @@ def _imdb(request: PageRequest) -> PageResponse:
             f'<p>IMDb RATING: <span class="price">{movie["rating"]}/10</span></p>'
             f"<p>Director: {escape(movie['director'])}</p><p>{escape(movie['plot'])}</p>"
         )
-        return page(_NAME, f"{movie['title']} ({movie['year']}) - IMDb", body)
-    return not_found(_NAME, f"No title at {request.path}.")
+        return pages.page(_NAME, f"{movie['title']} ({movie['year']}) - IMDb", body)
+    return pages.not_found(_NAME, f"No title at {request.path}.")
 
 
 IMDB_SITE = Site(

@@ -6,23 +6,14 @@ import functools
 from typing import Any
 
 from pcagent.bench.web.data import ROUTES
-from pcagent.bench.web.sites.pages import (
-    PageRequest,
-    PageResponse,
-    Site,
-    error_list,
-    escape,
-    not_found,
-    page,
-    text_field,
-    words,
-)
+from pcagent.bench.web.sites import pages
+from pcagent.bench.web.sites.pages import PageRequest, PageResponse, Site, escape
 
 _NAME = "Offline Maps"
 
 
 def _place_key(text: str) -> str:
-    place_words = words(text)
+    place_words = pages.words(text)
     return " ".join(place_words[1:] if place_words[:1] == ["the"] else place_words)
 
 
@@ -51,7 +42,7 @@ def find_route(origin: str, destination: str) -> dict[str, Any] | None:
 def _directions_form(origin: str = "", destination: str = "") -> str:
     return (
         '<form action="/directions" method="get"><fieldset><legend>Directions</legend>'
-        f"{text_field('from', 'From', origin)}{text_field('to', 'To', destination)}"
+        f"{pages.text_field('from', 'From', origin)}{pages.text_field('to', 'To', destination)}"
         '<p><button type="submit">Get directions</button></p></fieldset></form>'
     )
 
@@ -65,9 +56,9 @@ def _maps(request: PageRequest) -> PageResponse:
     known_places = f"<h2>Known places</h2><ul>{known}</ul>"
     if path == "/":
         body = f"<h1>{_NAME}</h1>{_directions_form()}{known_places}"
-        return page(_NAME, _NAME, body)
+        return pages.page(_NAME, _NAME, body)
     if path != "/directions":
-        return not_found(_NAME, f"No page at {request.path}.")
+        return pages.not_found(_NAME, f"No page at {request.path}.")
     origin_text, destination_text = request.param("from"), request.param("to")
     form = _directions_form(origin_text, destination_text)
     start, end = find_place(origin_text), find_place(destination_text)
@@ -87,12 +78,12 @@ def _maps(request: PageRequest) -> PageResponse:
     elif route is None:
         problems = [f"No route is known between {start} and {end}."]
     if problems or route is None or start is None or end is None:
-        body = f"<h1>Directions</h1>{error_list(problems)}{form}{known_places}"
-        return page(_NAME, f"No directions - {_NAME}", body, status=status)
+        body = f"<h1>Directions</h1>{pages.error_list(problems)}{form}{known_places}"
+        return pages.page(_NAME, f"No directions - {_NAME}", body, status=status)
     minutes, mode = route["minutes"], route["mode"]
     summary = f"{start} → {end}: {minutes} min by {mode}"
     body = f'<h1>Directions</h1><p class="price">{escape(summary)}</p>{form}'
-    return page(_NAME, f"{start} to {end} - {minutes} min - {_NAME}", body)
+    return pages.page(_NAME, f"{start} to {end} - {minutes} min - {_NAME}", body)
 
 
 MAPS_SITE = Site("maps.local", _NAME, "Directions and travel times", "http", _maps)

@@ -18,6 +18,7 @@ from pcagent.bench.web.data import (
     country_name,
     place_name,
 )
+from pcagent.bench.web.sites import pages
 from pcagent.bench.web.sites.arxiv import ARXIV_SITE
 from pcagent.bench.web.sites.facts import (
     FACTS_SITE,
@@ -28,18 +29,7 @@ from pcagent.bench.web.sites.facts import (
 from pcagent.bench.web.sites.flights import BOOKING_SITE, FLIGHTS_SITE
 from pcagent.bench.web.sites.imdb import IMDB_SITE
 from pcagent.bench.web.sites.maps import MAPS_SITE
-from pcagent.bench.web.sites.pages import (
-    PageRequest,
-    PageResponse,
-    Site,
-    escape,
-    money,
-    not_found,
-    page,
-    search_form,
-    stem,
-    words,
-)
+from pcagent.bench.web.sites.pages import PageRequest, PageResponse, Site, escape
 from pcagent.bench.web.sites.shops import SHOP_SITES
 
 _NAME = "Offline Search"
@@ -61,7 +51,7 @@ class _SearchEntry:
 
 
 def _entry(url: str, title: str, snippet: str, *keywords: str) -> _SearchEntry:
-    entry_words = {stem(w) for w in words(" ".join((title, snippet, *keywords)))}
+    entry_words = {pages.stem(w) for w in pages.words(" ".join((title, snippet, *keywords)))}
     return _SearchEntry(url, title, snippet, frozenset(entry_words))
 
 
@@ -165,7 +155,7 @@ def _fact_entries() -> list[_SearchEntry]:
         _entry(
             FACTS_SITE.url(f"/stock/{ticker}"),
             f"{ticker.upper()} stock price - {stock['company']} - World Facts",
-            f"{stock['company']} ({ticker.upper()}) last closed at {money(stock['price'])}.",
+            f"{stock['company']} ({ticker.upper()}) last closed at {pages.money(stock['price'])}.",
             "stock share price quote market ticker",
         )
         for ticker, stock in FACTS["stock"].items()
@@ -190,7 +180,7 @@ def _shop_entries() -> list[_SearchEntry]:
             _entry(
                 site.url(f"/product/{slug}"),
                 f"{PRODUCTS[slug]['name']} - {shop['name']}",
-                f"{money(price)}. {PRODUCTS[slug]['description']}",
+                f"{pages.money(price)}. {PRODUCTS[slug]['description']}",
                 "buy price shop store",
                 slug.replace("-", " "),
             )
@@ -272,7 +262,7 @@ def _later_search_entries() -> list[_SearchEntry]:
 
 def search_results(query: str, limit: int = 10) -> list[tuple[str, str, str]]:
     """(url, title, snippet) of the search engine's results for ``query``, best first."""
-    wanted = {stem(w) for w in words(query) if w not in _STOP_WORDS}
+    wanted = {pages.stem(w) for w in pages.words(query) if w not in _STOP_WORDS}
     scored = [
         (len(wanted & entry.words), position, entry)
         for position, entry in enumerate(_search_index())
@@ -283,11 +273,11 @@ def search_results(query: str, limit: int = 10) -> list[tuple[str, str, str]]:
 
 def _search_engine(request: PageRequest) -> PageResponse:
     if request.path not in ("/", "/search"):
-        return not_found(_NAME, f"No page at {request.path}.")
+        return pages.not_found(_NAME, f"No page at {request.path}.")
     query = request.param("q")
-    form = search_form("/", "q", query, "Search the web")
+    form = pages.search_form("/", "q", query, "Search the web")
     if not query:
-        return page(_NAME, _NAME, f"<h1>{_NAME}</h1>{form}")
+        return pages.page(_NAME, _NAME, f"<h1>{_NAME}</h1>{form}")
     results = search_results(query)
     items = "\n".join(
         f'<div class="result"><a href="{escape(url)}"><h3>{escape(title)}</h3></a>'
@@ -297,7 +287,7 @@ def _search_engine(request: PageRequest) -> PageResponse:
     if not results:
         items = f"<p>No results for <b>{escape(query)}</b>. Try other words.</p>"
     count = f"<p>About {len(results)} results</p>" if results else ""
-    return page(_NAME, f"{query} - {_NAME}", f"{form}\n{count}\n{items}")
+    return pages.page(_NAME, f"{query} - {_NAME}", f"{form}\n{count}\n{items}")
 
 
 #: The big engines' names answer too: an agent (a person as well) usually types their address,

@@ -7,17 +7,8 @@ import re
 from collections.abc import Callable
 
 from pcagent.bench.web.data import PRODUCTS, SHOPS
-from pcagent.bench.web.sites.pages import (
-    PageRequest,
-    PageResponse,
-    Site,
-    escape,
-    matches,
-    money,
-    not_found,
-    page,
-    search_form,
-)
+from pcagent.bench.web.sites import pages
+from pcagent.bench.web.sites.pages import PageRequest, PageResponse, Site, escape
 
 
 def _shop(host: str) -> Callable[[PageRequest], PageResponse]:
@@ -28,31 +19,32 @@ def _shop(host: str) -> Callable[[PageRequest], PageResponse]:
     def listing(slugs: list[str]) -> str:
         rows = "".join(
             f'<tr><td><a href="/product/{slug}">{escape(PRODUCTS[slug]["name"])}</a></td>'
-            f'<td class="price">{money(prices[slug])}</td></tr>'
+            f'<td class="price">{pages.money(prices[slug])}</td></tr>'
             for slug in slugs
         )
         return f"<table><tr><th>Product</th><th>Price</th></tr>{rows}</table>"
 
     def handle(request: PageRequest) -> PageResponse:
         query = request.param("q")
-        form = search_form("/search", "q", query, f"Search {name}")
+        form = pages.search_form("/search", "q", query, f"Search {name}")
         if request.path == "/":
             body = f"<h1>{escape(name)}</h1>{form}{listing(list(prices))}"
-            return page(name, f"{name} - online shop", body)
+            return pages.page(name, f"{name} - online shop", body)
         if request.path == "/search":
-            found = [s for s in prices if matches(query, f"{PRODUCTS[s]['name']} {s}")]
+            found = [s for s in prices if pages.matches(query, f"{PRODUCTS[s]['name']} {s}")]
             result = listing(found) if found else f"<p>No products match {escape(query)!r}.</p>"
-            return page(name, f"Search: {query} - {name}", f"{form}{result}")
+            return pages.page(name, f"Search: {query} - {name}", f"{form}{result}")
         match = re.fullmatch(r"/product/([a-z0-9-]+)", request.path)
         if match and match[1] in prices:
             product = PRODUCTS[match[1]]
             body = (
                 f"{form}<h1>{escape(product['name'])}</h1>"
-                f'<p>Price: <span class="price">{money(prices[match[1]])}</span> · In stock</p>'
+                f'<p>Price: <span class="price">{pages.money(prices[match[1]])}</span>'
+                " · In stock</p>"
                 f"<p>{escape(product['description'])}</p>"
             )
-            return page(name, f"{product['name']} - {name}", body)
-        return not_found(name, f"No product at {request.path}.")
+            return pages.page(name, f"{product['name']} - {name}", body)
+        return pages.not_found(name, f"No product at {request.path}.")
 
     return handle
 
