@@ -77,6 +77,17 @@ def test_composed_text_has_the_paragraphs_asked_for_and_a_translation_differs() 
     assert not same.ok
 
 
+def test_the_request_written_back_is_no_composed_text() -> None:
+    """Seen with the 1.5B model: asked for a translation, it answered with its request and the
+    facts, which the next step then saved into the user's document."""
+    ask = {"request": "Write an English translation of the text", "facts": "0: 周末计划"}
+    echo = "Write an English translation of the text\nFacts to use:\n0: 周末计划"
+    written_back = compose_text.call(Desk(Answers({"text": echo})), ask)
+    assert not written_back.ok and "wrote back the request" in written_back.message
+    translated = compose_text.call(Desk(Answers({"text": "Weekend plan"})), ask)
+    assert translated.ok and translated.value == "Weekend plan"
+
+
 def test_the_real_model_s_extraction_is_kept_only_when_the_text_holds_it(tmp_path: Path) -> None:
     config = smollm2_config(tmp_path)
     with ModelRouter(config) as router:

@@ -95,6 +95,8 @@ def compose_text(context: SkillContext, parameters: ComposeText) -> SkillResult:
     )
     reply = _answer(context, "You write the text asked for, nothing else.", user, Composed)
     text = reply.text.strip()
+    if _echoes(text, parameters):
+        return SkillResult.failed("the language model wrote back the request, not the text")
     if parameters.paragraphs:
         parts = [part for part in text.split("\n") if part.strip()]
         if len(parts) < parameters.paragraphs:
@@ -102,6 +104,16 @@ def compose_text(context: SkillContext, parameters: ComposeText) -> SkillResult:
                 f"asked for {parameters.paragraphs} paragraphs, the text has {len(parts)}"
             )
     return SkillResult(True, text, evidence=f"{len(text)} characters")
+
+
+def _echoes(text: str, parameters: ComposeText) -> bool:
+    """Whether ``text`` is the request written back: a small model asked to write a
+    translation answered with the request and the facts it was given, which a document then
+    held as if written."""
+    words = parameters.request.split()
+    return (len(words) >= 4 and contains(text, parameters.request)) or (
+        bool(parameters.facts) and contains(text, "Facts to use:")
+    )
 
 
 class Translate(SkillParameters):
