@@ -9,7 +9,7 @@ import json
 from tests.agents.scripted import ScriptedModels
 
 from pcagent.agents.given_values import address_core, given_parameters, ungiven_literals
-from pcagent.agents.manager import PROGRAM_ATTEMPTS, Manager
+from pcagent.agents.manager import PROGRAM_ATTEMPTS, Manager, PlanOutcome
 from pcagent.agents.program import Program, ProgramStep
 from pcagent.skills import default_catalog
 
@@ -87,15 +87,23 @@ def test_the_manager_re_asks_an_invented_address_and_takes_the_search() -> None:
     search = json.dumps(
         {"steps": [{"id": "s1", "skill": "web_search", "args": {"query": "route to the museum"}}]}
     )
-    models = ScriptedModels(manager=[invented, search])
-    manager = Manager(
-        models.for_role("manager"), apps=APPS, skills=default_catalog().for_apps(APPS)
-    )
-    outcome = manager.plan("How long is the walk to the museum?")
+    outcome, second = _asked_twice(invented, search, "How long is the walk to the museum?")
     assert not outcome.fallback
     assert outcome.plan.subtasks[0].skill == "web_search"
-    second = models.backends["manager"].requests[1].messages[-1].text
     assert "maps.example.com" in second and "not in the instruction" in second
+
+
+def _asked_twice(
+    first: str, then: str, instruction: str, apps: dict[str, str] = APPS
+) -> tuple[PlanOutcome, str]:
+    """The Manager's outcome when its first reply is ``first`` and the re-ask's ``then``, and
+    what the re-ask said."""
+    models = ScriptedModels(manager=[first, then])
+    manager = Manager(
+        models.for_role("manager"), apps=apps, skills=default_catalog().for_apps(apps)
+    )
+    outcome = manager.plan(instruction)
+    return outcome, models.backends["manager"].requests[1].messages[-1].text
 
 
 def test_an_address_invented_in_every_program_is_kept_rather_than_the_program_lost() -> None:
@@ -148,13 +156,8 @@ def test_a_re_ask_names_a_copied_file_with_its_wrong_kind() -> None:
     named = json.dumps(
         {"steps": [{"id": "s1", "skill": "read_document", "args": {"path": "Documents/a1.docx"}}]}
     )
-    models = ScriptedModels(manager=[copied, named])
-    manager = Manager(
-        models.for_role("manager"), apps=apps, skills=default_catalog().for_apps(apps)
-    )
-    outcome = manager.plan("What does Documents/a1.docx say?")
+    outcome, asked_again = _asked_twice(copied, named, "What does Documents/a1.docx say?", apps)
     assert not outcome.fallback and not outcome.plan.subtasks[0].doubt
-    asked_again = models.backends["manager"].requests[1].messages[-1].text
     assert "is a plain-text file" in asked_again
     assert "neither the instruction nor an earlier step names this file" in asked_again
 
