@@ -7,10 +7,12 @@ import time
 
 import docx
 import pytest
+from docx.shared import Pt
 
 from pcagent import actions as act
 from pcagent.bench.checkers import CheckContext, run_checker
 from pcagent.env import SandboxDesktop
+from pcagent.env.office_writer_actions import next_size
 from pcagent.env.ownership import give_to_owner
 from pcagent.runtime.loop.dispatch import ActionDispatcher
 from pcagent.runtime.record.models import StepResult
@@ -51,12 +53,14 @@ def test_a_text_file_is_written_saved_and_checked_on_disk(shared_desktop: Sandbo
     assert not missing.ok
 
 
-def test_a_document_s_text_is_added_below_what_it_held(shared_desktop: SandboxDesktop) -> None:
+def test_a_document_s_text_is_added_below_and_its_first_paragraph_grown(
+    shared_desktop: SandboxDesktop,
+) -> None:
     home = shared_desktop.home
     path = f"Documents/append-{time.time_ns()}.docx"
     document = docx.Document()
     for text in ("Ein kurzer Text", "Er hat zwei Absätze."):
-        document.add_paragraph(text)
+        document.add_paragraph().add_run(text).font.size = Pt(12)
     (home / path).parent.mkdir(exist_ok=True)
     document.save(str(home / path))
     give_to_owner(home / "Documents", home)
@@ -64,3 +68,15 @@ def test_a_document_s_text_is_added_below_what_it_held(shared_desktop: SandboxDe
     assert result.ok and result.verified, result.message
     paragraphs = [p.text for p in docx.Document(str(home / path)).paragraphs if p.text.strip()]
     assert paragraphs == ["Ein kurzer Text", "Er hat zwei Absätze.", "A short text"]
+    # The first paragraph one step up LibreOffice's font size list, saved.
+    grown = _call(
+        shared_desktop, "format_paragraphs", path=path, paragraphs=[0], size_step="larger"
+    )
+    assert grown.ok and grown.verified, grown.message
+    context = CheckContext(home, shared_desktop)
+    larger = next_size(12.0, "larger")
+    assert larger > 12
+    first = {"path": path, "paragraph": 0, "points": larger}
+    assert run_checker("docx_font_size", first, context).passed
+    second = {"path": path, "paragraph": 1, "points": 12}
+    assert run_checker("docx_font_size", second, context).passed

@@ -93,6 +93,9 @@ class FormatParagraphs(SkillParameters):
     alignment: Literal["left", "center", "right", "justify"] | None = None
     line_spacing: float | None = Field(None, ge=0.5, le=4)
     font_size: float | None = Field(None, ge=1, le=400)
+    size_step: Literal["larger", "smaller"] | None = Field(
+        None, description="The font one step larger or smaller in the size list (no font_size)."
+    )
     save: bool = Field(True, description="true: save the document afterwards.")
 
     @model_validator(mode="after")
@@ -104,7 +107,7 @@ class FormatParagraphs(SkillParameters):
 
 @skill(
     "Format paragraphs of a document (bold, italic, underline, alignment, line spacing, font "
-    "size) and save it. One call per set of paragraphs with the same format.",
+    "size or a size step) and save it. One call per set of paragraphs with the same format.",
     apps=("writer",),
     writes=("path",),
 )
@@ -115,7 +118,15 @@ def format_paragraphs(context: SkillContext, parameters: FormatParagraphs) -> Sk
     if any(n < 0 for n in numbers):
         return SkillResult.failed(f"the document has {count} paragraphs")
     change = parameters.model_dump(
-        include={"bold", "italic", "underline", "alignment", "line_spacing", "font_size"},
+        include={
+            "bold",
+            "italic",
+            "underline",
+            "alignment",
+            "line_spacing",
+            "font_size",
+            "size_step",
+        },
         exclude_none=True,
     )
     try:
