@@ -15,8 +15,9 @@ WORDS = ("instruction", "description", "subtask", "asked", "task")
 MATCHING = {"search", "match", "fullmatch", "findall", "finditer", "sub", "split"}
 #: Known exceptions, each with its reason (none: the effect checks read the plan's typed files).
 ALLOWED: set[str] = set()
-#: Patterns that read what the Manager's program wrote, not the user: its ``{s1}`` slots.
-OWN_SLOTS = {"PLACEHOLDER"}
+#: Patterns that read what the Manager's program wrote, not the user: its ``{s1}`` slots
+#: (a re-plan's renumbered steps take their slots along, in arguments and descriptions).
+OWN_SLOTS = {"PLACEHOLDER", "SLOT"}
 
 
 def _word_matches(path: Path) -> list[str]:

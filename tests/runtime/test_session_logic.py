@@ -77,8 +77,9 @@ def test_a_loop_without_effect_is_re_planned_then_the_new_subtask_runs(tmp_path:
     # the identical screens were judged without asking the Reflection model
     steps = store.steps(outcome.run_id)
     assert [s.reflection.asked_model for s in steps[:3]] == [False] * 3  # type: ignore[union-attr]
-    assert [s.subtask_id for s in steps] == ["s1", "s1", "s1", "s1r", "s1r"]
-    assert steps[-1].state.status == {"s1": "failed", "s1r": "done"}  # type: ignore[union-attr]
+    # The re-plan's step repeats the id s1: it runs as the next free one.
+    assert [s.subtask_id for s in steps] == ["s1", "s1", "s1", "s2", "s2"]
+    assert steps[-1].state.status == {"s1": "failed", "s2": "done"}  # type: ignore[union-attr]
 
 
 def test_failures_escalate_to_progress_then_manager_then_end_the_run(tmp_path: Path) -> None:
@@ -200,11 +201,11 @@ def test_a_re_plan_keeps_the_pending_subtasks_it_leaves_out(tmp_path: Path) -> N
     assert outcome.status == "unverified"
     steps = store.steps(outcome.run_id)
     # s2 starts by opening its application (a rule, no model), then says done
-    assert [s.subtask_id for s in steps] == ["s1", "s1", "s1", "s1r", "s1r", "s2", "s2"]
+    assert [s.subtask_id for s in steps] == ["s1", "s1", "s1", "s3", "s3", "s2", "s2"]
     assert steps[5].action is not None and steps[5].action.kind == "open_app"
     replanned = [e for e in store.events(outcome.run_id) if e.kind == "replan"]
-    assert [s.id for s in replanned[0].event.subtasks] == ["s1r", "s2"]
-    assert replanned[0].event.subtasks[1].depends_on == ["s1r"]
+    assert [s.id for s in replanned[0].event.subtasks] == ["s3", "s2"]
+    assert replanned[0].event.subtasks[1].depends_on == ["s3"]
 
 
 def test_an_answer_of_a_subtask_without_outputs_reaches_the_later_subtasks(

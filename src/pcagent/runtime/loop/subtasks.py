@@ -21,6 +21,7 @@ from pcagent.runtime.loop.desktop_state import DesktopAccess
 from pcagent.runtime.loop.human import Human
 from pcagent.runtime.loop.parts import LoopParts
 from pcagent.runtime.loop.policy import Counters, EscalationPolicy, StepFacts
+from pcagent.runtime.loop.replan_merge import carried_over, renumbered
 from pcagent.runtime.loop.step_outcome import (
     counters_of,
     finish_hint,
@@ -282,8 +283,9 @@ class SubtaskBook:
         Pending subtasks the new plan leaves out are carried over: all of them when the planner
         fell back to retrying the failed subtask, and otherwise those in an application no new
         subtask works in (a small model re-plans only what failed and forgets the rest; the run
-        then "finished" without the rest of the instruction). A carried subtask that waited for
-        the failed one waits for its replacements instead."""
+        then "finished" without the rest of the instruction). New ids that repeat old ones are
+        renumbered with their references; a carried subtask waits for the new steps instead of
+        those that will not run (:mod:`replan_merge`)."""
         store_counters(checkpoint, self.policy.replanned(counters_of(checkpoint)))
         finished = [s for s in checkpoint.subtasks if checkpoint.status[s.id] == "done"]
         replanning = Replanning(checkpoint.instruction, finished, checkpoint.hub, subtask, reason)
@@ -291,20 +293,12 @@ class SubtaskBook:
         checkpoint.end_subtask("failed")
         kept = [s for s in checkpoint.subtasks if checkpoint.status[s.id] != "pending"]
         pending = [s for s in checkpoint.subtasks if checkpoint.status[s.id] == "pending"]
-        taken = {s.id for s in checkpoint.subtasks}
-        fresh = []
-        for new in outcome.plan.subtasks:
-            new_id = new.id
-            while new_id in taken:
-                new_id = f"{new_id}r"
-            taken.add(new_id)
-            fresh.append(new.model_copy(update={"id": new_id}))
+        fresh = renumbered(outcome.plan.subtasks, {s.id for s in checkpoint.subtasks})
         covered = {s.app for s in fresh if s.app}
-        carried = [
-            _waiting_for(s, subtask.id, [f.id for f in fresh])
-            for s in pending
-            if outcome.fallback or (s.app and s.app not in covered)
-        ]
+        carry = [s for s in pending if outcome.fallback or (s.app and s.app not in covered)]
+        gone = {subtask.id} | {s.id for s in pending if s not in carry}
+        retried = {subtask.id: fresh[0].id} if outcome.fallback and len(fresh) == 1 else {}
+        carried = carried_over(carry, gone, [f.id for f in fresh], retried)
         checkpoint.subtasks = kept + fresh + carried
         for new in fresh:
             checkpoint.status[new.id] = "pending"
@@ -367,11 +361,3 @@ class SubtaskBook:
             prefix = "The user rejected the last step. " if review.decision == "reject" else ""
             checkpoint.guidance = prefix + review.guidance
             recorder.rewrite_state(work.number, checkpoint)
-
-
-def _waiting_for(subtask: SubtaskSpec, failed: str, replacements: list[str]) -> SubtaskSpec:
-    """``subtask`` with a dependency on the ``failed`` subtask moved to its replacements."""
-    if failed not in subtask.depends_on:
-        return subtask
-    depends = [d for d in subtask.depends_on if d != failed] + replacements
-    return subtask.model_copy(update={"depends_on": depends})

@@ -1,0 +1,92 @@
+"""A re-plan's steps merged into the run: ids made unique, references kept pointing right.
+
+The Manager re-plans knowing only the finished subtasks and the one that failed, and numbers
+its new steps after them, so its ids often repeat those of pending subtasks of the old plan
+(`s2`, `s3`, ...). A new step given a fresh id must take every reference to it along (its
+successors' ``depends_on``, ``{"from": ...}`` arguments and ``{s2}`` slots), or they wait for
+the old subtask of that id, which never runs: "subtasks [...] can never start". The fresh ids
+stay in the program's own form (``s`` and a number), which is what slots and references accept.
+
+Old pending subtasks carried over (in an application the new plan does not work in) wait for
+the new steps in place of any subtask that will not run any more (the failed one, or a pending
+one the new plan replaced). A carried call that needs the value of one of those is kept: it
+fails when its turn comes and is re-planned with the reason, rather than the part of the
+instruction it does being dropped without a word.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Mapping, Sequence
+
+from pydantic import JsonValue
+
+from pcagent.agents.plan import SubtaskSpec
+from pcagent.agents.program import SLOT, is_reference
+
+
+def renumbered(fresh: Sequence[SubtaskSpec], taken: Collection[str]) -> list[SubtaskSpec]:
+    """``fresh`` with each id that ``taken`` holds moved to the next free ``sN``, and every
+    reference among ``fresh`` to a moved id moved with it."""
+    used = {*taken, *(s.id for s in fresh)}
+    next_number = max((_number(i) for i in used), default=0) + 1
+    renames: dict[str, str] = {}
+    for subtask in fresh:
+        if subtask.id in taken:
+            renames[subtask.id] = f"s{next_number}"
+            next_number += 1
+    return [_renamed(s, renames) for s in fresh] if renames else list(fresh)
+
+
+def carried_over(
+    pending: Sequence[SubtaskSpec],
+    gone: Collection[str],
+    replacements: Sequence[str],
+    retried: Mapping[str, str] | None = None,
+) -> list[SubtaskSpec]:
+    """Old pending subtasks kept after a re-plan, waiting for ``replacements`` instead of the
+    subtasks that will not run (``gone``). ``retried``: a failed subtask retried under a new id
+    (the GUI retry), whose value its successors now take from the retry."""
+    kept = []
+    for subtask in pending:
+        if retried:
+            subtask = _renamed(subtask, retried)
+        if any(d in gone for d in subtask.depends_on):
+            still = [d for d in subtask.depends_on if d not in gone]
+            depends = list(dict.fromkeys([*still, *replacements]))
+            subtask = subtask.model_copy(update={"depends_on": depends})
+        kept.append(subtask)
+    return kept
+
+
+def _number(subtask_id: str) -> int:
+    digits = subtask_id[1:]
+    return int(digits) if subtask_id[:1] == "s" and digits.isdigit() else 0
+
+
+def _renamed(subtask: SubtaskSpec, renames: Mapping[str, str]) -> SubtaskSpec:
+    def slot(match: re.Match[str]) -> str:
+        source, key = match.group(1), match.group(2)
+        return "{" + renames.get(source, source) + (f".{key}" if key else "") + "}"
+
+    def walk(value: JsonValue) -> JsonValue:
+        if is_reference(value):
+            reference = dict(value)  # type: ignore[arg-type]
+            reference["from"] = renames.get(str(reference["from"]), reference["from"])
+            return reference
+        if isinstance(value, str):
+            return SLOT.sub(slot, value)
+        if isinstance(value, dict):
+            return {k: walk(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [walk(v) for v in value]
+        return value
+
+    return subtask.model_copy(
+        update={
+            "id": renames.get(subtask.id, subtask.id),
+            "depends_on": [renames.get(d, d) for d in subtask.depends_on],
+            "args": {name: walk(value) for name, value in subtask.args.items()},
+            "description": SLOT.sub(slot, subtask.description),
+        }
+    )

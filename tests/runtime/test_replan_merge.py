@@ -1,0 +1,62 @@
+"""A re-plan's steps merged into the run: new ids that repeat old ones are renumbered with every
+reference to them, and carried subtasks wait for the new steps, never for one that will not run.
+(Seen: a re-plan numbered its steps s2 to s5 over the old plan's pending s2 to s9; renamed
+"s2r" without their references, they waited for the old s2, and the run ended "subtasks
+['s3r', 's4r', 's5r', 's8'] can never start".)"""
+
+from __future__ import annotations
+
+from pcagent.agents.plan import SubtaskSpec
+from pcagent.agents.program import resolve
+from pcagent.runtime.loop.replan_merge import carried_over, renumbered
+
+
+def _step(sid: str, *, depends: list[str], **fields: object) -> SubtaskSpec:
+    return SubtaskSpec(id=sid, description=str(fields.pop("description", sid)),
+                       depends_on=depends, **fields)  # type: ignore[arg-type]  # fmt: skip
+
+
+def test_repeated_ids_move_to_free_numbers_with_their_references() -> None:
+    fresh = [
+        _step("s2", depends=[], skill="read_mail", args={"folder": "Sent"}),
+        _step(
+            "s3",
+            depends=["s2"],
+            skill="extract_values",
+            args={"text": {"from": "s2"}, "names": ["city"], "what": "the city"},
+        ),
+        _step("s4", depends=["s3"], skill="web_search", args={"query": "flights from {s3.city}"}),
+        _step("s12", depends=["s4"], description="book it [s4: {s4}]", app="browser"),
+    ]
+    taken = {"s1", "s2", "s3", "s4", "s5", "s9"}
+    merged = renumbered(fresh, taken)
+    assert [s.id for s in merged] == ["s13", "s14", "s15", "s12"]
+    assert merged[1].depends_on == ["s13"] and merged[1].args["text"] == {"from": "s13"}
+    assert merged[2].args["query"] == "flights from {s14.city}"
+    assert merged[3].depends_on == ["s15"] and merged[3].description.endswith("{s15}]")
+    # The slots still resolve: the program's own id form is kept.
+    assert resolve(merged[2].args, {"s14": {"city": "Oslo"}}) == {"query": "flights from Oslo"}
+    assert renumbered(fresh, {"s1"}) == fresh  # nothing repeated: nothing changed
+
+
+def test_carried_subtasks_wait_for_the_new_steps_not_for_those_that_will_not_run() -> None:
+    write = _step(
+        "s8",
+        depends=["s7"],
+        skill="write_text_file",
+        args={"path": "notes.txt", "text": {"from": "s7"}},
+        app="text_editor",
+    )
+    note = _step("s9", depends=["s1", "s8"], description="note it", app="text_editor")
+    (waiting, after) = carried_over([write, note], gone={"s2", "s7"}, replacements=["s10", "s11"])
+    assert waiting.depends_on == ["s10", "s11"]
+    assert waiting.args["text"] == {"from": "s7"}  # fails when called, and is re-planned
+    assert after.depends_on == ["s1", "s8"]  # waits for nothing that is gone: unchanged
+
+
+def test_the_successors_of_a_retried_subtask_take_the_retry_s_value() -> None:
+    total = _step(
+        "s3", depends=["s2"], skill="calculate", args={"expression": "{s2} * 3"}, app="calculator"
+    )
+    (carried,) = carried_over([total], gone={"s2"}, replacements=["s4"], retried={"s2": "s4"})
+    assert carried.depends_on == ["s4"] and carried.args == {"expression": "{s4} * 3"}
