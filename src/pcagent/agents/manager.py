@@ -27,6 +27,7 @@ from pcagent.agents.program import (
 )
 from pcagent.agents.prompting import render
 from pcagent.agents.reference_shapes import one_value_for_a_list
+from pcagent.agents.repeated_steps import without_repeats
 from pcagent.errors import PlanError, PromptTooLongError
 from pcagent.models.messages import Message
 from pcagent.skills import SkillCatalog
@@ -214,7 +215,8 @@ class Manager(Agent):
             if result.value is None:
                 problem = result.failure.message if result.failure else "no reply"
                 break
-            program = with_kind_twins(Program(steps=list(result.value.steps)), self.skills)
+            written = Program(steps=list(result.value.steps))
+            program = with_kind_twins(without_repeats(written), self.skills)
             # What only evidence judges (an invented address or number, one value where a list
             # is wanted) is kept in the last program asked for rather than the whole program
             # lost to one GUI task: its step carries the doubt, so the run cannot end

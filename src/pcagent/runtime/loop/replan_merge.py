@@ -16,13 +16,10 @@ instruction it does being dropped without a word.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Collection, Mapping, Sequence
 
-from pydantic import JsonValue
-
 from pcagent.agents.plan import SubtaskSpec
-from pcagent.agents.program import SLOT, is_reference
+from pcagent.agents.step_ids import renamed_args, renamed_text
 
 
 def renumbered(fresh: Sequence[SubtaskSpec], taken: Collection[str]) -> list[SubtaskSpec]:
@@ -65,28 +62,11 @@ def _number(subtask_id: str) -> int:
 
 
 def _renamed(subtask: SubtaskSpec, renames: Mapping[str, str]) -> SubtaskSpec:
-    def slot(match: re.Match[str]) -> str:
-        source, key = match.group(1), match.group(2)
-        return "{" + renames.get(source, source) + (f".{key}" if key else "") + "}"
-
-    def walk(value: JsonValue) -> JsonValue:
-        if is_reference(value):
-            reference = dict(value)  # type: ignore[arg-type]
-            reference["from"] = renames.get(str(reference["from"]), reference["from"])
-            return reference
-        if isinstance(value, str):
-            return SLOT.sub(slot, value)
-        if isinstance(value, dict):
-            return {k: walk(v) for k, v in value.items()}
-        if isinstance(value, list):
-            return [walk(v) for v in value]
-        return value
-
     return subtask.model_copy(
         update={
             "id": renames.get(subtask.id, subtask.id),
             "depends_on": [renames.get(d, d) for d in subtask.depends_on],
-            "args": {name: walk(value) for name, value in subtask.args.items()},
-            "description": SLOT.sub(slot, subtask.description),
+            "args": renamed_args(subtask.args, renames),
+            "description": renamed_text(subtask.description, renames),
         }
     )

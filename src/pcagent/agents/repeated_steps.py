@@ -1,0 +1,55 @@
+"""A call the program already makes, written again, is dropped for the first one.
+
+A small model that loses its place writes the same steps over and over until the program's
+length limit (seen: `read_mail`, `extract_values`, `translate_text`, four times in a row). The
+same skill with the same arguments does the same thing again: a second reading of the same
+file reads the same text, a second identical mail sends the mail twice. So a step whose call
+(skill and arguments, its references followed to the steps they now stand for) equals an
+earlier one is dropped, and what referred to it refers to the earlier one: a whole repeated
+block collapses onto its first writing. Compared as typed calls, never as words.
+"""
+
+from __future__ import annotations
+
+import json
+
+from pcagent.agents.program import GUI, Program, ProgramStep
+from pcagent.agents.step_ids import renamed_args, renamed_text
+
+
+def without_repeats(program: Program) -> Program:
+    """``program`` with each step that repeats an earlier step's call dropped, references to
+    it moved to the earlier step."""
+    renames: dict[str, str] = {}
+    first_of: dict[str, str] = {}  # a call's key -> the id of the step that makes it first
+    steps: list[ProgramStep] = []
+    for step in program.steps:
+        step = _renamed(step, renames)
+        key = _call_key(step)
+        if key in first_of:
+            renames[step.id] = first_of[key]
+            continue
+        first_of[key] = step.id
+        steps.append(step)
+    return Program(steps=steps) if renames else program
+
+
+def _renamed(step: ProgramStep, renames: dict[str, str]) -> ProgramStep:
+    if not renames:
+        return step
+    return step.model_copy(
+        update={
+            "args": renamed_args(step.args, renames),
+            "uses": list(dict.fromkeys(renames.get(u, u) for u in step.uses)),
+            "task": renamed_text(step.task, renames),
+        }
+    )
+
+
+def _call_key(step: ProgramStep) -> str:
+    """What a step does, without its id: the skill and its arguments (a GUI step: its task in
+    its application, with what it uses and reports)."""
+    shown = step.model_dump(mode="json", exclude={"id"})
+    if step.skill != GUI:
+        shown = {"skill": step.skill, "args": shown["args"], "environment": step.environment}
+    return json.dumps(shown, sort_keys=True, ensure_ascii=False)

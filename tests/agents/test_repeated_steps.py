@@ -1,0 +1,60 @@
+"""A program that writes the same calls again is cut to their first writing, references moved
+(the real skills' declarations; scripted replies for the Manager)."""
+
+from __future__ import annotations
+
+import json
+
+from tests.agents.scripted import ScriptedModels
+
+from pcagent.agents.manager import Manager
+from pcagent.agents.program import Program, ProgramStep
+from pcagent.agents.repeated_steps import without_repeats
+from pcagent.skills import default_catalog
+
+READ = {"skill": "read_mail", "args": {"folder": "Inbox", "limit": 1}}
+
+
+def _extract(source: str) -> dict[str, object]:
+    return {
+        "skill": "extract_values",
+        "args": {"text": {"from": source}, "names": ["subject"], "what": "the subject"},
+    }
+
+
+def _numbered(*steps: dict[str, object]) -> list[dict[str, object]]:
+    return [{"id": f"s{n}", **step} for n, step in enumerate(steps, start=1)]
+
+
+def _program(*steps: dict[str, object]) -> Program:
+    return Program(steps=[ProgramStep.model_validate(step) for step in _numbered(*steps)])
+
+
+def test_a_repeated_block_collapses_onto_its_first_writing() -> None:
+    tell = {"skill": "tell_user", "args": {"text": "The subject is {s6.subject}"}}
+    looped = _program(READ, _extract("s1"), READ, _extract("s3"), READ, _extract("s5"), tell)
+    kept = without_repeats(looped)
+    assert [s.id for s in kept.steps] == ["s1", "s2", "s7"]
+    assert kept.steps[1].args["text"] == {"from": "s1"}
+    assert kept.steps[2].args["text"] == "The subject is {s2.subject}"
+
+
+def test_different_calls_are_all_kept() -> None:
+    other = {"skill": "read_mail", "args": {"folder": "Sent", "limit": 1}}
+    program = _program(READ, other, _extract("s1"), _extract("s2"))
+    assert without_repeats(program) is program
+
+
+def test_the_manager_runs_the_program_without_its_repeats() -> None:
+    reply = json.dumps({"steps": _numbered(READ, _extract("s1"), READ, _extract("s3"))})
+    models = ScriptedModels(manager=[reply])
+    apps = {"mail": "e-mail"}
+    manager = Manager(
+        models.for_role("manager"), apps=apps, skills=default_catalog().for_apps(apps)
+    )
+    outcome = manager.plan("What is the subject of my newest mail?")
+    assert not outcome.fallback
+    assert [(s.id, s.skill) for s in outcome.plan.subtasks] == [
+        ("s1", "read_mail"),
+        ("s2", "extract_values"),
+    ]
