@@ -26,6 +26,7 @@ from pcagent.agents.program import (
     program_reply_type,
 )
 from pcagent.agents.prompting import render
+from pcagent.agents.reference_keys import with_keys_mended
 from pcagent.agents.reference_shapes import one_value_for_a_list
 from pcagent.agents.repeated_steps import without_repeats
 from pcagent.errors import PlanError, PromptTooLongError
@@ -217,6 +218,7 @@ class Manager(Agent):
                 break
             written = Program(steps=list(result.value.steps))
             program = with_kind_twins(without_repeats(written), self.skills)
+            program = with_keys_mended(program, self.skills)
             # What only evidence judges (an invented address or number, one value where a list
             # is wanted) is kept in the last program asked for rather than the whole program
             # lost to one GUI task: its step carries the doubt, so the run cannot end

@@ -196,7 +196,7 @@ def check_program(
     keys: dict[str, frozenset[str] | None] = {}
     for step in program.steps:
         problems += _key_problems(step, keys)
-        keys[step.id] = _value_keys(step, catalog)
+        keys[step.id] = value_keys(step, catalog)
         if step.id in seen:
             problems.append(f"step id {step.id} repeats")
         earlier = set(seen)
@@ -224,7 +224,7 @@ def check_program(
         raise PlanError("; ".join(problems))
 
 
-def _value_keys(step: ProgramStep, catalog: SkillCatalog) -> frozenset[str] | None:
+def value_keys(step: ProgramStep, catalog: SkillCatalog) -> frozenset[str] | None:
     """The fields of a step's value when it is an object; None when it is one value."""
     if step.skill == GUI:
         return frozenset(step.outputs) if len(step.outputs) > 1 else None

@@ -1,48 +1,65 @@
-"""Step ids renamed inside a program's own references: ``{"from": "s2"}`` arguments and
+"""A program's own references changed in place: ``{"from": "s2", "key": "k"}`` arguments and
 ``{s2}`` / ``{s2.key}`` slots in texts.
 
-Two places move a step's id after the Manager wrote it: a re-plan whose new steps repeat the
-ids of old pending ones (:mod:`pcagent.runtime.loop.replan_merge`), and a program whose repeated
-call is dropped for the first one (:mod:`pcagent.agents.repeated_steps`). Both must take every
-reference along, or a step waits for, or reads, a value that never comes.
+Three places change what a reference names after the Manager wrote it: a re-plan whose new
+steps repeat the ids of old pending ones (:mod:`pcagent.runtime.loop.replan_merge`), a program
+whose repeated call is dropped for the first one (:mod:`pcagent.agents.repeated_steps`), and a
+key that the step it names does not give (:mod:`pcagent.agents.reference_keys`). Each must
+reach every reference, in objects and in texts, at any depth.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from pydantic import JsonValue
 
 from pcagent.agents.program import SLOT, is_reference
 
+#: How a reference changes: (step id, key or "") -> (step id, key or "").
+Change = Callable[[str, str], tuple[str, str]]
 
-def renamed_text(text: str, renames: Mapping[str, str]) -> str:
-    """``text`` with each ``{sN}`` / ``{sN.key}`` slot of a renamed step renamed."""
+
+def changed_text(text: str, change: Change) -> str:
+    """``text`` with each ``{sN}`` / ``{sN.key}`` slot changed."""
 
     def slot(match: re.Match[str]) -> str:
-        source, key = match.group(1), match.group(2)
-        return "{" + renames.get(source, source) + (f".{key}" if key else "") + "}"
+        source, key = change(match.group(1), match.group(2) or "")
+        return "{" + source + (f".{key}" if key else "") + "}"
 
     return SLOT.sub(slot, text)
 
 
-def renamed_value(value: JsonValue, renames: Mapping[str, str]) -> JsonValue:
-    """An argument with its references and slots to renamed steps renamed, at any depth."""
+def changed_value(value: JsonValue, change: Change) -> JsonValue:
+    """An argument with each of its references and slots changed, at any depth."""
     if is_reference(value):
-        reference = dict(value)  # type: ignore[arg-type]
-        source = str(reference["from"])
-        reference["from"] = renames.get(source, source)
-        return reference
+        source, key = change(str(value["from"]), str(value.get("key") or ""))  # type: ignore[index,union-attr]
+        return {"from": source, "key": key} if key else {"from": source}
     if isinstance(value, str):
-        return renamed_text(value, renames)
+        return changed_text(value, change)
     if isinstance(value, dict):
-        return {key: renamed_value(item, renames) for key, item in value.items()}
+        return {name: changed_value(item, change) for name, item in value.items()}
     if isinstance(value, list):
-        return [renamed_value(item, renames) for item in value]
+        return [changed_value(item, change) for item in value]
     return value
 
 
+def changed_args(args: Mapping[str, JsonValue], change: Change) -> dict[str, JsonValue]:
+    """A step's arguments with :func:`changed_value` applied to each."""
+    return {name: changed_value(value, change) for name, value in args.items()}
+
+
+def renaming(renames: Mapping[str, str]) -> Change:
+    """The change that moves references of renamed steps to their new ids."""
+    return lambda source, key: (renames.get(source, source), key)
+
+
+def renamed_text(text: str, renames: Mapping[str, str]) -> str:
+    """``text`` with each slot of a renamed step renamed."""
+    return changed_text(text, renaming(renames))
+
+
 def renamed_args(args: Mapping[str, JsonValue], renames: Mapping[str, str]) -> dict[str, JsonValue]:
-    """A step's arguments with :func:`renamed_value` applied to each."""
-    return {name: renamed_value(value, renames) for name, value in args.items()}
+    """A step's arguments with the references to renamed steps renamed."""
+    return changed_args(args, renaming(renames))
