@@ -3,6 +3,8 @@ the text of the page it ends on, read back from the browser."""
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 from pydantic import Field
 
 from pcagent.app_actions import BrowserClick, BrowserFill, BrowserOpen, BrowserRead
@@ -32,7 +34,30 @@ class WebSearch(SkillParameters):
 )
 def web_search(context: SkillContext, parameters: WebSearch) -> SkillResult:
     do(context, BrowserOpen(url=parameters.query))
-    return _page(context)
+    page = _page(context)
+    if page.ok and not leads_away(str(page.value)):
+        # A results page without results still holds the words searched for ("No results
+        # for ..."), and a value extracted from it was the query itself, reported as found.
+        return SkillResult.failed(
+            f"the search found nothing for {parameters.query!r}: search for other words, or "
+            "open a page the instruction names",
+            str(page.value)[:300],
+        )
+    return page
+
+
+def leads_away(page: str) -> bool:
+    """Whether a page read in the browser (its ``Address:`` line and ``- "text" -> address``
+    link lines) links to another site than its own: a results page with results does."""
+    lines = page.splitlines()
+    address = next((line[len("Address: ") :] for line in lines if line.startswith("Address: ")), "")
+    own = urlsplit(address.strip()).hostname
+    for line in lines:
+        if line.startswith("- ") and " -> " in line:
+            host = urlsplit(line.rsplit(" -> ", 1)[1].strip()).hostname
+            if host and host != own:
+                return True
+    return False
 
 
 class OpenPage(SkillParameters):

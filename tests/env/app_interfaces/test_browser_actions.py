@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from pcagent.actions import UseSkill
 from pcagent.app_actions import BrowserClick, BrowserFill, BrowserOpen, BrowserRead
 from pcagent.bench.checker_types import CheckResult
 from pcagent.bench.checkers import CheckContext, run_checker
@@ -23,6 +24,7 @@ from pcagent.env.browser_profile import PROFILE
 from pcagent.env.devtools import PORT_FILE, read_port
 from pcagent.env.ownership import give_to_owner
 from pcagent.errors import AppInterfaceError, InvalidActionError
+from pcagent.runtime.loop.dispatch import ActionDispatcher
 
 pytestmark = [pytest.mark.desktop]
 
@@ -236,6 +238,12 @@ def test_open_with_words_searches_the_web(browser_desktop: SandboxDesktop, web: 
     assert opened.output is not None and "has a population of" in opened.output.split("\n", 2)[2]
     result = checked("web_searched", {"words": ["population", "peru"]}, browser_desktop, web)
     assert result.passed, result.reason
+    # the search skill: results lead to other sites; a page of no results is no success
+    dispatcher = ActionDispatcher(browser_desktop)
+    found = dispatcher.carry_out(UseSkill(skill="web_search", args={"query": "population of peru"}))
+    assert found.ok, found.message
+    nothing = dispatcher.carry_out(UseSkill(skill="web_search", args={"query": "qzxv wvqk"}))
+    assert not nothing.ok and "the search found nothing for 'qzxv wvqk'" in nothing.message
     # an error page is no success to build on
     missing = browser_desktop.execute(BrowserOpen(url="http://search.local/no/such/page"))
     assert not missing.ok and not missing.verified
