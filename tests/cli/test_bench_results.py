@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from pcagent.bench.metrics import TaskOutcome
@@ -74,3 +75,16 @@ def test_bench_report_names_its_run_and_each_task_outcome(
     assert "<td>pcagent (qwen-box)</td><td>2</td><td>50.0%</td>" in html
     assert "<td>reference</td><td>1</td><td>100.0%</td>" in html
     assert "no result yet: pc03" in html
+
+
+def test_bench_report_writes_its_page_into_the_data_folder_by_default(
+    environment: dict[str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data = Path(environment["PCAGENT_DATA_DIR"])
+    _, second = _store_two_runs(data)
+    monkeypatch.chdir(tmp_path)
+    reported = CliRunner().invoke(app, ["bench", "report"], env={**environment, "COLUMNS": "200"})
+    assert reported.exit_code == 0, reported.output
+    page = data / "bench" / "reports" / f"{second}.html"
+    assert "no result yet: pc03" in page.read_text(encoding="utf-8")
+    assert list(tmp_path.glob("*.html")) == []  # nothing in the folder it was run from

@@ -38,7 +38,8 @@ def list_bench_runs(
     from pcagent.bench.listing import run_row
     from pcagent.bench.results import BenchStore
 
-    with BenchStore(load_config().data_dir / "bench") as store:
+    folder = load_config().data_dir / "bench"
+    with BenchStore(folder) as store:
         rows = [run_row(store, bench) for bench in store.runs()[:limit]]
     if as_json:
         print(json.dumps([row.model_dump(mode="json") for row in rows], indent=1))
@@ -73,9 +74,14 @@ def report(
     bench_id: Annotated[
         str | None, typer.Argument(help="Benchmark run (default: the latest).")
     ] = None,
-    output: Annotated[Path, typer.Option("--output", "-o", help="HTML file to write.")] = Path(
-        "bench-report.html"
-    ),
+    output: Annotated[
+        Path | None,
+        typer.Option(
+            "--output",
+            "-o",
+            help="HTML file to write (default: reports/BENCH_ID.html in the data folder's bench).",
+        ),
+    ] = None,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the JSON summary instead.")
     ] = False,
@@ -85,7 +91,8 @@ def report(
     from pcagent.bench.report import render_html, summary
     from pcagent.bench.results import BenchStore
 
-    with BenchStore(load_config().data_dir / "bench") as store:
+    folder = load_config().data_dir / "bench"
+    with BenchStore(folder) as store:
         bench = store.get(bench_id) if bench_id else store.latest()
         if bench is None:
             raise BenchError("no benchmark run yet; run `pcagent bench run` first")
@@ -94,6 +101,11 @@ def report(
             return
         print_run_heading(bench)
         print_task_outcomes(store, bench)
+        # Not the current folder by default: a report written there ends up in whatever
+        # checkout or folder the command was run from.
+        if output is None:
+            output = folder / "reports" / f"{bench.bench_id}.html"
+            output.parent.mkdir(parents=True, exist_ok=True)
         output.write_text(render_html(store, bench), encoding="utf-8")
         console.print(f"report: {escape(str(output))}")
         print_summary(store, bench.bench_id)
