@@ -179,3 +179,25 @@ def test_a_file_s_ending_is_kept_as_the_instruction_writes_it() -> None:
     assert ungiven_literals(changed, catalog, [both]) == []
     # A longer name that starts with the same letters is another file.
     assert ungiven_literals(changed, catalog, ["Open test_doc30.txt"]) != []
+
+
+def test_a_text_to_write_is_given_found_or_composed() -> None:
+    catalog = default_catalog()
+    said = "Open the text editor and type hello, then save the note as Documents/hi.txt"
+    typed = _program({"id": "s1", "skill": "type_in_editor", "args": {"text": "Hello"}})
+    assert ungiven_literals(typed, catalog, [said]) == []
+    made_up = _program(
+        {
+            "id": "s1",
+            "skill": "write_text_file",
+            "args": {"path": "Documents/hi.txt", "text": "English translation of the text"},
+        }
+    )
+    (problem,) = ungiven_literals(made_up, catalog, [said])
+    assert "text='English translation of the text': this text is neither" in str(problem)
+    assert "compose_text" in str(problem)
+    composed = _program(
+        {"id": "s1", "skill": "compose_text", "args": {"request": "a greeting"}},
+        {"id": "s2", "skill": "write_document", "args": {"path": "a.docx", "text": "{s1}"}},
+    )
+    assert ungiven_literals(composed, catalog, ["Write a greeting into a.docx"]) == []

@@ -26,6 +26,7 @@ from pathlib import PurePosixPath
 from pcagent.agents.plan import Doubt
 from pcagent.agents.program import SLOT, Program
 from pcagent.skills import SkillCatalog
+from pcagent.text import contains
 
 #: Numbers a computation may bring on its own: small counts and the units of time, percent
 #: and thousands ("minutes / 60", "* 100").
@@ -35,7 +36,7 @@ _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 
 def given_parameters(catalog: SkillCatalog, skill: str) -> dict[str, str]:
     """The parameters of ``skill`` whose literals must come from what the planner was given,
-    with what they hold: "address", "numbers" or "file"."""
+    with what they hold: "address", "numbers", "file" or "text"."""
     if skill not in catalog:
         return {}
     fields = catalog.get(skill).parameters.model_fields
@@ -78,6 +79,17 @@ def _invented_numbers(literal: str, given: Sequence[str]) -> list[str]:
         for number in _NUMBER.findall(SLOT.sub(" ", literal))
         if float(number) not in known and float(number) not in UNIT_NUMBERS
     ]
+
+
+#: Why a text to write that nobody gave is doubted.
+_MADE_UP_TEXT = (
+    "this text is neither in the instruction nor found by an earlier step: write it with "
+    "compose_text or translate_text and refer to that step, or copy the instruction's words"
+)
+
+
+def _shown(text: str) -> str:
+    return repr(text if len(text) <= 80 else text[:77] + "...")
 
 
 def _file_problem(path: str, given: Sequence[str]) -> str:
@@ -133,6 +145,9 @@ def ungiven_literals(program: Program, catalog: SkillCatalog, given: Sequence[st
                     problem = "" if not item or SLOT.search(item) else _file_problem(item, given)
                     if problem:
                         problems.append(Doubt(step.id, f"{name}={item!r}: {problem}"))
+                elif holds == "text":
+                    if not SLOT.search(item) and not any(contains(t, item) for t in given):
+                        problems.append(Doubt(step.id, f"{name}={_shown(item)}: {_MADE_UP_TEXT}"))
                 elif holds == "numbers":
                     invented = _invented_numbers(item, given)
                     if invented:

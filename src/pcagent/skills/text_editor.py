@@ -11,6 +11,9 @@ from pcagent.skills.base import SkillContext, SkillParameters, SkillResult, skil
 from pcagent.skills.common import TextFilePath, do, file_text, front
 from pcagent.text import contains
 
+#: A text to write must stand in the instruction or a value found (see
+#: :mod:`pcagent.agents.given_values`): one the planner makes up is neither composed nor checked.
+_GIVEN: dict[str, str] = {"given": "text"}
 APP = TEXT_EDITOR.name
 
 
@@ -36,7 +39,9 @@ def read_text_file(context: SkillContext, parameters: FilePath) -> SkillResult:
 
 
 class TypeInEditor(SkillParameters):
-    text: str = Field(min_length=1, max_length=10_000, description="What to type.")
+    text: str = Field(
+        min_length=1, max_length=10_000, description="What to type.", json_schema_extra=_GIVEN
+    )
 
 
 @skill("Type text into the text editor (a new, unsaved document unless one is open).", apps=(APP,))
@@ -53,7 +58,12 @@ class WriteTextFile(SkillParameters):
     path: TextFilePath = Field(
         min_length=1, max_length=400, description='In HOME, e.g. "Documents/a.txt".'
     )
-    text: str = Field(min_length=1, max_length=10_000, description="The text to write.")
+    text: str = Field(
+        min_length=1,
+        max_length=10_000,
+        description="The text to write.",
+        json_schema_extra=_GIVEN,
+    )
     append: bool = Field(False, description="true: add at the end; false: replace the text.")
 
 

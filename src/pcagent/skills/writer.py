@@ -30,7 +30,12 @@ _Document = Annotated[DocumentPath, Field(min_length=1, max_length=400, descript
 
 class WriteDocument(SkillParameters):
     path: _Document
-    text: str = Field(min_length=1, max_length=10_000, description="The text; \\n: new paragraph.")
+    text: str = Field(
+        min_length=1,
+        max_length=10_000,
+        description="The text; \\n: new paragraph.",
+        json_schema_extra={"given": "text"},
+    )
     append: bool = Field(
         False,
         description="true: add the text below what the document at path holds (created when "
