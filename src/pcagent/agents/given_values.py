@@ -26,7 +26,7 @@ from pathlib import PurePosixPath
 from pcagent.agents.plan import Doubt
 from pcagent.agents.program import SLOT, Program
 from pcagent.skills import SkillCatalog
-from pcagent.text import contains
+from pcagent.text import contains, shortened
 
 #: Numbers a computation may bring on its own: small counts and the units of time, percent
 #: and thousands ("minutes / 60", "* 100").
@@ -88,10 +88,6 @@ _MADE_UP_TEXT = (
 )
 
 
-def _shown(text: str) -> str:
-    return repr(text if len(text) <= 80 else text[:77] + "...")
-
-
 def _file_problem(path: str, given: Sequence[str]) -> str:
     """Why ``path``'s file is not one a given text names ("" when it is): its name without the
     folder and the ending must stand in one of them, compared casefolded ("Documents/
@@ -147,7 +143,9 @@ def ungiven_literals(program: Program, catalog: SkillCatalog, given: Sequence[st
                         problems.append(Doubt(step.id, f"{name}={item!r}: {problem}"))
                 elif holds == "text":
                     if not SLOT.search(item) and not any(contains(t, item) for t in given):
-                        problems.append(Doubt(step.id, f"{name}={_shown(item)}: {_MADE_UP_TEXT}"))
+                        problems.append(
+                            Doubt(step.id, f"{name}={shortened(item, 80)!r}: {_MADE_UP_TEXT}")
+                        )
                 elif holds == "numbers":
                     invented = _invented_numbers(item, given)
                     if invented:

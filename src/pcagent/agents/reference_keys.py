@@ -11,7 +11,7 @@ names none of them stays a problem the Manager is asked about: which one it mean
 from __future__ import annotations
 
 from pcagent.agents.program import Program, ProgramStep, value_keys
-from pcagent.agents.step_ids import changed_args, changed_text
+from pcagent.agents.step_ids import changed_step
 from pcagent.skills import SkillCatalog
 
 
@@ -31,13 +31,6 @@ def with_keys_mended(program: Program, catalog: SkillCatalog) -> Program:
         return source, key
 
     for step in program.steps:
-        steps.append(
-            step.model_copy(
-                update={
-                    "args": changed_args(step.args, mended),
-                    "task": changed_text(step.task, mended),
-                }
-            )
-        )
+        steps.append(changed_step(step, mended))
         fields[step.id] = value_keys(step, catalog)
     return Program(steps=steps)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 
 from pcagent.agents.program import GUI, Program, ProgramStep
-from pcagent.agents.step_ids import renamed_args, renamed_text
+from pcagent.agents.step_ids import changed_step, renaming
 
 
 def without_repeats(program: Program) -> Program:
@@ -24,7 +24,7 @@ def without_repeats(program: Program) -> Program:
     first_of: dict[str, str] = {}  # a call's key -> the id of the step that makes it first
     steps: list[ProgramStep] = []
     for step in program.steps:
-        step = _renamed(step, renames)
+        step = changed_step(step, renaming(renames)) if renames else step
         key = _call_key(step)
         if key in first_of:
             renames[step.id] = first_of[key]
@@ -32,18 +32,6 @@ def without_repeats(program: Program) -> Program:
         first_of[key] = step.id
         steps.append(step)
     return Program(steps=steps) if renames else program
-
-
-def _renamed(step: ProgramStep, renames: dict[str, str]) -> ProgramStep:
-    if not renames:
-        return step
-    return step.model_copy(
-        update={
-            "args": renamed_args(step.args, renames),
-            "uses": list(dict.fromkeys(renames.get(u, u) for u in step.uses)),
-            "task": renamed_text(step.task, renames),
-        }
-    )
 
 
 def _call_key(step: ProgramStep) -> str:

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 
 from pydantic import JsonValue
 
-from pcagent.agents.program import SLOT, is_reference
+from pcagent.agents.program import SLOT, ProgramStep, is_reference
 
 #: How a reference changes: (step id, key or "") -> (step id, key or "").
 Change = Callable[[str, str], tuple[str, str]]
@@ -48,6 +48,18 @@ def changed_value(value: JsonValue, change: Change) -> JsonValue:
 def changed_args(args: Mapping[str, JsonValue], change: Change) -> dict[str, JsonValue]:
     """A step's arguments with :func:`changed_value` applied to each."""
     return {name: changed_value(value, change) for name, value in args.items()}
+
+
+def changed_step(step: ProgramStep, change: Change) -> ProgramStep:
+    """A program step with the references of its arguments, its GUI task's slots and the steps
+    it uses changed."""
+    return step.model_copy(
+        update={
+            "args": changed_args(step.args, change),
+            "uses": list(dict.fromkeys(change(used, "")[0] for used in step.uses)),
+            "task": changed_text(step.task, change),
+        }
+    )
 
 
 def renaming(renames: Mapping[str, str]) -> Change:

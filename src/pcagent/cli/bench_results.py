@@ -38,8 +38,7 @@ def list_bench_runs(
     from pcagent.bench.listing import run_row
     from pcagent.bench.results import BenchStore
 
-    folder = load_config().data_dir / "bench"
-    with BenchStore(folder) as store:
+    with BenchStore(load_config().data_dir / "bench") as store:
         rows = [run_row(store, bench) for bench in store.runs()[:limit]]
     if as_json:
         print(json.dumps([row.model_dump(mode="json") for row in rows], indent=1))

@@ -26,6 +26,7 @@ from pcagent.agents.program import ProgramStep
 from pcagent.experience.build import TextEncoder
 from pcagent.experience.graph import ExperienceError, PageEdge, PageGraph, PageNode, stacked
 from pcagent.experience.screens import Screen, title_shape
+from pcagent.text import shortened
 
 #: A page at least this similar to the current screen counts as "a page like this".
 MIN_PAGE_COSINE = 0.75
@@ -244,7 +245,7 @@ class Experience:
             if scores[index] < MIN_PLAN_COSINE or len(shown) >= k:
                 break
             plan = self.graph.plans[int(index)]
-            said = _cut(" ".join(plan.instruction.split()), MAX_SHOWN_INSTRUCTION)
+            said = shortened(" ".join(plan.instruction.split()), MAX_SHOWN_INSTRUCTION)
             shape = tuple(step.skill for step in plan.program)
             shown.setdefault(shape, f"Instruction: {said}\nProgram: {shown_program(plan.program)}")
         return "\n".join(shown.values())
@@ -259,22 +260,18 @@ def shown_program(program: Sequence[ProgramStep]) -> str:
     for step in program:
         data = step.model_dump(mode="json", exclude_defaults=True)
         if "args" in data:
-            data["args"] = _shortened(data["args"])
+            data["args"] = _cut_literals(data["args"])
         if "task" in data:
-            data["task"] = _cut(data["task"], MAX_SHOWN_TASK)
+            data["task"] = shortened(data["task"], MAX_SHOWN_TASK)
         steps.append(data)
     return json.dumps({"steps": steps}, ensure_ascii=False, separators=(",", ":"))
 
 
-def _shortened(value: Any) -> Any:
+def _cut_literals(value: Any) -> Any:
     if isinstance(value, str):
-        return _cut(value, MAX_SHOWN_TEXT)
+        return shortened(value, MAX_SHOWN_TEXT)
     if isinstance(value, dict):
-        return {key: _shortened(item) for key, item in value.items()}
+        return {key: _cut_literals(item) for key, item in value.items()}
     if isinstance(value, list):
-        return [_shortened(item) for item in value[:MAX_SHOWN_ITEMS]]
+        return [_cut_literals(item) for item in value[:MAX_SHOWN_ITEMS]]
     return value
-
-
-def _cut(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"

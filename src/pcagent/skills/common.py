@@ -163,3 +163,7 @@ DocumentPath = Annotated[str, _suffix_of(_DOCUMENT), _GIVEN_FILE]
 SheetPath = Annotated[str, _suffix_of(_SHEET), _GIVEN_FILE]
 #: A workbook to save to: empty (in place) or without a suffix (the default format) too.
 SheetTarget = Annotated[str, _suffix_of(_SHEET, bare=True), _GIVEN_FILE]
+#: A text to write must stand in the instruction or a value found, or come from a language
+#: step (see :mod:`pcagent.agents.given_values`): one the planner makes up is neither composed
+#: nor checked.
+GivenText = Annotated[str, Field(json_schema_extra={"given": "text"})]

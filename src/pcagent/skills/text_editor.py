@@ -8,12 +8,9 @@ from pcagent import actions as act
 from pcagent.app_actions import EditorOpen, EditorSaveAs
 from pcagent.applications import TEXT_EDITOR
 from pcagent.skills.base import SkillContext, SkillParameters, SkillResult, skill
-from pcagent.skills.common import TextFilePath, do, file_text, front
+from pcagent.skills.common import GivenText, TextFilePath, do, file_text, front
 from pcagent.text import contains
 
-#: A text to write must stand in the instruction or a value found (see
-#: :mod:`pcagent.agents.given_values`): one the planner makes up is neither composed nor checked.
-_GIVEN: dict[str, str] = {"given": "text"}
 APP = TEXT_EDITOR.name
 
 
@@ -39,9 +36,7 @@ def read_text_file(context: SkillContext, parameters: FilePath) -> SkillResult:
 
 
 class TypeInEditor(SkillParameters):
-    text: str = Field(
-        min_length=1, max_length=10_000, description="What to type.", json_schema_extra=_GIVEN
-    )
+    text: GivenText = Field(min_length=1, max_length=10_000, description="What to type.")
 
 
 @skill("Type text into the text editor (a new, unsaved document unless one is open).", apps=(APP,))
@@ -58,12 +53,7 @@ class WriteTextFile(SkillParameters):
     path: TextFilePath = Field(
         min_length=1, max_length=400, description='In HOME, e.g. "Documents/a.txt".'
     )
-    text: str = Field(
-        min_length=1,
-        max_length=10_000,
-        description="The text to write.",
-        json_schema_extra=_GIVEN,
-    )
+    text: GivenText = Field(min_length=1, max_length=10_000, description="The text to write.")
     append: bool = Field(False, description="true: add at the end; false: replace the text.")
 
 

@@ -18,6 +18,7 @@ from pcagent.app_actions import (
 from pcagent.skills.base import SkillContext, SkillParameters, SkillResult, skill
 from pcagent.skills.common import (
     DocumentPath,
+    GivenText,
     do,
     document_text,
     opened_and_read,
@@ -30,11 +31,8 @@ _Document = Annotated[DocumentPath, Field(min_length=1, max_length=400, descript
 
 class WriteDocument(SkillParameters):
     path: _Document
-    text: str = Field(
-        min_length=1,
-        max_length=10_000,
-        description="The text; \\n: new paragraph.",
-        json_schema_extra={"given": "text"},
+    text: GivenText = Field(
+        min_length=1, max_length=10_000, description="The text; \\n: new paragraph."
     )
     append: bool = Field(
         False,
