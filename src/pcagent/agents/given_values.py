@@ -1,6 +1,6 @@
 """Literals a program may only copy, never invent: a web address must be one the instruction
-names, a number to compute with one the instruction or an earlier step gives, a file's name one
-the instruction or an earlier step names.
+names, a number to compute with one the instruction or an earlier step gives, a file's name and a
+text to write ones the instruction or an earlier step holds.
 
 A small planner that does not know where something is writes an address it makes up (a maps
 viewer with coordinates, a vendor's home page); the page is missing or wrong, and the run goes
@@ -11,7 +11,9 @@ earlier step found. An arithmetic parameter is marked ``given: "numbers"``: a pl
 not looked a price up writes one ("1000 - 1500"); the numbers of its literal must stand in the
 instruction or in a value found, or be a unit of counting (:data:`UNIT_NUMBERS`), else it is
 re-asked to refer to the found values (``{s2.price}``). A path is marked ``given: "file"``: a
-planner shown other tasks' programs copies their file names. This checks the model's output
+planner shown other tasks' programs copies their file names. A text to write is marked
+``given: "text"``: a planner writes a description of the text ("English translation of the
+Chinese text") where a language step should write the text. This checks the model's output
 against the text it was given, as a reported value is checked against what was read: it
 refuses, it never decides a step.
 """
