@@ -90,25 +90,32 @@ def _libreoffice(module: str) -> Callable[[LaunchContext], list[str]]:
     return command
 
 
+#: The browser's switches in every sandbox: accessible, offline, without first-run questions,
+#: driven through DevTools, in the top left corner of the screen.
+_CHROMIUM_FLAGS = (
+    "--force-renderer-accessibility",
+    "--no-sandbox",
+    "--no-first-run",
+    "--no-default-browser-check",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-gpu",
+    "--disable-quic",
+    "--password-store=basic",
+    # DevTools for the browser actions: port 0 lets Chromium pick a free port (no two
+    # sandboxes collide), bound to 127.0.0.1, and written to DevToolsActivePort in the profile.
+    "--remote-debugging-port=0",
+    "--window-position=0,0",
+)
+
+
 def _chromium(context: LaunchContext) -> list[str]:
     return [
         applications.BROWSER.program,
         f"--user-data-dir={context.home / PROFILE}",
         *QUIET_FLAGS,
-        "--force-renderer-accessibility",
-        "--no-sandbox",
-        "--no-first-run",
-        "--no-default-browser-check",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--disable-gpu",
-        "--disable-quic",
-        "--password-store=basic",
-        # DevTools for the browser actions: port 0 lets Chromium pick a free port (no two
-        # sandboxes collide), bound to 127.0.0.1, and written to DevToolsActivePort in the profile.
-        "--remote-debugging-port=0",
-        "--window-position=0,0",
+        *_CHROMIUM_FLAGS,
         *([f"--window-size={context.screen[0]},{context.screen[1]}"] if context.screen else []),
         *context.browser_flags,
         *context.files,
