@@ -34,6 +34,12 @@ def without_accents(text: str) -> str:
     return "".join(char for char in decomposed if not unicodedata.combining(char))
 
 
+def folded(text: str) -> str:
+    """``text`` as a person compares a name: single-spaced, case folded and without accents
+    ("São Paulo" and "sao  paulo" come out the same)."""
+    return comparable(without_accents(text))
+
+
 def first_line(error: BaseException) -> str:
     """The first line of ``error``'s message (its type's name when it has none): libraries such
     as Playwright and Ray put a call log or a traceback after the line that says what failed."""

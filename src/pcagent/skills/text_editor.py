@@ -49,10 +49,7 @@ def type_in_editor(context: SkillContext, parameters: TypeInEditor) -> SkillResu
     return SkillResult(True, parameters.text, evidence="the editor shows the text")
 
 
-class WriteTextFile(SkillParameters):
-    path: TextFilePath = Field(
-        min_length=1, max_length=400, description='In HOME, e.g. "Documents/a.txt".'
-    )
+class WriteTextFile(FilePath):
     text: GivenText = Field(min_length=1, max_length=10_000, description="The text to write.")
     append: bool = Field(False, description="true: add at the end; false: replace the text.")
 

@@ -25,7 +25,6 @@ from pcagent.env.app_interfaces.clock_screen import (
     button_labelled,
     choose_city,
     city_rows,
-    fold,
     lists_city,
     named_element,
     shows_alarm,
@@ -33,6 +32,7 @@ from pcagent.env.app_interfaces.clock_screen import (
 from pcagent.env.apps import get_app
 from pcagent.env.observation import ActionResult, Element, Observation
 from pcagent.errors import AppInterfaceError, InvalidActionError
+from pcagent.text import folded
 
 SCHEMA = "org.gnome.clocks"
 WORLD_DIALOG = "Add a New World Clock"
@@ -60,7 +60,7 @@ class ClockInterface(Interface):
         if not search:
             raise InvalidActionError(f'{action.city!r} names no city; write e.g. "Tokyo"')
         before = self.world_clocks()
-        already = next((name for name in before if fold(name) == fold(search)), None)
+        already = next((name for name in before if folded(name) == folded(search)), None)
         if already is not None:
             self._main_window()
             self._window_shows(lists_city(already), f"a world clock for {already}")
@@ -90,7 +90,9 @@ class ClockInterface(Interface):
         self._click(add)
         self._wait_dialog_closed(WORLD_DIALOG)
         self._saved(
-            lambda: any(fold(name) == fold(chosen.city) for name in self.world_clocks()) or None,
+            lambda: (
+                any(folded(name) == folded(chosen.city) for name in self.world_clocks()) or None
+            ),
             f"a world clock for {chosen.city}",
         )
         self._window_shows(lists_city(chosen.city), f"a world clock for {chosen.city}")
@@ -157,7 +159,7 @@ class ClockInterface(Interface):
         alarm = self._saved(
             lambda: next((a for a in self.alarms() if a.id not in known), None), "a new alarm"
         )
-        if (alarm.hour, alarm.minute) != (hour, minute) or fold(alarm.name) != fold(name):
+        if (alarm.hour, alarm.minute) != (hour, minute) or folded(alarm.name) != folded(name):
             raise AppInterfaceError(
                 f"Clocks saved an alarm at {alarm.hour}:{alarm.minute:02d} named {alarm.name!r}, "
                 f"not {hour}:{minute:02d} named {name!r}"

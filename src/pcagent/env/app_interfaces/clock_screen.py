@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from pcagent.env.observation import Element
-from pcagent.text import comparable, without_accents
+from pcagent.text import folded
 
 
 @dataclass(frozen=True)
@@ -37,11 +37,6 @@ class CityRow:
     target: Element
 
 
-def fold(text: str) -> str:
-    """``text`` compared as a person would: case, accents and spacing ignored."""
-    return comparable(without_accents(text))
-
-
 def choose_city(rows: Sequence[CityRow], wanted: str) -> CityRow | None:
     """The search result ``wanted`` ("Tokyo", "Paris, France") means; None when none fits.
 
@@ -50,14 +45,16 @@ def choose_city(rows: Sequence[CityRow], wanted: str) -> CityRow | None:
     wins, because the dialog lists the best known place first.
     """
     name, _, region = wanted.partition(",")
-    key, region_key = fold(name), fold(region)
+    key, region_key = folded(name), folded(region)
     if not key:
         return None
-    pool = [r for r in rows if fold(r.city) == key] or [
-        r for r in rows if fold(r.city).startswith(key)
+    pool = [r for r in rows if folded(r.city) == key] or [
+        r for r in rows if folded(r.city).startswith(key)
     ]
     if region_key:
-        pool = [r for r in pool if region_key in fold(r.country) or fold(r.country) in region_key]
+        pool = [
+            r for r in pool if region_key in folded(r.country) or folded(r.country) in region_key
+        ]
     return pool[0] if pool else None
 
 
@@ -123,7 +120,7 @@ def button_labelled(elements: Sequence[Element], label: str) -> Element | None:
 def lists_city(city: str) -> Callable[[list[Element]], bool]:
     """The main window has a world clock row named ``city``."""
     return lambda elements: any(
-        e.role == "list item" and fold(e.name) == fold(city) for e in elements
+        e.role == "list item" and folded(e.name) == folded(city) for e in elements
     )
 
 
@@ -133,6 +130,6 @@ def shows_alarm(alarm: Alarm) -> Callable[[list[Element]], bool]:
     def shows(elements: list[Element]) -> bool:
         names = [e.name for e in elements if e.role == "label"]
         at_time = any(shown_time(n) == (alarm.hour, alarm.minute) for n in names)
-        return at_time and (not alarm.name or any(fold(alarm.name) == fold(n) for n in names))
+        return at_time and (not alarm.name or any(folded(alarm.name) == folded(n) for n in names))
 
     return shows
