@@ -72,6 +72,12 @@ def test_program_memory_quick() -> None:
     assert report["queries"] == 4 and report["memory_programs"] == 12
 
 
+def test_outcome_judge_quick() -> None:
+    report = run_quick("outcome_judge.py")
+    assert report["tasks"] == 2 and report["model"] == "local:smollm2-135m"
+    assert 0 <= report["accuracy"] <= 1
+
+
 def test_experience_quick(tmp_path: Path) -> None:
     records = training_records(tmp_path / "records")
     report = run_quick("experience.py", "--records", str(records))

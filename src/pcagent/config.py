@@ -184,6 +184,12 @@ class RunConfig(ConfigSection):
     #: Files bigger than this (bytes) are kept in HOME snapshots by size and hash only: their
     #: loss is told and refuses the run's done, but cannot be undone.
     snapshot_max_file_bytes: int = Field(default=50_000_000, ge=1)
+    #: Before a run whose every step checked its effect ends "finished", a model (the ``judge``
+    #: role) compares the instruction with the steps done; where it finds a request undone or
+    #: done otherwise, the run ends "unverified". One model call per such run. Off by default:
+    #: the local qwen2.5-coder-1.5b judged every recorded run complete, wrong ones included
+    #: (docs/agents.md, "The Judge"); worth it with a stronger model for the ``judge`` role.
+    judge_outcome: bool = False
 
 
 class SafetyConfig(ConfigSection):

@@ -121,6 +121,15 @@ def scheduler(request: ChatRequest) -> str:
     return json.dumps({"role": role.name if role else "app_launcher", "reason": "by app"})
 
 
+def outcome_judge(request: ChatRequest) -> str:
+    """The Judge matching the instruction to the first step done, as asked."""
+    match = re.search(r"^- ([A-Za-z0-9_.-]+): ", prompt_of(request), re.MULTILINE)
+    first = match.group(1) if match else "none"
+    return json.dumps(
+        {"requests": [{"asked": "the instruction", "done_by": first, "as_asked": True}]}
+    )
+
+
 class Repeating(ScriptedBackend):
     """A scripted backend that answers every request with the same responder."""
 
@@ -178,6 +187,7 @@ def usual_models(
         decision=decision_backend,
         reflection=Repeating(reflections(judge)),
         progress=Repeating(progress),
+        judge=Repeating(outcome_judge),
     )
 
 

@@ -179,3 +179,29 @@ def test_the_whole_instruction_as_one_gui_step_ends_unverified_at_best(tmp_path:
     assert outcome.status == "unverified", outcome.summary
     assert "no usable program" in outcome.summary
     assert store.steps(outcome.run_id)[-1].state.verified == {"s1": True}
+
+
+def test_a_run_the_judge_finds_short_of_the_instruction_ends_unverified(tmp_path: Path) -> None:
+    """Each step checked its own effect, but the Judge, reading the instruction against the steps
+    done, names a request no step did: the run is not "finished"."""
+    program = json.dumps(
+        {"steps": [{"id": "s1", "skill": "read_text_file", "args": {"path": "notes.txt"}}]}
+    )
+    models = scripts.usual_models(ScriptedBackend([]), program)
+    undone = {"asked": "set an alarm before the meeting", "done_by": "none", "as_asked": False}
+    read = {"asked": "read notes.txt", "done_by": "s1", "as_asked": True}
+    models.backends["judge"] = ScriptedBackend([json.dumps({"requests": [read, undone]})])
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "notes.txt").write_text("meet at 10:15")
+    run = RunConfig(max_steps=4, listing_limit=0, judge_outcome=True)
+    config = PcAgentConfig(data_dir=tmp_path, run=run)
+    store = RunStore(tmp_path / "runs")
+    outcome = RunSession(MemoryDesktop(home), models, store, config).start(
+        "Read notes.txt and set an alarm before the meeting"
+    )
+    assert outcome.status == "unverified", outcome.summary
+    assert "not done as asked: set an alarm before the meeting" in outcome.summary
+    judged = models.backends["judge"].requests[0].messages[-1].text
+    assert '- s1: read_text_file(path="notes.txt") -> meet at 10:15' in judged
+    assert store.steps(outcome.run_id)[-1].state.verified == {"s1": True}

@@ -16,6 +16,7 @@ from typing import Any, Protocol
 from PIL import Image
 
 from pcagent.agents.manager import Manager, PlanOutcome, Replanning, single_subtask_plan
+from pcagent.agents.outcome_judge import JudgeAgent, Verdict
 from pcagent.agents.plan import SubtaskSpec
 from pcagent.agents.progress import ProgressAgent, ProgressInput, ProgressReport
 from pcagent.agents.reflection import Reflection, ReflectionAgent, ReflectionInput
@@ -292,6 +293,34 @@ class NoProgressTracker:
         return None
 
 
+# --- the outcome --------------------------------------------------------------------------------
+
+
+class OutcomeJudge(Protocol):
+    """Whether the done steps (as :func:`~pcagent.agents.outcome_judge.step_lines` writes them)
+    together do the instruction."""
+
+    def judge(self, instruction: str, steps: Sequence[str], step: int) -> Verdict: ...
+
+
+@dataclass
+class ModelJudge:
+    """The Judge agent (``run.judge_outcome``)."""
+
+    models: AgentModels
+    sink: Sink
+
+    def judge(self, instruction: str, steps: Sequence[str], step: int) -> Verdict:
+        return JudgeAgent(self.models.for_role("judge"), self.sink).judge(instruction, steps, step)
+
+
+class NoJudge:
+    """No reading of the whole instruction: the steps' own checks decide alone."""
+
+    def judge(self, instruction: str, steps: Sequence[str], step: int) -> Verdict:
+        return Verdict(True, "", asked_model=False)
+
+
 # --- choosing the parts --------------------------------------------------------------------------
 
 
@@ -303,6 +332,7 @@ class LoopParts:
     reflector: Reflector
     progress: ProgressTracker
     experience: ExperienceSource = field(default_factory=NoExperience)
+    judge: OutcomeJudge = field(default_factory=NoJudge)
 
 
 def build_parts(
@@ -354,4 +384,5 @@ def build_parts(
         ),
         progress=NoProgressTracker() if single else AgentProgressTracker(models, sink),
         experience=learned,
+        judge=ModelJudge(models, sink) if run.judge_outcome else NoJudge(),
     )

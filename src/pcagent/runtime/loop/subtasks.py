@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from pcagent import actions as act
 from pcagent.agents.manager import Replanning
+from pcagent.agents.outcome_judge import step_lines
 from pcagent.agents.plan import SubtaskSpec
 from pcagent.agents.progress import ProgressInput, ProgressReport
 from pcagent.config import InteractionMode
@@ -134,8 +135,24 @@ class SubtaskBook:
                     step,
                 )
             else:
-                self.finish(checkpoint, "finished", f"all {len(done)} subtasks done, checked", step)
+                self._judged_finish(checkpoint, done, step)
         return None
+
+    def _judged_finish(self, checkpoint: RunCheckpoint, done: Sequence[str], step: int) -> None:
+        """ "finished" when the Judge finds the instruction done by the steps (each of which
+        checked its own effect); "unverified" with what it found missing otherwise."""
+        lines = step_lines(checkpoint.subtasks, checkpoint.values, done)
+        verdict = self.parts.judge.judge(checkpoint.instruction, lines, step)
+        if verdict.complete:
+            self.finish(checkpoint, "finished", f"all {len(done)} subtasks done, checked", step)
+            return
+        self.finish(
+            checkpoint,
+            "unverified",
+            f"all {len(done)} subtasks done and checked, but a reading of the instruction "
+            f"against them says: {verdict.missing}",
+            step,
+        )
 
     def assign(self, checkpoint: RunCheckpoint, subtask: SubtaskSpec, number: int) -> str:
         role, reason = self.parts.assigner.assign(subtask, checkpoint.declined, number)
