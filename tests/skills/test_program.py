@@ -90,6 +90,15 @@ def test_problems_are_named_before_anything_runs(step: dict[str, object], proble
         check_program(_program(step), default_catalog(), APPS)
 
 
+def test_a_recipient_that_is_a_name_is_refused_in_the_plan() -> None:
+    """A name from the instruction passes the check that it was given; it is still no address."""
+    step = {"id": "s1", "skill": "send_mail", "args": {"to": ["Howie"], "subject": "code"}}
+    with pytest.raises(PlanError, match="'Howie' is not one e-mail address"):
+        check_program(_program(step), default_catalog(), [*APPS, "mail"])
+    good = {"id": "s1", "skill": "send_mail", "args": {"to": ["howie@example.test"]}}
+    check_program(_program(good), default_catalog(), [*APPS, "mail"])
+
+
 def test_references_are_resolved_from_earlier_values_or_named_as_missing() -> None:
     values = {"s1": "text", "s2": {"time": "10:15"}}
     args = {"time": {"from": "s2", "key": "time"}, "items": [{"label": {"from": "s1"}}]}

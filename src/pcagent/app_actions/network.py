@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import ClassVar, Literal
+from typing import Annotated, ClassVar, Literal
 
-from pydantic import Field, field_validator
+from pydantic import AfterValidator, Field
 from pydantic_core import PydanticCustomError
 
 from pcagent import applications
@@ -14,24 +14,30 @@ from pcagent.app_actions.base import AppAction, HomePath
 # --- mail ----------------------------------------------------------------------------------------
 
 
+def one_mail_address(address: str) -> str:
+    """``address`` when it is one e-mail address: a name ("Howie") or two addresses in one
+    string are refused where they are written (an action, a program's step), not at the relay."""
+    if "@" not in address or any(c in address for c in " ,;<>\"'\n"):
+        raise PydanticCustomError(
+            "address", "{address} is not one e-mail address", {"address": repr(address)}
+        )
+    return address
+
+
+#: One e-mail address, checked by :func:`one_mail_address`.
+MailAddress = Annotated[str, AfterValidator(one_mail_address)]
+
+
 class MailCompose(AppAction, application=applications.MAIL):
     """Open a new message with recipients, subject, body and attachments filled in (not sent)."""
 
     kind: Literal["mail_compose"] = Field("mail_compose", description='Always "mail_compose".')
-    to: tuple[str, ...] = Field(min_length=1, description='Addresses, e.g. ["ann@example.test"].')
+    to: tuple[MailAddress, ...] = Field(
+        min_length=1, description='Addresses, e.g. ["ann@example.test"].'
+    )
     subject: str = Field("", description="Subject line.")
     body: str = Field("", max_length=10_000, description="Message text.")
     attachments: tuple[str, ...] = Field((), description="Paths in HOME of files to attach.")
-
-    @field_validator("to")
-    @classmethod
-    def _addresses(cls, to: tuple[str, ...]) -> tuple[str, ...]:
-        for address in to:
-            if "@" not in address or any(c in address for c in " ,;<>\"'\n"):
-                raise PydanticCustomError(
-                    "address", "{address} is not one e-mail address", {"address": repr(address)}
-                )
-        return to
 
 
 class MailSend(AppAction, application=applications.MAIL):

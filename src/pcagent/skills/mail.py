@@ -5,6 +5,7 @@ from __future__ import annotations
 from pydantic import Field
 
 from pcagent.app_actions import MailCompose, MailRead, MailSend
+from pcagent.app_actions.network import MailAddress
 from pcagent.applications import MAIL
 from pcagent.skills.base import SkillContext, SkillParameters, SkillResult, skill
 from pcagent.skills.common import do, home_file
@@ -13,7 +14,7 @@ APP = MAIL.name
 
 
 class SendMail(SkillParameters):
-    to: list[str] = Field(
+    to: list[MailAddress] = Field(
         min_length=1,
         max_length=20,
         description='e.g. ["ann@example.test"].',
