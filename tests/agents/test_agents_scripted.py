@@ -295,6 +295,11 @@ def test_progress_reports_only_the_wanted_outputs_and_survives_garbage() -> None
         )
     )
     assert kept.progress == "before" and not kept.completed
+    # The model is asked for the wanted outputs by name and no others: asked for any, a small
+    # model copied whole pages under names nobody needed.
+    schema = models.backends["progress"].requests[0].schema
+    outputs = schema["$defs"]["Outputs"]
+    assert list(outputs["properties"]) == ["time"] and outputs["additionalProperties"] is False
 
 
 def test_progress_keeps_only_values_the_read_text_supports() -> None:

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, ClassVar
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from pcagent.agents.base import Agent, value_list
 from pcagent.agents.evidence import empty_answer, found, supported, whole_line
@@ -27,6 +28,33 @@ class ProgressReport(BaseModel):
     completed: bool = Field(False, description="True once the subtask is fully done.")
     outputs: dict[str, str] = Field(
         default_factory=dict, description="Values found so far, by their names."
+    )
+
+
+#: The longest value one output may hold: a whole line with the value, or a short list.
+VALUE_CHARS = 1000
+
+
+@cache
+def report_type(outputs: tuple[str, ...]) -> type[ProgressReport]:
+    """The reply asked for when ``outputs`` are the values to report: their names are its
+    ``outputs`` keys, and no others. Asked with any keys, the model filled ``outputs`` with
+    whole pages under names nobody needs (700 tokens, a minute and a half on two cores), all
+    then dropped."""
+    fields: dict[str, Any] = {
+        f"value_{number}": (str, Field("", max_length=VALUE_CHARS, alias=name))
+        for number, name in enumerate(outputs)
+    }
+    # The schema (the grammar a local model decodes under) allows no other key; a server that
+    # only reads the schema in the prompt may still add one, which is ignored, not re-asked.
+    config = ConfigDict(
+        extra="ignore", populate_by_name=True, json_schema_extra={"additionalProperties": False}
+    )
+    named = create_model("Outputs", __config__=config, **fields)
+    return create_model(
+        "ProgressReply",
+        __base__=ProgressReport,
+        outputs=(named, Field(default_factory=named, description="The values found so far.")),
     )
 
 
@@ -87,13 +115,17 @@ class ProgressAgent(Agent):
             answers=value_list(dict(data.answers)),
             read=f"What the last reading action read:\n{shown}\n" if shown else "",
         )
-        result = self.ask([Message.system(system), Message.user(user)], ProgressReport, data.step)
+        reply_type = report_type(tuple(dict.fromkeys(data.outputs_needed)))
+        result = self.ask([Message.system(system), Message.user(user)], reply_type, data.step)
         if result.value is None:
             return ProgressReport(progress=data.previous, completed=False)
         wanted = set(data.outputs_needed)
+        reported = result.value.outputs
+        if isinstance(reported, BaseModel):
+            reported = reported.model_dump(by_alias=True)
         outputs = {
             k: v
-            for k, v in ((k, uncounted(v)) for k, v in result.value.outputs.items())
+            for k, v in ((k, uncounted(v)) for k, v in reported.items())
             if k in wanted
             and v.strip()
             and empty_answer(v, [k], "") is None
@@ -101,7 +133,9 @@ class ProgressAgent(Agent):
         }
         if data.read:
             outputs = {k: whole_line(v, data.read) for k, v in outputs.items()}
-        return result.value.model_copy(update={"outputs": outputs})
+        return ProgressReport(
+            progress=result.value.progress, completed=result.value.completed, outputs=outputs
+        )
 
     @staticmethod
     def _found(value: str, data: ProgressInput) -> bool:
