@@ -205,3 +205,43 @@ def test_a_run_the_judge_finds_short_of_the_instruction_ends_unverified(tmp_path
     judged = models.backends["judge"].requests[0].messages[-1].text
     assert '- s1: read_text_file(path="notes.txt") -> meet at 10:15' in judged
     assert store.steps(outcome.run_id)[-1].state.verified == {"s1": True}
+
+
+def test_a_decision_s_skill_call_may_name_an_earlier_value_instead_of_copying_it(
+    tmp_path: Path,
+) -> None:
+    program = json.dumps(
+        {
+            "steps": [
+                {"id": "s1", "skill": "read_text_file", "args": {"path": "notes.txt"}},
+                {
+                    "id": "s2",
+                    "skill": "gui",
+                    "app": "text_editor",
+                    "task": "Work out the time an hour before it",
+                    "uses": ["s1"],
+                },
+            ]
+        }
+    )
+    call = {"skill": "shift_time", "args": {"time": {"from": "s1"}, "minutes": -60}}
+    decisions = ScriptedBackend(
+        [
+            scripts.decision({"kind": "use_skill", **call}),
+            scripts.decision({"kind": "done", "summary": "worked out"}),
+        ]
+    )
+    models = scripts.usual_models(decisions, program)
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "notes.txt").write_text("10:15")
+    config = PcAgentConfig(data_dir=tmp_path, run=RunConfig(max_steps=5, listing_limit=0))
+    store = RunStore(tmp_path / "runs")
+    outcome = RunSession(MemoryDesktop(home), models, store, config).start(
+        "What time is an hour before the one in notes.txt?"
+    )
+    called = store.steps(outcome.run_id)[1]
+    assert called.action.args == {"time": "10:15", "minutes": -60}, outcome.summary
+    assert called.result.output == "09:15"
+    assert "[values of s1 filled in]" in called.thought
+    assert '{"from": "NAME"}' in decisions.requests[0].messages[0].text

@@ -178,6 +178,14 @@ def app_actions_first(kinds: Sequence[str], app: str) -> tuple[str, ...]:
     return tuple(kind for kind in kinds if kind in own or kind in COMMON_KINDS)
 
 
+#: How the Decision prompt introduces the skills: an argument may name a value known from an
+#: earlier subtask rather than copy it (a copied page of facts was 360 tokens of reply).
+SKILLS_HEADING = (
+    'Skills (use_skill with skill and args; an argument may be {"from": "NAME"} for a '
+    "value known from earlier subtasks, instead of copying it):"
+)
+
+
 @dataclass(frozen=True)
 class Decision:
     """A validated decision, or ``failure`` when the model never produced one."""
@@ -243,7 +251,7 @@ class DecisionAgent(Agent):
             screen=f"{screen[0]}x{screen[1]}",
             click_hint=CLICK_BY_LABEL if "click_element" in kinds else CLICK_BY_POINT,
             actions=act.describe_actions(kinds)
-            + (f"\nSkills (use_skill with skill and args):\n{data.skills}" if data.skills else ""),
+            + (f"\n{SKILLS_HEADING}\n{data.skills}" if data.skills else ""),
             subtask=data.subtask,
             task=(
                 f"Part of the task: {data.task}\n"

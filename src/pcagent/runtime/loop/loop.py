@@ -25,6 +25,7 @@ from pcagent.config import RunConfig
 from pcagent.env.protocol import Desktops, UnsavedDocument
 from pcagent.errors import ActionRefusedError, DesktopError, PlanError
 from pcagent.models.messages import ImagePart
+from pcagent.runtime.loop.decision_values import with_values_filled
 from pcagent.runtime.loop.desktop_state import DesktopAccess
 from pcagent.runtime.loop.dispatch import ActionDispatcher
 from pcagent.runtime.loop.human import Human
@@ -203,7 +204,8 @@ class StepLoop:
         agent = DecisionAgent(
             model, self.recorder.sink, role=role, with_human=self.run_config.mode != "auto"
         )
-        return agent.decide(self._decision_input(context, role, seen, vision=model.info.vision))
+        decision = agent.decide(self._decision_input(context, role, seen, vision=model.info.vision))
+        return with_values_filled(decision, {**checkpoint.hub, **checkpoint.values})
 
     def _decision_input(
         self, context: StepContext, role: Role, seen: Seen, *, vision: bool
