@@ -12,7 +12,7 @@ Goal: at least 80% of the programs with a step missing refused, and at least 80%
 programs accepted.
 
     python benchmarks/outcome_judge.py --tasks 77:20          # qwen2.5-coder-1.5b, 2 threads
-    python benchmarks/outcome_judge.py --json --quick         # smollm2-135m, two tasks
+    python benchmarks/outcome_judge.py --json --quick         # smollm2-135m, one task
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ def main() -> None:
     arguments = parser.parse_args()
     config = load_config()
     if arguments.quick:
-        arguments.tasks = (77, 2)
+        arguments.tasks = (77, 1)
         profile = ModelProfile(pack="smollm2-135m", max_output_tokens=200, threads=1)
         config = config.model_copy(
             update={"models": ModelsConfig(profiles={"local": profile}, validation_retries=0)}

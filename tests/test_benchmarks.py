@@ -74,8 +74,15 @@ def test_program_memory_quick() -> None:
 
 def test_outcome_judge_quick() -> None:
     report = run_quick("outcome_judge.py")
-    assert report["tasks"] == 2 and report["model"] == "local:smollm2-135m"
+    assert report["tasks"] == 1 and report["model"] == "local:smollm2-135m"
     assert 0 <= report["accuracy"] <= 1
+
+
+def test_manager_programs_quick() -> None:
+    report = run_quick("manager_programs.py")
+    assert report["tasks"] == 1 and report["model"] == "local:smollm2-135m"
+    for variant in ("baseline", "requests_first"):
+        assert 0 <= report[variant]["fitting"] <= report[variant]["usable"] <= 1
 
 
 def test_experience_quick(tmp_path: Path) -> None:

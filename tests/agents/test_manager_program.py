@@ -109,3 +109,22 @@ def test_a_prompt_too_long_for_the_model_is_asked_compact_then_falls_back() -> N
     models = ScriptedModels(manager=[too_long, too_long])
     outcome = _manager(models).plan("read memo.txt")
     assert outcome.fallback and "too long" in outcome.problem
+
+
+def test_asked_to_list_the_requests_first_the_reply_opens_with_them() -> None:
+    """The grammar puts ``requests`` before ``steps`` (the order the model writes them in), the
+    prompt says so, and the program is the steps alone; unasked, neither changes."""
+    listed = json.dumps({"requests": ["read memo.txt"], "steps": [READ]})
+    models = ScriptedModels(manager=[listed, _reply(READ)])
+    catalog = default_catalog().for_apps(APPS)
+    asked = Manager(models.for_role("manager"), apps=APPS, skills=catalog, lists_requests=True)
+    outcome = asked.plan("Read memo.txt")
+    assert [s.id for s in outcome.plan.subtasks] == ["s1"] and not outcome.fallback
+    _manager(models).plan("Read memo.txt")
+    first, second = models.backends["manager"].requests
+    schema = first.schema
+    assert list(schema["properties"]) == ["requests", "steps"]
+    assert schema["required"] == ["requests", "steps"]
+    assert 'Open the reply with "requests"' in first.messages[0].text
+    assert list(second.schema["properties"]) == ["steps"]
+    assert '"requests"' not in second.messages[0].text

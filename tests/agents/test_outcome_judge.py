@@ -1,17 +1,14 @@
 """The Judge: each request of the instruction must be matched to a done step, done as asked, or
 the run is not "finished". The model's reply is typed; code decides from it. The real model
-path runs on smollm2 (its judgement is measured by benchmarks/outcome_judge.py, not here)."""
+path runs in benchmarks/outcome_judge.py's quick run (tests/test_benchmarks.py, smollm2), which
+is also where a model's judgement is measured."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from tests.agents.scripted import ScriptedModels, reply
-from tests.support import smollm2_config
 
 from pcagent.agents.outcome_judge import JudgeAgent, step_lines
 from pcagent.agents.program import Program, ProgramStep, program_plan
-from pcagent.models import ModelRouter
 from pcagent.skills.catalog import default_catalog
 
 PROGRAM = Program(
@@ -77,17 +74,3 @@ def test_no_valid_judgement_is_not_complete() -> None:
     verdict = judge.judge("instruction", ['s1: tell_user(text="hi")'])
     assert not verdict.complete
     assert verdict.missing.startswith("no valid judgement of the whole instruction")
-
-
-def test_the_real_model_path_returns_a_typed_verdict(tmp_path: Path) -> None:
-    config = smollm2_config(tmp_path)
-    with ModelRouter(config) as router:
-        verdict = JudgeAgent(router.for_role("judge")).judge(
-            "Read notes.txt and tell me the time of the meeting",
-            [
-                's1: read_text_file(path="notes.txt") -> meet at 10:15',
-                's2: tell_user(text="10:15")',
-            ],
-        )
-    assert verdict.asked_model
-    assert verdict.complete or verdict.missing

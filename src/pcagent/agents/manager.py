@@ -39,6 +39,14 @@ from pcagent.skills import SkillCatalog
 PROGRAM_ATTEMPTS = 3
 
 
+#: The rule shown with ``lists_requests``: the instruction's parts first, then steps for each.
+REQUESTS_RULE = (
+    '- Open the reply with "requests": each separate thing the instruction asks, in a few '
+    "words (each change to a document on its own, each value to find, each file to write, "
+    'each message to send); then write "steps" that do every one of them, and nothing else.\n'
+)
+
+
 #: What the whole instruction run as one GUI step carries: its checks cover single actions.
 FALLBACK_DOUBT = (
     "no usable program: the whole instruction ran as one GUI step, and a check of its last "
@@ -90,6 +98,8 @@ class Manager(Agent):
     #: Long-term memory: programs of similar earlier instructions whose runs were verified, as
     #: prompt lines for an instruction ("" when there are none).
     memory: Callable[[str], str] | None = field(default=None, kw_only=True)
+    #: The reply opens with what the instruction asks, one thing each, before the steps.
+    lists_requests: bool = field(default=False, kw_only=True)
     name: ClassVar[str] = "manager"
     #: The prompt lists every skill with its parameters; a backend that decodes under the
     #: grammar needs no schema text besides (it would not fit a small model's context).
@@ -204,12 +214,15 @@ class Manager(Agent):
             or "- (none listed)",
             skills=self.skills.prompt_lines(compact=compact) or "- (none: write gui steps only)",
             examples=examples,
+            requests_rule=REQUESTS_RULE if self.lists_requests else "",
             instruction=instruction,
             context=self._desktops_text() + context,
         )
         asked = [Message.system(system), Message.user(user)]
         messages = asked
-        reply_type = program_reply_type(self.skills, apps, list(self.environments))
+        reply_type = program_reply_type(
+            self.skills, apps, list(self.environments), requests=self.lists_requests
+        )
         problem = ""
         for attempt in range(PROGRAM_ATTEMPTS):
             result = self.ask(messages, reply_type, step)

@@ -31,6 +31,9 @@ GUI = "gui"
 _ID = r"^s[0-9]{1,2}$"
 #: The longest program the grammar lets the Manager write: a loop repeating steps ends here.
 MAX_STEPS = 12
+#: The most requests a program lists, and the longest one (characters).
+MAX_REQUESTS = 8
+REQUEST_CHARS = 150
 _NAME = r"^[a-z][a-z0-9_]{0,39}$"
 
 
@@ -58,6 +61,9 @@ class Program(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
+    #: What the instruction asks, one thing each, as the model read it before writing the steps
+    #: (when asked for: see :func:`program_schema`); the steps alone are the program.
+    requests: list[str] = Field(default_factory=list, max_length=MAX_REQUESTS)
     steps: list[ProgramStep] = Field(min_length=1, max_length=MAX_STEPS)
     #: The grammar the model writes under; set per catalog by :func:`program_reply_type`.
     reply_schema: ClassVar[dict[str, Any] | None] = None
@@ -101,11 +107,16 @@ def _argument_schema(schema: dict[str, Any]) -> dict[str, Any]:
 
 
 def program_schema(
-    catalog: SkillCatalog, apps: Sequence[str], environments: Sequence[str] = ()
+    catalog: SkillCatalog,
+    apps: Sequence[str],
+    environments: Sequence[str] = (),
+    *,
+    requests: bool = False,
 ) -> dict[str, Any]:
     """The JSON schema of a program over ``catalog`` on a desktop with ``apps``: one branch per
     skill (its own parameter schema, each parameter also taking a reference) and one for GUI
-    steps. Constrained decoding keeps a small model inside it."""
+    steps. Constrained decoding keeps a small model inside it. With ``requests`` the reply opens
+    with the list of what the instruction asks, written before the steps that do it."""
     definitions: dict[str, Any] = {"Reference": _REFERENCE_SCHEMA}
     branches: list[dict[str, Any]] = []
     for one in catalog:
@@ -158,10 +169,20 @@ def program_schema(
             branch["properties"]["environment"] = {"enum": list(environments)}
             branch["required"].append("environment")
     steps = {"type": "array", "items": {"anyOf": branches}, "minItems": 1, "maxItems": MAX_STEPS}
+    properties: dict[str, Any] = {}
+    if requests:
+        asked = {"type": "string", "minLength": 1, "maxLength": REQUEST_CHARS}
+        properties["requests"] = {
+            "type": "array",
+            "items": asked,
+            "minItems": 1,
+            "maxItems": MAX_REQUESTS,
+        }
+    properties["steps"] = steps
     return {
         "type": "object",
-        "properties": {"steps": steps},
-        "required": ["steps"],
+        "properties": properties,
+        "required": list(properties),
         "additionalProperties": False,
         "$defs": definitions,
     }
@@ -175,10 +196,14 @@ def _bare(schema: dict[str, Any]) -> dict[str, Any]:
 
 
 def program_reply_type(
-    catalog: SkillCatalog, apps: Sequence[str], environments: Sequence[str] = ()
+    catalog: SkillCatalog,
+    apps: Sequence[str],
+    environments: Sequence[str] = (),
+    *,
+    requests: bool = False,
 ) -> type[Program]:
     """A :class:`Program` subclass whose schema is the grammar for this catalog and desktop."""
-    schema = program_schema(catalog, apps, environments)
+    schema = program_schema(catalog, apps, environments, requests=requests)
     return type("ProgramReply", (Program,), {"reply_schema": schema})
 
 

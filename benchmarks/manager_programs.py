@@ -1,0 +1,114 @@
+"""The Manager: how often its program for a generated task has the task's own shape, asked as
+runs ask it and asked to list the instruction's requests before the steps.
+
+For generated tasks of a seed (``--tasks SEED:COUNT``; not the seed program memory was built
+from), the Manager writes a program for each instruction, with every application and skill of
+the sandbox, and, with ``--memory FILE``, the programs of similar training tasks shown as runs
+show them. A program "fits" when its skills, in order, are those of the task's gold program
+(the values are not compared); it is "usable" when it passed every check rather than falling
+back to one GUI step. Each task is asked twice in the same run: as runs ask today (baseline)
+and with ``requests`` first (the reply opens with what the instruction asks, one thing each).
+Prints JSON: usable and fitting counts of each, the ratio of fitting programs, seconds per
+program.
+
+Goal: listing the requests first fits at least as many programs as the baseline (ratio >= 1).
+
+    python benchmarks/manager_programs.py --tasks 99:10 --memory memory.db
+    python benchmarks/manager_programs.py --json --quick      # smollm2-135m, one task
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+from pathlib import Path
+
+from headline import add_quick_option, headline
+from pcagent.agents.manager import Manager
+from pcagent.bench.generate import generate_tasks
+from pcagent.config import ModelProfile, ModelsConfig, load_config
+from pcagent.env.apps import app_infos
+from pcagent.experience.loading import open_experience
+from pcagent.models import ModelRouter
+from pcagent.skills.catalog import default_catalog
+
+VARIANTS = {"baseline": False, "requests_first": True}
+
+
+def seed_and_count(text: str) -> tuple[int, int]:
+    seed, _, count = text.partition(":")
+    return int(seed), int(count)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tasks", type=seed_and_count, default=(99, 10))
+    parser.add_argument("--memory", type=Path, help="program memory (pcagent experience build)")
+    parser.add_argument("--json", action="store_true", help="accepted: the output is JSON")
+    add_quick_option(parser)
+    arguments = parser.parse_args()
+    config = load_config()
+    if arguments.quick:
+        arguments.tasks, arguments.memory = (99, 1), None
+        profile = ModelProfile(pack="smollm2-135m", max_output_tokens=80, threads=1)
+        config = config.model_copy(
+            update={"models": ModelsConfig(profiles={"local": profile}, validation_retries=0)}
+        )
+    seed, count = arguments.tasks
+    tasks = [t for t in generate_tasks(count, seed) if t.program]
+    memory = open_experience(arguments.memory).similar_plans if arguments.memory else None
+    apps = {app.name: app.description for app in app_infos()}
+    found: dict[str, dict[str, object]] = {}
+    with ModelRouter(config) as router:
+        model = router.for_role("manager")
+        for name, lists_requests in VARIANTS.items():
+            manager = Manager(
+                model,
+                apps=apps,
+                skills=default_catalog(),
+                memory=memory,
+                lists_requests=lists_requests,
+            )
+            usable = fitting = 0
+            took: list[float] = []
+            for task in tasks:
+                began = time.perf_counter()
+                outcome = manager.plan(task.instruction)
+                took.append(time.perf_counter() - began)
+                shape = [s.skill or "gui" for s in outcome.plan.subtasks]
+                usable += not outcome.fallback
+                fitting += not outcome.fallback and shape == [s.skill for s in task.program or ()]
+            found[name] = {
+                "usable": usable,
+                "fitting": fitting,
+                "seconds_per_program_median": round(statistics.median(took), 1),
+            }
+    base, listed = found["baseline"]["fitting"], found["requests_first"]["fitting"]
+    ratio = round(listed / base, 2) if base else None  # type: ignore[operator]
+    print(
+        json.dumps(
+            {
+                **headline(
+                    {"fitting_ratio": ratio},
+                    {
+                        "fitting_ratio": "at least 1: listing the requests first fits as many "
+                        "programs to their task's shape as the baseline"
+                    },
+                    None if ratio is None else ratio >= 1,
+                    quick=arguments.quick,
+                ),
+                "model": model.info.name,
+                "tasks": len(tasks),
+                "seed": seed,
+                "memory": str(arguments.memory or ""),
+                **found,
+            },
+            indent=2,
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()
