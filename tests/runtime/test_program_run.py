@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from tests.runtime import scripts
 from tests.runtime.memory_desktop import MemoryDesktop
@@ -15,25 +16,38 @@ from pcagent.agents.manager import PROGRAM_ATTEMPTS
 from pcagent.cli import app
 from pcagent.config import PcAgentConfig, RunConfig
 from pcagent.models.backends.scripted import ScriptedBackend
+from pcagent.runtime.loop.run_ending import RunOutcome
 from pcagent.runtime.loop.session import RunSession
 from pcagent.runtime.record.store import RunStore
 
 
-def _run(tmp_path: Path, *steps: dict[str, object]) -> tuple[RunStore, object, MemoryDesktop]:
+def _start(
+    tmp_path: Path,
+    models: scripts.Models,
+    instruction: str,
+    note: str = "meet at 10:15",
+    **run: Any,
+) -> tuple[RunStore, RunOutcome, Path]:
+    """A run of ``instruction`` on the in-memory desktop, whose HOME holds notes.txt with
+    ``note``; ``run`` overrides the run settings (six steps at most, every mark listed)."""
     home = tmp_path / "home"
     home.mkdir()
-    (home / "notes.txt").write_text("meet at 10:15")
-    desktop = MemoryDesktop(home)
-    config = PcAgentConfig(data_dir=tmp_path, run=RunConfig(max_steps=6, listing_limit=0))
+    (home / "notes.txt").write_text(note)
+    settings = RunConfig(**{"max_steps": 6, "listing_limit": 0, **run})
+    config = PcAgentConfig(data_dir=tmp_path, run=settings)
+    store = RunStore(tmp_path / "runs")
+    outcome = RunSession(MemoryDesktop(home), models, store, config).start(instruction)
+    return store, outcome, home
+
+
+def _run(tmp_path: Path, *steps: dict[str, object]) -> tuple[RunStore, RunOutcome, Path]:
     decisions = ScriptedBackend([])  # a Decision call would fail the test: none is expected
     models = scripts.usual_models(decisions, json.dumps({"steps": list(steps)}))
-    store = RunStore(tmp_path / "runs")
-    outcome = RunSession(desktop, models, store, config).start("whatever the words, notes.txt")
-    return store, outcome, desktop
+    return _start(tmp_path, models, "whatever the words, notes.txt")
 
 
 def test_skill_steps_pass_values_by_reference_and_finish_checked(tmp_path: Path) -> None:
-    store, outcome, _desktop = _run(
+    store, outcome, _home = _run(
         tmp_path,
         {"id": "s1", "skill": "read_text_file", "args": {"path": "notes.txt"}},
         {"id": "s2", "skill": "shift_time", "args": {"time": "10:15", "minutes": -60}},
@@ -47,7 +61,7 @@ def test_skill_steps_pass_values_by_reference_and_finish_checked(tmp_path: Path)
 
 
 def test_a_reference_to_a_value_is_filled_in_before_the_call(tmp_path: Path) -> None:
-    store, outcome, _desktop = _run(
+    store, outcome, _home = _run(
         tmp_path,
         {"id": "s1", "skill": "shift_time", "args": {"time": "23:50", "minutes": 20}},
         {"id": "s2", "skill": "shift_time", "args": {"time": {"from": "s1"}, "minutes": 20}},
@@ -59,7 +73,7 @@ def test_a_reference_to_a_value_is_filled_in_before_the_call(tmp_path: Path) -> 
 
 
 def test_what_a_skill_tells_the_person_is_the_run_s_answer(tmp_path: Path) -> None:
-    store, outcome, _desktop = _run(
+    store, outcome, _home = _run(
         tmp_path,
         {"id": "s1", "skill": "days_between", "args": {"start": "2025-03-01", "end": "2025-03-11"}},
         {"id": "s2", "skill": "tell_user", "args": {"text": "{s1} days"}},
@@ -72,9 +86,6 @@ def test_what_a_skill_tells_the_person_is_the_run_s_answer(tmp_path: Path) -> No
 def test_an_extracted_title_passed_as_a_time_is_read_from_its_line(tmp_path: Path) -> None:
     """The language step named the event where the next step needs its time: the call goes on
     with the line the value was found on, and the skill takes the time from it."""
-    home = tmp_path / "home"
-    home.mkdir()
-    (home / "notes.txt").write_text("Agenda\n10:15  Call with the agency\n11:30  Lunch\n")
     program = [
         {"id": "s1", "skill": "read_text_file", "args": {"path": "notes.txt"}},
         {
@@ -86,11 +97,8 @@ def test_an_extracted_title_passed_as_a_time_is_read_from_its_line(tmp_path: Pat
     ]
     models = scripts.usual_models(ScriptedBackend([]), json.dumps({"steps": program}))
     models.backends["composer"] = ScriptedBackend([json.dumps({"event": "Call with the agency"})])
-    config = PcAgentConfig(data_dir=tmp_path, run=RunConfig(max_steps=6, listing_limit=0))
-    store = RunStore(tmp_path / "runs")
-    outcome = RunSession(MemoryDesktop(home), models, store, config).start(
-        "whatever is in notes.txt"
-    )
+    agenda = "Agenda\n10:15  Call with the agency\n11:30  Lunch\n"
+    store, outcome, _home = _start(tmp_path, models, "whatever is in notes.txt", agenda)
     assert outcome.status == "finished", outcome.summary
     last = store.steps(outcome.run_id)[-1]
     assert last.action.args["time"] == "10:15  Call with the agency"
@@ -101,15 +109,11 @@ def test_an_extracted_title_passed_as_a_time_is_read_from_its_line(tmp_path: Pat
 def test_an_unusable_program_is_recorded_with_its_problem(tmp_path: Path) -> None:
     """Every time a step of a skill that does not exist: the run goes on as one GUI subtask, and the
     plan event says why, for `runs show` and the viewer."""
-    home = tmp_path / "home"
-    home.mkdir()
     unusable = json.dumps({"steps": [{"id": "s1", "skill": "teleport", "args": {}}]})
     give_up = scripts.decision({"kind": "fail", "reason": "nothing to do"})
     models = scripts.usual_models(ScriptedBackend([give_up]), unusable)
     models.backends["manager"] = ScriptedBackend([unusable] * PROGRAM_ATTEMPTS)
-    config = PcAgentConfig(data_dir=tmp_path, run=RunConfig(max_steps=1, listing_limit=0))
-    store = RunStore(tmp_path / "runs")
-    outcome = RunSession(MemoryDesktop(home), models, store, config).start("whatever")
+    store, outcome, _home = _start(tmp_path, models, "whatever", max_steps=1)
     (plan,) = [r.event for r in store.events(outcome.run_id) if r.event.kind == "plan"]
     assert plan.fallback and "teleport" in plan.problem
     shown = CliRunner().invoke(
@@ -133,14 +137,7 @@ def test_a_program_kept_with_a_doubt_ends_unverified_though_each_step_checked(
     )
     models = scripts.usual_models(ScriptedBackend([]), guessed)
     models.backends["manager"] = ScriptedBackend([guessed] * PROGRAM_ATTEMPTS)
-    home = tmp_path / "home"
-    home.mkdir()
-    (home / "notes.txt").write_text("meet at 10:15")
-    config = PcAgentConfig(data_dir=tmp_path, run=RunConfig(max_steps=4, listing_limit=0))
-    store = RunStore(tmp_path / "runs")
-    outcome = RunSession(MemoryDesktop(home), models, store, config).start(
-        "What time is the meeting?"
-    )
+    store, outcome, _home = _start(tmp_path, models, "What time is the meeting?", max_steps=4)
     assert outcome.status == "unverified", outcome.summary
     assert "s1: path='notes.txt': neither the instruction" in outcome.summary
     last = store.steps(outcome.run_id)[-1]
@@ -157,9 +154,6 @@ def test_a_program_kept_with_a_doubt_ends_unverified_though_each_step_checked(
 def test_the_whole_instruction_as_one_gui_step_ends_unverified_at_best(tmp_path: Path) -> None:
     """No usable program: the one GUI step's ``done`` follows a checked save, which shows that
     save, not that the instruction was done."""
-    home = tmp_path / "home"
-    home.mkdir()
-    (home / "notes.txt").write_text("meet at 10:15")
     unusable = json.dumps({"steps": [{"id": "s1", "skill": "teleport", "args": {}}]})
     decisions = ScriptedBackend(
         [
@@ -170,11 +164,8 @@ def test_the_whole_instruction_as_one_gui_step_ends_unverified_at_best(tmp_path:
     )
     models = scripts.usual_models(decisions, unusable)
     models.backends["manager"] = ScriptedBackend([unusable] * PROGRAM_ATTEMPTS)
-    config = PcAgentConfig(data_dir=tmp_path, run=RunConfig(max_steps=5, listing_limit=0))
-    store = RunStore(tmp_path / "runs")
-    outcome = RunSession(MemoryDesktop(home), models, store, config).start(
-        "Keep a copy of notes.txt as copy.txt"
-    )
+    instruction = "Keep a copy of notes.txt as copy.txt"
+    store, outcome, home = _start(tmp_path, models, instruction, max_steps=5)
     assert (home / "copy.txt").read_text() == "meet at 10:15"
     assert outcome.status == "unverified", outcome.summary
     assert "no usable program" in outcome.summary
@@ -191,15 +182,8 @@ def test_a_run_the_judge_finds_short_of_the_instruction_ends_unverified(tmp_path
     undone = {"asked": "set an alarm before the meeting", "done_by": "none", "as_asked": False}
     read = {"asked": "read notes.txt", "done_by": "s1", "as_asked": True}
     models.backends["judge"] = ScriptedBackend([json.dumps({"requests": [read, undone]})])
-    home = tmp_path / "home"
-    home.mkdir()
-    (home / "notes.txt").write_text("meet at 10:15")
-    run = RunConfig(max_steps=4, listing_limit=0, judge_outcome=True)
-    config = PcAgentConfig(data_dir=tmp_path, run=run)
-    store = RunStore(tmp_path / "runs")
-    outcome = RunSession(MemoryDesktop(home), models, store, config).start(
-        "Read notes.txt and set an alarm before the meeting"
-    )
+    instruction = "Read notes.txt and set an alarm before the meeting"
+    store, outcome, _home = _start(tmp_path, models, instruction, judge_outcome=True)
     assert outcome.status == "unverified", outcome.summary
     assert "not done as asked: set an alarm before the meeting" in outcome.summary
     judged = models.backends["judge"].requests[0].messages[-1].text
@@ -232,14 +216,8 @@ def test_a_decision_s_skill_call_may_name_an_earlier_value_instead_of_copying_it
         ]
     )
     models = scripts.usual_models(decisions, program)
-    home = tmp_path / "home"
-    home.mkdir()
-    (home / "notes.txt").write_text("10:15")
-    config = PcAgentConfig(data_dir=tmp_path, run=RunConfig(max_steps=5, listing_limit=0))
-    store = RunStore(tmp_path / "runs")
-    outcome = RunSession(MemoryDesktop(home), models, store, config).start(
-        "What time is an hour before the one in notes.txt?"
-    )
+    instruction = "What time is an hour before the one in notes.txt?"
+    store, outcome, _home = _start(tmp_path, models, instruction, "10:15")
     called = store.steps(outcome.run_id)[1]
     assert called.action.args == {"time": "10:15", "minutes": -60}, outcome.summary
     assert called.result.output == "09:15"
