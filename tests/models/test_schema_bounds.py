@@ -6,7 +6,7 @@ from pydantic import BaseModel, Field
 
 from pcagent.actions.union import ACTION_TYPES
 from pcagent.agents.decision import decision_schema
-from pcagent.agents.program import program_schema
+from pcagent.agents.program_grammar import program_schema
 from pcagent.models import Message, StructuredChatModel
 from pcagent.models.backend import BackendInfo, Completion
 from pcagent.models.backends.local_llama import LocalLlamaBackend

@@ -13,9 +13,9 @@ from pcagent.agents.program import (
     ProgramStep,
     check_program,
     program_plan,
-    program_schema,
     resolve,
 )
+from pcagent.agents.program_grammar import program_schema
 from pcagent.errors import PlanError
 from pcagent.skills import default_catalog
 from pcagent.skills.calculator import Calculate

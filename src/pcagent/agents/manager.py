@@ -16,15 +16,12 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from pcagent.agents.base import Agent, bullet_list, value_list
+from pcagent.agents.existing_files import FileCheck, missing_files
 from pcagent.agents.file_kinds import with_kind_twins
 from pcagent.agents.given_values import ungiven_literals
 from pcagent.agents.plan import Doubt, Plan, SubtaskSpec, with_doubts
-from pcagent.agents.program import (
-    Program,
-    check_program,
-    program_plan,
-    program_reply_type,
-)
+from pcagent.agents.program import Program, check_program, program_plan
+from pcagent.agents.program_grammar import program_reply_type
 from pcagent.agents.prompting import render
 from pcagent.agents.reference_keys import with_keys_mended
 from pcagent.agents.reference_shapes import one_value_for_a_list
@@ -100,6 +97,9 @@ class Manager(Agent):
     memory: Callable[[str], str] | None = field(default=None, kw_only=True)
     #: The reply opens with what the instruction asks, one thing each, before the steps.
     lists_requests: bool = field(default=False, kw_only=True)
+    #: Whether a path names a file in the desktop's HOME (a program must not read one that is
+    #: not there); None where the run cannot tell (several desktops, no local HOME).
+    is_file: FileCheck | None = field(default=None, kw_only=True)
     name: ClassVar[str] = "manager"
     #: The prompt lists every skill with its parameters; a backend that decodes under the
     #: grammar needs no schema text besides (it would not fit a small model's context).
@@ -256,8 +256,8 @@ class Manager(Agent):
     def _problems(
         self, program: Program, known: Sequence[str], failed: SubtaskSpec | None
     ) -> list[str]:
-        """What makes ``program`` unusable: its validation errors, or a re-plan repeating the
-        call that failed."""
+        """What makes ``program`` unusable: its validation errors, else the files it reads that
+        are not there and a re-plan repeating the call that failed."""
         try:
             check_program(
                 program,
@@ -268,8 +268,9 @@ class Manager(Agent):
             )
         except PlanError as error:
             return [str(error)]
+        problems = missing_files(program, self.skills, self.is_file) if self.is_file else []
         repeated = _repeats(program, failed)
-        return [repeated] if repeated else []
+        return [*problems, repeated] if repeated else problems
 
     def _plan_of(self, program: Program) -> Plan:
         plan = program_plan(program, self.skills)

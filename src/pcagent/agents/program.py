@@ -7,7 +7,7 @@ skill fits, a task in words for the Decision loop in one application (``{"id": "
 to earlier steps' values (``{"from": "s1"}``, with ``"key"`` for one field of an object value).
 
 The model writes the program under a grammar made from the skills' own parameter schemas
-(:func:`program_schema`); :func:`check_program` validates it (skills known and on this desktop,
+(:func:`~pcagent.agents.program_grammar.program_schema`); :func:`check_program` validates it (skills known and on this desktop,
 literal arguments of the right type and bounds, references to earlier steps, applications
 present) before anything runs, and :func:`program_plan` turns it into the run's subtasks, so
 records, resume, rewind and replay keep working on it.
@@ -28,13 +28,14 @@ from pcagent.skills import SkillCatalog
 
 #: The pseudo-skill of a step the Decision loop does through the GUI.
 GUI = "gui"
-_ID = r"^s[0-9]{1,2}$"
+#: A step's id, and a value's name, as the grammar and the checks take them.
+STEP_ID = r"^s[0-9]{1,2}$"
 #: The longest program the grammar lets the Manager write: a loop repeating steps ends here.
 MAX_STEPS = 12
 #: The most requests a program lists, and the longest one (characters).
 MAX_REQUESTS = 8
 REQUEST_CHARS = 150
-_NAME = r"^[a-z][a-z0-9_]{0,39}$"
+VALUE_NAME = r"^[a-z][a-z0-9_]{0,39}$"
 
 
 class ProgramStep(BaseModel):
@@ -42,7 +43,7 @@ class ProgramStep(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    id: str = Field(pattern=_ID)
+    id: str = Field(pattern=STEP_ID)
     skill: str = Field(min_length=1, max_length=40)
     args: dict[str, JsonValue] = Field(default_factory=dict)
     app: str = Field("", max_length=40)
@@ -57,15 +58,16 @@ class ProgramStep(BaseModel):
 
 
 class Program(BaseModel):
-    """The Manager's program; its JSON schema for the model comes from :func:`program_schema`."""
+    """The Manager's program; its JSON schema for the model comes from
+    :func:`~pcagent.agents.program_grammar.program_schema`."""
 
     model_config = ConfigDict(extra="forbid")
 
     #: What the instruction asks, one thing each, as the model read it before writing the steps
-    #: (when asked for: see :func:`program_schema`); the steps alone are the program.
+    #: (when asked for: see ``program_grammar``); the steps alone are the program.
     requests: list[str] = Field(default_factory=list, max_length=MAX_REQUESTS)
     steps: list[ProgramStep] = Field(min_length=1, max_length=MAX_STEPS)
-    #: The grammar the model writes under; set per catalog by :func:`program_reply_type`.
+    #: The grammar the model writes under; set per catalog by ``program_grammar``.
     reply_schema: ClassVar[dict[str, Any] | None] = None
 
     @classmethod
@@ -91,120 +93,6 @@ def is_reference(value: object) -> bool:
 def references(args: Mapping[str, JsonValue]) -> list[str]:
     """The step ids the arguments refer to, anywhere inside them, in order."""
     return list(dict.fromkeys(value["from"] for value in _reference_values(args)))
-
-
-_REFERENCE_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {"from": {"type": "string", "pattern": _ID}, "key": {"type": "string"}},
-    "required": ["from"],
-    "additionalProperties": False,
-}
-
-
-def _argument_schema(schema: dict[str, Any]) -> dict[str, Any]:
-    """A parameter's schema, or a reference to an earlier step's value."""
-    return {"anyOf": [schema, {"$ref": "#/$defs/Reference"}]}
-
-
-def program_schema(
-    catalog: SkillCatalog,
-    apps: Sequence[str],
-    environments: Sequence[str] = (),
-    *,
-    requests: bool = False,
-) -> dict[str, Any]:
-    """The JSON schema of a program over ``catalog`` on a desktop with ``apps``: one branch per
-    skill (its own parameter schema, each parameter also taking a reference) and one for GUI
-    steps. Constrained decoding keeps a small model inside it. With ``requests`` the reply opens
-    with the list of what the instruction asks, written before the steps that do it."""
-    definitions: dict[str, Any] = {"Reference": _REFERENCE_SCHEMA}
-    branches: list[dict[str, Any]] = []
-    for one in catalog:
-        parameters = one.parameters.model_json_schema(ref_template="#/$defs/{model}")
-        definitions.update(parameters.pop("$defs", {}))
-        properties = {
-            name: _argument_schema(_bare(value))
-            for name, value in parameters.get("properties", {}).items()
-        }
-        args = {
-            "type": "object",
-            "properties": properties,
-            "required": parameters.get("required", []),
-            "additionalProperties": False,
-        }
-        branches.append(
-            {
-                "type": "object",
-                "properties": {
-                    "id": {"type": "string", "pattern": _ID},
-                    "skill": {"const": one.name},
-                    "args": args,
-                },
-                "required": ["id", "skill", "args"],
-                "additionalProperties": False,
-            }
-        )
-    branches.append(
-        {
-            "type": "object",
-            "properties": {
-                "id": {"type": "string", "pattern": _ID},
-                "skill": {"const": GUI},
-                "app": {"enum": list(apps)} if apps else {"type": "string"},
-                "task": {"type": "string", "minLength": 1, "maxLength": 400},
-                "uses": {"type": "array", "items": {"type": "string", "pattern": _ID}},
-                "outputs": {"type": "array", "items": {"type": "string", "pattern": _NAME}},
-                "files": {
-                    "type": "array",
-                    "items": {"type": "string", "minLength": 1, "maxLength": 400},
-                    "maxItems": 20,
-                },
-            },
-            "required": ["id", "skill", "app", "task"],
-            "additionalProperties": False,
-        }
-    )
-    if len(environments) > 1:
-        for branch in branches:
-            branch["properties"]["environment"] = {"enum": list(environments)}
-            branch["required"].append("environment")
-    steps = {"type": "array", "items": {"anyOf": branches}, "minItems": 1, "maxItems": MAX_STEPS}
-    properties: dict[str, Any] = {}
-    if requests:
-        asked = {"type": "string", "minLength": 1, "maxLength": REQUEST_CHARS}
-        properties["requests"] = {
-            "type": "array",
-            "items": asked,
-            "minItems": 1,
-            "maxItems": MAX_REQUESTS,
-        }
-    properties["steps"] = steps
-    return {
-        "type": "object",
-        "properties": properties,
-        "required": list(properties),
-        "additionalProperties": False,
-        "$defs": definitions,
-    }
-
-
-def _bare(schema: dict[str, Any]) -> dict[str, Any]:
-    """A property schema without prose (titles, descriptions): the grammar needs none."""
-    return {
-        k: v for k, v in schema.items() if k not in ("title", "description", "default", "given")
-    }
-
-
-def program_reply_type(
-    catalog: SkillCatalog,
-    apps: Sequence[str],
-    environments: Sequence[str] = (),
-    *,
-    requests: bool = False,
-) -> type[Program]:
-    """A :class:`Program` subclass whose schema is the grammar for this catalog and desktop."""
-    schema = program_schema(catalog, apps, environments, requests=requests)
-    return type("ProgramReply", (Program,), {"reply_schema": schema})
 
 
 def check_program(

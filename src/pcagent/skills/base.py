@@ -14,7 +14,7 @@ Skills never read the user's words: a model picked the skill and filled its para
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Generic, Protocol, TypeVar
@@ -130,6 +130,9 @@ class Skill(Generic[P]):
     #: Parameters holding paths in HOME that the skill writes (changes or replaces): the effect
     #: checks let exactly those files change in its step.
     writes: tuple[str, ...] = ()
+    #: Parameters holding paths in HOME that the skill reads or changes: each must name a file
+    #: that is there when the step runs (a program is checked for it before it runs).
+    reads: tuple[str, ...] = ()
     #: The value is a list (labels in order, moved paths): it may fill a parameter that takes
     #: a list; other skills' values are one value or an object of named values.
     gives_list: bool = False
@@ -155,16 +158,14 @@ class Skill(Generic[P]):
         except PcAgentError as error:
             return SkillResult.failed(f"{self.name} failed: {error}")
 
-    def written_files(self, args: dict[str, Any]) -> list[str]:
+    def written_files(self, args: Mapping[str, Any]) -> list[str]:
         """The paths in HOME that a call with ``args`` (references resolved) writes: the values
         of its :attr:`writes` parameters that are texts, and texts in lists."""
-        found: list[str] = []
-        for name in self.writes:
-            value = args.get(name)
-            for item in value if isinstance(value, list) else [value]:
-                if isinstance(item, str) and item:
-                    found.append(item)
-        return found
+        return _paths(args, self.writes)
+
+    def read_files(self, args: Mapping[str, Any]) -> list[str]:
+        """The paths in HOME a call with ``args`` reads (its :attr:`reads` parameters' texts)."""
+        return _paths(args, self.reads)
 
     def signature(self) -> str:
         """One line for a prompt: ``name(param: type, ...)  description``."""
@@ -184,6 +185,17 @@ class Skill(Generic[P]):
         return f"{self.name}({', '.join(fields)})"
 
 
+def _paths(args: Mapping[str, Any], names: tuple[str, ...]) -> list[str]:
+    """The texts, and texts in lists, of the parameters ``names`` of ``args``."""
+    found: list[str] = []
+    for name in names:
+        value = args.get(name)
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, str) and item:
+                found.append(item)
+    return found
+
+
 def _type_name(annotation: Any) -> str:
     text = getattr(annotation, "__name__", None) or str(annotation)
     return text.replace("typing.", "").replace("pcagent.skills.", "")
@@ -198,6 +210,7 @@ def skill(
     value_keys: tuple[str, ...] = (),
     keys_argument: str = "",
     writes: tuple[str, ...] = (),
+    reads: tuple[str, ...] = (),
     gives_list: bool = False,
 ) -> Callable[[Callable[[SkillContext, P], SkillResult]], Skill[P]]:
     """Declare the decorated function as a skill named after it, taking the parameter model its
@@ -216,6 +229,7 @@ def skill(
             value_keys=value_keys,
             keys_argument=keys_argument,
             writes=writes,
+            reads=reads,
             gives_list=gives_list,
         )
 

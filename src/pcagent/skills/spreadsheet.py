@@ -58,7 +58,10 @@ class ReadSheet(SkillParameters):
 
 
 @skill(
-    "Open a workbook and read its used cells.", apps=("spreadsheet",), returns="the cells as text"
+    "Open a workbook and read its used cells.",
+    apps=("spreadsheet",),
+    returns="the cells as text",
+    reads=("path",),
 )
 def read_sheet(context: SkillContext, parameters: ReadSheet) -> SkillResult:
     return opened_and_read(context, SheetOpen(path=parameters.path), SheetRead())
@@ -73,7 +76,10 @@ class SortSheet(SkillParameters):
 
 
 @skill(
-    "Sort a range of a workbook by one column and save it.", apps=("spreadsheet",), writes=("path",)
+    "Sort a range of a workbook by one column and save it.",
+    apps=("spreadsheet",),
+    writes=("path",),
+    reads=("path",),
 )
 def sort_sheet(context: SkillContext, parameters: SortSheet) -> SkillResult:
     do(context, SheetOpen(path=parameters.path))

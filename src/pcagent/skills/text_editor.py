@@ -24,6 +24,7 @@ class FilePath(SkillParameters):
     "Open a text file in the text editor and read all of its text.",
     apps=(APP,),
     returns="the file's text",
+    reads=("path",),
 )
 def read_text_file(context: SkillContext, parameters: FilePath) -> SkillResult:
     shown = do(context, EditorOpen(path=parameters.path))

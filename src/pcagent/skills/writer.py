@@ -77,6 +77,7 @@ class ReadDocument(SkillParameters):
     "Open a word-processor document and read its paragraphs, numbered from 0.",
     apps=("writer",),
     returns="the numbered paragraphs",
+    reads=("path",),
 )
 def read_document(context: SkillContext, parameters: ReadDocument) -> SkillResult:
     return opened_and_read(context, WriterOpen(path=parameters.path), WriterRead())
@@ -113,6 +114,7 @@ class FormatParagraphs(SkillParameters):
     "size or a size step) and save it. One call per set of paragraphs with the same format.",
     apps=("writer",),
     writes=("path",),
+    reads=("path",),
 )
 def format_paragraphs(context: SkillContext, parameters: FormatParagraphs) -> SkillResult:
     opened = do(context, WriterOpen(path=parameters.path))

@@ -18,6 +18,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from pcagent.agents.existing_files import FileCheck
 from pcagent.env.observation import WindowInfo
 from pcagent.env.protocol import (
     AppInfo,
@@ -223,3 +224,18 @@ class DesktopAccess:
                 "resume, rewind and replay need an environment that can (the sandbox desktop)"
             )
         return self.control
+
+
+def home_file_check(environment: Environment) -> FileCheck | None:
+    """Whether a path names a file in ``environment``'s HOME on this machine; None when it
+    has none here."""
+    home = environment.home if isinstance(environment, LocalHome) else None
+    if home is None:
+        return None
+    root = Path(home)
+
+    def is_file(path: str) -> bool:
+        relative = path.removeprefix("~/")
+        return (root / relative).is_file()  # an absolute path stays itself
+
+    return is_file

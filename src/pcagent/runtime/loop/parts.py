@@ -15,6 +15,7 @@ from typing import Any, Protocol
 
 from PIL import Image
 
+from pcagent.agents.existing_files import FileCheck
 from pcagent.agents.manager import Manager, PlanOutcome, Replanning, single_subtask_plan
 from pcagent.agents.outcome_judge import JudgeAgent, Verdict
 from pcagent.agents.plan import SubtaskSpec
@@ -31,6 +32,7 @@ from pcagent.models.structured import ChatModel, StructuredResult
 from pcagent.perception.listing import baseline_listing, element_targets
 from pcagent.perception.module import ActivePerception, Perception
 from pcagent.runtime.loop.ablations import Ablation
+from pcagent.runtime.loop.desktop_state import home_file_check
 from pcagent.runtime.record.models import StepResult
 from pcagent.skills import SkillCatalog
 from pcagent.step_context import StepContext
@@ -91,6 +93,8 @@ class ManagerPlanner:
     skills: SkillCatalog = field(default_factory=lambda: SkillCatalog(()))
     #: Whether the Manager is shown programs of similar earlier tasks (``no_memory``: not).
     remembers: bool = True
+    #: Whether a path names a file in the desktop's HOME (None: the run cannot tell).
+    is_file: FileCheck | None = None
 
     def _manager(self) -> Manager:
         return Manager(
@@ -100,6 +104,7 @@ class ManagerPlanner:
             skills=self.skills,
             memory=self.experience.similar_plans if self.remembers else None,
             environments=dict(self.environments),
+            is_file=self.is_file,
         )
 
     def plan(self, instruction: str) -> PlanOutcome:
@@ -369,6 +374,7 @@ def build_parts(
                 desktops,
                 skills=SkillCatalog(()) if ablation == "no_skills" or skills is None else skills,
                 remembers=ablation != "no_memory",
+                is_file=None if desktops else home_file_check(environment),
             )
         ),
         assigner=FixedRoleAssigner(generalist) if single else SchedulerAssigner(models, sink, pool),

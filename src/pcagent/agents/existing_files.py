@@ -1,0 +1,39 @@
+"""A file a program reads must be there before it runs.
+
+A small planner reads the file the instruction asks it to write (pc24: "note the cheapest shop
+in switch_price.txt" began with reading switch_price.txt, which did not exist; the step failed,
+and the re-plan read it again). What the skills read is declared with each skill (``reads``), the
+files a program writes before it reads them count as there, and whether a path names a file is
+asked of the run, which knows the desktop's HOME: the agents never look at the disk themselves.
+A step through the screen may create any file, so the check stops at the first one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from pcagent.agents.program import GUI, Program, is_reference
+from pcagent.skills import SkillCatalog
+
+#: Whether a path (as a program writes it: relative to HOME, or ``~/...``) names a file there.
+FileCheck = Callable[[str], bool]
+
+
+def missing_files(program: Program, catalog: SkillCatalog, is_file: FileCheck) -> list[str]:
+    """A problem for each literal path a step reads that is neither a file in HOME nor one an
+    earlier step writes."""
+    written: set[str] = set()
+    problems: list[str] = []
+    for step in program.steps:
+        if step.skill == GUI or step.skill not in catalog:
+            break
+        one = catalog.get(step.skill)
+        literal = {name: value for name, value in step.args.items() if not is_reference(value)}
+        for path in one.read_files(literal):
+            if path not in written and not is_file(path):
+                problems.append(
+                    f"{step.id}: {path!r} is no file in HOME: read or change only a file that is "
+                    "there (a file the instruction asks for is made by a skill that writes it)"
+                )
+        written.update(one.written_files(literal))
+    return problems

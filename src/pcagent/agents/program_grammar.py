@@ -1,0 +1,134 @@
+"""The grammar the Manager writes its program under, made from the skills' own schemas.
+
+Why apart from :mod:`pcagent.agents.program`: the program's types and checks are read far more
+often than the JSON schema they are decoded under, and each is long enough alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from pcagent.agents.program import (
+    GUI,
+    MAX_REQUESTS,
+    MAX_STEPS,
+    REQUEST_CHARS,
+    STEP_ID,
+    VALUE_NAME,
+    Program,
+)
+from pcagent.skills import SkillCatalog
+
+_REFERENCE_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {"from": {"type": "string", "pattern": STEP_ID}, "key": {"type": "string"}},
+    "required": ["from"],
+    "additionalProperties": False,
+}
+
+
+def _argument_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    """A parameter's schema, or a reference to an earlier step's value."""
+    return {"anyOf": [schema, {"$ref": "#/$defs/Reference"}]}
+
+
+def program_schema(
+    catalog: SkillCatalog,
+    apps: Sequence[str],
+    environments: Sequence[str] = (),
+    *,
+    requests: bool = False,
+) -> dict[str, Any]:
+    """The JSON schema of a program over ``catalog`` on a desktop with ``apps``: one branch per
+    skill (its own parameter schema, each parameter also taking a reference) and one for GUI
+    steps. Constrained decoding keeps a small model inside it. With ``requests`` the reply opens
+    with the list of what the instruction asks, written before the steps that do it."""
+    definitions: dict[str, Any] = {"Reference": _REFERENCE_SCHEMA}
+    branches: list[dict[str, Any]] = []
+    for one in catalog:
+        parameters = one.parameters.model_json_schema(ref_template="#/$defs/{model}")
+        definitions.update(parameters.pop("$defs", {}))
+        properties = {
+            name: _argument_schema(_bare(value))
+            for name, value in parameters.get("properties", {}).items()
+        }
+        args = {
+            "type": "object",
+            "properties": properties,
+            "required": parameters.get("required", []),
+            "additionalProperties": False,
+        }
+        branches.append(
+            {
+                "type": "object",
+                "properties": {
+                    "id": {"type": "string", "pattern": STEP_ID},
+                    "skill": {"const": one.name},
+                    "args": args,
+                },
+                "required": ["id", "skill", "args"],
+                "additionalProperties": False,
+            }
+        )
+    branches.append(
+        {
+            "type": "object",
+            "properties": {
+                "id": {"type": "string", "pattern": STEP_ID},
+                "skill": {"const": GUI},
+                "app": {"enum": list(apps)} if apps else {"type": "string"},
+                "task": {"type": "string", "minLength": 1, "maxLength": 400},
+                "uses": {"type": "array", "items": {"type": "string", "pattern": STEP_ID}},
+                "outputs": {"type": "array", "items": {"type": "string", "pattern": VALUE_NAME}},
+                "files": {
+                    "type": "array",
+                    "items": {"type": "string", "minLength": 1, "maxLength": 400},
+                    "maxItems": 20,
+                },
+            },
+            "required": ["id", "skill", "app", "task"],
+            "additionalProperties": False,
+        }
+    )
+    if len(environments) > 1:
+        for branch in branches:
+            branch["properties"]["environment"] = {"enum": list(environments)}
+            branch["required"].append("environment")
+    steps = {"type": "array", "items": {"anyOf": branches}, "minItems": 1, "maxItems": MAX_STEPS}
+    properties: dict[str, Any] = {}
+    if requests:
+        asked = {"type": "string", "minLength": 1, "maxLength": REQUEST_CHARS}
+        properties["requests"] = {
+            "type": "array",
+            "items": asked,
+            "minItems": 1,
+            "maxItems": MAX_REQUESTS,
+        }
+    properties["steps"] = steps
+    return {
+        "type": "object",
+        "properties": properties,
+        "required": list(properties),
+        "additionalProperties": False,
+        "$defs": definitions,
+    }
+
+
+def _bare(schema: dict[str, Any]) -> dict[str, Any]:
+    """A property schema without prose (titles, descriptions): the grammar needs none."""
+    return {
+        k: v for k, v in schema.items() if k not in ("title", "description", "default", "given")
+    }
+
+
+def program_reply_type(
+    catalog: SkillCatalog,
+    apps: Sequence[str],
+    environments: Sequence[str] = (),
+    *,
+    requests: bool = False,
+) -> type[Program]:
+    """A :class:`Program` subclass whose schema is the grammar for this catalog and desktop."""
+    schema = program_schema(catalog, apps, environments, requests=requests)
+    return type("ProgramReply", (Program,), {"reply_schema": schema})

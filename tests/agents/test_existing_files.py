@@ -1,0 +1,83 @@
+"""A program reads only files that are there: what each skill reads is declared with it, files an
+earlier step writes count, and the run (not the agent) says whether a path names a file."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.agents.scripted import ScriptedModels
+from tests.runtime.memory_desktop import MemoryDesktop
+
+from pcagent.agents.existing_files import missing_files
+from pcagent.agents.manager import Manager
+from pcagent.agents.program import Program
+from pcagent.runtime.loop.desktop_state import home_file_check
+from pcagent.skills import default_catalog
+
+THERE = {"Documents/memo.txt"}
+APPS = {"text_editor": "plain text files", "writer": "documents"}
+
+
+def _program(*steps: dict[str, object]) -> Program:
+    return Program.model_validate({"steps": list(steps)})
+
+
+def _missing(*steps: dict[str, object]) -> list[str]:
+    return missing_files(_program(*steps), default_catalog(), THERE.__contains__)
+
+
+def test_a_read_of_a_file_that_is_not_there_is_a_problem() -> None:
+    (problem,) = _missing(
+        {"id": "s1", "skill": "read_text_file", "args": {"path": "Documents/price.txt"}}
+    )
+    assert problem.startswith("s1: 'Documents/price.txt' is no file in HOME")
+    assert not _missing(
+        {"id": "s1", "skill": "read_text_file", "args": {"path": "Documents/memo.txt"}}
+    )
+    # A document to format must be there too: it is changed, not made.
+    (changed,) = _missing(
+        {"id": "s1", "skill": "format_paragraphs", "args": {"path": "a.docx", "bold": True}}
+    )
+    assert changed.startswith("s1: 'a.docx' is no file")
+
+
+def test_a_file_an_earlier_step_writes_or_a_screen_step_may_make_is_not_a_problem() -> None:
+    write = {"id": "s1", "skill": "write_text_file", "args": {"path": "new.txt", "text": "x"}}
+    read = {"id": "s2", "skill": "read_text_file", "args": {"path": "new.txt"}}
+    assert not _missing(write, read)
+    gui = {"id": "s1", "skill": "gui", "app": "text_editor", "task": "make new.txt"}
+    assert not _missing(gui, read)
+    by_reference = {"id": "s2", "skill": "read_text_file", "args": {"path": {"from": "s1"}}}
+    assert not _missing(write, by_reference)
+
+
+def test_the_manager_is_re_asked_with_the_missing_file_and_takes_the_corrected_program() -> None:
+    wrong = {"id": "s1", "skill": "read_text_file", "args": {"path": "Documents/price.txt"}}
+    right = {
+        "id": "s1",
+        "skill": "write_text_file",
+        "args": {"path": "Documents/price.txt", "text": "9"},
+    }
+    models = ScriptedModels(
+        manager=[json.dumps({"steps": [wrong]}), json.dumps({"steps": [right]})]
+    )
+    manager = Manager(
+        models.for_role("manager"),
+        apps=APPS,
+        skills=default_catalog().for_apps(APPS),
+        is_file=THERE.__contains__,
+    )
+    outcome = manager.plan('Write "9" into Documents/price.txt')
+    assert not outcome.fallback and outcome.plan.subtasks[0].skill == "write_text_file"
+    reask = models.backends["manager"].requests[1].messages[-1].text
+    assert "'Documents/price.txt' is no file in HOME" in reask
+
+
+def test_the_run_answers_from_the_desktop_s_home(tmp_path: Path) -> None:
+    (tmp_path / "Documents").mkdir()
+    (tmp_path / "Documents" / "memo.txt").write_text("x")
+    is_file = home_file_check(MemoryDesktop(tmp_path))
+    assert is_file is not None
+    assert is_file("Documents/memo.txt") and is_file("~/Documents/memo.txt")
+    assert not is_file("Documents/price.txt") and not is_file("Documents")
