@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import datetime as dt
+
 from pcagent.text import (
     comparable,
     contains,
+    dates_in,
     folded,
+    same_date_written,
     shortened,
     single_spaced,
     without_accents,
@@ -25,3 +29,12 @@ def test_a_shortened_text_keeps_its_limit_and_marks_the_cut() -> None:
     assert shortened("Downloads", 9) == "Downloads"
     assert shortened("Downloads", 5) == "Down…"
     assert len(shortened("x" * 100, 24)) == 24
+
+
+def test_a_date_is_one_date_in_each_unambiguous_form_it_is_written_in() -> None:
+    mail = "You leave on 2 May 2025; the return is on May 9th, 2025. Sept. 3, 2024 2025-02-30"
+    assert dates_in(mail) == {dt.date(2025, 5, 2), dt.date(2025, 5, 9), dt.date(2024, 9, 3)}
+    assert dates_in("on 02/05/2025") == set()  # the 2nd of May or the 5th of February
+    assert same_date_written("2025-05-02", mail) and same_date_written("9 May 2025", mail)
+    assert not same_date_written("2025-05-03", mail)
+    assert not same_date_written("leave 2025-05-02", mail)  # only a date alone

@@ -1,6 +1,6 @@
 """Small pure helpers over strings that several layers share: white space made single, text made
 comparable (case, spacing and accents ignored), a label shortened for a narrow place, the
-first line of an error's message.
+first line of an error's message, the dates a text writes.
 
 They sit at the bottom of the stack so that the perception layer, the application interfaces,
 the skills and the run loop compare and shorten text the same way instead of each keeping its
@@ -9,6 +9,8 @@ own copy. Nothing here reads an instruction to decide anything: these only put t
 
 from __future__ import annotations
 
+import datetime as dt
+import re
 import unicodedata
 
 
@@ -50,3 +52,65 @@ def first_line(error: BaseException) -> str:
 def shortened(text: str, limit: int) -> str:
     """``text`` cut to at most ``limit`` characters, an ellipsis marking the cut."""
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+# --- dates as people write them ------------------------------------------------------------------
+# "2 May 2025", "May 2, 2025", "2025-05-02" are one date. A value a model copies out of a text is
+# checked against that text, and a small model writes a date in the form it knows best
+# ("2025-05-02" for a mail's "2 May 2025"): the value was refused as not in the text (pc25,
+# 2026-11-27), though the text says exactly that date. Only unambiguous forms count: the year in
+# four digits, the month by name or in year-first order ("02/05/2025" is not read).
+
+_MONTH_NAMES = [
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+]
+#: Each month's name, its three-letter short form ("sept" too) -> its number.
+_MONTHS = {
+    **{name: number for number, name in enumerate(_MONTH_NAMES, start=1)},
+    **{name[:3]: number for number, name in enumerate(_MONTH_NAMES, start=1)},
+    "sept": 9,
+}
+_MONTH = r"(?P<month>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
+_DAY = r"(?P<day>\d{1,2})(?:st|nd|rd|th)?"
+_YEAR = r"(?P<year>\d{4})"
+_FORMS = (
+    re.compile(r"\b(?P<year>\d{4})-(?P<number>\d{1,2})-(?P<day>\d{1,2})\b"),
+    re.compile(rf"\b{_DAY}\s+(?:of\s+)?{_MONTH},?\s+{_YEAR}\b", re.IGNORECASE),
+    re.compile(rf"\b{_MONTH}\s+{_DAY},?\s+{_YEAR}\b", re.IGNORECASE),
+)
+
+
+def dates_in(text: str) -> set[dt.date]:
+    """Every date ``text`` writes in one of the unambiguous forms."""
+    found: set[dt.date] = set()
+    for form in _FORMS:
+        for match in form.finditer(text):
+            parts = match.groupdict()
+            month = parts.get("number") or _MONTHS[parts["month"].lower()]
+            try:
+                found.add(dt.date(int(parts["year"]), int(month), int(parts["day"])))
+            except ValueError:
+                continue  # "2025-02-30" is no date
+    return found
+
+
+def same_date_written(value: str, text: str) -> bool:
+    """Whether ``value`` is one date, alone, that ``text`` writes (in any of the forms)."""
+    dates = dates_in(value)
+    if len(dates) != 1:
+        return False
+    (date,) = dates
+    stripped = value.strip(" .,")
+    whole = any(form.fullmatch(stripped) for form in _FORMS)
+    return whole and date in dates_in(text)

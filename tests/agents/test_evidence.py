@@ -17,6 +17,8 @@ MEMO = "Memo for Tuesday, 11 March 2025\nMorning\n08:30  Breakfast with Lisa\n10
         ("Team meeting at 10:15", True),  # every number is there
         ("8:30", True),  # a leading zero written or not
         ("tuesday 11 march 2025", True),
+        ("2025-03-11", True),  # the memo's date, written the other way
+        ("2025-03-12", False),
         ("2023-04-01T10:00:00", False),  # invented: no 2023, no 01
         ("9:15", False),  # computed, not read
         ("Lisa", True),

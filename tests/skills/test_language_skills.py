@@ -59,6 +59,14 @@ def test_a_value_the_text_holds_is_kept_and_lists_are_shown_counted() -> None:
     assert "[2nd] 10:15  Call with the agency" in model.prompts[0]
 
 
+def test_a_date_the_text_writes_in_another_form_is_kept() -> None:
+    mail = {"text": "You leave on 2 May 2025.", "names": ["leave"], "what": "the departure"}
+    result = extract_values.call(Desk(Answers({"leave": "2025-05-02"})), mail)
+    assert result.ok and result.value == {"leave": "2025-05-02"}
+    wrong = extract_values.call(Desk(Answers({"leave": "2025-05-03"})), mail)
+    assert not wrong.ok
+
+
 def test_a_value_the_text_does_not_hold_is_refused() -> None:
     result = extract_values.call(Desk(Answers({"event": "09:00 Standup"})), ASK)
     assert not result.ok and "not found in the text" in result.message

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from pcagent.text import comparable
+from pcagent.text import comparable, same_date_written
 
 _WORD = re.compile(r"[a-z0-9]+")
 _STOP = frozenset({"the", "and", "for", "with", "of", "a", "an", "in", "to"})
@@ -60,7 +60,7 @@ def supported(value: str, evidence: str) -> bool:
     wanted, seen = comparable(value), comparable(evidence)
     if not wanted:
         return False
-    if wanted in seen:
+    if wanted in seen or same_date_written(value, evidence):
         return True
     numbers = _NUMBER.findall(wanted)
     if numbers:

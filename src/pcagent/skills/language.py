@@ -11,7 +11,7 @@ from pydantic import BaseModel, Field, create_model
 from pcagent.errors import PcAgentError
 from pcagent.skills.base import SkillContext, SkillParameters, SkillResult, skill
 from pcagent.skills.lists import counted_items, uncounted
-from pcagent.text import contains
+from pcagent.text import contains, same_date_written
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -65,7 +65,11 @@ def extract_values(context: SkillContext, parameters: ExtractValues) -> SkillRes
     user = f"Text:\n{shown}\n\nFind: {parameters.what}\nValues: {', '.join(parameters.names)}"
     reply = _answer(context, system, user, _reply_model(parameters.names))
     values = {name: uncounted(str(getattr(reply, name))).strip() for name in parameters.names}
-    unseen = [name for name, value in values.items() if not contains(parameters.text, value)]
+    unseen = [
+        name
+        for name, value in values.items()
+        if not contains(parameters.text, value) and not same_date_written(value, parameters.text)
+    ]
     if unseen:
         return SkillResult.failed(
             f"values not found in the text: {', '.join(f'{n}={values[n]!r}' for n in unseen)}"
