@@ -28,11 +28,11 @@ STEPS = program_plan(PROGRAM, default_catalog()).subtasks
 
 def test_the_steps_are_shown_as_calls_with_references_and_what_they_returned() -> None:
     lines = step_lines(STEPS, {"s1": "x" * 1000, "s3": ""}, ["s1", "s2", "s3"])
-    assert lines[0].startswith('s1: read_text_file(path="a.txt") -> xxx')
-    assert len(lines[0]) < 400  # a long value is cut
-    assert lines[1] == "s2: format_paragraphs(path=<s1>, paragraphs=[0], bold=true)"
-    assert lines[2] == "s3: through the screen in mail: Send the summary to Ann"
-    assert len(lines) == 3  # s4 was not done
+    assert lines["s1"].startswith('read_text_file(path="a.txt") -> xxx')
+    assert len(lines["s1"]) < 400  # a long value is cut
+    assert lines["s2"] == "format_paragraphs(path=<s1>, paragraphs=[0], bold=true)"
+    assert lines["s3"] == "through the screen in mail: Send the summary to Ann"
+    assert list(lines) == ["s1", "s2", "s3"]  # s4 was not done
 
 
 def _judge(*replies: str) -> tuple[JudgeAgent, ScriptedModels]:
@@ -71,6 +71,6 @@ def test_a_request_no_step_did_or_did_otherwise_is_not_complete() -> None:
 
 def test_no_valid_judgement_is_not_complete() -> None:
     judge, _models = _judge("not json", "still not json")
-    verdict = judge.judge("instruction", ['s1: tell_user(text="hi")'])
+    verdict = judge.judge("instruction", {"s1": 'tell_user(text="hi")'})
     assert not verdict.complete
     assert verdict.missing.startswith("no valid judgement of the whole instruction")

@@ -7,8 +7,9 @@ the run used to end "finished". Only a model reads the instruction, so a model c
 what was done; code decides from its typed answer: the run stays "finished" only when every
 request the model lists is matched to a done step and done as asked.
 
-The model lists the instruction's requests first and matches each to a step: a small model asked
-only "is it all done?" answered yes to nearly everything.
+The model lists the instruction's requests and matches each to a step, so that its answer is
+checked request by request rather than taken as one "yes". The local 1.5B model still judged
+every recorded run complete (docs/agents.md, "The Judge"), so the check is off by default.
 """
 
 from __future__ import annotations
@@ -56,10 +57,10 @@ class Verdict:
 
 def step_lines(
     subtasks: Sequence[SubtaskSpec], values: Mapping[str, JsonValue], done: Sequence[str]
-) -> list[str]:
-    """Each done step as the Judge reads it: a skill's call as the plan writes it (``<s1>`` for
-    the value of step s1), a GUI step's task, and what it returned."""
-    lines = []
+) -> dict[str, str]:
+    """Each done step, by its id, as the Judge reads it: a skill's call as the plan writes it
+    (``<s1>`` for the value of step s1), a GUI step's task, and what it returned."""
+    lines = {}
     for subtask in subtasks:
         if subtask.id not in done:
             continue
@@ -69,7 +70,7 @@ def step_lines(
             what = f"through the screen{where}: {what}"
         value = values.get(subtask.id)
         returned = f" -> {shortened(_text(value), VALUE_CHARS)}" if value not in (None, "") else ""
-        lines.append(f"{subtask.id}: {what}{returned}")
+        lines[subtask.id] = f"{what}{returned}"
     return lines
 
 
@@ -81,17 +82,18 @@ def _text(value: JsonValue) -> str:
 class JudgeAgent(Agent):
     name: ClassVar[str] = "judge"
 
-    def judge(self, instruction: str, steps: Sequence[str], step: int | None = None) -> Verdict:
-        system, user = render("judge", instruction=instruction, steps=bullet_list(list(steps)))
+    def judge(self, instruction: str, steps: Mapping[str, str], step: int | None = None) -> Verdict:
+        """``steps``: each done step's line by its id (:func:`step_lines`)."""
+        shown = bullet_list([f"{number}: {line}" for number, line in steps.items()])
+        system, user = render("judge", instruction=instruction, steps=shown)
         result = self.ask(prompt_messages(system, user), Judgement, step)
         if result.value is None:
             reason = result.failure.message if result.failure else "no reply"
             return Verdict(False, f"no valid judgement of the whole instruction ({reason})")
-        known = {line.split(":", 1)[0] for line in steps}
         unmet = [
             request.asked
             for request in result.value.requests
-            if request.done_by not in known or not request.as_asked
+            if request.done_by not in steps or not request.as_asked
         ]
         if unmet:
             return Verdict(False, "not done as asked: " + "; ".join(unmet))

@@ -305,7 +305,7 @@ class OutcomeJudge(Protocol):
     """Whether the done steps (as :func:`~pcagent.agents.outcome_judge.step_lines` writes them)
     together do the instruction."""
 
-    def judge(self, instruction: str, steps: Sequence[str], step: int) -> Verdict: ...
+    def judge(self, instruction: str, steps: Mapping[str, str], step: int) -> Verdict: ...
 
 
 @dataclass
@@ -315,14 +315,14 @@ class ModelJudge:
     models: AgentModels
     sink: Sink
 
-    def judge(self, instruction: str, steps: Sequence[str], step: int) -> Verdict:
+    def judge(self, instruction: str, steps: Mapping[str, str], step: int) -> Verdict:
         return JudgeAgent(self.models.for_role("judge"), self.sink).judge(instruction, steps, step)
 
 
 class NoJudge:
     """No reading of the whole instruction: the steps' own checks decide alone."""
 
-    def judge(self, instruction: str, steps: Sequence[str], step: int) -> Verdict:
+    def judge(self, instruction: str, steps: Mapping[str, str], step: int) -> Verdict:
         return Verdict(True, "", asked_model=False)
 
 
