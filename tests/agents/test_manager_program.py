@@ -99,6 +99,26 @@ def test_a_replan_that_repeats_the_failed_call_is_re_asked_then_retried_through_
     assert outcome.fallback and (retry.id, retry.skill, retry.args) == ("s2", "", {})
 
 
+def test_a_replan_that_redoes_a_finished_call_is_seen_to_repeat_the_failed_one() -> None:
+    """Finished: s1 read the memo; failed: s2 extracted from it. The re-plan reads the memo again
+    as s3 and extracts from s3 as s4: the same calls under new ids. s3 is dropped for s1, so s4
+    is s2's call again, and the Manager is re-asked."""
+    read = SubtaskSpec(id="s1", description="read", skill="read_text_file", args=READ["args"])
+    extract_args = {"text": {"from": "s1"}, "names": ["time"], "what": "the meeting's time"}
+    failed = SubtaskSpec(id="s2", description="extract", skill="extract_values", args=extract_args)
+    again = _reply(
+        {**READ, "id": "s3"},
+        {"id": "s4", "skill": "extract_values", "args": {**extract_args, "text": {"from": "s3"}}},
+    )
+    other = _reply({"id": "s3", "skill": "gui", "app": "text_editor", "task": "find the time"})
+    models = ScriptedModels(manager=[again, other])
+    replanning = Replanning("find the time in memo.txt", [read], {"s1": "10:15 call"}, failed, "x")
+    outcome = _manager(models).replan(replanning)
+    assert not outcome.fallback and outcome.plan.subtasks[0].skill == ""
+    asked_again = models.backends["manager"].requests[1].messages[-1].text
+    assert "s4 repeats the call of s2 that just failed" in asked_again
+
+
 def test_a_prompt_too_long_for_the_model_is_asked_compact_then_falls_back() -> None:
     too_long = PromptTooLongError("the prompt is too long (5000 tokens; the context holds 4096)")
     models = ScriptedModels(manager=[too_long, _reply(READ)])

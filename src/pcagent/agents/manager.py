@@ -20,7 +20,7 @@ from pcagent.agents.existing_files import FileCheck, missing_files
 from pcagent.agents.file_kinds import with_kind_twins
 from pcagent.agents.given_values import ungiven_literals
 from pcagent.agents.plan import Doubt, Plan, SubtaskSpec, with_doubts
-from pcagent.agents.program import Program, check_program, program_plan
+from pcagent.agents.program import Program, ProgramStep, check_program, program_plan
 from pcagent.agents.program_grammar import program_reply_type
 from pcagent.agents.prompting import render
 from pcagent.agents.reference_keys import with_keys_mended
@@ -123,7 +123,6 @@ class Manager(Agent):
         """A program for what remains after the failed subtask; finished steps are not redone
         and their values may be referred to by their ids."""
         finished, failed = replanning.finished, replanning.failed
-        known = [s.id for s in finished]
         first = _next_number([s.id for s in (*finished, failed)])
         context = (
             "Already finished (do not repeat them; refer to their values by id):\n"
@@ -136,7 +135,7 @@ class Manager(Agent):
         )
         found = list(replanning.hub.values())
         outcome = self._ask(
-            replanning.instruction, context, known, step, found=found, failed=failed
+            replanning.instruction, context, finished, step, found=found, failed=failed
         )
         if outcome.fallback:
             retry = failed.model_copy(update={"id": f"s{first}", "skill": "", "args": {}})
@@ -149,7 +148,7 @@ class Manager(Agent):
         self,
         instruction: str,
         context: str,
-        known: Sequence[str],
+        finished: Sequence[SubtaskSpec],
         step: int | None,
         *,
         found: Sequence[str],
@@ -158,15 +157,16 @@ class Manager(Agent):
     ) -> PlanOutcome:
         """The program, asked with the full prompt, then with a compact one when the model's
         context cannot hold it; the fallback when neither fits. ``found``: the values earlier
-        steps found, which literals may copy as they copy the instruction's; ``examples``:
-        memory's programs, shown before the instruction."""
+        steps found, which literals may copy as they copy the instruction's; ``finished``: a
+        re-plan's steps already done; ``examples``: memory's programs, shown before the
+        instruction."""
         problem = ""
         for compact in (False, True):
             try:
                 return self._ask_with(
                     instruction,
                     context,
-                    known,
+                    finished,
                     step,
                     compact=compact,
                     given=[instruction, *found],
@@ -199,7 +199,7 @@ class Manager(Agent):
         self,
         instruction: str,
         context: str,
-        known: Sequence[str],
+        finished: Sequence[SubtaskSpec],
         step: int | None,
         *,
         compact: bool,
@@ -223,6 +223,16 @@ class Manager(Agent):
         reply_type = program_reply_type(
             self.skills, apps, list(self.environments), requests=self.lists_requests
         )
+        known = [s.id for s in finished]
+        # A finished call written again is dropped for the finished step (ids of retried GUI
+        # steps such as "s3r" are no program ids, so the calls are built unchecked).
+        done = [
+            ProgramStep.model_construct(
+                id=s.id, skill=s.skill, args=s.args, environment=s.environment
+            )
+            for s in finished
+            if s.skill
+        ]
         problem = ""
         for attempt in range(PROGRAM_ATTEMPTS):
             result = self.ask(messages, reply_type, step)
@@ -230,7 +240,7 @@ class Manager(Agent):
                 problem = result.failure.message if result.failure else "no reply"
                 break
             written = Program(steps=list(result.value.steps))
-            program = with_kind_twins(without_repeats(written), self.skills)
+            program = with_kind_twins(without_repeats(written, done), self.skills)
             program = with_keys_mended(program, self.skills)
             # What only evidence judges (an invented address or number, one value where a list
             # is wanted) is kept in the last program asked for rather than the whole program

@@ -12,16 +12,20 @@ block collapses onto its first writing. Compared as typed calls, never as words.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 
 from pcagent.agents.program import GUI, Program, ProgramStep
 from pcagent.agents.step_ids import changed_step, renaming
 
 
-def without_repeats(program: Program) -> Program:
+def without_repeats(program: Program, done: Sequence[ProgramStep] = ()) -> Program:
     """``program`` with each step that repeats an earlier step's call dropped, references to
-    it moved to the earlier step."""
+    it moved to the earlier step. ``done``: the calls a re-planned run already made, which a new
+    step repeats as much as an earlier one of its own program (pc25's re-plans read the same
+    mail again, then extracted from the new reading what had just failed on the old one)."""
     renames: dict[str, str] = {}
-    first_of: dict[str, str] = {}  # a call's key -> the id of the step that makes it first
+    # a call's key -> the id of the step that makes it first
+    first_of: dict[str, str] = {_call_key(step): step.id for step in done}
     steps: list[ProgramStep] = []
     for step in program.steps:
         step = changed_step(step, renaming(renames)) if renames else step
@@ -31,7 +35,7 @@ def without_repeats(program: Program) -> Program:
             continue
         first_of[key] = step.id
         steps.append(step)
-    return Program(steps=steps) if renames else program
+    return Program(steps=steps) if renames and steps else program
 
 
 def _call_key(step: ProgramStep) -> str:
