@@ -171,3 +171,28 @@ def test_measuring_the_rewordings_with_a_graph_of_the_25_is_refused(tmp_path: Pa
     graph_with(task_id="pc19").save(path)
     with pytest.raises(ExperienceError, match=r"pc19r1: pc19's .* id"):
         check_no_leakage(path, list(REWORDED.values()))
+
+
+# --- memory measured on generated tasks leaves out the training tasks that share their values ---
+
+
+def test_held_out_tasks_leave_out_the_training_tasks_that_share_their_values() -> None:
+    from pcagent.bench.experience_leakage import example_leaks, without_held_out
+    from pcagent.experience.build import ProgramExample
+
+    held_out = generate_tasks(10, 6)
+    examples = [
+        ProgramExample(task.id, task.instruction, tuple(task.apps), tuple(task.program or ()))
+        for task in generate_tasks(200, 5)
+    ]
+    kept = without_held_out(examples, held_out)
+    # Both sets draw from one vocabulary: some share a name or a value, not all.
+    assert 0 < len(kept) < len(examples)
+    graph = PageGraph(model="m")
+    for example in kept:
+        graph.plans.append(
+            PlanMemory(example.instruction, list(example.program), "", VECTOR, example.task_id)
+        )
+    assert graph_leaks(graph, held_out) == []
+    left_out = next(example for example in examples if example not in kept)
+    assert example_leaks(left_out, held_out)

@@ -9,7 +9,9 @@ from pathlib import Path
 from tests.experience.recorded_runs import CLOCKS, listing, training_records
 from typer.testing import CliRunner
 
+from pcagent.bench.experience_leakage import check_no_leakage
 from pcagent.bench.generate import generate_tasks, write_task_files
+from pcagent.bench.tasks import load_task_folder
 from pcagent.cli import app
 from pcagent.config import load_config
 from pcagent.experience.embedding import SentenceEncoder
@@ -105,6 +107,19 @@ def test_build_puts_training_tasks_programs_beside_the_runs(
         env=env,
     )  # fmt: skip
     assert asked.exit_code == 0 and 'Program: {"steps":[{"id":"s1"' in asked.output
+
+    # Measured on generated tasks: the training tasks sharing their values are left out.
+    held_out = tmp_path / "measured"
+    write_task_files(generate_tasks(5, 23), held_out)
+    kept = runner.invoke(
+        app,
+        ["experience", "build", "--generated", "22:40", "--held-out", str(held_out),
+         "-o", str(graph)],
+        env=env,
+    )  # fmt: skip
+    said = " ".join(kept.output.split())
+    assert kept.exit_code == 0 and "of 40 training tasks that share values" in said, said
+    check_no_leakage(graph, list(load_task_folder(held_out).values()))
 
     bad = runner.invoke(
         app, ["experience", "build", "--generated", "22", "-o", str(graph)], env=env

@@ -17,14 +17,18 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pydantic import JsonValue
 
-from pcagent.agents.program import is_reference
+from pcagent.agents.program import ProgramStep, is_reference
 from pcagent.bench.task_secrets import expected_values, file_names
 from pcagent.bench.tasks import Task, same_task_in_other_words
 from pcagent.bench.value_matching import normalise_text, parse_number
 from pcagent.experience.graph import ExperienceError, PageGraph
+
+if TYPE_CHECKING:
+    from pcagent.experience.build import ProgramExample
 
 _NUMBER = re.compile(r"\d+(?:[.:]\d+)*")
 
@@ -39,13 +43,18 @@ def graph_texts(graph: PageGraph) -> Iterator[str]:
         yield edge.action
         yield edge.subtask
     for plan in graph.plans:
-        yield plan.instruction
-        for step in plan.program:
-            yield from (step.task, step.app, *step.outputs)
-            yield from _literals(step.args)
+        yield from program_texts(plan.instruction, plan.program)
     yield from graph.subtask_texts
     for source in graph.sources:
         yield source.instruction
+
+
+def program_texts(instruction: str, program: Sequence[ProgramStep]) -> Iterator[str]:
+    """The instruction of a program in memory and every text its steps hold."""
+    yield instruction
+    for step in program:
+        yield from (step.task, step.app, *step.outputs)
+        yield from _literals(step.args)
 
 
 def _literals(value: JsonValue) -> Iterator[str]:
@@ -85,15 +94,33 @@ def _contains(text: str, value: str) -> bool:
 
 def graph_leaks(graph: PageGraph, tasks: Sequence[Task]) -> list[str]:
     """What of ``tasks`` the graph contains, one line per finding (empty: nothing)."""
-    texts = list(graph_texts(graph))
+    source_ids = {source.task_id.casefold() for source in graph.sources} | {
+        plan.task_id.casefold() for plan in graph.plans if plan.task_id
+    }
+    return _leaks(list(graph_texts(graph)), source_ids, tasks)
+
+
+def example_leaks(example: ProgramExample, tasks: Sequence[Task]) -> list[str]:
+    """What of ``tasks`` one training task's program would bring into memory: a training set
+    drawn from the same names and values as the tasks measured on shares some of them."""
+    texts = list(program_texts(example.instruction, example.program))
+    return _leaks(texts, {example.task_id.casefold()}, tasks)
+
+
+def without_held_out(
+    examples: Sequence[ProgramExample], held_out: Sequence[Task]
+) -> list[ProgramExample]:
+    """The training tasks that share no id, instruction, file name or expected value with the
+    ``held_out`` tasks, so that memory built from them may be measured on those."""
+    return [example for example in examples if not example_leaks(example, held_out)]
+
+
+def _leaks(texts: list[str], source_ids: set[str], tasks: Sequence[Task]) -> list[str]:
     words = {word for text in texts for word in re.findall(r"[\w.@-]+", text.casefold())}
     numbers = set().union(*(_numbers(text) for text in texts)) if texts else set()
     normalised = " | ".join(normalise_text(text) for text in texts)
     folded = " | ".join(text.casefold() for text in texts)
     found = []
-    source_ids = {source.task_id.casefold() for source in graph.sources} | {
-        plan.task_id.casefold() for plan in graph.plans if plan.task_id
-    }
     for task in tasks:
         for same in same_task_in_other_words(task):
             which = "its" if same is task else f"{same.id}'s (the same task in other words)"

@@ -73,6 +73,15 @@ def build(
             "their gold programs into program memory (repeatable).",
         ),
     ] = None,
+    held_out: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--held-out",
+            help="A folder of task files the graph will be measured on: training tasks that "
+            "share an id, instruction, file name or expected value with them are left out "
+            "(repeatable).",
+        ),
+    ] = None,
 ) -> None:
     """Learn a page graph and program memory from the successful runs of run-record folders
     and the gold programs of training tasks."""
@@ -83,6 +92,8 @@ def build(
 
     started = time.perf_counter()
     examples = _training_programs(tasks_dir or [], generated or [])
+    if held_out:
+        examples = _without_held_out(examples, held_out)
     if records is None and not examples:
         records = _default_records()
     encoder = SentenceEncoder.load(load_config().models_dir)
@@ -101,6 +112,19 @@ def build(
         f"{len(graph.edges)} actions, {len(graph.plans)} programs "
         f"({from_tasks} of training tasks) ({time.perf_counter() - started:.1f} s)"
     )
+
+
+def _without_held_out(examples: list[ProgramExample], folders: list[Path]) -> list[ProgramExample]:
+    from pcagent.bench.experience_leakage import without_held_out
+    from pcagent.bench.tasks import load_task_folder
+
+    measured = [task for folder in folders for task in load_task_folder(folder).values()]
+    kept = without_held_out(examples, measured)
+    console.print(
+        f"  left out {len(examples) - len(kept)} of {len(examples)} training tasks that share "
+        f"values with the {len(measured)} held-out tasks"
+    )
+    return kept
 
 
 def _training_programs(folders: list[Path], generated: list[str]) -> list[ProgramExample]:
