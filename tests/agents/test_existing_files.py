@@ -81,3 +81,11 @@ def test_the_run_answers_from_the_desktop_s_home(tmp_path: Path) -> None:
     assert is_file is not None
     assert is_file("Documents/memo.txt") and is_file("~/Documents/memo.txt")
     assert not is_file("Documents/price.txt") and not is_file("Documents")
+    # As the actions that read it find it: a bare name in the one folder that holds it; never
+    # out of HOME; no guess between two files of one name.
+    assert is_file("memo.txt") and not is_file("../memo.txt") and not is_file("/etc/hostname")
+    (tmp_path / "memo.txt").write_text("y")
+    assert is_file("memo.txt") and not is_file("Downloads/memo.txt")
+    (tmp_path / "Downloads").mkdir()
+    (tmp_path / "Downloads" / "memo.txt").write_text("z")
+    assert not is_file("Downloads/other/memo.txt")

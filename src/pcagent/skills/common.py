@@ -12,6 +12,8 @@ from pydantic import AfterValidator, Field
 
 from pcagent.actions import Action, OpenApp
 from pcagent.app_actions import SheetOpen, WriterOpen
+from pcagent.env.app_interfaces.paths import in_home
+from pcagent.errors import InvalidActionError
 from pcagent.skills.base import ActionOutcome, SkillContext, SkillResult, StepFailed
 
 
@@ -40,12 +42,16 @@ def front(context: SkillContext, app: str) -> None:
 
 
 def home_file(context: SkillContext, path: str) -> Path | None:
-    """``path`` (relative to HOME, or ``~/...``) on disk; None where HOME is not readable."""
+    """``path`` on disk, exactly as written and resolved as the application actions resolve
+    it (a check of an effect looks where the effect should be, not for a file of that name
+    elsewhere); None where HOME is not readable here or the path leads out of it."""
     home = context.home()
     if home is None:
         return None
-    relative = path.removeprefix("~/").lstrip("/") if not path.startswith(str(home)) else path
-    return home / relative if not Path(relative).is_absolute() else Path(relative)
+    try:
+        return in_home(home, path)
+    except InvalidActionError:
+        return None
 
 
 def file_text(context: SkillContext, path: str) -> str | None:

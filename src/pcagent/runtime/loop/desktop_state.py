@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from pcagent.agents.existing_files import FileCheck
+from pcagent.env.app_interfaces.paths import existing_in_home
 from pcagent.env.observation import WindowInfo
 from pcagent.env.protocol import (
     AppInfo,
@@ -34,7 +35,7 @@ from pcagent.env.protocol import (
     UnsavedDocument,
     UnsavedWork,
 )
-from pcagent.errors import PcAgentError, RunStateError
+from pcagent.errors import InvalidActionError, PcAgentError, RunStateError
 from pcagent.runtime.safety.home_snapshot import HomeManifest, HomeSnapshots
 
 #: Folders under HOME that never hold a user's documents (profiles, caches, settings).
@@ -227,15 +228,18 @@ class DesktopAccess:
 
 
 def home_file_check(environment: Environment) -> FileCheck | None:
-    """Whether a path names a file in ``environment``'s HOME on this machine; None when it
-    has none here."""
+    """Whether a path names a file in ``environment``'s HOME on this machine, found as the
+    application actions that read it find it (a bare name in the one folder that holds it);
+    None when it has no HOME here."""
     home = environment.home if isinstance(environment, LocalHome) else None
     if home is None:
         return None
     root = Path(home)
 
     def is_file(path: str) -> bool:
-        relative = path.removeprefix("~/")
-        return (root / relative).is_file()  # an absolute path stays itself
+        try:
+            return existing_in_home(root, path).is_file()
+        except InvalidActionError:  # out of HOME, or several files of that name
+            return False
 
     return is_file
