@@ -138,6 +138,34 @@ def test_a_file_name_must_be_given_or_found() -> None:
     assert ungiven_literals(copied, catalog, [said, "beekeeping_intro.docx"]) == []
 
 
+def test_a_folder_below_home_s_own_must_be_given_or_found() -> None:
+    """A small planner copies the folders of the programs it is shown, as it copies their
+    files: the document asked for in Documents went into another task's "Quarterly"."""
+    catalog = default_catalog()
+    said = 'Write "Boxes sorted: 91" into a new document and save it as Visits in Documents'
+    invented = _program(
+        {"id": "s1", "skill": "make_folder", "args": {"path": "Documents/Quarterly"}},
+        {
+            "id": "s2",
+            "skill": "write_document",
+            "args": {"path": "Documents/Quarterly/Visits.docx", "text": "Boxes sorted: 91"},
+        },
+    )
+    problems = [str(p) for p in ungiven_literals(invented, catalog, [said])]
+    assert len(problems) == 2 and all("names the folder 'Quarterly'" in p for p in problems)
+    # HOME's own folders may be named by habit; a folder the user names, or one found, passes.
+    plain = _program(
+        {"id": "s1", "skill": "write_document", "args": {"path": "~/Desktop/Visits.docx"}}
+    )
+    assert ungiven_literals(plain, catalog, [said]) == []
+    assert ungiven_literals(invented, catalog, [said + " in a new folder Quarterly"]) == []
+    moved = _program(
+        {"id": "s1", "skill": "move_files", "args": {"files": ["a.txt"], "into": "Documents/Old"}}
+    )
+    assert ungiven_literals(moved, catalog, [said]) != []
+    assert ungiven_literals(moved, catalog, [said, "Documents/Old/a.txt"]) == []
+
+
 def test_a_re_ask_names_a_copied_file_with_its_wrong_kind() -> None:
     """Told only that a copied .txt is no document, a small model changes the ending and keeps
     the file; the re-ask names both problems."""

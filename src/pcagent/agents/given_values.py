@@ -11,7 +11,9 @@ earlier step found. An arithmetic parameter is marked ``given: "numbers"``: a pl
 not looked a price up writes one ("1000 - 1500"); the numbers of its literal must stand in the
 instruction or in a value found, or be a unit of counting (:data:`UNIT_NUMBERS`), else it is
 re-asked to refer to the found values (``{s2.price}``). A path is marked ``given: "file"``: a
-planner shown other tasks' programs copies their file names. A text to write is marked
+planner shown other tasks' programs copies their file names, and their folders below HOME's own
+(a document the instruction asks for in Documents was saved in the "Quarterly" folder of a
+program shown). A folder to make or fill is marked ``given: "folder"``. A text to write is marked
 ``given: "text"``: a planner writes a description of the text ("English translation of the
 Chinese text") where a language step should write the text. This checks the model's output
 against the text it was given, as a reported value is checked against what was read: it
@@ -38,7 +40,7 @@ _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 
 def given_parameters(catalog: SkillCatalog, skill: str) -> dict[str, str]:
     """The parameters of ``skill`` whose literals must come from what the planner was given,
-    with what they hold: "address", "numbers", "file" or "text"."""
+    with what they hold: "address", "numbers", "file", "folder" or "text"."""
     if skill not in catalog:
         return {}
     fields = catalog.get(skill).parameters.model_fields
@@ -96,10 +98,13 @@ def _file_problem(path: str, given: Sequence[str]) -> str:
     population.xlsx" is named by "save it as population"), and where they write it with an
     ending, with that ending: a planner that picks the text file's reader for "test_doc3.docx"
     reads "test_doc3.txt", a file that is not there."""
-    file = PurePosixPath(path.strip())
+    file = PurePosixPath(path.strip().removeprefix("~/"))
     stem = file.stem.casefold()
     if not stem:
         return ""
+    unnamed = _folder_problem(file.parent, given)
+    if unnamed:
+        return unnamed
     written = {ending for text in given for ending in _endings_after(text, stem)}
     if not written:
         return (
@@ -110,6 +115,22 @@ def _file_problem(path: str, given: Sequence[str]) -> str:
         endings = " or ".join(sorted(written))
         return f"the instruction writes this file's name with {endings}: keep it"
     return ""
+
+
+def _folder_problem(folder: PurePosixPath, given: Sequence[str]) -> str:
+    """Why ``folder`` is not one a given text names ("" when it is). HOME's own folders
+    (``Documents``, ``Downloads``...) are on every desktop and a planner may name them by habit,
+    so only the folders below them are looked for (``Trips`` of ``Documents/Trips``); an
+    absolute path is another check's (it must lead into HOME)."""
+    if folder.is_absolute():
+        return ""
+    unnamed = [part for part in folder.parts[1:] if not any(contains(t, part) for t in given)]
+    if not unnamed:
+        return ""
+    return (
+        f"neither the instruction nor an earlier step names the folder {unnamed[0]!r}; use "
+        "the folders the instruction names (the examples' folders are other tasks')"
+    )
 
 
 def _endings_after(text: str, stem: str) -> list[str]:
@@ -139,7 +160,12 @@ def ungiven_literals(program: Program, catalog: SkillCatalog, given: Sequence[st
             for item in items:
                 if not isinstance(item, str):
                     continue  # a reference: found by an earlier step
-                if holds == "file":
+                if holds == "folder":
+                    folder = PurePosixPath(item.strip().removeprefix("~/"))
+                    problem = "" if SLOT.search(item) else _folder_problem(folder, given)
+                    if problem:
+                        problems.append(Doubt(step.id, f"{name}={item!r}: {problem}"))
+                elif holds == "file":
                     problem = "" if not item or SLOT.search(item) else _file_problem(item, given)
                     if problem:
                         problems.append(Doubt(step.id, f"{name}={item!r}: {problem}"))

@@ -33,7 +33,12 @@ class MoveFiles(SkillParameters):
         "", max_length=400, description="Or: every file of this folder whose name ends with suffix."
     )
     suffix: str = Field("", max_length=20, description='e.g. ".txt" (with from_folder).')
-    into: str = Field(min_length=1, max_length=400, description="Folder to put them in.")
+    into: str = Field(
+        min_length=1,
+        max_length=400,
+        description="Folder to put them in.",
+        json_schema_extra={"given": "folder"},
+    )
     keep_originals: bool = Field(False, description="true: copy instead of move.")
     make_folder: bool = Field(True, description="true: create the folder when missing.")
 
@@ -76,7 +81,12 @@ def move_files(context: SkillContext, parameters: MoveFiles) -> SkillResult:
 
 
 class MakeFolder(SkillParameters):
-    path: str = Field(min_length=1, max_length=400, description='e.g. "Documents/Trips".')
+    path: str = Field(
+        min_length=1,
+        max_length=400,
+        description='e.g. "Documents/Trips".',
+        json_schema_extra={"given": "folder"},
+    )
 
 
 @skill("Create a folder in HOME.", apps=(APP,))
