@@ -46,6 +46,12 @@ def one_call(skill: str, *, hands_on: bool = True, **args: JsonValue) -> Fragmen
     return FragmentProgram((step,))
 
 
+def writing_call(skill: str, path: str, text: str, reference_to_previous: str) -> FragmentProgram:
+    """A program of one call of the writing ``skill``: ``text`` (or the value handed on, when the
+    instruction refers to it) into the file ``path``."""
+    return one_call(skill, path=path, text=carried_or(reference_to_previous, text))
+
+
 def file_output(path: str) -> FlowValue:
     """A saved file handed on to the next sub-task, named by its file name."""
     return FlowValue(kind="file", text=path, description=path.rsplit("/", 1)[-1])

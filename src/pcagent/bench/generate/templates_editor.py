@@ -171,10 +171,6 @@ class EditorWriteValue(SubtaskTemplate[NoteWriting], spec="editor_write_value"):
                 gui.act("type", text=a.line + "\n"),
                 gui.act("editor_save_as", path=a.path),
             ],
-            program=parts.one_call(
-                "write_text_file",
-                path=a.path,
-                text=parts.carried_or(a.reference_to_previous, a.line),
-            ),
+            program=parts.writing_call("write_text_file", a.path, a.line, a.reference_to_previous),
             output=parts.file_output(a.path),
         )

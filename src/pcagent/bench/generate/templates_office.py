@@ -88,11 +88,7 @@ class WriterNewDocument(SubtaskTemplate[NewDocument], spec="writer_new_document"
                 gui.act("writer_insert", text=a.text),
                 gui.act("writer_save", path=a.path),
             ],
-            program=parts.one_call(
-                "write_document",
-                path=a.path,
-                text=parts.carried_or(a.reference_to_previous, a.text),
-            ),
+            program=parts.writing_call("write_document", a.path, a.text, a.reference_to_previous),
             output=parts.file_output(a.path),
         )
 

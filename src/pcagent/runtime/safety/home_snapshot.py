@@ -63,6 +63,10 @@ class HomeSnapshots:
         """``max_file_bytes``: bigger files are left out (0 leaves out every non-empty file).
         ``exclude``: glob patterns, see :data:`DEFAULT_EXCLUDES`."""
         self.store_dir = Path(store_dir)
+        #: Each distinct file content once, named by its sha256 (see :meth:`blob_path`).
+        self.blobs_dir = self.store_dir / "blobs"
+        #: One manifest per snapshot, named by the snapshot's id (see :meth:`manifest_path`).
+        self.manifests_dir = self.store_dir / "manifests"
         self.max_file_bytes = max_file_bytes
         self.exclude = tuple(exclude)
         self._excludes = Excludes(self.exclude)
@@ -73,17 +77,13 @@ class HomeSnapshots:
         self.last_capture: CaptureStats | None = None
         self.last_manifest: HomeManifest | None = None
 
-    @property
-    def blobs_dir(self) -> Path:
-        return self.store_dir / "blobs"
-
-    @property
-    def manifests_dir(self) -> Path:
-        return self.store_dir / "manifests"
-
     def blob_path(self, sha256: str) -> Path:
         """Where the content with this hash is stored."""
         return self.blobs_dir / sha256[:2] / sha256
+
+    def manifest_path(self, snapshot_id: str) -> Path:
+        """Where the manifest of this snapshot is stored."""
+        return self.manifests_dir / f"{snapshot_id}.json"
 
     # --- capture -----------------------------------------------------------------------------
 
@@ -116,7 +116,7 @@ class HomeSnapshots:
         manifest = HomeManifest(files=files, skipped=skipped, unstored=unstored)
         data = canonical_json(manifest)
         snapshot_id = hashlib.sha256(data).hexdigest()
-        path = self.manifests_dir / f"{snapshot_id}.json"
+        path = self.manifest_path(snapshot_id)
         if not path.exists():
             self._write_store_file(path, data)
         stats.files = len(files)
@@ -227,7 +227,7 @@ class HomeSnapshots:
         """
         if not SHA256_PATTERN.fullmatch(snapshot_id):
             raise RunStateError(f"{snapshot_id!r} is not a HOME snapshot id (64 hex digits)")
-        path = self.manifests_dir / f"{snapshot_id}.json"
+        path = self.manifest_path(snapshot_id)
         try:
             data = path.read_bytes()
         except FileNotFoundError:

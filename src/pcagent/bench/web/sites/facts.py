@@ -5,7 +5,7 @@ page per item at ``/<section>/<item>``."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
 from pcagent.bench.web.data import FACTS, FACTS_REFERENCE_DATE, country_name, long_date, place_name
@@ -36,32 +36,39 @@ def flight_time_sentence(origin: str, destination: str) -> str:
     )
 
 
-def _flight_time_route(slug: str) -> tuple[str, str] | None:
-    """``beijing-singapore`` -> ``("beijing", "singapore")`` when facts.local knows that flight."""
-    for origin, destinations in FACTS["flight_time"].items():
-        destination = slug.removeprefix(f"{origin}-")
-        if destination != slug and destination in destinations:
-            return origin, destination
-    return None
-
-
 def _link_list(links: list[tuple[str, str]]) -> str:
     items = "".join(f"<li><a href='{escape(href)}'>{escape(text)}</a></li>" for href, text in links)
     return f"<ul>{items}</ul>"
 
 
-# --- one listing and one item page per section ---------------------------------------------------
-# An item page function takes the item slug and gives the page title (before " - World Facts")
-# and body, or None when the section has no such item.
+# --- what each section lists and shows -----------------------------------------------------------
+# A section lists its items (slugs, in the order of its index page) and names each in a link; an
+# item page function gives the page title (before " - World Facts") and body of a listed item.
 
 
-def _population_links() -> list[tuple[str, str]]:
-    return [(f"/population/{s}", country_name(s)) for s in sorted(FACTS["population"])]
+def _holidays_by_date() -> list[str]:
+    return sorted(FACTS["holidays"], key=lambda slug: FACTS["holidays"][slug][1])
 
 
-def _population_page(slug: str) -> tuple[str, str] | None:
-    if slug not in FACTS["population"]:
-        return None
+def _flight_routes() -> dict[str, tuple[str, str]]:
+    """``beijing-singapore`` -> ``("beijing", "singapore")`` for every flight facts.local knows."""
+    return {
+        f"{origin}-{destination}": (origin, destination)
+        for origin, destinations in FACTS["flight_time"].items()
+        for destination in destinations
+    }
+
+
+def _stock_link(ticker: str) -> str:
+    return f"{ticker.upper()} — {FACTS['stock'][ticker]['company']}"
+
+
+def _flight_route_link(slug: str) -> str:
+    origin, destination = _flight_routes()[slug]
+    return f"{place_name(origin)} → {place_name(destination)}"
+
+
+def _population_page(slug: str) -> tuple[str, str]:
     country, people = country_name(slug), FACTS["population"][slug]
     body = (
         f"<h1>Population of {escape(country)}</h1>"
@@ -70,16 +77,7 @@ def _population_page(slug: str) -> tuple[str, str] | None:
     return f"Population of {country}", body
 
 
-def _stock_links() -> list[tuple[str, str]]:
-    return [
-        (f"/stock/{ticker}", f"{ticker.upper()} — {stock['company']}")
-        for ticker, stock in FACTS["stock"].items()
-    ]
-
-
-def _stock_page(slug: str) -> tuple[str, str] | None:
-    if slug not in FACTS["stock"]:
-        return None
+def _stock_page(slug: str) -> tuple[str, str]:
     ticker, stock = slug.upper(), FACTS["stock"][slug]
     body = (
         f"<h1>{escape(stock['company'])} ({ticker})</h1>"
@@ -89,26 +87,13 @@ def _stock_page(slug: str) -> tuple[str, str] | None:
     return f"{ticker} stock price - {stock['company']}", body
 
 
-def _driving_links() -> list[tuple[str, str]]:
-    return [(f"/driving/{s}", country_name(s)) for s in sorted(FACTS["driving"])]
-
-
-def _driving_page(slug: str) -> tuple[str, str] | None:
-    if slug not in FACTS["driving"]:
-        return None
+def _driving_page(slug: str) -> tuple[str, str]:
     country = country_name(slug)
     body = f"<h1>Driving in {escape(country)}</h1><p>{escape(driving_sentence(slug))}</p>"
     return f"Which side of the road does {country} drive on?", body
 
 
-def _holiday_links() -> list[tuple[str, str]]:
-    by_date = sorted(FACTS["holidays"].items(), key=lambda item: item[1][1])
-    return [(f"/holiday/{slug}", holiday) for slug, (holiday, _date) in by_date]
-
-
-def _holiday_page(slug: str) -> tuple[str, str] | None:
-    if slug not in FACTS["holidays"]:
-        return None
+def _holiday_page(slug: str) -> tuple[str, str]:
     holiday, date = FACTS["holidays"][slug]
     body = (
         f"<h1>{escape(holiday)} {date[:4]}</h1><p>{escape(holiday_sentence(slug))}</p>"
@@ -117,22 +102,8 @@ def _holiday_page(slug: str) -> tuple[str, str] | None:
     return f"{holiday} {date[:4]}", body
 
 
-def _flight_time_links() -> list[tuple[str, str]]:
-    return [
-        (
-            f"/flight-time/{origin}-{destination}",
-            f"{place_name(origin)} → {place_name(destination)}",
-        )
-        for origin, destinations in FACTS["flight_time"].items()
-        for destination in destinations
-    ]
-
-
-def _flight_time_page(slug: str) -> tuple[str, str] | None:
-    route = _flight_time_route(slug)
-    if route is None:
-        return None
-    origin, destination = route
+def _flight_time_page(slug: str) -> tuple[str, str]:
+    origin, destination = _flight_routes()[slug]
     minutes = FACTS["flight_time"][origin][destination]["minutes"]
     heading = f"Flight time from {place_name(origin)} to {place_name(destination)}"
     body = (
@@ -142,13 +113,7 @@ def _flight_time_page(slug: str) -> tuple[str, str] | None:
     return heading, body
 
 
-def _attractions_links() -> list[tuple[str, str]]:
-    return [(f"/attractions/{city}", place_name(city)) for city in FACTS["attractions"]]
-
-
-def _attractions_page(slug: str) -> tuple[str, str] | None:
-    if slug not in FACTS["attractions"]:
-        return None
+def _attractions_page(slug: str) -> tuple[str, str]:
     heading = f"Top tourist attractions in {place_name(slug)}"
     items = "".join(
         f"<li><b>{escape(sight['name'])}</b>: {escape(sight['description'])}</li>"
@@ -165,19 +130,24 @@ class _Section:
     home_link: str  # the link text on the home page
     heading: str  # of the index page
     title: str  # of the index page, before " - World Facts"
-    links: Callable[[], list[tuple[str, str]]]  # (path, text) of each item page, as listed
-    item_page: Callable[[str], tuple[str, str] | None]
+    items: Callable[[], Collection[str]]  # the item slugs, as the index page lists them
+    link_text: Callable[[str], str]  # of an item's link on the index page
+    item_page: Callable[[str], tuple[str, str]]
+
+    def links(self) -> list[tuple[str, str]]:
+        """(path, text) of each item page, as listed."""
+        return [(f"/{self.slug}/{item}", self.link_text(item)) for item in self.items()]
 
 
 _SECTIONS: dict[str, _Section] = {
     section.slug: section
     for section in (
-        _Section("population", "Population by country", "Population", "Population by country", _population_links, _population_page),
-        _Section("stock", "Stock prices", "Stock prices", "Stock prices", _stock_links, _stock_page),
-        _Section("driving", "Which side of the road each country drives on", "Which side of the road?", "Driving side by country", _driving_links, _driving_page),
-        _Section("holiday", "Public holidays in 2025", "Public holidays in 2025", "Public holidays in 2025", _holiday_links, _holiday_page),
-        _Section("flight-time", "Direct flight times", "Direct flight times", "Direct flight times", _flight_time_links, _flight_time_page),
-        _Section("attractions", "Tourist attractions by city", "Tourist attractions", "Tourist attractions by city", _attractions_links, _attractions_page),
+        _Section("population", "Population by country", "Population", "Population by country", lambda: sorted(FACTS["population"]), country_name, _population_page),
+        _Section("stock", "Stock prices", "Stock prices", "Stock prices", lambda: FACTS["stock"], _stock_link, _stock_page),
+        _Section("driving", "Which side of the road each country drives on", "Which side of the road?", "Driving side by country", lambda: sorted(FACTS["driving"]), country_name, _driving_page),
+        _Section("holiday", "Public holidays in 2025", "Public holidays in 2025", "Public holidays in 2025", _holidays_by_date, lambda slug: FACTS["holidays"][slug][0], _holiday_page),
+        _Section("flight-time", "Direct flight times", "Direct flight times", "Direct flight times", _flight_routes, _flight_route_link, _flight_time_page),
+        _Section("attractions", "Tourist attractions by city", "Tourist attractions", "Tourist attractions by city", lambda: FACTS["attractions"], place_name, _attractions_page),
     )
 }  # fmt: skip
 # Other paths of a section's index page (the holidays are at /holiday/<item>, listed at both).
@@ -197,9 +167,9 @@ def _facts(request: PageRequest) -> PageResponse:
             body = f"<h1>{section.heading}</h1>{_link_list(section.links())}"
             return pages.page(_NAME, f"{section.title} - {_NAME}", body)
     elif match and match[1] in _SECTIONS:
-        item_page = _SECTIONS[match[1]].item_page(match[2])
-        if item_page is not None:
-            title, body = item_page
+        section = _SECTIONS[match[1]]
+        if match[2] in section.items():
+            title, body = section.item_page(match[2])
             return pages.page(_NAME, f"{title} - {_NAME}", body)
     return pages.not_found(_NAME, f"No page at {request.path}.")
 

@@ -170,13 +170,10 @@ _BOOKING = "Booking.com"
 _TRIPS = {"oneway": "One-way", "roundtrip": "Round trip"}
 
 
-def _booking_form(
-    trip: str = "oneway",
-    origin: str = "",
-    destination: str = "",
-    date: str = "",
-    return_date: str = "",
-) -> str:
+def _booking_form(sent: PageRequest | None = None) -> str:
+    """The search form, filled in as the search ``sent`` gave it (empty on the front page)."""
+    given = sent.param if sent is not None else lambda _field: ""
+    trip = given("trip") or "oneway"
     radios = " ".join(
         f'<input type="radio" id="trip-{value}" name="trip" value="{value}"'
         f'{" checked" if value == trip else ""}> <label for="trip-{value}">{label}</label>'
@@ -185,9 +182,10 @@ def _booking_form(
     return (
         '<form action="/search" method="get"><fieldset><legend>Search flights</legend>'
         f"<p>{radios}</p>"
-        f"{pages.text_field('from', 'From', origin)}{pages.text_field('to', 'To', destination)}"
-        f"{pages.text_field('date', 'Depart', date, placeholder='YYYY-MM-DD')}"
-        f"{pages.text_field('return', 'Return', return_date, 'YYYY-MM-DD (round trip only)')}"
+        f"{pages.text_field('from', 'From', given('from'))}"
+        f"{pages.text_field('to', 'To', given('to'))}"
+        f"{pages.text_field('date', 'Depart', given('date'), placeholder='YYYY-MM-DD')}"
+        f"{pages.text_field('return', 'Return', given('return'), 'YYYY-MM-DD (round trip only)')}"
         '<p><button type="submit">Search flights</button></p></fieldset></form>'
         f"<p>Airports: {_airport_list()}.</p>"
     )
@@ -228,7 +226,7 @@ def _booking(request: PageRequest) -> PageResponse:
     trip = request.param("trip") or "oneway"
     origin_text, destination_text = request.param("from"), request.param("to")
     date, return_date = request.param("date"), request.param("return")
-    form = _booking_form(trip, origin_text, destination_text, date, return_date)
+    form = _booking_form(request)
     origin, destination = find_airport(origin_text), find_airport(destination_text)
     depart_day, return_day = _parse_date(date), _parse_date(return_date)
     problems: list[str] = []
