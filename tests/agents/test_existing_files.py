@@ -52,6 +52,32 @@ def test_a_file_an_earlier_step_writes_or_a_screen_step_may_make_is_not_a_proble
     assert not _missing(write, by_reference)
 
 
+def test_a_file_an_earlier_step_moved_is_read_at_its_new_place() -> None:
+    """A planner moved a report into a new folder, then attached it from the old one."""
+    move = {
+        "id": "s1",
+        "skill": "move_files",
+        "args": {"files": ["Documents/memo.txt"], "into": "Documents/Done"},
+    }
+
+    def mail(path: str) -> dict[str, object]:
+        return {
+            "id": "s2",
+            "skill": "send_mail",
+            "args": {"to": ["a@b.test"], "attachments": [path]},
+        }
+
+    (problem,) = _missing(move, mail("~/Documents/memo.txt"))
+    assert problem.startswith("s2: 'Documents/memo.txt' is no longer there: s1 moves it to ")
+    assert "'Documents/Done/memo.txt'" in problem
+    assert not _missing(move, mail("Documents/Done/memo.txt"))
+    # A copy leaves the original; an attachment nobody has is a problem like any read.
+    copy = {**move, "args": {**move["args"], "keep_originals": True}}  # type: ignore[dict-item]
+    assert not _missing(copy, mail("Documents/memo.txt"))
+    (invented,) = _missing(mail("Documents/report.pdf"))
+    assert invented.startswith("s2: 'Documents/report.pdf' is no file in HOME")
+
+
 def test_the_manager_is_re_asked_with_the_missing_file_and_takes_the_corrected_program() -> None:
     wrong = {"id": "s1", "skill": "read_text_file", "args": {"path": "Documents/price.txt"}}
     right = {

@@ -5,12 +5,15 @@ in switch_price.txt" began with reading switch_price.txt, which did not exist; t
 and the re-plan read it again). What the skills read is declared with each skill (``reads``), the
 files a program writes before it reads them count as there, and whether a path names a file is
 asked of the run, which knows the desktop's HOME: the agents never look at the disk themselves.
-A step through the screen may create any file, so the check stops at the first one.
+A step through the screen may create any file, so the check stops at the first one. A file an
+earlier step moves (``move_files``) is read at its new place: a planner that moved a report into a
+new folder attached it from the old one.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import PurePosixPath
 
 from pcagent.agents.program import GUI, Program, is_reference
 from pcagent.skills import SkillCatalog
@@ -21,19 +24,36 @@ FileCheck = Callable[[str], bool]
 
 def missing_files(program: Program, catalog: SkillCatalog, is_file: FileCheck) -> list[str]:
     """A problem for each literal path a step reads that is neither a file in HOME nor one an
-    earlier step writes."""
+    earlier step writes, or that an earlier step moved away."""
     written: set[str] = set()
+    moved: dict[str, tuple[str, str]] = {}  # old path -> (new path, the step that moved it)
     problems: list[str] = []
     for step in program.steps:
         if step.skill == GUI or step.skill not in catalog:
             break
         one = catalog.get(step.skill)
         literal = {name: value for name, value in step.args.items() if not is_reference(value)}
-        for path in one.read_files(literal):
-            if path not in written and not is_file(path):
+        for path in map(_plain, one.read_files(literal)):
+            if path in moved:
+                new, mover = moved[path]
+                problems.append(
+                    f"{step.id}: {path!r} is no longer there: {mover} moves it to {new!r}; use "
+                    f"that path, or {mover}'s value"
+                )
+            elif path not in written and not is_file(path):
                 problems.append(
                     f"{step.id}: {path!r} is no file in HOME: read or change only a file that is "
                     "there (a file the instruction asks for is made by a skill that writes it)"
                 )
-        written.update(one.written_files(literal))
+        written.update(map(_plain, one.written_files(literal)))
+        for old, new in one.moved_files(literal).items():
+            moved[_plain(old)] = (_plain(new), step.id)
+            written.discard(_plain(old))
+            written.add(_plain(new))
+            moved.pop(_plain(new), None)
     return problems
+
+
+def _plain(path: str) -> str:
+    """A path as programs write it, one way: ``~/Documents/a.txt`` is ``Documents/a.txt``."""
+    return str(PurePosixPath(path.strip().removeprefix("~/")))

@@ -136,6 +136,9 @@ class Skill(Generic[P]):
     #: The value is a list (labels in order, moved paths): it may fill a parameter that takes
     #: a list; other skills' values are one value or an object of named values.
     gives_list: bool = False
+    #: Where a call with these arguments moves files (old path -> new path): a later step finds
+    #: them at the new place, and none at the old one.
+    moves: Callable[[Mapping[str, Any]], Mapping[str, str]] | None = None
 
     def validate(self, args: dict[str, Any]) -> P:
         """The parameters, validated; :class:`SkillError` naming each bad field otherwise."""
@@ -162,6 +165,10 @@ class Skill(Generic[P]):
         """The paths in HOME that a call with ``args`` (references resolved) writes: the values
         of its :attr:`writes` parameters that are texts, and texts in lists."""
         return _paths(args, self.writes)
+
+    def moved_files(self, args: Mapping[str, Any]) -> Mapping[str, str]:
+        """The files a call with ``args`` moves, old path to new (see :attr:`moves`)."""
+        return self.moves(args) if self.moves is not None else {}
 
     def read_files(self, args: Mapping[str, Any]) -> list[str]:
         """The paths in HOME a call with ``args`` reads (its :attr:`reads` parameters' texts)."""
@@ -212,6 +219,7 @@ def skill(
     writes: tuple[str, ...] = (),
     reads: tuple[str, ...] = (),
     gives_list: bool = False,
+    moves: Callable[[Mapping[str, Any]], Mapping[str, str]] | None = None,
 ) -> Callable[[Callable[[SkillContext, P], SkillResult]], Skill[P]]:
     """Declare the decorated function as a skill named after it, taking the parameter model its
     second parameter is annotated with; the module's :class:`Skill` objects are collected by
@@ -231,6 +239,7 @@ def skill(
             writes=writes,
             reads=reads,
             gives_list=gives_list,
+            moves=moves,
         )
 
     return declare

@@ -3,7 +3,9 @@ checked on disk afterwards."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import PurePosixPath
+from typing import Any
 
 from pydantic import Field
 
@@ -43,12 +45,24 @@ class MoveFiles(SkillParameters):
     make_folder: bool = Field(True, description="true: create the folder when missing.")
 
 
+def _moved(args: Mapping[str, Any]) -> dict[str, str]:
+    """The named files a ``move_files`` call moves and where to (a folder's files by their
+    ending are known only when it runs; copies leave the originals where they are)."""
+    into = args.get("into")
+    if args.get("keep_originals") or not isinstance(into, str) or not into:
+        return {}
+    files = args.get("files")
+    named = [path for path in files if isinstance(path, str)] if isinstance(files, list) else []
+    return {path: str(PurePosixPath(into) / PurePosixPath(path).name) for path in named}
+
+
 @skill(
     "Move (or copy) files into a folder, creating it when missing: named files, or every file "
     "of a folder with a name ending.",
     apps=(APP,),
     returns="the paths now in the folder",
     gives_list=True,
+    moves=_moved,
 )
 def move_files(context: SkillContext, parameters: MoveFiles) -> SkillResult:
     chosen = list(parameters.files)

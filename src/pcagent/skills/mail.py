@@ -27,7 +27,11 @@ class SendMail(SkillParameters):
     )
 
 
-@skill("Write and send an e-mail with the mail client, with optional attachments.", apps=(APP,))
+@skill(
+    "Write and send an e-mail with the mail client, with optional attachments.",
+    apps=(APP,),
+    reads=("attachments",),
+)
 def send_mail(context: SkillContext, parameters: SendMail) -> SkillResult:
     missing = [
         path
