@@ -161,6 +161,11 @@ class RunConfig(ConfigSection):
     token_budget: int = Field(default=0, ge=0)
     #: How often the Manager may re-plan in one run.
     max_replans: int = Field(default=2, ge=0, le=20)
+    #: Re-plan at once when a program step's skill fails (its message says why: a file that is
+    #: not there, a link the page lacks), rather than let the Decision agent try the step
+    #: through the screen first; once the re-plans are spent, it does. With the local 1.5B
+    #: model, screen steps after a failed skill mostly clicked about until the step cap.
+    replan_on_skill_failure: bool = True
     #: ``auto``: no human; ``passive``: a role may ask the human; ``proactive``: the human
     #: approves every step. The human talks through the terminal.
     mode: InteractionMode = "auto"

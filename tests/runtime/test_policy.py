@@ -111,3 +111,20 @@ def test_an_unfinished_done_counts_as_a_failure(can_replan: bool) -> None:
     policy = EscalationPolicy(RUN, can_replan=can_replan)
     counters = policy.unfinished(Counters(consecutive_failures=2))
     assert counters.consecutive_failures == 3
+
+
+def test_a_failed_skill_re_plans_at_once_unless_switched_off() -> None:
+    """A program step's skill failing says why (a file not there); the screen steps a small
+    model tried after it mostly clicked about."""
+    failed = StepFacts(
+        "use_skill(send_mail)", failed=True, no_change=False, skill_failed="no such file"
+    )
+    policy = EscalationPolicy(RUN)
+    counters = policy.count(Counters(), failed)
+    decision = policy.decide(counters, failed)
+    assert (decision.what, decision.reason) == ("replan", "its skill failed: no such file")
+    # With the re-plans spent, the Decision agent goes on through the screen.
+    spent = Counters(counters.consecutive_failures, RUN.max_replans)
+    assert policy.decide(spent, failed).what == "go_on"
+    patient = EscalationPolicy(RUN.model_copy(update={"replan_on_skill_failure": False}))
+    assert patient.decide(counters, failed).what == "go_on"

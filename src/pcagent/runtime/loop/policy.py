@@ -9,8 +9,9 @@ The rules, from the run configuration (``[run]``):
   ``done`` or ``ask_human`` Reflection did not fault does not count as a failure;
 - after ``escalate_to_progress_after`` failures in a row, Progress is told to re-assess;
 - after ``escalate_to_manager_after`` failures in a row, a detected loop (the same action
-  ``loop_repeats`` times with no change on the screen) or a ``fail`` action, the Manager re-plans
-  the remaining work, at most ``max_replans`` times;
+  ``loop_repeats`` times with no change on the screen), a ``fail`` action or (with
+  ``replan_on_skill_failure``) a subtask's own skill call that failed, the Manager re-plans the
+  remaining work, at most ``max_replans`` times;
 - when it cannot re-plan, a ``fail`` action or ``max_consecutive_failures`` failures end the run;
 - the step cap and the token budget end the run before a step starts.
 """
@@ -38,7 +39,8 @@ class StepFacts:
 
     ``action`` is the action's text (equal texts are the same action); ``no_change`` is True when
     Reflection saw no change on the screen; ``gave_up`` is the reason of a ``fail`` action;
-    ``application`` is True for an application action (one that does its whole effect at once).
+    ``application`` is True for an application action (one that does its whole effect at once);
+    ``skill_failed`` is why the subtask's own skill call failed, when it did.
     """
 
     action: str
@@ -46,6 +48,7 @@ class StepFacts:
     no_change: bool
     gave_up: str | None = None
     application: bool = False
+    skill_failed: str | None = None
 
 
 @dataclass(frozen=True)
@@ -103,6 +106,8 @@ class EscalationPolicy:
         failures = counters.consecutive_failures
         if facts.gave_up is not None:
             reason = f"the role gave up: {facts.gave_up}"
+        elif facts.skill_failed is not None and self.run.replan_on_skill_failure:
+            reason = f"its skill failed: {facts.skill_failed}"
         elif looping:
             reason = "it repeats the same action without effect"
         elif failures >= self.run.escalate_to_manager_after:

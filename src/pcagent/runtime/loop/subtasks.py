@@ -193,12 +193,14 @@ class SubtaskBook:
         failed = reflection.failed or bool(result is not None and not result.ok)
         if isinstance(action, act.Done | act.Answer | act.AskHuman) and not reflection.failed:
             failed = empty is not None
+        own_skill = isinstance(action, act.UseSkill) and subtask.skill == action.skill
         facts = StepFacts(
             action=action_text(action),
             failed=failed,
             no_change=reflection.verdict == "no_change",
             gave_up=action.reason if isinstance(action, act.Fail) else None,
             application=action is not None and action.belongs_to is not None,
+            skill_failed=result.message if own_skill and result and not result.ok else None,
         )
         counters = self.policy.count(counters_of(checkpoint), facts)
         store_counters(checkpoint, counters)
