@@ -106,6 +106,8 @@ class BrowserFill(AppAction, application=applications.BROWSER):
     kind: Literal["browser_fill"] = Field("browser_fill", description='Always "browser_fill".')
     label: str = Field(min_length=1, description="The field's label or placeholder.")
     value: str = Field(
-        max_length=10_000, description='Text to put into the field ("true" ticks a checkbox).'
+        max_length=10_000,
+        description='Text to put into the field ("true" ticks a checkbox or radio button, '
+        '"false" leaves it clear).',
     )
     submit: bool = Field(False, description="true: press Enter in the field afterwards.")

@@ -191,6 +191,8 @@ def test_files_outside_home_and_an_unreachable_browser(browser_desktop: SandboxD
     page = desktop.home / "note.html"
     page.write_text(
         "<title>Note</title><p>Kept in HOME</p><label>Agree <input type=checkbox></label>"
+        "<label>One way <input type=radio name=trip checked></label>"
+        "<label>Round trip <input type=radio name=trip></label>"
         "<a href='http://facts.local/' target='_blank'>World Facts in a new tab</a>",
         encoding="utf-8",
     )
@@ -199,6 +201,12 @@ def test_files_outside_home_and_an_unreachable_browser(browser_desktop: SandboxD
     assert local.ok and (local.output or "").startswith(f"Note\n{page.as_uri()}\n"), local.message
     ticked = desktop.execute(BrowserFill(label="agree", value="true"))
     assert ticked.ok and ticked.output == "checked", ticked.message
+    # A radio button is left clear, or cleared by ticking another of its group.
+    assert desktop.execute(BrowserFill(label="Round trip", value="unchecked")).ok
+    with pytest.raises(InvalidActionError, match="cleared by ticking another of its group"):
+        desktop.execute(BrowserFill(label="One way", value="false"))
+    assert desktop.execute(BrowserFill(label="Round trip", value="checked")).output == "checked"
+    assert desktop.execute(BrowserFill(label="One way", value="false")).output == "unchecked"
     # A link that opens a new tab: that tab is the one in front for the next action.
     assert "in a new tab is now http://facts.local/" in (
         desktop.execute(BrowserClick(text="World Facts in a new tab")).message

@@ -244,7 +244,13 @@ class BrowserInterface(Interface):
         element = element_at(page, "fields", field.index)
         if field.type in ("checkbox", "radio"):
             wanted = _ticked(action.value, field.type, name)
-            element.set_checked(wanted, timeout=ACTION_TIMEOUT_MS)
+            if wanted or field.type == "checkbox":
+                element.set_checked(wanted, timeout=ACTION_TIMEOUT_MS)
+            elif element.is_checked():
+                raise InvalidActionError(
+                    f'"{name}" is a radio button: it is cleared by ticking another of its group; '
+                    'give "true" to the one you want'
+                )
             value = "checked" if element.is_checked() else "unchecked"
             filled = value == ("checked" if wanted else "unchecked")
         elif field.type == "select":
@@ -282,16 +288,16 @@ class BrowserInterface(Interface):
 
 
 def _ticked(value: str, kind: str, name: str) -> bool:
-    """Whether a checkbox or radio button is asked to be ticked (``true``/``yes``/``checked``)."""
+    """Whether a checkbox or radio button is asked to be ticked (``true``/``yes``/``checked``)
+    or left clear (``false``...). A radio button cannot be cleared on its own, only left clear:
+    a planner that names every button of a group says which one it wants with "true" and the
+    others with "false"."""
     word = value.strip().lower()
     if word in ("true", "yes", "on", "checked", "check", "1", "x"):
         return True
-    if word in ("false", "no", "off", "unchecked", "uncheck", "0", "") and kind == "checkbox":
+    if word in ("false", "no", "off", "unchecked", "uncheck", "0", ""):
         return False
-    raise InvalidActionError(
-        f'"{name}" is a {kind}: give "true" to tick it'
-        + (' or "false" to clear it' if kind == "checkbox" else "")
-    )
+    raise InvalidActionError(f'"{name}" is a {kind}: give "true" to tick it or "false" to clear it')
 
 
 # --- pages -----------------------------------------------------------------------------------------
