@@ -72,6 +72,23 @@ def test_bench_run_refuses_bad_input_before_any_sandbox_starts(
     assert reported.exit_code == 2 and "no benchmark run yet" in reported.output
 
 
+def test_a_resumed_run_keeps_its_step_cap(
+    environment: dict[str, str], desktop_starts: list[str], tmp_path: Path
+) -> None:
+    """The rest of a benchmark run is measured as it began: a resumed run with the default
+    cap of 40 steps ran the tasks of a run begun with 15."""
+    from pcagent.bench.results import BenchStore
+
+    with BenchStore(tmp_path / "bench") as store:
+        bench = store.create("pcagent", ["pc01"], max_steps=15)
+    other = CliRunner().invoke(
+        app, ["bench", "run", "--resume", bench.bench_id, "--max-steps", "20"], env=environment
+    )
+    assert other.exit_code == 2, other.output
+    assert f"benchmark run {bench.bench_id} runs with --max-steps 15" in other.output
+    assert desktop_starts == []
+
+
 def test_resume_without_a_stored_run_is_a_clear_error(tmp_path: Path) -> None:
     result = CliRunner().invoke(
         app,

@@ -58,6 +58,9 @@ class BenchRun(BaseModel):
     #: The model given by its server's address (``--model-url``; ``model`` is then its name),
     #: kept so that ``--resume`` asks the same server. None: ``model`` is a profile name.
     model_server: ServedModel | None = None
+    #: The step cap its tasks run with, kept so that ``--resume`` runs the rest with it too.
+    #: None: not stored (a run begun before the cap was kept).
+    max_steps: int | None = None
 
 
 #: Columns added after the first release, added to older files when they are opened.
@@ -65,13 +68,15 @@ _ADDED_COLUMNS = {
     "tasks_dir": "ALTER TABLE bench_runs ADD COLUMN tasks_dir TEXT NOT NULL DEFAULT ''",
     "experience": "ALTER TABLE bench_runs ADD COLUMN experience TEXT NOT NULL DEFAULT ''",
     "model_server": "ALTER TABLE bench_runs ADD COLUMN model_server TEXT NOT NULL DEFAULT ''",
+    "max_steps": "ALTER TABLE bench_runs ADD COLUMN max_steps INTEGER",
 }
 #: The same for task results.
 _ADDED_RESULT_COLUMNS = {
     "attempts": "ALTER TABLE task_results ADD COLUMN attempts INTEGER NOT NULL DEFAULT 1",
 }
 _RUN_COLUMNS = (
-    "bench_id, created_at, agent, model, ablation, tasks, tasks_dir, experience, model_server"
+    "bench_id, created_at, agent, model, ablation, tasks, tasks_dir, experience, model_server, "
+    "max_steps"
 )
 
 
@@ -133,6 +138,7 @@ class BenchStore(Closes):
         tasks_dir: str = "",
         experience: str = "",
         model_server: ServedModel | None = None,
+        max_steps: int | None = None,
     ) -> BenchRun:
         run = BenchRun(
             bench_id=time.strftime("%Y%m%d-%H%M%S", time.gmtime()) + "-" + secrets.token_hex(2),
@@ -144,10 +150,11 @@ class BenchStore(Closes):
             tasks_dir=tasks_dir,
             experience=experience,
             model_server=model_server,
+            max_steps=max_steps,
         )
         with self._db:
             self._db.execute(
-                f"INSERT INTO bench_runs ({_RUN_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                f"INSERT INTO bench_runs ({_RUN_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     run.bench_id,
                     run.created_at,
@@ -158,6 +165,7 @@ class BenchStore(Closes):
                     tasks_dir,
                     experience,
                     model_server.model_dump_json() if model_server is not None else "",
+                    max_steps,
                 ),
             )
         return run
@@ -195,6 +203,7 @@ class BenchStore(Closes):
                 tasks_dir=r[6],
                 experience=r[7],
                 model_server=ServedModel.model_validate_json(r[8]) if r[8] else None,
+                max_steps=r[9],
             )
             for r in rows
         ]

@@ -118,6 +118,7 @@ def run(
         experience = Path(resumed.experience) if resumed.experience else experience
         tasks_dir = Path(resumed.tasks_dir) if resumed.tasks_dir else None
         tasks = resumed.tasks
+        max_steps = _resumed_step_cap(resumed, max_steps)
     if agent not in AGENTS:
         raise ConfigurationError(f"unknown agent {agent!r}; use one of: {', '.join(AGENTS)}")
     checked = check_ablation(ablation)
@@ -177,6 +178,20 @@ def _resumable(
             "--cross and --record-to"
         )
     return _stored_run(bench_id)
+
+
+def _resumed_step_cap(resumed: BenchRun, asked: int | None) -> int | None:
+    """The step cap a resumed run goes on with: the one it began with (the rest of its tasks
+    measured otherwise would not be the same measurement); ``--max-steps`` only for a run that
+    did not keep its cap."""
+    if resumed.max_steps is None:
+        return asked
+    if asked is not None and asked != resumed.max_steps:
+        raise ConfigurationError(
+            f"benchmark run {resumed.bench_id} runs with --max-steps {resumed.max_steps}; "
+            "leave out --max-steps to resume it"
+        )
+    return resumed.max_steps
 
 
 def _checked_desktops(
@@ -246,6 +261,7 @@ def _started_bench(
         model_server=served,
         tasks_dir=str(task_folder.resolve()) if task_folder is not None else "",
         experience=config.run.experience if agent == "pcagent" else "",
+        max_steps=config.run.max_steps,
     )
     return bench, chosen, f"benchmark run {bench.bench_id}: {len(chosen)} tasks, agent {agent}"
 
