@@ -166,6 +166,10 @@ class RunConfig(ConfigSection):
     #: through the screen first; once the re-plans are spent, it does. With the local 1.5B
     #: model, screen steps after a failed skill mostly clicked about until the step cap.
     replan_on_skill_failure: bool = True
+    #: Have a model read which files the instruction names (one call per instruction), and
+    #: doubt a program in which no step works on one of them: the Manager is asked again, and
+    #: a program kept with it ends the run "unverified" at best, never "finished".
+    check_named_files: bool = True
     #: ``auto``: no human; ``passive``: a role may ask the human; ``proactive``: the human
     #: approves every step. The human talks through the terminal.
     mode: InteractionMode = "auto"

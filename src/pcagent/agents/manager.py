@@ -19,6 +19,7 @@ from pcagent.agents.base import Agent, bullet_list, value_list
 from pcagent.agents.existing_files import FileCheck, missing_files
 from pcagent.agents.file_kinds import with_kind_twins
 from pcagent.agents.given_values import ungiven_literals
+from pcagent.agents.named_files import untouched_files
 from pcagent.agents.plan import Doubt, Plan, SubtaskSpec, with_doubts
 from pcagent.agents.program import Program, ProgramStep, check_program, program_plan
 from pcagent.agents.program_grammar import program_reply_type
@@ -100,6 +101,9 @@ class Manager(Agent):
     #: Whether a path names a file in the desktop's HOME (a program must not read one that is
     #: not there); None where the run cannot tell (several desktops, no local HOME).
     is_file: FileCheck | None = field(default=None, kw_only=True)
+    #: The file names an instruction writes out, read by a model (:mod:`named_files`); every
+    #: one must be worked on by some step. None: not checked.
+    names_files: Callable[[str], Sequence[str]] | None = field(default=None, kw_only=True)
     name: ClassVar[str] = "manager"
     #: The prompt lists every skill with its parameters; a backend that decodes under the
     #: grammar needs no schema text besides (it would not fit a small model's context).
@@ -233,6 +237,7 @@ class Manager(Agent):
             for s in finished
             if s.skill
         ]
+        named: Sequence[str] | None = None  # read when the first program is there to check
         problem = ""
         for attempt in range(PROGRAM_ATTEMPTS):
             result = self.ask(messages, reply_type, step)
@@ -248,6 +253,9 @@ class Manager(Agent):
             # "finished" on it, and a step that fails on it is re-planned.
             doubts: list[Doubt] = ungiven_literals(program, self.skills, given)
             doubts += one_value_for_a_list(program, self.skills)
+            if named is None:
+                named = self.names_files(instruction) if self.names_files is not None else ()
+            doubts += untouched_files(program, named, done)
             problems = self._problems(program, known, failed)
             if not problems and (not doubts or attempt == PROGRAM_ATTEMPTS - 1):
                 return PlanOutcome(with_doubts(self._plan_of(program), doubts))

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, TypeAdapter, ValidationError
@@ -88,6 +88,21 @@ def is_reference(value: object) -> bool:
         and isinstance(value.get("from"), str)
         and set(value) <= {"from", "key"}
     )
+
+
+def literal_texts(value: JsonValue) -> Iterator[str]:
+    """Every literal in a step's arguments, as text; references are step ids, not values (the
+    "12" of "s12" is no value), and true/false say nothing of what a step works on."""
+    if is_reference(value):
+        return
+    if isinstance(value, dict):
+        for item in value.values():
+            yield from literal_texts(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from literal_texts(item)
+    elif value is not None and not isinstance(value, bool):
+        yield str(value)
 
 
 def references(args: Mapping[str, JsonValue]) -> list[str]:

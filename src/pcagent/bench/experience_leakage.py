@@ -19,9 +19,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pydantic import JsonValue
-
-from pcagent.agents.program import ProgramStep, is_reference
+from pcagent.agents.program import ProgramStep, literal_texts
 from pcagent.bench.task_secrets import expected_values, file_names
 from pcagent.bench.tasks import Task, same_task_in_other_words
 from pcagent.bench.value_matching import normalise_text, parse_number
@@ -54,22 +52,7 @@ def program_texts(instruction: str, program: Sequence[ProgramStep]) -> Iterator[
     yield instruction
     for step in program:
         yield from (step.task, step.app, *step.outputs)
-        yield from _literals(step.args)
-
-
-def _literals(value: JsonValue) -> Iterator[str]:
-    """Every literal in a program step's arguments, as text; references are step ids, not
-    values (the "12" of "s12" is no value)."""
-    if is_reference(value):
-        return
-    if isinstance(value, dict):
-        for item in value.values():
-            yield from _literals(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _literals(item)
-    elif value is not None and not isinstance(value, bool):
-        yield str(value)
+        yield from literal_texts(step.args)
 
 
 def _numbers(text: str) -> set[str]:

@@ -17,6 +17,7 @@ from PIL import Image
 
 from pcagent.agents.existing_files import FileCheck
 from pcagent.agents.manager import Manager, PlanOutcome, Replanning, single_subtask_plan
+from pcagent.agents.named_files import FileNamesAgent
 from pcagent.agents.outcome_judge import JudgeAgent, Verdict
 from pcagent.agents.plan import SubtaskSpec
 from pcagent.agents.progress import ProgressAgent, ProgressInput, ProgressReport
@@ -95,6 +96,10 @@ class ManagerPlanner:
     remembers: bool = True
     #: Whether a path names a file in the desktop's HOME (None: the run cannot tell).
     is_file: FileCheck | None = None
+    #: Whether every file the instruction names must be worked on by a step (a model reads
+    #: which files it names, once per instruction; see :mod:`pcagent.agents.named_files`).
+    checks_named_files: bool = False
+    _named: dict[str, tuple[str, ...]] = field(default_factory=dict, init=False, repr=False)
 
     def _manager(self) -> Manager:
         return Manager(
@@ -105,7 +110,14 @@ class ManagerPlanner:
             memory=self.experience.similar_plans if self.remembers else None,
             environments=dict(self.environments),
             is_file=self.is_file,
+            names_files=self._named_files if self.checks_named_files else None,
         )
+
+    def _named_files(self, instruction: str) -> tuple[str, ...]:
+        if instruction not in self._named:
+            agent = FileNamesAgent(self.models.for_role(FileNamesAgent.name), self.sink)
+            self._named[instruction] = agent.named(instruction)
+        return self._named[instruction]
 
     def plan(self, instruction: str) -> PlanOutcome:
         return self._manager().plan(instruction, step=0)
@@ -375,6 +387,7 @@ def build_parts(
                 skills=SkillCatalog(()) if ablation == "no_skills" or skills is None else skills,
                 remembers=ablation != "no_memory",
                 is_file=None if desktops else home_file_check(environment),
+                checks_named_files=run.check_named_files,
             )
         ),
         assigner=FixedRoleAssigner(generalist) if single else SchedulerAssigner(models, sink, pool),

@@ -1,0 +1,132 @@
+"""The file names an instruction writes out: does the model read them, and does the check of a
+program against them leave right programs alone?
+
+For generated tasks of a seed (``--tasks SEED:COUNT``), the `named_files` role's model lists the
+file names of each instruction, and code keeps those that stand in it with an ending
+(``pcagent.agents.named_files``). A task's true names are the file names of its gold program's
+paths that the instruction writes out with their ending. Baseline: the model's list as it
+answered, before the names not in the instruction were dropped (its precision is the kept
+list's without the check). Prints JSON: the share of true names found, the precision of the
+kept and of the raw lists and their ratio, the share of gold programs the check would doubt
+(a right program doubted is a false alarm), and seconds per reading.
+
+Goal: at least 80% of the true names found, and at most 5% of the gold programs doubted.
+
+    python benchmarks/named_files.py --tasks 77:20            # qwen2.5-coder-1.5b, 2 threads
+    python benchmarks/named_files.py --json --quick           # smollm2-135m, one task
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+from pathlib import PurePosixPath
+
+from headline import add_quick_option, headline
+from pcagent.agents.named_files import FileNamesAgent, NamedFiles, kept_names, untouched_files
+from pcagent.agents.program import Program, literal_texts
+from pcagent.agents.prompting import render
+from pcagent.bench.generate import generate_tasks
+from pcagent.bench.tasks import Task
+from pcagent.config import ModelProfile, ModelsConfig, load_config
+from pcagent.models import ModelRouter
+from pcagent.models.messages import Message
+from pcagent.text import contains
+
+GOAL_FOUND, GOAL_FALSE_ALARMS = 0.8, 0.05
+
+
+def seed_and_count(text: str) -> tuple[int, int]:
+    seed, _, count = text.partition(":")
+    return int(seed), int(count)
+
+
+def true_names(task: Task) -> set[str]:
+    """The file names of the gold program's literals that the instruction writes out."""
+    names = set()
+    for step in task.program or ():
+        for text in literal_texts(step.args):
+            name = PurePosixPath(text.strip()).name
+            if PurePosixPath(name).suffix and contains(task.instruction, name):
+                names.add(name.casefold())
+    return names
+
+
+def share(part: int, whole: int) -> float | None:
+    return round(part / whole, 3) if whole else None
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tasks", type=seed_and_count, default=(77, 20))
+    parser.add_argument("--json", action="store_true", help="accepted: the output is JSON")
+    add_quick_option(parser)
+    arguments = parser.parse_args()
+    config = load_config()
+    if arguments.quick:
+        arguments.tasks = (77, 1)
+        profile = ModelProfile(pack="smollm2-135m", max_output_tokens=60, threads=1)
+        config = config.model_copy(
+            update={"models": ModelsConfig(profiles={"local": profile}, validation_retries=0)}
+        )
+    seed, count = arguments.tasks
+    tasks = [t for t in generate_tasks(count, seed) if t.program]
+    truth = found = kept_total = kept_right = raw_total = raw_right = doubted = 0
+    took: list[float] = []
+    with ModelRouter(config) as router:
+        model = router.for_role(FileNamesAgent.name)
+        for task in tasks:
+            wanted = true_names(task)
+            system, user = render("named_files", instruction=task.instruction)
+            began = time.perf_counter()
+            result = model.ask(
+                [Message.system(system), Message.user(user)], NamedFiles, role="named_files"
+            )
+            took.append(time.perf_counter() - began)
+            listed = result.value.files if result.value else []
+            raw = {PurePosixPath(name.strip()).name.casefold() for name in listed}
+            kept = {name.casefold() for name in kept_names(listed, task.instruction)}
+            truth, found = truth + len(wanted), found + len(wanted & kept)
+            kept_total, kept_right = kept_total + len(kept), kept_right + len(wanted & kept)
+            raw_total, raw_right = raw_total + len(raw), raw_right + len(wanted & raw)
+            doubted += bool(untouched_files(Program(steps=list(task.program or ())), kept))
+    found_share, alarms = share(found, truth), share(doubted, len(tasks))
+    kept_precision, raw_precision = share(kept_right, kept_total), share(raw_right, raw_total)
+    met = (
+        None
+        if found_share is None or alarms is None
+        else found_share >= GOAL_FOUND and alarms <= GOAL_FALSE_ALARMS
+    )
+    ratio = round(kept_precision / raw_precision, 2) if kept_precision and raw_precision else None
+    print(
+        json.dumps(
+            {
+                **headline(
+                    {"names_found_share": found_share, "gold_programs_doubted_share": alarms},
+                    {
+                        "names_found_share": f"at least {GOAL_FOUND}: file names the "
+                        "instruction writes out found",
+                        "gold_programs_doubted_share": f"at most {GOAL_FALSE_ALARMS}: right "
+                        "programs the check would doubt",
+                    },
+                    met,
+                    quick=arguments.quick,
+                ),
+                "model": model.info.name,
+                "tasks": len(tasks),
+                "seed": seed,
+                "true_names": truth,
+                "kept_precision": kept_precision,
+                "raw_precision_baseline": raw_precision,
+                "precision_ratio_to_baseline": ratio,
+                "seconds_per_reading_median": round(statistics.median(took), 1) if took else None,
+            },
+            indent=2,
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,107 @@
+"""Every file the instruction names must be a file the program works on.
+
+Why: a small planner leaves parts of an instruction out, or does them on another file, and each
+step it did write checks its own effect, so the run said "finished" (measured 2026-11-27 on
+tasks generated from seed 2027: "save it as reminder_card.txt" typed the line and never saved
+it; "send garden_tally.xlsx" wrote and sent ``garden_tally.txt``). Which files an instruction
+names is for a model to read: it lists them, copied as written; code keeps only names that
+stand in the instruction with an ending (a name it made up, a folder or an address is dropped)
+and checks that some step reads, writes, moves or sends a file of that name. A named file no
+step touches is a doubt: the Manager is asked again, and a program kept with it cannot end the
+run "finished".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+from typing import ClassVar
+
+from pydantic import BaseModel, Field
+
+from pcagent.agents.base import Agent, prompt_messages
+from pcagent.agents.plan import Doubt
+from pcagent.agents.program import GUI, Program, ProgramStep, literal_texts
+from pcagent.agents.prompting import render
+from pcagent.text import contains
+
+#: Most file names one instruction is taken to name.
+MAX_NAMES = 8
+
+
+class NamedFiles(BaseModel):
+    """The model's reply: the file names the instruction writes out."""
+
+    files: list[str] = Field(default_factory=list, max_length=MAX_NAMES)
+
+
+@dataclass
+class FileNamesAgent(Agent):
+    """Reads which files an instruction names; asked once per instruction. Its role's model is
+    the default profile's unless ``[models.roles]`` names one for ``named_files``."""
+
+    name: ClassVar[str] = "named_files"
+
+    def named(self, instruction: str, step: int | None = 0) -> tuple[str, ...]:
+        """The file names (with an ending) the instruction writes, as it writes them; empty
+        when the model gives none or no valid reply."""
+        system, user = render("named_files", instruction=instruction)
+        result = self.ask(prompt_messages(system, user), NamedFiles, step)
+        if result.value is None:
+            return ()
+        return kept_names(result.value.files, instruction)
+
+
+def kept_names(names: Sequence[str], instruction: str) -> tuple[str, ...]:
+    """The names a model listed that are file names standing in ``instruction``: with an
+    ending, no address; each once, without the folder a model may have put before it."""
+    kept: list[str] = []
+    for listed in names:
+        name = PurePosixPath(listed.strip().strip("\"'")).name
+        if (
+            not PurePosixPath(name).suffix
+            or "@" in name
+            or not contains(instruction, name)
+            or name.casefold() in (k.casefold() for k in kept)
+        ):
+            continue
+        kept.append(name)
+    return tuple(kept)
+
+
+def untouched_files(
+    program: Program, names: Sequence[str], finished: Sequence[ProgramStep] = ()
+) -> list[Doubt]:
+    """A doubt, on the program's last step, for each named file that no step (of the program
+    or ``finished`` before it) names in an argument, among the files of a screen step, or in a
+    screen step's task."""
+    if not names or not program.steps:
+        return []
+    texts = [text for step in (*finished, *program.steps) for text in _texts(step)]
+    last = program.steps[-1].id
+    return [
+        Doubt(
+            last,
+            f"the instruction names the file {name}, and no step reads, writes, moves or sends "
+            "it: add the step that does what it asks with that file",
+        )
+        for name in names
+        if not any(_names_file(text, name) for text in texts)
+    ]
+
+
+def _texts(step: ProgramStep) -> Iterator[str]:
+    if step.skill == GUI:
+        yield step.task
+        yield from step.files
+    yield from literal_texts(step.args)
+
+
+def _names_file(text: str, name: str) -> bool:
+    """Whether ``text`` (a path, a screen step's task, or an ending that takes every file
+    with it, such as ``move_files``' ``suffix``) names the file ``name``."""
+    written = text.strip().casefold()
+    if written.startswith(".") and written[1:].isalnum():
+        return name.casefold().endswith(written)
+    return PurePosixPath(written).name == name.casefold() or contains(text, name)

@@ -1,0 +1,130 @@
+"""Every file the instruction names must be worked on by some step: a model lists the names,
+code keeps those that stand in the instruction and checks the program against them. The real
+model's reading is measured in benchmarks/named_files.py (its quick run is in
+tests/test_benchmarks.py, smollm2)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+from tests.agents.scripted import ScriptedModels, reply
+
+from pcagent.agents.manager import PROGRAM_ATTEMPTS, Manager
+from pcagent.agents.named_files import FileNamesAgent, kept_names, untouched_files
+from pcagent.agents.program import Program, ProgramStep
+from pcagent.skills import default_catalog
+
+SAID = (
+    'Using the text editor, start a new file with the line "Crates packed: 95" and save it as '
+    "reminder_card.txt in the Documents folder, then mail it to ann@example.test."
+)
+
+
+def _program(*steps: dict[str, object]) -> Program:
+    return Program(steps=[ProgramStep.model_validate(step) for step in steps])
+
+
+def test_only_names_with_an_ending_that_stand_in_the_instruction_are_kept() -> None:
+    listed = [
+        "reminder_card.txt",
+        "REMINDER_CARD.TXT",  # the same name again
+        "report.docx",  # made up
+        "Documents/reminder_card.txt",  # with a folder: its name
+        "ann@example.test",
+        "Documents",
+        '"reminder_card.txt"',
+    ]
+    assert kept_names(listed, SAID) == ("reminder_card.txt",)
+    assert kept_names(["Documents/reminder_card.txt"], SAID) == ("reminder_card.txt",)
+
+
+def test_a_named_file_no_step_works_on_is_a_doubt_on_the_last_step() -> None:
+    typed = _program(
+        {"id": "s1", "skill": "type_in_editor", "args": {"text": "Crates packed: 95"}},
+        {"id": "s2", "skill": "send_mail", "args": {"to": ["ann@example.test"]}},
+    )
+    (doubt,) = untouched_files(typed, ["reminder_card.txt"])
+    assert doubt.step == "s2"
+    assert "names the file reminder_card.txt, and no step reads, writes" in str(doubt)
+    saved = _program(
+        {
+            "id": "s1",
+            "skill": "write_text_file",
+            "args": {"path": "Documents/Reminder_Card.txt", "text": "Crates packed: 95"},
+        }
+    )
+    assert untouched_files(saved, ["reminder_card.txt"]) == []
+    # Another kind of file of the same name is not it.
+    other = _program(
+        {"id": "s1", "skill": "write_text_file", "args": {"path": "garden_tally.txt", "text": "x"}}
+    )
+    assert untouched_files(other, ["garden_tally.xlsx"]) != []
+
+
+def test_a_finished_step_a_screen_step_or_an_ending_may_work_on_it() -> None:
+    mail = _program({"id": "s2", "skill": "send_mail", "args": {"to": ["ann@example.test"]}})
+    finished = ProgramStep.model_validate(
+        {"id": "s1", "skill": "read_text_file", "args": {"path": "Documents/notes.txt"}}
+    )
+    assert untouched_files(mail, ["notes.txt"], [finished]) == []
+    screen = _program(
+        {"id": "s1", "skill": "gui", "app": "text_editor", "task": "Save notes.txt as a copy"}
+    )
+    assert untouched_files(screen, ["notes.txt"]) == []
+    by_ending = _program(
+        {
+            "id": "s1",
+            "skill": "move_files",
+            "args": {"from_folder": "Documents", "suffix": ".txt", "into": "Documents/Old"},
+        }
+    )
+    assert untouched_files(by_ending, ["notes.txt"]) == []
+    assert untouched_files(by_ending, ["notes.docx"]) != []
+
+
+def test_the_reader_keeps_what_stands_in_the_instruction_and_survives_no_reply() -> None:
+    models = ScriptedModels(named_files=[reply(files=["reminder_card.txt", "report.docx"])])
+    reader = FileNamesAgent(models.for_role("named_files"))
+    assert reader.named(SAID) == ("reminder_card.txt",)
+    assert "Instruction: Using the text editor" in models.prompts("named_files")[0]
+    broken = ScriptedModels(named_files=["no json", "none again"])
+    assert FileNamesAgent(broken.for_role("named_files")).named(SAID) == ()
+
+
+def _reader(asked: list[str]) -> Callable[[str], tuple[str, ...]]:
+    def names(instruction: str) -> tuple[str, ...]:
+        asked.append(instruction)
+        return ("reminder_card.txt",)
+
+    return names
+
+
+def test_the_manager_is_asked_again_for_a_named_file_and_keeps_the_doubt_if_it_stays() -> None:
+    typed = {
+        "steps": [{"id": "s1", "skill": "type_in_editor", "args": {"text": "Crates packed: 95"}}]
+    }
+    saved = {
+        "steps": [
+            {
+                "id": "s1",
+                "skill": "write_text_file",
+                "args": {"path": "Documents/reminder_card.txt", "text": "Crates packed: 95"},
+            }
+        ]
+    }
+    apps = {"text_editor": "plain text files", "mail": "e-mail"}
+    for later, doubted in (([saved], False), ([typed] * (PROGRAM_ATTEMPTS - 1), True)):
+        models = ScriptedModels(manager=[json.dumps(p) for p in (typed, *later)])
+        asked: list[str] = []
+        names = _reader(asked)
+
+        manager = Manager(
+            models.for_role("manager"), apps=apps, skills=default_catalog(), names_files=names
+        )
+        outcome = manager.plan(SAID)
+        assert asked == [SAID]  # read once, though asked twice
+        again = models.backends["manager"].requests[1].messages[-1].text
+        assert "names the file reminder_card.txt" in again
+        (step,) = outcome.plan.subtasks
+        assert bool(step.doubt) is doubted, step
