@@ -76,6 +76,9 @@ def test_a_file_an_earlier_step_moved_is_read_at_its_new_place() -> None:
     assert not _missing(copy, mail("Documents/memo.txt"))
     (invented,) = _missing(mail("Documents/report.pdf"))
     assert invented.startswith("s2: 'Documents/report.pdf' is no file in HOME")
+    # The files to move must be there too (a planner moved another task's files).
+    (copied,) = _missing({**move, "args": {"files": ["Documents/packing_list.txt"], "into": "A"}})
+    assert copied.startswith("s1: 'Documents/packing_list.txt' is no file in HOME")
 
 
 def test_the_manager_is_re_asked_with_the_missing_file_and_takes_the_corrected_program() -> None:

@@ -62,6 +62,7 @@ def _moved(args: Mapping[str, Any]) -> dict[str, str]:
     apps=(APP,),
     returns="the paths now in the folder",
     gives_list=True,
+    reads=("files",),
     moves=_moved,
 )
 def move_files(context: SkillContext, parameters: MoveFiles) -> SkillResult:
