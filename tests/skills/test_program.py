@@ -177,6 +177,36 @@ def test_slots_in_a_text_take_earlier_values_and_are_checked_like_references() -
         check_program(_program(calculate), default_catalog(), APPS)
 
 
+def test_a_found_value_in_arithmetic_stands_for_the_number_it_begins_with() -> None:
+    """extract_values keeps a value as the page writes it; the calculator refused "128,455,567
+    people (as of 2024-07-01) + 4300" twice on generated tasks (seed 2027)."""
+    found = {
+        "s3": {
+            "population": "128,455,567 people (as of 2024-07-01)",
+            "price": "$1,299.00 incl. tax",
+            "date": "2024-07-01",
+            "time": "09:15",
+            "vague": "about 5",
+        }
+    }
+    filled = resolve(
+        {
+            "sum": "{s3.population} + 4300",
+            "price": "{s3.price} - 1",
+            "date": "{s3.date} + 1",
+            "time": "{s3.time} * 2",
+            "vague": "{s3.vague} + 1",
+            "text": "Population: {s3.population}",
+        },
+        found,
+    )
+    assert filled["sum"] == "128,455,567 + 4300" and filled["price"] == "1,299.00 - 1"
+    # A date, a time or a value that does not begin with a number is filled in whole.
+    assert filled["date"] == "2024-07-01 + 1" and filled["time"] == "09:15 * 2"
+    assert filled["vague"] == "about 5 + 1"
+    assert filled["text"] == "Population: 128,455,567 people (as of 2024-07-01)"
+
+
 def test_an_expression_computes_with_found_values_filled_in_as_plain_numbers() -> None:
     """The grammar lets the Manager write references into an arithmetic expression; filled in
     as the pages wrote them, they reach the calculator as numbers."""

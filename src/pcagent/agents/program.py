@@ -238,9 +238,15 @@ def _argument_problems(
     return problems
 
 
+#: What an arithmetic expression holds besides its slots.
+_ARITHMETIC = re.compile(r"[0-9+\-*/().^ ]*")
+#: The number a found value begins with, after a currency sign: "$1,299.00 incl. tax".
+_LEADING_NUMBER = re.compile(r"\s*[$€£¥]?\s*(-?\d[\d,]*(?:\.\d+)?)(?![\d.:/-])")
+
+
 def resolve(args: Mapping[str, JsonValue], values: Mapping[str, JsonValue]) -> dict[str, Any]:
     """The arguments with every reference replaced by the value it names (an object of one
-    named value, referred to whole, gives that value).
+    named value, referred to whole, gives that value; a value in arithmetic, its leading number).
 
     Raises :class:`PlanError` when a referenced value or key does not exist (yet)."""
 
@@ -262,11 +268,19 @@ def resolve(args: Mapping[str, JsonValue], values: Mapping[str, JsonValue]) -> d
         found = value_of({"from": match.group(1), "key": match.group(2) or ""})
         return found if isinstance(found, str) else json.dumps(found, ensure_ascii=False)
 
+    def as_number(match: re.Match[str]) -> str:
+        text = as_text(match)
+        number = _LEADING_NUMBER.match(text)
+        return number.group(1) if number else text
+
     def walk(value: JsonValue) -> JsonValue:
         if is_reference(value):
             return value_of(value)  # type: ignore[arg-type]
         if isinstance(value, str):
-            return SLOT.sub(as_text, value)
+            # In arithmetic ("{s3.population} + 4300"), a value found as the page writes it
+            # ("128,455,567 people (as of 2024-07-01)") stands for the number it begins with.
+            arithmetic = _ARITHMETIC.fullmatch(SLOT.sub("", value)) is not None
+            return SLOT.sub(as_number if arithmetic else as_text, value)
         if isinstance(value, dict):
             return {k: walk(v) for k, v in value.items()}
         if isinstance(value, list):
