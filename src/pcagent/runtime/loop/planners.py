@@ -1,0 +1,118 @@
+"""The planners of the step loop: the Manager (with the run's memory, its view of HOME and its
+reading of the files the instruction names), or the whole instruction as one subtask for the
+ablations without a Manager; and what a planner is given (each agent's model, the record's sink,
+the guidance of earlier runs). Chosen by :func:`pcagent.runtime.loop.parts.build_parts`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from pcagent.agents.existing_files import FileCheck
+from pcagent.agents.manager import Manager, PlanOutcome, Replanning, single_subtask_plan
+from pcagent.agents.named_files import FileNamesAgent
+from pcagent.errors import RunStateError
+from pcagent.models.structured import ChatModel, StructuredResult
+from pcagent.skills import SkillCatalog
+
+Sink = Callable[[str, StructuredResult[Any]], None]
+
+
+class AgentModels(Protocol):
+    """Gives each agent its model (``pcagent.models.ModelRouter`` is one)."""
+
+    def for_role(self, role: str) -> ChatModel: ...
+
+
+# --- planning ------------------------------------------------------------------------------------
+
+
+class Planner(Protocol):
+    """Turns the instruction into subtasks; ``can_replan`` says whether it can plan again."""
+
+    can_replan: bool
+
+    def plan(self, instruction: str) -> PlanOutcome: ...
+
+    def replan(self, replanning: Replanning, step: int) -> PlanOutcome: ...
+
+
+class ExperienceSource(Protocol):
+    """Guidance learned from earlier runs (:mod:`pcagent.experience`): what was done from a page
+    like the current one, and plans of similar instructions. "" where there is nothing."""
+
+    def guidance(self, app: str, window: str, listing: str, subtask: str) -> str: ...
+
+    def similar_plans(self, instruction: str) -> str: ...
+
+
+class NoExperience:
+    """No page graph (none chosen, or the ``no_experience`` ablation)."""
+
+    def guidance(self, app: str, window: str, listing: str, subtask: str) -> str:
+        return ""
+
+    def similar_plans(self, instruction: str) -> str:
+        return ""
+
+
+@dataclass
+class ManagerPlanner:
+    """The Manager agent; ``apps`` are the environment's applications (name -> description)."""
+
+    models: AgentModels
+    sink: Sink
+    apps: Mapping[str, str]
+    can_replan: bool = True
+    experience: ExperienceSource = field(default_factory=NoExperience)
+    #: A run across several desktops: each one's applications (see Manager.environments).
+    environments: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    #: The skills the program may call (empty: GUI tasks only, the ``no_skills`` ablation).
+    skills: SkillCatalog = field(default_factory=lambda: SkillCatalog(()))
+    #: Whether the Manager is shown programs of similar earlier tasks (``no_memory``: not).
+    remembers: bool = True
+    #: Whether a path names a file in the desktop's HOME (None: the run cannot tell).
+    is_file: FileCheck | None = None
+    #: Whether every file the instruction names must be worked on by a step (a model reads
+    #: which files it names, once per instruction; see :mod:`pcagent.agents.named_files`).
+    checks_named_files: bool = False
+    _named: dict[str, tuple[str, ...]] = field(default_factory=dict, init=False, repr=False)
+
+    def _manager(self) -> Manager:
+        return Manager(
+            self.models.for_role("manager"),
+            self.sink,
+            apps=dict(self.apps),
+            skills=self.skills,
+            memory=self.experience.similar_plans if self.remembers else None,
+            environments=dict(self.environments),
+            is_file=self.is_file,
+            names_files=self._named_files if self.checks_named_files else None,
+        )
+
+    def _named_files(self, instruction: str) -> tuple[str, ...]:
+        if instruction not in self._named:
+            agent = FileNamesAgent(self.models.for_role(FileNamesAgent.name), self.sink)
+            self._named[instruction] = agent.named(instruction)
+        return self._named[instruction]
+
+    def plan(self, instruction: str) -> PlanOutcome:
+        return self._manager().plan(instruction, step=0)
+
+    def replan(self, replanning: Replanning, step: int) -> PlanOutcome:
+        return self._manager().replan(replanning, step=step)
+
+
+@dataclass
+class SingleSubtaskPlanner:
+    """No Manager: the whole instruction is one subtask, and there is nothing to re-plan."""
+
+    can_replan: bool = False
+
+    def plan(self, instruction: str) -> PlanOutcome:
+        return PlanOutcome(single_subtask_plan(instruction))
+
+    def replan(self, *_arguments: object, **_keywords: object) -> PlanOutcome:
+        raise RunStateError("this run has no Manager to re-plan with")
