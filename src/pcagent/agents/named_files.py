@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import PurePosixPath
-from typing import ClassVar
+from typing import Annotated, ClassVar
 
 from pydantic import BaseModel, Field
 
@@ -26,14 +26,17 @@ from pcagent.agents.program import GUI, Program, ProgramStep, literal_texts
 from pcagent.agents.prompting import render
 from pcagent.text import contains
 
-#: Most file names one instruction is taken to name.
-MAX_NAMES = 8
+#: Most file names one instruction is taken to name, and the longest name (a bound of the
+#: reply's grammar: a small model that rambles stops there).
+MAX_NAMES, NAME_CHARS = 8, 120
 
 
 class NamedFiles(BaseModel):
     """The model's reply: the file names the instruction writes out."""
 
-    files: list[str] = Field(default_factory=list, max_length=MAX_NAMES)
+    files: list[Annotated[str, Field(max_length=NAME_CHARS)]] = Field(
+        default_factory=list, max_length=MAX_NAMES
+    )
 
 
 @dataclass
