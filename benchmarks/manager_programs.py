@@ -25,21 +25,17 @@ import statistics
 import time
 from pathlib import Path
 
+from generated_runs import seed_and_count, with_quick_model
 from headline import add_quick_option, headline
 from pcagent.agents.manager import Manager
 from pcagent.bench.generate import generate_tasks
-from pcagent.config import ModelProfile, ModelsConfig, load_config
+from pcagent.config import load_config
 from pcagent.env.apps import app_infos
 from pcagent.experience.loading import open_experience
 from pcagent.models import ModelRouter
 from pcagent.skills.catalog import default_catalog
 
 VARIANTS = {"baseline": False, "requests_first": True}
-
-
-def seed_and_count(text: str) -> tuple[int, int]:
-    seed, _, count = text.partition(":")
-    return int(seed), int(count)
 
 
 def main() -> None:
@@ -52,10 +48,7 @@ def main() -> None:
     config = load_config()
     if arguments.quick:
         arguments.tasks, arguments.memory = (99, 1), None
-        profile = ModelProfile(pack="smollm2-135m", max_output_tokens=80, threads=1)
-        config = config.model_copy(
-            update={"models": ModelsConfig(profiles={"local": profile}, validation_retries=0)}
-        )
+        config = with_quick_model(config, max_output_tokens=80)
     seed, count = arguments.tasks
     tasks = [t for t in generate_tasks(count, seed) if t.program]
     memory = open_experience(arguments.memory).similar_plans if arguments.memory else None

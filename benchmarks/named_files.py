@@ -24,23 +24,19 @@ import statistics
 import time
 from pathlib import PurePosixPath
 
+from generated_runs import seed_and_count, with_quick_model
 from headline import add_quick_option, headline
 from pcagent.agents.named_files import FileNamesAgent, NamedFiles, kept_names, untouched_files
 from pcagent.agents.program import Program, literal_texts
 from pcagent.agents.prompting import render
 from pcagent.bench.generate import generate_tasks
 from pcagent.bench.tasks import Task
-from pcagent.config import ModelProfile, ModelsConfig, load_config
+from pcagent.config import load_config
 from pcagent.models import ModelRouter
 from pcagent.models.messages import Message
 from pcagent.text import contains
 
 GOAL_FOUND, GOAL_FALSE_ALARMS = 0.8, 0.05
-
-
-def seed_and_count(text: str) -> tuple[int, int]:
-    seed, _, count = text.partition(":")
-    return int(seed), int(count)
 
 
 def true_names(task: Task) -> set[str]:
@@ -67,10 +63,7 @@ def main() -> None:
     config = load_config()
     if arguments.quick:
         arguments.tasks = (77, 1)
-        profile = ModelProfile(pack="smollm2-135m", max_output_tokens=60, threads=1)
-        config = config.model_copy(
-            update={"models": ModelsConfig(profiles={"local": profile}, validation_retries=0)}
-        )
+        config = with_quick_model(config, max_output_tokens=60)
     seed, count = arguments.tasks
     tasks = [t for t in generate_tasks(count, seed) if t.program]
     truth = found = kept_total = kept_right = raw_total = raw_right = doubted = 0

@@ -22,20 +22,16 @@ import json
 import statistics
 import time
 
+from generated_runs import seed_and_count, with_quick_model
 from headline import add_quick_option, headline
 from pcagent.agents.outcome_judge import JudgeAgent, step_lines
 from pcagent.agents.program import Program, program_plan
 from pcagent.bench.generate import generate_tasks
-from pcagent.config import ModelProfile, ModelsConfig, load_config
+from pcagent.config import load_config
 from pcagent.models import ModelRouter
 from pcagent.skills.catalog import default_catalog
 
 GOAL_SHARE = 0.8
-
-
-def seed_and_count(text: str) -> tuple[int, int]:
-    seed, _, count = text.partition(":")
-    return int(seed), int(count)
 
 
 def lines_of(program: Program) -> list[str]:
@@ -52,10 +48,7 @@ def main() -> None:
     config = load_config()
     if arguments.quick:
         arguments.tasks = (77, 1)
-        profile = ModelProfile(pack="smollm2-135m", max_output_tokens=200, threads=1)
-        config = config.model_copy(
-            update={"models": ModelsConfig(profiles={"local": profile}, validation_retries=0)}
-        )
+        config = with_quick_model(config, max_output_tokens=200)
     seed, count = arguments.tasks
     # Tasks of two steps or more: without its last step, such a program leaves a request undone.
     tasks = [t for t in generate_tasks(count * 3, seed) if t.program and len(t.program) >= 2]

@@ -25,6 +25,7 @@ import json
 import statistics
 import time
 
+from generated_runs import seed_and_count
 from headline import add_quick_option, headline
 from pcagent.agents.program import ProgramStep
 from pcagent.bench.generate import generate_tasks
@@ -35,11 +36,6 @@ from pcagent.experience.guide import MIN_PLAN_COSINE, Experience
 from pcagent.models.embedding_pack import DEFAULT_EMBEDDING_PACK
 
 GOAL_SHARE = 0.5
-
-
-def seed_and_count(text: str) -> tuple[int, int]:
-    seed, _, count = text.partition(":")
-    return int(seed), int(count)
 
 
 def shape(program: list[ProgramStep] | list[dict[str, object]]) -> tuple[str, ...]:
