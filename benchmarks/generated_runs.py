@@ -4,7 +4,10 @@ one (smollm2-135m, one thread, no re-asks: a check that the script works, not a 
 
 from __future__ import annotations
 
-from pcagent.config import ModelProfile, ModelsConfig, PcAgentConfig
+import argparse
+
+from headline import add_quick_option
+from pcagent.config import ModelProfile, ModelsConfig, PcAgentConfig, load_config
 
 QUICK_PACK = "smollm2-135m"
 
@@ -22,3 +25,20 @@ def with_quick_model(config: PcAgentConfig, max_output_tokens: int) -> PcAgentCo
     return config.model_copy(
         update={"models": ModelsConfig(profiles={"local": profile}, validation_retries=0)}
     )
+
+
+def parsed_with_model(
+    parser: argparse.ArgumentParser, tasks: tuple[int, int], quick_tokens: int
+) -> tuple[argparse.Namespace, PcAgentConfig]:
+    """The options every such script takes (``--tasks SEED:COUNT``, ``--json``, ``--quick``)
+    added to ``parser``, parsed, and the configuration to ask models with: with ``--quick``,
+    one task of the seed and the tiny model."""
+    parser.add_argument("--tasks", type=seed_and_count, default=tasks)
+    parser.add_argument("--json", action="store_true", help="accepted: the output is JSON")
+    add_quick_option(parser)
+    arguments = parser.parse_args()
+    config = load_config()
+    if arguments.quick:
+        arguments.tasks = (arguments.tasks[0], 1)
+        config = with_quick_model(config, quick_tokens)
+    return arguments, config

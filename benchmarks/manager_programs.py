@@ -25,11 +25,10 @@ import statistics
 import time
 from pathlib import Path
 
-from generated_runs import seed_and_count, with_quick_model
-from headline import add_quick_option, headline
+from generated_runs import parsed_with_model
+from headline import headline
 from pcagent.agents.manager import Manager
 from pcagent.bench.generate import generate_tasks
-from pcagent.config import load_config
 from pcagent.env.apps import app_infos
 from pcagent.experience.loading import open_experience
 from pcagent.models import ModelRouter
@@ -40,15 +39,10 @@ VARIANTS = {"baseline": False, "requests_first": True}
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tasks", type=seed_and_count, default=(99, 10))
     parser.add_argument("--memory", type=Path, help="program memory (pcagent experience build)")
-    parser.add_argument("--json", action="store_true", help="accepted: the output is JSON")
-    add_quick_option(parser)
-    arguments = parser.parse_args()
-    config = load_config()
+    arguments, config = parsed_with_model(parser, (99, 10), quick_tokens=80)
     if arguments.quick:
-        arguments.tasks, arguments.memory = (99, 1), None
-        config = with_quick_model(config, max_output_tokens=80)
+        arguments.memory = None
     seed, count = arguments.tasks
     tasks = [t for t in generate_tasks(count, seed) if t.program]
     memory = open_experience(arguments.memory).similar_plans if arguments.memory else None

@@ -24,14 +24,13 @@ import statistics
 import time
 from pathlib import PurePosixPath
 
-from generated_runs import seed_and_count, with_quick_model
-from headline import add_quick_option, headline
+from generated_runs import parsed_with_model
+from headline import headline
 from pcagent.agents.named_files import FileNamesAgent, NamedFiles, kept_names, untouched_files
 from pcagent.agents.program import Program, literal_texts
 from pcagent.agents.prompting import render
 from pcagent.bench.generate import generate_tasks
 from pcagent.bench.tasks import Task
-from pcagent.config import load_config
 from pcagent.models import ModelRouter
 from pcagent.models.messages import Message
 from pcagent.text import contains
@@ -56,14 +55,7 @@ def share(part: int, whole: int) -> float | None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tasks", type=seed_and_count, default=(77, 20))
-    parser.add_argument("--json", action="store_true", help="accepted: the output is JSON")
-    add_quick_option(parser)
-    arguments = parser.parse_args()
-    config = load_config()
-    if arguments.quick:
-        arguments.tasks = (77, 1)
-        config = with_quick_model(config, max_output_tokens=60)
+    arguments, config = parsed_with_model(parser, (77, 20), quick_tokens=60)
     seed, count = arguments.tasks
     tasks = [t for t in generate_tasks(count, seed) if t.program]
     truth = found = kept_total = kept_right = raw_total = raw_right = doubted = 0

@@ -22,12 +22,11 @@ import json
 import statistics
 import time
 
-from generated_runs import seed_and_count, with_quick_model
-from headline import add_quick_option, headline
+from generated_runs import parsed_with_model
+from headline import headline
 from pcagent.agents.outcome_judge import JudgeAgent, step_lines
 from pcagent.agents.program import Program, program_plan
 from pcagent.bench.generate import generate_tasks
-from pcagent.config import load_config
 from pcagent.models import ModelRouter
 from pcagent.skills.catalog import default_catalog
 
@@ -41,14 +40,7 @@ def lines_of(program: Program) -> list[str]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tasks", type=seed_and_count, default=(77, 20))
-    parser.add_argument("--json", action="store_true", help="accepted: the output is JSON")
-    add_quick_option(parser)
-    arguments = parser.parse_args()
-    config = load_config()
-    if arguments.quick:
-        arguments.tasks = (77, 1)
-        config = with_quick_model(config, max_output_tokens=200)
+    arguments, config = parsed_with_model(parser, (77, 20), quick_tokens=200)
     seed, count = arguments.tasks
     # Tasks of two steps or more: without its last step, such a program leaves a request undone.
     tasks = [t for t in generate_tasks(count * 3, seed) if t.program and len(t.program) >= 2]
