@@ -114,3 +114,9 @@ def same_date_written(value: str, text: str) -> bool:
     stripped = value.strip(" .,")
     whole = any(form.fullmatch(stripped) for form in _FORMS)
     return whole and date in dates_in(text)
+
+
+#: The characters of arithmetic as the calculator takes it (digits, operators, parentheses,
+#: a power sign, spaces): the calculator's parameter and the filling of found values into an
+#: expression agree on what an expression is.
+ARITHMETIC_CHARACTERS = r"[0-9+\-*/().^ ]"

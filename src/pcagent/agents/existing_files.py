@@ -13,9 +13,8 @@ new folder attached it from the old one.
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import PurePosixPath
 
-from pcagent.agents.program import GUI, Program, is_reference
+from pcagent.agents.program import GUI, Program, is_reference, written_path
 from pcagent.skills import SkillCatalog
 
 #: Whether a path (as a program writes it: relative to HOME, or ``~/...``) names a file there.
@@ -47,13 +46,13 @@ def missing_files(program: Program, catalog: SkillCatalog, is_file: FileCheck) -
                 )
         written.update(map(_plain, one.written_files(literal)))
         for old, new in one.moved_files(literal).items():
-            moved[_plain(old)] = (_plain(new), step.id)
-            written.discard(_plain(old))
-            written.add(_plain(new))
-            moved.pop(_plain(new), None)
+            gone, there = _plain(old), _plain(new)
+            moved[gone] = (there, step.id)
+            moved.pop(there, None)
+            written.discard(gone)
+            written.add(there)
     return problems
 
 
 def _plain(path: str) -> str:
-    """A path as programs write it, one way: ``~/Documents/a.txt`` is ``Documents/a.txt``."""
-    return str(PurePosixPath(path.strip().removeprefix("~/")))
+    return str(written_path(path))

@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from pathlib import PurePosixPath
 
 from pcagent.agents.plan import Doubt
-from pcagent.agents.program import SLOT, Program
+from pcagent.agents.program import SLOT, Program, written_path
 from pcagent.skills import SkillCatalog
 from pcagent.text import contains, shortened
 
@@ -98,7 +98,7 @@ def _file_problem(path: str, given: Sequence[str]) -> str:
     population.xlsx" is named by "save it as population"), and where they write it with an
     ending, with that ending: a planner that picks the text file's reader for "test_doc3.docx"
     reads "test_doc3.txt", a file that is not there."""
-    file = PurePosixPath(path.strip().removeprefix("~/"))
+    file = written_path(path)
     stem = file.stem.casefold()
     if not stem:
         return ""
@@ -161,7 +161,7 @@ def ungiven_literals(program: Program, catalog: SkillCatalog, given: Sequence[st
                 if not isinstance(item, str):
                     continue  # a reference: found by an earlier step
                 if holds == "folder":
-                    folder = PurePosixPath(item.strip().removeprefix("~/"))
+                    folder = written_path(item)
                     problem = "" if SLOT.search(item) else _folder_problem(folder, given)
                     if problem:
                         problems.append(Doubt(step.id, f"{name}={item!r}: {problem}"))

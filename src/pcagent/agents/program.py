@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator, Mapping, Sequence
+from pathlib import PurePosixPath
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, TypeAdapter, ValidationError
@@ -25,6 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue, TypeAdapter, Valid
 from pcagent.agents.plan import Plan, SubtaskSpec
 from pcagent.errors import PlanError
 from pcagent.skills import SkillCatalog
+from pcagent.text import ARITHMETIC_CHARACTERS
 
 #: The pseudo-skill of a step the Decision loop does through the GUI.
 GUI = "gui"
@@ -88,6 +90,12 @@ def is_reference(value: object) -> bool:
         and isinstance(value.get("from"), str)
         and set(value) <= {"from", "key"}
     )
+
+
+def written_path(path: str) -> PurePosixPath:
+    """A path as a program writes it, one way: ``~/Documents/a.txt`` is ``Documents/a.txt``
+    (both name the same file of HOME, and the checks of a program compare them)."""
+    return PurePosixPath(path.strip().removeprefix("~/"))
 
 
 def literal_texts(value: JsonValue) -> Iterator[str]:
@@ -239,7 +247,7 @@ def _argument_problems(
 
 
 #: What an arithmetic expression holds besides its slots.
-_ARITHMETIC = re.compile(r"[0-9+\-*/().^ ]*")
+_ARITHMETIC = re.compile(f"{ARITHMETIC_CHARACTERS}*")
 #: The number a found value begins with, after a currency sign: "$1,299.00 incl. tax".
 _LEADING_NUMBER = re.compile(r"\s*[$€£¥]?\s*(-?\d[\d,]*(?:\.\d+)?)(?![\d.:/-])")
 

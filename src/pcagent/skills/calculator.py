@@ -10,20 +10,23 @@ from pcagent.app_actions import CalculatorEvaluate
 from pcagent.applications import CALCULATOR
 from pcagent.skills.base import SkillContext, SkillParameters, SkillResult, skill
 from pcagent.skills.common import do
+from pcagent.text import ARITHMETIC_CHARACTERS
 
 #: Written in found values and left out of arithmetic: currency signs, thousands separators.
 _DECORATION = re.compile(r"[$€£¥]|(?<=\d),(?=\d{3}(?!\d))")
 _SIGNS = str.maketrans({"−": "-", "×": "*", "÷": "/"})
 #: What the Manager's grammar lets it write: the arithmetic, or references to values earlier
 #: steps found ("{s2.price} - {s3.price}"), filled in before the expression is checked.
-_WITH_REFERENCES = r"^([0-9+\-*/().^ ]|\{s[0-9]{1,2}(\.[a-z][a-z0-9_]{0,39})?\}){1,200}$"
+_WITH_REFERENCES = (
+    rf"^({ARITHMETIC_CHARACTERS}|\{{s[0-9]{{1,2}}(\.[a-z][a-z0-9_]{{0,39}})?\}}){{1,200}}$"
+)
 
 
 class Calculate(SkillParameters):
     expression: str = Field(
         min_length=1,
         max_length=200,
-        pattern=r"^[0-9+\-*/().^ ]{1,200}$",
+        pattern=rf"^{ARITHMETIC_CHARACTERS}{{1,200}}$",
         description='Arithmetic with numbers, e.g. "(12 + 7) * 3", or with values earlier '
         'steps found, e.g. "{s2.price} - {s3.price}".',
         json_schema_extra={"pattern": _WITH_REFERENCES, "given": "numbers"},
