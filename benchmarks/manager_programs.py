@@ -27,7 +27,7 @@ from pathlib import Path
 
 from generated_runs import parsed_with_model
 from headline import headline
-from pcagent.agents.manager import Manager
+from pcagent.agents.manager import PROGRAM_ATTEMPTS, Manager
 from pcagent.bench.generate import generate_tasks
 from pcagent.env.apps import app_infos
 from pcagent.experience.loading import open_experience
@@ -57,6 +57,9 @@ def main() -> None:
                 skills=default_catalog(),
                 memory=memory,
                 lists_requests=lists_requests,
+                # --quick checks that the script runs: one ask each (smollm2's re-asks are
+                # 20-40 s prompts that only make the check slower).
+                program_attempts=1 if arguments.quick else PROGRAM_ATTEMPTS,
             )
             usable = fitting = 0
             took: list[float] = []

@@ -170,6 +170,11 @@ class RunConfig(ConfigSection):
     #: doubt a program in which no step works on one of them: the Manager is asked again, and
     #: a program kept with it ends the run "unverified" at best, never "finished".
     check_named_files: bool = True
+    #: Programs the Manager is asked for, each re-ask naming the last one's problems and
+    #: doubts, before the instruction becomes one GUI task (problems) or the last program is
+    #: kept with its doubts (so the run cannot end "finished" on them). A small model often
+    #: fixes one problem per ask; each ask is one Manager call.
+    program_attempts: int = Field(default=3, ge=1, le=10)
     #: ``auto``: no human; ``passive``: a role may ask the human; ``proactive``: the human
     #: approves every step. The human talks through the terminal.
     mode: InteractionMode = "auto"

@@ -48,6 +48,41 @@ def test_waits_that_never_happen_say_which_windows_there_were() -> None:
         run_step(never, ReferenceStep(wait_for="Write:"), timeout=0.2)  # type: ignore[arg-type]
 
 
+class Focusing(Windows):
+    """A window list whose last window takes the focus after ``focus_after`` looks."""
+
+    def __init__(self, titles_over_time: list[list[str]], focus_after: int | None) -> None:
+        super().__init__(titles_over_time)
+        self.focus_after = focus_after
+
+    def observe(self) -> Observation:
+        looked = super().observe()
+        focused = self.focus_after is not None and self.looks > self.focus_after
+        return Observation(
+            looked.screenshot,
+            [],
+            looked.windows,
+            looked.windows[-1] if focused else None,
+            looked.timestamp,
+        )
+
+
+def test_wait_for_goes_on_once_the_new_window_has_the_focus() -> None:
+    environment = Focusing([["Clocks"], ["Clocks", "Add a New World Clock"]], focus_after=4)
+    assert run_step(environment, ReferenceStep(wait_for="Add a New"), timeout=5) is None  # type: ignore[arg-type]
+    assert environment.looks == 5  # appeared at the 2nd look, focused at the 5th
+
+
+def test_a_window_that_never_takes_the_focus_is_waited_for_only_a_while(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr("pcagent.bench.reference.FOCUS_SETTLE", 0.5)
+    environment = Focusing([["Editor", "Notification"]], focus_after=None)
+    started = time.monotonic()
+    assert run_step(environment, ReferenceStep(wait_for="Notification"), timeout=5) is None  # type: ignore[arg-type]
+    assert 0.4 < time.monotonic() - started < 2
+
+
 class Pressing(Windows):
     """A window list that also records the actions it is asked to execute."""
 

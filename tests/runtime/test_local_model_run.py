@@ -34,14 +34,16 @@ def test_smollm2_drives_the_loop_until_the_step_cap(
 ) -> None:
     base = load_config(environ={})
     install_pack("smollm2-135m", base.models_dir, report=print)
-    # Short replies and no re-asks keep the smoke run near a minute: smollm2 fills whatever
+    # Short replies, no re-asks and one program asked for keep the smoke run near a minute: smollm2 fills whatever
     # output budget it gets. The pack is named: unnamed, the best installed pack would answer.
     models = ModelsConfig(
         profiles={"local": ModelProfile(max_output_tokens=200, pack="smollm2-135m")},
         validation_retries=0,
     )
     config = PcAgentConfig(
-        data_dir=base.data_dir, models=models, run=RunConfig(max_steps=1, listing_limit=15)
+        data_dir=base.data_dir,
+        models=models,
+        run=RunConfig(max_steps=1, listing_limit=15, program_attempts=1),
     )
     desktop.open_app("calculator")
     events = io.StringIO()

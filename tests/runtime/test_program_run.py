@@ -125,6 +125,19 @@ def test_an_unusable_program_is_recorded_with_its_problem(tmp_path: Path) -> Non
     assert "programs were unusable" in shown.output and "teleport" in shown.output
 
 
+def test_program_attempts_bounds_the_manager_s_asks(tmp_path: Path) -> None:
+    """``[run] program_attempts = 1``: an unusable program is not asked again (the Manager's
+    script holds one reply; a second ask would find it empty and fail the run's plan)."""
+    unusable = json.dumps({"steps": [{"id": "s1", "skill": "teleport", "args": {}}]})
+    give_up = scripts.decision({"kind": "fail", "reason": "nothing to do"})
+    models = scripts.usual_models(ScriptedBackend([give_up]), unusable)
+    models.backends["manager"] = ScriptedBackend([unusable])
+    store, outcome, _home = _start(tmp_path, models, "whatever", max_steps=1, program_attempts=1)
+    (plan,) = [r.event for r in store.events(outcome.run_id) if r.event.kind == "plan"]
+    assert plan.fallback and "teleport" in plan.problem
+    assert [c.agent for c in store.calls(outcome.run_id)].count("manager") == 1
+
+
 def test_a_program_kept_with_a_doubt_ends_unverified_though_each_step_checked(
     tmp_path: Path,
 ) -> None:

@@ -104,6 +104,8 @@ class Manager(Agent):
     #: The file names an instruction writes out, read by a model (:mod:`named_files`); every
     #: one must be worked on by some step. None: not checked.
     names_files: Callable[[str], Sequence[str]] | None = field(default=None, kw_only=True)
+    #: Programs asked for before giving up on a usable one (see :data:`PROGRAM_ATTEMPTS`).
+    program_attempts: int = field(default=PROGRAM_ATTEMPTS, kw_only=True)
     name: ClassVar[str] = "manager"
     #: The prompt lists every skill with its parameters; a backend that decodes under the
     #: grammar needs no schema text besides (it would not fit a small model's context).
@@ -239,7 +241,7 @@ class Manager(Agent):
         ]
         named: Sequence[str] | None = None  # read when the first program is there to check
         problem = ""
-        for attempt in range(PROGRAM_ATTEMPTS):
+        for attempt in range(self.program_attempts):
             result = self.ask(messages, reply_type, step)
             if result.value is None:
                 problem = result.failure.message if result.failure else "no reply"
@@ -257,7 +259,7 @@ class Manager(Agent):
                 named = self.names_files(instruction) if self.names_files is not None else ()
             doubts += untouched_files(program, named, done)
             problems = self._problems(program, known, failed)
-            if not problems and (not doubts or attempt == PROGRAM_ATTEMPTS - 1):
+            if not problems and (not doubts or attempt == self.program_attempts - 1):
                 return PlanOutcome(with_doubts(self._plan_of(program), doubts))
             # Every problem at once, the doubts with the errors: told only of a wrong kind
             # of file, a small model fixes the ending and keeps the file it copied.

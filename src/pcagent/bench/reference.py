@@ -42,15 +42,33 @@ def _find_click(environment: Environment, name: str, role: str | None, timeout: 
 def _wait_for_window(
     environment: Environment, text: str, timeout: float, *, present: bool = True
 ) -> None:
-    """Until a window's title contains ``text`` (``present``), or until none does."""
+    """Until a window's title contains ``text`` (``present``), or until none does.
+
+    A window that appeared is then given up to :data:`FOCUS_SETTLE` seconds to take the focus:
+    a dialog is mapped before the window manager focuses it, and keys typed in between go to
+    the window below (measured: a city typed into the Clocks main window under load).
+    """
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if any(text in w.title for w in environment.observe().windows) == present:
+            if present:
+                _wait_for_focus(environment, text, FOCUS_SETTLE)
             return
         time.sleep(0.2)
     titles = [w.title for w in environment.observe().windows]
     what = "appeared" if present else "closed"
     raise ReferenceSolutionError(f"no window titled like {text!r} {what}; windows: {titles}")
+
+
+def _wait_for_focus(environment: Environment, text: str, settle: float) -> None:
+    """Until the focused window's title contains ``text``, for at most ``settle`` seconds; a
+    window that never takes the focus (a panel, a notification) is not an error."""
+    deadline = time.monotonic() + settle
+    while time.monotonic() < deadline:
+        focused = environment.observe().focused_window
+        if focused is not None and text in focused.title:
+            return
+        time.sleep(0.2)
 
 
 def _still_open(environment: Environment, text: str, settle: float) -> bool:
@@ -72,6 +90,8 @@ STEP_TIMEOUT = 30.0
 #: How long an ``if_open`` step watches its window before deciding it stays open (every such
 #: step costs this much when the window does stay).
 IF_OPEN_SETTLE = 3.5
+#: How long a window that appeared is given to take the focus before the next step goes on.
+FOCUS_SETTLE = 3.0
 
 
 def run_step(

@@ -11,7 +11,13 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from pcagent.agents.existing_files import FileCheck
-from pcagent.agents.manager import Manager, PlanOutcome, Replanning, single_subtask_plan
+from pcagent.agents.manager import (
+    PROGRAM_ATTEMPTS,
+    Manager,
+    PlanOutcome,
+    Replanning,
+    single_subtask_plan,
+)
 from pcagent.agents.named_files import FileNamesAgent
 from pcagent.errors import RunStateError
 from pcagent.models.structured import ChatModel, StructuredResult
@@ -78,6 +84,8 @@ class ManagerPlanner:
     #: Whether every file the instruction names must be worked on by a step (a model reads
     #: which files it names, once per instruction; see :mod:`pcagent.agents.named_files`).
     checks_named_files: bool = False
+    #: Programs asked for per plan or re-plan (see Manager.program_attempts).
+    program_attempts: int = PROGRAM_ATTEMPTS
     _named: dict[str, tuple[str, ...]] = field(default_factory=dict, init=False, repr=False)
 
     def _manager(self) -> Manager:
@@ -90,6 +98,7 @@ class ManagerPlanner:
             environments=dict(self.environments),
             is_file=self.is_file,
             names_files=self._named_files if self.checks_named_files else None,
+            program_attempts=self.program_attempts,
         )
 
     def _named_files(self, instruction: str) -> tuple[str, ...]:
