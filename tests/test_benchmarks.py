@@ -85,6 +85,13 @@ def test_named_files_quick() -> None:
     assert report["true_names"] >= 0 and report["figure"]["gold_programs_doubted_share"] in (0, 1)
 
 
+def test_named_apps_quick() -> None:
+    report = run_quick("named_apps.py")
+    assert report["tasks"] == 1 and report["model"] == "local:smollm2-135m"
+    assert report["figure"]["gold_programs_doubted_share"] in (0, 1)
+    assert report["kept_picks"] >= 0
+
+
 def test_manager_programs_quick() -> None:
     report = run_quick("manager_programs.py")
     assert report["tasks"] == 1 and report["model"] == "local:smollm2-135m"

@@ -170,6 +170,10 @@ class RunConfig(ConfigSection):
     #: doubt a program in which no step works on one of them: the Manager is asked again, and
     #: a program kept with it ends the run "unverified" at best, never "finished".
     check_named_files: bool = True
+    #: Have a model read which applications the instruction asks for, with its words for each
+    #: (one call per instruction), and doubt a program in which no step uses one of them, as
+    #: for ``check_named_files``. Not on runs across several desktops.
+    check_named_apps: bool = True
     #: Programs the Manager is asked for, each re-ask naming the last one's problems and
     #: doubts, before the instruction becomes one GUI task (problems) or the last program is
     #: kept with its doubts (so the run cannot end "finished" on them). A small model often

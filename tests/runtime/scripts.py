@@ -142,6 +142,13 @@ class Repeating(ScriptedBackend):
         return super().complete(request)
 
 
+#: The readings of the instruction the Manager's checks ask for, and their empty reply.
+_READINGS: dict[str, dict[str, list[str]]] = {
+    "named_files": {"files": []},
+    "named_apps": {"apps": []},
+}
+
+
 class Models:
     """AgentModels for tests: fixed queues or repeating responders per role."""
 
@@ -149,9 +156,10 @@ class Models:
         self.backends = backends
 
     def for_role(self, role: str) -> StructuredChatModel:
-        if role == "named_files" and role not in self.backends:
-            # Unless a test scripts it, the reading of the instruction finds no file names.
-            self.backends[role] = Repeating(lambda _request: json.dumps({"files": []}))
+        if role in _READINGS and role not in self.backends:
+            # Unless a test scripts it, the reading of the instruction finds nothing named.
+            empty = json.dumps(_READINGS[role])
+            self.backends[role] = Repeating(lambda _request: empty)
         if role not in self.backends:
             raise AssertionError(f"the test gave no script for the {role!r} agent")
         return StructuredChatModel(self.backends[role], validation_retries=1)

@@ -164,6 +164,29 @@ def test_a_program_kept_with_a_doubt_ends_unverified_though_each_step_checked(
     assert "kept with a doubt: path='notes.txt'" in shown.output, shown.output
 
 
+def test_an_application_asked_for_and_never_used_leaves_the_run_unverified(
+    tmp_path: Path,
+) -> None:
+    """The reading of the instruction says it asks for the text editor; each program the
+    Manager writes works the time out without it: the Manager is asked again with why, and the
+    program kept runs, checks its step, and the run is not "finished"."""
+    said = "With the text editor, tell me the time an hour before 10:15"
+    shifted = json.dumps(
+        {"steps": [{"id": "s1", "skill": "shift_time", "args": {"time": "10:15", "hours": -1}}]}
+    )
+    models = scripts.usual_models(ScriptedBackend([]), shifted)
+    models.backends["manager"] = ScriptedBackend([shifted] * PROGRAM_ATTEMPTS)
+    picked = {"apps": [{"app": "text_editor", "words": "With the text editor"}]}
+    models.backends["named_apps"] = scripts.Repeating(lambda _request: json.dumps(picked))
+    store, outcome, _home = _start(tmp_path, models, said, max_steps=3)
+    assert outcome.status == "unverified", outcome.summary
+    assert 'asks for the text_editor ("With the text editor")' in outcome.summary
+    again = models.backends["manager"].requests[1].messages[-1].text
+    assert "no step uses it" in again
+    assert store.steps(outcome.run_id)[-1].state.values == {"s1": "09:15"}
+    assert [c.agent for c in store.calls(outcome.run_id)].count("named_apps") == 1
+
+
 def test_the_whole_instruction_as_one_gui_step_ends_unverified_at_best(tmp_path: Path) -> None:
     """No usable program: the one GUI step's ``done`` follows a checked save, which shows that
     save, not that the instruction was done."""

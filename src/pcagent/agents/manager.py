@@ -19,6 +19,7 @@ from pcagent.agents.base import Agent, bullet_list, value_list
 from pcagent.agents.existing_files import FileCheck, missing_files
 from pcagent.agents.file_kinds import with_kind_twins
 from pcagent.agents.given_values import ungiven_literals
+from pcagent.agents.named_apps import AskedApp, unused_apps
 from pcagent.agents.named_files import untouched_files
 from pcagent.agents.plan import Doubt, Plan, SubtaskSpec, with_doubts
 from pcagent.agents.program import Program, ProgramStep, check_program, program_plan
@@ -104,6 +105,9 @@ class Manager(Agent):
     #: The file names an instruction writes out, read by a model (:mod:`named_files`); every
     #: one must be worked on by some step. None: not checked.
     names_files: Callable[[str], Sequence[str]] | None = field(default=None, kw_only=True)
+    #: The applications an instruction asks for, read by a model (:mod:`named_apps`); every
+    #: one must be used by some step. None: not checked.
+    asks_apps: Callable[[str], Sequence[AskedApp]] | None = field(default=None, kw_only=True)
     #: Programs asked for before giving up on a usable one (see :data:`PROGRAM_ATTEMPTS`).
     program_attempts: int = field(default=PROGRAM_ATTEMPTS, kw_only=True)
     name: ClassVar[str] = "manager"
@@ -240,6 +244,8 @@ class Manager(Agent):
             if s.skill
         ]
         named: Sequence[str] | None = None  # read when the first program is there to check
+        wanted: Sequence[AskedApp] | None = None  # likewise
+        used_before = {s.app for s in finished if s.app}
         problem = ""
         for attempt in range(self.program_attempts):
             result = self.ask(messages, reply_type, step)
@@ -258,6 +264,9 @@ class Manager(Agent):
             if named is None:
                 named = self.names_files(instruction) if self.names_files is not None else ()
             doubts += untouched_files(program, named, done)
+            if wanted is None:
+                wanted = self.asks_apps(instruction) if self.asks_apps is not None else ()
+            doubts += unused_apps(program, wanted, self.skills, used_before)
             problems = self._problems(program, known, failed)
             if not problems and (not doubts or attempt == self.program_attempts - 1):
                 return PlanOutcome(with_doubts(self._plan_of(program), doubts))

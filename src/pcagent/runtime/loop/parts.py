@@ -292,6 +292,7 @@ def build_parts(
                 remembers=ablation != "no_memory",
                 is_file=None if desktops else home_file_check(environment),
                 checks_named_files=run.check_named_files,
+                checks_named_apps=run.check_named_apps and not desktops,
                 program_attempts=run.program_attempts,
             )
         ),

@@ -18,6 +18,7 @@ from pcagent.agents.manager import (
     Replanning,
     single_subtask_plan,
 )
+from pcagent.agents.named_apps import AppNamesAgent, AskedApp
 from pcagent.agents.named_files import FileNamesAgent
 from pcagent.errors import RunStateError
 from pcagent.models.structured import ChatModel, StructuredResult
@@ -84,9 +85,13 @@ class ManagerPlanner:
     #: Whether every file the instruction names must be worked on by a step (a model reads
     #: which files it names, once per instruction; see :mod:`pcagent.agents.named_files`).
     checks_named_files: bool = False
+    #: Whether every application the instruction asks for must be used by a step (a model
+    #: reads which, once per instruction; see :mod:`pcagent.agents.named_apps`).
+    checks_named_apps: bool = False
     #: Programs asked for per plan or re-plan (see Manager.program_attempts).
     program_attempts: int = PROGRAM_ATTEMPTS
     _named: dict[str, tuple[str, ...]] = field(default_factory=dict, init=False, repr=False)
+    _asked: dict[str, tuple[AskedApp, ...]] = field(default_factory=dict, init=False, repr=False)
 
     def _manager(self) -> Manager:
         return Manager(
@@ -98,6 +103,7 @@ class ManagerPlanner:
             environments=dict(self.environments),
             is_file=self.is_file,
             names_files=self._named_files if self.checks_named_files else None,
+            asks_apps=self._named_apps if self.checks_named_apps else None,
             program_attempts=self.program_attempts,
         )
 
@@ -106,6 +112,12 @@ class ManagerPlanner:
             agent = FileNamesAgent(self.models.for_role(FileNamesAgent.name), self.sink)
             self._named[instruction] = agent.named(instruction)
         return self._named[instruction]
+
+    def _named_apps(self, instruction: str) -> tuple[AskedApp, ...]:
+        if instruction not in self._asked:
+            agent = AppNamesAgent(self.models.for_role(AppNamesAgent.name), self.sink)
+            self._asked[instruction] = agent.asked(instruction, self.apps)
+        return self._asked[instruction]
 
     def plan(self, instruction: str) -> PlanOutcome:
         return self._manager().plan(instruction, step=0)

@@ -1,0 +1,128 @@
+"""The applications an instruction asks for: does the model read them, does the check of a
+program against them leave right programs alone, and does it catch a program that leaves one out?
+
+For generated tasks of a seed (``--tasks SEED:COUNT``), the `named_apps` role's model picks the
+applications each instruction asks for, with the words that ask, and code keeps the picks whose
+words stand in it (``pcagent.agents.named_apps``). A task's applications are those its gold
+program uses (a skill of one, or a screen step in one). Prints JSON: the share of gold programs
+the check would doubt (a right program doubted is a false alarm), the share of gold programs of
+two or more applications caught when every step of their last application is left out, the
+precision of the kept picks and of the model's raw picks (baseline) and their ratio, and
+seconds per reading.
+
+Goal: at most 5% of the gold programs doubted, at least half of the programs left short caught.
+
+    python benchmarks/named_apps.py --tasks 77:20             # qwen2.5-coder-1.5b, 2 threads
+    python benchmarks/named_apps.py --json --quick            # smollm2-135m, one task
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+
+from generated_runs import parsed_with_model
+from headline import headline
+from pcagent.agents.named_apps import AppNamesAgent, kept_apps, unused_apps
+from pcagent.agents.program import GUI, Program, ProgramStep
+from pcagent.bench.generate import generate_tasks
+from pcagent.env.apps import app_infos
+from pcagent.models import ModelRouter
+from pcagent.skills import SkillCatalog, default_catalog
+
+GOAL_FALSE_ALARMS, GOAL_CAUGHT = 0.05, 0.5
+
+
+def apps_of(step: ProgramStep, skills: SkillCatalog) -> tuple[str, ...]:
+    if step.skill == GUI:
+        return (step.app,) if step.app else ()
+    return skills.get(step.skill).apps if step.skill in skills else ()
+
+
+def left_short(steps: list[ProgramStep], skills: SkillCatalog) -> Program | None:
+    """The program without every step of the last application it uses; None when it uses
+    fewer than two (nothing would be left to check)."""
+    used = [app for step in steps for app in apps_of(step, skills)]
+    if len(set(used)) < 2:
+        return None
+    last = used[-1]
+    kept = [step for step in steps if last not in apps_of(step, skills)]
+    return Program(steps=kept) if kept else None
+
+
+def share(part: int, whole: int) -> float | None:
+    return round(part / whole, 3) if whole else None
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    arguments, config = parsed_with_model(parser, (77, 20), quick_tokens=60)
+    seed, count = arguments.tasks
+    tasks = [t for t in generate_tasks(count, seed) if t.program]
+    skills = default_catalog()
+    apps = {app.name: app.description for app in app_infos()}
+    doubted = shortened = caught = kept_total = kept_right = raw_total = raw_right = 0
+    took: list[float] = []
+    with ModelRouter(config) as router:
+        model = router.for_role(AppNamesAgent.name)
+        reader = AppNamesAgent(model)
+        for task in tasks:
+            steps = list(task.program or ())
+            gold_apps = {app for step in steps for app in apps_of(step, skills)}
+            began = time.perf_counter()
+            raw = reader.read(task.instruction, apps)
+            took.append(time.perf_counter() - began)
+            kept = kept_apps(raw, task.instruction, apps)
+            raw_total += len(raw)
+            raw_right += sum(pick.app in gold_apps for pick in raw)
+            kept_total += len(kept)
+            kept_right += sum(pick.app in gold_apps for pick in kept)
+            doubted += bool(unused_apps(Program(steps=steps), kept, skills))
+            short = left_short(steps, skills)
+            if short is not None:
+                shortened += 1
+                caught += bool(unused_apps(short, kept, skills))
+    alarms, caught_share = share(doubted, len(tasks)), share(caught, shortened)
+    kept_precision, raw_precision = share(kept_right, kept_total), share(raw_right, raw_total)
+    met = (
+        None
+        if alarms is None or caught_share is None
+        else alarms <= GOAL_FALSE_ALARMS and caught_share >= GOAL_CAUGHT
+    )
+    ratio = round(kept_precision / raw_precision, 2) if kept_precision and raw_precision else None
+    print(
+        json.dumps(
+            {
+                **headline(
+                    {
+                        "gold_programs_doubted_share": alarms,
+                        "short_programs_caught_share": caught_share,
+                    },
+                    {
+                        "gold_programs_doubted_share": f"at most {GOAL_FALSE_ALARMS}: right "
+                        "programs the check would doubt",
+                        "short_programs_caught_share": f"at least {GOAL_CAUGHT}: programs "
+                        "without their last application's steps doubted",
+                    },
+                    met,
+                    quick=arguments.quick,
+                ),
+                "model": model.info.name,
+                "tasks": len(tasks),
+                "seed": seed,
+                "programs_left_short": shortened,
+                "kept_picks": kept_total,
+                "kept_precision": kept_precision,
+                "raw_precision_baseline": raw_precision,
+                "precision_ratio_to_baseline": ratio,
+                "seconds_per_reading_median": round(statistics.median(took), 1) if took else None,
+            },
+            indent=2,
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()

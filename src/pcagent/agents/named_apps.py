@@ -1,0 +1,151 @@
+"""Every application the instruction asks for must be used by some step.
+
+Why: a small planner reaches the result by another way than the one asked, each step it wrote
+checks its own effect, and the run said "finished" (measured 2026-11-27: "a new spreadsheet ...
+cell A1" written as a document by four generated tasks of seed 2027; "use Galculator to count
+the days" counted them with made-up numbers and no calculator in pc23). Which applications an
+instruction asks for is for a model to read: it picks each from the desktop's applications and
+copies the words that ask for it; code keeps only picks whose words stand in the instruction
+(an application the model supposes is needed, with no words to show for it, is dropped) and
+checks that some step uses each: a skill of that application, or a screen step in it. An
+application asked for that no step uses is a doubt: the Manager is asked again, and a program
+kept with it cannot end the run "finished".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Annotated, ClassVar, Literal
+
+from pydantic import BaseModel, Field, create_model
+
+from pcagent.agents.base import Agent, prompt_messages
+from pcagent.agents.plan import Doubt
+from pcagent.agents.program import GUI, Program
+from pcagent.agents.prompting import render
+from pcagent.applications import APPLICATIONS
+from pcagent.skills import SkillCatalog
+from pcagent.text import contains
+
+#: Most applications one instruction is taken to ask for, and the longest quote of its words
+#: (bounds of the reply's grammar: a small model that rambles stops there).
+MAX_APPS, WORDS_CHARS = 6, 80
+
+
+@dataclass(frozen=True)
+class AskedApp:
+    """An application the instruction asks for, and the words of it that ask."""
+
+    app: str
+    words: str
+
+
+class _Picked(BaseModel):
+    app: str
+    words: str
+
+
+class _Reply(BaseModel):
+    apps: list[_Picked]
+
+
+def reply_type(apps: Sequence[str]) -> type[_Reply]:
+    """The reply whose every ``app`` is one of ``apps`` (an enumeration in the grammar, so a
+    model cannot write one the desktop lacks)."""
+    choice = Literal[tuple(apps)]  # type: ignore[valid-type]
+    picked = create_model(
+        "AskedApplication",
+        __base__=_Picked,
+        app=(choice, ...),
+        words=(Annotated[str, Field(min_length=1, max_length=WORDS_CHARS)], ...),
+    )
+    listed = list[picked]  # type: ignore[valid-type]
+    return create_model(
+        "AskedApplications",
+        __base__=_Reply,
+        apps=(listed, Field(default_factory=list, max_length=MAX_APPS)),
+    )
+
+
+@dataclass
+class AppNamesAgent(Agent):
+    """Reads which applications an instruction asks for; asked once per instruction. Its
+    role's model is the default profile's unless ``[models.roles]`` names one for
+    ``named_apps``."""
+
+    name: ClassVar[str] = "named_apps"
+
+    def asked(
+        self, instruction: str, apps: Mapping[str, str], step: int | None = 0
+    ) -> tuple[AskedApp, ...]:
+        """The applications of ``apps`` (name -> what it is for) the instruction asks for, with
+        its words; empty when the model gives none or no valid reply."""
+        return kept_apps(self.read(instruction, apps, step), instruction, apps)
+
+    def read(
+        self, instruction: str, apps: Mapping[str, str], step: int | None = 0
+    ) -> tuple[AskedApp, ...]:
+        """The model's picks as it answered, before their words are checked."""
+        if not apps:
+            return ()
+        system, user = render("named_apps", instruction=instruction, apps=_listing(apps))
+        result = self.ask(prompt_messages(system, user), reply_type(list(apps)), step)
+        if result.value is None:
+            return ()
+        return tuple(AskedApp(p.app, p.words) for p in result.value.apps)
+
+
+def _listing(apps: Mapping[str, str]) -> str:
+    """One line per application: its name, what it is for, and the names of its program and
+    windows (a user may ask for "Mousepad" or "LibreOffice Calc")."""
+    lines = []
+    for name, purpose in apps.items():
+        known = APPLICATIONS.get(name)
+        called = sorted({known.program, known.title_hint} - {""}) if known else []
+        lines.append(
+            f"- {name}: {purpose}" + (f" (known as {', '.join(called)})" if called else "")
+        )
+    return "\n".join(lines)
+
+
+def kept_apps(
+    picked: Sequence[AskedApp], instruction: str, apps: Mapping[str, str]
+) -> tuple[AskedApp, ...]:
+    """The picks of a desktop application whose words stand in ``instruction``, each
+    application once."""
+    kept: dict[str, AskedApp] = {}
+    for pick in picked:
+        words = pick.words.strip().strip("\"'")
+        if pick.app in apps and pick.app not in kept and words and contains(instruction, words):
+            kept[pick.app] = AskedApp(pick.app, words)
+    return tuple(kept.values())
+
+
+def unused_apps(
+    program: Program,
+    asked: Sequence[AskedApp],
+    skills: SkillCatalog,
+    used_before: Collection[str] = (),
+) -> list[Doubt]:
+    """A doubt, on the program's last step, for each application asked for that no step of the
+    program uses (no skill of it, no screen step in it) and that is not in ``used_before``, the
+    applications of the steps finished before it."""
+    if not asked or not program.steps:
+        return []
+    used = set(used_before)
+    for step in program.steps:
+        if step.skill == GUI:
+            used.add(step.app)
+        elif step.skill in skills:
+            used.update(skills.get(step.skill).apps)
+    last = program.steps[-1].id
+    return [
+        Doubt(
+            last,
+            f'the instruction asks for the {use.app} ("{use.words}"), and no step uses it: '
+            f"add the step that does in the {use.app} what the instruction asks there",
+        )
+        for use in asked
+        if use.app not in used
+    ]

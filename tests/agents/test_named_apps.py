@@ -1,0 +1,137 @@
+"""Every application the instruction asks for must be used by some step: a model picks them with
+the words that ask, code keeps the picks whose words stand in the instruction and checks the
+program against them. The real model's reading is measured in benchmarks/named_apps.py (its quick
+run is in tests/test_benchmarks.py, smollm2)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from tests.agents.scripted import ScriptedModels, reply
+
+from pcagent.agents.manager import PROGRAM_ATTEMPTS, Manager
+from pcagent.agents.named_apps import AppNamesAgent, AskedApp, kept_apps, unused_apps
+from pcagent.agents.program import Program, ProgramStep
+from pcagent.skills import default_catalog
+
+SAID = (
+    "Work out 17 * 23 with the calculator and keep the result as a new spreadsheet "
+    "tally.xlsx with the number in cell A1."
+)
+APPS = {
+    "calculator": "calculator",
+    "spreadsheet": "spreadsheet (.xlsx/.ods)",
+    "writer": "word processor (documents .docx/.odt)",
+}
+
+
+def _program(*steps: dict[str, object]) -> Program:
+    return Program(steps=[ProgramStep.model_validate(step) for step in steps])
+
+
+def test_only_picks_whose_words_stand_in_the_instruction_are_kept() -> None:
+    picked = [
+        AskedApp("calculator", "with the calculator"),
+        AskedApp("calculator", "the calculator"),  # the same application again
+        AskedApp("writer", "a document"),  # words the instruction does not write
+        AskedApp("spreadsheet", '"A NEW SPREADSHEET"'),  # quoted, other case
+        AskedApp("mail", "mail"),  # not one of the desktop's applications
+        AskedApp("writer", "  "),
+    ]
+    assert kept_apps(picked, SAID, {**APPS, "files": "file manager"}) == (
+        AskedApp("calculator", "with the calculator"),
+        AskedApp("spreadsheet", "A NEW SPREADSHEET"),
+    )
+
+
+CALCULATE = {"id": "s1", "skill": "calculate", "args": {"expression": "17 * 23"}}
+AS_DOCUMENT = {
+    "id": "s2",
+    "skill": "write_document",
+    "args": {"path": "Documents/tally.docx", "text": "{s1}"},
+}
+AS_SHEET = {
+    "id": "s2",
+    "skill": "fill_cells",
+    "args": {"path": "Documents/tally.xlsx", "rows": [[{"from": "s1"}]]},
+}
+ASKED = [
+    AskedApp("calculator", "with the calculator"),
+    AskedApp("spreadsheet", "a new spreadsheet"),
+]
+
+
+def test_an_application_asked_for_that_no_step_uses_is_a_doubt_on_the_last_step() -> None:
+    (doubt,) = unused_apps(_program(CALCULATE, AS_DOCUMENT), ASKED, default_catalog())
+    assert doubt.step == "s2"
+    assert 'asks for the spreadsheet ("a new spreadsheet"), and no step uses it' in str(doubt)
+    assert unused_apps(_program(CALCULATE, AS_SHEET), ASKED, default_catalog()) == []
+
+
+def test_a_screen_step_or_a_finished_step_may_use_it() -> None:
+    screen = _program(
+        CALCULATE,
+        {"id": "s2", "skill": "gui", "app": "spreadsheet", "task": "Write {s1} into A1"},
+    )
+    assert unused_apps(screen, ASKED, default_catalog()) == []
+    after_the_sum = _program(AS_SHEET | {"id": "s3"})
+    assert unused_apps(after_the_sum, ASKED, default_catalog(), used_before={"calculator"}) == []
+    assert unused_apps(after_the_sum, ASKED, default_catalog()) != []
+    # A skill of no application (days between dates) uses none.
+    days = _program(
+        {"id": "s1", "skill": "days_between", "args": {"start": "2025-02-18", "end": "2025-03-03"}}
+    )
+    assert len(unused_apps(days, ASKED, default_catalog())) == 2
+
+
+def test_the_reader_offers_only_the_desktop_s_applications_and_survives_no_reply() -> None:
+    models = ScriptedModels(
+        named_apps=[
+            reply(
+                apps=[
+                    {"app": "calculator", "words": "with the calculator"},
+                    {"app": "writer", "words": "a report"},
+                ]
+            )
+        ]
+    )
+    reader = AppNamesAgent(models.for_role("named_apps"))
+    assert reader.asked(SAID, APPS) == (AskedApp("calculator", "with the calculator"),)
+    prompt = models.backends["named_apps"].requests[0]
+    system = prompt.messages[0].text
+    assert "- spreadsheet: spreadsheet (.xlsx/.ods) (known as LibreOffice Calc" in system
+    assert "Instruction: Work out 17 * 23" in prompt.messages[-1].text
+    # An application the desktop lacks is outside the reply's grammar: refused, then none.
+    other = ScriptedModels(named_apps=[reply(apps=[{"app": "mail", "words": "mail"}])] * 2)
+    assert AppNamesAgent(other.for_role("named_apps")).asked(SAID, APPS) == ()
+    broken = ScriptedModels(named_apps=["no json", "none again"])
+    assert AppNamesAgent(broken.for_role("named_apps")).asked(SAID, APPS) == ()
+    assert AppNamesAgent(broken.for_role("named_apps")).asked(SAID, {}) == ()
+
+
+@pytest.mark.parametrize(("later", "doubted"), [("sheet", False), ("document", True)])
+def test_the_manager_is_asked_again_and_keeps_the_doubt_if_it_stays(
+    later: str, doubted: bool
+) -> None:
+    as_document = {"steps": [CALCULATE, AS_DOCUMENT]}
+    replies = (
+        [as_document, {"steps": [CALCULATE, AS_SHEET]}]
+        if later == "sheet"
+        else [as_document] * PROGRAM_ATTEMPTS
+    )
+    models = ScriptedModels(manager=[json.dumps(r) for r in replies])
+    asked: list[str] = []
+
+    def asks(instruction: str) -> tuple[AskedApp, ...]:
+        asked.append(instruction)
+        return tuple(ASKED)
+
+    manager = Manager(
+        models.for_role("manager"), apps=APPS, skills=default_catalog(), asks_apps=asks
+    )
+    outcome = manager.plan(SAID)
+    assert asked == [SAID]  # read once, though the Manager was asked more often
+    again = models.backends["manager"].requests[1].messages[-1].text
+    assert "asks for the spreadsheet" in again
+    assert bool(outcome.plan.subtasks[-1].doubt) is doubted
