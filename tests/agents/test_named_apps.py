@@ -30,11 +30,12 @@ def _program(*steps: dict[str, object]) -> Program:
     return Program(steps=[ProgramStep.model_validate(step) for step in steps])
 
 
-def test_only_picks_whose_words_stand_in_the_instruction_are_kept() -> None:
+def test_only_picks_whose_words_stand_in_the_instruction_and_name_the_app_are_kept() -> None:
     picked = [
         AskedApp("calculator", "with the calculator"),
         AskedApp("calculator", "the calculator"),  # the same application again
         AskedApp("writer", "a document"),  # words the instruction does not write
+        AskedApp("spreadsheet", "tally.xlsx"),  # words that do not call it by a name of its
         AskedApp("spreadsheet", '"A NEW SPREADSHEET"'),  # quoted, other case
         AskedApp("mail", "mail"),  # not one of the desktop's applications
         AskedApp("writer", "  "),

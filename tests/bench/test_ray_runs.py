@@ -241,6 +241,7 @@ def test_a_pcagent_run_s_record_comes_back_to_the_driver(local_ray: None, tmp_pa
         "pcagent",
         actors=1,
         config=config,
+        ablation="no_manager",  # the Decision model's step is enough to record; planning is slow
         resources=SMALL,
         on_start=lambda task, pid: pids.append(pid),
     )
