@@ -5,6 +5,7 @@ one (smollm2-135m, one thread, no re-asks: a check that the script works, not a 
 from __future__ import annotations
 
 import argparse
+import statistics
 
 from headline import add_quick_option
 from pcagent.config import ModelProfile, ModelsConfig, PcAgentConfig, load_config
@@ -42,3 +43,24 @@ def parsed_with_model(
         arguments.tasks = (arguments.tasks[0], 1)
         config = with_quick_model(config, quick_tokens)
     return arguments, config
+
+
+def share(part: int, whole: int) -> float | None:
+    """``part`` of ``whole``, to three places; None when there is no whole."""
+    return round(part / whole, 3) if whole else None
+
+
+def reading_figures(
+    kept: tuple[int, int], raw: tuple[int, int], took: list[float]
+) -> dict[str, float | None]:
+    """The figures of a model's reading checked by code: the precision of what code kept and
+    of the model's answer as it came (``(right, total)`` each), their ratio, and the median
+    seconds a reading took."""
+    kept_precision, raw_precision = share(*kept), share(*raw)
+    ratio = round(kept_precision / raw_precision, 2) if kept_precision and raw_precision else None
+    return {
+        "kept_precision": kept_precision,
+        "raw_precision_baseline": raw_precision,
+        "precision_ratio_to_baseline": ratio,
+        "seconds_per_reading_median": round(statistics.median(took), 1) if took else None,
+    }

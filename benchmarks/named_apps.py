@@ -20,10 +20,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import time
 
-from generated_runs import parsed_with_model
+from generated_runs import parsed_with_model, reading_figures, share
 from headline import headline
 from pcagent.agents.named_apps import AppNamesAgent, kept_apps, unused_apps
 from pcagent.agents.program import GUI, Program, ProgramStep
@@ -50,10 +49,6 @@ def left_short(steps: list[ProgramStep], skills: SkillCatalog) -> Program | None
     last = used[-1]
     kept = [step for step in steps if last not in apps_of(step, skills)]
     return Program(steps=kept) if kept else None
-
-
-def share(part: int, whole: int) -> float | None:
-    return round(part / whole, 3) if whole else None
 
 
 def main() -> None:
@@ -85,13 +80,11 @@ def main() -> None:
                 shortened += 1
                 caught += bool(unused_apps(short, kept, skills))
     alarms, caught_share = share(doubted, len(tasks)), share(caught, shortened)
-    kept_precision, raw_precision = share(kept_right, kept_total), share(raw_right, raw_total)
     met = (
         None
         if alarms is None or caught_share is None
         else alarms <= GOAL_FALSE_ALARMS and caught_share >= GOAL_CAUGHT
     )
-    ratio = round(kept_precision / raw_precision, 2) if kept_precision and raw_precision else None
     print(
         json.dumps(
             {
@@ -114,10 +107,7 @@ def main() -> None:
                 "seed": seed,
                 "programs_left_short": shortened,
                 "kept_picks": kept_total,
-                "kept_precision": kept_precision,
-                "raw_precision_baseline": raw_precision,
-                "precision_ratio_to_baseline": ratio,
-                "seconds_per_reading_median": round(statistics.median(took), 1) if took else None,
+                **reading_figures((kept_right, kept_total), (raw_right, raw_total), took),
             },
             indent=2,
         )

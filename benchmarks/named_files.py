@@ -20,11 +20,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import time
 from pathlib import PurePosixPath
 
-from generated_runs import parsed_with_model
+from generated_runs import parsed_with_model, reading_figures, share
 from headline import headline
 from pcagent.agents.named_files import FileNamesAgent, NamedFiles, kept_names, untouched_files
 from pcagent.agents.program import Program, literal_texts
@@ -47,10 +46,6 @@ def true_names(task: Task) -> set[str]:
             if PurePosixPath(name).suffix and contains(task.instruction, name):
                 names.add(name.casefold())
     return names
-
-
-def share(part: int, whole: int) -> float | None:
-    return round(part / whole, 3) if whole else None
 
 
 def main() -> None:
@@ -78,13 +73,11 @@ def main() -> None:
             raw_total, raw_right = raw_total + len(raw), raw_right + len(wanted & raw)
             doubted += bool(untouched_files(Program(steps=list(task.program or ())), kept))
     found_share, alarms = share(found, truth), share(doubted, len(tasks))
-    kept_precision, raw_precision = share(kept_right, kept_total), share(raw_right, raw_total)
     met = (
         None
         if found_share is None or alarms is None
         else found_share >= GOAL_FOUND and alarms <= GOAL_FALSE_ALARMS
     )
-    ratio = round(kept_precision / raw_precision, 2) if kept_precision and raw_precision else None
     print(
         json.dumps(
             {
@@ -103,10 +96,7 @@ def main() -> None:
                 "tasks": len(tasks),
                 "seed": seed,
                 "true_names": truth,
-                "kept_precision": kept_precision,
-                "raw_precision_baseline": raw_precision,
-                "precision_ratio_to_baseline": ratio,
-                "seconds_per_reading_median": round(statistics.median(took), 1) if took else None,
+                **reading_figures((kept_right, kept_total), (raw_right, raw_total), took),
             },
             indent=2,
         )
