@@ -25,7 +25,7 @@ import time
 from generated_runs import parsed_with_model, reading_figures, share
 from headline import headline
 from pcagent.agents.named_apps import AppNamesAgent, kept_apps, unused_apps
-from pcagent.agents.program import GUI, Program, ProgramStep
+from pcagent.agents.program import Program, ProgramStep, step_apps
 from pcagent.bench.generate import generate_tasks
 from pcagent.env.apps import app_infos
 from pcagent.models import ModelRouter
@@ -34,20 +34,14 @@ from pcagent.skills import SkillCatalog, default_catalog
 GOAL_FALSE_ALARMS, GOAL_CAUGHT = 0.05, 0.5
 
 
-def apps_of(step: ProgramStep, skills: SkillCatalog) -> tuple[str, ...]:
-    if step.skill == GUI:
-        return (step.app,) if step.app else ()
-    return skills.get(step.skill).apps if step.skill in skills else ()
-
-
 def left_short(steps: list[ProgramStep], skills: SkillCatalog) -> Program | None:
     """The program without every step of the last application it uses; None when it uses
     fewer than two (nothing would be left to check)."""
-    used = [app for step in steps for app in apps_of(step, skills)]
+    used = [app for step in steps for app in step_apps(step, skills)]
     if len(set(used)) < 2:
         return None
     last = used[-1]
-    kept = [step for step in steps if last not in apps_of(step, skills)]
+    kept = [step for step in steps if last not in step_apps(step, skills)]
     return Program(steps=kept) if kept else None
 
 
@@ -65,7 +59,7 @@ def main() -> None:
         reader = AppNamesAgent(model)
         for task in tasks:
             steps = list(task.program or ())
-            gold_apps = {app for step in steps for app in apps_of(step, skills)}
+            gold_apps = {app for step in steps for app in step_apps(step, skills)}
             began = time.perf_counter()
             raw = reader.read(task.instruction, apps)
             took.append(time.perf_counter() - began)

@@ -22,7 +22,7 @@ from pydantic import BaseModel, Field, create_model
 
 from pcagent.agents.base import Agent, prompt_messages
 from pcagent.agents.plan import Doubt
-from pcagent.agents.program import GUI, Program
+from pcagent.agents.program import Program, step_apps
 from pcagent.agents.prompting import render
 from pcagent.applications import APPLICATIONS
 from pcagent.skills import SkillCatalog
@@ -162,12 +162,7 @@ def unused_apps(
     applications of the steps finished before it."""
     if not asked or not program.steps:
         return []
-    used = set(used_before)
-    for step in program.steps:
-        if step.skill == GUI:
-            used.add(step.app)
-        elif step.skill in skills:
-            used.update(skills.get(step.skill).apps)
+    used = set(used_before).union(*(step_apps(step, skills) for step in program.steps))
     last = program.steps[-1].id
     return [
         Doubt(

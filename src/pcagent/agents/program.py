@@ -315,19 +315,23 @@ def _shown(value: JsonValue) -> str:
     return text if len(text) <= 80 else text[:77] + "..."
 
 
+def step_apps(step: ProgramStep, catalog: SkillCatalog) -> tuple[str, ...]:
+    """The applications a step works in: a GUI step's own, a skill's declared ones (none for a
+    skill of no application, such as ``days_between``, or one the catalog lacks)."""
+    if step.skill == GUI:
+        return (step.app,) if step.app else ()
+    return catalog.get(step.skill).apps if step.skill in catalog else ()
+
+
 def program_plan(program: Program, catalog: SkillCatalog) -> Plan:
     """The run's subtasks: one per step, in order, each depending on the one before and on the
     steps it refers to; a skill step carries its call, a GUI step its words."""
     subtasks = []
     previous: str | None = None
     for step in program.steps:
-        if step.skill == GUI:
-            needed = list(step.uses)
-            app = step.app
-        else:
-            needed = references(step.args)
-            apps = catalog.get(step.skill).apps if step.skill in catalog else ()
-            app = apps[0] if len(apps) == 1 else ""
+        needed = list(step.uses) if step.skill == GUI else references(step.args)
+        apps = step_apps(step, catalog)
+        app = apps[0] if len(apps) == 1 else ""
         depends = list(dict.fromkeys([*([previous] if previous else []), *needed]))
         subtasks.append(
             SubtaskSpec(
