@@ -35,9 +35,9 @@ def smollm2_config(folder: Path, max_steps: int = 2) -> PcAgentConfig:
             profiles={"local": ModelProfile(pack="smollm2-135m", max_output_tokens=200, threads=1)},
             validation_retries=0,
         ),
-        # One program asked for and no readings of the instruction: smollm2's programs are
-        # rarely usable, each re-ask is a 2,500-token Manager prompt (20-40 s on two shared
-        # cores), and each reading one more call. Re-asks and readings have tests of their own
+        # One program asked for, no readings of the instruction and no search words for a
+        # guessed address: smollm2's programs are rarely usable, each re-ask is a 2,500-token
+        # Manager prompt (20-40 s on two shared cores), and each reading one more call. Re-asks and readings have tests of their own
         # (scripted models; the real model in benchmarks' quick runs and the smoke run of
         # tests/runtime/test_local_model_run.py).
         run=RunConfig(
@@ -46,5 +46,6 @@ def smollm2_config(folder: Path, max_steps: int = 2) -> PcAgentConfig:
             program_attempts=1,
             check_named_files=False,
             check_named_apps=False,
+            search_guessed_addresses=False,
         ),
     )

@@ -174,6 +174,10 @@ class RunConfig(ConfigSection):
     #: (one call per instruction), and doubt a program in which no step uses one of them, as
     #: for ``check_named_files``. Not on runs across several desktops.
     check_named_apps: bool = True
+    #: Where a program opens a web address neither the instruction nor an earlier step gives,
+    #: have a model say what to search the web for instead (one call per such step), and
+    #: search: a guessed address opened the wrong page or none.
+    search_guessed_addresses: bool = True
     #: Programs the Manager is asked for, each re-ask naming the last one's problems and
     #: doubts, before the instruction becomes one GUI task (problems) or the last program is
     #: kept with its doubts (so the run cannot end "finished" on them). A small model often

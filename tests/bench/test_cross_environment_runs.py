@@ -260,6 +260,7 @@ def test_pcagent_run_and_resume_with_also_work_across_both_desktops(
         "[models]\nvalidation_retries = 0\n"
         '[models.profiles.local]\npack = "smollm2-135m"\nmax_output_tokens = 200\nthreads = 1\n'
         "[run]\nmax_steps = 1\nlisting_limit = 15\nprogram_attempts = 1\ncheck_named_files = false\n"
+        "search_guessed_addresses = false\n"
     )
     environment = {"PCAGENT_DATA_DIR": str(data), "PCAGENT_CONFIG": str(config_file)}
     also = ["--also", f"laptop={served.url}", "--also-token", f"laptop={served.token_file}"]

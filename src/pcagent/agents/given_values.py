@@ -70,6 +70,12 @@ def _named_in(value: str, text: str) -> bool:
     return bool(core) and (core in folded or core.split("/", 1)[0] in folded)
 
 
+def unnamed_address(value: str, given: Sequence[str]) -> bool:
+    """Whether the address literal ``value`` is one no given text names (a reference to an
+    earlier step's value is found, not written)."""
+    return not SLOT.search(value) and not any(_named_in(value, text) for text in given)
+
+
 def _numbers(text: str) -> set[float]:
     return {float(number) for number in _NUMBER.findall(text.replace(",", ""))}
 
@@ -185,7 +191,7 @@ def ungiven_literals(program: Program, catalog: SkillCatalog, given: Sequence[st
                                 "values first and refer to them, as in {s2.price}",
                             )
                         )
-                elif not SLOT.search(item) and not any(_named_in(item, text) for text in given):
+                elif unnamed_address(item, given):
                     problems.append(
                         Doubt(
                             step.id,

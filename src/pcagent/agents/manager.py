@@ -28,6 +28,7 @@ from pcagent.agents.prompting import render
 from pcagent.agents.reference_keys import with_keys_mended
 from pcagent.agents.reference_shapes import one_value_for_a_list
 from pcagent.agents.repeated_steps import without_repeats
+from pcagent.agents.search_instead import SEARCH_SKILL, GuessedAddress, guessed_addresses, searched
 from pcagent.errors import PlanError, PromptTooLongError
 from pcagent.models.messages import Message
 from pcagent.skills import SkillCatalog
@@ -108,6 +109,12 @@ class Manager(Agent):
     #: The applications an instruction asks for, read by a model (:mod:`named_apps`); every
     #: one must be used by some step. None: not checked.
     asks_apps: Callable[[str], Sequence[AskedApp]] | None = field(default=None, kw_only=True)
+    #: What to search the web for where a program opens an address nobody gave, said by a
+    #: model (:mod:`search_instead`); the step becomes that search. None: the address is kept
+    #: with its doubt and the program re-asked.
+    search_words: Callable[[str, Program, GuessedAddress], str] | None = field(
+        default=None, kw_only=True
+    )
     #: Programs asked for before giving up on a usable one (see :data:`PROGRAM_ATTEMPTS`).
     program_attempts: int = field(default=PROGRAM_ATTEMPTS, kw_only=True)
     name: ClassVar[str] = "manager"
@@ -255,6 +262,12 @@ class Manager(Agent):
             written = Program(steps=list(result.value.steps))
             program = with_kind_twins(without_repeats(written, done), self.skills)
             program = with_keys_mended(program, self.skills)
+            problems = self._problems(program, known, failed)
+            reply = result.raw_text
+            if not problems:
+                swapped = self._searched_instead(instruction, program, given, known, failed)
+                if swapped is not program:  # the re-ask shows the program the doubts are of
+                    program, reply = swapped, swapped.model_dump_json(exclude_defaults=True)
             # What only evidence judges (an invented address or number, one value where a list
             # is wanted) is kept in the last program asked for rather than the whole program
             # lost to one GUI task: its step carries the doubt, so the run cannot end
@@ -267,7 +280,6 @@ class Manager(Agent):
             if wanted is None:
                 wanted = self.asks_apps(instruction) if self.asks_apps is not None else ()
             doubts += unused_apps(program, wanted, self.skills, used_before)
-            problems = self._problems(program, known, failed)
             if not problems and (not doubts or attempt == self.program_attempts - 1):
                 return PlanOutcome(with_doubts(self._plan_of(program), doubts))
             # Every problem at once, the doubts with the errors: told only of a wrong kind
@@ -277,10 +289,29 @@ class Manager(Agent):
             # the third ask left the model 300 tokens of a 4,096-token context.
             messages = [
                 *asked,
-                Message.assistant(result.raw_text),
+                Message.assistant(reply),
                 Message.user(f"That program is unusable: {problem}. Write a corrected one."),
             ]
         return self._fallback(instruction, problem)
+
+    def _searched_instead(
+        self,
+        instruction: str,
+        program: Program,
+        given: Sequence[str],
+        known: Sequence[str],
+        failed: SubtaskSpec | None,
+    ) -> Program:
+        """``program`` with each address nobody gave a web search for the words a model
+        gives, where the program stays without problems; a guess the model cannot replace
+        stays, with its doubt."""
+        if self.search_words is None or SEARCH_SKILL not in self.skills:
+            return program
+        for guess in guessed_addresses(program, self.skills, given):
+            changed = searched(program, guess, self.search_words(instruction, program, guess))
+            if changed is not None and not self._problems(changed, known, failed):
+                program = changed
+        return program
 
     def _problems(
         self, program: Program, known: Sequence[str], failed: SubtaskSpec | None

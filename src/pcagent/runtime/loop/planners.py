@@ -20,6 +20,8 @@ from pcagent.agents.manager import (
 )
 from pcagent.agents.named_apps import AppNamesAgent, AskedApp
 from pcagent.agents.named_files import FileNamesAgent
+from pcagent.agents.program import Program
+from pcagent.agents.search_instead import GuessedAddress, SearchWordsAgent
 from pcagent.errors import RunStateError
 from pcagent.models.structured import ChatModel, StructuredResult
 from pcagent.skills import SkillCatalog
@@ -88,6 +90,9 @@ class ManagerPlanner:
     #: Whether every application the instruction asks for must be used by a step (a model
     #: reads which, once per instruction; see :mod:`pcagent.agents.named_apps`).
     checks_named_apps: bool = False
+    #: Whether a step opening an address nobody gave becomes a web search for the words a
+    #: model gives (see :mod:`pcagent.agents.search_instead`).
+    searches_instead: bool = False
     #: Programs asked for per plan or re-plan (see Manager.program_attempts).
     program_attempts: int = PROGRAM_ATTEMPTS
     _named: dict[str, tuple[str, ...]] = field(default_factory=dict, init=False, repr=False)
@@ -104,6 +109,7 @@ class ManagerPlanner:
             is_file=self.is_file,
             names_files=self._named_files if self.checks_named_files else None,
             asks_apps=self._named_apps if self.checks_named_apps else None,
+            search_words=self._search_words if self.searches_instead else None,
             program_attempts=self.program_attempts,
         )
 
@@ -118,6 +124,10 @@ class ManagerPlanner:
             agent = AppNamesAgent(self.models.for_role(AppNamesAgent.name), self.sink)
             self._asked[instruction] = agent.asked(instruction, self.apps)
         return self._asked[instruction]
+
+    def _search_words(self, instruction: str, program: Program, guess: GuessedAddress) -> str:
+        agent = SearchWordsAgent(self.models.for_role(SearchWordsAgent.name), self.sink)
+        return agent.words(instruction, program, guess)
 
     def plan(self, instruction: str) -> PlanOutcome:
         return self._manager().plan(instruction, step=0)

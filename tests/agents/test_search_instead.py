@@ -1,0 +1,129 @@
+"""A step that opens an address nobody gave becomes a web search for a model's words: which
+steps guessed, the swap itself, the Manager keeping a swap only when the program stays usable,
+and the agent's prompt and reply (scripted models; the real model in a run of the whole
+Manager, tests/runtime/test_program_run.py's neighbours, and benchmarks)."""
+
+from __future__ import annotations
+
+import json
+
+from tests.agents.scripted import ScriptedModels, reply
+
+from pcagent.agents.manager import PROGRAM_ATTEMPTS, Manager
+from pcagent.agents.program import Program, ProgramStep
+from pcagent.agents.search_instead import (
+    GuessedAddress,
+    SearchWordsAgent,
+    guessed_addresses,
+    searched,
+)
+from pcagent.skills import default_catalog
+
+APPS = {"text_editor": "text files", "browser": "web pages", "mail": "e-mail"}
+SAID = "Find in Documents/memo.txt where I meet Ann, and tell me how long the walk there takes."
+READ = {"id": "s1", "skill": "read_text_file", "args": {"path": "Documents/memo.txt"}}
+PLACE = {
+    "id": "s2",
+    "skill": "extract_values",
+    "args": {"text": {"from": "s1"}, "names": ["place"], "what": "where I meet Ann"},
+}
+GUESSED = {"id": "s3", "skill": "open_page", "args": {"address": "www.google.com"}}
+TIME = {
+    "id": "s4",
+    "skill": "extract_values",
+    "args": {"text": {"from": "s3"}, "names": ["minutes"], "what": "the walk's length"},
+}
+TELL = {"id": "s5", "skill": "tell_user", "args": {"text": "{s4.minutes}"}}
+
+
+def _program(*steps: dict[str, object]) -> Program:
+    return Program(steps=[ProgramStep.model_validate(step) for step in steps])
+
+
+def test_only_a_literal_address_nobody_gave_is_a_guess() -> None:
+    catalog = default_catalog()
+    program = _program(
+        READ,
+        PLACE,
+        GUESSED,
+        {"id": "s4", "skill": "open_page", "args": {"address": "{s2.place}"}},
+        {"id": "s5", "skill": "open_page", "args": {"address": "https://maps.test/walk"}},
+        {"id": "s6", "skill": "send_mail", "args": {"to": ["bob@example.test"], "subject": "x"}},
+    )
+    found = guessed_addresses(program, catalog, [SAID, "see maps.test for walks"])
+    # The search home page is guessed; a reference is found, a named site given, and a
+    # list of mail addresses is mail's own doubt (no search stands for a recipient).
+    assert found == [GuessedAddress("s3", "www.google.com")]
+
+
+def test_the_swap_keeps_the_step_s_id_and_refuses_the_address_again() -> None:
+    program = _program(READ, PLACE, GUESSED, TIME)
+    guess = GuessedAddress("s3", "www.google.com")
+    swapped = searched(program, guess, "  walking time to   {s2.place} ")
+    assert swapped is not None
+    step = swapped.steps[2]
+    assert (step.id, step.skill, step.args) == (
+        "s3",
+        "web_search",
+        {"query": "walking time to {s2.place}"},
+    )
+    assert swapped.steps[3] == program.steps[3] and program.steps[2].skill == "open_page"
+    assert searched(program, guess, "https://www.google.com/") is None
+    assert searched(program, guess, "   ") is None
+
+
+def _manager(models: ScriptedModels, words: list[str], asked: list[str]) -> Manager:
+    def search_words(instruction: str, program: Program, guess: GuessedAddress) -> str:
+        asked.append(f"{guess.step} {guess.address}")
+        return words.pop(0)
+
+    return Manager(
+        models.for_role("manager"),
+        apps=APPS,
+        skills=default_catalog().for_apps(APPS),
+        search_words=search_words,
+    )
+
+
+def test_the_manager_searches_instead_of_asking_the_whole_program_again() -> None:
+    models = ScriptedModels(manager=[json.dumps({"steps": [READ, PLACE, GUESSED, TIME, TELL]})])
+    asked: list[str] = []
+    outcome = _manager(models, ["walking time to {s2.place}"], asked).plan(SAID)
+    assert asked == ["s3 www.google.com"]
+    assert len(models.backends["manager"].requests) == 1  # no re-ask was needed
+    step = outcome.plan.subtasks[2]
+    assert (step.skill, step.args, step.doubt) == (
+        "web_search",
+        {"query": "walking time to {s2.place}"},
+        "",
+    )
+    assert not any(s.doubt for s in outcome.plan.subtasks)
+
+
+def test_a_swap_that_breaks_the_program_is_not_kept() -> None:
+    # The words refer to a later step: the swapped program has a problem, so the guess stays
+    # with its doubt, the Manager is asked again, and the last program keeps it.
+    program = json.dumps({"steps": [READ, PLACE, GUESSED, TIME, TELL]})
+    models = ScriptedModels(manager=[program] * PROGRAM_ATTEMPTS)
+    asked: list[str] = []
+    manager = _manager(models, ["walk to {s4.minutes}"] * PROGRAM_ATTEMPTS, asked)
+    outcome = manager.plan(SAID)
+    assert len(asked) == PROGRAM_ATTEMPTS
+    step = outcome.plan.subtasks[2]
+    assert step.skill == "open_page" and "not in the instruction" in step.doubt
+    again = models.backends["manager"].requests[1].messages[-1].text
+    assert "www.google.com" in again
+
+
+def test_the_agent_is_shown_the_program_and_the_step_and_survives_no_reply() -> None:
+    models = ScriptedModels(search_words=[reply(query="walking time to {s2.place}")])
+    agent = SearchWordsAgent(models.for_role("search_words"))
+    program = _program(READ, PLACE, GUESSED, TIME)
+    guess = GuessedAddress("s3", "www.google.com")
+    assert agent.words(SAID, program, guess) == "walking time to {s2.place}"
+    prompt = models.backends["search_words"].requests[0].messages[-1].text
+    assert f"Instruction: {SAID}" in prompt
+    assert "Step s3 opens www.google.com." in prompt
+    assert '{"id": "s2", "skill": "extract_values"' in prompt
+    broken = ScriptedModels(search_words=["no json", "still none"])
+    assert SearchWordsAgent(broken.for_role("search_words")).words(SAID, program, guess) == ""
