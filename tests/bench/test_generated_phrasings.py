@@ -42,8 +42,11 @@ SEEDS = 80
 #: opens is checked by its address, which the instruction gives by the film's or country's name.
 NAMED_BY_ATTRIBUTE = {
     "browser_film_fact": "title",
+    "browser_film_search": "title",
     "browser_population": "country",
 }
+#: Templates whose page a web search finds: their instructions name no site.
+FOUND_BY_SEARCH = {"browser_film_search"}
 #: Words that ask for a formatting, by checker, and for the paragraph it checks.
 FORMAT_WORDS = {"docx_bold": "bold", "docx_alignment": "cent", "docx_underline": "underline"}
 PARAGRAPH_WORDS = {0: "title", -1: "last paragraph"}
@@ -151,6 +154,12 @@ def test_every_phrasing_gives_the_values_its_checkers_need(template: SubtaskTemp
         needed = needed_values(fragment)
         if template.name in NAMED_BY_ATTRIBUTE:
             needed.append(getattr(attributes, NAMED_BY_ATTRIBUTE[template.name]))
+        if template.name in FOUND_BY_SEARCH:
+            sites = [
+                n.params["host"].removeprefix("www.") for n in fragment.nodes if "host" in n.params
+            ]
+            assert sites and not any(site in instruction for site in sites), where
+            needed = [value for value in needed if value not in sites]
         assert needed, where
         carried = given.text if given is not None and given.kind != "file" else None
         for value in needed:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from collections import defaultdict
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -35,6 +36,7 @@ from pcagent.bench.tasks import (
     load_task,
     load_tasks,
 )
+from pcagent.bench.web.sites.search import search_results
 from pcagent.skills import default_catalog
 
 SEEDS = range(1, 6)
@@ -202,6 +204,12 @@ def _check_step(step: ProgramStep, fragment: Fragment) -> None:
         gone = [n.params["path"] for n in fragment.nodes if n.checker == "file_missing"]
         assert {path.rsplit("/", 1)[0] for path in moved} == {args["into"]}
         assert [f for f in args["files"] if _literal(f)] in ([], gone)  # type: ignore[union-attr]
+    elif step.skill == "web_search":
+        # The offline search engine's first result is the page the sub-task must visit.
+        visited = _node(fragment, "web_visited")
+        first = urlsplit(search_results(str(args["query"]))[0][0])
+        assert first.hostname == visited["host"]
+        assert first.path.startswith(visited["path_prefix"])
     elif step.skill in ("open_page", "follow_link"):
         assert fragment.subtask.app == "browser"
     else:

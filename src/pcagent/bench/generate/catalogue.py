@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 from pcagent.bench.generate.template_base import SubtaskTemplate
-from pcagent.bench.generate.templates_browser import BrowserFilmFact, BrowserPopulation
+from pcagent.bench.generate.templates_browser import (
+    BrowserFilmFact,
+    BrowserFilmSearch,
+    BrowserPopulation,
+)
 from pcagent.bench.generate.templates_calculator import CalculatorCompute
 from pcagent.bench.generate.templates_clock import ClockAddWorldClock, ClockSetAlarm
 from pcagent.bench.generate.templates_editor import EditorReadValue, EditorWriteValue
@@ -25,6 +29,7 @@ TEMPLATES: tuple[SubtaskTemplate, ...] = (
     WriterFormatDocument(),
     SpreadsheetFillCells(),
     BrowserFilmFact(),
+    BrowserFilmSearch(),
     BrowserPopulation(),
     MailSendAttachment(),
     FileManagerMoveIntoFolder(),

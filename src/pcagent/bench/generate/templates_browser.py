@@ -1,5 +1,5 @@
-"""Templates for the browser on the offline websites: a film's fact on imdb.com, a country's
-population on facts.local.
+"""Templates for the browser on the offline websites: a film's fact on imdb.com or found by a
+web search, a country's population on facts.local.
 
 One module per application family, so a new browser template lands here beside the shared steps
 that open a page, pick a value out of it and tell it.
@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from pcagent.agents.program import ProgramStep
 from pcagent.bench.generate import gui_steps as gui
 from pcagent.bench.generate import programs
 from pcagent.bench.generate.flow import FlowValue
@@ -95,6 +96,15 @@ class BrowserFilmFact(SubtaskTemplate[FilmLookup], spec="browser_film_fact"):
         value = movie["runtime_minutes"] if field == "runtime" else movie["year"]
         return FilmLookup(movie_id=movie_id, title=movie["title"], field=field, value=value)
 
+    #: Where the sub-task's description says the fact is found.
+    where = "on imdb.com"
+
+    def found_by(self, attributes: FilmLookup) -> ProgramStep:
+        """The program's step that leads to a page listing the film by its title: the
+        instruction names the site and the film, not the page, and imdb.com's home lists every
+        film by its title."""
+        return programs.call("s1", "open_page", address="imdb.com")
+
     def build(self, attributes: FilmLookup, slot: Slot) -> Fragment:
         a = attributes
         if a.field == "runtime":
@@ -116,25 +126,33 @@ class BrowserFilmFact(SubtaskTemplate[FilmLookup], spec="browser_film_fact"):
                 a, title=a.title, its=its, fact=fact, tell=TELL if slot.report else ""
             ),
             phrasing=a.phrasing,
-            subtask=self.subtask_in(slot, f"Find {a.description} on imdb.com ({a.value})"),
+            subtask=self.subtask_in(slot, f"Find {a.description} {self.where} ({a.value})"),
             nodes=nodes,
             reference=reference,
             reference_api=[gui.act("browser_open", url=url), *report_steps],
-            # The instruction names the site and the film, not the page: imdb.com's home lists
-            # every film by its title.
             program=lookup_program(
                 slot,
                 self.app,
-                [
-                    programs.call("s1", "open_page", address="imdb.com"),
-                    programs.call("s2", "follow_link", text=a.title),
-                ],
+                [self.found_by(a), programs.call("s2", "follow_link", text=a.title)],
                 "runtime_minutes" if a.field == "runtime" else "year",
                 a.description,
             ),
             services=("web",),
             output=FlowValue(kind="number", text=str(a.value), description=a.description),
         )
+
+
+class BrowserFilmSearch(BrowserFilmFact, spec="browser_film_search"):
+    """The same fact of a film, asked for with no site named: found by a web search, whose
+    results list the film's page by its title. Training programs that search teach the Manager
+    what to do where an instruction says "look it up on the web" and names no page (before,
+    every training program opened a named site, and the planner copied those sites)."""
+
+    where = "with a web search"
+
+    def found_by(self, attributes: FilmLookup) -> ProgramStep:
+        fact = "running time" if attributes.field == "runtime" else "year"
+        return programs.call("s1", "web_search", query=f"{attributes.title} {fact}")
 
 
 # --- browser: a country's population on facts.local ---------------------------------------------
