@@ -14,8 +14,11 @@ from pcagent.agents.program import Program, ProgramStep
 from pcagent.agents.search_instead import (
     GuessedAddress,
     SearchWordsAgent,
+    found_before,
+    grounded,
     guessed_addresses,
     searched,
+    sought_after,
 )
 from pcagent.skills import default_catalog
 
@@ -59,7 +62,7 @@ def test_only_a_literal_address_nobody_gave_is_a_guess() -> None:
 def test_the_swap_keeps_the_step_s_id_and_refuses_the_address_again() -> None:
     program = _program(READ, PLACE, GUESSED, TIME)
     guess = GuessedAddress("s3", "www.google.com")
-    swapped = searched(program, guess, "  walking time to   {s2.place} ")
+    swapped = searched(program, guess, "  walking time to   {s2.place} ", [SAID])
     assert swapped is not None
     step = swapped.steps[2]
     assert (step.id, step.skill, step.args) == (
@@ -68,8 +71,28 @@ def test_the_swap_keeps_the_step_s_id_and_refuses_the_address_again() -> None:
         {"query": "walking time to {s2.place}"},
     )
     assert swapped.steps[3] == program.steps[3] and program.steps[2].skill == "open_page"
-    assert searched(program, guess, "https://www.google.com/") is None
-    assert searched(program, guess, "   ") is None
+    assert searched(program, guess, "https://www.google.com/", [SAID]) is None
+    assert searched(program, guess, "   ", [SAID]) is None
+    # A site's name the user never wrote is not what they want found.
+    assert searched(program, guess, "Google Maps", [SAID]) is None
+
+
+def test_words_are_grounded_when_half_their_longer_words_were_given_or_found() -> None:
+    assert grounded("walk to the museum", ["how long is the walk to the museum?"])
+    assert grounded("how long a walk to {s2.place}", [SAID])  # walk, long, and a reference
+    assert grounded("Brooklyn Museum opening hours", ["Brooklyn Museum"])  # a value found
+    assert not grounded("Google Maps", [SAID])
+    assert not grounded("best route planner online", [SAID])
+    assert not grounded("to a", [SAID])  # no word says anything
+
+
+def test_what_is_sought_stops_at_the_next_page_opened() -> None:
+    other = {"id": "s5", "skill": "open_page", "args": {"address": "{s4.minutes}"}}
+    late = {**TIME, "id": "s6", "args": {**TIME["args"], "what": "a later page's value"}}  # type: ignore[dict-item]
+    program = _program(READ, PLACE, GUESSED, TIME, other, late)
+    assert sought_after(program, "s3") == ["the walk's length"]
+    assert found_before(program, "s3") == ["{s2.place}: where I meet Ann"]
+    assert sought_after(program, "s9") == [] and found_before(program, "s1") == []
 
 
 def _manager(models: ScriptedModels, words: list[str], asked: list[str]) -> Manager:
@@ -123,7 +146,11 @@ def test_the_agent_is_shown_the_program_and_the_step_and_survives_no_reply() -> 
     assert agent.words(SAID, program, guess) == "walking time to {s2.place}"
     prompt = models.backends["search_words"].requests[0].messages[-1].text
     assert f"Instruction: {SAID}" in prompt
-    assert "Step s3 opens www.google.com." in prompt
-    assert '{"id": "s2", "skill": "extract_values"' in prompt
+    # What was found before, by reference, and what the steps after the search read from it;
+    # not the guessed address, nor the rest of the program (the 1.5B model answered with
+    # the site's name, or with the value found before, when shown them).
+    assert "Values found before the search:\n- {s2.place}: where I meet Ann\n" in prompt
+    assert "What the search is to find:\n- the walk's length\n" in prompt
+    assert "google" not in prompt and "read_text_file" not in prompt
     broken = ScriptedModels(search_words=["no json", "still none"])
     assert SearchWordsAgent(broken.for_role("search_words")).words(SAID, program, guess) == ""

@@ -308,7 +308,8 @@ class Manager(Agent):
         if self.search_words is None or SEARCH_SKILL not in self.skills:
             return program
         for guess in guessed_addresses(program, self.skills, given):
-            changed = searched(program, guess, self.search_words(instruction, program, guess))
+            words = self.search_words(instruction, program, guess)
+            changed = searched(program, guess, words, given)
             if changed is not None and not self._problems(changed, known, failed):
                 program = changed
         return program

@@ -4,16 +4,22 @@ Why: asked for a travel time or a film's rating, the 1.5B planner opened a searc
 page or an address copied from a memory example (pc02, pc03, pc10, pc15-pc17, 2026-11-26/27),
 kept it through three asks that named the problem, and the run went on from the wrong page. A
 web search for what the page was to show finds the right one on any site. Which words to search
-for is a model's to say: the ``search_words`` role is shown the instruction, the program and the
-step, and answers with the words (an earlier step's value may stand in them as ``{s2.place}``);
-code swaps the step's skill call for ``web_search`` with those words and checks the program
-again. The swap is kept only when the checked program has no problem; else the address stays
-with its doubt, as before.
+for is a model's to say: the ``search_words`` role is shown the instruction, the values found
+before the step (by the references that stand for them, ``{s2.place}``) and what the steps after
+it read from the page, and answers with the words. Shown the guessed address or the whole
+program, the 1.5B model answered with the site's name ("Google Maps", copied from a later step)
+or searched for the value found before ("John's meeting location"); shown only these, it wrote
+"travel time from Empire State Building to {s2.meeting_location}". Code checks the words
+against what the planner was given, as a reported value is checked against what was read: at
+least half of their longer words must stand in the instruction or in a value found (a site's
+name the user never wrote does not). Then it swaps the step's skill call for ``web_search`` and
+checks the program again. The swap is kept only when the words pass and the program has no
+problem; else the address stays with its doubt, as before.
 """
 
 from __future__ import annotations
 
-import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
@@ -22,9 +28,10 @@ from pydantic import BaseModel, Field
 
 from pcagent.agents.base import Agent, prompt_messages
 from pcagent.agents.given_values import address_core, given_parameters, unnamed_address
-from pcagent.agents.program import Program, ProgramStep
+from pcagent.agents.program import SLOT, Program, ProgramStep
 from pcagent.agents.prompting import render
 from pcagent.skills import SkillCatalog
+from pcagent.text import contains
 
 #: The skill a guessed address becomes, and its parameter.
 SEARCH_SKILL, SEARCH_PARAMETER = "web_search", "query"
@@ -58,32 +65,87 @@ def guessed_addresses(
     return guessed
 
 
-def searched(program: Program, guess: GuessedAddress, query: str) -> Program | None:
+#: Words this short ("to", "the", "of") say nothing of what is searched for; a longer word is
+#: looked for by its first :data:`_STEM` letters ("walking" is given by "the walk there").
+_SHORT, _STEM = 3, 4
+_WORD = re.compile(r"\w+")
+
+
+def grounded(query: str, given: Sequence[str]) -> bool:
+    """Whether at least half of the query's words longer than :data:`_SHORT` letters stand in
+    ``given`` (the instruction, the values found), a reference to an earlier step counting as
+    found."""
+    words = [w for w in _WORD.findall(SLOT.sub(" ", query)) if len(w) > _SHORT]
+    known = sum(any(contains(text, word[:_STEM]) for text in given) for word in words)
+    found = len(SLOT.findall(query))
+    return bool(words or found) and 2 * (known + found) >= len(words) + found
+
+
+def searched(
+    program: Program, guess: GuessedAddress, query: str, given: Sequence[str]
+) -> Program | None:
     """``program`` with the step of ``guess`` a web search for ``query``; None when the query
-    is the guessed address again (nothing would change) or empty."""
+    is empty, the guessed address again, or not :func:`grounded` in ``given``."""
     words = " ".join(query.split())
     if not words or address_core(words) == address_core(guess.address):
         return None
+    if not grounded(words, given):
+        return None
+    return _with_step(program, guess.step, words)
+
+
+def _with_step(program: Program, step_id: str, query: str) -> Program:
+    """``program`` with step ``step_id`` a web search for ``query``."""
     steps = [
         ProgramStep(
             id=step.id,
             skill=SEARCH_SKILL,
-            args={SEARCH_PARAMETER: words},
+            args={SEARCH_PARAMETER: query},
             environment=step.environment,
         )
-        if step.id == guess.step
+        if step.id == step_id
         else step
         for step in program.steps
     ]
     return program.model_copy(update={"steps": steps})
 
 
-def program_lines(program: Program) -> str:
-    """The program's steps, one JSON object a line, defaults left out."""
-    return "\n".join(
-        json.dumps(step.model_dump(mode="json", exclude_defaults=True), ensure_ascii=False)
-        for step in program.steps
-    )
+def _lines(items: Sequence[str]) -> str:
+    return "\n".join(f"- {item}" for item in items) or "- (none)"
+
+
+#: The skill that reads named values out of a text, and its parameter that says which.
+READ_SKILL, READ_PARAMETER = "extract_values", "what"
+
+
+def sought_after(program: Program, step_id: str) -> list[str]:
+    """What the steps after ``step_id`` read out of the pages it leads to (their
+    ``extract_values`` descriptions), up to the next step that opens a page or searches: the
+    1.5B model, shown only the program, searched for a value an earlier step had found
+    ("John's meeting location") instead of the one the search was for."""
+    ids = [step.id for step in program.steps]
+    later = program.steps[ids.index(step_id) + 1 :] if step_id in ids else []
+    sought = []
+    for step in later:
+        if step.skill == SEARCH_SKILL or "address" in step.args:
+            break
+        what = step.args.get(READ_PARAMETER)
+        if step.skill == READ_SKILL and isinstance(what, str):
+            sought.append(what)
+    return sought
+
+
+def found_before(program: Program, step_id: str) -> list[str]:
+    """The named values steps before ``step_id`` read out of texts, each as the reference that
+    stands for it and what it is (``{s2.place}: where I meet Ann``)."""
+    found = []
+    for step in program.steps:
+        if step.id == step_id:
+            break
+        names, what = step.args.get("names"), step.args.get(READ_PARAMETER)
+        if step.skill == READ_SKILL and isinstance(names, list):
+            found += [f"{{{step.id}.{name}}}: {what}" for name in names if isinstance(name, str)]
+    return found
 
 
 @dataclass
@@ -100,9 +162,8 @@ class SearchWordsAgent(Agent):
         system, user = render(
             "search_words",
             instruction=instruction,
-            program=program_lines(program),
-            step=guess.step,
-            address=guess.address,
+            found=_lines(found_before(program, guess.step)),
+            sought=_lines(sought_after(program, guess.step)),
         )
         result = self.ask(prompt_messages(system, user), SearchWords, step)
         return result.value.query if result.value is not None else ""
