@@ -92,6 +92,13 @@ def test_named_apps_quick() -> None:
     assert report["kept_picks"] >= 0
 
 
+def test_search_words_quick() -> None:
+    report = run_quick("search_words.py")
+    assert report["searches"] == 1 and report["model"] == "local:smollm2-135m"
+    assert report["figure"]["found_share"] in (0, 1)
+    assert report["instruction_as_query_found_share_baseline"] in (0, 1)
+
+
 def test_manager_programs_quick() -> None:
     report = run_quick("manager_programs.py")
     assert report["tasks"] == 1 and report["model"] == "local:smollm2-135m"
