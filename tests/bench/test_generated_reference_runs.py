@@ -28,8 +28,8 @@ from pcagent.runtime.record.store import RunStore
 
 pytestmark = [pytest.mark.desktop, pytest.mark.slow]
 
-SAMPLE_IDS = ("gen-7-60", "gen-7-6")
-SAMPLE = [task for task in generate_tasks(60, 7) if task.id in SAMPLE_IDS]
+SAMPLE_IDS = ("gen-7-24", "gen-7-3")
+SAMPLE = [task for task in generate_tasks(40, 7) if task.id in SAMPLE_IDS]
 
 
 def test_the_sample_spans_the_applications_it_claims() -> None:
@@ -95,7 +95,7 @@ def test_recorded_solutions_become_a_graph_free_of_the_benchmark(
     assert any(edge.new_page for edge in graph.edges.values())
     assert graph_leaks(graph, list(load_tasks().values())) == []
     # The check finds what is there: the sample's own tasks are in it.
-    assert any(leak == "gen-7-60: its id" for leak in graph_leaks(graph, SAMPLE))
+    assert any(leak == "gen-7-24: its id" for leak in graph_leaks(graph, SAMPLE))
 
     # From the first screen of a recorded run, guidance names where its first action led.
     first = next(s for s in steps if s.front_app)

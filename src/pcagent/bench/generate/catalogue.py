@@ -7,6 +7,7 @@ from pcagent.bench.generate.templates_browser import (
     BrowserFilmFact,
     BrowserFilmSearch,
     BrowserPopulation,
+    BrowserPopulationSearch,
 )
 from pcagent.bench.generate.templates_calculator import CalculatorCompute
 from pcagent.bench.generate.templates_clock import ClockAddWorldClock, ClockSetAlarm
@@ -31,6 +32,7 @@ TEMPLATES: tuple[SubtaskTemplate, ...] = (
     BrowserFilmFact(),
     BrowserFilmSearch(),
     BrowserPopulation(),
+    BrowserPopulationSearch(),
     MailSendAttachment(),
     FileManagerMoveIntoFolder(),
 )

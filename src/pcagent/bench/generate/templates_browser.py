@@ -1,5 +1,5 @@
-"""Templates for the browser on the offline websites: a film's fact on imdb.com or found by a
-web search, a country's population on facts.local.
+"""Templates for the browser on the offline websites: a film's fact on imdb.com, a country's
+population on facts.local, and each of them asked for with no site named, found by a web search.
 
 One module per application family, so a new browser template lands here beside the shared steps
 that open a page, pick a value out of it and tell it.
@@ -99,11 +99,13 @@ class BrowserFilmFact(SubtaskTemplate[FilmLookup], spec="browser_film_fact"):
     #: Where the sub-task's description says the fact is found.
     where = "on imdb.com"
 
-    def found_by(self, attributes: FilmLookup) -> ProgramStep:
-        """The program's step that leads to a page listing the film by its title: the
-        instruction names the site and the film, not the page, and imdb.com's home lists every
-        film by its title."""
-        return programs.call("s1", "open_page", address="imdb.com")
+    def found_by(self, attributes: FilmLookup) -> list[ProgramStep]:
+        """The program's steps to the film's page: the instruction names the site and the
+        film, not the page, and imdb.com's home lists every film by its title."""
+        return [
+            programs.call("s1", "open_page", address="imdb.com"),
+            programs.call("s2", "follow_link", text=attributes.title),
+        ]
 
     def build(self, attributes: FilmLookup, slot: Slot) -> Fragment:
         a = attributes
@@ -133,7 +135,7 @@ class BrowserFilmFact(SubtaskTemplate[FilmLookup], spec="browser_film_fact"):
             program=lookup_program(
                 slot,
                 self.app,
-                [self.found_by(a), programs.call("s2", "follow_link", text=a.title)],
+                self.found_by(a),
                 "runtime_minutes" if a.field == "runtime" else "year",
                 a.description,
             ),
@@ -150,9 +152,12 @@ class BrowserFilmSearch(BrowserFilmFact, spec="browser_film_search"):
 
     where = "with a web search"
 
-    def found_by(self, attributes: FilmLookup) -> ProgramStep:
+    def found_by(self, attributes: FilmLookup) -> list[ProgramStep]:
         fact = "running time" if attributes.field == "runtime" else "year"
-        return programs.call("s1", "web_search", query=f"{attributes.title} {fact}")
+        return [
+            programs.call("s1", "web_search", query=f"{attributes.title} {fact}"),
+            programs.call("s2", "follow_link", text=attributes.title),
+        ]
 
 
 # --- browser: a country's population on facts.local ---------------------------------------------
@@ -166,6 +171,16 @@ class PopulationLookup(TemplateAttributes):
 
 class BrowserPopulation(SubtaskTemplate[PopulationLookup], spec="browser_population"):
     """Look up a country's population on the offline facts.local site."""
+
+    where = "on facts.local"
+
+    def found_by(self, attributes: PopulationLookup) -> list[ProgramStep]:
+        """The program's steps to the country's page: the site's population index lists every
+        country by its name."""
+        return [
+            programs.call("s1", "open_page", address="facts.local/population"),
+            programs.call("s2", "follow_link", text=attributes.country),
+        ]
 
     def draw(self, source: Draw) -> PopulationLookup:
         slug = source.rng.choice(POPULATION_SLUGS)
@@ -187,21 +202,19 @@ class BrowserPopulation(SubtaskTemplate[PopulationLookup], spec="browser_populat
         return Fragment(
             instruction=self.instruction(a, country=a.country, tell=TELL if slot.report else ""),
             phrasing=a.phrasing,
-            subtask=self.subtask_in(slot, f"Find the population of {a.country} ({a.population})"),
+            subtask=self.subtask_in(
+                slot, f"Find the population of {a.country} {self.where} ({a.population})"
+            ),
             nodes=nodes,
             reference=reference,
             reference_api=[
                 gui.act("browser_open", url=f"http://facts.local/population/{a.slug}"),
                 *report_steps,
             ],
-            # The site's population index lists every country by its name.
             program=lookup_program(
                 slot,
                 self.app,
-                [
-                    programs.call("s1", "open_page", address="facts.local/population"),
-                    programs.call("s2", "follow_link", text=a.country),
-                ],
+                self.found_by(a),
                 "population",
                 f"the population of {a.country}",
             ),
@@ -210,3 +223,17 @@ class BrowserPopulation(SubtaskTemplate[PopulationLookup], spec="browser_populat
                 kind="number", text=str(a.population), description=f"the population of {a.country}"
             ),
         )
+
+
+class BrowserPopulationSearch(BrowserPopulation, spec="browser_population_search"):
+    """A country's population asked for with no site named: a web search lists the country's
+    page by its title (its name alone would also match the site's other pages on it)."""
+
+    where = "with a web search"
+
+    def found_by(self, attributes: PopulationLookup) -> list[ProgramStep]:
+        title = f"Population of {attributes.country}"
+        return [
+            programs.call("s1", "web_search", query=f"population of {attributes.country}"),
+            programs.call("s2", "follow_link", text=title),
+        ]
