@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from tests.agents.scripted import ScriptedModels
 
 from pcagent.agents.given_values import address_core, given_parameters, ungiven_literals
@@ -136,6 +137,28 @@ def test_a_file_name_must_be_given_or_found() -> None:
     (problem,) = ungiven_literals(copied, catalog, [said])
     assert str(problem).startswith("s1: path='Documents/beekeeping_intro.docx': neither")
     assert ungiven_literals(copied, catalog, [said, "beekeeping_intro.docx"]) == []
+
+
+@pytest.mark.parametrize(
+    ("path", "doubted"),
+    [
+        ("Documents/{s2.city}.txt", False),  # the value names the file
+        ("Documents/notes_{s2.city}.txt", False),  # the words around it are the user's
+        ("Documents/{s2.time}_reminder_card.txt", True),  # an example's words around it
+        ("{s3}", False),
+    ],
+)
+def test_the_words_around_a_found_value_in_a_file_name_must_be_given(
+    path: str, doubted: bool
+) -> None:
+    said = "Find the city in Documents/trip.txt and keep notes about it in a text file"
+    program = _program(
+        {"id": "s1", "skill": "write_text_file", "args": {"path": path, "text": "{s2.city}"}}
+    )
+    problems = ungiven_literals(program, default_catalog(), [said])
+    assert bool(problems) is doubted
+    if doubted:
+        assert "neither the instruction nor an earlier step names this file" in str(problems[0])
 
 
 def test_a_folder_below_home_s_own_must_be_given_or_found() -> None:

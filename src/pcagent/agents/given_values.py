@@ -103,9 +103,12 @@ def _file_problem(path: str, given: Sequence[str]) -> str:
     folder and the ending must stand in one of them, compared casefolded ("Documents/
     population.xlsx" is named by "save it as population"), and where they write it with an
     ending, with that ending: a planner that picks the text file's reader for "test_doc3.docx"
-    reads "test_doc3.txt", a file that is not there."""
-    file = written_path(path)
-    stem = file.stem.casefold()
+    reads "test_doc3.txt", a file that is not there.
+
+    In a name made with a value found (``{s2.city}_notes.txt``), the words written around the
+    value must be given: a planner copied an example's ``reminder_card`` around a found time."""
+    file = written_path(SLOT.sub("", path))
+    stem = file.stem.casefold().strip("_-. ")
     if not stem:
         return ""
     unnamed = _folder_problem(file.parent, given)
@@ -172,7 +175,7 @@ def ungiven_literals(program: Program, catalog: SkillCatalog, given: Sequence[st
                     if problem:
                         problems.append(Doubt(step.id, f"{name}={item!r}: {problem}"))
                 elif holds == "file":
-                    problem = "" if not item or SLOT.search(item) else _file_problem(item, given)
+                    problem = _file_problem(item, given) if item else ""
                     if problem:
                         problems.append(Doubt(step.id, f"{name}={item!r}: {problem}"))
                 elif holds == "text":
