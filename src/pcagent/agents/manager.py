@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import ClassVar
 
 from pcagent.agents.base import Agent, bullet_list, value_list
@@ -250,8 +251,9 @@ class Manager(Agent):
             for s in finished
             if s.skill
         ]
-        named: Sequence[str] | None = None  # read when the first program is there to check
-        wanted: Sequence[AskedApp] | None = None  # likewise
+        # The instruction's readings: each read once, when the first program is there to check.
+        named = cache(lambda: self.names_files(instruction) if self.names_files else ())
+        wanted = cache(lambda: self.asks_apps(instruction) if self.asks_apps else ())
         used_before = {s.app for s in finished if s.app}
         problem = ""
         for attempt in range(self.program_attempts):
@@ -272,14 +274,10 @@ class Manager(Agent):
             # is wanted) is kept in the last program asked for rather than the whole program
             # lost to one GUI task: its step carries the doubt, so the run cannot end
             # "finished" on it, and a step that fails on it is re-planned.
-            doubts: list[Doubt] = ungiven_literals(program, self.skills, given)
+            doubts = ungiven_literals(program, self.skills, given)
             doubts += one_value_for_a_list(program, self.skills)
-            if named is None:
-                named = self.names_files(instruction) if self.names_files is not None else ()
-            doubts += untouched_files(program, named, done)
-            if wanted is None:
-                wanted = self.asks_apps(instruction) if self.asks_apps is not None else ()
-            doubts += unused_apps(program, wanted, self.skills, used_before)
+            doubts += untouched_files(program, named(), done)
+            doubts += unused_apps(program, wanted(), self.skills, used_before)
             if not problems and (not doubts or attempt == self.program_attempts - 1):
                 return PlanOutcome(with_doubts(self._plan_of(program), doubts))
             # Every problem at once, the doubts with the errors: told only of a wrong kind
