@@ -26,7 +26,7 @@ from typing import ClassVar
 
 from pydantic import BaseModel, Field
 
-from pcagent.agents.base import Agent, prompt_messages
+from pcagent.agents.base import Agent, bullet_list, prompt_messages
 from pcagent.agents.given_values import address_core, given_parameters, unnamed_address
 from pcagent.agents.program import SLOT, Program, ProgramStep
 from pcagent.agents.prompting import render
@@ -110,10 +110,6 @@ def _with_step(program: Program, step_id: str, query: str) -> Program:
     return program.model_copy(update={"steps": steps})
 
 
-def _lines(items: Sequence[str]) -> str:
-    return "\n".join(f"- {item}" for item in items) or "- (none)"
-
-
 #: The skill that reads named values out of a text, and its parameter that says which.
 READ_SKILL, READ_PARAMETER = "extract_values", "what"
 
@@ -162,8 +158,8 @@ class SearchWordsAgent(Agent):
         system, user = render(
             "search_words",
             instruction=instruction,
-            found=_lines(found_before(program, guess.step)),
-            sought=_lines(sought_after(program, guess.step)),
+            found=bullet_list(found_before(program, guess.step), "- (none)"),
+            sought=bullet_list(sought_after(program, guess.step), "- (none)"),
         )
         result = self.ask(prompt_messages(system, user), SearchWords, step)
         return result.value.query if result.value is not None else ""
