@@ -6,8 +6,9 @@ benchmark (``open_page`` of a search engine's home page), and the `search_words`
 is asked for the words instead (``pcagent.agents.search_instead``). The page the gold search
 finds first on the offline search engine is the one the task needs; a swap finds it when that
 page is among the first results of the model's words (a reference to an earlier step left out:
-the run would fill in the value, so this counts against the words). Prints JSON: the share of swaps kept and the share that find
-the page, against a baseline that searches for the whole instruction, and seconds per call.
+the run would fill in the value, so this counts against the words). Prints JSON: the share of
+swaps kept and the share that find the page, against a baseline that searches for the whole
+instruction, and seconds per call.
 
 Goal: at least 80% of the guesses replaced by words that find the page.
 
