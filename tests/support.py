@@ -21,9 +21,10 @@ def eventually(check: Callable[[], object], timeout: float = 20) -> bool:
     return bool(check())
 
 
-def smollm2_config(folder: Path, max_steps: int = 2) -> PcAgentConfig:
+def smollm2_config(folder: Path, max_steps: int = 2, threads: int = 2) -> PcAgentConfig:
     """Every role on the real smollm2-135m model (installed if missing, shared with the user's
-    data folder), run records in ``folder``/data, a short step cap."""
+    data folder), run records in ``folder``/data, a short step cap. ``threads``: both cores for
+    one model; one each where two models answer side by side."""
     base = load_config(environ={})
     install_pack("smollm2-135m", base.models_dir, report=print)
     data = folder / "data"  # run records stay in the test's folder; models are shared
@@ -32,7 +33,7 @@ def smollm2_config(folder: Path, max_steps: int = 2) -> PcAgentConfig:
     return PcAgentConfig(
         data_dir=data,
         models=ModelsConfig(
-            profiles={"local": ModelProfile(pack="smollm2-135m", max_output_tokens=200, threads=1)},
+            profiles={"local": ModelProfile(pack="smollm2-135m", max_output_tokens=200, threads=threads)},
             validation_retries=0,
         ),
         # One program asked for, no readings of the instruction and no search words for a

@@ -258,7 +258,7 @@ def test_pcagent_run_and_resume_with_also_work_across_both_desktops(
     config_file = tmp_path / "config.toml"
     config_file.write_text(
         "[models]\nvalidation_retries = 0\n"
-        '[models.profiles.local]\npack = "smollm2-135m"\nmax_output_tokens = 200\nthreads = 1\n'
+        '[models.profiles.local]\npack = "smollm2-135m"\nmax_output_tokens = 200\nthreads = 2\n'
         "[run]\nmax_steps = 1\nlisting_limit = 15\nprogram_attempts = 1\ncheck_named_files = false\n"
         "search_guessed_addresses = false\n"
     )

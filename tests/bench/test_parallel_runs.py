@@ -18,7 +18,7 @@ pytestmark = [pytest.mark.desktop, pytest.mark.slow]
 
 
 def test_two_sandboxes_side_by_side_with_the_local_model(tmp_path: Path) -> None:
-    config = smollm2_config(tmp_path, max_steps=1)
+    config = smollm2_config(tmp_path, max_steps=1, threads=1)
     tasks = [load_tasks()[task_id] for task_id in ("pc09", "pc13")]
     finished: list[str] = []
 

@@ -234,7 +234,7 @@ def test_a_pcagent_run_s_record_comes_back_to_the_driver(local_ray: None, tmp_pa
     on the actor, sent back as a zip and written into the driver's run records, graded."""
     from pcagent.runtime.record.store import RunStore
 
-    config = smollm2_config(tmp_path, max_steps=1)
+    config = smollm2_config(tmp_path, max_steps=1, threads=1)
     pids: list[int] = []
     (result,) = run_tasks_on_ray(
         select_tasks(["pc09"]),
