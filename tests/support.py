@@ -33,7 +33,9 @@ def smollm2_config(folder: Path, max_steps: int = 2, threads: int = 2) -> PcAgen
     return PcAgentConfig(
         data_dir=data,
         models=ModelsConfig(
-            profiles={"local": ModelProfile(pack="smollm2-135m", max_output_tokens=200, threads=threads)},
+            profiles={
+                "local": ModelProfile(pack="smollm2-135m", max_output_tokens=200, threads=threads)
+            },
             validation_retries=0,
         ),
         # One program asked for, no readings of the instruction and no search words for a
