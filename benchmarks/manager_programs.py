@@ -1,5 +1,5 @@
 """The Manager: how often its program for a generated task has the task's own shape, asked as
-runs ask it and asked to list the instruction's requests before the steps.
+runs ask it and asked another way (``--variant``).
 
 For generated tasks of a seed (``--tasks SEED:COUNT``; not the seed program memory was built
 from), the Manager writes a program for each instruction, with every application and skill of
@@ -7,13 +7,22 @@ the sandbox, and, with ``--memory FILE``, the programs of similar training tasks
 show them. A program "fits" when its skills, in order, are those of the task's gold program
 (the values are not compared); it is "usable" when it passed every check rather than falling
 back to one GUI step. Each task is asked twice in the same run: as runs ask today (baseline)
-and with ``requests`` first (the reply opens with what the instruction asks, one thing each).
+and as the variant asks:
+
+- ``requests_first`` (the default): the reply opens with what the instruction asks, one thing
+  each (``Manager(lists_requests=True)``);
+- ``own_example_without_memory``: the prompt's own example is left out where memory shows
+  programs of similar tasks (``Manager(example_beside_memory=False)``; the same as the baseline
+  without ``--memory``).
+
 Prints JSON: usable and fitting counts of each, the ratio of fitting programs, seconds per
 program.
 
-Goal: listing the requests first fits at least as many programs as the baseline (ratio >= 1).
+Goal: the variant fits at least as many programs as the baseline (ratio >= 1).
 
     python benchmarks/manager_programs.py --tasks 99:10 --memory memory.db
+    python benchmarks/manager_programs.py --tasks 4242:20 --memory memory.db \\
+        --variant own_example_without_memory
     python benchmarks/manager_programs.py --json --quick      # smollm2-135m, one task
 """
 
@@ -34,12 +43,17 @@ from pcagent.experience.loading import open_experience
 from pcagent.models import ModelRouter
 from pcagent.skills.catalog import default_catalog
 
-VARIANTS = {"baseline": False, "requests_first": True}
+#: Each variant's Manager options, asked beside the baseline (today's options).
+VARIANTS: dict[str, dict[str, bool]] = {
+    "requests_first": {"lists_requests": True},
+    "own_example_without_memory": {"example_beside_memory": False},
+}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--memory", type=Path, help="program memory (pcagent experience build)")
+    parser.add_argument("--variant", choices=sorted(VARIANTS), default="requests_first")
     arguments, config = parsed_with_model(parser, (99, 10), quick_tokens=80)
     if arguments.quick:
         arguments.memory = None
@@ -50,13 +64,16 @@ def main() -> None:
     found: dict[str, dict[str, object]] = {}
     with ModelRouter(config) as router:
         model = router.for_role("manager")
-        for name, lists_requests in VARIANTS.items():
+        for name, options in {
+            "baseline": {},
+            arguments.variant: VARIANTS[arguments.variant],
+        }.items():
             manager = Manager(
                 model,
                 apps=apps,
                 skills=default_catalog(),
                 memory=memory,
-                lists_requests=lists_requests,
+                **options,
                 # --quick checks that the script runs: one ask each (smollm2's re-asks are
                 # 20-40 s prompts that only make the check slower).
                 program_attempts=1 if arguments.quick else PROGRAM_ATTEMPTS,
@@ -75,15 +92,15 @@ def main() -> None:
                 "fitting": fitting,
                 "seconds_per_program_median": round(statistics.median(took), 1),
             }
-    base, listed = found["baseline"]["fitting"], found["requests_first"]["fitting"]
-    ratio = round(listed / base, 2) if base else None  # type: ignore[operator]
+    base, other = found["baseline"]["fitting"], found[arguments.variant]["fitting"]
+    ratio = round(other / base, 2) if base else None  # type: ignore[operator]
     print(
         json.dumps(
             {
                 **headline(
                     {"fitting_ratio": ratio},
                     {
-                        "fitting_ratio": "at least 1: listing the requests first fits as many "
+                        "fitting_ratio": f"at least 1: {arguments.variant} fits as many "
                         "programs to their task's shape as the baseline"
                     },
                     None if ratio is None else ratio >= 1,
@@ -93,6 +110,7 @@ def main() -> None:
                 "tasks": len(tasks),
                 "seed": seed,
                 "memory": str(arguments.memory or ""),
+                "variant": arguments.variant,
                 **found,
             },
             indent=2,

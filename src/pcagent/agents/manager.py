@@ -25,7 +25,7 @@ from pcagent.agents.named_files import untouched_files
 from pcagent.agents.plan import Doubt, Plan, SubtaskSpec, with_doubts
 from pcagent.agents.program import Program, ProgramStep, check_program, program_plan
 from pcagent.agents.program_grammar import program_reply_type
-from pcagent.agents.prompting import render
+from pcagent.agents.prompting import prompt_part, render
 from pcagent.agents.reference_keys import with_keys_mended
 from pcagent.agents.reference_shapes import one_value_for_a_list
 from pcagent.agents.repeated_steps import without_repeats
@@ -101,6 +101,11 @@ class Manager(Agent):
     memory: Callable[[str], str] | None = field(default=None, kw_only=True)
     #: The reply opens with what the instruction asks, one thing each, before the steps.
     lists_requests: bool = field(default=False, kw_only=True)
+    #: The prompt's own example stays when memory shows programs of similar tasks. Off, the
+    #: example is shown only where memory shows none: a 1.5B model copies an example's shape
+    #: (its one example extracts a time: "the time of the meeting" was extracted where the
+    #: meeting's place was asked).
+    example_beside_memory: bool = field(default=True, kw_only=True)
     #: Whether a path names a file in the desktop's HOME (a program must not read one that is
     #: not there); None where the run cannot tell (several desktops, no local HOME).
     is_file: FileCheck | None = field(default=None, kw_only=True)
@@ -232,6 +237,9 @@ class Manager(Agent):
             or "- (none listed)",
             skills=self.skills.prompt_lines(compact=compact) or "- (none: write gui steps only)",
             examples=examples,
+            own_example=prompt_part("manager_example")
+            if self.example_beside_memory or not examples
+            else "",
             requests_rule=REQUESTS_RULE if self.lists_requests else "",
             instruction=instruction,
             context=self._desktops_text() + context,

@@ -18,11 +18,19 @@ _SEPARATOR = "\n--- user ---\n"
 
 
 @cache
-def _templates(name: str) -> tuple[Template, Template]:
+def prompt_part(name: str) -> str:
+    """The text of ``prompts/<name>.md``: a whole template, or a part some prompts show and
+    others leave out (the Manager's own example, left out where memory shows programs)."""
     try:
         text = resources.files("pcagent.agents.prompts").joinpath(f"{name}.md").read_text("utf-8")
     except FileNotFoundError:
         raise ConfigurationError(f"no prompt template {name!r} in pcagent/agents/prompts") from None
+    return text.strip()
+
+
+@cache
+def _templates(name: str) -> tuple[Template, Template]:
+    text = prompt_part(name)
     if _SEPARATOR not in text:
         raise ConfigurationError(f"prompt template {name!r} lacks the '--- user ---' line")
     system, user = text.split(_SEPARATOR, 1)
