@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
+import sys
 import time
 from pathlib import Path
 
@@ -85,8 +86,11 @@ def main() -> None:
                 outcome = manager.plan(task.instruction)
                 took.append(time.perf_counter() - began)
                 shape = [s.skill or "gui" for s in outcome.plan.subtasks]
+                fits = not outcome.fallback and shape == [s.skill for s in task.program or ()]
                 usable += not outcome.fallback
-                fitting += not outcome.fallback and shape == [s.skill for s in task.program or ()]
+                fitting += fits
+                told = "fallback" if outcome.fallback else ("fits" if fits else " ".join(shape))
+                print(f"{name} {task.id}: {told} ({took[-1]:.0f} s)", file=sys.stderr, flush=True)
             found[name] = {
                 "usable": usable,
                 "fitting": fitting,

@@ -102,6 +102,7 @@ def test_search_words_quick() -> None:
 def test_manager_programs_quick() -> None:
     report = run_quick("manager_programs.py")
     assert report["tasks"] == 1 and report["model"] == "local:smollm2-135m"
+    assert report["variant"] == "requests_first"  # the default variant
     for variant in ("baseline", "requests_first"):
         assert 0 <= report[variant]["fitting"] <= report[variant]["usable"] <= 1
 
