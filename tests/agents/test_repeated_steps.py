@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import json
 
+from tests.agents.program_steps import numbered, program
 from tests.agents.scripted import ScriptedModels
 
 from pcagent.agents.manager import Manager
-from pcagent.agents.program import Program, ProgramStep
 from pcagent.agents.repeated_steps import without_repeats
 from pcagent.skills import default_catalog
 
@@ -22,17 +22,9 @@ def _extract(source: str) -> dict[str, object]:
     }
 
 
-def _numbered(*steps: dict[str, object]) -> list[dict[str, object]]:
-    return [{"id": f"s{n}", **step} for n, step in enumerate(steps, start=1)]
-
-
-def _program(*steps: dict[str, object]) -> Program:
-    return Program(steps=[ProgramStep.model_validate(step) for step in _numbered(*steps)])
-
-
 def test_a_repeated_block_collapses_onto_its_first_writing() -> None:
     tell = {"skill": "tell_user", "args": {"text": "The subject is {s6.subject}"}}
-    looped = _program(READ, _extract("s1"), READ, _extract("s3"), READ, _extract("s5"), tell)
+    looped = program(READ, _extract("s1"), READ, _extract("s3"), READ, _extract("s5"), tell)
     kept = without_repeats(looped)
     assert [s.id for s in kept.steps] == ["s1", "s2", "s7"]
     assert kept.steps[1].args["text"] == {"from": "s1"}
@@ -41,12 +33,13 @@ def test_a_repeated_block_collapses_onto_its_first_writing() -> None:
 
 def test_different_calls_are_all_kept() -> None:
     other = {"skill": "read_mail", "args": {"folder": "Sent", "limit": 1}}
-    program = _program(READ, other, _extract("s1"), _extract("s2"))
-    assert without_repeats(program) is program
+    written = program(READ, other, _extract("s1"), _extract("s2"))
+    assert without_repeats(written) is written
 
 
 def test_the_manager_runs_the_program_without_its_repeats() -> None:
-    reply = json.dumps({"steps": _numbered(READ, _extract("s1"), READ, _extract("s3"))})
+    tell = {"skill": "tell_user", "args": {"text": "{s4.subject}"}}
+    reply = json.dumps({"steps": numbered(READ, _extract("s1"), READ, _extract("s3"), tell)})
     models = ScriptedModels(manager=[reply])
     apps = {"mail": "e-mail"}
     manager = Manager(
@@ -57,4 +50,5 @@ def test_the_manager_runs_the_program_without_its_repeats() -> None:
     assert [(s.id, s.skill) for s in outcome.plan.subtasks] == [
         ("s1", "read_mail"),
         ("s2", "extract_values"),
+        ("s5", "tell_user"),
     ]

@@ -17,17 +17,15 @@ from functools import cache
 from typing import ClassVar
 
 from pcagent.agents.base import Agent, bullet_list, value_list
+from pcagent.agents.doubts import Evidence
 from pcagent.agents.existing_files import FileCheck, missing_files
 from pcagent.agents.file_kinds import with_kind_twins
-from pcagent.agents.given_values import ungiven_literals
-from pcagent.agents.named_apps import AskedApp, unused_apps
-from pcagent.agents.named_files import untouched_files
+from pcagent.agents.named_apps import AskedApp
 from pcagent.agents.plan import Doubt, Plan, SubtaskSpec, with_doubts
 from pcagent.agents.program import Program, ProgramStep, check_program, program_plan
 from pcagent.agents.program_grammar import program_reply_type
 from pcagent.agents.prompting import prompt_part, render
 from pcagent.agents.reference_keys import with_keys_mended
-from pcagent.agents.reference_shapes import one_value_for_a_list
 from pcagent.agents.repeated_steps import without_repeats
 from pcagent.agents.search_instead import SEARCH_SKILL, GuessedAddress, guessed_addresses, searched
 from pcagent.errors import PlanError, PromptTooLongError
@@ -278,14 +276,8 @@ class Manager(Agent):
                 swapped = self._searched_instead(instruction, program, given, known, failed)
                 if swapped is not program:  # the re-ask shows the program the doubts are of
                     program, reply = swapped, swapped.model_dump_json(exclude_defaults=True)
-            # What only evidence judges (an invented address or number, one value where a list
-            # is wanted) is kept in the last program asked for rather than the whole program
-            # lost to one GUI task: its step carries the doubt, so the run cannot end
-            # "finished" on it, and a step that fails on it is re-planned.
-            doubts = ungiven_literals(program, self.skills, given)
-            doubts += one_value_for_a_list(program, self.skills)
-            doubts += untouched_files(program, named(), done)
-            doubts += unused_apps(program, wanted(), self.skills, used_before)
+            evidence = Evidence(given, done, named(), wanted(), used_before)
+            doubts = evidence.doubts(program, self.skills)
             if not problems and (not doubts or attempt == self.program_attempts - 1):
                 return PlanOutcome(with_doubts(self._plan_of(program), doubts))
             # Every problem at once, the doubts with the errors: told only of a wrong kind

@@ -1,0 +1,47 @@
+"""Everything about a program that only evidence judges, in one place.
+
+An invented address or number, one value where a list is wanted, a value found and never used,
+a file or an application the instruction names and no step uses: none of these makes a program
+invalid (a small model may be right where the check cannot see), so each is a doubt rather than
+an error. The Manager re-asks with them; a program still holding one on the last ask is kept
+rather than the whole program lost to one GUI task, and its step carries the doubt, so the run
+cannot end "finished" on it, and a step that fails on it is re-planned.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+
+from pcagent.agents.given_values import ungiven_literals
+from pcagent.agents.named_apps import AskedApp, unused_apps
+from pcagent.agents.named_files import untouched_files
+from pcagent.agents.plan import Doubt
+from pcagent.agents.program import Program, ProgramStep
+from pcagent.agents.reference_shapes import one_value_for_a_list
+from pcagent.agents.unused_values import unused_values
+from pcagent.skills import SkillCatalog
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What a program's doubts are judged against: ``given``, the instruction and the values
+    found so far; ``finished``, a re-plan's steps already done; ``named_files`` and
+    ``asked_apps``, what the instruction's readings found it names; ``apps_used_before``, the
+    applications of the finished steps."""
+
+    given: Sequence[str]
+    finished: Sequence[ProgramStep] = ()
+    named_files: Sequence[str] = ()
+    asked_apps: Sequence[AskedApp] = ()
+    apps_used_before: Collection[str] = ()
+
+    def doubts(self, program: Program, skills: SkillCatalog) -> list[Doubt]:
+        """The doubts of ``program``, whose steps call ``skills``."""
+        return [
+            *ungiven_literals(program, skills, self.given),
+            *one_value_for_a_list(program, skills),
+            *unused_values(program, skills),
+            *untouched_files(program, self.named_files, self.finished),
+            *unused_apps(program, self.asked_apps, skills, self.apps_used_before),
+        ]

@@ -1,0 +1,58 @@
+"""A value found and then never used: caught before anything runs.
+
+A step that finds named values (``extract_values``: a skill whose values are named by an
+argument) is there for the steps after it. A small planner finds the value and then writes the
+later step without it: "travel time from the Empire State Building to " searched, the meeting
+place found the step before left out of the words; the skill's effect checks pass and the run
+would end "finished" on a search for half of what was asked. Each such step is a doubt the
+Manager is re-asked with, naming the value and how to refer to it. Judged on the typed program
+alone: references in arguments, slots in texts, and the steps a screen step says it uses.
+"""
+
+from __future__ import annotations
+
+from pcagent.agents.plan import Doubt
+from pcagent.agents.program import GUI, SLOT, Program, ProgramStep, references
+from pcagent.skills import SkillCatalog
+
+
+def _finds_named_values(step: ProgramStep, catalog: SkillCatalog) -> list[str]:
+    """The names of the values ``step`` finds ([] for a step that finds none by name)."""
+    if step.skill == GUI or step.skill not in catalog:
+        return []
+    argument = catalog.get(step.skill).keys_argument
+    names = step.args.get(argument) if argument else None
+    if not isinstance(names, list):
+        return []
+    return [name for name in names if isinstance(name, str)]
+
+
+def _used(step: ProgramStep) -> set[str]:
+    """The ids of the steps whose values ``step`` uses."""
+    used = set(references(step.args))
+    if step.skill == GUI:
+        used |= set(step.uses) | {match.group(1) for match in SLOT.finditer(step.task)}
+    return used
+
+
+def unused_values(program: Program, catalog: SkillCatalog) -> list[Doubt]:
+    """A doubt for each step of ``program`` that finds named values no later step uses."""
+    doubts = []
+    for index, step in enumerate(program.steps):
+        names = _finds_named_values(step, catalog)
+        if not names:
+            continue
+        later = program.steps[index + 1 :]
+        if any(step.id in _used(other) for other in later):
+            continue
+        shown = ", ".join(names)
+        first = names[0]
+        doubts.append(
+            Doubt(
+                step.id,
+                f"{step.id} finds {shown}, and no later step uses it: refer to it where the "
+                f'instruction needs it ({{"from": "{step.id}", "key": "{first}"}}, or '
+                f'"{{{step.id}.{first}}}" inside a text), or leave the step out',
+            )
+        )
+    return doubts

@@ -1,0 +1,83 @@
+"""A value found and never used is a doubt: the real skills' declarations, the gold programs of
+generated tasks, and scripted replies for the Manager's re-ask."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from tests.agents.program_steps import numbered, program
+from tests.agents.scripted import ScriptedModels
+
+from pcagent.agents.manager import PROGRAM_ATTEMPTS, Manager
+from pcagent.agents.program import Program
+from pcagent.agents.unused_values import unused_values
+from pcagent.bench.generate import generate_tasks
+from pcagent.skills import default_catalog
+
+CATALOG = default_catalog()
+READ = {"skill": "read_text_file", "args": {"path": "Documents/trip.txt"}}
+FIND = {
+    "skill": "extract_values",
+    "args": {"text": {"from": "s1"}, "names": ["city", "day"], "what": "where and when"},
+}
+
+
+def test_a_search_that_leaves_the_found_value_out_is_doubted() -> None:
+    search = {"skill": "web_search", "args": {"query": "weather tomorrow in "}}
+    (doubt,) = unused_values(program(READ, FIND, search), CATALOG)
+    assert doubt.step == "s2"
+    assert "city, day" in doubt.problem and '"{s2.city}"' in doubt.problem
+
+
+@pytest.mark.parametrize(
+    "later",
+    [
+        {"skill": "web_search", "args": {"query": "weather in {s2.city}"}},
+        {"skill": "add_world_clock", "args": {"city": {"from": "s2", "key": "city"}}},
+        {"skill": "gui", "app": "browser", "task": "find the weather there", "uses": ["s2"]},
+        {"skill": "gui", "app": "browser", "task": "find the weather in {s2.city}"},
+    ],
+    ids=["slot", "reference", "uses", "slot-in-task"],
+)
+def test_a_value_any_later_step_uses_is_no_doubt(later: dict[str, Any]) -> None:
+    assert unused_values(program(READ, FIND, later), CATALOG) == []
+
+
+def test_a_value_used_only_by_an_earlier_step_is_still_unused() -> None:
+    early = {"skill": "tell_user", "args": {"text": "{s1}"}}
+    doubts = unused_values(program(READ, early, FIND), CATALOG)
+    assert [d.step for d in doubts] == ["s3"]
+
+
+def test_no_gold_program_of_generated_tasks_is_doubted() -> None:
+    programs = [t.program for t in generate_tasks(150, 31) if t.program]
+    finding = [p for p in programs if any(s.skill == "extract_values" for s in p)]
+    assert len(finding) > 30  # the check is tried on programs that find values
+    for steps in programs:
+        assert unused_values(Program(steps=list(steps)), CATALOG) == [], steps
+
+
+def test_the_manager_is_re_asked_and_takes_the_program_that_uses_the_value() -> None:
+    unused = numbered(READ, FIND, {"skill": "web_search", "args": {"query": "weather in "}})
+    used = numbered(READ, FIND, {"skill": "web_search", "args": {"query": "weather in {s2.city}"}})
+    models = ScriptedModels(manager=[json.dumps({"steps": s}) for s in (unused, used)])
+    apps = {"text_editor": "plain text", "browser": "the web"}
+    manager = Manager(models.for_role("manager"), apps=apps, skills=CATALOG.for_apps(apps))
+    outcome = manager.plan("Look up the weather where my trip goes")
+    assert not outcome.fallback
+    assert outcome.plan.subtasks[2].args == {"query": "weather in {s2.city}"}
+    assert all(not s.doubt for s in outcome.plan.subtasks)
+    reask = models.backends["manager"].requests[1].messages[-1].text
+    assert "s2 finds city, day, and no later step uses it" in reask
+
+
+def test_a_value_still_unused_after_the_last_ask_stays_with_its_doubt() -> None:
+    unused = numbered(READ, FIND, {"skill": "web_search", "args": {"query": "weather in "}})
+    models = ScriptedModels(manager=[json.dumps({"steps": unused})] * PROGRAM_ATTEMPTS)
+    apps = {"text_editor": "plain text", "browser": "the web"}
+    manager = Manager(models.for_role("manager"), apps=apps, skills=CATALOG.for_apps(apps))
+    outcome = manager.plan("Look up the weather where my trip goes")
+    assert not outcome.fallback
+    assert "no later step uses it" in outcome.plan.subtasks[1].doubt
