@@ -252,3 +252,24 @@ def test_a_text_to_write_is_given_found_or_composed() -> None:
         {"id": "s2", "skill": "write_document", "args": {"path": "a.docx", "text": "{s1}"}},
     )
     assert ungiven_literals(composed, catalog, ["Write a greeting into a.docx"]) == []
+
+
+def test_the_instruction_written_whole_as_the_text_is_doubted() -> None:
+    catalog = default_catalog()
+    said = "Fix the bug in Documents/tool.py, which the mail 'Script' carries, and save it"
+
+    def writes(text: str) -> Program:
+        return _program(
+            {
+                "id": "s1",
+                "skill": "write_text_file",
+                "args": {"path": "Documents/tool.py", "text": text},
+            }
+        )
+
+    (problem,) = ungiven_literals(writes(said), catalog, [said, "a found value"])
+    assert "this text is the instruction itself" in str(problem)
+    # Words the instruction gives to write are copied, not the instruction.
+    assert ungiven_literals(writes("Fix the bug"), catalog, [said]) == []
+    # A found value that holds the instruction's words is found, not copied.
+    assert ungiven_literals(writes("{s1}"), catalog, [said]) == []

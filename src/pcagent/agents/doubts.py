@@ -25,8 +25,8 @@ from pcagent.skills import SkillCatalog
 
 @dataclass(frozen=True)
 class Evidence:
-    """What a program's doubts are judged against: ``given``, the instruction and the values
-    found so far; ``finished``, a re-plan's steps already done; ``named_files`` and
+    """What a program's doubts are judged against: ``given``, the instruction (first) and the
+    values found so far; ``finished``, a re-plan's steps already done; ``named_files`` and
     ``asked_apps``, what the instruction's readings found it names; ``apps_used_before``, the
     applications of the finished steps."""
 

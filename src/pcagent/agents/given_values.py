@@ -98,6 +98,31 @@ _MADE_UP_TEXT = (
 )
 
 
+#: Why the instruction written out as the text to write is doubted.
+_INSTRUCTION_AS_TEXT = (
+    "this text is the instruction itself: write what it asks for (words it gives to write, "
+    "or a text an earlier step finds, composes or translates)"
+)
+#: How much of the instruction a text to write may copy before it is the instruction itself
+#: (a terse "Type: Dear team, we meet at 3" gives nine tenths of itself to type).
+_MOST_OF_INSTRUCTION = 0.95
+
+
+def _text_problem(text: str, given: Sequence[str]) -> str:
+    """Why ``text``, to be written, is not one the planner was given ("" when it is): it is
+    in none of ``given``, or it is most of the instruction (``given[0]``) copied whole. Seen:
+    asked to store a mail's attachment and fix it, the 1.5B Manager wrote the instruction into
+    the script as its text; every literal of it stood in the instruction."""
+    if SLOT.search(text):
+        return ""
+    if not any(contains(t, text) for t in given):
+        return _MADE_UP_TEXT
+    instruction = " ".join(given[0].split()) if given else ""
+    if instruction and len(" ".join(text.split())) >= _MOST_OF_INSTRUCTION * len(instruction):
+        return _INSTRUCTION_AS_TEXT
+    return ""
+
+
 def _file_problem(path: str, given: Sequence[str]) -> str:
     """Why ``path``'s file is not one a given text names ("" when it is): its name without the
     folder and the ending must stand in one of them, compared casefolded ("Documents/
@@ -160,7 +185,7 @@ def _endings_after(text: str, stem: str) -> list[str]:
 
 def ungiven_literals(program: Program, catalog: SkillCatalog, given: Sequence[str]) -> list[Doubt]:
     """A doubt for each literal of a ``given`` parameter that none of ``given`` (the
-    instruction, what earlier steps found) names."""
+    instruction first, then what earlier steps found) names."""
     problems = []
     for step in program.steps:
         for name, holds in given_parameters(catalog, step.skill).items():
@@ -179,9 +204,10 @@ def ungiven_literals(program: Program, catalog: SkillCatalog, given: Sequence[st
                     if problem:
                         problems.append(Doubt(step.id, f"{name}={item!r}: {problem}"))
                 elif holds == "text":
-                    if not SLOT.search(item) and not any(contains(t, item) for t in given):
+                    problem = _text_problem(item, given)
+                    if problem:
                         problems.append(
-                            Doubt(step.id, f"{name}={shortened(item, 80)!r}: {_MADE_UP_TEXT}")
+                            Doubt(step.id, f"{name}={shortened(item, 80)!r}: {problem}")
                         )
                 elif holds == "numbers":
                     invented = _invented_numbers(item, given)
