@@ -241,3 +241,19 @@ def test_an_expression_computes_with_found_values_filled_in_as_plain_numbers() -
     assert Calculate.model_validate(filled).expression == "1299.00 - -999"
     with pytest.raises(ValueError):
         Calculate.model_validate({"expression": "{s1.price} - 2"})  # never run unfilled
+
+
+def test_an_address_is_bounded_in_the_grammar_and_in_the_check() -> None:
+    from pcagent.skills.browser import MAX_ADDRESS
+
+    apps = ["browser"]
+    catalog = default_catalog().for_apps(apps)
+    branches = program_schema(catalog, apps)["properties"]["steps"]["items"]["anyOf"]
+    (page,) = [b for b in branches if b["properties"]["skill"]["const"] == "open_page"]
+    assert page["properties"]["args"]["properties"]["address"]["anyOf"][0]["maxLength"] == 500
+    runaway = "booking.com/search?" + "&ss=departure_date" * 40
+    assert len(runaway) > MAX_ADDRESS
+    step = {"id": "s1", "skill": "open_page", "args": {"address": runaway}}
+    with pytest.raises(PlanError, match="address"):
+        check_program(_program(step), catalog, apps)
+    check_program(_program({**step, "args": {"address": runaway[:MAX_ADDRESS]}}), catalog, apps)

@@ -60,10 +60,16 @@ def leads_away(page: str) -> bool:
     return False
 
 
+#: The longest address a program may open. A 1.5B planner once ran on repeating
+#: "&ss=departure_date" for 2,000 characters (a minute of decoding on two cores); an address a
+#: person gives, or one a page links to, is far shorter.
+MAX_ADDRESS = 500
+
+
 class OpenPage(SkillParameters):
     address: str = Field(
         min_length=1,
-        max_length=2000,
+        max_length=MAX_ADDRESS,
         description='e.g. "example.org/news".',
         json_schema_extra={"given": True},
     )
