@@ -110,7 +110,8 @@ _MOST_OF_INSTRUCTION = 0.95
 
 def _text_problem(text: str, given: Sequence[str]) -> str:
     """Why ``text``, to be written, is not one the planner was given ("" when it is): it is
-    in none of ``given``, or it is most of the instruction (``given[0]``) copied whole. Seen:
+    in none of ``given``, or it copies :data:`_MOST_OF_INSTRUCTION` or more of the
+    instruction (``given[0]``). Seen:
     asked to store a mail's attachment and fix it, the 1.5B Manager wrote the instruction into
     the script as its text; every literal of it stood in the instruction."""
     if SLOT.search(text):

@@ -100,9 +100,8 @@ class Manager(Agent):
     #: The reply opens with what the instruction asks, one thing each, before the steps.
     lists_requests: bool = field(default=False, kw_only=True)
     #: The prompt's own example stays when memory shows programs of similar tasks. Off, the
-    #: example is shown only where memory shows none: a 1.5B model copies an example's shape
-    #: (its one example extracts a time: "the time of the meeting" was extracted where the
-    #: meeting's place was asked).
+    #: example is shown only where memory shows none (a small model copies examples; on 20
+    #: generated tasks as many programs fitted either way: docs/agents.md).
     example_beside_memory: bool = field(default=True, kw_only=True)
     #: Whether a path names a file in the desktop's HOME (a program must not read one that is
     #: not there); None where the run cannot tell (several desktops, no local HOME).

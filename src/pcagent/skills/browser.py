@@ -60,9 +60,9 @@ def leads_away(page: str) -> bool:
     return False
 
 
-#: The longest address a program may open. A 1.5B planner once ran on repeating
-#: "&ss=departure_date" for 2,000 characters (a minute of decoding on two cores); an address a
-#: person gives, or one a page links to, is far shorter.
+#: The longest address a program may open. A 1.5B planner once wrote "&ss=departure_date" over
+#: and over up to the old bound of 2,000 characters, every one of them decoded on the CPU; an
+#: address a person gives, or one a page links to, is far shorter.
 MAX_ADDRESS = 500
 
 
