@@ -15,3 +15,8 @@ def numbered(*steps: dict[str, Any]) -> list[dict[str, Any]]:
 def program(*steps: dict[str, Any]) -> Program:
     """The steps, numbered, as a checked :class:`Program`."""
     return Program(steps=[ProgramStep.model_validate(step) for step in numbered(*steps)])
+
+
+def as_program(*steps: dict[str, Any]) -> Program:
+    """The steps as written, ids and all, as a checked :class:`Program`."""
+    return Program(steps=[ProgramStep.model_validate(step) for step in steps])

@@ -6,12 +6,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from tests.agents.program_steps import as_program
 from tests.agents.scripted import ScriptedModels
 from tests.runtime.memory_desktop import MemoryDesktop
 
 from pcagent.agents.existing_files import missing_files
 from pcagent.agents.manager import Manager
-from pcagent.agents.program import Program
 from pcagent.runtime.loop.desktop_state import home_file_check
 from pcagent.skills import default_catalog
 
@@ -19,12 +19,8 @@ THERE = {"Documents/memo.txt"}
 APPS = {"text_editor": "plain text files", "writer": "documents"}
 
 
-def _program(*steps: dict[str, object]) -> Program:
-    return Program.model_validate({"steps": list(steps)})
-
-
 def _missing(*steps: dict[str, object]) -> list[str]:
-    return missing_files(_program(*steps), default_catalog(), THERE.__contains__)
+    return missing_files(as_program(*steps), default_catalog(), THERE.__contains__)
 
 
 def test_a_read_of_a_file_that_is_not_there_is_a_problem() -> None:

@@ -7,18 +7,15 @@ from __future__ import annotations
 import json
 
 import pytest
+from tests.agents.program_steps import as_program
 from tests.agents.scripted import ScriptedModels
 
 from pcagent.agents.given_values import address_core, given_parameters, ungiven_literals
 from pcagent.agents.manager import PROGRAM_ATTEMPTS, Manager, PlanOutcome
-from pcagent.agents.program import Program, ProgramStep
+from pcagent.agents.program import Program
 from pcagent.skills import default_catalog
 
 APPS = {"browser": "web pages", "mail": "e-mail"}
-
-
-def _program(*steps: dict[str, object]) -> Program:
-    return Program(steps=[ProgramStep.model_validate(step) for step in steps])
 
 
 def _open(address: object) -> dict[str, object]:
@@ -35,7 +32,7 @@ def test_the_marked_parameters_are_addresses_and_numbers() -> None:
 
 
 def _calculate(expression: str) -> Program:
-    return _program({"id": "s3", "skill": "calculate", "args": {"expression": expression}})
+    return as_program({"id": "s3", "skill": "calculate", "args": {"expression": expression}})
 
 
 def test_numbers_must_be_given_found_or_units_of_counting() -> None:
@@ -57,12 +54,12 @@ def test_address_core_drops_scheme_www_and_slash() -> None:
 def test_an_address_the_instruction_names_passes_an_invented_one_does_not() -> None:
     catalog = default_catalog()
     said = "Open shop.test and find the cheapest kettle, then mail it to ann@example.test"
-    named = _program(
+    named = as_program(
         _open("https://shop.test/kettles"),
         {"id": "s2", "skill": "send_mail", "args": {"to": ["ann@example.test"]}},
     )
     assert ungiven_literals(named, catalog, [said]) == []
-    invented = _program(
+    invented = as_program(
         _open("https://maps.example.com/route?from=a"),
         {"id": "s2", "skill": "send_mail", "args": {"to": ["bob@example.test"]}},
     )
@@ -73,13 +70,13 @@ def test_an_address_the_instruction_names_passes_an_invented_one_does_not() -> N
 
 def test_references_and_found_values_pass() -> None:
     catalog = default_catalog()
-    program = _program(
+    program = as_program(
         {"id": "s1", "skill": "web_search", "args": {"query": "kettles"}},
         _open({"from": "s1"}),
         {"id": "s3", "skill": "open_page", "args": {"address": "{s1}"}},
     )
     assert ungiven_literals(program, catalog, ["find a kettle"]) == []
-    found = _program(_open("deals.test/kettle"))
+    found = as_program(_open("deals.test/kettle"))
     assert ungiven_literals(found, catalog, ["find a kettle", "see deals.test/kettle"]) == []
 
 
@@ -122,7 +119,7 @@ def test_an_address_invented_in_every_program_is_kept_rather_than_the_program_lo
 def test_a_file_name_must_be_given_or_found() -> None:
     catalog = default_catalog()
     said = "Open test_doc1.docx in the Documents folder, make the title bold and save it as Final"
-    named = _program(
+    named = as_program(
         {"id": "s1", "skill": "read_document", "args": {"path": "Documents/test_doc1.docx"}},
         {
             "id": "s2",
@@ -131,7 +128,7 @@ def test_a_file_name_must_be_given_or_found() -> None:
         },
     )
     assert ungiven_literals(named, catalog, [said]) == []
-    copied = _program(
+    copied = as_program(
         {"id": "s1", "skill": "read_document", "args": {"path": "Documents/beekeeping_intro.docx"}}
     )
     (problem,) = ungiven_literals(copied, catalog, [said])
@@ -152,7 +149,7 @@ def test_the_words_around_a_found_value_in_a_file_name_must_be_given(
     path: str, doubted: bool
 ) -> None:
     said = "Find the city in Documents/trip.txt and keep notes about it in a text file"
-    program = _program(
+    program = as_program(
         {"id": "s1", "skill": "write_text_file", "args": {"path": path, "text": "{s2.city}"}}
     )
     problems = ungiven_literals(program, default_catalog(), [said])
@@ -166,7 +163,7 @@ def test_a_folder_below_home_s_own_must_be_given_or_found() -> None:
     files: the document asked for in Documents went into another task's "Quarterly"."""
     catalog = default_catalog()
     said = 'Write "Boxes sorted: 91" into a new document and save it as Visits in Documents'
-    invented = _program(
+    invented = as_program(
         {"id": "s1", "skill": "make_folder", "args": {"path": "Documents/Quarterly"}},
         {
             "id": "s2",
@@ -177,12 +174,12 @@ def test_a_folder_below_home_s_own_must_be_given_or_found() -> None:
     problems = [str(p) for p in ungiven_literals(invented, catalog, [said])]
     assert len(problems) == 2 and all("names the folder 'Quarterly'" in p for p in problems)
     # HOME's own folders may be named by habit; a folder the user names, or one found, passes.
-    plain = _program(
+    plain = as_program(
         {"id": "s1", "skill": "write_document", "args": {"path": "~/Desktop/Visits.docx"}}
     )
     assert ungiven_literals(plain, catalog, [said]) == []
     assert ungiven_literals(invented, catalog, [said + " in a new folder Quarterly"]) == []
-    moved = _program(
+    moved = as_program(
         {"id": "s1", "skill": "move_files", "args": {"files": ["a.txt"], "into": "Documents/Old"}}
     )
     assert ungiven_literals(moved, catalog, [said]) != []
@@ -216,12 +213,12 @@ def test_a_re_ask_names_a_copied_file_with_its_wrong_kind() -> None:
 def test_a_file_s_ending_is_kept_as_the_instruction_writes_it() -> None:
     catalog = default_catalog()
     said = "Open test_doc3.docx in the Documents folder and translate its text"
-    changed = _program(
+    changed = as_program(
         {"id": "s1", "skill": "read_text_file", "args": {"path": "Documents/test_doc3.txt"}}
     )
     (problem,) = ungiven_literals(changed, catalog, [said])
     assert "writes this file's name with .docx: keep it" in str(problem)
-    kept = _program(
+    kept = as_program(
         {"id": "s1", "skill": "read_document", "args": {"path": "Documents/test_doc3.docx"}}
     )
     assert ungiven_literals(kept, catalog, [said]) == []
@@ -235,9 +232,9 @@ def test_a_file_s_ending_is_kept_as_the_instruction_writes_it() -> None:
 def test_a_text_to_write_is_given_found_or_composed() -> None:
     catalog = default_catalog()
     said = "Open the text editor and type hello, then save the note as Documents/hi.txt"
-    typed = _program({"id": "s1", "skill": "type_in_editor", "args": {"text": "Hello"}})
+    typed = as_program({"id": "s1", "skill": "type_in_editor", "args": {"text": "Hello"}})
     assert ungiven_literals(typed, catalog, [said]) == []
-    made_up = _program(
+    made_up = as_program(
         {
             "id": "s1",
             "skill": "write_text_file",
@@ -247,7 +244,7 @@ def test_a_text_to_write_is_given_found_or_composed() -> None:
     (problem,) = ungiven_literals(made_up, catalog, [said])
     assert "text='English translation of the text': this text is neither" in str(problem)
     assert "compose_text" in str(problem)
-    composed = _program(
+    composed = as_program(
         {"id": "s1", "skill": "compose_text", "args": {"request": "a greeting"}},
         {"id": "s2", "skill": "write_document", "args": {"path": "a.docx", "text": "{s1}"}},
     )
@@ -259,7 +256,7 @@ def test_the_instruction_written_whole_as_the_text_is_doubted() -> None:
     said = "Fix the bug in Documents/tool.py, which the mail 'Script' carries, and save it"
 
     def writes(text: str) -> Program:
-        return _program(
+        return as_program(
             {
                 "id": "s1",
                 "skill": "write_text_file",

@@ -8,11 +8,11 @@ from __future__ import annotations
 import json
 
 import pytest
+from tests.agents.program_steps import as_program
 from tests.agents.scripted import ScriptedModels, reply
 
 from pcagent.agents.manager import PROGRAM_ATTEMPTS, Manager
 from pcagent.agents.named_apps import AppNamesAgent, AskedApp, kept_apps, unused_apps
-from pcagent.agents.program import Program, ProgramStep
 from pcagent.skills import default_catalog
 
 SAID = (
@@ -24,10 +24,6 @@ APPS = {
     "spreadsheet": "spreadsheet (.xlsx/.ods)",
     "writer": "word processor (documents .docx/.odt)",
 }
-
-
-def _program(*steps: dict[str, object]) -> Program:
-    return Program(steps=[ProgramStep.model_validate(step) for step in steps])
 
 
 def test_only_picks_whose_words_stand_in_the_instruction_and_name_the_app_are_kept() -> None:
@@ -64,23 +60,23 @@ ASKED = [
 
 
 def test_an_application_asked_for_that_no_step_uses_is_a_doubt_on_the_last_step() -> None:
-    (doubt,) = unused_apps(_program(CALCULATE, AS_DOCUMENT), ASKED, default_catalog())
+    (doubt,) = unused_apps(as_program(CALCULATE, AS_DOCUMENT), ASKED, default_catalog())
     assert doubt.step == "s2"
     assert 'asks for the spreadsheet ("a new spreadsheet"), and no step uses it' in str(doubt)
-    assert unused_apps(_program(CALCULATE, AS_SHEET), ASKED, default_catalog()) == []
+    assert unused_apps(as_program(CALCULATE, AS_SHEET), ASKED, default_catalog()) == []
 
 
 def test_a_screen_step_or_a_finished_step_may_use_it() -> None:
-    screen = _program(
+    screen = as_program(
         CALCULATE,
         {"id": "s2", "skill": "gui", "app": "spreadsheet", "task": "Write {s1} into A1"},
     )
     assert unused_apps(screen, ASKED, default_catalog()) == []
-    after_the_sum = _program(AS_SHEET | {"id": "s3"})
+    after_the_sum = as_program(AS_SHEET | {"id": "s3"})
     assert unused_apps(after_the_sum, ASKED, default_catalog(), used_before={"calculator"}) == []
     assert unused_apps(after_the_sum, ASKED, default_catalog()) != []
     # A skill of no application (days between dates) uses none.
-    days = _program(
+    days = as_program(
         {"id": "s1", "skill": "days_between", "args": {"start": "2025-02-18", "end": "2025-03-03"}}
     )
     assert len(unused_apps(days, ASKED, default_catalog())) == 2

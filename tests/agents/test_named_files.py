@@ -8,21 +8,18 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
+from tests.agents.program_steps import as_program
 from tests.agents.scripted import ScriptedModels, reply
 
 from pcagent.agents.manager import PROGRAM_ATTEMPTS, Manager
 from pcagent.agents.named_files import FileNamesAgent, kept_names, untouched_files
-from pcagent.agents.program import Program, ProgramStep
+from pcagent.agents.program import ProgramStep
 from pcagent.skills import default_catalog
 
 SAID = (
     'Using the text editor, start a new file with the line "Crates packed: 95" and save it as '
     "reminder_card.txt in the Documents folder, then mail it to ann@example.test."
 )
-
-
-def _program(*steps: dict[str, object]) -> Program:
-    return Program(steps=[ProgramStep.model_validate(step) for step in steps])
 
 
 def test_only_names_with_an_ending_that_stand_in_the_instruction_are_kept() -> None:
@@ -40,14 +37,14 @@ def test_only_names_with_an_ending_that_stand_in_the_instruction_are_kept() -> N
 
 
 def test_a_named_file_no_step_works_on_is_a_doubt_on_the_last_step() -> None:
-    typed = _program(
+    typed = as_program(
         {"id": "s1", "skill": "type_in_editor", "args": {"text": "Crates packed: 95"}},
         {"id": "s2", "skill": "send_mail", "args": {"to": ["ann@example.test"]}},
     )
     (doubt,) = untouched_files(typed, ["reminder_card.txt"])
     assert doubt.step == "s2"
     assert "names the file reminder_card.txt, and no step reads, writes" in str(doubt)
-    saved = _program(
+    saved = as_program(
         {
             "id": "s1",
             "skill": "write_text_file",
@@ -56,23 +53,23 @@ def test_a_named_file_no_step_works_on_is_a_doubt_on_the_last_step() -> None:
     )
     assert untouched_files(saved, ["reminder_card.txt"]) == []
     # Another kind of file of the same name is not it.
-    other = _program(
+    other = as_program(
         {"id": "s1", "skill": "write_text_file", "args": {"path": "garden_tally.txt", "text": "x"}}
     )
     assert untouched_files(other, ["garden_tally.xlsx"]) != []
 
 
 def test_a_finished_step_a_screen_step_or_an_ending_may_work_on_it() -> None:
-    mail = _program({"id": "s2", "skill": "send_mail", "args": {"to": ["ann@example.test"]}})
+    mail = as_program({"id": "s2", "skill": "send_mail", "args": {"to": ["ann@example.test"]}})
     finished = ProgramStep.model_validate(
         {"id": "s1", "skill": "read_text_file", "args": {"path": "Documents/notes.txt"}}
     )
     assert untouched_files(mail, ["notes.txt"], [finished]) == []
-    screen = _program(
+    screen = as_program(
         {"id": "s1", "skill": "gui", "app": "text_editor", "task": "Save notes.txt as a copy"}
     )
     assert untouched_files(screen, ["notes.txt"]) == []
-    by_ending = _program(
+    by_ending = as_program(
         {
             "id": "s1",
             "skill": "move_files",

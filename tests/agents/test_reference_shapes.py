@@ -5,19 +5,16 @@ from __future__ import annotations
 
 import json
 
+from tests.agents.program_steps import as_program
 from tests.agents.scripted import ScriptedModels
 
 from pcagent.agents.manager import PROGRAM_ATTEMPTS, Manager
-from pcagent.agents.program import Program, ProgramStep
+from pcagent.agents.program import Program
 from pcagent.agents.reference_shapes import one_value_for_a_list
 from pcagent.bench.generate import generate_tasks
 from pcagent.skills import default_catalog
 
 READ = {"id": "s1", "skill": "read_text_file", "args": {"path": "Documents/prices.txt"}}
-
-
-def _program(*steps: dict[str, object]) -> Program:
-    return Program(steps=[ProgramStep.model_validate(step) for step in steps])
 
 
 def _sort(items: object) -> dict[str, object]:
@@ -26,7 +23,7 @@ def _sort(items: object) -> dict[str, object]:
 
 def test_a_text_or_a_named_value_for_a_list_is_a_problem() -> None:
     catalog = default_catalog()
-    (doubt,) = one_value_for_a_list(_program(READ, _sort({"from": "s1"})), catalog)
+    (doubt,) = one_value_for_a_list(as_program(READ, _sort({"from": "s1"})), catalog)
     text = str(doubt)
     assert text.startswith("s3: items takes a list, and s1 is one value")
     assert "read_text_file gives the file's text" in text
@@ -36,7 +33,7 @@ def test_a_text_or_a_named_value_for_a_list_is_a_problem() -> None:
         "args": {"text": {"from": "s1"}, "names": ["prices"], "what": "the prices"},
     }
     (named,) = one_value_for_a_list(
-        _program(READ, extract, _sort({"from": "s2", "key": "prices"})), catalog
+        as_program(READ, extract, _sort({"from": "s2", "key": "prices"})), catalog
     )
     assert "s2.prices is one value" in str(named)
 
@@ -44,11 +41,11 @@ def test_a_text_or_a_named_value_for_a_list_is_a_problem() -> None:
 def test_a_list_a_gui_value_and_literal_items_pass() -> None:
     catalog = default_catalog()
     items = [{"label": "a", "value": 2}, {"label": "b", "value": {"from": "s1"}}]
-    assert one_value_for_a_list(_program(READ, _sort(items)), catalog) == []
+    assert one_value_for_a_list(as_program(READ, _sort(items)), catalog) == []
     ordered = {"id": "s4", "skill": "move_files", "args": {"files": {"from": "s3"}, "into": "x"}}
-    assert one_value_for_a_list(_program(READ, _sort(items), ordered), catalog) == []
+    assert one_value_for_a_list(as_program(READ, _sort(items), ordered), catalog) == []
     gui = {"id": "s1", "skill": "gui", "app": "browser", "task": "read prices", "outputs": ["p"]}
-    assert one_value_for_a_list(_program(gui, _sort({"from": "s1"})), catalog) == []
+    assert one_value_for_a_list(as_program(gui, _sort({"from": "s1"})), catalog) == []
 
 
 def test_no_gold_training_program_passes_one_value_for_a_list() -> None:

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import json
 
+from tests.agents.program_steps import as_program
 from tests.agents.scripted import ScriptedModels, reply
 
 from pcagent.agents.manager import PROGRAM_ATTEMPTS, Manager
-from pcagent.agents.program import Program, ProgramStep
+from pcagent.agents.program import Program
 from pcagent.agents.search_instead import (
     GuessedAddress,
     SearchWordsAgent,
@@ -39,13 +40,9 @@ TIME = {
 TELL = {"id": "s5", "skill": "tell_user", "args": {"text": "{s4.minutes}"}}
 
 
-def _program(*steps: dict[str, object]) -> Program:
-    return Program(steps=[ProgramStep.model_validate(step) for step in steps])
-
-
 def test_only_a_literal_address_nobody_gave_is_a_guess() -> None:
     catalog = default_catalog()
-    program = _program(
+    program = as_program(
         READ,
         PLACE,
         GUESSED,
@@ -60,7 +57,7 @@ def test_only_a_literal_address_nobody_gave_is_a_guess() -> None:
 
 
 def test_the_swap_keeps_the_step_s_id_and_refuses_the_address_again() -> None:
-    program = _program(READ, PLACE, GUESSED, TIME)
+    program = as_program(READ, PLACE, GUESSED, TIME)
     guess = GuessedAddress("s3", "www.google.com")
     swapped = searched(program, guess, "  walking time to   {s2.place} ", [SAID])
     assert swapped is not None
@@ -89,7 +86,7 @@ def test_words_are_grounded_when_half_their_longer_words_were_given_or_found() -
 def test_what_is_sought_stops_at_the_next_page_opened() -> None:
     other = {"id": "s5", "skill": "open_page", "args": {"address": "{s4.minutes}"}}
     late = {**TIME, "id": "s6", "args": {**TIME["args"], "what": "a later page's value"}}  # type: ignore[dict-item]
-    program = _program(READ, PLACE, GUESSED, TIME, other, late)
+    program = as_program(READ, PLACE, GUESSED, TIME, other, late)
     assert sought_after(program, "s3") == ["the walk's length"]
     assert found_before(program, "s3") == ["{s2.place}: where I meet Ann"]
     assert sought_after(program, "s9") == [] and found_before(program, "s1") == []
@@ -141,7 +138,7 @@ def test_a_swap_that_breaks_the_program_is_not_kept() -> None:
 def test_the_agent_is_shown_the_program_and_the_step_and_survives_no_reply() -> None:
     models = ScriptedModels(search_words=[reply(query="walking time to {s2.place}")])
     agent = SearchWordsAgent(models.for_role("search_words"))
-    program = _program(READ, PLACE, GUESSED, TIME)
+    program = as_program(READ, PLACE, GUESSED, TIME)
     guess = GuessedAddress("s3", "www.google.com")
     assert agent.words(SAID, program, guess) == "walking time to {s2.place}"
     prompt = models.backends["search_words"].requests[0].messages[-1].text

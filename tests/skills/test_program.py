@@ -7,10 +7,9 @@ import json
 import re
 
 import pytest
+from tests.agents.program_steps import as_program
 
 from pcagent.agents.program import (
-    Program,
-    ProgramStep,
     check_program,
     program_plan,
     resolve,
@@ -21,10 +20,6 @@ from pcagent.skills import default_catalog
 from pcagent.skills.calculator import Calculate
 
 APPS = ["text_editor", "clock", "calculator"]
-
-
-def _program(*steps: dict[str, object]) -> Program:
-    return Program(steps=[ProgramStep.model_validate(step) for step in steps])
 
 
 def test_the_catalog_offers_each_skill_once_and_narrows_to_the_desktop() -> None:
@@ -51,7 +46,7 @@ def test_the_grammar_has_one_branch_per_skill_and_a_gui_branch() -> None:
 
 def test_a_valid_program_passes_and_becomes_ordered_subtasks() -> None:
     catalog = default_catalog()
-    program = _program(
+    program = as_program(
         {"id": "s1", "skill": "read_text_file", "args": {"path": "Documents/memo.txt"}},
         {
             "id": "s2",
@@ -87,16 +82,16 @@ def test_a_valid_program_passes_and_becomes_ordered_subtasks() -> None:
 )
 def test_problems_are_named_before_anything_runs(step: dict[str, object], problem: str) -> None:
     with pytest.raises(PlanError, match=problem):
-        check_program(_program(step), default_catalog(), APPS)
+        check_program(as_program(step), default_catalog(), APPS)
 
 
 def test_a_recipient_that_is_a_name_is_refused_in_the_plan() -> None:
     """A name from the instruction passes the check that it was given; it is still no address."""
     step = {"id": "s1", "skill": "send_mail", "args": {"to": ["Howie"], "subject": "code"}}
     with pytest.raises(PlanError, match="'Howie' is not one e-mail address"):
-        check_program(_program(step), default_catalog(), [*APPS, "mail"])
+        check_program(as_program(step), default_catalog(), [*APPS, "mail"])
     good = {"id": "s1", "skill": "send_mail", "args": {"to": ["howie@example.test"]}}
-    check_program(_program(good), default_catalog(), [*APPS, "mail"])
+    check_program(as_program(good), default_catalog(), [*APPS, "mail"])
 
 
 def test_references_are_resolved_from_earlier_values_or_named_as_missing() -> None:
@@ -128,11 +123,13 @@ def test_a_key_must_be_a_field_the_referred_step_gives() -> None:
         return {"id": "s3", "skill": "set_alarm", "args": {"time": reference}}
 
     catalog = default_catalog()
-    check_program(_program(read, extract, alarm({"from": "s2", "key": "time"})), catalog, APPS)
+    check_program(as_program(read, extract, alarm({"from": "s2", "key": "time"})), catalog, APPS)
     with pytest.raises(PlanError, match="gives \\['place', 'time'\\], not 'hour'"):
-        check_program(_program(read, extract, alarm({"from": "s2", "key": "hour"})), catalog, APPS)
+        check_program(
+            as_program(read, extract, alarm({"from": "s2", "key": "hour"})), catalog, APPS
+        )
     with pytest.raises(PlanError, match="one value, not an object"):
-        check_program(_program(read, alarm({"from": "s1", "key": "time"})), catalog, APPS)
+        check_program(as_program(read, alarm({"from": "s1", "key": "time"})), catalog, APPS)
 
 
 def test_each_file_skill_takes_only_its_own_kind_of_file() -> None:
@@ -146,21 +143,21 @@ def test_each_file_skill_takes_only_its_own_kind_of_file() -> None:
         r"write_document, format_paragraphs take; a plain-text file's name ends",
     ):
         check_program(
-            _program({"id": "s1", "skill": "write_text_file", "args": write}), catalog, apps
+            as_program({"id": "s1", "skill": "write_text_file", "args": write}), catalog, apps
         )
-    check_program(_program({"id": "s1", "skill": "write_document", "args": write}), catalog, apps)
+    check_program(as_program({"id": "s1", "skill": "write_document", "args": write}), catalog, apps)
     # A workbook saved under a text file's name is refused with the name it should have.
     sheet = {"rows": [["a", 1]], "save_as": "Documents/population.txt"}
     with pytest.raises(PlanError, match=r"is a plain-text file, .*\(Documents/population\.xlsx\)"):
         check_program(
-            _program({"id": "s1", "skill": "fill_cells", "args": sheet}),
+            as_program({"id": "s1", "skill": "fill_cells", "args": sheet}),
             catalog,
             [*apps, "spreadsheet"],
         )
     for fine in ("", "Documents/population", "Documents/population.ods"):
         sheet["save_as"] = fine
         check_program(
-            _program({"id": "s1", "skill": "fill_cells", "args": sheet}),
+            as_program({"id": "s1", "skill": "fill_cells", "args": sheet}),
             catalog,
             [*apps, "spreadsheet"],
         )
@@ -172,9 +169,9 @@ def test_slots_in_a_text_take_earlier_values_and_are_checked_like_references() -
     assert resolve(args, values) == {"expression": "42 * 60 + 15"}
     calculate = {"id": "s2", "skill": "calculate", "args": {"expression": "{s1} * 60"}}
     read = {"id": "s1", "skill": "read_text_file", "args": {"path": "a.txt"}}
-    check_program(_program(read, calculate), default_catalog(), APPS)
+    check_program(as_program(read, calculate), default_catalog(), APPS)
     with pytest.raises(PlanError, match="not an earlier step"):
-        check_program(_program(calculate), default_catalog(), APPS)
+        check_program(as_program(calculate), default_catalog(), APPS)
 
 
 def test_a_found_value_in_arithmetic_stands_for_the_number_it_begins_with() -> None:
@@ -214,7 +211,7 @@ def test_an_expression_computes_with_found_values_filled_in_as_plain_numbers() -
     step = {"id": "s3", "skill": "calculate", "args": {"expression": "{s1.price} - {s2}"}}
     # ("{s2}": the one value s2 picked out, as the Manager writes it)
     check_program(
-        _program(
+        as_program(
             {
                 "id": "s1",
                 "skill": "extract_values",
@@ -255,5 +252,5 @@ def test_an_address_is_bounded_in_the_grammar_and_in_the_check() -> None:
     assert len(runaway) > MAX_ADDRESS
     step = {"id": "s1", "skill": "open_page", "args": {"address": runaway}}
     with pytest.raises(PlanError, match="address"):
-        check_program(_program(step), catalog, apps)
-    check_program(_program({**step, "args": {"address": runaway[:MAX_ADDRESS]}}), catalog, apps)
+        check_program(as_program(step), catalog, apps)
+    check_program(as_program({**step, "args": {"address": runaway[:MAX_ADDRESS]}}), catalog, apps)
