@@ -30,7 +30,7 @@ from pathlib import PurePosixPath
 from pcagent.agents.plan import Doubt
 from pcagent.agents.program import SLOT, Program, written_path
 from pcagent.skills import SkillCatalog
-from pcagent.text import contains, shortened
+from pcagent.text import contains, shortened, single_spaced
 
 #: Numbers a computation may bring on its own: small counts and the units of time, percent
 #: and thousands ("minutes / 60", "* 100").
@@ -118,8 +118,8 @@ def _text_problem(text: str, given: Sequence[str]) -> str:
         return ""
     if not any(contains(t, text) for t in given):
         return _MADE_UP_TEXT
-    instruction = " ".join(given[0].split()) if given else ""
-    if instruction and len(" ".join(text.split())) >= _MOST_OF_INSTRUCTION * len(instruction):
+    instruction = single_spaced(given[0]) if given else ""
+    if instruction and len(single_spaced(text)) >= _MOST_OF_INSTRUCTION * len(instruction):
         return _INSTRUCTION_AS_TEXT
     return ""
 

@@ -298,6 +298,12 @@ def resolve(args: Mapping[str, JsonValue], values: Mapping[str, JsonValue]) -> d
     return {name: walk(value) for name, value in args.items()}
 
 
+def steps_used(step: ProgramStep) -> list[str]:
+    """The ids of the earlier steps whose values ``step`` uses, in order: a GUI step's
+    ``uses``, a skill step's references (slots in its texts included)."""
+    return list(step.uses) if step.skill == GUI else references(step.args)
+
+
 def step_text(step: ProgramStep) -> str:
     """A step as one readable line (records, logs, the viewer)."""
     if step.skill == GUI:
@@ -329,7 +335,7 @@ def program_plan(program: Program, catalog: SkillCatalog) -> Plan:
     subtasks = []
     previous: str | None = None
     for step in program.steps:
-        needed = list(step.uses) if step.skill == GUI else references(step.args)
+        needed = steps_used(step)
         apps = step_apps(step, catalog)
         app = apps[0] if len(apps) == 1 else ""
         depends = list(dict.fromkeys([*([previous] if previous else []), *needed]))

@@ -12,7 +12,7 @@ alone: references in arguments, slots in texts, and the steps a screen step says
 from __future__ import annotations
 
 from pcagent.agents.plan import Doubt
-from pcagent.agents.program import GUI, SLOT, Program, ProgramStep, references
+from pcagent.agents.program import GUI, SLOT, Program, ProgramStep, steps_used
 from pcagent.skills import SkillCatalog
 
 
@@ -28,10 +28,12 @@ def _finds_named_values(step: ProgramStep, catalog: SkillCatalog) -> list[str]:
 
 
 def _used(step: ProgramStep) -> set[str]:
-    """The ids of the steps whose values ``step`` uses."""
-    used = set(references(step.args))
+    """The ids of the steps whose values ``step`` uses: :func:`steps_used`, and for a GUI
+    step the steps its words name as well (``{s2.city}``: the agents working on it are shown
+    the hub's values, where a skill step's value is kept under its id)."""
+    used = set(steps_used(step))
     if step.skill == GUI:
-        used |= set(step.uses) | {match.group(1) for match in SLOT.finditer(step.task)}
+        used |= {match.group(1) for match in SLOT.finditer(step.task)}
     return used
 
 
