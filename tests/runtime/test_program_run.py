@@ -259,3 +259,24 @@ def test_a_decision_s_skill_call_may_name_an_earlier_value_instead_of_copying_it
     assert called.result.output == "09:15"
     assert "[values of s1 filled in]" in called.thought
     assert '{"from": "NAME"}' in decisions.requests[0].messages[0].text
+
+
+def test_a_gui_step_s_words_show_a_named_value_as_found(tmp_path: Path) -> None:
+    items = [{"label": "Tokyo", "value": 14}, {"label": "Lima", "value": 9}]
+    program = {
+        "steps": [
+            {"id": "s1", "skill": "pick_extreme", "args": {"items": items, "largest": True}},
+            {
+                "id": "s2",
+                "skill": "gui",
+                "app": "text_editor",
+                "task": "Type {s1.label} ({s1.value}) and {s1.missing} in the editor",
+                "uses": ["s1"],
+            },
+        ]
+    }
+    decisions = ScriptedBackend([scripts.decision({"kind": "fail", "reason": "seen enough"})])
+    models = scripts.usual_models(decisions, json.dumps(program))
+    _start(tmp_path, models, "Type the larger city in the editor", max_replans=0)
+    shown = decisions.requests[0].messages[-1].text
+    assert "Type Tokyo (14) and {s1.missing} in the editor" in shown

@@ -252,6 +252,26 @@ _ARITHMETIC = re.compile(f"{ARITHMETIC_CHARACTERS}*")
 _LEADING_NUMBER = re.compile(r"\s*[$€£¥]?\s*(-?\d[\d,]*(?:\.\d+)?)(?![\d.:/-])")
 
 
+def _found(values: Mapping[str, JsonValue], source: str, key: str) -> JsonValue:
+    """The value of step ``source`` (under ``key``; an object of one named value, referred to
+    whole, gives that value). Raises :class:`PlanError` when it does not exist (yet)."""
+    if source not in values:
+        raise PlanError(f"step {source} has no value (it has not run, or found none)")
+    value = values[source]
+    if not key:
+        # One value picked out under one name ({"price": "$5"}) stands for that value.
+        one = list(value.values()) if isinstance(value, dict) else []
+        return one[0] if len(one) == 1 else value
+    if isinstance(value, dict) and key in value:
+        return value[key]
+    raise PlanError(f"step {source}'s value has no {key!r}: {json.dumps(value)[:200]}")
+
+
+def _slot_text(values: Mapping[str, JsonValue], match: re.Match[str]) -> str:
+    found = _found(values, match.group(1), match.group(2) or "")
+    return found if isinstance(found, str) else json.dumps(found, ensure_ascii=False)
+
+
 def resolve(args: Mapping[str, JsonValue], values: Mapping[str, JsonValue]) -> dict[str, Any]:
     """The arguments with every reference replaced by the value it names (an object of one
     named value, referred to whole, gives that value; a value in arithmetic, its leading number).
@@ -259,22 +279,10 @@ def resolve(args: Mapping[str, JsonValue], values: Mapping[str, JsonValue]) -> d
     Raises :class:`PlanError` when a referenced value or key does not exist (yet)."""
 
     def value_of(reference: Mapping[str, Any]) -> JsonValue:
-        source = reference["from"]
-        if source not in values:
-            raise PlanError(f"step {source} has no value (it has not run, or found none)")
-        value = values[source]
-        key = reference.get("key")
-        if not key:
-            # One value picked out under one name ({"price": "$5"}) stands for that value.
-            one = list(value.values()) if isinstance(value, dict) else []
-            return one[0] if len(one) == 1 else value
-        if isinstance(value, dict) and key in value:
-            return value[key]
-        raise PlanError(f"step {source}'s value has no {key!r}: {json.dumps(value)[:200]}")
+        return _found(values, reference["from"], reference.get("key") or "")
 
     def as_text(match: re.Match[str]) -> str:
-        found = value_of({"from": match.group(1), "key": match.group(2) or ""})
-        return found if isinstance(found, str) else json.dumps(found, ensure_ascii=False)
+        return _slot_text(values, match)
 
     def as_number(match: re.Match[str]) -> str:
         text = as_text(match)
@@ -302,6 +310,23 @@ def steps_used(step: ProgramStep) -> list[str]:
     """The ids of the earlier steps whose values ``step`` uses, in order: a GUI step's
     ``uses``, a skill step's references (slots in its texts included)."""
     return list(step.uses) if step.skill == GUI else references(step.args)
+
+
+def with_named_values(text: str, values: Mapping[str, JsonValue]) -> str:
+    """A GUI step's words with each named slot (``{s2.city}``) whose value exists written out,
+    as found: the Decision agent is to type the city, not the slot. A slot of no value yet stays
+    as written, and a whole step's slot (``{s2}``) is left to the hub, which holds what the
+    step reported."""
+
+    def fill(match: re.Match[str]) -> str:
+        if not match.group(2):
+            return match.group(0)
+        try:
+            return _slot_text(values, match)
+        except PlanError:
+            return match.group(0)
+
+    return SLOT.sub(fill, text)
 
 
 def step_text(step: ProgramStep) -> str:

@@ -17,7 +17,7 @@ from pcagent import actions as act
 from pcagent.agents.decision import Decision, DecisionAgent, DecisionInput
 from pcagent.agents.hub import CommunicationHub
 from pcagent.agents.plan import SubtaskSpec
-from pcagent.agents.program import resolve
+from pcagent.agents.program import resolve, with_named_values
 from pcagent.agents.reflection import Reflection
 from pcagent.agents.roles import Role
 from pcagent.agents.source_lines import widened_to_lines
@@ -154,7 +154,9 @@ class StepLoop:
         or a skill call with its arguments resolved (what Decision carries on with when the
         skill failed)."""
         if not subtask.skill:
-            return CommunicationHub(checkpoint.hub).instantiate(subtask)
+            words = with_named_values(subtask.description, checkpoint.values)
+            hub = CommunicationHub(checkpoint.hub)
+            return hub.instantiate(subtask.model_copy(update={"description": words}))
         try:
             args = resolve(subtask.args, checkpoint.values)
         except PlanError:
