@@ -194,11 +194,18 @@ def _check_step(step: ProgramStep, fragment: Fragment) -> None:
         )
         assert str(result) == _node(fragment, "calculator_shows")["value"]
     elif step.skill == "format_paragraphs":
-        checker, params = next((n.checker, n.params) for n in fragment.nodes if "docx" in n.checker)
-        assert args["path"] == params["path"] and args["save"] is True
-        assert args["paragraphs"] == [params["paragraph"]]
+        # One call per paragraph: its formats are exactly those the checkers want of it.
+        (paragraph,) = args["paragraphs"]  # type: ignore[misc]
+        assert args["save"] is True
         wanted = {"docx_bold": "bold", "docx_alignment": "alignment", "docx_underline": "underline"}
-        assert args[wanted[checker]] == params.get("alignment", True)
+        checked = {
+            wanted[n.checker]: n.params.get("alignment", True)
+            for n in fragment.nodes
+            if n.checker in wanted
+            and n.params["paragraph"] == paragraph
+            and n.params["path"] == args["path"]
+        }
+        assert checked and {k: v for k, v in args.items() if k in wanted.values()} == checked
     elif step.skill == "move_files":
         moved = [n.params["path"] for n in fragment.nodes if n.checker == "file_exists"]
         gone = [n.params["path"] for n in fragment.nodes if n.checker == "file_missing"]

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from typing import ClassVar, Literal
+from typing import ClassVar, Literal, NamedTuple
 
 from pydantic import JsonValue
 
+from pcagent.agents.program import ProgramStep
 from pcagent.bench.generate import gui_steps as gui
+from pcagent.bench.generate import programs
 from pcagent.bench.generate import template_parts as parts
-from pcagent.bench.generate.programs import given
+from pcagent.bench.generate.programs import FragmentProgram, given
 from pcagent.bench.generate.template_base import (
     Draw,
     Fragment,
@@ -24,7 +26,7 @@ from pcagent.bench.generate.vocabulary import (
     WORKBOOK_STEMS,
 )
 from pcagent.bench.generate.wording import refer_to
-from pcagent.bench.tasks import DocumentSpec, FileFixture
+from pcagent.bench.tasks import DocumentSpec, FileFixture, ReferenceStep
 
 
 class _OfficeFile(TemplateAttributes):
@@ -93,9 +95,10 @@ class WriterNewDocument(SubtaskTemplate[NewDocument], spec="writer_new_document"
         )
 
 
-# --- writer: format a paragraph of an existing document ----------------------------------------
+# --- writer: format paragraphs of an existing document ----------------------------------------
 
 Formatting = Literal["bold_title", "center_title", "underline_last"]
+FORMATTINGS: tuple[Formatting, ...] = ("bold_title", "center_title", "underline_last")
 
 #: How an instruction asks for each formatting: as something to do, and as the result wanted.
 _FORMAT_WORDS: dict[str, tuple[str, str]] = {
@@ -105,54 +108,113 @@ _FORMAT_WORDS: dict[str, tuple[str, str]] = {
 }
 
 
+class _FormatParts(NamedTuple):
+    """One formatting's parts: its checker and parameters, the GUI's keys, the application
+    action, the paragraphs it formats and the format (``format_paragraphs``' arguments)."""
+
+    checker: str
+    params: dict[str, JsonValue]
+    keys: list[list[str]]
+    api: ReferenceStep
+    paragraphs: int
+    change: dict[str, JsonValue]
+
+
+def _format_parts(formatting: Formatting, path: str, last_paragraph: str) -> _FormatParts:
+    if formatting == "bold_title":
+        return _FormatParts(
+            "docx_bold",
+            {"path": path, "paragraph": 0, "only": True},
+            [["ctrl", "home"], ["shift", "end"], ["ctrl", "b"]],
+            gui.act("writer_format", paragraphs=[0], bold=True),
+            0,
+            {"bold": True},
+        )
+    if formatting == "center_title":
+        return _FormatParts(
+            "docx_alignment",
+            {"path": path, "paragraph": 0, "alignment": "center"},
+            [["ctrl", "home"], ["ctrl", "e"]],
+            gui.act("writer_format", paragraphs=[0], alignment="center"),
+            0,
+            {"alignment": "center"},
+        )
+    return _FormatParts(
+        "docx_underline",
+        {"path": path, "paragraph": -1, "only": True},
+        [["ctrl", "end"], ["ctrl", "shift", "up"], ["ctrl", "u"]],
+        gui.act("writer_format", matching=last_paragraph[:40], underline=True),
+        -1,
+        {"underline": True},
+    )
+
+
+def _format_calls(path: str, parts_: list[_FormatParts]) -> tuple[ProgramStep, ...]:
+    """``format_paragraphs`` calls, one per paragraph (formats of one paragraph in one call, as
+    the skill asks), in the order the instruction names them."""
+    by_paragraph: dict[int, dict[str, JsonValue]] = {}
+    for part in parts_:
+        by_paragraph.setdefault(part.paragraphs, {}).update(part.change)
+    return tuple(
+        programs.call(
+            f"s{number}",
+            "format_paragraphs",
+            path=path,
+            paragraphs=[paragraph],
+            **change,
+            save=True,
+        )
+        for number, (paragraph, change) in enumerate(by_paragraph.items(), start=1)
+    )
+
+
 class DocumentFormatting(_OfficeFile):
     title: str
     paragraphs: list[str]
-    formatting: Formatting
+    #: One or two formattings, in the order the instruction names them.
+    formattings: list[Formatting]
 
 
 class WriterFormatDocument(SubtaskTemplate[DocumentFormatting], spec="writer_format_document"):
-    """Open a document in the word processor, format one paragraph, and save it."""
+    """Open a document in the word processor, format one or two of its paragraphs, and save it."""
 
     def draw(self, source: Draw) -> DocumentFormatting:
         stem = source.names.pick(tuple(a.file_stem for a in ARTICLES), "article")
         article = next(a for a in ARTICLES if a.file_stem == stem)
-        formatting: Formatting = source.rng.choice(("bold_title", "center_title", "underline_last"))
+        count = source.rng.choice((1, 2))
         return DocumentFormatting(
             stem=stem,
             title=article.title,
             paragraphs=list(article.paragraphs),
-            formatting=formatting,
+            formattings=source.rng.sample(FORMATTINGS, count),
         )
 
     def build(self, attributes: DocumentFormatting, slot: Slot) -> Fragment:
         a = attributes
         name = f"{a.stem}.docx"
         opened = slot.node_id("opened")
-        if a.formatting == "bold_title":
-            check = ("docx_bold", {"path": a.path, "paragraph": 0, "only": True})
-            keys = [["ctrl", "home"], ["shift", "end"], ["ctrl", "b"]]
-            api = gui.act("writer_format", paragraphs=[0], bold=True)
-            change: dict[str, JsonValue] = {"paragraphs": [0], "bold": True}
-        elif a.formatting == "center_title":
-            check = ("docx_alignment", {"path": a.path, "paragraph": 0, "alignment": "center"})
-            keys = [["ctrl", "home"], ["ctrl", "e"]]
-            api = gui.act("writer_format", paragraphs=[0], alignment="center")
-            change = {"paragraphs": [0], "alignment": "center"}
-        else:
-            check = ("docx_underline", {"path": a.path, "paragraph": -1, "only": True})
-            keys = [["ctrl", "end"], ["ctrl", "shift", "up"], ["ctrl", "u"]]
-            api = gui.act("writer_format", matching=a.paragraphs[-1][:40], underline=True)
-            change = {"paragraphs": [-1], "underline": True}
-        words, result = _FORMAT_WORDS[a.formatting]
+        formats = [_format_parts(f, a.path, a.paragraphs[-1]) for f in a.formattings]
+        words = " and ".join(_FORMAT_WORDS[f][0] for f in a.formattings)
+        result = " and ".join(_FORMAT_WORDS[f][1] for f in a.formattings)
+        calls = _format_calls(a.path, formats)
         return Fragment(
             instruction=self.instruction(a, name=name, change=words, result=result),
             phrasing=a.phrasing,
             subtask=self.subtask_in(slot, f"Open {a.path}, {words}, save"),
             nodes=[
                 parts.opened_node(slot, a.stem, f"{name} is open"),
-                parts.node(
-                    slot, "formatted", check[0], check[1], after=[opened], description=words
+                *(
+                    parts.node(
+                        slot,
+                        "formatted" if number == 0 else f"formatted_{number + 1}",
+                        part.checker,
+                        part.params,
+                        after=[opened],
+                        description=_FORMAT_WORDS[formatting][0],
+                    )
+                    for number, (formatting, part) in enumerate(
+                        zip(a.formattings, formats, strict=True)
+                    )
                 ),
             ],
             reference=[
@@ -163,16 +225,16 @@ class WriterFormatDocument(SubtaskTemplate[DocumentFormatting], spec="writer_for
                 gui.act("type", text=gui.home_path(a.path)),
                 gui.act("press", key="enter"),
                 gui.wait_for(name),
-                *(gui.act("hotkey", keys=combination) for combination in keys),
+                *(gui.act("hotkey", keys=keys) for part in formats for keys in part.keys),
                 gui.act("hotkey", keys=["ctrl", "s"]),
                 gui.act("wait", seconds=2),
             ],
             reference_api=[
                 gui.act("writer_open", path=a.path),
-                api,
+                *(part.api for part in formats),
                 gui.act("writer_save"),
             ],
-            program=parts.one_call("format_paragraphs", path=a.path, **change, save=True),
+            program=FragmentProgram(calls, output=programs.reference(calls[-1].id)),
             files=[
                 FileFixture(path=a.path, docx=DocumentSpec(title=a.title, paragraphs=a.paragraphs))
             ],
