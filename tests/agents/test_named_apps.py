@@ -63,6 +63,9 @@ def test_an_application_asked_for_that_no_step_uses_is_a_doubt_on_the_last_step(
     (doubt,) = unused_apps(as_program(CALCULATE, AS_DOCUMENT), ASKED, default_catalog())
     assert doubt.step == "s2"
     assert 'asks for the spreadsheet ("a new spreadsheet"), and no step uses it' in str(doubt)
+    # The doubt names the skills that work there, so the re-ask can pick one.
+    assert "(in the spreadsheet: fill_cells, " in str(doubt) and "or a gui step)" in str(doubt)
+    assert "write_document" not in str(doubt).split("(in the spreadsheet:")[1]
     assert unused_apps(as_program(CALCULATE, AS_SHEET), ASKED, default_catalog()) == []
 
 
