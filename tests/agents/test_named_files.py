@@ -56,7 +56,11 @@ def test_a_named_file_no_step_works_on_is_a_doubt_on_the_last_step() -> None:
     other = as_program(
         {"id": "s1", "skill": "write_text_file", "args": {"path": "garden_tally.txt", "text": "x"}}
     )
-    assert untouched_files(other, ["garden_tally.xlsx"]) != []
+    (doubt,) = untouched_files(other, ["garden_tally.xlsx"])
+    # The doubt says which skills take a file of that kind.
+    assert str(doubt).endswith("(a workbook, which read_sheet, fill_cells, sort_sheet take)")
+    (doubt,) = untouched_files(typed, ["notes"])
+    assert str(doubt).endswith("with that file")
 
 
 def test_a_finished_step_a_screen_step_or_an_ending_may_work_on_it() -> None:

@@ -24,6 +24,7 @@ from pcagent.agents.base import Agent, prompt_messages
 from pcagent.agents.plan import Doubt
 from pcagent.agents.program import GUI, Program, ProgramStep, literal_texts
 from pcagent.agents.prompting import render
+from pcagent.skills.common import skills_for_file
 from pcagent.text import contains
 
 #: Most file names one instruction is taken to name, and the longest name (a bound of the
@@ -87,7 +88,8 @@ def untouched_files(
         Doubt(
             last,
             f"the instruction names the file {name}, and no step reads, writes, moves or sends "
-            "it: add the step that does what it asks with that file",
+            "it: add the step that does what it asks with that file"
+            + (f" ({kind})" if (kind := skills_for_file(name)) else ""),
         )
         for name in names
         if not any(_names_file(text, name) for text in texts)
