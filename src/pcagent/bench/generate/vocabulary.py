@@ -74,6 +74,55 @@ NOTE_TOPICS: tuple[NoteTopic, ...] = (
         NoteField("Ferry leaves at", "the time the ferry leaves"),
         NoteField("Cargo bound for", "the city the cargo is bound for"),
     ),
+    NoteTopic(
+        "workshop_diary",
+        "Workshop diary",
+        NoteField("Chairs repaired", "the number of chairs repaired"),
+        NoteField("Kiln lit at", "the time the kiln is lit"),
+        NoteField("Timber ordered from", "the city the timber is ordered from"),
+    ),
+    NoteTopic(
+        "choir_schedule",
+        "Choir schedule",
+        NoteField("Singers signed up", "the number of singers signed up"),
+        NoteField("Rehearsal starts at", "the time the rehearsal starts"),
+        NoteField("Guest conductor from", "the city the guest conductor comes from"),
+    ),
+    NoteTopic(
+        "farm_ledger",
+        "Farm ledger",
+        NoteField("Eggs collected", "the number of eggs collected"),
+        NoteField("Milking begins at", "the time milking begins"),
+        NoteField("Feed delivered from", "the city the feed is delivered from"),
+    ),
+    NoteTopic(
+        "library_notes",
+        "Library notes",
+        NoteField("Books returned", "the number of books returned"),
+        NoteField("Reading hour at", "the time of the reading hour"),
+        NoteField("Visiting author from", "the city the visiting author comes from"),
+    ),
+    NoteTopic(
+        "marina_board",
+        "Marina board",
+        NoteField("Berths free", "the number of free berths"),
+        NoteField("Tide turns at", "the time the tide turns"),
+        NoteField("Next yacht sails to", "the city the next yacht sails to"),
+    ),
+    NoteTopic(
+        "clinic_rota",
+        "Clinic rota",
+        NoteField("Patients booked", "the number of patients booked"),
+        NoteField("Clinic opens at", "the time the clinic opens"),
+        NoteField("Supplies come from", "the city the supplies come from"),
+    ),
+    NoteTopic(
+        "school_trip",
+        "School trip",
+        NoteField("Pupils going", "the number of pupils going"),
+        NoteField("Coach leaves at", "the time the coach leaves"),
+        NoteField("Class visit to", "the city the class visits"),
+    ),
 )
 
 #: Cities gnome-clocks finds offline (libgweather) under exactly this name; none is in a
@@ -92,7 +141,11 @@ TIMES: tuple[tuple[int, int], ...] = tuple(
     (hour, minute) for hour in (5, 6, 7, 17, 18, 19, 20) for minute in (5, 10, 25, 35, 40, 50)
 )
 
-#: Names for files the agent creates, by kind.
+#: Names for files the agent creates, by kind. The lists of names, sheet labels, people and mail
+#: subjects are long enough that memory built for a set of held-out tasks keeps programs of every
+#: template: a training task sharing one of them with a held-out task is left out, and with four
+#: sheet labels and three subjects, 20 tasks of seed 2028 left no `fill_cells` and no `send_mail`
+#: program of 1,000. There are twelve note topics for the same reason.
 TEXT_FILE_STEMS: tuple[str, ...] = (
     "handover_note",
     "shift_summary",
@@ -100,6 +153,12 @@ TEXT_FILE_STEMS: tuple[str, ...] = (
     "reminder_card",
     "logbook_entry",
     "weekly_figure",
+    "dock_note",
+    "pantry_list",
+    "route_card",
+    "daily_count",
+    "crew_brief",
+    "stock_note",
 )
 DOCUMENT_STEMS: tuple[str, ...] = (
     "BranchReport",
@@ -107,8 +166,28 @@ DOCUMENT_STEMS: tuple[str, ...] = (
     "FieldNotes",
     "CouncilBrief",
     "BoardUpdate",
+    "SiteReport",
+    "WeeklyDigest",
+    "TeamNotes",
+    "TripSummary",
+    "StoreBrief",
+    "ClubNewsletter",
+    "ProjectOutline",
 )
-WORKBOOK_STEMS: tuple[str, ...] = ("depot_figures", "garden_tally", "shift_counts", "ledger_lines")
+WORKBOOK_STEMS: tuple[str, ...] = (
+    "depot_figures",
+    "garden_tally",
+    "shift_counts",
+    "ledger_lines",
+    "crate_counts",
+    "stock_tally",
+    "yard_totals",
+    "route_sheet",
+    "bin_counts",
+    "dock_register",
+    "pantry_stock",
+    "harvest_log",
+)
 FOLDER_NAMES: tuple[str, ...] = ("Handover", "Keepsakes", "Quarterly", "Orchard", "Outbox")
 #: Loose files the file-manager template tidies up when it gets none from an earlier sub-task.
 LOOSE_FILES: tuple[tuple[str, str], ...] = (
@@ -125,6 +204,18 @@ SHEET_LABELS: tuple[str, ...] = (
     "Crates shipped",
     "Pallets stacked",
     "Boxes sorted",
+    "Parcels weighed",
+    "Orders picked",
+    "Trays filled",
+    "Jars sealed",
+    "Sacks loaded",
+    "Bundles tied",
+    "Cartons taped",
+    "Bins emptied",
+    "Rolls wound",
+    "Kegs rolled",
+    "Baskets woven",
+    "Loaves baked",
 )
 
 
@@ -144,9 +235,29 @@ PEOPLE: tuple[Person, ...] = (
     Person("Lucia Moreno", "lucia.moreno@example.test"),
     Person("Kwame Mensah", "kwame.mensah@example.test"),
     Person("Ines Duarte", "ines.duarte@example.test"),
+    Person("Tariq Bashir", "tariq.bashir@example.test"),
+    Person("Jonas Keller", "jonas.keller@example.test"),
+    Person("Nadia Farah", "nadia.farah@example.test"),
+    Person("Greta Holm", "greta.holm@example.test"),
+    Person("Yusuf Demir", "yusuf.demir@example.test"),
+    Person("Anika Roy", "anika.roy@example.test"),
+    Person("Ivo Brandt", "ivo.brandt@example.test"),
 )
 
-MAIL_SUBJECTS: tuple[str, ...] = ("Figures for Friday", "As promised", "The file you asked for")
+MAIL_SUBJECTS: tuple[str, ...] = (
+    "Figures for Friday",
+    "As promised",
+    "The file you asked for",
+    "Notes from today",
+    "For your records",
+    "Quick update",
+    "The numbers",
+    "Your copy",
+    "Latest version",
+    "Before the meeting",
+    "Here it is",
+    "Sent as agreed",
+)
 
 
 @dataclass(frozen=True)
