@@ -6,6 +6,7 @@ run is in tests/test_benchmarks.py, smollm2)."""
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 
 import pytest
 from tests.agents.program_steps import as_program
@@ -135,3 +136,31 @@ def test_the_manager_is_asked_again_and_keeps_the_doubt_if_it_stays(
     again = models.backends["manager"].requests[1].messages[-1].text
     assert "asks for the spreadsheet" in again
     assert bool(outcome.plan.subtasks[-1].doubt) is doubted
+
+
+def test_the_re_ask_shows_a_remembered_program_that_calls_a_skill_of_the_unused_app() -> None:
+    models = ScriptedModels(
+        manager=[json.dumps({"steps": [CALCULATE, s]}) for s in (AS_DOCUMENT, AS_SHEET)]
+    )
+    asked: list[tuple[str, int, tuple[str, ...]]] = []
+
+    def memory(instruction: str, k: int = 3, using: Collection[str] = ()) -> str:
+        asked.append((instruction, k, tuple(using)))
+        return "Instruction: a sheet\nProgram: {}" if using else ""
+
+    manager = Manager(
+        models.for_role("manager"),
+        apps=APPS,
+        skills=default_catalog(),
+        asks_apps=lambda _: tuple(ASKED),
+        memory=memory,
+    )
+    outcome = manager.plan(SAID)
+    assert [s.skill for s in outcome.plan.subtasks] == ["calculate", "fill_cells"]
+    # The first ask's memory, then one program of a skill of the spreadsheet for the re-ask.
+    assert asked == [(SAID, 3, ()), (SAID, 1, ("fill_cells", "read_sheet", "sort_sheet"))]
+    again = models.backends["manager"].requests[1].messages[-1].text
+    assert again.endswith(
+        "A similar earlier task whose program calls fill_cells or read_sheet or sort_sheet:\n"
+        "Instruction: a sheet\nProgram: {}"
+    )

@@ -97,6 +97,20 @@ def test_k_picks_how_many_and_an_unrelated_instruction_gets_none(memory: Experie
     assert memory.similar_plans("Tell me a joke about cats") == ""
 
 
+def test_using_shows_only_programs_that_call_one_of_the_skills(memory: Experience) -> None:
+    query = same_words_other_values(6).instruction
+    nearest = shown(memory.similar_plans(query, k=1))
+    absent = next(
+        s.name
+        for s in default_catalog()
+        if s.name not in skills_of(nearest[0][1])
+        and any(s.name in skills_of(task.program or []) for task in TRAINING)
+    )
+    ((said, program),) = shown(memory.similar_plans(query, k=1, using=[absent]))
+    assert absent in skills_of(program) and said != nearest[0][0]
+    assert memory.similar_plans(query, using=["no_such_skill"]) == ""
+
+
 def test_long_literals_are_cut_and_the_same_program_is_shown_once(
     shared_encoder: SentenceEncoder,
 ) -> None:

@@ -11,10 +11,10 @@ does.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import ClassVar
+from typing import ClassVar, Protocol
 
 from pcagent.agents.base import Agent, bullet_list, value_list
 from pcagent.agents.doubts import Evidence
@@ -26,7 +26,7 @@ from pcagent.agents.program import Program, ProgramStep, check_program, program_
 from pcagent.agents.program_grammar import program_reply_type
 from pcagent.agents.prompting import prompt_part, render
 from pcagent.agents.reference_keys import with_keys_mended
-from pcagent.agents.repeated_steps import without_repeats
+from pcagent.agents.repeated_steps import repeated_failure, without_repeats
 from pcagent.agents.search_instead import SEARCH_SKILL, GuessedAddress, guessed_addresses, searched
 from pcagent.errors import PlanError, PromptTooLongError
 from pcagent.models.messages import Message
@@ -96,7 +96,7 @@ class Manager(Agent):
     environments: Mapping[str, Sequence[str]] = field(default_factory=dict, kw_only=True)
     #: Long-term memory: programs of similar earlier instructions whose runs were verified, as
     #: prompt lines for an instruction ("" when there are none).
-    memory: Callable[[str], str] | None = field(default=None, kw_only=True)
+    memory: Remembers | None = field(default=None, kw_only=True)
     #: The reply opens with what the instruction asks, one thing each, before the steps.
     lists_requests: bool = field(default=False, kw_only=True)
     #: The prompt's own example stays when memory shows programs of similar tasks. Off, the
@@ -287,9 +287,21 @@ class Manager(Agent):
             messages = [
                 *asked,
                 Message.assistant(reply),
-                Message.user(f"That program is unusable: {problem}. Write a corrected one."),
+                Message.user(self._reask(instruction, problem, doubts)),
             ]
         return self._fallback(instruction, problem)
+
+    def _reask(self, instruction: str, problem: str, doubts: Sequence[Doubt]) -> str:
+        """What the model is told of its program: every problem, and, where a doubt names
+        skills the program could take up, the nearest remembered program that calls one. Told
+        only what was wrong, the 1.5B model mostly wrote its program again (docs/bench.md,
+        the second rewordings); a call of the missing skill is something it can copy."""
+        text = f"That program is unusable: {problem}. Write a corrected one."
+        wanted = tuple(dict.fromkeys(name for doubt in doubts for name in doubt.skills))
+        shown = self.memory(instruction, 1, wanted) if wanted and self.memory else ""
+        if shown:
+            text += f"\nA similar earlier task whose program calls {' or '.join(wanted)}:\n{shown}"
+        return text
 
     def _searched_instead(
         self,
@@ -327,7 +339,7 @@ class Manager(Agent):
         except PlanError as error:
             return [str(error)]
         problems = missing_files(program, self.skills, self.is_file) if self.is_file else []
-        repeated = _repeats(program, failed)
+        repeated = repeated_failure(program, failed)
         return [*problems, repeated] if repeated else problems
 
     def _plan_of(self, program: Program) -> Plan:
@@ -366,20 +378,13 @@ class Manager(Agent):
         )
 
 
+class Remembers(Protocol):
+    """Memory's programs for an instruction, as prompt lines ("" when none): the ``k`` nearest,
+    or the nearest that call one of the skills ``using``."""
+
+    def __call__(self, instruction: str, k: int = ..., using: Collection[str] = ...) -> str: ...
+
+
 def _next_number(ids: Sequence[str]) -> int:
     numbers = [int(i[1:]) for i in ids if i[:1] == "s" and i[1:].isdigit()]
     return max(numbers, default=0) + 1
-
-
-def _repeats(program: Program, failed: SubtaskSpec | None) -> str:
-    """The problem when a re-plan calls the skill that just failed with the same arguments
-    (it would fail the same way); "" otherwise. Compared as typed calls, never as words."""
-    if failed is None or not failed.skill:
-        return ""
-    for step in program.steps:
-        if step.skill == failed.skill and step.args == failed.args:
-            return (
-                f"{step.id} repeats the call of {failed.id} that just failed "
-                f"({failed.description[:120]}): do it another way"
-            )
-    return ""

@@ -164,22 +164,20 @@ def unused_apps(
         return []
     used = set(used_before).union(*(step_apps(step, skills) for step in program.steps))
     last = program.steps[-1].id
-    return [
-        Doubt(
-            last,
-            f'the instruction asks for the {use.app} ("{use.words}"), and no step uses it: '
-            f"add the step that does in the {use.app} what the instruction asks there"
-            + _its_skills(use.app, skills),
-        )
-        for use in asked
-        if use.app not in used
-    ]
+    return [_unused(last, use, skills) for use in asked if use.app not in used]
 
 
-def _its_skills(app: str, skills: SkillCatalog) -> str:
-    """The skills that work in ``app``, named in the doubt: the Manager that wrote a workbook
-    as a text file is re-asked with the skill that writes one, not only with what is missing
-    (the 1.5B model, told only the latter, kept its text file: generated tasks of seed 2028)."""
-    names = [one.name for one in skills if app in one.apps]
+def _unused(step: str, use: AskedApp, skills: SkillCatalog) -> Doubt:
+    """The doubt names the skills that work in the application: the Manager that wrote a
+    workbook as a text file is re-asked with the skill that writes one, not only with what is
+    missing (the 1.5B model, told only the latter, kept its text file: generated tasks of seed
+    2028)."""
+    names = tuple(one.name for one in skills if use.app in one.apps)
     shown = f"{', '.join(names)} or a gui step" if names else "a gui step"
-    return f" (in the {app}: {shown})"
+    return Doubt(
+        step,
+        f'the instruction asks for the {use.app} ("{use.words}"), and no step uses it: '
+        f"add the step that does in the {use.app} what the instruction asks there "
+        f"(in the {use.app}: {shown})",
+        skills=names,
+    )

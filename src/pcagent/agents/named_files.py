@@ -85,15 +85,20 @@ def untouched_files(
     texts = [text for step in (*finished, *program.steps) for text in _texts(step)]
     last = program.steps[-1].id
     return [
-        Doubt(
-            last,
-            f"the instruction names the file {name}, and no step reads, writes, moves or sends "
-            "it: add the step that does what it asks with that file"
-            + (f" ({kind})" if (kind := skills_for_file(name)) else ""),
-        )
-        for name in names
-        if not any(_names_file(text, name) for text in texts)
+        _untouched(last, name) for name in names if not any(_names_file(t, name) for t in texts)
     ]
+
+
+def _untouched(step: str, name: str) -> Doubt:
+    """The doubt names the skills that take a file of the name's kind, if it has a known one."""
+    kind, skills = skills_for_file(name)
+    taken = f" ({kind}, which {', '.join(skills)} take)" if kind else ""
+    return Doubt(
+        step,
+        f"the instruction names the file {name}, and no step reads, writes, moves or sends "
+        f"it: add the step that does what it asks with that file{taken}",
+        skills=skills,
+    )
 
 
 def _texts(step: ProgramStep) -> Iterator[str]:

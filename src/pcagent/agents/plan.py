@@ -105,6 +105,9 @@ class Doubt:
 
     step: str
     problem: str
+    #: Skills a program could take up to answer it (an application asked for and unused: that
+    #: application's skills), so the re-ask can show a remembered program that uses one.
+    skills: tuple[str, ...] = ()
 
     def __str__(self) -> str:
         return f"{self.step}: {self.problem}"

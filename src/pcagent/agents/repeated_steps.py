@@ -6,7 +6,9 @@ same skill with the same arguments does the same thing again: a second reading o
 file reads the same text, a second identical mail sends the mail twice. So a step whose call
 (skill and arguments, its references followed to the steps they now stand for) equals an
 earlier one is dropped, and what referred to it refers to the earlier one: a whole repeated
-block collapses onto its first writing. Compared as typed calls, never as words.
+block collapses onto its first writing. A re-plan's call of the skill that just failed, with
+the same arguments, is a problem the Manager is re-asked with (:func:`repeated_failure`).
+Compared as typed calls, never as words.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
+from pcagent.agents.plan import SubtaskSpec
 from pcagent.agents.program import GUI, Program, ProgramStep
 from pcagent.agents.step_ids import changed_step, renaming
 
@@ -45,3 +48,17 @@ def _call_key(step: ProgramStep) -> str:
     if step.skill != GUI:
         shown = {"skill": step.skill, "args": shown["args"], "environment": step.environment}
     return json.dumps(shown, sort_keys=True, ensure_ascii=False)
+
+
+def repeated_failure(program: Program, failed: SubtaskSpec | None) -> str:
+    """The problem when a re-plan calls the skill that just failed with the same arguments
+    (it would fail the same way); "" otherwise. Compared as typed calls, never as words."""
+    if failed is None or not failed.skill:
+        return ""
+    for step in program.steps:
+        if step.skill == failed.skill and step.args == failed.args:
+            return (
+                f"{step.id} repeats the call of {failed.id} that just failed "
+                f"({failed.description[:120]}): do it another way"
+            )
+    return ""

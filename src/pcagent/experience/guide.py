@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import time
 from collections import deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -228,7 +228,9 @@ class Experience:
             return np.zeros(0)
         return self._plan_matrix @ vector
 
-    def similar_plans(self, instruction: str, k: int = PLANS_SHOWN) -> str:
+    def similar_plans(
+        self, instruction: str, k: int = PLANS_SHOWN, using: Collection[str] = ()
+    ) -> str:
         """Programs of the ``k`` earlier instructions most like this one (at least
         :data:`MIN_PLAN_COSINE` alike), nearest first, as prompt lines ``Instruction: ...`` and
         ``Program: {"steps": [...]}`` (compact JSON, long literal texts and lists cut); "" when
@@ -236,7 +238,9 @@ class Experience:
 
         One program per shape (its skills in order): the generated tasks of a kind share one
         shape, and shown three of them, nearly alike, a small model copied their files and
-        their extra steps as the way the task is written; a second shape shows what varies."""
+        their extra steps as the way the task is written; a second shape shows what varies.
+        ``using``: only programs that call one of these skills (what a doubt says the program
+        lacks)."""
         if not self.graph.plans:
             return ""
         scores = self.plan_similarities(self.encoder.encode([instruction])[0])
@@ -245,6 +249,8 @@ class Experience:
             if scores[index] < MIN_PLAN_COSINE or len(shown) >= k:
                 break
             plan = self.graph.plans[int(index)]
+            if using and not any(step.skill in using for step in plan.program):
+                continue
             said = shortened(" ".join(plan.instruction.split()), MAX_SHOWN_INSTRUCTION)
             shape = tuple(step.skill for step in plan.program)
             shown.setdefault(shape, f"Instruction: {said}\nProgram: {shown_program(plan.program)}")

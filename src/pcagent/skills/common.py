@@ -138,12 +138,12 @@ def kind_twin(skill: str, path: str) -> str:
     return other.reader if skill == own.reader else other.writer
 
 
-def skills_for_file(path: str) -> str:
-    """What kind of file ``path`` is and the skills that take it ("a workbook, which read_sheet,
-    fill_cells, sort_sheet take"); "" for a name of no known kind."""
+def skills_for_file(path: str) -> tuple[str, tuple[str, ...]]:
+    """What kind of file ``path`` is and the skills that take it (``("a workbook",
+    ("read_sheet", "fill_cells", "sort_sheet"))``); ``("", ())`` for a name of no known kind."""
     suffix = PurePosixPath(path.strip()).suffix.lower()
     kind = next((k for k in _KINDS if suffix and suffix in k.suffixes), None)
-    return f"{kind.name}, which {kind.skills} take" if kind else ""
+    return (kind.name, tuple(kind.skills.split(", "))) if kind else ("", ())
 
 
 def _suffix_of(kind: _FileKind, *, bare: bool = False) -> AfterValidator:
