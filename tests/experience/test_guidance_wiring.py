@@ -6,6 +6,7 @@ ablation silences both."""
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 
 from tests.agents.scripted import ScriptedModels, decision
 
@@ -37,7 +38,7 @@ class Remembered:
         self.asked.append(subtask)
         return '- click tab "Alarms" → clock: Clocks (achieved: Add an alarm at 6:45)'
 
-    def similar_plans(self, instruction: str) -> str:
+    def similar_plans(self, instruction: str, k: int = 3, using: Collection[str] = ()) -> str:
         self.asked.append(instruction)
         return REMEMBERED
 

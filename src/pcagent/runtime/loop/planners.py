@@ -6,7 +6,7 @@ the guidance of earlier runs). Chosen by :func:`pcagent.runtime.loop.parts.build
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -54,7 +54,9 @@ class ExperienceSource(Protocol):
 
     def guidance(self, app: str, window: str, listing: str, subtask: str) -> str: ...
 
-    def similar_plans(self, instruction: str) -> str: ...
+    def similar_plans(
+        self, instruction: str, k: int = ..., using: Collection[str] = ...
+    ) -> str: ...
 
 
 class NoExperience:
@@ -63,7 +65,7 @@ class NoExperience:
     def guidance(self, app: str, window: str, listing: str, subtask: str) -> str:
         return ""
 
-    def similar_plans(self, instruction: str) -> str:
+    def similar_plans(self, instruction: str, k: int = 1, using: Collection[str] = ()) -> str:
         return ""
 
 
