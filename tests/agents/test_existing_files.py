@@ -114,3 +114,30 @@ def test_the_run_answers_from_the_desktop_s_home(tmp_path: Path) -> None:
     (tmp_path / "Downloads").mkdir()
     (tmp_path / "Downloads" / "memo.txt").write_text("z")
     assert not is_file("Downloads/other/memo.txt")
+
+
+def test_a_new_file_written_where_a_file_was_moved_away_from_is_a_problem() -> None:
+    """A planner moved a formatted document into a folder, then wrote a new one in its place."""
+    move = {
+        "id": "s1",
+        "skill": "move_files",
+        "args": {"files": ["Documents/memo.txt"], "into": "Documents/Done"},
+    }
+    again = {"id": "s2", "skill": "write_text_file", "args": {"path": "Documents/memo.txt"}}
+    (problem,) = _missing(move, {**again, "args": {**again["args"], "text": "x"}})  # type: ignore[dict-item]
+    assert problem == (
+        "s2: 'Documents/memo.txt' is written where s1 moved it away from (to "
+        "'Documents/Done/memo.txt'): work on a moved file at its new place"
+    )
+    there = {**again, "args": {"path": "Documents/Done/memo.txt", "text": "x"}}
+    assert not _missing(move, there)
+    # A change in place (read and written) is named once, as a read of a file no longer there.
+    bold = {
+        "id": "s2",
+        "skill": "format_paragraphs",
+        "args": {"path": "Documents/memo.docx", "paragraphs": [0], "bold": True},
+    }
+    moved_doc = {**move, "args": {"files": ["Documents/memo.docx"], "into": "Documents/Done"}}
+    program = as_program(moved_doc, bold)
+    (read,) = missing_files(program, default_catalog(), {"Documents/memo.docx"}.__contains__)
+    assert "is no longer there" in read

@@ -7,7 +7,9 @@ files a program writes before it reads them count as there, and whether a path n
 asked of the run, which knows the desktop's HOME: the agents never look at the disk themselves.
 A step through the screen may create any file, so the check stops at the first one. A file an
 earlier step moves (``move_files``) is read at its new place: a planner that moved a report into a
-new folder attached it from the old one.
+new folder attached it from the old one; nor is a new file written where an earlier step moved
+one away from (a planner moved a formatted document into a folder, then wrote a new document of
+the same name in the old place, and the run said "finished": generated tasks of seed 2028).
 """
 
 from __future__ import annotations
@@ -23,7 +25,8 @@ FileCheck = Callable[[str], bool]
 
 def missing_files(program: Program, catalog: SkillCatalog, is_file: FileCheck) -> list[str]:
     """A problem for each literal path a step reads that is neither a file in HOME nor one an
-    earlier step writes, or that an earlier step moved away."""
+    earlier step writes, or that an earlier step moved away, and for each it writes anew
+    where an earlier step moved a file away from."""
     written: set[str] = set()
     moved: dict[str, tuple[str, str]] = {}  # old path -> (new path, the step that moved it)
     problems: list[str] = []
@@ -32,7 +35,8 @@ def missing_files(program: Program, catalog: SkillCatalog, is_file: FileCheck) -
             break
         one = catalog.get(step.skill)
         literal = {name: value for name, value in step.args.items() if not is_reference(value)}
-        for path in map(_plain, one.read_files(literal)):
+        reads = list(map(_plain, one.read_files(literal)))
+        for path in reads:
             if path in moved:
                 new, mover = moved[path]
                 problems.append(
@@ -44,7 +48,14 @@ def missing_files(program: Program, catalog: SkillCatalog, is_file: FileCheck) -
                     f"{step.id}: {path!r} is no file in HOME: read or change only a file that is "
                     "there (a file the instruction asks for is made by a skill that writes it)"
                 )
-        written.update(map(_plain, one.written_files(literal)))
+        for path in map(_plain, one.written_files(literal)):
+            if path in moved and path not in reads:  # a read of it is a problem above
+                new, mover = moved[path]
+                problems.append(
+                    f"{step.id}: {path!r} is written where {mover} moved it away from (to "
+                    f"{new!r}): work on a moved file at its new place"
+                )
+            written.add(path)
         for old, new in one.moved_files(literal).items():
             gone, there = _plain(old), _plain(new)
             moved[gone] = (there, step.id)
