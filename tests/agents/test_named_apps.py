@@ -41,6 +41,13 @@ def test_only_picks_whose_words_stand_in_the_instruction_and_name_the_app_are_ke
         AskedApp("calculator", "with the calculator"),
         AskedApp("spreadsheet", "A NEW SPREADSHEET"),
     )
+    # Words that call another application by its names stand for that one (the model quoted
+    # "spreadsheet" and picked the word processor); words that call two, for neither.
+    mislabelled = [AskedApp("writer", "a new spreadsheet"), AskedApp("calculator", "soffice")]
+    both = {**APPS, "files": "file manager"}
+    assert kept_apps(mislabelled, f"{SAID} (soffice)", both) == (
+        AskedApp("spreadsheet", "a new spreadsheet"),
+    )
 
 
 CALCULATE = {"id": "s1", "skill": "calculate", "args": {"expression": "17 * 23"}}

@@ -139,15 +139,24 @@ def kept_apps(
     model also quoted a folder ("Documents") for the browser, "flour" for the calculator and a
     file's name for the text editor (2026-11-27, generated tasks of seed 91), and the check
     would have doubted right programs for them. What it costs is an application asked for in
-    other words ("on imdb.com") going unchecked, never a program doubted."""
+    other words ("on imdb.com") going unchecked, never a program doubted.
+
+    Words that call one other application by its catalog names stand for that one: the model
+    quoted "spreadsheet" and picked the word processor (generated tasks of seed 2028), and the
+    spreadsheet went unchecked while the program wrote a document."""
     kept: dict[str, AskedApp] = {}
     for pick in picked:
         words = pick.words.strip().strip("\"'")
-        if not words or pick.app not in apps or pick.app in kept:
+        if not words or not contains(instruction, words):
             continue
-        named = any(contains(words, name) for name in names_of(pick.app, apps[pick.app]))
-        if named and contains(instruction, words):
-            kept[pick.app] = AskedApp(pick.app, words)
+        called = [
+            app
+            for app, purpose in apps.items()
+            if app not in UNCHECKED and any(contains(words, n) for n in names_of(app, purpose))
+        ]
+        app = pick.app if pick.app in called else (called[0] if len(called) == 1 else "")
+        if app and app not in kept:
+            kept[app] = AskedApp(app, words)
     return tuple(kept.values())
 
 
