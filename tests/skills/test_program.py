@@ -18,6 +18,7 @@ from pcagent.agents.program_grammar import program_schema
 from pcagent.errors import PlanError
 from pcagent.skills import default_catalog
 from pcagent.skills.calculator import Calculate
+from pcagent.skills.values import PickExtreme
 
 APPS = ["text_editor", "clock", "calculator"]
 
@@ -238,6 +239,22 @@ def test_an_expression_computes_with_found_values_filled_in_as_plain_numbers() -
     assert Calculate.model_validate(filled).expression == "1299.00 - -999"
     with pytest.raises(ValueError):
         Calculate.model_validate({"expression": "{s1.price} - 2"})  # never run unfilled
+
+
+def test_the_largest_of_found_values_is_picked_with_their_slots() -> None:
+    """Each value found by its own step goes into pick_extreme's items by its slot: the grammar
+    allows a number's text, and it is filled in as the number it begins with."""
+    found = {"id": "s2", "skill": "extract_values", "args": {"text": "a", "names": ["minutes"]}}
+    found["args"]["what"] = "m"  # type: ignore[index]
+    items = [{"label": "Copper Sky", "value": "{s2.minutes}"}, {"label": "Other", "value": 120}]
+    pick = {"id": "s3", "skill": "pick_extreme", "args": {"items": items}}
+    check_program(as_program({**found, "id": "s1"}, found, pick), default_catalog(), APPS)
+    schema = program_schema(default_catalog(), APPS)["$defs"]["Item"]["properties"]["value"]
+    assert {"type": "string", "minLength": 1, "maxLength": 100} in schema["anyOf"]
+    filled = resolve(pick["args"], {"s2": {"minutes": "141 min"}})  # type: ignore[arg-type]
+    assert PickExtreme.model_validate(filled).items[0].value == 141
+    with pytest.raises(ValueError, match="not a number"):
+        PickExtreme.model_validate({"items": [{"label": "x", "value": "{s2.minutes}"}]})
 
 
 def test_an_address_is_bounded_in_the_grammar_and_in_the_check() -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated
 
-from pydantic import AfterValidator, BeforeValidator, Field
+from pydantic import AfterValidator, BeforeValidator, Field, WithJsonSchema
 
 from pcagent.skills.base import SkillContext, SkillParameters, SkillResult, skill
 
@@ -122,7 +122,17 @@ def _number(value: object) -> object:
         raise ValueError(f"{value!r} is not a number") from None
 
 
-Number = Annotated[float, BeforeValidator(_number)]
+#: A number, or a text holding one: as people write it ("1,234.5", "$12"), or an earlier step's
+#: value by its slot ("{s3.runtime_minutes}"). The grammar allows the text, so a program can
+#: pick the largest of values it found; with a number alone it could only compare numbers it
+#: wrote itself.
+Number = Annotated[
+    float,
+    BeforeValidator(_number),
+    WithJsonSchema(
+        {"anyOf": [{"type": "number"}, {"type": "string", "minLength": 1, "maxLength": 100}]}
+    ),
+]
 
 
 class Item(SkillParameters):
