@@ -45,6 +45,7 @@ NAMED_BY_ATTRIBUTE = {
     "browser_film_search": "title",
     "browser_population": "country",
     "browser_population_search": "country",
+    "browser_film_compare": "titles",
 }
 #: Templates whose page a web search finds: their instructions name no site.
 FOUND_BY_SEARCH = {"browser_film_search", "browser_population_search"}
@@ -154,7 +155,8 @@ def test_every_phrasing_gives_the_values_its_checkers_need(template: SubtaskTemp
         assert not re.search(r"[.?!]\s+[A-Z]", instruction), where
         needed = needed_values(fragment)
         if template.name in NAMED_BY_ATTRIBUTE:
-            needed.append(getattr(attributes, NAMED_BY_ATTRIBUTE[template.name]))
+            named = getattr(attributes, NAMED_BY_ATTRIBUTE[template.name])
+            needed += list(named) if isinstance(named, tuple) else [named]
         if template.name in FOUND_BY_SEARCH:
             sites = [
                 n.params["host"].removeprefix("www.") for n in fragment.nodes if "host" in n.params

@@ -212,13 +212,18 @@ def _check_step(step: ProgramStep, fragment: Fragment) -> None:
         assert {path.rsplit("/", 1)[0] for path in moved} == {args["into"]}
         assert [f for f in args["files"] if _literal(f)] in ([], gone)  # type: ignore[union-attr]
     elif step.skill == "web_search":
-        # The offline search engine's first result is the page the sub-task must visit.
-        visited = _node(fragment, "web_visited")
+        # The offline search engine's first result is a page the sub-task must visit.
+        visits = [n.params for n in fragment.nodes if n.checker == "web_visited"]
         first = urlsplit(search_results(str(args["query"]))[0][0])
-        assert first.hostname == visited["host"]
-        assert first.path.startswith(visited["path_prefix"])
+        assert any(
+            first.hostname == v["host"] and first.path.startswith(v["path_prefix"]) for v in visits
+        )
     elif step.skill in ("open_page", "follow_link"):
         assert fragment.subtask.app == "browser"
+    elif step.skill == "pick_extreme":
+        # Each item's value is a value found by an earlier step, and the one kept is checked.
+        assert all(not _literal(i["value"]) or "{s" in i["value"] for i in args["items"])  # type: ignore[union-attr,index]
+        assert fragment.output is not None and fragment.output.kind == "number"
     else:
         raise AssertionError(f"no check for the skill {step.skill}")
 

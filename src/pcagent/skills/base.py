@@ -42,9 +42,11 @@ class StepFailed(PcAgentError):
 
 
 class SkillParameters(BaseModel):
-    """Base of every skill's parameter model: unknown fields are errors, values immutable."""
+    """Base of every skill's parameter model: unknown fields are errors, values immutable. A
+    number given for a text (an earlier step's number by reference: the largest of found
+    values written into a file) is taken as its text."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, coerce_numbers_to_str=True)
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pcagent.bench.generate.template_base import SubtaskTemplate
 from pcagent.bench.generate.templates_browser import (
+    BrowserFilmCompare,
     BrowserFilmFact,
     BrowserFilmSearch,
     BrowserPopulation,
@@ -31,6 +32,7 @@ TEMPLATES: tuple[SubtaskTemplate, ...] = (
     SpreadsheetFillCells(),
     BrowserFilmFact(),
     BrowserFilmSearch(),
+    BrowserFilmCompare(),
     BrowserPopulation(),
     BrowserPopulationSearch(),
     MailSendAttachment(),

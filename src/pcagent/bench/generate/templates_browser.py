@@ -10,10 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from pydantic import JsonValue
+
 from pcagent.agents.program import ProgramStep
 from pcagent.bench.generate import gui_steps as gui
 from pcagent.bench.generate import programs
 from pcagent.bench.generate.flow import FlowValue
+from pcagent.bench.generate.programs import FragmentProgram
 from pcagent.bench.generate.template_base import (
     Draw,
     Fragment,
@@ -158,6 +161,132 @@ class BrowserFilmSearch(BrowserFilmFact, spec="browser_film_search"):
             programs.call("s1", "web_search", query=f"{attributes.title} {fact}"),
             programs.call("s2", "follow_link", text=attributes.title),
         ]
+
+
+# --- browser: the larger or smaller of two films' facts ------------------------------------------
+
+
+class FilmComparison(TemplateAttributes):
+    ids: tuple[str, str]
+    titles: tuple[str, str]
+    field: Literal["runtime", "year"]
+    values: tuple[int, int]
+    #: True: the larger of the two values (the longer film, the newer one).
+    largest: bool
+
+    @property
+    def value(self) -> int:
+        return max(self.values) if self.largest else min(self.values)
+
+    @property
+    def which(self) -> str:
+        """The value wanted, without the films' titles."""
+        if self.field == "runtime":
+            return (
+                f"the running time of the {'longer' if self.largest else 'shorter'} film in minutes"
+            )
+        return f"the year the {'newer' if self.largest else 'older'} film came out"
+
+    @property
+    def fact(self) -> str:
+        """The value wanted, with both titles."""
+        first, second = self.titles
+        if self.field == "runtime":
+            longer = "longer" if self.largest else "shorter"
+            return f'the running time of the {longer} of "{first}" and "{second}" in minutes'
+        newer = "newer" if self.largest else "older"
+        return f'the year the {newer} of "{first}" and "{second}" came out'
+
+
+class BrowserFilmCompare(SubtaskTemplate[FilmComparison], spec="browser_film_compare"):
+    """Look up two films and keep the larger or smaller of one number of theirs: a search and a
+    reading per film, then ``pick_extreme`` over the values found, each by its slot (one search
+    for several films finds one of them)."""
+
+    def draw(self, source: Draw) -> FilmComparison:
+        ids = tuple(source.rng.sample(FILM_IDS, 2))
+        field: Literal["runtime", "year"] = source.rng.choice(("runtime", "year"))
+        key = "runtime_minutes" if field == "runtime" else "year"
+        return FilmComparison(
+            ids=ids,  # type: ignore[arg-type]
+            titles=tuple(MOVIES[i]["title"] for i in ids),  # type: ignore[arg-type]
+            field=field,
+            values=tuple(MOVIES[i][key] for i in ids),  # type: ignore[arg-type]
+            largest=source.rng.choice((True, False)),
+        )
+
+    def _program(self, a: FilmComparison, slot: Slot) -> FragmentProgram:
+        key = "runtime_minutes" if a.field == "runtime" else "year"
+        fact = "running time" if a.field == "runtime" else "year"
+        steps: list[ProgramStep] = []
+        items: list[JsonValue] = []
+        for title in a.titles:
+            search, page, found = (f"s{len(steps) + n}" for n in (1, 2, 3))
+            what = f"the {fact} of {title}" + (" in minutes" if a.field == "runtime" else "")
+            steps += [
+                programs.call(search, "web_search", query=f"{title} {fact}"),
+                programs.call(page, "follow_link", text=title),
+                programs.call(
+                    found,
+                    "extract_values",
+                    text=programs.reference(page),
+                    names=[key],
+                    what=what,
+                ),
+            ]
+            items.append({"label": title, "value": f"{{{found}.{key}}}"})
+        picked = f"s{len(steps) + 1}"
+        steps.append(programs.call(picked, "pick_extreme", items=items, largest=a.largest))
+        if slot.report:
+            steps.append(programs.report(f"s{len(steps) + 1}", self.app, picked, key, a.which))
+        return FragmentProgram(tuple(steps), output=programs.reference(picked, "value"))
+
+    def build(self, attributes: FilmComparison, slot: Slot) -> Fragment:
+        a = attributes
+        urls = [f"https://www.imdb.com/title/{i}/" for i in a.ids]
+        visits = [
+            node(
+                slot,
+                f"visited_{number}",
+                "web_visited",
+                {"host": "www.imdb.com", "path_prefix": f"/title/{i}"},
+                final=False,
+                description=f"the browser opened {title}'s page",
+            )
+            for number, (i, title) in enumerate(zip(a.ids, a.titles, strict=True), start=1)
+        ]
+        report_nodes, report_steps = report_parts(slot, str(a.value), visits[-1].id)
+        first, second = a.titles
+        return Fragment(
+            instruction=self.instruction(
+                a,
+                first=first,
+                second=second,
+                which=a.which,
+                fact=a.fact,
+                tell=TELL if slot.report else "",
+            ),
+            phrasing=a.phrasing,
+            subtask=self.subtask_in(slot, f"Find {a.fact} on imdb.com ({a.value})"),
+            nodes=[*visits, *report_nodes],
+            reference=[
+                gui.act("open_app", app="browser"),
+                *(
+                    step
+                    for url, title in zip(urls, a.titles, strict=True)
+                    for step in (
+                        gui.act("hotkey", keys=["ctrl", "l"]),
+                        gui.act("type", text=url + "\n"),
+                        gui.wait_for(title),
+                    )
+                ),
+                *report_steps,
+            ],
+            reference_api=[*(gui.act("browser_open", url=url) for url in urls), *report_steps],
+            program=self._program(a, slot),
+            services=("web",),
+            output=FlowValue(kind="number", text=str(a.value), description=a.fact),
+        )
 
 
 # --- browser: a country's population on facts.local ---------------------------------------------
