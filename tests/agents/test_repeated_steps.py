@@ -52,3 +52,27 @@ def test_the_manager_runs_the_program_without_its_repeats() -> None:
         ("s2", "extract_values"),
         ("s5", "tell_user"),
     ]
+
+
+def test_a_page_opened_again_between_two_look_ups_is_kept() -> None:
+    """The site's home is opened again before the second film's link: dropping it would follow
+    that link on the first film's page."""
+    home = {"skill": "open_page", "args": {"address": "imdb.com"}}
+    looked_up = program(
+        home,
+        {"skill": "follow_link", "args": {"text": "Copper Sky"}},
+        home,
+        {"skill": "follow_link", "args": {"text": "Small Hours"}},
+    )
+    navigating = [one.name for one in default_catalog() if one.navigates]
+    assert sorted(navigating) == ["follow_link", "open_page", "web_search"]
+    assert without_repeats(looked_up, keeps=navigating) is looked_up
+    assert [s.id for s in without_repeats(looked_up).steps] == ["s1", "s2", "s4"]
+    # The Manager keeps them.
+    apps = {"browser": "web browser"}
+    models = ScriptedModels(manager=[json.dumps(looked_up.model_dump(exclude_defaults=True))])
+    manager = Manager(
+        models.for_role("manager"), apps=apps, skills=default_catalog().for_apps(apps)
+    )
+    outcome = manager.plan('Open imdb.com, then "Copper Sky", then imdb.com and "Small Hours".')
+    assert [s.id for s in outcome.plan.subtasks] == ["s1", "s2", "s3", "s4"]

@@ -267,7 +267,8 @@ class Manager(Agent):
                 problem = result.failure.message if result.failure else "no reply"
                 break
             written = Program(steps=list(result.value.steps))
-            program = with_kind_twins(without_repeats(written, done), self.skills)
+            navigating = [one.name for one in self.skills if one.navigates]
+            program = with_kind_twins(without_repeats(written, done, navigating), self.skills)
             program = with_keys_mended(program, self.skills)
             problems = self._problems(program, known, failed)
             reply = result.raw_text

@@ -14,18 +14,22 @@ Compared as typed calls, never as words.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from pcagent.agents.plan import SubtaskSpec
 from pcagent.agents.program import GUI, Program, ProgramStep
 from pcagent.agents.step_ids import changed_step, renaming
 
 
-def without_repeats(program: Program, done: Sequence[ProgramStep] = ()) -> Program:
+def without_repeats(
+    program: Program, done: Sequence[ProgramStep] = (), keeps: Collection[str] = ()
+) -> Program:
     """``program`` with each step that repeats an earlier step's call dropped, references to
     it moved to the earlier step. ``done``: the calls a re-planned run already made, which a new
     step repeats as much as an earlier one of its own program (pc25's re-plans read the same
-    mail again, then extracted from the new reading what had just failed on the old one)."""
+    mail again, then extracted from the new reading what had just failed on the old one).
+    ``keeps``: skills whose calls are never dropped, because the same call later does something
+    the steps after it need (a site's home opened again before its next film's link)."""
     renames: dict[str, str] = {}
     # a call's key -> the id of the step that makes it first
     first_of: dict[str, str] = {_call_key(step): step.id for step in done}
@@ -33,7 +37,7 @@ def without_repeats(program: Program, done: Sequence[ProgramStep] = ()) -> Progr
     for step in program.steps:
         step = changed_step(step, renaming(renames)) if renames else step
         key = _call_key(step)
-        if key in first_of:
+        if key in first_of and step.skill not in keeps:
             renames[step.id] = first_of[key]
             continue
         first_of[key] = step.id

@@ -141,6 +141,9 @@ class Skill(Generic[P]):
     #: Where a call with these arguments moves files (old path -> new path): a later step finds
     #: them at the new place, and none at the old one.
     moves: Callable[[Mapping[str, Any]], Mapping[str, str]] | None = None
+    #: A call opens a page: the same call later opens it again, which the steps after it may
+    #: need (a site's home before its next link), so it is never dropped as a repeat.
+    navigates: bool = False
 
     def validate(self, args: dict[str, Any]) -> P:
         """The parameters, validated; :class:`SkillError` naming each bad field otherwise."""
@@ -222,6 +225,7 @@ def skill(
     reads: tuple[str, ...] = (),
     gives_list: bool = False,
     moves: Callable[[Mapping[str, Any]], Mapping[str, str]] | None = None,
+    navigates: bool = False,
 ) -> Callable[[Callable[[SkillContext, P], SkillResult]], Skill[P]]:
     """Declare the decorated function as a skill named after it, taking the parameter model its
     second parameter is annotated with; the module's :class:`Skill` objects are collected by
@@ -242,6 +246,7 @@ def skill(
             reads=reads,
             gives_list=gives_list,
             moves=moves,
+            navigates=navigates,
         )
 
     return declare

@@ -30,6 +30,7 @@ class WebSearch(SkillParameters):
 @skill(
     "Search the web for words and read the results page.",
     apps=(APP,),
+    navigates=True,
     returns="the results page's text",
 )
 def web_search(context: SkillContext, parameters: WebSearch) -> SkillResult:
@@ -76,7 +77,10 @@ class OpenPage(SkillParameters):
 
 
 @skill(
-    "Open a web address in the browser and read the page.", apps=(APP,), returns="the page's text"
+    "Open a web address in the browser and read the page.",
+    apps=(APP,),
+    returns="the page's text",
+    navigates=True,
 )
 def open_page(context: SkillContext, parameters: OpenPage) -> SkillResult:
     do(context, BrowserOpen(url=parameters.address))
@@ -91,6 +95,7 @@ class FollowLink(SkillParameters):
     "Click a link or button of the page in front by its text and read where it leads (a file "
     "link downloads the file).",
     apps=(APP,),
+    navigates=True,
     returns="the new page's text",
 )
 def follow_link(context: SkillContext, parameters: FollowLink) -> SkillResult:
