@@ -80,6 +80,9 @@ class ModelProfile(ConfigSection):
     context_tokens: int = Field(default=4096, ge=256)
     #: Local backend: how many agent roles keep their own prompt cache at once.
     cache_slots: int = Field(default=4, ge=1, le=32)
+    #: Local backend: keep each role's prompt cache on disk between runs (``prompt-cache`` in
+    #: the data folder), so a new run's first call of a role evaluates only what changed.
+    prompt_cache: bool = True
     #: How the schema reaches the model. ``auto``: the strongest the backend has (constrained
     #: decoding for local and OpenAI-compatible, forced tool call for Anthropic), falling back to
     #: the prompt when an OpenAI-compatible server rejects JSON-schema response formats.
@@ -294,6 +297,11 @@ class PcAgentConfig(ConfigSection):
     def models_dir(self) -> Path:
         """Where ``pcagent models install`` puts model files."""
         return self.data_dir / "models"
+
+    @property
+    def prompt_cache_dir(self) -> Path:
+        """Where local models keep each role's prompt cache between runs."""
+        return self.data_dir / "prompt-cache"
 
     @property
     def runs_dir(self) -> Path:

@@ -45,6 +45,46 @@ def test_constrained_output_and_prefix_cache_reuse(smollm2: InstalledPack) -> No
     )
 
 
+def test_a_role_s_prompt_cache_outlives_the_process_that_made_it(
+    smollm2: InstalledPack, tmp_path: Path
+) -> None:
+    """A new backend (as in a new run) loads the role's saved slot before its first call and
+    evaluates only what changed; without a cache folder nothing is kept."""
+    prefix = Message.system("You are a GUI agent. " + "Elements: [1] OK button, [2] Cancel. " * 12)
+
+    def first_call(cache_dir: Path | None, said: str) -> tuple[int, int]:
+        backend = LocalLlamaBackend(
+            smollm2.path,
+            info=BackendInfo(name="local"),
+            context_tokens=1024,
+            cache_slots=1,
+            cache_dir=cache_dir,
+        )
+        model = StructuredChatModel(backend, max_output_tokens=64, validation_retries=0)
+        try:
+            reply = model.ask([prefix, Message.user(said)], Step, role="decision")
+            if cache_dir is not None:  # the slot endpoint wants the key, as every other one
+                assert backend._socket_dir is not None
+                sock = backend._socket_dir / "llama.sock"
+                assert _status_over_unix_socket(sock, "/slots", {}) == 401
+        finally:
+            backend.close()
+        assert reply.ok
+        return reply.usage.prompt_tokens, reply.usage.cached_prompt_tokens
+
+    cache = tmp_path / "prompt-cache"
+    total, cached = first_call(cache, "Press OK.")
+    assert cached == 0
+    (folder,) = cache.iterdir()
+    assert [f.name for f in folder.iterdir()] == ["decision.bin"]  # no temporary file left
+    total, cached = first_call(cache, "Press Cancel.")
+    assert cached > 0.8 * total
+    assert first_call(None, "Press Cancel.")[1] == 0
+    # A file that is no slot's is passed over: the call is only slower.
+    (folder / "decision.bin").write_bytes(b"not a slot")
+    assert first_call(cache, "Press OK.")[1] == 0
+
+
 def _listening_tcp_inodes() -> set[str]:
     """Socket inodes in state LISTEN on TCP (IPv4 and IPv6), from /proc."""
     inodes = set()

@@ -7,6 +7,9 @@ Why these choices:
   each agent's long, stable prompt prefix (instructions, schema) stays in its slot's KV cache, so
   its next call only evaluates the new tail. Roles beyond ``cache_slots`` share slots, least
   recently used first.
+- With ``cache_dir``, each role's slot is also kept on disk between runs
+  (:mod:`~pcagent.models.backends.slot_files`): loaded before the role's first call of a run,
+  saved after it, so a new run evaluates only the part of a prompt that changed.
 - The model loads on the first call, not at construction, so building a router is cheap.
 - xllamacpp's server always opens an HTTP listener besides the in-process calls pcagent makes.
   It is bound to a Unix socket in a private folder (mode 700, removed on close) and requires an
@@ -25,6 +28,7 @@ from typing import Any
 
 from pcagent.errors import LocalModelNotInstalledError, ModelRequestError
 from pcagent.models.backend import BackendInfo, ChatRequest, Completion, prompt_too_long
+from pcagent.models.backends.slot_files import SlotFiles, cache_folder
 from pcagent.models.messages import Message
 from pcagent.scratch import scratch_folder
 
@@ -40,8 +44,13 @@ class LocalLlamaBackend:
         threads: int = 2,
         context_tokens: int = 4096,
         cache_slots: int = 4,
+        cache_dir: Path | None = None,
     ):
         self._path = gguf_path
+        self._cache_dir = cache_dir
+        self._files: SlotFiles | None = None
+        #: Roles whose slot this process has saved (once each: the stable part is what counts).
+        self._saved: set[str] = set()
         self._info = info
         self._threads = threads
         self._context_tokens = context_tokens
@@ -86,9 +95,28 @@ class LocalLlamaBackend:
         # The embedded HTTP listener is unused: a Unix socket in a private folder, behind a key.
         self._socket_dir = scratch_folder("llama")
         self._socket_dir.chmod(0o700)
-        params.hostnames = [str(self._socket_dir / "llama.sock")]
-        params.api_keys = [secrets.token_urlsafe(32)]
+        socket, key = self._socket_dir / "llama.sock", secrets.token_urlsafe(32)
+        params.hostnames = [str(socket)]
+        params.api_keys = [key]
+        folder = self._slot_folder()
+        if folder is not None:
+            params.endpoint_slots = True
+            params.slot_save_path = f"{folder}/"  # llama.cpp joins it to a name as it is
         self._server = xllamacpp.Server(params)
+        if folder is not None:
+            self._files = SlotFiles(folder, socket, key)
+
+    def _slot_folder(self) -> Path | None:
+        """The folder of this model's saved slots, made if needed; None without a cache
+        folder or where it cannot be made (then nothing is kept)."""
+        if self._cache_dir is None:
+            return None
+        folder = cache_folder(self._cache_dir, self._path, self._context_tokens)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError:
+            return None
+        return folder
 
     def _slot_for(self, cache_key: str) -> int:
         if cache_key in self._slot_of:
@@ -99,6 +127,8 @@ class LocalLlamaBackend:
         else:
             _, slot = self._slot_of.popitem(last=False)
         self._slot_of[cache_key] = slot
+        if self._files is not None:
+            self._files.load(slot, cache_key)  # the role's cache from an earlier run, if any
         return slot
 
     def complete(self, request: ChatRequest) -> Completion:
@@ -116,6 +146,7 @@ class LocalLlamaBackend:
         if request.constrained:
             body["json_schema"] = request.schema
         result = self._server.handle_chat_completions(body)
+        self._keep(slot, request.cache_key)
         if not isinstance(result, dict) or "error" in result or not result.get("choices"):
             error = result.get("error") if isinstance(result, dict) else result
             too_long = prompt_too_long(f"local model {self._path.name}", error)
@@ -135,8 +166,20 @@ class LocalLlamaBackend:
             details={"timings": result.get("timings", {}), "slot": slot},
         )
 
+    def _keep(self, slot: int, cache_key: str) -> None:
+        """Save the role's slot after its first call of this process."""
+        with self._lock:
+            if self._files is None or cache_key in self._saved:
+                return
+            self._saved.add(cache_key)
+            files = self._files
+        files.save(slot, cache_key)
+
     def close(self) -> None:
         with self._lock:
+            if self._files is not None:
+                self._files.close()
+                self._files = None
             self._server = None  # the server stops when its object is freed
             self._slot_of.clear()
             if self._socket_dir is not None:
