@@ -4,13 +4,15 @@ What it measures, with the local backend exactly as agents use it (schema-constr
 - ``cold``: a role's first call, ~1,500 prompt tokens, nothing cached for it.
 - ``warm``: the same role's next call: same instructions, schema and element list (the prefix),
   a different last user message; llama.cpp reuses the cached prefix and only evaluates the tail.
+- ``next_run``: the role's first call in a new backend (as in the next run), which loads the
+  role's prompt cache the first backend saved to disk (``cache_dir``).
 A short warm-up call on another slot runs first so one-time costs (graph setup) count in neither.
 
     python benchmarks/local_model.py --json            # qwen2.5-coder-1.5b, 2 threads
     python benchmarks/local_model.py --pack smollm2-135m
     python benchmarks/local_model.py --json --quick    # smollm2-135m, a 450-token prompt
 
-Target: warm call time ≤ 40% of the cold call's.
+Target: warm call time and the next run's first call ≤ 40% of the cold call's.
 """
 
 from __future__ import annotations
@@ -19,7 +21,9 @@ import argparse
 import json
 import platform
 import sys
+import tempfile
 import time
+from pathlib import Path
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
@@ -160,32 +164,43 @@ def main(argv: list[str] | None = None) -> int:
 
     config = load_config()
     installed = find_local_model(config.models_dir, arguments.pack)
-    backend = LocalLlamaBackend(
-        installed.path,
-        info=BackendInfo(name=f"local:{installed.pack.name}"),
-        threads=arguments.threads,
-        context_tokens=4096,
-        cache_slots=2,
-    )
-    model = StructuredChatModel(
-        backend,
-        validation_retries=0,
-        retry_policy=RetryPolicy(retries=0),
-        max_output_tokens=32 if arguments.quick else 96,
-    )
-    started = time.perf_counter()
-    backend.load()
-    load_s = time.perf_counter() - started
-    timed_call(model, "Warm-up.", "Answer done.", role="warm-up")  # slot 0: one-time costs
     prefix = build_prefix(arguments.prompt_tokens)
-    cold = timed_call(model, prefix, "Task: make the title bold. Step 1.", role="decision")
-    warm = timed_call(
-        model,
-        prefix,
-        "Task: make the title bold. Step 2. Done so far: selected the title text.",
-        role="decision",
-    )
-    backend.close()
+    first = "Task: make the title bold. Step 1."
+    with tempfile.TemporaryDirectory() as cache_dir:
+
+        def started_model() -> tuple[LocalLlamaBackend, StructuredChatModel]:
+            backend = LocalLlamaBackend(
+                installed.path,
+                info=BackendInfo(name=f"local:{installed.pack.name}"),
+                threads=arguments.threads,
+                context_tokens=4096,
+                cache_slots=2,
+                cache_dir=Path(cache_dir),
+            )
+            model = StructuredChatModel(
+                backend,
+                validation_retries=0,
+                retry_policy=RetryPolicy(retries=0),
+                max_output_tokens=32 if arguments.quick else 96,
+            )
+            backend.load()
+            timed_call(model, "Warm-up.", "Answer done.", role="warm-up")  # one-time costs
+            return backend, model
+
+        started = time.perf_counter()
+        backend, model = started_model()
+        load_s = time.perf_counter() - started
+        cold = timed_call(model, prefix, first, role="decision")
+        warm = timed_call(
+            model,
+            prefix,
+            "Task: make the title bold. Step 2. Done so far: selected the title text.",
+            role="decision",
+        )
+        backend.close()
+        backend, model = started_model()  # the next run: the role's cache comes from disk
+        next_run = timed_call(model, prefix, first, role="decision")
+        backend.close()
     report = {
         "model": installed.pack.name,
         "threads": arguments.threads,
@@ -193,14 +208,22 @@ def main(argv: list[str] | None = None) -> int:
         "load_seconds": round(load_s, 2),
         "cold": summary(*cold),
         "warm": summary(*warm),
+        "next_run": summary(*next_run),
         "warm_over_cold": round(warm[0] / cold[0], 3),
+        "next_run_over_cold": round(next_run[0] / cold[0], 3),
         "target_warm_over_cold": 0.4,
     }
-    report["meets_target"] = report["warm_over_cold"] <= 0.4
+    report["meets_target"] = max(report["warm_over_cold"], report["next_run_over_cold"]) <= 0.4
     report = {
         **headline(
-            {"warm_over_cold": report["warm_over_cold"]},
-            {"warm_over_cold": "at most 0.4: a call that shares the prompt's prefix is fast"},
+            {
+                "warm_over_cold": report["warm_over_cold"],
+                "next_run_over_cold": report["next_run_over_cold"],
+            },
+            {
+                "warm_over_cold": "at most 0.4: a call that shares the prompt's prefix is fast",
+                "next_run_over_cold": "at most 0.4: so is a role's first call in the next run",
+            },
             report["meets_target"],
             quick=arguments.quick,
         ),

@@ -117,6 +117,7 @@ def test_experience_quick(tmp_path: Path) -> None:
 def test_local_model_quick() -> None:
     report = run_quick("local_model.py")
     assert report["warm"]["cached_prompt_tokens"] > 0  # the prefix was reused
+    assert report["next_run"]["cached_prompt_tokens"] > 0  # and so in the next run, from disk
 
 
 @pytest.mark.slow
