@@ -47,3 +47,15 @@ def test_a_key_that_could_mean_several_fields_stays_a_problem() -> None:
     assert program.steps[2].args["text"] == "{s2.score}"
     with pytest.raises(PlanError, match="s2 gives \\['rating', 'title'\\], not 'score'"):
         check_program(program, default_catalog(), APPS)
+
+
+def test_a_reference_written_as_a_text_is_made_the_reference() -> None:
+    """The 1.5B Manager wrote a spreadsheet row as ["Loaves baked", "from:s2"]."""
+    rows = {"path": "", "save_as": "Documents/t.xlsx", "rows": [["Loaves", "from:s2"]]}
+    sheet = {"id": "s3", "skill": "fill_cells", "args": rows}
+    program = _mended(READ, _extract("number"), sheet, _tell("from: s2.number"))
+    assert program.steps[2].args["rows"] == [["Loaves", {"from": "s2"}]]
+    assert program.steps[3].args["text"] == {"from": "s2", "key": "number"}
+    # A text naming no earlier step, or more than the reference, stays a text.
+    later = _mended(READ, _tell("from:s3"), _tell("taken from:s1 today") | {"id": "s4"})
+    assert [s.args["text"] for s in later.steps[1:]] == ["from:s3", "taken from:s1 today"]

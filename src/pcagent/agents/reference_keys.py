@@ -6,9 +6,16 @@ file's text, a search's page), or ``"key": "ratings"`` where the step extracted 
 Where the step gives one value, the key can only mean that value, and is dropped; where it
 gives an object of one field, the key can only mean that field. A key among several fields that
 names none of them stays a problem the Manager is asked about: which one it meant is its to say.
+
+A reference written as a text ("from:s2" where ``{"from": "s2"}`` was meant; seen in a spreadsheet
+row on a generated task of seed 2029, which then held the words "from:s2") is made the
+reference it names, when it names an earlier step: as a text it can only be a slip.
 """
 
 from __future__ import annotations
+
+import re
+from typing import Any
 
 from pcagent.agents.program import Program, ProgramStep, value_keys
 from pcagent.agents.step_ids import changed_step
@@ -31,6 +38,26 @@ def with_keys_mended(program: Program, catalog: SkillCatalog) -> Program:
         return source, key
 
     for step in program.steps:
+        step = step.model_copy(update={"args": _references_of_texts(step.args, set(fields))})
         steps.append(changed_step(step, mended))
         fields[step.id] = value_keys(step, catalog)
     return Program(steps=steps)
+
+
+#: A reference written as a text: ``from:s2``, ``from: s2.price``.
+_WRITTEN_REFERENCE = re.compile(r"\s*from\s*:\s*(s[0-9]{1,2})(?:\.([a-z][a-z0-9_]{0,39}))?\s*")
+
+
+def _references_of_texts(value: Any, earlier: set[str]) -> Any:
+    """``value`` with each text that is a reference to an earlier step made that reference."""
+    if isinstance(value, str):
+        written = _WRITTEN_REFERENCE.fullmatch(value)
+        if written is None or written.group(1) not in earlier:
+            return value
+        source, key = written.groups()
+        return {"from": source, "key": key} if key else {"from": source}
+    if isinstance(value, dict):
+        return {name: _references_of_texts(item, earlier) for name, item in value.items()}
+    if isinstance(value, list):
+        return [_references_of_texts(item, earlier) for item in value]
+    return value
