@@ -260,6 +260,7 @@ class Manager(Agent):
         named = cache(lambda: self.names_files(instruction) if self.names_files else ())
         wanted = cache(lambda: self.asks_apps(instruction) if self.asks_apps else ())
         used_before = {s.app for s in finished if s.app}
+        navigating = [one.name for one in self.skills if one.navigates]
         problem = ""
         for attempt in range(self.program_attempts):
             result = self.ask(messages, reply_type, step)
@@ -267,7 +268,6 @@ class Manager(Agent):
                 problem = result.failure.message if result.failure else "no reply"
                 break
             written = Program(steps=list(result.value.steps))
-            navigating = [one.name for one in self.skills if one.navigates]
             program = with_kind_twins(without_repeats(written, done, navigating), self.skills)
             program = with_keys_mended(program, self.skills)
             problems = self._problems(program, known, failed)

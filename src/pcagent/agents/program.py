@@ -80,7 +80,9 @@ class Program(BaseModel):
 
 
 #: A value of an earlier step inside a text argument: ``"{s1} * 60"``, ``"at {s2.time}"``.
-SLOT = re.compile(r"\{(s[0-9]{1,2})(?:\.([a-z][a-z0-9_]{0,39}))?\}")
+#: A step's id and, after a dot, a key of its value: the inside of a slot.
+STEP_AND_KEY = r"(s[0-9]{1,2})(?:\.([a-z][a-z0-9_]{0,39}))?"
+SLOT = re.compile(rf"\{{{STEP_AND_KEY}\}}")
 
 
 def is_reference(value: object) -> bool:

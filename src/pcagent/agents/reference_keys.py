@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from pcagent.agents.program import Program, ProgramStep, value_keys
+from pcagent.agents.program import STEP_AND_KEY, Program, ProgramStep, value_keys
 from pcagent.agents.step_ids import changed_step
 from pcagent.skills import SkillCatalog
 
@@ -45,7 +45,7 @@ def with_keys_mended(program: Program, catalog: SkillCatalog) -> Program:
 
 
 #: A reference written as a text: ``from:s2``, ``from: s2.price``.
-_WRITTEN_REFERENCE = re.compile(r"\s*from\s*:\s*(s[0-9]{1,2})(?:\.([a-z][a-z0-9_]{0,39}))?\s*")
+_WRITTEN_REFERENCE = re.compile(rf"\s*from\s*:\s*{STEP_AND_KEY}\s*")
 
 
 def _references_of_texts(value: Any, earlier: set[str]) -> Any:

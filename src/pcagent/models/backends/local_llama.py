@@ -103,8 +103,7 @@ class LocalLlamaBackend:
             params.endpoint_slots = True
             params.slot_save_path = f"{folder}/"  # llama.cpp joins it to a name as it is
         self._server = xllamacpp.Server(params)
-        if folder is not None:
-            self._files = SlotFiles(folder, socket, key)
+        self._files = SlotFiles(folder, socket, key) if folder is not None else None
 
     def _slot_folder(self) -> Path | None:
         """The folder of this model's saved slots, made if needed; None without a cache
