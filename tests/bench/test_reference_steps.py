@@ -11,7 +11,7 @@ from PIL import Image
 from pcagent.actions import Action
 from pcagent.bench.checker_types import CheckerError
 from pcagent.bench.reference import ReferenceSolutionError, run_step
-from pcagent.bench.tasks import ReferenceStep, TaskDefinitionError
+from pcagent.bench.tasks import FileFixture, ReferenceStep, TaskDefinitionError
 from pcagent.env.observation import ActionResult, Box, Observation, WindowInfo
 from pcagent.errors import BenchError, PcAgentError
 
@@ -113,6 +113,14 @@ def test_if_open_needs_an_action() -> None:
 def test_a_step_is_exactly_one_kind() -> None:
     with pytest.raises(ValueError, match="exactly one"):
         ReferenceStep(wait_for="a", wait_gone="b")
+    with pytest.raises(ValueError, match=r"exactly one of action, click.*got \[\]"):
+        ReferenceStep(role="push button")
+
+
+def test_a_fixture_file_is_exactly_one_kind() -> None:
+    assert FileFixture(path="Documents/a.txt", text="x").text == "x"
+    with pytest.raises(ValueError, match=r"Documents/a.txt: give exactly one of text, docx"):
+        FileFixture(path="Documents/a.txt", text="x", xlsx={"rows": []})
 
 
 def test_the_benchmark_errors_share_one_base() -> None:

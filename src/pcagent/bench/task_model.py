@@ -28,6 +28,13 @@ class TaskDefinitionError(BenchError):
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
+    def _one_of(self, what: str, *fields: str) -> None:
+        """Raises ValueError unless exactly one of ``fields`` is set: the task files' way of
+        saying which kind of thing an entry is."""
+        given = [name for name in fields if getattr(self, name) is not None]
+        if len(given) != 1:
+            raise ValueError(f"{what}: give exactly one of {', '.join(fields)} (got {given})")
+
 
 class DocumentSpec(_Strict):
     """A word-processor document: a title paragraph (Title style) and body paragraphs."""
@@ -56,9 +63,7 @@ class FileFixture(_Strict):
 
     @model_validator(mode="after")
     def _one_kind(self) -> FileFixture:
-        kinds = [k for k in ("text", "docx", "xlsx") if getattr(self, k) is not None]
-        if len(kinds) != 1:
-            raise ValueError(f"{self.path}: give exactly one of text, docx, xlsx (got {kinds})")
+        self._one_of(self.path, "text", "docx", "xlsx")
         if self.path.startswith("/") or ".." in Path(self.path).parts:
             raise ValueError(f"{self.path}: fixture paths are relative to HOME")
         return self
@@ -158,13 +163,7 @@ class ReferenceStep(_Strict):
 
     @model_validator(mode="after")
     def _one_kind(self) -> ReferenceStep:
-        kinds = [
-            k for k in ("action", "click", "wait_for", "wait_gone") if getattr(self, k) is not None
-        ]
-        if len(kinds) != 1:
-            raise ValueError(
-                f"a reference step needs exactly one of action/click/wait_for/wait_gone: {kinds}"
-            )
+        self._one_of("a reference step", "action", "click", "wait_for", "wait_gone")
         if self.action is not None:
             parse_action(self.action)
         if self.if_open is not None and self.action is None:

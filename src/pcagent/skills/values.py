@@ -140,8 +140,13 @@ class Item(SkillParameters):
     value: Number = Field(description="Its number.")
 
 
-class PickExtreme(SkillParameters):
-    items: list[Item] = Field(min_length=1, max_length=100)
+class LabelledValues(SkillParameters):
+    """What `pick_extreme` and `sort_items` both compare: one list, the same bounds."""
+
+    items: list[Item] = Field(min_length=1, max_length=200)
+
+
+class PickExtreme(LabelledValues):
     largest: bool = Field(True, description="true: the largest value; false: the smallest.")
 
 
@@ -157,8 +162,7 @@ def pick_extreme(context: SkillContext, parameters: PickExtreme) -> SkillResult:
     )
 
 
-class SortItems(SkillParameters):
-    items: list[Item] = Field(min_length=1, max_length=200)
+class SortItems(LabelledValues):
     descending: bool = Field(False, description="true: from the highest value to the lowest.")
 
 
