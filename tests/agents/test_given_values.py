@@ -10,9 +10,11 @@ import pytest
 from tests.agents.program_steps import as_program
 from tests.agents.scripted import ScriptedModels
 
+from pcagent.agents.doubts import Evidence
 from pcagent.agents.given_values import address_core, given_parameters, ungiven_literals
 from pcagent.agents.manager import PROGRAM_ATTEMPTS, Manager, PlanOutcome
 from pcagent.agents.program import Program
+from pcagent.bench.generate import generate_tasks
 from pcagent.skills import default_catalog
 
 APPS = {"browser": "web pages", "mail": "e-mail"}
@@ -270,3 +272,30 @@ def test_the_instruction_written_whole_as_the_text_is_doubted() -> None:
     assert ungiven_literals(writes("Fix the bug"), catalog, [said]) == []
     # A found value that holds the instruction's words is found, not copied.
     assert ungiven_literals(writes("{s1}"), catalog, [said]) == []
+
+
+def _sheet(*rows: list[object]) -> Program:
+    return as_program(
+        {"id": "s4", "skill": "fill_cells", "args": {"rows": list(rows), "save_as": "a.xlsx"}}
+    )
+
+
+def test_a_number_in_a_cell_must_be_given_or_found() -> None:
+    catalog = default_catalog()
+    said = 'Put "Bins emptied" in A1 and 1,250 in B1, the population in B2; save as a.xlsx.'
+    assert given_parameters(catalog, "fill_cells")["rows"] == "cells"
+    fine = _sheet(["Bins emptied", 1250], ["Population", {"from": "s3"}], ["=B1*2", "note"])
+    assert ungiven_literals(fine, catalog, [said]) == []
+    assert ungiven_literals(_sheet(["Population", "84,482,267"]), catalog, [said, "84482267"]) == []
+    (problem,) = ungiven_literals(_sheet(["Bins emptied", "0"], ["x", 1250.0]), catalog, [said])
+    assert problem.step == "s4" and "rows writes '0'," in problem.problem
+    assert "1250" not in problem.problem
+
+
+def test_no_gold_program_of_generated_tasks_is_doubted() -> None:
+    catalog = default_catalog()
+    tasks = [t for t in generate_tasks(300, 31) if t.program]
+    assert sum(any(s.skill == "fill_cells" for s in t.program) for t in tasks) > 10
+    for task in tasks:
+        steps = Program(steps=list(task.program))
+        assert Evidence(given=[task.instruction]).doubts(steps, catalog) == [], task.instruction

@@ -81,3 +81,29 @@ def test_a_value_still_unused_after_the_last_ask_stays_with_its_doubt() -> None:
     outcome = manager.plan("Look up the weather where my trip goes")
     assert not outcome.fallback
     assert "no later step uses it" in outcome.plan.subtasks[1].doubt
+
+
+def _calculation(expression: str) -> dict[str, Any]:
+    return {"skill": "calculate", "args": {"expression": expression}}
+
+
+SHEET = "Documents/dock_register.xlsx"
+
+
+def test_a_result_the_later_steps_go_on_without_is_doubted() -> None:
+    find = {**FIND, "args": {**FIND["args"], "names": ["minutes"]}}
+    add = _calculation("{s2.minutes} + 20")
+    sheet = {"skill": "fill_cells", "args": {"rows": [["Jars", 20]], "save_as": SHEET}}
+    (doubt,) = unused_values(program(READ, find, add, sheet), CATALOG)
+    assert doubt.step == "s3"
+    assert "works out a value with calculate" in doubt.problem and '"{s3}"' in doubt.problem
+    used = {"skill": "fill_cells", "args": {"rows": [["Jars", {"from": "s3"}]], "save_as": SHEET}}
+    assert unused_values(program(READ, find, add, used), CATALOG) == []
+
+
+def test_a_result_worked_out_last_is_the_answer_and_no_doubt() -> None:
+    assert unused_values(program(_calculation("12 * 7 + 5")), CATALOG) == []
+    later = {"skill": "days_between", "args": {"start": "2025-05-01", "end": "2025-07-04"}}
+    assert unused_values(program(READ, later), CATALOG) == []
+    told = {"skill": "tell_user", "args": {"text": "{s1} days"}}
+    assert unused_values(program(later, told), CATALOG) == []

@@ -13,7 +13,10 @@ instruction or in a value found, or be a unit of counting (:data:`UNIT_NUMBERS`)
 re-asked to refer to the found values (``{s2.price}``). A path is marked ``given: "file"``: a
 planner shown other tasks' programs copies their file names, and their folders below HOME's own
 (a document the instruction asks for in Documents was saved in the "Quarterly" folder of a
-program shown). A folder to make or fill is marked ``given: "folder"``. A text to write is marked
+program shown). A folder to make or fill is marked ``given: "folder"``. Rows of cells are marked
+``given: "cells"``: a number in a cell must stand in the instruction or a value found (a
+planner fills the result's cell with a number of its own, "0" or the instruction's addend,
+where it should refer to the step that worked the result out). A text to write is marked
 ``given: "text"``: a planner writes a description of the text ("English translation of the
 Chinese text") where a language step should write the text. This checks the model's output
 against the text it was given, as a reported value is checked against what was read: it
@@ -40,7 +43,7 @@ _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 
 def given_parameters(catalog: SkillCatalog, skill: str) -> dict[str, str]:
     """The parameters of ``skill`` whose literals must come from what the planner was given,
-    with what they hold: "address", "numbers", "file", "folder" or "text"."""
+    with what they hold: "address", "numbers", "cells", "file", "folder" or "text"."""
     if skill not in catalog:
         return {}
     fields = catalog.get(skill).parameters.model_fields
@@ -88,6 +91,44 @@ def _invented_numbers(literal: str, given: Sequence[str]) -> list[str]:
         number
         for number in _NUMBER.findall(SLOT.sub(" ", literal))
         if float(number) not in known and float(number) not in UNIT_NUMBERS
+    ]
+
+
+def _cell_number(cell: object) -> float | None:
+    """The number a cell literal holds (3, "1,250", "-4.5"); None for a text, a formula or a
+    reference."""
+    if isinstance(cell, bool):
+        return None
+    if isinstance(cell, int | float):
+        return float(cell)
+    if isinstance(cell, str):
+        try:
+            return float(cell.replace(",", "").strip())
+        except ValueError:
+            return None
+    return None
+
+
+def _ungiven_cells(step_id: str, name: str, rows: object, given: Sequence[str]) -> list[Doubt]:
+    """A doubt for each number written into a cell that no given text holds (no unit of
+    counting is exempt: a cell's number is a value, not a step of arithmetic)."""
+    if not isinstance(rows, list):
+        return []
+    known = set().union(*(_numbers(text) for text in given)) if given else set()
+    cells = [cell for row in rows if isinstance(row, list) for cell in row]
+    invented = [
+        cell for cell in cells if (number := _cell_number(cell)) is not None and number not in known
+    ]
+    if not invented:
+        return []
+    shown = ", ".join(repr(cell) for cell in invented)
+    return [
+        Doubt(
+            step_id,
+            f"{name} writes {shown}, which neither the instruction nor an earlier step gives: "
+            'refer to the step that finds or works the value out ({"from": "s4"}), or copy '
+            "the instruction's number",
+        )
     ]
 
 
@@ -191,6 +232,9 @@ def ungiven_literals(program: Program, catalog: SkillCatalog, given: Sequence[st
     for step in program.steps:
         for name, holds in given_parameters(catalog, step.skill).items():
             value = step.args.get(name)
+            if holds == "cells":
+                problems.extend(_ungiven_cells(step.id, name, value, given))
+                continue
             items = value if isinstance(value, list) else [value]
             for item in items:
                 if not isinstance(item, str):

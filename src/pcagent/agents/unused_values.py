@@ -5,8 +5,11 @@ argument) is there for the steps after it. A small planner finds the value and t
 later step without it: "travel time from the Empire State Building to " searched, the meeting
 place found the step before left out of the words; the skill's effect checks pass and the run
 would end "finished" on a search for half of what was asked. Each such step is a doubt the
-Manager is re-asked with, naming the value and how to refer to it. Judged on the typed program
-alone: references in arguments, slots in texts, and the steps a screen step says it uses.
+Manager is re-asked with, naming the value and how to refer to it. A step that works a value
+out (``calculate``, ``shift_time``...: a skill declared ``computes``) is there for its result
+too: when later steps go on without it, the program has left the result out (the number the
+instruction added written into the sheet, not the sum). Judged on the typed program alone:
+references in arguments, slots in texts, and the steps a screen step says it uses.
 """
 
 from __future__ import annotations
@@ -27,6 +30,10 @@ def _finds_named_values(step: ProgramStep, catalog: SkillCatalog) -> list[str]:
     return [name for name in names if isinstance(name, str)]
 
 
+def _computes(step: ProgramStep, catalog: SkillCatalog) -> bool:
+    return step.skill != GUI and step.skill in catalog and catalog.get(step.skill).computes
+
+
 def _used(step: ProgramStep) -> set[str]:
     """The ids of the steps whose values ``step`` uses: :func:`steps_used`, and for a GUI
     step the steps its words name as well (``{s2.city}``: the agents working on it are shown
@@ -38,14 +45,25 @@ def _used(step: ProgramStep) -> set[str]:
 
 
 def unused_values(program: Program, catalog: SkillCatalog) -> list[Doubt]:
-    """A doubt for each step of ``program`` that finds named values no later step uses."""
+    """A doubt for each step of ``program`` that finds named values no later step uses, and
+    for each step that works a value out that the steps after it go on without."""
     doubts = []
     for index, step in enumerate(program.steps):
-        names = _finds_named_values(step, catalog)
-        if not names:
-            continue
         later = program.steps[index + 1 :]
         if any(step.id in _used(other) for other in later):
+            continue
+        if later and _computes(step, catalog):
+            doubts.append(
+                Doubt(
+                    step.id,
+                    f"{step.id} works out a value with {step.skill}, and no later step uses "
+                    f'it: refer to the result where the instruction needs it ({{"from": '
+                    f'"{step.id}"}}, or "{{{step.id}}}" inside a text)',
+                )
+            )
+            continue
+        names = _finds_named_values(step, catalog)
+        if not names:
             continue
         shown = ", ".join(names)
         first = names[0]

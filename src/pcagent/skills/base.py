@@ -144,6 +144,9 @@ class Skill(Generic[P]):
     #: A call opens a page: the same call later opens it again, which the steps after it may
     #: need (a site's home before its next link), so it is never dropped as a repeat.
     navigates: bool = False
+    #: The call is there for the value it works out (a sum, a time, the largest of values): a
+    #: program whose later steps go on without it has left the result out.
+    computes: bool = False
 
     def validate(self, args: dict[str, Any]) -> P:
         """The parameters, validated; :class:`SkillError` naming each bad field otherwise."""
@@ -226,6 +229,7 @@ def skill(
     gives_list: bool = False,
     moves: Callable[[Mapping[str, Any]], Mapping[str, str]] | None = None,
     navigates: bool = False,
+    computes: bool = False,
 ) -> Callable[[Callable[[SkillContext, P], SkillResult]], Skill[P]]:
     """Declare the decorated function as a skill named after it, taking the parameter model its
     second parameter is annotated with; the module's :class:`Skill` objects are collected by
@@ -247,6 +251,7 @@ def skill(
             gives_list=gives_list,
             moves=moves,
             navigates=navigates,
+            computes=computes,
         )
 
     return declare

@@ -45,6 +45,7 @@ class Calculate(SkillParameters):
     "Compute an arithmetic expression on the calculator and read the result off its display.",
     apps=(CALCULATOR.name,),
     returns="the number shown",
+    computes=True,
 )
 def calculate(context: SkillContext, parameters: Calculate) -> SkillResult:
     outcome = do(context, CalculatorEvaluate(expression=parameters.expression))

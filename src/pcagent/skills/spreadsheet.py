@@ -26,7 +26,11 @@ class FillCells(SkillParameters):
         "empty: a new sheet.",
     )  # fmt: skip
     cell: str = Field("A1", pattern=r"^[A-Za-z]{1,3}[1-9][0-9]{0,6}$", description="Top-left.")
-    rows: list[list[Cell]] = Field(min_length=1, description='e.g. [["Name", "Price"], ["A", 3]].')
+    rows: list[list[Cell]] = Field(
+        min_length=1,
+        description='e.g. [["Name", "Price"], ["A", 3]].',
+        json_schema_extra={"given": "cells"},
+    )
     save_as: SheetTarget = Field(
         "", max_length=400, description="Path to save under; empty: in place."
     )

@@ -71,7 +71,11 @@ class ShiftTime(SkillParameters):
     minutes: int = Field(0, ge=-1440, le=1440, description="Minutes to add; negative: earlier.")
 
 
-@skill("A time of day moved earlier or later (an hour before 10:15: hours=-1).", returns='"HH:MM"')
+@skill(
+    "A time of day moved earlier or later (an hour before 10:15: hours=-1).",
+    returns='"HH:MM"',
+    computes=True,
+)
 def shift_time(context: SkillContext, parameters: ShiftTime) -> SkillResult:
     minutes = round(parameters.hours * 60) + parameters.minutes
     value = shifted(parameters.time, minutes)
@@ -98,7 +102,11 @@ class DaysBetween(SkillParameters):
     end: IsoDate = Field(description='The later date, e.g. "2025-04-01".')
 
 
-@skill("The number of days from one date to another (end minus start).", returns="integer")
+@skill(
+    "The number of days from one date to another (end minus start).",
+    returns="integer",
+    computes=True,
+)
 def days_between(context: SkillContext, parameters: DaysBetween) -> SkillResult:
     start = dt.date.fromisoformat(str(parameters.start))
     end = dt.date.fromisoformat(str(parameters.end))
@@ -154,6 +162,7 @@ class PickExtreme(LabelledValues):
     "Of labelled values, the label with the largest (or smallest) value.",
     returns='{"label": text, "value": number}',
     value_keys=("label", "value"),
+    computes=True,
 )
 def pick_extreme(context: SkillContext, parameters: PickExtreme) -> SkillResult:
     chosen = (max if parameters.largest else min)(parameters.items, key=lambda item: item.value)
@@ -170,6 +179,7 @@ class SortItems(LabelledValues):
     "Labelled values in order of their value; the result is the list of labels in that order.",
     returns="list of labels",
     gives_list=True,
+    computes=True,
 )
 def sort_items(context: SkillContext, parameters: SortItems) -> SkillResult:
     ordered = sorted(parameters.items, key=lambda item: item.value, reverse=parameters.descending)
