@@ -13,7 +13,11 @@ and as the variant asks:
   each (``Manager(lists_requests=True)``);
 - ``own_example_without_memory``: the prompt's own example is left out where memory shows
   programs of similar tasks (``Manager(example_beside_memory=False)``; the same as the baseline
-  without ``--memory``).
+  without ``--memory``);
+- ``examples_covering_apps``: a model reads which applications the instruction asks for (as
+  runs read it), and memory's programs that work in each of them are shown first; the baseline
+  reads them too (their doubts are the same) and is shown the nearest programs as they come
+  (``Manager(examples_cover_apps=False)``, how runs asked before 2026-11-27, night).
 
 Prints JSON: usable and fitting counts of each, the ratio of fitting programs, seconds per
 program.
@@ -38,6 +42,7 @@ from pathlib import Path
 from generated_runs import parsed_with_model
 from headline import headline
 from pcagent.agents.manager import PROGRAM_ATTEMPTS, Manager
+from pcagent.agents.named_apps import AppNamesAgent, AskedApp
 from pcagent.bench.generate import generate_tasks
 from pcagent.env.apps import app_infos
 from pcagent.experience.loading import open_experience
@@ -48,7 +53,12 @@ from pcagent.skills.catalog import default_catalog
 VARIANTS: dict[str, dict[str, bool]] = {
     "requests_first": {"lists_requests": True},
     "own_example_without_memory": {"example_beside_memory": False},
+    "examples_covering_apps": {"examples_cover_apps": True},
 }
+#: The baseline's options where they are not today's (the variant is today's).
+BASELINES: dict[str, dict[str, bool]] = {"examples_covering_apps": {"examples_cover_apps": False}}
+#: The variants that need the instruction's applications read by a model.
+READS_APPS = frozenset({"examples_covering_apps"})
 
 
 def main() -> None:
@@ -65,8 +75,17 @@ def main() -> None:
     found: dict[str, dict[str, object]] = {}
     with ModelRouter(config) as router:
         model = router.for_role("manager")
+        reader = AppNamesAgent(router.for_role(AppNamesAgent.name))
+        readings: dict[str, tuple[AskedApp, ...]] = {}
+
+        def asks_apps(instruction: str) -> tuple[AskedApp, ...]:
+            if instruction not in readings:
+                readings[instruction] = reader.asked(instruction, apps)
+            return readings[instruction]
+
+        reads = asks_apps if arguments.variant in READS_APPS else None
         for name, options in {
-            "baseline": {},
+            "baseline": BASELINES.get(arguments.variant, {}),
             arguments.variant: VARIANTS[arguments.variant],
         }.items():
             manager = Manager(
@@ -74,6 +93,7 @@ def main() -> None:
                 apps=apps,
                 skills=default_catalog(),
                 memory=memory,
+                asks_apps=reads,
                 **options,
                 # --quick checks that the script runs: one ask each (smollm2's re-asks are
                 # 20-40 s prompts that only make the check slower).

@@ -13,6 +13,12 @@ a query whose shape is nowhere in memory cannot be fitted. For the tasks pcagent
 shown any program at all, and the median cosine of their nearest training instruction: a
 memory built from short training tasks may show nothing for long instructions.
 
+The same queries are asked again with the programs that work in each of the query's own
+applications shown first (``covering``, as the Manager asks when a model has read which
+applications the instruction asks for; here the task's own applications stand in for that
+reading): ``covering_fitting_first`` and ``covering_fitting_among_shown``, and their ratio to
+the nearest-first figures.
+
 Goal: a fitting program among those shown for at least half of the queries.
 
     python benchmarks/program_memory.py --train 11:60 [--train 12:60] --queries 99:100 [--quick]
@@ -34,6 +40,7 @@ from pcagent.experience.build import GraphBuilder, ProgramExample
 from pcagent.experience.embedding import SentenceEncoder
 from pcagent.experience.guide import MIN_PLAN_COSINE, Experience
 from pcagent.models.embedding_pack import DEFAULT_EMBEDDING_PACK
+from pcagent.skills import default_catalog
 
 GOAL_SHARE = 0.5
 
@@ -42,6 +49,15 @@ def shape(program: list[ProgramStep] | list[dict[str, object]]) -> tuple[str, ..
     return tuple(
         step.skill if isinstance(step, ProgramStep) else str(step["skill"]) for step in program
     )
+
+
+def shown_shapes(text: str) -> list[tuple[str, ...]]:
+    """The shapes of the programs in ``similar_plans``'s text, in the order shown."""
+    return [
+        shape(json.loads(line.removeprefix("Program: "))["steps"])
+        for line in text.splitlines()
+        if line.startswith("Program: ")
+    ]
 
 
 def measured_sets_reach(memory: Experience, encoder: SentenceEncoder) -> dict[str, object]:
@@ -86,8 +102,9 @@ def main() -> None:
     build_s = time.perf_counter() - started
     memory = Experience(builder.graph, encoder)
 
+    catalog = default_catalog()
     known = {shape(t.program or []) for t in training}
-    covered = none = first = among = 0
+    covered = none = first = among = covering_first = covering_among = 0
     sizes: list[int] = []
     took_ms: list[float] = []
     for query in queries:
@@ -97,14 +114,14 @@ def main() -> None:
         text = memory.similar_plans(query.instruction)
         took_ms.append((time.perf_counter() - began) * 1000)
         sizes.append(len(text))
-        shown = [
-            shape(json.loads(line.removeprefix("Program: "))["steps"])
-            for line in text.splitlines()
-            if line.startswith("Program: ")
-        ]
+        shown = shown_shapes(text)
         none += not shown
         first += bool(shown) and shown[0] == wanted
         among += wanted in shown
+        groups = [[one.name for one in catalog if app in one.apps] for app in query.apps]
+        covering = shown_shapes(memory.similar_plans(query.instruction, covering=groups))
+        covering_first += bool(covering) and covering[0] == wanted
+        covering_among += wanted in covering
     print(
         json.dumps(
             {
@@ -124,6 +141,10 @@ def main() -> None:
                 "no_program_shown": none,
                 "fitting_first": first,
                 "fitting_among_shown": among,
+                "covering_fitting_first": covering_first,
+                "covering_fitting_among_shown": covering_among,
+                "covering_ratio_first": round(covering_first / first, 2) if first else None,
+                "covering_ratio_among": round(covering_among / among, 2) if among else None,
                 "shown_chars_median": statistics.median(sizes),
                 "shown_chars_max": max(sizes),
                 "retrieval_median_ms": round(statistics.median(took_ms), 1),

@@ -6,7 +6,7 @@ run is in tests/test_benchmarks.py, smollm2)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 
 import pytest
 from tests.agents.program_steps import as_program
@@ -149,10 +149,15 @@ def test_the_re_ask_shows_a_remembered_program_that_calls_a_skill_of_the_unused_
     models = ScriptedModels(
         manager=[json.dumps({"steps": [CALCULATE, s]}) for s in (AS_DOCUMENT, AS_SHEET)]
     )
-    asked: list[tuple[str, int, tuple[str, ...]]] = []
+    asked: list[tuple[str, int, tuple[str, ...], list[list[str]]]] = []
 
-    def memory(instruction: str, k: int = 3, using: Collection[str] = ()) -> str:
-        asked.append((instruction, k, tuple(using)))
+    def memory(
+        instruction: str,
+        k: int = 3,
+        using: Collection[str] = (),
+        covering: Sequence[Collection[str]] = (),
+    ) -> str:
+        asked.append((instruction, k, tuple(using), [sorted(group) for group in covering]))
         return "Instruction: a sheet\nProgram: {}" if using else ""
 
     manager = Manager(
@@ -164,8 +169,10 @@ def test_the_re_ask_shows_a_remembered_program_that_calls_a_skill_of_the_unused_
     )
     outcome = manager.plan(SAID)
     assert [s.skill for s in outcome.plan.subtasks] == ["calculate", "fill_cells"]
-    # The first ask's memory, then one program of a skill of the spreadsheet for the re-ask.
-    assert asked == [(SAID, 3, ()), (SAID, 1, ("fill_cells", "read_sheet", "sort_sheet"))]
+    # The first ask's memory, those working in both applications asked for first; then one
+    # program of a skill of the spreadsheet for the re-ask.
+    sheet = ["fill_cells", "read_sheet", "sort_sheet"]
+    assert asked == [(SAID, 3, (), [["calculate"], sheet]), (SAID, 1, tuple(sheet), [])]
     again = models.backends["manager"].requests[1].messages[-1].text
     assert again.endswith(
         "A similar earlier task whose program calls fill_cells or read_sheet or sort_sheet:\n"

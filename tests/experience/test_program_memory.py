@@ -111,6 +111,24 @@ def test_using_shows_only_programs_that_call_one_of_the_skills(memory: Experienc
     assert memory.similar_plans(query, using=["no_such_skill"]) == ""
 
 
+def test_programs_covering_the_asked_applications_come_first(memory: Experience) -> None:
+    query = same_words_other_values(6).instruction
+    nearest = shown(memory.similar_plans(query, k=1))
+    # Skills of a group memory holds, none of which the nearest program calls.
+    called = set(skills_of(nearest[0][1]))
+    absent = [
+        s.name
+        for s in default_catalog()
+        if s.name not in called and any(s.name in skills_of(t.program or []) for t in TRAINING)
+    ][:1]
+    covering = [sorted(called), absent]
+    pairs = shown(memory.similar_plans(query, covering=covering))
+    first = set(skills_of(pairs[0][1]))
+    assert first & set(absent) and first & called and pairs[0][0] != nearest[0][0]
+    # No program covers a group of skills nobody calls: the nearest come as before.
+    assert memory.similar_plans(query, covering=[["no_such_skill"]]) == memory.similar_plans(query)
+
+
 def test_long_literals_are_cut_and_the_same_program_is_shown_once(
     shared_encoder: SentenceEncoder,
 ) -> None:

@@ -151,5 +151,9 @@ def test_an_error_before_the_first_step_fails_the_run_with_the_error(tmp_path: P
     assert finish[-1].error == "ModelAuthenticationError: the server refused the key"
     assert store.steps(record.run_id) == []
     assert record.models["manager"].profile == "planner"  # it was asked, and failed
-    assert waits.ended == [(waits.started[0], "ModelAuthenticationError")]
+    # The instruction's readings come first; the Manager's wait ends with the error.
+    assert [(w.role, error) for w, error in waits.ended if error] == [
+        ("manager", "ModelAuthenticationError")
+    ]
+    assert len(waits.ended) == len(waits.started)
     assert "failed" in show(tmp_path, "runs", "list")

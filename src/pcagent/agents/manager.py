@@ -11,15 +11,16 @@ does.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import ClassVar, Protocol
+from typing import ClassVar
 
 from pcagent.agents.base import Agent, bullet_list, value_list
 from pcagent.agents.doubts import Evidence
 from pcagent.agents.existing_files import FileCheck, missing_files
 from pcagent.agents.file_kinds import with_kind_twins
+from pcagent.agents.manager_memory import Remembers, examples_text, skills_of_apps
 from pcagent.agents.named_apps import AskedApp
 from pcagent.agents.plan import Doubt, Plan, SubtaskSpec, with_doubts
 from pcagent.agents.program import Program, ProgramStep, check_program, program_plan
@@ -118,8 +119,14 @@ class Manager(Agent):
     search_words: Callable[[str, Program, GuessedAddress], str] | None = field(
         default=None, kw_only=True
     )
+    #: Memory's programs that work in every application the instruction asks for (``asks_apps``)
+    #: are shown before the nearest others (:mod:`pcagent.agents.manager_memory`).
+    examples_cover_apps: bool = field(default=True, kw_only=True)
     #: Programs asked for before giving up on a usable one (see :data:`PROGRAM_ATTEMPTS`).
     program_attempts: int = field(default=PROGRAM_ATTEMPTS, kw_only=True)
+    _apps_read: dict[str, tuple[AskedApp, ...]] = field(
+        default_factory=dict, init=False, repr=False
+    )
     name: ClassVar[str] = "manager"
     #: The prompt lists every skill with its parameters; a backend that decodes under the
     #: grammar needs no schema text besides (it would not fit a small model's context).
@@ -127,17 +134,22 @@ class Manager(Agent):
 
     def plan(self, instruction: str, step: int | None = 0) -> PlanOutcome:
         """The program for ``instruction``."""
-        remembered = self.memory(instruction) if self.memory is not None else ""
-        # The examples come before the instruction, so the instruction is what the model
-        # reads last: after them, a small model wrote the nearest example's files and folders.
-        examples = (
-            "Programs of similar earlier tasks that succeeded (they show how such a task is "
-            "written; their files, names and values are theirs, not this task's):\n"
-            f"{remembered}\n\n"
-            if remembered
-            else ""
+        covering = (
+            skills_of_apps(self.skills, self._asked_apps(instruction))
+            if self.examples_cover_apps
+            else []
         )
+        examples = examples_text(self.memory, instruction, covering)
         return self._ask(instruction, "", (), step, found=(), examples=examples)
+
+    def _asked_apps(self, instruction: str) -> tuple[AskedApp, ...]:
+        """The applications the instruction asks for, read once per instruction (() when
+        nothing reads them)."""
+        if self.asks_apps is None:
+            return ()
+        if instruction not in self._apps_read:
+            self._apps_read[instruction] = tuple(self.asks_apps(instruction))
+        return self._apps_read[instruction]
 
     def replan(self, replanning: Replanning, step: int | None = None) -> PlanOutcome:
         """A program for what remains after the failed subtask; finished steps are not redone
@@ -258,7 +270,7 @@ class Manager(Agent):
         ]
         # The instruction's readings: each read once, when the first program is there to check.
         named = cache(lambda: self.names_files(instruction) if self.names_files else ())
-        wanted = cache(lambda: self.asks_apps(instruction) if self.asks_apps else ())
+        wanted = cache(lambda: self._asked_apps(instruction))
         used_before = {s.app for s in finished if s.app}
         navigating = [one.name for one in self.skills if one.navigates]
         problem = ""
@@ -377,13 +389,6 @@ class Manager(Agent):
             "This task spans several desktops. Give every step the desktop it works on as "
             f'"environment", one of:\n{lines}\n'
         )
-
-
-class Remembers(Protocol):
-    """Memory's programs for an instruction, as prompt lines ("" when none): the ``k`` nearest,
-    or the nearest that call one of the skills ``using``."""
-
-    def __call__(self, instruction: str, k: int = ..., using: Collection[str] = ...) -> str: ...
 
 
 def _next_number(ids: Sequence[str]) -> int:

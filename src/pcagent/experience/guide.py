@@ -229,7 +229,11 @@ class Experience:
         return self._plan_matrix @ vector
 
     def similar_plans(
-        self, instruction: str, k: int = PLANS_SHOWN, using: Collection[str] = ()
+        self,
+        instruction: str,
+        k: int = PLANS_SHOWN,
+        using: Collection[str] = (),
+        covering: Sequence[Collection[str]] = (),
     ) -> str:
         """Programs of the ``k`` earlier instructions most like this one (at least
         :data:`MIN_PLAN_COSINE` alike), nearest first, as prompt lines ``Instruction: ...`` and
@@ -240,15 +244,25 @@ class Experience:
         shape, and shown three of them, nearly alike, a small model copied their files and
         their extra steps as the way the task is written; a second shape shows what varies.
         ``using``: only programs that call one of these skills (what a doubt says the program
-        lacks)."""
+        lacks). ``covering``: groups of skills (one group an application the instruction asks
+        for); the programs that call a skill of every group come first, nearest first, then
+        the others. Worded like the instruction, the nearest program may work in other
+        applications (a comparison of two films shown for a task of one film and a sheet), and
+        a small model copies the program it is shown."""
         if not self.graph.plans:
             return ""
         scores = self.plan_similarities(self.encoder.encode([instruction])[0])
+        nearest = [int(i) for i in np.argsort(-scores) if scores[i] >= MIN_PLAN_COSINE]
+        if covering:
+            covers = [_covers(self.graph.plans[i].program, covering) for i in nearest]
+            nearest = [i for i, c in zip(nearest, covers, strict=True) if c] + [
+                i for i, c in zip(nearest, covers, strict=True) if not c
+            ]
         shown: dict[tuple[str, ...], str] = {}
-        for index in np.argsort(-scores):
-            if scores[index] < MIN_PLAN_COSINE or len(shown) >= k:
+        for index in nearest:
+            if len(shown) >= k:
                 break
-            plan = self.graph.plans[int(index)]
+            plan = self.graph.plans[index]
             if using and not any(step.skill in using for step in plan.program):
                 continue
             said = shortened(" ".join(plan.instruction.split()), MAX_SHOWN_INSTRUCTION)
@@ -281,3 +295,9 @@ def _cut_literals(value: Any) -> Any:
     if isinstance(value, list):
         return [_cut_literals(item) for item in value[:MAX_SHOWN_ITEMS]]
     return value
+
+
+def _covers(program: Sequence[ProgramStep], groups: Sequence[Collection[str]]) -> bool:
+    """Whether ``program`` calls a skill of every group."""
+    called = {step.skill for step in program}
+    return all(called & set(group) for group in groups)

@@ -18,6 +18,7 @@ from pcagent.agents.manager import (
     Replanning,
     single_subtask_plan,
 )
+from pcagent.agents.manager_memory import Remembers
 from pcagent.agents.named_apps import AppNamesAgent, AskedApp
 from pcagent.agents.named_files import FileNamesAgent
 from pcagent.agents.program import Program
@@ -54,9 +55,8 @@ class ExperienceSource(Protocol):
 
     def guidance(self, app: str, window: str, listing: str, subtask: str) -> str: ...
 
-    def similar_plans(
-        self, instruction: str, k: int = ..., using: Collection[str] = ...
-    ) -> str: ...
+    #: Programs of similar earlier instructions (the Manager's :class:`Remembers`).
+    similar_plans: Remembers
 
 
 class NoExperience:
@@ -65,7 +65,13 @@ class NoExperience:
     def guidance(self, app: str, window: str, listing: str, subtask: str) -> str:
         return ""
 
-    def similar_plans(self, instruction: str, k: int = 1, using: Collection[str] = ()) -> str:
+    def similar_plans(
+        self,
+        instruction: str,
+        k: int = 1,
+        using: Collection[str] = (),
+        covering: Sequence[Collection[str]] = (),
+    ) -> str:
         return ""
 
 

@@ -1,0 +1,49 @@
+"""What long-term memory shows the Manager: programs of similar earlier tasks, as examples
+before the instruction, and the skills by which the examples are picked.
+
+Kept apart from the Manager's asking so that the one place that decides which remembered
+programs a small model is shown, and in what order, is short enough to read at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from typing import Protocol
+
+from pcagent.agents.named_apps import AskedApp
+from pcagent.skills import SkillCatalog
+
+#: The line above the examples: the 1.5B model copied examples' files and names as its own.
+EXAMPLES_INTRO = (
+    "Programs of similar earlier tasks that succeeded (they show how such a task is "
+    "written; their files, names and values are theirs, not this task's):\n"
+)
+
+
+class Remembers(Protocol):
+    """Memory's programs for an instruction, as prompt lines ("" when none): the ``k`` nearest,
+    or the nearest that call one of the skills ``using``; those that call a skill of each group
+    of ``covering`` first."""
+
+    def __call__(
+        self,
+        instruction: str,
+        k: int = ...,
+        using: Collection[str] = ...,
+        covering: Sequence[Collection[str]] = ...,
+    ) -> str: ...
+
+
+def skills_of_apps(skills: SkillCatalog, asked: Sequence[AskedApp]) -> list[list[str]]:
+    """For each application asked for, the skills that work in it (none listed for one no
+    skill works in)."""
+    groups = [[one.name for one in skills if app.app in one.apps] for app in asked]
+    return [group for group in groups if group]
+
+
+def examples_text(memory: Remembers | None, instruction: str, covering: list[list[str]]) -> str:
+    """The examples part of the Manager's prompt ("" without memory or a similar program).
+    They come before the instruction, so the instruction is what the model reads last: after
+    them, a small model wrote the nearest example's files and folders."""
+    remembered = memory(instruction, covering=covering) if memory is not None else ""
+    return f"{EXAMPLES_INTRO}{remembered}\n\n" if remembered else ""
