@@ -178,3 +178,16 @@ def test_the_re_ask_shows_a_remembered_program_that_calls_a_skill_of_the_unused_
         "A similar earlier task whose program calls fill_cells or read_sheet or sort_sheet:\n"
         "Instruction: a sheet\nProgram: {}"
     )
+    # Asked the way runs asked before: the nearest programs as they come.
+    asked.clear()
+    models = ScriptedModels(manager=[json.dumps({"steps": [CALCULATE, AS_SHEET]})])
+    plain = Manager(
+        models.for_role("manager"),
+        apps=APPS,
+        skills=default_catalog(),
+        asks_apps=lambda _: tuple(ASKED),
+        memory=memory,
+        examples_cover_apps=False,
+    )
+    plain.plan(SAID)
+    assert asked == [(SAID, 3, (), [])]
