@@ -13,6 +13,7 @@ from tests.agents.program_steps import as_program
 from tests.agents.scripted import ScriptedModels, reply
 
 from pcagent.agents.manager import PROGRAM_ATTEMPTS, Manager
+from pcagent.agents.manager_memory import Remembers
 from pcagent.agents.named_apps import AppNamesAgent, AskedApp, kept_apps, unused_apps
 from pcagent.skills import default_catalog
 
@@ -145,6 +146,18 @@ def test_the_manager_is_asked_again_and_keeps_the_doubt_if_it_stays(
     assert bool(outcome.plan.subtasks[-1].doubt) is doubted
 
 
+def _remembering(models: ScriptedModels, memory: Remembers, **options: bool) -> Manager:
+    """A Manager with memory, the instruction read as asking for ASKED."""
+    return Manager(
+        models.for_role("manager"),
+        apps=APPS,
+        skills=default_catalog(),
+        asks_apps=lambda _: tuple(ASKED),
+        memory=memory,
+        **options,
+    )
+
+
 def test_the_re_ask_shows_a_remembered_program_that_calls_a_skill_of_the_unused_app() -> None:
     models = ScriptedModels(
         manager=[json.dumps({"steps": [CALCULATE, s]}) for s in (AS_DOCUMENT, AS_SHEET)]
@@ -160,14 +173,7 @@ def test_the_re_ask_shows_a_remembered_program_that_calls_a_skill_of_the_unused_
         asked.append((instruction, k, tuple(using), [sorted(group) for group in covering]))
         return "Instruction: a sheet\nProgram: {}" if using else ""
 
-    manager = Manager(
-        models.for_role("manager"),
-        apps=APPS,
-        skills=default_catalog(),
-        asks_apps=lambda _: tuple(ASKED),
-        memory=memory,
-    )
-    outcome = manager.plan(SAID)
+    outcome = _remembering(models, memory).plan(SAID)
     assert [s.skill for s in outcome.plan.subtasks] == ["calculate", "fill_cells"]
     # The first ask's memory, those working in both applications asked for first; then one
     # program of a skill of the spreadsheet for the re-ask.
@@ -181,13 +187,5 @@ def test_the_re_ask_shows_a_remembered_program_that_calls_a_skill_of_the_unused_
     # Asked the way runs asked before: the nearest programs as they come.
     asked.clear()
     models = ScriptedModels(manager=[json.dumps({"steps": [CALCULATE, AS_SHEET]})])
-    plain = Manager(
-        models.for_role("manager"),
-        apps=APPS,
-        skills=default_catalog(),
-        asks_apps=lambda _: tuple(ASKED),
-        memory=memory,
-        examples_cover_apps=False,
-    )
-    plain.plan(SAID)
+    _remembering(models, memory, examples_cover_apps=False).plan(SAID)
     assert asked == [(SAID, 3, (), [])]

@@ -6,7 +6,6 @@ ablation silences both."""
 from __future__ import annotations
 
 import json
-from collections.abc import Collection, Sequence
 
 from tests.agents.scripted import ScriptedModels, decision
 
@@ -38,13 +37,7 @@ class Remembered:
         self.asked.append(subtask)
         return '- click tab "Alarms" → clock: Clocks (achieved: Add an alarm at 6:45)'
 
-    def similar_plans(
-        self,
-        instruction: str,
-        k: int = 3,
-        using: Collection[str] = (),
-        covering: Sequence[Collection[str]] = (),
-    ) -> str:
+    def similar_plans(self, instruction: str, *_: object, **__: object) -> str:
         self.asked.append(instruction)
         return REMEMBERED
 
