@@ -83,10 +83,15 @@ def _numbers(text: str) -> set[float]:
     return {float(number) for number in _NUMBER.findall(text.replace(",", ""))}
 
 
+def _known_numbers(given: Sequence[str]) -> set[float]:
+    """Every number the given texts hold."""
+    return set().union(*(_numbers(text) for text in given)) if given else set()
+
+
 def _invented_numbers(literal: str, given: Sequence[str]) -> list[str]:
     """The numbers of ``literal`` (its references left out) that no given text holds and that
     are no unit of counting."""
-    known = set().union(*(_numbers(text) for text in given)) if given else set()
+    known = _known_numbers(given)
     return [
         number
         for number in _NUMBER.findall(SLOT.sub(" ", literal))
@@ -114,7 +119,7 @@ def _ungiven_cells(step_id: str, name: str, rows: object, given: Sequence[str]) 
     counting is exempt: a cell's number is a value, not a step of arithmetic)."""
     if not isinstance(rows, list):
         return []
-    known = set().union(*(_numbers(text) for text in given)) if given else set()
+    known = _known_numbers(given)
     cells = [cell for row in rows if isinstance(row, list) for cell in row]
     invented = [
         cell for cell in cells if (number := _cell_number(cell)) is not None and number not in known

@@ -268,9 +268,9 @@ class Manager(Agent):
             for s in finished
             if s.skill
         ]
-        # The instruction's readings: each read once, when the first program is there to check.
+        # The files the instruction names: read once, when the first program is there to check
+        # (the applications it asks for are read once per instruction by _asked_apps).
         named = cache(lambda: self.names_files(instruction) if self.names_files else ())
-        wanted = cache(lambda: self._asked_apps(instruction))
         used_before = {s.app for s in finished if s.app}
         navigating = [one.name for one in self.skills if one.navigates]
         problem = ""
@@ -288,7 +288,7 @@ class Manager(Agent):
                 swapped = self._searched_instead(instruction, program, given, known, failed)
                 if swapped is not program:  # the re-ask shows the program the doubts are of
                     program, reply = swapped, swapped.model_dump_json(exclude_defaults=True)
-            evidence = Evidence(given, done, named(), wanted(), used_before)
+            evidence = Evidence(given, done, named(), self._asked_apps(instruction), used_before)
             doubts = evidence.doubts(program, self.skills)
             if not problems and (not doubts or attempt == self.program_attempts - 1):
                 return PlanOutcome(with_doubts(self._plan_of(program), doubts))

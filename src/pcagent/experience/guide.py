@@ -253,11 +253,8 @@ class Experience:
             return ""
         scores = self.plan_similarities(self.encoder.encode([instruction])[0])
         nearest = [int(i) for i in np.argsort(-scores) if scores[i] >= MIN_PLAN_COSINE]
-        if covering:
-            covers = [_covers(self.graph.plans[i].program, covering) for i in nearest]
-            nearest = [i for i, c in zip(nearest, covers, strict=True) if c] + [
-                i for i, c in zip(nearest, covers, strict=True) if not c
-            ]
+        if covering:  # a stable sort: nearest first within each part
+            nearest.sort(key=lambda i: not _covers(self.graph.plans[i].program, covering))
         shown: dict[tuple[str, ...], str] = {}
         for index in nearest:
             if len(shown) >= k:
