@@ -9,7 +9,15 @@ from pydantic import Field
 
 from pcagent.app_actions import BrowserClick, BrowserFill, BrowserOpen, BrowserRead
 from pcagent.applications import BROWSER
-from pcagent.skills.base import SkillContext, SkillParameters, SkillResult, skill
+from pcagent.skills.base import (
+    ActionOutcome,
+    SkillContext,
+    SkillParameters,
+    SkillResult,
+    StepFailed,
+    skill,
+)
+from pcagent.skills.browser_links import PageLink, link_meant, page_links
 from pcagent.skills.common import do
 
 APP = BROWSER.name
@@ -48,17 +56,18 @@ def web_search(context: SkillContext, parameters: WebSearch) -> SkillResult:
 
 
 def leads_away(page: str) -> bool:
-    """Whether a page read in the browser (its ``Address:`` line and ``- "text" -> address``
-    link lines) links to another site than its own: a results page with results does."""
-    lines = page.splitlines()
-    address = next((line[len("Address: ") :] for line in lines if line.startswith("Address: ")), "")
-    own = urlsplit(address.strip()).hostname
-    for line in lines:
-        if line.startswith("- ") and " -> " in line:
-            host = urlsplit(line.rsplit(" -> ", 1)[1].strip()).hostname
-            if host and host != own:
-                return True
-    return False
+    """Whether a page read in the browser (its ``Address:`` line and its links) links to another
+    site than its own: a results page with results does."""
+    own = urlsplit(_line_after(page, "Address: ")).hostname
+    return any(
+        (host := urlsplit(link.address).hostname) and host != own for link in page_links(page)
+    )
+
+
+def _line_after(page: str, label: str) -> str:
+    """The rest of the reading's first line starting with ``label``; "" when none does."""
+    found = (line[len(label) :] for line in page.splitlines() if line.startswith(label))
+    return next(found, "").strip()
 
 
 #: The longest address a program may open. A 1.5B planner once wrote "&ss=departure_date" over
@@ -99,10 +108,30 @@ class FollowLink(SkillParameters):
     returns="the new page's text",
 )
 def follow_link(context: SkillContext, parameters: FollowLink) -> SkillResult:
-    clicked = do(context, BrowserClick(text=parameters.text))
+    clicked = context.act(BrowserClick(text=parameters.text))
+    chosen = ""
+    if not clicked.ok:
+        # No link reads the words clearly: a model says which link they mean (browser_links).
+        reading = do(context, BrowserRead()).output or ""
+        title = _line_after(reading, "Title: ")
+        meant = link_meant(context, parameters.text, title, page_links(reading))
+        if meant is None:
+            raise StepFailed(clicked, "browser_click")
+        clicked = _take(context, meant)
+        chosen = f"no link reads {parameters.text!r}; the language model chose {meant.shown()}. "
     if (clicked.output or "").startswith("downloaded"):
-        return SkillResult(True, clicked.output, evidence=clicked.output or "")
-    return _page(context)
+        return SkillResult(True, clicked.output, evidence=chosen + (clicked.output or ""))
+    page = _page(context)
+    if chosen and page.ok:
+        return SkillResult(True, page.value, evidence=chosen + page.evidence)
+    return page
+
+
+def _take(context: SkillContext, link: PageLink) -> ActionOutcome:
+    """Click ``link`` by its text (a shortened text by its start), or open its address where
+    the click cannot tell it from another link."""
+    clicked = context.act(BrowserClick(text=link.text.removesuffix("…")))
+    return clicked if clicked.ok else do(context, BrowserOpen(url=link.address))
 
 
 class FormField(SkillParameters):

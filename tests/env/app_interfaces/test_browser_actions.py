@@ -3,10 +3,11 @@ effects are read back as the benchmark reads them, from the web server's request
 
 from __future__ import annotations
 
+import json
 import re
 import socket
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -24,6 +25,8 @@ from pcagent.env.browser_profile import PROFILE
 from pcagent.env.devtools import PORT_FILE, read_port
 from pcagent.env.ownership import give_to_owner
 from pcagent.errors import AppInterfaceError, InvalidActionError
+from pcagent.models import ChatRequest, StructuredChatModel
+from pcagent.models.backends.scripted import ScriptedBackend
 from pcagent.runtime.loop.dispatch import ActionDispatcher
 
 pytestmark = [pytest.mark.desktop]
@@ -256,3 +259,32 @@ def test_open_with_words_searches_the_web(browser_desktop: SandboxDesktop, web: 
     missing = browser_desktop.execute(BrowserOpen(url="http://search.local/no/such/page"))
     assert not missing.ok and not missing.verified
     assert "HTTP 404" in missing.message and "answered with an error" in missing.message
+
+
+def test_a_link_named_in_other_words_is_the_one_the_model_says(
+    browser_desktop: SandboxDesktop, web: OfflineWeb
+) -> None:
+    """After a search, a program's step names the result in words of its own: the model is
+    shown the page's links and names one, and the real browser follows it."""
+
+    def numbered(wanted: str) -> Callable[[ChatRequest], str]:
+        def answer(request: ChatRequest) -> str:
+            lines = request.messages[-1].text.splitlines()
+            number = next(line.split(".")[0] for line in lines if wanted in line)
+            return json.dumps({"link": int(number)})
+
+        return answer
+
+    backend = ScriptedBackend([numbered("drive on?")])
+    dispatcher = ActionDispatcher(
+        browser_desktop,
+        language_model=lambda: StructuredChatModel(backend, validation_retries=0),
+    )
+    found = dispatcher.carry_out(UseSkill(skill="web_search", args={"query": "traffic in japan"}))
+    assert found.ok, found.message
+    followed = dispatcher.carry_out(UseSkill(skill="follow_link", args={"text": "traffic in "}))
+    assert followed.ok, followed.message
+    assert "the language model chose" in followed.message
+    assert "traffic in " in backend.requests[0].messages[-1].text
+    visited = {"host": "facts.local", "path_prefix": "/driving/japan"}
+    assert checked("web_visited", visited, browser_desktop, web).passed

@@ -1,0 +1,84 @@
+"""The links of a page as the browser reads them, and the one a language model chooses when no
+link reads the words a step asked for.
+
+A program is written before its pages are seen: the Manager names the link to follow after a
+search with words of its own ("The Empire State Building", "traffic in "), and the results list
+the right page under a title nobody could guess. Code matches those words to a link only where
+the match is clear (``web_page.choose``); where it is not, which link the step meant is a question
+about words, and a model answers it, shown the task, the words and the page's links. Code then
+clicks the link it named, by its number, never by a guess of its own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pydantic import BaseModel, Field, create_model
+
+from pcagent.skills.base import SkillContext
+
+#: The most links shown to the model: a results page lists about ten, a site's page a few dozen.
+MOST_LINKS = 40
+
+LINK_HEADING = "Links"
+
+
+@dataclass(frozen=True)
+class PageLink:
+    """One link of a page reading: its text as read (long texts end in "…") and its address."""
+
+    text: str
+    address: str
+
+    def shown(self) -> str:
+        return f'"{self.text}" -> {self.address}'
+
+
+def page_links(reading: str) -> list[PageLink]:
+    """The links a browser reading lists under its ``Links:`` heading, one
+    ``- "text" -> address`` line each, in the page's order."""
+    links: list[PageLink] = []
+    in_links = False
+    for line in reading.splitlines():
+        if not line.startswith("- "):
+            in_links = line.split(" (", 1)[0].rstrip(":") == LINK_HEADING
+            continue
+        if not in_links or " -> " not in line:
+            continue
+        quoted, address = line[2:].rsplit(" -> ", 1)
+        links.append(PageLink(quoted.strip().strip('"'), address.strip()))
+    return links
+
+
+SYSTEM = (
+    "You choose which link of a web page a step of a task means. Answer with the link's number, "
+    "or 0 when no link fits."
+)
+
+
+def _choice_model(count: int) -> type[BaseModel]:
+    return create_model(  # type: ignore[call-overload]
+        "ChosenLink", link=(int, Field(ge=0, le=count, description="0: none fits"))
+    )
+
+
+def link_meant(
+    context: SkillContext, wanted: str, title: str, links: list[PageLink]
+) -> PageLink | None:
+    """The link of ``links`` that a language model takes ``wanted`` to mean on the page titled
+    ``title``, for the task the run has; None when no model is configured, it gives no usable
+    reply or it answers that none fits."""
+    model = context.language()
+    shown = links[:MOST_LINKS]
+    if model is None or not shown:
+        return None
+    step = context.step()
+    task = f"The task: {step.task}\n" if step is not None and step.task else ""
+    listing = "\n".join(f"{number}. {link.shown()}" for number, link in enumerate(shown, 1))
+    user = (
+        f"{task}The step follows the link: {wanted}\n"
+        f"No link of the page reads that. The page: {title}\nIts links:\n{listing}"
+    )
+    reply = model.answer(SYSTEM, user, _choice_model(len(shown)))
+    number = getattr(reply, "link", 0) if reply is not None else 0
+    return shown[number - 1] if number else None

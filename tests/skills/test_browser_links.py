@@ -1,0 +1,148 @@
+"""Following a link a program named in words of its own: code takes a link that reads the words
+clearly, a model says which link they mean otherwise, and code clicks the link it named. The
+page reading is the browser's own (``web_page.describe``); the real model path runs on smollm2,
+the real browser path in tests/env/app_interfaces/test_browser_actions.py."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TypeVar
+
+from pydantic import BaseModel
+from tests.support import smollm2_config
+
+from pcagent.app_actions import BrowserClick, BrowserOpen, BrowserRead
+from pcagent.env.app_interfaces.web_page import PageView, Target, describe
+from pcagent.models import ModelRouter
+from pcagent.runtime.loop.dispatch import ModelLanguage
+from pcagent.skills.base import ActionOutcome
+from pcagent.skills.browser import follow_link, leads_away
+from pcagent.skills.browser_links import _choice_model, link_meant, page_links
+from pcagent.step_context import StepContext
+
+T = TypeVar("T", bound=BaseModel)
+
+RESULTS = PageView(
+    url="http://search.local/?q=time+to+the+meeting",
+    title="time to the meeting - Offline Search",
+    text="About 3 results",
+    targets=(
+        Target(0, "Offline Search", "http://search.local/", "link"),
+        Target(1, "Search", "", "button"),
+        Target(
+            2,
+            "Empire State Building to Brooklyn Museum - Offline Maps",
+            "http://maps.local/directions?from=ESB&to=Brooklyn+Museum",
+            "link",
+        ),
+        Target(
+            3,
+            "Empire State Building to Battery Park - Offline Maps",
+            "http://maps.local/directions?from=ESB&to=Battery+Park",
+            "link",
+        ),
+    ),
+    fields=(),
+)
+READING = describe(RESULTS)
+TASK = "How long does it take from the Empire State Building to my 14:00 meeting's place?"
+
+
+class Chooses:
+    """A language model that answers one link number (orchestration only), keeping prompts."""
+
+    def __init__(self, number: int | None) -> None:
+        self.number = number
+        self.prompts: list[str] = []
+
+    def answer(self, system: str, user: str, schema: type[T]) -> T | None:
+        self.prompts.append(user)
+        return None if self.number is None else schema.model_validate({"link": self.number})
+
+
+class Browser:
+    """A browser as a skill uses it: a click works only on the texts in ``clickable``."""
+
+    def __init__(self, model: object, clickable: tuple[str, ...] = ()) -> None:
+        self.model = model
+        self.clickable = clickable
+        self.acted: list[object] = []
+
+    def act(self, action: object) -> ActionOutcome:
+        self.acted.append(action)
+        if isinstance(action, BrowserRead):
+            return ActionOutcome(True, "read", READING, True)
+        if isinstance(action, BrowserClick) and action.text not in self.clickable:
+            return ActionOutcome(False, f"no link or button on this page reads {action.text!r}")
+        return ActionOutcome(True, "clicked", "Directions\n38 min", True)
+
+    def step(self) -> StepContext:
+        return StepContext(number=1, subtask_id="s4", subtask="follow", task=TASK, role="web")
+
+    def home(self) -> None:
+        return None
+
+    def screen_text(self) -> str:
+        return ""
+
+    def language(self) -> object:
+        return self.model
+
+
+def test_a_reading_s_links_are_its_link_lines_and_a_results_page_leads_away() -> None:
+    links = page_links(READING)
+    assert [link.text for link in links] == [
+        "Offline Search",
+        "Empire State Building to Brooklyn Museum - Offline Maps",
+        "Empire State Building to Battery Park - Offline Maps",
+    ]  # the button is no link
+    assert links[1].address == "http://maps.local/directions?from=ESB&to=Brooklyn+Museum"
+    assert leads_away(READING)
+    home = describe(PageView("http://maps.local/", "Maps", "", RESULTS.targets[:2], ()))
+    assert not leads_away(home.replace("search.local", "maps.local"))
+
+
+def test_words_no_link_reads_are_given_to_the_model_and_the_link_it_names_is_clicked() -> None:
+    model = Chooses(2)
+    wanted = "Empire State Building to Brooklyn Museum - Offline Maps"
+    browser = Browser(model, clickable=(wanted,))
+    result = follow_link.call(browser, {"text": "The Empire State Building"})
+    assert result.ok, result.message
+    assert browser.acted[-2] == BrowserClick(text=wanted)
+    assert "the language model chose" in result.evidence and "Brooklyn Museum" in result.evidence
+    prompt = model.prompts[0]
+    assert TASK in prompt and "The Empire State Building" in prompt and "2. " in prompt
+    assert "time to the meeting - Offline Search" in prompt  # the page's title
+
+
+def test_a_link_the_click_cannot_tell_apart_is_opened_by_its_address() -> None:
+    browser = Browser(Chooses(3))  # no click succeeds
+    result = follow_link.call(browser, {"text": "Battery"})
+    assert result.ok, result.message
+    assert BrowserOpen(url="http://maps.local/directions?from=ESB&to=Battery+Park") in (
+        browser.acted
+    )
+
+
+def test_without_a_model_or_with_none_fitting_the_click_s_failure_stands() -> None:
+    for model in (None, Chooses(0), Chooses(None)):
+        browser = Browser(model)
+        result = follow_link.call(browser, {"text": "The Empire State Building"})
+        assert not result.ok
+        assert "no link or button on this page reads 'The Empire State Building'" in (
+            result.message
+        )
+        assert not any(isinstance(action, BrowserOpen) for action in browser.acted)
+    clear = Browser(Chooses(None), clickable=("Offline Search",))
+    assert follow_link.call(clear, {"text": "Offline Search"}).ok
+    assert not any(isinstance(action, BrowserRead) for action in clear.acted[:1])
+
+
+def test_the_real_model_answers_a_number_of_a_shown_link(tmp_path: Path) -> None:
+    links = page_links(READING)
+    with ModelRouter(smollm2_config(tmp_path)) as router:
+        language = ModelLanguage(router.for_role("composer"))
+        reply = language.answer("Choose a link.", "Links:\n1. a\n2. b\n3. c", _choice_model(3))
+        meant = link_meant(Browser(language), "the Brooklyn Museum directions", "Results", links)
+    assert reply is not None and 0 <= reply.link <= 3
+    assert meant is None or meant in links
