@@ -45,6 +45,7 @@ RESULTS = PageView(
     fields=(),
 )
 READING = describe(RESULTS)
+PLACE = '{"place": "Brooklyn Museum"}'
 TASK = "How long does it take from the Empire State Building to my 14:00 meeting's place?"
 
 
@@ -77,7 +78,10 @@ class Browser:
         return ActionOutcome(True, "clicked", "Directions\n38 min", True)
 
     def step(self) -> StepContext:
-        return StepContext(number=1, subtask_id="s4", subtask="follow", task=TASK, role="web")
+        found = {"s1": "Memo\n" + "14:00 Meeting at the Brooklyn Museum\n" * 10, "s2": PLACE}
+        return StepContext(
+            number=1, subtask_id="s4", subtask="follow", task=TASK, role="web", hub=found
+        )
 
     def home(self) -> None:
         return None
@@ -113,6 +117,7 @@ def test_words_no_link_reads_are_given_to_the_model_and_the_link_it_names_is_cli
     prompt = model.prompts[0]
     assert TASK in prompt and "The Empire State Building" in prompt and "2. " in prompt
     assert "time to the meeting - Offline Search" in prompt  # the page's title
+    assert f"Found so far: s2: {PLACE}" in prompt and "Memo" not in prompt  # no long reading
 
 
 def test_a_link_the_click_cannot_tell_apart_is_opened_by_its_address() -> None:

@@ -50,6 +50,23 @@ def page_links(reading: str) -> list[PageLink]:
     return links
 
 
+#: The longest value found earlier that the model is shown (a value, not a page's reading).
+SHORT_VALUE = 200
+
+
+def _what_the_run_knows(context: SkillContext) -> str:
+    """The task and the short values earlier steps found ("the place": the link to follow is
+    often the one that names it), as the prompt's first lines."""
+    step = context.step()
+    if step is None:
+        return ""
+    lines = [f"The task: {step.task}"] if step.task else []
+    found = [f"{key}: {value}" for key, value in step.hub.items() if len(value) <= SHORT_VALUE]
+    if found:
+        lines.append("Found so far: " + "; ".join(found))
+    return "".join(f"{line}\n" for line in lines)
+
+
 SYSTEM = (
     "You choose which link of a web page a step of a task means. Answer with the link's number, "
     "or 0 when no link fits."
@@ -72,11 +89,9 @@ def link_meant(
     shown = links[:MOST_LINKS]
     if model is None or not shown:
         return None
-    step = context.step()
-    task = f"The task: {step.task}\n" if step is not None and step.task else ""
     listing = "\n".join(f"{number}. {link.shown()}" for number, link in enumerate(shown, 1))
     user = (
-        f"{task}The step follows the link: {wanted}\n"
+        f"{_what_the_run_knows(context)}The step follows the link: {wanted}\n"
         f"No link of the page reads that. The page: {title}\nIts links:\n{listing}"
     )
     reply = model.answer(SYSTEM, user, _choice_model(len(shown)))
