@@ -41,6 +41,7 @@ from pathlib import Path
 
 from generated_runs import parsed_with_model
 from headline import headline
+from pcagent.agents.instruction_readings import InstructionReadings
 from pcagent.agents.manager import PROGRAM_ATTEMPTS, Manager
 from pcagent.agents.named_apps import AppNamesAgent, AskedApp
 from pcagent.bench.generate import generate_tasks
@@ -93,7 +94,7 @@ def main() -> None:
                 apps=apps,
                 skills=default_catalog(),
                 memory=memory,
-                asks_apps=reads,
+                readings=InstructionReadings(apps=reads),
                 **options,
                 # --quick checks that the script runs: one ask each (smollm2's re-asks are
                 # 20-40 s prompts that only make the check slower).

@@ -170,3 +170,10 @@ def test_agent_quality_quick() -> None:
     report = run_quick("agent_quality.py", timeout=420)
     assert report["tasks"] == ["pc09"] and report["steps"] == 1
     assert "environment_error" not in report["failure_causes"]
+
+
+def test_asked_answer_quick() -> None:
+    report = run_quick("asked_answer.py")
+    assert report["tasks"] == 1 and report["model"] == "local:smollm2-135m"
+    assert report["figure"]["gold_programs_doubted_share"] in (0, 1)
+    assert report["asking_tasks"] in (0, 1)

@@ -12,6 +12,7 @@ import pytest
 from tests.agents.program_steps import as_program
 from tests.agents.scripted import ScriptedModels, reply
 
+from pcagent.agents.instruction_readings import InstructionReadings
 from pcagent.agents.manager import PROGRAM_ATTEMPTS, Manager
 from pcagent.agents.manager_memory import Remembers
 from pcagent.agents.named_apps import AppNamesAgent, AskedApp, kept_apps, unused_apps
@@ -137,7 +138,10 @@ def test_the_manager_is_asked_again_and_keeps_the_doubt_if_it_stays(
         return tuple(ASKED)
 
     manager = Manager(
-        models.for_role("manager"), apps=APPS, skills=default_catalog(), asks_apps=asks
+        models.for_role("manager"),
+        apps=APPS,
+        skills=default_catalog(),
+        readings=InstructionReadings(apps=asks),
     )
     outcome = manager.plan(SAID)
     assert asked == [SAID]  # read once, though the Manager was asked more often
@@ -152,7 +156,7 @@ def _remembering(models: ScriptedModels, memory: Remembers, **options: bool) -> 
         models.for_role("manager"),
         apps=APPS,
         skills=default_catalog(),
-        asks_apps=lambda _: tuple(ASKED),
+        readings=InstructionReadings(apps=lambda _: tuple(ASKED)),
         memory=memory,
         **options,
     )

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from tests.agents.program_steps import as_program
 from tests.agents.scripted import ScriptedModels, reply
 
+from pcagent.agents.instruction_readings import InstructionReadings
 from pcagent.agents.manager import PROGRAM_ATTEMPTS, Manager
 from pcagent.agents.named_files import FileNamesAgent, kept_names, untouched_files
 from pcagent.agents.program import ProgramStep
@@ -121,7 +122,10 @@ def test_the_manager_is_asked_again_for_a_named_file_and_keeps_the_doubt_if_it_s
         names = _reader(asked)
 
         manager = Manager(
-            models.for_role("manager"), apps=apps, skills=default_catalog(), names_files=names
+            models.for_role("manager"),
+            apps=apps,
+            skills=default_catalog(),
+            readings=InstructionReadings(files=names),
         )
         outcome = manager.plan(SAID)
         assert asked == [SAID]  # read once, though asked twice

@@ -143,9 +143,10 @@ class Repeating(ScriptedBackend):
 
 
 #: The readings of the instruction the Manager's checks ask for, and their empty reply.
-_READINGS: dict[str, dict[str, list[str]]] = {
+_READINGS: dict[str, dict[str, list[str] | str]] = {
     "named_files": {"files": []},
     "named_apps": {"apps": []},
+    "asked_answer": {"words": ""},
 }
 
 

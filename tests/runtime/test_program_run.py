@@ -187,6 +187,27 @@ def test_an_application_asked_for_and_never_used_leaves_the_run_unverified(
     assert [c.agent for c in store.calls(outcome.run_id)].count("named_apps") == 1
 
 
+def test_a_question_no_step_answers_leaves_the_run_unverified(tmp_path: Path) -> None:
+    """The reading of the instruction says it asks to be told the time; each program works
+    the time out and tells nobody: the Manager is asked again with why, the program kept runs
+    and checks its step, and the run is not "finished"."""
+    said = "What time is it an hour before 10:15?"
+    shifted = json.dumps(
+        {"steps": [{"id": "s1", "skill": "shift_time", "args": {"time": "10:15", "hours": -1}}]}
+    )
+    models = scripts.usual_models(ScriptedBackend([]), shifted)
+    models.backends["manager"] = ScriptedBackend([shifted] * PROGRAM_ATTEMPTS)
+    asks = json.dumps({"words": said})
+    models.backends["asked_answer"] = scripts.Repeating(lambda _request: asks)
+    store, outcome, _home = _start(tmp_path, models, said, max_steps=3)
+    assert outcome.status == "unverified", outcome.summary
+    assert f'asks to be told something ("{said}")' in outcome.summary
+    again = models.backends["manager"].requests[1].messages[-1].text
+    assert "no step tells the person" in again
+    assert store.steps(outcome.run_id)[-1].state.values == {"s1": "09:15"}
+    assert [c.agent for c in store.calls(outcome.run_id)].count("asked_answer") == 1
+
+
 def test_the_whole_instruction_as_one_gui_step_ends_unverified_at_best(tmp_path: Path) -> None:
     """No usable program: the one GUI step's ``done`` follows a checked save, which shows that
     save, not that the instruction was done."""

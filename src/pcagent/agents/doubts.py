@@ -12,8 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
+from pcagent.agents.asked_answer import ReportingStep, tells, untold_answer
 from pcagent.agents.given_values import ungiven_literals
+from pcagent.agents.instruction_readings import InstructionReadings
 from pcagent.agents.named_apps import AskedApp, unused_apps
 from pcagent.agents.named_files import untouched_files
 from pcagent.agents.plan import Doubt
@@ -23,18 +26,48 @@ from pcagent.agents.unused_values import unused_values
 from pcagent.skills import SkillCatalog
 
 
+class AppStep(ReportingStep, Protocol):
+    """What the evidence reads of a finished step: its application, and whether it told."""
+
+    app: str
+
+
 @dataclass(frozen=True)
 class Evidence:
     """What a program's doubts are judged against: ``given``, the instruction (first) and the
-    values found so far; ``finished``, a re-plan's steps already done; ``named_files`` and
-    ``asked_apps``, what the instruction's readings found it names; ``apps_used_before``, the
-    applications of the finished steps."""
+    values found so far; ``finished``, a re-plan's steps already done; ``named_files``,
+    ``asked_apps`` and ``asked_answer``, what the instruction's readings found it names, asks
+    for and asks to be told; ``apps_used_before``, the applications of the finished steps, and
+    ``told_before``, whether one of them told the person something."""
 
     given: Sequence[str]
     finished: Sequence[ProgramStep] = ()
     named_files: Sequence[str] = ()
     asked_apps: Sequence[AskedApp] = ()
     apps_used_before: Collection[str] = ()
+    asked_answer: str = ""
+    told_before: bool = False
+
+    @classmethod
+    def read(
+        cls,
+        readings: InstructionReadings,
+        instruction: str,
+        given: Sequence[str],
+        done: Sequence[ProgramStep],
+        finished: Sequence[AppStep],
+    ) -> Evidence:
+        """The evidence of ``instruction``'s readings, for a program written after the steps
+        ``finished`` (of which ``done`` are the skill calls)."""
+        return cls(
+            given,
+            done,
+            readings.named_files(instruction),
+            readings.asked_apps(instruction),
+            {step.app for step in finished if step.app},
+            readings.asked_answer(instruction),
+            any(tells(step) for step in finished),
+        )
 
     def doubts(self, program: Program, skills: SkillCatalog) -> list[Doubt]:
         """The doubts of ``program``, whose steps call ``skills``."""
@@ -44,4 +77,5 @@ class Evidence:
             *unused_values(program, skills),
             *untouched_files(program, self.named_files, self.finished),
             *unused_apps(program, self.asked_apps, skills, self.apps_used_before),
+            *([] if self.told_before else untold_answer(program, self.asked_answer)),
         ]

@@ -13,15 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache
 from typing import ClassVar
 
 from pcagent.agents.base import Agent, bullet_list, value_list
 from pcagent.agents.doubts import Evidence
 from pcagent.agents.existing_files import FileCheck, missing_files
 from pcagent.agents.file_kinds import with_kind_twins
+from pcagent.agents.instruction_readings import InstructionReadings
 from pcagent.agents.manager_memory import Remembers, examples_text, skills_of_apps
-from pcagent.agents.named_apps import AskedApp
 from pcagent.agents.plan import Doubt, Plan, SubtaskSpec, with_doubts
 from pcagent.agents.program import Program, ProgramStep, check_program, program_plan
 from pcagent.agents.program_grammar import program_reply_type
@@ -107,26 +106,21 @@ class Manager(Agent):
     #: Whether a path names a file in the desktop's HOME (a program must not read one that is
     #: not there); None where the run cannot tell (several desktops, no local HOME).
     is_file: FileCheck | None = field(default=None, kw_only=True)
-    #: The file names an instruction writes out, read by a model (:mod:`named_files`); every
-    #: one must be worked on by some step. None: not checked.
-    names_files: Callable[[str], Sequence[str]] | None = field(default=None, kw_only=True)
-    #: The applications an instruction asks for, read by a model (:mod:`named_apps`); every
-    #: one must be used by some step. None: not checked.
-    asks_apps: Callable[[str], Sequence[AskedApp]] | None = field(default=None, kw_only=True)
+    #: What models read from the instruction (the files it names, the applications it asks
+    #: for, whether it asks to be told something), each checked against every program; a
+    #: reading with no model is not checked (:mod:`instruction_readings`).
+    readings: InstructionReadings = field(default_factory=InstructionReadings, kw_only=True)
     #: What to search the web for where a program opens an address nobody gave, said by a
     #: model (:mod:`search_instead`); the step becomes that search. None: the address is kept
     #: with its doubt and the program re-asked.
     search_words: Callable[[str, Program, GuessedAddress], str] | None = field(
         default=None, kw_only=True
     )
-    #: Memory's programs that work in every application the instruction asks for (``asks_apps``)
+    #: Memory's programs that work in every application the instruction asks for (its reading)
     #: are shown before the nearest others (:mod:`pcagent.agents.manager_memory`).
     examples_cover_apps: bool = field(default=True, kw_only=True)
     #: Programs asked for before giving up on a usable one (see :data:`PROGRAM_ATTEMPTS`).
     program_attempts: int = field(default=PROGRAM_ATTEMPTS, kw_only=True)
-    _apps_read: dict[str, tuple[AskedApp, ...]] = field(
-        default_factory=dict, init=False, repr=False
-    )
     name: ClassVar[str] = "manager"
     #: The prompt lists every skill with its parameters; a backend that decodes under the
     #: grammar needs no schema text besides (it would not fit a small model's context).
@@ -135,21 +129,12 @@ class Manager(Agent):
     def plan(self, instruction: str, step: int | None = 0) -> PlanOutcome:
         """The program for ``instruction``."""
         covering = (
-            skills_of_apps(self.skills, self._asked_apps(instruction))
+            skills_of_apps(self.skills, self.readings.asked_apps(instruction))
             if self.examples_cover_apps
             else []
         )
         examples = examples_text(self.memory, instruction, covering)
         return self._ask(instruction, "", (), step, found=(), examples=examples)
-
-    def _asked_apps(self, instruction: str) -> tuple[AskedApp, ...]:
-        """The applications the instruction asks for, read once per instruction (() when
-        nothing reads them)."""
-        if self.asks_apps is None:
-            return ()
-        if instruction not in self._apps_read:
-            self._apps_read[instruction] = tuple(self.asks_apps(instruction))
-        return self._apps_read[instruction]
 
     def replan(self, replanning: Replanning, step: int | None = None) -> PlanOutcome:
         """A program for what remains after the failed subtask; finished steps are not redone
@@ -268,10 +253,6 @@ class Manager(Agent):
             for s in finished
             if s.skill
         ]
-        # The files the instruction names: read once, when the first program is there to check
-        # (the applications it asks for are read once per instruction by _asked_apps).
-        named = cache(lambda: self.names_files(instruction) if self.names_files else ())
-        used_before = {s.app for s in finished if s.app}
         navigating = [one.name for one in self.skills if one.navigates]
         problem = ""
         for attempt in range(self.program_attempts):
@@ -288,7 +269,7 @@ class Manager(Agent):
                 swapped = self._searched_instead(instruction, program, given, known, failed)
                 if swapped is not program:  # the re-ask shows the program the doubts are of
                     program, reply = swapped, swapped.model_dump_json(exclude_defaults=True)
-            evidence = Evidence(given, done, named(), self._asked_apps(instruction), used_before)
+            evidence = Evidence.read(self.readings, instruction, given, done, finished)
             doubts = evidence.doubts(program, self.skills)
             if not problems and (not doubts or attempt == self.program_attempts - 1):
                 return PlanOutcome(with_doubts(self._plan_of(program), doubts))

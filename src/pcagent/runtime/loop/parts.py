@@ -293,6 +293,7 @@ def build_parts(
                 is_file=None if desktops else home_file_check(environment),
                 checks_named_files=run.check_named_files,
                 checks_named_apps=run.check_named_apps and not desktops,
+                checks_asked_answer=run.check_asked_answer,
                 searches_instead=run.search_guessed_addresses,
                 program_attempts=run.program_attempts,
             )

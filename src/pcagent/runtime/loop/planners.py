@@ -10,7 +10,9 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from pcagent.agents.asked_answer import AnswerAskedAgent
 from pcagent.agents.existing_files import FileCheck
+from pcagent.agents.instruction_readings import InstructionReadings
 from pcagent.agents.manager import (
     PROGRAM_ATTEMPTS,
     Manager,
@@ -98,13 +100,16 @@ class ManagerPlanner:
     #: Whether every application the instruction asks for must be used by a step (a model
     #: reads which, once per instruction; see :mod:`pcagent.agents.named_apps`).
     checks_named_apps: bool = False
+    #: Whether an instruction that asks to be told something must be answered by a step (a
+    #: model reads the words that ask, once per instruction; see
+    #: :mod:`pcagent.agents.asked_answer`).
+    checks_asked_answer: bool = False
     #: Whether a step opening an address nobody gave becomes a web search for the words a
     #: model gives (see :mod:`pcagent.agents.search_instead`).
     searches_instead: bool = False
     #: Programs asked for per plan or re-plan (see Manager.program_attempts).
     program_attempts: int = PROGRAM_ATTEMPTS
-    _named: dict[str, tuple[str, ...]] = field(default_factory=dict, init=False, repr=False)
-    _asked: dict[str, tuple[AskedApp, ...]] = field(default_factory=dict, init=False, repr=False)
+    _readings: InstructionReadings | None = field(default=None, init=False, repr=False)
 
     def _manager(self) -> Manager:
         return Manager(
@@ -115,23 +120,33 @@ class ManagerPlanner:
             memory=self.experience.similar_plans if self.remembers else None,
             environments=dict(self.environments),
             is_file=self.is_file,
-            names_files=self._named_files if self.checks_named_files else None,
-            asks_apps=self._named_apps if self.checks_named_apps else None,
+            readings=self._instruction_readings(),
             search_words=self._search_words if self.searches_instead else None,
             program_attempts=self.program_attempts,
         )
 
+    def _instruction_readings(self) -> InstructionReadings:
+        """One set of readings for every Manager of the run: a reading is made once per
+        instruction, though each plan and re-plan has a Manager of its own."""
+        if self._readings is None:
+            self._readings = InstructionReadings(
+                files=self._named_files if self.checks_named_files else None,
+                apps=self._named_apps if self.checks_named_apps else None,
+                answer=self._asked_answer if self.checks_asked_answer else None,
+            )
+        return self._readings
+
     def _named_files(self, instruction: str) -> tuple[str, ...]:
-        if instruction not in self._named:
-            agent = FileNamesAgent(self.models.for_role(FileNamesAgent.name), self.sink)
-            self._named[instruction] = agent.named(instruction)
-        return self._named[instruction]
+        agent = FileNamesAgent(self.models.for_role(FileNamesAgent.name), self.sink)
+        return agent.named(instruction)
 
     def _named_apps(self, instruction: str) -> tuple[AskedApp, ...]:
-        if instruction not in self._asked:
-            agent = AppNamesAgent(self.models.for_role(AppNamesAgent.name), self.sink)
-            self._asked[instruction] = agent.asked(instruction, self.apps)
-        return self._asked[instruction]
+        agent = AppNamesAgent(self.models.for_role(AppNamesAgent.name), self.sink)
+        return agent.asked(instruction, self.apps)
+
+    def _asked_answer(self, instruction: str) -> str:
+        agent = AnswerAskedAgent(self.models.for_role(AnswerAskedAgent.name), self.sink)
+        return agent.asked(instruction)
 
     def _search_words(self, instruction: str, program: Program, guess: GuessedAddress) -> str:
         agent = SearchWordsAgent(self.models.for_role(SearchWordsAgent.name), self.sink)

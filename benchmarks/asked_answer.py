@@ -1,0 +1,120 @@
+"""Whether an instruction asks to be told something: does the model read it, and does the check
+of a program against it leave right programs alone?
+
+For generated tasks of a seed (``--tasks SEED:COUNT``), and the task files of ``--tasks-dir``
+folders, the `asked_answer` role's model copies the words of each instruction that ask to be
+told something, and code keeps them where they stand in it (``pcagent.agents.asked_answer``).
+A generated task asks to be told when its gold program has a step that tells (``tell_user``,
+or a screen step reporting values); a task file, when one of its sub-goals is checked on the
+answer (``answer_is``). Baseline: the model's words as it answered, before words the
+instruction lacks were dropped. Prints JSON: the share of asking tasks read as asking, the
+share of the others read as asking (false alarms) for the kept and the raw words, the share of
+gold programs the check would doubt (a right program doubted), and seconds per reading.
+
+Goal: at least 80% of asking tasks read as asking, and at most 5% of gold programs doubted.
+
+    python benchmarks/asked_answer.py --tasks 2032:40            # qwen2.5-coder-1.5b, 2 threads
+    python benchmarks/asked_answer.py --tasks 2032:0 --tasks-dir src/pcagent/bench/tasks
+    python benchmarks/asked_answer.py --json --quick             # smollm2-135m, one task
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+from generated_runs import parsed_with_model, share
+from headline import headline
+from pcagent.agents.asked_answer import AskedToTell, kept_words, tells, untold_answer
+from pcagent.agents.program import Program
+from pcagent.agents.prompting import render
+from pcagent.bench.generate import generate_tasks
+from pcagent.bench.tasks import Task, load_task_folder
+from pcagent.models import ModelRouter
+from pcagent.models.messages import Message
+
+GOAL_FOUND, GOAL_FALSE_ALARMS = 0.8, 0.05
+
+
+def asks(task: Task) -> bool:
+    """Whether the task asks to be told something: its gold program tells, or (a task file
+    without one) a sub-goal is checked on the answer."""
+    if task.program:
+        return any(tells(step) for step in task.program)
+    return any(node.checker.startswith("answer") for node in task.nodes)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tasks-dir", type=Path, action="append", default=[])
+    arguments, config = parsed_with_model(parser, (2032, 40), quick_tokens=60)
+    seed, count = arguments.tasks
+    tasks = [t for t in generate_tasks(count, seed) if t.program] if count else []
+    for folder in arguments.tasks_dir:
+        tasks.extend(load_task_folder(folder).values())
+    asking = found = raw_found = alarms = raw_alarms = programs = doubted = 0
+    took: list[float] = []
+    with ModelRouter(config) as router:
+        model = router.for_role("asked_answer")
+        for task in tasks:
+            system, user = render("asked_answer", instruction=task.instruction)
+            began = time.perf_counter()
+            result = model.ask(
+                [Message.system(system), Message.user(user)], AskedToTell, role="asked_answer"
+            )
+            took.append(time.perf_counter() - began)
+            raw = result.value.words.strip() if result.value else ""
+            kept = kept_words(raw, task.instruction)
+            wanted = asks(task)
+            asking += wanted
+            found += wanted and bool(kept)
+            raw_found += wanted and bool(raw)
+            alarms += not wanted and bool(kept)
+            raw_alarms += not wanted and bool(raw)
+            if task.program:
+                programs += 1
+                doubted += bool(untold_answer(Program(steps=list(task.program)), kept))
+    found_share, doubted_share = share(found, asking), share(doubted, programs)
+    met = (
+        None
+        if found_share is None or doubted_share is None
+        else found_share >= GOAL_FOUND and doubted_share <= GOAL_FALSE_ALARMS
+    )
+    quiet = len(tasks) - asking
+    print(
+        json.dumps(
+            {
+                **headline(
+                    {
+                        "asking_found_share": found_share,
+                        "gold_programs_doubted_share": doubted_share,
+                    },
+                    {
+                        "asking_found_share": f"at least {GOAL_FOUND}: instructions that ask "
+                        "to be told something read as asking",
+                        "gold_programs_doubted_share": f"at most {GOAL_FALSE_ALARMS}: right "
+                        "programs the check would doubt",
+                    },
+                    met,
+                    quick=arguments.quick,
+                ),
+                "model": model.info.name,
+                "tasks": len(tasks),
+                "seed": seed,
+                "asking_tasks": asking,
+                "raw_asking_found_share_baseline": share(raw_found, asking),
+                "false_alarm_share": share(alarms, quiet),
+                "raw_false_alarm_share_baseline": share(raw_alarms, quiet),
+                "seconds_per_reading_median": (
+                    round(sorted(took)[len(took) // 2], 1) if took else None
+                ),
+            },
+            indent=2,
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()

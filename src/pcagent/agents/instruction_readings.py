@@ -1,0 +1,49 @@
+"""What models read from an instruction once, before its programs are judged: the files it
+names (:mod:`named_files`), the applications it asks for (:mod:`named_apps`) and the words in
+which it asks to be told something (:mod:`asked_answer`).
+
+Why one object: a run plans and re-plans with a new Manager each time, and every program of
+each ask is judged against the same readings; each reading is a model call, made once per
+instruction, and only when asked for (the files when a program is there to check, the
+applications before the first ask, since memory's examples are chosen by them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pcagent.agents.named_apps import AskedApp
+
+
+@dataclass
+class InstructionReadings:
+    """The readings' models, each None where its check is off; each reading is kept per
+    instruction."""
+
+    files: Callable[[str], Sequence[str]] | None = None
+    apps: Callable[[str], Sequence[AskedApp]] | None = None
+    answer: Callable[[str], str] | None = None
+    _read: dict[tuple[str, str], Any] = field(default_factory=dict, init=False, repr=False)
+
+    def named_files(self, instruction: str) -> tuple[str, ...]:
+        """The file names the instruction writes out (() when not read)."""
+        return tuple(self._once(self.files, "files", instruction) or ())
+
+    def asked_apps(self, instruction: str) -> tuple[AskedApp, ...]:
+        """The applications the instruction asks for, with its words (() when not read)."""
+        return tuple(self._once(self.apps, "apps", instruction) or ())
+
+    def asked_answer(self, instruction: str) -> str:
+        """The instruction's words that ask to be told something ("" when none or not read)."""
+        return str(self._once(self.answer, "answer", instruction) or "")
+
+    def _once(self, read: Callable[[str], Any] | None, which: str, instruction: str) -> Any:
+        """What ``read`` made of ``instruction``, asked the first time only; None without it."""
+        if read is None:
+            return None
+        key = (which, instruction)
+        if key not in self._read:
+            self._read[key] = read(instruction)
+        return self._read[key]
