@@ -97,15 +97,19 @@ def test_k_picks_how_many_and_an_unrelated_instruction_gets_none(memory: Experie
     assert memory.similar_plans("Tell me a joke about cats") == ""
 
 
+def _absent_but_near(memory: Experience, query: str, called: set[str]) -> list[str]:
+    """Skills that ``called`` lacks and a program near enough to ``query`` calls."""
+    return [
+        s.name
+        for s in default_catalog()
+        if s.name not in called and memory.similar_plans(query, k=1, using=[s.name])
+    ]
+
+
 def test_using_shows_only_programs_that_call_one_of_the_skills(memory: Experience) -> None:
     query = same_words_other_values(6).instruction
     nearest = shown(memory.similar_plans(query, k=1))
-    absent = next(
-        s.name
-        for s in default_catalog()
-        if s.name not in skills_of(nearest[0][1])
-        and any(s.name in skills_of(task.program or []) for task in TRAINING)
-    )
+    absent = _absent_but_near(memory, query, set(skills_of(nearest[0][1])))[0]
     ((said, program),) = shown(memory.similar_plans(query, k=1, using=[absent]))
     assert absent in skills_of(program) and said != nearest[0][0]
     assert memory.similar_plans(query, using=["no_such_skill"]) == ""
@@ -116,11 +120,7 @@ def test_programs_covering_the_asked_applications_come_first(memory: Experience)
     nearest = shown(memory.similar_plans(query, k=1))
     # Skills of a group memory holds, none of which the nearest program calls.
     called = set(skills_of(nearest[0][1]))
-    absent = [
-        s.name
-        for s in default_catalog()
-        if s.name not in called and any(s.name in skills_of(t.program or []) for t in TRAINING)
-    ][:1]
+    absent = _absent_but_near(memory, query, called)[:1]
     covering = [sorted(called), absent]
     pairs = shown(memory.similar_plans(query, covering=covering))
     first = set(skills_of(pairs[0][1]))

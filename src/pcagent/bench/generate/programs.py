@@ -75,11 +75,10 @@ def gui(
     )
 
 
-def report(step_id: str, app: str, found: str, name: str, description: str) -> ProgramStep:
-    """The step that tells the user a value an earlier step ``found`` (the answer a task that
-    ends by telling a value is checked on). No skill answers the user, so it is a GUI step that
-    reports the value under ``name``."""
-    return gui(step_id, app, f"Tell the user {description}", uses=[found], outputs=[name])
+def report(step_id: str, told: JsonValue) -> ProgramStep:
+    """The step that tells the user a value (``told``: the reference to the step that found
+    it), the answer a task that ends by telling a value is checked on."""
+    return call(step_id, "tell_user", text=told)
 
 
 def join_programs(programs: Sequence[FragmentProgram]) -> list[ProgramStep]:

@@ -123,7 +123,7 @@ def report_parts(slot: Slot, value: str, after: str) -> tuple[list[SubGoal], lis
 
 
 def lookup_program(
-    slot: Slot, app: str, opened: Sequence[ProgramStep], name: str, description: str
+    slot: Slot, opened: Sequence[ProgramStep], name: str, description: str
 ) -> FragmentProgram:
     """The steps that open a text (a file, a page), pick the value ``name`` out of it, and
     (when the task ends with it) tell it."""
@@ -136,7 +136,7 @@ def lookup_program(
         ),
     ]
     if slot.report:
-        steps.append(programs.report(f"s{len(steps) + 1}", app, found, name, description))
+        steps.append(programs.report(f"s{len(steps) + 1}", programs.reference(found, name)))
     return FragmentProgram(tuple(steps), output=programs.reference(found, name))
 
 

@@ -137,7 +137,6 @@ class BrowserFilmFact(SubtaskTemplate[FilmLookup], spec="browser_film_fact"):
             reference_api=[gui.act("browser_open", url=url), *report_steps],
             program=lookup_program(
                 slot,
-                self.app,
                 self.found_by(a),
                 "runtime_minutes" if a.field == "runtime" else "year",
                 a.description,
@@ -238,7 +237,8 @@ class BrowserFilmCompare(SubtaskTemplate[FilmComparison], spec="browser_film_com
         picked = f"s{len(steps) + 1}"
         steps.append(programs.call(picked, "pick_extreme", items=items, largest=a.largest))
         if slot.report:
-            steps.append(programs.report(f"s{len(steps) + 1}", self.app, picked, key, a.which))
+            told = programs.reference(picked, "value")
+            steps.append(programs.report(f"s{len(steps) + 1}", told))
         return FragmentProgram(tuple(steps), output=programs.reference(picked, "value"))
 
     def build(self, attributes: FilmComparison, slot: Slot) -> Fragment:
@@ -342,7 +342,6 @@ class BrowserPopulation(SubtaskTemplate[PopulationLookup], spec="browser_populat
             ],
             program=lookup_program(
                 slot,
-                self.app,
                 self.found_by(a),
                 "population",
                 f"the population of {a.country}",

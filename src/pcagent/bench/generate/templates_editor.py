@@ -108,7 +108,6 @@ class EditorReadValue(SubtaskTemplate[NoteReading], spec="editor_read_value"):
             # The value is named by its kind ("time"), as the Manager's own example names it.
             program=parts.lookup_program(
                 slot,
-                self.app,
                 [programs.call("s1", "read_text_file", path=a.path)],
                 a.asked,
                 a.description,
