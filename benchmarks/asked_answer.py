@@ -22,11 +22,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import time
 from pathlib import Path
 
-from generated_runs import parsed_with_model, share
-from headline import headline
+from generated_runs import found_and_doubted, parsed_with_model, share
 from pcagent.agents.asked_answer import AskedToTell, kept_words, tells, untold_answer
 from pcagent.agents.program import Program
 from pcagent.agents.prompting import render
@@ -34,8 +34,6 @@ from pcagent.bench.generate import generate_tasks
 from pcagent.bench.tasks import Task, load_task_folder
 from pcagent.models import ModelRouter
 from pcagent.models.messages import Message
-
-GOAL_FOUND, GOAL_FALSE_ALARMS = 0.8, 0.05
 
 
 def asks(task: Task) -> bool:
@@ -77,28 +75,16 @@ def main() -> None:
                 programs += 1
                 doubted += bool(untold_answer(Program(steps=list(task.program)), kept))
     found_share, doubted_share = share(found, asking), share(doubted, programs)
-    met = (
-        None
-        if found_share is None or doubted_share is None
-        else found_share >= GOAL_FOUND and doubted_share <= GOAL_FALSE_ALARMS
-    )
     quiet = len(tasks) - asking
     print(
         json.dumps(
             {
-                **headline(
-                    {
-                        "asking_found_share": found_share,
-                        "gold_programs_doubted_share": doubted_share,
-                    },
-                    {
-                        "asking_found_share": f"at least {GOAL_FOUND}: instructions that ask "
-                        "to be told something read as asking",
-                        "gold_programs_doubted_share": f"at most {GOAL_FALSE_ALARMS}: right "
-                        "programs the check would doubt",
-                    },
-                    met,
-                    quick=arguments.quick,
+                **found_and_doubted(
+                    "asking_found_share",
+                    found_share,
+                    "instructions that ask to be told something read as asking",
+                    doubted_share,
+                    arguments.quick,
                 ),
                 "model": model.info.name,
                 "tasks": len(tasks),
@@ -107,9 +93,7 @@ def main() -> None:
                 "raw_asking_found_share_baseline": share(raw_found, asking),
                 "false_alarm_share": share(alarms, quiet),
                 "raw_false_alarm_share_baseline": share(raw_alarms, quiet),
-                "seconds_per_reading_median": (
-                    round(sorted(took)[len(took) // 2], 1) if took else None
-                ),
+                "seconds_per_reading_median": (round(statistics.median(took), 1) if took else None),
             },
             indent=2,
         )

@@ -8,10 +8,14 @@ from __future__ import annotations
 import argparse
 import statistics
 
-from headline import add_quick_option
+from headline import add_quick_option, headline
 from pcagent.config import ModelProfile, ModelsConfig, PcAgentConfig, load_config
 
 QUICK_PACK = "smollm2-135m"
+
+#: The goals of a reading checked against gold programs: what it is to find, found at least
+#: this often, and right programs doubted at most this often.
+GOAL_FOUND, GOAL_FALSE_ALARMS = 0.8, 0.05
 
 
 def seed_and_count(text: str) -> tuple[int, int]:
@@ -65,3 +69,26 @@ def reading_figures(
         "precision_ratio_to_baseline": ratio,
         "seconds_per_reading_median": round(statistics.median(took), 1) if took else None,
     }
+
+
+def found_and_doubted(
+    found: str, found_share: float | None, counts: str, doubted_share: float | None, quick: bool
+) -> dict[str, object]:
+    """The headline of a reading checked against gold programs: the share ``found`` (what it
+    ``counts``, in words) at least :data:`GOAL_FOUND`, and the share of gold programs the
+    check would doubt at most :data:`GOAL_FALSE_ALARMS`."""
+    met = (
+        None
+        if found_share is None or doubted_share is None
+        else found_share >= GOAL_FOUND and doubted_share <= GOAL_FALSE_ALARMS
+    )
+    return headline(
+        {found: found_share, "gold_programs_doubted_share": doubted_share},
+        {
+            found: f"at least {GOAL_FOUND}: {counts}",
+            "gold_programs_doubted_share": f"at most {GOAL_FALSE_ALARMS}: right programs the "
+            "check would doubt",
+        },
+        met,
+        quick=quick,
+    )

@@ -23,8 +23,7 @@ import json
 import time
 from pathlib import PurePosixPath
 
-from generated_runs import parsed_with_model, reading_figures, share
-from headline import headline
+from generated_runs import found_and_doubted, parsed_with_model, reading_figures, share
 from pcagent.agents.named_files import FileNamesAgent, NamedFiles, kept_names, untouched_files
 from pcagent.agents.program import Program, literal_texts
 from pcagent.agents.prompting import render
@@ -33,8 +32,6 @@ from pcagent.bench.tasks import Task
 from pcagent.models import ModelRouter
 from pcagent.models.messages import Message
 from pcagent.text import contains
-
-GOAL_FOUND, GOAL_FALSE_ALARMS = 0.8, 0.05
 
 
 def true_names(task: Task) -> set[str]:
@@ -73,24 +70,15 @@ def main() -> None:
             raw_total, raw_right = raw_total + len(raw), raw_right + len(wanted & raw)
             doubted += bool(untouched_files(Program(steps=list(task.program or ())), kept))
     found_share, alarms = share(found, truth), share(doubted, len(tasks))
-    met = (
-        None
-        if found_share is None or alarms is None
-        else found_share >= GOAL_FOUND and alarms <= GOAL_FALSE_ALARMS
-    )
     print(
         json.dumps(
             {
-                **headline(
-                    {"names_found_share": found_share, "gold_programs_doubted_share": alarms},
-                    {
-                        "names_found_share": f"at least {GOAL_FOUND}: file names the "
-                        "instruction writes out found",
-                        "gold_programs_doubted_share": f"at most {GOAL_FALSE_ALARMS}: right "
-                        "programs the check would doubt",
-                    },
-                    met,
-                    quick=arguments.quick,
+                **found_and_doubted(
+                    "names_found_share",
+                    found_share,
+                    "file names the instruction writes out found",
+                    alarms,
+                    arguments.quick,
                 ),
                 "model": model.info.name,
                 "tasks": len(tasks),
