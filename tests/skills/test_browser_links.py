@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from pydantic import BaseModel
+from tests.skills.test_language_skills import Desk
 from tests.support import smollm2_config
 
 from pcagent.app_actions import BrowserClick, BrowserOpen, BrowserRead
@@ -61,11 +62,11 @@ class Chooses:
         return None if self.number is None else schema.model_validate({"link": self.number})
 
 
-class Browser:
+class Browser(Desk):
     """A browser as a skill uses it: a click works only on the texts in ``clickable``."""
 
     def __init__(self, model: object, clickable: tuple[str, ...] = ()) -> None:
-        self.model = model
+        super().__init__(model)
         self.clickable = clickable
         self.acted: list[object] = []
 
@@ -77,20 +78,11 @@ class Browser:
             return ActionOutcome(False, f"no link or button on this page reads {action.text!r}")
         return ActionOutcome(True, "clicked", "Directions\n38 min", True)
 
-    def step(self) -> StepContext:
+    def step(self) -> StepContext:  # type: ignore[override]
         found = {"s1": "Memo\n" + "14:00 Meeting at the Brooklyn Museum\n" * 10, "s2": PLACE}
         return StepContext(
             number=1, subtask_id="s4", subtask="follow", task=TASK, role="web", hub=found
         )
-
-    def home(self) -> None:
-        return None
-
-    def screen_text(self) -> str:
-        return ""
-
-    def language(self) -> object:
-        return self.model
 
 
 def test_a_reading_s_links_are_its_link_lines_and_a_results_page_leads_away() -> None:
