@@ -65,15 +65,18 @@ class Chooses:
 class Browser(Desk):
     """A browser as a skill uses it: a click works only on the texts in ``clickable``."""
 
-    def __init__(self, model: object, clickable: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self, model: object, clickable: tuple[str, ...] = (), reading: str = READING
+    ) -> None:
         super().__init__(model)
         self.clickable = clickable
+        self.reading = reading
         self.acted: list[object] = []
 
     def act(self, action: object) -> ActionOutcome:
         self.acted.append(action)
         if isinstance(action, BrowserRead):
-            return ActionOutcome(True, "read", READING, True)
+            return ActionOutcome(True, "read", self.reading, True)
         if isinstance(action, BrowserClick) and action.text not in self.clickable:
             return ActionOutcome(False, f"no link or button on this page reads {action.text!r}")
         return ActionOutcome(True, "clicked", "Directions\n38 min", True)
@@ -99,7 +102,7 @@ def test_a_reading_s_links_are_its_link_lines_and_a_results_page_leads_away() ->
 
 
 def test_words_no_link_reads_are_given_to_the_model_and_the_link_it_names_is_clicked() -> None:
-    model = Chooses(2)
+    model = Chooses(1)
     wanted = "Empire State Building to Brooklyn Museum - Offline Maps"
     browser = Browser(model, clickable=(wanted,))
     result = follow_link.call(browser, {"text": "The Empire State Building"})
@@ -108,17 +111,27 @@ def test_words_no_link_reads_are_given_to_the_model_and_the_link_it_names_is_cli
     assert "the language model chose" in result.evidence and "Brooklyn Museum" in result.evidence
     prompt = model.prompts[0]
     assert TASK in prompt and "The Empire State Building" in prompt and "2. " in prompt
+    # a results page offers its results, not the engine's own links
+    assert 'Offline Search" ->' not in prompt and "3. " not in prompt
     assert "time to the meeting - Offline Search" in prompt  # the page's title
     assert f"Found so far: s2: {PLACE}" in prompt and "Memo" not in prompt  # no long reading
 
 
 def test_a_link_the_click_cannot_tell_apart_is_opened_by_its_address() -> None:
-    browser = Browser(Chooses(3))  # no click succeeds
+    browser = Browser(Chooses(2))  # no click succeeds
     result = follow_link.call(browser, {"text": "Battery"})
     assert result.ok, result.message
     assert BrowserOpen(url="http://maps.local/directions?from=ESB&to=Battery+Park") in (
         browser.acted
     )
+
+
+def test_a_site_s_own_page_offers_every_link() -> None:
+    site = PageView("http://maps.local/", "Offline Maps", "", RESULTS.targets[2:], ())
+    model = Chooses(2)
+    browser = Browser(model, clickable=(RESULTS.targets[3].text,), reading=describe(site))
+    assert follow_link.call(browser, {"text": "the park"}).ok
+    assert '2. "Empire State Building to Battery Park' in model.prompts[0]
 
 
 def test_without_a_model_or_with_none_fitting_the_click_s_failure_stands() -> None:

@@ -58,10 +58,17 @@ def web_search(context: SkillContext, parameters: WebSearch) -> SkillResult:
 def leads_away(page: str) -> bool:
     """Whether a page read in the browser (its ``Address:`` line and its links) links to another
     site than its own: a results page with results does."""
+    return bool(links_away(page))
+
+
+def links_away(page: str) -> list[PageLink]:
+    """The links of a page reading that lead to another site than the page's own."""
     own = urlsplit(_line_after(page, "Address: ")).hostname
-    return any(
-        (host := urlsplit(link.address).hostname) and host != own for link in page_links(page)
-    )
+    return [
+        link
+        for link in page_links(page)
+        if (host := urlsplit(link.address).hostname) and host != own
+    ]
 
 
 def _line_after(page: str, label: str) -> str:
@@ -114,7 +121,10 @@ def follow_link(context: SkillContext, parameters: FollowLink) -> SkillResult:
         # No link reads the words clearly: a model says which link they mean (browser_links).
         reading = do(context, BrowserRead()).output or ""
         title = _line_after(reading, "Title: ")
-        meant = link_meant(context, parameters.text, title, page_links(reading))
+        # On a page of results (links to other sites) a step follows a result: shown the
+        # engine's own links too, the 1.5B model took its home link for "Chromium".
+        offered = links_away(reading) or page_links(reading)
+        meant = link_meant(context, parameters.text, title, offered)
         if meant is None:
             raise StepFailed(clicked, "browser_click")
         clicked = _take(context, meant)
