@@ -1,15 +1,15 @@
-"""Whether an instruction asks to be told something: does the model read it, and does the check
-of a program against it leave right programs alone?
+"""Whether an instruction asks to be told a value: does the model read it, and does the check of
+a program against it leave right programs alone?
 
 For generated tasks of a seed (``--tasks SEED:COUNT``), and the task files of ``--tasks-dir``
-folders, the `asked_answer` role's model copies the words of each instruction that ask to be
-told something, and code keeps them where they stand in it (``pcagent.agents.asked_answer``).
-A generated task asks to be told when its gold program has a step that tells (``tell_user``,
-or a screen step reporting values); a task file, when one of its sub-goals is checked on the
-answer (``answer_is``). Baseline: the model's words as it answered, before words the
-instruction lacks were dropped. Prints JSON: the share of asking tasks read as asking, the
-share of the others read as asking (false alarms) for the kept and the raw words, the share of
-gold programs the check would doubt (a right program doubted), and seconds per reading.
+folders, the `asked_answer` role's model says which end each instruction asks for (a value to
+be told, changes on the computer, or both; ``pcagent.agents.asked_answer``). A generated task
+asks to be told when its gold program has a step that tells (``tell_user``, or a screen step
+reporting values); a task file, when one of its sub-goals is checked on the answer
+(``answer_is``). Baseline: every instruction read as asking (the check without a reading).
+Prints JSON: the share of asking tasks read as asking, the share of the others read as asking
+(false alarms) against the baseline's, the share of gold programs the check would doubt (a
+right program doubted), and seconds per reading.
 
 Goal: at least 80% of asking tasks read as asking, and at most 5% of gold programs doubted.
 
@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 
 from generated_runs import found_and_doubted, parsed_with_model, share
-from pcagent.agents.asked_answer import AskedToTell, kept_words, tells, untold_answer
+from pcagent.agents.asked_answer import BOTH, VALUE, AskedEnd, tells, untold_answer
 from pcagent.agents.program import Program
 from pcagent.agents.prompting import render
 from pcagent.bench.generate import generate_tasks
@@ -52,7 +52,7 @@ def main() -> None:
     tasks = [t for t in generate_tasks(count, seed) if t.program] if count else []
     for folder in arguments.tasks_dir:
         tasks.extend(load_task_folder(folder).values())
-    asking = found = raw_found = alarms = raw_alarms = programs = doubted = 0
+    asking = found = alarms = programs = doubted = baseline_doubted = 0
     took: list[float] = []
     with ModelRouter(config) as router:
         model = router.for_role("asked_answer")
@@ -60,20 +60,19 @@ def main() -> None:
             system, user = render("asked_answer", instruction=task.instruction)
             began = time.perf_counter()
             result = model.ask(
-                [Message.system(system), Message.user(user)], AskedToTell, role="asked_answer"
+                [Message.system(system), Message.user(user)], AskedEnd, role="asked_answer"
             )
             took.append(time.perf_counter() - began)
-            raw = result.value.words.strip() if result.value else ""
-            kept = kept_words(raw, task.instruction)
+            read = result.value is not None and result.value.result in (VALUE, BOTH)
             wanted = asks(task)
             asking += wanted
-            found += wanted and bool(kept)
-            raw_found += wanted and bool(raw)
-            alarms += not wanted and bool(kept)
-            raw_alarms += not wanted and bool(raw)
+            found += wanted and read
+            alarms += not wanted and read
             if task.program:
+                program = Program(steps=list(task.program))
                 programs += 1
-                doubted += bool(untold_answer(Program(steps=list(task.program)), kept))
+                doubted += bool(untold_answer(program, read))
+                baseline_doubted += bool(untold_answer(program, True))
     found_share, doubted_share = share(found, asking), share(doubted, programs)
     quiet = len(tasks) - asking
     print(
@@ -90,9 +89,8 @@ def main() -> None:
                 "tasks": len(tasks),
                 "seed": seed,
                 "asking_tasks": asking,
-                "raw_asking_found_share_baseline": share(raw_found, asking),
                 "false_alarm_share": share(alarms, quiet),
-                "raw_false_alarm_share_baseline": share(raw_alarms, quiet),
+                "gold_programs_doubted_share_baseline": share(baseline_doubted, programs),
                 "seconds_per_reading_median": (round(statistics.median(took), 1) if took else None),
             },
             indent=2,

@@ -177,3 +177,4 @@ def test_asked_answer_quick() -> None:
     assert report["tasks"] == 1 and report["model"] == "local:smollm2-135m"
     assert report["figure"]["gold_programs_doubted_share"] in (0, 1)
     assert report["asking_tasks"] in (0, 1)
+    assert report["gold_programs_doubted_share_baseline"] in (0, 1)

@@ -177,10 +177,11 @@ class RunConfig(ConfigSection):
     #: (one call per instruction), and doubt a program in which no step uses one of them, as
     #: for ``check_named_files``. Not on runs across several desktops.
     check_named_apps: bool = True
-    #: Have a model read whether the instruction asks to be told something (one call per
+    #: Have a model read whether the instruction asks to be told a value (one call per
     #: instruction), and doubt a program in which no step tells the person (``tell_user``, or
-    #: a screen step reporting named values), as for ``check_named_files``.
-    check_asked_answer: bool = True
+    #: a screen step reporting named values), as for ``check_named_files``. Off: the local
+    #: 1.5B model's reading doubted right programs too often (docs/agents.md).
+    check_asked_answer: bool = False
     #: Where a program opens a web address neither the instruction nor an earlier step gives,
     #: have a model say what to search the web for instead (one call per such step), and
     #: search: a guessed address opened the wrong page or none.

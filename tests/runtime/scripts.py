@@ -146,7 +146,7 @@ class Repeating(ScriptedBackend):
 _READINGS: dict[str, dict[str, list[str] | str]] = {
     "named_files": {"files": []},
     "named_apps": {"apps": []},
-    "asked_answer": {"words": ""},
+    "asked_answer": {"result": "changes on the computer"},
 }
 
 

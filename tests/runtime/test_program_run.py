@@ -188,8 +188,8 @@ def test_an_application_asked_for_and_never_used_leaves_the_run_unverified(
 
 
 def test_a_question_no_step_answers_leaves_the_run_unverified(tmp_path: Path) -> None:
-    """The reading of the instruction says it asks to be told the time; each program works
-    the time out and tells nobody: the Manager is asked again with why, the program kept runs
+    """The reading of the instruction says it asks to be told a value; each program works the
+    time out and tells nobody: the Manager is asked again with why, the program kept runs
     and checks its step, and the run is not "finished"."""
     said = "What time is it an hour before 10:15?"
     shifted = json.dumps(
@@ -197,11 +197,11 @@ def test_a_question_no_step_answers_leaves_the_run_unverified(tmp_path: Path) ->
     )
     models = scripts.usual_models(ScriptedBackend([]), shifted)
     models.backends["manager"] = ScriptedBackend([shifted] * PROGRAM_ATTEMPTS)
-    asks = json.dumps({"words": said})
+    asks = json.dumps({"result": "a value to tell the user"})
     models.backends["asked_answer"] = scripts.Repeating(lambda _request: asks)
-    store, outcome, _home = _start(tmp_path, models, said, max_steps=3)
+    store, outcome, _home = _start(tmp_path, models, said, max_steps=3, check_asked_answer=True)
     assert outcome.status == "unverified", outcome.summary
-    assert f'asks to be told something ("{said}")' in outcome.summary
+    assert "asks to be told a value, and no step tells" in outcome.summary
     again = models.backends["manager"].requests[1].messages[-1].text
     assert "no step tells the person" in again
     assert store.steps(outcome.run_id)[-1].state.values == {"s1": "09:15"}

@@ -4,61 +4,57 @@ Why: a small planner finds the value asked for and stops there, or a screen step
 page that shows it and says done, and the person is told nothing (measured 2026-11-27: pc02's
 screen steps reached the maps page showing "38 min" and ended without reporting it; pc04's
 programs never told the side of the road). Whether an instruction asks to be told something is
-for a model to read: it copies the words that ask (a question, "tell me ...", "let me know
-..."), or nothing; code keeps the words only where they stand in the instruction, and checks
-that some step tells the person: a ``tell_user`` call or a screen step that reports named values
-(its ``outputs``). A program without one is a doubt: the Manager is asked again, and a program
-kept with it cannot end the run "finished".
+for a model to read: it says which of three ends the user asks for (a value to be told, changes
+on the computer, or both), a choice its reply's grammar allows nothing else for; code checks that
+some step tells the person where a value is asked for: a ``tell_user`` call or a screen step that
+reports named values (its ``outputs``). A program without one is a doubt: the Manager is asked
+again, and a program kept with it cannot end the run "finished".
+
+Off by default (``[run] check_asked_answer``): the 1.5B model's reading doubted right programs
+too often to be on (docs/agents.md, "An instruction that asks to be told something"); asked to
+copy the words that ask instead, it copied some for every instruction.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar, Protocol
+from typing import ClassVar, Literal, Protocol
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel
 
 from pcagent.agents.base import Agent, prompt_messages
 from pcagent.agents.plan import Doubt
 from pcagent.agents.program import GUI, Program
 from pcagent.agents.prompting import render
-from pcagent.text import contains
-
-#: The longest quote of the instruction's words that ask (a bound of the reply's grammar).
-WORDS_CHARS = 160
 
 #: The skill that tells the person an answer.
 TELLS = "tell_user"
 
+#: The ends an instruction may ask for, as the model chooses among them.
+VALUE, CHANGES, BOTH = "a value to tell the user", "changes on the computer", "both"
 
-class AskedToTell(BaseModel):
-    """The model's reply: the instruction's words that ask to be told something, or ""."""
 
-    words: str = Field(default="", max_length=WORDS_CHARS)
+class AskedEnd(BaseModel):
+    """The model's reply: what the user gets at the end."""
+
+    result: Literal["a value to tell the user", "changes on the computer", "both"]
 
 
 @dataclass
 class AnswerAskedAgent(Agent):
-    """Reads whether an instruction asks to be told something; asked once per instruction.
-    Its role's model is the default profile's unless ``[models.roles]`` names one for
+    """Reads whether an instruction asks to be told a value; asked once per instruction. Its
+    role's model is the default profile's unless ``[models.roles]`` names one for
     ``asked_answer``."""
 
     name: ClassVar[str] = "asked_answer"
 
-    def asked(self, instruction: str, step: int | None = 0) -> str:
-        """The instruction's words that ask to be told something, as it writes them; "" when
-        it asks nothing to be told, or the model gives no valid reply or words it lacks."""
+    def asked(self, instruction: str, step: int | None = 0) -> bool:
+        """Whether the instruction asks to be told a value (alone or besides changes); False
+        when the model gives no valid reply."""
         system, user = render("asked_answer", instruction=instruction)
-        result = self.ask(prompt_messages(system, user), AskedToTell, step)
-        return kept_words(result.value.words if result.value else "", instruction)
-
-
-def kept_words(words: str, instruction: str) -> str:
-    """``words`` without quotes around them where they stand in ``instruction``; "" otherwise
-    (a model's paraphrase is no evidence that the instruction asks)."""
-    quoted = words.strip().strip("\"'").strip()
-    return quoted if quoted and contains(instruction, quoted) else ""
+        result = self.ask(prompt_messages(system, user), AskedEnd, step)
+        return result.value is not None and result.value.result in (VALUE, BOTH)
 
 
 class ReportingStep(Protocol):
@@ -75,11 +71,11 @@ def tells(step: ReportingStep) -> bool:
 
 
 def untold_answer(
-    program: Program, asked: str, finished: Sequence[ReportingStep] = ()
+    program: Program, asked: bool, finished: Sequence[ReportingStep] = ()
 ) -> list[Doubt]:
-    """A doubt, on the program's last step, when the instruction asks to be told something
-    (``asked``, its words) and no step of the program, nor any of ``finished`` before it,
-    tells the person."""
+    """A doubt, on the program's last step, when the instruction asks to be told a value
+    (``asked``) and no step of the program, nor any of ``finished`` before it, tells the
+    person."""
     if not asked or not program.steps:
         return []
     if any(tells(step) for step in (*finished, *program.steps)):
@@ -88,9 +84,8 @@ def untold_answer(
     return [
         Doubt(
             last.id,
-            f'the instruction asks to be told something ("{asked}"), and no step tells the '
-            f"person: end with {TELLS}(text=...) giving the answer, with the values found "
-            '(e.g. "{s2.name}")',
+            "the instruction asks to be told a value, and no step tells the person: end with "
+            f'{TELLS}(text=...) giving the answer, with the values found (e.g. "{{s2.name}}")',
             skills=(TELLS,),
         )
     ]

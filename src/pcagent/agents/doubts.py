@@ -37,7 +37,7 @@ class Evidence:
     """What a program's doubts are judged against: ``given``, the instruction (first) and the
     values found so far; ``finished``, a re-plan's steps already done; ``named_files``,
     ``asked_apps`` and ``asked_answer``, what the instruction's readings found it names, asks
-    for and asks to be told; ``apps_used_before``, the applications of the finished steps, and
+    for and whether it asks to be told a value; ``apps_used_before``, the applications of the finished steps, and
     ``told_before``, whether one of them told the person something."""
 
     given: Sequence[str]
@@ -45,7 +45,7 @@ class Evidence:
     named_files: Sequence[str] = ()
     asked_apps: Sequence[AskedApp] = ()
     apps_used_before: Collection[str] = ()
-    asked_answer: str = ""
+    asked_answer: bool = False
     told_before: bool = False
 
     @classmethod

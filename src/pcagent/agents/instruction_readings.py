@@ -1,6 +1,6 @@
 """What models read from an instruction once, before its programs are judged: the files it
-names (:mod:`named_files`), the applications it asks for (:mod:`named_apps`) and the words in
-which it asks to be told something (:mod:`asked_answer`).
+names (:mod:`named_files`), the applications it asks for (:mod:`named_apps`) and whether it
+asks to be told a value (:mod:`asked_answer`).
 
 Why one object: a run plans and re-plans with a new Manager each time, and every program of
 each ask is judged against the same readings; each reading is a model call, made once per
@@ -24,7 +24,7 @@ class InstructionReadings:
 
     files: Callable[[str], Sequence[str]] | None = None
     apps: Callable[[str], Sequence[AskedApp]] | None = None
-    answer: Callable[[str], str] | None = None
+    answer: Callable[[str], bool] | None = None
     _read: dict[tuple[str, str], Any] = field(default_factory=dict, init=False, repr=False)
 
     def named_files(self, instruction: str) -> tuple[str, ...]:
@@ -35,9 +35,9 @@ class InstructionReadings:
         """The applications the instruction asks for, with its words (() when not read)."""
         return tuple(self._once(self.apps, "apps", instruction) or ())
 
-    def asked_answer(self, instruction: str) -> str:
-        """The instruction's words that ask to be told something ("" when none or not read)."""
-        return str(self._once(self.answer, "answer", instruction) or "")
+    def asked_answer(self, instruction: str) -> bool:
+        """Whether the instruction asks to be told a value (False when not read)."""
+        return bool(self._once(self.answer, "answer", instruction))
 
     def _once(self, read: Callable[[str], Any] | None, which: str, instruction: str) -> Any:
         """What ``read`` made of ``instruction``, asked the first time only; None without it."""

@@ -100,8 +100,8 @@ class ManagerPlanner:
     #: Whether every application the instruction asks for must be used by a step (a model
     #: reads which, once per instruction; see :mod:`pcagent.agents.named_apps`).
     checks_named_apps: bool = False
-    #: Whether an instruction that asks to be told something must be answered by a step (a
-    #: model reads the words that ask, once per instruction; see
+    #: Whether an instruction that asks to be told a value must be answered by a step (a
+    #: model reads whether it asks, once per instruction; see
     #: :mod:`pcagent.agents.asked_answer`).
     checks_asked_answer: bool = False
     #: Whether a step opening an address nobody gave becomes a web search for the words a
@@ -144,7 +144,7 @@ class ManagerPlanner:
         agent = AppNamesAgent(self.models.for_role(AppNamesAgent.name), self.sink)
         return agent.asked(instruction, self.apps)
 
-    def _asked_answer(self, instruction: str) -> str:
+    def _asked_answer(self, instruction: str) -> bool:
         agent = AnswerAskedAgent(self.models.for_role(AnswerAskedAgent.name), self.sink)
         return agent.asked(instruction)
 
