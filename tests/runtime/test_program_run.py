@@ -50,7 +50,11 @@ def test_skill_steps_pass_values_by_reference_and_finish_checked(tmp_path: Path)
     store, outcome, _home = _run(
         tmp_path,
         {"id": "s1", "skill": "read_text_file", "args": {"path": "notes.txt"}},
-        {"id": "s2", "skill": "shift_time", "args": {"time": "10:15", "minutes": -60}},
+        {
+            "id": "s2",
+            "skill": "shift_time",
+            "args": {"time": "10:15", "direction": "before", "minutes": 60},
+        },
     )
     assert outcome.status == "finished", outcome.summary
     steps = store.steps(outcome.run_id)
@@ -63,12 +67,20 @@ def test_skill_steps_pass_values_by_reference_and_finish_checked(tmp_path: Path)
 def test_a_reference_to_a_value_is_filled_in_before_the_call(tmp_path: Path) -> None:
     store, outcome, _home = _run(
         tmp_path,
-        {"id": "s1", "skill": "shift_time", "args": {"time": "23:50", "minutes": 20}},
-        {"id": "s2", "skill": "shift_time", "args": {"time": {"from": "s1"}, "minutes": 20}},
+        {
+            "id": "s1",
+            "skill": "shift_time",
+            "args": {"time": "23:50", "direction": "after", "minutes": 20},
+        },
+        {
+            "id": "s2",
+            "skill": "shift_time",
+            "args": {"time": {"from": "s1"}, "direction": "after", "minutes": 20},
+        },
     )
     assert outcome.status == "finished", outcome.summary
     second = store.steps(outcome.run_id)[-1]
-    assert second.action.args == {"time": "00:10", "minutes": 20}
+    assert second.action.args == {"time": "00:10", "direction": "after", "minutes": 20}
     assert second.result.output == "00:30"
 
 
@@ -93,7 +105,11 @@ def test_an_extracted_title_passed_as_a_time_is_read_from_its_line(tmp_path: Pat
             "skill": "extract_values",
             "args": {"text": {"from": "s1"}, "names": ["event"], "what": "the first event"},
         },
-        {"id": "s3", "skill": "shift_time", "args": {"time": {"from": "s2", "key": "event"}}},
+        {
+            "id": "s3",
+            "skill": "shift_time",
+            "args": {"time": {"from": "s2", "key": "event"}, "direction": "after"},
+        },
     ]
     models = scripts.usual_models(ScriptedBackend([]), json.dumps({"steps": program}))
     models.backends["composer"] = ScriptedBackend([json.dumps({"event": "Call with the agency"})])
@@ -172,7 +188,15 @@ def test_an_application_asked_for_and_never_used_leaves_the_run_unverified(
     program kept runs, checks its step, and the run is not "finished"."""
     said = "With the text editor, tell me the time an hour before 10:15"
     shifted = json.dumps(
-        {"steps": [{"id": "s1", "skill": "shift_time", "args": {"time": "10:15", "hours": -1}}]}
+        {
+            "steps": [
+                {
+                    "id": "s1",
+                    "skill": "shift_time",
+                    "args": {"time": "10:15", "direction": "before", "hours": 1},
+                }
+            ]
+        }
     )
     models = scripts.usual_models(ScriptedBackend([]), shifted)
     models.backends["manager"] = ScriptedBackend([shifted] * PROGRAM_ATTEMPTS)
@@ -193,7 +217,15 @@ def test_a_question_no_step_answers_leaves_the_run_unverified(tmp_path: Path) ->
     and checks its step, and the run is not "finished"."""
     said = "What time is it an hour before 10:15?"
     shifted = json.dumps(
-        {"steps": [{"id": "s1", "skill": "shift_time", "args": {"time": "10:15", "hours": -1}}]}
+        {
+            "steps": [
+                {
+                    "id": "s1",
+                    "skill": "shift_time",
+                    "args": {"time": "10:15", "direction": "before", "hours": 1},
+                }
+            ]
+        }
     )
     models = scripts.usual_models(ScriptedBackend([]), shifted)
     models.backends["manager"] = ScriptedBackend([shifted] * PROGRAM_ATTEMPTS)
@@ -265,7 +297,10 @@ def test_a_decision_s_skill_call_may_name_an_earlier_value_instead_of_copying_it
             ]
         }
     )
-    call = {"skill": "shift_time", "args": {"time": {"from": "s1"}, "minutes": -60}}
+    call = {
+        "skill": "shift_time",
+        "args": {"time": {"from": "s1"}, "direction": "before", "minutes": 60},
+    }
     decisions = ScriptedBackend(
         [
             scripts.decision({"kind": "use_skill", **call}),
@@ -276,7 +311,9 @@ def test_a_decision_s_skill_call_may_name_an_earlier_value_instead_of_copying_it
     instruction = "What time is an hour before the one in notes.txt?"
     store, outcome, _home = _start(tmp_path, models, instruction, "10:15")
     called = store.steps(outcome.run_id)[1]
-    assert called.action.args == {"time": "10:15", "minutes": -60}, outcome.summary
+    assert called.action.args == {"time": "10:15", "direction": "before", "minutes": 60}, (
+        outcome.summary
+    )
     assert called.result.output == "09:15"
     assert "[values of s1 filled in]" in called.thought
     assert '{"from": "NAME"}' in decisions.requests[0].messages[0].text

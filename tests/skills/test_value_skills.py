@@ -28,17 +28,28 @@ class NoDesk:
 
 
 def test_a_time_moves_by_minutes_around_midnight_and_accepts_common_spellings() -> None:
-    assert shift_time.call(NoDesk(), {"time": "10:15", "minutes": -60}).value == "09:15"
-    assert shift_time.call(NoDesk(), {"time": "23:50", "minutes": 30}).value == "00:20"
-    assert shift_time.call(NoDesk(), {"time": "2:30 pm", "minutes": -45}).value == "13:45"
-    line = {"time": "10:15  Call with the design agency", "minutes": -60}
+    assert (
+        shift_time.call(NoDesk(), {"time": "10:15", "direction": "before", "minutes": 60}).value
+        == "09:15"
+    )
+    assert (
+        shift_time.call(NoDesk(), {"time": "23:50", "direction": "after", "minutes": 30}).value
+        == "00:20"
+    )
+    assert (
+        shift_time.call(NoDesk(), {"time": "2:30 pm", "direction": "before", "minutes": 45}).value
+        == "13:45"
+    )
+    line = {"time": "10:15  Call with the design agency", "direction": "before", "minutes": 60}
     assert shift_time.call(NoDesk(), line).value == "09:15"
     with pytest.raises(SkillError, match="time"):
-        shift_time.call(NoDesk(), {"time": "08:30 breakfast, 10:15 call", "minutes": 5})
+        shift_time.call(
+            NoDesk(), {"time": "08:30 breakfast, 10:15 call", "direction": "after", "minutes": 5}
+        )
     with pytest.raises(SkillError, match="time"):
-        shift_time.call(NoDesk(), {"time": "noonish", "minutes": 5})
+        shift_time.call(NoDesk(), {"time": "noonish", "direction": "after", "minutes": 5})
     with pytest.raises(SkillError, match="minutes"):
-        shift_time.call(NoDesk(), {"time": "10:00", "minutes": 5000})
+        shift_time.call(NoDesk(), {"time": "10:00", "direction": "after", "minutes": 5000})
 
 
 def test_days_between_two_dates_in_several_spellings() -> None:
@@ -71,5 +82,24 @@ def test_sorting_labelled_values_either_way() -> None:
 
 
 def test_hours_and_minutes_add_up() -> None:
-    assert shift_time.call(NoDesk(), {"time": "10:15", "hours": -1}).value == "09:15"
-    assert shift_time.call(NoDesk(), {"time": "10:15", "hours": 1.5, "minutes": 5}).value == "11:50"
+    assert (
+        shift_time.call(NoDesk(), {"time": "10:15", "direction": "before", "hours": 1}).value
+        == "09:15"
+    )
+    assert (
+        shift_time.call(
+            NoDesk(), {"time": "10:15", "direction": "after", "hours": 1.5, "minutes": 5}
+        ).value
+        == "11:50"
+    )
+
+
+def test_which_way_is_a_word_and_a_signed_amount_is_refused() -> None:
+    """A signed number was the 1.5B model's to get wrong (an hour before as +1); the direction
+    must be said, and the amounts are how far."""
+    with pytest.raises(SkillError, match="direction"):
+        shift_time.call(NoDesk(), {"time": "10:15", "hours": 1})
+    with pytest.raises(SkillError, match="hours"):
+        shift_time.call(NoDesk(), {"time": "10:15", "direction": "before", "hours": -1})
+    later = {"time": "10:15", "direction": "after", "hours": 1, "minutes": 30}
+    assert shift_time.call(NoDesk(), later).value == "11:45"

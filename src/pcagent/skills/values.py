@@ -8,7 +8,7 @@ sorting are parameters here, never parsed from a sentence.
 from __future__ import annotations
 
 import datetime as dt
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BeforeValidator, Field, WithJsonSchema
 
@@ -66,18 +66,27 @@ def shifted(time: str, minutes: int) -> str:
 
 
 class ShiftTime(SkillParameters):
+    """How far and which way, as a person says it: a signed number was the 1.5B model's to get
+    wrong ("one hour before 10:15" written as ``hours: 1``: an alarm at 11:15, pc01r2), the word
+    it copies from the instruction is not."""
+
     time: ClockTime = Field(description='A time of day, e.g. "10:15".')
-    hours: float = Field(0, ge=-24, le=24, description="Hours to add; negative: earlier.")
-    minutes: int = Field(0, ge=-1440, le=1440, description="Minutes to add; negative: earlier.")
+    direction: Literal["before", "after"] = Field(
+        description='"before": earlier than the time ("an hour before 10:15"); "after": later.'
+    )
+    hours: float = Field(0, ge=0, le=24, description="How many hours.")
+    minutes: int = Field(0, ge=0, le=1440, description="How many minutes, besides the hours.")
 
 
 @skill(
-    "A time of day moved earlier or later (an hour before 10:15: hours=-1).",
+    'A time of day moved earlier or later (an hour before 10:15: direction "before", hours 1).',
     returns='"HH:MM"',
     computes=True,
 )
 def shift_time(context: SkillContext, parameters: ShiftTime) -> SkillResult:
     minutes = round(parameters.hours * 60) + parameters.minutes
+    if parameters.direction == "before":
+        minutes = -minutes
     value = shifted(parameters.time, minutes)
     return SkillResult(True, value, evidence=f"{parameters.time} {minutes:+d} min")
 
