@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from pcagent.agents.base import Agent, bullet_list, value_list
+from pcagent.agents.copied_files import with_named_files
 from pcagent.agents.doubts import Evidence
 from pcagent.agents.existing_files import FileCheck, missing_files
 from pcagent.agents.file_kinds import with_kind_twins
@@ -263,6 +264,9 @@ class Manager(Agent):
             written = Program(steps=list(result.value.steps))
             program = with_kind_twins(without_repeats(written, done, navigating), self.skills)
             program = with_keys_mended(program, self.skills)
+            if self.is_file is not None:  # a file copied from an example: the one named
+                named = self.readings.named_files(instruction)
+                program = with_named_files(program, self.skills, named, self.is_file)
             problems = self._problems(program, known, failed)
             reply = result.raw_text
             if not problems:
