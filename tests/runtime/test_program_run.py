@@ -180,64 +180,59 @@ def test_a_program_kept_with_a_doubt_ends_unverified_though_each_step_checked(
     assert "kept with a doubt: path='notes.txt'" in shown.output, shown.output
 
 
+#: A program that works out the time an hour before 10:15 and neither uses an application nor
+#: tells anybody.
+SHIFTED = json.dumps(
+    {
+        "steps": [
+            {
+                "id": "s1",
+                "skill": "shift_time",
+                "args": {"time": "10:15", "direction": "before", "hours": 1},
+            }
+        ]
+    }
+)
+
+
+def _kept_with_a_doubt(
+    tmp_path: Path, said: str, role: str, reading: dict[str, Any], **run: Any
+) -> tuple[RunOutcome, str]:
+    """A run of ``said`` whose ``role`` reading of the instruction answers ``reading`` and
+    whose Manager writes :data:`SHIFTED` every time: the kept program runs and checks its step,
+    the run is not "finished", and the reading is made once. The outcome and the re-ask."""
+    models = scripts.usual_models(ScriptedBackend([]), SHIFTED)
+    models.backends["manager"] = ScriptedBackend([SHIFTED] * PROGRAM_ATTEMPTS)
+    models.backends[role] = scripts.Repeating(lambda _request: json.dumps(reading))
+    store, outcome, _home = _start(tmp_path, models, said, max_steps=3, **run)
+    assert outcome.status == "unverified", outcome.summary
+    assert store.steps(outcome.run_id)[-1].state.values == {"s1": "09:15"}
+    assert [c.agent for c in store.calls(outcome.run_id)].count(role) == 1
+    return outcome, models.backends["manager"].requests[1].messages[-1].text
+
+
 def test_an_application_asked_for_and_never_used_leaves_the_run_unverified(
     tmp_path: Path,
 ) -> None:
     """The reading of the instruction says it asks for the text editor; each program the
-    Manager writes works the time out without it: the Manager is asked again with why, and the
-    program kept runs, checks its step, and the run is not "finished"."""
+    Manager writes works the time out without it: the Manager is asked again with why."""
     said = "With the text editor, tell me the time an hour before 10:15"
-    shifted = json.dumps(
-        {
-            "steps": [
-                {
-                    "id": "s1",
-                    "skill": "shift_time",
-                    "args": {"time": "10:15", "direction": "before", "hours": 1},
-                }
-            ]
-        }
-    )
-    models = scripts.usual_models(ScriptedBackend([]), shifted)
-    models.backends["manager"] = ScriptedBackend([shifted] * PROGRAM_ATTEMPTS)
     picked = {"apps": [{"app": "text_editor", "words": "With the text editor"}]}
-    models.backends["named_apps"] = scripts.Repeating(lambda _request: json.dumps(picked))
-    store, outcome, _home = _start(tmp_path, models, said, max_steps=3)
-    assert outcome.status == "unverified", outcome.summary
+    outcome, again = _kept_with_a_doubt(tmp_path, said, "named_apps", picked)
     assert 'asks for the text_editor ("With the text editor")' in outcome.summary
-    again = models.backends["manager"].requests[1].messages[-1].text
     assert "no step uses it" in again
-    assert store.steps(outcome.run_id)[-1].state.values == {"s1": "09:15"}
-    assert [c.agent for c in store.calls(outcome.run_id)].count("named_apps") == 1
 
 
 def test_a_question_no_step_answers_leaves_the_run_unverified(tmp_path: Path) -> None:
     """The reading of the instruction says it asks to be told a value; each program works the
-    time out and tells nobody: the Manager is asked again with why, the program kept runs
-    and checks its step, and the run is not "finished"."""
+    time out and tells nobody: the Manager is asked again with why."""
     said = "What time is it an hour before 10:15?"
-    shifted = json.dumps(
-        {
-            "steps": [
-                {
-                    "id": "s1",
-                    "skill": "shift_time",
-                    "args": {"time": "10:15", "direction": "before", "hours": 1},
-                }
-            ]
-        }
+    asks = {"result": "a value to tell the user"}
+    outcome, again = _kept_with_a_doubt(
+        tmp_path, said, "asked_answer", asks, check_asked_answer=True
     )
-    models = scripts.usual_models(ScriptedBackend([]), shifted)
-    models.backends["manager"] = ScriptedBackend([shifted] * PROGRAM_ATTEMPTS)
-    asks = json.dumps({"result": "a value to tell the user"})
-    models.backends["asked_answer"] = scripts.Repeating(lambda _request: asks)
-    store, outcome, _home = _start(tmp_path, models, said, max_steps=3, check_asked_answer=True)
-    assert outcome.status == "unverified", outcome.summary
     assert "asks to be told a value, and no step tells" in outcome.summary
-    again = models.backends["manager"].requests[1].messages[-1].text
     assert "no step tells the person" in again
-    assert store.steps(outcome.run_id)[-1].state.values == {"s1": "09:15"}
-    assert [c.agent for c in store.calls(outcome.run_id)].count("asked_answer") == 1
 
 
 def test_the_whole_instruction_as_one_gui_step_ends_unverified_at_best(tmp_path: Path) -> None:
