@@ -37,8 +37,8 @@ class Evidence:
     """What a program's doubts are judged against: ``given``, the instruction (first) and the
     values found so far; ``finished``, a re-plan's steps already done; ``named_files``,
     ``asked_apps`` and ``asked_answer``, what the instruction's readings found it names, asks
-    for and whether it asks to be told a value; ``apps_used_before``, the applications of the finished steps, and
-    ``told_before``, whether one of them told the person something."""
+    for and whether it asks to be told a value; ``apps_used_before``, the applications of the
+    finished steps, and ``told_before``, whether one of them told the person something."""
 
     given: Sequence[str]
     finished: Sequence[ProgramStep] = ()
