@@ -19,6 +19,7 @@ from pcagent.agents.search_instead import (
     grounded,
     guessed_addresses,
     searched,
+    searches_leaving_out,
     sought_after,
 )
 from pcagent.skills import default_catalog
@@ -151,3 +152,32 @@ def test_the_agent_is_shown_the_program_and_the_step_and_survives_no_reply() -> 
     assert "google" not in prompt and "read_text_file" not in prompt
     broken = ScriptedModels(search_words=["no json", "still none"])
     assert SearchWordsAgent(broken.for_role("search_words")).words(SAID, program, guess) == ""
+
+
+LEFT_OUT = {"id": "s3", "skill": "web_search", "args": {"query": "walking time to the meeting"}}
+
+
+def test_a_search_after_an_unused_value_is_one_that_leaves_it_out() -> None:
+    program = as_program(READ, PLACE, LEFT_OUT, TIME, TELL)
+    assert searches_leaving_out(program, ["s2"]) == [
+        GuessedAddress("s3", "walking time to the meeting")
+    ]
+    assert searches_leaving_out(program, []) == []  # every value found is used
+    uses = as_program(READ, PLACE, {**LEFT_OUT, "args": {"query": "walk to {s2.place}"}})
+    assert searches_leaving_out(uses, ["s2"]) == []
+
+
+def test_the_manager_asks_for_words_with_the_value_left_out_and_keeps_only_those() -> None:
+    program = json.dumps({"steps": [READ, PLACE, LEFT_OUT, TIME, TELL]})
+    models = ScriptedModels(manager=[program])
+    asked: list[str] = []
+    outcome = _manager(models, ["walking time to {s2.place}"], asked).plan(SAID)
+    assert asked == ["s3 walking time to the meeting"]
+    assert len(models.backends["manager"].requests) == 1  # no doubt left to re-ask for
+    step = outcome.plan.subtasks[2]
+    assert (step.args, step.doubt) == ({"query": "walking time to {s2.place}"}, "")
+    # Words that still leave the value out are not taken: the search stays, with the doubt.
+    models = ScriptedModels(manager=[program] * PROGRAM_ATTEMPTS)
+    outcome = _manager(models, ["walking time to museums"] * PROGRAM_ATTEMPTS, []).plan(SAID)
+    assert outcome.plan.subtasks[2].args == {"query": "walking time to the meeting"}
+    assert "no later step uses it" in outcome.plan.subtasks[1].doubt

@@ -23,12 +23,19 @@ from pcagent.agents.file_kinds import with_kind_twins
 from pcagent.agents.instruction_readings import InstructionReadings
 from pcagent.agents.manager_memory import Remembers, examples_text, skills_of_apps
 from pcagent.agents.plan import Doubt, Plan, SubtaskSpec, with_doubts
-from pcagent.agents.program import Program, ProgramStep, check_program, program_plan
+from pcagent.agents.program import SLOT, Program, ProgramStep, check_program, program_plan
 from pcagent.agents.program_grammar import program_reply_type
 from pcagent.agents.prompting import prompt_part, render
 from pcagent.agents.reference_keys import with_keys_mended
 from pcagent.agents.repeated_steps import repeated_failure, without_repeats
-from pcagent.agents.search_instead import SEARCH_SKILL, GuessedAddress, guessed_addresses, searched
+from pcagent.agents.search_instead import (
+    SEARCH_SKILL,
+    GuessedAddress,
+    guessed_addresses,
+    searched,
+    searches_leaving_out,
+)
+from pcagent.agents.unused_values import unused_values
 from pcagent.errors import PlanError, PromptTooLongError
 from pcagent.models.messages import Message
 from pcagent.skills import SkillCatalog
@@ -309,14 +316,20 @@ class Manager(Agent):
         known: Sequence[str],
         failed: SubtaskSpec | None,
     ) -> Program:
-        """``program`` with each address nobody gave a web search for the words a model
-        gives, where the program stays without problems; a guess the model cannot replace
-        stays, with its doubt."""
+        """``program`` with each address nobody gave, and each search that leaves out a value
+        found and unused, a web search for the words a model gives, where the program stays
+        without problems; what the model cannot replace stays, with its doubt."""
         if self.search_words is None or SEARCH_SKILL not in self.skills:
             return program
         for guess in guessed_addresses(program, self.skills, given):
             words = self.search_words(instruction, program, guess)
             changed = searched(program, guess, words, given)
+            if changed is not None and not self._problems(changed, known, failed):
+                program = changed
+        unused = [doubt.step for doubt in unused_values(program, self.skills)]
+        for search in searches_leaving_out(program, unused):
+            words = self.search_words(instruction, program, search)
+            changed = searched(program, search, words, given) if SLOT.search(words) else None
             if changed is not None and not self._problems(changed, known, failed):
                 program = changed
         return program

@@ -15,6 +15,12 @@ least half of their longer words must stand in the instruction or in a value fou
 name the user never wrote does not). Then it swaps the step's skill call for ``web_search`` and
 checks the program again. The swap is kept only when the words pass and the program has no
 problem; else the address stays with its doubt, as before.
+
+A search whose words leave out a value found before it, while no step uses that value, is
+asked for the same way (:func:`searches_leaving_out`): the 1.5B planner found the meeting's
+place and searched "travel time from the Empire State Building to " (pc02r2, 2026-11-28), and
+kept it through three asks that named the unused value. The words the model gives must then
+refer to a value found (a slot such as ``{s2.place}``), or the search stays as it was.
 """
 
 from __future__ import annotations
@@ -69,6 +75,25 @@ def guessed_addresses(
 #: looked for by its first :data:`_STEM` letters ("walking" is given by "the walk there").
 _SHORT, _STEM = 3, 4
 _WORD = re.compile(r"\w+")
+
+
+def searches_leaving_out(program: Program, unused: Sequence[str]) -> list[GuessedAddress]:
+    """The web searches of ``program`` whose words refer to no earlier step, after a step of
+    ``unused`` (steps whose found values no later step uses), each with its words as the
+    ``address`` a search is to replace."""
+    leaving_out = []
+    seen_unused = False
+    for step in program.steps:
+        seen_unused = seen_unused or step.id in unused
+        query = step.args.get(SEARCH_PARAMETER)
+        if (
+            seen_unused
+            and step.skill == SEARCH_SKILL
+            and isinstance(query, str)
+            and not SLOT.search(query)
+        ):
+            leaving_out.append(GuessedAddress(step.id, query))
+    return leaving_out
 
 
 def grounded(query: str, given: Sequence[str]) -> bool:
