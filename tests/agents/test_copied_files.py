@@ -43,6 +43,7 @@ def test_nothing_is_mended_where_it_is_not_clear() -> None:
         ["test_doc1.docx", "other.docx"],  # two of the kind
         ["missing.docx"],  # named, not in HOME
         ["notes.txt"],  # none of the kind
+        ["night_market.docx", "test_doc1.docx"],  # the path read is the instruction's own
     ):
         assert with_named_files(program, CATALOG, named, there) is program, named
     # the named file is used already by a step: the other path is not that file

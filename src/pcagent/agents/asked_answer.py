@@ -11,7 +11,7 @@ reports named values (its ``outputs``). A program without one is a doubt: the Ma
 again, and a program kept with it cannot end the run "finished".
 
 Off by default (``[run] check_asked_answer``): the 1.5B model's reading doubted right programs
-too often to be on (docs/agents.md, "An instruction that asks to be told something"); asked to
+too often to be on (docs/agents.md, "An instruction that asks to be told a value"); asked to
 copy the words that ask instead, it copied some for every instruction.
 """
 

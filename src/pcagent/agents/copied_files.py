@@ -17,9 +17,8 @@ from collections.abc import Sequence
 from pathlib import PurePosixPath
 from typing import Any
 
-from pcagent.agents.existing_files import FileCheck
+from pcagent.agents.existing_files import FileCheck, skill_calls
 from pcagent.agents.program import (
-    GUI,
     Program,
     ProgramStep,
     is_reference,
@@ -39,15 +38,14 @@ def with_named_files(
         return program
     used = {PurePosixPath(text).name.casefold() for s in program.steps for text in _texts(s)}
     unused = [name for name in named if name.casefold() not in used]
+    given = {name.casefold() for name in named}
     swaps: dict[str, str] = {}
     written: set[str] = set()
-    for step in program.steps:
-        if step.skill == GUI or step.skill not in catalog:
-            break
-        one = catalog.get(step.skill)
-        literal = {name: value for name, value in step.args.items() if not is_reference(value)}
+    for _step, one, literal in skill_calls(program, catalog):
         for path in one.read_files(literal):
             if path in swaps or str(written_path(path)) in written or is_file(path):
+                continue
+            if PurePosixPath(path).name.casefold() in given:  # the instruction's own file
                 continue
             there = _named_in_its_place(path, unused, is_file)
             if there is not None:

@@ -14,13 +14,28 @@ the same name in the old place, and the run said "finished": generated tasks of 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from typing import Any
 
-from pcagent.agents.program import GUI, Program, is_reference, written_path
+from pcagent.agents.program import GUI, Program, ProgramStep, is_reference, written_path
 from pcagent.skills import SkillCatalog
+from pcagent.skills.base import Skill
 
 #: Whether a path (as a program writes it: relative to HOME, or ``~/...``) names a file there.
 FileCheck = Callable[[str], bool]
+
+
+def skill_calls(
+    program: Program, catalog: SkillCatalog
+) -> Iterator[tuple[ProgramStep, Skill[Any], dict[str, Any]]]:
+    """Each step of ``program`` with its skill and its literal arguments (references left
+    out), up to the first screen step or unknown skill: a step through the screen may create
+    or move any file, so what the files are after it is not known."""
+    for step in program.steps:
+        if step.skill == GUI or step.skill not in catalog:
+            return
+        literal = {name: value for name, value in step.args.items() if not is_reference(value)}
+        yield step, catalog.get(step.skill), literal
 
 
 def missing_files(program: Program, catalog: SkillCatalog, is_file: FileCheck) -> list[str]:
@@ -30,11 +45,7 @@ def missing_files(program: Program, catalog: SkillCatalog, is_file: FileCheck) -
     written: set[str] = set()
     moved: dict[str, tuple[str, str]] = {}  # old path -> (new path, the step that moved it)
     problems: list[str] = []
-    for step in program.steps:
-        if step.skill == GUI or step.skill not in catalog:
-            break
-        one = catalog.get(step.skill)
-        literal = {name: value for name, value in step.args.items() if not is_reference(value)}
+    for step, one, literal in skill_calls(program, catalog):
         reads = list(map(_plain, one.read_files(literal)))
         for path in reads:
             if path in moved:

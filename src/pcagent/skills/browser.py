@@ -3,6 +3,7 @@ the text of the page it ends on, read back from the browser."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from urllib.parse import urlsplit
 
 from pydantic import Field
@@ -132,9 +133,7 @@ def follow_link(context: SkillContext, parameters: FollowLink) -> SkillResult:
     if (clicked.output or "").startswith("downloaded"):
         return SkillResult(True, clicked.output, evidence=chosen + (clicked.output or ""))
     page = _page(context)
-    if chosen and page.ok:
-        return SkillResult(True, page.value, evidence=chosen + page.evidence)
-    return page
+    return replace(page, evidence=chosen + page.evidence) if page.ok else page
 
 
 def _take(context: SkillContext, link: PageLink) -> ActionOutcome:
