@@ -53,7 +53,7 @@ def test_a_text_file_is_written_saved_and_checked_on_disk(shared_desktop: Sandbo
     assert not missing.ok
 
 
-def test_a_document_s_text_is_added_below_and_its_first_paragraph_grown(
+def test_a_document_opened_from_the_file_manager_gets_text_below_and_a_larger_first_paragraph(
     shared_desktop: SandboxDesktop,
 ) -> None:
     home = shared_desktop.home
@@ -64,6 +64,16 @@ def test_a_document_s_text_is_added_below_and_its_first_paragraph_grown(
     (home / path).parent.mkdir(exist_ok=True)
     document.save(str(home / path))
     give_to_owner(home / "Documents", home)
+    # Opened from the file manager first, as an instruction may ask: the document's window in
+    # front, and the skills after it work on the document already open.
+    opened = _call(shared_desktop, "open_file", path=path)
+    assert opened.ok and opened.verified, opened.message
+    assert "Ein kurzer Text" in str(opened.value)
+    stem = path.rsplit("/", 1)[-1].removesuffix(".docx")
+    shown = CheckContext(home, shared_desktop)
+    assert run_checker("window_title_contains", {"text": stem}, shown).passed
+    missing = _call(shared_desktop, "open_file", path="Documents/none-such.docx")
+    assert not missing.ok and "does not exist" in missing.message
     result = _call(shared_desktop, "write_document", path=path, text="A short text", append=True)
     assert result.ok and result.verified, result.message
     paragraphs = [p.text for p in docx.Document(str(home / path)).paragraphs if p.text.strip()]

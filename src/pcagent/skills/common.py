@@ -171,12 +171,12 @@ def _suffix_of(kind: _FileKind, *, bare: bool = False) -> AfterValidator:
 
 #: A file's name must come from the instruction or a value found (see
 #: :mod:`pcagent.agents.given_values`): a planner shown other tasks' programs copies their names.
-_GIVEN_FILE = Field(json_schema_extra={"given": "file"})
-TextFilePath = Annotated[str, _suffix_of(_TEXT), _GIVEN_FILE]
-DocumentPath = Annotated[str, _suffix_of(_DOCUMENT), _GIVEN_FILE]
-SheetPath = Annotated[str, _suffix_of(_SHEET), _GIVEN_FILE]
+GIVEN_FILE = Field(json_schema_extra={"given": "file"})
+TextFilePath = Annotated[str, _suffix_of(_TEXT), GIVEN_FILE]
+DocumentPath = Annotated[str, _suffix_of(_DOCUMENT), GIVEN_FILE]
+SheetPath = Annotated[str, _suffix_of(_SHEET), GIVEN_FILE]
 #: A workbook to save to: empty (in place) or without a suffix (the default format) too.
-SheetTarget = Annotated[str, _suffix_of(_SHEET, bare=True), _GIVEN_FILE]
+SheetTarget = Annotated[str, _suffix_of(_SHEET, bare=True), GIVEN_FILE]
 #: A text to write must stand in the instruction or a value found, or come from a language
 #: step (see :mod:`pcagent.agents.given_values`): one the planner makes up is neither composed
 #: nor checked.

@@ -1,18 +1,18 @@
-"""Skills in the file manager: folders made, files moved or copied, folders listed; each
-checked on disk afterwards."""
+"""Skills in the file manager: folders made, files moved or copied, folders listed, a file
+opened; each checked afterwards (on disk, or by the opened file's window in front)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import PurePosixPath
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import Field
 
-from pcagent.app_actions import FilesCopy, FilesList, FilesMakeFolder, FilesMove
+from pcagent.app_actions import FilesCopy, FilesList, FilesMakeFolder, FilesMove, FilesOpen
 from pcagent.applications import FILE_MANAGER
 from pcagent.skills.base import SkillContext, SkillParameters, SkillResult, StepFailed, skill
-from pcagent.skills.common import do, home_file
+from pcagent.skills.common import GIVEN_FILE, do, home_file
 
 APP = FILE_MANAGER.name
 
@@ -111,3 +111,30 @@ def make_folder(context: SkillContext, parameters: MakeFolder) -> SkillResult:
     if folder is not None and not folder.is_dir():
         return SkillResult.failed(f"{parameters.path} is not a folder afterwards")
     return SkillResult(True, parameters.path, evidence=f"{parameters.path} exists")
+
+
+class OpenFile(SkillParameters):
+    path: Annotated[
+        str,
+        Field(min_length=1, max_length=400, description='A file in HOME, e.g. "Documents/a.docx".'),
+        GIVEN_FILE,
+    ]
+
+
+@skill(
+    "Open a file from the file manager: it comes up in the application for its kind (a "
+    "document in the word processor, a text file in the text editor), as a double click on it "
+    "in the file manager opens it. For an instruction that asks to open a file there; it "
+    "changes nothing.",
+    apps=(APP,),
+    returns="the window's title and the file's text",
+    reads=("path",),
+)
+def open_file(context: SkillContext, parameters: OpenFile) -> SkillResult:
+    """Why a skill: "open it from the file manager" is a step the user asked for, and with no
+    skill of the file manager's that opens, a small planner reached for the one it had seen
+    (moving files) and a screen step after that renamed the user's document (a rewording of
+    pc13, 2026-11-28). The action opens with the application the file manager would use and
+    fails unless a window with the file's name is in front."""
+    opened = do(context, FilesOpen(path=parameters.path))
+    return SkillResult(True, opened.output or "", evidence=opened.message)
