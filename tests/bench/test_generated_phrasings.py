@@ -32,6 +32,7 @@ GIVEN: tuple[FlowValue, ...] = (
     FlowValue(kind="time", text="19:25", description="the time the ferry leaves"),
     FlowValue(kind="city", text="Lima", description="the city the cargo is bound for"),
     FlowValue(kind="file", text="Documents/BranchReport.docx", description="BranchReport.docx"),
+    FlowValue(kind="document", text="Documents/night_market.docx", description="night_market.docx"),
 )
 #: Attribute draws per template, context and phrasing.
 DRAWS = 12
@@ -56,8 +57,11 @@ PARAGRAPH_WORDS = {0: "title", -1: "last paragraph"}
 
 def contexts(template: SubtaskTemplate) -> list[tuple[Slot, FlowValue | None]]:
     """Where a template's fragment can stand: first on its own values, ending its task by
-    telling its value, or after a sub-task that hands it a value."""
-    found: list[tuple[Slot, FlowValue | None]] = [(Slot("s1"), None)]
+    telling its value, or after a sub-task that hands it a value (only there where it needs
+    company)."""
+    found: list[tuple[Slot, FlowValue | None]] = (
+        [] if template.needs_company else [(Slot("s1"), None)]
+    )
     if template.reportable:
         found.append((Slot("s1", report=True), None))
     found += [
@@ -164,7 +168,12 @@ def test_every_phrasing_gives_the_values_its_checkers_need(template: SubtaskTemp
             assert sites and not any(site in instruction for site in sites), where
             needed = [value for value in needed if value not in sites]
         assert needed, where
-        carried = given.text if given is not None and given.kind != "file" else None
+        if given is not None and given.kind == "document":
+            # The sub-task before opened it and said where it is: the name is enough here.
+            folder = given.text.rsplit("/", 1)[0]
+            needed = [value for value in needed if value != folder]
+        named = ("file", "document")
+        carried = given.text if given is not None and given.kind not in named else None
         for value in needed:
             if value == carried:
                 continue  # checked below: named, not given

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
+from pathlib import PurePosixPath
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -203,7 +204,7 @@ def _check_step(step: ProgramStep, fragment: Fragment) -> None:
             for n in fragment.nodes
             if n.checker in wanted
             and n.params["paragraph"] == paragraph
-            and n.params["path"] == args["path"]
+            and (n.params["path"] == args["path"] or not _literal(args["path"]))
         }
         assert checked and {k: v for k, v in args.items() if k in wanted.values()} == checked
     elif step.skill == "move_files":
@@ -211,6 +212,12 @@ def _check_step(step: ProgramStep, fragment: Fragment) -> None:
         gone = [n.params["path"] for n in fragment.nodes if n.checker == "file_missing"]
         assert {path.rsplit("/", 1)[0] for path in moved} == {args["into"]}
         assert [f for f in args["files"] if _literal(f)] in ([], gone)  # type: ignore[union-attr]
+    elif step.skill == "open_file":
+        # The file a window's title must name: the one the fragment writes, or the one given.
+        (title,) = [
+            n.params["text"] for n in fragment.nodes if n.checker == "window_title_contains"
+        ]
+        assert not _literal(args["path"]) or PurePosixPath(str(args["path"])).stem == title
     elif step.skill == "web_search":
         # The offline search engine's first result is a page the sub-task must visit.
         visits = [n.params for n in fragment.nodes if n.checker == "web_visited"]

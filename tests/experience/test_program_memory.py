@@ -72,20 +72,28 @@ def same_words_other_values(number: int) -> Task:
     return assemble_task(f"query-{number}", chain, fragments, SEED)
 
 
-@pytest.mark.parametrize("number", [2, 5, 8, 11, 14, 16])
+#: Of the first 20 queries, how many must be shown a program of their own shape (measured
+#: 2026-11-28: 18 of 20 with 15 templates, 15 of 20 with 18, where a task of the same kind
+#: followed by opening its file from the file manager is often nearer than the same kind).
+SAME_SHAPE_AT_LEAST = 14
+
+
 def test_the_nearest_instructions_lend_their_programs_in_the_managers_format(
-    memory: Experience, number: int
+    memory: Experience,
 ) -> None:
-    query = same_words_other_values(number)
-    assert query.program is not None and query.instruction != TRAINING[number - 1].instruction
-    pairs = shown(memory.similar_plans(query.instruction))
-    assert 1 <= len(pairs) <= 3
-    for said, program in pairs:
-        # Each shown program is the one memory holds for that instruction.
-        (known,) = [task for task in TRAINING if task.instruction == said]
-        assert program == known.program
-    # A task of the same kind is among them: its program has the query's shape to copy.
-    assert skills_of(query.program) in [skills_of(program) for _, program in pairs]
+    same_shape = 0
+    for number in range(1, 21):
+        query = same_words_other_values(number)
+        assert query.program is not None and query.instruction != TRAINING[number - 1].instruction
+        pairs = shown(memory.similar_plans(query.instruction))
+        assert 1 <= len(pairs) <= 3
+        for said, program in pairs:
+            # Each shown program is the one memory holds for that instruction.
+            (known,) = [task for task in TRAINING if task.instruction == said]
+            assert program == known.program
+        # A task of the same kind among them has the query's shape to copy.
+        same_shape += skills_of(query.program) in [skills_of(program) for _, program in pairs]
+    assert same_shape >= SAME_SHAPE_AT_LEAST
 
 
 def test_k_picks_how_many_and_an_unrelated_instruction_gets_none(memory: Experience) -> None:

@@ -13,11 +13,16 @@ from pcagent.bench.generate.templates_browser import (
 from pcagent.bench.generate.templates_calculator import CalculatorCompute
 from pcagent.bench.generate.templates_clock import ClockAddWorldClock, ClockSetAlarm
 from pcagent.bench.generate.templates_editor import EditorReadValue, EditorWriteValue
-from pcagent.bench.generate.templates_files import FileManagerMoveIntoFolder
+from pcagent.bench.generate.templates_files import (
+    FileManagerMoveIntoFolder,
+    FileManagerOpenDocument,
+    FileManagerOpenFile,
+)
 from pcagent.bench.generate.templates_mail import MailSendAttachment
 from pcagent.bench.generate.templates_office import (
     SpreadsheetFillCells,
     WriterFormatDocument,
+    WriterFormatOpened,
     WriterNewDocument,
 )
 
@@ -29,6 +34,7 @@ TEMPLATES: tuple[SubtaskTemplate, ...] = (
     ClockAddWorldClock(),
     WriterNewDocument(),
     WriterFormatDocument(),
+    WriterFormatOpened(),
     SpreadsheetFillCells(),
     BrowserFilmFact(),
     BrowserFilmSearch(),
@@ -37,6 +43,8 @@ TEMPLATES: tuple[SubtaskTemplate, ...] = (
     BrowserPopulationSearch(),
     MailSendAttachment(),
     FileManagerMoveIntoFolder(),
+    FileManagerOpenFile(),
+    FileManagerOpenDocument(),
 )
 
 

@@ -1,4 +1,5 @@
-"""Templates for the file manager: create a folder and move loose files into it.
+"""Templates for the file manager: create a folder and move loose files into it; open a file
+from it.
 
 One module per application family, so a new template for the file manager lands here.
 """
@@ -9,6 +10,7 @@ from pydantic import JsonValue
 
 from pcagent.bench.generate import gui_steps as gui
 from pcagent.bench.generate import programs
+from pcagent.bench.generate.flow import FlowValue
 from pcagent.bench.generate.programs import FragmentProgram, given
 from pcagent.bench.generate.template_base import (
     Draw,
@@ -17,9 +19,9 @@ from pcagent.bench.generate.template_base import (
     SubtaskTemplate,
     TemplateAttributes,
 )
-from pcagent.bench.generate.template_parts import file_output, node
-from pcagent.bench.generate.vocabulary import FOLDER_NAMES, LOOSE_FILES
-from pcagent.bench.tasks import FileFixture, SubGoal
+from pcagent.bench.generate.template_parts import file_output, node, one_call
+from pcagent.bench.generate.vocabulary import ARTICLES, FOLDER_NAMES, LOOSE_FILES
+from pcagent.bench.tasks import DocumentSpec, FileFixture, SubGoal
 
 # --- file manager ------------------------------------------------------------------------------
 
@@ -127,3 +129,94 @@ class FileManagerMoveIntoFolder(
             output=file_output(f"{target}/{names[0]}"),
             moves=tuple(a.files),
         )
+
+
+class FileToOpen(TemplateAttributes):
+    #: The file, a path relative to HOME.
+    path: str
+    #: The document the template writes itself (None when the file comes from earlier).
+    article: int | None = None
+
+    @property
+    def name(self) -> str:
+        return self.path.rsplit("/", 1)[-1]
+
+    @property
+    def folder_words(self) -> str:
+        folder = self.path.rsplit("/", 1)[0]
+        return "the Documents folder" if folder == "Documents" else f"the folder {folder}"
+
+
+class FileManagerOpenFile(SubtaskTemplate[FileToOpen], spec="file_manager_open_file"):
+    """Open a file from the file manager: it comes up in the application for its kind. An
+    instruction asks for this as the way to a file ("open it from Thunar"), and a planner that
+    had seen the file manager only move files moved them for it."""
+
+    def draw(self, source: Draw) -> FileToOpen:
+        if source.given is not None and source.given.kind == "file":
+            return FileToOpen(path=source.given.text)
+        return _article(source)
+
+    def build(self, attributes: FileToOpen, slot: Slot) -> Fragment:
+        a = attributes
+        stem = a.name.rsplit(".", 1)[0]
+        files = []
+        if a.article is not None:
+            article = ARTICLES[a.article]
+            spec = DocumentSpec(title=article.title, paragraphs=list(article.paragraphs))
+            files.append(FileFixture(path=a.path, docx=spec))
+        return Fragment(
+            instruction=self.instruction(a, name=a.name, folder=a.folder_words),
+            phrasing=a.phrasing,
+            subtask=self.subtask_in(slot, f"Open {a.path} from the file manager"),
+            nodes=[
+                node(
+                    slot,
+                    "opened",
+                    "window_title_contains",
+                    {"text": stem},
+                    description=f"{a.name} is open",
+                )
+            ],
+            reference=[
+                gui.act("open_app", app="file_manager"),
+                gui.act("hotkey", keys=["ctrl", "l"]),
+                gui.act("type", text=gui.home_path(a.path.rsplit("/", 1)[0])),
+                gui.act("press", key="enter"),
+                gui.click(a.name, "table cell"),
+                gui.act("press", key="enter"),
+                gui.wait_for(a.name),
+            ],
+            reference_api=[gui.act("files_open", path=a.path)],
+            # open_file gives the window's title and the text; the next sub-task takes the
+            # file, which the instruction names, so it goes on as a literal.
+            program=FragmentProgram(
+                one_call("open_file", path=a.path if a.article is not None else given()).steps,
+                output=a.path,
+            ),
+            files=files,
+            output=self.handed_on(a.path),
+        )
+
+    def handed_on(self, path: str) -> FlowValue:
+        """What the next sub-task takes: the file opened."""
+        return file_output(path)
+
+
+def _article(source: Draw) -> FileToOpen:
+    """One of the vocabulary's articles, as a document in Documents the template writes."""
+    stem = source.names.pick(tuple(a.file_stem for a in ARTICLES), "article")
+    number = next(i for i, a in enumerate(ARTICLES) if a.file_stem == stem)
+    return FileToOpen(path=f"Documents/{stem}.docx", article=number)
+
+
+class FileManagerOpenDocument(FileManagerOpenFile, spec="file_manager_open_document"):
+    """Open one of the articles from the file manager, for the word processor's sub-task after
+    it to change (the way an instruction asks for a document to be edited: "open it from
+    Thunar, then ... in Writer")."""
+
+    def draw(self, source: Draw) -> FileToOpen:
+        return _article(source)
+
+    def handed_on(self, path: str) -> FlowValue:
+        return FlowValue(kind="document", text=path, description=path.rsplit("/", 1)[-1])

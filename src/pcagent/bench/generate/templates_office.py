@@ -149,7 +149,7 @@ def _format_parts(formatting: Formatting, path: str, last_paragraph: str) -> _Fo
     )
 
 
-def _format_calls(path: str, parts_: list[_FormatParts]) -> tuple[ProgramStep, ...]:
+def _format_calls(path: JsonValue, parts_: list[_FormatParts]) -> tuple[ProgramStep, ...]:
     """``format_paragraphs`` calls, one per paragraph (formats of one paragraph in one call, as
     the skill asks), in the order the instruction names them."""
     by_paragraph: dict[int, dict[str, JsonValue]] = {}
@@ -173,13 +173,19 @@ class DocumentFormatting(_OfficeFile):
     paragraphs: list[str]
     #: One or two formattings, in the order the instruction names them.
     formattings: list[Formatting]
+    #: Whether the sub-task before wrote and opened the document (no file of this one's own).
+    given_document: bool = False
 
 
 class WriterFormatDocument(SubtaskTemplate[DocumentFormatting], spec="writer_format_document"):
     """Open a document in the word processor, format one or two of its paragraphs, and save it."""
 
     def draw(self, source: Draw) -> DocumentFormatting:
-        stem = source.names.pick(tuple(a.file_stem for a in ARTICLES), "article")
+        given = source.given is not None and source.given.kind == "document"
+        if given and source.given is not None:
+            stem = source.given.file_name.removesuffix(".docx")
+        else:
+            stem = source.names.pick(tuple(a.file_stem for a in ARTICLES), "article")
         article = next(a for a in ARTICLES if a.file_stem == stem)
         count = source.rng.choice((1, 2))
         return DocumentFormatting(
@@ -187,6 +193,7 @@ class WriterFormatDocument(SubtaskTemplate[DocumentFormatting], spec="writer_for
             title=article.title,
             paragraphs=list(article.paragraphs),
             formattings=source.rng.sample(FORMATTINGS, count),
+            given_document=given,
         )
 
     def build(self, attributes: DocumentFormatting, slot: Slot) -> Fragment:
@@ -196,7 +203,7 @@ class WriterFormatDocument(SubtaskTemplate[DocumentFormatting], spec="writer_for
         formats = [_format_parts(f, a.path, a.paragraphs[-1]) for f in a.formattings]
         words = " and ".join(_FORMAT_WORDS[f][0] for f in a.formattings)
         result = " and ".join(_FORMAT_WORDS[f][1] for f in a.formattings)
-        calls = _format_calls(a.path, formats)
+        calls = _format_calls(given() if a.given_document else a.path, formats)
         return Fragment(
             instruction=self.instruction(a, name=name, change=words, result=result),
             phrasing=a.phrasing,
@@ -235,11 +242,18 @@ class WriterFormatDocument(SubtaskTemplate[DocumentFormatting], spec="writer_for
                 gui.act("writer_save"),
             ],
             program=FragmentProgram(calls, output=programs.reference(calls[-1].id)),
-            files=[
+            files=[]
+            if a.given_document
+            else [
                 FileFixture(path=a.path, docx=DocumentSpec(title=a.title, paragraphs=a.paragraphs))
             ],
             output=parts.file_output(a.path),
         )
+
+
+class WriterFormatOpened(WriterFormatDocument, spec="writer_format_opened"):
+    """Format the document the file manager opened in the sub-task before (its own phrasings
+    speak of "it"), and save it."""
 
 
 # --- spreadsheet: values into cells ----------------------------------------------------------

@@ -49,8 +49,9 @@ class Phrasing:
 
 
 def refer_to(value: FlowValue) -> str:
-    """``that number``, ``that time``, ``that city``, ``the result`` or a file's name."""
-    if value.kind == "file":
+    """``that number``, ``that time``, ``that city``, ``the result`` or a file's (or a
+    document's) name."""
+    if value.kind in ("file", "document"):
         return value.file_name
     if value.description == "the result":
         return "the result"
