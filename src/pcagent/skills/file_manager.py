@@ -121,15 +121,15 @@ class OpenFile(SkillParameters):
     ]
 
 
-@skill(
+_OPENS = (
     "Open a file from the file manager: it comes up in the application for its kind (a "
     "document in the word processor, a text file in the text editor), as a double click on it "
     "in the file manager opens it. For an instruction that asks to open a file there; it "
-    "changes nothing.",
-    apps=(APP,),
-    returns="the window's title and the file's text",
-    reads=("path",),
+    "changes nothing."
 )
+
+
+@skill(_OPENS, apps=(APP,), returns="the window's title and the file's text", reads=("path",))
 def open_file(context: SkillContext, parameters: OpenFile) -> SkillResult:
     """Why a skill: "open it from the file manager" is a step the user asked for, and with no
     skill of the file manager's that opens, a small planner reached for the one it had seen

@@ -57,16 +57,24 @@ def file_output(path: str) -> FlowValue:
     return FlowValue(kind="file", text=path, description=path.rsplit("/", 1)[-1])
 
 
-def opened_node(slot: Slot, text: str, description: str) -> SubGoal:
-    """The passing node "a window whose title holds ``text`` is open"."""
+def opened_node(slot: Slot, text: str, description: str, *, final: bool = False) -> SubGoal:
+    """The node "a window whose title holds ``text`` is open": passing (the sub-task goes on
+    in that window) unless ``final`` (opening is the sub-task)."""
     return node(
         slot,
         "opened",
         "window_title_contains",
         {"text": text},
-        final=False,
+        final=final,
         description=description,
     )
+
+
+def folder_words(path: str) -> str:
+    """Where a file in HOME is, as an instruction says it: "the Documents folder", or "the
+    folder Documents/Trips"."""
+    folder = path.rsplit("/", 1)[0]
+    return "the Documents folder" if folder == "Documents" else f"the folder {folder}"
 
 
 def new_document(app: str, text: str, save: list[ReferenceStep]) -> list[ReferenceStep]:

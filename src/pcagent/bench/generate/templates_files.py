@@ -19,7 +19,13 @@ from pcagent.bench.generate.template_base import (
     SubtaskTemplate,
     TemplateAttributes,
 )
-from pcagent.bench.generate.template_parts import file_output, node, one_call
+from pcagent.bench.generate.template_parts import (
+    file_output,
+    folder_words,
+    node,
+    one_call,
+    opened_node,
+)
 from pcagent.bench.generate.vocabulary import ARTICLES, FOLDER_NAMES, LOOSE_FILES
 from pcagent.bench.tasks import DocumentSpec, FileFixture, SubGoal
 
@@ -141,11 +147,6 @@ class FileToOpen(TemplateAttributes):
     def name(self) -> str:
         return self.path.rsplit("/", 1)[-1]
 
-    @property
-    def folder_words(self) -> str:
-        folder = self.path.rsplit("/", 1)[0]
-        return "the Documents folder" if folder == "Documents" else f"the folder {folder}"
-
 
 class FileManagerOpenFile(SubtaskTemplate[FileToOpen], spec="file_manager_open_file"):
     """Open a file from the file manager: it comes up in the application for its kind. An
@@ -166,18 +167,10 @@ class FileManagerOpenFile(SubtaskTemplate[FileToOpen], spec="file_manager_open_f
             spec = DocumentSpec(title=article.title, paragraphs=list(article.paragraphs))
             files.append(FileFixture(path=a.path, docx=spec))
         return Fragment(
-            instruction=self.instruction(a, name=a.name, folder=a.folder_words),
+            instruction=self.instruction(a, name=a.name, folder=folder_words(a.path)),
             phrasing=a.phrasing,
             subtask=self.subtask_in(slot, f"Open {a.path} from the file manager"),
-            nodes=[
-                node(
-                    slot,
-                    "opened",
-                    "window_title_contains",
-                    {"text": stem},
-                    description=f"{a.name} is open",
-                )
-            ],
+            nodes=[opened_node(slot, stem, f"{a.name} is open", final=True)],
             reference=[
                 gui.act("open_app", app="file_manager"),
                 gui.act("hotkey", keys=["ctrl", "l"]),

@@ -14,7 +14,7 @@ from pcagent.bench.generate.template_base import (
     SubtaskTemplate,
     TemplateAttributes,
 )
-from pcagent.bench.generate.template_parts import node, one_call
+from pcagent.bench.generate.template_parts import folder_words, node, one_call
 from pcagent.bench.generate.vocabulary import LOOSE_FILES, MAIL_SUBJECTS, PEOPLE
 from pcagent.bench.tasks import FileFixture
 
@@ -33,11 +33,6 @@ class MailWithAttachment(TemplateAttributes):
     @property
     def attachment_name(self) -> str:
         return self.attachment.rsplit("/", 1)[-1]
-
-    @property
-    def folder_words(self) -> str:
-        folder = self.attachment.rsplit("/", 1)[0]
-        return "the Documents folder" if folder == "Documents" else f"the folder {folder}"
 
 
 class MailSendAttachment(SubtaskTemplate[MailWithAttachment], spec="mail_send_attachment"):
@@ -69,7 +64,7 @@ class MailSendAttachment(SubtaskTemplate[MailWithAttachment], spec="mail_send_at
             instruction=self.instruction(
                 a,
                 name=a.attachment_name,
-                folder=a.folder_words,
+                folder=folder_words(a.attachment),
                 recipient=a.recipient,
                 address=a.address,
                 subject=a.subject,
