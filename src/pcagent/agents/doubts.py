@@ -1,7 +1,8 @@
 """Everything about a program that only evidence judges, in one place.
 
 An invented address or number, one value where a list is wanted, a value found and never used,
-a file or an application the instruction names and no step uses: none of these makes a program
+a file or an application the instruction names and no step uses, a file read and then written
+over with something not made from it: none of these makes a program
 invalid (a small model may be right where the check cannot see), so each is a doubt rather than
 an error. The Manager re-asks with them; a program still holding one on the last ask is kept
 rather than the whole program lost to one GUI task, and its step carries the doubt, so the run
@@ -22,6 +23,7 @@ from pcagent.agents.named_files import untouched_files
 from pcagent.agents.plan import Doubt
 from pcagent.agents.program import Program, ProgramStep
 from pcagent.agents.reference_shapes import one_value_for_a_list
+from pcagent.agents.replaced_files import replaced_files
 from pcagent.agents.unused_values import unused_values
 from pcagent.skills import SkillCatalog
 
@@ -75,6 +77,7 @@ class Evidence:
             *ungiven_literals(program, skills, self.given),
             *one_value_for_a_list(program, skills),
             *unused_values(program, skills),
+            *replaced_files(program, skills, self.finished),
             *untouched_files(program, self.named_files, self.finished),
             *unused_apps(program, self.asked_apps, skills, self.apps_used_before),
             *([] if self.told_before else untold_answer(program, self.asked_answer)),

@@ -46,7 +46,7 @@ def missing_files(program: Program, catalog: SkillCatalog, is_file: FileCheck) -
     moved: dict[str, tuple[str, str]] = {}  # old path -> (new path, the step that moved it)
     problems: list[str] = []
     for step, one, literal in skill_calls(program, catalog):
-        reads = list(map(_plain, one.read_files(literal)))
+        reads = list(map(plain_path, one.read_files(literal)))
         for path in reads:
             if path in moved:
                 new, mover = moved[path]
@@ -59,7 +59,7 @@ def missing_files(program: Program, catalog: SkillCatalog, is_file: FileCheck) -
                     f"{step.id}: {path!r} is no file in HOME: read or change only a file that is "
                     "there (a file the instruction asks for is made by a skill that writes it)"
                 )
-        for path in map(_plain, one.written_files(literal)):
+        for path in map(plain_path, one.written_files(literal)):
             if path in moved and path not in reads:  # a read of it is a problem above
                 new, mover = moved[path]
                 problems.append(
@@ -68,7 +68,7 @@ def missing_files(program: Program, catalog: SkillCatalog, is_file: FileCheck) -
                 )
             written.add(path)
         for old, new in one.moved_files(literal).items():
-            gone, there = _plain(old), _plain(new)
+            gone, there = plain_path(old), plain_path(new)
             moved[gone] = (there, step.id)
             moved.pop(there, None)
             written.discard(gone)
@@ -76,5 +76,7 @@ def missing_files(program: Program, catalog: SkillCatalog, is_file: FileCheck) -
     return problems
 
 
-def _plain(path: str) -> str:
+def plain_path(path: str) -> str:
+    """A path as the application actions resolve it, so two spellings of one file compare
+    equal ("~/Documents/a.txt", "Documents/a.txt")."""
     return str(written_path(path))
