@@ -145,6 +145,11 @@ def test_the_manager_is_asked_again_and_keeps_the_doubt_if_it_stays(
     )
     outcome = manager.plan(SAID)
     assert asked == [SAID]  # read once, though the Manager was asked more often
+    # The first ask says which application each name stands for.
+    first = models.backends["manager"].requests[0].messages[-1].text
+    assert (
+        '"with the calculator" is the calculator, "a new spreadsheet" is the spreadsheet' in first
+    )
     again = models.backends["manager"].requests[1].messages[-1].text
     assert "asks for the spreadsheet" in again
     assert bool(outcome.plan.subtasks[-1].doubt) is doubted

@@ -22,6 +22,7 @@ from pcagent.agents.existing_files import FileCheck, missing_files
 from pcagent.agents.file_kinds import with_kind_twins
 from pcagent.agents.instruction_readings import InstructionReadings
 from pcagent.agents.manager_memory import Remembers, examples_text, skills_of_apps
+from pcagent.agents.named_apps import names_line
 from pcagent.agents.plan import Doubt, Plan, SubtaskSpec, with_doubts
 from pcagent.agents.program import SLOT, Program, ProgramStep, check_program, program_plan
 from pcagent.agents.program_grammar import program_reply_type
@@ -244,6 +245,7 @@ class Manager(Agent):
             else "",
             requests_rule=REQUESTS_RULE if self.lists_requests else "",
             instruction=instruction,
+            named_apps=names_line(self.readings.asked_apps(instruction)),
             context=self._desktops_text() + context,
         )
         asked = [Message.system(system), Message.user(user)]

@@ -189,3 +189,14 @@ def _unused(step: str, use: AskedApp, skills: SkillCatalog) -> Doubt:
         f"(in the {use.app}: {shown})",
         skills=names,
     )
+
+
+def names_line(asked: Sequence[AskedApp]) -> str:
+    """The line that tells the Manager which application each of the instruction's names
+    stands for ("" when none was read). Why: the 1.5B planner took the names for the subject:
+    "open that in Mousepad, then check in Chromium how long the journey takes" became a web
+    search for "Mousepad Chromium Empire State Building" (a rewording of pc02, 2026-11-28)."""
+    if not asked:
+        return ""
+    said = ", ".join(f'"{use.words}" is the {use.app}' for use in asked)
+    return f"In it, {said}: names of applications, not values to search for or type.\n"
