@@ -116,6 +116,9 @@ def needed_values(fragment: Fragment) -> list[str]:
                 needed.append(params["host"].removeprefix("www."))
             case "docx_bold" | "docx_alignment" | "docx_underline":
                 needed += [FORMAT_WORDS[node.checker], PARAGRAPH_WORDS[params["paragraph"]]]
+            case "docx_line_spacing":
+                assert params["paragraphs"] == [1] and params["spacing"] == 2
+                needed += ["double line spacing", "the paragraph after the title"]
             case _:
                 pytest.fail(f"no rule for what {node.checker} needs the instruction to say")
     for step in fragment.reference_api:

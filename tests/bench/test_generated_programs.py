@@ -198,12 +198,17 @@ def _check_step(step: ProgramStep, fragment: Fragment) -> None:
         # One call per paragraph: its formats are exactly those the checkers want of it.
         (paragraph,) = args["paragraphs"]  # type: ignore[misc]
         assert args["save"] is True
-        wanted = {"docx_bold": "bold", "docx_alignment": "alignment", "docx_underline": "underline"}
+        wanted = {
+            "docx_bold": "bold",
+            "docx_alignment": "alignment",
+            "docx_underline": "underline",
+            "docx_line_spacing": "line_spacing",
+        }
         checked = {
-            wanted[n.checker]: n.params.get("alignment", True)
+            wanted[n.checker]: n.params.get("alignment", n.params.get("spacing", True))
             for n in fragment.nodes
             if n.checker in wanted
-            and n.params["paragraph"] == paragraph
+            and paragraph in n.params.get("paragraphs", [n.params.get("paragraph")])
             and (n.params["path"] == args["path"] or not _literal(args["path"]))
         }
         assert checked and {k: v for k, v in args.items() if k in wanted.values()} == checked

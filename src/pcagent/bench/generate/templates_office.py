@@ -97,27 +97,42 @@ class WriterNewDocument(SubtaskTemplate[NewDocument], spec="writer_new_document"
 
 # --- writer: format paragraphs of an existing document ----------------------------------------
 
-Formatting = Literal["bold_title", "center_title", "underline_last"]
-FORMATTINGS: tuple[Formatting, ...] = ("bold_title", "center_title", "underline_last")
+Formatting = Literal["bold_title", "center_title", "underline_last", "double_spacing_second"]
+FORMATTINGS: tuple[Formatting, ...] = (
+    "bold_title",
+    "center_title",
+    "underline_last",
+    "double_spacing_second",
+)
 
 #: How an instruction asks for each formatting: as something to do, and as the result wanted.
 _FORMAT_WORDS: dict[str, tuple[str, str]] = {
     "bold_title": ("make the title bold", "the title in bold"),
     "center_title": ("center the title", "the title centered"),
     "underline_last": ("underline the last paragraph", "the last paragraph underlined"),
+    # Paragraph 1, named by where it stands: programs that number the paragraphs after the
+    # title from 1, and format paragraphs of different formats in calls of their own.
+    "double_spacing_second": (
+        "give the paragraph after the title double line spacing",
+        "double line spacing in the paragraph after the title",
+    ),
 }
 
 
 class _FormatParts(NamedTuple):
-    """One formatting's parts: its checker and parameters, the GUI's keys, the application
+    """One formatting's parts: its checker and parameters, the GUI's steps, the application
     action, the paragraphs it formats and the format (``format_paragraphs``' arguments)."""
 
     checker: str
     params: dict[str, JsonValue]
-    keys: list[list[str]]
+    steps: list[ReferenceStep]
     api: ReferenceStep
     paragraphs: int
     change: dict[str, JsonValue]
+
+
+def _keys(*keys: list[str]) -> list[ReferenceStep]:
+    return [gui.act("hotkey", keys=one) for one in keys]
 
 
 def _format_parts(formatting: Formatting, path: str, last_paragraph: str) -> _FormatParts:
@@ -125,7 +140,7 @@ def _format_parts(formatting: Formatting, path: str, last_paragraph: str) -> _Fo
         return _FormatParts(
             "docx_bold",
             {"path": path, "paragraph": 0, "only": True},
-            [["ctrl", "home"], ["shift", "end"], ["ctrl", "b"]],
+            _keys(["ctrl", "home"], ["shift", "end"], ["ctrl", "b"]),
             gui.act("writer_format", paragraphs=[0], bold=True),
             0,
             {"bold": True},
@@ -134,15 +149,30 @@ def _format_parts(formatting: Formatting, path: str, last_paragraph: str) -> _Fo
         return _FormatParts(
             "docx_alignment",
             {"path": path, "paragraph": 0, "alignment": "center"},
-            [["ctrl", "home"], ["ctrl", "e"]],
+            _keys(["ctrl", "home"], ["ctrl", "e"]),
             gui.act("writer_format", paragraphs=[0], alignment="center"),
             0,
             {"alignment": "center"},
         )
+    if formatting == "double_spacing_second":
+        return _FormatParts(
+            "docx_line_spacing",
+            {"path": path, "paragraphs": [1], "spacing": 2.0},
+            # No key sets a line spacing of 2 (Ctrl+2 is the style Heading 2): the menu does.
+            [
+                *_keys(["ctrl", "home"], ["ctrl", "down"]),
+                gui.click("Format", "menu"),
+                gui.click("Spacing", "menu"),
+                gui.click("Line Spacing: 2", "check menu item"),
+            ],
+            gui.act("writer_format", paragraphs=[1], line_spacing=2.0),
+            1,
+            {"line_spacing": 2.0},
+        )
     return _FormatParts(
         "docx_underline",
         {"path": path, "paragraph": -1, "only": True},
-        [["ctrl", "end"], ["ctrl", "shift", "up"], ["ctrl", "u"]],
+        _keys(["ctrl", "end"], ["ctrl", "shift", "up"], ["ctrl", "u"]),
         gui.act("writer_format", matching=last_paragraph[:40], underline=True),
         -1,
         {"underline": True},
@@ -232,7 +262,7 @@ class WriterFormatDocument(SubtaskTemplate[DocumentFormatting], spec="writer_for
                 gui.act("type", text=gui.home_path(a.path)),
                 gui.act("press", key="enter"),
                 gui.wait_for(name),
-                *(gui.act("hotkey", keys=keys) for part in formats for keys in part.keys),
+                *(step for part in formats for step in part.steps),
                 gui.act("hotkey", keys=["ctrl", "s"]),
                 gui.act("wait", seconds=2),
             ],
