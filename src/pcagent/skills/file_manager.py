@@ -129,7 +129,7 @@ _OPENS = (
 )
 
 
-@skill(_OPENS, apps=(APP,), returns="the window's title and the file's text", reads=("path",))
+@skill(_OPENS, apps=(APP,), returns="the file's text", reads=("path",))
 def open_file(context: SkillContext, parameters: OpenFile) -> SkillResult:
     """Why a skill: "open it from the file manager" is a step the user asked for, and with no
     skill of the file manager's that opens, a small planner reached for the one it had seen
@@ -137,4 +137,8 @@ def open_file(context: SkillContext, parameters: OpenFile) -> SkillResult:
     pc13, 2026-11-28). The action opens with the application the file manager would use and
     fails unless a window with the file's name is in front."""
     opened = do(context, FilesOpen(path=parameters.path))
-    return SkillResult(True, opened.output or "", evidence=opened.message)
+    # The action reads back the window's title, then the file's text: the value is the text
+    # alone (a translation of "report.docx - LibreOffice Writer" and the text came back as
+    # the text itself), the title stays in the evidence.
+    title, _, text = (opened.output or "").partition("\n")
+    return SkillResult(True, text, evidence=f"{opened.message}; in front: {title}")
