@@ -85,6 +85,10 @@ def fragments_in_every_phrasing(
     return built
 
 
+def _translates(fragment: Fragment) -> bool:
+    return any(step.skill == "translate_text" for step in fragment.program.steps)
+
+
 def needed_values(fragment: Fragment) -> list[str]:
     """What the fragment's checkers expect that the instruction has to give the agent, read
     from its nodes' parameters (and the calculator's operands from its reference)."""
@@ -102,8 +106,11 @@ def needed_values(fragment: Fragment) -> list[str]:
                 needed.append(params["text"])
             case "text_file_has_number":
                 needed.append(params["value"])
-            case "text_file_contains" | "docx_contains":
+            case "text_file_contains" | "docx_contains" if not _translates(fragment):
                 needed += params["texts"]
+            case "docx_contains" | "docx_text_after":
+                # A translation's words: the language and the document are what is said.
+                needed.append("English")
             case "xlsx_rows":
                 needed += [cell for row in params["rows"] for cell in row]
             case "clock_alarm":

@@ -172,6 +172,11 @@ def _check_step(step: ProgramStep, fragment: Fragment) -> None:
         if _literal(attachment):
             assert str(attachment).rsplit("/", 1)[-1] == sent["attachment"]
     elif step.skill in ("write_text_file", "write_document"):
+        # Where it is saved: a new file, or the file whose text is checked (added below).
+        checked_paths = {n.params.get("path") for n in fragment.nodes}
+        assert args["path"] in checked_paths
+        if args.get("append"):
+            return
         saved = _node(fragment, "file_exists")
         assert args["path"] == saved["path"]
         if _literal(args["text"]):
@@ -223,6 +228,12 @@ def _check_step(step: ProgramStep, fragment: Fragment) -> None:
             n.params["text"] for n in fragment.nodes if n.checker == "window_title_contains"
         ]
         assert not _literal(args["path"]) or PurePosixPath(str(args["path"])).stem == title
+    elif step.skill == "read_document":
+        # The document the fragment writes as a fixture, read before it is translated.
+        assert args["path"] in {f.path for f in fragment.files}
+    elif step.skill == "translate_text":
+        assert args["language"] == "English" and not _literal(args["text"])
+        assert any(n.checker in ("docx_contains", "docx_text_after") for n in fragment.nodes)
     elif step.skill == "web_search":
         # The offline search engine's first result is a page the sub-task must visit.
         visits = [n.params for n in fragment.nodes if n.checker == "web_visited"]

@@ -25,6 +25,7 @@ from pcagent.bench.generate.templates_office import (
     WriterFormatOpened,
     WriterNewDocument,
 )
+from pcagent.bench.generate.templates_translation import WriterTranslateBelow, WriterTranslateInto
 
 TEMPLATES: tuple[SubtaskTemplate, ...] = (
     EditorReadValue(),
@@ -45,6 +46,8 @@ TEMPLATES: tuple[SubtaskTemplate, ...] = (
     FileManagerMoveIntoFolder(),
     FileManagerOpenFile(),
     FileManagerOpenDocument(),
+    WriterTranslateBelow(),
+    WriterTranslateInto(),
 )
 
 

@@ -49,6 +49,19 @@ def editor_open_file(path: str) -> list[ReferenceStep]:
     ]
 
 
+def writer_open_file(path: str) -> list[ReferenceStep]:
+    """Open a document in the word processor through its Open dialog."""
+    return [
+        act("open_app", app="writer"),
+        act("hotkey", keys=["ctrl", "o"]),
+        wait_for("Open"),
+        act("hotkey", keys=["ctrl", "l"]),
+        act("type", text=home_path(path)),
+        act("press", key="enter"),
+        wait_for(path.rsplit("/", 1)[-1]),
+    ]
+
+
 def editor_save_new_file(path: str) -> list[ReferenceStep]:
     """Save mousepad's new, typed-into document under ``path`` (as pc24 does)."""
     return [

@@ -336,3 +336,65 @@ class NamePool:
     def reserve(self, name: str) -> None:
         """Mark a name as taken (a file an earlier sub-task made)."""
         self.used.add(name)
+
+
+@dataclass(frozen=True)
+class ForeignNote:
+    """A short document in another language, for translating: its text, a translation a
+    person would type, the English words any right translation holds (what is checked), and
+    a word of its last paragraph (the translation added below must come after it)."""
+
+    file_stem: str
+    language: str
+    title: str
+    paragraphs: tuple[str, str]
+    english: str
+    words: tuple[str, ...]
+    anchor: str
+
+
+FOREIGN_NOTES: tuple[ForeignNote, ...] = (
+    ForeignNote(
+        "markt_notiz",
+        "German",
+        "Samstag auf dem Markt",
+        (
+            "Am Samstag kaufen wir Brot und Käse auf dem Markt.",
+            "Danach trinken wir Kaffee am Fluss.",
+        ),
+        "On Saturday we buy bread and cheese at the market.\nAfterwards we drink coffee by the "
+        "river.",
+        ("bread", "cheese", "market", "coffee"),
+        "Fluss",
+    ),
+    ForeignNote(
+        "nota_viaje",
+        "Spanish",
+        "Viaje en tren",
+        ("Mañana tomamos el tren a la costa.", "Si hace sol, vamos a la playa."),
+        "Tomorrow we take the train to the coast.\nIf it is sunny, we go to the beach.",
+        ("train", "coast", "beach"),
+        "playa",
+    ),
+    ForeignNote(
+        "lettre_jardin",
+        "French",
+        "Le jardin",
+        (
+            "Ce printemps, nous plantons des tomates dans le jardin.",
+            "Le soir, nous arrosons les fleurs.",
+        ),
+        "This spring we plant tomatoes in the garden.\nIn the evening we water the flowers.",
+        ("tomato", "garden", "flower"),
+        "fleurs",
+    ),
+    ForeignNote(
+        "appunti_cena",
+        "Italian",
+        "La cena",
+        ("Stasera cuciniamo la pasta per gli amici.", "Dopo cena giochiamo a carte."),
+        "Tonight we cook pasta for our friends.\nAfter dinner we play cards.",
+        ("pasta", "friend", "dinner", "card"),
+        "carte",
+    ),
+)
