@@ -83,6 +83,45 @@ def new_document(app: str, text: str, save: list[ReferenceStep]) -> list[Referen
 
 
 @dataclass(frozen=True)
+class NewWriterDocument:
+    """A sub-task's sub-goals and both its reference solutions (as
+    :func:`new_writer_document` makes them for a new document)."""
+
+    nodes: list[SubGoal]
+    reference: list[ReferenceStep]
+    reference_api: list[ReferenceStep]
+
+
+def new_writer_document(
+    slot: Slot, stem: str, text: str, checked: list[str], description: str
+) -> NewWriterDocument:
+    """A new word-processor document saved as ``Documents/<stem>.docx`` holding ``text``: its
+    two sub-goals (saved, and holding ``checked``) and both reference solutions."""
+    path = f"Documents/{stem}.docx"
+    return NewWriterDocument(
+        nodes=[
+            node(slot, "saved", "file_exists", {"path": path}),
+            node(
+                slot,
+                "written",
+                "docx_contains",
+                {"path": path, "texts": checked},
+                after=[slot.node_id("saved")],
+                description=description,
+            ),
+        ],
+        reference=new_document(
+            "writer", text + "\n", gui.office_save_new_document(f"Documents/{stem}", f"{stem}.docx")
+        ),
+        reference_api=[
+            gui.act("open_app", app="writer"),
+            gui.act("writer_insert", text=text),
+            gui.act("writer_save", path=path),
+        ],
+    )
+
+
+@dataclass(frozen=True)
 class Line:
     """A line to write: the carried value labelled by its description, or a drawn number."""
 

@@ -65,31 +65,16 @@ class WriterNewDocument(SubtaskTemplate[NewDocument], spec="writer_new_document"
     def build(self, attributes: NewDocument, slot: Slot) -> Fragment:
         a = attributes
         what = a.reference_to_previous or f'the sentence "{a.text}"'
+        saved = parts.new_writer_document(
+            slot, a.stem, a.text, [a.value_text], f"{a.path} holds {a.value_text}"
+        )
         return Fragment(
             instruction=self.instruction(a, what=what, stem=a.stem),
             phrasing=a.phrasing,
             subtask=self.subtask_in(slot, f"Write {a.value_text} into {a.path}"),
-            nodes=[
-                parts.node(slot, "saved", "file_exists", {"path": a.path}),
-                parts.node(
-                    slot,
-                    "written",
-                    "docx_contains",
-                    {"path": a.path, "texts": [a.value_text]},
-                    after=[slot.node_id("saved")],
-                    description=f"{a.path} holds {a.value_text}",
-                ),
-            ],
-            reference=parts.new_document(
-                "writer",
-                a.text + "\n",
-                gui.office_save_new_document(f"Documents/{a.stem}", f"{a.stem}.docx"),
-            ),
-            reference_api=[
-                gui.act("open_app", app="writer"),
-                gui.act("writer_insert", text=a.text),
-                gui.act("writer_save", path=a.path),
-            ],
+            nodes=saved.nodes,
+            reference=saved.reference,
+            reference_api=saved.reference_api,
             program=parts.writing_call("write_document", a.path, a.text, a.reference_to_previous),
             output=parts.file_output(a.path),
         )

@@ -21,7 +21,7 @@ from pcagent.bench.generate.template_base import (
     TemplateAttributes,
 )
 from pcagent.bench.generate.vocabulary import DOCUMENT_STEMS, FOREIGN_NOTES, ForeignNote
-from pcagent.bench.tasks import DocumentSpec, FileFixture, ReferenceStep, SubGoal
+from pcagent.bench.tasks import DocumentSpec, FileFixture
 
 
 class Translation(TemplateAttributes):
@@ -53,9 +53,7 @@ class WriterTranslateBelow(SubtaskTemplate[Translation], spec="writer_translate_
     def build(self, attributes: Translation, slot: Slot) -> Fragment:
         a, note = attributes, attributes.source
         name = f"{note.file_stem}.docx"
-        return self._fragment(
-            a,
-            slot,
+        done = parts.NewWriterDocument(
             nodes=[
                 parts.opened_node(slot, note.file_stem, f"{name} is open"),
                 parts.node(
@@ -80,22 +78,15 @@ class WriterTranslateBelow(SubtaskTemplate[Translation], spec="writer_translate_
                 gui.act("writer_insert", text=note.english),
                 gui.act("writer_save"),
             ],
-            written=a.path,
         )
+        return self._fragment(a, slot, done, written=a.path)
 
     def _fragment(
-        self,
-        a: Translation,
-        slot: Slot,
-        *,
-        nodes: list[SubGoal],
-        reference: list[ReferenceStep],
-        reference_api: list[ReferenceStep],
-        written: str,
+        self, a: Translation, slot: Slot, done: parts.NewWriterDocument, *, written: str
     ) -> Fragment:
         """The parts both ways of translating share: the note as a fixture, and the program
         that reads it, translates it and writes the translation (below it when ``written`` is
-        the note itself)."""
+        the note itself); ``done``: the sub-goals and reference solutions of the way taken."""
         note = a.source
         calls = (
             programs.call("s1", "read_document", path=a.path),
@@ -116,9 +107,9 @@ class WriterTranslateBelow(SubtaskTemplate[Translation], spec="writer_translate_
             ),
             phrasing=a.phrasing,
             subtask=self.subtask_in(slot, f"Translate {a.path} into English into {written}"),
-            nodes=nodes,
-            reference=reference,
-            reference_api=reference_api,
+            nodes=done.nodes,
+            reference=done.reference,
+            reference_api=done.reference_api,
             program=FragmentProgram(calls, output=programs.reference("s3")),
             files=[
                 FileFixture(
@@ -140,30 +131,11 @@ class WriterTranslateInto(WriterTranslateBelow, spec="writer_translate_into"):
 
     def build(self, attributes: Translation, slot: Slot) -> Fragment:
         a, note = attributes, attributes.source
-        saved = slot.node_id("saved")
-        return self._fragment(
-            a,
+        saved = parts.new_writer_document(
             slot,
-            nodes=[
-                parts.node(slot, "saved", "file_exists", {"path": a.target_path}),
-                parts.node(
-                    slot,
-                    "translated",
-                    "docx_contains",
-                    {"path": a.target_path, "texts": list(note.words)},
-                    after=[saved],
-                    description=f"{a.target_path} holds an English translation",
-                ),
-            ],
-            reference=parts.new_document(
-                "writer",
-                note.english + "\n",
-                gui.office_save_new_document(f"Documents/{a.target}", f"{a.target}.docx"),
-            ),
-            reference_api=[
-                gui.act("open_app", app="writer"),
-                gui.act("writer_insert", text=note.english),
-                gui.act("writer_save", path=a.target_path),
-            ],
-            written=a.target_path,
+            a.target,
+            note.english,
+            list(note.words),
+            f"{a.target_path} holds an English translation",
         )
+        return self._fragment(a, slot, saved, written=a.target_path)
