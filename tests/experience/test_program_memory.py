@@ -72,19 +72,23 @@ def same_words_other_values(number: int) -> Task:
     return assemble_task(f"query-{number}", chain, fragments, SEED)
 
 
-#: Of the first 20 queries, how many must be shown a program of their own shape (measured
-#: 2026-11-28: 18 of 20 with 15 templates, 15 of 20 with 18, where a task of the same kind
-#: followed by opening its file from the file manager is often nearer than the same kind).
-SAME_SHAPE_AT_LEAST = 14
+#: Of the first 20 queries that differ from their training task (a template with few values
+#: may draw the same ones again), the share that must be shown a program of their own shape
+#: (measured 2026-11-28: 18 of 20 with 15 templates; 16 of 19 with 20, where a task of the same
+#: kind followed by opening its file from the file manager is sometimes nearer than the same kind).
+SAME_SHAPE_AT_LEAST = 0.7
 
 
 def test_the_nearest_instructions_lend_their_programs_in_the_managers_format(
     memory: Experience,
 ) -> None:
-    same_shape = 0
+    asked = same_shape = 0
     for number in range(1, 21):
         query = same_words_other_values(number)
-        assert query.program is not None and query.instruction != TRAINING[number - 1].instruction
+        assert query.program is not None
+        if query.instruction == TRAINING[number - 1].instruction:
+            continue
+        asked += 1
         pairs = shown(memory.similar_plans(query.instruction))
         assert 1 <= len(pairs) <= 3
         for said, program in pairs:
@@ -93,7 +97,8 @@ def test_the_nearest_instructions_lend_their_programs_in_the_managers_format(
             assert program == known.program
         # A task of the same kind among them has the query's shape to copy.
         same_shape += skills_of(query.program) in [skills_of(program) for _, program in pairs]
-    assert same_shape >= SAME_SHAPE_AT_LEAST
+    assert asked >= 15
+    assert same_shape >= SAME_SHAPE_AT_LEAST * asked, (same_shape, asked)
 
 
 def test_k_picks_how_many_and_an_unrelated_instruction_gets_none(memory: Experience) -> None:
