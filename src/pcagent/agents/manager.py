@@ -17,6 +17,7 @@ from typing import ClassVar
 
 from pcagent.agents.base import Agent, bullet_list, value_list
 from pcagent.agents.copied_files import with_named_files
+from pcagent.agents.doubted_changes import cut_before_doubted_changes
 from pcagent.agents.doubts import Evidence
 from pcagent.agents.existing_files import FileCheck, missing_files
 from pcagent.agents.file_kinds import with_kind_twins
@@ -285,6 +286,9 @@ class Manager(Agent):
             evidence = Evidence.read(self.readings, instruction, given, done, finished)
             doubts = evidence.doubts(program, self.skills)
             if not problems and (not doubts or attempt == self.program_attempts - 1):
+                program, doubts = cut_before_doubted_changes(
+                    program, doubts, self.skills, self.is_file
+                )
                 return PlanOutcome(with_doubts(self._plan_of(program), doubts))
             # Every problem at once, the doubts with the errors: told only of a wrong kind
             # of file, a small model fixes the ending and keeps the file it copied.

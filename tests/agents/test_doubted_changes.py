@@ -1,0 +1,92 @@
+"""A program kept with its doubts stops before a doubted step that would move or write over a
+file that is there: the real skills' declarations, and the Manager's last ask with scripted
+replies."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from tests.agents.program_steps import numbered, program
+from tests.agents.scripted import ScriptedModels
+
+from pcagent.agents.doubted_changes import cut_before_doubted_changes
+from pcagent.agents.manager import PROGRAM_ATTEMPTS, Manager
+from pcagent.agents.plan import Doubt
+from pcagent.skills import default_catalog
+
+CATALOG = default_catalog()
+DOCUMENT = "Documents/notes_fr.docx"
+READ = {"skill": "read_document", "args": {"path": DOCUMENT}}
+TRANSLATE = {"skill": "translate_text", "args": {"text": {"from": "s1"}, "language": "English"}}
+BELOW = {
+    "skill": "write_document",
+    "args": {"path": DOCUMENT, "text": {"from": "s2"}, "append": True},
+}
+FOLDER = {"skill": "make_folder", "args": {"path": "Documents/Keepsakes"}}
+MOVE = {"skill": "move_files", "args": {"files": [DOCUMENT], "into": "Documents/Keepsakes"}}
+INVENTED = "neither the instruction nor an earlier step names the folder 'Keepsakes'"
+
+
+def _there(*paths: str) -> Any:
+    return lambda path: path in paths
+
+
+def test_the_program_stops_before_a_doubted_move_of_the_user_s_file() -> None:
+    steps = program(READ, TRANSLATE, BELOW, FOLDER, MOVE)
+    doubts = [Doubt("s4", INVENTED), Doubt("s5", INVENTED)]
+    kept, left = cut_before_doubted_changes(steps, doubts, CATALOG, _there(DOCUMENT))
+    # Making a folder changes nothing that is there; the move would.
+    assert [s.id for s in kept.steps] == ["s1", "s2", "s3", "s4"]
+    assert [d.step for d in left] == ["s4", "s4"]
+    assert left[0].problem == INVENTED
+    assert "s5 and the steps after it were left out" in left[1].problem
+    assert DOCUMENT in left[1].problem and INVENTED in left[1].problem
+
+
+def test_a_doubted_write_over_a_file_that_is_there_or_was_read_is_cut_a_new_file_is_not() -> None:
+    over = {"skill": "write_text_file", "args": {"path": "Documents/memo.txt", "text": "10"}}
+    fresh = {"skill": "write_text_file", "args": {"path": "Documents/new.txt", "text": "10"}}
+    doubt = [Doubt("s2", "10 is given by nobody")]
+    calc = {"skill": "calculate", "args": {"expression": "5 + 5"}}
+    there = _there("Documents/memo.txt")
+    assert len(cut_before_doubted_changes(program(calc, over), doubt, CATALOG, there)[0].steps) == 1
+    assert (
+        len(cut_before_doubted_changes(program(calc, fresh), doubt, CATALOG, there)[0].steps) == 2
+    )
+    # Without a way to ask the desktop, a file an earlier step read counts as there.
+    read = {"skill": "read_text_file", "args": {"path": "Documents/memo.txt"}}
+    assert len(cut_before_doubted_changes(program(read, over), doubt, CATALOG)[0].steps) == 1
+
+
+def test_nothing_is_cut_without_a_doubt_on_such_a_step_or_when_it_is_the_first() -> None:
+    steps = program(READ, TRANSLATE, BELOW, FOLDER, MOVE)
+    only_folder = [Doubt("s4", INVENTED)]
+    assert cut_before_doubted_changes(steps, only_folder, CATALOG, _there(DOCUMENT)) == (
+        steps,
+        only_folder,
+    )
+    first = program(MOVE, READ)
+    doubt = [Doubt("s1", INVENTED)]
+    assert cut_before_doubted_changes(first, doubt, CATALOG, _there(DOCUMENT)) == (first, doubt)
+
+
+def test_the_manager_s_last_program_stops_before_the_doubted_move() -> None:
+    written = numbered(READ, TRANSLATE, BELOW, FOLDER, MOVE)
+    models = ScriptedModels(manager=[json.dumps({"steps": written})] * PROGRAM_ATTEMPTS)
+    apps = {"writer": "word processor", "file_manager": "files and folders"}
+    manager = Manager(
+        models.for_role("manager"),
+        apps=apps,
+        skills=CATALOG.for_apps(apps),
+        is_file=_there(DOCUMENT),
+    )
+    outcome = manager.plan(f"Add an English translation below the French text of {DOCUMENT}.")
+    assert not outcome.fallback
+    assert [s.skill for s in outcome.plan.subtasks] == [
+        "read_document",
+        "translate_text",
+        "write_document",
+        "make_folder",
+    ]
+    assert "s5 and the steps after it were left out" in outcome.plan.subtasks[-1].doubt
