@@ -121,6 +121,10 @@ def test_a_carried_value_is_a_reference_to_the_step_that_produced_it() -> None:
         ids = _global_ids(fragments)
         for index in range(1, len(fragments)):
             producer, consumer = fragments[index - 1], fragments[index]
+            if getattr(chain.templates[index], "takes_file_by_name", False):
+                # The file as its instruction names it: a literal, never the value before.
+                assert not consumer.program.takes_given, task_id
+                continue
             assert consumer.program.takes_given, (task_id, chain.templates[index].name)
             used = [
                 ref
@@ -136,7 +140,7 @@ def test_a_carried_value_is_a_reference_to_the_step_that_produced_it() -> None:
             else:  # a literal (move_files gives a list): the value the checkers know
                 assert output == producer.output.text, task_id  # type: ignore[union-attr]
                 assert output in str([steps[i].args for i in ids[index]]), task_id
-    assert links >= 300
+    assert links >= 200  # enough links by reference are tried (255 on 2026-11-28)
 
 
 def _node(fragment: Fragment, checker: str) -> dict[str, Any]:
@@ -345,7 +349,8 @@ def test_a_value_taken_where_none_was_produced_is_refused() -> None:
 
 
 def test_the_program_is_written_to_the_task_file_and_read_back() -> None:
-    task = TASKS[1]
+    # A task whose program passes a value on by reference.
+    task = next(t for t in TASKS if any(references(s.args) for s in t.program or ()))
     text = task_yaml(task)
     assert "\nprogram:\n" in text and "{from: s" in text
     assert load_task(text, "t.yaml") == task

@@ -6,6 +6,8 @@ One module per application family, so a new template for the file manager lands 
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from pydantic import JsonValue
 
 from pcagent.bench.generate import gui_steps as gui
@@ -153,6 +155,9 @@ class FileManagerOpenFile(SubtaskTemplate[FileToOpen], spec="file_manager_open_f
     instruction asks for this as the way to a file ("open it from Thunar"), and a planner that
     had seen the file manager only move files moved them for it."""
 
+    #: It takes the file the sub-task before made by the name its instruction writes.
+    takes_file_by_name: ClassVar[bool] = True
+
     def draw(self, source: Draw) -> FileToOpen:
         if source.given is not None and source.given.kind == "file":
             return FileToOpen(path=source.given.text)
@@ -183,10 +188,10 @@ class FileManagerOpenFile(SubtaskTemplate[FileToOpen], spec="file_manager_open_f
             reference_api=[gui.act("files_open", path=a.path)],
             # open_file gives the window's title and the text; the next sub-task takes the
             # file, which the instruction names, so it goes on as a literal.
-            program=FragmentProgram(
-                one_call("open_file", path=a.path if a.article is not None else given()).steps,
-                output=a.path,
-            ),
+            # The path as the instruction names it, also for a file the sub-task before made:
+            # shown a reference there ({"from": "s2"}), the 1.5B planner wrote one to a later
+            # step for the file it was asked to open (a rewording of pc12, 2026-11-28).
+            program=FragmentProgram(one_call("open_file", path=a.path).steps, output=a.path),
             files=files,
             output=self.handed_on(a.path),
         )
