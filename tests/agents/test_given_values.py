@@ -13,7 +13,7 @@ from tests.agents.scripted import ScriptedModels
 from pcagent.agents.doubts import Evidence
 from pcagent.agents.given_values import address_core, given_parameters, ungiven_literals
 from pcagent.agents.manager import PROGRAM_ATTEMPTS, Manager, PlanOutcome
-from pcagent.agents.program import Program
+from pcagent.agents.program import Program, ProgramStep
 from pcagent.bench.generate import generate_tasks
 from pcagent.skills import default_catalog
 
@@ -290,6 +290,23 @@ def test_a_number_in_a_cell_must_be_given_or_found() -> None:
     (problem,) = ungiven_literals(_sheet(["Bins emptied", "0"], ["x", 1250.0]), catalog, [said])
     assert problem.step == "s4" and "rows writes '0'," in problem.problem
     assert "1250" not in problem.problem
+
+
+def test_a_font_size_must_be_a_number_the_instruction_says() -> None:
+    catalog = default_catalog()
+    assert given_parameters(catalog, "format_paragraphs")["font_size"] == "number"
+
+    def sized(**change: object) -> Program:
+        path = "Documents/report.docx"
+        step = {"skill": "format_paragraphs", "args": {"path": path, "paragraphs": [0], **change}}
+        return Program(steps=[ProgramStep.model_validate({"id": "s1", **step})])
+
+    bigger = "Make the title of report.docx one font size step bigger."
+    (problem,) = ungiven_literals(sized(font_size=2.0), catalog, [bigger])
+    assert problem.step == "s1" and "gives 2;" in problem.problem
+    assert ungiven_literals(sized(size_step="larger"), catalog, [bigger]) == []
+    said = "Set the title of report.docx in 14 pt."
+    assert ungiven_literals(sized(font_size=14), catalog, [said]) == []
 
 
 def test_no_gold_program_of_generated_tasks_is_doubted() -> None:

@@ -43,7 +43,7 @@ _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 
 def given_parameters(catalog: SkillCatalog, skill: str) -> dict[str, str]:
     """The parameters of ``skill`` whose literals must come from what the planner was given,
-    with what they hold: "address", "numbers", "cells", "file", "folder" or "text"."""
+    with what they hold: "address", "numbers", "number", "cells", "file", "folder" or "text"."""
     if skill not in catalog:
         return {}
     fields = catalog.get(skill).parameters.model_fields
@@ -112,6 +112,24 @@ def _cell_number(cell: object) -> float | None:
         except ValueError:
             return None
     return None
+
+
+def _ungiven_number(step_id: str, name: str, value: object, given: Sequence[str]) -> list[Doubt]:
+    """A doubt for a number parameter's literal that no given text holds (no unit of counting
+    exempt: a font size is a value the instruction says). Seen on a rewording of pc22
+    (2026-11-28): "one font size step bigger" written as ``font_size: 2``, a title set in 2 pt
+    and the run "finished"."""
+    number = _cell_number(value)
+    if number is None or number in _known_numbers(given):
+        return []
+    return [
+        Doubt(
+            step_id,
+            f"{name}={value!r}: neither the instruction nor an earlier step gives {number:g}; "
+            "give only a number the instruction says, or say what it asks with the skill's "
+            "other parameters",
+        )
+    ]
 
 
 def _ungiven_cells(step_id: str, name: str, rows: object, given: Sequence[str]) -> list[Doubt]:
@@ -239,6 +257,9 @@ def ungiven_literals(program: Program, catalog: SkillCatalog, given: Sequence[st
             value = step.args.get(name)
             if holds == "cells":
                 problems.extend(_ungiven_cells(step.id, name, value, given))
+                continue
+            if holds == "number":
+                problems.extend(_ungiven_number(step.id, name, value, given))
                 continue
             items = value if isinstance(value, list) else [value]
             for item in items:

@@ -96,7 +96,7 @@ class FormatParagraphs(SkillParameters):
     underline: bool | None = None
     alignment: Literal["left", "center", "right", "justify"] | None = None
     line_spacing: float | None = Field(None, ge=0.5, le=4)
-    font_size: float | None = Field(None, ge=1, le=400)
+    font_size: float | None = Field(None, ge=1, le=400, json_schema_extra={"given": "number"})
     size_step: Literal["larger", "smaller"] | None = Field(
         None, description="The font one step larger or smaller in the size list (no font_size)."
     )
