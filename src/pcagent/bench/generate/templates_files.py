@@ -166,7 +166,7 @@ class FileManagerOpenFile(SubtaskTemplate[FileToOpen], spec="file_manager_open_f
     def build(self, attributes: FileToOpen, slot: Slot) -> Fragment:
         a = attributes
         stem = a.name.rsplit(".", 1)[0]
-        files = []
+        files: list[FileFixture] = []
         if a.article is not None:
             article = ARTICLES[a.article]
             spec = DocumentSpec(title=article.title, paragraphs=list(article.paragraphs))
@@ -186,11 +186,10 @@ class FileManagerOpenFile(SubtaskTemplate[FileToOpen], spec="file_manager_open_f
                 gui.wait_for(a.name),
             ],
             reference_api=[gui.act("files_open", path=a.path)],
-            # open_file gives the window's title and the text; the next sub-task takes the
-            # file, which the instruction names, so it goes on as a literal.
-            # The path as the instruction names it, also for a file the sub-task before made:
-            # shown a reference there ({"from": "s2"}), the 1.5B planner wrote one to a later
-            # step for the file it was asked to open (a rewording of pc12, 2026-11-28).
+            # The path as the instruction names it, also for a file the sub-task before made
+            # (shown a reference there, {"from": "s2"}, the 1.5B planner wrote one to a later
+            # step for the file it was asked to open: a rewording of pc12, 2026-11-28); and
+            # open_file gives the file's text, so the next sub-task takes the path as a literal.
             program=FragmentProgram(one_call("open_file", path=a.path).steps, output=a.path),
             files=files,
             output=self.handed_on(a.path),
