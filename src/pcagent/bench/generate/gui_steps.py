@@ -39,22 +39,22 @@ def home_path(path: str) -> str:
 
 def editor_open_file(path: str) -> list[ReferenceStep]:
     """Open a text file in mousepad through its Open dialog (as pc01 does)."""
-    return [
-        act("open_app", app="text_editor"),
-        act("hotkey", keys=["ctrl", "o"]),
-        act("hotkey", keys=["ctrl", "l"]),
-        act("type", text=home_path(path)),
-        act("press", key="enter"),
-        wait_for(path.rsplit("/", 1)[-1]),
-    ]
+    return _opened_through_dialog("text_editor", path)
 
 
 def writer_open_file(path: str) -> list[ReferenceStep]:
-    """Open a document in the word processor through its Open dialog."""
+    """Open a document in the word processor through its Open dialog (slower to come up than
+    the editor's: waited for by its title)."""
+    return _opened_through_dialog("writer", path, dialog="Open")
+
+
+def _opened_through_dialog(app: str, path: str, dialog: str = "") -> list[ReferenceStep]:
+    """Ctrl+O in ``app``, the path typed into the dialog's location (Ctrl+L), and the
+    document's window waited for; ``dialog``: the dialog's title, waited for first."""
     return [
-        act("open_app", app="writer"),
+        act("open_app", app=app),
         act("hotkey", keys=["ctrl", "o"]),
-        wait_for("Open"),
+        *([wait_for(dialog)] if dialog else []),
         act("hotkey", keys=["ctrl", "l"]),
         act("type", text=home_path(path)),
         act("press", key="enter"),
