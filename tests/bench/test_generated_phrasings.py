@@ -22,8 +22,10 @@ from pcagent.bench.generate.template_base import (
     SubtaskTemplate,
     TemplateAttributes,
 )
+from pcagent.bench.generate.templates_flights import date_words
 from pcagent.bench.generate.vocabulary import NamePool
 from pcagent.bench.generate.wording import PHRASING_KINDS, refer_to
+from pcagent.bench.web.data import AIRPORTS
 
 #: Values an earlier sub-task could hand on, each unlike any value a template draws itself.
 GIVEN: tuple[FlowValue, ...] = (
@@ -47,6 +49,7 @@ NAMED_BY_ATTRIBUTE = {
     "browser_population": "country",
     "browser_population_search": "country",
     "browser_film_compare": "titles",
+    "mail_read_value": "subject",
 }
 #: Templates whose page a web search finds: their instructions name no site.
 FOUND_BY_SEARCH = {"browser_film_search", "browser_population_search"}
@@ -121,6 +124,13 @@ def needed_values(fragment: Fragment) -> list[str]:
                 needed += [params["to"], params["subject_contains"], params["attachment"]]
             case "web_visited":
                 needed.append(params["host"].removeprefix("www."))
+            case "flight_searched":
+                needed += [params["host"].removeprefix("www.")]
+                needed += [AIRPORTS[params["origin"]], AIRPORTS[params["destination"]]]
+                needed += [
+                    date_words(params[key]) for key in ("date", "return_date") if key in params
+                ]
+                needed.append("round-trip" if params["trip"] == "roundtrip" else "one-way")
             case "docx_bold" | "docx_alignment" | "docx_underline":
                 needed += [FORMAT_WORDS[node.checker], PARAGRAPH_WORDS[params["paragraph"]]]
             case "docx_line_spacing":

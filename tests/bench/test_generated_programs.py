@@ -37,6 +37,7 @@ from pcagent.bench.tasks import (
     load_task,
     load_tasks,
 )
+from pcagent.bench.web.sites import find_airport
 from pcagent.bench.web.sites.search import search_results
 from pcagent.skills import default_catalog
 
@@ -247,6 +248,24 @@ def _check_step(step: ProgramStep, fragment: Fragment) -> None:
         )
     elif step.skill in ("open_page", "follow_link"):
         assert fragment.subtask.app == "browser"
+    elif step.skill == "read_mail":
+        # The folder that holds the fragment's one mail: received (Inbox) or sent (Sent).
+        assert len(fragment.inbox) + len(fragment.sent) == 1
+        assert args["folder"] == ("Inbox" if fragment.inbox else "Sent")
+    elif step.skill == "fill_form":
+        # The search form's fields hold what the search checker wants, the date as the form
+        # takes it, the trip type ticked where the site has one.
+        searched = _node(fragment, "flight_searched")
+        fields = {f["label"]: f["value"] for f in args["fields"]}  # type: ignore[index,union-attr]
+        assert find_airport(str(fields["From"])) == searched["origin"]
+        assert (
+            not _literal(fields["To"]) or find_airport(str(fields["To"])) == searched["destination"]
+        )
+        assert fields.get("Depart", fields.get("Date")) == searched["date"]
+        assert fields.get("Return", "") == searched.get("return_date", "")
+        if searched["host"] == "www.booking.com":
+            ticked = "Round trip" if searched["trip"] == "roundtrip" else "One-way"
+            assert fields[ticked] == "true"
     elif step.skill == "tell_user":
         # The value told is one a step found, and a sub-goal checks the answer.
         assert not _literal(args["text"])

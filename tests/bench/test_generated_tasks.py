@@ -85,6 +85,15 @@ def _ancestors(task: Task, node_id: str) -> set[str]:
     return seen
 
 
+def test_no_task_has_the_mail_client_and_the_clocks() -> None:
+    # With Thunderbird open, gnome-clocks shows no tabs to the accessibility tree.
+    assert template_named("mail_read_value").apart_from == {"clock"}
+    tasks = [*TASKS, *generate_tasks(120, 1)]
+    together = [t.id for t in tasks if {"mail", "clock"} <= set(t.apps)]
+    assert together == []
+    assert any("mail_read_value" in t.source for t in tasks)
+
+
 def test_later_subtasks_come_after_the_ones_they_depend_on() -> None:
     for task in TASKS:
         for earlier, later in zip(task.subtasks, task.subtasks[1:], strict=False):

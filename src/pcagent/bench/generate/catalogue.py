@@ -18,7 +18,8 @@ from pcagent.bench.generate.templates_files import (
     FileManagerOpenDocument,
     FileManagerOpenFile,
 )
-from pcagent.bench.generate.templates_mail import MailSendAttachment
+from pcagent.bench.generate.templates_flights import BrowserFlightSearch
+from pcagent.bench.generate.templates_mail import MailReadValue, MailSendAttachment
 from pcagent.bench.generate.templates_office import (
     SpreadsheetFillCells,
     WriterFormatDocument,
@@ -43,6 +44,8 @@ TEMPLATES: tuple[SubtaskTemplate, ...] = (
     BrowserPopulation(),
     BrowserPopulationSearch(),
     MailSendAttachment(),
+    MailReadValue(),
+    BrowserFlightSearch(),
     FileManagerMoveIntoFolder(),
     FileManagerOpenFile(),
     FileManagerOpenDocument(),

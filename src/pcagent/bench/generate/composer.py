@@ -55,18 +55,18 @@ def choose_chain(
 ) -> Chain:
     """A chain of one to three templates around ``anchor``, grown forwards (a consumer of the
     last one's value) or backwards (a producer of what the first one takes), no application
-    twice, never starting with a template that ``needs_company``."""
+    twice nor two a template keeps apart (``apart_from``), never starting with a template that
+    ``needs_company``."""
     length = rng.choices(list(LENGTH_WEIGHTS), weights=list(LENGTH_WEIGHTS.values()))[0]
     chain = [anchor]
     while len(chain) < length or chain[0].needs_company:
-        apps = {template.app for template in chain}
         forwards = [
-            (True, t) for t in templates if t.app not in apps and t.fits_after(chain[-1].produces)
+            (True, t) for t in templates if t.goes_with(chain) and t.fits_after(chain[-1].produces)
         ]
         backwards = [
             (False, t)
             for t in templates
-            if t.app not in apps and not t.needs_company and chain[0].fits_after(t.produces)
+            if t.goes_with(chain) and not t.needs_company and chain[0].fits_after(t.produces)
         ]
         options = backwards if chain[0].needs_company else forwards + backwards
         if not options:
@@ -142,6 +142,7 @@ def assemble_task(task_id: str, chain: Chain, fragments: list[Fragment], seed: i
                 files=[file for f in fragments for file in f.files],
                 services=services,  # type: ignore[arg-type]
                 inbox=[message for f in fragments for message in f.inbox],
+                sent=[message for f in fragments for message in f.sent],
             ),
             "subtasks": [f.subtask for f in fragments],
             "nodes": [n for f in fragments for n in f.nodes],

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -83,6 +84,8 @@ class Fragment:
     program: FragmentProgram
     files: list[FileFixture] = field(default_factory=list)
     inbox: list[MessageFixture] = field(default_factory=list)
+    #: Messages the user sent earlier (the mail client's Sent folder).
+    sent: list[MessageFixture] = field(default_factory=list)
     services: tuple[str, ...] = ()
     output: FlowValue | None = None
     #: Files (paths in HOME) this sub-task moves away: what earlier sub-tasks saved there can no
@@ -115,6 +118,7 @@ class TemplateSpec(BaseModel):
     produces: frozenset[ValueKind] = frozenset()
     reportable: bool = False
     needs_company: bool = False
+    apart_from: frozenset[str] = frozenset()
     #: In order, each one ``{kind: text}``.
     phrasings: tuple[dict[PhrasingKind, str], ...]
 
@@ -155,6 +159,10 @@ class SubtaskTemplate(ABC, Generic[A]):
     #: dialogs out of the accessibility tree, so every Clocks task opens another application
     #: first (as the built-in ones do).
     needs_company: ClassVar[bool] = False
+    #: Applications it never shares a task with: with Thunderbird open, gnome-clocks' window
+    #: shows no tabs in the accessibility tree (measured 2026-11-28), so no Clocks sub-task
+    #: can follow a mail one.
+    apart_from: ClassVar[frozenset[str]] = frozenset()
 
     def __init_subclass__(cls, spec: str, **kwargs: Any) -> None:
         """Set the template's name and plain data from its entry ``spec`` of the specs file
@@ -170,6 +178,7 @@ class SubtaskTemplate(ABC, Generic[A]):
         cls.name, cls.app, cls.summary = spec, data.app, data.summary
         cls.consumes, cls.produces = data.consumes, data.produces
         cls.reportable, cls.needs_company = data.reportable, data.needs_company
+        cls.apart_from = data.apart_from
         cls.phrasings = tuple(
             Phrasing(kind, text) for phrasing in data.phrasings for kind, text in phrasing.items()
         )
@@ -195,6 +204,16 @@ class SubtaskTemplate(ABC, Generic[A]):
     def subtask_in(self, slot: Slot, description: str) -> SubtaskSpec:
         """The subtask a fragment of this template is in ``slot``: in this template's app."""
         return SubtaskSpec(id=slot.subtask_id, app=self.app, description=description)
+
+    def goes_with(self, others: Sequence[SubtaskTemplate]) -> bool:
+        """Whether it can share a task with ``others``: none in its application, none in an
+        application it or they keep apart from."""
+        return all(
+            other.app != self.app
+            and other.app not in self.apart_from
+            and self.app not in other.apart_from
+            for other in others
+        )
 
     def fits_after(self, kinds: frozenset[ValueKind]) -> bool:
         """Whether this template can take one of these kinds of value."""

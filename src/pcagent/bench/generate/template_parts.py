@@ -149,9 +149,12 @@ def line_to_write(
     )
 
 
-def report_parts(slot: Slot, value: str, after: str) -> tuple[list[SubGoal], list[ReferenceStep]]:
+def report_parts(
+    slot: Slot, value: str, after: str | None
+) -> tuple[list[SubGoal], list[ReferenceStep]]:
     """The answer node and step that end a task by telling ``value`` (none when the task goes
-    on after this sub-task)."""
+    on after this sub-task); the node comes after the node ``after`` of this sub-task, or,
+    None, after the sub-task before (a sub-task whose reading no checker sees)."""
     if not slot.report:
         return [], []
     return (
@@ -161,7 +164,7 @@ def report_parts(slot: Slot, value: str, after: str) -> tuple[list[SubGoal], lis
                 "reported",
                 "answer_is",
                 {"value": value},
-                after=[after],
+                after=[after] if after is not None else None,
                 description=f"the agent reported {value}",
             )
         ],

@@ -53,43 +53,55 @@ class NoteReading(TemplateAttributes):
         return self.city
 
     @property
+    def lines(self) -> str:
+        """The three values, a labelled line each."""
+        return (
+            f"{self.number_label}: {self.number}\n"
+            f"{self.time_label}: {clock_text(self.hour, self.minute)}\n"
+            f"{self.city_label}: {self.city}\n"
+        )
+
+    @property
     def file_name(self) -> str:
         return self.path.rsplit("/", 1)[-1]
+
+
+def draw_note_reading(source: Draw) -> NoteReading:
+    """A topic's number, time and city, and which of them is asked for (the one the next
+    sub-task needs, else any): what a note, or a mail, holds and a sub-task looks up."""
+    topic_stem = source.names.pick(tuple(t.file_stem for t in NOTE_TOPICS), "note")
+    topic = next(t for t in NOTE_TOPICS if t.file_stem == topic_stem)
+    asked = (
+        source.wanted
+        if source.wanted in ("number", "time", "city")
+        else source.rng.choice(("number", "time", "city"))
+    )
+    hour, minute = source.rng.choice(TIMES)
+    field = {"number": topic.number, "time": topic.time, "city": topic.city}[asked]
+    return NoteReading(
+        path=f"Documents/{topic.file_stem}.txt",
+        title=topic.title,
+        number_label=topic.number.label,
+        number=source.rng.choice(NUMBERS),
+        time_label=topic.time.label,
+        hour=hour,
+        minute=minute,
+        city_label=topic.city.label,
+        city=source.rng.choice(CITIES),
+        asked=asked,
+        description=field.description,
+    )
 
 
 class EditorReadValue(SubtaskTemplate[NoteReading], spec="editor_read_value"):
     """Open a note in the text editor and find one of its values (a number, a time, a city)."""
 
     def draw(self, source: Draw) -> NoteReading:
-        topic_stem = source.names.pick(tuple(t.file_stem for t in NOTE_TOPICS), "note")
-        topic = next(t for t in NOTE_TOPICS if t.file_stem == topic_stem)
-        asked = (
-            source.wanted
-            if source.wanted in ("number", "time", "city")
-            else source.rng.choice(("number", "time", "city"))
-        )
-        hour, minute = source.rng.choice(TIMES)
-        field = {"number": topic.number, "time": topic.time, "city": topic.city}[asked]
-        return NoteReading(
-            path=f"Documents/{topic.file_stem}.txt",
-            title=topic.title,
-            number_label=topic.number.label,
-            number=source.rng.choice(NUMBERS),
-            time_label=topic.time.label,
-            hour=hour,
-            minute=minute,
-            city_label=topic.city.label,
-            city=source.rng.choice(CITIES),
-            asked=asked,
-            description=field.description,
-        )
+        return draw_note_reading(source)
 
     def build(self, attributes: NoteReading, slot: Slot) -> Fragment:
         a = attributes
-        text = (
-            f"{a.title}\n\n{a.number_label}: {a.number}\n"
-            f"{a.time_label}: {clock_text(a.hour, a.minute)}\n{a.city_label}: {a.city}\n"
-        )
+        text = f"{a.title}\n\n{a.lines}"
         report_nodes, report_steps = parts.report_parts(slot, a.value_text, slot.node_id("opened"))
         return Fragment(
             instruction=self.instruction(

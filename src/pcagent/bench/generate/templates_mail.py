@@ -1,11 +1,16 @@
-"""Templates for the mail client: send a file as an attachment.
+"""Templates for the mail client: send a file as an attachment, find a value in a mail.
 
 One module per application family, so a new mail template lands here.
 """
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pcagent.bench.generate import gui_steps as gui
+from pcagent.bench.generate import programs
+from pcagent.bench.generate import template_parts as parts
+from pcagent.bench.generate.flow import FlowValue
 from pcagent.bench.generate.programs import given
 from pcagent.bench.generate.template_base import (
     Draw,
@@ -15,8 +20,10 @@ from pcagent.bench.generate.template_base import (
     TemplateAttributes,
 )
 from pcagent.bench.generate.template_parts import folder_words, node, one_call
+from pcagent.bench.generate.templates_editor import NoteReading, draw_note_reading
 from pcagent.bench.generate.vocabulary import LOOSE_FILES, MAIL_SUBJECTS, PEOPLE
-from pcagent.bench.tasks import FileFixture
+from pcagent.bench.generate.wording import TELL
+from pcagent.bench.tasks import FileFixture, MessageFixture
 
 # --- mail: send a file as an attachment ----------------------------------------------------------
 
@@ -105,4 +112,95 @@ class MailSendAttachment(SubtaskTemplate[MailWithAttachment], spec="mail_send_at
             ),
             files=[FileFixture(path=a.attachment, text=a.own_text)] if a.own_text else [],
             services=("mail",),
+        )
+
+
+# --- mail: find a value in a mail ----------------------------------------------------------------
+
+
+class MailReading(TemplateAttributes):
+    #: What the mail says and which of its values is asked for (a note's values, in a mail).
+    reading: NoteReading
+    #: "Inbox": the person sent it to the user; "Sent": the user sent it to the person.
+    folder: Literal["Inbox", "Sent"]
+    person: str
+    address: str
+    #: The mail's date, "2025-06-03 08:40".
+    date: str
+
+    @property
+    def subject(self) -> str:
+        return self.reading.title
+
+
+class MailReadValue(SubtaskTemplate[MailReading], spec="mail_read_value"):
+    """Read a mail in the mail client (one received, or one the user sent) and find one of its
+    values (a number, a time, a city)."""
+
+    def draw(self, source: Draw) -> MailReading:
+        person = source.rng.choice(PEOPLE)
+        return MailReading(
+            reading=draw_note_reading(source),
+            folder=source.rng.choice(("Inbox", "Sent")),
+            person=person.name,
+            address=person.address,
+            date=f"2025-{source.rng.randint(6, 11):02d}-{source.rng.randint(1, 28):02d} 08:40",
+        )
+
+    def build(self, attributes: MailReading, slot: Slot) -> Fragment:
+        a, reading = attributes, attributes.reading
+        first_name = a.person.split()[0]
+        received = a.folder == "Inbox"
+        greeting = "Hi" if received else f"Hi {first_name}"
+        message = MessageFixture(
+            sender=f"{a.person} <{a.address}>" if received else "",
+            to="" if received else f"{a.person} <{a.address}>",
+            subject=reading.title,
+            body=f"{greeting},\n\nthe figures as promised:\n{reading.lines}\nBest wishes",
+            date=a.date,
+        )
+        report_nodes, report_steps = parts.report_parts(slot, reading.value_text, None)
+        opened = [gui.click("Sent", "tree item")] if not received else []
+        return Fragment(
+            instruction=self.instruction(
+                a,
+                subject=reading.title,
+                person=f"from {a.person}" if received else f"that I sent to {a.person}",
+                what=reading.description,
+                tell=TELL if slot.report else "",
+            ),
+            phrasing=a.phrasing,
+            subtask=self.subtask_in(
+                slot,
+                f"Read the mail {reading.title} ({a.folder}) and find {reading.description} "
+                f"({reading.value_text})",
+            ),
+            nodes=report_nodes,
+            reference=[
+                gui.act("open_app", app="mail"),
+                gui.act("wait", seconds=2),
+                *opened,
+                gui.click(reading.title, "static"),
+                gui.act("wait", seconds=1),
+                *report_steps,
+            ],
+            # The mail client's window opened first: a Clocks sub-task after it needs another
+            # application on the screen (see template_base.SubtaskTemplate.needs_company).
+            reference_api=[
+                gui.act("open_app", app="mail"),
+                gui.act("mail_read", folder=a.folder),
+                *report_steps,
+            ],
+            program=parts.lookup_program(
+                slot,
+                [programs.call("s1", "read_mail", folder=a.folder)],
+                reading.asked,
+                reading.description,
+            ),
+            inbox=[message] if received else [],
+            sent=[] if received else [message],
+            services=("mail",),
+            output=FlowValue(
+                kind=reading.asked, text=reading.value_text, description=reading.description
+            ),
         )

@@ -133,7 +133,7 @@ CITIES: tuple[str, ...] = ("Oslo", "Lisbon", "Nairobi", "Helsinki", "Vienna", "L
 NUMBERS: tuple[int, ...] = tuple(n for n in range(41, 98) if n not in {64, 80})
 
 #: Numbers a generated result must not be: the built-in tasks' expected numbers.
-RESERVED_NUMBERS: frozenset[int] = frozenset({11, 13, 28, 38, 64, 80, 289})
+RESERVED_NUMBERS: frozenset[int] = frozenset({10, 11, 13, 28, 38, 64, 80, 86, 289})
 
 #: Times of day (hour, minute) for notes and alarms: early mornings and evenings, away from
 #: the built-in tasks' 9:15 and early-afternoon alarms.

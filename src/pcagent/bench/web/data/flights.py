@@ -15,6 +15,15 @@ AIRPORTS: Final[dict[str, str]] = {
     "BER": "Berlin",
     "TYO": "Tokyo",
     "SFO": "San Francisco",
+    # Cities the generated training tasks travel between (their vocabulary's CITIES): searched
+    # for, with no flights in the timetable ("No flights on this route").
+    "OSL": "Oslo",
+    "LIS": "Lisbon",
+    "NBO": "Nairobi",
+    "HEL": "Helsinki",
+    "VIE": "Vienna",
+    "LIM": "Lima",
+    "DUB": "Dublin",
 }
 
 FLIGHTS: Final[list[dict[str, Any]]] = [
