@@ -2,7 +2,7 @@
 
 An invented address or number, one value where a list is wanted, a value found and never used,
 a file or an application the instruction names and no step uses, a file read and then written
-over with something not made from it: none of these makes a program
+over with something not made from it, a time moved by two steps: none of these makes a program
 invalid (a small model may be right where the check cannot see), so each is a doubt rather than
 an error. The Manager re-asks with them; a program still holding one on the last ask is kept
 rather than the whole program lost to one GUI task, and its step carries the doubt, so the run
@@ -18,6 +18,7 @@ from typing import Protocol
 from pcagent.agents.asked_answer import ReportingStep, tells, untold_answer
 from pcagent.agents.given_values import ungiven_literals
 from pcagent.agents.instruction_readings import InstructionReadings
+from pcagent.agents.moved_twice import moved_twice
 from pcagent.agents.named_apps import AskedApp, unused_apps
 from pcagent.agents.named_files import untouched_files
 from pcagent.agents.plan import Doubt
@@ -77,6 +78,7 @@ class Evidence:
             *ungiven_literals(program, skills, self.given),
             *one_value_for_a_list(program, skills),
             *unused_values(program, skills),
+            *moved_twice(program, skills),
             *replaced_files(program, skills, self.finished),
             *untouched_files(program, self.named_files, self.finished),
             *unused_apps(program, self.asked_apps, skills, self.apps_used_before),

@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, BeforeValidator, Field, WithJsonSchema
+from pydantic import AfterValidator, BeforeValidator, Field, JsonValue, WithJsonSchema
 
 from pcagent.skills.base import SkillContext, SkillParameters, SkillResult, skill
 
@@ -58,6 +58,11 @@ ClockTime = Annotated[str, BeforeValidator(_clock_time)]
 """A time of day as "HH:MM" (24-hour); common spellings are accepted and normalised."""
 
 
+#: Marks a parameter that moves the parameter ``time`` (an offset): a time moved by two steps
+#: is a doubt (:mod:`pcagent.agents.moved_twice`).
+MOVES: dict[str, JsonValue] = {"moves": "time"}
+
+
 def shifted(time: str, minutes: int) -> str:
     """``time`` ("HH:MM") moved by ``minutes`` (negative: earlier), around midnight."""
     hour, minute = (int(part) for part in time.split(":"))
@@ -74,8 +79,14 @@ class ShiftTime(SkillParameters):
     direction: Literal["before", "after"] = Field(
         description='"before": earlier than the time ("an hour before 10:15"); "after": later.'
     )
-    hours: float = Field(0, ge=0, le=24, description="How many hours.")
-    minutes: int = Field(0, ge=0, le=1440, description="How many minutes, besides the hours.")
+    hours: float = Field(0, ge=0, le=24, description="How many hours.", json_schema_extra=MOVES)
+    minutes: int = Field(
+        0,
+        ge=0,
+        le=1440,
+        description="How many minutes, besides the hours.",
+        json_schema_extra=MOVES,
+    )
 
 
 @skill(
