@@ -2,7 +2,8 @@
 
 An invented address or number, one value where a list is wanted, a value found and never used,
 a file or an application the instruction names and no step uses, a file read and then written
-over with something not made from it, a time moved by two steps: none of these makes a program
+over with something not made from it, a time moved by two steps, an application's name
+typed or searched for as a value: none of these makes a program
 invalid (a small model may be right where the check cannot see), so each is a doubt rather than
 an error. The Manager re-asks with them; a program still holding one on the last ask is kept
 rather than the whole program lost to one GUI task, and its step carries the doubt, so the run
@@ -15,6 +16,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from pcagent.agents.app_names_in_values import app_names_in_values
 from pcagent.agents.asked_answer import ReportingStep, tells, untold_answer
 from pcagent.agents.given_values import ungiven_literals
 from pcagent.agents.instruction_readings import InstructionReadings
@@ -82,5 +84,6 @@ class Evidence:
             *replaced_files(program, skills, self.finished),
             *untouched_files(program, self.named_files, self.finished),
             *unused_apps(program, self.asked_apps, skills, self.apps_used_before),
+            *app_names_in_values(program, self.asked_apps),
             *([] if self.told_before else untold_answer(program, self.asked_answer)),
         ]

@@ -104,7 +104,7 @@ class AppNamesAgent(Agent):
         return tuple(AskedApp(p.app, p.words) for p in result.value.apps)
 
 
-def _known_as(name: str) -> list[str]:
+def known_as(name: str) -> list[str]:
     """The names of an application's program and windows (a user may ask for "Mousepad" or
     "LibreOffice Calc")."""
     known = APPLICATIONS.get(name)
@@ -115,7 +115,7 @@ def _listing(apps: Mapping[str, str]) -> str:
     """One line per application: its name, what it is for, and what else it is called."""
     lines = []
     for name, purpose in apps.items():
-        called = ", ".join(_known_as(name))
+        called = ", ".join(known_as(name))
         lines.append(f"- {name}: {purpose}" + (f" (known as {called})" if called else ""))
     return "\n".join(lines)
 
@@ -124,7 +124,7 @@ def names_of(name: str, purpose: str) -> set[str]:
     """What the catalog calls an application: its name in words, the kinds of thing its
     description says it is (before any parenthesis), its program's and windows' names."""
     head = purpose.split("(")[0]
-    named = {name.replace("_", " "), *head.split(","), *_known_as(name)}
+    named = {name.replace("_", " "), *head.split(","), *known_as(name)}
     return {text.strip().casefold() for text in named if text.strip()}
 
 

@@ -1,0 +1,59 @@
+"""An application's name written into a step's values: a doubt.
+
+Why: told "open that in Mousepad, then check in Chromium how long the journey takes", the 1.5B
+planner typed "Mousepad" into the editor, followed a link "Mousepad" and searched the web for
+"Mousepad journey from the Empire State Building ..." (a rewording of pc02, 2026-11-28, twice
+at two commits, and the Manager's line naming the applications did not stop it). Which words of
+the instruction name an application is the instruction reading's (a model's, :mod:`named_apps`);
+that a step's literal holds one of those names is in the typed program. The name of a program
+(Mousepad, Chromium, Thunderbird) is the way to do the task, not a value to type, follow or
+search for, so such a step is a doubt the Manager is re-asked with. Screen steps are not judged:
+"open Chromium and ..." is how their words say where to work.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from pcagent.agents.named_apps import AskedApp, known_as
+from pcagent.agents.plan import Doubt
+from pcagent.agents.program import GUI, Program, literal_texts
+from pcagent.text import contains
+
+
+def _program_names(asked: Sequence[AskedApp]) -> dict[str, str]:
+    """The programs' names the instruction calls its applications by (casefolded), with the
+    application each stands for."""
+    return {
+        name.casefold(): use.app
+        for use in asked
+        for name in known_as(use.app)
+        if contains(use.words, name)
+    }
+
+
+def app_names_in_values(program: Program, asked: Sequence[AskedApp]) -> list[Doubt]:
+    """A doubt for each skill step of ``program`` whose literal arguments hold the name by
+    which the instruction calls one of the applications ``asked`` for."""
+    names = _program_names(asked)
+    if not names:
+        return []
+    doubts = []
+    for step in program.steps:
+        if step.skill == GUI:
+            continue
+        texts = " | ".join(literal_texts(step.args)).casefold()
+        for name, app in names.items():
+            if re.search(rf"(?<!\w){re.escape(name)}(?!\w)", texts):
+                doubts.append(
+                    Doubt(
+                        step.id,
+                        f'{step.id} has "{name}" in its arguments: in the instruction it names '
+                        f"the {app}, the application to work in, not a value to type, follow or "
+                        f"search for. Leave the name out ({step.skill} works in its application "
+                        "itself)",
+                    )
+                )
+                break
+    return doubts

@@ -1,0 +1,62 @@
+"""An application's name in a step's values is a doubt: the program pc02r1's planner wrote, the
+names the instruction reading found, screen steps, and gold programs of generated tasks read with
+every application their instruction names by a program's name."""
+
+from __future__ import annotations
+
+from tests.agents.program_steps import program
+
+from pcagent.agents.app_names_in_values import app_names_in_values
+from pcagent.agents.doubts import Evidence
+from pcagent.agents.named_apps import AskedApp, known_as
+from pcagent.agents.program import Program
+from pcagent.bench.generate import generate_tasks
+from pcagent.skills import default_catalog
+from pcagent.text import contains
+
+ASKED = (AskedApp("text_editor", "in Mousepad"), AskedApp("browser", "in Chromium"))
+READ = {"skill": "read_text_file", "args": {"path": "Documents/memo.txt"}}
+
+
+def test_a_name_typed_followed_or_searched_for_is_doubted() -> None:
+    typed = {"skill": "type_in_editor", "args": {"text": "Mousepad"}}
+    search = {"skill": "web_search", "args": {"query": "Mousepad journey from the Empire State"}}
+    follow = {"skill": "follow_link", "args": {"text": "chromium"}}
+    doubts = app_names_in_values(program(READ, typed, search, follow), ASKED)
+    assert [d.step for d in doubts] == ["s2", "s3", "s4"]
+    assert '"mousepad"' in doubts[0].problem and "text_editor" in doubts[0].problem
+    assert "browser" in doubts[2].problem
+
+
+def test_other_words_screen_steps_and_names_not_said_are_no_doubt() -> None:
+    search = {"skill": "web_search", "args": {"query": "journey time Empire State Building"}}
+    screen = {"skill": "gui", "app": "browser", "task": "open Chromium and look it up"}
+    steps = program(READ, search, screen)
+    assert app_names_in_values(steps, ASKED) == []
+    # The instruction called the editor "the text editor": its program's name is no doubt.
+    typed = program({"skill": "type_in_editor", "args": {"text": "notes for Mousepad users"}})
+    assert app_names_in_values(typed, (AskedApp("text_editor", "the text editor"),)) == []
+    # A name inside a longer word is not the name.
+    word = program({"skill": "type_in_editor", "args": {"text": "Mousepads on sale"}})
+    assert app_names_in_values(word, ASKED) == []
+
+
+def test_the_evidence_holds_the_doubt() -> None:
+    typed = {"skill": "type_in_editor", "args": {"text": "Mousepad"}}
+    evidence = Evidence(given=["Open that in Mousepad"], asked_apps=ASKED)
+    doubts = evidence.doubts(program(READ, typed), default_catalog())
+    assert any("names the text_editor" in d.problem for d in doubts)
+
+
+def test_no_gold_program_of_generated_tasks_is_doubted() -> None:
+    tried = 0
+    for task in generate_tasks(150, 31):
+        asked = tuple(
+            AskedApp(app, name)
+            for app in task.apps
+            for name in known_as(app)
+            if contains(task.instruction, name)
+        ) or tuple(AskedApp(app, name) for app in task.apps for name in known_as(app))
+        tried += bool(asked)
+        assert app_names_in_values(Program(steps=list(task.program or ())), asked) == [], task.id
+    assert tried > 100
