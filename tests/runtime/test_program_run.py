@@ -72,16 +72,13 @@ def test_a_reference_to_a_value_is_filled_in_before_the_call(tmp_path: Path) -> 
             "skill": "shift_time",
             "args": {"time": "23:50", "direction": "after", "minutes": 20},
         },
-        {
-            "id": "s2",
-            "skill": "shift_time",
-            "args": {"time": {"from": "s1"}, "direction": "after", "minutes": 20},
-        },
+        # A time moved again would be a doubt (moved_twice): the second step tells it.
+        {"id": "s2", "skill": "tell_user", "args": {"text": {"from": "s1"}}},
     )
     assert outcome.status == "finished", outcome.summary
     second = store.steps(outcome.run_id)[-1]
-    assert second.action.args == {"time": "00:10", "direction": "after", "minutes": 20}
-    assert second.result.output == "00:30"
+    assert second.action.args == {"text": "00:10"}
+    assert second.result.answer == "00:10"
 
 
 def test_what_a_skill_tells_the_person_is_the_run_s_answer(tmp_path: Path) -> None:
