@@ -124,6 +124,8 @@ def needed_values(fragment: Fragment) -> list[str]:
                 needed += [params["to"], params["subject_contains"], params["attachment"]]
             case "web_visited":
                 needed.append(params["host"].removeprefix("www."))
+            case "docx_paragraphs_about":
+                needed += params["subjects"]
             case "flight_searched":
                 needed += [params["host"].removeprefix("www.")]
                 needed += [AIRPORTS[params["origin"]], AIRPORTS[params["destination"]]]

@@ -248,6 +248,14 @@ def _check_step(step: ProgramStep, fragment: Fragment) -> None:
         )
     elif step.skill in ("open_page", "follow_link"):
         assert fragment.subtask.app == "browser"
+    elif step.skill == "compose_text":
+        # A paragraph for each subject the document is checked for, each named in the request
+        # (or the slot of the value the sub-task before found).
+        subjects = _node(fragment, "docx_paragraphs_about")["subjects"]
+        assert args["paragraphs"] == len(subjects)
+        assert all(subject in str(args["request"]) for subject in subjects) or (
+            GIVEN_SLOT in str(args["request"])
+        )
     elif step.skill == "read_mail":
         # The folder that holds the fragment's one mail: received (Inbox) or sent (Sent).
         assert len(fragment.inbox) + len(fragment.sent) == 1

@@ -12,6 +12,7 @@ from pcagent.bench.generate.templates_browser import (
 )
 from pcagent.bench.generate.templates_calculator import CalculatorCompute
 from pcagent.bench.generate.templates_clock import ClockAddWorldClock, ClockSetAlarm
+from pcagent.bench.generate.templates_composition import WriterComposeDocument
 from pcagent.bench.generate.templates_editor import EditorReadValue, EditorWriteValue
 from pcagent.bench.generate.templates_files import (
     FileManagerMoveIntoFolder,
@@ -51,6 +52,7 @@ TEMPLATES: tuple[SubtaskTemplate, ...] = (
     FileManagerOpenDocument(),
     WriterTranslateBelow(),
     WriterTranslateInto(),
+    WriterComposeDocument(),
 )
 
 

@@ -75,7 +75,8 @@ class CalculatorCompute(SubtaskTemplate[Calculation], spec="calculator_compute")
                 if from_previous and source.given
                 else "",
             )
-            if calculation.result not in RESERVED_NUMBERS:
+            # Neither the result nor an operand a built-in task's expected number.
+            if calculation.result not in RESERVED_NUMBERS and right not in RESERVED_NUMBERS:
                 return calculation
 
     def build(self, attributes: Calculation, slot: Slot) -> Fragment:
