@@ -124,6 +124,8 @@ def needed_values(fragment: Fragment) -> list[str]:
                 needed += [params["to"], params["subject_contains"], params["attachment"]]
             case "web_visited":
                 needed.append(params["host"].removeprefix("www."))
+            case "web_asked":
+                needed += [*params["words"], params["host"]]
             case "docx_paragraphs_about":
                 needed += params["subjects"]
             case "flight_searched":
@@ -140,6 +142,10 @@ def needed_values(fragment: Fragment) -> list[str]:
                 needed += ["double line spacing", "the paragraph after the title"]
             case _:
                 pytest.fail(f"no rule for what {node.checker} needs the instruction to say")
+    days = [s for s in fragment.program.steps if s.skill == "days_between"]
+    if days:  # the dates, as the instruction writes them
+        needed += [date_words(str(days[0].args[key])) for key in ("start", "end")]
+        return needed
     for step in fragment.reference_api:
         if step.action and step.action["kind"] == "calculator_evaluate":
             left, _, right = step.action["expression"].split()

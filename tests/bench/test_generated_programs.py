@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
+from datetime import date
 from pathlib import PurePosixPath
 from typing import Any
 from urllib.parse import urlsplit
@@ -196,7 +197,13 @@ def _check_step(step: ProgramStep, fragment: Fragment) -> None:
         for row, checked in zip(rows, sheet["rows"], strict=True):  # type: ignore[arg-type]
             if _literal(row[1]):  # type: ignore[index]
                 assert str(row[1]) == checked[1]  # type: ignore[index]
+    elif step.skill == "days_between":
+        # The count the calculator is checked to show.
+        days = (date.fromisoformat(str(args["end"])) - date.fromisoformat(str(args["start"]))).days
+        assert str(days) == _node(fragment, "calculator_shows")["value"]
     elif step.skill == "calculate":
+        if args["expression"] == "{s1}":
+            return  # the count of the step before, shown on the calculator
         left, symbol, right = str(args["expression"]).split()
         if left == GIVEN_SLOT:
             return  # the number the sub-task before found
@@ -260,6 +267,10 @@ def _check_step(step: ProgramStep, fragment: Fragment) -> None:
         # The folder that holds the fragment's one mail: received (Inbox) or sent (Sent).
         assert len(fragment.inbox) + len(fragment.sent) == 1
         assert args["folder"] == ("Inbox" if fragment.inbox else "Sent")
+    elif step.skill == "fill_form" and any(n.checker == "web_asked" for n in fragment.nodes):
+        # The directions form: the place the check asks about is the one it goes to.
+        fields = {f["label"]: f["value"] for f in args["fields"]}  # type: ignore[index,union-attr]
+        assert _node(fragment, "web_asked")["words"] == [fields["To"]]
     elif step.skill == "fill_form":
         # The search form's fields hold what the search checker wants, the date as the form
         # takes it, the trip type ticked where the site has one.

@@ -68,7 +68,7 @@ def test_every_template_and_application_single_and_multi_app() -> None:
 
 def test_clocks_never_come_first() -> None:
     """gnome-clocks alone on the screen often hides its dialogs from the accessibility tree."""
-    clock_tasks = [task for task in generate_tasks(80, 3) if "clock" in task.apps]
+    clock_tasks = [task for task in generate_tasks(160, 3) if "clock" in task.apps]
     assert len(clock_tasks) >= 8
     for task in clock_tasks:
         assert task.apps[0] != "clock" and len(task.apps) >= 2, task.id

@@ -10,7 +10,7 @@ from pcagent.bench.generate.templates_browser import (
     BrowserPopulation,
     BrowserPopulationSearch,
 )
-from pcagent.bench.generate.templates_calculator import CalculatorCompute
+from pcagent.bench.generate.templates_calculator import CalculatorCompute, CalculatorDaysBetween
 from pcagent.bench.generate.templates_clock import ClockAddWorldClock, ClockSetAlarm
 from pcagent.bench.generate.templates_composition import WriterComposeDocument
 from pcagent.bench.generate.templates_editor import EditorReadValue, EditorWriteValue
@@ -21,6 +21,7 @@ from pcagent.bench.generate.templates_files import (
 )
 from pcagent.bench.generate.templates_flights import BrowserFlightSearch
 from pcagent.bench.generate.templates_mail import MailReadValue, MailSendAttachment
+from pcagent.bench.generate.templates_maps import BrowserTravelTime
 from pcagent.bench.generate.templates_office import (
     SpreadsheetFillCells,
     WriterFormatDocument,
@@ -33,6 +34,7 @@ TEMPLATES: tuple[SubtaskTemplate, ...] = (
     EditorReadValue(),
     EditorWriteValue(),
     CalculatorCompute(),
+    CalculatorDaysBetween(),
     ClockSetAlarm(),
     ClockAddWorldClock(),
     WriterNewDocument(),
@@ -47,6 +49,7 @@ TEMPLATES: tuple[SubtaskTemplate, ...] = (
     MailSendAttachment(),
     MailReadValue(),
     BrowserFlightSearch(),
+    BrowserTravelTime(),
     FileManagerMoveIntoFolder(),
     FileManagerOpenFile(),
     FileManagerOpenDocument(),

@@ -1,10 +1,13 @@
-"""Templates for the calculator: compute a small sum, difference or product.
+"""Templates for the calculator: compute a small sum, difference or product; count the days
+from one date to another.
 
 One module per application family, so a new template for the calculator lands here.
 """
 
 from __future__ import annotations
 
+import calendar
+import datetime
 from typing import Literal
 
 from pcagent.agents.program import ProgramStep
@@ -20,6 +23,7 @@ from pcagent.bench.generate.template_base import (
     TemplateAttributes,
 )
 from pcagent.bench.generate.template_parts import node
+from pcagent.bench.generate.templates_flights import TRAVEL_DAYS, date_words
 from pcagent.bench.generate.vocabulary import NUMBERS, RESERVED_NUMBERS
 from pcagent.bench.generate.wording import refer_to
 
@@ -129,4 +133,79 @@ class CalculatorCompute(SubtaskTemplate[Calculation], spec="calculator_compute")
         left = programs.GIVEN_SLOT if a.reference_to_previous else a.left
         return programs.call(
             "s1", "calculate", expression=f"{left} {_SYMBOLS[a.operation]} {a.right}"
+        )
+
+
+# --- calculator: the days from one date to another --------------------------------------------
+
+
+class DayCount(TemplateAttributes):
+    #: YYYY-MM-DD, the first before the second.
+    start: str
+    end: str
+
+    @property
+    def days(self) -> int:
+        return (
+            datetime.date.fromisoformat(self.end) - datetime.date.fromisoformat(self.start)
+        ).days
+
+    @property
+    def keys(self) -> str:
+        """What a person types to count them: the rest of the first month, every month between
+        and the days of the last ("30-3+31+5")."""
+        start, end = datetime.date.fromisoformat(self.start), datetime.date.fromisoformat(self.end)
+        if (start.year, start.month) == (end.year, end.month):
+            return f"{end.day}-{start.day}"
+        terms = [f"{calendar.monthrange(start.year, start.month)[1]}-{start.day}"]
+        month = start.replace(day=1)
+        while True:
+            month = (month + datetime.timedelta(days=32)).replace(day=1)
+            if (month.year, month.month) == (end.year, end.month):
+                break
+            terms.append(str(calendar.monthrange(month.year, month.month)[1]))
+        return "+".join([*terms, str(end.day)])
+
+
+class CalculatorDaysBetween(SubtaskTemplate[DayCount], spec="calculator_days_between"):
+    """Count the days from one date to another with the calculator; the count is handed on."""
+
+    def draw(self, source: Draw) -> DayCount:
+        while True:
+            start, end = sorted(source.rng.sample(TRAVEL_DAYS, 2))
+            count = DayCount(start=start.isoformat(), end=end.isoformat())
+            if count.days >= 20 and count.days not in RESERVED_NUMBERS:  # two digits: no "4"
+                return count
+
+    def build(self, attributes: DayCount, slot: Slot) -> Fragment:
+        a = attributes
+        return Fragment(
+            instruction=self.instruction(a, start=date_words(a.start), end=date_words(a.end)),
+            phrasing=a.phrasing,
+            subtask=self.subtask_in(slot, f"Count the days from {a.start} to {a.end}: {a.days}"),
+            nodes=[
+                node(
+                    slot,
+                    "computed",
+                    "calculator_shows",
+                    {"value": str(a.days)},
+                    final=False,
+                    description=f"the calculator shows {a.days}",
+                )
+            ],
+            reference=[
+                gui.act("open_app", app="calculator"),
+                gui.act("type", text=a.keys + "="),
+                gui.act("wait", seconds=1),
+            ],
+            reference_api=[gui.act("calculator_evaluate", expression=a.keys)],
+            # The count by the date skill, shown on the calculator by its reference.
+            program=FragmentProgram(
+                (
+                    programs.call("s1", "days_between", start=a.start, end=a.end),
+                    programs.call("s2", "calculate", expression="{s1}"),
+                ),
+                output=programs.reference("s2"),
+            ),
+            output=FlowValue(kind="number", text=str(a.days), description="the number of days"),
         )

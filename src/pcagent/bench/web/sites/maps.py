@@ -1,4 +1,5 @@
-"""maps.local: directions and travel times between a few New York places (``ROUTES``)."""
+"""maps.local: directions and travel times between a few places (``ROUTES``): New York's of
+the built-in tasks, and some of no city in particular for generated ones."""
 
 from __future__ import annotations
 
@@ -48,7 +49,7 @@ def _directions_form(origin: str = "", destination: str = "") -> str:
 
 
 def _maps(request: PageRequest) -> PageResponse:
-    """Directions between a few New York places. A request that shows no route answers 400 when
+    """Directions between a few places. A request that shows no route answers 400 when
     From or To is empty or both name the same place, 404 when a place or the route between two
     places is unknown."""
     path = request.path.rstrip("/") or "/"

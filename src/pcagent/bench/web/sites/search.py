@@ -195,7 +195,7 @@ def _later_search_entries() -> list[_SearchEntry]:
         _entry(
             MAPS_SITE.url(),
             "Offline Maps - directions and travel times",
-            "Travel times between places in New York City.",
+            "Travel times between places in New York City and beyond.",
             "map maps directions route travel time subway",
         ),
         _entry(

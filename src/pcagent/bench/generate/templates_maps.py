@@ -1,0 +1,98 @@
+"""A template for the browser's maps site: the travel time between two places, asked on its
+directions form and read off the page that answers.
+
+Why: a travel time is found by filling a form and reading the page it leads to (``fill_form``,
+then ``extract_values``), and memory held no program that reads a value off a page a form
+answered; the 1.5B planner made up a maps address, or searched the web for the words of the
+instruction.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+from pcagent.bench.generate import gui_steps as gui
+from pcagent.bench.generate import programs
+from pcagent.bench.generate import template_parts as parts
+from pcagent.bench.generate.flow import FlowValue
+from pcagent.bench.generate.template_base import (
+    Draw,
+    Fragment,
+    Slot,
+    SubtaskTemplate,
+    TemplateAttributes,
+)
+from pcagent.bench.generate.wording import TELL
+from pcagent.bench.web.data import ROUTES
+
+#: The routes of places of no city in particular (the built-in tasks' start at the Empire State
+#: Building, which no generated task names).
+TRAINING_ROUTES: tuple[tuple[str, str], ...] = tuple(
+    pair for pair in ROUTES if "Empire State Building" not in pair
+)
+SITE = "maps.local"
+#: How a value found names the travel time, and how an instruction says what it is.
+KEY, DESCRIPTION = "minutes", "the travel time in minutes"
+
+
+class TravelTime(TemplateAttributes):
+    origin: str
+    destination: str
+    minutes: int
+
+
+class BrowserTravelTime(SubtaskTemplate[TravelTime], spec="browser_travel_time"):
+    """Look up the travel time between two places on maps.local (either way round)."""
+
+    def draw(self, source: Draw) -> TravelTime:
+        pair = source.rng.choice(TRAINING_ROUTES)
+        origin, destination = pair if source.rng.random() < 0.5 else pair[::-1]
+        return TravelTime(origin=origin, destination=destination, minutes=ROUTES[pair]["minutes"])
+
+    def build(self, attributes: TravelTime, slot: Slot) -> Fragment:
+        a = attributes
+        address = f"http://{SITE}/directions?{urlencode({'from': a.origin, 'to': a.destination})}"
+        asked = parts.node(
+            slot,
+            "asked",
+            "web_asked",
+            {"words": [a.destination], "host": SITE},
+            description=f"maps.local was asked the way to {a.destination}",
+        )
+        report_nodes, report_steps = parts.report_parts(slot, str(a.minutes), asked.id)
+        return Fragment(
+            instruction=self.instruction(
+                a, origin=a.origin, destination=a.destination, tell=TELL if slot.report else ""
+            ),
+            phrasing=a.phrasing,
+            subtask=self.subtask_in(
+                slot, f"Find the travel time {a.origin} - {a.destination} ({a.minutes} min)"
+            ),
+            nodes=[asked, *report_nodes],
+            reference=[
+                gui.act("open_app", app="browser"),
+                gui.act("hotkey", keys=["ctrl", "l"]),
+                gui.act("type", text=f"{address}\n"),
+                gui.wait_for(a.destination),
+                *report_steps,
+            ],
+            reference_api=[gui.act("browser_open", url=address), *report_steps],
+            program=parts.lookup_program(
+                slot,
+                [
+                    programs.call("s1", "open_page", address=SITE),
+                    programs.call(
+                        "s2",
+                        "fill_form",
+                        fields=[
+                            {"label": "From", "value": a.origin},
+                            {"label": "To", "value": a.destination},
+                        ],
+                    ),
+                ],
+                KEY,
+                DESCRIPTION,
+            ),
+            services=("web",),
+            output=FlowValue(kind="number", text=str(a.minutes), description=DESCRIPTION),
+        )
