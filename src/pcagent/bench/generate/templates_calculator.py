@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import calendar
 import datetime
-from typing import Literal
+from typing import Any, Literal
 
 from pcagent.agents.program import ProgramStep
 from pcagent.bench.generate import gui_steps as gui
@@ -31,6 +31,29 @@ from pcagent.bench.generate.wording import refer_to
 
 
 _SYMBOLS = {"plus": "+", "minus": "-", "times": "*"}
+
+
+def _on_the_calculator(slot: Slot, shown: int, keys: str, expression: str) -> dict[str, Any]:
+    """A sub-task that ends with ``shown`` on the calculator: its node, and both references
+    (the GUI's types ``keys`` and "=", the application action evaluates ``expression``)."""
+    return {
+        "nodes": [
+            node(
+                slot,
+                "computed",
+                "calculator_shows",
+                {"value": str(shown)},
+                final=False,
+                description=f"the calculator shows {shown}",
+            )
+        ],
+        "reference": [
+            gui.act("open_app", app="calculator"),
+            gui.act("type", text=keys + "="),
+            gui.act("wait", seconds=1),
+        ],
+        "reference_api": [gui.act("calculator_evaluate", expression=expression)],
+    }
 
 
 class Calculation(TemplateAttributes):
@@ -102,26 +125,9 @@ class CalculatorCompute(SubtaskTemplate[Calculation], spec="calculator_compute")
             subtask=self.subtask_in(
                 slot, f"Compute {a.left} {_SYMBOLS[a.operation]} {a.right} = {a.result}"
             ),
-            nodes=[
-                node(
-                    slot,
-                    "computed",
-                    "calculator_shows",
-                    {"value": str(a.result)},
-                    final=False,
-                    description=f"the calculator shows {a.result}",
-                ),
-            ],
-            reference=[
-                gui.act("open_app", app="calculator"),
-                gui.act("type", text=a.keys + "="),
-                gui.act("wait", seconds=1),
-            ],
-            reference_api=[
-                gui.act(
-                    "calculator_evaluate", expression=f"{a.left} {_SYMBOLS[a.operation]} {a.right}"
-                ),
-            ],
+            **_on_the_calculator(
+                slot, a.result, a.keys, f"{a.left} {_SYMBOLS[a.operation]} {a.right}"
+            ),
             program=FragmentProgram((self._step(a),), output=programs.reference("s1")),
             output=FlowValue(kind="number", text=str(a.result), description="the result"),
         )
@@ -183,22 +189,7 @@ class CalculatorDaysBetween(SubtaskTemplate[DayCount], spec="calculator_days_bet
             instruction=self.instruction(a, start=date_words(a.start), end=date_words(a.end)),
             phrasing=a.phrasing,
             subtask=self.subtask_in(slot, f"Count the days from {a.start} to {a.end}: {a.days}"),
-            nodes=[
-                node(
-                    slot,
-                    "computed",
-                    "calculator_shows",
-                    {"value": str(a.days)},
-                    final=False,
-                    description=f"the calculator shows {a.days}",
-                )
-            ],
-            reference=[
-                gui.act("open_app", app="calculator"),
-                gui.act("type", text=a.keys + "="),
-                gui.act("wait", seconds=1),
-            ],
-            reference_api=[gui.act("calculator_evaluate", expression=a.keys)],
+            **_on_the_calculator(slot, a.days, a.keys, a.keys),
             # The count by the date skill, shown on the calculator by its reference.
             program=FragmentProgram(
                 (
