@@ -88,7 +88,8 @@ class FormatParagraphs(SkillParameters):
     paragraphs: list[int] = Field(
         default_factory=list,
         max_length=200,
-        description="Paragraph numbers from 0 (as read_document numbers them); -1 is the last.",
+        description="Paragraph numbers from 0 (as read_document numbers them: a title is 0, the "
+        "first paragraph after it 1); -1 is the last.",
     )
     matching: str = Field("", max_length=200, description="Or: paragraphs containing this text.")
     bold: bool | None = None
