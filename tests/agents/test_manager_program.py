@@ -10,6 +10,9 @@ from tests.agents.scripted import ScriptedModels
 from pcagent.agents.manager import PROGRAM_ATTEMPTS, Manager, Replanning
 from pcagent.agents.plan import SubtaskSpec
 from pcagent.errors import PromptTooLongError
+from pcagent.models.backend import BackendInfo
+from pcagent.models.backends.scripted import ScriptedBackend
+from pcagent.models.structured import StructuredChatModel
 from pcagent.skills import SkillCatalog, default_catalog
 
 APPS = {"text_editor": "plain text files", "clock": "alarms and world clocks"}
@@ -53,6 +56,26 @@ def test_an_invalid_program_is_re_asked_with_its_problems_then_falls_back() -> N
     (only,) = outcome.plan.subtasks
     assert (only.skill, only.description) == ("", "set it")
     assert only.doubt.startswith("no usable program: the whole instruction ran as one GUI step")
+
+
+def test_a_greedy_model_that_writes_its_program_again_is_not_asked_a_third_time() -> None:
+    # A greedy model asked the same again answers the same: a repeated reply is the last one.
+    wrong = {"id": "s1", "skill": "set_alarm", "args": {"time": {"from": "s9"}}}
+    greedy = ScriptedBackend([_reply(wrong)] * 3, info=BackendInfo(name="local:x", greedy=True))
+    manager = Manager(StructuredChatModel(greedy), apps=APPS, skills=default_catalog())
+    assert manager.plan("set it").fallback
+    assert len(greedy.requests) == 2
+    # Kept with a doubt: the repeated program is the one taken, after two asks.
+    moved = {
+        "id": "s1",
+        "skill": "shift_time",
+        "args": {"time": "11:15", "direction": "before", "hours": 1},
+    }
+    alarm = {"id": "s2", "skill": "set_alarm", "args": {"time": {"from": "s1"}, "hours_before": 1}}
+    twice = ScriptedBackend([_reply(moved, alarm)] * 3, info=BackendInfo("local:x", greedy=True))
+    outcome = Manager(StructuredChatModel(twice), apps=APPS, skills=default_catalog()).plan("x")
+    assert len(twice.requests) == 2 and not outcome.fallback
+    assert "already moved" in outcome.plan.subtasks[1].doubt
 
 
 def test_a_program_re_asked_once_and_corrected_is_taken() -> None:

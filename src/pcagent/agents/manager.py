@@ -37,6 +37,7 @@ from pcagent.agents.search_instead import (
     searched,
     searches_leaving_out,
 )
+from pcagent.agents.step_ids import next_step_number
 from pcagent.agents.unused_values import unused_values
 from pcagent.errors import PlanError, PromptTooLongError
 from pcagent.models.messages import Message
@@ -150,7 +151,7 @@ class Manager(Agent):
         """A program for what remains after the failed subtask; finished steps are not redone
         and their values may be referred to by their ids."""
         finished, failed = replanning.finished, replanning.failed
-        first = _next_number([s.id for s in (*finished, failed)])
+        first = next_step_number([s.id for s in (*finished, failed)])
         context = (
             "Already finished (do not repeat them; refer to their values by id):\n"
             + bullet_list([f"{s.id}: {s.description}" for s in finished])
@@ -265,12 +266,16 @@ class Manager(Agent):
             if s.skill
         ]
         navigating = [one.name for one in self.skills if one.navigates]
-        problem = ""
+        problem, replies = "", set[str]()
+        # A greedy model's reply written again comes again for every later ask: it is the last.
+        repeats = self.model.info.greedy
         for attempt in range(self.program_attempts):
             result = self.ask(messages, reply_type, step)
             if result.value is None:
                 problem = result.failure.message if result.failure else "no reply"
                 break
+            last = attempt == self.program_attempts - 1 or (repeats and result.raw_text in replies)
+            replies.add(result.raw_text)
             written = Program(steps=list(result.value.steps))
             program = with_kind_twins(without_repeats(written, done, navigating), self.skills)
             program = with_keys_mended(program, self.skills)
@@ -285,7 +290,7 @@ class Manager(Agent):
                     program, reply = swapped, swapped.model_dump_json(exclude_defaults=True)
             evidence = Evidence.read(self.readings, instruction, given, done, finished)
             doubts = evidence.doubts(program, self.skills)
-            if not problems and (not doubts or attempt == self.program_attempts - 1):
+            if not problems and (not doubts or last):
                 program, doubts = cut_before_doubted_changes(
                     program, doubts, self.skills, self.is_file
                 )
@@ -293,8 +298,9 @@ class Manager(Agent):
             # Every problem at once, the doubts with the errors: told only of a wrong kind
             # of file, a small model fixes the ending and keeps the file it copied.
             problem = "; ".join([*problems, *map(str, doubts)])
-            # Only the latest program and its problems go back: with every earlier one kept,
-            # the third ask left the model 300 tokens of a 4,096-token context.
+            if last:
+                break
+            # Only the latest program goes back: with all kept, the third ask had 300 tokens left.
             messages = [
                 *asked,
                 Message.assistant(reply),
@@ -374,8 +380,7 @@ class Manager(Agent):
         return plan
 
     def _default_app(self) -> str:
-        """The application of a fallback GUI task: the desktop's only one, else none (the
-        scheduler then assigns by capability)."""
+        """A fallback GUI task's application: the only one, else none (assigned by capability)."""
         return next(iter(self.apps)) if len(self.apps) == 1 else ""
 
     @property
@@ -393,8 +398,3 @@ class Manager(Agent):
             "This task spans several desktops. Give every step the desktop it works on as "
             f'"environment", one of:\n{lines}\n'
         )
-
-
-def _next_number(ids: Sequence[str]) -> int:
-    numbers = [int(i[1:]) for i in ids if i[:1] == "s" and i[1:].isdigit()]
-    return max(numbers, default=0) + 1

@@ -11,7 +11,7 @@ reach every reference, in objects and in texts, at any depth.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 from pydantic import JsonValue
 
@@ -75,3 +75,9 @@ def renamed_text(text: str, renames: Mapping[str, str]) -> str:
 def renamed_args(args: Mapping[str, JsonValue], renames: Mapping[str, str]) -> dict[str, JsonValue]:
     """A step's arguments with the references to renamed steps renamed."""
     return changed_args(args, renaming(renames))
+
+
+def next_step_number(ids: Sequence[str]) -> int:
+    """The number after the highest of the step ids ``sN`` (1 when there are none)."""
+    numbers = [int(i[1:]) for i in ids if i[:1] == "s" and i[1:].isdigit()]
+    return max(numbers, default=0) + 1

@@ -33,6 +33,9 @@ class BackendInfo:
     #: grammar), so a reply cannot leave it: a prompt that already describes the fields need not
     #: repeat the schema.
     enforces_schema: bool = False
+    #: The backend decodes greedily (temperature 0 on a local model): the same request always
+    #: gets the same reply, so a reply written again will come again for every later ask.
+    greedy: bool = False
 
 
 @dataclass(frozen=True)

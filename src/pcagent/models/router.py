@@ -49,7 +49,7 @@ def create_backend(config: PcAgentConfig, profile_name: str) -> ChatBackend:
         info = backend_info(profile_name, profile.model_copy(update={"vision": False}), label)
         return LocalLlamaBackend(
             path,
-            info=replace(info, enforces_schema=True),
+            info=replace(info, enforces_schema=True, greedy=profile.temperature == 0),
             threads=profile.threads,
             context_tokens=profile.context_tokens,
             cache_slots=profile.cache_slots,
