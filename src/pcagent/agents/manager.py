@@ -25,11 +25,11 @@ from pcagent.agents.instruction_readings import InstructionReadings
 from pcagent.agents.manager_memory import Remembers, examples_text, skills_of_apps
 from pcagent.agents.named_apps import names_line
 from pcagent.agents.plan import Doubt, Plan, SubtaskSpec, with_doubts
-from pcagent.agents.program import SLOT, Program, ProgramStep, check_program, program_plan
+from pcagent.agents.program import SLOT, Program, check_program, program_plan
 from pcagent.agents.program_grammar import program_reply_type
 from pcagent.agents.prompting import prompt_part, render
 from pcagent.agents.reference_keys import with_keys_mended
-from pcagent.agents.repeated_steps import repeated_failure, without_repeats
+from pcagent.agents.repeated_steps import finished_calls, repeated_failure, without_repeats
 from pcagent.agents.search_instead import (
     SEARCH_SKILL,
     GuessedAddress,
@@ -256,15 +256,7 @@ class Manager(Agent):
             self.skills, apps, list(self.environments), requests=self.lists_requests
         )
         known = [s.id for s in finished]
-        # A finished call written again is dropped for the finished step (ids of retried GUI
-        # steps such as "s3r" are no program ids, so the calls are built unchecked).
-        done = [
-            ProgramStep.model_construct(
-                id=s.id, skill=s.skill, args=s.args, environment=s.environment
-            )
-            for s in finished
-            if s.skill
-        ]
+        done = finished_calls(finished)  # a finished call written again is dropped for it
         navigating = [one.name for one in self.skills if one.navigates]
         problem, replies = "", set[str]()
         # A greedy model's reply written again comes again for every later ask: it is the last.

@@ -21,6 +21,16 @@ from pcagent.agents.program import GUI, Program, ProgramStep
 from pcagent.agents.step_ids import changed_step, renaming
 
 
+def finished_calls(finished: Sequence[SubtaskSpec]) -> list[ProgramStep]:
+    """The skill calls of a re-plan's finished steps, which a new step must not repeat (ids of
+    retried GUI steps such as "s3r" are no program ids, so the calls are built unchecked)."""
+    return [
+        ProgramStep.model_construct(id=s.id, skill=s.skill, args=s.args, environment=s.environment)
+        for s in finished
+        if s.skill
+    ]
+
+
 def without_repeats(
     program: Program, done: Sequence[ProgramStep] = (), keeps: Collection[str] = ()
 ) -> Program:
