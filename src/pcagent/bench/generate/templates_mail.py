@@ -184,8 +184,8 @@ class MailReadValue(SubtaskTemplate[MailReading], spec="mail_read_value"):
                 gui.act("wait", seconds=1),
                 *report_steps,
             ],
-            # The mail client's window opened first: a Clocks sub-task after it needs another
-            # application on the screen (see template_base.SubtaskTemplate.needs_company).
+            # The mail client's window opened first, as a person reads the mail in it (the
+            # application action reads the folder without a window).
             reference_api=[
                 gui.act("open_app", app="mail"),
                 gui.act("mail_read", folder=a.folder),
