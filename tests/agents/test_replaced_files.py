@@ -79,6 +79,21 @@ def test_a_file_a_finished_step_read_counts_for_a_re_plan() -> None:
     assert any("writes over" in d.problem for d in evidence.doubts(later, CATALOG))
 
 
+def test_a_re_plan_after_more_finished_steps_than_a_program_holds_is_judged() -> None:
+    # Twelve finished steps and a re-plan of three: more than one program's limit together.
+    finished = [
+        ProgramStep.model_validate({"id": f"s{n}", **(READ if n == 1 else SEARCH)})
+        for n in range(1, 13)
+    ]
+    later = as_program(
+        {"id": "s13", **FOUND},
+        {"id": "s14", **_write("Documents/memo.txt", "10 results")},
+        {"id": "s15", **_write("Documents/other.txt", "10 results")},
+    )
+    (doubt,) = replaced_files(later, CATALOG, finished)
+    assert doubt.step == "s14"
+
+
 def test_no_gold_program_of_generated_tasks_is_doubted() -> None:
     for task in generate_tasks(60, 2031):
         assert task.program is not None
