@@ -28,6 +28,7 @@ from pcagent.actions import (
     Scroll,
     SelectText,
     TypeText,
+    UseSkill,
     Wait,
     action_json_schema,
     action_points,
@@ -36,6 +37,7 @@ from pcagent.actions import (
     is_terminal,
     normalize_key,
     parse_action,
+    skill_call_as_action,
 )
 from pcagent.errors import InvalidActionError
 
@@ -469,3 +471,19 @@ def test_a_drag_that_does_not_move_is_refused_as_a_click_in_disguise() -> None:
     with pytest.raises(InvalidActionError, match="drag must end somewhere else"):
         parse_action({"kind": "drag", "start_x": 5, "start_y": 5, "end_x": 5, "end_y": 5})
     assert parse_action({"kind": "drag", "start_x": 5, "start_y": 5, "end_x": 6, "end_y": 5})
+
+
+# --- a skill call that names an action ------------------------------------------------------------
+
+
+def test_a_skill_call_naming_an_offered_action_is_that_action() -> None:
+    offered = ("use_skill", "editor_open", "click")
+    called = UseSkill(skill="editor_open", args={"path": "Documents/memo.txt"})
+    action = skill_call_as_action(called, offered)
+    assert action.kind == "editor_open" and action.path == "Documents/memo.txt"  # type: ignore[union-attr]
+    # Not offered to the role, a real skill, or arguments that do not fit: as it was.
+    assert skill_call_as_action(called, ("use_skill", "click")) is called
+    skill = UseSkill(skill="read_text_file", args={"path": "Documents/memo.txt"})
+    assert skill_call_as_action(skill, offered) is skill
+    wrong = UseSkill(skill="editor_open", args={"file": 3})
+    assert skill_call_as_action(wrong, offered) is wrong

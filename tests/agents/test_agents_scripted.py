@@ -76,6 +76,20 @@ def test_decision_re_asks_malformed_output_and_returns_a_typed_action() -> None:
     assert "rejected" in second.messages[-1].text  # the re-ask carries the error
 
 
+def test_a_skill_call_naming_the_roles_action_is_that_action() -> None:
+    # The 1.5B model named the editor's action as a skill; the action meant is taken.
+    role = default_pool(SANDBOX_APPS, act.APP_ACTION_KINDS).get("text_notes")
+    assert "editor_open" in role.allowed_kinds(False)
+    called = {"kind": "use_skill", "skill": "editor_open", "args": {"path": "Documents/memo.txt"}}
+    models = ScriptedModels(decision=[decision(called)])
+    result = DecisionAgent(models.for_role("decision"), role=role).decide(
+        DecisionInput(
+            subtask="open memo.txt", listing="", screen=SCREEN, skills="- read_text_file(path)"
+        )
+    )
+    assert result.action == app.EditorOpen(path="Documents/memo.txt")
+
+
 def test_decision_outside_the_domain_is_a_typed_failure_not_an_action() -> None:
     role = default_pool(SANDBOX_APPS).get("app_launcher")
     bad = decision({"kind": "type", "text": "hello"})

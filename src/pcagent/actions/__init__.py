@@ -31,6 +31,7 @@ from pcagent.actions.parsing import (
     action_json_schema,
     describe_actions,
     parse_action,
+    skill_call_as_action,
 )
 from pcagent.actions.pointer import (
     Click,
@@ -88,4 +89,5 @@ __all__ = [
     "is_terminal",
     "normalize_key",
     "parse_action",
+    "skill_call_as_action",
 ]

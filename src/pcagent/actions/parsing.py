@@ -16,6 +16,7 @@ from typing import Annotated, Any, Literal, Union, get_args, get_origin
 from pydantic import Field, TypeAdapter, ValidationError
 
 from pcagent.action_base import ActionBase
+from pcagent.actions.control import UseSkill
 from pcagent.actions.union import ACTION_TYPES, Action, kind_of, select_kinds
 from pcagent.errors import InvalidActionError
 
@@ -165,3 +166,18 @@ def describe_actions(kinds: Iterable[str] | None = None) -> str:
         description = " ".join((action_class.__doc__ or "").split())
         lines.append(f"{_signature(action_class)} — {description}")
     return "\n".join(lines)
+
+
+def skill_call_as_action(action: Action, kinds: Iterable[str]) -> Action:
+    """A ``use_skill`` that names one of the ``kinds`` offered instead of a skill, as that
+    action with the call's arguments; any other action, or one whose arguments do not fit, as it
+    is. Why: the 1.5B Decision agent wrote ``use_skill(skill="editor_open", ...)`` three times in
+    a row for the editor's action of that name (a rewording of pc01, 2026-11-28), each refused
+    as no skill; the names are the catalog's, so taking the action meant is exact."""
+    offered = set(kinds) - {"use_skill"}
+    if not isinstance(action, UseSkill) or action.skill not in offered:
+        return action
+    try:
+        return parse_action({**action.args, "kind": action.skill}, kinds=offered)
+    except InvalidActionError:
+        return action

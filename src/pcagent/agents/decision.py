@@ -281,7 +281,7 @@ class DecisionAgent(Agent):
         if result.value is None:
             return Decision(failure=result.failure)
         value: Any = result.value
-        action = _registry_action(value.action)
+        action = act.skill_call_as_action(_registry_action(value.action), kinds)
         # The scaling the model layer actually applied (the prompt used the same computation).
         has_image = data.image is not None and bool(result.image_scalings)
         scaling = result.image_scalings[0] if has_image else None
