@@ -141,3 +141,50 @@ def test_a_new_file_written_where_a_file_was_moved_away_from_is_a_problem() -> N
     program = as_program(moved_doc, bold)
     (read,) = missing_files(program, default_catalog(), {"Documents/memo.docx"}.__contains__)
     assert "is no longer there" in read
+
+
+# --- a reading of a file that is not there, for nothing, is left out -----------------------------
+
+
+def test_a_read_of_a_missing_file_whose_value_nobody_uses_is_left_out() -> None:
+    from pcagent.agents.existing_files import without_unused_missing_reads
+
+    read_new = {"id": "s1", "skill": "read_document", "args": {"path": "Documents/New.docx"}}
+    compose = {"id": "s2", "skill": "compose_text", "args": {"request": "two paragraphs"}}
+    write = {
+        "id": "s3",
+        "skill": "write_document",
+        "args": {"path": "Documents/New.docx", "text": {"from": "s2"}},
+    }
+    program = as_program(read_new, compose, write)
+    mended = without_unused_missing_reads(program, default_catalog(), THERE.__contains__)
+    assert [s.id for s in mended.steps] == ["s2", "s3"]
+    assert missing_files(mended, default_catalog(), THERE.__contains__) == []
+    # Used by a later step, or a file that is there: kept (the first a problem, as before).
+    used = as_program(read_new, {**compose, "args": {"request": "sum up", "facts": {"from": "s1"}}})
+    assert without_unused_missing_reads(used, default_catalog(), THERE.__contains__) == used
+    there = as_program({**read_new, "args": {"path": "Documents/memo.txt"}}, compose)
+    assert without_unused_missing_reads(there, default_catalog(), THERE.__contains__) == there
+
+
+def test_the_manager_runs_the_program_without_the_read_of_a_document_to_be_made() -> None:
+    steps = [
+        {"id": "s1", "skill": "read_document", "args": {"path": "Documents/New.docx"}},
+        {"id": "s2", "skill": "compose_text", "args": {"request": "two paragraphs"}},
+        {
+            "id": "s3",
+            "skill": "write_document",
+            "args": {"path": "Documents/New.docx", "text": {"from": "s2"}},
+        },
+    ]
+    models = ScriptedModels(manager=[json.dumps({"steps": steps})])
+    manager = Manager(
+        models.for_role("manager"),
+        apps={"writer": "documents"},
+        skills=default_catalog().for_apps({"writer": "documents"}),
+        is_file=THERE.__contains__,
+    )
+    outcome = manager.plan("Write two paragraphs into a new document New")
+    assert not outcome.fallback
+    assert [s.skill for s in outcome.plan.subtasks] == ["compose_text", "write_document"]
+    assert len(models.backends["manager"].requests) == 1

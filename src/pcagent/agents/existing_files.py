@@ -17,7 +17,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from pcagent.agents.program import GUI, Program, ProgramStep, is_reference, written_path
+from pcagent.agents.program import (
+    GUI,
+    Program,
+    ProgramStep,
+    is_reference,
+    steps_used,
+    written_path,
+)
 from pcagent.skills import SkillCatalog
 from pcagent.skills.base import Skill
 
@@ -74,6 +81,30 @@ def missing_files(program: Program, catalog: SkillCatalog, is_file: FileCheck) -
             written.discard(gone)
             written.add(there)
     return problems
+
+
+def without_unused_missing_reads(
+    program: Program, catalog: SkillCatalog, is_file: FileCheck
+) -> Program:
+    """``program`` without each step that only reads files none of which is there yet (nor
+    written before it) and whose value no later step uses: a reading of nothing, for nothing.
+    Why: asked for a new document, the 1.5B planner began with reading it (pc09r1, 2026-11-28:
+    the right `compose_text` and `write_document` after it); the step could only fail, and the
+    re-asks that named it lost the rest of the program. Anything else a missing file makes is
+    a problem (:func:`missing_files`)."""
+    written: set[str] = set()
+    dropped: set[str] = set()
+    for step, one, literal in skill_calls(program, catalog):
+        reads = {plain_path(path) for path in one.read_files(literal)}
+        missing = bool(reads) and not any(p in written or is_file(p) for p in reads)
+        used = any(step.id in steps_used(later) for later in program.steps)
+        if missing and not one.written_files(literal) and not used:
+            dropped.add(step.id)
+        written.update(map(plain_path, one.written_files(literal)))
+        written.update(map(plain_path, one.moved_files(literal).values()))
+    if not dropped or len(dropped) == len(program.steps):
+        return program
+    return Program(steps=[step for step in program.steps if step.id not in dropped])
 
 
 def plain_path(path: str) -> str:

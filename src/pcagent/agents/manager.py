@@ -19,7 +19,7 @@ from pcagent.agents.base import Agent, bullet_list, value_list
 from pcagent.agents.copied_files import with_named_files
 from pcagent.agents.doubted_changes import cut_before_doubted_changes
 from pcagent.agents.doubts import Evidence
-from pcagent.agents.existing_files import FileCheck, missing_files
+from pcagent.agents.existing_files import FileCheck, missing_files, without_unused_missing_reads
 from pcagent.agents.file_kinds import with_kind_twins
 from pcagent.agents.instruction_readings import InstructionReadings
 from pcagent.agents.manager_memory import Remembers, examples_text, skills_of_apps
@@ -274,6 +274,7 @@ class Manager(Agent):
             if self.is_file is not None:  # a file copied from an example: the one named
                 named = self.readings.named_files(instruction)
                 program = with_named_files(program, self.skills, named, self.is_file)
+                program = without_unused_missing_reads(program, self.skills, self.is_file)
             problems = self._problems(program, known, failed)
             reply = result.raw_text
             if not problems:
