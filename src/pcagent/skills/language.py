@@ -97,8 +97,14 @@ def compose_text(context: SkillContext, parameters: ComposeText) -> SkillResult:
     user = f"Write{shape}: {parameters.request}\n" + (
         f"Facts to use:\n{parameters.facts}" if parameters.facts else ""
     )
-    reply = _answer(context, "You write the text asked for, nothing else.", user, Composed)
-    text = reply.text.strip()
+    system = "You write the text asked for, nothing else."
+    if parameters.paragraphs:
+        # One string per paragraph, as many as asked (the reply's grammar holds the count):
+        # asked for two paragraphs in one text, the 1.5B model wrote one (pc09r1, 2026-11-28).
+        reply = _answer(context, system, user, _paragraphs_reply(parameters.paragraphs))
+        text = "\n".join(" ".join(part.split()) for part in reply.paragraphs)  # type: ignore[attr-defined]
+    else:
+        text = _answer(context, system, user, Composed).text.strip()
     if _echoes(text, parameters):
         return SkillResult.failed("the language model wrote back the request, not the text")
     if parameters.paragraphs:
@@ -108,6 +114,15 @@ def compose_text(context: SkillContext, parameters: ComposeText) -> SkillResult:
                 f"asked for {parameters.paragraphs} paragraphs, the text has {len(parts)}"
             )
     return SkillResult(True, text, evidence=f"{len(text)} characters")
+
+
+def _paragraphs_reply(count: int) -> type[BaseModel]:
+    """A reply of exactly ``count`` non-empty paragraphs."""
+    paragraph = Annotated[str, Field(min_length=1, max_length=2000)]
+    return create_model(
+        "ComposedParagraphs",
+        paragraphs=(list[paragraph], Field(min_length=count, max_length=count)),  # type: ignore[valid-type]
+    )
 
 
 def _echoes(text: str, parameters: ComposeText) -> bool:
