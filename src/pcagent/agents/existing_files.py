@@ -22,9 +22,9 @@ from pcagent.agents.program import (
     Program,
     ProgramStep,
     is_reference,
-    steps_used,
     written_path,
 )
+from pcagent.agents.unused_values import values_used
 from pcagent.skills import SkillCatalog
 from pcagent.skills.base import Skill
 
@@ -97,7 +97,7 @@ def without_unused_missing_reads(
     for step, one, literal in skill_calls(program, catalog):
         reads = {plain_path(path) for path in one.read_files(literal)}
         missing = bool(reads) and not any(p in written or is_file(p) for p in reads)
-        used = any(step.id in steps_used(later) for later in program.steps)
+        used = any(step.id in values_used(later) for later in program.steps)
         if missing and not one.written_files(literal) and not used:
             dropped.add(step.id)
         written.update(map(plain_path, one.written_files(literal)))

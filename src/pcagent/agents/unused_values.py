@@ -34,7 +34,7 @@ def _computes(step: ProgramStep, catalog: SkillCatalog) -> bool:
     return step.skill != GUI and step.skill in catalog and catalog.get(step.skill).computes
 
 
-def _used(step: ProgramStep) -> set[str]:
+def values_used(step: ProgramStep) -> set[str]:
     """The ids of the steps whose values ``step`` uses: :func:`steps_used`, and for a GUI
     step the steps its words name as well (``{s2.city}``: the agents working on it are shown
     the hub's values, where a skill step's value is kept under its id)."""
@@ -50,7 +50,7 @@ def unused_values(program: Program, catalog: SkillCatalog) -> list[Doubt]:
     doubts = []
     for index, step in enumerate(program.steps):
         later = program.steps[index + 1 :]
-        if any(step.id in _used(other) for other in later):
+        if any(step.id in values_used(other) for other in later):
             continue
         if later and _computes(step, catalog):
             doubts.append(
