@@ -15,10 +15,10 @@ from pcagent.config import PcAgentConfig, RunConfig
 from pcagent.env import SandboxDesktop
 from pcagent.models.backends.scripted import ScriptedBackend
 
-PARAGRAPHS = (
-    "Alibaba is a technology group from Hangzhou that runs online marketplaces.\n"
-    "OpenAI is a research company in San Francisco that builds language models.\n"
-)
+PARAGRAPHS = [
+    "Alibaba is a technology group from Hangzhou that runs online marketplaces.",
+    "OpenAI is a research company in San Francisco that builds language models.",
+]
 WRITER_PROGRAM = json.dumps(
     {
         "steps": [
@@ -47,7 +47,7 @@ def test_the_pcagent_agent_is_evaluated_after_every_step(
     # the word processor's own actions, each checked: the Decision model is never asked.
     decisions = ScriptedBackend([scripts.decision({"kind": "done"})])
     models = scripts.usual_models(decisions, WRITER_PROGRAM)
-    models.backends["composer"] = ScriptedBackend([json.dumps({"text": PARAGRAPHS})])
+    models.backends["composer"] = ScriptedBackend([json.dumps({"paragraphs": PARAGRAPHS})])
     config = PcAgentConfig(
         data_dir=tmp_path, run=RunConfig(listing_limit=0, app_actions_first=False, max_steps=12)
     )

@@ -11,7 +11,13 @@ from pcagent.bench.checker_types import CheckResult
 from pcagent.bench.checkers import CheckContext, run_checker
 from pcagent.env import SandboxDesktop
 from pcagent.env.app_interfaces.clock import ALARM_DIALOG, ClockInterface
-from pcagent.env.app_interfaces.clock_screen import CityRow, choose_city, city_rows, shown_time
+from pcagent.env.app_interfaces.clock_screen import (
+    CityRow,
+    choose_city,
+    city_rows,
+    header_add_button,
+    shown_time,
+)
 from pcagent.env.app_interfaces.registry import AppInterfaces
 from pcagent.env.observation import Box, Element
 from pcagent.errors import AppInterfaceError, InvalidActionError
@@ -53,6 +59,21 @@ def test_the_search_result_a_city_name_means() -> None:
     assert shown_time("7\u223605 PM") == (19, 5)
     assert shown_time("12:00 AM") == (0, 0)
     assert shown_time("9 hours later") is None
+
+
+def test_the_header_s_add_button_is_the_button_left_of_the_tabs() -> None:
+    # As gnome-clocks' header bar reads (measured): "+" unnamed at the left, menu and window
+    # buttons right of the tabs, and the empty page's own button below.
+    def button(name: str, x: int, y: int) -> Element:
+        return Element(id=x, role="push button", name=name, box=Box(x=x, y=y, width=24, height=24))
+
+    alarms = Element(
+        id=1, role="page tab", name="Alarms", box=Box(x=304, y=6, width=125, height=34)
+    )
+    plus = button("GtkImage", 11, 11)
+    elements = [plus, alarms, button("GtkMenuButton", 711, 11), button("Add Alarm", 367, 433)]
+    assert header_add_button(elements, alarms) is plus
+    assert header_add_button(elements[1:], alarms) is None
 
 
 def test_without_a_running_sandbox_the_interface_is_unavailable() -> None:
@@ -101,3 +122,18 @@ def test_an_alarm_is_added_over_a_dialog_left_open(shared_desktop: SandboxDeskto
     with pytest.raises(InvalidActionError, match="already has an alarm at 07:30"):
         desktop.execute(ClockAddAlarm(time="7:30", name="Again"))
     assert not checked("clock_alarm", {"hour": 7, "minute": 30, "name": "Again"}, desktop).passed
+
+
+def test_the_header_s_add_button_opens_the_new_dialog(shared_desktop: SandboxDesktop) -> None:
+    # With one try the action goes straight to the header's add button, the last resort when
+    # Ctrl+N is swallowed under load: it must open the dialog and add the alarm too.
+    desktop = shared_desktop
+    desktop.execute(act.OpenApp(app="clock"))
+    elements = desktop.observe().elements
+    tab = next(e for e in elements if e.role == "page tab" and e.name == "Alarms")
+    assert header_add_button(elements, tab) is not None  # else the one try would be Ctrl+N
+    interface = ClockInterface(desktop)
+    interface.dialog_presses = 1
+    result = interface.perform(ClockAddAlarm(time="06:45", name="Button alarm"))
+    assert result.ok and result.verified, result.message
+    assert checked("clock_alarm", {"hour": 6, "minute": 45, "name": "Button alarm"}, desktop).passed

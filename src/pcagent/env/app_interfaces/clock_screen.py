@@ -117,6 +117,23 @@ def button_labelled(elements: Sequence[Element], label: str) -> Element | None:
     )
 
 
+def header_add_button(elements: Sequence[Element], tab: Element) -> Element | None:
+    """The header bar's add button ("+"), the push button left of the tabs on their row.
+
+    GTK4 gives it no name of its own (its icon's "GtkImage"), so it is found by where the
+    header bar puts it; the window's other header buttons sit right of the tabs."""
+    row = [
+        e
+        for e in elements
+        if e.role == "push button"
+        and not e.box.is_empty
+        and e.box.x + e.box.width <= tab.box.x
+        and e.box.y < tab.box.y + tab.box.height
+        and tab.box.y < e.box.y + e.box.height
+    ]
+    return min(row, key=lambda e: e.box.x, default=None)
+
+
 def lists_city(city: str) -> Callable[[list[Element]], bool]:
     """The main window has a world clock row named ``city``."""
     return lambda elements: any(
