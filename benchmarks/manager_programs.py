@@ -17,7 +17,11 @@ and as the variant asks:
 - ``examples_covering_apps``: a model reads which applications the instruction asks for (as
   runs read it), and memory's programs that work in each of them are shown first; the baseline
   reads them too (their doubts are the same) and is shown the nearest programs as they come
-  (``Manager(examples_cover_apps=False)``, how runs asked before 2026-11-27, night).
+  (``Manager(examples_cover_apps=False)``, how runs asked before 2026-11-27, night);
+- ``examples_of_asked_apps_only``: of the programs covering the applications asked for, those
+  that work in no other application are shown alone where there are any; the baseline shows
+  the covering ones first and the others after them (``Manager(examples_only_asked_apps=
+  False)``, how runs asked before 2026-11-28, afternoon).
 
 Prints JSON: usable and fitting counts of each, the ratio of fitting programs, seconds per
 program.
@@ -55,11 +59,15 @@ VARIANTS: dict[str, dict[str, bool]] = {
     "requests_first": {"lists_requests": True},
     "own_example_without_memory": {"example_beside_memory": False},
     "examples_covering_apps": {"examples_cover_apps": True},
+    "examples_of_asked_apps_only": {"examples_only_asked_apps": True},
 }
 #: The baseline's options where they are not today's (the variant is today's).
-BASELINES: dict[str, dict[str, bool]] = {"examples_covering_apps": {"examples_cover_apps": False}}
+BASELINES: dict[str, dict[str, bool]] = {
+    "examples_covering_apps": {"examples_cover_apps": False},
+    "examples_of_asked_apps_only": {"examples_only_asked_apps": False},
+}
 #: The variants that need the instruction's applications read by a model.
-READS_APPS = frozenset({"examples_covering_apps"})
+READS_APPS = frozenset({"examples_covering_apps", "examples_of_asked_apps_only"})
 
 
 def main() -> None:

@@ -172,14 +172,17 @@ def test_the_re_ask_shows_a_remembered_program_that_calls_a_skill_of_the_unused_
         manager=[json.dumps({"steps": [CALCULATE, s]}) for s in (AS_DOCUMENT, AS_SHEET)]
     )
     asked: list[tuple[str, int, tuple[str, ...], list[list[str]]]] = []
+    avoided: list[set[str]] = []
 
     def memory(
         instruction: str,
         k: int = 3,
         using: Collection[str] = (),
         covering: Sequence[Collection[str]] = (),
+        avoiding: Collection[str] = (),
     ) -> str:
         asked.append((instruction, k, tuple(using), [sorted(group) for group in covering]))
+        avoided.append(set(avoiding))
         return "Instruction: a sheet\nProgram: {}" if using else ""
 
     outcome = _remembering(models, memory).plan(SAID)
@@ -188,6 +191,9 @@ def test_the_re_ask_shows_a_remembered_program_that_calls_a_skill_of_the_unused_
     # program of a skill of the spreadsheet for the re-ask.
     sheet = ["fill_cells", "read_sheet", "sort_sheet"]
     assert asked == [(SAID, 3, (), [["calculate"], sheet]), (SAID, 1, tuple(sheet), [])]
+    # Programs that also work in an application not asked for are the ones left out.
+    assert {"send_mail", "write_document"} <= avoided[0]
+    assert not avoided[0] & {"calculate", "fill_cells", "extract_values"}
     again = models.backends["manager"].requests[1].messages[-1].text
     assert again.endswith(
         "A similar earlier task whose program calls fill_cells or read_sheet or sort_sheet:\n"
@@ -197,4 +203,4 @@ def test_the_re_ask_shows_a_remembered_program_that_calls_a_skill_of_the_unused_
     asked.clear()
     models = ScriptedModels(manager=[json.dumps({"steps": [CALCULATE, AS_SHEET]})])
     _remembering(models, memory, examples_cover_apps=False).plan(SAID)
-    assert asked == [(SAID, 3, (), [])]
+    assert asked == [(SAID, 3, (), [])] and avoided[-1] == set()

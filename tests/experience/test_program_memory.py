@@ -146,6 +146,25 @@ def test_programs_covering_the_asked_applications_come_first(memory: Experience)
     assert memory.similar_plans(query, covering=[["no_such_skill"]]) == memory.similar_plans(query)
 
 
+def test_covering_programs_that_work_in_other_applications_are_shown_alone(
+    memory: Experience,
+) -> None:
+    query = same_words_other_values(6).instruction
+    called = sorted(skills_of(shown(memory.similar_plans(query, k=1))[0][1]))
+    covering = shown(memory.similar_plans(query, k=5, covering=[called]))
+    # A skill some of the shown programs call and the first does not: programs calling it go.
+    first = set(skills_of(covering[0][1]))
+    extra = next(
+        skill for _, program in covering[1:] for skill in skills_of(program) if skill not in first
+    )
+    kept = shown(memory.similar_plans(query, k=5, covering=[called], avoiding=[extra]))
+    assert kept and kept[0] == covering[0]
+    assert all(extra not in skills_of(program) for _, program in kept)
+    # Where every covering program calls an avoided skill, they are shown as before.
+    every = sorted({skill for _, program in covering for skill in skills_of(program)})
+    assert shown(memory.similar_plans(query, k=5, covering=[called], avoiding=every)) == covering
+
+
 def test_long_literals_are_cut_and_the_same_program_is_shown_once(
     shared_encoder: SentenceEncoder,
 ) -> None:

@@ -22,7 +22,12 @@ from pcagent.agents.doubts import Evidence
 from pcagent.agents.existing_files import FileCheck, missing_files, without_unused_missing_reads
 from pcagent.agents.file_kinds import with_kind_twins
 from pcagent.agents.instruction_readings import InstructionReadings
-from pcagent.agents.manager_memory import Remembers, examples_text, skills_of_apps
+from pcagent.agents.manager_memory import (
+    Remembers,
+    examples_text,
+    skills_of_apps,
+    skills_outside_apps,
+)
 from pcagent.agents.named_apps import names_line
 from pcagent.agents.plan import Doubt, Plan, SubtaskSpec, with_doubts
 from pcagent.agents.program import SLOT, Program, check_program, program_plan
@@ -130,6 +135,9 @@ class Manager(Agent):
     #: Memory's programs that work in every application the instruction asks for (its reading)
     #: are shown before the nearest others (:mod:`pcagent.agents.manager_memory`).
     examples_cover_apps: bool = field(default=True, kw_only=True)
+    #: Of those, the ones that work in no other application are shown alone where there are
+    #: any (:func:`pcagent.agents.manager_memory.skills_outside_apps`).
+    examples_only_asked_apps: bool = field(default=True, kw_only=True)
     #: Programs asked for before giving up on a usable one (see :data:`PROGRAM_ATTEMPTS`).
     program_attempts: int = field(default=PROGRAM_ATTEMPTS, kw_only=True)
     name: ClassVar[str] = "manager"
@@ -139,12 +147,11 @@ class Manager(Agent):
 
     def plan(self, instruction: str, step: int | None = 0) -> PlanOutcome:
         """The program for ``instruction``."""
-        covering = (
-            skills_of_apps(self.skills, self.readings.asked_apps(instruction))
-            if self.examples_cover_apps
-            else []
-        )
-        examples = examples_text(self.memory, instruction, covering)
+        asked = self.readings.asked_apps(instruction) if self.examples_cover_apps else []
+        covering = skills_of_apps(self.skills, asked)
+        only = asked and self.examples_only_asked_apps
+        avoiding = skills_outside_apps(self.skills, asked) if only else []
+        examples = examples_text(self.memory, instruction, covering, avoiding)
         return self._ask(instruction, "", (), step, found=(), examples=examples)
 
     def replan(self, replanning: Replanning, step: int | None = None) -> PlanOutcome:

@@ -23,7 +23,8 @@ EXAMPLES_INTRO = (
 class Remembers(Protocol):
     """Memory's programs for an instruction, as prompt lines ("" when none): the ``k`` nearest,
     or the nearest that call one of the skills ``using``; those that call a skill of each group
-    of ``covering`` first."""
+    of ``covering`` first, and of those, where any calls none of the skills ``avoiding``, only
+    those."""
 
     def __call__(
         self,
@@ -31,6 +32,7 @@ class Remembers(Protocol):
         k: int = ...,
         using: Collection[str] = ...,
         covering: Sequence[Collection[str]] = ...,
+        avoiding: Collection[str] = ...,
     ) -> str: ...
 
 
@@ -41,9 +43,23 @@ def skills_of_apps(skills: SkillCatalog, asked: Sequence[AskedApp]) -> list[list
     return [group for group in groups if group]
 
 
-def examples_text(memory: Remembers | None, instruction: str, covering: list[list[str]]) -> str:
+def skills_outside_apps(skills: SkillCatalog, asked: Sequence[AskedApp]) -> list[str]:
+    """The skills that work only in applications the instruction does not ask for (a
+    language skill, which works in none, is not one of them)."""
+    wanted = {app.app for app in asked}
+    return [one.name for one in skills if one.apps and not wanted & set(one.apps)]
+
+
+def examples_text(
+    memory: Remembers | None,
+    instruction: str,
+    covering: list[list[str]],
+    avoiding: Collection[str] = (),
+) -> str:
     """The examples part of the Manager's prompt ("" without memory or a similar program).
     They come before the instruction, so the instruction is what the model reads last: after
     them, a small model wrote the nearest example's files and folders."""
-    remembered = memory(instruction, covering=covering) if memory is not None else ""
+    remembered = (
+        memory(instruction, covering=covering, avoiding=avoiding) if memory is not None else ""
+    )
     return f"{EXAMPLES_INTRO}{remembered}\n\n" if remembered else ""

@@ -234,6 +234,7 @@ class Experience:
         k: int = PLANS_SHOWN,
         using: Collection[str] = (),
         covering: Sequence[Collection[str]] = (),
+        avoiding: Collection[str] = (),
     ) -> str:
         """Programs of the ``k`` earlier instructions most like this one (at least
         :data:`MIN_PLAN_COSINE` alike), nearest first, as prompt lines ``Instruction: ...`` and
@@ -248,13 +249,24 @@ class Experience:
         for); the programs that call a skill of every group come first, nearest first, then
         the others. Worded like the instruction, the nearest program may work in other
         applications (a comparison of two films shown for a task of one film and a sheet), and
-        a small model copies the program it is shown."""
+        a small model copies the program it is shown. ``avoiding``: skills of applications the
+        instruction does not ask for; where some covering programs call none of them, only
+        those are shown: shown one program of the asked applications and two that also wrote
+        a document and mailed it, the 1.5B model wrote all three at once (pc16r1,
+        2026-11-28)."""
         if not self.graph.plans:
             return ""
         scores = self.plan_similarities(self.encoder.encode([instruction])[0])
         nearest = [int(i) for i in np.argsort(-scores) if scores[i] >= MIN_PLAN_COSINE]
         if covering:  # a stable sort: nearest first within each part
             nearest.sort(key=lambda i: not _covers(self.graph.plans[i].program, covering))
+            exact = [
+                i
+                for i in nearest
+                if _covers(self.graph.plans[i].program, covering)
+                and not any(step.skill in avoiding for step in self.graph.plans[i].program)
+            ]
+            nearest = exact or nearest
         shown: dict[tuple[str, ...], str] = {}
         for index in nearest:
             if len(shown) >= k:

@@ -73,6 +73,7 @@ class NoExperience:
         k: int = 1,
         using: Collection[str] = (),
         covering: Sequence[Collection[str]] = (),
+        avoiding: Collection[str] = (),
     ) -> str:
         return ""
 
