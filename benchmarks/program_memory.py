@@ -17,7 +17,11 @@ The same queries are asked again with the programs that work in each of the quer
 applications shown first (``covering``, as the Manager asks when a model has read which
 applications the instruction asks for; here the task's own applications stand in for that
 reading): ``covering_fitting_first`` and ``covering_fitting_among_shown``, and their ratio to
-the nearest-first figures.
+the nearest-first figures. And once more with, of those, the programs that work in no other
+application shown alone where there are any (``avoiding``, as the Manager asks by default):
+``asked_only_fitting_first`` and ``asked_only_fitting_among_shown``; beside each way, the mean
+count of programs of other shapes shown with the query (``*_other_shapes_mean``: what a small
+model may merge into its program).
 
 Goal: a fitting program among those shown for at least half of the queries.
 
@@ -105,6 +109,8 @@ def main() -> None:
     catalog = default_catalog()
     known = {shape(t.program or []) for t in training}
     covered = none = first = among = covering_first = covering_among = 0
+    asked_first = asked_among = 0
+    others: dict[str, list[int]] = {"nearest": [], "covering": [], "asked_only": []}
     sizes: list[int] = []
     took_ms: list[float] = []
     for query in queries:
@@ -122,6 +128,14 @@ def main() -> None:
         covering = shown_shapes(memory.similar_plans(query.instruction, covering=groups))
         covering_first += bool(covering) and covering[0] == wanted
         covering_among += wanted in covering
+        avoiding = [one.name for one in catalog if one.apps and not set(one.apps) & set(query.apps)]
+        asked = shown_shapes(
+            memory.similar_plans(query.instruction, covering=groups, avoiding=avoiding)
+        )
+        asked_first += bool(asked) and asked[0] == wanted
+        asked_among += wanted in asked
+        for way, shapes in (("nearest", shown), ("covering", covering), ("asked_only", asked)):
+            others[way].append(sum(one != wanted for one in shapes))
     print(
         json.dumps(
             {
@@ -145,6 +159,12 @@ def main() -> None:
                 "covering_fitting_among_shown": covering_among,
                 "covering_ratio_first": round(covering_first / first, 2) if first else None,
                 "covering_ratio_among": round(covering_among / among, 2) if among else None,
+                "asked_only_fitting_first": asked_first,
+                "asked_only_fitting_among_shown": asked_among,
+                **{
+                    f"{way}_other_shapes_mean": round(statistics.mean(counts), 2)
+                    for way, counts in others.items()
+                },
                 "shown_chars_median": statistics.median(sizes),
                 "shown_chars_max": max(sizes),
                 "retrieval_median_ms": round(statistics.median(took_ms), 1),
