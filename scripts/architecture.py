@@ -41,6 +41,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "scratch",
             "interrupts",
             "text",
+            "field_names",
             "lifecycle",
             "registry",
             "applications",

@@ -13,7 +13,6 @@ so every part of a step sees the same subtask, role, window and history.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -22,6 +21,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict
 
 from pcagent.actions import Action
+from pcagent.field_names import field_names
 
 Verdict = Literal["success", "no_change", "unexpected_change"]
 """Reflection's verdict on one step."""
@@ -155,7 +155,7 @@ class StepContext:
         """The context's values (fields and properties) for the fields of the dataclass
         ``target`` named like them, but those in ``besides``: an input made for a step takes
         what the step knows under the same name as the step has it."""
-        names = (one.name for one in dataclasses.fields(target))
+        names = field_names(target)
         return {
             name: getattr(self, name)
             for name in names

@@ -15,6 +15,7 @@ from pydantic import BaseModel, Field, JsonValue
 from pcagent.agents.plan import SubtaskSpec
 from pcagent.env.protocol import Desktops, Environment
 from pcagent.errors import RunStateError
+from pcagent.field_names import shared_values
 from pcagent.step_context import Reading, StepContext, StepLine
 
 SubtaskStatus = Literal["pending", "running", "done", "failed"]
@@ -88,25 +89,20 @@ class RunCheckpoint(BaseModel):
     ) -> StepContext:
         """What step ``number`` of ``subtask`` knows, frozen: ``text`` is the subtask as the
         agents are told it, ``front_app`` and ``window`` what is in front when it starts."""
-        return StepContext(
-            number=number,
-            subtask_id=subtask.id,
-            subtask=text,
-            task=self.instruction,
-            role=role,
-            front_app=front_app,
-            window=window,
-            app=subtask.app,
-            outputs_needed=tuple(subtask.outputs),
-            history=tuple(self.history),
-            hub=self.hub,
-            answers=self.answers,
-            progress=self.progress,
-            reflection=self.reflection,
-            guidance=self.guidance,
-            last_reading=self.last_reading,
-            richest_reading=self.richest_reading,
-        )
+        given = {
+            "number": number,
+            "subtask_id": subtask.id,
+            "subtask": text,
+            "task": self.instruction,
+            "role": role,
+            "front_app": front_app,
+            "window": window,
+            "app": subtask.app,
+            "outputs_needed": tuple(subtask.outputs),
+            "history": tuple(self.history),
+        }
+        # the rest is the run's state as the checkpoint holds it: hub, answers, readings, ...
+        return StepContext(**given, **shared_values(self, StepContext, besides=given))
 
     def subtask(self, subtask_id: str) -> SubtaskSpec:
         for subtask in self.subtasks:

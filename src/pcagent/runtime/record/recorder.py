@@ -19,6 +19,7 @@ from pcagent import actions as act
 from pcagent.env.observation import WindowInfo
 from pcagent.env.protocol import OpenWindow, UnsavedDocument
 from pcagent.errors import RunStateError
+from pcagent.field_names import shared_values
 from pcagent.models.structured import StructuredResult
 from pcagent.runtime.loop.desktop_state import DesktopAccess, documents_in, documents_of_manifest
 from pcagent.runtime.record.checkpoint import RunCheckpoint
@@ -160,19 +161,11 @@ class StepRecorder:
         record = StepRecord(
             run_id=self.run_id,
             step=work.number,
-            subtask_id=work.subtask_id,
-            role=work.role,
-            thought=work.thought,
-            action=work.action,
-            result=work.result,
-            reflection=work.reflection,
+            # what the step did and saw: its subtask, role, thought, action, result, window, ...
+            **shared_values(work, StepRecord),
             progress=checkpoint.progress,
             hub=dict(checkpoint.hub),
             state=checkpoint.model_copy(deep=True),
-            listing=work.listing,
-            front_app=work.front_app,
-            window=work.window,
-            environment=work.environment,
             apps=apps,
             unsaved=[
                 UnsavedFile(app=doc.app, title=doc.title, document=doc.document, file=name)
@@ -182,7 +175,6 @@ class StepRecorder:
             started_at=work.started,
             duration_ms=(time.time() - work.started) * 1000,
             tokens=self.step_tokens,
-            error=work.error,
         )
         self.store.write_step(
             record,
