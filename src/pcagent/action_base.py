@@ -7,6 +7,7 @@ both define their classes on the same base and the union can list them all.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Annotated, Any, ClassVar, Literal, Self
 
@@ -33,9 +34,13 @@ Int = Annotated[int, BeforeValidator(_reject_bool)]
 
 
 def _require_kind(schema: dict[str, Any]) -> None:
-    """``kind`` has a default for Python callers, but a model must always send it."""
+    """``kind`` has a default for Python callers, but a model must always send it; its
+    description ("Always "click".") is said here once for every action."""
     required = [name for name in schema.get("required", []) if name != "kind"]
     schema["required"] = ["kind", *required]
+    kind = schema.get("properties", {}).get("kind")
+    if kind is not None and "description" not in kind:
+        kind["description"] = f"Always {json.dumps(kind.get('const', kind.get('default')))}."
 
 
 class ActionBase(BaseModel):

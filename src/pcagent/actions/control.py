@@ -19,7 +19,7 @@ class OpenApp(ActionBase):
     """Open an application (or bring it to the front) by its logical name."""
 
     settles: ClassVar[bool] = False  # opening waits for the window and settles by itself
-    kind: Literal["open_app"] = Field("open_app", description='Always "open_app".')
+    kind: Literal["open_app"] = "open_app"
     app: str = Field(min_length=1, description='Logical application name, e.g. "text_editor".')
 
 
@@ -27,7 +27,7 @@ class Wait(ActionBase):
     """Do nothing for the given seconds, e.g. while a window opens (at most 60)."""
 
     settles: ClassVar[bool] = False
-    kind: Literal["wait"] = Field("wait", description='Always "wait".')
+    kind: Literal["wait"] = "wait"
     seconds: float = Field(
         gt=0, le=60, allow_inf_nan=False, description="Seconds to wait, more than 0, at most 60."
     )
@@ -40,7 +40,7 @@ class UseSkill(ActionBase):
     runs_on: ClassVar[ActionSite] = "skill"
     # A skill waits for what it does, action by action.
     settles: ClassVar[bool] = False
-    kind: Literal["use_skill"] = Field("use_skill", description='Always "use_skill".')
+    kind: Literal["use_skill"] = "use_skill"
     skill: str = Field(min_length=1, max_length=40, description="The skill's name.")
     args: dict[str, Any] = Field(
         default_factory=dict, description="The skill's arguments by parameter name."
@@ -55,7 +55,7 @@ class Answer(ActionBase):
     """Report a value the task asked for (the run goes on; finish with done)."""
 
     runs_on: ClassVar[ActionSite] = "run"
-    kind: Literal["answer"] = Field("answer", description='Always "answer".')
+    kind: Literal["answer"] = "answer"
     text: str = Field(description="The value or answer, as the task asked for it.")
 
 
@@ -65,7 +65,7 @@ class AskHuman(ActionBase):
     # Put to the person at the computer (only in the passive and proactive modes); the desktop
     # never sees it.
     runs_on: ClassVar[ActionSite] = "human"
-    kind: Literal["ask_human"] = Field("ask_human", description='Always "ask_human".')
+    kind: Literal["ask_human"] = "ask_human"
     question: str = Field(min_length=1, description="What you need to know, in one sentence.")
 
 
@@ -74,7 +74,7 @@ class Done(ActionBase):
 
     terminal: ClassVar[bool] = True
     runs_on: ClassVar[ActionSite] = "run"
-    kind: Literal["done"] = Field("done", description='Always "done".')
+    kind: Literal["done"] = "done"
     summary: str = Field("", description="Optional short account of what was done.")
 
 
@@ -83,5 +83,5 @@ class Fail(ActionBase):
 
     terminal: ClassVar[bool] = True
     runs_on: ClassVar[ActionSite] = "run"
-    kind: Literal["fail"] = Field("fail", description='Always "fail".')
+    kind: Literal["fail"] = "fail"
     reason: str = Field(min_length=1, description="Why the task cannot be completed.")

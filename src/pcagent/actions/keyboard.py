@@ -23,7 +23,7 @@ MAX_TYPED_CHARACTERS = 10_000
 class TypeText(PointerAction):
     """Type text at the keyboard focus, clicking (x, y) first if given; no Enter is added."""
 
-    kind: Literal["type"] = Field("type", description='Always "type".')
+    kind: Literal["type"] = "type"
     text: str = Field(
         min_length=1, max_length=MAX_TYPED_CHARACTERS, description="Exact text to type."
     )
@@ -45,7 +45,7 @@ class TypeText(PointerAction):
 class Hotkey(ActionBase):
     """Press keys together as one chord, e.g. ["ctrl", "shift", "s"]."""
 
-    kind: Literal["hotkey"] = Field("hotkey", description='Always "hotkey".')
+    kind: Literal["hotkey"] = "hotkey"
     # A tuple, not a list, so the frozen action stays hashable (page-graph edges, sets).
     keys: tuple[str, ...] = Field(
         min_length=1, description='Key names, one per item, modifiers first, e.g. ["ctrl", "s"].'
@@ -76,7 +76,7 @@ class Hotkey(ActionBase):
 class Press(ActionBase):
     """Press and release one key, times times in a row."""
 
-    kind: Literal["press"] = Field("press", description='Always "press".')
+    kind: Literal["press"] = "press"
     key: KeyName = Field(description='Key name, e.g. "enter", "tab", "down", "f5", "a".')
     times: Int = Field(1, ge=1, le=100, description="How many times to press it, 1 to 100.")
 

@@ -64,7 +64,7 @@ class ClickElement(ActionBase):
     # Turned into a click at the element's centre by the Decision agent, from the marks it was
     # shown; the guard, the desktop and the record only ever see that click.
     runs_on: ClassVar[ActionSite] = "perception"
-    kind: Literal["click_element"] = Field("click_element", description='Always "click_element".')
+    kind: Literal["click_element"] = "click_element"
     label: str = Field(
         min_length=1,
         max_length=200,
@@ -76,19 +76,19 @@ class ClickElement(ActionBase):
 class Click(PointAction):
     """Left-click at screen pixel (x, y)."""
 
-    kind: Literal["click"] = Field("click", description='Always "click".')
+    kind: Literal["click"] = "click"
 
 
 class DoubleClick(PointAction):
     """Double-click with the left button at screen pixel (x, y)."""
 
-    kind: Literal["double_click"] = Field("double_click", description='Always "double_click".')
+    kind: Literal["double_click"] = "double_click"
 
 
 class RightClick(PointAction):
     """Right-click at screen pixel (x, y), e.g. to open a context menu."""
 
-    kind: Literal["right_click"] = Field("right_click", description='Always "right_click".')
+    kind: Literal["right_click"] = "right_click"
 
 
 class SelectText(ActionBase):
@@ -96,7 +96,7 @@ class SelectText(ActionBase):
 
     # Executed by the perception layer, which turns it into a drag; the desktop never sees it.
     runs_on: ClassVar[ActionSite] = "perception"
-    kind: Literal["select_text"] = Field("select_text", description='Always "select_text".')
+    kind: Literal["select_text"] = "select_text"
     target: str = Field(
         min_length=1, description='The text span to select, e.g. "the second paragraph".'
     )
@@ -109,7 +109,7 @@ class Drag(PointerAction):
         ("start_x", "start_y"),
         ("end_x", "end_y"),
     )
-    kind: Literal["drag"] = Field("drag", description='Always "drag".')
+    kind: Literal["drag"] = "drag"
     start_x: Int = Field(ge=0, description="Screen pixel column where the drag starts.")
     start_y: Int = Field(ge=0, description="Screen pixel row where the drag starts.")
     end_x: Int = Field(ge=0, description="Screen pixel column where the drag ends.")
@@ -128,7 +128,7 @@ class Drag(PointerAction):
 class Scroll(PointAction):
     """Turn the mouse wheel by amount clicks in direction, with the pointer at (x, y)."""
 
-    kind: Literal["scroll"] = Field("scroll", description='Always "scroll".')
+    kind: Literal["scroll"] = "scroll"
     x: Int = Field(ge=0, description="Screen pixel column of the pointer while scrolling.")
     y: Int = Field(ge=0, description="Screen pixel row of the pointer while scrolling.")
     direction: Literal["up", "down", "left", "right"] = Field(

@@ -16,16 +16,14 @@ from pcagent.app_actions.base import AppAction, HomePath, OpenedPath
 class EditorOpen(AppAction, application=applications.TEXT_EDITOR):
     """Open a text file in the text editor by its path (a new file if it does not exist)."""
 
-    kind: Literal["editor_open"] = Field("editor_open", description='Always "editor_open".')
+    kind: Literal["editor_open"] = "editor_open"
     path: OpenedPath
 
 
 class EditorSaveAs(AppAction, application=applications.TEXT_EDITOR):
     """Save the text in the editor in front under a path (save as)."""
 
-    kind: Literal["editor_save_as"] = Field(
-        "editor_save_as", description='Always "editor_save_as".'
-    )
+    kind: Literal["editor_save_as"] = "editor_save_as"
     path: OpenedPath
 
 
@@ -36,23 +34,21 @@ class FilesList(AppAction, application=applications.FILE_MANAGER):
     """List the files and folders of a folder in HOME."""
 
     settles: ClassVar[bool] = False
-    kind: Literal["files_list"] = Field("files_list", description='Always "files_list".')
+    kind: Literal["files_list"] = "files_list"
     path: HomePath = Field("", description='Folder in HOME, e.g. "Documents"; empty: HOME.')
 
 
 class FilesMakeFolder(AppAction, application=applications.FILE_MANAGER):
     """Create a folder (and missing parents) in HOME."""
 
-    kind: Literal["files_make_folder"] = Field(
-        "files_make_folder", description='Always "files_make_folder".'
-    )
+    kind: Literal["files_make_folder"] = "files_make_folder"
     path: HomePath = Field(min_length=1, description='Folder to create, e.g. "Documents/Trips".')
 
 
 class FilesCopy(AppAction, application=applications.FILE_MANAGER):
     """Copy a file or folder; target may be a folder to copy into."""
 
-    kind: Literal["files_copy"] = Field("files_copy", description='Always "files_copy".')
+    kind: Literal["files_copy"] = "files_copy"
     source: HomePath = Field(min_length=1, description="What to copy, a path in HOME.")
     target: HomePath = Field(min_length=1, description="New path, or a folder to copy into.")
 
@@ -60,7 +56,7 @@ class FilesCopy(AppAction, application=applications.FILE_MANAGER):
 class FilesMove(AppAction, application=applications.FILE_MANAGER):
     """Move a file or folder; target may be a folder to move into."""
 
-    kind: Literal["files_move"] = Field("files_move", description='Always "files_move".')
+    kind: Literal["files_move"] = "files_move"
     source: HomePath = Field(min_length=1, description="What to move, a path in HOME.")
     target: HomePath = Field(min_length=1, description="New path, or a folder to move into.")
 
@@ -68,7 +64,7 @@ class FilesMove(AppAction, application=applications.FILE_MANAGER):
 class FilesRename(AppAction, application=applications.FILE_MANAGER):
     """Rename a file or folder in place."""
 
-    kind: Literal["files_rename"] = Field("files_rename", description='Always "files_rename".')
+    kind: Literal["files_rename"] = "files_rename"
     path: HomePath = Field(min_length=1, description="What to rename, a path in HOME.")
     new_name: str = Field(
         min_length=1, pattern=r"^[^/\x00]{1,255}$", description="The new name alone, no folder."
@@ -78,7 +74,7 @@ class FilesRename(AppAction, application=applications.FILE_MANAGER):
 class FilesOpen(AppAction, application=applications.FILE_MANAGER):
     """Open a file with the application that handles its type (a .docx in the word processor)."""
 
-    kind: Literal["files_open"] = Field("files_open", description='Always "files_open".')
+    kind: Literal["files_open"] = "files_open"
     path: OpenedPath
 
 
@@ -88,9 +84,7 @@ class FilesOpen(AppAction, application=applications.FILE_MANAGER):
 class CalculatorEvaluate(AppAction, application=applications.CALCULATOR):
     """Compute an expression with the calculator's keys (clear, type it, =) and read the result."""
 
-    kind: Literal["calculator_evaluate"] = Field(
-        "calculator_evaluate", description='Always "calculator_evaluate".'
-    )
+    kind: Literal["calculator_evaluate"] = "calculator_evaluate"
     expression: str = Field(
         min_length=1, max_length=200, pattern=r"^[0-9+\-*/().^ ]{1,200}$",
         description='Arithmetic, e.g. "12 * 7 + 5"; a date YYYY-MM-DD counts as its day number, '
@@ -101,9 +95,7 @@ class CalculatorEvaluate(AppAction, application=applications.CALCULATOR):
 class ClockAddAlarm(AppAction, application=applications.CLOCK):
     """Add an alarm to Clocks at a time of day (24-hour HH:MM), with an optional name."""
 
-    kind: Literal["clock_add_alarm"] = Field(
-        "clock_add_alarm", description='Always "clock_add_alarm".'
-    )
+    kind: Literal["clock_add_alarm"] = "clock_add_alarm"
     time: str = Field(pattern=r"^([01]?[0-9]|2[0-3]):[0-5][0-9]$", description='e.g. "07:30".')
     name: str = Field("", max_length=200, description="The alarm's name.")
 
@@ -111,7 +103,5 @@ class ClockAddAlarm(AppAction, application=applications.CLOCK):
 class ClockAddWorldClock(AppAction, application=applications.CLOCK):
     """Add a city's clock to the world clocks of Clocks."""
 
-    kind: Literal["clock_add_world_clock"] = Field(
-        "clock_add_world_clock", description='Always "clock_add_world_clock".'
-    )
+    kind: Literal["clock_add_world_clock"] = "clock_add_world_clock"
     city: str = Field(min_length=1, max_length=200, description='e.g. "Tokyo".')

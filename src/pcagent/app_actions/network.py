@@ -31,7 +31,7 @@ MailAddress = Annotated[str, AfterValidator(one_mail_address)]
 class MailCompose(AppAction, application=applications.MAIL):
     """Open a new message with recipients, subject, body and attachments filled in (not sent)."""
 
-    kind: Literal["mail_compose"] = Field("mail_compose", description='Always "mail_compose".')
+    kind: Literal["mail_compose"] = "mail_compose"
     to: tuple[MailAddress, ...] = Field(
         min_length=1, description='Addresses, e.g. ["ann@example.test"].'
     )
@@ -43,7 +43,7 @@ class MailCompose(AppAction, application=applications.MAIL):
 class MailSend(AppAction, application=applications.MAIL):
     """Send the message being written (sensitive: allowed only as the safety settings say)."""
 
-    kind: Literal["mail_send"] = Field("mail_send", description='Always "mail_send".')
+    kind: Literal["mail_send"] = "mail_send"
 
     def sensitivity(self) -> tuple[str, str] | None:
         return ("send_mail", "mail_send sends the message being written")
@@ -54,7 +54,7 @@ class MailRead(AppAction, application=applications.MAIL):
     names of attachments."""
 
     settles: ClassVar[bool] = False
-    kind: Literal["mail_read"] = Field("mail_read", description='Always "mail_read".')
+    kind: Literal["mail_read"] = "mail_read"
     folder: str = Field("Inbox", min_length=1, description='Mail folder, e.g. "Inbox".')
     limit: Int = Field(10, ge=1, le=50, description="How many of the newest messages.")
 
@@ -63,9 +63,7 @@ class MailSaveAttachment(AppAction, application=applications.MAIL):
     """Save an attachment of a message (its number from mail_read) into a folder in HOME."""
 
     settles: ClassVar[bool] = False
-    kind: Literal["mail_save_attachment"] = Field(
-        "mail_save_attachment", description='Always "mail_save_attachment".'
-    )
+    kind: Literal["mail_save_attachment"] = "mail_save_attachment"
     message: Int = Field(ge=1, description="Message number (from 1), as mail_read listed it.")
     name: HomePath = Field(min_length=1, description="Attachment file name.")
     folder: HomePath = Field("Downloads", min_length=1, description="Folder in HOME to save into.")
@@ -78,7 +76,7 @@ class MailSaveAttachment(AppAction, application=applications.MAIL):
 class BrowserOpen(AppAction, application=applications.BROWSER):
     """Open a web address in the browser, or search the web for words (as the address bar)."""
 
-    kind: Literal["browser_open"] = Field("browser_open", description='Always "browser_open".')
+    kind: Literal["browser_open"] = "browser_open"
     url: str = Field(
         min_length=1,
         max_length=2000,
@@ -90,20 +88,20 @@ class BrowserRead(AppAction, application=applications.BROWSER):
     """Read the text of the page in front, with its links and form fields."""
 
     settles: ClassVar[bool] = False
-    kind: Literal["browser_read"] = Field("browser_read", description='Always "browser_read".')
+    kind: Literal["browser_read"] = "browser_read"
 
 
 class BrowserClick(AppAction, application=applications.BROWSER):
     """Click the link or button of the page in front whose text is text."""
 
-    kind: Literal["browser_click"] = Field("browser_click", description='Always "browser_click".')
+    kind: Literal["browser_click"] = "browser_click"
     text: str = Field(min_length=1, description="Visible text of the link or button.")
 
 
 class BrowserFill(AppAction, application=applications.BROWSER):
     """Type a value into the form field of the page in front whose label is label."""
 
-    kind: Literal["browser_fill"] = Field("browser_fill", description='Always "browser_fill".')
+    kind: Literal["browser_fill"] = "browser_fill"
     label: str = Field(min_length=1, description="The field's label or placeholder.")
     value: str = Field(
         max_length=10_000,

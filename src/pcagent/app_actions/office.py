@@ -17,7 +17,7 @@ from pcagent.app_actions.base import AppAction, HomePath, OpenedPath
 class WriterOpen(AppAction, application=applications.WRITER):
     """Open a document in the word processor by its path."""
 
-    kind: Literal["writer_open"] = Field("writer_open", description='Always "writer_open".')
+    kind: Literal["writer_open"] = "writer_open"
     path: OpenedPath
 
 
@@ -25,14 +25,14 @@ class WriterRead(AppAction, application=applications.WRITER):
     """Read the paragraphs of the document in front, numbered from 0 (the title is usually 0)."""
 
     settles: ClassVar[bool] = False
-    kind: Literal["writer_read"] = Field("writer_read", description='Always "writer_read".')
+    kind: Literal["writer_read"] = "writer_read"
 
 
 class WriterInsert(AppAction, application=applications.WRITER):
     """Insert text into the document in front: at the end, before or after a paragraph, or in
     place of a paragraph's text."""
 
-    kind: Literal["writer_insert"] = Field("writer_insert", description='Always "writer_insert".')
+    kind: Literal["writer_insert"] = "writer_insert"
     text: str = Field(min_length=1, max_length=10_000, description="Text; \\n starts a paragraph.")
     where: Literal["end", "after", "before", "replace"] = Field(
         "end", description="Where the text goes, relative to paragraph."
@@ -54,7 +54,7 @@ class WriterFormat(AppAction, application=applications.WRITER):
     """Format whole paragraphs of the document in front, chosen by number or by the text they
     contain: bold, italic, underline, alignment, line spacing, font size or a size step."""
 
-    kind: Literal["writer_format"] = Field("writer_format", description='Always "writer_format".')
+    kind: Literal["writer_format"] = "writer_format"
     paragraphs: tuple[Int, ...] = Field((), description="Paragraph numbers, e.g. [1, 2].")
     matching: str = Field("", description="Or: every paragraph containing this text.")
     bold: bool | None = Field(None, description="true: bold; false: not bold.")
@@ -89,7 +89,7 @@ class WriterSave(AppAction, application=applications.WRITER):
     """Save the document in front; with path, save a copy under that name (save as). The format
     follows the path's suffix (.docx unless it says otherwise)."""
 
-    kind: Literal["writer_save"] = Field("writer_save", description='Always "writer_save".')
+    kind: Literal["writer_save"] = "writer_save"
     path: HomePath = Field("", description="Empty: save where it is. Else the new path in HOME.")
 
 
@@ -102,7 +102,7 @@ _RANGE = r"^\$?[A-Za-z]{1,3}\$?[1-9][0-9]{0,6}(:\$?[A-Za-z]{1,3}\$?[1-9][0-9]{0,
 class SheetOpen(AppAction, application=applications.SPREADSHEET):
     """Open a workbook in the spreadsheet by its path."""
 
-    kind: Literal["sheet_open"] = Field("sheet_open", description='Always "sheet_open".')
+    kind: Literal["sheet_open"] = "sheet_open"
     path: OpenedPath
 
 
@@ -110,7 +110,7 @@ class SheetRead(AppAction, application=applications.SPREADSHEET):
     """Read the cells of the sheet in front: a range such as "A1:C10", or all used cells."""
 
     settles: ClassVar[bool] = False
-    kind: Literal["sheet_read"] = Field("sheet_read", description='Always "sheet_read".')
+    kind: Literal["sheet_read"] = "sheet_read"
     # One anchored pattern, the whole of it optional: llama.cpp's grammar converter warns about
     # anchors inside a pattern ("...$|^$") on every call.
     range: str = Field(
@@ -122,7 +122,7 @@ class SheetSet(AppAction, application=applications.SPREADSHEET):
     """Write values or formulas (text starting with "=") into the sheet in front, row by row,
     starting at cell."""
 
-    kind: Literal["sheet_set"] = Field("sheet_set", description='Always "sheet_set".')
+    kind: Literal["sheet_set"] = "sheet_set"
     cell: str = Field(pattern=_CELL, description='Top-left cell, e.g. "B2".')
     values: tuple[tuple[str | float, ...], ...] = Field(
         min_length=1, description='Rows of values, e.g. [["Total", "=SUM(B2:B9)"]].'
@@ -143,7 +143,7 @@ class SheetSet(AppAction, application=applications.SPREADSHEET):
 class SheetSort(AppAction, application=applications.SPREADSHEET):
     """Sort the rows of a range of the sheet in front by one column."""
 
-    kind: Literal["sheet_sort"] = Field("sheet_sort", description='Always "sheet_sort".')
+    kind: Literal["sheet_sort"] = "sheet_sort"
     range: str = Field(pattern=_RANGE, description='e.g. "A1:C20".')
     column: str = Field(pattern=r"^[A-Za-z]{1,3}$", description='Column to sort by, e.g. "B".')
     descending: bool = Field(False, description="true: largest first.")
@@ -154,5 +154,5 @@ class SheetSave(AppAction, application=applications.SPREADSHEET):
     """Save the workbook in front; with path, save a copy under that name (save as). The format
     follows the path's suffix (.xlsx unless it says otherwise)."""
 
-    kind: Literal["sheet_save"] = Field("sheet_save", description='Always "sheet_save".')
+    kind: Literal["sheet_save"] = "sheet_save"
     path: HomePath = Field("", description="Empty: save where it is. Else the new path in HOME.")
