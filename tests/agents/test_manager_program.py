@@ -31,7 +31,7 @@ READ = {"id": "s1", "skill": "read_text_file", "args": {"path": "Documents/memo.
 
 
 def test_a_program_becomes_the_plan_with_its_calls_and_the_skills_in_the_prompt() -> None:
-    alarm = {"id": "s2", "skill": "set_alarm", "args": {"time": "10:15", "minutes_before": 60}}
+    alarm = {"id": "s2", "skill": "set_alarm", "args": {"time": "{s1}", "minutes_before": 60}}
     models = ScriptedModels(manager=[_reply(READ, alarm)])
     outcome = _manager(models).plan("whatever the words, memo.txt")
     assert not outcome.fallback

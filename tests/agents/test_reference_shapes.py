@@ -58,7 +58,7 @@ def test_no_gold_training_program_passes_one_value_for_a_list() -> None:
 def test_the_manager_is_re_asked_and_takes_the_corrected_program() -> None:
     apps = {"text_editor": "plain text files"}
     wrong = json.dumps({"steps": [READ, _sort({"from": "s1"})]})
-    items = [{"label": "a", "value": 2}, {"label": "b", "value": 3}]
+    items = [{"label": "a", "value": 2}, {"label": "b", "value": {"from": "s1"}}]
     right = json.dumps({"steps": [READ, _sort(items)]})
     models = ScriptedModels(manager=[wrong, right])
     manager = Manager(

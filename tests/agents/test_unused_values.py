@@ -51,6 +51,25 @@ def test_a_value_used_only_by_an_earlier_step_is_still_unused() -> None:
     assert [d.step for d in doubts] == ["s3"]
 
 
+def test_a_read_whose_text_no_later_step_uses_is_doubted() -> None:
+    # pc02r2: the memo naming the place read, then the web searched with the instruction's words
+    search = {"skill": "web_search", "args": {"query": "travel time to the meeting"}}
+    (doubt,) = unused_values(program(READ, search), CATALOG)
+    assert doubt.step == "s1" and "read_text_file" in doubt.problem
+    assert '{"text": {"from": "s1"}}' in doubt.problem
+    # used by a later step, or the program's last step (opening it may be what was asked): none
+    assert (
+        unused_values(program(READ, FIND, {**search, "args": {"query": "{s2.city}"}}), CATALOG)
+        == []
+    )
+    assert unused_values(program(search, READ), CATALOG) == []
+    # a mail folder read is the same; a page opened (it is there to be looked at) is not
+    mails = {"skill": "read_mail", "args": {"folder": "Inbox"}}
+    assert [d.step for d in unused_values(program(mails, search), CATALOG)] == ["s1"]
+    page = {"skill": "open_page", "args": {"address": "maps.local"}}
+    assert unused_values(program(page, search), CATALOG) == []
+
+
 def test_no_gold_program_of_generated_tasks_is_doubted() -> None:
     programs = [t.program for t in generate_tasks(150, 31) if t.program]
     finding = [p for p in programs if any(s.skill == "extract_values" for s in p)]
@@ -104,6 +123,7 @@ def test_a_result_the_later_steps_go_on_without_is_doubted() -> None:
 def test_a_result_worked_out_last_is_the_answer_and_no_doubt() -> None:
     assert unused_values(program(_calculation("12 * 7 + 5")), CATALOG) == []
     later = {"skill": "days_between", "args": {"start": "2025-05-01", "end": "2025-07-04"}}
-    assert unused_values(program(READ, later), CATALOG) == []
+    page = {"skill": "open_page", "args": {"address": "holidays.local"}}
+    assert unused_values(program(page, later), CATALOG) == []
     told = {"skill": "tell_user", "args": {"text": "{s1} days"}}
     assert unused_values(program(later, told), CATALOG) == []

@@ -55,13 +55,17 @@ def test_skill_steps_pass_values_by_reference_and_finish_checked(tmp_path: Path)
             "skill": "shift_time",
             "args": {"time": "10:15", "direction": "before", "minutes": 60},
         },
+        # a read no later step uses would be a doubt (unused_values): the last step tells both
+        {"id": "s3", "skill": "tell_user", "args": {"text": "{s2}, for: {s1}"}},
     )
     assert outcome.status == "finished", outcome.summary
     steps = store.steps(outcome.run_id)
-    assert [s.action.kind for s in steps] == ["use_skill", "use_skill"]
+    assert [s.action.kind for s in steps] == ["use_skill"] * 3
     assert steps[0].action.args == {"path": "notes.txt"}
-    assert steps[-1].state.values == {"s1": "meet at 10:15", "s2": "09:15"}
-    assert steps[-1].state.verified == {"s1": True, "s2": True}
+    assert steps[-1].action.args == {"text": "09:15, for: meet at 10:15"}
+    values = steps[-1].state.values
+    assert (values["s1"], values["s2"]) == ("meet at 10:15", "09:15")
+    assert steps[-1].state.verified == {"s1": True, "s2": True, "s3": True}
 
 
 def test_a_reference_to_a_value_is_filled_in_before_the_call(tmp_path: Path) -> None:

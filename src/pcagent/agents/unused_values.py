@@ -8,7 +8,10 @@ would end "finished" on a search for half of what was asked. Each such step is a
 Manager is re-asked with, naming the value and how to refer to it. A step that works a value
 out (``calculate``, ``shift_time``...: a skill declared ``computes``) is there for its result
 too: when later steps go on without it, the program has left the result out (the number the
-instruction added written into the sheet, not the sum). Judged on the typed program alone:
+instruction added written into the sheet, not the sum). So is a step that only reads (a file's
+text, a folder's mails: a skill declared ``only_reads``): pc02r2 read the memo naming the meeting
+place and then searched the web with the instruction's own words, the place left out. No gold
+program of 600 generated tasks leaves such a read unused before later steps. Judged on the typed program alone:
 references in arguments, slots in texts, and the steps a screen step says it uses.
 """
 
@@ -34,6 +37,10 @@ def _computes(step: ProgramStep, catalog: SkillCatalog) -> bool:
     return step.skill != GUI and step.skill in catalog and catalog.get(step.skill).computes
 
 
+def _only_reads(step: ProgramStep, catalog: SkillCatalog) -> bool:
+    return step.skill != GUI and step.skill in catalog and catalog.get(step.skill).only_reads
+
+
 def values_used(step: ProgramStep) -> set[str]:
     """The ids of the steps whose values ``step`` uses: :func:`steps_used`, and for a GUI
     step the steps its words name as well (``{s2.city}``: the agents working on it are shown
@@ -46,7 +53,8 @@ def values_used(step: ProgramStep) -> set[str]:
 
 def unused_values(program: Program, catalog: SkillCatalog) -> list[Doubt]:
     """A doubt for each step of ``program`` that finds named values no later step uses, and
-    for each step that works a value out that the steps after it go on without."""
+    for each step that works a value out, or only reads, that the steps after it go on
+    without."""
     doubts = []
     for index, step in enumerate(program.steps):
         later = program.steps[index + 1 :]
@@ -59,6 +67,16 @@ def unused_values(program: Program, catalog: SkillCatalog) -> list[Doubt]:
                     f"{step.id} works out a value with {step.skill}, and no later step uses "
                     f'it: refer to the result where the instruction needs it ({{"from": '
                     f'"{step.id}"}}, or "{{{step.id}}}" inside a text)',
+                )
+            )
+            continue
+        if later and _only_reads(step, catalog):
+            doubts.append(
+                Doubt(
+                    step.id,
+                    f"{step.id} reads with {step.skill}, and no later step uses what it read: "
+                    f"find the values the instruction needs in it (extract_values with "
+                    f'{{"text": {{"from": "{step.id}"}}}}) and refer to them where they are needed',
                 )
             )
             continue

@@ -147,6 +147,9 @@ class Skill(Generic[P]):
     #: The call is there for the value it works out (a sum, a time, the largest of values): a
     #: program whose later steps go on without it has left the result out.
     computes: bool = False
+    #: The call changes nothing and is there for what it reads (a file's text, the messages of
+    #: a folder): a program whose later steps go on without it has read for nothing.
+    only_reads: bool = False
 
     def validate(self, args: dict[str, Any]) -> P:
         """The parameters, validated; :class:`SkillError` naming each bad field otherwise."""
@@ -230,6 +233,7 @@ def skill(
     moves: Callable[[Mapping[str, Any]], Mapping[str, str]] | None = None,
     navigates: bool = False,
     computes: bool = False,
+    only_reads: bool = False,
 ) -> Callable[[Callable[[SkillContext, P], SkillResult]], Skill[P]]:
     """Declare the decorated function as a skill named after it, taking the parameter model its
     second parameter is annotated with; the module's :class:`Skill` objects are collected by
@@ -252,6 +256,7 @@ def skill(
             moves=moves,
             navigates=navigates,
             computes=computes,
+            only_reads=only_reads,
         )
 
     return declare

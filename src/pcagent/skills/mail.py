@@ -64,6 +64,7 @@ class ReadMail(SkillParameters):
     "Read the newest messages of a mail folder (sender, subject, date, text, attachments).",
     apps=(APP,),
     returns="the messages as text",
+    only_reads=True,
 )
 def read_mail(context: SkillContext, parameters: ReadMail) -> SkillResult:
     read = do(context, MailRead(folder=parameters.folder, limit=parameters.limit))

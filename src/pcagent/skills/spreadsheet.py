@@ -66,6 +66,7 @@ class ReadSheet(SkillParameters):
     apps=("spreadsheet",),
     returns="the cells as text",
     reads=("path",),
+    only_reads=True,
 )
 def read_sheet(context: SkillContext, parameters: ReadSheet) -> SkillResult:
     return opened_and_read(context, SheetOpen(path=parameters.path), SheetRead())

@@ -25,6 +25,7 @@ class FilePath(SkillParameters):
     apps=(APP,),
     returns="the file's text",
     reads=("path",),
+    only_reads=True,
 )
 def read_text_file(context: SkillContext, parameters: FilePath) -> SkillResult:
     shown = do(context, EditorOpen(path=parameters.path))

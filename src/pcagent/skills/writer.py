@@ -78,6 +78,7 @@ class ReadDocument(SkillParameters):
     apps=("writer",),
     returns="the numbered paragraphs",
     reads=("path",),
+    only_reads=True,
 )
 def read_document(context: SkillContext, parameters: ReadDocument) -> SkillResult:
     return opened_and_read(context, WriterOpen(path=parameters.path), WriterRead())
