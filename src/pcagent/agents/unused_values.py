@@ -71,12 +71,16 @@ def unused_values(program: Program, catalog: SkillCatalog) -> list[Doubt]:
             )
             continue
         if later and _only_reads(step, catalog):
+            # the skills that find named values in a text: the re-ask can show a remembered
+            # program that reads, finds and uses, which a small model copies more readily
+            finders = tuple(one.name for one in catalog if one.keys_argument)
             doubts.append(
                 Doubt(
                     step.id,
                     f"{step.id} reads with {step.skill}, and no later step uses what it read: "
                     f"find the values the instruction needs in it (extract_values with "
                     f'{{"text": {{"from": "{step.id}"}}}}) and refer to them where they are needed',
+                    skills=finders,
                 )
             )
             continue
