@@ -160,6 +160,11 @@ def test_covering_programs_that_work_in_other_applications_are_shown_alone(
     kept = shown(memory.similar_plans(query, k=5, covering=[called], avoiding=[extra]))
     assert kept and kept[0] == covering[0]
     assert all(extra not in skills_of(program) for _, program in kept)
+    # Asked for a program that calls the avoided skill (a re-ask's example), one is shown.
+    ((_, wanted),) = shown(
+        memory.similar_plans(query, k=1, using=[extra], covering=[called], avoiding=[extra])
+    )
+    assert extra in skills_of(wanted)
     # Where every covering program calls an avoided skill, they are shown as before.
     every = sorted({skill for _, program in covering for skill in skills_of(program)})
     assert shown(memory.similar_plans(query, k=5, covering=[called], avoiding=every)) == covering

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from pcagent.agents.base import Agent, bullet_list, value_list
 from pcagent.agents.copied_files import with_named_files
@@ -22,12 +22,7 @@ from pcagent.agents.doubts import Evidence
 from pcagent.agents.existing_files import FileCheck, missing_files, without_unused_missing_reads
 from pcagent.agents.file_kinds import with_kind_twins
 from pcagent.agents.instruction_readings import InstructionReadings
-from pcagent.agents.manager_memory import (
-    Remembers,
-    examples_text,
-    skills_of_apps,
-    skills_outside_apps,
-)
+from pcagent.agents.manager_memory import Remembers, example_filters, examples_text
 from pcagent.agents.named_apps import names_line
 from pcagent.agents.plan import Doubt, Plan, SubtaskSpec, with_doubts
 from pcagent.agents.program import SLOT, Program, check_program, program_plan
@@ -147,11 +142,7 @@ class Manager(Agent):
 
     def plan(self, instruction: str, step: int | None = 0) -> PlanOutcome:
         """The program for ``instruction``."""
-        asked = self.readings.asked_apps(instruction) if self.examples_cover_apps else []
-        covering = skills_of_apps(self.skills, asked)
-        only = asked and self.examples_only_asked_apps
-        avoiding = skills_outside_apps(self.skills, asked) if only else []
-        examples = examples_text(self.memory, instruction, covering, avoiding)
+        examples = examples_text(self.memory, instruction, **self._example_filters(instruction))
         return self._ask(instruction, "", (), step, found=(), examples=examples)
 
     def replan(self, replanning: Replanning, step: int | None = None) -> PlanOutcome:
@@ -315,10 +306,15 @@ class Manager(Agent):
         the second rewordings); a call of the missing skill is something it can copy."""
         text = f"That program is unusable: {problem}. Write a corrected one."
         wanted = tuple(dict.fromkeys(name for doubt in doubts for name in doubt.skills))
-        shown = self.memory(instruction, 1, wanted) if wanted and self.memory else ""
+        filters = self._example_filters(instruction)
+        shown = self.memory(instruction, 1, wanted, **filters) if wanted and self.memory else ""
         if shown:
             text += f"\nA similar earlier task whose program calls {' or '.join(wanted)}:\n{shown}"
         return text
+
+    def _example_filters(self, instruction: str) -> dict[str, list[Any]]:
+        asked = self.readings.asked_apps(instruction) if self.examples_cover_apps else ()
+        return example_filters(self.skills, asked, only_asked=self.examples_only_asked_apps)
 
     def _searched_instead(
         self,

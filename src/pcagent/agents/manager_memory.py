@@ -8,7 +8,7 @@ programs a small model is shown, and in what order, is short enough to read at o
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
 from pcagent.agents.named_apps import AskedApp
 from pcagent.skills import SkillCatalog
@@ -50,10 +50,24 @@ def skills_outside_apps(skills: SkillCatalog, asked: Sequence[AskedApp]) -> list
     return [one.name for one in skills if one.apps and not wanted & set(one.apps)]
 
 
+def example_filters(
+    skills: SkillCatalog, asked: Sequence[AskedApp], *, only_asked: bool
+) -> dict[str, list[Any]]:
+    """How memory picks the programs shown for an instruction that asks for the applications
+    ``asked`` (none: the nearest as they come), as :class:`Remembers` takes them: those that
+    cover them first, and with ``only_asked`` those that work in no other application alone
+    where there are any. The first ask and the re-asks pick alike: a re-ask shown the nearest
+    program that found a value, a world clock's city, the 1.5B model wrote that program for a
+    travel time (pc02r2, 2026-11-28)."""
+    covering = skills_of_apps(skills, asked)
+    avoiding = skills_outside_apps(skills, asked) if asked and only_asked else []
+    return {"covering": covering, "avoiding": avoiding}
+
+
 def examples_text(
     memory: Remembers | None,
     instruction: str,
-    covering: list[list[str]],
+    covering: Sequence[Collection[str]] = (),
     avoiding: Collection[str] = (),
 ) -> str:
     """The examples part of the Manager's prompt ("" without memory or a similar program).

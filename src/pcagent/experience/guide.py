@@ -258,6 +258,10 @@ class Experience:
             return ""
         scores = self.plan_similarities(self.encoder.encode([instruction])[0])
         nearest = [int(i) for i in np.argsort(-scores) if scores[i] >= MIN_PLAN_COSINE]
+        if using:
+            nearest = [
+                i for i in nearest if any(s.skill in using for s in self.graph.plans[i].program)
+            ]
         if covering:  # a stable sort: nearest first within each part
             nearest.sort(key=lambda i: not _covers(self.graph.plans[i].program, covering))
             exact = [
@@ -272,8 +276,6 @@ class Experience:
             if len(shown) >= k:
                 break
             plan = self.graph.plans[index]
-            if using and not any(step.skill in using for step in plan.program):
-                continue
             said = shortened(" ".join(plan.instruction.split()), MAX_SHOWN_INSTRUCTION)
             shape = tuple(step.skill for step in plan.program)
             shown.setdefault(shape, f"Instruction: {said}\nProgram: {shown_program(plan.program)}")
