@@ -11,8 +11,9 @@ too: when later steps go on without it, the program has left the result out (the
 instruction added written into the sheet, not the sum). So is a step that only reads (a file's
 text, a folder's mails: a skill declared ``only_reads``): pc02r2 read the memo naming the meeting
 place and then searched the web with the instruction's own words, the place left out. No gold
-program of 600 generated tasks leaves such a read unused before later steps. Judged on the typed program alone:
-references in arguments, slots in texts, and the steps a screen step says it uses.
+program of 600 generated tasks leaves such a read unused before later steps. Judged on the
+typed program alone: references in arguments, slots in texts, and the steps a screen step says
+it uses.
 """
 
 from __future__ import annotations
