@@ -56,7 +56,7 @@ def test_a_read_whose_text_no_later_step_uses_is_doubted() -> None:
     search = {"skill": "web_search", "args": {"query": "travel time to the meeting"}}
     (doubt,) = unused_values(program(READ, search), CATALOG)
     assert doubt.step == "s1" and "read_text_file" in doubt.problem
-    assert "extract_values" in doubt.skills  # a remembered program that finds can be shown
+    assert doubt.skills == ()  # no remembered program shown: the model copied it whole
     assert '{"text": {"from": "s1"}}' in doubt.problem
     # used by a later step, or the program's last step (opening it may be what was asked): none
     assert (

@@ -72,16 +72,15 @@ def unused_values(program: Program, catalog: SkillCatalog) -> list[Doubt]:
             )
             continue
         if later and _only_reads(step, catalog):
-            # the skills that find named values in a text: the re-ask can show a remembered
-            # program that reads, finds and uses, which a small model copies more readily
-            finders = tuple(one.name for one in catalog if one.keys_argument)
+            # No remembered program is shown with it (no skills named): shown the nearest that
+            # found a value, a world clock's city, the 1.5B model wrote that program for
+            # pc02r2's travel time, twice (2026-11-28).
             doubts.append(
                 Doubt(
                     step.id,
                     f"{step.id} reads with {step.skill}, and no later step uses what it read: "
                     f"find the values the instruction needs in it (extract_values with "
                     f'{{"text": {{"from": "{step.id}"}}}}) and refer to them where they are needed',
-                    skills=finders,
                 )
             )
             continue
