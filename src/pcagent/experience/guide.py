@@ -263,11 +263,12 @@ class Experience:
                 i for i in nearest if any(s.skill in using for s in self.graph.plans[i].program)
             ]
         if covering:  # a stable sort: nearest first within each part
-            nearest.sort(key=lambda i: not _covers(self.graph.plans[i].program, covering))
+            covers = {i for i in nearest if _covers(self.graph.plans[i].program, covering)}
+            nearest.sort(key=lambda i: i not in covers)
             exact = [
                 i
                 for i in nearest
-                if _covers(self.graph.plans[i].program, covering)
+                if i in covers
                 and not any(step.skill in avoiding for step in self.graph.plans[i].program)
             ]
             nearest = exact or nearest

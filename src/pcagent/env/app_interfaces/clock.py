@@ -272,11 +272,12 @@ class ClockInterface(Interface):
         page = named_element(main, "page tab", tab)
         if page is None:
             raise AppInterfaceError(f"the Clocks window shows no {tab} tab")
-        seen: list[str] = []
+        last = "nothing observed"  # what was in front at the last look, for the error
 
         def opened(observation: Observation) -> list[Element] | None:
+            nonlocal last
             focused = observation.focused_window
-            seen.append(focused.title if focused is not None else "no window")
+            last = focused.title if focused is not None else "no window"
             ready = focused is not None and focused.title == title
             # The first keys typed before the dialog's field has the focus would be lost.
             has_focus = any("focused" in e.states for e in observation.elements)
@@ -298,7 +299,6 @@ class ClockInterface(Interface):
             elements = self._poll(opened, timeout)
             if elements is not None:
                 return elements
-        last = seen[-1] if seen else "nothing observed"
         raise AppInterfaceError(
             f"Ctrl+N and the add button on the {tab} tab opened no {title!r} dialog with a "
             f"focused field (in front at the end: {last!r})"

@@ -98,10 +98,10 @@ class RunCheckpoint(BaseModel):
             "front_app": front_app,
             "window": window,
             "app": subtask.app,
-            "outputs_needed": tuple(subtask.outputs),
-            "history": tuple(self.history),
+            "outputs_needed": subtask.outputs,
         }
-        # the rest is the run's state as the checkpoint holds it: hub, answers, readings, ...
+        # the rest is the run's state as the checkpoint holds it: history, hub, answers, ...
+        # (StepContext freezes the lists it is given)
         return StepContext(**given, **shared_values(self, StepContext, besides=given))
 
     def subtask(self, subtask_id: str) -> SubtaskSpec:
