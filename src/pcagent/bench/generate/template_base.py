@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -34,7 +34,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from pcagent.bench.generate.flow import FlowValue, ValueKind
 from pcagent.bench.generate.programs import FragmentProgram
 from pcagent.bench.generate.vocabulary import NamePool
-from pcagent.bench.generate.wording import Phrasing, PhrasingKind
+from pcagent.bench.generate.wording import TELL, Phrasing, PhrasingKind
 from pcagent.bench.tasks import (
     FileFixture,
     MessageFixture,
@@ -200,6 +200,27 @@ class SubtaskTemplate(ABC, Generic[A]):
                 f"there is no phrasing {attributes.phrasing}"
             )
         return self.phrasings[attributes.phrasing].render(**fields)
+
+    def fragment(
+        self,
+        attributes: A,
+        slot: Slot,
+        subtask: str,
+        *,
+        words: Mapping[str, str],
+        **parts: Any,
+    ) -> Fragment:
+        """The fragment whose instruction is the attributes' phrasing filled with ``words`` (and
+        the request to tell the value where the slot reports it, for the phrasings that ask)
+        and whose sub-task ``subtask`` describes; ``parts`` are the rest of the fragment."""
+        return Fragment(
+            instruction=self.instruction(
+                attributes, **{"tell": TELL if slot.report else "", **words}
+            ),
+            phrasing=attributes.phrasing,
+            subtask=self.subtask_in(slot, subtask),
+            **parts,
+        )
 
     def subtask_in(self, slot: Slot, description: str) -> SubtaskSpec:
         """The subtask a fragment of this template is in ``slot``: in this template's app."""

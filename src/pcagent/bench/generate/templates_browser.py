@@ -25,7 +25,6 @@ from pcagent.bench.generate.template_base import (
     TemplateAttributes,
 )
 from pcagent.bench.generate.template_parts import lookup_program, node, report_parts
-from pcagent.bench.generate.wording import TELL
 from pcagent.bench.tasks import ReferenceStep, SubGoal
 from pcagent.bench.web.data import FACTS, MOVIES, country_name
 
@@ -126,12 +125,11 @@ class BrowserFilmFact(SubtaskTemplate[FilmLookup], spec="browser_film_fact"):
             title=a.title,
         )
         nodes, reference, report_steps = visit.parts(str(a.value))
-        return Fragment(
-            instruction=self.instruction(
-                a, title=a.title, its=its, fact=fact, tell=TELL if slot.report else ""
-            ),
-            phrasing=a.phrasing,
-            subtask=self.subtask_in(slot, f"Find {a.description} {self.where} ({a.value})"),
+        return self.fragment(
+            a,
+            slot,
+            f"Find {a.description} {self.where} ({a.value})",
+            words={"title": a.title, "its": its, "fact": fact},
             nodes=nodes,
             reference=reference,
             reference_api=[gui.act("browser_open", url=url), *report_steps],
@@ -257,17 +255,11 @@ class BrowserFilmCompare(SubtaskTemplate[FilmComparison], spec="browser_film_com
         ]
         report_nodes, report_steps = report_parts(slot, str(a.value), visits[-1].id)
         first, second = a.titles
-        return Fragment(
-            instruction=self.instruction(
-                a,
-                first=first,
-                second=second,
-                which=a.which,
-                fact=a.fact,
-                tell=TELL if slot.report else "",
-            ),
-            phrasing=a.phrasing,
-            subtask=self.subtask_in(slot, f"Find {a.fact} on imdb.com ({a.value})"),
+        return self.fragment(
+            a,
+            slot,
+            f"Find {a.fact} on imdb.com ({a.value})",
+            words={"first": first, "second": second, "which": a.which, "fact": a.fact},
             nodes=[*visits, *report_nodes],
             reference=[
                 gui.act("open_app", app="browser"),
@@ -328,12 +320,11 @@ class BrowserPopulation(SubtaskTemplate[PopulationLookup], spec="browser_populat
             title=f"Population of {a.country}",
         )
         nodes, reference, report_steps = visit.parts(str(a.population))
-        return Fragment(
-            instruction=self.instruction(a, country=a.country, tell=TELL if slot.report else ""),
-            phrasing=a.phrasing,
-            subtask=self.subtask_in(
-                slot, f"Find the population of {a.country} {self.where} ({a.population})"
-            ),
+        return self.fragment(
+            a,
+            slot,
+            f"Find the population of {a.country} {self.where} ({a.population})",
+            words={"country": a.country},
             nodes=nodes,
             reference=reference,
             reference_api=[

@@ -117,14 +117,11 @@ class CalculatorCompute(SubtaskTemplate[Calculation], spec="calculator_compute")
             "minus": f"subtract {a.right} from {left}",
             "times": f"multiply {left} by {a.right}",
         }[a.operation]
-        return Fragment(
-            instruction=self.instruction(
-                a, calculation=calculation, expression=f"{left} {a.operation} {a.right}"
-            ),
-            phrasing=a.phrasing,
-            subtask=self.subtask_in(
-                slot, f"Compute {a.left} {_SYMBOLS[a.operation]} {a.right} = {a.result}"
-            ),
+        return self.fragment(
+            a,
+            slot,
+            f"Compute {a.left} {_SYMBOLS[a.operation]} {a.right} = {a.result}",
+            words={"calculation": calculation, "expression": f"{left} {a.operation} {a.right}"},
             **_on_the_calculator(
                 slot, a.result, a.keys, f"{a.left} {_SYMBOLS[a.operation]} {a.right}"
             ),
@@ -185,10 +182,11 @@ class CalculatorDaysBetween(SubtaskTemplate[DayCount], spec="calculator_days_bet
 
     def build(self, attributes: DayCount, slot: Slot) -> Fragment:
         a = attributes
-        return Fragment(
-            instruction=self.instruction(a, start=date_words(a.start), end=date_words(a.end)),
-            phrasing=a.phrasing,
-            subtask=self.subtask_in(slot, f"Count the days from {a.start} to {a.end}: {a.days}"),
+        return self.fragment(
+            a,
+            slot,
+            f"Count the days from {a.start} to {a.end}: {a.days}",
+            words={"start": date_words(a.start), "end": date_words(a.end)},
             **_on_the_calculator(slot, a.days, a.keys, a.keys),
             # The count by the date skill, shown on the calculator by its reference.
             program=FragmentProgram(

@@ -45,10 +45,11 @@ class ClockSetAlarm(SubtaskTemplate[AlarmTime], spec="clock_set_alarm"):
     def build(self, attributes: AlarmTime, slot: Slot) -> Fragment:
         a = attributes
         at = a.reference_to_previous or clock_text(a.hour, a.minute)
-        return Fragment(
-            instruction=self.instruction(a, time=at),
-            phrasing=a.phrasing,
-            subtask=self.subtask_in(slot, f"Set an alarm at {clock_text(a.hour, a.minute)}"),
+        return self.fragment(
+            a,
+            slot,
+            f"Set an alarm at {clock_text(a.hour, a.minute)}",
+            words={"time": at},
             nodes=[
                 node(
                     slot,
@@ -89,10 +90,11 @@ class ClockAddWorldClock(SubtaskTemplate[WorldClockCity], spec="clock_add_world_
 
     def build(self, attributes: WorldClockCity, slot: Slot) -> Fragment:
         a = attributes
-        return Fragment(
-            instruction=self.instruction(a, city=a.reference_to_previous or a.city),
-            phrasing=a.phrasing,
-            subtask=self.subtask_in(slot, f"Add {a.city} to the world clocks"),
+        return self.fragment(
+            a,
+            slot,
+            f"Add {a.city} to the world clocks",
+            words={"city": a.reference_to_previous or a.city},
             nodes=[node(slot, "world_clock", "world_clock", {"city": a.city})],
             reference=gui.clock_add_world_clock(a.city),
             reference_api=[gui.act("clock_add_world_clock", city=a.city)],

@@ -73,10 +73,11 @@ class WriterComposeDocument(SubtaskTemplate[Composition], spec="writer_compose_d
             description=f"{a.path} has a paragraph about each of {', '.join(a.cities)}",
         )
         request = _asked((programs.GIVEN_SLOT,) if a.reference_to_previous else a.cities)
-        return Fragment(
-            instruction=self.instruction(a, paragraphs=_asked(told), stem=a.stem),
-            phrasing=a.phrasing,
-            subtask=self.subtask_in(slot, f"Write {_asked(a.cities)} into {a.path}"),
+        return self.fragment(
+            a,
+            slot,
+            f"Write {_asked(a.cities)} into {a.path}",
+            words={"paragraphs": _asked(told), "stem": a.stem},
             nodes=[saved.nodes[0], written],
             reference=saved.reference,
             reference_api=saved.reference_api,

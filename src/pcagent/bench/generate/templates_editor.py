@@ -25,7 +25,7 @@ from pcagent.bench.generate.vocabulary import (
     TEXT_FILE_STEMS,
     TIMES,
 )
-from pcagent.bench.generate.wording import TELL, clock_text
+from pcagent.bench.generate.wording import clock_text
 from pcagent.bench.tasks import FileFixture
 
 # --- text editor: read a value from a note ---------------------------------------------------------
@@ -103,14 +103,11 @@ class EditorReadValue(SubtaskTemplate[NoteReading], spec="editor_read_value"):
         a = attributes
         text = f"{a.title}\n\n{a.lines}"
         report_nodes, report_steps = parts.report_parts(slot, a.value_text, slot.node_id("opened"))
-        return Fragment(
-            instruction=self.instruction(
-                a, file=a.file_name, what=a.description, tell=TELL if slot.report else ""
-            ),
-            phrasing=a.phrasing,
-            subtask=self.subtask_in(
-                slot, f"Open {a.path} and find {a.description} ({a.value_text})"
-            ),
+        return self.fragment(
+            a,
+            slot,
+            f"Open {a.path} and find {a.description} ({a.value_text})",
+            words={"file": a.file_name, "what": a.description},
             nodes=[
                 parts.opened_node(slot, a.file_name, f"{a.file_name} is open in the editor"),
                 *report_nodes,
@@ -164,10 +161,11 @@ class EditorWriteValue(SubtaskTemplate[NoteWriting], spec="editor_write_value"):
             check = ("text_file_has_number", {"path": a.path, "value": a.value_text})
         else:
             check = ("text_file_contains", {"path": a.path, "texts": [a.value_text]})
-        return Fragment(
-            instruction=self.instruction(a, what=what, name=name),
-            phrasing=a.phrasing,
-            subtask=self.subtask_in(slot, f"Write {a.value_text} into {a.path}"),
+        return self.fragment(
+            a,
+            slot,
+            f"Write {a.value_text} into {a.path}",
+            words={"what": what, "name": name},
             nodes=[
                 parts.node(
                     slot, "saved", "file_exists", {"path": a.path}, description=f"{a.path} is saved"

@@ -117,10 +117,11 @@ class FileManagerMoveIntoFolder(
             reference_api.append(gui.act("files_move", source=path, target=target))
         listed = " and ".join(names)
         files: list[JsonValue] = [given()] if not a.own_texts else list(a.files)
-        return Fragment(
-            instruction=self.instruction(a, folder=a.folder, files=listed),
-            phrasing=a.phrasing,
-            subtask=self.subtask_in(slot, f"Create {target} and move {listed} into it"),
+        return self.fragment(
+            a,
+            slot,
+            f"Create {target} and move {listed} into it",
+            words={"folder": a.folder, "files": listed},
             nodes=nodes,
             reference=reference,
             reference_api=reference_api,
@@ -171,10 +172,11 @@ class FileManagerOpenFile(SubtaskTemplate[FileToOpen], spec="file_manager_open_f
             article = ARTICLES[a.article]
             spec = DocumentSpec(title=article.title, paragraphs=list(article.paragraphs))
             files.append(FileFixture(path=a.path, docx=spec))
-        return Fragment(
-            instruction=self.instruction(a, name=a.name, folder=folder_words(a.path)),
-            phrasing=a.phrasing,
-            subtask=self.subtask_in(slot, f"Open {a.path} from the file manager"),
+        return self.fragment(
+            a,
+            slot,
+            f"Open {a.path} from the file manager",
+            words={"name": a.name, "folder": folder_words(a.path)},
             nodes=[opened_node(slot, stem, f"{a.name} is open", final=True)],
             reference=[
                 gui.act("open_app", app="file_manager"),

@@ -101,19 +101,17 @@ class BrowserFlightSearch(SubtaskTemplate[FlightSearch], spec="browser_flight_se
             route = {"trip": a.trip, **route} | ({"return": a.return_date} if a.return_date else {})
         address = f"https://{a.site}" if a.site == "www.booking.com" else f"http://{a.site}"
         searched = f"{address}/search?{urlencode(route)}"
-        return Fragment(
-            instruction=self.instruction(
-                a,
-                site=SITE_WORDS[a.site],
-                trip="a round-trip flight" if a.return_date else "a one-way flight",
-                origin=a.origin,
-                destination=a.reference_to_previous or a.destination,
-                dates=dates,
-            ),
-            phrasing=a.phrasing,
-            subtask=self.subtask_in(
-                slot, f"Search {a.site} for a {a.trip} flight {a.origin}-{a.destination} {dates}"
-            ),
+        return self.fragment(
+            a,
+            slot,
+            f"Search {a.site} for a {a.trip} flight {a.origin}-{a.destination} {dates}",
+            words={
+                "site": SITE_WORDS[a.site],
+                "trip": "a round-trip flight" if a.return_date else "a one-way flight",
+                "origin": a.origin,
+                "destination": a.reference_to_previous or a.destination,
+                "dates": dates,
+            },
             nodes=[
                 node(
                     slot,

@@ -22,7 +22,6 @@ from pcagent.bench.generate.template_base import (
 from pcagent.bench.generate.template_parts import folder_words, node, one_call
 from pcagent.bench.generate.templates_editor import NoteReading, draw_note_reading
 from pcagent.bench.generate.vocabulary import LOOSE_FILES, MAIL_SUBJECTS, PEOPLE
-from pcagent.bench.generate.wording import TELL
 from pcagent.bench.tasks import FileFixture, MessageFixture
 
 # --- mail: send a file as an attachment ----------------------------------------------------------
@@ -67,17 +66,17 @@ class MailSendAttachment(SubtaskTemplate[MailWithAttachment], spec="mail_send_at
     def build(self, attributes: MailWithAttachment, slot: Slot) -> Fragment:
         a = attributes
         first_name = a.recipient.split()[0]
-        return Fragment(
-            instruction=self.instruction(
-                a,
-                name=a.attachment_name,
-                folder=folder_words(a.attachment),
-                recipient=a.recipient,
-                address=a.address,
-                subject=a.subject,
-            ),
-            phrasing=a.phrasing,
-            subtask=self.subtask_in(slot, f"Mail {a.attachment} to {a.address}"),
+        return self.fragment(
+            a,
+            slot,
+            f"Mail {a.attachment} to {a.address}",
+            words={
+                "name": a.attachment_name,
+                "folder": folder_words(a.attachment),
+                "recipient": a.recipient,
+                "address": a.address,
+                "subject": a.subject,
+            },
             nodes=[
                 node(
                     slot,
@@ -161,20 +160,16 @@ class MailReadValue(SubtaskTemplate[MailReading], spec="mail_read_value"):
         )
         report_nodes, report_steps = parts.report_parts(slot, reading.value_text, None)
         opened = [gui.click("Sent", "tree item")] if not received else []
-        return Fragment(
-            instruction=self.instruction(
-                a,
-                subject=reading.title,
-                person=f"from {a.person}" if received else f"that I sent to {a.person}",
-                what=reading.description,
-                tell=TELL if slot.report else "",
-            ),
-            phrasing=a.phrasing,
-            subtask=self.subtask_in(
-                slot,
-                f"Read the mail {reading.title} ({a.folder}) and find {reading.description} "
-                f"({reading.value_text})",
-            ),
+        return self.fragment(
+            a,
+            slot,
+            f"Read the mail {reading.title} ({a.folder}) and find {reading.description} "
+            f"({reading.value_text})",
+            words={
+                "subject": reading.title,
+                "person": f"from {a.person}" if received else f"that I sent to {a.person}",
+                "what": reading.description,
+            },
             nodes=report_nodes,
             reference=[
                 gui.act("open_app", app="mail"),

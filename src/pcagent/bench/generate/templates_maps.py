@@ -22,7 +22,6 @@ from pcagent.bench.generate.template_base import (
     SubtaskTemplate,
     TemplateAttributes,
 )
-from pcagent.bench.generate.wording import TELL
 from pcagent.bench.web.data import ROUTES
 
 #: The routes of places of no city in particular (the built-in tasks' start at the Empire State
@@ -60,14 +59,11 @@ class BrowserTravelTime(SubtaskTemplate[TravelTime], spec="browser_travel_time")
             description=f"maps.local was asked the way to {a.destination}",
         )
         report_nodes, report_steps = parts.report_parts(slot, str(a.minutes), asked.id)
-        return Fragment(
-            instruction=self.instruction(
-                a, origin=a.origin, destination=a.destination, tell=TELL if slot.report else ""
-            ),
-            phrasing=a.phrasing,
-            subtask=self.subtask_in(
-                slot, f"Find the travel time {a.origin} - {a.destination} ({a.minutes} min)"
-            ),
+        return self.fragment(
+            a,
+            slot,
+            f"Find the travel time {a.origin} - {a.destination} ({a.minutes} min)",
+            words={"origin": a.origin, "destination": a.destination},
             nodes=[asked, *report_nodes],
             reference=[
                 gui.act("open_app", app="browser"),

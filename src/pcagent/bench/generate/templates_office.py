@@ -68,10 +68,11 @@ class WriterNewDocument(SubtaskTemplate[NewDocument], spec="writer_new_document"
         saved = parts.new_writer_document(
             slot, a.stem, a.text, [a.value_text], f"{a.path} holds {a.value_text}"
         )
-        return Fragment(
-            instruction=self.instruction(a, what=what, stem=a.stem),
-            phrasing=a.phrasing,
-            subtask=self.subtask_in(slot, f"Write {a.value_text} into {a.path}"),
+        return self.fragment(
+            a,
+            slot,
+            f"Write {a.value_text} into {a.path}",
+            words={"what": what, "stem": a.stem},
             nodes=saved.nodes,
             reference=saved.reference,
             reference_api=saved.reference_api,
@@ -219,10 +220,11 @@ class WriterFormatDocument(SubtaskTemplate[DocumentFormatting], spec="writer_for
         words = " and ".join(_FORMAT_WORDS[f][0] for f in a.formattings)
         result = " and ".join(_FORMAT_WORDS[f][1] for f in a.formattings)
         calls = _format_calls(given() if a.given_document else a.path, formats)
-        return Fragment(
-            instruction=self.instruction(a, name=name, change=words, result=result),
-            phrasing=a.phrasing,
-            subtask=self.subtask_in(slot, f"Open {a.path}, {words}, save"),
+        return self.fragment(
+            a,
+            slot,
+            f"Open {a.path}, {words}, save",
+            words={"name": name, "change": words, "result": result},
             nodes=[
                 parts.opened_node(slot, a.stem, f"{name} is open"),
                 *(
@@ -299,10 +301,11 @@ class SpreadsheetFillCells(SubtaskTemplate[SheetFilling], spec="spreadsheet_fill
         )
         typed = "".join(f"{label}\t{value}\n" for label, value in a.rows)
         shown = ", ".join(f"{label} {value}" for label, value in a.rows)
-        return Fragment(
-            instruction=self.instruction(a, cells=cells, stem=a.stem),
-            phrasing=a.phrasing,
-            subtask=self.subtask_in(slot, f"Write {shown} into {a.path}"),
+        return self.fragment(
+            a,
+            slot,
+            f"Write {shown} into {a.path}",
+            words={"cells": cells, "stem": a.stem},
             nodes=[
                 parts.node(
                     slot,

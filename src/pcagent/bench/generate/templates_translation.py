@@ -101,12 +101,11 @@ class WriterTranslateBelow(SubtaskTemplate[Translation], spec="writer_translate_
                 **({"append": True} if written == a.path else {}),
             ),
         )
-        return Fragment(
-            instruction=self.instruction(
-                a, name=f"{note.file_stem}.docx", language=note.language, target=a.target
-            ),
-            phrasing=a.phrasing,
-            subtask=self.subtask_in(slot, f"Translate {a.path} into English into {written}"),
+        return self.fragment(
+            a,
+            slot,
+            f"Translate {a.path} into English into {written}",
+            words={"name": f"{note.file_stem}.docx", "language": note.language, "target": a.target},
             nodes=done.nodes,
             reference=done.reference,
             reference_api=done.reference_api,
