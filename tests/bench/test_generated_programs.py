@@ -270,7 +270,8 @@ def _check_step(step: ProgramStep, fragment: Fragment) -> None:
     elif step.skill == "fill_form" and any(n.checker == "web_asked" for n in fragment.nodes):
         # The directions form: the place the check asks about is the one it goes to.
         fields = {f["label"]: f["value"] for f in args["fields"]}  # type: ignore[index,union-attr]
-        assert _node(fragment, "web_asked")["words"] == [fields["To"]]
+        # (or the value handed on: the note or the mail before named the place the check knows)
+        assert _node(fragment, "web_asked")["words"] == [fields["To"]] or fields["To"] == given()
     elif step.skill == "fill_form":
         # The search form's fields hold what the search checker wants, the date as the form
         # takes it, the trip type ticked where the site has one.
@@ -334,6 +335,32 @@ def test_a_note_read_then_an_alarm_is_read_extract_then_set_alarm() -> None:
         },
         {"id": "s3", "skill": "set_alarm", "args": {"time": {"from": "s2", "key": "time"}}},
     ]
+
+
+def test_a_place_read_in_a_note_is_where_the_travel_time_is_asked_to() -> None:
+    chain = Chain(
+        (template_named("editor_read_value"), template_named("browser_travel_time")), ("place",)
+    )
+    fragments = build_fragments(random.Random(3), chain, random.Random(3))
+    task = assemble_task("gen-test-2", chain, fragments, 0)
+    assert task.program is not None
+    place = fragments[0].output.text  # type: ignore[union-attr]
+    # The note has the place on a line of its own, and the maps are asked the way there.
+    assert f": {place}\n" in str(task.fixtures.files[0].text)
+    assert "that place" in task.instruction and place not in task.instruction
+    assert _node(fragments[1], "web_asked")["words"] == [place]
+    assert [step.skill for step in task.program] == [
+        "read_text_file",
+        "extract_values",
+        "open_page",
+        "fill_form",
+        "extract_values",
+        "tell_user",
+    ]
+    found = task.program[1]
+    assert found.args["names"] == ["place"]
+    to = [f for f in task.program[3].args["fields"] if f["label"] == "To"]  # type: ignore[union-attr,index]
+    assert to == [{"label": "To", "value": {"from": found.id, "key": "place"}}]
 
 
 # --- joining fragments' programs -----------------------------------------------------------------

@@ -10,7 +10,7 @@ from typing import Literal
 from pcagent.bench.generate import gui_steps as gui
 from pcagent.bench.generate import programs
 from pcagent.bench.generate import template_parts as parts
-from pcagent.bench.generate.flow import FlowValue
+from pcagent.bench.generate.flow import FlowValue, ValueKind
 from pcagent.bench.generate.template_base import (
     Draw,
     Fragment,
@@ -24,11 +24,15 @@ from pcagent.bench.generate.vocabulary import (
     NUMBERS,
     TEXT_FILE_STEMS,
     TIMES,
+    TRAINING_PLACES,
 )
 from pcagent.bench.generate.wording import clock_text
 from pcagent.bench.tasks import FileFixture
 
 # --- text editor: read a value from a note ---------------------------------------------------------
+
+#: The kinds of value a note holds, one line each.
+_NOTE_KINDS: tuple[ValueKind, ...] = ("number", "time", "city", "place")
 
 
 class NoteReading(TemplateAttributes):
@@ -41,7 +45,9 @@ class NoteReading(TemplateAttributes):
     minute: int
     city_label: str
     city: str
-    asked: Literal["number", "time", "city"]
+    place_label: str
+    place: str
+    asked: Literal["number", "time", "city", "place"]
     description: str
 
     @property
@@ -50,15 +56,16 @@ class NoteReading(TemplateAttributes):
             return str(self.number)
         if self.asked == "time":
             return clock_text(self.hour, self.minute)
-        return self.city
+        return self.place if self.asked == "place" else self.city
 
     @property
     def lines(self) -> str:
-        """The three values, a labelled line each."""
+        """The four values, a labelled line each."""
         return (
             f"{self.number_label}: {self.number}\n"
             f"{self.time_label}: {clock_text(self.hour, self.minute)}\n"
             f"{self.city_label}: {self.city}\n"
+            f"{self.place_label}: {self.place}\n"
         )
 
     @property
@@ -67,17 +74,18 @@ class NoteReading(TemplateAttributes):
 
 
 def draw_note_reading(source: Draw) -> NoteReading:
-    """A topic's number, time and city, and which of them is asked for (the one the next
+    """A topic's number, time, city and place, and which of them is asked for (the one the next
     sub-task needs, else any): what a note, or a mail, holds and a sub-task looks up."""
     topic_stem = source.names.pick(tuple(t.file_stem for t in NOTE_TOPICS), "note")
     topic = next(t for t in NOTE_TOPICS if t.file_stem == topic_stem)
-    asked = (
-        source.wanted
-        if source.wanted in ("number", "time", "city")
-        else source.rng.choice(("number", "time", "city"))
-    )
+    asked = source.wanted if source.wanted in _NOTE_KINDS else source.rng.choice(_NOTE_KINDS)
     hour, minute = source.rng.choice(TIMES)
-    field = {"number": topic.number, "time": topic.time, "city": topic.city}[asked]
+    field = {
+        "number": topic.number,
+        "time": topic.time,
+        "city": topic.city,
+        "place": topic.place,
+    }[asked]
     return NoteReading(
         path=f"Documents/{topic.file_stem}.txt",
         title=topic.title,
@@ -88,13 +96,16 @@ def draw_note_reading(source: Draw) -> NoteReading:
         minute=minute,
         city_label=topic.city.label,
         city=source.rng.choice(CITIES),
+        place_label=topic.place.label,
+        place=source.rng.choice(TRAINING_PLACES),
         asked=asked,
         description=field.description,
     )
 
 
 class EditorReadValue(SubtaskTemplate[NoteReading], spec="editor_read_value"):
-    """Open a note in the text editor and find one of its values (a number, a time, a city)."""
+    """Open a note in the text editor and find one of its values (a number, a time, a city, a
+    place)."""
 
     def draw(self, source: Draw) -> NoteReading:
         return draw_note_reading(source)

@@ -22,13 +22,10 @@ from pcagent.bench.generate.template_base import (
     SubtaskTemplate,
     TemplateAttributes,
 )
+from pcagent.bench.generate.vocabulary import TRAINING_ROUTES
+from pcagent.bench.generate.wording import refer_to
 from pcagent.bench.web.data import ROUTES
 
-#: The routes of places of no city in particular (the built-in tasks' start at the Empire State
-#: Building, which no generated task names).
-TRAINING_ROUTES: tuple[tuple[str, str], ...] = tuple(
-    pair for pair in ROUTES if "Empire State Building" not in pair
-)
 SITE = "maps.local"
 #: How a value found names the travel time, and how an instruction says what it is.
 KEY, DESCRIPTION = "minutes", "the travel time in minutes"
@@ -38,12 +35,24 @@ class TravelTime(TemplateAttributes):
     origin: str
     destination: str
     minutes: int
+    #: How the instruction names the destination when a note or a mail before gave it ("" when
+    #: the instruction names the place itself).
+    reference_to_previous: str = ""
 
 
 class BrowserTravelTime(SubtaskTemplate[TravelTime], spec="browser_travel_time"):
     """Look up the travel time between two places on maps.local (either way round)."""
 
     def draw(self, source: Draw) -> TravelTime:
+        if source.given is not None and source.given.kind == "place":
+            place = source.given.text
+            pair = source.rng.choice([pair for pair in TRAINING_ROUTES if place in pair])
+            return TravelTime(
+                origin=pair[1] if pair[0] == place else pair[0],
+                destination=place,
+                minutes=ROUTES[pair]["minutes"],
+                reference_to_previous=refer_to(source.given),
+            )
         pair = source.rng.choice(TRAINING_ROUTES)
         origin, destination = pair if source.rng.random() < 0.5 else pair[::-1]
         return TravelTime(origin=origin, destination=destination, minutes=ROUTES[pair]["minutes"])
@@ -63,7 +72,7 @@ class BrowserTravelTime(SubtaskTemplate[TravelTime], spec="browser_travel_time")
             a,
             slot,
             f"Find the travel time {a.origin} - {a.destination} ({a.minutes} min)",
-            words={"origin": a.origin, "destination": a.destination},
+            words={"origin": a.origin, "destination": a.reference_to_previous or a.destination},
             nodes=[asked, *report_nodes],
             reference=[
                 gui.act("open_app", app="browser"),
@@ -82,7 +91,10 @@ class BrowserTravelTime(SubtaskTemplate[TravelTime], spec="browser_travel_time")
                         "fill_form",
                         fields=[
                             {"label": "From", "value": a.origin},
-                            {"label": "To", "value": a.destination},
+                            {
+                                "label": "To",
+                                "value": parts.carried_or(a.reference_to_previous, a.destination),
+                            },
                         ],
                     ),
                 ],
