@@ -52,6 +52,9 @@ class TemplateAttributes(BaseModel):
     #: Which of the template's phrasings words the instruction (an index into
     #: :attr:`SubtaskTemplate.phrasings`; the composer draws it, ``draw`` leaves it at 0).
     phrasing: int = Field(default=0, ge=0)
+    #: How the instruction names a value the sub-task before handed on ("that city", a file's
+    #: name); "" where the instruction gives the value itself, or the template takes none.
+    reference_to_previous: str = ""
 
 
 @dataclass(frozen=True)
@@ -104,6 +107,10 @@ class Draw:
     names: NamePool
     given: FlowValue | None = None
     wanted: ValueKind | None = None
+
+    def given_as(self, kind: ValueKind) -> FlowValue | None:
+        """The value handed on when it is of this kind, else None."""
+        return self.given if self.given is not None and self.given.kind == kind else None
 
 
 class TemplateSpec(BaseModel):

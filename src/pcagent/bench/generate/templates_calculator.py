@@ -60,7 +60,6 @@ class Calculation(TemplateAttributes):
     left: int
     operation: Literal["plus", "minus", "times"]
     right: int
-    reference_to_previous: str = ""
 
     @property
     def result(self) -> int:
@@ -79,12 +78,8 @@ class CalculatorCompute(SubtaskTemplate[Calculation], spec="calculator_compute")
     """Compute an expression in the calculator, on a number of its own or the one before."""
 
     def draw(self, source: Draw) -> Calculation:
-        from_previous = source.given is not None and source.given.kind == "number"
-        left = (
-            int(source.given.text)
-            if from_previous and source.given is not None
-            else source.rng.choice(NUMBERS)
-        )
+        given = source.given_as("number")
+        left = int(given.text) if given is not None else source.rng.choice(NUMBERS)
         while True:
             if left >= 1000:  # a population: keep the result a plain whole number
                 operation = source.rng.choice(("plus", "minus"))
@@ -98,9 +93,7 @@ class CalculatorCompute(SubtaskTemplate[Calculation], spec="calculator_compute")
                 left=left,
                 operation=operation,
                 right=right,
-                reference_to_previous=refer_to(source.given)
-                if from_previous and source.given
-                else "",
+                reference_to_previous=refer_to(given) if given is not None else "",
             )
             # Neither the result nor an operand a built-in task's expected number.
             if calculation.result not in RESERVED_NUMBERS and right not in RESERVED_NUMBERS:

@@ -24,20 +24,19 @@ class AlarmTime(TemplateAttributes):
     hour: int
     minute: int
     name: str
-    reference_to_previous: str = ""
 
 
 class ClockSetAlarm(SubtaskTemplate[AlarmTime], spec="clock_set_alarm"):
     """Set an alarm in gnome-clocks at a time of its own or the one before."""
 
     def draw(self, source: Draw) -> AlarmTime:
-        if source.given is not None and source.given.kind == "time":
-            hour, minute = (int(part) for part in source.given.text.split(":"))
+        if (given := source.given_as("time")) is not None:
+            hour, minute = (int(part) for part in given.text.split(":"))
             return AlarmTime(
                 hour=hour,
                 minute=minute,
-                name=capitalized(source.given.description),
-                reference_to_previous=refer_to(source.given),
+                name=capitalized(given.description),
+                reference_to_previous=refer_to(given),
             )
         hour, minute = source.rng.choice(TIMES)
         return AlarmTime(hour=hour, minute=minute, name="Reminder")
@@ -75,17 +74,14 @@ class ClockSetAlarm(SubtaskTemplate[AlarmTime], spec="clock_set_alarm"):
 
 class WorldClockCity(TemplateAttributes):
     city: str
-    reference_to_previous: str = ""
 
 
 class ClockAddWorldClock(SubtaskTemplate[WorldClockCity], spec="clock_add_world_clock"):
     """Add a city to gnome-clocks' world clocks."""
 
     def draw(self, source: Draw) -> WorldClockCity:
-        if source.given is not None and source.given.kind == "city":
-            return WorldClockCity(
-                city=source.given.text, reference_to_previous=refer_to(source.given)
-            )
+        if (given := source.given_as("city")) is not None:
+            return WorldClockCity(city=given.text, reference_to_previous=refer_to(given))
         return WorldClockCity(city=source.rng.choice(CITIES))
 
     def build(self, attributes: WorldClockCity, slot: Slot) -> Fragment:

@@ -27,9 +27,6 @@ class Composition(TemplateAttributes):
     stem: str
     #: The cities introduced, a paragraph each (one or two).
     cities: tuple[str, ...]
-    #: How the instruction names a city the sub-task before found ("that city"); "": it names
-    #: the cities itself.
-    reference_to_previous: str = ""
 
     @property
     def path(self) -> str:
@@ -48,9 +45,9 @@ class WriterComposeDocument(SubtaskTemplate[Composition], spec="writer_compose_d
 
     def draw(self, source: Draw) -> Composition:
         stem = source.names.pick(DOCUMENT_STEMS, "document name")
-        if source.given is not None and source.given.kind == "city":
+        if (given := source.given_as("city")) is not None:
             return Composition(
-                stem=stem, cities=(source.given.text,), reference_to_previous=refer_to(source.given)
+                stem=stem, cities=(given.text,), reference_to_previous=refer_to(given)
             )
         count = source.rng.choice((1, 2))
         return Composition(stem=stem, cities=tuple(source.rng.sample(CITIES, count)))

@@ -145,9 +145,6 @@ class NoteWriting(TemplateAttributes):
     line: str
     kind: Literal["number", "time", "city"]
     value_text: str
-    #: How the instruction names the value when it comes from the sub-task before ("" when the
-    #: instruction gives the line itself).
-    reference_to_previous: str = ""
 
 
 class EditorWriteValue(SubtaskTemplate[NoteWriting], spec="editor_write_value"):

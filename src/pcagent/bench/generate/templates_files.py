@@ -49,8 +49,8 @@ class FileManagerMoveIntoFolder(
 
     def draw(self, source: Draw) -> FolderTidying:
         folder = source.names.pick(FOLDER_NAMES, "folder name")
-        if source.given is not None and source.given.kind == "file":
-            return FolderTidying(folder=folder, files=[source.given.text])
+        if (given := source.given_as("file")) is not None:
+            return FolderTidying(folder=folder, files=[given.text])
         chosen = [
             source.names.pick(tuple(name for name, _ in LOOSE_FILES), "loose file")
             for _ in range(2)
@@ -160,8 +160,8 @@ class FileManagerOpenFile(SubtaskTemplate[FileToOpen], spec="file_manager_open_f
     takes_file_by_name: ClassVar[bool] = True
 
     def draw(self, source: Draw) -> FileToOpen:
-        if source.given is not None and source.given.kind == "file":
-            return FileToOpen(path=source.given.text)
+        if (given := source.given_as("file")) is not None:
+            return FileToOpen(path=given.text)
         return _article(source)
 
     def build(self, attributes: FileToOpen, slot: Slot) -> Fragment:

@@ -52,9 +52,6 @@ class FlightSearch(TemplateAttributes):
     #: Departure and (round trips) return dates, YYYY-MM-DD.
     date: str
     return_date: str = ""
-    #: How the instruction names a destination the sub-task before found ("that city"); "":
-    #: the instruction names the city.
-    reference_to_previous: str = ""
 
     @property
     def trip(self) -> Literal["oneway", "roundtrip"]:
@@ -73,8 +70,8 @@ class BrowserFlightSearch(SubtaskTemplate[FlightSearch], spec="browser_flight_se
 
     def draw(self, source: Draw) -> FlightSearch:
         rng = source.rng
-        carried = source.given is not None and source.given.kind == "city"
-        destination = source.given.text if carried and source.given else rng.choice(CITIES)
+        given = source.given_as("city")
+        destination = given.text if given is not None else rng.choice(CITIES)
         origin = rng.choice([city for city in CITIES if city != destination])
         departs = rng.choice(TRAVEL_DAYS)
         site: Site = rng.choice(("www.booking.com", "flights.local"))
@@ -88,7 +85,7 @@ class BrowserFlightSearch(SubtaskTemplate[FlightSearch], spec="browser_flight_se
             destination=destination,
             date=departs.isoformat(),
             return_date=back,
-            reference_to_previous=refer_to(source.given) if carried and source.given else "",
+            reference_to_previous=refer_to(given) if given is not None else "",
         )
 
     def build(self, attributes: FlightSearch, slot: Slot) -> Fragment:

@@ -47,12 +47,12 @@ class MailSendAttachment(SubtaskTemplate[MailWithAttachment], spec="mail_send_at
     def draw(self, source: Draw) -> MailWithAttachment:
         person = source.rng.choice(PEOPLE)
         subject = source.rng.choice(MAIL_SUBJECTS)
-        if source.given is not None and source.given.kind == "file":
+        if (given := source.given_as("file")) is not None:
             return MailWithAttachment(
                 recipient=person.name,
                 address=person.address,
                 subject=subject,
-                attachment=source.given.text,
+                attachment=given.text,
             )
         name = source.names.pick(tuple(n for n, _ in LOOSE_FILES), "loose file")
         return MailWithAttachment(

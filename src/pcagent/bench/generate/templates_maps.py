@@ -35,27 +35,27 @@ class TravelTime(TemplateAttributes):
     origin: str
     destination: str
     minutes: int
-    #: How the instruction names the destination when a note or a mail before gave it ("" when
-    #: the instruction names the place itself).
-    reference_to_previous: str = ""
 
 
 class BrowserTravelTime(SubtaskTemplate[TravelTime], spec="browser_travel_time"):
     """Look up the travel time between two places on maps.local (either way round)."""
 
     def draw(self, source: Draw) -> TravelTime:
-        if source.given is not None and source.given.kind == "place":
-            place = source.given.text
-            pair = source.rng.choice([pair for pair in TRAINING_ROUTES if place in pair])
-            return TravelTime(
-                origin=pair[1] if pair[0] == place else pair[0],
-                destination=place,
-                minutes=ROUTES[pair]["minutes"],
-                reference_to_previous=refer_to(source.given),
-            )
-        pair = source.rng.choice(TRAINING_ROUTES)
-        origin, destination = pair if source.rng.random() < 0.5 else pair[::-1]
-        return TravelTime(origin=origin, destination=destination, minutes=ROUTES[pair]["minutes"])
+        # To the place a note or a mail before named, from the other end of one of its routes.
+        given = source.given_as("place")
+        pair = source.rng.choice(
+            [pair for pair in TRAINING_ROUTES if given is None or given.text in pair]
+        )
+        if given is not None:
+            origin, destination = pair if pair[1] == given.text else pair[::-1]
+        else:
+            origin, destination = pair if source.rng.random() < 0.5 else pair[::-1]
+        return TravelTime(
+            origin=origin,
+            destination=destination,
+            minutes=ROUTES[pair]["minutes"],
+            reference_to_previous=refer_to(given) if given is not None else "",
+        )
 
     def build(self, attributes: TravelTime, slot: Slot) -> Fragment:
         a = attributes

@@ -46,7 +46,6 @@ class _OfficeFile(TemplateAttributes):
 class NewDocument(_OfficeFile):
     text: str
     value_text: str
-    reference_to_previous: str = ""
 
 
 class WriterNewDocument(SubtaskTemplate[NewDocument], spec="writer_new_document"):
@@ -197,9 +196,9 @@ class WriterFormatDocument(SubtaskTemplate[DocumentFormatting], spec="writer_for
     """Open a document in the word processor, format one or two of its paragraphs, and save it."""
 
     def draw(self, source: Draw) -> DocumentFormatting:
-        given = source.given is not None and source.given.kind == "document"
-        if given and source.given is not None:
-            stem = source.given.file_name.removesuffix(".docx")
+        given = source.given_as("document")
+        if given is not None:
+            stem = given.file_name.removesuffix(".docx")
         else:
             stem = source.names.pick(tuple(a.file_stem for a in ARTICLES), "article")
         article = next(a for a in ARTICLES if a.file_stem == stem)
@@ -209,7 +208,7 @@ class WriterFormatDocument(SubtaskTemplate[DocumentFormatting], spec="writer_for
             title=article.title,
             paragraphs=list(article.paragraphs),
             formattings=source.rng.sample(FORMATTINGS, count),
-            given_document=given,
+            given_document=given is not None,
         )
 
     def build(self, attributes: DocumentFormatting, slot: Slot) -> Fragment:
@@ -273,7 +272,6 @@ class WriterFormatOpened(WriterFormatDocument, spec="writer_format_opened"):
 class SheetFilling(_OfficeFile):
     suffix: ClassVar[str] = ".xlsx"
     rows: list[tuple[str, int]]
-    reference_to_previous: str = ""
 
 
 class SpreadsheetFillCells(SubtaskTemplate[SheetFilling], spec="spreadsheet_fill_cells"):
@@ -282,11 +280,11 @@ class SpreadsheetFillCells(SubtaskTemplate[SheetFilling], spec="spreadsheet_fill
     def draw(self, source: Draw) -> SheetFilling:
         stem = source.names.pick(WORKBOOK_STEMS, "workbook name")
         labels = source.rng.sample(SHEET_LABELS, 2)
-        if source.given is not None and source.given.kind == "number":
+        if (given := source.given_as("number")) is not None:
             return SheetFilling(
                 stem=stem,
-                rows=[(labels[0], int(source.given.text))],
-                reference_to_previous=refer_to(source.given),
+                rows=[(labels[0], int(given.text))],
+                reference_to_previous=refer_to(given),
             )
         return SheetFilling(
             stem=stem, rows=[(label, source.rng.choice(NUMBERS)) for label in labels]
