@@ -11,7 +11,7 @@ from collections import defaultdict
 from datetime import date
 from pathlib import PurePosixPath
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import unquote_plus, urlsplit
 
 import pytest
 
@@ -42,7 +42,7 @@ from pcagent.bench.web.sites import find_airport
 from pcagent.bench.web.sites.search import search_results
 from pcagent.skills import default_catalog
 
-SEEDS = range(1, 6)
+SEEDS = range(1, 9)
 PER_SEED = 60
 CATALOG = default_catalog()
 
@@ -247,11 +247,20 @@ def _check_step(step: ProgramStep, fragment: Fragment) -> None:
         assert args["language"] == "English" and not _literal(args["text"])
         assert any(n.checker in ("docx_contains", "docx_text_after") for n in fragment.nodes)
     elif step.skill == "web_search":
-        # The offline search engine's first result is a page the sub-task must visit.
+        # The offline search engine's first result is a page the sub-task must visit, or one
+        # whose address asks what the sub-task must ask (the maps' directions; the place handed
+        # on, where the query has its slot, is the one the check knows).
         visits = [n.params for n in fragment.nodes if n.checker == "web_visited"]
-        first = urlsplit(search_results(str(args["query"]))[0][0])
+        asks = [n.params for n in fragment.nodes if n.checker == "web_asked"]
+        query = str(args["query"])
+        for asked in asks:
+            query = query.replace(GIVEN_SLOT, asked["words"][0])
+        first = urlsplit(search_results(query)[0][0])
         assert any(
             first.hostname == v["host"] and first.path.startswith(v["path_prefix"]) for v in visits
+        ) or any(
+            first.hostname == a["host"] and all(w in unquote_plus(first.query) for w in a["words"])
+            for a in asks
         )
     elif step.skill in ("open_page", "follow_link"):
         assert fragment.subtask.app == "browser"
@@ -361,6 +370,27 @@ def test_a_place_read_in_a_note_is_where_the_travel_time_is_asked_to() -> None:
     assert found.args["names"] == ["place"]
     to = [f for f in task.program[3].args["fields"] if f["label"] == "To"]  # type: ignore[union-attr,index]
     assert to == [{"label": "To", "value": {"from": found.id, "key": "place"}}]
+
+
+def test_a_travel_time_asked_with_no_site_named_is_searched_for_and_its_result_followed() -> None:
+    chain = Chain(
+        (template_named("editor_read_value"), template_named("browser_travel_time_search")),
+        ("place",),
+    )
+    fragments = build_fragments(random.Random(4), chain, random.Random(4))
+    task = assemble_task("gen-test-3", chain, fragments, 0)
+    assert task.program is not None
+    place = fragments[0].output.text  # type: ignore[union-attr]
+    assert "maps.local" not in task.instruction and place not in task.instruction
+    search, follow = task.program[2], task.program[3]
+    assert (search.skill, follow.skill) == ("web_search", "follow_link")
+    # The found place stands in both texts as the slot of the step that found it.
+    assert "{s2.place}" in str(search.args["query"]) and "{s2.place}" in str(follow.args["text"])
+    query = str(search.args["query"]).replace("{s2.place}", place)
+    # The link followed is the first result's title (the maps list each route one way round).
+    title = search_results(query)[0][1]
+    assert title.startswith(str(follow.args["text"]).replace("{s2.place}", place) + " - ")
+    assert place in title
 
 
 # --- joining fragments' programs -----------------------------------------------------------------

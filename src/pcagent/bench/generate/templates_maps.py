@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
+from pcagent.agents.program import ProgramStep
 from pcagent.bench.generate import gui_steps as gui
 from pcagent.bench.generate import programs
 from pcagent.bench.generate import template_parts as parts
 from pcagent.bench.generate.flow import FlowValue
+from pcagent.bench.generate.programs import GIVEN_SLOT
 from pcagent.bench.generate.template_base import (
     Draw,
     Fragment,
@@ -39,6 +41,25 @@ class TravelTime(TemplateAttributes):
 
 class BrowserTravelTime(SubtaskTemplate[TravelTime], spec="browser_travel_time"):
     """Look up the travel time between two places on maps.local (either way round)."""
+
+    def found_by(self, attributes: TravelTime) -> list[ProgramStep]:
+        """The program's steps to the page that tells the minutes: the site's directions form,
+        asked from the origin to the destination (the value handed on, where it was)."""
+        a = attributes
+        return [
+            programs.call("s1", "open_page", address=SITE),
+            programs.call(
+                "s2",
+                "fill_form",
+                fields=[
+                    {"label": "From", "value": a.origin},
+                    {
+                        "label": "To",
+                        "value": parts.carried_or(a.reference_to_previous, a.destination),
+                    },
+                ],
+            ),
+        ]
 
     def draw(self, source: Draw) -> TravelTime:
         # To the place a note or a mail before named, from the other end of one of its routes.
@@ -82,25 +103,25 @@ class BrowserTravelTime(SubtaskTemplate[TravelTime], spec="browser_travel_time")
                 *report_steps,
             ],
             reference_api=[gui.act("browser_open", url=address), *report_steps],
-            program=parts.lookup_program(
-                slot,
-                [
-                    programs.call("s1", "open_page", address=SITE),
-                    programs.call(
-                        "s2",
-                        "fill_form",
-                        fields=[
-                            {"label": "From", "value": a.origin},
-                            {
-                                "label": "To",
-                                "value": parts.carried_or(a.reference_to_previous, a.destination),
-                            },
-                        ],
-                    ),
-                ],
-                KEY,
-                DESCRIPTION,
-            ),
+            program=parts.lookup_program(slot, self.found_by(a), KEY, DESCRIPTION),
             services=("web",),
             output=FlowValue(kind="number", text=str(a.minutes), description=DESCRIPTION),
         )
+
+
+class BrowserTravelTimeSearch(BrowserTravelTime, spec="browser_travel_time_search"):
+    """The same travel time asked for with no site named: a web search lists each route's
+    directions page under the title "A to B - Offline Maps", in the order the maps keep it
+    (either way round of the asking)."""
+
+    def found_by(self, attributes: TravelTime) -> list[ProgramStep]:
+        a = attributes
+        destination = GIVEN_SLOT if a.reference_to_previous else a.destination
+        listed = (a.origin, a.destination) in ROUTES
+        first, second = (a.origin, destination) if listed else (destination, a.origin)
+        return [
+            programs.call(
+                "s1", "web_search", query=f"travel time from {a.origin} to {destination}"
+            ),
+            programs.call("s2", "follow_link", text=f"{first} to {second}"),
+        ]

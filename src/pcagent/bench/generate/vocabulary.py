@@ -96,7 +96,7 @@ NOTE_TOPICS: tuple[NoteTopic, ...] = (
         NoteField("Singers signed up", "the number of singers signed up"),
         NoteField("Rehearsal starts at", "the time the rehearsal starts"),
         NoteField("Guest conductor from", "the city the guest conductor comes from"),
-        NoteField("Concert given at", "the place where the concert is given"),
+        NoteField("Singers perform at", "the place where the singers perform"),
     ),
     NoteTopic(
         "farm_ledger",
