@@ -4,7 +4,11 @@ directions form and read off the page that answers.
 Why: a travel time is found by filling a form and reading the page it leads to (``fill_form``,
 then ``extract_values``), and memory held no program that reads a value off a page a form
 answered; the 1.5B planner made up a maps address, or searched the web for the words of the
-instruction.
+instruction. The destination may be a place a note or a mail named before ("that place"): memory
+held no program that looks up on the web a value found in a file. Asked with no site named, the
+travel time is found by a web search and the result that lists the route: every program of
+memory opened maps.local, and an instruction that said "look it up on the web" got an
+``open_page`` of the browser's name.
 """
 
 from __future__ import annotations
