@@ -78,6 +78,29 @@ def test_a_greedy_model_that_writes_its_program_again_is_not_asked_a_third_time(
     assert "already moved" in outcome.plan.subtasks[1].doubt
 
 
+def test_the_usable_program_with_the_fewest_doubts_is_kept_when_the_asks_run_out() -> None:
+    moved = {
+        "id": "s1",
+        "skill": "shift_time",
+        "args": {"time": "11:15", "direction": "before", "hours": 1},
+    }
+    alarm = {"id": "s2", "skill": "set_alarm", "args": {"time": {"from": "s1"}, "hours_before": 1}}
+    wrong = {"id": "s1", "skill": "set_alarm", "args": {"time": {"from": "s9"}}}
+    # Re-asked for its doubt, the model wrote programs the checks refuse: the doubted one stays.
+    models = ScriptedModels(manager=[_reply(moved, alarm), _reply(wrong), _reply(wrong)])
+    outcome = _manager(models).plan("x")
+    assert len(models.backends["manager"].requests) == PROGRAM_ATTEMPTS
+    assert not outcome.fallback
+    assert [s.skill for s in outcome.plan.subtasks] == ["shift_time", "set_alarm"]
+    assert "already moved" in outcome.plan.subtasks[1].doubt
+    # Of two usable programs, the one with fewer doubts: two reads of files nobody named, the
+    # first never used, against one time moved twice.
+    other = {"id": "s2", "skill": "read_text_file", "args": {"path": "Documents/other.txt"}}
+    models = ScriptedModels(manager=[_reply(READ, other), _reply(moved, alarm), _reply(wrong)])
+    kept = _manager(models).plan("x").plan.subtasks
+    assert [s.skill for s in kept] == ["shift_time", "set_alarm"]
+
+
 def test_a_program_re_asked_once_and_corrected_is_taken() -> None:
     wrong = {"id": "s1", "skill": "calculate", "args": {"expression": "1+1"}}  # no calculator
     models = ScriptedModels(manager=[_reply(wrong), _reply(READ)])

@@ -4,9 +4,9 @@ The model reads the instruction and writes a :class:`~pcagent.agents.program.Pro
 grammar made from the skills' parameter schemas: a skill call per step where a skill fits, a GUI
 task in words for the Decision loop where none does, arguments as literals or references to
 earlier steps. The program is validated before anything runs and re-asked (twice at most) with
-the problems; if it is still unusable, the whole instruction becomes one GUI task, so a weak model
-degrades the run instead of ending it. Nothing here reads the instruction's words: the model
-does.
+the problems and doubts; the usable program with the fewest doubts is kept, and where none is
+usable the whole instruction becomes one GUI task, so a weak model degrades the run instead of
+ending it. Nothing here reads the instruction's words: the model does.
 """
 
 from __future__ import annotations
@@ -94,11 +94,8 @@ def single_subtask_plan(instruction: str, app: str = "") -> Plan:
 
 @dataclass
 class Manager(Agent):
-    """Plans and re-plans.
-
-    ``apps`` are the applications the environment offers (logical name -> what it is for);
-    ``skills`` the skills it may call (an empty catalog: GUI tasks only).
-    """
+    """Plans and re-plans. ``apps``: the applications the environment offers (logical name ->
+    what it is for); ``skills``: the skills it may call (an empty catalog: GUI tasks only)."""
 
     apps: Mapping[str, str] = field(kw_only=True)
     skills: SkillCatalog = field(kw_only=True)
@@ -259,6 +256,9 @@ class Manager(Agent):
         problem, replies = "", set[str]()
         # A greedy model's reply written again comes again for every later ask: it is the last.
         repeats = self.model.info.greedy
+        # The usable program with the fewest doubts so far (the later of two alike): a re-ask
+        # may answer with a program the checks refuse, or with more doubts than before.
+        best: tuple[Program, list[Doubt]] | None = None
         for attempt in range(self.program_attempts):
             result = self.ask(messages, reply_type, step)
             if result.value is None:
@@ -281,11 +281,10 @@ class Manager(Agent):
                     program, reply = swapped, swapped.model_dump_json(exclude_defaults=True)
             evidence = Evidence.read(self.readings, instruction, given, done, finished)
             doubts = evidence.doubts(program, self.skills)
-            if not problems and (not doubts or last):
-                program, doubts = cut_before_doubted_changes(
-                    program, doubts, self.skills, self.is_file
-                )
-                return PlanOutcome(with_doubts(self._plan_of(program), doubts))
+            if not problems and (best is None or len(doubts) <= len(best[1])):
+                best = (program, doubts)
+            if not problems and not doubts:
+                return self._kept(program, doubts)
             # Every problem at once, the doubts with the errors: told only of a wrong kind
             # of file, a small model fixes the ending and keeps the file it copied.
             problem = "; ".join([*problems, *map(str, doubts)])
@@ -297,7 +296,14 @@ class Manager(Agent):
                 Message.assistant(reply),
                 Message.user(self._reask(instruction, problem, doubts)),
             ]
+        if best is not None:
+            return self._kept(*best)
         return self._fallback(instruction, problem)
+
+    def _kept(self, program: Program, doubts: list[Doubt]) -> PlanOutcome:
+        """The plan of the program kept, cut before a change it doubts."""
+        program, doubts = cut_before_doubted_changes(program, doubts, self.skills, self.is_file)
+        return PlanOutcome(with_doubts(self._plan_of(program), doubts))
 
     def _reask(self, instruction: str, problem: str, doubts: Sequence[Doubt]) -> str:
         """What the model is told of its program: every problem, and, where a doubt names
@@ -362,18 +368,15 @@ class Manager(Agent):
         return [*problems, repeated] if repeated else problems
 
     def _plan_of(self, program: Program) -> Plan:
-        plan = program_plan(program, self.skills)
-        if self._several_desktops:
-            default = next(iter(self.environments))
-            plan = Plan(
-                subtasks=[
-                    s if s.environment else s.model_copy(update={"environment": default})
-                    for s in plan.subtasks
-                ]
-            )
-        else:
-            plan = Plan(subtasks=[s.model_copy(update={"environment": ""}) for s in plan.subtasks])
-        return plan
+        """The program's plan, each step on the desktop it names (the first where it names none;
+        on a single desktop, none)."""
+        default = next(iter(self.environments)) if self._several_desktops else ""
+        return Plan(
+            subtasks=[
+                s if s.environment and default else s.model_copy(update={"environment": default})
+                for s in program_plan(program, self.skills).subtasks
+            ]
+        )
 
     def _default_app(self) -> str:
         """A fallback GUI task's application: the only one, else none (assigned by capability)."""
