@@ -7,7 +7,7 @@ import json
 import re
 
 import pytest
-from tests.agents.program_steps import as_program
+from tests.agents.program_steps import as_program, program
 
 from pcagent.agents.program import (
     check_program,
@@ -271,3 +271,19 @@ def test_an_address_is_bounded_in_the_grammar_and_in_the_check() -> None:
     with pytest.raises(PlanError, match="address"):
         check_program(as_program(step), catalog, apps)
     check_program(as_program({**step, "args": {"address": runaway[:MAX_ADDRESS]}}), catalog, apps)
+
+
+def test_a_link_or_a_form_needs_a_page_opened_by_a_step_before_it() -> None:
+    form = {"skill": "fill_form", "args": {"fields": [{"label": "From", "value": "Oslo"}]}}
+    link = {"skill": "follow_link", "args": {"text": "Offline Maps"}}
+    apps = [*APPS, "browser"]
+    for alone in (form, link):
+        with pytest.raises(PlanError, match="works on the page in front, and no step before"):
+            check_program(program(alone), default_catalog(), apps)
+    opened = {"skill": "open_page", "args": {"address": "maps.local"}}
+    searched = {"skill": "web_search", "args": {"query": "maps"}}
+    on_screen = {"skill": "gui", "app": "browser", "task": "Open the maps site"}
+    for first in (opened, searched, on_screen):
+        check_program(program(first, link, form), default_catalog(), apps)
+    # A re-plan's finished steps may have opened the page.
+    check_program(as_program({"id": "s3", **form}), default_catalog(), apps, known=["s1", "s2"])

@@ -132,6 +132,10 @@ def check_program(
     problems: list[str] = []
     seen: list[str] = list(known)
     keys: dict[str, frozenset[str] | None] = {}
+    # A re-plan's finished steps may have left a page open; a gui step in the application of
+    # the skills that work on a page (the browser) may open one.
+    page_open = bool(known)
+    paged = {app for one in catalog if one.on_page for app in one.apps}
     for step in program.steps:
         problems += _key_problems(step, keys)
         keys[step.id] = value_keys(step, catalog)
@@ -142,6 +146,7 @@ def check_program(
         if environments and step.environment and step.environment not in environments:
             problems.append(f"{step.id}: no desktop {step.environment!r}")
         if step.skill == GUI:
+            page_open = page_open or step.app in paged
             if apps and step.app not in apps:
                 problems.append(f"{step.id}: no application {step.app!r}; one of {list(apps)}")
             if not step.task.strip():
@@ -154,6 +159,12 @@ def check_program(
             problems.append(f"{step.id}: no skill {step.skill!r}")
             continue
         one = catalog.get(step.skill)
+        if one.on_page and not page_open:
+            problems.append(
+                f"{step.id}: {step.skill} works on the page in front, and no step before it opens "
+                "one (open_page of an address, or web_search)"
+            )
+        page_open = page_open or one.navigates or one.on_page
         lacking = [app for app in one.apps if apps and app not in apps]
         if lacking:
             problems.append(f"{step.id}: {step.skill} needs {lacking}, not on this desktop")

@@ -150,6 +150,9 @@ class Skill(Generic[P]):
     #: The call changes nothing and is there for what it reads (a file's text, the messages of
     #: a folder): a program whose later steps go on without it has read for nothing.
     only_reads: bool = False
+    #: The call works on the page in front (a link, a form): a step before it in the program
+    #: must open one.
+    on_page: bool = False
 
     def validate(self, args: dict[str, Any]) -> P:
         """The parameters, validated; :class:`SkillError` naming each bad field otherwise."""
@@ -234,6 +237,7 @@ def skill(
     navigates: bool = False,
     computes: bool = False,
     only_reads: bool = False,
+    on_page: bool = False,
 ) -> Callable[[Callable[[SkillContext, P], SkillResult]], Skill[P]]:
     """Declare the decorated function as a skill named after it, taking the parameter model its
     second parameter is annotated with; the module's :class:`Skill` objects are collected by
@@ -257,6 +261,7 @@ def skill(
             navigates=navigates,
             computes=computes,
             only_reads=only_reads,
+            on_page=on_page,
         )
 
     return declare

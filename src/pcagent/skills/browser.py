@@ -113,6 +113,7 @@ class FollowLink(SkillParameters):
     "link downloads the file).",
     apps=(APP,),
     navigates=True,
+    on_page=True,
     returns="the new page's text",
 )
 def follow_link(context: SkillContext, parameters: FollowLink) -> SkillResult:
@@ -157,6 +158,7 @@ class FillForm(SkillParameters):
     "Fill the fields of the form on the page in front by their labels, submit it and read "
     "the page that follows.",
     apps=(APP,),
+    on_page=True,
     returns="the page's text",
 )
 def fill_form(context: SkillContext, parameters: FillForm) -> SkillResult:
