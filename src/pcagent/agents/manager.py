@@ -256,8 +256,7 @@ class Manager(Agent):
         problem, replies = "", set[str]()
         # A greedy model's reply written again comes again for every later ask: it is the last.
         repeats = self.model.info.greedy
-        # The usable program with the fewest doubts so far (the later of two alike): a re-ask
-        # may answer with a program the checks refuse, or with more doubts than before.
+        # Kept when the asks run out: the usable program with the fewest doubts (later wins ties).
         best: tuple[Program, list[Doubt]] | None = None
         for attempt in range(self.program_attempts):
             result = self.ask(messages, reply_type, step)

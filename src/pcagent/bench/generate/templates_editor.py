@@ -11,6 +11,7 @@ from pcagent.bench.generate import gui_steps as gui
 from pcagent.bench.generate import programs
 from pcagent.bench.generate import template_parts as parts
 from pcagent.bench.generate.flow import FlowValue, ValueKind
+from pcagent.bench.generate.notes import NOTE_TOPICS, TRAINING_PLACES
 from pcagent.bench.generate.template_base import (
     Draw,
     Fragment,
@@ -20,11 +21,9 @@ from pcagent.bench.generate.template_base import (
 )
 from pcagent.bench.generate.vocabulary import (
     CITIES,
-    NOTE_TOPICS,
     NUMBERS,
     TEXT_FILE_STEMS,
     TIMES,
-    TRAINING_PLACES,
 )
 from pcagent.bench.generate.wording import clock_text
 from pcagent.bench.tasks import FileFixture

@@ -20,6 +20,7 @@ from pcagent.bench.generate import gui_steps as gui
 from pcagent.bench.generate import programs
 from pcagent.bench.generate import template_parts as parts
 from pcagent.bench.generate.flow import FlowValue
+from pcagent.bench.generate.notes import TRAINING_ROUTES
 from pcagent.bench.generate.programs import GIVEN_SLOT
 from pcagent.bench.generate.template_base import (
     Draw,
@@ -28,7 +29,6 @@ from pcagent.bench.generate.template_base import (
     SubtaskTemplate,
     TemplateAttributes,
 )
-from pcagent.bench.generate.vocabulary import TRAINING_ROUTES
 from pcagent.bench.generate.wording import refer_to
 from pcagent.bench.web.data import ROUTES
 
