@@ -2,12 +2,12 @@
 
 An invented address or number, one value where a list is wanted, a value found and never used,
 a file or an application the instruction names and no step uses, a file read and then written
-over with something not made from it, a time moved by two steps, an application's name
-typed or searched for as a value: none of these makes a program
-invalid (a small model may be right where the check cannot see), so each is a doubt rather than
-an error. The Manager re-asks with them; a program still holding one on the last ask is kept
-rather than the whole program lost to one GUI task, and its step carries the doubt, so the run
-cannot end "finished" on it, and a step that fails on it is re-planned.
+over with something not made from it, a time moved by two steps, an application's name typed
+or searched for as a value, a form filled on a page of search results: none of these makes a
+program invalid (a small model may be right where the check cannot see), so each is a doubt
+rather than an error. The Manager re-asks with them; the usable program with the fewest of them
+is kept rather than the whole program lost to one GUI task, and its step carries the doubt, so
+the run cannot end "finished" on it, and a step that fails on it is re-planned.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from typing import Protocol
 
 from pcagent.agents.app_names_in_values import app_names_in_values
 from pcagent.agents.asked_answer import ReportingStep, tells, untold_answer
+from pcagent.agents.form_on_results import forms_on_results
 from pcagent.agents.given_values import ungiven_literals
 from pcagent.agents.instruction_readings import InstructionReadings
 from pcagent.agents.moved_twice import moved_twice
@@ -81,6 +82,7 @@ class Evidence:
             *one_value_for_a_list(program, skills),
             *unused_values(program, skills),
             *moved_twice(program, skills),
+            *forms_on_results(program, skills),
             *replaced_files(program, skills, self.finished),
             *untouched_files(program, self.named_files, self.finished),
             *unused_apps(program, self.asked_apps, skills, self.apps_used_before),

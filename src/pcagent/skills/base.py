@@ -153,6 +153,9 @@ class Skill(Generic[P]):
     #: The call works on the page in front (a link, a form): a step before it in the program
     #: must open one.
     on_page: bool = False
+    #: The page the call leaves lists results to follow (a web search): the form on it is its
+    #: own search box, not a form the task fills.
+    lists_results: bool = False
 
     def validate(self, args: dict[str, Any]) -> P:
         """The parameters, validated; :class:`SkillError` naming each bad field otherwise."""
@@ -238,6 +241,7 @@ def skill(
     computes: bool = False,
     only_reads: bool = False,
     on_page: bool = False,
+    lists_results: bool = False,
 ) -> Callable[[Callable[[SkillContext, P], SkillResult]], Skill[P]]:
     """Declare the decorated function as a skill named after it, taking the parameter model its
     second parameter is annotated with; the module's :class:`Skill` objects are collected by
@@ -262,6 +266,7 @@ def skill(
             computes=computes,
             only_reads=only_reads,
             on_page=on_page,
+            lists_results=lists_results,
         )
 
     return declare

@@ -40,6 +40,7 @@ class WebSearch(SkillParameters):
     "Search the web for words and read the results page.",
     apps=(APP,),
     navigates=True,
+    lists_results=True,
     returns="the results page's text",
 )
 def web_search(context: SkillContext, parameters: WebSearch) -> SkillResult:
