@@ -4,8 +4,8 @@ A web search leaves a page that lists results; the page with the form a task fil
 directions, a flight search) is one of those results, or a site opened by its address. The 1.5B
 planner, shown programs that search and follow a result and programs that open a site and fill
 its form, wrote both at once: a web search, then the site's form filled on the results page
-(pc02r2, pc03r2 and pc04r2, 2026-11-28); the fill failed and the re-plan's screen steps went on
-from there. Which page holds the form is for a model to say; that a form step works on the page
+(pc02r2 and pc03r2, 2026-11-28; pc04r2 filled a form on a search engine's address it opened);
+the fill failed and the re-plan's screen steps went on from there. Which page holds the form is for a model to say; that a form step works on the page
 a search left is in the typed program, so it is a doubt the Manager is re-asked with.
 
 A skill declares ``lists_results`` (its page lists results: ``web_search``) and ``on_page``
