@@ -94,6 +94,11 @@ def test_a_loop_without_effect_is_detected_and_re_planned() -> None:
     )
     assert policy.decide(run_steps(policy, [insert] * 3), insert).looping
     assert not policy.decide(run_steps(policy, [insert] * 2), insert).looping
+    # with no re-plan left, a loop ends the run instead of repeating to the step cap
+    spent = policy.replanned(run_steps(policy, [same] * 3))
+    decision = policy.decide(spent, same)
+    assert (decision.what, decision.looping) == ("fail", True)
+    assert policy.decide(policy.replanned(run_steps(policy, [same] * 2)), same).what == "go_on"
 
 
 def test_a_fail_action_re_plans_or_ends_the_run() -> None:

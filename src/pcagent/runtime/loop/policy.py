@@ -12,7 +12,9 @@ The rules, from the run configuration (``[run]``):
   ``loop_repeats`` times with no change on the screen), a ``fail`` action or (with
   ``replan_on_skill_failure``) a subtask's own skill call that failed, the Manager re-plans the
   remaining work, at most ``max_replans`` times;
-- when it cannot re-plan, a ``fail`` action or ``max_consecutive_failures`` failures end the run;
+- when it cannot re-plan, a ``fail`` action, a detected loop or ``max_consecutive_failures``
+  failures end the run (a loop left to go on repeated one action to the step cap: the same
+  page opened five times in a row, 2026-11-28);
 - the step cap and the token budget end the run before a step starts.
 """
 
@@ -116,7 +118,8 @@ class EscalationPolicy:
             return Next("go_on")
         if self.can_replan and counters.replans < self.run.max_replans:
             return Next("replan", reason, looping=looping)
-        if facts.gave_up is not None or failures >= self.run.max_consecutive_failures:
+        # A loop with no re-plan left only repeats itself until the step cap: it ends the run.
+        if facts.gave_up is not None or looping or failures >= self.run.max_consecutive_failures:
             return Next("fail", reason, looping=looping)
         return Next("go_on", looping=looping)
 
