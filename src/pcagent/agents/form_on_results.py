@@ -8,10 +8,10 @@ its form, wrote both at once: a web search, then the site's form filled on the r
 the fill failed and the re-plan's screen steps went on from there. Which page holds the form is for a model to say; that a form step works on the page
 a search left is in the typed program, so it is a doubt the Manager is re-asked with.
 
-A skill declares ``lists_results`` (its page lists results: ``web_search``) and ``on_page``
-(it works on the page in front: ``follow_link``, ``fill_form``); a step that works on a page
-and is not there to follow a link (it does not navigate) is doubted when the page in front is
-one of results.
+A skill declares how it uses the browser's page (``page``): ``web_search`` ``searches`` (its
+page lists results), ``follow_link`` ``follows`` a link of the page in front, ``fill_form``
+``fills`` its form; a step that fills a form is doubted when the page in front is one of
+results.
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, Literal, Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict, JsonValue, ValidationError
 
@@ -26,6 +26,8 @@ from pcagent.errors import PcAgentError
 from pcagent.step_context import StepContext
 
 P = TypeVar("P", bound=BaseModel)
+#: How a skill uses the browser's page (see :attr:`Skill.page`).
+PageUse = Literal["opens", "searches", "follows", "fills"]
 
 
 class SkillError(PcAgentError):
@@ -141,21 +143,34 @@ class Skill(Generic[P]):
     #: Where a call with these arguments moves files (old path -> new path): a later step finds
     #: them at the new place, and none at the old one.
     moves: Callable[[Mapping[str, Any]], Mapping[str, str]] | None = None
-    #: A call opens a page: the same call later opens it again, which the steps after it may
-    #: need (a site's home before its next link), so it is never dropped as a repeat.
-    navigates: bool = False
     #: The call is there for the value it works out (a sum, a time, the largest of values): a
     #: program whose later steps go on without it has left the result out.
     computes: bool = False
     #: The call changes nothing and is there for what it reads (a file's text, the messages of
     #: a folder): a program whose later steps go on without it has read for nothing.
     only_reads: bool = False
-    #: The call works on the page in front (a link, a form): a step before it in the program
-    #: must open one.
-    on_page: bool = False
-    #: The page the call leaves lists results to follow (a web search): the form on it is its
-    #: own search box, not a form the task fills.
-    lists_results: bool = False
+    #: How the call uses the browser's page, None for none: it ``opens`` one by its address,
+    #: ``searches`` (opens a page that lists results to follow), ``follows`` a link of the page
+    #: in front to another, or ``fills`` the form of the page in front.
+    page: PageUse | None = None
+
+    @property
+    def navigates(self) -> bool:
+        """A call opens a page: the same call later opens it again, which the steps after it
+        may need (a site's home before its next link), so it is never dropped as a repeat."""
+        return self.page in ("opens", "searches", "follows")
+
+    @property
+    def on_page(self) -> bool:
+        """The call works on the page in front (a link, a form): a step before it in the
+        program must open one."""
+        return self.page in ("follows", "fills")
+
+    @property
+    def lists_results(self) -> bool:
+        """The page the call leaves lists results to follow: the form on it is its own search
+        box, not a form the task fills."""
+        return self.page == "searches"
 
     def validate(self, args: dict[str, Any]) -> P:
         """The parameters, validated; :class:`SkillError` naming each bad field otherwise."""
@@ -237,11 +252,9 @@ def skill(
     reads: tuple[str, ...] = (),
     gives_list: bool = False,
     moves: Callable[[Mapping[str, Any]], Mapping[str, str]] | None = None,
-    navigates: bool = False,
+    page: PageUse | None = None,
     computes: bool = False,
     only_reads: bool = False,
-    on_page: bool = False,
-    lists_results: bool = False,
 ) -> Callable[[Callable[[SkillContext, P], SkillResult]], Skill[P]]:
     """Declare the decorated function as a skill named after it, taking the parameter model its
     second parameter is annotated with; the module's :class:`Skill` objects are collected by
@@ -262,11 +275,9 @@ def skill(
             reads=reads,
             gives_list=gives_list,
             moves=moves,
-            navigates=navigates,
+            page=page,
             computes=computes,
             only_reads=only_reads,
-            on_page=on_page,
-            lists_results=lists_results,
         )
 
     return declare

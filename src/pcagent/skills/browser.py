@@ -39,8 +39,7 @@ class WebSearch(SkillParameters):
 @skill(
     "Search the web for words and read the results page.",
     apps=(APP,),
-    navigates=True,
-    lists_results=True,
+    page="searches",
     returns="the results page's text",
 )
 def web_search(context: SkillContext, parameters: WebSearch) -> SkillResult:
@@ -98,7 +97,7 @@ class OpenPage(SkillParameters):
     "Open a web address in the browser and read the page.",
     apps=(APP,),
     returns="the page's text",
-    navigates=True,
+    page="opens",
 )
 def open_page(context: SkillContext, parameters: OpenPage) -> SkillResult:
     do(context, BrowserOpen(url=parameters.address))
@@ -113,8 +112,7 @@ class FollowLink(SkillParameters):
     "Click a link or button of the page in front by its text and read where it leads (a file "
     "link downloads the file).",
     apps=(APP,),
-    navigates=True,
-    on_page=True,
+    page="follows",
     returns="the new page's text",
 )
 def follow_link(context: SkillContext, parameters: FollowLink) -> SkillResult:
@@ -159,7 +157,7 @@ class FillForm(SkillParameters):
     "Fill the fields of the form on the page in front by their labels, submit it and read "
     "the page that follows.",
     apps=(APP,),
-    on_page=True,
+    page="fills",
     returns="the page's text",
 )
 def fill_form(context: SkillContext, parameters: FillForm) -> SkillResult:
