@@ -7,7 +7,7 @@ import json
 
 from tests.agents.scripted import ScriptedModels
 
-from pcagent.agents.manager import PROGRAM_ATTEMPTS, Manager, Replanning
+from pcagent.agents.manager import PROGRAM_ATTEMPTS, REASK_TEMPERATURE, Manager, Replanning
 from pcagent.agents.plan import SubtaskSpec
 from pcagent.errors import PromptTooLongError
 from pcagent.models.backend import BackendInfo
@@ -58,12 +58,30 @@ def test_an_invalid_program_is_re_asked_with_its_problems_then_falls_back() -> N
     assert only.doubt.startswith("no usable program: the whole instruction ran as one GUI step")
 
 
-def test_a_greedy_model_that_writes_its_program_again_is_not_asked_a_third_time() -> None:
-    # A greedy model asked the same again answers the same: a repeated reply is the last one.
+def test_a_greedy_model_s_re_asks_are_sampled_and_go_on_after_a_repeated_reply() -> None:
     wrong = {"id": "s1", "skill": "set_alarm", "args": {"time": {"from": "s9"}}}
     greedy = ScriptedBackend([_reply(wrong)] * 3, info=BackendInfo(name="local:x", greedy=True))
     manager = Manager(StructuredChatModel(greedy), apps=APPS, skills=default_catalog())
     assert manager.plan("set it").fallback
+    assert [r.temperature for r in greedy.requests] == [0.0, REASK_TEMPERATURE, REASK_TEMPERATURE]
+    # A model sampled of its own is re-asked at its own temperature.
+    warm = ScriptedBackend([_reply(wrong)] * 3, info=BackendInfo(name="hosted:x"))
+    Manager(StructuredChatModel(warm, temperature=0.4), apps=APPS, skills=default_catalog()).plan(
+        "set it"
+    )
+    assert [r.temperature for r in warm.requests] == [0.4, 0.4, 0.4]
+
+
+def test_a_greedy_model_that_writes_its_program_again_is_not_asked_a_third_time() -> None:
+    # Re-asked greedily, a greedy model asked the same again answers the same: a repeated
+    # reply is the last one.
+    def greedy_manager(backend: ScriptedBackend) -> Manager:
+        model = StructuredChatModel(backend)
+        return Manager(model, apps=APPS, skills=default_catalog(), reask_temperature=None)
+
+    wrong = {"id": "s1", "skill": "set_alarm", "args": {"time": {"from": "s9"}}}
+    greedy = ScriptedBackend([_reply(wrong)] * 3, info=BackendInfo(name="local:x", greedy=True))
+    assert greedy_manager(greedy).plan("set it").fallback
     assert len(greedy.requests) == 2
     # Kept with a doubt: the repeated program is the one taken, after two asks.
     moved = {
@@ -73,7 +91,7 @@ def test_a_greedy_model_that_writes_its_program_again_is_not_asked_a_third_time(
     }
     alarm = {"id": "s2", "skill": "set_alarm", "args": {"time": {"from": "s1"}, "hours_before": 1}}
     twice = ScriptedBackend([_reply(moved, alarm)] * 3, info=BackendInfo("local:x", greedy=True))
-    outcome = Manager(StructuredChatModel(twice), apps=APPS, skills=default_catalog()).plan("x")
+    outcome = greedy_manager(twice).plan("x")
     assert len(twice.requests) == 2 and not outcome.fallback
     assert "already moved" in outcome.plan.subtasks[1].doubt
 

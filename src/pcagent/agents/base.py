@@ -32,10 +32,20 @@ class Agent:
     describes_reply: ClassVar[bool] = False
 
     def ask(
-        self, messages: Sequence[Message], schema: type[T], step: int | None
+        self,
+        messages: Sequence[Message],
+        schema: type[T],
+        step: int | None,
+        temperature: float | None = None,
     ) -> StructuredResult[T]:
+        """The model's reply; ``temperature``: sample this call so (None: the model's own)."""
         result = self.model.ask(
-            messages, schema, role=self.name, step=step, described=self.describes_reply
+            messages,
+            schema,
+            role=self.name,
+            step=step,
+            described=self.describes_reply,
+            temperature=temperature,
         )
         if self.on_call is not None:
             self.on_call(self.name, result)

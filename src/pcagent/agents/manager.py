@@ -24,7 +24,15 @@ from pcagent.agents.file_kinds import with_kind_twins
 from pcagent.agents.instruction_readings import InstructionReadings
 from pcagent.agents.manager_memory import Remembers, example_filters, examples_text
 from pcagent.agents.named_apps import names_line
-from pcagent.agents.plan import Doubt, Plan, SubtaskSpec, with_doubts
+from pcagent.agents.plan import (
+    Doubt,
+    Plan,
+    PlanOutcome,
+    Replanning,
+    SubtaskSpec,
+    single_subtask_plan,
+    with_doubts,
+)
 from pcagent.agents.program import SLOT, Program, check_program, program_plan
 from pcagent.agents.program_grammar import program_reply_type
 from pcagent.agents.prompting import prompt_part, render
@@ -47,14 +55,9 @@ from pcagent.skills import SkillCatalog
 #: problems (a path of the wrong kind, a reference to a missing step), which a small model
 #: often fixes one at a time, and a program call costs far less than a GUI run of the task.
 PROGRAM_ATTEMPTS = 3
-
-
-#: The rule shown with ``lists_requests``: the instruction's parts first, then steps for each.
-REQUESTS_RULE = (
-    '- Open the reply with "requests": each separate thing the instruction asks, in a few '
-    "words (each change to a document on its own, each value to find, each file to write, "
-    'each message to send); then write "steps" that do every one of them, and nothing else.\n'
-)
+#: A greedy model re-asked with its program's problems wrote the same program again (pc02r2,
+#: 2026-11-28, a form on a search's results three times): re-asks are sampled at this.
+REASK_TEMPERATURE = 0.7
 
 
 #: What the whole instruction run as one GUI step carries: its checks cover single actions.
@@ -62,34 +65,6 @@ FALLBACK_DOUBT = (
     "no usable program: the whole instruction ran as one GUI step, and a check of its last "
     "action does not show the whole instruction done"
 )
-
-
-@dataclass(frozen=True)
-class PlanOutcome:
-    """A checked plan; ``fallback`` is True when the model's programs were unusable and the
-    whole instruction became one GUI task, with ``problem`` saying why."""
-
-    plan: Plan
-    fallback: bool = False
-    problem: str = ""
-
-
-@dataclass(frozen=True)
-class Replanning:
-    """What a re-plan starts from: the subtasks ``finished`` (not redone; their values, in
-    ``hub`` by id, may be referred to) and the subtask that ``failed``, with the ``reason``."""
-
-    instruction: str
-    finished: Sequence[SubtaskSpec]
-    hub: Mapping[str, str]
-    failed: SubtaskSpec
-    reason: str
-
-
-def single_subtask_plan(instruction: str, app: str = "") -> Plan:
-    """The plan of the ablation without a Manager (and the fallback): the whole instruction as
-    one GUI task."""
-    return Plan(subtasks=[SubtaskSpec(id="s1", description=instruction.strip()[:400], app=app)])
 
 
 @dataclass
@@ -132,6 +107,8 @@ class Manager(Agent):
     examples_only_asked_apps: bool = field(default=True, kw_only=True)
     #: Programs asked for before giving up on a usable one (see :data:`PROGRAM_ATTEMPTS`).
     program_attempts: int = field(default=PROGRAM_ATTEMPTS, kw_only=True)
+    #: The temperature a greedy model's re-asks are sampled at (None: greedy, as the first).
+    reask_temperature: float | None = field(default=REASK_TEMPERATURE, kw_only=True)
     name: ClassVar[str] = "manager"
     #: The prompt lists every skill with its parameters; a backend that decodes under the
     #: grammar needs no schema text besides (it would not fit a small model's context).
@@ -231,21 +208,7 @@ class Manager(Agent):
         examples: str,
     ) -> PlanOutcome:
         apps = list(self.apps)
-        system, user = render(
-            "manager",
-            apps="\n".join(f"- {name}: {text}" for name, text in self.apps.items())
-            or "- (none listed)",
-            skills=self.skills.prompt_lines(compact=compact) or "- (none: write gui steps only)",
-            examples=examples,
-            own_example=prompt_part("manager_example")
-            if self.example_beside_memory or not examples
-            else "",
-            requests_rule=REQUESTS_RULE if self.lists_requests else "",
-            instruction=instruction,
-            named_apps=names_line(self.readings.asked_apps(instruction)),
-            context=self._desktops_text() + context,
-        )
-        asked = [Message.system(system), Message.user(user)]
+        asked = self._prompt(instruction, context, compact=compact, examples=examples)
         messages = asked
         reply_type = program_reply_type(
             self.skills, apps, list(self.environments), requests=self.lists_requests
@@ -254,12 +217,16 @@ class Manager(Agent):
         done = finished_calls(finished)  # a finished call written again is dropped for it
         navigating = [one.name for one in self.skills if one.navigates]
         problem, replies = "", set[str]()
-        # A greedy model's reply written again comes again for every later ask: it is the last.
-        repeats = self.model.info.greedy
-        # Kept when the asks run out: the usable program with the fewest doubts (later wins ties).
+        # A greedy model's re-asks are sampled (it wrote its program again word for word); one
+        # not sampled that writes a reply again would write it for every later ask: the last.
+        sampled = self.model.info.greedy and self.reask_temperature is not None
+        repeats = self.model.info.greedy and not sampled
+        # Kept when the asks run out: the usable program with the fewest doubts (the first of
+        # two alike: a sampled re-ask is no likelier right than the model's own first reply).
         best: tuple[Program, list[Doubt]] | None = None
         for attempt in range(self.program_attempts):
-            result = self.ask(messages, reply_type, step)
+            heat = self.reask_temperature if sampled and attempt else None
+            result = self.ask(messages, reply_type, step, heat)
             if result.value is None:
                 problem = result.failure.message if result.failure else "no reply"
                 break
@@ -280,7 +247,7 @@ class Manager(Agent):
                     program, reply = swapped, swapped.model_dump_json(exclude_defaults=True)
             evidence = Evidence.read(self.readings, instruction, given, done, finished)
             doubts = evidence.doubts(program, self.skills)
-            if not problems and (best is None or len(doubts) <= len(best[1])):
+            if not problems and (best is None or len(doubts) < len(best[1])):
                 best = (program, doubts)
             if not problems and not doubts:
                 return self._kept(program, doubts)
@@ -298,6 +265,30 @@ class Manager(Agent):
         if best is not None:
             return self._kept(*best)
         return self._fallback(instruction, problem)
+
+    def _prompt(
+        self, instruction: str, context: str, *, compact: bool, examples: str
+    ) -> list[Message]:
+        """The Manager's prompt: the desktop's applications and skills, memory's examples (or
+        its own), the instruction and what a re-plan starts from (``context``)."""
+        system, user = render(
+            "manager",
+            apps="\n".join(f"- {name}: {text}" for name, text in self.apps.items())
+            or "- (none listed)",
+            skills=self.skills.prompt_lines(compact=compact) or "- (none: write gui steps only)",
+            examples=examples,
+            own_example=prompt_part("manager_example")
+            if self.example_beside_memory or not examples
+            else "",
+            # With ``lists_requests``: the instruction's parts first, then steps for each.
+            requests_rule=prompt_part("manager_requests_rule") + "\n"
+            if self.lists_requests
+            else "",
+            instruction=instruction,
+            named_apps=names_line(self.readings.asked_apps(instruction)),
+            context=self._desktops_text() + context,
+        )
+        return [Message.system(system), Message.user(user)]
 
     def _kept(self, program: Program, doubts: list[Doubt]) -> PlanOutcome:
         """The plan of the program kept, cut before a change it doubts."""

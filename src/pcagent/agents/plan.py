@@ -9,7 +9,7 @@ communication hub (:mod:`pcagent.agents.hub`) fills those in once the values exi
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, field_validator
@@ -194,3 +194,31 @@ def topological_order(plan: Plan) -> list[str]:
         for dependencies in remaining.values():
             dependencies.difference_update(ready)
     return order
+
+
+@dataclass(frozen=True)
+class PlanOutcome:
+    """A checked plan; ``fallback`` is True when the model's programs were unusable and the
+    whole instruction became one GUI task, with ``problem`` saying why."""
+
+    plan: Plan
+    fallback: bool = False
+    problem: str = ""
+
+
+@dataclass(frozen=True)
+class Replanning:
+    """What a re-plan starts from: the subtasks ``finished`` (not redone; their values, in
+    ``hub`` by id, may be referred to) and the subtask that ``failed``, with the ``reason``."""
+
+    instruction: str
+    finished: Sequence[SubtaskSpec]
+    hub: Mapping[str, str]
+    failed: SubtaskSpec
+    reason: str
+
+
+def single_subtask_plan(instruction: str, app: str = "") -> Plan:
+    """The plan of the ablation without a Manager (and the fallback): the whole instruction as
+    one GUI task."""
+    return Plan(subtasks=[SubtaskSpec(id="s1", description=instruction.strip()[:400], app=app)])

@@ -82,11 +82,13 @@ class AskOptions(TypedDict, total=False):
     """How one call is asked, declared once so that a model that wraps another (one that
     watches or counts the calls) passes them on whole. ``role`` selects prompt-cache reuse and
     accounting (default ""); ``step`` is for accounting only (default None); ``described``
-    (default False) is explained at :meth:`StructuredChatModel.ask`."""
+    (default False) is explained at :meth:`StructuredChatModel.ask`; ``temperature`` samples
+    this call at that temperature instead of the model's own (None: the model's)."""
 
     role: str
     step: int | None
     described: bool
+    temperature: float | None
 
 
 class ChatModel(Protocol):
@@ -125,6 +127,7 @@ class StructuredChatModel:
         role: str = "",
         step: int | None = None,
         described: bool = False,
+        temperature: float | None = None,
     ) -> StructuredResult[T]:
         """Ask until the reply validates against ``schema`` or the re-asks are spent.
 
@@ -151,7 +154,7 @@ class StructuredChatModel:
                 schema=grammar,
                 schema_name=schema.__name__,
                 max_output_tokens=self.max_output_tokens,
-                temperature=self.temperature,
+                temperature=self.temperature if temperature is None else temperature,
                 cache_key=role,
                 constrained=self.constrained,
             )
