@@ -58,26 +58,29 @@ def test_an_invalid_program_is_re_asked_with_its_problems_then_falls_back() -> N
     assert only.doubt.startswith("no usable program: the whole instruction ran as one GUI step")
 
 
-def test_a_greedy_model_s_re_asks_are_sampled_and_go_on_after_a_repeated_reply() -> None:
+def test_a_greedy_model_s_re_asks_may_be_sampled_and_then_go_on_after_a_repeated_reply() -> None:
     wrong = {"id": "s1", "skill": "set_alarm", "args": {"time": {"from": "s9"}}}
     greedy = ScriptedBackend([_reply(wrong)] * 3, info=BackendInfo(name="local:x", greedy=True))
-    manager = Manager(StructuredChatModel(greedy), apps=APPS, skills=default_catalog())
+    manager = Manager(
+        StructuredChatModel(greedy),
+        apps=APPS,
+        skills=default_catalog(),
+        reask_temperature=REASK_TEMPERATURE,
+    )
     assert manager.plan("set it").fallback
     assert [r.temperature for r in greedy.requests] == [0.0, REASK_TEMPERATURE, REASK_TEMPERATURE]
     # A model sampled of its own is re-asked at its own temperature.
     warm = ScriptedBackend([_reply(wrong)] * 3, info=BackendInfo(name="hosted:x"))
-    Manager(StructuredChatModel(warm, temperature=0.4), apps=APPS, skills=default_catalog()).plan(
-        "set it"
-    )
+    model = StructuredChatModel(warm, temperature=0.4)
+    Manager(model, apps=APPS, skills=default_catalog(), reask_temperature=0.7).plan("set it")
     assert [r.temperature for r in warm.requests] == [0.4, 0.4, 0.4]
 
 
 def test_a_greedy_model_that_writes_its_program_again_is_not_asked_a_third_time() -> None:
-    # Re-asked greedily, a greedy model asked the same again answers the same: a repeated
-    # reply is the last one.
+    # Re-asked greedily (the default), a greedy model asked the same again answers the same: a
+    # repeated reply is the last one.
     def greedy_manager(backend: ScriptedBackend) -> Manager:
-        model = StructuredChatModel(backend)
-        return Manager(model, apps=APPS, skills=default_catalog(), reask_temperature=None)
+        return Manager(StructuredChatModel(backend), apps=APPS, skills=default_catalog())
 
     wrong = {"id": "s1", "skill": "set_alarm", "args": {"time": {"from": "s9"}}}
     greedy = ScriptedBackend([_reply(wrong)] * 3, info=BackendInfo(name="local:x", greedy=True))

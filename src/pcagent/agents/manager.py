@@ -56,7 +56,9 @@ from pcagent.skills import SkillCatalog
 #: often fixes one at a time, and a program call costs far less than a GUI run of the task.
 PROGRAM_ATTEMPTS = 3
 #: A greedy model re-asked with its program's problems wrote the same program again (pc02r2,
-#: 2026-11-28, a form on a search's results three times): re-asks are sampled at this.
+#: 2026-11-28, a form on a search's results three times): re-asks may be sampled at this
+#: (``Manager(reask_temperature=...)``). Off by default: on pc02r2 and pc01r2 the sampled
+#: programs were no better, and pc01r2's kept one was worse (docs/agents.md).
 REASK_TEMPERATURE = 0.7
 
 
@@ -108,7 +110,7 @@ class Manager(Agent):
     #: Programs asked for before giving up on a usable one (see :data:`PROGRAM_ATTEMPTS`).
     program_attempts: int = field(default=PROGRAM_ATTEMPTS, kw_only=True)
     #: The temperature a greedy model's re-asks are sampled at (None: greedy, as the first).
-    reask_temperature: float | None = field(default=REASK_TEMPERATURE, kw_only=True)
+    reask_temperature: float | None = field(default=None, kw_only=True)
     name: ClassVar[str] = "manager"
     #: The prompt lists every skill with its parameters; a backend that decodes under the
     #: grammar needs no schema text besides (it would not fit a small model's context).
