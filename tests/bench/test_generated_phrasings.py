@@ -52,7 +52,7 @@ NAMED_BY_ATTRIBUTE = {
     "mail_read_value": "subject",
 }
 #: Templates whose page a web search finds: their instructions name no site.
-FOUND_BY_SEARCH = {"browser_film_search", "browser_population_search", "browser_travel_time_search"}
+FOUND_BY_SEARCH = {"browser_film_search", "browser_population_search"}
 #: Words that ask for a formatting, by checker, and for the paragraph it checks.
 FORMAT_WORDS = {"docx_bold": "bold", "docx_alignment": "cent", "docx_underline": "underline"}
 PARAGRAPH_WORDS = {0: "title", -1: "last paragraph"}

@@ -346,53 +346,6 @@ def test_a_note_read_then_an_alarm_is_read_extract_then_set_alarm() -> None:
     ]
 
 
-def test_a_place_read_in_a_note_is_where_the_travel_time_is_asked_to() -> None:
-    chain = Chain(
-        (template_named("editor_read_value"), template_named("browser_travel_time")), ("place",)
-    )
-    fragments = build_fragments(random.Random(3), chain, random.Random(3))
-    task = assemble_task("gen-test-2", chain, fragments, 0)
-    assert task.program is not None
-    place = fragments[0].output.text  # type: ignore[union-attr]
-    # The note has the place on a line of its own, and the maps are asked the way there.
-    assert f": {place}\n" in str(task.fixtures.files[0].text)
-    assert "that place" in task.instruction and place not in task.instruction
-    assert _node(fragments[1], "web_asked")["words"] == [place]
-    assert [step.skill for step in task.program] == [
-        "read_text_file",
-        "extract_values",
-        "open_page",
-        "fill_form",
-        "extract_values",
-        "tell_user",
-    ]
-    found = task.program[1]
-    assert found.args["names"] == ["place"]
-    to = [f for f in task.program[3].args["fields"] if f["label"] == "To"]  # type: ignore[union-attr,index]
-    assert to == [{"label": "To", "value": {"from": found.id, "key": "place"}}]
-
-
-def test_a_travel_time_asked_with_no_site_named_is_searched_for_and_its_result_followed() -> None:
-    chain = Chain(
-        (template_named("editor_read_value"), template_named("browser_travel_time_search")),
-        ("place",),
-    )
-    fragments = build_fragments(random.Random(4), chain, random.Random(4))
-    task = assemble_task("gen-test-3", chain, fragments, 0)
-    assert task.program is not None
-    place = fragments[0].output.text  # type: ignore[union-attr]
-    assert "maps.local" not in task.instruction and place not in task.instruction
-    search, follow = task.program[2], task.program[3]
-    assert (search.skill, follow.skill) == ("web_search", "follow_link")
-    # The found place stands in both texts as the slot of the step that found it.
-    assert "{s2.place}" in str(search.args["query"]) and "{s2.place}" in str(follow.args["text"])
-    query = str(search.args["query"]).replace("{s2.place}", place)
-    # The link followed is the first result's title (the maps list each route one way round).
-    title = search_results(query)[0][1]
-    assert title.startswith(str(follow.args["text"]).replace("{s2.place}", place) + " - ")
-    assert place in title
-
-
 # --- joining fragments' programs -----------------------------------------------------------------
 
 

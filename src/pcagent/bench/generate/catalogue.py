@@ -21,7 +21,7 @@ from pcagent.bench.generate.templates_files import (
 )
 from pcagent.bench.generate.templates_flights import BrowserFlightSearch
 from pcagent.bench.generate.templates_mail import MailReadValue, MailSendAttachment
-from pcagent.bench.generate.templates_maps import BrowserTravelTime, BrowserTravelTimeSearch
+from pcagent.bench.generate.templates_maps import BrowserTravelTime
 from pcagent.bench.generate.templates_office import (
     SpreadsheetFillCells,
     WriterFormatDocument,
@@ -50,7 +50,6 @@ TEMPLATES: tuple[SubtaskTemplate, ...] = (
     MailReadValue(),
     BrowserFlightSearch(),
     BrowserTravelTime(),
-    BrowserTravelTimeSearch(),
     FileManagerMoveIntoFolder(),
     FileManagerOpenFile(),
     FileManagerOpenDocument(),

@@ -1,7 +1,7 @@
 """The notes generated tasks read values from: their topics, each line's label and how an
-instruction names its value, and the places of the offline maps a note may name.
+instruction names its value; and the routes of the offline maps generated tasks ask about.
 
-A note holds one number, one time, one city and one place (``templates_editor``), and a mail
+A note holds one number, one time and one city (``templates_editor``), and a mail
 the same lines (``templates_mail``); the sub-task after it takes the one it needs. Apart from
 :mod:`.vocabulary` because the topics are most of its length.
 """
@@ -23,15 +23,13 @@ class NoteField:
 
 @dataclass(frozen=True)
 class NoteTopic:
-    """A small text note holding one number, one time, one city and one place."""
+    """A small text note holding one number, one time and one city."""
 
     file_stem: str
     title: str
     number: NoteField
     time: NoteField
     city: NoteField
-    #: A place the offline maps know (one of ``TRAINING_PLACES``), for a travel-time look-up.
-    place: NoteField
 
 
 NOTE_TOPICS: tuple[NoteTopic, ...] = (
@@ -41,7 +39,6 @@ NOTE_TOPICS: tuple[NoteTopic, ...] = (
         NoteField("Parcels waiting at the depot", "the number of parcels waiting at the depot"),
         NoteField("Van departs at", "the time the van departs"),
         NoteField("Next delivery city", "the next delivery city"),
-        NoteField("Drivers meet at", "the place where the drivers meet"),
     ),
     NoteTopic(
         "greenhouse_notes",
@@ -49,7 +46,6 @@ NOTE_TOPICS: tuple[NoteTopic, ...] = (
         NoteField("Seed trays sown", "the number of seed trays sown"),
         NoteField("Watering round at", "the time of the watering round"),
         NoteField("Seed supplier based in", "the city the seed supplier is based in"),
-        NoteField("Plant swap held at", "the place where the plant swap is held"),
     ),
     NoteTopic(
         "recital_plan",
@@ -57,7 +53,6 @@ NOTE_TOPICS: tuple[NoteTopic, ...] = (
         NoteField("Chairs booked", "the number of chairs booked"),
         NoteField("Doors open at", "the time the doors open"),
         NoteField("Visiting choir from", "the city the visiting choir comes from"),
-        NoteField("Recital held at", "the place where the recital is held"),
     ),
     NoteTopic(
         "bakery_orders",
@@ -65,7 +60,6 @@ NOTE_TOPICS: tuple[NoteTopic, ...] = (
         NoteField("Loaves ordered", "the number of loaves ordered"),
         NoteField("Oven switched on at", "the time the oven is switched on"),
         NoteField("Flour shipped from", "the city the flour is shipped from"),
-        NoteField("Market stall at", "the place where the market stall is"),
     ),
     NoteTopic(
         "harbour_notes",
@@ -73,7 +67,6 @@ NOTE_TOPICS: tuple[NoteTopic, ...] = (
         NoteField("Boats moored", "the number of boats moored"),
         NoteField("Ferry leaves at", "the time the ferry leaves"),
         NoteField("Cargo bound for", "the city the cargo is bound for"),
-        NoteField("Crew gathers at", "the place where the crew gathers"),
     ),
     NoteTopic(
         "workshop_diary",
@@ -81,7 +74,6 @@ NOTE_TOPICS: tuple[NoteTopic, ...] = (
         NoteField("Chairs repaired", "the number of chairs repaired"),
         NoteField("Kiln lit at", "the time the kiln is lit"),
         NoteField("Timber ordered from", "the city the timber is ordered from"),
-        NoteField("Tool fair at", "the place where the tool fair is"),
     ),
     NoteTopic(
         "choir_schedule",
@@ -89,7 +81,6 @@ NOTE_TOPICS: tuple[NoteTopic, ...] = (
         NoteField("Singers signed up", "the number of singers signed up"),
         NoteField("Rehearsal starts at", "the time the rehearsal starts"),
         NoteField("Guest conductor from", "the city the guest conductor comes from"),
-        NoteField("Singers perform at", "the place where the singers perform"),
     ),
     NoteTopic(
         "farm_ledger",
@@ -97,7 +88,6 @@ NOTE_TOPICS: tuple[NoteTopic, ...] = (
         NoteField("Eggs collected", "the number of eggs collected"),
         NoteField("Milking begins at", "the time milking begins"),
         NoteField("Feed delivered from", "the city the feed is delivered from"),
-        NoteField("Farmers' market at", "the place where the farmers' market is held"),
     ),
     NoteTopic(
         "library_notes",
@@ -105,7 +95,6 @@ NOTE_TOPICS: tuple[NoteTopic, ...] = (
         NoteField("Books returned", "the number of books returned"),
         NoteField("Reading hour at", "the time of the reading hour"),
         NoteField("Visiting author from", "the city the visiting author comes from"),
-        NoteField("Book club meets at", "the place where the book club meets"),
     ),
     NoteTopic(
         "marina_board",
@@ -113,7 +102,6 @@ NOTE_TOPICS: tuple[NoteTopic, ...] = (
         NoteField("Berths free", "the number of free berths"),
         NoteField("Tide turns at", "the time the tide turns"),
         NoteField("Next yacht sails to", "the city the next yacht sails to"),
-        NoteField("Sailing club meets at", "the place where the sailing club meets"),
     ),
     NoteTopic(
         "clinic_rota",
@@ -121,7 +109,6 @@ NOTE_TOPICS: tuple[NoteTopic, ...] = (
         NoteField("Patients booked", "the number of patients booked"),
         NoteField("Clinic opens at", "the time the clinic opens"),
         NoteField("Supplies come from", "the city the supplies come from"),
-        NoteField("Staff training at", "the place where the staff training takes place"),
     ),
     NoteTopic(
         "school_trip",
@@ -129,15 +116,11 @@ NOTE_TOPICS: tuple[NoteTopic, ...] = (
         NoteField("Pupils going", "the number of pupils going"),
         NoteField("Coach leaves at", "the time the coach leaves"),
         NoteField("Class visit to", "the city the class visits"),
-        NoteField("Pupils gather at", "the place where the pupils gather"),
     ),
 )
 
 #: The offline maps' routes between places of no city in particular (the built-in tasks' start at
-#: the Empire State Building, which no generated task names), and those places.
+#: the Empire State Building, which no generated task names).
 TRAINING_ROUTES: tuple[tuple[str, str], ...] = tuple(
     pair for pair in ROUTES if "Empire State Building" not in pair
-)
-TRAINING_PLACES: tuple[str, ...] = tuple(
-    sorted({place for pair in TRAINING_ROUTES for place in pair})
 )

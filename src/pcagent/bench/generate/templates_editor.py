@@ -11,7 +11,7 @@ from pcagent.bench.generate import gui_steps as gui
 from pcagent.bench.generate import programs
 from pcagent.bench.generate import template_parts as parts
 from pcagent.bench.generate.flow import FlowValue, ValueKind
-from pcagent.bench.generate.notes import NOTE_TOPICS, TRAINING_PLACES
+from pcagent.bench.generate.notes import NOTE_TOPICS
 from pcagent.bench.generate.template_base import (
     Draw,
     Fragment,
@@ -31,7 +31,7 @@ from pcagent.bench.tasks import FileFixture
 # --- text editor: read a value from a note ---------------------------------------------------------
 
 #: The kinds of value a note holds, one line each.
-_NOTE_KINDS: tuple[ValueKind, ...] = ("number", "time", "city", "place")
+_NOTE_KINDS: tuple[ValueKind, ...] = ("number", "time", "city")
 
 
 class NoteReading(TemplateAttributes):
@@ -44,9 +44,7 @@ class NoteReading(TemplateAttributes):
     minute: int
     city_label: str
     city: str
-    place_label: str
-    place: str
-    asked: Literal["number", "time", "city", "place"]
+    asked: Literal["number", "time", "city"]
     description: str
 
     @property
@@ -55,16 +53,15 @@ class NoteReading(TemplateAttributes):
             return str(self.number)
         if self.asked == "time":
             return clock_text(self.hour, self.minute)
-        return self.place if self.asked == "place" else self.city
+        return self.city
 
     @property
     def lines(self) -> str:
-        """The four values, a labelled line each."""
+        """The three values, a labelled line each."""
         return (
             f"{self.number_label}: {self.number}\n"
             f"{self.time_label}: {clock_text(self.hour, self.minute)}\n"
             f"{self.city_label}: {self.city}\n"
-            f"{self.place_label}: {self.place}\n"
         )
 
     @property
@@ -73,7 +70,7 @@ class NoteReading(TemplateAttributes):
 
 
 def draw_note_reading(source: Draw) -> NoteReading:
-    """A topic's number, time, city and place, and which of them is asked for (the one the next
+    """A topic's number, time and city, and which of them is asked for (the one the next
     sub-task needs, else any): what a note, or a mail, holds and a sub-task looks up."""
     topic_stem = source.names.pick(tuple(t.file_stem for t in NOTE_TOPICS), "note")
     topic = next(t for t in NOTE_TOPICS if t.file_stem == topic_stem)
@@ -83,7 +80,6 @@ def draw_note_reading(source: Draw) -> NoteReading:
         "number": topic.number,
         "time": topic.time,
         "city": topic.city,
-        "place": topic.place,
     }[asked]
     return NoteReading(
         path=f"Documents/{topic.file_stem}.txt",
@@ -95,16 +91,13 @@ def draw_note_reading(source: Draw) -> NoteReading:
         minute=minute,
         city_label=topic.city.label,
         city=source.rng.choice(CITIES),
-        place_label=topic.place.label,
-        place=source.rng.choice(TRAINING_PLACES),
         asked=asked,
         description=field.description,
     )
 
 
 class EditorReadValue(SubtaskTemplate[NoteReading], spec="editor_read_value"):
-    """Open a note in the text editor and find one of its values (a number, a time, a city, a
-    place)."""
+    """Open a note in the text editor and find one of its values (a number, a time, a city)."""
 
     def draw(self, source: Draw) -> NoteReading:
         return draw_note_reading(source)

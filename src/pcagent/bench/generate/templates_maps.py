@@ -4,11 +4,7 @@ directions form and read off the page that answers.
 Why: a travel time is found by filling a form and reading the page it leads to (``fill_form``,
 then ``extract_values``), and memory held no program that reads a value off a page a form
 answered; the 1.5B planner made up a maps address, or searched the web for the words of the
-instruction. The destination may be a place a note or a mail named before ("that place"): memory
-held no program that looks up on the web a value found in a file. Asked with no site named, the
-travel time is found by a web search and the result that lists the route: every program of
-memory opened maps.local, and an instruction that said "look it up on the web" got an
-``open_page`` of the browser's name.
+instruction.
 """
 
 from __future__ import annotations
@@ -21,7 +17,6 @@ from pcagent.bench.generate import programs
 from pcagent.bench.generate import template_parts as parts
 from pcagent.bench.generate.flow import FlowValue
 from pcagent.bench.generate.notes import TRAINING_ROUTES
-from pcagent.bench.generate.programs import GIVEN_SLOT
 from pcagent.bench.generate.template_base import (
     Draw,
     Fragment,
@@ -29,7 +24,6 @@ from pcagent.bench.generate.template_base import (
     SubtaskTemplate,
     TemplateAttributes,
 )
-from pcagent.bench.generate.wording import refer_to
 from pcagent.bench.web.data import ROUTES
 
 SITE = "maps.local"
@@ -48,7 +42,7 @@ class BrowserTravelTime(SubtaskTemplate[TravelTime], spec="browser_travel_time")
 
     def found_by(self, attributes: TravelTime) -> list[ProgramStep]:
         """The program's steps to the page that tells the minutes: the site's directions form,
-        asked from the origin to the destination (the value handed on, where it was)."""
+        asked from the origin to the destination."""
         a = attributes
         return [
             programs.call("s1", "open_page", address=SITE),
@@ -57,30 +51,15 @@ class BrowserTravelTime(SubtaskTemplate[TravelTime], spec="browser_travel_time")
                 "fill_form",
                 fields=[
                     {"label": "From", "value": a.origin},
-                    {
-                        "label": "To",
-                        "value": parts.carried_or(a.reference_to_previous, a.destination),
-                    },
+                    {"label": "To", "value": a.destination},
                 ],
             ),
         ]
 
     def draw(self, source: Draw) -> TravelTime:
-        # To the place a note or a mail before named, from the other end of one of its routes.
-        given = source.given_as("place")
-        pair = source.rng.choice(
-            [pair for pair in TRAINING_ROUTES if given is None or given.text in pair]
-        )
-        if given is not None:
-            origin, destination = pair if pair[1] == given.text else pair[::-1]
-        else:
-            origin, destination = pair if source.rng.random() < 0.5 else pair[::-1]
-        return TravelTime(
-            origin=origin,
-            destination=destination,
-            minutes=ROUTES[pair]["minutes"],
-            reference_to_previous=refer_to(given) if given is not None else "",
-        )
+        pair = source.rng.choice(TRAINING_ROUTES)
+        origin, destination = pair if source.rng.random() < 0.5 else pair[::-1]
+        return TravelTime(origin=origin, destination=destination, minutes=ROUTES[pair]["minutes"])
 
     def build(self, attributes: TravelTime, slot: Slot) -> Fragment:
         a = attributes
@@ -97,7 +76,7 @@ class BrowserTravelTime(SubtaskTemplate[TravelTime], spec="browser_travel_time")
             a,
             slot,
             f"Find the travel time {a.origin} - {a.destination} ({a.minutes} min)",
-            words={"origin": a.origin, "destination": a.reference_to_previous or a.destination},
+            words={"origin": a.origin, "destination": a.destination},
             nodes=[asked, *report_nodes],
             reference=[
                 gui.act("open_app", app="browser"),
@@ -111,21 +90,3 @@ class BrowserTravelTime(SubtaskTemplate[TravelTime], spec="browser_travel_time")
             services=("web",),
             output=FlowValue(kind="number", text=str(a.minutes), description=DESCRIPTION),
         )
-
-
-class BrowserTravelTimeSearch(BrowserTravelTime, spec="browser_travel_time_search"):
-    """The same travel time asked for with no site named: a web search lists each route's
-    directions page under the title "A to B - Offline Maps", in the order the maps keep it
-    (either way round of the asking)."""
-
-    def found_by(self, attributes: TravelTime) -> list[ProgramStep]:
-        a = attributes
-        destination = GIVEN_SLOT if a.reference_to_previous else a.destination
-        listed = (a.origin, a.destination) in ROUTES
-        first, second = (a.origin, destination) if listed else (destination, a.origin)
-        return [
-            programs.call(
-                "s1", "web_search", query=f"travel time from {a.origin} to {destination}"
-            ),
-            programs.call("s2", "follow_link", text=f"{first} to {second}"),
-        ]
