@@ -1,5 +1,5 @@
 """The notes generated tasks read values from: their topics, each line's label and how an
-instruction names its value; and the routes of the offline maps generated tasks ask about.
+instruction names its value.
 
 A note holds one number, one time and one city (``templates_editor``), and a mail
 the same lines (``templates_mail``); the sub-task after it takes the one it needs. Apart from
@@ -9,8 +9,6 @@ the same lines (``templates_mail``); the sub-task after it takes the one it need
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-from pcagent.bench.web.data import ROUTES
 
 
 @dataclass(frozen=True)
@@ -117,10 +115,4 @@ NOTE_TOPICS: tuple[NoteTopic, ...] = (
         NoteField("Coach leaves at", "the time the coach leaves"),
         NoteField("Class visit to", "the city the class visits"),
     ),
-)
-
-#: The offline maps' routes between places of no city in particular (the built-in tasks' start at
-#: the Empire State Building, which no generated task names).
-TRAINING_ROUTES: tuple[tuple[str, str], ...] = tuple(
-    pair for pair in ROUTES if "Empire State Building" not in pair
 )

@@ -76,11 +76,7 @@ def draw_note_reading(source: Draw) -> NoteReading:
     topic = next(t for t in NOTE_TOPICS if t.file_stem == topic_stem)
     asked = source.wanted if source.wanted in _NOTE_KINDS else source.rng.choice(_NOTE_KINDS)
     hour, minute = source.rng.choice(TIMES)
-    field = {
-        "number": topic.number,
-        "time": topic.time,
-        "city": topic.city,
-    }[asked]
+    field = {"number": topic.number, "time": topic.time, "city": topic.city}[asked]
     return NoteReading(
         path=f"Documents/{topic.file_stem}.txt",
         title=topic.title,

@@ -11,12 +11,10 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
-from pcagent.agents.program import ProgramStep
 from pcagent.bench.generate import gui_steps as gui
 from pcagent.bench.generate import programs
 from pcagent.bench.generate import template_parts as parts
 from pcagent.bench.generate.flow import FlowValue
-from pcagent.bench.generate.notes import TRAINING_ROUTES
 from pcagent.bench.generate.template_base import (
     Draw,
     Fragment,
@@ -26,6 +24,11 @@ from pcagent.bench.generate.template_base import (
 )
 from pcagent.bench.web.data import ROUTES
 
+#: The routes of places of no city in particular (the built-in tasks' start at the Empire State
+#: Building, which no generated task names).
+TRAINING_ROUTES: tuple[tuple[str, str], ...] = tuple(
+    pair for pair in ROUTES if "Empire State Building" not in pair
+)
 SITE = "maps.local"
 #: How a value found names the travel time, and how an instruction says what it is.
 KEY, DESCRIPTION = "minutes", "the travel time in minutes"
@@ -39,22 +42,6 @@ class TravelTime(TemplateAttributes):
 
 class BrowserTravelTime(SubtaskTemplate[TravelTime], spec="browser_travel_time"):
     """Look up the travel time between two places on maps.local (either way round)."""
-
-    def found_by(self, attributes: TravelTime) -> list[ProgramStep]:
-        """The program's steps to the page that tells the minutes: the site's directions form,
-        asked from the origin to the destination."""
-        a = attributes
-        return [
-            programs.call("s1", "open_page", address=SITE),
-            programs.call(
-                "s2",
-                "fill_form",
-                fields=[
-                    {"label": "From", "value": a.origin},
-                    {"label": "To", "value": a.destination},
-                ],
-            ),
-        ]
 
     def draw(self, source: Draw) -> TravelTime:
         pair = source.rng.choice(TRAINING_ROUTES)
@@ -86,7 +73,22 @@ class BrowserTravelTime(SubtaskTemplate[TravelTime], spec="browser_travel_time")
                 *report_steps,
             ],
             reference_api=[gui.act("browser_open", url=address), *report_steps],
-            program=parts.lookup_program(slot, self.found_by(a), KEY, DESCRIPTION),
+            program=parts.lookup_program(
+                slot,
+                [
+                    programs.call("s1", "open_page", address=SITE),
+                    programs.call(
+                        "s2",
+                        "fill_form",
+                        fields=[
+                            {"label": "From", "value": a.origin},
+                            {"label": "To", "value": a.destination},
+                        ],
+                    ),
+                ],
+                KEY,
+                DESCRIPTION,
+            ),
             services=("web",),
             output=FlowValue(kind="number", text=str(a.minutes), description=DESCRIPTION),
         )
