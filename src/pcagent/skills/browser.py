@@ -6,10 +6,13 @@ from __future__ import annotations
 from dataclasses import replace
 from urllib.parse import urlsplit
 
-from pydantic import Field
+from typing import Annotated
+
+from pydantic import AfterValidator, Field
 
 from pcagent.app_actions import BrowserClick, BrowserFill, BrowserOpen, BrowserRead
 from pcagent.applications import BROWSER
+from pcagent.env.app_interfaces.browser import is_address
 from pcagent.skills.base import (
     ActionOutcome,
     SkillContext,
@@ -84,8 +87,21 @@ def _line_after(page: str, label: str) -> str:
 MAX_ADDRESS = 500
 
 
+def _an_address(text: str) -> str:
+    """The browser takes words without a dot, colon or slash as a search; an "address" such as
+    "Chromium" (the program's name) or "the maps site" opened a results page that the following
+    steps took for the site (a rewording of pc03, 2026-11-28). Refused here, so the plan is
+    re-asked with the reason, and the search it meant is a search step."""
+    if not is_address(text):
+        raise ValueError(
+            f"{text.strip()!r} is no web address (a host such as example.org, or http://...); "
+            "to look words up, use web_search"
+        )
+    return text
+
+
 class OpenPage(SkillParameters):
-    address: str = Field(
+    address: Annotated[str, AfterValidator(_an_address)] = Field(
         min_length=1,
         max_length=MAX_ADDRESS,
         description='e.g. "example.org/news".',

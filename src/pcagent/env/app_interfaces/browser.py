@@ -70,6 +70,14 @@ def web_address(text: str) -> str:
     )
 
 
+def is_address(text: str) -> bool:
+    """Whether the address bar takes ``text`` as an address rather than words to search for:
+    "example.org/news", "http://host", "localhost" are addresses; "Chromium" or "travel time"
+    are searched for."""
+    address = text.strip()
+    return address == "about:blank" or not _search_words(address)
+
+
 def _search_words(text: str) -> bool:
     if any(character.isspace() for character in text):
         return not text.lower().startswith(("http://", "https://"))
