@@ -278,7 +278,7 @@ def test_an_address_that_the_browser_would_search_for_is_refused_with_the_way_ou
     catalog = default_catalog().for_apps(apps)
     for words in ("Chromium", "the maps site", "travel time Brooklyn"):
         step = {"id": "s1", "skill": "open_page", "args": {"address": words}}
-        with pytest.raises(PlanError, match="is no web address.*use web_search"):
+        with pytest.raises(PlanError, match=r"is no web address.*use web_search"):
             check_program(as_program(step), catalog, apps)
     for address in ("maps.local", "http://localhost:8080/a", "imdb.com/title/tt1", "{s1}"):
         check_program(

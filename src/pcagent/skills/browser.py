@@ -4,9 +4,8 @@ the text of the page it ends on, read back from the browser."""
 from __future__ import annotations
 
 from dataclasses import replace
-from urllib.parse import urlsplit
-
 from typing import Annotated
+from urllib.parse import urlsplit
 
 from pydantic import AfterValidator, Field
 
