@@ -150,6 +150,30 @@ def test_a_replan_numbers_new_steps_after_the_old_and_may_use_their_values() -> 
     assert "from s3 on" in models.backends["manager"].requests[0].messages[-1].text
 
 
+def test_a_replan_is_shown_memorys_programs_unless_switched_off() -> None:
+    def memory(instruction: str, k: int = 3, *_: object, **__: object) -> str:
+        return f"Instruction: like {instruction}\nProgram: (remembered)"
+
+    failed = SubtaskSpec(id="s1", description="set_alarm(...)", skill="set_alarm")
+    retry = {"id": "s2", "skill": "gui", "app": "clock", "task": "Add the alarm"}
+    replanning = Replanning("wake me at 9", [], {}, failed, "no alarm seen")
+    for shown in (True, False):
+        models = ScriptedModels(manager=[_reply(retry)])
+        catalog = default_catalog().for_apps(APPS)
+        manager = Manager(
+            models.for_role("manager"),
+            apps=APPS,
+            skills=catalog,
+            memory=memory,
+            examples_in_replans=shown,
+        )
+        outcome = manager.replan(replanning)
+        assert [s.id for s in outcome.plan.subtasks] == ["s2"]
+        prompt = "".join(m.text for m in models.backends["manager"].requests[0].messages)
+        assert ("Instruction: like wake me at 9" in prompt) is shown
+        assert "This step failed: s1" in prompt
+
+
 def test_a_replan_that_repeats_the_failed_call_is_re_asked_then_retried_through_the_gui() -> None:
     args = {"time": "09:00", "minutes_before": 30}
     failed = SubtaskSpec(id="s1", description="set_alarm(...)", skill="set_alarm", args=args)

@@ -109,6 +109,9 @@ class Manager(Agent):
     examples_only_asked_apps: bool = field(default=True, kw_only=True)
     #: Programs asked for before giving up on a usable one (see :data:`PROGRAM_ATTEMPTS`).
     program_attempts: int = field(default=PROGRAM_ATTEMPTS, kw_only=True)
+    #: A re-plan is shown memory's programs too (without, the 1.5B model re-planned GUI steps
+    #: named after skills: "type in editor [s1: {s1}]"; docs/agents.md).
+    examples_in_replans: bool = field(default=True, kw_only=True)
     #: The temperature a greedy model's re-asks are sampled at (None: greedy, as the first).
     reask_temperature: float | None = field(default=None, kw_only=True)
     name: ClassVar[str] = "manager"
@@ -118,7 +121,7 @@ class Manager(Agent):
 
     def plan(self, instruction: str, step: int | None = 0) -> PlanOutcome:
         """The program for ``instruction``."""
-        examples = examples_text(self.memory, instruction, **self._example_filters(instruction))
+        examples = self._examples(instruction)
         return self._ask(instruction, "", (), step, found=(), examples=examples)
 
     def replan(self, replanning: Replanning, step: int | None = None) -> PlanOutcome:
@@ -136,8 +139,10 @@ class Manager(Agent):
             f"number them from s{first} on."
         )
         found = list(replanning.hub.values())
+        instruction = replanning.instruction
+        examples = self._examples(instruction) if self.examples_in_replans else ""
         outcome = self._ask(
-            replanning.instruction, context, finished, step, found=found, failed=failed
+            instruction, context, finished, step, found=found, failed=failed, examples=examples
         )
         if outcome.fallback:
             retry = failed.model_copy(update={"id": f"s{first}", "skill": "", "args": {}})
@@ -309,6 +314,10 @@ class Manager(Agent):
         if shown:
             text += f"\nA similar earlier task whose program calls {' or '.join(wanted)}:\n{shown}"
         return text
+
+    def _examples(self, instruction: str) -> str:
+        """Memory's programs of the instructions nearest ``instruction``, as prompt lines."""
+        return examples_text(self.memory, instruction, **self._example_filters(instruction))
 
     def _example_filters(self, instruction: str) -> dict[str, list[Any]]:
         asked = self.readings.asked_apps(instruction) if self.examples_cover_apps else ()
