@@ -41,7 +41,8 @@ class StepFacts:
 
     ``action`` is the action's text (equal texts are the same action); ``no_change`` is True when
     Reflection saw no change on the screen; ``gave_up`` is the reason of a ``fail`` action;
-    ``application`` is True for an application action (one that does its whole effect at once);
+    ``application`` is True for an application action or a skill call (each does its whole
+    effect at once);
     ``skill_failed`` is why the subtask's own skill call failed, when it did.
     """
 

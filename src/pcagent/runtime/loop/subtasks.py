@@ -199,7 +199,9 @@ class SubtaskBook:
             failed=failed,
             no_change=reflection.verdict == "no_change",
             gave_up=action.reason if isinstance(action, act.Fail) else None,
-            application=action is not None and action.belongs_to is not None,
+            # A skill, like an application action, does its whole effect at once.
+            application=action is not None
+            and (action.belongs_to is not None or isinstance(action, act.UseSkill)),
             skill_failed=result.message if own_skill and result and not result.ok else None,
         )
         counters = self.policy.count(counters_of(checkpoint), facts)
