@@ -59,3 +59,20 @@ def test_a_reference_written_as_a_text_is_made_the_reference() -> None:
     # A text naming no earlier step, or more than the reference, stays a text.
     later = _mended(READ, _tell("from:s3"), _tell("taken from:s1 today") | {"id": "s4"})
     assert [s.args["text"] for s in later.steps[1:]] == ["from:s3", "taken from:s1 today"]
+
+
+def test_a_text_that_describes_an_extracted_value_is_made_a_reference_to_it() -> None:
+    """The 1.5B Manager filled a form's "To" with "the place where John is meeting", the words
+    its extract step gave for the place it extracted."""
+    found = {"text": {"from": "s1"}, "names": ["place"], "what": "the place where John is meeting"}
+    extract = {"id": "s2", "skill": "extract_values", "args": found}
+    program = _mended(READ, extract, _tell("The Place where John is  meeting"))
+    assert program.steps[2].args["text"] == {"from": "s2", "key": "place"}
+    # Other words, or the words of a step extracting several values, stay texts.
+    several = {**extract, "args": {**found, "names": ["place", "time"]}}
+    kept = _mended(READ, several, _tell("the place where John is meeting"))
+    assert kept.steps[2].args["text"] == "the place where John is meeting"
+    assert _mended(READ, extract, _tell("the museum")).steps[2].args["text"] == "the museum"
+    # A second extraction may say what the first one's value is, in the same words.
+    again = {**extract, "id": "s3"}
+    assert _mended(READ, extract, again).steps[2].args == found

@@ -10,6 +10,11 @@ names none of them stays a problem the Manager is asked about: which one it mean
 A reference written as a text ("from:s2" where ``{"from": "s2"}`` was meant; seen in a spreadsheet
 row on a generated task of seed 2029, which then held the words "from:s2") is made the
 reference it names, when it names an earlier step: as a text it can only be a slip.
+
+So is a text that is word for word what an earlier step extracting one value says that value is
+(``what``): told to fill a form's "To" with the place s2 extracted as "the place where John is
+meeting", the 1.5B Manager wrote those words as the value (a rewording of pc02, 2026-11-28). It
+becomes a reference to that value.
 """
 
 from __future__ import annotations
@@ -20,11 +25,13 @@ from typing import Any
 from pcagent.agents.program import STEP_AND_KEY, Program, ProgramStep, value_keys
 from pcagent.agents.step_ids import changed_step
 from pcagent.skills import SkillCatalog
+from pcagent.text import folded
 
 
 def with_keys_mended(program: Program, catalog: SkillCatalog) -> Program:
     """``program`` with each key that can mean only one thing made to say it."""
     fields: dict[str, frozenset[str] | None] = {}
+    described: dict[str, dict[str, str]] = {}  # folded ``what`` -> the reference to its value
     steps: list[ProgramStep] = []
 
     def mended(source: str, key: str) -> tuple[str, str]:
@@ -38,9 +45,16 @@ def with_keys_mended(program: Program, catalog: SkillCatalog) -> Program:
         return source, key
 
     for step in program.steps:
-        step = step.model_copy(update={"args": _references_of_texts(step.args, set(fields))})
+        args = {  # another extraction's ``what`` may say what an earlier one's says
+            name: _references_of_texts(value, set(fields), {} if name == "what" else described)
+            for name, value in step.args.items()
+        }
+        step = step.model_copy(update={"args": args})
         steps.append(changed_step(step, mended))
         fields[step.id] = value_keys(step, catalog)
+        names, what = step.args.get("names"), step.args.get("what")
+        if isinstance(names, list) and len(names) == 1 and isinstance(what, str) and what:
+            described[folded(what)] = {"from": step.id, "key": str(names[0])}
     return Program(steps=steps)
 
 
@@ -48,16 +62,19 @@ def with_keys_mended(program: Program, catalog: SkillCatalog) -> Program:
 _WRITTEN_REFERENCE = re.compile(rf"\s*from\s*:\s*{STEP_AND_KEY}\s*")
 
 
-def _references_of_texts(value: Any, earlier: set[str]) -> Any:
-    """``value`` with each text that is a reference to an earlier step made that reference."""
+def _references_of_texts(value: Any, earlier: set[str], described: dict[str, Any]) -> Any:
+    """``value`` with each text that is a reference to an earlier step, or the description of
+    a value one extracted, made that reference."""
     if isinstance(value, str):
+        if (reference := described.get(folded(value))) is not None:
+            return dict(reference)
         written = _WRITTEN_REFERENCE.fullmatch(value)
         if written is None or written.group(1) not in earlier:
             return value
         source, key = written.groups()
         return {"from": source, "key": key} if key else {"from": source}
     if isinstance(value, dict):
-        return {name: _references_of_texts(item, earlier) for name, item in value.items()}
+        return {k: _references_of_texts(item, earlier, described) for k, item in value.items()}
     if isinstance(value, list):
-        return [_references_of_texts(item, earlier) for item in value]
+        return [_references_of_texts(item, earlier, described) for item in value]
     return value
