@@ -18,7 +18,6 @@ from typing import Protocol
 
 from pcagent.agents.app_names_in_values import app_names_in_values
 from pcagent.agents.asked_answer import ReportingStep, tells, untold_answer
-from pcagent.agents.form_on_results import forms_on_results
 from pcagent.agents.given_values import ungiven_literals
 from pcagent.agents.instruction_readings import InstructionReadings
 from pcagent.agents.moved_twice import moved_twice
@@ -82,7 +81,6 @@ class Evidence:
             *one_value_for_a_list(program, skills),
             *unused_values(program, skills),
             *moved_twice(program, skills),
-            *forms_on_results(program, skills),
             *replaced_files(program, skills, self.finished),
             *untouched_files(program, self.named_files, self.finished),
             *unused_apps(program, self.asked_apps, skills, self.apps_used_before),

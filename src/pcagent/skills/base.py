@@ -166,12 +166,6 @@ class Skill(Generic[P]):
         program must open one."""
         return self.page in ("follows", "fills")
 
-    @property
-    def lists_results(self) -> bool:
-        """The page the call leaves lists results to follow: the form on it is its own search
-        box, not a form the task fills."""
-        return self.page == "searches"
-
     def validate(self, args: dict[str, Any]) -> P:
         """The parameters, validated; :class:`SkillError` naming each bad field otherwise."""
         try:

@@ -12,6 +12,7 @@ from pydantic import AfterValidator, Field
 from pcagent.app_actions import BrowserClick, BrowserFill, BrowserOpen, BrowserRead
 from pcagent.applications import BROWSER
 from pcagent.env.app_interfaces.browser import is_address
+from pcagent.env.browser_profile import SEARCH_URL
 from pcagent.skills.base import (
     ActionOutcome,
     SkillContext,
@@ -177,10 +178,40 @@ class FillForm(SkillParameters):
 )
 def fill_form(context: SkillContext, parameters: FillForm) -> SkillResult:
     fields = parameters.fields
+    first = fields[0]
+    tried = context.act(BrowserFill(label=first.label, value=first.value, submit=False))
+    found = "" if tried.ok else _result_with_field(context, first, tried)
     for number, field in enumerate(fields, start=1):
         last = number == len(fields)
         do(
             context,
             BrowserFill(label=field.label, value=field.value, submit=parameters.submit and last),
         )
-    return _page(context)
+    page = _page(context)
+    return replace(page, evidence=found + page.evidence) if page.ok else page
+
+
+#: Results of a search looked through for the form a step fills, at most.
+RESULTS_TRIED = 5
+
+
+def _result_with_field(context: SkillContext, field: FormField, missed: ActionOutcome) -> str:
+    """Where the page in front is the search engine's page of results and has no field
+    ``field.label``: open the results in order until one's page has it, and say which. A program
+    often searches and then fills the form of the site it meant (the 1.5B planner did on
+    rewordings of pc02 and pc03, 2026-11-28); the result that leads there is on the page.
+    Raises :class:`StepFailed` where no result has the field, back on the results."""
+    reading = do(context, BrowserRead()).output or ""
+    address = _line_after(reading, "Address: ")
+    if urlsplit(address).hostname != urlsplit(SEARCH_URL).hostname:
+        raise StepFailed(missed, "browser_fill")
+    results = links_away(reading)[:RESULTS_TRIED]
+    probe = BrowserFill(label=field.label, value=field.value, submit=False)
+    for result in results:
+        if context.act(BrowserOpen(url=result.address)).ok and context.act(probe).ok:
+            return f"the page of results has no field {field.label!r}; {result.shown()} has. "
+    if results:
+        context.act(BrowserOpen(url=address))
+        tried = f"{missed.message}; nor has any of the {len(results)} results' pages"
+        missed = replace(missed, message=tried)
+    raise StepFailed(missed, "browser_fill")

@@ -288,3 +288,24 @@ def test_a_link_named_in_other_words_is_the_one_the_model_says(
     assert "traffic in " in backend.requests[0].messages[-1].text
     visited = {"host": "facts.local", "path_prefix": "/driving/japan"}
     assert checked("web_visited", visited, browser_desktop, web).passed
+
+
+def test_a_form_filled_on_the_results_is_filled_on_the_result_that_has_it(
+    browser_desktop: SandboxDesktop, web: OfflineWeb
+) -> None:
+    """A program searched, then filled the maps' form on the page of results: the skill finds
+    the result whose page has the form, fills it there and reads the directions."""
+    dispatcher = ActionDispatcher(browser_desktop)
+    query = {"query": "Empire State Building Brooklyn Museum directions"}
+    assert dispatcher.carry_out(UseSkill(skill="web_search", args=query)).ok
+    fields = [
+        {"label": "From", "value": "Empire State Building"},
+        {"label": "To", "value": "Battery Park"},
+    ]
+    filled = dispatcher.carry_out(UseSkill(skill="fill_form", args={"fields": fields}))
+    assert filled.ok, filled.message
+    assert "the page of results has no field 'From'" in filled.message
+    assert "Offline Maps" in filled.message
+    assert "31 min" in (filled.output or "")
+    asked = {"words": ["battery park"], "host": "maps.local"}
+    assert checked("web_asked", asked, browser_desktop, web).passed

@@ -1,0 +1,73 @@
+"""A form filled on the search engine's page of results is looked for on the results' pages, in
+order (orchestration on a browser that answers as the real one does; the real browser and the
+offline maps in tests/env/app_interfaces/test_browser_actions.py)."""
+
+from __future__ import annotations
+
+from tests.skills.test_browser_links import RESULTS
+from tests.skills.test_language_skills import Desk
+
+from pcagent.app_actions import BrowserFill, BrowserOpen, BrowserRead
+from pcagent.env.app_interfaces.web_page import PageView, describe
+from pcagent.skills.base import ActionOutcome
+from pcagent.skills.browser import fill_form
+
+FORM = {"fields": [{"label": "From", "value": "ESB"}, {"label": "To", "value": "Battery Park"}]}
+BATTERY = "http://maps.local/directions?from=ESB&to=Battery+Park"
+
+
+class Pages(Desk):
+    """A browser whose pages are readings by address; a field fills only on the pages in
+    ``with_form``."""
+
+    def __init__(self, front: PageView, with_form: tuple[str, ...]) -> None:
+        super().__init__(None)
+        self.address, self.readings = front.url, {front.url: describe(front)}
+        self.with_form = with_form
+        self.acted: list[object] = []
+
+    def act(self, action: object) -> ActionOutcome:
+        self.acted.append(action)
+        if isinstance(action, BrowserOpen):
+            self.address = action.url
+            return ActionOutcome(True, f"opened {action.url}", "", True)
+        if isinstance(action, BrowserRead):
+            reading = self.readings.get(self.address, f"Title: a page\nAddress: {self.address}")
+            return ActionOutcome(True, "read", reading, True)
+        if isinstance(action, BrowserFill):
+            if self.address in self.with_form:
+                return ActionOutcome(True, f"filled {action.label}", action.value, True)
+            return ActionOutcome(False, f"no field on this page reads {action.label!r}")
+        raise AssertionError(f"unexpected {action!r}")
+
+    def opened(self) -> list[str]:
+        return [a.url for a in self.acted if isinstance(a, BrowserOpen)]
+
+
+def test_the_results_are_opened_in_order_until_one_has_the_field() -> None:
+    browser = Pages(RESULTS, with_form=(BATTERY,))
+    result = fill_form.call(browser, FORM)
+    assert result.ok, result.value
+    assert browser.opened() == [
+        "http://maps.local/directions?from=ESB&to=Brooklyn+Museum",
+        BATTERY,
+    ]  # the engine's own link is no result
+    assert "the page of results has no field 'From'" in result.evidence
+    assert "Battery Park - Offline Maps" in result.evidence
+    filled = [a for a in browser.acted if isinstance(a, BrowserFill)]
+    assert [(f.label, f.submit) for f in filled[-2:]] == [("From", False), ("To", True)]
+
+
+def test_with_no_result_holding_the_field_the_step_fails_back_on_the_results() -> None:
+    browser = Pages(RESULTS, with_form=())
+    result = fill_form.call(browser, FORM)
+    assert not result.ok
+    assert "nor has any of the 2 results' pages" in result.message
+    assert browser.address == RESULTS.url
+
+
+def test_a_page_that_is_not_the_engine_s_results_is_never_left() -> None:
+    site = PageView("http://shop-a.local/", "Shop", "", RESULTS.targets, ())
+    browser = Pages(site, with_form=(BATTERY,))
+    result = fill_form.call(browser, FORM)
+    assert not result.ok and browser.opened() == []
