@@ -4,10 +4,18 @@ every application their instruction names by a program's name."""
 
 from __future__ import annotations
 
-from tests.agents.program_steps import program
+import json
 
-from pcagent.agents.app_names_in_values import app_names_in_values
+from tests.agents.program_steps import program
+from tests.agents.scripted import ScriptedModels
+
+from pcagent.agents.app_names_in_values import (
+    app_names_in_values,
+    without_app_names_in_searches,
+)
 from pcagent.agents.doubts import Evidence
+from pcagent.agents.instruction_readings import InstructionReadings
+from pcagent.agents.manager import Manager
 from pcagent.agents.named_apps import AskedApp, known_as
 from pcagent.agents.program import Program
 from pcagent.bench.generate import generate_tasks
@@ -41,6 +49,22 @@ def test_other_words_screen_steps_and_names_not_said_are_no_doubt() -> None:
     assert app_names_in_values(word, ASKED) == []
 
 
+def test_a_search_leaves_the_names_out_and_is_then_no_doubt() -> None:
+    query = "Mousepad Chromium Empire State Building {s2.place} travel time"
+    search = {"skill": "web_search", "args": {"query": query}}
+    typed = {"skill": "type_in_editor", "args": {"text": "Mousepad"}}
+    only_names = {"skill": "web_search", "args": {"query": "chromium  MOUSEPAD"}}
+    written = program(READ, search, typed, only_names)
+    mended = without_app_names_in_searches(written, ASKED, default_catalog())
+    assert mended.steps[1].args["query"] == "Empire State Building {s2.place} travel time"
+    assert mended.steps[2].args == typed["args"]  # typed text is no search: a doubt stays
+    assert mended.steps[3].args == only_names["args"]  # nothing would be left to search for
+    assert [d.step for d in app_names_in_values(mended, ASKED)] == ["s3", "s4"]
+    # Names the instruction does not use for an application stay in the words.
+    said = (AskedApp("browser", "in the browser"),)
+    assert without_app_names_in_searches(written, said, default_catalog()) == written
+
+
 def test_the_evidence_holds_the_doubt() -> None:
     typed = {"skill": "type_in_editor", "args": {"text": "Mousepad"}}
     evidence = Evidence(given=["Open that in Mousepad"], asked_apps=ASKED)
@@ -60,3 +84,18 @@ def test_no_gold_program_of_generated_tasks_is_doubted() -> None:
         tried += bool(asked)
         assert app_names_in_values(Program(steps=list(task.program or ())), asked) == [], task.id
     assert tried > 100
+
+
+def test_the_manager_keeps_a_search_without_the_names_and_asks_no_more() -> None:
+    search = {"id": "s1", "skill": "web_search", "args": {"query": "Chromium travel time"}}
+    models = ScriptedModels(manager=[json.dumps({"steps": [search]})])
+    manager = Manager(
+        models.for_role("manager"),
+        apps={"browser": "web", "text_editor": "notes"},
+        skills=default_catalog().for_apps(["browser", "text_editor"]),
+        readings=InstructionReadings(apps=lambda _: ASKED[1:]),
+    )
+    outcome = manager.plan("look it up in Chromium")
+    (step,) = outcome.plan.subtasks
+    assert (step.args, step.doubt) == ({"query": "travel time"}, "")
+    assert len(models.backends["manager"].requests) == 1

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from pcagent.agents.named_apps import AskedApp, known_as
 from pcagent.agents.plan import Doubt
 from pcagent.agents.program import GUI, Program, literal_texts
+from pcagent.skills import SkillCatalog
 from pcagent.text import contains
 
 
@@ -57,3 +58,27 @@ def app_names_in_values(program: Program, asked: Sequence[AskedApp]) -> list[Dou
                 )
                 break
     return doubts
+
+
+def without_app_names_in_searches(
+    program: Program, asked: Sequence[AskedApp], catalog: SkillCatalog
+) -> Program:
+    """``program`` with the names by which the instruction calls its applications left out of
+    the words of each web search (a skill that ``page="searches"``), where other words remain."""
+    names = _program_names(asked)
+    if not names:
+        return program
+    pattern = re.compile(
+        "|".join(rf"(?<!\w){re.escape(name)}(?!\w)" for name in names), re.IGNORECASE
+    )
+    steps = []
+    for step in program.steps:
+        if step.skill in catalog and catalog.get(step.skill).page == "searches":
+            args = dict(step.args)
+            for key, value in step.args.items():
+                if isinstance(value, str):
+                    left = " ".join(pattern.sub(" ", value).split())
+                    args[key] = left or value
+            step = step.model_copy(update={"args": args})
+        steps.append(step)
+    return program.model_copy(update={"steps": steps})

@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from pcagent.agents.app_names_in_values import without_app_names_in_searches
 from pcagent.agents.base import Agent, bullet_list, value_list
 from pcagent.agents.copied_files import with_named_files
 from pcagent.agents.doubted_changes import cut_before_doubted_changes
@@ -121,7 +122,7 @@ class Manager(Agent):
 
     def plan(self, instruction: str, step: int | None = 0) -> PlanOutcome:
         """The program for ``instruction``."""
-        examples = self._examples(instruction)
+        examples = examples_text(self.memory, instruction, **self._example_filters(instruction))
         return self._ask(instruction, "", (), step, found=(), examples=examples)
 
     def replan(self, replanning: Replanning, step: int | None = None) -> PlanOutcome:
@@ -138,11 +139,11 @@ class Manager(Agent):
             f"Write only the remaining steps, another way (a gui step where a skill failed); "
             f"number them from s{first} on."
         )
-        found = list(replanning.hub.values())
-        instruction = replanning.instruction
-        examples = self._examples(instruction) if self.examples_in_replans else ""
+        found, instruction = list(replanning.hub.values()), replanning.instruction
+        memory = self.memory if self.examples_in_replans else None
+        shown = examples_text(memory, instruction, **self._example_filters(instruction))
         outcome = self._ask(
-            instruction, context, finished, step, found=found, failed=failed, examples=examples
+            instruction, context, finished, step, found=found, failed=failed, examples=shown
         )
         if outcome.fallback:
             retry = failed.model_copy(update={"id": f"s{first}", "skill": "", "args": {}})
@@ -242,6 +243,8 @@ class Manager(Agent):
             written = Program(steps=list(result.value.steps))
             program = with_kind_twins(without_repeats(written, done, navigating), self.skills)
             program = with_keys_mended(program, self.skills)
+            asked_apps = self.readings.asked_apps(instruction)
+            program = without_app_names_in_searches(program, asked_apps, self.skills)
             if self.is_file is not None:  # a file copied from an example: the one named
                 named = self.readings.named_files(instruction)
                 program = with_named_files(program, self.skills, named, self.is_file)
@@ -314,10 +317,6 @@ class Manager(Agent):
         if shown:
             text += f"\nA similar earlier task whose program calls {' or '.join(wanted)}:\n{shown}"
         return text
-
-    def _examples(self, instruction: str) -> str:
-        """Memory's programs of the instructions nearest ``instruction``, as prompt lines."""
-        return examples_text(self.memory, instruction, **self._example_filters(instruction))
 
     def _example_filters(self, instruction: str) -> dict[str, list[Any]]:
         asked = self.readings.asked_apps(instruction) if self.examples_cover_apps else ()
