@@ -12,7 +12,7 @@ from pcagent.env.app_interfaces.web_page import PageView, describe
 from pcagent.skills.base import ActionOutcome
 from pcagent.skills.browser import fill_form
 
-FORM = {"fields": [{"label": "From", "value": "ESB"}, {"label": "To", "value": "Battery Park"}]}
+FORM = {"fields": [{"label": "From", "value": "Harlem"}, {"label": "To", "value": "Battery Park"}]}
 BATTERY = "http://maps.local/directions?from=ESB&to=Battery+Park"
 
 
@@ -56,6 +56,24 @@ def test_the_results_are_opened_in_order_until_one_has_the_field() -> None:
     assert "Battery Park - Offline Maps" in result.evidence
     filled = [a for a in browser.acted if isinstance(a, BrowserFill)]
     assert [(f.label, f.submit) for f in filled[-2:]] == [("From", False), ("To", True)]
+
+
+def test_a_result_whose_address_asks_for_every_value_is_read_without_filling() -> None:
+    """The maps' result for a route is its directions page, the form filled in: submitted
+    again with the same values, the page did not change and the fill failed."""
+    asked = {
+        "fields": [{"label": "From", "value": "esb"}, {"label": "To", "value": "Battery  park"}]
+    }
+    browser = Pages(RESULTS, with_form=(BATTERY,))
+    result = fill_form.call(browser, asked)
+    assert result.ok and browser.opened() == [BATTERY]
+    assert "already asks for these values" in result.evidence
+    assert [a.label for a in browser.acted if isinstance(a, BrowserFill)] == ["From"]
+    # The same values the other way round ask for another way: the form is filled.
+    back = {"fields": [{"label": "From", "value": "Battery Park"}, {"label": "To", "value": "ESB"}]}
+    browser = Pages(RESULTS, with_form=(BATTERY,))
+    assert fill_form.call(browser, back).ok
+    assert [a.label for a in browser.acted if isinstance(a, BrowserFill)][-2:] == ["From", "To"]
 
 
 def test_with_no_result_holding_the_field_the_step_fails_back_on_the_results() -> None:

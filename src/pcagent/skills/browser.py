@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from typing import Annotated
-from urllib.parse import urlsplit
+from urllib.parse import unquote_plus, urlsplit
 
 from pydantic import AfterValidator, Field
 
@@ -23,6 +23,7 @@ from pcagent.skills.base import (
 )
 from pcagent.skills.browser_links import PageLink, link_meant, page_links
 from pcagent.skills.common import do
+from pcagent.text import folded
 
 APP = BROWSER.name
 
@@ -180,8 +181,8 @@ def fill_form(context: SkillContext, parameters: FillForm) -> SkillResult:
     fields = parameters.fields
     first = fields[0]
     tried = context.act(BrowserFill(label=first.label, value=first.value, submit=False))
-    found = "" if tried.ok else _result_with_field(context, first, tried)
-    for number, field in enumerate(fields, start=1):
+    found, answered = ("", False) if tried.ok else _result_with_form(context, fields, tried)
+    for number, field in enumerate(() if answered else fields, start=1):
         last = number == len(fields)
         do(
             context,
@@ -195,23 +196,47 @@ def fill_form(context: SkillContext, parameters: FillForm) -> SkillResult:
 RESULTS_TRIED = 5
 
 
-def _result_with_field(context: SkillContext, field: FormField, missed: ActionOutcome) -> str:
+def _result_with_form(
+    context: SkillContext, fields: list[FormField], missed: ActionOutcome
+) -> tuple[str, bool]:
     """Where the page in front is the search engine's page of results and has no field
-    ``field.label``: open the results in order until one's page has it, and say which. A program
-    often searches and then fills the form of the site it meant (the 1.5B planner did on
-    rewordings of pc02 and pc03, 2026-11-28); the result that leads there is on the page.
-    Raises :class:`StepFailed` where no result has the field, back on the results."""
+    ``fields[0].label``: the result whose address already asks for every value (the form's
+    answer: True), else the first of the results whose page has that field, opened, and what
+    the step's evidence says of it. A program often searches and then fills the form of the
+    site it meant (the 1.5B planner did on rewordings of pc02 and pc03, 2026-11-28); the result
+    that leads there is on the page. Raises :class:`StepFailed` where no result has the field,
+    back on the results."""
     reading = do(context, BrowserRead()).output or ""
     address = _line_after(reading, "Address: ")
     if urlsplit(address).hostname != urlsplit(SEARCH_URL).hostname:
         raise StepFailed(missed, "browser_fill")
     results = links_away(reading)[:RESULTS_TRIED]
-    probe = BrowserFill(label=field.label, value=field.value, submit=False)
+    label = fields[0].label
+    values = [field.value for field in fields if field.value.strip()]
+    missing = f"the page of results has no field {label!r}; "
+    for result in results:
+        if (
+            _asks_in_order(result.address, values)
+            and context.act(BrowserOpen(url=result.address)).ok
+        ):
+            return missing + f"{result.shown()} already asks for these values. ", True
+    probe = BrowserFill(label=label, value=fields[0].value, submit=False)
     for result in results:
         if context.act(BrowserOpen(url=result.address)).ok and context.act(probe).ok:
-            return f"the page of results has no field {field.label!r}; {result.shown()} has. "
+            return missing + f"{result.shown()} has. ", False
     if results:
         context.act(BrowserOpen(url=address))
         tried = f"{missed.message}; nor has any of the {len(results)} results' pages"
         missed = replace(missed, message=tried)
     raise StepFailed(missed, "browser_fill")
+
+
+def _asks_in_order(address: str, values: list[str]) -> bool:
+    """Whether ``address`` holds every one of ``values``, in their order (as a form sends its
+    fields: "from=A&to=B" asks for the way from A to B, not from B to A)."""
+    asked, start = folded(unquote_plus(address)), 0
+    for value in values:
+        start = asked.find(folded(value), start)
+        if start < 0:
+            return False
+    return bool(values)

@@ -28,6 +28,7 @@ from pcagent.errors import AppInterfaceError, InvalidActionError
 from pcagent.models import ChatRequest, StructuredChatModel
 from pcagent.models.backends.scripted import ScriptedBackend
 from pcagent.runtime.loop.dispatch import ActionDispatcher
+from pcagent.runtime.record.models import StepResult
 
 pytestmark = [pytest.mark.desktop]
 
@@ -294,18 +295,24 @@ def test_a_form_filled_on_the_results_is_filled_on_the_result_that_has_it(
     browser_desktop: SandboxDesktop, web: OfflineWeb
 ) -> None:
     """A program searched, then filled the maps' form on the page of results: the skill finds
-    the result whose page has the form, fills it there and reads the directions."""
+    the result whose page has the form and fills it there (the way back from the museum), or
+    reads the result that already asks for the way it wants (to the museum)."""
     dispatcher = ActionDispatcher(browser_desktop)
     query = {"query": "Empire State Building Brooklyn Museum directions"}
-    assert dispatcher.carry_out(UseSkill(skill="web_search", args=query)).ok
-    fields = [
-        {"label": "From", "value": "Empire State Building"},
-        {"label": "To", "value": "Battery Park"},
-    ]
-    filled = dispatcher.carry_out(UseSkill(skill="fill_form", args={"fields": fields}))
-    assert filled.ok, filled.message
-    assert "the page of results has no field 'From'" in filled.message
-    assert "Offline Maps" in filled.message
-    assert "31 min" in (filled.output or "")
-    asked = {"words": ["battery park"], "host": "maps.local"}
+
+    def filled(origin: str, destination: str) -> StepResult:
+        assert dispatcher.carry_out(UseSkill(skill="web_search", args=query)).ok
+        fields = [{"label": "From", "value": origin}, {"label": "To", "value": destination}]
+        return dispatcher.carry_out(UseSkill(skill="fill_form", args={"fields": fields}))
+
+    back = filled("Brooklyn Museum", "Empire State Building")
+    assert back.ok, back.message
+    assert "the page of results has no field 'From'" in back.message
+    assert "Offline Maps" in back.message and "Brooklyn+Museum has." in back.message
+    assert "38 min" in (back.output or "")
+    asked = {"words": ["brooklyn museum"], "host": "maps.local"}
     assert checked("web_asked", asked, browser_desktop, web).passed
+    there = filled("Empire State Building", "Brooklyn Museum")
+    assert there.ok, there.message
+    assert "already asks for these values" in there.message
+    assert "38 min" in (there.output or "")
