@@ -11,8 +11,8 @@ from pydantic import AfterValidator, Field
 
 from pcagent.app_actions import BrowserClick, BrowserFill, BrowserOpen, BrowserRead
 from pcagent.applications import BROWSER
-from pcagent.env.app_interfaces.browser import is_address
 from pcagent.env.browser_profile import SEARCH_URL
+from pcagent.env.web_address import is_address
 from pcagent.skills.base import (
     ActionOutcome,
     SkillContext,

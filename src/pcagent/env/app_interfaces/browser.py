@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
-from urllib.parse import quote_plus, unquote, urlsplit
+from urllib.parse import unquote, urlsplit
 
 from pcagent.action_handlers import handles
 from pcagent.app_actions import BrowserClick, BrowserFill, BrowserOpen, BrowserRead
@@ -28,9 +28,10 @@ from pcagent.env.app_interfaces.web_page import (
     describe,
     normalise_lines,
 )
-from pcagent.env.browser_profile import PROFILE, SEARCH_URL
+from pcagent.env.browser_profile import PROFILE
 from pcagent.env.devtools import DevToolsClient
 from pcagent.env.observation import ActionResult, WindowInfo
+from pcagent.env.web_address import web_address
 from pcagent.errors import AppInterfaceError, InvalidActionError
 
 if TYPE_CHECKING:
@@ -44,44 +45,6 @@ LOAD_TIMEOUT_MS = 30_000
 CHANGE_TIMEOUT_MS = 8_000
 #: Milliseconds Playwright waits for an element to be clickable or editable.
 ACTION_TIMEOUT_MS = 5_000
-
-
-def web_address(text: str) -> str:
-    """The address to load for what an agent wrote, as the address bar takes it: words that are
-    no address (a space, or no dot, colon or slash: "labour day 2025") are a search with the
-    browser's own search engine; ``example.test/a`` becomes http; http, https and about:blank
-    are kept; other schemes are refused."""
-    address = text.strip()
-    if address == "about:blank":
-        return address
-    if _search_words(address):
-        return SEARCH_URL.replace("{searchTerms}", quote_plus(address))
-    scheme = urlsplit(address).scheme.lower() if "://" in address else ""
-    # "host:8080/path" parses as a scheme too: only these schemes without // are taken as one.
-    prefix = address.split(":", 1)[0].lower()
-    if not scheme and prefix in ("javascript", "data", "chrome", "about", "view-source", "blob"):
-        scheme = prefix
-    if not scheme:
-        return f"http://{address}"
-    if scheme in ("http", "https"):
-        return address
-    raise InvalidActionError(
-        f"browser_open loads http(s) addresses and files in HOME, not {scheme}: addresses"
-    )
-
-
-def is_address(text: str) -> bool:
-    """Whether the address bar takes ``text`` as an address rather than words to search for:
-    "example.org/news", "http://host", "localhost" are addresses; "Chromium" or "travel time"
-    are searched for."""
-    address = text.strip()
-    return address == "about:blank" or not _search_words(address)
-
-
-def _search_words(text: str) -> bool:
-    if any(character.isspace() for character in text):
-        return not text.lower().startswith(("http://", "https://"))
-    return not any(mark in text for mark in ".:/") and text.lower() != "localhost"
 
 
 #: Most characters of a page's text returned with ``browser_open`` and ``browser_click`` (what
