@@ -15,13 +15,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from pcagent.agents.app_names_in_values import without_app_names_in_searches
 from pcagent.agents.base import Agent, bullet_list, value_list
-from pcagent.agents.copied_files import with_named_files
 from pcagent.agents.doubted_changes import cut_before_doubted_changes
 from pcagent.agents.doubts import Evidence
-from pcagent.agents.existing_files import FileCheck, missing_files, without_unused_missing_reads
-from pcagent.agents.file_kinds import with_kind_twins
+from pcagent.agents.existing_files import FileCheck, missing_files
 from pcagent.agents.instruction_readings import InstructionReadings
 from pcagent.agents.manager_memory import Remembers, example_filters, examples_text
 from pcagent.agents.named_apps import names_line
@@ -36,9 +33,9 @@ from pcagent.agents.plan import (
 )
 from pcagent.agents.program import SLOT, Program, check_program, program_plan
 from pcagent.agents.program_grammar import program_reply_type
+from pcagent.agents.program_mends import ProgramMends
 from pcagent.agents.prompting import prompt_part, render
-from pcagent.agents.reference_keys import with_keys_mended
-from pcagent.agents.repeated_steps import finished_calls, repeated_failure, without_repeats
+from pcagent.agents.repeated_steps import finished_calls, repeated_failure
 from pcagent.agents.search_instead import (
     SEARCH_SKILL,
     GuessedAddress,
@@ -223,7 +220,9 @@ class Manager(Agent):
         )
         known = [s.id for s in finished]
         done = finished_calls(finished)  # a finished call written again is dropped for it
-        navigating = [one.name for one in self.skills if one.navigates]
+        mended = ProgramMends(
+            self.skills, self.readings, instruction, done, given, examples, self.is_file
+        )
         problem, replies = "", set[str]()
         # A greedy model's re-asks are sampled (it wrote its program again word for word); one
         # not sampled that writes a reply again would write it for every later ask: the last.
@@ -240,15 +239,7 @@ class Manager(Agent):
                 break
             last = attempt == self.program_attempts - 1 or (repeats and result.raw_text in replies)
             replies.add(result.raw_text)
-            written = Program(steps=list(result.value.steps))
-            program = with_kind_twins(without_repeats(written, done, navigating), self.skills)
-            program = with_keys_mended(program, self.skills)
-            asked_apps = self.readings.asked_apps(instruction)
-            program = without_app_names_in_searches(program, asked_apps, self.skills)
-            if self.is_file is not None:  # a file copied from an example: the one named
-                named = self.readings.named_files(instruction)
-                program = with_named_files(program, self.skills, named, self.is_file)
-                program = without_unused_missing_reads(program, self.skills, self.is_file)
+            program = mended(Program(steps=list(result.value.steps)))
             problems = self._problems(program, known, failed)
             reply = result.raw_text
             if not problems:

@@ -1,0 +1,49 @@
+"""What code mends in each program the Manager's model writes, before it is checked: the slips
+whose one meaning the program, the skills' declarations, memory's examples and the instruction
+readings show (each module says what it mends and where it was seen). What could mean more
+than one thing is left to the checks and doubts, and the model is asked again."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from pcagent.agents.app_names_in_values import without_app_names_in_searches
+from pcagent.agents.copied_files import with_named_files
+from pcagent.agents.example_files import with_example_files_told
+from pcagent.agents.existing_files import FileCheck, without_unused_missing_reads
+from pcagent.agents.file_kinds import with_kind_twins
+from pcagent.agents.instruction_readings import InstructionReadings
+from pcagent.agents.program import Program, ProgramStep
+from pcagent.agents.reference_keys import with_keys_mended
+from pcagent.agents.repeated_steps import without_repeats
+from pcagent.skills import SkillCatalog
+
+
+@dataclass(frozen=True)
+class ProgramMends:
+    """The mends for one instruction's asks. ``done``: a re-plan's finished calls (one written
+    again is dropped for it); ``given``: the instruction and the values found; ``examples``:
+    memory's programs shown; ``is_file``: whether a path is a file in HOME (None: not known)."""
+
+    skills: SkillCatalog
+    readings: InstructionReadings
+    instruction: str
+    done: Sequence[ProgramStep]
+    given: Sequence[str]
+    examples: str
+    is_file: FileCheck | None
+
+    def __call__(self, written: Program) -> Program:
+        skills, instruction = self.skills, self.instruction
+        navigating = [one.name for one in skills if one.navigates]
+        program = with_kind_twins(without_repeats(written, self.done, navigating), skills)
+        program = with_keys_mended(program, skills)
+        asked = self.readings.asked_apps(instruction)
+        program = without_app_names_in_searches(program, asked, skills)
+        program = with_example_files_told(program, skills, self.examples, self.given)
+        if self.is_file is not None:  # a file copied from an example: the one named
+            named = self.readings.named_files(instruction)
+            program = with_named_files(program, skills, named, self.is_file)
+            program = without_unused_missing_reads(program, skills, self.is_file)
+        return program
