@@ -10,6 +10,7 @@ import json
 from tests.agents.program_steps import as_program
 from tests.agents.scripted import ScriptedModels, reply
 
+from pcagent.agents.given_values import ungiven_literals
 from pcagent.agents.manager import PROGRAM_ATTEMPTS, Manager
 from pcagent.agents.program import Program
 from pcagent.agents.search_instead import (
@@ -55,6 +56,19 @@ def test_only_a_literal_address_nobody_gave_is_a_guess() -> None:
     # The search home page is guessed; a reference is found, a named site given, and a
     # list of mail addresses is mail's own doubt (no search stands for a recipient).
     assert found == [GuessedAddress("s3", "www.google.com")]
+
+
+def test_words_opened_as_an_address_are_a_guess_though_the_instruction_says_them() -> None:
+    """ "check in Chromium how long ...": the planner opened "Chromium", which the browser
+    searched for; the step is swapped for a search like an address nobody gave."""
+    said = "Check in Chromium how long the walk to the museum takes."
+    words = {"id": "s1", "skill": "open_page", "args": {"address": "Chromium"}}
+    program = as_program(words)
+    assert guessed_addresses(program, default_catalog(), [said]) == [
+        GuessedAddress("s1", "Chromium")
+    ]
+    (doubt,) = ungiven_literals(program, default_catalog(), [said])
+    assert "address='Chromium' is no address" in doubt.problem
 
 
 def test_the_swap_keeps_the_step_s_id_and_refuses_the_address_again() -> None:

@@ -273,24 +273,6 @@ def test_an_address_is_bounded_in_the_grammar_and_in_the_check() -> None:
     check_program(as_program({**step, "args": {"address": runaway[:MAX_ADDRESS]}}), catalog, apps)
 
 
-def test_an_address_that_the_browser_would_search_for_is_refused_with_the_way_out() -> None:
-    apps = ["browser"]
-    catalog = default_catalog().for_apps(apps)
-    for words in ("Chromium", "the maps site", "travel time Brooklyn"):
-        step = {"id": "s1", "skill": "open_page", "args": {"address": words}}
-        with pytest.raises(PlanError, match=r"is no web address.*use web_search"):
-            check_program(as_program(step), catalog, apps)
-    for address in ("maps.local", "http://localhost:8080/a", "imdb.com/title/tt1", "{s1}"):
-        check_program(
-            as_program(
-                {"id": "s1", "skill": "web_search", "args": {"query": "maps"}},
-                {"id": "s2", "skill": "open_page", "args": {"address": address}},
-            ),
-            catalog,
-            apps,
-        )
-
-
 def test_a_link_or_a_form_needs_a_page_opened_by_a_step_before_it() -> None:
     form = {"skill": "fill_form", "args": {"fields": [{"label": "From", "value": "Oslo"}]}}
     link = {"skill": "follow_link", "args": {"text": "Offline Maps"}}

@@ -32,6 +32,7 @@ from pathlib import PurePosixPath
 
 from pcagent.agents.plan import Doubt
 from pcagent.agents.program import SLOT, Program, written_path
+from pcagent.env.web_address import is_address
 from pcagent.skills import SkillCatalog
 from pcagent.text import contains, shortened, single_spaced
 
@@ -74,9 +75,13 @@ def _named_in(value: str, text: str) -> bool:
 
 
 def unnamed_address(value: str, given: Sequence[str]) -> bool:
-    """Whether the address literal ``value`` is one no given text names (a reference to an
-    earlier step's value is found, not written)."""
-    return not SLOT.search(value) and not any(_named_in(value, text) for text in given)
+    """Whether the address literal ``value`` is one no given text names, or no address at all
+    but words the browser would search for ("Chromium", the program's name, which the given
+    instruction holds: a rewording of pc03, 2026-11-28); a reference to an earlier step's value
+    is found, not written."""
+    if SLOT.search(value):
+        return False
+    return not is_address(value) or not any(_named_in(value, text) for text in given)
 
 
 def _numbers(text: str) -> set[float]:
@@ -292,11 +297,12 @@ def ungiven_literals(program: Program, catalog: SkillCatalog, given: Sequence[st
                             )
                         )
                 elif unnamed_address(item, given):
+                    what = "is not in the instruction" if is_address(item) else "is no address"
                     problems.append(
                         Doubt(
                             step.id,
-                            f"{name}={item!r} is not in the instruction: use an address it "
-                            "gives, one an earlier step finds, or search for it first",
+                            f"{name}={item!r} {what}: use an address it gives, one an earlier "
+                            "step finds, or search for it first",
                         )
                     )
     return problems

@@ -4,15 +4,13 @@ the text of the page it ends on, read back from the browser."""
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Annotated
 from urllib.parse import unquote_plus, urlsplit
 
-from pydantic import AfterValidator, Field
+from pydantic import Field
 
 from pcagent.app_actions import BrowserClick, BrowserFill, BrowserOpen, BrowserRead
 from pcagent.applications import BROWSER
 from pcagent.env.browser_profile import SEARCH_URL
-from pcagent.env.web_address import is_address
 from pcagent.skills.base import (
     ActionOutcome,
     SkillContext,
@@ -88,21 +86,8 @@ def _line_after(page: str, label: str) -> str:
 MAX_ADDRESS = 500
 
 
-def _an_address(text: str) -> str:
-    """The browser takes words without a dot, colon or slash as a search; an "address" such as
-    "Chromium" (the program's name) or "the maps site" opened a results page that the following
-    steps took for the site (a rewording of pc03, 2026-11-28). Refused here, so the plan is
-    re-asked with the reason, and the search it meant is a search step."""
-    if not is_address(text):
-        raise ValueError(
-            f"{text.strip()!r} is no web address (a host such as example.org, or http://...); "
-            "to look words up, use web_search"
-        )
-    return text
-
-
 class OpenPage(SkillParameters):
-    address: Annotated[str, AfterValidator(_an_address)] = Field(
+    address: str = Field(
         min_length=1,
         max_length=MAX_ADDRESS,
         description='e.g. "example.org/news".',
