@@ -58,6 +58,10 @@ class ActionBase(BaseModel):
     """True when the desktop should wait for the screen to stop changing after the action (not
     for actions that wait by themselves or change nothing on the screen)."""
 
+    only_looks: ClassVar[bool] = False
+    """True for an application action that opens, reads or navigates: its check says it did so,
+    not that anything a task asks for was changed, so it verifies no subtask's ``done``."""
+
     belongs_to: ClassVar[str | None] = None
     """The one application (logical name) an application action belongs to; None for GUI and
     meta actions."""

@@ -110,7 +110,10 @@ class MemoryDesktop:
             raise InvalidActionError(f"{action.path} is outside HOME")
         if isinstance(action, EditorOpen):
             self.open_app(EDITOR.name, [path])
-            return ActionResult(ok=True, message=f"opened {action.path}", output=self.text)
+            shown = path.is_file() and self.text == path.read_text()  # read back, as the real one
+            return ActionResult(
+                ok=True, message=f"opened {action.path}", output=self.text, verified=shown
+            )
         if self.document is None:
             return ActionResult(ok=False, message="no editor is open")
         path.write_text(self.text)

@@ -153,6 +153,22 @@ def test_application_actions_run_are_checked_by_their_own_result_and_replayed(
     assert (desktop.home / "copy.txt").read_text() == "draft more"
 
 
+def test_a_done_after_a_file_opened_is_no_checked_effect_and_the_run_is_unverified(
+    tmp_path: Path,
+) -> None:
+    """Opening a file checks that it opened, not that anything the subtask asked for changed: a
+    screen step that only opened a page and said done made a run that answered nothing say
+    "finished". A save before the done is a checked effect (the test above)."""
+    desktop, store, config = setup(tmp_path)
+    script = moves({"kind": "editor_open", "path": "notes.txt"}, {"kind": "done"})
+    models = scripts.usual_models(script, PLAN)
+    outcome = RunSession(desktop, models, store, config).start("copy the notes")
+    assert outcome.status == "unverified", outcome.summary
+    assert "no check of the effect" in outcome.summary
+    opened = store.steps(outcome.run_id)[0]
+    assert opened.action.kind == "editor_open" and opened.result.verified
+
+
 def test_gui_only_offers_no_application_action_and_refuses_one(tmp_path: Path) -> None:
     desktop, store, config = setup(tmp_path)
     script = moves({"kind": "editor_save_as", "path": "copy.txt"}, {"kind": "done"})

@@ -16,6 +16,7 @@ from pcagent.app_actions.base import AppAction, HomePath, OpenedPath
 class EditorOpen(AppAction, application=applications.TEXT_EDITOR):
     """Open a text file in the text editor by its path (a new file if it does not exist)."""
 
+    only_looks: ClassVar[bool] = True
     kind: Literal["editor_open"] = "editor_open"
     path: OpenedPath
 
@@ -33,6 +34,7 @@ class EditorSaveAs(AppAction, application=applications.TEXT_EDITOR):
 class FilesList(AppAction, application=applications.FILE_MANAGER):
     """List the files and folders of a folder in HOME."""
 
+    only_looks: ClassVar[bool] = True
     settles: ClassVar[bool] = False
     kind: Literal["files_list"] = "files_list"
     path: HomePath = Field("", description='Folder in HOME, e.g. "Documents"; empty: HOME.')
@@ -74,6 +76,7 @@ class FilesRename(AppAction, application=applications.FILE_MANAGER):
 class FilesOpen(AppAction, application=applications.FILE_MANAGER):
     """Open a file with the application that handles its type (a .docx in the word processor)."""
 
+    only_looks: ClassVar[bool] = True
     kind: Literal["files_open"] = "files_open"
     path: OpenedPath
 

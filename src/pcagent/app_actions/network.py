@@ -53,6 +53,7 @@ class MailRead(AppAction, application=applications.MAIL):
     """Read the newest messages of a mail folder: number, sender, subject, date, text and the
     names of attachments."""
 
+    only_looks: ClassVar[bool] = True
     settles: ClassVar[bool] = False
     kind: Literal["mail_read"] = "mail_read"
     folder: str = Field("Inbox", min_length=1, description='Mail folder, e.g. "Inbox".')
@@ -76,6 +77,7 @@ class MailSaveAttachment(AppAction, application=applications.MAIL):
 class BrowserOpen(AppAction, application=applications.BROWSER):
     """Open a web address in the browser, or search the web for words (as the address bar)."""
 
+    only_looks: ClassVar[bool] = True
     kind: Literal["browser_open"] = "browser_open"
     url: str = Field(
         min_length=1,
@@ -87,6 +89,7 @@ class BrowserOpen(AppAction, application=applications.BROWSER):
 class BrowserRead(AppAction, application=applications.BROWSER):
     """Read the text of the page in front, with its links and form fields."""
 
+    only_looks: ClassVar[bool] = True
     settles: ClassVar[bool] = False
     kind: Literal["browser_read"] = "browser_read"
 
@@ -94,6 +97,7 @@ class BrowserRead(AppAction, application=applications.BROWSER):
 class BrowserClick(AppAction, application=applications.BROWSER):
     """Click the link or button of the page in front whose text is text."""
 
+    only_looks: ClassVar[bool] = True
     kind: Literal["browser_click"] = "browser_click"
     text: str = Field(min_length=1, description="Visible text of the link or button.")
 

@@ -17,6 +17,7 @@ from pcagent.app_actions.base import AppAction, HomePath, OpenedPath
 class WriterOpen(AppAction, application=applications.WRITER):
     """Open a document in the word processor by its path."""
 
+    only_looks: ClassVar[bool] = True
     kind: Literal["writer_open"] = "writer_open"
     path: OpenedPath
 
@@ -24,6 +25,7 @@ class WriterOpen(AppAction, application=applications.WRITER):
 class WriterRead(AppAction, application=applications.WRITER):
     """Read the paragraphs of the document in front, numbered from 0 (the title is usually 0)."""
 
+    only_looks: ClassVar[bool] = True
     settles: ClassVar[bool] = False
     kind: Literal["writer_read"] = "writer_read"
 
@@ -102,6 +104,7 @@ _RANGE = r"^\$?[A-Za-z]{1,3}\$?[1-9][0-9]{0,6}(:\$?[A-Za-z]{1,3}\$?[1-9][0-9]{0,
 class SheetOpen(AppAction, application=applications.SPREADSHEET):
     """Open a workbook in the spreadsheet by its path."""
 
+    only_looks: ClassVar[bool] = True
     kind: Literal["sheet_open"] = "sheet_open"
     path: OpenedPath
 
@@ -109,6 +112,7 @@ class SheetOpen(AppAction, application=applications.SPREADSHEET):
 class SheetRead(AppAction, application=applications.SPREADSHEET):
     """Read the cells of the sheet in front: a range such as "A1:C10", or all used cells."""
 
+    only_looks: ClassVar[bool] = True
     settles: ClassVar[bool] = False
     kind: Literal["sheet_read"] = "sheet_read"
     # One anchored pattern, the whole of it optional: llama.cpp's grammar converter warns about

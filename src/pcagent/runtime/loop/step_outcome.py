@@ -10,6 +10,7 @@ happened; kept apart so each rule is readable (and testable) on its own.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 
 from pcagent import actions as act
 from pcagent.agents.evidence import empty_answer
@@ -18,10 +19,28 @@ from pcagent.agents.progress import ProgressReport
 from pcagent.runtime.loop.policy import Counters
 from pcagent.runtime.record.checkpoint import RunCheckpoint
 from pcagent.runtime.record.models import StepResult
+from pcagent.skills import SkillCatalog, default_catalog
 from pcagent.step_context import StepContext, action_text
 
 #: Longest output of an application action that counts as one value (a result, a date).
 _VALUE_CHARACTERS = 100
+
+
+@cache
+def _skills() -> SkillCatalog:
+    return default_catalog()
+
+
+def checks_an_effect(action: act.Action) -> bool:
+    """Whether ``action``'s own check, when it passes, shows something changed that a subtask
+    can be done by: an application action or a skill that sets, saves, fills or computes, not
+    one that opens, reads or navigates. A screen step "compare the flying times online" said
+    done after opening a search page, the opened page counted as its checked effect, and a run
+    that answered nothing ended "finished" (a rewording of pc06, 2026-11-28, evening)."""
+    if isinstance(action, act.UseSkill):
+        skill = _skills().get(action.skill) if action.skill in _skills() else None
+        return skill is not None and not (skill.only_reads or skill.navigates)
+    return action.belongs_to is not None and not action.only_looks
 
 
 def read_value(action: act.Action | None, result: StepResult | None) -> str | None:
@@ -126,9 +145,7 @@ def note_effect(
     step before it checked), and take a one-line value it read as the subtask's one missing
     output."""
     if not isinstance(action, act.Done):
-        verified = action is not None and (
-            action.belongs_to is not None or isinstance(action, act.UseSkill)
-        )
+        verified = action is not None and checks_an_effect(action)
         verified = verified and result is not None and result.verified
         checkpoint.verified_effect = action_text(action) if verified else ""
     read = read_value(action, result)

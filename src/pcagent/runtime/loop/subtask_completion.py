@@ -16,6 +16,7 @@ from pcagent.agents.progress import ProgressReport
 from pcagent.runtime.loop.done_check import done_problem
 from pcagent.runtime.loop.step_outcome import (
     READ_KEPT,
+    checks_an_effect,
     keep_findings,
     repeats_work,
     reported_and_repeating,
@@ -126,6 +127,8 @@ def _redone(
     would be accepted: the model tried to add the same alarm again, failed, and gave up."""
     action = work.action
     if repeated is None or subtask.outputs or action is None or action.belongs_to is None:
+        return False
+    if not checks_an_effect(action):  # the same file opened twice is no effect checked
         return False
     if not repeats_work(checkpoint, action, repeated):
         return False
