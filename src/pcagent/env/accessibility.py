@@ -15,6 +15,7 @@ import os
 import select
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -53,11 +54,19 @@ def _source_of(module: str) -> str | None:
         return module_file.read()
 
 
+#: Python 3.11's parser is not safe to run in two threads at once: two sandboxes started
+#: together (``bench run --parallel``, the tests) failed with "SystemError: AST constructor
+#: recursion depth mismatch" while bundling their workers' sources.
+_PARSING = threading.Lock()
+
+
 def _package_imports(source: str) -> list[str]:
     """The modules of this package that ``source`` imports with ``from pcagent.x import ...``."""
+    with _PARSING:
+        tree = ast.parse(source)
     return [
         node.module
-        for node in ast.parse(source).body
+        for node in tree.body
         if isinstance(node, ast.ImportFrom)
         and node.module is not None
         and node.module.startswith(_SHIPPABLE_PACKAGE)
