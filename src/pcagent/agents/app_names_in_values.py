@@ -34,6 +34,11 @@ def _program_names(asked: Sequence[AskedApp]) -> dict[str, str]:
     }
 
 
+def _as_word(name: str) -> str:
+    """A pattern of ``name`` as a word of its own ("Mousepads" does not hold "Mousepad")."""
+    return rf"(?<!\w){re.escape(name)}(?!\w)"
+
+
 def app_names_in_values(program: Program, asked: Sequence[AskedApp]) -> list[Doubt]:
     """A doubt for each skill step of ``program`` whose literal arguments hold the name by
     which the instruction calls one of the applications ``asked`` for."""
@@ -46,7 +51,7 @@ def app_names_in_values(program: Program, asked: Sequence[AskedApp]) -> list[Dou
             continue
         texts = " | ".join(literal_texts(step.args)).casefold()
         for name, app in names.items():
-            if re.search(rf"(?<!\w){re.escape(name)}(?!\w)", texts):
+            if re.search(_as_word(name), texts):
                 doubts.append(
                     Doubt(
                         step.id,
@@ -68,9 +73,7 @@ def without_app_names_in_searches(
     names = _program_names(asked)
     if not names:
         return program
-    pattern = re.compile(
-        "|".join(rf"(?<!\w){re.escape(name)}(?!\w)" for name in names), re.IGNORECASE
-    )
+    pattern = re.compile("|".join(map(_as_word, names)), re.IGNORECASE)
     steps = []
     for step in program.steps:
         if step.skill in catalog and catalog.get(step.skill).page == "searches":
