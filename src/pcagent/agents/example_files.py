@@ -17,12 +17,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import PurePosixPath
 
+from pcagent.agents.asked_answer import TELLS
 from pcagent.agents.program import Program, ProgramStep
 from pcagent.skills import SkillCatalog
 from pcagent.text import contains
 
-#: The skill that tells the person a value.
-TELL = "tell_user"
 #: What a text-writing step may hold besides its file and its text.
 _TEXT_WRITE = frozenset({"text", "append"})
 
@@ -33,7 +32,7 @@ def with_example_files_told(
     """``program`` with each step that writes only a text into files that only ``examples``
     name (not ``given``: the instruction and the values found) made a ``tell_user`` of that
     text; ``program`` itself when none is."""
-    if not examples or TELL not in catalog:
+    if not examples or TELLS not in catalog:
         return program
     steps = [_told(step, catalog, examples, given) for step in program.steps]
     if all(new is old for new, old in zip(steps, program.steps, strict=True)):
@@ -52,7 +51,7 @@ def _told(
     paths = one.written_files(step.args)
     if not paths or not all(_examples_file(path, examples, given) for path in paths):
         return step
-    return ProgramStep(id=step.id, skill=TELL, args={"text": step.args["text"]})
+    return ProgramStep(id=step.id, skill=TELLS, args={"text": step.args["text"]})
 
 
 def _examples_file(path: str, examples: str, given: Sequence[str]) -> bool:
