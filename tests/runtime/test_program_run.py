@@ -203,7 +203,9 @@ def _kept_with_a_doubt(
     whose Manager writes :data:`SHIFTED` every time: the kept program runs and checks its step,
     the run is not "finished", and the reading is made once. The outcome and the re-ask."""
     models = scripts.usual_models(ScriptedBackend([]), SHIFTED)
-    models.backends["manager"] = ScriptedBackend([SHIFTED] * PROGRAM_ATTEMPTS)
+    # Asked alone for a missing application's step, the model gives no usable reply.
+    alone = ["no program"] * 2
+    models.backends["manager"] = ScriptedBackend([SHIFTED] * PROGRAM_ATTEMPTS + alone)
     models.backends[role] = scripts.Repeating(lambda _request: json.dumps(reading))
     store, outcome, _home = _start(tmp_path, models, said, max_steps=3, **run)
     assert outcome.status == "unverified", outcome.summary

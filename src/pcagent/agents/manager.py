@@ -21,7 +21,8 @@ from pcagent.agents.doubts import Evidence
 from pcagent.agents.existing_files import FileCheck, missing_files
 from pcagent.agents.instruction_readings import InstructionReadings
 from pcagent.agents.manager_memory import Remembers, example_filters, examples_text
-from pcagent.agents.named_apps import names_line
+from pcagent.agents.missing_app_steps import MissingAppSteps
+from pcagent.agents.named_apps import names_line, unused_asked
 from pcagent.agents.plan import (
     Doubt,
     Plan,
@@ -31,20 +32,13 @@ from pcagent.agents.plan import (
     single_subtask_plan,
     with_doubts,
 )
-from pcagent.agents.program import SLOT, Program, check_program, program_plan
+from pcagent.agents.program import Program, check_program, program_plan
 from pcagent.agents.program_grammar import program_reply_type
 from pcagent.agents.program_mends import ProgramMends
 from pcagent.agents.prompting import prompt_part, render
 from pcagent.agents.repeated_steps import finished_calls, repeated_failure
-from pcagent.agents.search_instead import (
-    SEARCH_SKILL,
-    GuessedAddress,
-    guessed_addresses,
-    searched,
-    searches_leaving_out,
-)
+from pcagent.agents.search_instead import GuessedAddress, searched_instead
 from pcagent.agents.step_ids import next_step_number
-from pcagent.agents.unused_values import unused_values
 from pcagent.errors import PlanError, PromptTooLongError
 from pcagent.models.messages import Message
 from pcagent.skills import SkillCatalog
@@ -112,6 +106,9 @@ class Manager(Agent):
     examples_in_replans: bool = field(default=True, kw_only=True)
     #: The temperature a greedy model's re-asks are sampled at (None: greedy, as the first).
     reask_temperature: float | None = field(default=None, kw_only=True)
+    #: An application the instruction asks for and the kept program leaves out is asked for
+    #: alone, its step added where that leaves fewer doubts (:mod:`missing_app_steps`).
+    asks_missing_apps: bool = field(default=True, kw_only=True)
     name: ClassVar[str] = "manager"
     #: The prompt lists every skill with its parameters; a backend that decodes under the
     #: grammar needs no schema text besides (it would not fit a small model's context).
@@ -231,6 +228,11 @@ class Manager(Agent):
         # Kept when the asks run out: the usable program with the fewest doubts (the first of
         # two alike: a sampled re-ask is no likelier right than the model's own first reply).
         best: tuple[Program, list[Doubt]] | None = None
+        evidence = Evidence.read(self.readings, instruction, given, done, finished)
+
+        def usable(changed: Program) -> bool:
+            return not self._problems(changed, known, failed)
+
         for attempt in range(self.program_attempts):
             heat = self.reask_temperature if sampled and attempt else None
             result = self.ask(messages, reply_type, step, heat)
@@ -242,11 +244,12 @@ class Manager(Agent):
             program = mended(Program(steps=list(result.value.steps)))
             problems = self._problems(program, known, failed)
             reply = result.raw_text
-            if not problems:
-                swapped = self._searched_instead(instruction, program, given, known, failed)
+            if not problems and self.search_words is not None:
+                swapped = searched_instead(
+                    program, instruction, given, self.skills, self.search_words, usable
+                )
                 if swapped is not program:  # the re-ask shows the program the doubts are of
                     program, reply = swapped, swapped.model_dump_json(exclude_defaults=True)
-            evidence = Evidence.read(self.readings, instruction, given, done, finished)
             doubts = evidence.doubts(program, self.skills)
             if not problems and (best is None or len(doubts) < len(best[1])):
                 best = (program, doubts)
@@ -264,8 +267,33 @@ class Manager(Agent):
                 Message.user(self._reask(instruction, problem, doubts)),
             ]
         if best is not None:
+            missing = unused_asked(
+                best[0], evidence.asked_apps, self.skills, evidence.apps_used_before
+            )
+            if missing and self.asks_missing_apps and not self._several_desktops:
+                best = self._missing_app_steps(mended, usable, step, evidence).added(
+                    instruction, *best, missing
+                )
             return self._kept(*best)
         return self._fallback(instruction, problem)
+
+    def _missing_app_steps(
+        self,
+        mended: ProgramMends,
+        usable: Callable[[Program], bool],
+        step: int | None,
+        evidence: Evidence,
+    ) -> MissingAppSteps:
+        def settled(program: Program) -> Program | None:
+            program = mended(program)
+            return program if usable(program) else None
+
+        return MissingAppSteps(
+            self.skills,
+            lambda messages, reply_type: self.ask(messages, reply_type, step).value,
+            settled,
+            lambda program: evidence.doubts(program, self.skills),
+        )
 
     def _prompt(
         self, instruction: str, context: str, *, compact: bool, examples: str
@@ -312,32 +340,6 @@ class Manager(Agent):
     def _example_filters(self, instruction: str) -> dict[str, list[Any]]:
         asked = self.readings.asked_apps(instruction) if self.examples_cover_apps else ()
         return example_filters(self.skills, asked, only_asked=self.examples_only_asked_apps)
-
-    def _searched_instead(
-        self,
-        instruction: str,
-        program: Program,
-        given: Sequence[str],
-        known: Sequence[str],
-        failed: SubtaskSpec | None,
-    ) -> Program:
-        """``program`` with each address nobody gave, and each search that leaves out a value
-        found and unused, a web search for the words a model gives, where the program stays
-        without problems; what the model cannot replace stays, with its doubt."""
-        if self.search_words is None or SEARCH_SKILL not in self.skills:
-            return program
-        for guess in guessed_addresses(program, self.skills, given):
-            words = self.search_words(instruction, program, guess)
-            changed = searched(program, guess, words, given)
-            if changed is not None and not self._problems(changed, known, failed):
-                program = changed
-        unused = [doubt.step for doubt in unused_values(program, self.skills)]
-        for search in searches_leaving_out(program, unused):
-            words = self.search_words(instruction, program, search)
-            changed = searched(program, search, words, given) if SLOT.search(words) else None
-            if changed is not None and not self._problems(changed, known, failed):
-                program = changed
-        return program
 
     def _problems(
         self, program: Program, known: Sequence[str], failed: SubtaskSpec | None

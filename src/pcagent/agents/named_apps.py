@@ -168,11 +168,22 @@ def unused_apps(
     """A doubt, on the program's last step, for each application asked for that no step of the
     program uses (no skill of it, no screen step in it) and that is not in ``used_before``, the
     applications of the steps finished before it."""
-    if not asked or not program.steps:
+    if not program.steps:
         return []
-    used = set(used_before).union(*(step_apps(step, skills) for step in program.steps))
     last = program.steps[-1].id
-    return [_unused(last, use, skills) for use in asked if use.app not in used]
+    return [_unused(last, use, skills) for use in unused_asked(program, asked, skills, used_before)]
+
+
+def unused_asked(
+    program: Program,
+    asked: Sequence[AskedApp],
+    skills: SkillCatalog,
+    used_before: Collection[str] = (),
+) -> list[AskedApp]:
+    """The applications of ``asked`` that no step of the program uses and that are not in
+    ``used_before``."""
+    used = set(used_before).union(*(step_apps(step, skills) for step in program.steps))
+    return [use for use in asked if use.app not in used]
 
 
 def _unused(step: str, use: AskedApp, skills: SkillCatalog) -> Doubt:

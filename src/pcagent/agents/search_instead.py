@@ -26,7 +26,7 @@ refer to a value found (a slot such as ``{s2.place}``), or the search stays as i
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -36,6 +36,7 @@ from pcagent.agents.base import Agent, bullet_list, prompt_messages
 from pcagent.agents.given_values import address_core, given_parameters, unnamed_address
 from pcagent.agents.program import SLOT, Program, ProgramStep
 from pcagent.agents.prompting import render
+from pcagent.agents.unused_values import unused_values
 from pcagent.skills import SkillCatalog
 from pcagent.text import contains
 
@@ -117,6 +118,32 @@ def searched(
     if not grounded(words, given):
         return None
     return _with_step(program, guess.step, words)
+
+
+def searched_instead(
+    program: Program,
+    instruction: str,
+    given: Sequence[str],
+    skills: SkillCatalog,
+    words_for: Callable[[str, Program, GuessedAddress], str],
+    usable: Callable[[Program], bool],
+) -> Program:
+    """``program`` with each address nobody gave, and each search that leaves out a value
+    found and unused, a web search for the words ``words_for`` gives (a model), where the
+    program stays ``usable``; what the model cannot replace stays, with its doubt."""
+    if SEARCH_SKILL not in skills:
+        return program
+    for guess in guessed_addresses(program, skills, given):
+        changed = searched(program, guess, words_for(instruction, program, guess), given)
+        if changed is not None and usable(changed):
+            program = changed
+    unused = [doubt.step for doubt in unused_values(program, skills)]
+    for search in searches_leaving_out(program, unused):
+        words = words_for(instruction, program, search)
+        changed = searched(program, search, words, given) if SLOT.search(words) else None
+        if changed is not None and usable(changed):
+            program = changed
+    return program
 
 
 def _with_step(program: Program, step_id: str, query: str) -> Program:

@@ -1,0 +1,100 @@
+"""An application the instruction asks for and the kept program leaves out is asked for alone,
+under a grammar of that application's skills, and its step is added only where the longer
+program is usable and has fewer doubts. Scripted models: the orchestration; the real model's
+programs are measured in docs/bench.md."""
+
+from __future__ import annotations
+
+import json
+
+from tests.agents.program_steps import as_program
+from tests.agents.scripted import ScriptedModels
+
+from pcagent.agents.instruction_readings import InstructionReadings
+from pcagent.agents.manager import PROGRAM_ATTEMPTS, Manager
+from pcagent.agents.missing_app_steps import appended
+from pcagent.agents.named_apps import AskedApp
+from pcagent.agents.program import ProgramStep
+from pcagent.skills import default_catalog
+
+SAID = "Write two sentences about tea and keep them as the document tea.docx in Documents."
+APPS = {
+    "text_editor": "plain text editor",
+    "writer": "word processor (documents .docx/.odt)",
+}
+COMPOSE = {"id": "s1", "skill": "compose_text", "args": {"request": "two sentences about tea"}}
+WRITE = {
+    "id": "s2",
+    "skill": "write_document",
+    "args": {"path": "Documents/tea.docx", "text": {"from": "s1"}},
+}
+
+
+def _manager(models: ScriptedModels, **options: bool) -> Manager:
+    return Manager(
+        models.for_role("manager"),
+        apps=APPS,
+        skills=default_catalog().for_apps(APPS),
+        readings=InstructionReadings(apps=lambda _: (AskedApp("writer", "the document"),)),
+        **options,
+    )
+
+
+def _script(app_step: dict[str, object]) -> ScriptedModels:
+    """The Manager writes the program without the writer at every ask, then ``app_step``."""
+    program = json.dumps({"steps": [COMPOSE]})
+    return ScriptedModels(manager=[program] * PROGRAM_ATTEMPTS + [json.dumps(app_step)])
+
+
+def test_the_missing_application_s_step_is_asked_for_alone_and_added() -> None:
+    models = _script({"steps": [WRITE]})
+    outcome = _manager(models).plan(SAID)
+    assert [s.skill for s in outcome.plan.subtasks] == ["compose_text", "write_document"]
+    assert not any(s.doubt for s in outcome.plan.subtasks)
+    request = models.backends["manager"].requests[PROGRAM_ATTEMPTS]
+    asked = request.messages[-1].text
+    assert f"Instruction: {SAID}" in asked
+    assert json.dumps(COMPOSE, separators=(",", ":")) in asked  # the program so far
+    assert 'asks for the writer ("the document"), and no step uses it' in asked
+    assert "Write the step s2 " in asked
+    # Only the writer's skills are offered, in the prompt and in the grammar.
+    system = request.messages[0].text
+    assert "- write_document(" in system and "compose_text(" not in system
+    branches = request.schema["properties"]["steps"]["items"]["anyOf"]
+    offered = {b["properties"]["skill"]["const"] for b in branches}
+    assert offered == {"write_document", "read_document", "format_paragraphs", "gui"}
+    (gui,) = [b for b in branches if b["properties"]["skill"]["const"] == "gui"]
+    assert gui["properties"]["app"] == {"enum": ["writer"]}
+
+
+def test_a_step_that_is_unusable_or_adds_doubts_is_not_added() -> None:
+    dangling = WRITE | {"args": {"path": "Documents/tea.docx", "text": {"from": "s7"}}}
+    for reply in ({"steps": [dangling]}, "not json at all"):
+        models = ScriptedModels(
+            manager=[json.dumps({"steps": [COMPOSE]})] * PROGRAM_ATTEMPTS
+            + [reply if isinstance(reply, str) else json.dumps(reply)] * 2
+        )
+        outcome = _manager(models).plan(SAID)
+        assert [s.skill for s in outcome.plan.subtasks] == ["compose_text"]
+        assert "no step uses it" in outcome.plan.subtasks[-1].doubt
+    # A document written with an invented text: the writer is used, a new doubt comes.
+    invented = WRITE | {"args": {"path": "Documents/tea.docx", "text": "Tea is 4,000 years old."}}
+    models = _script({"steps": [invented]})
+    outcome = _manager(models).plan(SAID)
+    assert [s.skill for s in outcome.plan.subtasks] == ["compose_text"]
+
+
+def test_off_it_asks_nothing_more() -> None:
+    models = _script({"steps": [WRITE]})
+    outcome = _manager(models, asks_missing_apps=False).plan(SAID)
+    assert [s.skill for s in outcome.plan.subtasks] == ["compose_text"]
+    assert models.backends["manager"].remaining == 1
+
+
+def test_an_added_step_whose_id_is_taken_gets_the_next_free_one() -> None:
+    program = as_program(COMPOSE, WRITE)
+    again = ProgramStep.model_validate(WRITE | {"id": "s1"})
+    longer = appended(program, [again, ProgramStep.model_validate(WRITE | {"id": "s9"})])
+    assert [s.id for s in longer.steps] == ["s1", "s2", "s3", "s9"]
+    assert longer.steps[2].args == WRITE["args"]  # references left as written
+    assert [s.id for s in program.steps] == ["s1", "s2"]
