@@ -6,15 +6,19 @@ programs are measured in docs/bench.md."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from tests.agents.program_steps import as_program
 from tests.agents.scripted import ScriptedModels
+from tests.support import smollm2_config
 
 from pcagent.agents.instruction_readings import InstructionReadings
 from pcagent.agents.manager import PROGRAM_ATTEMPTS, Manager
-from pcagent.agents.missing_app_steps import appended
+from pcagent.agents.missing_app_steps import MissingAppSteps, appended
 from pcagent.agents.named_apps import AskedApp
+from pcagent.agents.plan import Doubt
 from pcagent.agents.program import ProgramStep
+from pcagent.models import ModelRouter
 from pcagent.skills import default_catalog
 
 SAID = "Write two sentences about tea and keep them as the document tea.docx in Documents."
@@ -28,6 +32,8 @@ WRITE = {
     "skill": "write_document",
     "args": {"path": "Documents/tea.docx", "text": {"from": "s1"}},
 }
+
+WRITER_SKILLS = {"write_document", "read_document", "format_paragraphs"}
 
 
 def _manager(models: ScriptedModels, **options: bool) -> Manager:
@@ -62,7 +68,7 @@ def test_the_missing_application_s_step_is_asked_for_alone_and_added() -> None:
     assert "- write_document(" in system and "compose_text(" not in system
     branches = request.schema["properties"]["steps"]["items"]["anyOf"]
     offered = {b["properties"]["skill"]["const"] for b in branches}
-    assert offered == {"write_document", "read_document", "format_paragraphs", "gui"}
+    assert offered == {*WRITER_SKILLS, "gui"}
     (gui,) = [b for b in branches if b["properties"]["skill"]["const"] == "gui"]
     assert gui["properties"]["app"] == {"enum": ["writer"]}
 
@@ -98,3 +104,23 @@ def test_an_added_step_whose_id_is_taken_gets_the_next_free_one() -> None:
     assert [s.id for s in longer.steps] == ["s1", "s2", "s3", "s9"]
     assert longer.steps[2].args == WRITE["args"]  # references left as written
     assert [s.id for s in program.steps] == ["s1", "s2"]
+
+
+def test_the_real_model_writes_a_step_of_that_application_alone(tmp_path: Path) -> None:
+    """Under the step's grammar even the tiny model writes a step of the missing application:
+    one of its skills, or a screen step in it (what it writes is meaningless; its kind is
+    what the grammar holds)."""
+    program = as_program(COMPOSE)
+    doubt = Doubt("s1", "the writer is asked for and not used")
+    with ModelRouter(smollm2_config(tmp_path)) as router:
+        model = router.for_role("manager")
+        ask = MissingAppSteps(
+            default_catalog(),
+            lambda messages, reply_type: model.ask(messages, reply_type).value,
+            settled=lambda longer: longer,
+            doubts=lambda _longer: [],
+        )
+        longer, doubts = ask.added(SAID, program, [doubt], [AskedApp("writer", "the document")])
+    assert doubts == [] and longer.steps[0] == program.steps[0]
+    added = longer.steps[1:]
+    assert added and all(s.skill in WRITER_SKILLS or s.app == "writer" for s in added)
