@@ -81,6 +81,30 @@ def test_sorting_labelled_values_either_way() -> None:
         sort_items.call(NoDesk(), {"items": [{"label": "x", "value": "lots"}]})
 
 
+def test_ratings_and_numbers_with_words_after_them_compare_as_their_numbers() -> None:
+    """extract_values keeps a value as the page writes it ("8.5/10")."""
+    items = [
+        {"label": "Leon", "value": "8.5/10"},
+        {"label": "Shawshank", "value": "9.3 / 10"},
+        {"label": "2001", "value": "8.3/10"},
+    ]
+    ordered = sort_items.call(NoDesk(), {"items": items, "descending": True})
+    assert ordered.value == ["Shawshank", "Leon", "2001"]
+    assert ordered.evidence == "Shawshank=9.3, Leon=8.5, 2001=8.3"
+    worded = [
+        {"label": "a", "value": "169 min"},
+        {"label": "b", "value": "1,450,935,791 people (as of 2024-07-01)"},
+    ]
+    assert pick_extreme.call(NoDesk(), {"items": worded}).value == {
+        "label": "b",
+        "value": 1450935791,
+    }
+    # Two numbers in the words (hours and minutes) are no one number: refused, not guessed.
+    for unclear in ("2 h 49 min", "8.5/10 and 9/10", "about 5"):
+        with pytest.raises(SkillError, match="value"):
+            sort_items.call(NoDesk(), {"items": [{"label": "x", "value": unclear}]})
+
+
 def test_hours_and_minutes_add_up() -> None:
     assert (
         shift_time.call(NoDesk(), {"time": "10:15", "direction": "before", "hours": 1}).value

@@ -8,6 +8,7 @@ sorting are parameters here, never parsed from a sentence.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BeforeValidator, Field, JsonValue, WithJsonSchema
@@ -134,8 +135,20 @@ def days_between(context: SkillContext, parameters: DaysBetween) -> SkillResult:
     return SkillResult(True, days, evidence=f"{start} to {end}")
 
 
+#: A score on a scale, as ratings are written ("8.5/10", "4 / 5"): it compares by the score.
+_SCORE = re.compile(r"(\d+(?:\.\d+)?)\s*/\s*\d+(?:\.\d+)?")
+#: A number followed by words and no other number ("169 min"; a note in brackets aside,
+#: "128455567 people (as of 2024-07-01)"): the number. "2 h 49 min" is none.
+_BEFORE_WORDS = re.compile(r"(-?\d+(?:\.\d+)?)\s+[^\d\s][^\d]*")
+_NOTE = re.compile(r"\([^()]*\)")
+
+
 def _number(value: object) -> object:
-    """Numbers as people write them: "1,234.5", "$12", "35 %", "3.4 million" stay numbers."""
+    """Numbers as people and pages write them: "1,234.5", "$12", "35 %", "3.4 million", a
+    rating "8.5/10" (its score) and a number with its unit or a note after it ("169 min")
+    stay numbers. Why the last two: extract_values keeps a value as the page writes it, and
+    sort_items refused the three IMDb ratings it was given ("8.5/10"; a rewording of pc17,
+    2026-11-28), as the calculator had refused a population with its note."""
     if not isinstance(value, str):
         return value
     text = value.strip().replace(",", "").replace("$", "").replace("€", "").replace("£", "")
@@ -144,8 +157,9 @@ def _number(value: object) -> object:
     for word, factor in (("billion", 1e9), ("million", 1e6), ("thousand", 1e3)):
         if text.lower().endswith(word):
             scale, text = factor, text[: -len(word)].strip()
+    whole = _SCORE.fullmatch(text) or _BEFORE_WORDS.fullmatch(_NOTE.sub("", text).strip())
     try:
-        return float(text) * scale
+        return float(whole.group(1) if whole else text) * scale
     except ValueError:
         raise ValueError(f"{value!r} is not a number") from None
 
