@@ -7,6 +7,7 @@ import pytest
 
 from pcagent.agents.program import Program, ProgramStep, check_program
 from pcagent.agents.reference_keys import with_keys_mended
+from pcagent.bench.generate import generate_tasks
 from pcagent.errors import PlanError
 from pcagent.skills import default_catalog
 
@@ -76,3 +77,36 @@ def test_a_text_that_describes_an_extracted_value_is_made_a_reference_to_it() ->
     # A second extraction may say what the first one's value is, in the same words.
     again = {**extract, "id": "s3"}
     assert _mended(READ, extract, again).steps[2].args == found
+
+
+def test_a_text_that_is_the_name_of_an_extracted_value_is_made_a_reference_to_it() -> None:
+    """The 1.5B Manager filled a booking form's "Origin" with the word "start", the name under
+    which its extract step had found where the journey starts."""
+    found = {"text": {"from": "s1"}, "names": ["start", "end"], "what": "where it starts, ends"}
+    extract = {"id": "s2", "skill": "extract_values", "args": found}
+    fields = [{"label": "Origin", "value": "Start"}, {"label": "end", "value": "Paris"}]
+    form = {"id": "s3", "skill": "fill_form", "args": {"fields": fields}}
+    program = Program(steps=[ProgramStep.model_validate(step) for step in (READ, extract, form)])
+    mended = with_keys_mended(program, default_catalog())
+    assert mended.steps[2].args["fields"] == [
+        {"label": "Origin", "value": {"from": "s2", "key": "start"}},
+        {"label": "end", "value": "Paris"},  # a label stays a label
+    ]
+    # Another extraction naming a value so keeps its names; a name two steps extracted, or
+    # a text that only contains it, stays a text.
+    again = {**extract, "id": "s3"}
+    assert _mended(READ, extract, again).steps[2].args == found
+    twice = _mended(READ, extract, again, {**_tell("start"), "id": "s4"})
+    assert twice.steps[3].args["text"] == "start"
+    assert _mended(READ, extract, _tell("the start")).steps[2].args["text"] == "the start"
+
+
+def test_no_gold_program_of_generated_tasks_is_changed() -> None:
+    """The templates' own programs refer to their values properly: nothing to mend."""
+    catalog = default_catalog()
+    changed = []
+    for task in generate_tasks(200, 37):
+        gold = Program(steps=task.program or [])
+        if task.program and with_keys_mended(gold, catalog) != gold:
+            changed.append(task.id)
+    assert changed == []

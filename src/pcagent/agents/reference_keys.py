@@ -15,6 +15,13 @@ So is a text that is word for word what an earlier step extracting one value say
 (``what``): told to fill a form's "To" with the place s2 extracted as "the place where John is
 meeting", the 1.5B Manager wrote those words as the value (a rewording of pc02, 2026-11-28). It
 becomes a reference to that value.
+
+So, last, is a text that is exactly the name under which one earlier step extracted a value
+(``"start"`` where s2 extracted ``names: ["start", "end", "dates"]``): the 1.5B Manager filled a
+booking form's "Origin" with the word "start" (a rewording of pc25, 2026-11-28). Not in another
+extraction's ``names`` or ``what``, nor as a ``label`` (a form field's or an item's name may be
+the same word as a value's: "Origin" beside a value named ``origin``), nor where two steps
+extracted values of that name.
 """
 
 from __future__ import annotations
@@ -32,6 +39,7 @@ def with_keys_mended(program: Program, catalog: SkillCatalog) -> Program:
     """``program`` with each key that can mean only one thing made to say it."""
     fields: dict[str, frozenset[str] | None] = {}
     described: dict[str, dict[str, str]] = {}  # folded ``what`` -> the reference to its value
+    named: dict[str, dict[str, str] | None] = {}  # folded name -> its reference (None: two)
     steps: list[ProgramStep] = []
 
     def mended(source: str, key: str) -> tuple[str, str]:
@@ -45,8 +53,9 @@ def with_keys_mended(program: Program, catalog: SkillCatalog) -> Program:
         return source, key
 
     for step in program.steps:
+        known = {**{k: v for k, v in named.items() if v is not None}, **described}
         args = {  # another extraction's ``what`` may say what an earlier one's says
-            name: _references_of_texts(value, set(fields), {} if name == "what" else described)
+            name: _references_of_texts(value, set(fields), {} if name in _OWN else known)
             for name, value in step.args.items()
         }
         step = step.model_copy(update={"args": args})
@@ -55,7 +64,14 @@ def with_keys_mended(program: Program, catalog: SkillCatalog) -> Program:
         names, what = step.args.get("names"), step.args.get("what")
         if isinstance(names, list) and len(names) == 1 and isinstance(what, str) and what:
             described[folded(what)] = {"from": step.id, "key": str(names[0])}
+        for name in names if isinstance(names, list) and isinstance(what, str) else []:
+            key = folded(str(name))
+            named[key] = None if key in named else {"from": step.id, "key": str(name)}
     return Program(steps=steps)
+
+
+#: An extraction's own arguments: the names and the description of what it extracts.
+_OWN = ("names", "what")
 
 
 #: A reference written as a text: ``from:s2``, ``from: s2.price``.
@@ -73,8 +89,11 @@ def _references_of_texts(value: Any, earlier: set[str], described: dict[str, Any
             return value
         source, key = written.groups()
         return {"from": source, "key": key} if key else {"from": source}
-    if isinstance(value, dict):
-        return {k: _references_of_texts(item, earlier, described) for k, item in value.items()}
+    if isinstance(value, dict):  # a label names a field or an item, whatever its words
+        return {
+            k: item if k == "label" else _references_of_texts(item, earlier, described)
+            for k, item in value.items()
+        }
     if isinstance(value, list):
         return [_references_of_texts(item, earlier, described) for item in value]
     return value
