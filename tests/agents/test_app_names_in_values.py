@@ -95,7 +95,7 @@ def test_the_manager_keeps_a_search_without_the_names_and_asks_no_more() -> None
         skills=default_catalog().for_apps(["browser", "text_editor"]),
         readings=InstructionReadings(apps=lambda _: ASKED[1:]),
     )
-    outcome = manager.plan("look it up in Chromium")
+    outcome = manager.plan("look the travel time up in Chromium")
     (step,) = outcome.plan.subtasks
     assert (step.args, step.doubt) == ({"query": "travel time"}, "")
     assert len(models.backends["manager"].requests) == 1

@@ -29,8 +29,27 @@ def test_the_marked_parameters_are_addresses_and_numbers() -> None:
     assert given_parameters(catalog, "open_page") == {"address": "address"}
     assert given_parameters(catalog, "send_mail") == {"to": "address"}
     assert given_parameters(catalog, "calculate") == {"expression": "numbers"}
-    assert given_parameters(catalog, "web_search") == {}
+    assert given_parameters(catalog, "web_search") == {"query": "search"}
+    assert given_parameters(catalog, "tell_user") == {}
     assert given_parameters(catalog, "no_such_skill") == {}
+
+
+def test_a_search_for_words_nobody_gave_is_a_doubt() -> None:
+    """A planner shown another task's program searched for that task's film."""
+    said = "What is the rating of the film Interstellar on imdb.com?"
+
+    def doubts(query: str, *found: str) -> list[str]:
+        search = {"id": "s2", "skill": "web_search", "args": {"query": query}}
+        return [
+            str(d) for d in ungiven_literals(as_program(search), default_catalog(), [said, *found])
+        ]
+
+    (doubt,) = doubts("Paper Lanterns running time")
+    assert "query='Paper Lanterns running time': most of its words are neither" in doubt
+    assert doubts("Interstellar rating imdb") == []
+    assert doubts("{s1.title} rating") == []  # a value found, by reference
+    assert doubts("Copper Sky rating", "Copper Sky") == []  # a value found, copied
+    assert doubts("running time of films") != []  # one of three words given: not half
 
 
 def _calculate(expression: str) -> Program:

@@ -22,6 +22,7 @@ from pcagent.agents.search_instead import (
     searched,
     searches_leaving_out,
     sought_after,
+    ungrounded_searches,
 )
 from pcagent.skills import default_catalog
 
@@ -133,6 +134,27 @@ def test_the_manager_searches_instead_of_asking_the_whole_program_again() -> Non
         "",
     )
     assert not any(s.doubt for s in outcome.plan.subtasks)
+
+
+def test_a_search_for_words_nobody_gave_is_searched_for_the_model_s_words_instead() -> None:
+    """A planner shown another task's program searched for that task's place."""
+    copied = {"id": "s3", "skill": "web_search", "args": {"query": "Copper Sky opening hours"}}
+    assert ungrounded_searches(as_program(copied), [SAID]) == [
+        GuessedAddress("s3", "Copper Sky opening hours")
+    ]
+    models = ScriptedModels(manager=[json.dumps({"steps": [READ, PLACE, copied, TIME, TELL]})])
+    asked: list[str] = []
+    outcome = _manager(models, ["walk to {s2.place}"], asked).plan(SAID)
+    assert asked == ["s3 Copper Sky opening hours"]
+    assert outcome.plan.subtasks[2].args == {"query": "walk to {s2.place}"}
+    assert not any(s.doubt for s in outcome.plan.subtasks)
+    # Words the model gives that are no better are not taken: the search stays, doubted.
+    models = ScriptedModels(
+        manager=[json.dumps({"steps": [READ, PLACE, copied, TIME, TELL]})] * PROGRAM_ATTEMPTS
+    )
+    kept = _manager(models, ["Copper Sky hours"] * 6, []).plan(SAID)
+    assert kept.plan.subtasks[2].args == copied["args"]
+    assert "most of its words are neither" in kept.plan.subtasks[2].doubt
 
 
 def test_a_swap_that_breaks_the_program_is_not_kept() -> None:

@@ -18,7 +18,10 @@ program shown). A folder to make or fill is marked ``given: "folder"``. Rows of 
 planner fills the result's cell with a number of its own, "0" or the instruction's addend,
 where it should refer to the step that worked the result out). A text to write is marked
 ``given: "text"``: a planner writes a description of the text ("English translation of the
-Chinese text") where a language step should write the text. This checks the model's output
+Chinese text") where a language step should write the text. A web search's words are
+marked ``given: "search"``: at least half of their longer words must stand in the instruction
+or a value found (:func:`grounded`); a planner shown other tasks' programs searched for their
+films ("Paper Lanterns running time", a rewording of pc11, 2026-11-28). This checks the model's output
 against the text it was given, as a reported value is checked against what was read: it
 refuses, it never decides a step.
 """
@@ -44,7 +47,8 @@ _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 
 def given_parameters(catalog: SkillCatalog, skill: str) -> dict[str, str]:
     """The parameters of ``skill`` whose literals must come from what the planner was given,
-    with what they hold: "address", "numbers", "number", "cells", "file", "folder" or "text"."""
+    with what they hold: "address", "numbers", "number", "cells", "file", "folder", "text" or
+    "search"."""
     if skill not in catalog:
         return {}
     fields = catalog.get(skill).parameters.model_fields
@@ -253,6 +257,29 @@ def _endings_after(text: str, stem: str) -> list[str]:
     return endings
 
 
+#: Words this short ("to", "the", "of") say nothing of what is searched for; a longer word is
+#: looked for by its first :data:`_STEM` letters ("walking" is given by "the walk there").
+_SHORT, _STEM = 3, 4
+_WORD = re.compile(r"\w+")
+
+
+def grounded(query: str, given: Sequence[str]) -> bool:
+    """Whether at least half of the query's words longer than :data:`_SHORT` letters stand in
+    ``given`` (the instruction, the values found), a reference to an earlier step counting as
+    found."""
+    words = [w for w in _WORD.findall(SLOT.sub(" ", query)) if len(w) > _SHORT]
+    known = sum(any(contains(text, word[:_STEM]) for text in given) for word in words)
+    found = len(SLOT.findall(query))
+    return bool(words or found) and 2 * (known + found) >= len(words) + found
+
+
+#: The doubt of a search for words nobody gave (an example's film, copied with its program).
+UNGROUNDED_SEARCH = (
+    "most of its words are neither in the instruction nor in a value found: search for what "
+    "the instruction asks about, in its words or by reference to a value found"
+)
+
+
 def ungiven_literals(program: Program, catalog: SkillCatalog, given: Sequence[str]) -> list[Doubt]:
     """A doubt for each literal of a ``given`` parameter that none of ``given`` (the
     instruction first, then what earlier steps found) names."""
@@ -296,6 +323,9 @@ def ungiven_literals(program: Program, catalog: SkillCatalog, given: Sequence[st
                                 "values first and refer to them, as in {s2.price}",
                             )
                         )
+                elif holds == "search":
+                    if not grounded(item, given):
+                        problems.append(Doubt(step.id, f"{name}={item!r}: {UNGROUNDED_SEARCH}"))
                 elif unnamed_address(item, given):
                     what = "is not in the instruction" if is_address(item) else "is no address"
                     problems.append(

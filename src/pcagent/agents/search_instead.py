@@ -25,7 +25,6 @@ refer to a value found (a slot such as ``{s2.place}``), or the search stays as i
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
@@ -33,12 +32,16 @@ from typing import ClassVar
 from pydantic import BaseModel, Field
 
 from pcagent.agents.base import Agent, bullet_list, prompt_messages
-from pcagent.agents.given_values import address_core, given_parameters, unnamed_address
+from pcagent.agents.given_values import (
+    address_core,
+    given_parameters,
+    grounded,
+    unnamed_address,
+)
 from pcagent.agents.program import SLOT, Program, ProgramStep
 from pcagent.agents.prompting import render
 from pcagent.agents.unused_values import unused_values
 from pcagent.skills import SkillCatalog
-from pcagent.text import contains
 
 #: The skill a guessed address becomes, and its parameter.
 SEARCH_SKILL, SEARCH_PARAMETER = "web_search", "query"
@@ -72,10 +75,16 @@ def guessed_addresses(
     return guessed
 
 
-#: Words this short ("to", "the", "of") say nothing of what is searched for; a longer word is
-#: looked for by its first :data:`_STEM` letters ("walking" is given by "the walk there").
-_SHORT, _STEM = 3, 4
-_WORD = re.compile(r"\w+")
+def ungrounded_searches(program: Program, given: Sequence[str]) -> list[GuessedAddress]:
+    """The web searches of ``program`` for words most of which nobody gave (not
+    :func:`grounded` in ``given``), each with its words as the ``address`` to replace."""
+    return [
+        GuessedAddress(step.id, query)
+        for step in program.steps
+        if step.skill == SEARCH_SKILL
+        and isinstance(query := step.args.get(SEARCH_PARAMETER), str)
+        and not grounded(query, given)
+    ]
 
 
 def searches_leaving_out(program: Program, unused: Sequence[str]) -> list[GuessedAddress]:
@@ -95,16 +104,6 @@ def searches_leaving_out(program: Program, unused: Sequence[str]) -> list[Guesse
         ):
             leaving_out.append(GuessedAddress(step.id, query))
     return leaving_out
-
-
-def grounded(query: str, given: Sequence[str]) -> bool:
-    """Whether at least half of the query's words longer than :data:`_SHORT` letters stand in
-    ``given`` (the instruction, the values found), a reference to an earlier step counting as
-    found."""
-    words = [w for w in _WORD.findall(SLOT.sub(" ", query)) if len(w) > _SHORT]
-    known = sum(any(contains(text, word[:_STEM]) for text in given) for word in words)
-    found = len(SLOT.findall(query))
-    return bool(words or found) and 2 * (known + found) >= len(words) + found
 
 
 def searched(
@@ -133,7 +132,7 @@ def searched_instead(
     program stays ``usable``; what the model cannot replace stays, with its doubt."""
     if SEARCH_SKILL not in skills:
         return program
-    for guess in guessed_addresses(program, skills, given):
+    for guess in [*guessed_addresses(program, skills, given), *ungrounded_searches(program, given)]:
         changed = searched(program, guess, words_for(instruction, program, guess), given)
         if changed is not None and usable(changed):
             program = changed

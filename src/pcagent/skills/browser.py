@@ -35,7 +35,12 @@ def _page(context: SkillContext) -> SkillResult:
 
 
 class WebSearch(SkillParameters):
-    query: str = Field(min_length=1, max_length=300, description="The words to search for.")
+    query: str = Field(
+        min_length=1,
+        max_length=300,
+        description="The words to search for.",
+        json_schema_extra={"given": "search"},
+    )
 
 
 @skill(
