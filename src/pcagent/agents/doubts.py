@@ -3,7 +3,7 @@
 An invented address or number, one value where a list is wanted, a value found and never used,
 a file or an application the instruction names and no step uses, a file read and then written
 over with something not made from it, a time moved by two steps, an application's name typed
-or searched for as a value, a form filled on a page of search results: none of these makes a
+or searched for as a value, a value copied from memory's examples, a form filled on a page of search results: none of these makes a
 program invalid (a small model may be right where the check cannot see), so each is a doubt
 rather than an error. The Manager re-asks with them; the usable program with the fewest of them
 is kept rather than the whole program lost to one GUI task, and its step carries the doubt, so
@@ -18,6 +18,7 @@ from typing import Protocol
 
 from pcagent.agents.app_names_in_values import app_names_in_values
 from pcagent.agents.asked_answer import ReportingStep, tells, untold_answer
+from pcagent.agents.example_values import example_values
 from pcagent.agents.given_values import ungiven_literals
 from pcagent.agents.instruction_readings import InstructionReadings
 from pcagent.agents.moved_twice import moved_twice
@@ -52,6 +53,8 @@ class Evidence:
     apps_used_before: Collection[str] = ()
     asked_answer: bool = False
     told_before: bool = False
+    #: Memory's programs shown to the Manager (their values are other tasks').
+    examples: str = ""
 
     @classmethod
     def read(
@@ -61,6 +64,7 @@ class Evidence:
         given: Sequence[str],
         done: Sequence[ProgramStep],
         finished: Sequence[AppStep],
+        examples: str = "",
     ) -> Evidence:
         """The evidence of ``instruction``'s readings, for a program written after the steps
         ``finished`` (of which ``done`` are the skill calls)."""
@@ -72,12 +76,14 @@ class Evidence:
             {step.app for step in finished if step.app},
             readings.asked_answer(instruction),
             any(tells(step) for step in finished),
+            examples,
         )
 
     def doubts(self, program: Program, skills: SkillCatalog) -> list[Doubt]:
         """The doubts of ``program``, whose steps call ``skills``."""
         return [
             *ungiven_literals(program, skills, self.given),
+            *example_values(program, self.examples, self.given),
             *one_value_for_a_list(program, skills),
             *unused_values(program, skills),
             *moved_twice(program, skills),

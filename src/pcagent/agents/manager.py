@@ -228,7 +228,7 @@ class Manager(Agent):
         # Kept when the asks run out: the usable program with the fewest doubts (the first of
         # two alike: a sampled re-ask is no likelier right than the model's own first reply).
         best: tuple[Program, list[Doubt]] | None = None
-        evidence = Evidence.read(self.readings, instruction, given, done, finished)
+        evidence = Evidence.read(self.readings, instruction, given, done, finished, examples)
 
         def usable(changed: Program) -> bool:
             return not self._problems(changed, known, failed)

@@ -1,0 +1,82 @@
+"""A value that only memory's examples hold: a doubt.
+
+Why: shown the programs of similar earlier tasks, the 1.5B Manager copies one whole, with its
+values. Asked which side of the road people drive on at a trip's destination, it searched for
+"journey time between Market Hall and City Library" and filled a maps form with those two
+places, an example's (pc04, 2026-11-28); asked for two films' ratings, it searched for an
+example's films (a rewording of pc11). The run then works, step by step checked, on another
+task's values. Whether a literal stands in the examples shown and in nothing the run was given
+is in the program and the prompt, not in the instruction's wording: a literal text each of
+whose longer words is missing from the instruction and the values found, that names something
+(two words or more, one of them capitalised: "Market Hall", "Copper Sky"), and that the
+examples' text holds whole, is doubted, and the Manager re-asked. It decides nothing alone: a program kept
+with it ends "unverified" at best.
+
+Left alone: a step's ``label`` (a form's field is named by the page, which an example may show
+rightly), an extraction's ``names`` (a value's name, such as ``time``, is no value), and texts
+that name nothing: a single word ("Inbox", a form's "true") or a description in lower case
+("the travel time in minutes"), which the templates' own programs share across tasks.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+
+from pydantic import JsonValue
+
+from pcagent.agents.plan import Doubt
+from pcagent.agents.program import SLOT, Program, is_reference
+from pcagent.text import contains
+
+#: Words shorter than this ("to", "the", "of") say nothing of where a value came from; a longer
+#: word counts as given when its first :data:`_STEM` letters stand in a text given.
+_LONG, _STEM = 4, 4
+_WORD = re.compile(r"\w+")
+#: Arguments and keys whose texts are names, not values.
+_NAMES = frozenset({"names", "label"})
+
+
+def example_values(program: Program, examples: str, given: Sequence[str]) -> list[Doubt]:
+    """A doubt on each step of ``program`` with a literal text that ``examples`` (memory's
+    programs shown) hold and that none of ``given`` (the instruction, the values found)
+    accounts for."""
+    if not examples:
+        return []
+    doubts = []
+    for step in program.steps:
+        copied = [text for text in _texts(step.args) if _copied(text, examples, given)]
+        if copied:
+            shown = ", ".join(repr(text) for text in dict.fromkeys(copied))
+            doubts.append(
+                Doubt(
+                    step.id,
+                    f"{shown}: from an earlier task shown as an example, not from this "
+                    "instruction or a value found: the examples are other tasks; take the "
+                    "instruction's values, or find them first and refer to them",
+                )
+            )
+    return doubts
+
+
+def _texts(value: JsonValue, name: str = "") -> Iterator[str]:
+    """The literal texts of an argument, names and references left out."""
+    if name in _NAMES or is_reference(value):
+        return
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _texts(item, key)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _texts(item, name)
+
+
+def _copied(text: str, examples: str, given: Sequence[str]) -> bool:
+    every = _WORD.findall(SLOT.sub(" ", text))
+    words = [w for w in every if len(w) >= _LONG]
+    names = len(every) >= 2 and any(word[0].isupper() for word in words)
+    if not names or any(contains(g, word[:_STEM]) for word in words for g in given):
+        return False
+    return contains(examples, text.strip())

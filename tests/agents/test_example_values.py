@@ -1,0 +1,95 @@
+"""A literal only memory's examples hold is doubted: what counts as copied, what is left alone,
+and that no gold program of the generated tasks is doubted with the others' programs shown."""
+
+from __future__ import annotations
+
+import json
+
+from tests.agents.program_steps import as_program
+
+from pcagent.agents.doubts import Evidence
+from pcagent.agents.example_values import example_values
+from pcagent.agents.program import Program
+from pcagent.bench.generate import generate_tasks
+from pcagent.skills import default_catalog
+
+SAID = (
+    "In the text editor, open travel_plan.txt in Documents and find the destination. Use the "
+    "browser to find out whether traffic there drives on the left or on the right."
+)
+EXAMPLES = (
+    "Instruction: How long is the walk from Market Hall to City Library?\nProgram: "
+    '{"steps": [{"id": "s1", "skill": "web_search", "args": {"query": "journey time between '
+    'Market Hall and City Library"}}, {"id": "s2", "skill": "fill_form", "args": {"fields": '
+    '[{"label": "From", "value": "Market Hall"}, {"label": "To", "value": "City Library"}]}}, '
+    '{"id": "s3", "skill": "extract_values", "args": {"text": {"from": "s2"}, "names": '
+    '["minutes"], "what": "the travel time in minutes"}}]}'
+)
+
+
+def _search(query: str) -> dict[str, object]:
+    return {"id": "s1", "skill": "web_search", "args": {"query": query}}
+
+
+def test_a_literal_only_the_examples_hold_is_doubted() -> None:
+    copied = as_program(
+        _search("journey time between Market Hall and City Library"),
+        {
+            "id": "s2",
+            "skill": "fill_form",
+            "args": {
+                "fields": [
+                    {"label": "From", "value": "Market Hall"},
+                    {"label": "To", "value": "City Library"},
+                ]
+            },
+        },
+    )
+    first, second = example_values(copied, EXAMPLES, [SAID])
+    assert first.step == "s1" and "'journey time between Market Hall and City Library'" in str(
+        first
+    )
+    assert second.step == "s2" and "'Market Hall', 'City Library': from an earlier task" in str(
+        second
+    )
+    # The labels are the page's names; only the values were doubted.
+    assert "'From'" not in str(second)
+
+
+def test_what_the_instruction_or_a_value_found_accounts_for_is_left_alone() -> None:
+    # A word of the instruction ("traffic"), a value found ("Tokyo"), a reference, a name, a
+    # text the examples do not hold, short words only: none is doubted.
+    for query in ("traffic City Library", "Tokyo left or right", "{s1.city} traffic"):
+        assert example_values(as_program(_search(query)), EXAMPLES, [SAID, "Tokyo"]) == []
+    assert example_values(as_program(_search("Paper Lanterns")), EXAMPLES, [SAID]) == []
+    assert example_values(as_program(_search("To")), EXAMPLES, [SAID]) == []
+    extract = {
+        "id": "s2",
+        "skill": "extract_values",
+        "args": {"text": {"from": "s1"}, "names": ["minutes"], "what": "which side"},
+    }
+    assert example_values(as_program(extract), EXAMPLES, [SAID]) == []
+    copied = as_program(_search("Market Hall"))
+    assert example_values(copied, "", [SAID]) == []  # no examples shown
+    assert len(Evidence([SAID], examples=EXAMPLES).doubts(copied, default_catalog())) >= 1
+
+
+def test_no_gold_program_of_generated_tasks_is_doubted_with_the_others_shown() -> None:
+    """A gold program's values come from its own instruction, whatever the others hold."""
+    tasks = [task for task in generate_tasks(200, 43) if task.program]
+    shown = "\n".join(
+        json.dumps({"steps": [s.model_dump(exclude_defaults=True) for s in task.program or []]})
+        for task in tasks
+    )
+    doubted = [
+        (
+            task.id,
+            [
+                str(d)
+                for d in example_values(Program(steps=task.program), shown, [task.instruction])
+            ],
+        )
+        for task in tasks
+        if task.program and example_values(Program(steps=task.program), shown, [task.instruction])
+    ]
+    assert doubted == []
