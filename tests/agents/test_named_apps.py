@@ -142,7 +142,7 @@ def test_the_manager_is_asked_again_and_keeps_the_doubt_if_it_stays(
         apps=APPS,
         skills=default_catalog(),
         readings=InstructionReadings(apps=asks),
-        asks_missing_apps=False,  # tests/agents/test_missing_app_steps.py
+        asks_single_steps=False,  # tests/agents/test_focused_steps.py
     )
     outcome = manager.plan(SAID)
     assert asked == [SAID]  # read once, though the Manager was asked more often

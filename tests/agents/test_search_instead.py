@@ -118,6 +118,7 @@ def _manager(models: ScriptedModels, words: list[str], asked: list[str]) -> Mana
         apps=APPS,
         skills=default_catalog().for_apps(APPS),
         search_words=search_words,
+        asks_single_steps=False,  # tests/agents/test_focused_steps.py
     )
 
 

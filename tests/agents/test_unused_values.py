@@ -84,7 +84,12 @@ def test_the_manager_is_re_asked_and_takes_the_program_that_uses_the_value() -> 
     used = numbered(READ, FIND, {"skill": "web_search", "args": {"query": "weather in {s2.city}"}})
     models = ScriptedModels(manager=[json.dumps({"steps": s}) for s in (unused, used)])
     apps = {"text_editor": "plain text", "browser": "the web"}
-    manager = Manager(models.for_role("manager"), apps=apps, skills=CATALOG.for_apps(apps))
+    manager = Manager(
+        models.for_role("manager"),
+        apps=apps,
+        skills=CATALOG.for_apps(apps),
+        asks_single_steps=False,  # tests/agents/test_focused_steps.py
+    )
     outcome = manager.plan("Look up the weather where my trip goes")
     assert not outcome.fallback
     assert outcome.plan.subtasks[2].args == {"query": "weather in {s2.city}"}
@@ -97,7 +102,12 @@ def test_a_value_still_unused_after_the_last_ask_stays_with_its_doubt() -> None:
     unused = numbered(READ, FIND, {"skill": "web_search", "args": {"query": "weather in "}})
     models = ScriptedModels(manager=[json.dumps({"steps": unused})] * PROGRAM_ATTEMPTS)
     apps = {"text_editor": "plain text", "browser": "the web"}
-    manager = Manager(models.for_role("manager"), apps=apps, skills=CATALOG.for_apps(apps))
+    manager = Manager(
+        models.for_role("manager"),
+        apps=apps,
+        skills=CATALOG.for_apps(apps),
+        asks_single_steps=False,  # tests/agents/test_focused_steps.py
+    )
     outcome = manager.plan("Look up the weather where my trip goes")
     assert not outcome.fallback
     assert "no later step uses it" in outcome.plan.subtasks[1].doubt

@@ -19,9 +19,9 @@ from pcagent.agents.base import Agent, bullet_list, value_list
 from pcagent.agents.doubted_changes import cut_before_doubted_changes
 from pcagent.agents.doubts import Evidence
 from pcagent.agents.existing_files import FileCheck, missing_files
+from pcagent.agents.focused_steps import FocusedSteps
 from pcagent.agents.instruction_readings import InstructionReadings
 from pcagent.agents.manager_memory import Remembers, example_filters, examples_text
-from pcagent.agents.missing_app_steps import MissingAppSteps
 from pcagent.agents.named_apps import names_line, unused_asked
 from pcagent.agents.plan import (
     Doubt,
@@ -106,9 +106,10 @@ class Manager(Agent):
     examples_in_replans: bool = field(default=True, kw_only=True)
     #: The temperature a greedy model's re-asks are sampled at (None: greedy, as the first).
     reask_temperature: float | None = field(default=None, kw_only=True)
-    #: An application the instruction asks for and the kept program leaves out is asked for
-    #: alone, its step added where that leaves fewer doubts (:mod:`missing_app_steps`).
-    asks_missing_apps: bool = field(default=True, kw_only=True)
+    #: A kept program's doubts that say which step is wanted (an application asked for and
+    #: unused, a value found and unused) ask for that step alone, kept where it leaves fewer
+    #: doubts (:mod:`focused_steps`).
+    asks_single_steps: bool = field(default=True, kw_only=True)
     name: ClassVar[str] = "manager"
     #: The prompt lists every skill with its parameters; a backend that decodes under the
     #: grammar needs no schema text besides (it would not fit a small model's context).
@@ -267,29 +268,28 @@ class Manager(Agent):
                 Message.user(self._reask(instruction, problem, doubts)),
             ]
         if best is not None:
-            missing = unused_asked(
-                best[0], evidence.asked_apps, self.skills, evidence.apps_used_before
-            )
-            if missing and self.asks_missing_apps and not self._several_desktops:
-                best = self._missing_app_steps(mended, usable, step, evidence).added(
-                    instruction, *best, missing
-                )
+            if best[1] and self.asks_single_steps and not self._several_desktops:
+                used_before = evidence.apps_used_before
+                missing = unused_asked(best[0], evidence.asked_apps, self.skills, used_before)
+                focused = self._focused_steps(mended, usable, step, evidence)
+                best = focused.improved(instruction, *best, missing)
             return self._kept(*best)
         return self._fallback(instruction, problem)
 
-    def _missing_app_steps(
+    def _focused_steps(
         self,
         mended: ProgramMends,
         usable: Callable[[Program], bool],
         step: int | None,
         evidence: Evidence,
-    ) -> MissingAppSteps:
+    ) -> FocusedSteps:
         def settled(program: Program) -> Program | None:
             program = mended(program)
             return program if usable(program) else None
 
-        return MissingAppSteps(
+        return FocusedSteps(
             self.skills,
+            list(self.apps),
             lambda messages, reply_type: self.ask(messages, reply_type, step).value,
             settled,
             lambda program: evidence.doubts(program, self.skills),

@@ -1,7 +1,8 @@
-"""An application the instruction asks for and the kept program leaves out is asked for alone,
-under a grammar of that application's skills, and its step is added only where the longer
-program is usable and has fewer doubts. Scripted models: the orchestration; the real model's
-programs are measured in docs/bench.md."""
+"""A kept program's step asked for alone: the step of an application the instruction asks for
+and the program leaves out (added, under a grammar of that application's skills), and a later
+step written again for a value found and unused (under a grammar of the later steps' ids and
+skills); each kept only where the program stays usable with fewer doubts. Scripted models: the
+orchestration; the real tiny model: the grammar; the 1.5B model's programs: docs/bench.md."""
 
 from __future__ import annotations
 
@@ -12,9 +13,9 @@ from tests.agents.program_steps import as_program
 from tests.agents.scripted import ScriptedModels
 from tests.support import smollm2_config
 
+from pcagent.agents.focused_steps import FocusedSteps, appended, replaced
 from pcagent.agents.instruction_readings import InstructionReadings
 from pcagent.agents.manager import PROGRAM_ATTEMPTS, Manager
-from pcagent.agents.missing_app_steps import MissingAppSteps, appended
 from pcagent.agents.named_apps import AskedApp
 from pcagent.agents.plan import Doubt
 from pcagent.agents.program import ProgramStep
@@ -71,6 +72,8 @@ def test_the_missing_application_s_step_is_asked_for_alone_and_added() -> None:
     assert offered == {*WRITER_SKILLS, "gui"}
     (gui,) = [b for b in branches if b["properties"]["skill"]["const"] == "gui"]
     assert gui["properties"]["app"] == {"enum": ["writer"]}
+    assert gui["properties"]["id"] == {"enum": ["s2"]}
+    assert request.schema["properties"]["steps"]["maxItems"] == 1
 
 
 def test_a_step_that_is_unusable_or_adds_doubts_is_not_added() -> None:
@@ -92,7 +95,7 @@ def test_a_step_that_is_unusable_or_adds_doubts_is_not_added() -> None:
 
 def test_off_it_asks_nothing_more() -> None:
     models = _script({"steps": [WRITE]})
-    outcome = _manager(models, asks_missing_apps=False).plan(SAID)
+    outcome = _manager(models, asks_single_steps=False).plan(SAID)
     assert [s.skill for s in outcome.plan.subtasks] == ["compose_text"]
     assert models.backends["manager"].remaining == 1
 
@@ -114,13 +117,64 @@ def test_the_real_model_writes_a_step_of_that_application_alone(tmp_path: Path) 
     doubt = Doubt("s1", "the writer is asked for and not used")
     with ModelRouter(smollm2_config(tmp_path)) as router:
         model = router.for_role("manager")
-        ask = MissingAppSteps(
+        ask = FocusedSteps(
             default_catalog(),
+            list(APPS),
             lambda messages, reply_type: model.ask(messages, reply_type).value,
             settled=lambda longer: longer,
             doubts=lambda _longer: [],
         )
-        longer, doubts = ask.added(SAID, program, [doubt], [AskedApp("writer", "the document")])
+        asked = [AskedApp("writer", "the document")]
+        longer, doubts = ask.improved(SAID, program, [doubt], asked)
     assert doubts == [] and longer.steps[0] == program.steps[0]
     added = longer.steps[1:]
     assert added and all(s.skill in WRITER_SKILLS or s.app == "writer" for s in added)
+
+
+MEETING = "Read Documents/memo.txt, find where I meet Ann, and search the web for the walk there."
+READ = {"id": "s1", "skill": "read_text_file", "args": {"path": "Documents/memo.txt"}}
+PLACE = {
+    "id": "s2",
+    "skill": "extract_values",
+    "args": {"text": {"from": "s1"}, "names": ["place"], "what": "where I meet Ann"},
+}
+SEARCH = {"id": "s3", "skill": "web_search", "args": {"query": "walk to the meeting memo.txt"}}
+
+
+def _meeting_manager(models: ScriptedModels) -> Manager:
+    apps = {"text_editor": "plain text editor", "browser": "web pages"}
+    return Manager(models.for_role("manager"), apps=apps, skills=default_catalog().for_apps(apps))
+
+
+def test_a_later_step_is_written_again_alone_to_use_a_value_found() -> None:
+    program = json.dumps({"steps": [READ, PLACE, SEARCH]})
+    again = {"id": "s3", "skill": "web_search", "args": {"query": "walk to {s2.place}"}}
+    models = ScriptedModels(manager=[program] * PROGRAM_ATTEMPTS + [json.dumps({"steps": [again]})])
+    outcome = _meeting_manager(models).plan(MEETING)
+    assert outcome.plan.subtasks[2].args == {"query": "walk to {s2.place}"}
+    assert not any(s.doubt for s in outcome.plan.subtasks)
+    request = models.backends["manager"].requests[PROGRAM_ATTEMPTS]
+    assert "s2 finds place, and no later step uses it" in request.messages[-1].text
+    assert "Write again the later step that needs what s2 found" in request.messages[-1].text
+    # The reply may only be one of the later steps, calling one of their skills.
+    branches = request.schema["properties"]["steps"]["items"]["anyOf"]
+    assert {b["properties"]["skill"]["const"] for b in branches} == {"web_search", "gui"}
+    assert all(b["properties"]["id"] == {"enum": ["s3"]} for b in branches)
+
+
+def test_a_rewrite_that_still_leaves_the_value_out_is_not_kept() -> None:
+    program = json.dumps({"steps": [READ, PLACE, SEARCH]})
+    same = {"id": "s3", "skill": "web_search", "args": {"query": "walk to the meeting"}}
+    models = ScriptedModels(manager=[program] * PROGRAM_ATTEMPTS + [json.dumps({"steps": [same]})])
+    outcome = _meeting_manager(models).plan(MEETING)
+    assert outcome.plan.subtasks[2].args == SEARCH["args"]
+    assert "no later step uses it" in outcome.plan.subtasks[1].doubt
+
+
+def test_replaced_puts_a_step_in_the_place_of_its_id() -> None:
+    program = as_program(READ, PLACE, SEARCH)
+    again = ProgramStep.model_validate(SEARCH | {"args": {"query": "{s2.place}"}})
+    changed = replaced(program, [again])
+    assert [s.id for s in changed.steps] == ["s1", "s2", "s3"]
+    assert changed.steps[2].args == {"query": "{s2.place}"}
+    assert replaced(program, [ProgramStep.model_validate(SEARCH | {"id": "s9"})]) == program

@@ -1,0 +1,153 @@
+"""One step of a kept program asked for alone, where its doubt says which step is wanted.
+
+Why: re-asked with its whole program and a doubt, the 1.5B Manager mostly wrote the same
+program again, three times (rewordings, 2026-11-28: a document opened from the file manager
+and never formatted; two paragraphs composed and no document written; a meeting's place found
+and a web search for "memo.txt" after it). Asked for one step alone, under a grammar that
+allows only that step, the model has one choice to make where it had a whole program to write.
+Two doubts say which step is wanted:
+
+- an application the instruction asks for that no step uses (:mod:`named_apps`): the step
+  that does in it what the instruction asks, added after the program's steps, under a
+  grammar of that application's skills and a screen step in it;
+- a value found that no later step uses (:mod:`unused_values`): one of the later steps
+  written again to refer to it, under a grammar of the later steps' ids and skills.
+
+The model still reads the instruction and picks the skill and its arguments; code only says
+which step is wanted, puts it in, and keeps the changed program only where it is usable and
+has fewer doubts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pcagent.agents.named_apps import AskedApp
+from pcagent.agents.plan import Doubt
+from pcagent.agents.program import Program, ProgramStep
+from pcagent.agents.program_grammar import program_schema
+from pcagent.agents.prompting import render
+from pcagent.agents.step_ids import next_step_number
+from pcagent.agents.unused_values import unused_values
+from pcagent.models.messages import Message
+from pcagent.skills import SkillCatalog
+
+#: Puts the messages to the Manager's model under a reply type: the program, or None.
+AskProgram = Callable[[list[Message], type[Program]], Program | None]
+#: The most later steps a found value's rewrite is asked for (each is one Manager call).
+MOST_REWRITES = 2
+
+
+@dataclass(frozen=True)
+class FocusedSteps:
+    """Asks for single steps of one instruction's program. ``apps``: the desktop's
+    applications; ``settled``: a program mended, or None where it is unusable (its validation
+    problems); ``doubts``: a program's doubts."""
+
+    skills: SkillCatalog
+    apps: Sequence[str]
+    ask: AskProgram
+    settled: Callable[[Program], Program | None]
+    doubts: Callable[[Program], list[Doubt]]
+
+    def improved(
+        self,
+        instruction: str,
+        program: Program,
+        doubts: list[Doubt],
+        missing: Sequence[AskedApp],
+    ) -> tuple[Program, list[Doubt]]:
+        """``program`` (and its ``doubts``) with a step for each application of ``missing``,
+        then later steps written again for values found and unused, each kept only where the
+        model wrote it usably and it leaves fewer doubts."""
+        for use in missing:
+            skills = SkillCatalog(one for one in self.skills if use.app in one.apps)
+            wanted = f"s{next_step_number([step.id for step in program.steps])}"
+            messages = _messages(
+                "manager_app_step", instruction, program, skills, app=use.app, words=use.words
+            )
+            reply = self.ask(messages, _reply_type(skills, [use.app], [wanted]))
+            if reply is not None:
+                program, doubts = self._better(appended(program, reply.steps), program, doubts)
+        unused = [doubt for doubt in unused_values(program, self.skills) if doubt.step]
+        for doubt in unused[:MOST_REWRITES]:
+            ids = [step.id for step in program.steps]
+            later = program.steps[ids.index(doubt.step) + 1 :] if doubt.step in ids else []
+            if not later:
+                continue
+            names = {step.skill for step in later}
+            skills = SkillCatalog(one for one in self.skills if one.name in names)
+            messages = _messages(
+                "manager_step_again",
+                instruction,
+                program,
+                skills,
+                found=doubt.step,
+                doubt=doubt.problem,
+            )
+            reply = self.ask(messages, _reply_type(skills, self.apps, [step.id for step in later]))
+            if reply is not None:
+                program, doubts = self._better(replaced(program, reply.steps[:1]), program, doubts)
+        return program, doubts
+
+    def _better(
+        self, changed: Program, program: Program, doubts: list[Doubt]
+    ) -> tuple[Program, list[Doubt]]:
+        """``changed`` with its doubts where it is usable and has fewer; else the program."""
+        settled = self.settled(changed)
+        if settled is None:
+            return program, doubts
+        fewer = self.doubts(settled)
+        return (settled, fewer) if len(fewer) < len(doubts) else (program, doubts)
+
+
+def _messages(
+    template: str, instruction: str, program: Program, skills: SkillCatalog, **values: str
+) -> list[Message]:
+    steps = "\n".join(step.model_dump_json(exclude_defaults=True) for step in program.steps)
+    system, user = render(
+        template,
+        skills=skills.prompt_lines() or "- (none: write a gui step)",
+        instruction=instruction,
+        program=steps,
+        next=f"s{next_step_number([step.id for step in program.steps])}",
+        **values,
+    )
+    return [Message.system(system), Message.user(user)]
+
+
+def _reply_type(skills: SkillCatalog, apps: Sequence[str], ids: Sequence[str]) -> type[Program]:
+    """A program of one step, with one of ``ids``, calling one of ``skills`` or a screen step in
+    one of ``apps``."""
+    schema = program_schema(skills, apps)
+    steps: dict[str, Any] = schema["properties"]["steps"]
+    steps["maxItems"] = 1
+    for branch in steps["items"]["anyOf"]:
+        branch["properties"]["id"] = {"enum": list(ids)}
+    return type("StepReply", (Program,), {"reply_schema": schema})
+
+
+def appended(program: Program, added: Sequence[ProgramStep]) -> Program:
+    """``program`` with ``added`` after its steps, each added step whose id is taken renamed to
+    the next free one. The added steps' references are left as written: they name the program's
+    steps, which the model was shown by these ids."""
+    steps = list(program.steps)
+    for step in added:
+        ids = [one.id for one in steps]
+        fresh = (
+            step
+            if step.id not in ids
+            else step.model_copy(update={"id": f"s{next_step_number(ids)}"})
+        )
+        steps.append(fresh)
+    return program.model_copy(update={"steps": steps})
+
+
+def replaced(program: Program, written: Sequence[ProgramStep]) -> Program:
+    """``program`` with each step of ``written`` in place of its step of the same id (a screen
+    step keeps its application's step's place too)."""
+    again = {step.id: step for step in written}
+    steps = [again.get(step.id, step) for step in program.steps]
+    return program.model_copy(update={"steps": steps})
