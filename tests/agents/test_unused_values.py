@@ -63,12 +63,33 @@ def test_a_read_whose_text_no_later_step_uses_is_doubted() -> None:
         unused_values(program(READ, FIND, {**search, "args": {"query": "{s2.city}"}}), CATALOG)
         == []
     )
-    assert unused_values(program(search, READ), CATALOG) == []
+    # (a search before the read is another matter: its page is there to be read; below)
+    assert [d.step for d in unused_values(program(search, READ), CATALOG)] == ["s1"]
     # a mail folder read is the same; a page opened (it is there to be looked at) is not
     mails = {"skill": "read_mail", "args": {"folder": "Inbox"}}
     assert [d.step for d in unused_values(program(mails, search), CATALOG)] == ["s1"]
     page = {"skill": "open_page", "args": {"address": "maps.local"}}
     assert unused_values(program(page, search), CATALOG) == []
+
+
+def test_a_search_whose_page_no_later_step_reads_is_doubted() -> None:
+    """A re-plan searched for two cities' sights, then composed paragraphs from nothing."""
+    search = {"skill": "web_search", "args": {"query": "sights in Tokyo and Kyoto"}}
+    compose = {"skill": "compose_text", "args": {"request": "two paragraphs on the sights"}}
+    (doubt,) = unused_values(program(search, compose), CATALOG)
+    assert doubt.step == "s1" and "opens a page with web_search, and no later step reads it" in (
+        doubt.problem
+    )
+    link = {"skill": "follow_link", "args": {"text": "Tokyo sights"}}
+    facts = {**compose, "args": {**compose["args"], "facts": "{s2}"}}
+    # Followed, read by reference, or worked on in a screen step: the page is used.
+    assert unused_values(program(search, link, facts), CATALOG) == []
+    screen = {"skill": "gui", "app": "browser", "task": "note the first sight"}
+    assert unused_values(program(search, screen), CATALOG) == []
+    # A search left for another search is not; a link followed is not judged (its page may be
+    # there to be looked at).
+    assert [d.step for d in unused_values(program(search, search), CATALOG)] == ["s1"]
+    assert unused_values(program(search, link, compose), CATALOG) == []
 
 
 def test_no_gold_program_of_generated_tasks_is_doubted() -> None:

@@ -93,8 +93,7 @@ def searches_leaving_out(program: Program, unused: Sequence[str]) -> list[Guesse
     ``address`` a search is to replace."""
     leaving_out = []
     seen_unused = False
-    for step in program.steps:
-        seen_unused = seen_unused or step.id in unused
+    for step in program.steps:  # a search whose own page is unused leaves nothing out
         query = step.args.get(SEARCH_PARAMETER)
         if (
             seen_unused
@@ -103,6 +102,7 @@ def searches_leaving_out(program: Program, unused: Sequence[str]) -> list[Guesse
             and not SLOT.search(query)
         ):
             leaving_out.append(GuessedAddress(step.id, query))
+        seen_unused = seen_unused or step.id in unused
     return leaving_out
 
 

@@ -11,7 +11,10 @@ too: when later steps go on without it, the program has left the result out (the
 instruction added written into the sheet, not the sum). So is a step that only reads (a file's
 text, a folder's mails: a skill declared ``only_reads``): pc02r2 read the memo naming the meeting
 place and then searched the web with the instruction's own words, the place left out. No gold
-program of 600 generated tasks leaves such a read unused before later steps. Judged on the
+program of 600 generated tasks leaves such a read unused before later steps. So, last, is a
+web search whose page of results the steps after it neither read nor work on: a re-plan
+searched for the sights of two cities and then composed two paragraphs about them from nothing
+(a rewording of pc20, 2026-11-28), and the run said "finished". Judged on the
 typed program alone: references in arguments, slots in texts, and the steps a screen step says
 it uses.
 """
@@ -40,6 +43,31 @@ def _computes(step: ProgramStep, catalog: SkillCatalog) -> bool:
 
 def _only_reads(step: ProgramStep, catalog: SkillCatalog) -> bool:
     return step.skill != GUI and step.skill in catalog and catalog.get(step.skill).only_reads
+
+
+def _page_left(step: ProgramStep, later: list[ProgramStep], catalog: SkillCatalog) -> bool:
+    """Whether ``step`` searches (a page of results, there to be followed or read) and the
+    steps after it neither work on that page (follow a link of it, fill its form, a screen
+    step in the browser) before another page is opened, nor refer to it (checked before). A
+    page opened by its address or a link is not judged: it may be there to be looked at."""
+    if step.skill == GUI or step.skill not in catalog:
+        return False
+    if catalog.get(step.skill).page != "searches":
+        return False
+    browser = set(catalog.get(step.skill).apps)
+    for other in later:
+        if other.skill == GUI:
+            if other.app in browser:
+                return False
+            continue
+        if other.skill not in catalog:
+            continue
+        one = catalog.get(other.skill)
+        if one.on_page:
+            return False
+        if one.navigates:
+            return True
+    return True
 
 
 def values_used(step: ProgramStep) -> set[str]:
@@ -81,6 +109,17 @@ def unused_values(program: Program, catalog: SkillCatalog) -> list[Doubt]:
                     f"{step.id} reads with {step.skill}, and no later step uses what it read: "
                     f"find the values the instruction needs in it (extract_values with "
                     f'{{"text": {{"from": "{step.id}"}}}}) and refer to them where they are needed',
+                )
+            )
+            continue
+        if later and _page_left(step, later, catalog):
+            doubts.append(
+                Doubt(
+                    step.id,
+                    f"{step.id} opens a page with {step.skill}, and no later step reads it: "
+                    f"find the values the instruction needs in it (extract_values with "
+                    f'{{"text": {{"from": "{step.id}"}}}}) or follow one of its links, and '
+                    "refer to what it gives where it is needed",
                 )
             )
             continue
