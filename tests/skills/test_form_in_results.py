@@ -9,8 +9,9 @@ from tests.skills.test_language_skills import Desk
 
 from pcagent.app_actions import BrowserFill, BrowserOpen, BrowserRead
 from pcagent.env.app_interfaces.web_page import PageView, describe
+from pcagent.env.web_address import search_address
 from pcagent.skills.base import ActionOutcome
-from pcagent.skills.browser import fill_form
+from pcagent.skills.browser import fill_form, web_search
 
 FORM = {"fields": [{"label": "From", "value": "Harlem"}, {"label": "To", "value": "Battery Park"}]}
 BATTERY = "http://maps.local/directions?from=ESB&to=Battery+Park"
@@ -89,3 +90,11 @@ def test_a_page_that_is_not_the_engine_s_results_is_never_left() -> None:
     browser = Pages(site, with_form=(BATTERY,))
     result = fill_form.call(browser, FORM)
     assert not result.ok and browser.opened() == []
+
+
+def test_a_web_search_searches_whatever_its_words_look_like() -> None:
+    """A file's name searched for ("memo.txt") opened the site memo.txt, which does not exist."""
+    browser = Pages(RESULTS, with_form=())
+    web_search.call(browser, {"query": "memo.txt"})
+    assert browser.opened() == ["http://search.local/?q=memo.txt"]
+    assert search_address(" Brooklyn Museum ") == "http://search.local/?q=Brooklyn+Museum"

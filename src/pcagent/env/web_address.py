@@ -13,6 +13,12 @@ from pcagent.env.browser_profile import SEARCH_URL
 from pcagent.errors import InvalidActionError
 
 
+def search_address(words: str) -> str:
+    """The browser's own search engine's page of results for ``words``, whatever they look
+    like: a search for "memo.txt" is a search, not the site memo.txt."""
+    return SEARCH_URL.replace("{searchTerms}", quote_plus(words.strip()))
+
+
 def web_address(text: str) -> str:
     """The address to load for what an agent wrote, as the address bar takes it: words that are
     no address (a space, or no dot, colon or slash: "labour day 2025") are a search with the
@@ -22,7 +28,7 @@ def web_address(text: str) -> str:
     if address == "about:blank":
         return address
     if _search_words(address):
-        return SEARCH_URL.replace("{searchTerms}", quote_plus(address))
+        return search_address(address)
     scheme = urlsplit(address).scheme.lower() if "://" in address else ""
     # "host:8080/path" parses as a scheme too: only these schemes without // are taken as one.
     prefix = address.split(":", 1)[0].lower()

@@ -11,6 +11,7 @@ from pydantic import Field
 from pcagent.app_actions import BrowserClick, BrowserFill, BrowserOpen, BrowserRead
 from pcagent.applications import BROWSER
 from pcagent.env.browser_profile import SEARCH_URL
+from pcagent.env.web_address import search_address
 from pcagent.skills.base import (
     ActionOutcome,
     SkillContext,
@@ -50,7 +51,9 @@ class WebSearch(SkillParameters):
     returns="the results page's text",
 )
 def web_search(context: SkillContext, parameters: WebSearch) -> SkillResult:
-    do(context, BrowserOpen(url=parameters.query))
+    # The search engine's own address: the words as an address ("memo.txt", a file's name the
+    # 1.5B planner searched for) opened a site that does not exist (pc03, 2026-11-28).
+    do(context, BrowserOpen(url=search_address(parameters.query)))
     page = _page(context)
     if page.ok and not leads_away(str(page.value)):
         # A results page without results still holds the words searched for ("No results
