@@ -335,3 +335,19 @@ def test_no_gold_program_of_generated_tasks_is_doubted() -> None:
     for task in tasks:
         steps = Program(steps=list(task.program))
         assert Evidence(given=[task.instruction]).doubts(steps, catalog) == [], task.instruction
+
+
+def test_an_alarm_moved_by_an_amount_nobody_gave_is_a_doubt() -> None:
+    """An alarm set 15 hours before the meeting, where the travel time found was to be used."""
+    said = "Set an alarm so that I leave in time for the 14:00 meeting, and 45 minutes early."
+
+    def doubts(**moved: object) -> list[str]:
+        alarm = {"id": "s4", "skill": "set_alarm", "args": {"time": "14:00", **moved}}
+        return [str(d) for d in ungiven_literals(as_program(alarm), default_catalog(), [said])]
+
+    (doubt,) = doubts(hours_before=15)
+    assert "hours_before=15: neither the instruction nor an earlier step gives 15" in doubt
+    assert doubts(minutes_before=45) == []  # the instruction's amount
+    assert doubts(hours_before=1) == []  # "an hour", said in words: a unit of counting
+    assert doubts(minutes_before={"from": "s3", "key": "minutes"}) == []  # a value found
+    assert given_parameters(default_catalog(), "shift_time")["minutes"] == "offset"

@@ -47,8 +47,8 @@ _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 
 def given_parameters(catalog: SkillCatalog, skill: str) -> dict[str, str]:
     """The parameters of ``skill`` whose literals must come from what the planner was given,
-    with what they hold: "address", "numbers", "number", "cells", "file", "folder", "text" or
-    "search"."""
+    with what they hold: "address", "numbers", "number", "offset", "cells", "file", "folder",
+    "text" or "search"."""
     if skill not in catalog:
         return {}
     fields = catalog.get(skill).parameters.model_fields
@@ -137,6 +137,22 @@ def _ungiven_number(step_id: str, name: str, value: object, given: Sequence[str]
             f"{name}={value!r}: neither the instruction nor an earlier step gives {number:g}; "
             "give only a number the instruction says, or say what it asks with the skill's "
             "other parameters",
+        )
+    ]
+
+
+def _ungiven_offset(step_id: str, name: str, value: object, given: Sequence[str]) -> list[Doubt]:
+    """A doubt for an amount a time is moved by that no given text holds and that is no unit
+    of counting ("an hour before" is written 1, which the instruction may say only in words)."""
+    number = _cell_number(value)
+    if number is None or number in UNIT_NUMBERS or number in _known_numbers(given):
+        return []
+    return [
+        Doubt(
+            step_id,
+            f"{name}={value!r}: neither the instruction nor an earlier step gives {number:g}: "
+            "refer to the value found that says how long (a travel time: "
+            '{"from": "s3", "key": "minutes"}), or give the amount the instruction says',
         )
     ]
 
@@ -292,6 +308,9 @@ def ungiven_literals(program: Program, catalog: SkillCatalog, given: Sequence[st
                 continue
             if holds == "number":
                 problems.extend(_ungiven_number(step.id, name, value, given))
+                continue
+            if holds == "offset":
+                problems.extend(_ungiven_offset(step.id, name, value, given))
                 continue
             items = value if isinstance(value, list) else [value]
             for item in items:

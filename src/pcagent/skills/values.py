@@ -60,8 +60,11 @@ ClockTime = Annotated[str, BeforeValidator(_clock_time)]
 
 
 #: Marks a parameter that moves the parameter ``time`` (an offset): a time moved by two steps
-#: is a doubt (:mod:`pcagent.agents.moved_twice`).
-MOVES: dict[str, JsonValue] = {"moves": "time"}
+#: is a doubt (:mod:`pcagent.agents.moved_twice`), and so is an amount that neither the
+#: instruction nor a value found gives, unless it is a unit of counting (``given: "offset"``:
+#: an alarm set 15 hours before a meeting, the travel time to it never referred to; pc03,
+#: 2026-11-28).
+MOVES: dict[str, JsonValue] = {"moves": "time", "given": "offset"}
 
 
 def shifted(time: str, minutes: int) -> str:
