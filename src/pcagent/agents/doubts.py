@@ -22,7 +22,7 @@ from pcagent.agents.example_values import example_values
 from pcagent.agents.given_values import ungiven_literals
 from pcagent.agents.instruction_readings import InstructionReadings
 from pcagent.agents.moved_twice import moved_twice
-from pcagent.agents.named_apps import AskedApp, unused_apps
+from pcagent.agents.named_apps import AskedApp, apps_used, unused_apps
 from pcagent.agents.named_files import untouched_files
 from pcagent.agents.plan import Doubt
 from pcagent.agents.program import Program, ProgramStep
@@ -78,6 +78,11 @@ class Evidence:
             any(tells(step) for step in finished),
             examples,
         )
+
+    def unused_apps(self, program: Program, skills: SkillCatalog) -> list[AskedApp]:
+        """The applications asked for that neither the program nor the finished steps use."""
+        used = apps_used(program, skills, self.apps_used_before)
+        return [use for use in self.asked_apps if use.app not in used]
 
     def doubts(self, program: Program, skills: SkillCatalog) -> list[Doubt]:
         """The doubts of ``program``, whose steps call ``skills``."""

@@ -22,7 +22,7 @@ from pcagent.agents.existing_files import FileCheck, missing_files
 from pcagent.agents.focused_steps import FocusedSteps
 from pcagent.agents.instruction_readings import InstructionReadings
 from pcagent.agents.manager_memory import Remembers, example_filters, examples_text
-from pcagent.agents.named_apps import names_line, unused_asked
+from pcagent.agents.named_apps import names_line
 from pcagent.agents.plan import (
     Doubt,
     Plan,
@@ -269,8 +269,7 @@ class Manager(Agent):
             ]
         if best is not None:
             if best[1] and self.asks_single_steps and not self._several_desktops:
-                used_before = evidence.apps_used_before
-                missing = unused_asked(best[0], evidence.asked_apps, self.skills, used_before)
+                missing = evidence.unused_apps(best[0], self.skills)
                 focused = self._focused_steps(mended, usable, step, evidence)
                 best = focused.improved(instruction, *best, missing)
             return self._kept(*best)

@@ -170,20 +170,16 @@ def unused_apps(
     applications of the steps finished before it."""
     if not program.steps:
         return []
+    used = apps_used(program, skills, used_before)
     last = program.steps[-1].id
-    return [_unused(last, use, skills) for use in unused_asked(program, asked, skills, used_before)]
+    return [_unused(last, use, skills) for use in asked if use.app not in used]
 
 
-def unused_asked(
-    program: Program,
-    asked: Sequence[AskedApp],
-    skills: SkillCatalog,
-    used_before: Collection[str] = (),
-) -> list[AskedApp]:
-    """The applications of ``asked`` that no step of the program uses and that are not in
-    ``used_before``."""
-    used = set(used_before).union(*(step_apps(step, skills) for step in program.steps))
-    return [use for use in asked if use.app not in used]
+def apps_used(
+    program: Program, skills: SkillCatalog, used_before: Collection[str] = ()
+) -> set[str]:
+    """The applications the program's steps work in, and those of ``used_before``."""
+    return set(used_before).union(*(step_apps(step, skills) for step in program.steps))
 
 
 def _unused(step: str, use: AskedApp, skills: SkillCatalog) -> Doubt:

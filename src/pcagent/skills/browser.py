@@ -21,7 +21,7 @@ from pcagent.skills.base import (
     skill,
 )
 from pcagent.skills.browser_links import PageLink, link_meant, page_links
-from pcagent.skills.common import do
+from pcagent.skills.common import do, given
 from pcagent.text import folded
 
 APP = BROWSER.name
@@ -36,12 +36,7 @@ def _page(context: SkillContext) -> SkillResult:
 
 
 class WebSearch(SkillParameters):
-    query: str = Field(
-        min_length=1,
-        max_length=300,
-        description="The words to search for.",
-        json_schema_extra={"given": "search"},
-    )
+    query: str = given("search", "The words to search for.", max_length=300)
 
 
 @skill(
@@ -95,12 +90,7 @@ MAX_ADDRESS = 500
 
 
 class OpenPage(SkillParameters):
-    address: str = Field(
-        min_length=1,
-        max_length=MAX_ADDRESS,
-        description='e.g. "example.org/news".',
-        json_schema_extra={"given": True},
-    )
+    address: str = given("address", 'e.g. "example.org/news".', max_length=MAX_ADDRESS)
 
 
 @skill(

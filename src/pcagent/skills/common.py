@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import Annotated
+from typing import Annotated, Any
 
 from pydantic import AfterValidator, Field
 
@@ -167,6 +167,19 @@ def _suffix_of(kind: _FileKind, *, bare: bool = False) -> AfterValidator:
         raise ValueError(f"{path} is {other.name}, which {other.skills} take; {wanted}")
 
     return AfterValidator(check)
+
+
+def given(holds: str, description: str, *, max_length: int = 400) -> Any:
+    """A text parameter whose literal must come from what the planner was given, holding
+    ``holds`` ("address", "folder", "search", ...: the kinds
+    :func:`pcagent.agents.given_values.given_parameters` names), one to ``max_length``
+    characters. Declared once, so every such parameter is bounded and marked alike."""
+    return Field(
+        min_length=1,
+        max_length=max_length,
+        description=description,
+        json_schema_extra={"given": holds},
+    )
 
 
 #: A file's name must come from the instruction or a value found (see

@@ -12,7 +12,7 @@ from pydantic import Field
 from pcagent.app_actions import FilesCopy, FilesList, FilesMakeFolder, FilesMove, FilesOpen
 from pcagent.applications import FILE_MANAGER
 from pcagent.skills.base import SkillContext, SkillParameters, SkillResult, StepFailed, skill
-from pcagent.skills.common import GIVEN_FILE, do, home_file
+from pcagent.skills.common import GIVEN_FILE, do, given, home_file
 
 APP = FILE_MANAGER.name
 
@@ -35,12 +35,7 @@ class MoveFiles(SkillParameters):
         "", max_length=400, description="Or: every file of this folder whose name ends with suffix."
     )
     suffix: str = Field("", max_length=20, description='e.g. ".txt" (with from_folder).')
-    into: str = Field(
-        min_length=1,
-        max_length=400,
-        description="Folder to put them in.",
-        json_schema_extra={"given": "folder"},
-    )
+    into: str = given("folder", "Folder to put them in.")
     keep_originals: bool = Field(False, description="true: copy instead of move.")
     make_folder: bool = Field(True, description="true: create the folder when missing.")
 
@@ -96,12 +91,7 @@ def move_files(context: SkillContext, parameters: MoveFiles) -> SkillResult:
 
 
 class MakeFolder(SkillParameters):
-    path: str = Field(
-        min_length=1,
-        max_length=400,
-        description='e.g. "Documents/Trips".',
-        json_schema_extra={"given": "folder"},
-    )
+    path: str = given("folder", 'e.g. "Documents/Trips".')
 
 
 @skill("Create a folder in HOME.", apps=(APP,))
