@@ -202,6 +202,10 @@ def test_a_found_value_in_arithmetic_stands_for_the_number_it_begins_with() -> N
     # A date, a time or a value that does not begin with a number is filled in whole.
     assert filled["date"] == "2024-07-01 + 1" and filled["time"] == "09:15 * 2"
     assert filled["vague"] == "about 5 + 1"
+    # A date that begins with its day is a date, alone or in arithmetic (pc05: "4 July 2025"
+    # reached days_between as "4").
+    dated = resolve({"end": "{s3.day}", "sum": "{s3.day} + 1"}, {"s3": {"day": "4 July 2025"}})
+    assert dated == {"end": "4 July 2025", "sum": "4 July 2025 + 1"}
     assert filled["text"] == "Population: 128,455,567 people (as of 2024-07-01)"
 
 
@@ -287,3 +291,11 @@ def test_a_link_or_a_form_needs_a_page_opened_by_a_step_before_it() -> None:
         check_program(program(first, link, form), default_catalog(), apps)
     # A re-plan's finished steps may have opened the page.
     check_program(as_program({"id": "s3", **form}), default_catalog(), apps, known=["s1", "s2"])
+
+
+def test_a_date_is_no_number_for_the_calculator() -> None:
+    """A re-plan of pc05 computed "2025-07-05 - 2025-08-05" and said finished on it."""
+    for dated in ("2025-07-05 - 2025-08-05", "05/07/2025 + 3"):
+        with pytest.raises(ValueError, match="days_between"):
+            Calculate.model_validate({"expression": dated})
+    assert Calculate.model_validate({"expression": "2025 - 1990"}).expression == "2025 - 1990"

@@ -57,6 +57,9 @@ def test_days_between_two_dates_in_several_spellings() -> None:
     assert result.ok and result.value == 21
     with pytest.raises(SkillError, match="start"):
         days_between.call(NoDesk(), {"start": "soon", "end": "2025-04-01"})
+    # A page writes the weekday too (pc05: "Thursday, 1 May 2025" was refused).
+    worded = days_between.call(NoDesk(), {"start": "Thursday, 1 May 2025", "end": "4 July 2025"})
+    assert worded.value == 64
 
 
 def test_the_largest_and_smallest_of_labelled_values() -> None:

@@ -265,6 +265,10 @@ _ARITHMETIC = re.compile(f"{ARITHMETIC_CHARACTERS}*")
 _LEADING_NUMBER = re.compile(r"\s*[$€£¥]?\s*(-?\d[\d,]*(?:\.\d+)?)(?![\d.:/-])")
 
 
+#: A note in brackets after a number ("(as of 2024-07-01)"), and a digit.
+_NOTE, _DIGIT = re.compile(r"\([^()]*\)"), re.compile(r"\d")
+
+
 def _found(values: Mapping[str, JsonValue], source: str, key: str) -> JsonValue:
     """The value of step ``source`` (under ``key``; an object of one named value, referred to
     whole, gives that value). Raises :class:`PlanError` when it does not exist (yet)."""
@@ -300,7 +304,10 @@ def resolve(args: Mapping[str, JsonValue], values: Mapping[str, JsonValue]) -> d
     def as_number(match: re.Match[str]) -> str:
         text = as_text(match)
         number = _LEADING_NUMBER.match(text)
-        return number.group(1) if number else text
+        # Only a number followed by words and notes: "4 July 2025" is a date, not 4 (pc05,
+        # 2026-11-28: days_between was given "4" for the end date).
+        rest = _NOTE.sub("", text[number.end() :]) if number else ""
+        return number.group(1) if number and not _DIGIT.search(rest) else text
 
     def walk(value: JsonValue) -> JsonValue:
         if is_reference(value):

@@ -22,6 +22,10 @@ _WITH_REFERENCES = (
 )
 
 
+#: A date written as numbers (2025-07-05, 05/07/2025) inside an expression.
+_DATE = re.compile(r"\b\d{4}-\d{1,2}-\d{1,2}\b|\b\d{1,2}/\d{1,2}/\d{4}\b")
+
+
 class Calculate(SkillParameters):
     expression: str = Field(
         min_length=1,
@@ -35,9 +39,16 @@ class Calculate(SkillParameters):
     @field_validator("expression", mode="before")
     @classmethod
     def _plain_numbers(cls, value: object) -> object:
-        """A found value is filled in as the page wrote it ("$1,299.00"): its number is kept."""
+        """A found value is filled in as the page wrote it ("$1,299.00"): its number is kept.
+        A date is no number: "2025-07-05 - 2025-08-05" was evaluated as arithmetic and the
+        run said "finished" on it (a re-plan of pc05, 2026-11-28)."""
         if not isinstance(value, str):
             return value
+        if _DATE.search(value):
+            raise ValueError(
+                "a date is no number for the calculator: count the days between two dates "
+                "with days_between, then compute with its result"
+            )
         return _DECORATION.sub("", value.translate(_SIGNS))
 
 

@@ -106,10 +106,15 @@ def shift_time(context: SkillContext, parameters: ShiftTime) -> SkillResult:
     return SkillResult(True, value, evidence=f"{parameters.time} {minutes:+d} min")
 
 
+#: The spellings of a date a person or a page writes.
+_DATE_FORMS = ("%Y-%m-%d", "%d %B %Y", "%B %d, %Y", "%d %b %Y", "%b %d, %Y", "%d/%m/%Y")
+
+
 def _iso_date(value: object) -> object:
     if isinstance(value, str):
         text = value.strip()
-        for form in ("%Y-%m-%d", "%d %B %Y", "%B %d, %Y", "%d %b %Y", "%b %d, %Y", "%d/%m/%Y"):
+        # A page writes the weekday too ("Thursday, 1 May 2025": pc05, 2026-11-28).
+        for form in (*_DATE_FORMS, *(f"%A, {form}" for form in _DATE_FORMS)):
             try:
                 return dt.datetime.strptime(text, form).date().isoformat()
             except ValueError:
