@@ -191,6 +191,11 @@ class RunConfig(ConfigSection):
     #: kept with its doubts (so the run cannot end "finished" on them). A small model often
     #: fixes one problem per ask; each ask is one Manager call.
     program_attempts: int = Field(default=3, ge=1, le=10)
+    #: Where the asks run out, ask the Manager's model for one step alone where the kept
+    #: program's doubts say which (an application asked for and unused, a value found and
+    #: unused) or where no program was usable (its first faulty step): one call per such step
+    #: (see docs/agents.md, "One step asked for alone").
+    single_step_asks: bool = True
     #: ``auto``: no human; ``passive``: a role may ask the human; ``proactive``: the human
     #: approves every step. The human talks through the terminal.
     mode: InteractionMode = "auto"

@@ -13,7 +13,7 @@ from tests.agents.program_steps import as_program
 from tests.agents.scripted import ScriptedModels
 from tests.support import smollm2_config
 
-from pcagent.agents.focused_steps import FocusedSteps, appended, replaced
+from pcagent.agents.focused_steps import MOST_REPAIRS, FocusedSteps, appended, replaced
 from pcagent.agents.instruction_readings import InstructionReadings
 from pcagent.agents.manager import PROGRAM_ATTEMPTS, Manager
 from pcagent.agents.named_apps import AskedApp
@@ -121,7 +121,8 @@ def test_the_real_model_writes_a_step_of_that_application_alone(tmp_path: Path) 
             default_catalog(),
             list(APPS),
             lambda messages, reply_type: model.ask(messages, reply_type).value,
-            settled=lambda longer: longer,
+            mend=lambda longer: longer,
+            problems=lambda _longer: [],
             doubts=lambda _longer: [],
         )
         asked = [AskedApp("writer", "the document")]
@@ -178,3 +179,31 @@ def test_replaced_puts_a_step_in_the_place_of_its_id() -> None:
     assert [s.id for s in changed.steps] == ["s1", "s2", "s3"]
     assert changed.steps[2].args == {"query": "{s2.place}"}
     assert replaced(program, [ProgramStep.model_validate(SEARCH | {"id": "s9"})]) == program
+
+
+def test_an_unusable_program_has_its_faulty_step_written_again_alone() -> None:
+    """No ask gave a usable program: its first faulty step is asked for alone, with its
+    problems, before the instruction becomes one GUI task."""
+    dangling = {"id": "s3", "skill": "web_search", "args": {"query": "walk to {s7.place}"}}
+    program = json.dumps({"steps": [READ, PLACE, dangling]})
+    fixed = {"id": "s3", "skill": "web_search", "args": {"query": "walk to {s2.place}"}}
+    models = ScriptedModels(manager=[program] * PROGRAM_ATTEMPTS + [json.dumps({"steps": [fixed]})])
+    outcome = _meeting_manager(models).plan(MEETING)
+    assert not outcome.fallback
+    assert [s.args for s in outcome.plan.subtasks][2] == {"query": "walk to {s2.place}"}
+    request = models.backends["manager"].requests[PROGRAM_ATTEMPTS]
+    assert "Step s3 cannot run: s3: " in request.messages[-1].text and "s7" in (
+        request.messages[-1].text
+    )
+    branches = request.schema["properties"]["steps"]["items"]["anyOf"]
+    assert all(b["properties"]["id"] == {"enum": ["s3"]} for b in branches)
+    assert len(branches) > 10  # any skill may do the step
+
+
+def test_a_program_that_stays_unusable_falls_back_after_two_repairs() -> None:
+    dangling = {"id": "s3", "skill": "web_search", "args": {"query": "walk to {s7.place}"}}
+    program = json.dumps({"steps": [READ, PLACE, dangling]})
+    models = ScriptedModels(manager=[program] * (PROGRAM_ATTEMPTS + MOST_REPAIRS))
+    outcome = _meeting_manager(models).plan(MEETING)
+    assert outcome.fallback and "s7" in outcome.problem
+    assert models.backends["manager"].remaining == 0

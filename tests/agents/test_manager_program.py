@@ -19,8 +19,10 @@ APPS = {"text_editor": "plain text files", "clock": "alarms and world clocks"}
 
 
 def _manager(models: ScriptedModels, skills: SkillCatalog | None = None) -> Manager:
+    """A Manager whose asks are whole programs only (the single-step asks after them:
+    tests/agents/test_focused_steps.py)."""
     catalog = default_catalog().for_apps(APPS) if skills is None else skills
-    return Manager(models.for_role("manager"), apps=APPS, skills=catalog)
+    return Manager(models.for_role("manager"), apps=APPS, skills=catalog, asks_single_steps=False)
 
 
 def _reply(*steps: dict[str, object]) -> str:
@@ -66,13 +68,15 @@ def test_a_greedy_model_s_re_asks_may_be_sampled_and_then_go_on_after_a_repeated
         apps=APPS,
         skills=default_catalog(),
         reask_temperature=REASK_TEMPERATURE,
+        asks_single_steps=False,
     )
     assert manager.plan("set it").fallback
     assert [r.temperature for r in greedy.requests] == [0.0, REASK_TEMPERATURE, REASK_TEMPERATURE]
     # A model sampled of its own is re-asked at its own temperature.
     warm = ScriptedBackend([_reply(wrong)] * 3, info=BackendInfo(name="hosted:x"))
     model = StructuredChatModel(warm, temperature=0.4)
-    Manager(model, apps=APPS, skills=default_catalog(), reask_temperature=0.7).plan("set it")
+    options = {"reask_temperature": 0.7, "asks_single_steps": False}
+    Manager(model, apps=APPS, skills=default_catalog(), **options).plan("set it")
     assert [r.temperature for r in warm.requests] == [0.4, 0.4, 0.4]
 
 
@@ -80,7 +84,12 @@ def test_a_greedy_model_that_writes_its_program_again_is_not_asked_a_third_time(
     # Re-asked greedily (the default), a greedy model asked the same again answers the same: a
     # repeated reply is the last one.
     def greedy_manager(backend: ScriptedBackend) -> Manager:
-        return Manager(StructuredChatModel(backend), apps=APPS, skills=default_catalog())
+        return Manager(
+            StructuredChatModel(backend),
+            apps=APPS,
+            skills=default_catalog(),
+            asks_single_steps=False,
+        )
 
     wrong = {"id": "s1", "skill": "set_alarm", "args": {"time": {"from": "s9"}}}
     greedy = ScriptedBackend([_reply(wrong)] * 3, info=BackendInfo(name="local:x", greedy=True))
@@ -178,7 +187,7 @@ def test_a_replan_that_repeats_the_failed_call_is_re_asked_then_retried_through_
     args = {"time": "09:00", "minutes_before": 30}
     failed = SubtaskSpec(id="s1", description="set_alarm(...)", skill="set_alarm", args=args)
     again = {"id": "s2", "skill": "set_alarm", "args": args}
-    other = {"id": "s2", "skill": "set_alarm", "args": {"time": "09:00", "minutes_before": 20}}
+    other = {"id": "s2", "skill": "set_alarm", "args": {"time": "09:00", "minutes_before": 10}}
     models = ScriptedModels(manager=[_reply(again), _reply(other)])
     outcome = _manager(models).replan(Replanning("x", [], {}, failed, "no alarm seen"))
     assert not outcome.fallback and outcome.plan.subtasks[0].args == other["args"]

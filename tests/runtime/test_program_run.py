@@ -12,6 +12,7 @@ from tests.runtime import scripts
 from tests.runtime.memory_desktop import MemoryDesktop
 from typer.testing import CliRunner
 
+from pcagent.agents.focused_steps import MOST_REPAIRS
 from pcagent.agents.manager import PROGRAM_ATTEMPTS
 from pcagent.cli import app
 from pcagent.config import PcAgentConfig, RunConfig
@@ -74,15 +75,15 @@ def test_a_reference_to_a_value_is_filled_in_before_the_call(tmp_path: Path) -> 
         {
             "id": "s1",
             "skill": "shift_time",
-            "args": {"time": "23:50", "direction": "after", "minutes": 20},
+            "args": {"time": "23:50", "direction": "after", "minutes": 12},
         },
         # A time moved again would be a doubt (moved_twice): the second step tells it.
         {"id": "s2", "skill": "tell_user", "args": {"text": {"from": "s1"}}},
     )
     assert outcome.status == "finished", outcome.summary
     second = store.steps(outcome.run_id)[-1]
-    assert second.action.args == {"text": "00:10"}
-    assert second.result.answer == "00:10"
+    assert second.action.args == {"text": "00:02"}
+    assert second.result.answer == "00:02"
 
 
 def test_what_a_skill_tells_the_person_is_the_run_s_answer(tmp_path: Path) -> None:
@@ -129,7 +130,9 @@ def test_an_unusable_program_is_recorded_with_its_problem(tmp_path: Path) -> Non
     unusable = json.dumps({"steps": [{"id": "s1", "skill": "teleport", "args": {}}]})
     give_up = scripts.decision({"kind": "fail", "reason": "nothing to do"})
     models = scripts.usual_models(ScriptedBackend([give_up]), unusable)
-    models.backends["manager"] = ScriptedBackend([unusable] * PROGRAM_ATTEMPTS)
+    # Asked for the faulty step alone, the model writes it again as it was.
+    again = [unusable] * (PROGRAM_ATTEMPTS + MOST_REPAIRS)
+    models.backends["manager"] = ScriptedBackend(again)
     store, outcome, _home = _start(tmp_path, models, "whatever", max_steps=1)
     (plan,) = [r.event for r in store.events(outcome.run_id) if r.event.kind == "plan"]
     assert plan.fallback and "teleport" in plan.problem
@@ -149,7 +152,9 @@ def test_program_attempts_bounds_the_manager_s_asks(tmp_path: Path) -> None:
     give_up = scripts.decision({"kind": "fail", "reason": "nothing to do"})
     models = scripts.usual_models(ScriptedBackend([give_up]), unusable)
     models.backends["manager"] = ScriptedBackend([unusable])
-    store, outcome, _home = _start(tmp_path, models, "whatever", max_steps=1, program_attempts=1)
+    store, outcome, _home = _start(
+        tmp_path, models, "whatever", max_steps=1, program_attempts=1, single_step_asks=False
+    )
     (plan,) = [r.event for r in store.events(outcome.run_id) if r.event.kind == "plan"]
     assert plan.fallback and "teleport" in plan.problem
     assert [c.agent for c in store.calls(outcome.run_id)].count("manager") == 1
@@ -250,7 +255,7 @@ def test_the_whole_instruction_as_one_gui_step_ends_unverified_at_best(tmp_path:
         ]
     )
     models = scripts.usual_models(decisions, unusable)
-    models.backends["manager"] = ScriptedBackend([unusable] * PROGRAM_ATTEMPTS)
+    models.backends["manager"] = ScriptedBackend([unusable] * (PROGRAM_ATTEMPTS + MOST_REPAIRS))
     instruction = "Keep a copy of notes.txt as copy.txt"
     store, outcome, home = _start(tmp_path, models, instruction, max_steps=5)
     assert (home / "copy.txt").read_text() == "meet at 10:15"

@@ -11,6 +11,7 @@ import pytest
 from tests.runtime import scripts
 from tests.runtime.counter_screen import NEXT, CounterScreen
 
+from pcagent.agents.focused_steps import MOST_REPAIRS
 from pcagent.agents.manager import PROGRAM_ATTEMPTS
 from pcagent.config import PcAgentConfig, RunConfig
 from pcagent.models.backend import Completion
@@ -113,7 +114,9 @@ def test_a_role_that_declines_is_replaced(tmp_path: Path) -> None:
     declined = json.dumps({"reasoning": "x", "action": {"kind": "done"}, "not_mine": True})
     no_app = scripts.plan({"id": "s1", "description": "Count to two", "app": ""})
     models = scripts.usual_models(decisions(declined, CLICK_NEXT, DONE), no_app)
-    for _ in range(PROGRAM_ATTEMPTS - 1):  # a plan naming no application is asked again
+    # A plan naming no application is asked again; asked for its faulty step alone, the model
+    # answers the same (not a step: refused, and asked again once).
+    for _ in range(PROGRAM_ATTEMPTS - 1 + MOST_REPAIRS):
         models.backends["manager"].push(no_app)
     run, store, _ = session(tmp_path, models)
     outcome = run.start("count")

@@ -5,13 +5,18 @@ program again, three times (rewordings, 2026-11-28: a document opened from the f
 and never formatted; two paragraphs composed and no document written; a meeting's place found
 and a web search for "memo.txt" after it). Asked for one step alone, under a grammar that
 allows only that step, the model has one choice to make where it had a whole program to write.
-Two doubts say which step is wanted:
+Three things say which step is wanted:
 
 - an application the instruction asks for that no step uses (:mod:`named_apps`): the step
   that does in it what the instruction asks, added after the program's steps, under a
   grammar of that application's skills and a screen step in it;
 - a value found that no later step uses (:mod:`unused_values`): one of the later steps
-  written again to refer to it, under a grammar of the later steps' ids and skills.
+  written again to refer to it, under a grammar of the later steps' ids and skills;
+- a program none of whose asks was usable: its first step that cannot run as written (the
+  first whose program up to it has a problem) written again with its problems, under the
+  whole catalog's grammar with that step's id, up to :data:`MOST_REPAIRS` steps. Without it,
+  the whole instruction became one screen step, which the 1.5B Decision agent never finished
+  (pc08, three rewordings, 2026-11-28).
 
 The model still reads the instruction and picks the skill and its arguments; code only says
 which step is wanted, puts it in, and keeps the changed program only where it is usable and
@@ -38,19 +43,61 @@ from pcagent.skills import SkillCatalog
 AskProgram = Callable[[list[Message], type[Program]], Program | None]
 #: The most later steps a found value's rewrite is asked for (each is one Manager call).
 MOST_REWRITES = 2
+#: The most steps of an unusable program written again before it is given up.
+MOST_REPAIRS = 2
 
 
 @dataclass(frozen=True)
 class FocusedSteps:
     """Asks for single steps of one instruction's program. ``apps``: the desktop's
-    applications; ``settled``: a program mended, or None where it is unusable (its validation
-    problems); ``doubts``: a program's doubts."""
+    applications; ``mend``: the mends of a program the model wrote; ``problems``: what makes a
+    program unusable (none: usable); ``doubts``: a program's doubts."""
 
     skills: SkillCatalog
     apps: Sequence[str]
     ask: AskProgram
-    settled: Callable[[Program], Program | None]
+    mend: Callable[[Program], Program]
+    problems: Callable[[Program], list[str]]
     doubts: Callable[[Program], list[Doubt]]
+
+    def repaired(self, instruction: str, program: Program) -> Program | None:
+        """``program``, unusable, with its first step that cannot run written again, then the
+        next such one (:data:`MOST_REPAIRS` at most); None where it stays unusable."""
+        for _ in range(MOST_REPAIRS):
+            program = self.mend(program)
+            faulty = self._first_faulty(program)
+            if faulty is None:
+                return program
+            wrong = program.steps[faulty]
+            told = self.problems(Program(steps=program.steps[: faulty + 1]))
+            messages = _messages(
+                "manager_step_fix",
+                instruction,
+                program,
+                self.skills,
+                wrong=wrong.id,
+                problems="; ".join(told) or "; ".join(self.problems(program)),
+            )
+            reply = self.ask(messages, _reply_type(self.skills, self.apps, [wrong.id]))
+            if reply is None:
+                return None
+            program = replaced(program, reply.steps[:1])
+        program = self.mend(program)
+        return None if self.problems(program) else program
+
+    def _first_faulty(self, program: Program) -> int | None:
+        """The index of the first step whose program up to it has a problem (the last step's
+        where only the whole program has one); None for a usable program."""
+        if not self.problems(program):
+            return None
+        return next(
+            (
+                index
+                for index in range(len(program.steps))
+                if self.problems(Program(steps=program.steps[: index + 1]))
+            ),
+            len(program.steps) - 1,
+        )
 
     def improved(
         self,
@@ -96,8 +143,8 @@ class FocusedSteps:
         self, changed: Program, program: Program, doubts: list[Doubt]
     ) -> tuple[Program, list[Doubt]]:
         """``changed`` with its doubts where it is usable and has fewer; else the program."""
-        settled = self.settled(changed)
-        if settled is None:
+        settled = self.mend(changed)
+        if self.problems(settled):
             return program, doubts
         fewer = self.doubts(settled)
         return (settled, fewer) if len(fewer) < len(doubts) else (program, doubts)

@@ -108,7 +108,8 @@ class Manager(Agent):
     reask_temperature: float | None = field(default=None, kw_only=True)
     #: A kept program's doubts that say which step is wanted (an application asked for and
     #: unused, a value found and unused) ask for that step alone, kept where it leaves fewer
-    #: doubts (:mod:`focused_steps`).
+    #: doubts; a program never usable has its faulty steps asked for alone before the
+    #: instruction becomes one GUI task (:mod:`focused_steps`).
     asks_single_steps: bool = field(default=True, kw_only=True)
     name: ClassVar[str] = "manager"
     #: The prompt lists every skill with its parameters; a backend that decodes under the
@@ -229,6 +230,7 @@ class Manager(Agent):
         # Kept when the asks run out: the usable program with the fewest doubts (the first of
         # two alike: a sampled re-ask is no likelier right than the model's own first reply).
         best: tuple[Program, list[Doubt]] | None = None
+        unusable: Program | None = None  # the latest program with problems, to repair
         evidence = Evidence.read(self.readings, instruction, given, done, finished, examples)
 
         def usable(changed: Program) -> bool:
@@ -252,6 +254,7 @@ class Manager(Agent):
                 if swapped is not program:  # the re-ask shows the program the doubts are of
                     program, reply = swapped, swapped.model_dump_json(exclude_defaults=True)
             doubts = evidence.doubts(program, self.skills)
+            unusable = program if problems else unusable
             if not problems and (best is None or len(doubts) < len(best[1])):
                 best = (program, doubts)
             if not problems and not doubts:
@@ -267,10 +270,14 @@ class Manager(Agent):
                 Message.assistant(reply),
                 Message.user(self._reask(instruction, problem, doubts)),
             ]
+        single = self.asks_single_steps and not self._several_desktops
+        focused = self._focused_steps(mended, known, failed, step, evidence)
+        if best is None and unusable is not None and single:
+            fixed = focused.repaired(instruction, unusable)
+            best = (fixed, evidence.doubts(fixed, self.skills)) if fixed else None
         if best is not None:
-            if best[1] and self.asks_single_steps and not self._several_desktops:
+            if best[1] and single:
                 missing = evidence.unused_apps(best[0], self.skills)
-                focused = self._focused_steps(mended, usable, step, evidence)
                 best = focused.improved(instruction, *best, missing)
             return self._kept(*best)
         return self._fallback(instruction, problem)
@@ -278,19 +285,17 @@ class Manager(Agent):
     def _focused_steps(
         self,
         mended: ProgramMends,
-        usable: Callable[[Program], bool],
+        known: Sequence[str],
+        failed: SubtaskSpec | None,
         step: int | None,
         evidence: Evidence,
     ) -> FocusedSteps:
-        def settled(program: Program) -> Program | None:
-            program = mended(program)
-            return program if usable(program) else None
-
         return FocusedSteps(
             self.skills,
             list(self.apps),
             lambda messages, reply_type: self.ask(messages, reply_type, step).value,
-            settled,
+            mended,
+            lambda program: self._problems(program, known, failed),
             lambda program: evidence.doubts(program, self.skills),
         )
 

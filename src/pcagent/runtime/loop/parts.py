@@ -296,6 +296,7 @@ def build_parts(
                 checks_asked_answer=run.check_asked_answer,
                 searches_instead=run.search_guessed_addresses,
                 program_attempts=run.program_attempts,
+                single_step_asks=run.single_step_asks,
             )
         ),
         assigner=FixedRoleAssigner(generalist) if single else SchedulerAssigner(models, sink, pool),

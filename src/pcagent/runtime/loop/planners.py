@@ -110,6 +110,8 @@ class ManagerPlanner:
     searches_instead: bool = False
     #: Programs asked for per plan or re-plan (see Manager.program_attempts).
     program_attempts: int = PROGRAM_ATTEMPTS
+    #: Whether single steps are asked for alone (see Manager.asks_single_steps).
+    single_step_asks: bool = True
     _readings: InstructionReadings | None = field(default=None, init=False, repr=False)
 
     def _manager(self) -> Manager:
@@ -124,6 +126,7 @@ class ManagerPlanner:
             readings=self._instruction_readings(),
             search_words=self._search_words if self.searches_instead else None,
             program_attempts=self.program_attempts,
+            asks_single_steps=self.single_step_asks,
         )
 
     def _instruction_readings(self) -> InstructionReadings:
