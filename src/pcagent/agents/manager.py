@@ -4,9 +4,10 @@ The model reads the instruction and writes a :class:`~pcagent.agents.program.Pro
 grammar made from the skills' parameter schemas: a skill call per step where a skill fits, a GUI
 task in words for the Decision loop where none does, arguments as literals or references to
 earlier steps. The program is validated before anything runs and re-asked (twice at most) with
-the problems and doubts; the usable program with the fewest doubts is kept, and where none is
-usable the whole instruction becomes one GUI task, so a weak model degrades the run instead of
-ending it. Nothing here reads the instruction's words: the model does.
+the problems and doubts; the usable program with the fewest doubts is kept, a step its doubts
+ask for is then asked for alone (:mod:`focused_steps`), and where no program is usable, its
+faulty steps are asked for alone, and failing that the whole instruction becomes one GUI task,
+so a weak model degrades the run instead of ending it. Nothing here reads the instruction's words: the model does.
 """
 
 from __future__ import annotations
