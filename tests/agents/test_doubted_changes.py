@@ -80,6 +80,7 @@ def test_the_manager_s_last_program_stops_before_the_doubted_move() -> None:
         apps=apps,
         skills=CATALOG.for_apps(apps),
         is_file=_there(DOCUMENT),
+        asks_single_steps=False,  # tests/agents/test_focused_steps.py
     )
     outcome = manager.plan(f"Add an English translation below the French text of {DOCUMENT}.")
     assert not outcome.fallback

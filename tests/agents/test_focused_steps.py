@@ -192,7 +192,7 @@ def test_an_unusable_program_has_its_faulty_step_written_again_alone() -> None:
     assert not outcome.fallback
     assert [s.args for s in outcome.plan.subtasks][2] == {"query": "walk to {s2.place}"}
     request = models.backends["manager"].requests[PROGRAM_ATTEMPTS]
-    assert "Step s3 cannot run: s3: " in request.messages[-1].text and "s7" in (
+    assert "What is wrong with step s3: s3: " in request.messages[-1].text and "s7" in (
         request.messages[-1].text
     )
     branches = request.schema["properties"]["steps"]["items"]["anyOf"]
@@ -207,3 +207,25 @@ def test_a_program_that_stays_unusable_falls_back_after_two_repairs() -> None:
     outcome = _meeting_manager(models).plan(MEETING)
     assert outcome.fallback and "s7" in outcome.problem
     assert models.backends["manager"].remaining == 0
+
+
+def test_a_step_whose_own_values_are_doubted_is_written_again_alone() -> None:
+    """An address nobody gave, written in every program: that step is asked for alone, with
+    its doubt, and the model's search in its place is kept (no doubt left)."""
+    guessed = {"id": "s1", "skill": "open_page", "args": {"address": "maps.example.com/walk"}}
+    extract = {
+        "id": "s2",
+        "skill": "extract_values",
+        "args": {"text": {"from": "s1"}, "names": ["minutes"], "what": "the walk's length"},
+    }
+    tell = {"id": "s3", "skill": "tell_user", "args": {"text": "{s2.minutes} minutes"}}
+    program = json.dumps({"steps": [guessed, extract, tell]})
+    search = {"id": "s1", "skill": "web_search", "args": {"query": "walk to the museum"}}
+    models = ScriptedModels(
+        manager=[program] * PROGRAM_ATTEMPTS + [json.dumps({"steps": [search]})]
+    )
+    outcome = _meeting_manager(models).plan("How long is the walk to the museum?")
+    assert outcome.plan.subtasks[0].args == search["args"]
+    assert not any(s.doubt for s in outcome.plan.subtasks)
+    asked = models.backends["manager"].requests[PROGRAM_ATTEMPTS].messages[-1].text
+    assert "What is wrong with step s1: address='maps.example.com/walk' is not in" in asked

@@ -127,14 +127,18 @@ def _asked_twice(
 
 def test_an_address_invented_in_every_program_is_kept_rather_than_the_program_lost() -> None:
     invented = json.dumps({"steps": [_open("https://maps.example.com/route")]})
-    models = ScriptedModels(manager=[invented] * PROGRAM_ATTEMPTS)
+    # Then asked for the doubted step alone, the model writes it again as it was.
+    models = ScriptedModels(manager=[invented] * (PROGRAM_ATTEMPTS + 1))
     manager = Manager(
         models.for_role("manager"), apps=APPS, skills=default_catalog().for_apps(APPS)
     )
     outcome = manager.plan("How long is the walk to the museum?")
     assert not outcome.fallback
     assert outcome.plan.subtasks[0].args == {"address": "https://maps.example.com/route"}
-    assert len(models.backends["manager"].requests) == PROGRAM_ATTEMPTS
+    assert "is not in the instruction" in outcome.plan.subtasks[0].doubt
+    requests = models.backends["manager"].requests
+    assert len(requests) == PROGRAM_ATTEMPTS + 1
+    assert "What is wrong with step s1: address=" in requests[-1].messages[-1].text
 
 
 def test_a_file_name_must_be_given_or_found() -> None:

@@ -171,7 +171,8 @@ def test_a_program_kept_with_a_doubt_ends_unverified_though_each_step_checked(
         {"steps": [{"id": "s1", "skill": "read_text_file", "args": {"path": "notes.txt"}}]}
     )
     models = scripts.usual_models(ScriptedBackend([]), guessed)
-    models.backends["manager"] = ScriptedBackend([guessed] * PROGRAM_ATTEMPTS)
+    # Asked for the doubted step alone, the model writes it again as it was.
+    models.backends["manager"] = ScriptedBackend([guessed] * (PROGRAM_ATTEMPTS + 1))
     store, outcome, _home = _start(tmp_path, models, "What time is the meeting?", max_steps=4)
     assert outcome.status == "unverified", outcome.summary
     assert "s1: path='notes.txt': neither the instruction" in outcome.summary

@@ -13,7 +13,7 @@ the run cannot end "finished" on it, and a step that fails on it is re-planned.
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 from pcagent.agents.app_names_in_values import app_names_in_values
@@ -87,14 +87,19 @@ class Evidence:
     def doubts(self, program: Program, skills: SkillCatalog) -> list[Doubt]:
         """The doubts of ``program``, whose steps call ``skills``."""
         return [
-            *ungiven_literals(program, skills, self.given),
-            *example_values(program, self.examples, self.given),
+            *_own(ungiven_literals(program, skills, self.given)),
+            *_own(example_values(program, self.examples, self.given)),
             *one_value_for_a_list(program, skills),
             *unused_values(program, skills),
             *moved_twice(program, skills),
             *replaced_files(program, skills, self.finished),
             *untouched_files(program, self.named_files, self.finished),
             *unused_apps(program, self.asked_apps, skills, self.apps_used_before),
-            *app_names_in_values(program, self.asked_apps),
+            *_own(app_names_in_values(program, self.asked_apps)),
             *([] if self.told_before else untold_answer(program, self.asked_answer)),
         ]
+
+
+def _own(doubts: list[Doubt]) -> list[Doubt]:
+    """``doubts`` marked as the doubted step's own (:attr:`Doubt.own`)."""
+    return [replace(doubt, own=True) for doubt in doubts]

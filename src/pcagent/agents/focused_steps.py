@@ -5,13 +5,16 @@ program again, three times (rewordings, 2026-11-28: a document opened from the f
 and never formatted; two paragraphs composed and no document written; a meeting's place found
 and a web search for "memo.txt" after it). Asked for one step alone, under a grammar that
 allows only that step, the model has one choice to make where it had a whole program to write.
-Three things say which step is wanted:
+Four things say which step is wanted:
 
 - an application the instruction asks for that no step uses (:mod:`named_apps`): the step
   that does in it what the instruction asks, added after the program's steps, under a
   grammar of that application's skills and a screen step in it;
 - a value found that no later step uses (:mod:`unused_values`): one of the later steps
   written again to refer to it, under a grammar of the later steps' ids and skills;
+- a step whose own values are doubted (a literal nobody gave, an example's value, an
+  application's name as a value: :attr:`Doubt.own`): that step written again with its doubts,
+  under the whole catalog's grammar with that step's id (two such steps at most);
 - a program none of whose asks was usable: its first step that cannot run as written (the
   first whose program up to it has a problem) written again with its problems, under the
   whole catalog's grammar with that step's id, up to :data:`MOST_REPAIRS` steps. Without it,
@@ -135,6 +138,17 @@ class FocusedSteps:
                 doubt=doubt.problem,
             )
             reply = self.ask(messages, _reply_type(skills, self.apps, [step.id for step in later]))
+            if reply is not None:
+                program, doubts = self._better(replaced(program, reply.steps[:1]), program, doubts)
+        own = {doubt.step: doubt for doubt in doubts if doubt.own}
+        for wrong in list(own)[:MOST_REWRITES]:
+            told = "; ".join(doubt.problem for doubt in doubts if doubt.own and doubt.step == wrong)
+            if wrong not in [step.id for step in program.steps]:
+                continue
+            messages = _messages(
+                "manager_step_fix", instruction, program, self.skills, wrong=wrong, problems=told
+            )
+            reply = self.ask(messages, _reply_type(self.skills, self.apps, [wrong]))
             if reply is not None:
                 program, doubts = self._better(replaced(program, reply.steps[:1]), program, doubts)
         return program, doubts

@@ -108,6 +108,9 @@ class Doubt:
     #: Skills a program could take up to answer it (an application asked for and unused: that
     #: application's skills), so the re-ask can show a remembered program that uses one.
     skills: tuple[str, ...] = ()
+    #: The step itself is wrong as written (a literal nobody gave, an example's value, an
+    #: application's name as a value): writing that step again may answer the doubt.
+    own: bool = False
 
     def __str__(self) -> str:
         return f"{self.step}: {self.problem}"
