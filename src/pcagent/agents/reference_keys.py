@@ -16,6 +16,10 @@ So is a text that is word for word what an earlier step extracting one value say
 meeting", the 1.5B Manager wrote those words as the value (a rewording of pc02, 2026-11-28). It
 becomes a reference to that value.
 
+A key written after a slot's brace (``"{s2}.city"`` where ``"{s2.city}"`` was meant; the 1.5B
+Manager filled a booking form's "From" so, and the form got the whole object followed by
+".city": pc16, 2026-11-28) is put inside it, where the step named gives that field.
+
 So, last, is a text that is exactly the name under which one earlier step extracted a value
 (``"start"`` where s2 extracted ``names: ["start", "end", "dates"]``): the 1.5B Manager filled a
 booking form's "Origin" with the word "start" (a rewording of pc25, 2026-11-28). Not in another
@@ -55,7 +59,9 @@ def with_keys_mended(program: Program, catalog: SkillCatalog) -> Program:
     for step in program.steps:
         known = {**{k: v for k, v in named.items() if v is not None}, **described}
         args = {  # another extraction's ``what`` may say what an earlier one's says
-            name: _references_of_texts(value, set(fields), {} if name in _OWN else known)
+            name: _keys_inside(
+                _references_of_texts(value, set(fields), {} if name in _OWN else known), fields
+            )
             for name, value in step.args.items()
         }
         step = step.model_copy(update={"args": args})
@@ -68,6 +74,27 @@ def with_keys_mended(program: Program, catalog: SkillCatalog) -> Program:
             key = folded(str(name))
             named[key] = None if key in named else {"from": step.id, "key": str(name)}
     return Program(steps=steps)
+
+
+#: A slot with its key written after the brace: ``{s2}.city``.
+_KEY_OUTSIDE = re.compile(r"\{(s[0-9]{1,2})\}\.([a-z][a-z0-9_]{0,39})")
+
+
+def _keys_inside(value: Any, fields: dict[str, frozenset[str] | None]) -> Any:
+    """``value`` with each ``{sN}.key`` whose step gives the field ``key`` made ``{sN.key}``."""
+
+    def inside(match: re.Match[str]) -> str:
+        step, key = match.groups()
+        given = fields.get(step)
+        return f"{{{step}.{key}}}" if given and key in given else match.group(0)
+
+    if isinstance(value, str):
+        return _KEY_OUTSIDE.sub(inside, value)
+    if isinstance(value, dict):
+        return {k: _keys_inside(item, fields) for k, item in value.items()}
+    if isinstance(value, list):
+        return [_keys_inside(item, fields) for item in value]
+    return value
 
 
 #: An extraction's own arguments: the names and the description of what it extracts.
