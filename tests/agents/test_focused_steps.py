@@ -124,9 +124,9 @@ def test_the_real_model_writes_a_step_of_that_application_alone(tmp_path: Path) 
             mend=lambda longer: longer,
             problems=lambda _longer: [],
             doubts=lambda _longer: [],
+            unused_apps=lambda _program: [AskedApp("writer", "the document")],
         )
-        asked = [AskedApp("writer", "the document")]
-        longer, doubts = ask.improved(SAID, program, [doubt], asked)
+        longer, doubts = ask.improved(SAID, program, [doubt])
     assert doubts == [] and longer.steps[0] == program.steps[0]
     added = longer.steps[1:]
     assert added and all(s.skill in WRITER_SKILLS or s.app == "writer" for s in added)

@@ -3,8 +3,8 @@ skills' parameter models decide what is accepted)."""
 
 from __future__ import annotations
 
+from pcagent.agents.filled_values import resolve
 from pcagent.agents.plan import SubtaskSpec
-from pcagent.agents.program import resolve
 from pcagent.agents.source_lines import widened_to_lines
 from pcagent.skills.catalog import default_catalog
 

@@ -6,8 +6,8 @@ reference to them, and carried subtasks wait for the new steps, never for one th
 
 from __future__ import annotations
 
+from pcagent.agents.filled_values import resolve
 from pcagent.agents.plan import SubtaskSpec
-from pcagent.agents.program import resolve
 from pcagent.runtime.loop.replan_merge import carried_over, renumbered
 
 

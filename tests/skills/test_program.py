@@ -9,11 +9,8 @@ import re
 import pytest
 from tests.agents.program_steps import as_program, program
 
-from pcagent.agents.program import (
-    check_program,
-    program_plan,
-    resolve,
-)
+from pcagent.agents.filled_values import resolve
+from pcagent.agents.program import check_program, program_plan
 from pcagent.agents.program_grammar import program_schema
 from pcagent.errors import PlanError
 from pcagent.skills import default_catalog

@@ -14,8 +14,14 @@ drives them is :mod:`pcagent.runtime`.
 
 from pcagent.agents.decision import Decision, DecisionAgent, DecisionInput, decision_schema
 from pcagent.agents.hub import CommunicationHub
-from pcagent.agents.manager import Manager, PlanOutcome, single_subtask_plan
-from pcagent.agents.plan import Plan, SubtaskSpec, check_plan, topological_order
+from pcagent.agents.manager import Manager, PlanOutcome
+from pcagent.agents.plan import (
+    Plan,
+    SubtaskSpec,
+    check_plan,
+    single_subtask_plan,
+    topological_order,
+)
 from pcagent.agents.progress import ProgressAgent, ProgressInput, ProgressReport
 from pcagent.agents.reflection import Reflection, ReflectionAgent, ReflectionInput
 from pcagent.agents.roles import Role, RolePool, default_pool, generalist

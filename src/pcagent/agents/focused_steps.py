@@ -54,7 +54,8 @@ MOST_REPAIRS = 2
 class FocusedSteps:
     """Asks for single steps of one instruction's program. ``apps``: the desktop's
     applications; ``mend``: the mends of a program the model wrote; ``problems``: what makes a
-    program unusable (none: usable); ``doubts``: a program's doubts."""
+    program unusable (none: usable); ``doubts``: a program's doubts; ``unused_apps``: the
+    applications the instruction asks for that a program leaves out."""
 
     skills: SkillCatalog
     apps: Sequence[str]
@@ -62,6 +63,7 @@ class FocusedSteps:
     mend: Callable[[Program], Program]
     problems: Callable[[Program], list[str]]
     doubts: Callable[[Program], list[Doubt]]
+    unused_apps: Callable[[Program], list[AskedApp]]
 
     def repaired(self, instruction: str, program: Program) -> Program | None:
         """``program``, unusable, with its first step that cannot run written again, then the
@@ -103,16 +105,13 @@ class FocusedSteps:
         )
 
     def improved(
-        self,
-        instruction: str,
-        program: Program,
-        doubts: list[Doubt],
-        missing: Sequence[AskedApp],
+        self, instruction: str, program: Program, doubts: list[Doubt]
     ) -> tuple[Program, list[Doubt]]:
-        """``program`` (and its ``doubts``) with a step for each application of ``missing``,
-        then later steps written again for values found and unused, each kept only where the
-        model wrote it usably and it leaves fewer doubts."""
-        for use in missing:
+        """``program`` (and its ``doubts``) with a step for each application asked for and left
+        out, then later steps written again for values found and unused, then steps whose own
+        values are doubted written again, each kept only where the model wrote it usably and it
+        leaves fewer doubts."""
+        for use in self.unused_apps(program):
             skills = SkillCatalog(one for one in self.skills if use.app in one.apps)
             wanted = f"s{next_step_number([step.id for step in program.steps])}"
             messages = _messages(

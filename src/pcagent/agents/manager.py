@@ -30,7 +30,7 @@ from pcagent.agents.plan import (
     PlanOutcome,
     Replanning,
     SubtaskSpec,
-    single_subtask_plan,
+    fallback_plan,
     with_doubts,
 )
 from pcagent.agents.program import Program, check_program, program_plan
@@ -53,13 +53,6 @@ PROGRAM_ATTEMPTS = 3
 #: (``Manager(reask_temperature=...)``). Off by default: on pc02r2 and pc01r2 the sampled
 #: programs were no better, and pc01r2's kept one was worse (docs/agents.md).
 REASK_TEMPERATURE = 0.7
-
-
-#: What the whole instruction run as one GUI step carries: its checks cover single actions.
-FALLBACK_DOUBT = (
-    "no usable program: the whole instruction ran as one GUI step, and a check of its last "
-    "action does not show the whole instruction done"
-)
 
 
 @dataclass
@@ -184,20 +177,9 @@ class Manager(Agent):
         return self._fallback(instruction, problem)
 
     def _fallback(self, instruction: str, problem: str) -> PlanOutcome:
-        """The whole instruction as one GUI step, on the first desktop of a run across several.
-
-        The step carries a doubt: with no usable program, nothing typed says what the
-        instruction asks, and the check of the one action before its ``done`` (an alarm set, a
-        value on the calculator's display) shows that action, not the whole instruction; so a
-        run of it ends "unverified" at best."""
-        plan = single_subtask_plan(instruction, self._default_app())
-        doubt = Doubt(plan.subtasks[0].id, FALLBACK_DOUBT)
-        plan = with_doubts(plan, [doubt])
-        if self._several_desktops:
-            first = next(iter(self.environments))
-            plan = Plan(
-                subtasks=[s.model_copy(update={"environment": first}) for s in plan.subtasks]
-            )
+        """The whole instruction as one GUI step (:func:`fallback_plan`)."""
+        first = next(iter(self.environments)) if self._several_desktops else ""
+        plan = fallback_plan(instruction, self._default_app(), first)
         return PlanOutcome(plan, fallback=True, problem=problem)
 
     def _ask_with(
@@ -271,17 +253,28 @@ class Manager(Agent):
                 Message.assistant(reply),
                 Message.user(self._reask(instruction, problem, doubts)),
             ]
-        single = self.asks_single_steps and not self._several_desktops
         focused = self._focused_steps(mended, known, failed, step, evidence)
+        return self._settled(instruction, best, unusable, focused, problem)
+
+    def _settled(
+        self,
+        instruction: str,
+        best: tuple[Program, list[Doubt]] | None,
+        unusable: Program | None,
+        focused: FocusedSteps,
+        problem: str,
+    ) -> PlanOutcome:
+        """The plan once the asks ran out: the best program with the steps asked for alone
+        (:mod:`focused_steps`), or the unusable one repaired so, or the fallback."""
+        single = self.asks_single_steps and not self._several_desktops
         if best is None and unusable is not None and single:
             fixed = focused.repaired(instruction, unusable)
-            best = (fixed, evidence.doubts(fixed, self.skills)) if fixed else None
-        if best is not None:
-            if best[1] and single:
-                missing = evidence.unused_apps(best[0], self.skills)
-                best = focused.improved(instruction, *best, missing)
-            return self._kept(*best)
-        return self._fallback(instruction, problem)
+            best = (fixed, focused.doubts(fixed)) if fixed else None
+        if best is None:
+            return self._fallback(instruction, problem)
+        if best[1] and single:
+            best = focused.improved(instruction, *best)
+        return self._kept(*best)
 
     def _focused_steps(
         self,
@@ -298,6 +291,7 @@ class Manager(Agent):
             mended,
             lambda program: self._problems(program, known, failed),
             lambda program: evidence.doubts(program, self.skills),
+            lambda program: evidence.unused_apps(program, self.skills),
         )
 
     def _prompt(

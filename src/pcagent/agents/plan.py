@@ -225,3 +225,24 @@ def single_subtask_plan(instruction: str, app: str = "") -> Plan:
     """The plan of the ablation without a Manager (and the fallback): the whole instruction as
     one GUI task."""
     return Plan(subtasks=[SubtaskSpec(id="s1", description=instruction.strip()[:400], app=app)])
+
+
+#: What the whole instruction run as one GUI step carries: its checks cover single actions.
+FALLBACK_DOUBT = (
+    "no usable program: the whole instruction ran as one GUI step, and a check of its last "
+    "action does not show the whole instruction done"
+)
+
+
+def fallback_plan(instruction: str, app: str = "", environment: str = "") -> Plan:
+    """The whole instruction as one GUI step (in ``app`` where it is known, on the desktop
+    ``environment`` of a run across several), where the Manager had no usable program.
+
+    The step carries a doubt: with no usable program, nothing typed says what the instruction
+    asks, and the check of the one action before its ``done`` (an alarm set, a value on the
+    calculator's display) shows that action, not the whole instruction; so a run of it ends
+    "unverified" at best."""
+    (only,) = single_subtask_plan(instruction, app).subtasks
+    return Plan(
+        subtasks=[only.model_copy(update={"environment": environment, "doubt": FALLBACK_DOUBT})]
+    )

@@ -26,7 +26,6 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue, TypeAdapter, Valid
 from pcagent.agents.plan import Plan, SubtaskSpec
 from pcagent.errors import PlanError
 from pcagent.skills import SkillCatalog
-from pcagent.text import ARITHMETIC_CHARACTERS
 
 #: The pseudo-skill of a step the Decision loop does through the GUI.
 GUI = "gui"
@@ -259,94 +258,10 @@ def _argument_problems(
     return problems
 
 
-#: What an arithmetic expression holds besides its slots.
-_ARITHMETIC = re.compile(f"{ARITHMETIC_CHARACTERS}*")
-#: The number a found value begins with, after a currency sign: "$1,299.00 incl. tax".
-_LEADING_NUMBER = re.compile(r"\s*[$€£¥]?\s*(-?\d[\d,]*(?:\.\d+)?)(?![\d.:/-])")
-
-
-#: A note in brackets after a number ("(as of 2024-07-01)"), and a digit.
-_NOTE, _DIGIT = re.compile(r"\([^()]*\)"), re.compile(r"\d")
-
-
-def _found(values: Mapping[str, JsonValue], source: str, key: str) -> JsonValue:
-    """The value of step ``source`` (under ``key``; an object of one named value, referred to
-    whole, gives that value). Raises :class:`PlanError` when it does not exist (yet)."""
-    if source not in values:
-        raise PlanError(f"step {source} has no value (it has not run, or found none)")
-    value = values[source]
-    if not key:
-        # One value picked out under one name ({"price": "$5"}) stands for that value.
-        one = list(value.values()) if isinstance(value, dict) else []
-        return one[0] if len(one) == 1 else value
-    if isinstance(value, dict) and key in value:
-        return value[key]
-    raise PlanError(f"step {source}'s value has no {key!r}: {json.dumps(value)[:200]}")
-
-
-def _slot_text(values: Mapping[str, JsonValue], match: re.Match[str]) -> str:
-    found = _found(values, match.group(1), match.group(2) or "")
-    return found if isinstance(found, str) else json.dumps(found, ensure_ascii=False)
-
-
-def resolve(args: Mapping[str, JsonValue], values: Mapping[str, JsonValue]) -> dict[str, Any]:
-    """The arguments with every reference replaced by the value it names (an object of one
-    named value, referred to whole, gives that value; a value in arithmetic, its leading number).
-
-    Raises :class:`PlanError` when a referenced value or key does not exist (yet)."""
-
-    def value_of(reference: Mapping[str, Any]) -> JsonValue:
-        return _found(values, reference["from"], reference.get("key") or "")
-
-    def as_text(match: re.Match[str]) -> str:
-        return _slot_text(values, match)
-
-    def as_number(match: re.Match[str]) -> str:
-        text = as_text(match)
-        number = _LEADING_NUMBER.match(text)
-        # Only a number followed by words and notes: "4 July 2025" is a date, not 4 (pc05,
-        # 2026-11-28: days_between was given "4" for the end date).
-        rest = _NOTE.sub("", text[number.end() :]) if number else ""
-        return number.group(1) if number and not _DIGIT.search(rest) else text
-
-    def walk(value: JsonValue) -> JsonValue:
-        if is_reference(value):
-            return value_of(value)  # type: ignore[arg-type]
-        if isinstance(value, str):
-            # In arithmetic ("{s3.population} + 4300"), a value found as the page writes it
-            # ("128,455,567 people (as of 2024-07-01)") stands for the number it begins with.
-            arithmetic = _ARITHMETIC.fullmatch(SLOT.sub("", value)) is not None
-            return SLOT.sub(as_number if arithmetic else as_text, value)
-        if isinstance(value, dict):
-            return {k: walk(v) for k, v in value.items()}
-        if isinstance(value, list):
-            return [walk(v) for v in value]
-        return value
-
-    return {name: walk(value) for name, value in args.items()}
-
-
 def steps_used(step: ProgramStep) -> list[str]:
     """The ids of the earlier steps whose values ``step`` uses, in order: a GUI step's
     ``uses``, a skill step's references (slots in its texts included)."""
     return list(step.uses) if step.skill == GUI else references(step.args)
-
-
-def with_named_values(text: str, values: Mapping[str, JsonValue]) -> str:
-    """A GUI step's words with each named slot (``{s2.city}``) whose value exists written out,
-    as found: the Decision agent is to type the city, not the slot. A slot of no value yet stays
-    as written, and a whole step's slot (``{s2}``) is left to the hub, which holds what the
-    step reported."""
-
-    def fill(match: re.Match[str]) -> str:
-        if not match.group(2):
-            return match.group(0)
-        try:
-            return _slot_text(values, match)
-        except PlanError:
-            return match.group(0)
-
-    return SLOT.sub(fill, text)
 
 
 def step_text(step: ProgramStep) -> str:

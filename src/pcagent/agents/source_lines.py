@@ -17,8 +17,9 @@ from typing import Any
 from pydantic import BaseModel, JsonValue, TypeAdapter, ValidationError
 
 from pcagent.agents.evidence import whole_line
+from pcagent.agents.filled_values import resolve
 from pcagent.agents.plan import SubtaskSpec
-from pcagent.agents.program import is_reference, resolve
+from pcagent.agents.program import is_reference
 from pcagent.errors import PlanError
 
 

@@ -13,7 +13,8 @@ from pydantic import JsonValue
 
 from pcagent import actions as act
 from pcagent.agents.decision import Decision
-from pcagent.agents.program import references, resolve
+from pcagent.agents.filled_values import resolve
+from pcagent.agents.program import references
 from pcagent.errors import PlanError
 
 

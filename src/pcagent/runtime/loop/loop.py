@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 
 from pcagent import actions as act
 from pcagent.agents.decision import Decision, DecisionAgent, DecisionInput
+from pcagent.agents.filled_values import resolve, with_named_values
 from pcagent.agents.hub import CommunicationHub
 from pcagent.agents.plan import SubtaskSpec
-from pcagent.agents.program import resolve, with_named_values
 from pcagent.agents.reflection import Reflection
 from pcagent.agents.roles import Role
 from pcagent.agents.source_lines import widened_to_lines

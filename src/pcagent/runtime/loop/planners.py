@@ -13,16 +13,11 @@ from typing import Any, Protocol
 from pcagent.agents.asked_answer import AnswerAskedAgent
 from pcagent.agents.existing_files import FileCheck
 from pcagent.agents.instruction_readings import InstructionReadings
-from pcagent.agents.manager import (
-    PROGRAM_ATTEMPTS,
-    Manager,
-    PlanOutcome,
-    Replanning,
-    single_subtask_plan,
-)
+from pcagent.agents.manager import PROGRAM_ATTEMPTS, Manager, PlanOutcome, Replanning
 from pcagent.agents.manager_memory import Remembers
 from pcagent.agents.named_apps import AppNamesAgent, AskedApp
 from pcagent.agents.named_files import FileNamesAgent
+from pcagent.agents.plan import single_subtask_plan
 from pcagent.agents.program import Program
 from pcagent.agents.search_instead import GuessedAddress, SearchWordsAgent
 from pcagent.errors import RunStateError

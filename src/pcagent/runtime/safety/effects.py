@@ -41,8 +41,8 @@ from pathlib import Path, PurePosixPath
 
 from pydantic import JsonValue
 
+from pcagent.agents.filled_values import resolve
 from pcagent.agents.plan import SubtaskSpec
-from pcagent.agents.program import resolve
 from pcagent.config import InteractionMode, SafetyConfig
 from pcagent.env.ownership import give_to_owner
 from pcagent.env.protocol import OpenWindow, UnsavedDocument
