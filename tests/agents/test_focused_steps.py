@@ -11,6 +11,7 @@ from pathlib import Path
 
 from tests.agents.program_steps import as_program
 from tests.agents.scripted import ScriptedModels
+from tests.agents.test_search_instead import PLACE, READ, TIME
 from tests.support import smollm2_config
 
 from pcagent.agents.focused_steps import MOST_REPAIRS, FocusedSteps, appended, replaced
@@ -133,12 +134,6 @@ def test_the_real_model_writes_a_step_of_that_application_alone(tmp_path: Path) 
 
 
 MEETING = "Read Documents/memo.txt, find where I meet Ann, and search the web for the walk there."
-READ = {"id": "s1", "skill": "read_text_file", "args": {"path": "Documents/memo.txt"}}
-PLACE = {
-    "id": "s2",
-    "skill": "extract_values",
-    "args": {"text": {"from": "s1"}, "names": ["place"], "what": "where I meet Ann"},
-}
 SEARCH = {"id": "s3", "skill": "web_search", "args": {"query": "walk to the meeting memo.txt"}}
 
 
@@ -213,11 +208,7 @@ def test_a_step_whose_own_values_are_doubted_is_written_again_alone() -> None:
     """An address nobody gave, written in every program: that step is asked for alone, with
     its doubt, and the model's search in its place is kept (no doubt left)."""
     guessed = {"id": "s1", "skill": "open_page", "args": {"address": "maps.example.com/walk"}}
-    extract = {
-        "id": "s2",
-        "skill": "extract_values",
-        "args": {"text": {"from": "s1"}, "names": ["minutes"], "what": "the walk's length"},
-    }
+    extract = TIME | {"id": "s2", "args": {**TIME["args"], "text": {"from": "s1"}}}  # type: ignore[dict-item]
     tell = {"id": "s3", "skill": "tell_user", "args": {"text": "{s2.minutes} minutes"}}
     program = json.dumps({"steps": [guessed, extract, tell]})
     search = {"id": "s1", "skill": "web_search", "args": {"query": "walk to the museum"}}

@@ -79,6 +79,12 @@ def test_a_text_that_describes_an_extracted_value_is_made_a_reference_to_it() ->
     assert _mended(READ, extract, again).steps[2].args == found
 
 
+def _form_mended(extract: dict[str, object], form: dict[str, object]) -> Program:
+    """READ, ``extract`` and ``form`` mended with every skill (a form is the browser's)."""
+    steps = [ProgramStep.model_validate(step) for step in (READ, extract, form)]
+    return with_keys_mended(Program(steps=steps), default_catalog())
+
+
 def test_a_text_that_is_the_name_of_an_extracted_value_is_made_a_reference_to_it() -> None:
     """The 1.5B Manager filled a booking form's "Origin" with the word "start", the name under
     which its extract step had found where the journey starts."""
@@ -86,8 +92,7 @@ def test_a_text_that_is_the_name_of_an_extracted_value_is_made_a_reference_to_it
     extract = {"id": "s2", "skill": "extract_values", "args": found}
     fields = [{"label": "Origin", "value": "Start"}, {"label": "end", "value": "Paris"}]
     form = {"id": "s3", "skill": "fill_form", "args": {"fields": fields}}
-    program = Program(steps=[ProgramStep.model_validate(step) for step in (READ, extract, form)])
-    mended = with_keys_mended(program, default_catalog())
+    mended = _form_mended(extract, form)
     assert mended.steps[2].args["fields"] == [
         {"label": "Origin", "value": {"from": "s2", "key": "start"}},
         {"label": "end", "value": "Paris"},  # a label stays a label
@@ -118,8 +123,7 @@ def test_a_key_written_after_the_slot_s_brace_is_put_inside_it() -> None:
     extract = {"id": "s2", "skill": "extract_values", "args": found}
     fields = [{"label": "From", "value": "{s2}.city"}, {"label": "On", "value": "{s2}.day"}]
     form = {"id": "s3", "skill": "fill_form", "args": {"fields": fields}}
-    program = Program(steps=[ProgramStep.model_validate(step) for step in (READ, extract, form)])
-    mended = with_keys_mended(program, default_catalog())
+    mended = _form_mended(extract, form)
     # A field s2 gives goes inside; one it does not give stays as written (a problem to ask).
     assert mended.steps[2].args["fields"] == [
         {"label": "From", "value": "{s2.city}"},
