@@ -355,3 +355,18 @@ def test_an_alarm_moved_by_an_amount_nobody_gave_is_a_doubt() -> None:
     assert doubts(hours_before=1) == []  # "an hour", said in words: a unit of counting
     assert doubts(minutes_before={"from": "s3", "key": "minutes"}) == []  # a value found
     assert given_parameters(default_catalog(), "shift_time")["minutes"] == "offset"
+
+
+def test_a_number_at_the_end_of_a_file_s_name_gives_no_number() -> None:
+    """pc22: "test_doc1.docx" had given the title's size, and it was set in 1 pt."""
+    said = "Make the title of test_doc1.docx one size step bigger, or 14pt if that fails."
+
+    def doubted(size: float) -> bool:
+        step = {
+            "id": "s1",
+            "skill": "format_paragraphs",
+            "args": {"path": "Documents/test_doc1.docx", "paragraphs": [0], "font_size": size},
+        }
+        return bool(ungiven_literals(as_program(step), default_catalog(), [said]))
+
+    assert doubted(1) and not doubted(14)
