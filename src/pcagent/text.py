@@ -42,6 +42,15 @@ def folded(text: str) -> str:
     return comparable(without_accents(text))
 
 
+_NOTE = re.compile(r"\([^()]*\)")
+
+
+def without_notes(text: str) -> str:
+    """``text`` without its notes in brackets ("128455567 people (as of 2024-07-01)"): what a
+    value found says besides them decides whether it is one number."""
+    return _NOTE.sub("", text)
+
+
 def first_line(error: BaseException) -> str:
     """The first line of ``error``'s message (its type's name when it has none): libraries such
     as Playwright and Ray put a call log or a traceback after the line that says what failed."""

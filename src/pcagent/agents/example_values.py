@@ -20,19 +20,18 @@ that name nothing: a single word ("Inbox", a form's "true") or a description in 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Sequence
 
 from pydantic import JsonValue
 
+from pcagent.agents.given_values import word_given, words_of
 from pcagent.agents.plan import Doubt
-from pcagent.agents.program import SLOT, Program, is_reference
+from pcagent.agents.program import Program, is_reference
 from pcagent.text import contains
 
 #: Words shorter than this ("to", "the", "of") say nothing of where a value came from; a longer
-#: word counts as given when its first :data:`_STEM` letters stand in a text given.
-_LONG, _STEM = 4, 4
-_WORD = re.compile(r"\w+")
+#: word counts as given as a search's words do (:func:`word_given`).
+_LONG = 4
 #: Arguments and keys whose texts are names, not values.
 _NAMES = frozenset({"names", "label"})
 
@@ -74,9 +73,9 @@ def _texts(value: JsonValue, name: str = "") -> Iterator[str]:
 
 
 def _copied(text: str, examples: str, given: Sequence[str]) -> bool:
-    every = _WORD.findall(SLOT.sub(" ", text))
+    every = words_of(text)
     words = [w for w in every if len(w) >= _LONG]
     names = len(every) >= 2 and any(word[0].isupper() for word in words)
-    if not names or any(contains(g, word[:_STEM]) for word in words for g in given):
+    if not names or any(word_given(word, given) for word in words):
         return False
     return contains(examples, text.strip())

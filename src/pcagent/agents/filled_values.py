@@ -16,7 +16,7 @@ from pydantic import JsonValue
 
 from pcagent.agents.program import SLOT, is_reference
 from pcagent.errors import PlanError
-from pcagent.text import ARITHMETIC_CHARACTERS
+from pcagent.text import ARITHMETIC_CHARACTERS, without_notes
 
 #: What an arithmetic expression holds besides its slots.
 _ARITHMETIC = re.compile(f"{ARITHMETIC_CHARACTERS}*")
@@ -25,7 +25,7 @@ _LEADING_NUMBER = re.compile(r"\s*[$€£¥]?\s*(-?\d[\d,]*(?:\.\d+)?)(?![\d.:/-
 
 
 #: A note in brackets after a number ("(as of 2024-07-01)"), and a digit.
-_NOTE, _DIGIT = re.compile(r"\([^()]*\)"), re.compile(r"\d")
+_DIGIT = re.compile(r"\d")
 
 
 def _found(values: Mapping[str, JsonValue], source: str, key: str) -> JsonValue:
@@ -65,7 +65,7 @@ def resolve(args: Mapping[str, JsonValue], values: Mapping[str, JsonValue]) -> d
         number = _LEADING_NUMBER.match(text)
         # Only a number followed by words and notes: "4 July 2025" is a date, not 4 (pc05,
         # 2026-11-28: days_between was given "4" for the end date).
-        rest = _NOTE.sub("", text[number.end() :]) if number else ""
+        rest = without_notes(text[number.end() :]) if number else ""
         return number.group(1) if number and not _DIGIT.search(rest) else text
 
     def walk(value: JsonValue) -> JsonValue:

@@ -284,12 +284,22 @@ _SHORT, _STEM = 3, 4
 _WORD = re.compile(r"\w+")
 
 
+def words_of(text: str) -> list[str]:
+    """The words of a literal, its slots (``{s2.place}``) left out."""
+    return _WORD.findall(SLOT.sub(" ", text))
+
+
+def word_given(word: str, given: Sequence[str]) -> bool:
+    """Whether ``word``'s first :data:`_STEM` letters stand in one of ``given``."""
+    return any(contains(text, word[:_STEM]) for text in given)
+
+
 def grounded(query: str, given: Sequence[str]) -> bool:
     """Whether at least half of the query's words longer than :data:`_SHORT` letters stand in
     ``given`` (the instruction, the values found), a reference to an earlier step counting as
     found."""
-    words = [w for w in _WORD.findall(SLOT.sub(" ", query)) if len(w) > _SHORT]
-    known = sum(any(contains(text, word[:_STEM]) for text in given) for word in words)
+    words = [w for w in words_of(query) if len(w) > _SHORT]
+    known = sum(word_given(word, given) for word in words)
     found = len(SLOT.findall(query))
     return bool(words or found) and 2 * (known + found) >= len(words) + found
 

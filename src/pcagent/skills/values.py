@@ -14,6 +14,7 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, BeforeValidator, Field, JsonValue, WithJsonSchema
 
 from pcagent.skills.base import SkillContext, SkillParameters, SkillResult, skill
+from pcagent.text import without_notes
 
 
 def _one_time_in(text: str) -> str:
@@ -148,7 +149,6 @@ _SCORE = re.compile(r"(\d+(?:\.\d+)?)\s*/\s*\d+(?:\.\d+)?")
 #: A number followed by words and no other number ("169 min"; a note in brackets aside,
 #: "128455567 people (as of 2024-07-01)"): the number. "2 h 49 min" is none.
 _BEFORE_WORDS = re.compile(r"(-?\d+(?:\.\d+)?)\s+[^\d\s][^\d]*")
-_NOTE = re.compile(r"\([^()]*\)")
 
 
 def _number(value: object) -> object:
@@ -165,7 +165,7 @@ def _number(value: object) -> object:
     for word, factor in (("billion", 1e9), ("million", 1e6), ("thousand", 1e3)):
         if text.lower().endswith(word):
             scale, text = factor, text[: -len(word)].strip()
-    whole = _SCORE.fullmatch(text) or _BEFORE_WORDS.fullmatch(_NOTE.sub("", text).strip())
+    whole = _SCORE.fullmatch(text) or _BEFORE_WORDS.fullmatch(without_notes(text).strip())
     try:
         return float(whole.group(1) if whole else text) * scale
     except ValueError:
