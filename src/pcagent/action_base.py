@@ -38,9 +38,15 @@ def _require_kind(schema: dict[str, Any]) -> None:
     description ("Always "click".") is said here once for every action."""
     required = [name for name in schema.get("required", []) if name != "kind"]
     schema["required"] = ["kind", *required]
-    kind = schema.get("properties", {}).get("kind")
-    if kind is not None and "description" not in kind:
+    properties = schema.get("properties", {})
+    kind = properties.get("kind")
+    if kind is None:
+        return
+    if "description" not in kind:
         kind["description"] = f"Always {json.dumps(kind.get('const', kind.get('default')))}."
+    # ``kind`` first, also where a base class declares fields before it: a grammar follows the
+    # schema's order, and a model that writes the kind first has chosen the action.
+    schema["properties"] = {"kind": kind, **properties}
 
 
 class ActionBase(BaseModel):

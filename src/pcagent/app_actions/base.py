@@ -44,3 +44,19 @@ class AppAction(ActionBase):
         super().__init_subclass__(**kwargs)
         if application is not None:
             cls.belongs_to = application.name
+
+
+class OpensFile(AppAction):
+    """An action that opens a file by its path in its application. It changes no file, so it
+    checks no effect of a subtask (``only_looks``)."""
+
+    only_looks: ClassVar[bool] = True
+    path: OpenedPath
+
+
+class ReadsFront(AppAction):
+    """An action that reads what an application holds (the document or page in front, a folder, a mail folder): nothing changes, so it checks
+    no effect and the screen is not waited on to settle."""
+
+    only_looks: ClassVar[bool] = True
+    settles: ClassVar[bool] = False

@@ -3,22 +3,20 @@ the calculator and the clocks."""
 
 from __future__ import annotations
 
-from typing import ClassVar, Literal
+from typing import Literal
 
 from pydantic import Field
 
 from pcagent import applications
-from pcagent.app_actions.base import AppAction, HomePath, OpenedPath
+from pcagent.app_actions.base import AppAction, HomePath, OpenedPath, OpensFile, ReadsFront
 
 # --- text editor ---------------------------------------------------------------------------------
 
 
-class EditorOpen(AppAction, application=applications.TEXT_EDITOR):
+class EditorOpen(OpensFile, application=applications.TEXT_EDITOR):
     """Open a text file in the text editor by its path (a new file if it does not exist)."""
 
-    only_looks: ClassVar[bool] = True
     kind: Literal["editor_open"] = "editor_open"
-    path: OpenedPath
 
 
 class EditorSaveAs(AppAction, application=applications.TEXT_EDITOR):
@@ -31,11 +29,9 @@ class EditorSaveAs(AppAction, application=applications.TEXT_EDITOR):
 # --- file manager --------------------------------------------------------------------------------
 
 
-class FilesList(AppAction, application=applications.FILE_MANAGER):
+class FilesList(ReadsFront, application=applications.FILE_MANAGER):
     """List the files and folders of a folder in HOME."""
 
-    only_looks: ClassVar[bool] = True
-    settles: ClassVar[bool] = False
     kind: Literal["files_list"] = "files_list"
     path: HomePath = Field("", description='Folder in HOME, e.g. "Documents"; empty: HOME.')
 
@@ -73,12 +69,10 @@ class FilesRename(AppAction, application=applications.FILE_MANAGER):
     )
 
 
-class FilesOpen(AppAction, application=applications.FILE_MANAGER):
+class FilesOpen(OpensFile, application=applications.FILE_MANAGER):
     """Open a file with the application that handles its type (a .docx in the word processor)."""
 
-    only_looks: ClassVar[bool] = True
     kind: Literal["files_open"] = "files_open"
-    path: OpenedPath
 
 
 # --- calculator and clocks -----------------------------------------------------------------------

@@ -9,7 +9,7 @@ from pydantic_core import PydanticCustomError
 
 from pcagent import applications
 from pcagent.action_base import Int
-from pcagent.app_actions.base import AppAction, HomePath
+from pcagent.app_actions.base import AppAction, HomePath, ReadsFront
 
 # --- mail ----------------------------------------------------------------------------------------
 
@@ -49,12 +49,10 @@ class MailSend(AppAction, application=applications.MAIL):
         return ("send_mail", "mail_send sends the message being written")
 
 
-class MailRead(AppAction, application=applications.MAIL):
+class MailRead(ReadsFront, application=applications.MAIL):
     """Read the newest messages of a mail folder: number, sender, subject, date, text and the
     names of attachments."""
 
-    only_looks: ClassVar[bool] = True
-    settles: ClassVar[bool] = False
     kind: Literal["mail_read"] = "mail_read"
     folder: str = Field("Inbox", min_length=1, description='Mail folder, e.g. "Inbox".')
     limit: Int = Field(10, ge=1, le=50, description="How many of the newest messages.")
@@ -86,11 +84,9 @@ class BrowserOpen(AppAction, application=applications.BROWSER):
     )
 
 
-class BrowserRead(AppAction, application=applications.BROWSER):
+class BrowserRead(ReadsFront, application=applications.BROWSER):
     """Read the text of the page in front, with its links and form fields."""
 
-    only_looks: ClassVar[bool] = True
-    settles: ClassVar[bool] = False
     kind: Literal["browser_read"] = "browser_read"
 
 

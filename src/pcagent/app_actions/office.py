@@ -2,31 +2,27 @@
 
 from __future__ import annotations
 
-from typing import ClassVar, Literal
+from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
 from pcagent import applications
 from pcagent.action_base import Int
-from pcagent.app_actions.base import AppAction, HomePath, OpenedPath
+from pcagent.app_actions.base import AppAction, HomePath, OpensFile, ReadsFront
 
 # --- word processor ------------------------------------------------------------------------------
 
 
-class WriterOpen(AppAction, application=applications.WRITER):
+class WriterOpen(OpensFile, application=applications.WRITER):
     """Open a document in the word processor by its path."""
 
-    only_looks: ClassVar[bool] = True
     kind: Literal["writer_open"] = "writer_open"
-    path: OpenedPath
 
 
-class WriterRead(AppAction, application=applications.WRITER):
+class WriterRead(ReadsFront, application=applications.WRITER):
     """Read the paragraphs of the document in front, numbered from 0 (the title is usually 0)."""
 
-    only_looks: ClassVar[bool] = True
-    settles: ClassVar[bool] = False
     kind: Literal["writer_read"] = "writer_read"
 
 
@@ -101,19 +97,15 @@ _CELL = r"^\$?[A-Za-z]{1,3}\$?[1-9][0-9]{0,6}$"
 _RANGE = r"^\$?[A-Za-z]{1,3}\$?[1-9][0-9]{0,6}(:\$?[A-Za-z]{1,3}\$?[1-9][0-9]{0,6})?$"
 
 
-class SheetOpen(AppAction, application=applications.SPREADSHEET):
+class SheetOpen(OpensFile, application=applications.SPREADSHEET):
     """Open a workbook in the spreadsheet by its path."""
 
-    only_looks: ClassVar[bool] = True
     kind: Literal["sheet_open"] = "sheet_open"
-    path: OpenedPath
 
 
-class SheetRead(AppAction, application=applications.SPREADSHEET):
+class SheetRead(ReadsFront, application=applications.SPREADSHEET):
     """Read the cells of the sheet in front: a range such as "A1:C10", or all used cells."""
 
-    only_looks: ClassVar[bool] = True
-    settles: ClassVar[bool] = False
     kind: Literal["sheet_read"] = "sheet_read"
     # One anchored pattern, the whole of it optional: llama.cpp's grammar converter warns about
     # anchors inside a pattern ("...$|^$") on every call.
