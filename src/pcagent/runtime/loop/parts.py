@@ -291,12 +291,7 @@ def build_parts(
                 skills=SkillCatalog(()) if ablation == "no_skills" or skills is None else skills,
                 remembers=ablation != "no_memory",
                 is_file=None if desktops else home_file_check(environment),
-                checks_named_files=run.check_named_files,
-                checks_named_apps=run.check_named_apps and not desktops,
-                checks_asked_answer=run.check_asked_answer,
-                searches_instead=run.search_guessed_addresses,
-                program_attempts=run.program_attempts,
-                single_step_asks=run.single_step_asks,
+                settings=run,
             )
         ),
         assigner=FixedRoleAssigner(generalist) if single else SchedulerAssigner(models, sink, pool),

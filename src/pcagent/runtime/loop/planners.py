@@ -13,13 +13,14 @@ from typing import Any, Protocol
 from pcagent.agents.asked_answer import AnswerAskedAgent
 from pcagent.agents.existing_files import FileCheck
 from pcagent.agents.instruction_readings import InstructionReadings
-from pcagent.agents.manager import PROGRAM_ATTEMPTS, Manager, PlanOutcome, Replanning
+from pcagent.agents.manager import Manager, PlanOutcome, Replanning
 from pcagent.agents.manager_memory import Remembers
 from pcagent.agents.named_apps import AppNamesAgent, AskedApp
 from pcagent.agents.named_files import FileNamesAgent
 from pcagent.agents.plan import single_subtask_plan
 from pcagent.agents.program import Program
 from pcagent.agents.search_instead import GuessedAddress, SearchWordsAgent
+from pcagent.config import RunConfig
 from pcagent.errors import RunStateError
 from pcagent.models.structured import ChatModel, StructuredResult
 from pcagent.skills import SkillCatalog
@@ -90,23 +91,9 @@ class ManagerPlanner:
     remembers: bool = True
     #: Whether a path names a file in the desktop's HOME (None: the run cannot tell).
     is_file: FileCheck | None = None
-    #: Whether every file the instruction names must be worked on by a step (a model reads
-    #: which files it names, once per instruction; see :mod:`pcagent.agents.named_files`).
-    checks_named_files: bool = False
-    #: Whether every application the instruction asks for must be used by a step (a model
-    #: reads which, once per instruction; see :mod:`pcagent.agents.named_apps`).
-    checks_named_apps: bool = False
-    #: Whether an instruction that asks to be told a value must be answered by a step (a
-    #: model reads whether it asks, once per instruction; see
-    #: :mod:`pcagent.agents.asked_answer`).
-    checks_asked_answer: bool = False
-    #: Whether a step opening an address nobody gave becomes a web search for the words a
-    #: model gives (see :mod:`pcagent.agents.search_instead`).
-    searches_instead: bool = False
-    #: Programs asked for per plan or re-plan (see Manager.program_attempts).
-    program_attempts: int = PROGRAM_ATTEMPTS
-    #: Whether single steps are asked for alone (see Manager.asks_single_steps).
-    single_step_asks: bool = True
+    #: The run's planning settings (``[run]``: which model readings check a program, how
+    #: often the Manager is asked, whether single steps are asked for alone).
+    settings: RunConfig = field(default_factory=RunConfig)
     _readings: InstructionReadings | None = field(default=None, init=False, repr=False)
 
     def _manager(self) -> Manager:
@@ -119,19 +106,21 @@ class ManagerPlanner:
             environments=dict(self.environments),
             is_file=self.is_file,
             readings=self._instruction_readings(),
-            search_words=self._search_words if self.searches_instead else None,
-            program_attempts=self.program_attempts,
-            asks_single_steps=self.single_step_asks,
+            search_words=self._search_words if self.settings.search_guessed_addresses else None,
+            program_attempts=self.settings.program_attempts,
+            asks_single_steps=self.settings.single_step_asks,
         )
 
     def _instruction_readings(self) -> InstructionReadings:
         """One set of readings for every Manager of the run: a reading is made once per
         instruction, though each plan and re-plan has a Manager of its own."""
         if self._readings is None:
+            # Which applications an instruction asks for is not read across several desktops.
+            checks_apps = self.settings.check_named_apps and not self.environments
             self._readings = InstructionReadings(
-                files=self._named_files if self.checks_named_files else None,
-                apps=self._named_apps if self.checks_named_apps else None,
-                answer=self._asked_answer if self.checks_asked_answer else None,
+                files=self._named_files if self.settings.check_named_files else None,
+                apps=self._named_apps if checks_apps else None,
+                answer=self._asked_answer if self.settings.check_asked_answer else None,
             )
         return self._readings
 
