@@ -7,6 +7,7 @@ import datetime as dt
 from pcagent.text import (
     comparable,
     contains,
+    date_as_hinted,
     dates_in,
     folded,
     same_date_written,
@@ -38,3 +39,17 @@ def test_a_date_is_one_date_in_each_unambiguous_form_it_is_written_in() -> None:
     assert same_date_written("2025-05-02", mail) and same_date_written("9 May 2025", mail)
     assert not same_date_written("2025-05-03", mail)
     assert not same_date_written("leave 2025-05-02", mail)  # only a date alone
+
+
+def test_a_date_is_written_the_way_a_field_s_hint_writes_dates() -> None:
+    iso = ("Date", "YYYY-MM-DD")
+    assert date_as_hinted("14 March 2025", iso) == "2025-03-14"
+    assert date_as_hinted("Friday, 14 March 2025.", iso) == "2025-03-14"
+    assert date_as_hinted("March 9th, 2025", ("when", "DD/MM/YYYY")) == "09/03/2025"
+    assert date_as_hinted("2025-03-14", ("MM.DD.YYYY",)) == "03.14.2025"
+    # No hint that writes a whole date, or no date alone: nothing to rewrite.
+    assert date_as_hinted("14 March 2025", ("Date", "dd")) is None
+    assert date_as_hinted("14 March 2025", ("YYYY-MM-MM",)) is None
+    assert date_as_hinted("Berlin, 14 March 2025", iso) is None
+    assert date_as_hinted("02/05/2025", iso) is None  # which day of which month is not said
+    assert date_as_hinted("14 March 2025 and 15 March 2025", iso) is None

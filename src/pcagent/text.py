@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 import unicodedata
+from collections.abc import Iterable
 
 
 def single_spaced(text: str) -> str:
@@ -112,6 +113,34 @@ def dates_in(text: str) -> set[dt.date]:
             except ValueError:
                 continue  # "2025-02-30" is no date
     return found
+
+
+#: How a form field's hint writes a date ("YYYY-MM-DD", "DD/MM/YYYY", "MM.DD.YYYY").
+_DATE_HINT = re.compile(r"\b(YYYY|MM|DD)([-/.])(YYYY|MM|DD)\2(YYYY|MM|DD)\b")
+_WEEKDAY = re.compile(
+    r"^(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|wed|thu|fri|sat|sun)"
+    r"\.?,?\s+",
+    re.IGNORECASE,
+)
+
+
+def date_as_hinted(value: str, hints: Iterable[str]) -> str | None:
+    """``value``, one date alone in an unambiguous form ("14 March 2025", "Friday, 14 March
+    2025"), written the way the first of ``hints`` that writes a date does ("YYYY-MM-DD":
+    "2025-03-14"); None where no hint writes a date or ``value`` is not one date alone. A
+    field's placeholder says how the page takes a date; the date a step fills in comes as a
+    mail or page wrote it."""
+    found = (match for hint in hints if (match := _DATE_HINT.search(hint)))
+    hint = next(found, None)
+    if hint is None or sorted(hint.group(1, 3, 4)) != ["DD", "MM", "YYYY"]:
+        return None
+    alone = _WEEKDAY.sub("", value.strip(" .,"))
+    dates = dates_in(alone)
+    if len(dates) != 1 or not any(form.fullmatch(alone) for form in _FORMS):
+        return None
+    (date,) = dates
+    parts = {"YYYY": f"{date.year:04d}", "MM": f"{date.month:02d}", "DD": f"{date.day:02d}"}
+    return hint.group(2).join(parts[part] for part in hint.group(1, 3, 4))
 
 
 def same_date_written(value: str, text: str) -> bool:

@@ -187,6 +187,8 @@ def test_files_outside_home_and_an_unreachable_browser(browser_desktop: SandboxD
         "<title>Note</title><p>Kept in HOME</p><label>Agree <input type=checkbox></label>"
         "<label>One way <input type=radio name=trip checked></label>"
         "<label>Round trip <input type=radio name=trip></label>"
+        "<label>Leaving <input name=leaving placeholder='DD/MM/YYYY'></label>"
+        "<label>Back <input name=back type=date></label>"
         "<a href='http://facts.local/' target='_blank'>World Facts in a new tab</a>",
         encoding="utf-8",
     )
@@ -201,6 +203,13 @@ def test_files_outside_home_and_an_unreachable_browser(browser_desktop: SandboxD
         desktop.execute(BrowserFill(label="One way", value="false"))
     assert desktop.execute(BrowserFill(label="Round trip", value="checked")).output == "checked"
     assert desktop.execute(BrowserFill(label="One way", value="false")).output == "unchecked"
+    # A date as a mail writes it goes in as the field asks for dates; other text as given.
+    leaving = desktop.execute(BrowserFill(label="Leaving", value="Friday, 14 March 2025"))
+    assert leaving.output == "14/03/2025" and "written as the field asks" in leaving.message
+    assert desktop.execute(BrowserFill(label="Back", value="March 20, 2025")).output == (
+        "2025-03-20"
+    )
+    assert desktop.execute(BrowserFill(label="Leaving", value="next week")).output == "next week"
     # A link that opens a new tab: that tab is the one in front for the next action.
     assert "in a new tab is now http://facts.local/" in (
         desktop.execute(BrowserClick(text="World Facts in a new tab")).message

@@ -33,6 +33,7 @@ from pcagent.env.devtools import DevToolsClient
 from pcagent.env.observation import ActionResult, WindowInfo
 from pcagent.env.web_address import web_address
 from pcagent.errors import AppInterfaceError, InvalidActionError
+from pcagent.text import date_as_hinted
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, ElementHandle, Page
@@ -213,6 +214,7 @@ class BrowserInterface(Interface):
         if field.type == "file":
             raise InvalidActionError(f'the field "{name}" takes a file, not text')
         element = element_at(page, "fields", field.index)
+        note = ""
         if field.type in ("checkbox", "radio"):
             wanted = _ticked(action.value, field.type, name)
             if wanted or field.type == "checkbox":
@@ -235,14 +237,17 @@ class BrowserInterface(Interface):
             value = element.evaluate("(el) => el.selectedOptions[0]?.text || ''")
             filled = bool(chosen) and value.strip() == action.value.strip()
         else:
-            element.fill(action.value, timeout=ACTION_TIMEOUT_MS)
+            text = _as_field_asks(action.value, field)
+            element.fill(text, timeout=ACTION_TIMEOUT_MS)
             value = element.input_value()
-            filled = value == action.value
+            filled = value == text
+            if text != action.value:
+                note = f" (the date {action.value!r} written as the field asks)"
         if not filled:
             raise AppInterfaceError(f'the field "{name}" holds {value!r} after filling it')
         if not action.submit:
             return ActionResult(
-                ok=True, message=f'"{name}" now holds {value!r}', output=value, verified=True
+                ok=True, message=f'"{name}" now holds {value!r}{note}', output=value, verified=True
             )
         before = page_state(browser, page)
         element.press("Enter", timeout=ACTION_TIMEOUT_MS)
@@ -252,7 +257,7 @@ class BrowserInterface(Interface):
         url = changed.evaluate("() => location.href")
         return ActionResult(
             ok=True,
-            message=f'"{name}" filled with {value!r} and submitted; the page is now {url}',
+            message=f'"{name}" filled with {value!r}{note} and submitted; the page is now {url}',
             output=f"{changed.title()}\n{url}\n{_page_text(changed)}",
             verified=True,
         )
@@ -368,3 +373,12 @@ def wait_for_change(
         page.wait_for_timeout(100)
         waited += 100
     return None
+
+
+def _as_field_asks(value: str, field: Field) -> str:
+    """A date written the way the field asks for dates (its placeholder says "YYYY-MM-DD"; a
+    date input takes only that); any other value as given. A date copied from a mail ("14
+    March 2025") was refused by a booking form that asked for 2025-03-14 (pc16,
+    2026-11-28)."""
+    hints = ("YYYY-MM-DD",) if field.type == "date" else field.names
+    return date_as_hinted(value, hints) or value
