@@ -64,6 +64,26 @@ def test_a_value_the_text_holds_is_kept_and_lists_are_shown_counted() -> None:
     assert "[2nd] 10:15  Call with the agency" in model.prompts[0]
 
 
+class DeskInAStep(Desk):
+    """A desk whose step belongs to a run of ``task``."""
+
+    def __init__(self, model: object, task: str) -> None:
+        super().__init__(model)
+        self.task = task
+
+    def step(self) -> object:
+        return self
+
+
+def test_the_person_s_request_says_which_value_is_meant() -> None:
+    model = Answers({"event": "11:30  Budget review"}, {"event": "10:15  Call with the agency"})
+    task = "When is my budget review? Set an alarm before it."
+    assert extract_values.call(DeskInAStep(model, task), ASK).ok
+    assert model.prompts[0].startswith(f"The person's request, for which value is meant: {task}")
+    assert extract_values.call(Desk(model), ASK).ok  # outside a run: the text and the ask alone
+    assert "request" not in model.prompts[1]
+
+
 def test_a_date_the_text_writes_in_another_form_is_kept() -> None:
     mail = {"text": "You leave on 2 May 2025.", "names": ["leave"], "what": "the departure"}
     result = extract_values.call(Desk(Answers({"leave": "2025-05-02"})), mail)

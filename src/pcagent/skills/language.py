@@ -63,6 +63,14 @@ def extract_values(context: SkillContext, parameters: ExtractValues) -> SkillRes
     # Lists are shown counted ("[2nd] 10:15 Call ..."): a small model counts lines badly.
     shown = counted_items(parameters.text)
     user = f"Text:\n{shown}\n\nFind: {parameters.what}\nValues: {', '.join(parameters.names)}"
+    step = context.step()
+    if step is not None and step.task:
+        # The person's words say which of several alike values is meant: asked for "the
+        # meeting place" in a memo of a breakfast at a hotel and a meeting with John, the 1.5B
+        # model answered "hotel", and with the request before it the museum of the meeting
+        # with John (four extractions from a memo and a mail, one try each: 4 right with the
+        # request, 1 without, 2026-11-28; docs/skills.md).
+        user = f"The person's request, for which value is meant: {step.task}\n\n{user}"
     reply = _answer(context, system, user, _reply_model(parameters.names))
     values = {name: uncounted(str(getattr(reply, name))).strip() for name in parameters.names}
     unseen = [
