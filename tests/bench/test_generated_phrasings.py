@@ -24,7 +24,7 @@ from pcagent.bench.generate.template_base import (
 )
 from pcagent.bench.generate.templates_flights import date_words
 from pcagent.bench.generate.vocabulary import NamePool
-from pcagent.bench.generate.wording import PHRASING_KINDS, refer_to
+from pcagent.bench.generate.wording import PHRASING_KINDS, clock_text, refer_to
 from pcagent.bench.web.data import AIRPORTS
 
 #: Values an earlier sub-task could hand on, each unlike any value a template draws itself.
@@ -53,6 +53,9 @@ NAMED_BY_ATTRIBUTE = {
 }
 #: Templates whose page a web search finds: their instructions name no site.
 FOUND_BY_SEARCH = {"browser_film_search", "browser_population_search"}
+#: Templates whose alarm rings at a time worked out (a travel time before the time given): the
+#: instruction gives the time to arrive by, not the alarm's.
+WORKED_OUT_ALARM = {"clock_alarm_to_leave"}
 #: Words that ask for a formatting, by checker, and for the paragraph it checks.
 FORMAT_WORDS = {"docx_bold": "bold", "docx_alignment": "cent", "docx_underline": "underline"}
 PARAGRAPH_WORDS = {0: "title", -1: "last paragraph"}
@@ -196,6 +199,11 @@ def test_every_phrasing_gives_the_values_its_checkers_need(template: SubtaskTemp
             assert sites and not any(site in instruction for site in sites), where
             needed = [value for value in needed if value not in sites]
         assert needed, where
+        if template.name in WORKED_OUT_ALARM:
+            alarms = [n.params for n in fragment.nodes if n.checker == "clock_alarm"]
+            assert len(alarms) == 1, where
+            needed.remove(f"{alarms[0]['hour']:02d}:{alarms[0]['minute']:02d}")
+            needed.append(clock_text(attributes.hour, attributes.minute))  # type: ignore[attr-defined]
         if given is not None and given.kind == "document":
             # The sub-task before opened it and said where it is: the name is enough here.
             folder = given.text.rsplit("/", 1)[0]

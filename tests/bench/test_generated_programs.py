@@ -38,9 +38,11 @@ from pcagent.bench.tasks import (
     load_task,
     load_tasks,
 )
+from pcagent.bench.web.data import ROUTES
 from pcagent.bench.web.sites import find_airport
 from pcagent.bench.web.sites.search import search_results
 from pcagent.skills import default_catalog
+from pcagent.skills.values import shifted
 
 SEEDS = range(1, 9)
 PER_SEED = 60
@@ -150,6 +152,17 @@ def _node(fragment: Fragment, checker: str) -> dict[str, Any]:
     return params
 
 
+def _route_minutes(fragment: Fragment) -> int:
+    """The travel time of the route the fragment's directions form asks for."""
+    (fields,) = [
+        {f["label"]: f["value"] for f in step.args["fields"]}  # type: ignore[index,union-attr]
+        for step in fragment.program.steps
+        if step.skill == "fill_form"
+    ]
+    pair = (fields["From"], fields["To"])
+    return int(ROUTES.get(pair, ROUTES.get(pair[::-1], {"minutes": 0}))["minutes"])
+
+
 def _literal(value: Any) -> bool:
     return not (isinstance(value, dict) and "from" in value)
 
@@ -165,9 +178,14 @@ def _check_step(step: ProgramStep, fragment: Fragment) -> None:
     elif step.skill == "extract_values":
         assert args["names"] and args["what"] and not _literal(args["text"])
     elif step.skill == "set_alarm":
+        alarm = _node(fragment, "clock_alarm")
+        rings = f"{alarm['hour']:02d}:{alarm['minute']:02d}"
+        # Moved by a travel time found on the way: the time is that many minutes after the
+        # alarm the check expects.
+        travel = 0 if _literal(args.get("minutes_before", 0)) else _route_minutes(fragment)
         if _literal(args["time"]):
-            alarm = _node(fragment, "clock_alarm")
-            assert args["time"] == f"{alarm['hour']:02d}:{alarm['minute']:02d}"
+            assert args["time"] == shifted(rings, travel)
+        assert travel or _literal(args.get("minutes_before", 0))
     elif step.skill == "add_world_clock":
         if _literal(args["city"]):
             assert args["city"] == _node(fragment, "world_clock")["city"]
@@ -254,7 +272,10 @@ def _check_step(step: ProgramStep, fragment: Fragment) -> None:
             first.hostname == v["host"] and first.path.startswith(v["path_prefix"]) for v in visits
         )
     elif step.skill in ("open_page", "follow_link"):
-        assert fragment.subtask.app == "browser"
+        # The browser's, or a sub-task's that looks a value up in it on its way.
+        assert fragment.subtask.app == "browser" or any(
+            n.checker == "web_asked" for n in fragment.nodes
+        )
     elif step.skill == "compose_text":
         # A paragraph for each subject the document is checked for, each named in the request
         # (or the slot of the value the sub-task before found).

@@ -62,8 +62,11 @@ def test_every_template_and_application_single_and_multi_app() -> None:
     lengths = Counter(len(task.apps) for task in TASKS)
     assert lengths[1] >= 3 and lengths[2] >= 3 and lengths[3] >= 3, lengths
     for task in TASKS:
-        assert len(task.apps) == len(task.subtasks), "one application per sub-task, none twice"
-        assert task.apps == [subtask.app for subtask in task.subtasks]
+        # Each sub-task's application once, in order, then those a sub-task also works in.
+        own = [subtask.app for subtask in task.subtasks]
+        assert len(set(own)) == len(own), "one application per sub-task, none twice"
+        also = [app for t in templates_of(task) for app in template_named(t).also_uses]
+        assert task.apps == own + also
 
 
 def test_clocks_never_come_first() -> None:

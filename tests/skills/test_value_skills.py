@@ -130,3 +130,15 @@ def test_which_way_is_a_word_and_a_signed_amount_is_refused() -> None:
         shift_time.call(NoDesk(), {"time": "10:15", "direction": "before", "hours": -1})
     later = {"time": "10:15", "direction": "after", "hours": 1, "minutes": 30}
     assert shift_time.call(NoDesk(), later).value == "11:45"
+
+
+def test_an_amount_found_on_a_page_moves_a_time_by_its_number_in_its_own_unit() -> None:
+    """A travel time is found as the page writes it ("24 min by tram") and handed on."""
+    before = {"time": "18:40", "direction": "before"}
+    assert shift_time.call(NoDesk(), {**before, "minutes": "24 min by tram"}).value == "18:16"
+    assert shift_time.call(NoDesk(), {**before, "minutes": "24"}).value == "18:16"
+    assert shift_time.call(NoDesk(), {**before, "hours": "1.5 hours"}).value == "17:10"
+    # Another unit, or two numbers, is no amount of this field: refused, never guessed.
+    for wrong in ({"minutes": "1 hour"}, {"minutes": "2 h 49 min"}, {"hours": "90 min"}):
+        with pytest.raises(SkillError):
+            shift_time.call(NoDesk(), {**before, **wrong})

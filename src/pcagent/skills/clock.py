@@ -9,21 +9,21 @@ from pcagent.app_actions import ClockAddAlarm, ClockAddWorldClock
 from pcagent.applications import CLOCK
 from pcagent.skills.base import SkillContext, SkillParameters, SkillResult, skill
 from pcagent.skills.common import do
-from pcagent.skills.values import MOVES, ClockTime, shifted
+from pcagent.skills.values import MOVES, ClockTime, Hours, Minutes, shifted
 
 
 class SetAlarm(SkillParameters):
     time: ClockTime = Field(description='The time the alarm is about, e.g. "10:15".')
-    hours_before: float = Field(
+    hours_before: Hours = Field(
         0, ge=0, le=24, description="Ring this many hours before time.", json_schema_extra=MOVES
     )
-    minutes_before: int = Field(
+    minutes_before: Minutes = Field(
         0, ge=0, le=1440, description="And/or this many minutes before.", json_schema_extra=MOVES
     )
-    hours_after: float = Field(
+    hours_after: Hours = Field(
         0, ge=0, le=24, description="Or this many hours after time.", json_schema_extra=MOVES
     )
-    minutes_after: int = Field(
+    minutes_after: Minutes = Field(
         0, ge=0, le=1440, description="And/or this many minutes after.", json_schema_extra=MOVES
     )
     name: str = Field("", max_length=200, description="The alarm's name (optional).")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Callable
 from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BeforeValidator, Field, JsonValue, WithJsonSchema
@@ -67,6 +68,28 @@ ClockTime = Annotated[str, BeforeValidator(_clock_time)]
 #: 2026-11-28).
 MOVES: dict[str, JsonValue] = {"moves": "time", "given": "offset"}
 
+#: An amount of time as a page writes it: a number, its unit, maybe words after ("24 min by
+#: tram"), and no other number ("2 h 49 min" is refused).
+_AMOUNT = re.compile(r"\s*(\d+(?:\.\d+)?)\s*([a-z]*)\.?(?:\s+[^\d]*)?", re.IGNORECASE)
+
+
+def _amount_in(units: tuple[str, ...]) -> Callable[[object], object]:
+    """A validator that reads an amount written with one of ``units`` (or none) as its number:
+    a travel time found on a page ("24 min") moves an alarm by 24 minutes. Any other text is
+    left for the field to refuse, so "1 hour" never counts as 1 minute."""
+
+    def amount(value: object) -> object:
+        if not isinstance(value, str) or not (match := _AMOUNT.fullmatch(value)):
+            return value
+        number, unit = match.groups()
+        return float(number) if unit.lower() in ("", *units) else value
+
+    return amount
+
+
+Minutes = Annotated[int, BeforeValidator(_amount_in(("min", "mins", "minute", "minutes")))]
+Hours = Annotated[float, BeforeValidator(_amount_in(("h", "hr", "hrs", "hour", "hours")))]
+
 
 def shifted(time: str, minutes: int) -> str:
     """``time`` ("HH:MM") moved by ``minutes`` (negative: earlier), around midnight."""
@@ -84,8 +107,8 @@ class ShiftTime(SkillParameters):
     direction: Literal["before", "after"] = Field(
         description='"before": earlier than the time ("an hour before 10:15"); "after": later.'
     )
-    hours: float = Field(0, ge=0, le=24, description="How many hours.", json_schema_extra=MOVES)
-    minutes: int = Field(
+    hours: Hours = Field(0, ge=0, le=24, description="How many hours.", json_schema_extra=MOVES)
+    minutes: Minutes = Field(
         0,
         ge=0,
         le=1440,

@@ -11,7 +11,11 @@ from pcagent.bench.generate.templates_browser import (
     BrowserPopulationSearch,
 )
 from pcagent.bench.generate.templates_calculator import CalculatorCompute, CalculatorDaysBetween
-from pcagent.bench.generate.templates_clock import ClockAddWorldClock, ClockSetAlarm
+from pcagent.bench.generate.templates_clock import (
+    ClockAddWorldClock,
+    ClockAlarmToLeave,
+    ClockSetAlarm,
+)
 from pcagent.bench.generate.templates_composition import WriterComposeDocument
 from pcagent.bench.generate.templates_editor import EditorReadValue, EditorWriteValue
 from pcagent.bench.generate.templates_files import (
@@ -37,6 +41,7 @@ TEMPLATES: tuple[SubtaskTemplate, ...] = (
     CalculatorDaysBetween(),
     ClockSetAlarm(),
     ClockAddWorldClock(),
+    ClockAlarmToLeave(),
     WriterNewDocument(),
     WriterFormatDocument(),
     WriterFormatOpened(),

@@ -126,6 +126,7 @@ class TemplateSpec(BaseModel):
     reportable: bool = False
     needs_company: bool = False
     apart_from: frozenset[str] = frozenset()
+    also_uses: tuple[str, ...] = ()
     #: In order, each one ``{kind: text}``.
     phrasings: tuple[dict[PhrasingKind, str], ...]
 
@@ -170,6 +171,8 @@ class SubtaskTemplate(ABC, Generic[A]):
     #: shows no tabs in the accessibility tree (measured 2026-11-28), so no Clocks sub-task
     #: can follow a mail one.
     apart_from: ClassVar[frozenset[str]] = frozenset()
+    #: Applications it works in besides its own (a task's ``apps`` lists them too).
+    also_uses: ClassVar[tuple[str, ...]] = ()
 
     def __init_subclass__(cls, spec: str, **kwargs: Any) -> None:
         """Set the template's name and plain data from its entry ``spec`` of the specs file
@@ -185,7 +188,7 @@ class SubtaskTemplate(ABC, Generic[A]):
         cls.name, cls.app, cls.summary = spec, data.app, data.summary
         cls.consumes, cls.produces = data.consumes, data.produces
         cls.reportable, cls.needs_company = data.reportable, data.needs_company
-        cls.apart_from = data.apart_from
+        cls.apart_from, cls.also_uses = data.apart_from, data.also_uses
         cls.phrasings = tuple(
             Phrasing(kind, text) for phrasing in data.phrasings for kind, text in phrasing.items()
         )

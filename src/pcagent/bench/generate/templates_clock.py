@@ -6,6 +6,9 @@ One module per application family, so a new template for the clocks lands here.
 from __future__ import annotations
 
 from pcagent.bench.generate import gui_steps as gui
+from pcagent.bench.generate import programs
+from pcagent.bench.generate import templates_maps as maps
+from pcagent.bench.generate.programs import FragmentProgram
 from pcagent.bench.generate.template_base import (
     Draw,
     Fragment,
@@ -16,6 +19,7 @@ from pcagent.bench.generate.template_base import (
 from pcagent.bench.generate.template_parts import capitalized, carried_or, node, one_call
 from pcagent.bench.generate.vocabulary import CITIES, TIMES
 from pcagent.bench.generate.wording import clock_text, refer_to
+from pcagent.bench.web.data import ROUTES
 
 # --- clocks ------------------------------------------------------------------------------------
 
@@ -97,4 +101,92 @@ class ClockAddWorldClock(SubtaskTemplate[WorldClockCity], spec="clock_add_world_
             program=one_call(
                 "add_world_clock", hands_on=False, city=carried_or(a.reference_to_previous, a.city)
             ),
+        )
+
+
+class LeavingTime(TemplateAttributes):
+    hour: int
+    minute: int
+    origin: str
+    destination: str
+    minutes: int
+
+
+class ClockAlarmToLeave(SubtaskTemplate[LeavingTime], spec="clock_alarm_to_leave"):
+    """An alarm for when to set off to arrive somewhere by a time: the travel time looked up on
+    maps.local, and the alarm that many minutes before the time (``set_alarm`` with
+    ``minutes_before`` the value found). Why: memory held alarms at a time found and travel times
+    looked up, and no program that takes one value off the other; the 1.5B planner, asked to
+    leave in time for a meeting, wrote an alarm at the meeting itself or at no time at all."""
+
+    def draw(self, source: Draw) -> LeavingTime:
+        pair = source.rng.choice(maps.TRAINING_ROUTES)
+        origin, destination = pair if source.rng.random() < 0.5 else pair[::-1]
+        minutes = int(ROUTES[pair]["minutes"])
+        if (given := source.given_as("time")) is not None:
+            hour, minute = (int(part) for part in given.text.split(":"))
+            carried = refer_to(given)
+        else:
+            (hour, minute), carried = source.rng.choice(TIMES), ""
+        return LeavingTime(
+            hour=hour,
+            minute=minute,
+            origin=origin,
+            destination=destination,
+            minutes=minutes,
+            reference_to_previous=carried,
+        )
+
+    def build(self, attributes: LeavingTime, slot: Slot) -> Fragment:
+        a = attributes
+        arrive = clock_text(a.hour, a.minute)
+        leave = clock_text(*divmod((a.hour * 60 + a.minute - a.minutes) % (24 * 60), 60))
+        lookup = maps.lookup_steps(a.origin, a.destination)
+        asked = maps.asked_node(slot, a.destination)
+        alarm = node(
+            slot,
+            "alarm",
+            "clock_alarm",
+            {"hour": int(leave[:2]), "minute": int(leave[3:])},
+            after=[asked.id],
+            description=f"an alarm at {leave}, {a.minutes} min before {arrive}",
+        )
+        found = f"s{len(lookup) + 1}"
+        return self.fragment(
+            a,
+            slot,
+            f"Set an alarm at {leave} to leave {a.origin} for {a.destination} ({a.minutes} min)",
+            words={
+                "time": a.reference_to_previous or arrive,
+                "origin": a.origin,
+                "destination": a.destination,
+            },
+            nodes=[asked, alarm],
+            reference=[
+                *maps.reference_steps(a.origin, a.destination),
+                *gui.clock_add_alarm(int(leave[:2]), int(leave[3:])),
+            ],
+            reference_api=[
+                gui.act("browser_open", url=maps.directions_address(a.origin, a.destination)),
+                gui.act("clock_add_alarm", time=leave, name="Leave"),
+            ],
+            program=FragmentProgram(
+                (
+                    *lookup,
+                    programs.call(
+                        found,
+                        "extract_values",
+                        text=programs.reference(lookup[-1].id),
+                        names=[maps.KEY],
+                        what=maps.DESCRIPTION,
+                    ),
+                    programs.call(
+                        f"s{len(lookup) + 2}",
+                        "set_alarm",
+                        time=carried_or(a.reference_to_previous, arrive),
+                        minutes_before=programs.reference(found, maps.KEY),
+                    ),
+                )
+            ),
+            services=("web",),
         )
