@@ -472,6 +472,38 @@ def test_steps_survive_sigkill(tmp_path: Path) -> None:
                 assert image.convert("RGB").getpixel((1, 1)) == (step, 0, 0)
 
 
+CREATOR = textwrap.dedent(
+    """
+    import sys, time
+    from pathlib import Path
+    from pcagent.runtime.record.store import RunStore
+    store = RunStore(Path(sys.argv[1]))
+    print(store.create_run("task", {}).run_id, flush=True)
+    time.sleep(120)
+    """
+)
+
+
+def test_a_run_whose_process_was_killed_reads_interrupted_until_resumed(tmp_path: Path) -> None:
+    root = tmp_path / "runs"
+    child = subprocess.Popen(
+        [sys.executable, "-c", CREATOR, str(root)], stdout=subprocess.PIPE, text=True
+    )
+    assert child.stdout is not None
+    run_id = child.stdout.readline().strip()
+    with RunStore(root) as store:
+        assert store.get_run(run_id).status == "running"  # its process is alive
+        kill(child)
+        gone = store.get_run(run_id)
+        assert gone.status == "interrupted" and "runs resume" in gone.summary
+        assert [run.status for run in store.list_runs()] == ["interrupted"]
+        store.set_status(run_id, "running")  # resumed here: this process carries it on
+        assert store.get_run(run_id).status == "running"
+        # A run recorded without an owner (before owners were) reads as recorded.
+        (store.run_dir(run_id) / "owner.json").unlink()
+        assert store.get_run(run_id).status == "running"
+
+
 def test_a_kill_in_the_middle_of_writing_leaves_whole_steps(tmp_path: Path) -> None:
     root = tmp_path / "runs"
     with RunStore(root) as store:

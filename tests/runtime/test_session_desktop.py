@@ -280,7 +280,7 @@ def test_a_run_killed_with_sigkill_resumes_from_its_last_step(
     run_id, _ = _blocked_run(store, stop=signal.SIGKILL)
     record = store.get_run(run_id)
     # the calculator opened by the run's own first step, then three decisions
-    assert record.status == "running" and record.steps == 4
+    assert record.status == "interrupted" and record.steps == 4  # its process is gone
     stale_marker = store.get_run(run_id).settings["environment"]["sandbox_id"]
 
     calculator = CalculatorDecisions()

@@ -34,6 +34,7 @@ from pydantic_core import to_jsonable_python
 
 from pcagent.config import validation_problems
 from pcagent.errors import RecordError, RunNotFoundError, RunStateError
+from pcagent.runtime.record import run_owner
 from pcagent.runtime.record.database import to_json
 from pcagent.runtime.record.files import (
     SCREENSHOT_FILE,
@@ -105,6 +106,7 @@ class RunStore(CallAndEventLog):
                 " parent_run, parent_step) VALUES (?, ?, 'running', ?, ?, ?, ?, ?)",
                 (run_id, instruction, now, now, settings_json, parent_run, parent_step),
             )
+        run_owner.claim(self.run_dir(run_id))
         return self.get_run(run_id)
 
     def get_run(self, run_id_or_prefix: str) -> RunRecord:
@@ -160,6 +162,8 @@ class RunStore(CallAndEventLog):
             )
             if cursor.rowcount == 0:
                 raise self._not_found(run_id, conn)
+        if status == "running":  # resumed: this process carries it on now
+            run_owner.claim(self.run_dir(run_id))
 
     def update_settings(self, run_id: str, settings: dict[str, Any]) -> None:
         """Merge ``settings`` into the run's settings (top-level keys replaced, like dict.update).
@@ -176,10 +180,11 @@ class RunStore(CallAndEventLog):
                 (to_json(merged), time.time(), run_id),
             )
 
-    @staticmethod
-    def _run_from_row(row: sqlite3.Row) -> RunRecord:
+    def _run_from_row(self, row: sqlite3.Row) -> RunRecord:
         values = dict(row)
         values["settings"] = json.loads(values["settings"])
+        if values["status"] == "running" and run_owner.owner_gone(self.run_dir(values["run_id"])):
+            values["status"], values["summary"] = "interrupted", run_owner.GONE_SUMMARY
         return RunRecord.model_validate(values)
 
     # --- steps -------------------------------------------------------------------------------
