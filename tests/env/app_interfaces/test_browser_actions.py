@@ -195,6 +195,9 @@ def test_files_outside_home_and_an_unreachable_browser(browser_desktop: SandboxD
     give_to_owner(page, desktop.home)
     local = desktop.execute(BrowserOpen(url="~/note.html"))
     assert local.ok and (local.output or "").startswith(f"Note\n{page.as_uri()}\n"), local.message
+    # A path relative to HOME that names a file there is that file, not a site called "note".
+    relative = desktop.execute(BrowserOpen(url="note.html"))
+    assert relative.ok and page.as_uri() in relative.message, relative.message
     ticked = desktop.execute(BrowserFill(label="agree", value="true"))
     assert ticked.ok and ticked.output == "checked", ticked.message
     # A radio button is left clear, or cleared by ticking another of its group.

@@ -116,11 +116,16 @@ class BrowserInterface(Interface):
             client.close()
 
     def _file_or_web_address(self, text: str) -> str:
-        """Files (``file:`` addresses, absolute or ``~`` paths) must lie in HOME."""
+        """Files (``file:`` addresses, absolute or ``~`` paths, and a path relative to HOME that
+        names a file there) must lie in HOME. Why the last: a program opened
+        "Documents/travel_plan2.txt" in the browser, which loaded the site "documents" three
+        times (a rewording of pc06, 2026-11-28)."""
         stripped = text.strip()
         if stripped.lower().startswith("file:"):
             return self.path(unquote(urlsplit(stripped).path)).as_uri()
         if stripped.startswith(("/", "~")):
+            return self.path(stripped).as_uri()
+        if "://" not in stripped and stripped and (self.home / stripped).is_file():
             return self.path(stripped).as_uri()
         return web_address(stripped)
 
