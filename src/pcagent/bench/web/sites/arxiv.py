@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import textwrap
 
 from pcagent.bench.web.data import PAPERS
@@ -26,15 +25,18 @@ def paper_pdf(paper_id: str) -> bytes:
     return one_page_pdf(paper["title"], lines)
 
 
+#: The pages of a paper: its abstract, and its PDF.
+_ABSTRACT = r"/abs/([0-9]{4}\.[0-9]{4,5})/?"
+_PDF = r"/pdf/([0-9]{4}\.[0-9]{4,5})(?:\.pdf)?"
+
+
 def arxiv_search(query: str) -> list[str]:
     """The ids of the papers arxiv.org/search lists for ``query``, in the order shown: those whose
     title, authors or id hold every word of the query (ignoring case, accents and punctuation),
     newest submission first."""
-    found = [
-        paper_id
-        for paper_id, paper in PAPERS.items()
-        if pages.matches(query, f"{paper['title']} {' '.join(paper['authors'])} {paper_id}")
-    ]
+    found = pages.searched(
+        query, {i: f"{p['title']} {' '.join(p['authors'])} {i}" for i, p in PAPERS.items()}
+    )
     return _newest_first(found)
 
 
@@ -64,9 +66,8 @@ def _arxiv(request: PageRequest) -> PageResponse:
         items = "".join(_paper_item(p) for p in found)
         result = f"<ul>{items}</ul>" if found else "<p>Sorry, your query returned no results.</p>"
         return pages.page(_NAME, "Search | arXiv e-print repository", f"{form}{result}")
-    match = re.fullmatch(r"/abs/([0-9]{4}\.[0-9]{4,5})/?", request.path)
-    if match and match[1] in PAPERS:
-        paper_id, paper = match[1], PAPERS[match[1]]
+    if (paper_id := pages.item_at(request.path, _ABSTRACT, PAPERS)) is not None:
+        paper = PAPERS[paper_id]
         body = (
             f"{form}<p>{escape(paper['category'])} · Submitted on {escape(paper['submitted'])}</p>"
             f"<h1>{escape(paper['title'])}</h1>"
@@ -75,13 +76,12 @@ def _arxiv(request: PageRequest) -> PageResponse:
             f'<p><a href="/pdf/{paper_id}">Download PDF</a></p>'
         )
         return pages.page(_NAME, f"[{paper_id}] {paper['title']}", body)
-    match = re.fullmatch(r"/pdf/([0-9]{4}\.[0-9]{4,5})(?:\.pdf)?", request.path)
-    if match and match[1] in PAPERS:
+    if (pdf := pages.item_at(request.path, _PDF, PAPERS)) is not None:
         return PageResponse(
             200,
-            paper_pdf(match[1]),
+            paper_pdf(pdf),
             "application/pdf",
-            (("Content-Disposition", f'attachment; filename="{match[1]}.pdf"'),),
+            (("Content-Disposition", f'attachment; filename="{pdf}.pdf"'),),
         )
     return pages.not_found(_NAME, f"No paper at {request.path}.")
 

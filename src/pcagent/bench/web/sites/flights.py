@@ -153,9 +153,9 @@ def _skyfare(request: PageRequest) -> PageResponse:
         return pages.page(_SKYFARE, "SkyFare - Search and book cheap flights", body)
     if request.path == "/search":
         return _skyfare_search(request)
-    match = re.fullmatch(r"/flight/([A-Za-z0-9]+)", request.path)
-    if match and match[1].upper() in _FLIGHTS_BY_NUMBER:
-        return _skyfare_booking_form(_FLIGHTS_BY_NUMBER[match[1].upper()], request.param("date"))
+    flight = r"/flight/([A-Za-z0-9]+)"
+    if (number := pages.item_at(request.path, flight, _FLIGHTS_BY_NUMBER, str.upper)) is not None:
+        return _skyfare_booking_form(_FLIGHTS_BY_NUMBER[number], request.param("date"))
     if request.path == "/book":
         return _skyfare_book(request)
     return pages.not_found(_SKYFARE, f"No page at {request.path}.")

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
 from pcagent.bench.web.data import MOVIES
 from pcagent.bench.web.sites import pages
 from pcagent.bench.web.sites.pages import PageRequest, PageResponse, Site, escape
@@ -27,17 +25,14 @@ def _imdb(request: PageRequest) -> PageResponse:
         return pages.page(_NAME, "IMDb: Ratings, Reviews, and Where to Watch the Best Movies", body)
     if request.path.rstrip("/") == "/find":
         query = request.param("q")
-        found = [
-            m for m in MOVIES if pages.matches(query, f"{MOVIES[m]['title']} {MOVIES[m]['year']}")
-        ]
+        found = pages.searched(query, {m: f"{f['title']} {f['year']}" for m, f in MOVIES.items()})
         rows = "".join(f"<li>{_movie_link(m)}</li>" for m in found)
         result = f"<ul>{rows}</ul>" if found else f"<p>No results found for {escape(query)!r}.</p>"
         return pages.page(
             _NAME, "Find - IMDb", f"{form}<h1>Results for {escape(query)}</h1>{result}"
         )
-    match = re.fullmatch(r"/title/(tt\d+)/?", request.path)
-    if match and match[1] in MOVIES:
-        movie = MOVIES[match[1]]
+    if (movie_id := pages.item_at(request.path, r"/title/(tt\d+)/?", MOVIES)) is not None:
+        movie = MOVIES[movie_id]
         body = (
             f"{form}<h1>{escape(movie['title'])}</h1>"
             f"<p><span>{movie['year']}</span> · <span>{movie['runtime_minutes']} min</span> · "

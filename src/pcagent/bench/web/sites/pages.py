@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from pcagent.text import without_accents
@@ -150,6 +150,22 @@ def stem(word: str) -> str:
     """``word`` without a plural "s" ("flights" -> "flight"); crude, so apply it to both sides of
     a comparison."""
     return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
+def item_at(
+    path: str, pattern: str, items: Collection[str], spelled: Callable[[str], str] = str
+) -> str | None:
+    """The item a page's ``path`` names, where ``pattern`` (one group: the item's key, as
+    ``spelled`` writes it) matches the whole path and the site has that item; else None."""
+    match = re.fullmatch(pattern, path)
+    key = spelled(match[1]) if match else None
+    return key if key is not None and key in items else None
+
+
+def searched(query: str, texts: Mapping[str, str]) -> list[str]:
+    """The keys of ``texts`` whose text :func:`matches` the query, in their order: a site's
+    search over its items, each item by the text it is found by."""
+    return [key for key, text in texts.items() if matches(query, text)]
 
 
 def matches(query: str, text: str) -> bool:

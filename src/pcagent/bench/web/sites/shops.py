@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
 from pcagent.bench.web.data import PRODUCTS, SHOPS
@@ -31,15 +30,14 @@ def _shop(host: str) -> Callable[[PageRequest], PageResponse]:
             body = f"<h1>{escape(name)}</h1>{form}{listing(list(prices))}"
             return pages.page(name, f"{name} - online shop", body)
         if request.path == "/search":
-            found = [s for s in prices if pages.matches(query, f"{PRODUCTS[s]['name']} {s}")]
+            found = pages.searched(query, {s: f"{PRODUCTS[s]['name']} {s}" for s in prices})
             result = listing(found) if found else f"<p>No products match {escape(query)!r}.</p>"
             return pages.page(name, f"Search: {query} - {name}", f"{form}{result}")
-        match = re.fullmatch(r"/product/([a-z0-9-]+)", request.path)
-        if match and match[1] in prices:
-            product = PRODUCTS[match[1]]
+        if (slug := pages.item_at(request.path, r"/product/([a-z0-9-]+)", prices)) is not None:
+            product = PRODUCTS[slug]
             body = (
                 f"{form}<h1>{escape(product['name'])}</h1>"
-                f'<p>Price: <span class="price">{pages.money(prices[match[1]])}</span>'
+                f'<p>Price: <span class="price">{pages.money(prices[slug])}</span>'
                 " · In stock</p>"
                 f"<p>{escape(product['description'])}</p>"
             )
