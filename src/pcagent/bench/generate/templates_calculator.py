@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import calendar
 import datetime
+import operator
+from collections.abc import Callable
 from typing import Any, Literal
 
 from pcagent.agents.program import ProgramStep
@@ -56,6 +58,14 @@ def _on_the_calculator(slot: Slot, shown: int, keys: str, expression: str) -> di
     }
 
 
+#: What each operation an instruction names does.
+_OPERATIONS: dict[str, Callable[[int, int], int]] = {
+    "plus": operator.add,
+    "minus": operator.sub,
+    "times": operator.mul,
+}
+
+
 class Calculation(TemplateAttributes):
     left: int
     operation: Literal["plus", "minus", "times"]
@@ -63,11 +73,7 @@ class Calculation(TemplateAttributes):
 
     @property
     def result(self) -> int:
-        if self.operation == "plus":
-            return self.left + self.right
-        if self.operation == "minus":
-            return self.left - self.right
-        return self.left * self.right
+        return _OPERATIONS[self.operation](self.left, self.right)
 
     @property
     def keys(self) -> str:
