@@ -19,7 +19,6 @@ from pcagent.bench.generate.template_base import (
 from pcagent.bench.generate.template_parts import capitalized, carried_or, node, one_call
 from pcagent.bench.generate.vocabulary import CITIES, TIMES
 from pcagent.bench.generate.wording import clock_text, refer_to
-from pcagent.bench.web.data import ROUTES
 
 # --- clocks ------------------------------------------------------------------------------------
 
@@ -104,12 +103,11 @@ class ClockAddWorldClock(SubtaskTemplate[WorldClockCity], spec="clock_add_world_
         )
 
 
-class LeavingTime(TemplateAttributes):
+class LeavingTime(maps.TravelTime):
+    """The route and its travel time, and the time to arrive by."""
+
     hour: int
     minute: int
-    origin: str
-    destination: str
-    minutes: int
 
 
 class ClockAlarmToLeave(SubtaskTemplate[LeavingTime], spec="clock_alarm_to_leave"):
@@ -117,12 +115,11 @@ class ClockAlarmToLeave(SubtaskTemplate[LeavingTime], spec="clock_alarm_to_leave
     maps.local, and the alarm that many minutes before the time (``set_alarm`` with
     ``minutes_before`` the value found). Why: memory held alarms at a time found and travel times
     looked up, and no program that takes one value off the other; the 1.5B planner, asked to
-    leave in time for a meeting, wrote an alarm at the meeting itself or at no time at all."""
+    leave in time for a meeting (a rewording of pc03, 2026-11-28), set the alarm at a time
+    extracted from the maps page, nothing taken off any time."""
 
     def draw(self, source: Draw) -> LeavingTime:
-        pair = source.rng.choice(maps.TRAINING_ROUTES)
-        origin, destination = pair if source.rng.random() < 0.5 else pair[::-1]
-        minutes = int(ROUTES[pair]["minutes"])
+        route = maps.drawn_route(source)
         if (given := source.given_as("time")) is not None:
             hour, minute = (int(part) for part in given.text.split(":"))
             carried = refer_to(given)
@@ -131,9 +128,9 @@ class ClockAlarmToLeave(SubtaskTemplate[LeavingTime], spec="clock_alarm_to_leave
         return LeavingTime(
             hour=hour,
             minute=minute,
-            origin=origin,
-            destination=destination,
-            minutes=minutes,
+            origin=route.origin,
+            destination=route.destination,
+            minutes=route.minutes,
             reference_to_previous=carried,
         )
 

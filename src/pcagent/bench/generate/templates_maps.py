@@ -76,18 +76,25 @@ def lookup_steps(origin: str, destination: str) -> list[ProgramStep]:
 
 
 class TravelTime(TemplateAttributes):
+    """A route and its travel time in minutes."""
+
     origin: str
     destination: str
     minutes: int
+
+
+def drawn_route(source: Draw) -> TravelTime:
+    """A training route, either way round, and its travel time."""
+    pair = source.rng.choice(TRAINING_ROUTES)
+    origin, destination = pair if source.rng.random() < 0.5 else pair[::-1]
+    return TravelTime(origin=origin, destination=destination, minutes=ROUTES[pair]["minutes"])
 
 
 class BrowserTravelTime(SubtaskTemplate[TravelTime], spec="browser_travel_time"):
     """Look up the travel time between two places on maps.local (either way round)."""
 
     def draw(self, source: Draw) -> TravelTime:
-        pair = source.rng.choice(TRAINING_ROUTES)
-        origin, destination = pair if source.rng.random() < 0.5 else pair[::-1]
-        return TravelTime(origin=origin, destination=destination, minutes=ROUTES[pair]["minutes"])
+        return drawn_route(source)
 
     def build(self, attributes: TravelTime, slot: Slot) -> Fragment:
         a = attributes
