@@ -10,9 +10,14 @@ two or more applications caught when every step of their last application is lef
 precision of the kept picks and of the model's raw picks (baseline) and their ratio, and
 seconds per reading.
 
+With ``--variant slots`` every instruction is read a second time, with one reply field per
+application (its words or ""), and that reading's figures and the ratio of programs left short
+caught (slots over the list) are printed beside.
+
 Goal: at most 5% of the gold programs doubted, at least half of the programs left short caught.
 
     python benchmarks/named_apps.py --tasks 77:20             # qwen2.5-coder-1.5b, 2 threads
+    python benchmarks/named_apps.py --tasks 77:20 --variant slots
     python benchmarks/named_apps.py --json --quick            # smollm2-135m, one task
 """
 
@@ -45,40 +50,75 @@ def left_short(steps: list[ProgramStep], skills: SkillCatalog) -> Program | None
     return Program(steps=kept) if kept else None
 
 
+def measured(reader: AppNamesAgent, tasks: list, apps: dict[str, str]) -> dict[str, object]:
+    """The reading's figures over ``tasks`` with ``reader``."""
+    skills = default_catalog()
+    doubted = shortened = caught = kept_total = kept_right = raw_total = raw_right = 0
+    took: list[float] = []
+    for task in tasks:
+        steps = list(task.program or ())
+        gold_apps = {app for step in steps for app in step_apps(step, skills)}
+        began = time.perf_counter()
+        raw = reader.read(task.instruction, apps)
+        took.append(time.perf_counter() - began)
+        kept = kept_apps(raw, task.instruction, apps)
+        raw_total += len(raw)
+        raw_right += sum(pick.app in gold_apps for pick in raw)
+        kept_total += len(kept)
+        kept_right += sum(pick.app in gold_apps for pick in kept)
+        doubted += bool(unused_apps(Program(steps=steps), kept, skills))
+        short = left_short(steps, skills)
+        if short is not None:
+            shortened += 1
+            caught += bool(unused_apps(short, kept, skills))
+    return {
+        "gold_programs_doubted_share": share(doubted, len(tasks)),
+        "short_programs_caught_share": share(caught, shortened),
+        "programs_left_short": shortened,
+        "kept_picks": kept_total,
+        **reading_figures((kept_right, kept_total), (raw_right, raw_total), took),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--variant",
+        choices=["slots"],
+        help="also read with this variant, in the same run: slots, one reply field per "
+        "application (AppNamesAgent(by_slots=True)); the figures of both and the ratio of "
+        "programs left short caught",
+    )
     arguments, config = parsed_with_model(parser, (77, 20), quick_tokens=60)
     seed, count = arguments.tasks
     tasks = [t for t in generate_tasks(count, seed) if t.program]
-    skills = default_catalog()
     apps = {app.name: app.description for app in app_infos()}
-    doubted = shortened = caught = kept_total = kept_right = raw_total = raw_right = 0
-    took: list[float] = []
     with ModelRouter(config) as router:
         model = router.for_role(AppNamesAgent.name)
-        reader = AppNamesAgent(model)
-        for task in tasks:
-            steps = list(task.program or ())
-            gold_apps = {app for step in steps for app in step_apps(step, skills)}
-            began = time.perf_counter()
-            raw = reader.read(task.instruction, apps)
-            took.append(time.perf_counter() - began)
-            kept = kept_apps(raw, task.instruction, apps)
-            raw_total += len(raw)
-            raw_right += sum(pick.app in gold_apps for pick in raw)
-            kept_total += len(kept)
-            kept_right += sum(pick.app in gold_apps for pick in kept)
-            doubted += bool(unused_apps(Program(steps=steps), kept, skills))
-            short = left_short(steps, skills)
-            if short is not None:
-                shortened += 1
-                caught += bool(unused_apps(short, kept, skills))
-    alarms, caught_share = share(doubted, len(tasks)), share(caught, shortened)
+        found = measured(AppNamesAgent(model), tasks, apps)
+        variant = (
+            measured(AppNamesAgent(model, by_slots=True), tasks, apps)
+            if arguments.variant
+            else None
+        )
+    alarms, caught_share = (
+        found["gold_programs_doubted_share"],
+        found["short_programs_caught_share"],
+    )
     met = (
         None
         if alarms is None or caught_share is None
-        else alarms <= GOAL_FALSE_ALARMS and caught_share >= GOAL_CAUGHT
+        else alarms <= GOAL_FALSE_ALARMS and caught_share >= GOAL_CAUGHT  # type: ignore[operator]
     )
+    compared = {}
+    if variant is not None:
+        other = variant["short_programs_caught_share"]
+        compared = {
+            arguments.variant: variant,
+            "caught_ratio": (
+                round(other / caught_share, 2) if other is not None and caught_share else None  # type: ignore[operator]
+            ),
+        }
     print(
         json.dumps(
             {
@@ -99,9 +139,8 @@ def main() -> None:
                 "model": model.info.name,
                 "tasks": len(tasks),
                 "seed": seed,
-                "programs_left_short": shortened,
-                "kept_picks": kept_total,
-                **reading_figures((kept_right, kept_total), (raw_right, raw_total), took),
+                **{k: v for k, v in found.items() if "share" not in k},
+                **compared,
             },
             indent=2,
         )

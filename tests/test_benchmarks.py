@@ -86,10 +86,11 @@ def test_named_files_quick() -> None:
 
 
 def test_named_apps_quick() -> None:
-    report = run_quick("named_apps.py")
+    report = run_quick("named_apps.py", "--variant", "slots")
     assert report["tasks"] == 1 and report["model"] == "local:smollm2-135m"
     assert report["figure"]["gold_programs_doubted_share"] in (0, 1)
-    assert report["kept_picks"] >= 0
+    assert report["kept_picks"] >= 0 and report["slots"]["kept_picks"] >= 0
+    assert "caught_ratio" in report
 
 
 def test_search_words_quick() -> None:

@@ -120,6 +120,20 @@ def test_the_reader_offers_only_the_desktop_s_applications_and_survives_no_reply
     assert AppNamesAgent(broken.for_role("named_apps")).asked(SAID, {}) == ()
 
 
+def test_read_by_slots_every_application_gets_a_field_and_empty_ones_are_no_pick() -> None:
+    words = {app: "" for app in APPS}
+    said = reply(**{**words, "calculator": "with the calculator", "writer": "a report"})
+    models = ScriptedModels(named_apps=[said])
+    reader = AppNamesAgent(models.for_role("named_apps"), by_slots=True)
+    # The same test of the words as for a list: "a report" does not name the word processor.
+    assert reader.asked(SAID, APPS) == (AskedApp("calculator", "with the calculator"),)
+    request = models.backends["named_apps"].requests[0]
+    assert set(request.schema["required"]) == set(APPS)  # every application, in the grammar
+    assert 'or leave it empty ("")' in request.messages[0].text
+    missing = ScriptedModels(named_apps=[reply(calculator="the calculator")] * 2)
+    assert AppNamesAgent(missing.for_role("named_apps"), by_slots=True).asked(SAID, APPS) == ()
+
+
 @pytest.mark.parametrize(("later", "doubted"), [("sheet", False), ("document", True)])
 def test_the_manager_is_asked_again_and_keeps_the_doubt_if_it_stays(
     later: str, doubted: bool

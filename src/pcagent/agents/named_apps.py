@@ -76,13 +76,23 @@ def reply_type(apps: Sequence[str]) -> type[_Reply]:
     )
 
 
+def slots_type(apps: Sequence[str]) -> type[BaseModel]:
+    """The reply with one field per application, in the listing's order, each the words that
+    ask for it or "" (a grammar that makes a small model consider every application in turn,
+    where a list let it stop after the first or name ones never asked for)."""
+    words = (Annotated[str, Field(max_length=WORDS_CHARS)], ...)
+    return create_model("AskedWords", **{app: words for app in apps})  # type: ignore[call-overload]
+
+
 @dataclass
 class AppNamesAgent(Agent):
     """Reads which applications an instruction asks for; asked once per instruction. Its
     role's model is the default profile's unless ``[models.roles]`` names one for
-    ``named_apps``."""
+    ``named_apps``. ``by_slots``: the reply has one field per application (its words or "")
+    instead of a list of picks."""
 
     name: ClassVar[str] = "named_apps"
+    by_slots: bool = False
 
     def asked(
         self, instruction: str, apps: Mapping[str, str], step: int | None = 0
@@ -97,7 +107,12 @@ class AppNamesAgent(Agent):
         """The model's picks as it answered, before their words are checked."""
         if not apps:
             return ()
-        system, user = render("named_apps", instruction=instruction, apps=_listing(apps))
+        template = "named_apps_slots" if self.by_slots else "named_apps"
+        system, user = render(template, instruction=instruction, apps=_listing(apps))
+        if self.by_slots:
+            slots = self.ask(prompt_messages(system, user), slots_type(list(apps)), step).value
+            said = slots.model_dump() if slots is not None else {}
+            return tuple(AskedApp(app, words) for app, words in said.items() if words.strip())
         result = self.ask(prompt_messages(system, user), reply_type(list(apps)), step)
         if result.value is None:
             return ()
