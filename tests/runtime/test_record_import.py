@@ -31,6 +31,7 @@ from pcagent.runtime.record.models import (
     StepResult,
     UnsavedFile,
 )
+from pcagent.runtime.record.run_owner import OWNER_FILE
 from pcagent.runtime.record.store import RunStore
 
 INSTRUCTION = "Compute 6 * 7 in the calculator and note it"
@@ -110,10 +111,12 @@ def exported(tmp_path: Path) -> tuple[Path, str, Path]:
 
 
 def _files(folder: Path) -> dict[str, bytes]:
+    """The run's files, but for which process carries it on here (``owner.json``): a fact of
+    this machine's processes, not of the run, which an export does not carry."""
     return {
         path.relative_to(folder).as_posix(): path.read_bytes()
         for path in sorted(folder.rglob("*"))
-        if path.is_file()
+        if path.is_file() and path.name != OWNER_FILE
     }
 
 
