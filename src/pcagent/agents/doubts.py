@@ -1,6 +1,7 @@
 """Everything about a program that only evidence judges, in one place.
 
-An invented address or number, one value where a list is wanted, a value found and never used,
+An invented address or number, one value where a list is wanted, one value found written for
+several items of a list, a value found and never used,
 a file or an application the instruction names and no step uses, a file read and then written
 over with something not made from it, a time moved by two steps, an application's name typed
 or searched for as a value, a value copied from memory's examples, a form filled on a page of search results: none of these makes a
@@ -27,6 +28,7 @@ from pcagent.agents.named_files import untouched_files
 from pcagent.agents.plan import Doubt
 from pcagent.agents.program import Program, ProgramStep
 from pcagent.agents.reference_shapes import one_value_for_a_list
+from pcagent.agents.repeated_values import one_value_for_several_items
 from pcagent.agents.replaced_files import replaced_files
 from pcagent.agents.unused_values import unused_values
 from pcagent.skills import SkillCatalog
@@ -90,6 +92,7 @@ class Evidence:
             *_own(ungiven_literals(program, skills, self.given)),
             *_own(example_values(program, self.examples, self.given)),
             *one_value_for_a_list(program, skills),
+            *one_value_for_several_items(program),
             *unused_values(program, skills),
             *moved_twice(program, skills),
             *replaced_files(program, skills, self.finished),

@@ -116,7 +116,7 @@ def literal_texts(value: JsonValue) -> Iterator[str]:
 
 def references(args: Mapping[str, JsonValue]) -> list[str]:
     """The step ids the arguments refer to, anywhere inside them, in order."""
-    return list(dict.fromkeys(value["from"] for value in _reference_values(args)))
+    return list(dict.fromkeys(value["from"] for value in reference_values(args)))
 
 
 def check_program(
@@ -190,7 +190,7 @@ def value_keys(step: ProgramStep, catalog: SkillCatalog) -> frozenset[str] | Non
 def _key_problems(step: ProgramStep, keys: Mapping[str, frozenset[str] | None]) -> list[str]:
     """References whose "key" the step they name does not give."""
     problems = []
-    for value in _reference_values(step.args):
+    for value in reference_values(step.args):
         source, key = value["from"], value.get("key")
         if source not in keys:
             continue  # an unknown step is named by the argument check
@@ -205,7 +205,7 @@ def _key_problems(step: ProgramStep, keys: Mapping[str, frozenset[str] | None]) 
     return problems
 
 
-def _reference_values(args: Mapping[str, JsonValue]) -> list[dict[str, Any]]:
+def reference_values(args: Mapping[str, JsonValue]) -> list[dict[str, Any]]:
     """Every reference in the arguments: reference objects, and slots in texts."""
     found: list[dict[str, Any]] = []
 
