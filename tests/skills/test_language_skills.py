@@ -111,6 +111,14 @@ def test_composed_text_has_the_paragraphs_asked_for_and_a_translation_differs() 
         Desk(Answers({"text": "hello"})), {"text": "hello", "language": "French"}
     )
     assert not same.ok
+    # Only its spacing changed: the text was in that language already.
+    note = {"text": "Travel plan\n\nDestination: Tokyo", "language": "en"}
+    respaced = translate_text.call(
+        Desk(Answers({"text": "Travel plan\nDestination:  Tokyo"})), note
+    )
+    assert not respaced.ok and "in that language already" in respaced.message
+    german = translate_text.call(Desk(Answers({"text": "Reiseplan\nZiel: Tokio"})), note)
+    assert german.ok
 
 
 def test_the_request_written_back_is_no_composed_text() -> None:

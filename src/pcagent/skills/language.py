@@ -11,7 +11,7 @@ from pydantic import BaseModel, Field, create_model
 from pcagent.errors import PcAgentError
 from pcagent.skills.base import SkillContext, SkillParameters, SkillResult, skill
 from pcagent.skills.lists import counted_items, uncounted
-from pcagent.text import contains, same_date_written
+from pcagent.text import comparable, contains, same_date_written
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -154,6 +154,11 @@ def translate_text(context: SkillContext, parameters: Translate) -> SkillResult:
     reply = _answer(context, "You translate; answer with the translation only.", user, Composed)
     if not reply.text.strip():
         return SkillResult.failed("the language model gave no usable reply")
-    if reply.text.strip() == parameters.text.strip():
-        return SkillResult.failed("the translation is the text itself")
+    # Compared without case or spacing: a text "translated" into its own
+    # language came back with one blank line less, counted as a translation, and the run said
+    # "finished" (a rewording of pc04, 2026-11-28).
+    if comparable(reply.text) == comparable(parameters.text):
+        return SkillResult.failed(
+            "the translation is the text itself: it is in that language already"
+        )
     return SkillResult(True, reply.text.strip(), evidence=f"{len(reply.text)} characters")
