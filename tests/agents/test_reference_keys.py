@@ -3,6 +3,8 @@ stays the Manager's to answer (the real skills' declarations)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from pcagent.agents.program import Program, ProgramStep, check_program
@@ -15,8 +17,8 @@ APPS = ["text_editor"]
 READ = {"id": "s1", "skill": "read_text_file", "args": {"path": "Documents/films.txt"}}
 
 
-def _extract(*names: str) -> dict[str, object]:
-    args = {"text": {"from": "s1"}, "names": list(names), "what": "the films' ratings"}
+def _extract(*names: str, what: str = "the films' ratings") -> dict[str, Any]:
+    args = {"text": {"from": "s1"}, "names": list(names), "what": what}
     return {"id": "s2", "skill": "extract_values", "args": args}
 
 
@@ -79,8 +81,10 @@ def test_a_text_that_describes_an_extracted_value_is_made_a_reference_to_it() ->
     assert _mended(READ, extract, again).steps[2].args == found
 
 
-def _form_mended(extract: dict[str, object], form: dict[str, object]) -> Program:
-    """READ, ``extract`` and ``form`` mended with every skill (a form is the browser's)."""
+def _form_mended(extract: dict[str, Any], fields: list[dict[str, str]]) -> Program:
+    """READ, ``extract`` and a form filled with ``fields`` mended with every skill (a form is
+    the browser's)."""
+    form = {"id": "s3", "skill": "fill_form", "args": {"fields": fields}}
     steps = [ProgramStep.model_validate(step) for step in (READ, extract, form)]
     return with_keys_mended(Program(steps=steps), default_catalog())
 
@@ -88,11 +92,10 @@ def _form_mended(extract: dict[str, object], form: dict[str, object]) -> Program
 def test_a_text_that_is_the_name_of_an_extracted_value_is_made_a_reference_to_it() -> None:
     """The 1.5B Manager filled a booking form's "Origin" with the word "start", the name under
     which its extract step had found where the journey starts."""
-    found = {"text": {"from": "s1"}, "names": ["start", "end"], "what": "where it starts, ends"}
-    extract = {"id": "s2", "skill": "extract_values", "args": found}
+    extract = _extract("start", "end", what="where it starts, ends")
+    found = extract["args"]
     fields = [{"label": "Origin", "value": "Start"}, {"label": "end", "value": "Paris"}]
-    form = {"id": "s3", "skill": "fill_form", "args": {"fields": fields}}
-    mended = _form_mended(extract, form)
+    mended = _form_mended(extract, fields)
     assert mended.steps[2].args["fields"] == [
         {"label": "Origin", "value": {"from": "s2", "key": "start"}},
         {"label": "end", "value": "Paris"},  # a label stays a label
@@ -119,11 +122,8 @@ def test_no_gold_program_of_generated_tasks_is_changed() -> None:
 
 def test_a_key_written_after_the_slot_s_brace_is_put_inside_it() -> None:
     """pc16: the booking form's "From" got the whole object and ".city" after it."""
-    found = {"text": {"from": "s1"}, "names": ["city", "date"], "what": "where and when"}
-    extract = {"id": "s2", "skill": "extract_values", "args": found}
     fields = [{"label": "From", "value": "{s2}.city"}, {"label": "On", "value": "{s2}.day"}]
-    form = {"id": "s3", "skill": "fill_form", "args": {"fields": fields}}
-    mended = _form_mended(extract, form)
+    mended = _form_mended(_extract("city", "date", what="where and when"), fields)
     # A field s2 gives goes inside; one it does not give stays as written (a problem to ask).
     assert mended.steps[2].args["fields"] == [
         {"label": "From", "value": "{s2.city}"},
