@@ -134,24 +134,27 @@ def date_as_hinted(value: str, hints: Iterable[str]) -> str | None:
     hint = next(found, None)
     if hint is None or sorted(hint.group(1, 3, 4)) != ["DD", "MM", "YYYY"]:
         return None
-    alone = _WEEKDAY.sub("", value.strip(" .,"))
-    dates = dates_in(alone)
-    if len(dates) != 1 or not any(form.fullmatch(alone) for form in _FORMS):
+    date = _date_alone(_WEEKDAY.sub("", value.strip(" .,")))
+    if date is None:
         return None
-    (date,) = dates
     parts = {"YYYY": f"{date.year:04d}", "MM": f"{date.month:02d}", "DD": f"{date.day:02d}"}
     return hint.group(2).join(parts[part] for part in hint.group(1, 3, 4))
 
 
+def _date_alone(value: str) -> dt.date | None:
+    """The date ``value`` is, written alone in one of the forms (a full stop or comma around
+    it aside); None for anything else."""
+    dates = dates_in(value)
+    stripped = value.strip(" .,")
+    if len(dates) != 1 or not any(form.fullmatch(stripped) for form in _FORMS):
+        return None
+    return next(iter(dates))
+
+
 def same_date_written(value: str, text: str) -> bool:
     """Whether ``value`` is one date, alone, that ``text`` writes (in any of the forms)."""
-    dates = dates_in(value)
-    if len(dates) != 1:
-        return False
-    (date,) = dates
-    stripped = value.strip(" .,")
-    whole = any(form.fullmatch(stripped) for form in _FORMS)
-    return whole and date in dates_in(text)
+    date = _date_alone(value)
+    return date is not None and date in dates_in(text)
 
 
 #: The characters of arithmetic as the calculator takes it (digits, operators, parentheses,

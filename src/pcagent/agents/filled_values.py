@@ -22,9 +22,8 @@ from pcagent.text import ARITHMETIC_CHARACTERS, without_notes
 _ARITHMETIC = re.compile(f"{ARITHMETIC_CHARACTERS}*")
 #: The number a found value begins with, after a currency sign: "$1,299.00 incl. tax".
 _LEADING_NUMBER = re.compile(r"\s*[$€£¥]?\s*(-?\d[\d,]*(?:\.\d+)?)(?![\d.:/-])")
-
-
-#: A note in brackets after a number ("(as of 2024-07-01)"), and a digit.
+#: A digit: where what follows the leading number holds one, the value is no number with words
+#: after it ("4 July 2025").
 _DIGIT = re.compile(r"\d")
 
 
