@@ -15,7 +15,13 @@ from tests.agents.scripted import ScriptedModels, reply
 from pcagent.agents.instruction_readings import InstructionReadings
 from pcagent.agents.manager import PROGRAM_ATTEMPTS, Manager
 from pcagent.agents.manager_memory import Remembers
-from pcagent.agents.named_apps import AppNamesAgent, AskedApp, kept_apps, unused_apps
+from pcagent.agents.named_apps import (
+    AppNamesAgent,
+    AskedApp,
+    calls,
+    kept_apps,
+    unused_apps,
+)
 from pcagent.skills import default_catalog
 
 SAID = (
@@ -50,6 +56,36 @@ def test_only_picks_whose_words_stand_in_the_instruction_and_name_the_app_are_ke
     assert kept_apps(mislabelled, f"{SAID} (soffice)", both) == (
         AskedApp("spreadsheet", "a new spreadsheet"),
     )
+
+
+def test_an_application_s_everyday_names_count_as_whole_words() -> None:
+    said = (
+        "Look up the prices on the web, put them in a new Calc workbook, set an alarm for noon "
+        "and email it."
+    )
+    everyone = {
+        **APPS,
+        "browser": "web browser",
+        "clock": "clocks, alarms, timers, world clocks",
+        "mail": "e-mail client",
+    }
+    picked = [
+        AskedApp("browser", "on the web"),
+        AskedApp("writer", "a new Calc workbook"),  # mislabelled: Calc is the spreadsheet
+        AskedApp("clock", "an alarm"),
+        AskedApp("mail", "email"),
+    ]
+    assert [use.app for use in kept_apps(picked, said, everyone)] == [
+        "browser",
+        "spreadsheet",
+        "clock",
+        "mail",
+    ]
+    # "Calc" is a word of its own: the calculator's name does not call the spreadsheet.
+    calculator = [AskedApp("spreadsheet", "with the calculator")]
+    assert kept_apps(calculator, SAID, APPS) == (AskedApp("calculator", "with the calculator"),)
+    assert calls("e-mail it", "e-mail") and calls("a plain text editor", "plain-text editor")
+    assert not calls("email", "mail") and not calls("the calculator", "calc")
 
 
 CALCULATE = {"id": "s1", "skill": "calculate", "args": {"expression": "17 * 23"}}

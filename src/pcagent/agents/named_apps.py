@@ -21,6 +21,7 @@ left short were caught (docs/agents.md).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Annotated, ClassVar, Literal
@@ -33,11 +34,13 @@ from pcagent.agents.program import Program, step_apps
 from pcagent.agents.prompting import render
 from pcagent.applications import APPLICATIONS
 from pcagent.skills import SkillCatalog
-from pcagent.text import contains
+from pcagent.text import contains, folded
 
 #: Most applications one instruction is taken to ask for, and the longest quote of its words
 #: (bounds of the reply's grammar: a small model that rambles stops there).
 MAX_APPS, WORDS_CHARS = 6, 80
+#: A word of a quote or of an application's name (letters and digits; hyphens part words).
+_WORD = re.compile(r"[^\W_]+")
 
 
 @dataclass(frozen=True)
@@ -126,20 +129,28 @@ def known_as(name: str) -> list[str]:
     return sorted({known.program, known.title_hint} - {""}) if known else []
 
 
+def also_called(name: str) -> list[str]:
+    """The everyday words for an application ("Calc", "a workbook", "the web"): names to
+    recognise it by, but words a step may well hold too, unlike a program's name."""
+    known = APPLICATIONS.get(name)
+    return list(known.also_called) if known else []
+
+
 def _listing(apps: Mapping[str, str]) -> str:
     """One line per application: its name, what it is for, and what else it is called."""
     lines = []
     for name, purpose in apps.items():
-        called = ", ".join(known_as(name))
+        called = ", ".join(known_as(name) + also_called(name))
         lines.append(f"- {name}: {purpose}" + (f" (known as {called})" if called else ""))
     return "\n".join(lines)
 
 
 def names_of(name: str, purpose: str) -> set[str]:
     """What the catalog calls an application: its name in words, the kinds of thing its
-    description says it is (before any parenthesis), its program's and windows' names."""
+    description says it is (before any parenthesis), its program's and windows' names and its
+    everyday names."""
     head = purpose.split("(")[0]
-    named = {name.replace("_", " "), *head.split(","), *known_as(name)}
+    named = {name.replace("_", " "), *head.split(","), *known_as(name), *also_called(name)}
     return {text.strip().casefold() for text in named if text.strip()}
 
 
@@ -166,12 +177,26 @@ def kept_apps(
         called = [
             app
             for app, purpose in apps.items()
-            if any(contains(words, n) for n in names_of(app, purpose))
+            if any(calls(words, name) for name in names_of(app, purpose))
         ]
         app = pick.app if pick.app in called else (called[0] if len(called) == 1 else "")
         if app and app not in kept:
             kept[app] = AskedApp(app, words)
     return tuple(kept.values())
+
+
+def calls(quote: str, name: str) -> bool:
+    """Whether the model's ``quote`` holds ``name`` as whole words ("in Calc" calls the
+    spreadsheet "Calc"; "the calculator" does not, nor does "email" hold "mail"); a hyphen
+    parts words ("e-mail", "plain-text")."""
+    said, named = _word_list(quote), _word_list(name)
+    return bool(named) and any(
+        said[at : at + len(named)] == named for at in range(len(said) - len(named) + 1)
+    )
+
+
+def _word_list(text: str) -> list[str]:
+    return _WORD.findall(folded(text))
 
 
 def unused_apps(

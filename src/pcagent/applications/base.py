@@ -37,6 +37,9 @@ class Application:
     windows; ``title_hint`` is a substring of its window titles that decides between applications
     sharing a class (LibreOffice's modules) and names a window that has no class at all.
     ``opens`` are the document suffixes (lower case, with the dot) it is the opener of.
+    ``also_called`` are other words people use for it ("Calc", "workbook", "the web"): a model's
+    quote of the words that ask for an application is believed when it calls the application by
+    one of its names, and without these a request in everyday words was never checked.
     ``label_purposes`` say what a control labelled so does in this application, where the label
     means something particular to it (general labels such as "Save" are the grounding eval's).
     """
@@ -50,6 +53,7 @@ class Application:
     #: It edits documents, so closing it may lose unsaved work (the safety guard's concern).
     edits_documents: bool = False
     opens: tuple[str, ...] = ()
+    also_called: tuple[str, ...] = ()
     label_purposes: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     #: Seconds the sandbox waits for its first accessible window.
     startup_timeout: float = 30.0

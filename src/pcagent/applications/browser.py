@@ -11,6 +11,7 @@ BROWSER = Application(
     program="chromium",
     window_classes=("Chromium", "chromium"),
     family=BROWSER_FAMILY,
+    also_called=("web", "website", "internet", "online"),
     startup_timeout=60.0,
     label_purposes={
         "Reload": "Reload the current web page",

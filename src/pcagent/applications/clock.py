@@ -12,5 +12,6 @@ CLOCK = Application(
     window_classes=("gnome-clocks", "Org.gnome.clocks"),
     family=CALCULATOR_CLOCK,
     title_hint="Clocks",
+    also_called=("alarm", "timer", "stopwatch", "world clock"),
     label_purposes={"Alarms": "Show the alarms", "Stopwatch": "Show the stopwatch"},
 )

@@ -20,6 +20,7 @@ def libreoffice_module(
     title_hint: str,
     opens: tuple[str, ...],
     new: str,
+    also_called: tuple[str, ...] = (),
 ) -> Application:
     """The application a LibreOffice module is: ``window_class`` is the module's own window
     class, ``title_hint`` the words its window titles carry, ``new`` what its "New" control
@@ -33,6 +34,7 @@ def libreoffice_module(
         title_hint=title_hint,
         edits_documents=True,
         opens=opens,
+        also_called=also_called,
         startup_timeout=60.0,
         label_purposes={"New": new, "Open": "Open an existing file"},
     )

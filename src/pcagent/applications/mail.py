@@ -12,6 +12,7 @@ MAIL = Application(
     window_classes=("thunderbird", "Thunderbird", "thunderbird-esr", "thunderbird-default"),
     family=MAIL_FAMILY,
     title_hint="Mozilla Thunderbird",
+    also_called=("email", "e-mail", "inbox"),
     startup_timeout=90.0,
     label_purposes={
         "New Message": "Write a new email",

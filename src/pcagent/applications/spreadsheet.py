@@ -11,4 +11,5 @@ SPREADSHEET = libreoffice_module(
     title_hint="LibreOffice Calc",
     opens=(".xlsx", ".xls", ".ods", ".csv"),
     new="Start a new spreadsheet",
+    also_called=("Calc", "workbook", "worksheet"),
 )
