@@ -14,10 +14,17 @@ With ``--variant slots`` every instruction is read a second time, with one reply
 application (its words or ""), and that reading's figures and the ratio of programs left short
 caught (slots over the list) are printed beside.
 
+With ``--tasks-dir DIR`` the instructions of the benchmark's task files there are read as well
+(the 25 or their rewordings: hand-written words, not a template's), each against the
+applications its task file lists: the share of those applications the kept picks find
+(recall) and of the kept picks that are among them (precision). These tasks name all the
+applications their reference uses, not only those their words ask for, so recall is a floor.
+
 Goal: at most 5% of the gold programs doubted, at least half of the programs left short caught.
 
     python benchmarks/named_apps.py --tasks 77:20             # qwen2.5-coder-1.5b, 2 threads
     python benchmarks/named_apps.py --tasks 77:20 --variant slots
+    python benchmarks/named_apps.py --tasks 77:20 --tasks-dir src/pcagent/bench/tasks_reworded
     python benchmarks/named_apps.py --json --quick            # smollm2-135m, one task
 """
 
@@ -26,12 +33,14 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from pathlib import Path
 
 from generated_runs import parsed_with_model, reading_figures, share
 from headline import headline
 from pcagent.agents.named_apps import AppNamesAgent, kept_apps, unused_apps
 from pcagent.agents.program import Program, ProgramStep, step_apps
 from pcagent.bench.generate import generate_tasks
+from pcagent.bench.tasks import load_task_folder
 from pcagent.env.apps import app_infos
 from pcagent.models import ModelRouter
 from pcagent.skills import SkillCatalog, default_catalog
@@ -80,6 +89,33 @@ def measured(reader: AppNamesAgent, tasks: list, apps: dict[str, str]) -> dict[s
     }
 
 
+def read_task_files(
+    reader: AppNamesAgent, folder: Path, apps: dict[str, str], limit: int | None
+) -> dict[str, object]:
+    """The kept picks' recall and precision against the applications each task file of
+    ``folder`` lists (the first ``limit`` files by id)."""
+    tasks = sorted(load_task_folder(folder).values(), key=lambda task: task.id)[:limit]
+    listed = found = kept_total = kept_right = 0
+    missed: dict[str, list[str]] = {}
+    for task in tasks:
+        kept = {use.app for use in reader.asked(task.instruction, apps)}
+        named = set(task.apps) & set(apps)
+        listed += len(named)
+        found += len(kept & named)
+        kept_total += len(kept)
+        kept_right += len(kept & named)
+        if named - kept:
+            missed[task.id] = sorted(named - kept)
+    return {
+        "folder": str(folder),
+        "tasks": len(tasks),
+        "apps_listed": listed,
+        "kept_recall": share(found, listed),
+        "kept_precision": share(kept_right, kept_total),
+        "missed": missed,
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -88,6 +124,12 @@ def main() -> None:
         help="also read with this variant, in the same run: slots, one reply field per "
         "application (AppNamesAgent(by_slots=True)); the figures of both and the ratio of "
         "programs left short caught",
+    )
+    parser.add_argument(
+        "--tasks-dir",
+        type=Path,
+        help="also read the instructions of the benchmark task files in this folder, against "
+        "the applications each lists",
     )
     arguments, config = parsed_with_model(parser, (77, 20), quick_tokens=60)
     seed, count = arguments.tasks
@@ -99,6 +141,13 @@ def main() -> None:
         variant = (
             measured(AppNamesAgent(model, by_slots=True), tasks, apps)
             if arguments.variant
+            else None
+        )
+        files = (
+            read_task_files(
+                AppNamesAgent(model), arguments.tasks_dir, apps, 1 if arguments.quick else None
+            )
+            if arguments.tasks_dir
             else None
         )
     alarms, caught_share = (
@@ -141,6 +190,7 @@ def main() -> None:
                 "seed": seed,
                 **{k: v for k, v in found.items() if "share" not in k},
                 **compared,
+                **({"task_files": files} if files else {}),
             },
             indent=2,
         )

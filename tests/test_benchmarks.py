@@ -86,11 +86,16 @@ def test_named_files_quick() -> None:
 
 
 def test_named_apps_quick() -> None:
-    report = run_quick("named_apps.py", "--variant", "slots")
+    report = run_quick(
+        "named_apps.py", "--variant", "slots", "--tasks-dir", "src/pcagent/bench/tasks_reworded"
+    )
     assert report["tasks"] == 1 and report["model"] == "local:smollm2-135m"
     assert report["figure"]["gold_programs_doubted_share"] in (0, 1)
     assert report["kept_picks"] >= 0 and report["slots"]["kept_picks"] >= 0
     assert "caught_ratio" in report
+    files = report["task_files"]
+    assert files["tasks"] == 1 and files["apps_listed"] >= 1
+    assert 0 <= files["kept_recall"] <= 1
 
 
 def test_search_words_quick() -> None:
