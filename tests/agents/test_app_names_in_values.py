@@ -11,7 +11,9 @@ from tests.agents.scripted import ScriptedModels
 
 from pcagent.agents.app_names_in_values import (
     app_names_in_values,
+    file_names,
     without_app_names_in_searches,
+    without_words_in_searches,
 )
 from pcagent.agents.doubts import Evidence
 from pcagent.agents.instruction_readings import InstructionReadings
@@ -99,3 +101,25 @@ def test_the_manager_keeps_a_search_without_the_names_and_asks_no_more() -> None
     (step,) = outcome.plan.subtasks
     assert (step.args, step.doubt) == ({"query": "travel time"}, "")
     assert len(models.backends["manager"].requests) == 1
+
+
+def test_the_names_of_files_the_instruction_names_leave_the_search_words() -> None:
+    assert file_names(["Documents/memo.txt"]) == ["Documents", "Documents/memo.txt", "memo.txt"]
+    read = {"id": "s1", "skill": "read_text_file", "args": {"path": "Documents/memo.txt"}}
+    query = "memo.txt Documents {s1} Empire State Building travel time"
+    search = {"id": "s2", "skill": "web_search", "args": {"query": query}}
+    models = ScriptedModels(manager=[json.dumps({"steps": [read, search]})])
+    manager = Manager(
+        models.for_role("manager"),
+        apps={"browser": "web", "text_editor": "notes"},
+        skills=default_catalog().for_apps(["browser", "text_editor"]),
+        readings=InstructionReadings(files=lambda _: ["Documents/memo.txt"]),
+        is_file=lambda path: path == "Documents/memo.txt",
+    )
+    outcome = manager.plan("Read Documents/memo.txt, then look up the travel time on the web")
+    searched = outcome.plan.subtasks[1]
+    assert searched.args == {"query": "{s1} Empire State Building travel time"}
+    # The file's name stays where it is a file: the read, and a search of nothing else.
+    assert outcome.plan.subtasks[0].args == read["args"]
+    alone = program({"skill": "web_search", "args": {"query": "memo.txt"}})
+    assert without_words_in_searches(alone, ["memo.txt"], default_catalog()) == alone

@@ -8,13 +8,15 @@ the instruction name an application is the instruction reading's (a model's, :mo
 that a step's literal holds one of those names is in the typed program. The name of a program
 (Mousepad, Chromium, Thunderbird) is the way to do the task, not a value to type, follow or
 search for, so such a step is a doubt the Manager is re-asked with. Screen steps are not judged:
-"open Chromium and ..." is how their words say where to work.
+"open Chromium and ..." is how their words say where to work. The same names, and those of the
+files the instruction names, are mended out of a web search's words before anything is judged.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from pathlib import PurePosixPath
 
 from pcagent.agents.named_apps import AskedApp, known_as
 from pcagent.agents.plan import Doubt
@@ -70,10 +72,30 @@ def without_app_names_in_searches(
 ) -> Program:
     """``program`` with the names by which the instruction calls its applications left out of
     the words of each web search (a skill that ``page="searches"``), where other words remain."""
-    names = _program_names(asked)
-    if not names:
+    return without_words_in_searches(program, _program_names(asked), catalog)
+
+
+def file_names(named: Sequence[str]) -> list[str]:
+    """The names of the files the instruction names, and of their folders: each part of each
+    path ("Documents/memo.txt": "Documents/memo.txt", "Documents", "memo.txt")."""
+    parts = {part for path in named for part in (path, *PurePosixPath(path).parts)}
+    return sorted(part for part in parts if part not in ("", "/", "~"))
+
+
+def without_words_in_searches(
+    program: Program, names: Iterable[str], catalog: SkillCatalog
+) -> Program:
+    """``program`` with ``names`` (each as a word of its own, any case) left out of the words
+    of each web search (a skill that ``page="searches"``), where other words remain.
+
+    Why files too: a file on this computer is nothing the web knows, and the 1.5B planner put
+    its name in the search ("memo.txt Documents 14:00 Empire State Building travel time", pc02,
+    2026-11-29), which the search engine matches on; the names are the named-files reading's,
+    a model's, and what is mended is the program's typed argument."""
+    words = sorted({name for name in names if name.strip()}, key=len, reverse=True)
+    if not words:
         return program
-    pattern = re.compile("|".join(map(_as_word, names)), re.IGNORECASE)
+    pattern = re.compile("|".join(map(_as_word, words)), re.IGNORECASE)
     steps = []
     for step in program.steps:
         if step.skill in catalog and catalog.get(step.skill).page == "searches":

@@ -8,7 +8,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pcagent.agents.app_names_in_values import without_app_names_in_searches
+from pcagent.agents.app_names_in_values import (
+    file_names,
+    without_app_names_in_searches,
+    without_words_in_searches,
+)
 from pcagent.agents.copied_files import with_named_files
 from pcagent.agents.example_files import with_example_files_told
 from pcagent.agents.existing_files import FileCheck, without_unused_missing_reads
@@ -44,6 +48,7 @@ class ProgramMends:
         program = with_example_files_told(program, skills, self.examples, self.given)
         if self.is_file is not None:  # a file copied from an example: the one named
             named = self.readings.named_files(instruction)
+            program = without_words_in_searches(program, file_names(named), skills)
             program = with_named_files(program, skills, named, self.is_file)
             program = without_unused_missing_reads(program, skills, self.is_file)
         return program
