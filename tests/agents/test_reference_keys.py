@@ -109,6 +109,16 @@ def test_a_text_that_is_the_name_of_an_extracted_value_is_made_a_reference_to_it
     assert _mended(READ, extract, _tell("the start")).steps[2].args["text"] == "the start"
 
 
+def test_a_reference_by_a_value_s_name_stays_as_written() -> None:
+    """pc03 (2026-11-29): ``{"from": "s2", "key": "time"}`` after an extraction of ``time`` and
+    ``place`` had its key made a reference to the same value, and the program was refused."""
+    extract = _extract("time", "place", what="the meeting's time and place")
+    for reference in ({"from": "s2", "key": "time"}, {"from": "s2", "key": "place"}):
+        mended = _mended(READ, extract, _tell(reference))
+        assert mended.steps[2].args["text"] == reference
+        check_program(mended, default_catalog().for_apps({"text_editor": "notes"}), APPS)
+
+
 def test_no_gold_program_of_generated_tasks_is_changed() -> None:
     """The templates' own programs refer to their values properly: nothing to mend."""
     catalog = default_catalog()

@@ -116,6 +116,11 @@ def _references_of_texts(value: Any, earlier: set[str], described: dict[str, Any
             return value
         source, key = written.groups()
         return {"from": source, "key": key} if key else {"from": source}
+    if isinstance(value, dict) and "from" in value:
+        # A reference already: its key is the name of a value by rights (mended as a text, the
+        # key "time" of {"from": "s2", "key": "time"} became a reference inside the reference,
+        # and every program that referred to a value by its name was refused: pc03, 2026-11-29).
+        return value
     if isinstance(value, dict):  # a label names a field or an item, whatever its words
         return {
             k: item if k == "label" else _references_of_texts(item, earlier, described)
