@@ -57,6 +57,23 @@ def test_nothing_is_swapped_where_the_kind_fits_or_something_would_be_lost() -> 
     assert step.skill == "read_text_file"
 
 
+def test_a_bare_name_keeps_its_writer_and_takes_the_kind_s_ending() -> None:
+    """pc09 (2026-11-29): write_document of "Documents/TechCompanies" had become a plain-text
+    file named so, where a Writer document was asked."""
+    document = _swapped("write_document", path="Documents/TechCompanies", text="a")
+    assert (document.skill, document.args["path"]) == (
+        "write_document",
+        "Documents/TechCompanies.docx",
+    )
+    check_program(Program(steps=[document]), default_catalog().for_apps(APPS), list(APPS))
+    # A plain-text file may have a bare name; a reader is not given an ending.
+    assert _swapped("write_text_file", path="Documents/notes", text="a").args["path"] == (
+        "Documents/notes"
+    )
+    read = _swapped("read_document", path="Documents/TechCompanies")
+    assert (read.skill, read.args["path"]) == ("read_document", "Documents/TechCompanies")
+
+
 def test_the_manager_takes_the_swapped_call_without_asking_again() -> None:
     program = {
         "steps": [

@@ -8,14 +8,15 @@ is one operation whichever kind the file is, and which skill does it for a `.doc
 the typed path (:func:`pcagent.skills.common.kind_twin`), so the call is given to that skill
 with the same arguments. Only where nothing is lost: an argument the other skill does not take
 must be at its default (were there a writer without `append`, `append: true` would stay
-refused).
+refused). A name given without an ending to a writer of documents keeps that writer and takes
+its kind's usual ending (:func:`pcagent.skills.common.with_usual_ending`).
 """
 
 from __future__ import annotations
 
 from pcagent.agents.program import Program, ProgramStep
 from pcagent.skills import SkillCatalog
-from pcagent.skills.common import kind_twin
+from pcagent.skills.common import kind_twin, with_usual_ending
 
 
 def with_kind_twins(program: Program, catalog: SkillCatalog) -> Program:
@@ -28,6 +29,8 @@ def _swapped(step: ProgramStep, catalog: SkillCatalog) -> ProgramStep | None:
     path = step.args.get("path")
     if not isinstance(path, str) or step.skill not in catalog:
         return None
+    if ended := with_usual_ending(step.skill, path):
+        return step.model_copy(update={"args": {**step.args, "path": ended}})
     twin = kind_twin(step.skill, path)
     if not twin or twin not in catalog:
         return None

@@ -130,12 +130,27 @@ def kind_twin(skill: str, path: str) -> str:
     ``.docx`` follows from the typed path, not from any words."""
     own = next((k for k in _KINDS if skill and skill in (k.reader, k.writer)), None)
     suffix = PurePosixPath(path.strip()).suffix.lower()
-    if own is None or suffix in own.suffixes:
+    if own is None or suffix in own.suffixes or not suffix:
+        # A name without an ending is of no other kind: "Documents/TechCompanies" given to
+        # write_document had become a plain-text file where a Writer document was asked.
         return ""
     other = next((k for k in _KINDS if suffix in k.suffixes), None)
     if other is None:
         return ""
     return other.reader if skill == own.reader else other.writer
+
+
+def with_usual_ending(skill: str, path: str) -> str:
+    """``path`` with the usual ending of the kind ``skill`` writes, where the name has none and
+    that kind takes no bare name ("Documents/TechCompanies" for write_document:
+    "Documents/TechCompanies.docx"); "" otherwise. The instruction gave the name bare and the
+    skill the model chose says the kind; the prompt asks for the kind's ending and the 1.5B
+    model often leaves it off."""
+    own = next((k for k in _KINDS if skill and skill == k.writer), None)
+    bare = PurePosixPath(path.strip())
+    if own is None or "" in own.suffixes or bare.suffix or not bare.name:
+        return ""
+    return f"{path.strip()}{own.usual}"
 
 
 def skills_for_file(path: str) -> tuple[str, tuple[str, ...]]:
