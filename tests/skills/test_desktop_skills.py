@@ -42,6 +42,13 @@ def test_an_alarm_an_hour_before_a_time_is_listed_in_the_clock(
     assert run_checker("clock_alarm", {"hour": 9, "minute": 15}, context).passed
 
 
+def test_a_line_longer_than_the_listing_shows_is_seen_typed(shared_desktop: SandboxDesktop) -> None:
+    line = f"Weekend plan {time.time_ns()}: a picnic in the park, the museum if it rains."
+    result = _call(shared_desktop, "type_in_editor", text=line)
+    assert result.ok and result.verified, result.message
+    assert len(line) > 60  # longer than a text in the elements' listing
+
+
 def test_a_text_file_is_written_saved_and_checked_on_disk(shared_desktop: SandboxDesktop) -> None:
     path = f"Documents/skill-{time.time_ns()}.txt"
     result = _call(shared_desktop, "write_text_file", path=path, text="hello from a skill")

@@ -148,3 +148,12 @@ class Observation:
 
     def element_listing(self) -> str:
         return "\n".join(element.describe() for element in self.elements)
+
+    def element_texts(self) -> str:
+        """Each element's name and text in full, one per line: what a check that typed text
+        shows reads. The listing shortens each text to 60 characters, and a line typed longer
+        than that never showed there (type_in_editor failed on right typing, 2026-11-28)."""
+        lines = []
+        for element in self.elements:
+            lines += [part for part in (element.name, element.text) if part]
+        return "\n".join(lines)

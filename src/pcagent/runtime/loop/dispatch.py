@@ -169,7 +169,7 @@ class _SkillDesk:
 
     def screen_text(self) -> str:
         try:
-            return self.dispatcher.environment.observe().element_listing()
+            return self.dispatcher.environment.observe().element_texts()
         except (DesktopError, PerceptionError):
             return ""
 
