@@ -167,6 +167,36 @@ def test_a_rewrite_that_still_leaves_the_value_out_is_not_kept() -> None:
     assert "no later step uses it" in outcome.plan.subtasks[1].doubt
 
 
+def test_the_step_after_a_result_worked_out_last_is_asked_for_and_added() -> None:
+    """pc01r2 (2026-11-28): the time an hour before the call worked out last, no alarm set."""
+    said = "Read Documents/memo.txt and set an alarm an hour before my call with Ann."
+    apps = {"text_editor": "plain text editor", "clock": "alarms"}
+    when = {"id": "s2", "skill": "extract_values", "args": {**PLACE["args"], "names": ["time"]}}
+    earlier = {
+        "id": "s3",
+        "skill": "shift_time",
+        "args": {"time": {"from": "s2", "key": "time"}, "direction": "before", "hours": 1},
+    }
+    alarm = {"id": "s4", "skill": "set_alarm", "args": {"time": {"from": "s3"}}}
+    program = json.dumps({"steps": [READ, when, earlier]})
+    models = ScriptedModels(manager=[program] * PROGRAM_ATTEMPTS + [json.dumps({"steps": [alarm]})])
+    manager = Manager(
+        models.for_role("manager"), apps=apps, skills=default_catalog().for_apps(apps)
+    )
+    outcome = manager.plan(said)
+    assert [s.skill for s in outcome.plan.subtasks][-2:] == ["shift_time", "set_alarm"]
+    assert not any(s.doubt for s in outcome.plan.subtasks)
+    request = models.backends["manager"].requests[PROGRAM_ATTEMPTS]
+    assert "works out a value with shift_time last" in request.messages[-1].text
+    assert "Write the step s4 that uses what s3 worked out" in request.messages[-1].text
+    # One new step, of a skill that works in an application or tells: no other working out.
+    branches = request.schema["properties"]["steps"]["items"]["anyOf"]
+    offered = {b["properties"]["skill"]["const"] for b in branches}
+    assert {"set_alarm", "tell_user", "gui"} <= offered
+    assert not offered & {"shift_time", "days_between", "pick_extreme", "sort_items"}
+    assert all(b["properties"]["id"] == {"enum": ["s4"]} for b in branches)
+
+
 def test_replaced_puts_a_step_in_the_place_of_its_id() -> None:
     program = as_program(READ, PLACE, SEARCH)
     again = ProgramStep.model_validate(SEARCH | {"args": {"query": "{s2.place}"}})

@@ -152,10 +152,19 @@ def test_a_result_the_later_steps_go_on_without_is_doubted() -> None:
     assert unused_values(program(READ, find, add, used), CATALOG) == []
 
 
-def test_a_result_worked_out_last_is_the_answer_and_no_doubt() -> None:
+def test_a_result_worked_out_last_shows_on_the_calculator_or_is_told() -> None:
     assert unused_values(program(_calculation("12 * 7 + 5")), CATALOG) == []
     later = {"skill": "days_between", "args": {"start": "2025-05-01", "end": "2025-07-04"}}
-    page = {"skill": "open_page", "args": {"address": "holidays.local"}}
-    assert unused_values(program(page, later), CATALOG) == []
     told = {"skill": "tell_user", "args": {"text": "{s1} days"}}
     assert unused_values(program(later, told), CATALOG) == []
+
+
+def test_a_result_worked_out_last_in_no_application_is_doubted() -> None:
+    """pc01r2 (2026-11-28): the time an hour before the meeting worked out, no alarm set, and
+    the run said "finished"."""
+    earlier = {"skill": "shift_time", "args": {"time": "10:15", "direction": "before", "hours": 1}}
+    (doubt,) = unused_values(program(earlier), CATALOG)
+    assert doubt.step == "s1" and "works out a value with shift_time last" in doubt.problem
+    assert "tell_user" in doubt.problem and '{"from": "s1"}' in doubt.problem
+    alarm = {"skill": "set_alarm", "args": {"time": {"from": "s1"}}}
+    assert unused_values(program(earlier, alarm), CATALOG) == []

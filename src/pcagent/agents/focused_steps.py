@@ -11,7 +11,9 @@ Four things say which step is wanted:
   that does in it what the instruction asks, added after the program's steps, under a
   grammar of that application's skills and a screen step in it;
 - a value found that no later step uses (:mod:`unused_values`): one of the later steps
-  written again to refer to it, under a grammar of the later steps' ids and skills;
+  written again to refer to it, under a grammar of the later steps' ids and skills; where the
+  value is worked out by the last step and nothing shows it, the step after it is asked for,
+  under a grammar of the skills that work in an application and ``tell_user``;
 - a step whose own values are doubted (a literal nobody gave, an example's value, an
   application's name as a value: :attr:`Doubt.own`): that step written again with its doubts,
   under the whole catalog's grammar with that step's id (two such steps at most);
@@ -124,6 +126,9 @@ class FocusedSteps:
         for doubt in unused[:MOST_REWRITES]:
             ids = [step.id for step in program.steps]
             later = program.steps[ids.index(doubt.step) + 1 :] if doubt.step in ids else []
+            if not later and ids and doubt.step == ids[-1]:
+                program, doubts = self._after_last(instruction, program, doubts, doubt)
+                continue
             if not later:
                 continue
             names = {step.skill for step in later}
@@ -151,6 +156,26 @@ class FocusedSteps:
             if reply is not None:
                 program, doubts = self._better(replaced(program, reply.steps[:1]), program, doubts)
         return program, doubts
+
+    def _after_last(
+        self, instruction: str, program: Program, doubts: list[Doubt], doubt: Doubt
+    ) -> tuple[Program, list[Doubt]]:
+        """The step asked for after a last step whose result nothing shows, under the grammar
+        of the skills that work in an application and tell_user (not another working out)."""
+        skills = SkillCatalog(one for one in self.skills if one.apps or not one.computes)
+        wanted = f"s{next_step_number([step.id for step in program.steps])}"
+        messages = _messages(
+            "manager_step_after",
+            instruction,
+            program,
+            skills,
+            found=doubt.step,
+            doubt=doubt.problem,
+        )
+        reply = self.ask(messages, _reply_type(skills, self.apps, [wanted]))
+        if reply is None:
+            return program, doubts
+        return self._better(appended(program, reply.steps), program, doubts)
 
     def _better(
         self, changed: Program, program: Program, doubts: list[Doubt]

@@ -8,7 +8,9 @@ would end "finished" on a search for half of what was asked. Each such step is a
 Manager is re-asked with, naming the value and how to refer to it. A step that works a value
 out (``calculate``, ``shift_time``...: a skill declared ``computes``) is there for its result
 too: when later steps go on without it, the program has left the result out (the number the
-instruction added written into the sheet, not the sum). So is a step that only reads (a file's
+instruction added written into the sheet, not the sum); and when it is the last step and works
+in no application (``shift_time``, not ``calculate``, whose result is on the calculator's
+display), the result shows nowhere: the person is not told it and no application holds it. So is a step that only reads (a file's
 text, a folder's mails: a skill declared ``only_reads``): pc02r2 read the memo naming the meeting
 place and then searched the web with the instruction's own words, the place left out. No gold
 program of 600 generated tasks leaves such a read unused before later steps. So, last, is a
@@ -88,6 +90,20 @@ def unused_values(program: Program, catalog: SkillCatalog) -> list[Doubt]:
     for index, step in enumerate(program.steps):
         later = program.steps[index + 1 :]
         if any(step.id in values_used(other) for other in later):
+            continue
+        if not later and _computes(step, catalog) and not catalog.get(step.skill).apps:
+            # Worked out last in no application, the value shows nowhere: nothing tells the
+            # person, nothing puts it in an application. pc01r2 (2026-11-28) ended with the
+            # time an hour before the meeting worked out, no alarm set, and said "finished".
+            doubts.append(
+                Doubt(
+                    step.id,
+                    f"{step.id} works out a value with {step.skill} last, and nothing shows it: "
+                    f"do with it what the instruction asks (a skill of the application it asks "
+                    f'for, with {{"from": "{step.id}"}}), or tell it with tell_user where the '
+                    "instruction asks to be told",
+                )
+            )
             continue
         if later and _computes(step, catalog):
             doubts.append(
