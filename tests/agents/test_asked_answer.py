@@ -76,7 +76,12 @@ def test_the_reader_says_which_end_is_asked_and_survives_no_reply() -> None:
 
 def test_the_manager_is_asked_again_to_tell_and_keeps_the_doubt_if_it_does_not() -> None:
     silent, telling = {"steps": FOUND}, {"steps": [*FOUND, TOLD]}
-    for later, doubted in (([telling], False), ([silent] * (PROGRAM_ATTEMPTS - 1), True)):
+    # Asked alone for the step after the value found last, the model searches again.
+    again = {"steps": [{"id": "s3", "skill": "web_search", "args": {"query": "Peru"}}]}
+    for later, doubted in (
+        ([telling], False),
+        ([silent] * (PROGRAM_ATTEMPTS - 1) + [again], True),
+    ):
         models = ScriptedModels(manager=[json.dumps(p) for p in (silent, *later)])
         asked: list[str] = []
         manager = Manager(

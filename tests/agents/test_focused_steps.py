@@ -188,7 +188,7 @@ def test_the_step_after_a_result_worked_out_last_is_asked_for_and_added() -> Non
     assert not any(s.doubt for s in outcome.plan.subtasks)
     request = models.backends["manager"].requests[PROGRAM_ATTEMPTS]
     assert "works out a value with shift_time last" in request.messages[-1].text
-    assert "Write the step s4 that uses what s3 worked out" in request.messages[-1].text
+    assert "Write the step s4 that uses the value of s3" in request.messages[-1].text
     # One new step, of a skill that works in an application or tells: no other working out.
     branches = request.schema["properties"]["steps"]["items"]["anyOf"]
     offered = {b["properties"]["skill"]["const"] for b in branches}

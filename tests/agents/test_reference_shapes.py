@@ -21,6 +21,10 @@ def _sort(items: object) -> dict[str, object]:
     return {"id": "s3", "skill": "sort_items", "args": {"items": items, "descending": True}}
 
 
+#: The sorted list told: a list sorted last and shown nowhere is a doubt of its own.
+TELL = {"id": "s4", "skill": "tell_user", "args": {"text": "{s3}"}}
+
+
 def test_a_text_or_a_named_value_for_a_list_is_a_problem() -> None:
     catalog = default_catalog()
     (doubt,) = one_value_for_a_list(as_program(READ, _sort({"from": "s1"})), catalog)
@@ -57,14 +61,14 @@ def test_no_gold_training_program_passes_one_value_for_a_list() -> None:
 
 def test_the_manager_is_re_asked_and_takes_the_corrected_program() -> None:
     apps = {"text_editor": "plain text files"}
-    wrong = json.dumps({"steps": [READ, _sort({"from": "s1"})]})
+    wrong = json.dumps({"steps": [READ, _sort({"from": "s1"}), TELL]})
     items = [{"label": "a", "value": 2}, {"label": "b", "value": {"from": "s1"}}]
-    right = json.dumps({"steps": [READ, _sort(items)]})
+    right = json.dumps({"steps": [READ, _sort(items), TELL]})
     models = ScriptedModels(manager=[wrong, right])
     manager = Manager(
         models.for_role("manager"), apps=apps, skills=default_catalog().for_apps(apps)
     )
-    outcome = manager.plan("Sort the prices in prices.txt")
+    outcome = manager.plan("Tell me the prices in prices.txt, sorted")
     assert not outcome.fallback and outcome.plan.subtasks[1].args["items"] == items
     asked_again = models.backends["manager"].requests[1].messages[-1].text
     assert "items takes a list, and s1 is one value" in asked_again
@@ -73,12 +77,12 @@ def test_the_manager_is_re_asked_and_takes_the_corrected_program() -> None:
 def test_the_last_program_asked_for_is_kept_with_one_value_for_a_list() -> None:
     """Rather than the whole program lost to one GUI task: the step fails and is re-planned."""
     apps = {"text_editor": "plain text files"}
-    wrong = json.dumps({"steps": [READ, _sort({"from": "s1"})]})
+    wrong = json.dumps({"steps": [READ, _sort({"from": "s1"}), TELL]})
     models = ScriptedModels(manager=[wrong] * PROGRAM_ATTEMPTS)
     manager = Manager(
         models.for_role("manager"), apps=apps, skills=default_catalog().for_apps(apps)
     )
-    outcome = manager.plan("Sort the prices in prices.txt")
+    outcome = manager.plan("Tell me the prices in prices.txt, sorted")
     assert not outcome.fallback
     assert outcome.plan.subtasks[1].args["items"] == {"from": "s1"}
     assert outcome.plan.subtasks[1].doubt.startswith("items takes a list, and s1 is one value")

@@ -6,11 +6,13 @@ Manager, tests/runtime/test_program_run.py's neighbours, and benchmarks)."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 from tests.agents.program_steps import as_program
 from tests.agents.scripted import ScriptedModels, reply
 
 from pcagent.agents.given_values import ungiven_literals
+from pcagent.agents.instruction_readings import InstructionReadings
 from pcagent.agents.manager import PROGRAM_ATTEMPTS, Manager
 from pcagent.agents.program import Program
 from pcagent.agents.search_instead import (
@@ -202,6 +204,19 @@ def test_a_search_after_an_unused_value_is_one_that_leaves_it_out() -> None:
     assert searches_leaving_out(program, []) == []  # every value found is used
     uses = as_program(READ, PLACE, {**LEFT_OUT, "args": {"query": "walk to {s2.place}"}})
     assert searches_leaving_out(uses, ["s2"]) == []
+
+
+def test_the_words_of_a_search_put_in_are_mended_like_the_program_s() -> None:
+    """pc02 (2026-11-29): the words asked for searched for "memo.txt Documents ..."."""
+    models = ScriptedModels(manager=[json.dumps({"steps": [READ, PLACE, GUESSED, TIME, TELL]})])
+    manager = _manager(models, ["memo.txt Documents walking time to {s2.place}"], [])
+    manager = replace(
+        manager,
+        readings=InstructionReadings(files=lambda _: ["Documents/memo.txt"]),
+        is_file=lambda path: path == "Documents/memo.txt",
+    )
+    step = manager.plan(SAID).plan.subtasks[2]
+    assert (step.skill, step.args) == ("web_search", {"query": "walking time to {s2.place}"})
 
 
 def test_the_manager_asks_for_words_with_the_value_left_out_and_keeps_only_those() -> None:

@@ -112,13 +112,14 @@ def test_an_extracted_title_passed_as_a_time_is_read_from_its_line(tmp_path: Pat
             "skill": "shift_time",
             "args": {"time": {"from": "s2", "key": "event"}, "direction": "after"},
         },
+        {"id": "s4", "skill": "tell_user", "args": {"text": "{s3}"}},
     ]
     models = scripts.usual_models(ScriptedBackend([]), json.dumps({"steps": program}))
     models.backends["composer"] = ScriptedBackend([json.dumps({"event": "Call with the agency"})])
     agenda = "Agenda\n10:15  Call with the agency\n11:30  Lunch\n"
     store, outcome, _home = _start(tmp_path, models, "whatever is in notes.txt", agenda)
     assert outcome.status == "finished", outcome.summary
-    last = store.steps(outcome.run_id)[-1]
+    last = next(s for s in store.steps(outcome.run_id) if s.subtask_id == "s3")
     assert last.action.args["time"] == "10:15  Call with the agency"
     assert last.result.output == "10:15"
     assert "read as its line" in last.thought
@@ -209,8 +210,9 @@ def _kept_with_a_doubt(
     whose Manager writes :data:`SHIFTED` every time: the kept program runs and checks its step,
     the run is not "finished", and the reading is made once. The outcome and the re-ask."""
     models = scripts.usual_models(ScriptedBackend([]), SHIFTED)
-    # Asked alone for a missing application's step, the model gives no usable reply.
-    alone = ["no program"] * 2
+    # Asked alone for a missing application's step, or for the step after the time worked
+    # out last, the model gives no usable reply.
+    alone = ["no program"] * 4
     models.backends["manager"] = ScriptedBackend([SHIFTED] * PROGRAM_ATTEMPTS + alone)
     models.backends[role] = scripts.Repeating(lambda _request: json.dumps(reading))
     store, outcome, _home = _start(tmp_path, models, said, max_steps=3, **run)

@@ -235,7 +235,10 @@ class Manager(Agent):
                     program, instruction, given, self.skills, self.search_words, usable
                 )
                 if swapped is not program:  # the re-ask shows the program the doubts are of
-                    program, reply = swapped, swapped.model_dump_json(exclude_defaults=True)
+                    # Mended again: the search's words are a model's too, and they named the
+                    # file read before ("memo.txt Documents ... travel time", pc02, 2026-11-29).
+                    program = mended(swapped)
+                    reply = program.model_dump_json(exclude_defaults=True)
             doubts = evidence.doubts(program, self.skills)
             unusable = program if problems else unusable
             if not problems and (best is None or len(doubts) < len(best[1])):
