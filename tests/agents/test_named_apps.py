@@ -86,6 +86,7 @@ def test_an_application_s_everyday_names_count_as_whole_words() -> None:
     assert kept_apps(calculator, SAID, APPS) == (AskedApp("calculator", "with the calculator"),)
     assert calls("e-mail it", "e-mail") and calls("a plain text editor", "plain-text editor")
     assert not calls("email", "mail") and not calls("the calculator", "calc")
+    assert calls("two spreadsheets", "spreadsheet") and not calls("a spreadsheet", "spreadsheets")
 
 
 CALCULATE = {"id": "s1", "skill": "calculate", "args": {"expression": "17 * 23"}}

@@ -186,13 +186,19 @@ def kept_apps(
 
 
 def calls(quote: str, name: str) -> bool:
-    """Whether the model's ``quote`` holds ``name`` as whole words ("in Calc" calls the
-    spreadsheet "Calc"; "the calculator" does not, nor does "email" hold "mail"); a hyphen
-    parts words ("e-mail", "plain-text")."""
+    """Whether the model's ``quote`` holds ``name`` as whole words, each maybe in the plural
+    ("in Calc" calls the spreadsheet "Calc"; "the calculator" does not, nor does "email" hold
+    "mail"); a hyphen parts words ("e-mail", "plain-text")."""
     said, named = _word_list(quote), _word_list(name)
     return bool(named) and any(
-        said[at : at + len(named)] == named for at in range(len(said) - len(named) + 1)
+        all(_same_word(one, other) for one, other in zip(said[at:], named, strict=False))
+        for at in range(len(said) - len(named) + 1)
     )
+
+
+def _same_word(said: str, named: str) -> bool:
+    """A word of the quote is a name's word, or its plural ("spreadsheets", "browsers")."""
+    return said in (named, f"{named}s", f"{named}es")
 
 
 def _word_list(text: str) -> list[str]:
