@@ -69,7 +69,7 @@ class DeskInAStep(Desk):
 
     def __init__(self, model: object, task: str) -> None:
         super().__init__(model)
-        self.task = task
+        self.task, self.hub = task, {}
 
     def step(self) -> object:
         return self
@@ -142,3 +142,39 @@ def test_the_real_model_s_extraction_is_kept_only_when_the_text_holds_it(tmp_pat
         assert result.value["event"] in MEMO
     else:
         assert "not found in the text" in result.message or "no usable reply" in result.message
+
+
+class DeskAfter(Desk):
+    """A desk whose step comes after steps that handed over ``hub``."""
+
+    def __init__(self, model: object, hub: dict[str, str]) -> None:
+        super().__init__(model)
+        self.hub, self.task = hub, ""
+
+    def step(self) -> object:
+        return self
+
+
+NO_ROUTE = (
+    "Title: No directions - Offline Maps\n"
+    "Address: http://maps.local/directions?from=Empire+State+Building&to=14%3A00\n"
+    "Text:\nUnknown place: '14:00'. Choose one of the known places below.\n"
+    'Fields:\n- "To" / "to" (text) = "14:00"'
+)
+MINUTES = {"text": NO_ROUTE, "names": ["minutes"], "what": "the travel time in minutes"}
+
+
+def test_a_number_found_only_inside_a_value_the_run_supplied_is_refused() -> None:
+    """pc02 (2026-11-29): "14" read off a map's "Unknown place: '14:00'" as the minutes."""
+    memo = MEMO + "14:00  Meeting with John\n"
+    hub = {"s2": memo, "s3": '{"meeting_time": "14:00"}'}
+    echoed = extract_values.call(DeskAfter(Answers({"minutes": "14"}), hub), MINUTES)
+    assert not echoed.ok and "only inside what earlier steps supplied" in echoed.message
+    assert "minutes='14' (in '14:00')" in echoed.message
+    # The same number standing on its own in the page is found; so is one from the memo
+    # itself, which an earlier step read (a text read is no value supplied).
+    page = {**MINUTES, "text": NO_ROUTE + "\nBy subway: 14 min"}
+    assert extract_values.call(DeskAfter(Answers({"minutes": "14"}), hub), page).ok
+    from_memo = {"text": memo, "names": ["time"], "what": "the meeting's time"}
+    found = extract_values.call(DeskAfter(Answers({"time": "14:00"}), hub), from_memo)
+    assert found.ok and found.value == {"time": "14:00"}
