@@ -22,6 +22,7 @@ FIND = {
     "skill": "extract_values",
     "args": {"text": {"from": "s1"}, "names": ["city", "day"], "what": "where and when"},
 }
+FIND_CITY = {**FIND, "args": {**FIND["args"], "names": ["city"], "what": "where"}}
 
 
 def test_a_search_that_leaves_the_found_value_out_is_doubted() -> None:
@@ -42,7 +43,7 @@ def test_a_search_that_leaves_the_found_value_out_is_doubted() -> None:
     ids=["slot", "reference", "uses", "slot-in-task"],
 )
 def test_a_value_any_later_step_uses_is_no_doubt(later: dict[str, Any]) -> None:
-    assert unused_values(program(READ, FIND, later), CATALOG) == []
+    assert unused_values(program(READ, FIND_CITY, later), CATALOG) == []
 
 
 def test_a_value_used_only_by_an_earlier_step_is_still_unused() -> None:
@@ -60,7 +61,7 @@ def test_a_read_whose_text_no_later_step_uses_is_doubted() -> None:
     assert '{"text": {"from": "s1"}}' in doubt.problem
     # used by a later step, or the program's last step (opening it may be what was asked): none
     assert (
-        unused_values(program(READ, FIND, {**search, "args": {"query": "{s2.city}"}}), CATALOG)
+        unused_values(program(READ, FIND_CITY, {**search, "args": {"query": "{s2.city}"}}), CATALOG)
         == []
     )
     # (a search before the read is another matter: its page is there to be read; below)
@@ -102,7 +103,8 @@ def test_no_gold_program_of_generated_tasks_is_doubted() -> None:
 
 def test_the_manager_is_re_asked_and_takes_the_program_that_uses_the_value() -> None:
     unused = numbered(READ, FIND, {"skill": "web_search", "args": {"query": "weather in "}})
-    used = numbered(READ, FIND, {"skill": "web_search", "args": {"query": "weather in {s2.city}"}})
+    both = "weather in {s2.city} on {s2.day}"
+    used = numbered(READ, FIND, {"skill": "web_search", "args": {"query": both}})
     models = ScriptedModels(manager=[json.dumps({"steps": s}) for s in (unused, used)])
     apps = {"text_editor": "plain text", "browser": "the web"}
     manager = Manager(
@@ -113,7 +115,7 @@ def test_the_manager_is_re_asked_and_takes_the_program_that_uses_the_value() -> 
     )
     outcome = manager.plan("Look up the weather where my trip goes")
     assert not outcome.fallback
-    assert outcome.plan.subtasks[2].args == {"query": "weather in {s2.city}"}
+    assert outcome.plan.subtasks[2].args == {"query": both}
     assert all(not s.doubt for s in outcome.plan.subtasks)
     reask = models.backends["manager"].requests[1].messages[-1].text
     assert "s2 finds city, day, and no later step uses it" in reask
@@ -168,3 +170,25 @@ def test_a_result_worked_out_last_in_no_application_is_doubted() -> None:
     assert "tell_user" in doubt.problem and '{"from": "s1"}' in doubt.problem
     alarm = {"skill": "set_alarm", "args": {"time": {"from": "s1"}}}
     assert unused_values(program(earlier, alarm), CATALOG) == []
+
+
+def test_a_name_found_beside_others_that_no_later_step_uses_is_doubted() -> None:
+    """pc03 (2026-11-29): the meeting's time and place found, the alarm set from the time,
+    and the map's "To" filled with "Meeting with John" instead of the place."""
+    both = {"skill": "extract_values", "args": {**FIND["args"], "names": ["time", "place"]}}
+    route = {"From": "Home", "To": "Meeting with John"}
+    form = {
+        "skill": "fill_form",
+        "args": {"fields": [{"label": k, "value": v} for k, v in route.items()]},
+    }
+    alarm = {"skill": "set_alarm", "args": {"time": {"from": "s2", "key": "time"}}}
+    (doubt,) = unused_values(program(READ, both, form, alarm), CATALOG)
+    assert doubt.step == "s2" and doubt.problem.startswith("s2 finds place, and no later step")
+    # Used by name, in a text's slot, as a whole, or by a screen step: no doubt.
+    to_place = {"label": "To", "value": "{s2.place}"}
+    placed = {"skill": "fill_form", "args": {"fields": [to_place]}}
+    assert unused_values(program(READ, both, placed, alarm), CATALOG) == []
+    whole = {"skill": "tell_user", "args": {"text": {"from": "s2"}}}
+    assert unused_values(program(READ, both, whole), CATALOG) == []
+    screen = {"skill": "gui", "app": "browser", "task": "Look up the way to {s2.place}"}
+    assert unused_values(program(READ, both, screen, alarm), CATALOG) == []

@@ -24,7 +24,14 @@ it uses.
 from __future__ import annotations
 
 from pcagent.agents.plan import Doubt
-from pcagent.agents.program import GUI, SLOT, Program, ProgramStep, steps_used
+from pcagent.agents.program import (
+    GUI,
+    SLOT,
+    Program,
+    ProgramStep,
+    reference_values,
+    steps_used,
+)
 from pcagent.skills import SkillCatalog
 
 
@@ -82,6 +89,36 @@ def values_used(step: ProgramStep) -> set[str]:
     return used
 
 
+def _names_left(step: ProgramStep, later: list[ProgramStep], catalog: SkillCatalog) -> list[str]:
+    """The names ``step`` finds that no later step refers to, where later steps refer to some
+    by name: pc03 (2026-11-29) found the meeting's time and place, set the alarm from the time,
+    and filled the map's "To" with "Meeting with John" instead of the place. A reference to
+    the whole value (no key), or a screen step that uses it, uses every name."""
+    names = _finds_named_values(step, catalog)
+    if len(names) < 2:
+        return []
+    keys: set[str] = set()
+    for other in later:
+        if other.skill == GUI and step.id in values_used(other):
+            return []  # the agents of a screen step are shown every value found
+        for reference in reference_values(other.args) if other.skill != GUI else []:
+            if reference.get("from") == step.id:
+                if not reference.get("key"):
+                    return []
+                keys.add(str(reference["key"]))
+    return [name for name in names if name not in keys]
+
+
+def _names_doubt(step: str, left: list[str]) -> Doubt:
+    first = left[0]
+    return Doubt(
+        step,
+        f"{step} finds {', '.join(left)}, and no later step uses it: refer to it where the "
+        f'instruction needs it ({{"from": "{step}", "key": "{first}"}}, or "{{{step}.{first}}}" '
+        "inside a text), or leave it out of the names",
+    )
+
+
 def unused_values(program: Program, catalog: SkillCatalog) -> list[Doubt]:
     """A doubt for each step of ``program`` that finds named values no later step uses, and
     for each step that works a value out, or only reads, that the steps after it go on
@@ -90,6 +127,9 @@ def unused_values(program: Program, catalog: SkillCatalog) -> list[Doubt]:
     for index, step in enumerate(program.steps):
         later = program.steps[index + 1 :]
         if any(step.id in values_used(other) for other in later):
+            left = _names_left(step, later, catalog)
+            if left:
+                doubts.append(_names_doubt(step.id, left))
             continue
         if not later and _computes(step, catalog) and not catalog.get(step.skill).apps:
             # Worked out last in no application, the value shows nowhere: nothing tells the
