@@ -10,15 +10,16 @@ out (``calculate``, ``shift_time``...: a skill declared ``computes``) is there f
 too: when later steps go on without it, the program has left the result out (the number the
 instruction added written into the sheet, not the sum); and when it is the last step and works
 in no application (``shift_time``, not ``calculate``, whose result is on the calculator's
-display), the result shows nowhere: the person is not told it and no application holds it. So is a step that only reads (a file's
-text, a folder's mails: a skill declared ``only_reads``): pc02r2 read the memo naming the meeting
-place and then searched the web with the instruction's own words, the place left out. No gold
-program of 600 generated tasks leaves such a read unused before later steps. So, last, is a
-web search whose page of results the steps after it neither read nor work on: a re-plan
-searched for the sights of two cities and then composed two paragraphs about them from nothing
-(a rewording of pc20, 2026-11-28), and the run said "finished". Judged on the
-typed program alone: references in arguments, slots in texts, and the steps a screen step says
-it uses.
+display), the result shows nowhere: the person is not told it and no application holds it.
+So is a step that only reads (a file's text, a folder's mails: a skill declared
+``only_reads``): pc02r2 read the memo naming the meeting place and then searched the web with
+the instruction's own words, the place left out. No gold program of 600 generated tasks leaves
+such a read unused before later steps. So is a web search whose page of results the steps
+after it neither read nor work on: a re-plan searched for the sights of two cities and then
+composed two paragraphs about them from nothing (a rewording of pc20, 2026-11-28), and the run
+said "finished". So, last, is each name an extraction finds that no later step refers to,
+where later steps refer to others by name. Judged on the typed program alone: references in
+arguments, slots in texts, and the steps a screen step says it uses.
 """
 
 from __future__ import annotations
