@@ -99,23 +99,21 @@ def extract_values(context: SkillContext, parameters: ExtractValues) -> SkillRes
 def earlier_values(hub: Mapping[str, str]) -> list[str]:
     """The values earlier steps handed over, each as text: an object's or a list's items one by
     one (a step's value is kept as JSON when it is not a text)."""
-    found: list[str] = []
-
-    def leaves(value: object) -> None:
-        if isinstance(value, dict):
-            for item in value.values():
-                leaves(item)
-        elif isinstance(value, list):
-            for item in value:
-                leaves(item)
-        elif value is not None and str(value).strip():
-            found.append(str(value))
-
+    pending: list[object] = []
     for text in hub.values():
         try:
-            leaves(json.loads(text))
+            pending.append(json.loads(text))
         except ValueError:
-            leaves(text)
+            pending.append(text)
+    found: list[str] = []
+    while pending:
+        value = pending.pop()
+        if isinstance(value, dict):
+            pending.extend(value.values())
+        elif isinstance(value, list):
+            pending.extend(value)
+        elif value is not None and str(value).strip():
+            found.append(str(value))
     return found
 
 
