@@ -115,13 +115,14 @@ class FocusedSteps:
         leaves fewer doubts."""
         for use in self.unused_apps(program):
             skills = SkillCatalog(one for one in self.skills if use.app in one.apps)
-            wanted = f"s{next_step_number([step.id for step in program.steps])}"
-            messages = _messages(
-                "manager_app_step", instruction, program, skills, app=use.app, words=use.words
+            program, doubts = self._added(
+                "manager_app_step",
+                instruction,
+                (program, doubts),
+                (skills, [use.app]),
+                app=use.app,
+                words=use.words,
             )
-            reply = self.ask(messages, _reply_type(skills, [use.app], [wanted]))
-            if reply is not None:
-                program, doubts = self._better(appended(program, reply.steps), program, doubts)
         unused = [doubt for doubt in unused_values(program, self.skills) if doubt.step]
         for doubt in unused[:MOST_REWRITES]:
             ids = [step.id for step in program.steps]
@@ -163,16 +164,31 @@ class FocusedSteps:
         """The step asked for after a last step whose result nothing shows, under the grammar
         of the skills that work in an application and tell_user (not another working out)."""
         skills = SkillCatalog(one for one in self.skills if one.apps or not one.computes)
-        wanted = f"s{next_step_number([step.id for step in program.steps])}"
-        messages = _messages(
+        return self._added(
             "manager_step_after",
             instruction,
-            program,
-            skills,
+            (program, doubts),
+            (skills, self.apps),
             found=doubt.step,
             doubt=doubt.problem,
         )
-        reply = self.ask(messages, _reply_type(skills, self.apps, [wanted]))
+
+    def _added(
+        self,
+        template: str,
+        instruction: str,
+        kept: tuple[Program, list[Doubt]],
+        offered: tuple[SkillCatalog, Sequence[str]],
+        **values: str,
+    ) -> tuple[Program, list[Doubt]]:
+        """``kept`` (a program and its doubts) with one step added after its steps, asked for
+        with ``template`` under the grammar of ``offered`` (skills, and the applications of a
+        screen step), where the model writes it usably and it leaves fewer doubts."""
+        program, doubts = kept
+        skills, apps = offered
+        wanted = f"s{next_step_number([step.id for step in program.steps])}"
+        messages = _messages(template, instruction, program, skills, **values)
+        reply = self.ask(messages, _reply_type(skills, apps, [wanted]))
         if reply is None:
             return program, doubts
         return self._better(appended(program, reply.steps), program, doubts)
