@@ -7,6 +7,7 @@ cross-environment ones) carry no program."""
 from __future__ import annotations
 
 import random
+import re
 from collections import defaultdict
 from datetime import date
 from pathlib import PurePosixPath
@@ -264,6 +265,13 @@ def _check_step(step: ProgramStep, fragment: Fragment) -> None:
     elif step.skill == "translate_text":
         assert args["language"] == "English" and not _literal(args["text"])
         assert any(n.checker in ("docx_contains", "docx_text_after") for n in fragment.nodes)
+    elif step.skill == "web_search" and "{s" in str(args["query"]):
+        # Words found on the way: searched with the place the check wants, the first result is
+        # that country's page.
+        (words,) = [n.params["words"] for n in fragment.nodes if n.checker == "web_asked"]
+        country = words[0].split("|")[0]
+        filled = re.sub(r"\{s\d+(\.\w+)?\}", " ".join(words[0].split("|")), str(args["query"]))
+        assert country in search_results(filled)[0][1].lower()
     elif step.skill == "web_search":
         # The offline search engine's first result is a page the sub-task must visit.
         visits = [n.params for n in fragment.nodes if n.checker == "web_visited"]

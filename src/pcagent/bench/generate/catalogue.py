@@ -33,10 +33,12 @@ from pcagent.bench.generate.templates_office import (
     WriterNewDocument,
 )
 from pcagent.bench.generate.templates_translation import WriterTranslateBelow, WriterTranslateInto
+from pcagent.bench.generate.templates_trips import EditorTripFact
 
 TEMPLATES: tuple[SubtaskTemplate, ...] = (
     EditorReadValue(),
     EditorWriteValue(),
+    EditorTripFact(),
     CalculatorCompute(),
     CalculatorDaysBetween(),
     ClockSetAlarm(),

@@ -23,6 +23,29 @@ class VocabularyExhaustedError(BenchError):
 #: built-in task.
 CITIES: tuple[str, ...] = ("Oslo", "Lisbon", "Nairobi", "Helsinki", "Vienna", "Lima", "Dublin")
 
+#: Trip destinations by facts.local country slug: cities of countries whose driving side or
+#: population the offline web knows; no Tokyo or Japan (a built-in task's), no city of CITIES.
+DESTINATIONS: dict[str, tuple[str, ...]] = {
+    "australia": ("Sydney", "Melbourne", "Perth"),
+    "brazil": ("Recife", "Curitiba"),
+    "canada": ("Toronto", "Vancouver", "Montreal"),
+    "france": ("Lyon", "Marseille", "Nice"),
+    "germany": ("Hamburg", "Munich", "Cologne"),
+    "mexico": ("Guadalajara", "Monterrey"),
+    "new-zealand": ("Auckland", "Wellington"),
+    "nigeria": ("Lagos", "Abuja"),
+    "united-kingdom": ("Manchester", "Edinburgh"),
+}
+#: The names of trip notes (text files in Documents).
+TRIP_NOTE_STEMS: tuple[str, ...] = (
+    "trip_notes",
+    "holiday_plan",
+    "itinerary",
+    "journey_notes",
+    "visit_plan",
+    "summer_trip",
+)
+
 #: Whole numbers for notes and sums: two digits, none a built-in task's expected value.
 NUMBERS: tuple[int, ...] = tuple(n for n in range(41, 98) if n not in {64, 80})
 

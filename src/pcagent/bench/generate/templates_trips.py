@@ -1,0 +1,178 @@
+"""A template across the text editor and the browser: a trip's destination read from a note,
+and a fact about the country it is in looked up with a web search (which side of the road
+traffic keeps to there, or how many people live there).
+
+Why: a value found in a file is often what a web look-up needs, and memory held no program
+that searches the web with words taken from a file's value; the 1.5B planner, asked which
+side of the road a trip's destination drives on, filled the maps site's route form with the
+note's path and the place (2026-11-29). The program this template writes reads the note,
+extracts the destination, searches for the fact with the destination's words in the query
+("{s2.destination}") and extracts the fact from the results.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+from urllib.parse import urlencode
+
+from pcagent.bench.generate import gui_steps as gui
+from pcagent.bench.generate import programs
+from pcagent.bench.generate import template_parts as parts
+from pcagent.bench.generate.programs import FragmentProgram
+from pcagent.bench.generate.template_base import (
+    Draw,
+    Fragment,
+    Slot,
+    SubtaskTemplate,
+    TemplateAttributes,
+)
+from pcagent.bench.generate.vocabulary import DESTINATIONS, TIMES, TRIP_NOTE_STEMS
+from pcagent.bench.generate.wording import clock_text
+from pcagent.bench.tasks import FileFixture
+from pcagent.bench.web.data import FACTS, country_name
+
+FactKind = Literal["driving", "population"]
+
+#: Per fact: the value's name in the program, how the instruction asks for it (a choice of
+#: wordings), the search's words before the destination, and what the extraction looks for.
+_FACTS: dict[FactKind, tuple[str, tuple[str, ...], str, str]] = {
+    "driving": (
+        "side",
+        (
+            "which side of the road traffic drives on there",
+            "which side of the road cars keep to there",
+            "which side of the road they drive on in that country",
+        ),
+        "which side of the road does traffic drive on in",
+        "which side of the road traffic drives on in",
+    ),
+    "population": (
+        "population",
+        (
+            "how many people live in that country",
+            "the population of the country it is in",
+            "how many inhabitants that country has",
+        ),
+        "population of",
+        "the population of the country of",
+    ),
+}
+#: The note's line that names the destination, by label.
+_DESTINATION_LABELS: tuple[str, ...] = ("Destination", "Going to", "Trip to", "Travelling to")
+
+
+class TripFact(TemplateAttributes):
+    path: str
+    label: str
+    city: str
+    slug: str
+    fact: FactKind
+    asked: str
+    hour: int
+    minute: int
+    nights: int
+
+    @property
+    def country(self) -> str:
+        return country_name(self.slug)
+
+    @property
+    def answer(self) -> str:
+        return str(FACTS[self.fact][self.slug])
+
+    @property
+    def text(self) -> str:
+        """The note: its destination among a few other lines, the country after the city."""
+        return (
+            f"Trip notes\n\n{self.label}: {self.city}, {self.country}\n"
+            f"Departure: {clock_text(self.hour, self.minute)}\n"
+            f"Nights away: {self.nights}\n"
+        )
+
+
+class EditorTripFact(SubtaskTemplate[TripFact], spec="editor_trip_fact"):
+    """Read where a trip goes in a note, then look a fact about that country up on the web.
+    Only countries that drive on the right are asked about: "left" is a built-in task's
+    answer, which no generated task may expect (the program is the same either way)."""
+
+    def draw(self, source: Draw) -> TripFact:
+        fact: FactKind = source.rng.choice(("driving", "population"))
+        slug = source.rng.choice(
+            sorted(s for s in DESTINATIONS if s in FACTS[fact] and FACTS[fact][s] != "left")
+        )
+        hour, minute = source.rng.choice(TIMES)
+        stem = source.names.pick(TRIP_NOTE_STEMS, "trip note")
+        return TripFact(
+            path=f"Documents/{stem}.txt",
+            label=source.rng.choice(_DESTINATION_LABELS),
+            city=source.rng.choice(DESTINATIONS[slug]),
+            slug=slug,
+            fact=fact,
+            asked=source.rng.choice(_FACTS[fact][1]),
+            hour=hour,
+            minute=minute,
+            nights=source.rng.randint(2, 12),
+        )
+
+    def build(self, attributes: TripFact, slot: Slot) -> Fragment:
+        a = attributes
+        name, _, query_words, looked_for = _FACTS[a.fact]
+        file_name = a.path.rsplit("/", 1)[-1]
+        opened = parts.opened_node(slot, file_name, f"{file_name} is open in the editor")
+        searched = parts.node(
+            slot,
+            "searched",
+            "web_asked",
+            {"words": [f"{a.country.lower()}|{a.city.lower()}"]},
+            after=[opened.id],
+            description=f"the web was asked about {a.country}",
+        )
+        report_nodes, report_steps = parts.report_parts(slot, a.answer, searched.id)
+        query = f"{query_words} {a.city}, {a.country}"
+        # The fragment is always a task of its own (it takes and hands on nothing), so the
+        # step ids inside the texts below stay as written.
+        steps = [
+            programs.call("s1", "read_text_file", path=a.path),
+            programs.call(
+                "s2",
+                "extract_values",
+                text=programs.reference("s1"),
+                names=["destination"],
+                what="where the trip goes",
+            ),
+            programs.call("s3", "web_search", query=f"{query_words} {{s2.destination}}"),
+            programs.call(
+                "s4",
+                "extract_values",
+                text=programs.reference("s3"),
+                names=[name],
+                what=f"{looked_for} {{s2.destination}}",
+            ),
+        ]
+        if slot.report:
+            steps.append(programs.report("s5", programs.reference("s4", name)))
+        return self.fragment(
+            a,
+            slot,
+            f"Find the destination in {a.path} ({a.city}, {a.country}) and {a.asked} ({a.answer})",
+            words={"file": file_name, "fact": a.asked},
+            nodes=[opened, searched, *report_nodes],
+            reference=[
+                *gui.editor_open_file(a.path),
+                gui.act("open_app", app="browser"),
+                gui.act("hotkey", keys=["ctrl", "l"]),
+                gui.act("type", text=query + "\n"),
+                gui.wait_for(a.country),
+                *report_steps,
+            ],
+            reference_api=[
+                gui.act("editor_open", path=a.path),
+                gui.act(
+                    "browser_open", url=f"http://search.local/search?{urlencode({'q': query})}"
+                ),
+                *report_steps,
+            ],
+            program=FragmentProgram(tuple(steps)),
+            files=[FileFixture(path=a.path, text=a.text)],
+            services=("web",),
+        )
