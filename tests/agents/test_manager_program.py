@@ -199,6 +199,24 @@ def test_a_replan_that_repeats_the_failed_call_is_re_asked_then_retried_through_
     assert outcome.fallback and (retry.id, retry.skill, retry.args) == ("s2", "", {})
 
 
+def test_a_failed_step_of_no_application_is_not_retried_on_the_screen() -> None:
+    """A value not found in a text, and no usable re-plan: nothing is left to try (a screen
+    step has no window to do it in). A failed alarm is still retried on the screen (above)."""
+    args = {"text": "Dinner at the harbour", "names": ["time"], "what": "the dinner's time"}
+    failed = SubtaskSpec(id="s2", description="extract_values(...)", skill="extract_values")
+    again = {"id": "s3", "skill": "extract_values", "args": args}
+    failed = failed.model_copy(update={"args": args})
+    models = ScriptedModels(manager=[_reply(again)] * PROGRAM_ATTEMPTS)
+    outcome = _manager(models).replan(Replanning("x", [], {}, failed, "values not found"))
+    assert outcome.fallback and "extract_values works in no application" in outcome.nothing_left
+    assert outcome.nothing_left.startswith("s2 (extract_values) failed")
+    alarm = SubtaskSpec(id="s1", description="set_alarm(...)", skill="set_alarm")
+    repeat = {"id": "s2", "skill": "set_alarm", "args": {}}
+    models = ScriptedModels(manager=[_reply(repeat)] * PROGRAM_ATTEMPTS)
+    outcome = _manager(models).replan(Replanning("x", [], {}, alarm, "no alarm seen"))
+    assert outcome.fallback and outcome.nothing_left == ""
+
+
 def test_a_replan_that_redoes_a_finished_call_is_seen_to_repeat_the_failed_one() -> None:
     """Finished: s1 read the memo; failed: s2 extracted from it. The re-plan reads the memo again
     as s3 and extracts from s3 as s4: the same calls under new ids. s3 is dropped for s1, so s4

@@ -125,6 +125,33 @@ def test_an_extracted_title_passed_as_a_time_is_read_from_its_line(tmp_path: Pat
     assert "read as its line" in last.thought
 
 
+def test_a_failed_extraction_with_no_usable_replan_ends_the_run_without_screen_steps(
+    tmp_path: Path,
+) -> None:
+    """The value is not in the text and every re-plan repeats the extraction: the run ends
+    failed there, and no Decision step (the script holds none) clicks at a screen that cannot
+    show a value the text lacks."""
+    extract = {
+        "id": "s2",
+        "skill": "extract_values",
+        "args": {"text": {"from": "s1"}, "names": ["time"], "what": "the dinner's time"},
+    }
+    program = [
+        {"id": "s1", "skill": "read_text_file", "args": {"path": "notes.txt"}},
+        extract,
+        {"id": "s3", "skill": "tell_user", "args": {"text": {"from": "s2", "key": "time"}}},
+    ]
+    again = json.dumps({"steps": [{**extract, "id": "s3"}]})
+    models = scripts.usual_models(ScriptedBackend([]), json.dumps({"steps": program}))
+    replies = [json.dumps({"steps": program}), *[again] * (PROGRAM_ATTEMPTS + MOST_REPAIRS)]
+    models.backends["manager"] = ScriptedBackend(replies)
+    models.backends["composer"] = ScriptedBackend([json.dumps({"time": "19:30"})])
+    store, outcome, _home = _start(tmp_path, models, "When is dinner? notes.txt")
+    assert outcome.status == "failed", outcome.summary
+    assert "extract_values works in no application" in outcome.summary
+    assert [s.action.kind for s in store.steps(outcome.run_id)] == ["use_skill"] * 2
+
+
 def test_an_unusable_program_is_recorded_with_its_problem(tmp_path: Path) -> None:
     """Every time a step of a skill that does not exist: the run goes on as one GUI subtask, and the
     plan event says why, for `runs show` and the viewer."""

@@ -137,8 +137,25 @@ class Manager(Agent):
         )
         if outcome.fallback:
             retry = failed.model_copy(update={"id": f"s{first}", "skill": "", "args": {}})
-            return PlanOutcome(Plan(subtasks=[retry]), fallback=True, problem=outcome.problem)
+            return PlanOutcome(
+                Plan(subtasks=[retry]),
+                fallback=True,
+                problem=outcome.problem,
+                nothing_left=self._screen_cannot_retry(failed),
+            )
         return outcome
+
+    def _screen_cannot_retry(self, failed: SubtaskSpec) -> str:
+        """Why the failed step cannot be retried on the screen ("" where it can): a skill that
+        works in no application (reading values out of a text, working out a time)."""
+        if not failed.skill or failed.skill not in self.skills:
+            return ""
+        if self.skills.get(failed.skill).apps:
+            return ""
+        return (
+            f"{failed.id} ({failed.skill}) failed and no other program was usable; "
+            f"{failed.skill} works in no application, so there is nothing to retry on the screen"
+        )
 
     # --- asking ---------------------------------------------------------------------------------
 

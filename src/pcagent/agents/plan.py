@@ -207,6 +207,12 @@ class PlanOutcome:
     plan: Plan
     fallback: bool = False
     problem: str = ""
+    #: Why nothing is left to try ("" while something is): a re-plan with no usable program
+    #: after a step that needs no application failed (a value not found in a text, a time not
+    #: worked out); retried on the screen, no role has a window to do it in, and the run spent
+    #: its remaining steps clicking at random (pc03, 2026-11-29). ``plan`` is then the retry
+    #: that would have run, for the record.
+    nothing_left: str = ""
 
 
 @dataclass(frozen=True)

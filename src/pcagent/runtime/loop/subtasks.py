@@ -312,6 +312,15 @@ class SubtaskBook:
         replanning = Replanning(checkpoint.instruction, finished, checkpoint.hub, subtask, reason)
         outcome = self.parts.planner.replan(replanning, step + 1)
         checkpoint.end_subtask("failed")
+        if outcome.nothing_left:
+            self.log(f"nothing left to try after {subtask.id} failed ({reason})")
+            self.finish(
+                checkpoint,
+                "failed",
+                f"subtask {subtask.id} failed: {reason}; {outcome.nothing_left}",
+                step,
+            )
+            return
         kept = [s for s in checkpoint.subtasks if checkpoint.status[s.id] != "pending"]
         pending = [s for s in checkpoint.subtasks if checkpoint.status[s.id] == "pending"]
         fresh = renumbered(outcome.plan.subtasks, {s.id for s in checkpoint.subtasks})
