@@ -56,6 +56,9 @@ FOUND_BY_SEARCH = {"browser_film_search", "browser_population_search"}
 #: Templates whose alarm rings at a time worked out (a travel time before the time given): the
 #: instruction gives the time to arrive by, not the alarm's.
 WORKED_OUT_ALARM = {"clock_alarm_to_leave"}
+#: Templates that read values in a note of their own: what the note holds (a place, a time)
+#: is found there, not said.
+READ_FROM_NOTE = {"editor_trip_fact", "editor_agenda_travel_time", "editor_agenda_leave_alarm"}
 #: Words that ask for a formatting, by checker, and for the paragraph it checks.
 FORMAT_WORDS = {"docx_bold": "bold", "docx_alignment": "cent", "docx_underline": "underline"}
 PARAGRAPH_WORDS = {0: "title", -1: "last paragraph"}
@@ -128,9 +131,7 @@ def needed_values(fragment: Fragment) -> list[str]:
             case "web_visited":
                 needed.append(params["host"].removeprefix("www."))
             case "web_asked":
-                # Words a file of the task holds are found there, not said (a trip's place).
-                needed += [w for w in params["words"] if not _held_by_files(fragment, w)]
-                needed += [params["host"]] if "host" in params else []
+                needed += [*params["words"], *([params["host"]] if "host" in params else [])]
             case "docx_paragraphs_about":
                 needed += params["subjects"]
             case "flight_searched":
@@ -159,10 +160,10 @@ def needed_values(fragment: Fragment) -> list[str]:
 
 
 def _held_by_files(fragment: Fragment, words: str) -> bool:
-    """Whether one of the alternatives of a checker's ``words`` ("france|lyon") is written in a
-    file the fragment puts in HOME."""
+    """Whether ``words``, or one of its alternatives ("france|lyon"), is written in a file the
+    fragment puts in HOME."""
     texts = [file.text.lower() for file in fragment.files if file.text]
-    return any(word in text for word in words.split("|") for text in texts)
+    return any(word.lower() in text for word in words.split("|") for text in texts)
 
 
 def test_every_template_has_at_least_four_phrasings_of_every_kind() -> None:
@@ -213,12 +214,18 @@ def test_every_phrasing_gives_the_values_its_checkers_need(template: SubtaskTemp
             assert len(alarms) == 1, where
             needed.remove(f"{alarms[0]['hour']:02d}:{alarms[0]['minute']:02d}")
             needed.append(clock_text(attributes.hour, attributes.minute))  # type: ignore[attr-defined]
+        if template.name in READ_FROM_NOTE:
+            alarms = [n.params for n in fragment.nodes if n.checker == "clock_alarm"]
+            for alarm in alarms:  # worked out from a time the note holds
+                needed.remove(f"{alarm['hour']:02d}:{alarm['minute']:02d}")
         if given is not None and given.kind == "document":
             # The sub-task before opened it and said where it is: the name is enough here.
             folder = given.text.rsplit("/", 1)[0]
             needed = [value for value in needed if value != folder]
         named = ("file", "document")
         carried = given.text if given is not None and given.kind not in named else None
+        if template.name in READ_FROM_NOTE:
+            needed = [value for value in needed if not _held_by_files(fragment, value)]
         for value in needed:
             if value == carried:
                 continue  # checked below: named, not given

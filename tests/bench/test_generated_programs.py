@@ -160,6 +160,9 @@ def _route_minutes(fragment: Fragment) -> int:
         for step in fragment.program.steps
         if step.skill == "fill_form"
     ]
+    if not _literal(fields["To"]):  # a place found on the way: the one the maps site is asked
+        (asked,) = [n.params["words"] for n in fragment.nodes if n.checker == "web_asked"]
+        fields["To"] = asked[0]
     pair = (fields["From"], fields["To"])
     return int(ROUTES.get(pair, ROUTES.get(pair[::-1], {"minutes": 0}))["minutes"])
 
@@ -299,8 +302,12 @@ def _check_step(step: ProgramStep, fragment: Fragment) -> None:
     elif step.skill == "fill_form" and any(n.checker == "web_asked" for n in fragment.nodes):
         # The directions form: the place the check asks about is the one it goes to.
         fields = {f["label"]: f["value"] for f in args["fields"]}  # type: ignore[index,union-attr]
-        # (or the value handed on: the note or the mail before named the place the check knows)
-        assert _node(fragment, "web_asked")["words"] == [fields["To"]] or fields["To"] == given()
+        # (or the value handed on: the note or the mail before named the place the check knows;
+        # or one the fragment's own note holds, extracted in an earlier step)
+        asked = _node(fragment, "web_asked")["words"]
+        assert asked == [fields["To"]] or fields["To"] == given() or (
+            not _literal(fields["To"]) and asked[0] in fragment.files[0].text
+        )
     elif step.skill == "fill_form":
         # The search form's fields hold what the search checker wants, the date as the form
         # takes it, the trip type ticked where the site has one.

@@ -22,6 +22,7 @@ from pcagent.experience.guide import (
     MAX_SHOWN_ITEMS,
     MAX_SHOWN_TEXT,
     Experience,
+    program_shape,
     shown_program,
 )
 from pcagent.models.embedding_pack import DEFAULT_EMBEDDING_PACK
@@ -283,3 +284,25 @@ def test_program_memory_is_saved_and_read_back(memory: Experience, tmp_path: Pat
         (p.instruction, p.program, p.run_id, p.task_id) for p in memory.graph.plans
     ]
     assert {p.task_id for p in again.plans} == {t.id for t in TRAINING}
+
+
+def test_programs_of_the_same_calls_fed_from_other_steps_are_two_shapes() -> None:
+    """A travel time to a place the instruction names and one to a place read in a note are
+    the same calls; only where the form's value comes from differs, and both are shown."""
+    read = ProgramStep(id="s1", skill="read_text_file", args={"path": "Documents/a.txt"})
+    find = ProgramStep(
+        id="s2",
+        skill="extract_values",
+        args={"text": {"from": "s1"}, "names": ["place"], "what": "the place"},
+    )
+
+    def form(to: object) -> ProgramStep:
+        return ProgramStep(
+            id="s3", skill="fill_form", args={"fields": [{"label": "To", "value": to}]}
+        )
+
+    named = program_shape([read, find, form("City Library")])
+    found = program_shape([read, find, form({"from": "s2", "key": "place"})])
+    slot = program_shape([read, find, form("{s2.place}")])
+    assert named != found == slot
+    assert [skill for skill, _ in named] == [skill for skill, _ in found]

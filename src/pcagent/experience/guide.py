@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from pcagent.agents.program import ProgramStep
+from pcagent.agents.program import ProgramStep, reference_values
 from pcagent.experience.build import TextEncoder
 from pcagent.experience.graph import ExperienceError, PageEdge, PageGraph, PageNode, stacked
 from pcagent.experience.screens import Screen, title_shape
@@ -241,7 +241,8 @@ class Experience:
         ``Program: {"steps": [...]}`` (compact JSON, long literal texts and lists cut); "" when
         none is similar enough.
 
-        One program per shape (its skills in order): the generated tasks of a kind share one
+        One program per shape (its skills in order and where each takes values from,
+        :func:`program_shape`): the generated tasks of a kind share one
         shape, and shown three of them, nearly alike, a small model copied their files and
         their extra steps as the way the task is written; a second shape shows what varies.
         ``using``: only programs that call one of these skills (what a doubt says the program
@@ -278,9 +279,19 @@ class Experience:
                 break
             plan = self.graph.plans[index]
             said = shortened(" ".join(plan.instruction.split()), MAX_SHOWN_INSTRUCTION)
-            shape = tuple(step.skill for step in plan.program)
+            shape = program_shape(plan.program)
             shown.setdefault(shape, f"Instruction: {said}\nProgram: {shown_program(plan.program)}")
         return "\n".join(shown.values())
+
+
+def program_shape(program: Sequence[ProgramStep]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """A program's skills in order, each with the steps it takes values from: two programs of
+    the same calls differ in shape where a found value goes elsewhere (a place read in a note
+    into the maps form, not only a time into the alarm), which is what memory must show."""
+    return tuple(
+        (step.skill, tuple(sorted({ref["from"] for ref in reference_values(step.args)})))
+        for step in program
+    )
 
 
 def shown_program(program: Sequence[ProgramStep]) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pcagent.bench.generate.template_base import SubtaskTemplate
+from pcagent.bench.generate.templates_agenda import EditorAgendaLeaveAlarm, EditorAgendaTravelTime
 from pcagent.bench.generate.templates_browser import (
     BrowserFilmCompare,
     BrowserFilmFact,
@@ -39,6 +40,8 @@ TEMPLATES: tuple[SubtaskTemplate, ...] = (
     EditorReadValue(),
     EditorWriteValue(),
     EditorTripFact(),
+    EditorAgendaTravelTime(),
+    EditorAgendaLeaveAlarm(),
     CalculatorCompute(),
     CalculatorDaysBetween(),
     ClockSetAlarm(),

@@ -46,6 +46,16 @@ TRIP_NOTE_STEMS: tuple[str, ...] = (
     "summer_trip",
 )
 
+#: The names of agenda notes (text files in Documents): a day's entries, a time, what and where.
+AGENDA_STEMS: tuple[str, ...] = (
+    "agenda",
+    "day_plan",
+    "schedule_notes",
+    "week_planner",
+    "appointments",
+    "calendar_notes",
+)
+
 #: Whole numbers for notes and sums: two digits, none a built-in task's expected value.
 NUMBERS: tuple[int, ...] = tuple(n for n in range(41, 98) if n not in {64, 80})
 
