@@ -305,8 +305,10 @@ def _check_step(step: ProgramStep, fragment: Fragment) -> None:
         # (or the value handed on: the note or the mail before named the place the check knows;
         # or one the fragment's own note holds, extracted in an earlier step)
         asked = _node(fragment, "web_asked")["words"]
-        assert asked == [fields["To"]] or fields["To"] == given() or (
-            not _literal(fields["To"]) and asked[0] in fragment.files[0].text
+        assert (
+            asked == [fields["To"]]
+            or fields["To"] == given()
+            or (not _literal(fields["To"]) and asked[0] in fragment.files[0].text)
         )
     elif step.skill == "fill_form":
         # The search form's fields hold what the search checker wants, the date as the form
