@@ -33,7 +33,7 @@ from pcagent.agents.plan import (
     fallback_plan,
     with_doubts,
 )
-from pcagent.agents.program import Program, check_program, program_plan
+from pcagent.agents.program import Program, check_program, program_plan, screen_cannot_retry
 from pcagent.agents.program_grammar import program_reply_type
 from pcagent.agents.program_mends import ProgramMends
 from pcagent.agents.prompting import prompt_part, render
@@ -141,21 +141,9 @@ class Manager(Agent):
                 Plan(subtasks=[retry]),
                 fallback=True,
                 problem=outcome.problem,
-                nothing_left=self._screen_cannot_retry(failed),
+                nothing_left=screen_cannot_retry(failed, self.skills),
             )
         return outcome
-
-    def _screen_cannot_retry(self, failed: SubtaskSpec) -> str:
-        """Why the failed step cannot be retried on the screen ("" where it can): a skill that
-        works in no application (reading values out of a text, working out a time)."""
-        if not failed.skill or failed.skill not in self.skills:
-            return ""
-        if self.skills.get(failed.skill).apps:
-            return ""
-        return (
-            f"{failed.id} ({failed.skill}) failed and no other program was usable; "
-            f"{failed.skill} works in no application, so there is nothing to retry on the screen"
-        )
 
     # --- asking ---------------------------------------------------------------------------------
 
