@@ -151,12 +151,8 @@ def _program(
 class EditorAgendaTravelTime(SubtaskTemplate[AgendaTrip], spec="editor_agenda_travel_time"):
     """Where an agenda's event is, then the travel time there on maps.local, told."""
 
-    def draw(self, source: Draw) -> AgendaTrip:
-        return draw_agenda_trip(source)
-
     def build(self, attributes: AgendaTrip, slot: Slot) -> Fragment:
-        a = attributes
-        nodes = _nodes(a, slot)
+        a, nodes = attributes, _nodes(attributes, slot)
         report_nodes, report_steps = parts.report_parts(slot, str(a.minutes), nodes[-1].id)
         told = [programs.report("s6", programs.reference("s5", maps.KEY))] if slot.report else []
         return self.fragment(
@@ -181,17 +177,16 @@ class EditorAgendaTravelTime(SubtaskTemplate[AgendaTrip], spec="editor_agenda_tr
             services=("web",),
         )
 
-
-class EditorAgendaLeaveAlarm(SubtaskTemplate[AgendaTrip], spec="editor_agenda_leave_alarm"):
-    """When and where an agenda's event is, the travel time there on maps.local, and an alarm
-    in the Clocks app that many minutes before the event."""
-
     def draw(self, source: Draw) -> AgendaTrip:
         return draw_agenda_trip(source)
 
+
+class EditorAgendaLeaveAlarm(EditorAgendaTravelTime, spec="editor_agenda_leave_alarm"):
+    """When and where an agenda's event is, the travel time there on maps.local, and an alarm
+    in the Clocks app that many minutes before the event (the same agenda drawn)."""
+
     def build(self, attributes: AgendaTrip, slot: Slot) -> Fragment:
-        a = attributes
-        nodes = _nodes(a, slot)
+        a, nodes = attributes, _nodes(attributes, slot)
         starts = a.event.hour * 60 + a.event.minute
         leave = clock_text(*divmod((starts - a.minutes) % (24 * 60), 60))
         alarm = parts.node(
