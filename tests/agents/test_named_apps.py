@@ -58,6 +58,15 @@ def test_only_picks_whose_words_stand_in_the_instruction_and_name_the_app_are_ke
     )
 
 
+def test_a_quote_of_the_listing_s_name_counts_as_the_words_it_spells() -> None:
+    """The model copied "text_editor" from the listing for the instruction's "text editor"; a
+    listing name the instruction does not write ("file_manager") is still dropped."""
+    said = "In the text editor, open notes.txt and read it."
+    apps = {"text_editor": "plain-text editor", "file_manager": "file manager"}
+    picked = [AskedApp("writer", "text_editor"), AskedApp("file_manager", "file_manager")]
+    assert kept_apps(picked, said, apps) == (AskedApp("text_editor", "text editor"),)
+
+
 def test_an_application_s_everyday_names_count_as_whole_words() -> None:
     said = (
         "Look up the prices on the web, put them in a new Calc workbook, set an alarm for noon "
