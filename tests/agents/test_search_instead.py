@@ -108,6 +108,11 @@ def test_what_is_sought_stops_at_the_next_page_opened() -> None:
     assert sought_after(program, "s3") == ["the walk's length"]
     assert found_before(program, "s3") == ["{s2.place}: where I meet Ann"]
     assert sought_after(program, "s9") == [] and found_before(program, "s1") == []
+    both = {**PLACE, "args": {**PLACE["args"], "names": ["time", "meeting_place"]}}  # type: ignore[dict-item]
+    assert found_before(as_program(READ, both, GUESSED), "s3") == [
+        "{s2.time}: the time (where I meet Ann)",
+        "{s2.meeting_place}: the meeting place (where I meet Ann)",
+    ]
 
 
 def _manager(models: ScriptedModels, words: list[str], asked: list[str]) -> Manager:

@@ -184,14 +184,22 @@ def sought_after(program: Program, step_id: str) -> list[str]:
 
 def found_before(program: Program, step_id: str) -> list[str]:
     """The named values steps before ``step_id`` read out of texts, each as the reference that
-    stands for it and what it is (``{s2.place}: where I meet Ann``)."""
+    stands for it and what it is (``{s2.place}: where I meet Ann``). Of an extraction of
+    several, each value is named before what the extraction looked for (``{s2.place}: the
+    place (the time and place of the meeting)``): shown two lines alike, the 1.5B model searched
+    for neither value (pc03, 2026-11-29)."""
     found = []
     for step in program.steps:
         if step.id == step_id:
             break
         names, what = step.args.get("names"), step.args.get(READ_PARAMETER)
         if step.skill == READ_SKILL and isinstance(names, list):
-            found += [f"{{{step.id}.{name}}}: {what}" for name in names if isinstance(name, str)]
+            named = [name for name in names if isinstance(name, str)]
+            found += [
+                f"{{{step.id}.{name}}}: "
+                + (f"the {name.replace('_', ' ')} ({what})" if len(named) > 1 else f"{what}")
+                for name in named
+            ]
     return found
 
 
