@@ -158,6 +158,27 @@ def test_a_later_step_is_written_again_alone_to_use_a_value_found() -> None:
     assert all(b["properties"]["id"] == {"enum": ["s3"]} for b in branches)
 
 
+def test_the_later_step_that_writes_the_value_out_in_words_is_the_one_asked_for() -> None:
+    """The map's "To" holds "Ann's place" where s2 found the place: that step is asked for,
+    not the first later step (an address that needs nothing found)."""
+    site = {"id": "s3", "skill": "open_page", "args": {"address": "maps.example"}}
+    form = {
+        "id": "s4",
+        "skill": "fill_form",
+        "args": {"fields": [{"label": "To", "value": "Ann's place"}]},
+    }
+    program = json.dumps({"steps": [READ, PLACE, site, form]})
+    again = {**form, "args": {"fields": [{"label": "To", "value": "{s2.place}"}]}}
+    # Then the address nobody gave is asked for alone: the model writes it as it was.
+    replies = [program] * PROGRAM_ATTEMPTS + [json.dumps({"steps": [again]})]
+    models = ScriptedModels(manager=[*replies, json.dumps({"steps": [site]})])
+    outcome = _meeting_manager(models).plan(MEETING)
+    request = models.backends["manager"].requests[PROGRAM_ATTEMPTS]
+    branches = request.schema["properties"]["steps"]["items"]["anyOf"]
+    assert all(b["properties"]["id"] == {"enum": ["s4"]} for b in branches)
+    assert outcome.plan.subtasks[3].args["fields"] == [{"label": "To", "value": "{s2.place}"}]
+
+
 def test_a_rewrite_that_still_leaves_the_value_out_is_not_kept() -> None:
     program = json.dumps({"steps": [READ, PLACE, SEARCH]})
     same = {"id": "s3", "skill": "web_search", "args": {"query": "walk to the meeting"}}

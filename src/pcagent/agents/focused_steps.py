@@ -34,7 +34,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pcagent.agents.named_apps import AskedApp
+from pcagent.agents.named_apps import AskedApp, calls
 from pcagent.agents.plan import Doubt
 from pcagent.agents.program import Program, ProgramStep
 from pcagent.agents.program_grammar import program_schema
@@ -132,6 +132,7 @@ class FocusedSteps:
                 continue
             if not later:
                 continue
+            later = _naming(later, _found_names(program, doubt.step)) or later
             names = {step.skill for step in later}
             skills = SkillCatalog(one for one in self.skills if one.name in names)
             messages = _messages(
@@ -202,6 +203,36 @@ class FocusedSteps:
             return program, doubts
         fewer = self.doubts(settled)
         return (settled, fewer) if len(fewer) < len(doubts) else (program, doubts)
+
+
+def _found_names(program: Program, step_id: str) -> list[str]:
+    """The names under which step ``step_id`` extracts values (none for another step)."""
+    step = next((one for one in program.steps if one.id == step_id), None)
+    names = step.args.get("names") if step is not None else None
+    return [name for name in names if isinstance(name, str)] if isinstance(names, list) else []
+
+
+def _naming(later: Sequence[ProgramStep], names: Sequence[str]) -> list[ProgramStep]:
+    """The steps of ``later`` whose literal texts name a found value in words ("John's place"
+    for a value named ``place``): there the model wrote the value out instead of referring to
+    it. Offered every later step, the 1.5B model wrote the first again, an ``open_page`` that
+    needed nothing found, and left the map's "To" at "John's place" (pc03, 2026-11-29)."""
+    return [
+        step
+        for step in later
+        if any(calls(text, name.replace("_", " ")) for text in _texts(step.args) for name in names)
+    ]
+
+
+def _texts(value: Any) -> list[str]:
+    """The literal texts in a step's arguments (references are not texts the model wrote)."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict) and "from" not in value:
+        return [text for item in value.values() for text in _texts(item)]
+    if isinstance(value, list):
+        return [text for item in value for text in _texts(item)]
+    return []
 
 
 def _messages(
