@@ -161,13 +161,16 @@ def test_a_later_step_is_written_again_alone_to_use_a_value_found() -> None:
 def test_the_later_step_that_writes_the_value_out_in_words_is_the_one_asked_for() -> None:
     """The map's "To" holds "Ann's place" where s2 found the place: that step is asked for,
     not the first later step (an address that needs nothing found)."""
+    both = {**PLACE, "args": {**PLACE["args"], "names": ["time", "place"]}}  # type: ignore[dict-item]
     site = {"id": "s3", "skill": "open_page", "args": {"address": "maps.example"}}
+    # A later step that names the time already used (by reference) is not one to write again.
+    late = {"id": "s5", "skill": "tell_user", "args": {"text": "at {s2.time}, the time"}}
     form = {
         "id": "s4",
         "skill": "fill_form",
         "args": {"fields": [{"label": "To", "value": "Ann's place"}]},
     }
-    program = json.dumps({"steps": [READ, PLACE, site, form]})
+    program = json.dumps({"steps": [READ, both, site, form, late]})
     again = {**form, "args": {"fields": [{"label": "To", "value": "{s2.place}"}]}}
     # Then the address nobody gave is asked for alone: the model writes it as it was.
     replies = [program] * PROGRAM_ATTEMPTS + [json.dumps({"steps": [again]})]

@@ -36,7 +36,7 @@ from typing import Any
 
 from pcagent.agents.named_apps import AskedApp, calls
 from pcagent.agents.plan import Doubt
-from pcagent.agents.program import Program, ProgramStep
+from pcagent.agents.program import Program, ProgramStep, reference_values
 from pcagent.agents.program_grammar import program_schema
 from pcagent.agents.prompting import render
 from pcagent.agents.step_ids import next_step_number
@@ -206,10 +206,19 @@ class FocusedSteps:
 
 
 def _found_names(program: Program, step_id: str) -> list[str]:
-    """The names under which step ``step_id`` extracts values (none for another step)."""
+    """The names under which step ``step_id`` extracts values that no step refers to by name
+    (none for another step): a later extraction of "the travel time" does not write out a
+    ``time`` that the alarm already takes by reference (pc03, 2026-11-29)."""
     step = next((one for one in program.steps if one.id == step_id), None)
     names = step.args.get("names") if step is not None else None
-    return [name for name in names if isinstance(name, str)] if isinstance(names, list) else []
+    used = {
+        str(reference.get("key"))
+        for other in program.steps
+        for reference in reference_values(other.args)
+        if reference.get("from") == step_id
+    }
+    listed = [name for name in names if isinstance(name, str)] if isinstance(names, list) else []
+    return [name for name in listed if name not in used]
 
 
 def _naming(later: Sequence[ProgramStep], names: Sequence[str]) -> list[ProgramStep]:
