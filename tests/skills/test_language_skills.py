@@ -92,6 +92,19 @@ def test_a_date_the_text_writes_in_another_form_is_kept() -> None:
     assert not wrong.ok
 
 
+def test_a_list_of_values_each_in_the_text_is_kept() -> None:
+    page = {
+        "text": "NVIDIA last closed at $131.38. Apple Inc. last closed at $227.52.",
+        "names": ["prices"],
+        "what": "the share prices",
+    }
+    result = extract_values.call(Desk(Answers({"prices": "131.38, 227.52"})), page)
+    assert result.ok and result.value == {"prices": "131.38, 227.52"}
+    assert extract_values.call(Desk(Answers({"prices": "NVIDIA and Apple"})), page).ok
+    # One item the text does not hold refuses the whole list.
+    assert not extract_values.call(Desk(Answers({"prices": "131.38, 415.26"})), page).ok
+
+
 def test_a_value_the_text_does_not_hold_is_refused() -> None:
     result = extract_values.call(Desk(Answers({"event": "09:00 Standup"})), ASK)
     assert not result.ok and "not found in the text" in result.message

@@ -5,6 +5,7 @@ text it came from (a value the text does not contain is refused, not passed on).
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from typing import Annotated, TypeVar
 from urllib.parse import unquote_plus
@@ -76,11 +77,7 @@ def extract_values(context: SkillContext, parameters: ExtractValues) -> SkillRes
         user = f"The person's request, for which value is meant: {step.task}\n\n{user}"
     reply = _answer(context, system, user, _reply_model(parameters.names))
     values = {name: uncounted(str(getattr(reply, name))).strip() for name in parameters.names}
-    unseen = [
-        name
-        for name, value in values.items()
-        if not contains(parameters.text, value) and not same_date_written(value, parameters.text)
-    ]
+    unseen = [name for name, value in values.items() if not _held(parameters.text, value)]
     if unseen:
         return SkillResult.failed(
             f"values not found in the text: {', '.join(f'{n}={values[n]!r}' for n in unseen)}"
@@ -94,6 +91,23 @@ def extract_values(context: SkillContext, parameters: ExtractValues) -> SkillRes
             "give them"
         )
     return SkillResult(True, values, evidence="; ".join(f"{k}={v}" for k, v in values.items()))
+
+
+#: Where a model's value lists several items: "NVIDIA, Apple and Microsoft".
+_ITEM_BREAK = re.compile(r",\s*|;\s*|\s+and\s+")
+
+
+def _held(text: str, value: str) -> bool:
+    """Whether ``text`` holds the model's ``value``: as written, as a date written another way,
+    or as a list of items each of which it holds. Asked for three companies' share prices, the
+    1.5B model answered "131.38, 227.52, 415.26", each the price on the page, and the whole was
+    refused for the text never writing the three in a row (pc07, 2026-11-29)."""
+    if contains(text, value) or same_date_written(value, text):
+        return True
+    items = [item.strip() for item in _ITEM_BREAK.split(value) if item.strip()]
+    return len(items) > 1 and all(
+        contains(text, item) or same_date_written(item, text) for item in items
+    )
 
 
 def earlier_values(hub: Mapping[str, str]) -> list[str]:
