@@ -17,6 +17,7 @@ from pcagent.agents.copied_files import with_named_files
 from pcagent.agents.example_files import with_example_files_told
 from pcagent.agents.existing_files import FileCheck, without_unused_missing_reads
 from pcagent.agents.file_kinds import with_kind_twins
+from pcagent.agents.found_values_named import with_found_values_named
 from pcagent.agents.instruction_readings import InstructionReadings
 from pcagent.agents.program import Program, ProgramStep
 from pcagent.agents.reference_keys import with_keys_mended
@@ -42,7 +43,7 @@ class ProgramMends:
         skills, instruction = self.skills, self.instruction
         navigating = [one.name for one in skills if one.navigates]
         program = with_kind_twins(without_repeats(written, self.done, navigating), skills)
-        program = with_keys_mended(program, skills)
+        program = with_found_values_named(with_keys_mended(program, skills))
         asked = self.readings.asked_apps(instruction)
         program = without_app_names_in_searches(program, asked, skills)
         program = with_example_files_told(program, skills, self.examples, self.given)

@@ -1,0 +1,72 @@
+"""A found value that a later step writes out in words, where it should refer to it, made the
+reference.
+
+The 1.5B Manager extracts a value under a name and then, in a later step, writes the words for
+it instead of the reference: a search for "traffic side in the destination" after extracting
+``destination`` (pc04, 2026-11-29), a map's "To" filled with "John's place" after extracting
+``place`` (pc03, the same day). Asked again, with the doubt that the value found goes unused and
+for that step alone, it wrote the same words back, and so did the ``search_words`` role. Such a
+phrase ("the destination", "that place", "John's place": a determiner or a possessive, then the
+value's name) can only mean the value found, since nothing else in the program gives it; it
+becomes the value's slot (``{s2.destination}``), as a text that is exactly a value's name
+already becomes a reference (:mod:`reference_keys`). Only values no step refers to are taken,
+never inside an extraction's own ``names`` or ``what``, nor a form field's or an item's
+``label``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from pcagent.agents.program import Program, ProgramStep, reference_values
+
+#: The words before a value's name that point at one thing already known.
+_POINTING = r"(?:the|that|this|its|their|his|her|my|your|our|[A-Z][\w-]*'s)"
+#: An extraction's own arguments and a form field's or an item's name: never mended.
+_KEPT = frozenset({"names", "what", "label"})
+
+
+def with_found_values_named(program: Program) -> Program:
+    """``program`` with each phrase that names a found and unused value in words made its
+    slot."""
+    steps = list(program.steps)
+    for index, step in enumerate(steps):
+        names = step.args.get("names")
+        if step.skill != "extract_values" or not isinstance(names, list):
+            continue
+        later = steps[index + 1 :]
+        used = {
+            str(reference.get("key"))
+            for other in later
+            for reference in reference_values(other.args)
+            if reference.get("from") == step.id
+        }
+        for name in [n for n in names if isinstance(n, str) and n not in used]:
+            words = r"\s+".join(re.escape(word) for word in name.split("_"))
+            phrase = re.compile(rf"\b{_POINTING}\s+{words}\b", re.IGNORECASE)
+            slot = f"{{{step.id}.{name}}}"
+            for at in range(index + 1, len(steps)):
+                steps[at] = _named(steps[at], phrase, slot)
+    return program.model_copy(update={"steps": steps})
+
+
+def _named(step: ProgramStep, phrase: re.Pattern[str], slot: str) -> ProgramStep:
+    args = {
+        key: value if key in _KEPT else _slotted(value, phrase, slot)
+        for key, value in step.args.items()
+    }
+    return step if args == step.args else step.model_copy(update={"args": args})
+
+
+def _slotted(value: Any, phrase: re.Pattern[str], slot: str) -> Any:
+    if isinstance(value, str):
+        return phrase.sub(slot, value)
+    if isinstance(value, dict) and "from" not in value:
+        return {
+            key: item if key in _KEPT else _slotted(item, phrase, slot)
+            for key, item in value.items()
+        }
+    if isinstance(value, list):
+        return [_slotted(item, phrase, slot) for item in value]
+    return value
