@@ -1,12 +1,14 @@
 """A found value written out in words by a later step ("the destination", "John's place")
-becomes its slot, where no step refers to it; labels, an extraction's own words and values
-already referred to stay as written."""
+becomes its slot; labels, an extraction's own words, bare words and a name two extractions
+find stay as written."""
 
 from __future__ import annotations
 
 from tests.agents.program_steps import as_program
 
 from pcagent.agents.found_values_named import with_found_values_named
+from pcagent.agents.program import Program
+from pcagent.bench.generate import generate_tasks
 
 READ = {"id": "s1", "skill": "read_text_file", "args": {"path": "Documents/trip.txt"}}
 FIND = {
@@ -37,11 +39,27 @@ def test_a_phrase_naming_an_unused_value_becomes_its_slot() -> None:
     assert steps["s6"] == alarm["args"]
 
 
-def test_a_value_already_referred_to_or_a_bare_word_stays() -> None:
-    told = {"id": "s3", "skill": "tell_user", "args": {"text": "{s2.place}, at the time"}}
+def test_a_value_also_referred_to_is_named_so_too_but_bare_words_and_twins_stay() -> None:
+    """pc04 (2026-11-29): the destination went into a form by reference and the search still
+    said "the destination"."""
+    told = {"id": "s3", "skill": "tell_user", "args": {"text": "{s2.place}: the place, the time"}}
     bare = {"id": "s4", "skill": "web_search", "args": {"query": "time zones of place names"}}
-    program = as_program(READ, FIND, told, bare)
-    mended = with_found_values_named(program)
-    # "the time": time is unused, so it is the slot; "place" is used already; bare words stay.
-    assert mended.steps[2].args == {"text": "{s2.place}, at {s2.time}"}
+    mended = with_found_values_named(as_program(READ, FIND, told, bare))
+    assert mended.steps[2].args == {"text": "{s2.place}: {s2.place}, {s2.time}"}
     assert mended.steps[3].args == bare["args"]
+    # A name two extractions find: which one "the place" means is not code's to say.
+    again = {**FIND, "id": "s5", "args": {**FIND["args"], "text": {"from": "s4"}}}  # type: ignore[dict-item]
+    last = {"id": "s6", "skill": "tell_user", "args": {"text": "the place"}}
+    twins = with_found_values_named(as_program(READ, FIND, told, bare, again, last))
+    assert twins.steps[-1].args == {"text": "the place"}
+
+
+def test_no_gold_program_of_generated_tasks_is_changed() -> None:
+    """The templates' own programs refer to their values: no phrase to make a slot (two seeds,
+    400 tasks, every template among them)."""
+    changed = []
+    for task in [*generate_tasks(200, 37), *generate_tasks(200, 38)]:
+        gold = Program(steps=task.program or [])
+        if task.program and with_found_values_named(gold) != gold:
+            changed.append(task.id)
+    assert changed == []

@@ -9,17 +9,20 @@ for that step alone, it wrote the same words back, and so did the ``search_words
 phrase ("the destination", "that place", "John's place": a determiner or a possessive, then the
 value's name) can only mean the value found, since nothing else in the program gives it; it
 becomes the value's slot (``{s2.destination}``), as a text that is exactly a value's name
-already becomes a reference (:mod:`reference_keys`). Only values no step refers to are taken,
-never inside an extraction's own ``names`` or ``what``, nor a form field's or an item's
-``label``.
+already becomes a reference (:mod:`reference_keys`). That holds where another step refers to
+the value too: pc04's program put the destination into a form by reference and still searched
+for "traffic side in the destination" (2026-11-29). Not for a name two extractions use (which
+one is meant is the model's to say), never inside an extraction's own ``names`` or ``what``,
+nor a form field's or an item's ``label``.
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from typing import Any
 
-from pcagent.agents.program import Program, ProgramStep, reference_values
+from pcagent.agents.program import Program, ProgramStep
 
 #: The words before a value's name that point at one thing already known.
 _POINTING = r"(?:the|that|this|its|their|his|her|my|your|our|[A-Z][\w-]*'s)"
@@ -28,27 +31,25 @@ _KEPT = frozenset({"names", "what", "label"})
 
 
 def with_found_values_named(program: Program) -> Program:
-    """``program`` with each phrase that names a found and unused value in words made its
-    slot."""
+    """``program`` with each phrase that names a found value in words made its slot."""
     steps = list(program.steps)
+    found = Counter(name for step in steps for name in _extracted(step))
     for index, step in enumerate(steps):
-        names = step.args.get("names")
-        if step.skill != "extract_values" or not isinstance(names, list):
-            continue
-        later = steps[index + 1 :]
-        used = {
-            str(reference.get("key"))
-            for other in later
-            for reference in reference_values(other.args)
-            if reference.get("from") == step.id
-        }
-        for name in [n for n in names if isinstance(n, str) and n not in used]:
+        for name in [name for name in _extracted(step) if found[name] == 1]:
             words = r"\s+".join(re.escape(word) for word in name.split("_"))
             phrase = re.compile(rf"\b{_POINTING}\s+{words}\b", re.IGNORECASE)
             slot = f"{{{step.id}.{name}}}"
             for at in range(index + 1, len(steps)):
                 steps[at] = _named(steps[at], phrase, slot)
     return program.model_copy(update={"steps": steps})
+
+
+def _extracted(step: ProgramStep) -> list[str]:
+    """The names an ``extract_values`` step finds values under (none for another step)."""
+    names = step.args.get("names")
+    if step.skill != "extract_values" or not isinstance(names, list):
+        return []
+    return [name for name in names if isinstance(name, str)]
 
 
 def _named(step: ProgramStep, phrase: re.Pattern[str], slot: str) -> ProgramStep:
