@@ -36,7 +36,7 @@ from typing import Any
 
 from pcagent.agents.named_apps import AskedApp, calls
 from pcagent.agents.plan import Doubt
-from pcagent.agents.program import Program, ProgramStep, reference_values
+from pcagent.agents.program import Program, ProgramStep, literal_texts, reference_values
 from pcagent.agents.program_grammar import program_schema
 from pcagent.agents.prompting import render
 from pcagent.agents.step_ids import next_step_number
@@ -229,19 +229,12 @@ def _naming(later: Sequence[ProgramStep], names: Sequence[str]) -> list[ProgramS
     return [
         step
         for step in later
-        if any(calls(text, name.replace("_", " ")) for text in _texts(step.args) for name in names)
+        if any(
+            calls(text, name.replace("_", " "))
+            for text in literal_texts(step.args)
+            for name in names
+        )
     ]
-
-
-def _texts(value: Any) -> list[str]:
-    """The literal texts in a step's arguments (references are not texts the model wrote)."""
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, dict) and "from" not in value:
-        return [text for item in value.values() for text in _texts(item)]
-    if isinstance(value, list):
-        return [text for item in value for text in _texts(item)]
-    return []
 
 
 def _messages(
