@@ -9,6 +9,9 @@ from tests.agents.program_steps import as_program
 from pcagent.agents.found_values_named import with_found_values_named
 from pcagent.agents.program import Program
 from pcagent.bench.generate import generate_tasks
+from pcagent.skills import default_catalog
+
+CATALOG = default_catalog()
 
 READ = {"id": "s1", "skill": "read_text_file", "args": {"path": "Documents/trip.txt"}}
 FIND = {
@@ -31,7 +34,7 @@ def test_a_phrase_naming_an_unused_value_becomes_its_slot() -> None:
         "args": {"text": {"from": "s4"}, "names": ["minutes"], "what": "minutes to the place"},
     }
     alarm = {"id": "s6", "skill": "set_alarm", "args": {"time": {"from": "s2", "key": "time"}}}
-    mended = with_found_values_named(as_program(READ, FIND, search, form, look, alarm))
+    mended = with_found_values_named(as_program(READ, FIND, search, form, look, alarm), CATALOG)
     steps = {step.id: step.args for step in mended.steps}
     assert steps["s3"] == {"query": "traffic side in {s2.place}"}
     assert steps["s4"] == {"fields": [{"label": "The place", "value": "{s2.place}"}]}
@@ -44,13 +47,13 @@ def test_a_value_also_referred_to_is_named_so_too_but_bare_words_and_twins_stay(
     said "the destination"."""
     told = {"id": "s3", "skill": "tell_user", "args": {"text": "{s2.place}: the place, the time"}}
     bare = {"id": "s4", "skill": "web_search", "args": {"query": "time zones of place names"}}
-    mended = with_found_values_named(as_program(READ, FIND, told, bare))
+    mended = with_found_values_named(as_program(READ, FIND, told, bare), CATALOG)
     assert mended.steps[2].args == {"text": "{s2.place}: {s2.place}, {s2.time}"}
     assert mended.steps[3].args == bare["args"]
     # A name two extractions find: which one "the place" means is not code's to say.
     again = {**FIND, "id": "s5", "args": {**FIND["args"], "text": {"from": "s4"}}}  # type: ignore[dict-item]
     last = {"id": "s6", "skill": "tell_user", "args": {"text": "the place"}}
-    twins = with_found_values_named(as_program(READ, FIND, told, bare, again, last))
+    twins = with_found_values_named(as_program(READ, FIND, told, bare, again, last), CATALOG)
     assert twins.steps[-1].args == {"text": "the place"}
 
 
@@ -60,6 +63,6 @@ def test_no_gold_program_of_generated_tasks_is_changed() -> None:
     changed = []
     for task in [*generate_tasks(200, 37), *generate_tasks(200, 38)]:
         gold = Program(steps=task.program or [])
-        if task.program and with_found_values_named(gold) != gold:
+        if task.program and with_found_values_named(gold, CATALOG) != gold:
             changed.append(task.id)
     assert changed == []

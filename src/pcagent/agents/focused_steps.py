@@ -36,11 +36,11 @@ from typing import Any
 
 from pcagent.agents.named_apps import AskedApp, calls
 from pcagent.agents.plan import Doubt
-from pcagent.agents.program import Program, ProgramStep, literal_texts, reference_values
+from pcagent.agents.program import Program, ProgramStep, literal_texts
 from pcagent.agents.program_grammar import program_schema
 from pcagent.agents.prompting import render
 from pcagent.agents.step_ids import next_step_number
-from pcagent.agents.unused_values import unused_values
+from pcagent.agents.unused_values import finds_named_values, keys_referred, unused_values
 from pcagent.models.messages import Message
 from pcagent.skills import SkillCatalog
 
@@ -132,7 +132,7 @@ class FocusedSteps:
                 continue
             if not later:
                 continue
-            later = _naming(later, _found_names(program, doubt.step)) or later
+            later = _naming(later, _found_names(program, doubt.step, self.skills)) or later
             names = {step.skill for step in later}
             skills = SkillCatalog(one for one in self.skills if one.name in names)
             messages = _messages(
@@ -205,20 +205,15 @@ class FocusedSteps:
         return (settled, fewer) if len(fewer) < len(doubts) else (program, doubts)
 
 
-def _found_names(program: Program, step_id: str) -> list[str]:
-    """The names under which step ``step_id`` extracts values that no step refers to by name
+def _found_names(program: Program, step_id: str, skills: SkillCatalog) -> list[str]:
+    """The names under which step ``step_id`` finds values that no step refers to by name
     (none for another step): a later extraction of "the travel time" does not write out a
     ``time`` that the alarm already takes by reference (pc03, 2026-11-29)."""
     step = next((one for one in program.steps if one.id == step_id), None)
-    names = step.args.get("names") if step is not None else None
-    used = {
-        str(reference.get("key"))
-        for other in program.steps
-        for reference in reference_values(other.args)
-        if reference.get("from") == step_id
-    }
-    listed = [name for name in names if isinstance(name, str)] if isinstance(names, list) else []
-    return [name for name in listed if name not in used]
+    if step is None:
+        return []
+    used = keys_referred(step_id, program.steps) or set()
+    return [name for name in finds_named_values(step, skills) if name not in used]
 
 
 def _naming(later: Sequence[ProgramStep], names: Sequence[str]) -> list[ProgramStep]:

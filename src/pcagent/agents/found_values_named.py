@@ -23,6 +23,8 @@ from collections import Counter
 from typing import Any
 
 from pcagent.agents.program import Program, ProgramStep
+from pcagent.agents.unused_values import finds_named_values
+from pcagent.skills import SkillCatalog
 
 #: The words before a value's name that point at one thing already known.
 _POINTING = r"(?:the|that|this|its|their|his|her|my|your|our|[A-Z][\w-]*'s)"
@@ -30,26 +32,18 @@ _POINTING = r"(?:the|that|this|its|their|his|her|my|your|our|[A-Z][\w-]*'s)"
 _KEPT = frozenset({"names", "what", "label"})
 
 
-def with_found_values_named(program: Program) -> Program:
+def with_found_values_named(program: Program, skills: SkillCatalog) -> Program:
     """``program`` with each phrase that names a found value in words made its slot."""
     steps = list(program.steps)
-    found = Counter(name for step in steps for name in _extracted(step))
+    found = Counter(name for step in steps for name in finds_named_values(step, skills))
     for index, step in enumerate(steps):
-        for name in [name for name in _extracted(step) if found[name] == 1]:
+        for name in [name for name in finds_named_values(step, skills) if found[name] == 1]:
             words = r"\s+".join(re.escape(word) for word in name.split("_"))
             phrase = re.compile(rf"\b{_POINTING}\s+{words}\b", re.IGNORECASE)
             slot = f"{{{step.id}.{name}}}"
             for at in range(index + 1, len(steps)):
                 steps[at] = _named(steps[at], phrase, slot)
     return program.model_copy(update={"steps": steps})
-
-
-def _extracted(step: ProgramStep) -> list[str]:
-    """The names an ``extract_values`` step finds values under (none for another step)."""
-    names = step.args.get("names")
-    if step.skill != "extract_values" or not isinstance(names, list):
-        return []
-    return [name for name in names if isinstance(name, str)]
 
 
 def _named(step: ProgramStep, phrase: re.Pattern[str], slot: str) -> ProgramStep:

@@ -43,7 +43,7 @@ class ProgramMends:
         skills, instruction = self.skills, self.instruction
         navigating = [one.name for one in skills if one.navigates]
         program = with_kind_twins(without_repeats(written, self.done, navigating), skills)
-        program = with_found_values_named(with_keys_mended(program, skills))
+        program = with_found_values_named(with_keys_mended(program, skills), skills)
         asked = self.readings.asked_apps(instruction)
         program = without_app_names_in_searches(program, asked, skills)
         program = with_example_files_told(program, skills, self.examples, self.given)

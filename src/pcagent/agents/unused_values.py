@@ -24,6 +24,8 @@ arguments, slots in texts, and the steps a screen step says it uses.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from pcagent.agents.plan import Doubt
 from pcagent.agents.program import (
     GUI,
@@ -36,8 +38,9 @@ from pcagent.agents.program import (
 from pcagent.skills import SkillCatalog
 
 
-def _finds_named_values(step: ProgramStep, catalog: SkillCatalog) -> list[str]:
-    """The names of the values ``step`` finds ([] for a step that finds none by name)."""
+def finds_named_values(step: ProgramStep, catalog: SkillCatalog) -> list[str]:
+    """The names of the values ``step`` finds ([] for a step that finds none by name): the
+    list in the argument its skill declares as naming them (``keys_argument``)."""
     if step.skill == GUI or step.skill not in catalog:
         return []
     argument = catalog.get(step.skill).keys_argument
@@ -95,19 +98,28 @@ def _names_left(step: ProgramStep, later: list[ProgramStep], catalog: SkillCatal
     by name: pc03 (2026-11-29) found the meeting's time and place, set the alarm from the time,
     and filled the map's "To" with "Meeting with John" instead of the place. A reference to
     the whole value (no key), or a screen step that uses it, uses every name."""
-    names = _finds_named_values(step, catalog)
+    names = finds_named_values(step, catalog)
     if len(names) < 2:
         return []
-    keys: set[str] = set()
-    for other in later:
-        if other.skill == GUI and step.id in values_used(other):
-            return []  # the agents of a screen step are shown every value found
-        for reference in reference_values(other.args) if other.skill != GUI else []:
-            if reference.get("from") == step.id:
-                if not reference.get("key"):
-                    return []
-                keys.add(str(reference["key"]))
+    if any(other.skill == GUI and step.id in values_used(other) for other in later):
+        return []  # the agents of a screen step are shown every value found
+    keys = keys_referred(step.id, later)
+    if keys is None:
+        return []
     return [name for name in names if name not in keys]
+
+
+def keys_referred(step_id: str, steps: Sequence[ProgramStep]) -> set[str] | None:
+    """The keys under which the skill steps of ``steps`` refer to the values of ``step_id``;
+    None where one of them refers to the whole value (no key), which uses every name."""
+    keys: set[str] = set()
+    for other in steps:
+        for reference in reference_values(other.args) if other.skill != GUI else []:
+            if reference.get("from") == step_id:
+                if not reference.get("key"):
+                    return None
+                keys.add(str(reference["key"]))
+    return keys
 
 
 def _names_doubt(step: str, left: list[str]) -> Doubt:
@@ -180,7 +192,7 @@ def unused_values(program: Program, catalog: SkillCatalog) -> list[Doubt]:
                 )
             )
             continue
-        names = _finds_named_values(step, catalog)
+        names = finds_named_values(step, catalog)
         if not names:
             continue
         shown = ", ".join(names)
