@@ -21,7 +21,11 @@ the nearest-first figures. And once more with, of those, the programs that work 
 application shown alone where there are any (``avoiding``, as the Manager asks by default):
 ``asked_only_fitting_first`` and ``asked_only_fitting_among_shown``; beside each way, the mean
 count of programs of other shapes shown with the query (``*_other_shapes_mean``: what a small
-model may merge into its program).
+model may merge into its program). Last, as the Manager asks by default since 2026-12-01, for a
+query that names one of its own fixture files (standing in for the model's reading of the file
+names and the run's look at HOME), of those only the programs that work on a file the person
+had, where there are any (``preferring``): ``given_files_fitting_first`` and
+``given_files_fitting_among_shown``.
 
 Goal: a fitting program among those shown for at least half of the queries.
 
@@ -34,9 +38,12 @@ import argparse
 import json
 import statistics
 import time
+from functools import partial
+from pathlib import PurePosixPath
 
 from generated_runs import seed_and_count
 from headline import add_quick_option, headline
+from pcagent.agents.existing_files import works_on_given_file
 from pcagent.agents.program import ProgramStep
 from pcagent.bench.generate import generate_tasks
 from pcagent.bench.tasks import load_reworded_tasks, load_tasks
@@ -109,8 +116,14 @@ def main() -> None:
     catalog = default_catalog()
     known = {shape(t.program or []) for t in training}
     covered = none = first = among = covering_first = covering_among = 0
-    asked_first = asked_among = 0
-    others: dict[str, list[int]] = {"nearest": [], "covering": [], "asked_only": []}
+    asked_first = asked_among = given_first = given_among = 0
+    others: dict[str, list[int]] = {
+        "nearest": [],
+        "covering": [],
+        "asked_only": [],
+        "given_files": [],
+    }
+    given_file = partial(works_on_given_file, catalog=catalog)
     sizes: list[int] = []
     took_ms: list[float] = []
     for query in queries:
@@ -134,7 +147,19 @@ def main() -> None:
         )
         asked_first += bool(asked) and asked[0] == wanted
         asked_among += wanted in asked
-        for way, shapes in (("nearest", shown), ("covering", covering), ("asked_only", asked)):
+        named = any(PurePosixPath(f.path).name in query.instruction for f in query.fixtures.files)
+        given = shown_shapes(
+            memory.similar_plans(
+                query.instruction,
+                covering=groups,
+                avoiding=avoiding,
+                preferring=given_file if named else None,
+            )
+        )
+        given_first += bool(given) and given[0] == wanted
+        given_among += wanted in given
+        ways = (("nearest", shown), ("covering", covering), ("asked_only", asked))
+        for way, shapes in (*ways, ("given_files", given)):
             others[way].append(sum(one != wanted for one in shapes))
     print(
         json.dumps(
@@ -161,6 +186,8 @@ def main() -> None:
                 "covering_ratio_among": round(covering_among / among, 2) if among else None,
                 "asked_only_fitting_first": asked_first,
                 "asked_only_fitting_among_shown": asked_among,
+                "given_files_fitting_first": given_first,
+                "given_files_fitting_among_shown": given_among,
                 **{
                     f"{way}_other_shapes_mean": round(statistics.mean(counts), 2)
                     for way, counts in others.items()

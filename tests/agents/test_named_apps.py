@@ -6,7 +6,7 @@ run is in tests/test_benchmarks.py, smollm2)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 import pytest
 from tests.agents.program_steps import as_program
@@ -22,6 +22,7 @@ from pcagent.agents.named_apps import (
     kept_apps,
     unused_apps,
 )
+from pcagent.agents.program import ProgramStep
 from pcagent.skills import default_catalog
 
 SAID = (
@@ -241,9 +242,13 @@ def test_the_re_ask_shows_a_remembered_program_that_calls_a_skill_of_the_unused_
         using: Collection[str] = (),
         covering: Sequence[Collection[str]] = (),
         avoiding: Collection[str] = (),
+        preferring: Callable[[Sequence[ProgramStep]], bool] | None = None,
     ) -> str:
         asked.append((instruction, k, tuple(using), [sorted(group) for group in covering]))
         avoided.append(set(avoiding))
+        assert (
+            preferring is None
+        )  # the instruction names no file (tests/agents/test_given_files.py)
         return "Instruction: a sheet\nProgram: {}" if using else ""
 
     outcome = _remembering(models, memory).plan(SAID)

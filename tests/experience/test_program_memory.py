@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import json
 import random
+from functools import partial
 from pathlib import Path
 
 import pytest
 from tests.experience.recorded_runs import alarm_run
 
+from pcagent.agents.existing_files import works_on_given_file
 from pcagent.agents.program import Program, ProgramStep, program_plan
 from pcagent.bench.generate import TEMPLATES, generate_tasks
 from pcagent.bench.generate.composer import assemble_task, build_fragments, compose_fragments
@@ -169,6 +171,27 @@ def test_covering_programs_that_work_in_other_applications_are_shown_alone(
     # Where every covering program calls an avoided skill, they are shown as before.
     every = sorted({skill for _, program in covering for skill in skills_of(program)})
     assert shown(memory.similar_plans(query, k=5, covering=[called], avoiding=every)) == covering
+
+
+def test_preferred_programs_are_shown_alone_where_there_are_any(memory: Experience) -> None:
+    """With ``preferring`` (the Manager's: programs that work on a file the person had, for an
+    instruction that names one), only the near programs it likes are shown; where it likes
+    none, the nearest come as before."""
+    given = partial(works_on_given_file, catalog=default_catalog())
+    asked = 0
+    for number in range(1, 21):
+        query = same_words_other_values(number).instruction
+        every = shown(memory.similar_plans(query, k=60))
+        liked = [pair for pair in every if given(pair[1])]
+        if not liked or len(liked) == len(every):
+            continue
+        asked += 1
+        preferred = shown(memory.similar_plans(query, preferring=given))
+        assert preferred and all(given(program) for _, program in preferred)
+        assert preferred[0] == liked[0]  # the nearest of them first
+    assert asked >= 5  # queries near both kinds of program, so the preference had to choose
+    query = same_words_other_values(6).instruction
+    assert memory.similar_plans(query, preferring=lambda _: False) == memory.similar_plans(query)
 
 
 def test_long_literals_are_cut_and_the_same_program_is_shown_once(

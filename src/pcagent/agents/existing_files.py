@@ -14,7 +14,7 @@ the same name in the old place, and the run said "finished": generated tasks of 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from pcagent.agents.program import (
@@ -105,6 +105,21 @@ def without_unused_missing_reads(
     if not dropped or len(dropped) == len(program.steps):
         return program
     return Program(steps=[step for step in program.steps if step.id not in dropped])
+
+
+def works_on_given_file(steps: Sequence[ProgramStep], catalog: SkillCatalog) -> bool:
+    """Whether a step of ``steps`` reads or changes a file no earlier step wrote: one the
+    person had before the task (a note read, a document formatted, a report attached). What
+    memory shows the Manager for an instruction that names such a file is sorted by it: shown
+    three programs that each work on a file, only the one of them that read a given note
+    first, the 1.5B model copied one that wrote a new file (pc02, 2026-12-01)."""
+    written: set[str] = set()
+    for _step, one, literal in skill_calls(Program(steps=list(steps)), catalog):
+        if any(plain_path(path) not in written for path in one.read_files(literal)):
+            return True
+        written.update(map(plain_path, one.written_files(literal)))
+        written.update(map(plain_path, one.moved_files(literal).values()))
+    return False
 
 
 def plain_path(path: str) -> str:

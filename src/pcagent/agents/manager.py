@@ -22,7 +22,13 @@ from pcagent.agents.doubts import Evidence
 from pcagent.agents.existing_files import FileCheck, missing_files
 from pcagent.agents.focused_steps import FocusedSteps
 from pcagent.agents.instruction_readings import InstructionReadings
-from pcagent.agents.manager_memory import Remembers, example_filters, examples_text
+from pcagent.agents.manager_memory import (
+    Remembers,
+    example_filters,
+    examples_text,
+    names_given_file,
+    reask_text,
+)
 from pcagent.agents.named_apps import names_line
 from pcagent.agents.plan import (
     Doubt,
@@ -93,6 +99,9 @@ class Manager(Agent):
     #: Of those, the ones that work in no other application are shown alone where there are
     #: any (:func:`pcagent.agents.manager_memory.skills_outside_apps`).
     examples_only_asked_apps: bool = field(default=True, kw_only=True)
+    #: Of those, where the instruction names a file that is there, the ones that work on a
+    #: file the person had are shown alone where there are any (:func:`works_on_given_file`).
+    examples_given_files: bool = field(default=True, kw_only=True)
     #: Programs asked for before giving up on a usable one (see :data:`PROGRAM_ATTEMPTS`).
     program_attempts: int = field(default=PROGRAM_ATTEMPTS, kw_only=True)
     #: A re-plan is shown memory's programs too (without, the 1.5B model re-planned GUI steps
@@ -220,6 +229,7 @@ class Manager(Agent):
         best: tuple[Program, list[Doubt]] | None = None
         unusable: Program | None = None  # the latest program with problems, to repair
         evidence = Evidence.read(self.readings, instruction, given, done, finished, examples)
+        filters = self._example_filters(instruction)  # a re-ask's example is picked alike
 
         def usable(changed: Program) -> bool:
             return not self._problems(changed, known, failed)
@@ -259,7 +269,7 @@ class Manager(Agent):
             messages = [
                 *asked,
                 Message.assistant(reply),
-                Message.user(self._reask(instruction, problem, doubts)),
+                Message.user(reask_text(self.memory, instruction, problem, doubts, filters)),
             ]
         focused = self._focused_steps(mended, known, failed, step, evidence)
         return self._settled(instruction, best, unusable, focused, problem)
@@ -331,22 +341,13 @@ class Manager(Agent):
         program, doubts = cut_before_doubted_changes(program, doubts, self.skills, self.is_file)
         return PlanOutcome(with_doubts(self._plan_of(program), doubts))
 
-    def _reask(self, instruction: str, problem: str, doubts: Sequence[Doubt]) -> str:
-        """What the model is told of its program: every problem, and, where a doubt names
-        skills the program could take up, the nearest remembered program that calls one. Told
-        only what was wrong, the 1.5B model mostly wrote its program again (docs/bench.md,
-        the second rewordings); a call of the missing skill is something it can copy."""
-        text = f"That program is unusable: {problem}. Write a corrected one."
-        wanted = tuple(dict.fromkeys(name for doubt in doubts for name in doubt.skills))
-        filters = self._example_filters(instruction)
-        shown = self.memory(instruction, 1, wanted, **filters) if wanted and self.memory else ""
-        if shown:
-            text += f"\nA similar earlier task whose program calls {' or '.join(wanted)}:\n{shown}"
-        return text
-
-    def _example_filters(self, instruction: str) -> dict[str, list[Any]]:
+    def _example_filters(self, instruction: str) -> dict[str, Any]:
         asked = self.readings.asked_apps(instruction) if self.examples_cover_apps else ()
-        return example_filters(self.skills, asked, only_asked=self.examples_only_asked_apps)
+        named = self.readings.named_files(instruction) if self.examples_given_files else ()
+        given = names_given_file(named, self.is_file)
+        return example_filters(
+            self.skills, asked, only_asked=self.examples_only_asked_apps, given_file=given
+        )
 
     def _problems(
         self, program: Program, known: Sequence[str], failed: SubtaskSpec | None

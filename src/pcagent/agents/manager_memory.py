@@ -7,10 +7,14 @@ programs a small model is shown, and in what order, is short enough to read at o
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
+from functools import partial
 from typing import Any, Protocol
 
+from pcagent.agents.existing_files import FileCheck, works_on_given_file
 from pcagent.agents.named_apps import AskedApp
+from pcagent.agents.plan import Doubt
+from pcagent.agents.program import ProgramStep
 from pcagent.skills import SkillCatalog
 
 #: The line above the examples: the 1.5B model copied examples' files and names as its own.
@@ -24,7 +28,7 @@ class Remembers(Protocol):
     """Memory's programs for an instruction, as prompt lines ("" when none): the ``k`` nearest,
     or the nearest that call one of the skills ``using``; those that call a skill of each group
     of ``covering`` first, and of those, where any calls none of the skills ``avoiding``, only
-    those."""
+    those; and of what is left, where any is ``preferring``, only those."""
 
     def __call__(
         self,
@@ -33,6 +37,7 @@ class Remembers(Protocol):
         using: Collection[str] = ...,
         covering: Sequence[Collection[str]] = ...,
         avoiding: Collection[str] = ...,
+        preferring: Callable[[Sequence[ProgramStep]], bool] | None = ...,
     ) -> str: ...
 
 
@@ -51,29 +56,52 @@ def skills_outside_apps(skills: SkillCatalog, asked: Sequence[AskedApp]) -> list
 
 
 def example_filters(
-    skills: SkillCatalog, asked: Sequence[AskedApp], *, only_asked: bool
-) -> dict[str, list[Any]]:
+    skills: SkillCatalog, asked: Sequence[AskedApp], *, only_asked: bool, given_file: bool = False
+) -> dict[str, Any]:
     """How memory picks the programs shown for an instruction that asks for the applications
     ``asked`` (none: the nearest as they come), as :class:`Remembers` takes them: those that
     cover them first, and with ``only_asked`` those that work in no other application alone
-    where there are any. The first ask and the re-asks pick alike: a re-ask shown the nearest
-    program that found a value, a world clock's city, the 1.5B model wrote that program for a
-    travel time (pc02r2, 2026-11-28)."""
+    where there are any; with ``given_file`` (the instruction names a file that is there), of
+    those, the programs that work on a file the person had alone where there are any. The
+    first ask and the re-asks pick alike: a re-ask shown the nearest program that found a
+    value, a world clock's city, the 1.5B model wrote that program for a travel time (pc02r2,
+    2026-11-28)."""
     covering = skills_of_apps(skills, asked)
     avoiding = skills_outside_apps(skills, asked) if asked and only_asked else []
-    return {"covering": covering, "avoiding": avoiding}
+    preferring = partial(works_on_given_file, catalog=skills) if given_file else None
+    return {"covering": covering, "avoiding": avoiding, "preferring": preferring}
 
 
-def examples_text(
+def names_given_file(named: Sequence[str], is_file: FileCheck | None) -> bool:
+    """Whether one of the file names an instruction writes (``named``, a model's reading) is a
+    file in HOME (False where the run cannot tell)."""
+    return is_file is not None and any(is_file(name) for name in named)
+
+
+def examples_text(memory: Remembers | None, instruction: str, **filters: Any) -> str:
+    """The examples part of the Manager's prompt ("" without memory or a similar program),
+    picked with ``filters`` (:func:`example_filters`). They come before the instruction, so
+    the instruction is what the model reads last: after them, a small model wrote the nearest
+    example's files and folders."""
+    remembered = memory(instruction, **filters) if memory is not None else ""
+    return f"{EXAMPLES_INTRO}{remembered}\n\n" if remembered else ""
+
+
+def reask_text(
     memory: Remembers | None,
     instruction: str,
-    covering: Sequence[Collection[str]] = (),
-    avoiding: Collection[str] = (),
+    problem: str,
+    doubts: Sequence[Doubt],
+    filters: dict[str, Any],
 ) -> str:
-    """The examples part of the Manager's prompt ("" without memory or a similar program).
-    They come before the instruction, so the instruction is what the model reads last: after
-    them, a small model wrote the nearest example's files and folders."""
-    remembered = (
-        memory(instruction, covering=covering, avoiding=avoiding) if memory is not None else ""
-    )
-    return f"{EXAMPLES_INTRO}{remembered}\n\n" if remembered else ""
+    """What the Manager's model is told of its program: every problem, and, where a doubt
+    names skills the program could take up, the nearest remembered program that calls one
+    (picked with ``filters``). Told only what was wrong, the 1.5B model mostly wrote its
+    program again (docs/bench.md, the second rewordings); a call of the missing skill is
+    something it can copy."""
+    text = f"That program is unusable: {problem}. Write a corrected one."
+    wanted = tuple(dict.fromkeys(name for doubt in doubts for name in doubt.skills))
+    shown = memory(instruction, 1, wanted, **filters) if wanted and memory is not None else ""
+    if shown:
+        text += f"\nA similar earlier task whose program calls {' or '.join(wanted)}:\n{shown}"
+    return text

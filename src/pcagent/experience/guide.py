@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import time
 from collections import deque
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -235,6 +235,7 @@ class Experience:
         using: Collection[str] = (),
         covering: Sequence[Collection[str]] = (),
         avoiding: Collection[str] = (),
+        preferring: Callable[[Sequence[ProgramStep]], bool] | None = None,
     ) -> str:
         """Programs of the ``k`` earlier instructions most like this one (at least
         :data:`MIN_PLAN_COSINE` alike), nearest first, as prompt lines ``Instruction: ...`` and
@@ -254,7 +255,8 @@ class Experience:
         instruction does not ask for; where some covering programs call none of them, only
         those are shown: shown one program of the asked applications and two that also wrote
         a document and mailed it, the 1.5B model wrote all three at once (pc16r1,
-        2026-11-28)."""
+        2026-11-28). ``preferring``: of what is left, where some programs are, only those (the
+        programs that work on a file the person had, for an instruction that names one)."""
         if not self.graph.plans:
             return ""
         scores = self.plan_similarities(self.encoder.encode([instruction])[0])
@@ -273,6 +275,9 @@ class Experience:
                 and not any(step.skill in avoiding for step in self.graph.plans[i].program)
             ]
             nearest = exact or nearest
+        if preferring is not None:
+            liked = [i for i in nearest if preferring(self.graph.plans[i].program)]
+            nearest = liked or nearest
         shown: dict[tuple[str, ...], str] = {}
         for index in nearest:
             if len(shown) >= k:
