@@ -18,7 +18,7 @@ from pcagent.agents.manager_memory import Remembers
 from pcagent.agents.named_apps import AppNamesAgent, AskedApp
 from pcagent.agents.named_files import FileNamesAgent
 from pcagent.agents.plan import single_subtask_plan
-from pcagent.agents.program import Program
+from pcagent.agents.program import Program, ProgramStep
 from pcagent.agents.search_instead import GuessedAddress, SearchWordsAgent
 from pcagent.config import RunConfig
 from pcagent.errors import RunStateError
@@ -70,6 +70,7 @@ class NoExperience:
         using: Collection[str] = (),
         covering: Sequence[Collection[str]] = (),
         avoiding: Collection[str] = (),
+        preferring: Callable[[Sequence[ProgramStep]], bool] | None = None,
     ) -> str:
         return ""
 
