@@ -106,9 +106,14 @@ def test_the_manager_keeps_a_search_without_the_names_and_asks_no_more() -> None
 def test_the_names_of_files_the_instruction_names_leave_the_search_words() -> None:
     assert file_names(["Documents/memo.txt"]) == ["Documents", "Documents/memo.txt", "memo.txt"]
     read = {"id": "s1", "skill": "read_text_file", "args": {"path": "Documents/memo.txt"}}
-    query = "memo.txt Documents {s1} Empire State Building travel time"
-    search = {"id": "s2", "skill": "web_search", "args": {"query": query}}
-    models = ScriptedModels(manager=[json.dumps({"steps": [read, search]})])
+    find = {
+        "id": "s2",
+        "skill": "extract_values",
+        "args": {"text": {"from": "s1"}, "names": ["place"], "what": "where the meeting is"},
+    }
+    query = "memo.txt Documents {s2.place} Empire State Building travel time"
+    search = {"id": "s3", "skill": "web_search", "args": {"query": query}}
+    models = ScriptedModels(manager=[json.dumps({"steps": [read, find, search]})])
     manager = Manager(
         models.for_role("manager"),
         apps={"browser": "web", "text_editor": "notes"},
@@ -117,8 +122,8 @@ def test_the_names_of_files_the_instruction_names_leave_the_search_words() -> No
         is_file=lambda path: path == "Documents/memo.txt",
     )
     outcome = manager.plan("Read Documents/memo.txt, then look up the travel time on the web")
-    searched = outcome.plan.subtasks[1]
-    assert searched.args == {"query": "{s1} Empire State Building travel time"}
+    searched = outcome.plan.subtasks[2]
+    assert searched.args == {"query": "{s2.place} Empire State Building travel time"}
     # The file's name stays where it is a file: the read, and a search of nothing else.
     assert outcome.plan.subtasks[0].args == read["args"]
     alone = program({"skill": "web_search", "args": {"query": "memo.txt"}})

@@ -33,13 +33,19 @@ READ = {"id": "s1", "skill": "read_text_file", "args": {"path": "Documents/memo.
 
 
 def test_a_program_becomes_the_plan_with_its_calls_and_the_skills_in_the_prompt() -> None:
-    alarm = {"id": "s2", "skill": "set_alarm", "args": {"time": "{s1}", "minutes_before": 60}}
-    models = ScriptedModels(manager=[_reply(READ, alarm)])
+    find = {
+        "id": "s2",
+        "skill": "extract_values",
+        "args": {"text": {"from": "s1"}, "names": ["time"], "what": "the meeting's time"},
+    }
+    alarm = {"id": "s3", "skill": "set_alarm", "args": {"time": "{s2.time}", "minutes_before": 60}}
+    models = ScriptedModels(manager=[_reply(READ, find, alarm)])
     outcome = _manager(models).plan("whatever the words, memo.txt")
     assert not outcome.fallback
-    first, second = outcome.plan.subtasks
+    first, second, third = outcome.plan.subtasks
     assert (first.skill, first.app, first.args) == ("read_text_file", "text_editor", READ["args"])
-    assert (second.skill, second.depends_on) == ("set_alarm", ["s1"])
+    assert (second.skill, second.depends_on) == ("extract_values", ["s1"])
+    assert (third.skill, third.depends_on) == ("set_alarm", ["s2"])
     prompt = models.backends["manager"].requests[0].messages[0].text
     assert "set_alarm(" in prompt and "send_mail" not in prompt
 

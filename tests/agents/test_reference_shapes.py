@@ -62,14 +62,20 @@ def test_no_gold_training_program_passes_one_value_for_a_list() -> None:
 def test_the_manager_is_re_asked_and_takes_the_corrected_program() -> None:
     apps = {"text_editor": "plain text files"}
     wrong = json.dumps({"steps": [READ, _sort({"from": "s1"}), TELL]})
-    items = [{"label": "a", "value": 2}, {"label": "b", "value": {"from": "s1"}}]
-    right = json.dumps({"steps": [READ, _sort(items), TELL]})
+    # Each item one value found in the file (the file's whole text is no item's value).
+    find = {
+        "id": "s2",
+        "skill": "extract_values",
+        "args": {"text": {"from": "s1"}, "names": ["b"], "what": "the price of b"},
+    }
+    items = [{"label": "a", "value": 2}, {"label": "b", "value": {"from": "s2", "key": "b"}}]
+    right = json.dumps({"steps": [READ, find, _sort(items), TELL]})
     models = ScriptedModels(manager=[wrong, right])
     manager = Manager(
         models.for_role("manager"), apps=apps, skills=default_catalog().for_apps(apps)
     )
     outcome = manager.plan("Tell me the prices in prices.txt, sorted")
-    assert not outcome.fallback and outcome.plan.subtasks[1].args["items"] == items
+    assert not outcome.fallback and outcome.plan.subtasks[2].args["items"] == items
     asked_again = models.backends["manager"].requests[1].messages[-1].text
     assert "items takes a list, and s1 is one value" in asked_again
 

@@ -1,6 +1,7 @@
 """Everything about a program that only evidence judges, in one place.
 
-An invented address or number, one value where a list is wanted, one value found written for
+An invented address or number, one value where a list is wanted, a whole reading where one
+value is wanted, one value found written for
 several items of a list, a value found and never used,
 a file or an application the instruction names and no step uses, a file read and then written
 over with something not made from it, a time moved by two steps, an application's name typed
@@ -31,6 +32,7 @@ from pcagent.agents.reference_shapes import one_value_for_a_list
 from pcagent.agents.repeated_values import one_value_for_several_items
 from pcagent.agents.replaced_files import replaced_files
 from pcagent.agents.unused_values import unused_values
+from pcagent.agents.whole_readings import whole_readings
 from pcagent.skills import SkillCatalog
 
 
@@ -92,6 +94,7 @@ class Evidence:
             *_own(ungiven_literals(program, skills, self.given)),
             *_own(example_values(program, self.examples, self.given)),
             *one_value_for_a_list(program, skills),
+            *whole_readings(program, skills),
             *one_value_for_several_items(program),
             *unused_values(program, skills),
             *moved_twice(program, skills),

@@ -149,6 +149,10 @@ class Skill(Generic[P]):
     #: The call changes nothing and is there for what it reads (a file's text, the messages of
     #: a folder): a program whose later steps go on without it has read for nothing.
     only_reads: bool = False
+    #: Parameters that take a whole text (a file's or a page's reading may fill them: what is
+    #: written, typed, sent or told); a language skill's parameters all do. Any other parameter
+    #: takes single values (a number, a time, a city, a form's value).
+    texts: tuple[str, ...] = ()
     #: How the call uses the browser's page, None for none: it ``opens`` one by its address,
     #: ``searches`` (opens a page that lists results to follow), ``follows`` a link of the page
     #: in front to another, or ``fills`` the form of the page in front.
@@ -159,6 +163,16 @@ class Skill(Generic[P]):
         """A call opens a page: the same call later opens it again, which the steps after it
         may need (a site's home before its next link), so it is never dropped as a repeat."""
         return self.page in ("opens", "searches", "follows")
+
+    @property
+    def gives_reading(self) -> bool:
+        """The value is a whole text read off a file, a folder of mails or a page, not one
+        value: a step that computes or fills in with it must find the value in it first."""
+        return self.only_reads or self.page is not None
+
+    def takes_text(self, parameter: str) -> bool:
+        """Whether ``parameter`` may be given a whole text (see :attr:`texts`)."""
+        return self.needs_language or parameter in self.texts
 
     @property
     def on_page(self) -> bool:
@@ -249,6 +263,7 @@ def skill(
     page: PageUse | None = None,
     computes: bool = False,
     only_reads: bool = False,
+    texts: tuple[str, ...] = (),
 ) -> Callable[[Callable[[SkillContext, P], SkillResult]], Skill[P]]:
     """Declare the decorated function as a skill named after it, taking the parameter model its
     second parameter is annotated with; the module's :class:`Skill` objects are collected by
@@ -272,6 +287,7 @@ def skill(
             page=page,
             computes=computes,
             only_reads=only_reads,
+            texts=texts,
         )
 
     return declare

@@ -31,6 +31,7 @@ class SendMail(SkillParameters):
     "Write and send an e-mail with the mail client, with optional attachments.",
     apps=(APP,),
     reads=("attachments",),
+    texts=("body",),
 )
 def send_mail(context: SkillContext, parameters: SendMail) -> SkillResult:
     missing = [

@@ -41,7 +41,11 @@ class TypeInEditor(SkillParameters):
     text: GivenText = Field(min_length=1, max_length=10_000, description="What to type.")
 
 
-@skill("Type text into the text editor (a new, unsaved document unless one is open).", apps=(APP,))
+@skill(
+    "Type text into the text editor (a new, unsaved document unless one is open).",
+    apps=(APP,),
+    texts=("text",),
+)
 def type_in_editor(context: SkillContext, parameters: TypeInEditor) -> SkillResult:
     front(context, APP)
     do(context, act.TypeText(text=parameters.text))
@@ -62,6 +66,7 @@ class WriteTextFile(FilePath):
     apps=(APP,),
     returns="the path",
     writes=("path",),
+    texts=("text",),
 )
 def write_text_file(context: SkillContext, parameters: WriteTextFile) -> SkillResult:
     existed = file_text(context, parameters.path) is not None

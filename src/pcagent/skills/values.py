@@ -266,6 +266,7 @@ class TellUser(SkillParameters):
 @skill(
     "Tell the person the answer to what they asked (a value found, a result worked out).",
     returns="the text",
+    texts=("text",),
 )
 def tell_user(context: SkillContext, parameters: TellUser) -> SkillResult:
     text = parameters.text.strip()

@@ -47,6 +47,7 @@ class WriteDocument(SkillParameters):
     apps=("writer",),
     returns="the saved path",
     writes=("path",),
+    texts=("text",),
 )
 def write_document(context: SkillContext, parameters: WriteDocument) -> SkillResult:
     before = document_text(context, parameters.path) if parameters.append else None
