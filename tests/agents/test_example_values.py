@@ -9,6 +9,7 @@ from tests.agents.program_steps import as_program
 
 from pcagent.agents.doubts import Evidence
 from pcagent.agents.example_values import example_values
+from pcagent.agents.given_values import word_given
 from pcagent.agents.program import Program
 from pcagent.bench.generate import generate_tasks
 from pcagent.skills import default_catalog
@@ -54,6 +55,23 @@ def test_a_literal_only_the_examples_hold_is_doubted() -> None:
     )
     # The labels are the page's names; only the values were doubted.
     assert "'From'" not in str(second)
+
+
+def test_a_word_inside_one_of_the_instruction_s_words_is_not_given() -> None:
+    """pc04 (2026-12-01): the example's "Riverside Walk" went into the map's form, and the
+    instruction's "drives" held "Rive" inside it, so the copy was taken as given."""
+    examples = EXAMPLES.replace("Market Hall", "Riverside Walk")
+    form = {
+        "id": "s2",
+        "skill": "fill_form",
+        "args": {"fields": [{"label": "From", "value": "Riverside Walk"}]},
+    }
+    (doubt,) = example_values(as_program(form), examples, [SAID])
+    assert "'Riverside Walk'" in str(doubt)
+    # A word's beginning still counts: "walking" by "walk", a file name's parts by their words.
+    assert word_given("walking", ["the walk there"])
+    assert word_given("plans", ["open travel_plan.txt"])
+    assert not word_given("Riverside", ["traffic there drives on the left"])
 
 
 def test_what_the_instruction_or_a_value_found_accounts_for_is_left_alone() -> None:

@@ -37,7 +37,7 @@ from pcagent.agents.plan import Doubt
 from pcagent.agents.program import SLOT, Program, written_path
 from pcagent.env.web_address import is_address
 from pcagent.skills import SkillCatalog
-from pcagent.text import contains, shortened, single_spaced
+from pcagent.text import contains, folded, shortened, single_spaced
 
 #: Numbers a computation may bring on its own: small counts and the units of time, percent
 #: and thousands ("minutes / 60", "* 100").
@@ -282,6 +282,8 @@ def _endings_after(text: str, stem: str) -> list[str]:
 #: looked for by its first :data:`_STEM` letters ("walking" is given by "the walk there").
 _SHORT, _STEM = 3, 4
 _WORD = re.compile(r"\w+")
+#: A word of a given text, an underscore parting two (file names).
+_PART = re.compile(r"[^\W_]+")
 
 
 def words_of(text: str) -> list[str]:
@@ -290,8 +292,12 @@ def words_of(text: str) -> list[str]:
 
 
 def word_given(word: str, given: Sequence[str]) -> bool:
-    """Whether ``word``'s first :data:`_STEM` letters stand in one of ``given``."""
-    return any(contains(text, word[:_STEM]) for text in given)
+    """Whether a word of one of ``given`` begins with ``word``'s first :data:`_STEM` letters
+    (an underscore parts words there: "travel_plan.txt" gives "plans"). Not inside a word: the
+    example's "Riverside Walk", copied into pc04's map form, was taken as given by the
+    instruction's "drives" (2026-12-01), and no doubt was raised."""
+    stem = folded(word[:_STEM])
+    return any(folded(other).startswith(stem) for text in given for other in _PART.findall(text))
 
 
 def grounded(query: str, given: Sequence[str]) -> bool:
