@@ -162,19 +162,28 @@ def _ungiven_offset(step_id: str, name: str, value: object, given: Sequence[str]
     ]
 
 
-def _ungiven_cells(step_id: str, name: str, rows: object, given: Sequence[str]) -> list[Doubt]:
-    """A doubt for each number written into a cell that no given text holds (no unit of
-    counting is exempt: a cell's number is a value, not a step of arithmetic)."""
+def invented_cells(rows: object, given: Sequence[str]) -> list[tuple[int, int]]:
+    """Where ``rows`` (a sheet's rows, as a program writes them) hold a number that no given
+    text holds: (row, column) of each such cell."""
     if not isinstance(rows, list):
         return []
     known = _known_numbers(given)
-    cells = [cell for row in rows if isinstance(row, list) for cell in row]
-    invented = [
-        cell for cell in cells if (number := _cell_number(cell)) is not None and number not in known
+    return [
+        (at, column)
+        for at, row in enumerate(rows)
+        if isinstance(row, list)
+        for column, cell in enumerate(row)
+        if (number := _cell_number(cell)) is not None and number not in known
     ]
-    if not invented:
+
+
+def _ungiven_cells(step_id: str, name: str, rows: object, given: Sequence[str]) -> list[Doubt]:
+    """A doubt for each number written into a cell that no given text holds (no unit of
+    counting is exempt: a cell's number is a value, not a step of arithmetic)."""
+    spots = invented_cells(rows, given)
+    if not spots or not isinstance(rows, list):
         return []
-    shown = ", ".join(repr(cell) for cell in invented)
+    shown = ", ".join(repr(rows[row][column]) for row, column in spots)
     return [
         Doubt(
             step_id,

@@ -1,0 +1,103 @@
+"""A number made up for a cell, where one value found or worked out goes unused, becomes that
+value; anything less clear is left to the doubts."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from tests.agents.program_steps import as_program
+from tests.agents.scripted import ScriptedModels
+
+from pcagent.agents.instruction_readings import InstructionReadings
+from pcagent.agents.invented_cells import with_unused_value_in_invented_cell
+from pcagent.agents.manager import Manager
+from pcagent.agents.program import Program
+from pcagent.bench.generate import generate_tasks
+from pcagent.skills import default_catalog
+
+CATALOG = default_catalog()
+SAID = (
+    'In the mail client, read the mail "Library notes" and find the number of books returned. '
+    'Start a new spreadsheet with "Pallets stacked" in cell A1 and that number in cell B1, and '
+    "save it as garden_tally in the Documents folder."
+)
+READ = {"id": "s1", "skill": "read_mail", "args": {"folder": "Sent"}}
+FIND = {
+    "id": "s2",
+    "skill": "extract_values",
+    "args": {"text": {"from": "s1"}, "names": ["number"], "what": "the number of books returned"},
+}
+
+
+def _sheet(rows: list[list[Any]], step: str = "s3") -> dict[str, Any]:
+    return {
+        "id": step,
+        "skill": "fill_cells",
+        "args": {"rows": rows, "save_as": "Documents/garden_tally.xlsx"},
+    }
+
+
+def _rows(program: Program, step: int = 2) -> Any:
+    return program.steps[step].args["rows"]
+
+
+def test_the_one_made_up_cell_takes_the_one_value_found_and_unused() -> None:
+    """gen-6161-6 (2026-12-01): the count found, then ``1`` written in its cell, three times."""
+    mended = with_unused_value_in_invented_cell(
+        as_program(READ, FIND, _sheet([["Pallets stacked", 1]])), CATALOG, [SAID]
+    )
+    assert _rows(mended) == [["Pallets stacked", {"from": "s2", "key": "number"}]]
+    # A value worked out and left unused: the cell refers to the whole result.
+    compute = {"id": "s1", "skill": "calculate", "args": {"expression": "12 * 4"}}
+    summed = with_unused_value_in_invented_cell(
+        as_program(compute, _sheet([["Total", "0"]], "s2")), CATALOG, ["12 times 4 in B1"]
+    )
+    assert _rows(summed, 1) == [["Total", {"from": "s1"}]]
+
+
+def test_what_could_mean_more_than_one_thing_is_left_as_written() -> None:
+    two_cells = as_program(READ, FIND, _sheet([["Pallets", 1], ["Crates", 2]]))
+    assert with_unused_value_in_invented_cell(two_cells, CATALOG, [SAID]) == two_cells
+    two_names = dict(FIND, args={**FIND["args"], "names": ["number", "date"]})
+    two_values = as_program(READ, two_names, _sheet([["Pallets stacked", 1]]))
+    assert with_unused_value_in_invented_cell(two_values, CATALOG, [SAID]) == two_values
+    # The instruction's own number, and a value already used, are no slip to mend.
+    given = as_program(READ, FIND, _sheet([["Pallets stacked", 1]]))
+    assert with_unused_value_in_invented_cell(given, CATALOG, [SAID + " Put 1 in C1."]) == given
+    used = as_program(
+        READ,
+        FIND,
+        _sheet([["Pallets stacked", {"from": "s2", "key": "number"}], ["Extra", 7]]),
+    )
+    assert with_unused_value_in_invented_cell(used, CATALOG, [SAID]) == used
+    # A cell before the value is found cannot hold it.
+    early = as_program(_sheet([["Pallets", 1]], "s1"), dict(READ, id="s2"), dict(FIND, id="s3"))
+    assert with_unused_value_in_invented_cell(early, CATALOG, [SAID]) == early
+
+
+def test_the_manager_keeps_the_mended_program_without_asking_again() -> None:
+    models = ScriptedModels(
+        manager=[json.dumps({"steps": [READ, FIND, _sheet([["Pallets stacked", 1]])]})]
+    )
+    outcome = Manager(
+        models.for_role("manager"),
+        apps={"mail": "e-mail", "spreadsheet": "sheets"},
+        skills=CATALOG.for_apps(["mail", "spreadsheet"]),
+        readings=InstructionReadings(),
+        asks_single_steps=False,
+    ).plan(SAID)
+    sheet = outcome.plan.subtasks[2]
+    assert sheet.args["rows"] == [["Pallets stacked", {"from": "s2", "key": "number"}]]
+    assert not sheet.doubt and len(models.backends["manager"].requests) == 1
+
+
+def test_no_gold_program_of_generated_tasks_is_changed() -> None:
+    checked = 0
+    for seed in (7, 31, 77):
+        for task in generate_tasks(120, seed):
+            if task.program:
+                checked += 1
+                gold = Program(steps=list(task.program))
+                assert with_unused_value_in_invented_cell(gold, CATALOG, [task.instruction]) == gold
+    assert checked >= 300
