@@ -2,9 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from pcagent.agents.program import Program, ProgramStep
+from pcagent.bench.generate import generate_tasks
+from pcagent.bench.tasks import Task
+
+#: A note read, and the meeting's place found in it: the start of many programs under test.
+READ_MEMO = {"id": "s1", "skill": "read_text_file", "args": {"path": "Documents/memo.txt"}}
+FIND_PLACE = {
+    "id": "s2",
+    "skill": "extract_values",
+    "args": {"text": {"from": "s1"}, "names": ["place"], "what": "where the meeting is"},
+}
 
 
 def numbered(*steps: dict[str, Any]) -> list[dict[str, Any]]:
@@ -20,3 +31,13 @@ def program(*steps: dict[str, Any]) -> Program:
 def as_program(*steps: dict[str, Any]) -> Program:
     """The steps as written, ids and all, as a checked :class:`Program`."""
     return Program(steps=[ProgramStep.model_validate(step) for step in steps])
+
+
+def gold_programs(
+    seeds: tuple[int, ...] = (7, 31, 77), count: int = 120
+) -> Iterator[tuple[Task, Program]]:
+    """Each generated task of ``seeds`` (``count`` a seed) with its gold program."""
+    for seed in seeds:
+        for task in generate_tasks(count, seed):
+            if task.program:
+                yield task, Program(steps=list(task.program))

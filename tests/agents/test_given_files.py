@@ -9,7 +9,7 @@ import json
 from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
-from tests.agents.program_steps import as_program
+from tests.agents.program_steps import FIND_PLACE, READ_MEMO, as_program
 from tests.agents.scripted import ScriptedModels
 
 from pcagent.agents.existing_files import works_on_given_file
@@ -19,12 +19,7 @@ from pcagent.agents.program import ProgramStep
 from pcagent.skills import default_catalog
 
 CATALOG = default_catalog()
-READ = {"id": "s1", "skill": "read_text_file", "args": {"path": "Documents/memo.txt"}}
-FIND = {
-    "id": "s2",
-    "skill": "extract_values",
-    "args": {"text": {"from": "s1"}, "names": ["place"], "what": "where the meeting is"},
-}
+READ, FIND = READ_MEMO, FIND_PLACE
 TELL = {"id": "s3", "skill": "tell_user", "args": {"text": {"from": "s2", "key": "place"}}}
 WRITE = {"id": "s1", "skill": "write_text_file", "args": {"path": "Documents/new.txt", "text": "x"}}
 SAID = "Open memo.txt in the Documents folder with the text editor and tell me where we meet"
