@@ -47,6 +47,9 @@ def test_files_actions_change_the_file_system_and_overwrite_nothing(
     made = desktop.execute(FilesMakeFolder(path="Trips/2025/Rome"))
     assert made.ok and made.verified, made.message
     assert (home / "Trips/2025/Rome").is_dir() and (home / "Trips").stat().st_uid == owner
+    # Made again, nothing is made: no effect to check, so no subtask is done by it.
+    again = desktop.execute(FilesMakeFolder(path="Trips/2025/Rome"))
+    assert again.ok and not again.verified and "nothing was made" in again.message
 
     copied = desktop.execute(FilesCopy(source="Work/notes.txt", target="Trips/2025"))
     assert copied.ok and copied.output == "Trips/2025/notes.txt", copied.message

@@ -118,7 +118,15 @@ class FileManagerInterface(Interface):
 
     def _make_folder(self, folder: Path) -> ActionResult:
         if folder.is_dir():
-            return self.verified_at(f"the folder {self.shown(folder)} already exists", folder)
+            # Nothing was made, so no effect is checked: a screen step that "made" its folder
+            # twice, the Documents folder there from the start, had counted as done by a
+            # checked effect, and the run said "finished" (generated task gen-6161-10,
+            # 2026-12-01). What the step asked for is judged as for any unchecked action.
+            return ActionResult(
+                ok=True,
+                message=f"the folder {self.shown(folder)} already exists: nothing was made",
+                output=self.shown(folder),
+            )
         if folder.exists():
             raise InvalidActionError(f"{self.shown(folder)} exists and is a file, not a folder")
         self._gio("mkdir", "-p", str(folder))
