@@ -18,8 +18,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from pcagent.agents.given_values import given_parameters, invented_cells
-from pcagent.agents.program import GUI, Program, ProgramStep
-from pcagent.agents.unused_values import finds_named_values, keys_referred, values_used
+from pcagent.agents.program import GUI, Program
+from pcagent.agents.unused_values import finds_named_values, unused_names, values_used
 from pcagent.skills import SkillCatalog
 
 
@@ -62,7 +62,7 @@ def _values_left(program: Program, catalog: SkillCatalog) -> list[tuple[int, dic
         later = program.steps[index + 1 :]
         names = finds_named_values(step, catalog)
         if names:
-            kept = _names_left(step, later, names)
+            kept = unused_names(step, later, names)
             left += [(index, {"from": step.id, "key": name}) for name in kept]
             continue
         one = catalog.get(step.skill)
@@ -70,12 +70,3 @@ def _values_left(program: Program, catalog: SkillCatalog) -> list[tuple[int, dic
         if whole and not any(step.id in values_used(other) for other in later):
             left.append((index, {"from": step.id}))
     return left
-
-
-def _names_left(step: ProgramStep, later: Sequence[ProgramStep], names: list[str]) -> list[str]:
-    """The ``names`` ``step`` extracts that no later step refers to (none where one uses the
-    whole value, or a screen step is shown it)."""
-    if any(other.skill == GUI and step.id in values_used(other) for other in later):
-        return []
-    keys = keys_referred(step.id, later)
-    return [] if keys is None else [name for name in names if name not in keys]

@@ -99,14 +99,17 @@ def _names_left(step: ProgramStep, later: list[ProgramStep], catalog: SkillCatal
     and filled the map's "To" with "Meeting with John" instead of the place. A reference to
     the whole value (no key), or a screen step that uses it, uses every name."""
     names = finds_named_values(step, catalog)
-    if len(names) < 2:
-        return []
+    return unused_names(step, later, names) if len(names) >= 2 else []
+
+
+def unused_names(step: ProgramStep, later: Sequence[ProgramStep], names: list[str]) -> list[str]:
+    """The ``names`` ``step`` finds that no step of ``later`` refers to; none where one of them
+    refers to the whole value, or is a screen step using it (its agents are shown every value
+    found)."""
     if any(other.skill == GUI and step.id in values_used(other) for other in later):
-        return []  # the agents of a screen step are shown every value found
-    keys = keys_referred(step.id, later)
-    if keys is None:
         return []
-    return [name for name in names if name not in keys]
+    keys = keys_referred(step.id, later)
+    return [] if keys is None else [name for name in names if name not in keys]
 
 
 def keys_referred(step_id: str, steps: Sequence[ProgramStep]) -> set[str] | None:
