@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from tests.runtime import scripts
 from tests.runtime.memory_desktop import MemoryDesktop
 from typer.testing import CliRunner
@@ -388,3 +389,27 @@ def test_the_same_skill_call_again_and_again_is_a_loop_though_each_call_succeede
     assert "repeats the same action" in outcome.summary
     kinds = [s.action.kind for s in store.steps(outcome.run_id)]
     assert kinds[-3:] == ["use_skill"] * 3 and "use_skill" not in kinds[:-3]
+
+
+@pytest.mark.parametrize(("complete", "verified"), [(True, True), (False, False)])
+def test_a_checked_effect_before_done_verifies_a_screen_step_only_with_its_account(
+    tmp_path: Path, complete: bool, verified: bool
+) -> None:
+    """A checked save just before ``done`` ends the screen step; it verifies it only when the
+    Progress account does not say the step is incomplete (the save is one effect, not
+    necessarily everything the step asked for)."""
+    step = {"id": "s1", "skill": "gui", "app": "text_editor", "task": "Keep a copy of the notes"}
+    decisions = ScriptedBackend(
+        [
+            scripts.decision({"kind": "editor_open", "path": "notes.txt"}),
+            scripts.decision({"kind": "editor_save_as", "path": "copy.txt"}),
+            scripts.decision({"kind": "done", "summary": "copied"}),
+        ]
+    )
+    models = scripts.usual_models(decisions, json.dumps({"steps": [step]}))
+    account = json.dumps({"progress": "p", "completed": complete, "outputs": {}})
+    models.backends["progress"] = scripts.Repeating(lambda request: account)
+    store, outcome, home = _start(tmp_path, models, "Keep a copy of notes.txt", max_replans=0)
+    assert (home / "copy.txt").read_text() == "meet at 10:15"
+    assert store.steps(outcome.run_id)[-1].state.verified == {"s1": verified}, outcome.summary
+    assert (outcome.status == "finished") is verified

@@ -6,7 +6,9 @@ Before a GUI subtask counts as done:
 1. every value it must report has been reported (and Progress kept only values the screen or a
    reading supports);
 2. when the step before ``done`` was an application action or a skill that read its effect back
-   and found it done, that check supports it: the subtask is done and *verified*;
+   and found it done, that check supports it: the subtask is done, and *verified* unless its
+   Progress account says it is not complete (the check showed one effect, not the whole
+   subtask);
 3. otherwise, when a Progress agent keeps the subtask's account, its judgement must say the
    subtask is complete; the subtask is then done but *unverified*, and a run made of such
    subtasks ends "unverified", not "finished".

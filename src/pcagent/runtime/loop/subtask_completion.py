@@ -59,7 +59,7 @@ class SubtaskCompletion:
         else:
             reason = f"all of {', '.join(subtask.outputs)} reported; step {repeated} repeated"
         self.recorder.event(step, AutoDoneEvent(subtask=subtask.id, reason=reason))
-        checkpoint.verified[subtask.id] = redone
+        checkpoint.verified[subtask.id] = redone and not _account_disagrees(report)
         keep_findings(checkpoint, subtask)
         checkpoint.end_subtask("done")
         self.log(f"subtask {subtask.id} done: {reason}")
@@ -77,10 +77,14 @@ class SubtaskCompletion:
         agent why not (False) and record the step as a refused done, not a finished success."""
         problem = done_problem_of(checkpoint, subtask, report)
         if problem is None:
-            checkpoint.verified[subtask.id] = bool(checkpoint.verified_effect)
+            checked = bool(checkpoint.verified_effect)
+            checkpoint.verified[subtask.id] = checked and not _account_disagrees(report)
             keep_findings(checkpoint, subtask)
             checkpoint.end_subtask("done")
-            self.log(f"subtask {subtask.id} done")
+            if checked and _account_disagrees(report):
+                self.log(f"subtask {subtask.id} done, unverified: its account says not complete")
+            else:
+                self.log(f"subtask {subtask.id} done")
             return True
         checkpoint.reflection = f"not done yet: {problem}"
         carried_out = work.result or StepResult(ok=True)
@@ -113,6 +117,15 @@ class SubtaskCompletion:
         )
         checkpoint.end_subtask("done")
         self.log(f"subtask {subtask.id} done: {result.message}")
+
+
+def _account_disagrees(report: ProgressReport | None) -> bool:
+    """Whether the Progress account says the subtask is not complete. A checked effect just
+    before ``done`` still ends the subtask (the small model's account is often wrong, and
+    refusing would send it round again), but it shows that one effect, not that the subtask
+    did what it asked: a folder made is not the files moved into it. Against the account, the
+    subtask is done *unverified*, so the run cannot end "finished" on it."""
+    return report is not None and report.completed is False
 
 
 def _redone(
