@@ -22,6 +22,9 @@ and as the variant asks:
   that work in no other application are shown alone where there are any; the baseline shows
   the covering ones first and the others after them (``Manager(examples_only_asked_apps=
   False)``, how runs asked before 2026-11-28, afternoon);
+- ``nearest_example_last``: memory's programs are shown nearest last, next to the instruction
+  (``Manager(nearest_example_last=True)``); the baseline shows them nearest first, as runs do
+  (the applications read for both);
 - ``without_memory``: no program of memory is shown (the ``no_memory`` ablation, asked as runs
   ask, the applications read for both); here memory earns its place when the baseline fits
   more programs (ratio below 1).
@@ -64,6 +67,7 @@ VARIANTS: dict[str, dict[str, bool]] = {
     "examples_covering_apps": {"examples_cover_apps": True},
     "examples_of_asked_apps_only": {"examples_only_asked_apps": True},
     "without_memory": {},
+    "nearest_example_last": {"nearest_example_last": True},
 }
 #: The baseline's options where they are not today's (the variant is today's).
 BASELINES: dict[str, dict[str, bool]] = {
@@ -71,7 +75,14 @@ BASELINES: dict[str, dict[str, bool]] = {
     "examples_of_asked_apps_only": {"examples_only_asked_apps": False},
 }
 #: The variants that need the instruction's applications read by a model.
-READS_APPS = frozenset({"examples_covering_apps", "examples_of_asked_apps_only", "without_memory"})
+READS_APPS = frozenset(
+    {
+        "examples_covering_apps",
+        "examples_of_asked_apps_only",
+        "without_memory",
+        "nearest_example_last",
+    }
+)
 #: The variant whose Manager is shown no program of memory: for it, fewer fitting is the goal.
 WITHOUT_MEMORY = "without_memory"
 

@@ -272,3 +272,27 @@ def test_asked_to_list_the_requests_first_the_reply_opens_with_them() -> None:
     assert 'Open the reply with "requests"' in first.messages[0].text
     assert list(second.schema["properties"]) == ["steps"]
     assert '"requests"' not in second.messages[0].text
+
+
+def test_memory_s_programs_may_be_shown_nearest_last() -> None:
+    """Memory gives its programs nearest first; ``nearest_example_last`` puts the nearest next to
+    the instruction, each program kept whole with its instruction."""
+
+    def memory(instruction: str, k: int = 3, *_: object, **__: object) -> str:
+        return "\n".join(f"Instruction: near {n}\nProgram: {{{n}}}" for n in (1, 2, 3))
+
+    order = {}
+    for last in (False, True):
+        models = ScriptedModels(manager=[_reply(READ)])
+        manager = Manager(
+            models.for_role("manager"),
+            apps=APPS,
+            skills=default_catalog().for_apps(APPS),
+            memory=memory,
+            nearest_example_last=last,
+        )
+        manager.plan("read memo.txt")
+        prompt = "".join(m.text for m in models.backends["manager"].requests[0].messages)
+        order[last] = sorted((1, 2, 3), key=lambda n: prompt.index(f"Instruction: near {n}"))
+        assert all(f"Instruction: near {n}\nProgram: {{{n}}}" in prompt for n in (1, 2, 3))
+    assert order == {False: [1, 2, 3], True: [3, 2, 1]}

@@ -54,10 +54,8 @@ from pcagent.skills import SkillCatalog
 #: problems (a path of the wrong kind, a reference to a missing step), which a small model
 #: often fixes one at a time, and a program call costs far less than a GUI run of the task.
 PROGRAM_ATTEMPTS = 3
-#: A greedy model re-asked with its program's problems wrote the same program again (pc02r2,
-#: 2026-11-28, a form on a search's results three times): re-asks may be sampled at this
-#: (``Manager(reask_temperature=...)``). Off by default: on pc02r2 and pc01r2 the sampled
-#: programs were no better, and pc01r2's kept one was worse (docs/agents.md).
+#: Re-asks may be sampled at this (``Manager(reask_temperature=...)``): a greedy model re-asked
+#: wrote the same program again. Off: sampled programs were no better (docs/agents.md).
 REASK_TEMPERATURE = 0.7
 
 
@@ -76,9 +74,8 @@ class Manager(Agent):
     memory: Remembers | None = field(default=None, kw_only=True)
     #: The reply opens with what the instruction asks, one thing each, before the steps.
     lists_requests: bool = field(default=False, kw_only=True)
-    #: The prompt's own example stays when memory shows programs of similar tasks. Off, the
-    #: example is shown only where memory shows none (a small model copies examples; on 20
-    #: generated tasks as many programs fitted either way: docs/agents.md).
+    #: The prompt's own example stays beside memory's programs (off: only where memory shows
+    #: none; as many programs fitted either way on 20 generated tasks: docs/agents.md).
     example_beside_memory: bool = field(default=True, kw_only=True)
     #: Whether a path names a file in the desktop's HOME (a program must not read one that is
     #: not there); None where the run cannot tell (several desktops, no local HOME).
@@ -87,20 +84,19 @@ class Manager(Agent):
     #: for, whether it asks to be told something), each checked against every program; a
     #: reading with no model is not checked (:mod:`instruction_readings`).
     readings: InstructionReadings = field(default_factory=InstructionReadings, kw_only=True)
-    #: What to search the web for where a program opens an address nobody gave, said by a
-    #: model (:mod:`search_instead`); the step becomes that search. None: the address is kept
-    #: with its doubt and the program re-asked.
+    #: What to search for where a program opens an address nobody gave (:mod:`search_instead`);
+    #: None: the address is kept with its doubt and the program re-asked.
     search_words: Callable[[str, Program, GuessedAddress], str] | None = field(
         default=None, kw_only=True
     )
     #: Memory's programs that work in every application the instruction asks for (its reading)
     #: are shown before the nearest others (:mod:`pcagent.agents.manager_memory`).
     examples_cover_apps: bool = field(default=True, kw_only=True)
-    #: Of those, the ones that work in no other application are shown alone where there are
-    #: any (:func:`pcagent.agents.manager_memory.skills_outside_apps`).
+    #: Memory's programs are shown nearest last, next to the instruction (off: nearest first).
+    nearest_example_last: bool = field(default=False, kw_only=True)
+    #: Of those, the ones that work in no other application alone, where there are any.
     examples_only_asked_apps: bool = field(default=True, kw_only=True)
-    #: Of those, where the instruction names a file that is there, the ones that work on a
-    #: file the person had are shown alone where there are any (:func:`works_on_given_file`).
+    #: Of those, for an instruction naming a file that is there, those working on such a file.
     examples_given_files: bool = field(default=True, kw_only=True)
     #: Programs asked for before giving up on a usable one (see :data:`PROGRAM_ATTEMPTS`).
     program_attempts: int = field(default=PROGRAM_ATTEMPTS, kw_only=True)
@@ -121,7 +117,7 @@ class Manager(Agent):
 
     def plan(self, instruction: str, step: int | None = 0) -> PlanOutcome:
         """The program for ``instruction``."""
-        examples = examples_text(self.memory, instruction, **self._example_filters(instruction))
+        examples = self._examples(self.memory, instruction)
         return self._ask(instruction, "", (), step, found=(), examples=examples)
 
     def replan(self, replanning: Replanning, step: int | None = None) -> PlanOutcome:
@@ -140,7 +136,7 @@ class Manager(Agent):
         )
         found, instruction = list(replanning.hub.values()), replanning.instruction
         memory = self.memory if self.examples_in_replans else None
-        shown = examples_text(memory, instruction, **self._example_filters(instruction))
+        shown = self._examples(memory, instruction)
         outcome = self._ask(
             instruction, context, finished, step, found=found, failed=failed, examples=shown
         )
@@ -340,6 +336,10 @@ class Manager(Agent):
         """The plan of the program kept, cut before a change it doubts."""
         program, doubts = cut_before_doubted_changes(program, doubts, self.skills, self.is_file)
         return PlanOutcome(with_doubts(self._plan_of(program), doubts))
+
+    def _examples(self, memory: Remembers | None, instruction: str) -> str:
+        filters, last = self._example_filters(instruction), self.nearest_example_last
+        return examples_text(memory, instruction, last, **filters)
 
     def _example_filters(self, instruction: str) -> dict[str, Any]:
         asked = self.readings.asked_apps(instruction) if self.examples_cover_apps else ()

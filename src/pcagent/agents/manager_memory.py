@@ -78,13 +78,28 @@ def names_given_file(named: Sequence[str], is_file: FileCheck | None) -> bool:
     return is_file is not None and any(is_file(name) for name in named)
 
 
-def examples_text(memory: Remembers | None, instruction: str, **filters: Any) -> str:
+def examples_text(
+    memory: Remembers | None, instruction: str, nearest_last: bool = False, **filters: Any
+) -> str:
     """The examples part of the Manager's prompt ("" without memory or a similar program),
     picked with ``filters`` (:func:`example_filters`). They come before the instruction, so
     the instruction is what the model reads last: after them, a small model wrote the nearest
-    example's files and folders."""
+    example's files and folders. Memory gives them nearest first; ``nearest_last`` shows them
+    the other way round, the nearest next to the instruction (the 1.5B model copied the
+    second or third program shown as often as the first)."""
     remembered = memory(instruction, **filters) if memory is not None else ""
+    if nearest_last:
+        remembered = _nearest_last(remembered)
     return f"{EXAMPLES_INTRO}{remembered}\n\n" if remembered else ""
+
+
+def _nearest_last(remembered: str) -> str:
+    """Memory's examples in the other order. Each is two lines, ``Instruction: ...`` and
+    ``Program: ...`` (an instruction's spaces are joined and a program is compact JSON, so
+    neither holds a line break)."""
+    lines = remembered.split("\n")
+    pairs = ["\n".join(lines[i : i + 2]) for i in range(0, len(lines), 2)]
+    return "\n".join(reversed(pairs))
 
 
 def reask_text(
