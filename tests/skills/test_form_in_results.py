@@ -8,7 +8,7 @@ from tests.skills.test_browser_links import RESULTS
 from tests.skills.test_language_skills import Desk
 
 from pcagent.app_actions import BrowserFill, BrowserOpen, BrowserRead
-from pcagent.env.app_interfaces.web_page import PageView, describe
+from pcagent.env.app_interfaces.web_page import PageView, Target, describe
 from pcagent.env.web_address import search_address
 from pcagent.skills.base import ActionOutcome
 from pcagent.skills.browser import fill_form, web_search
@@ -98,3 +98,28 @@ def test_a_web_search_searches_whatever_its_words_look_like() -> None:
     web_search.call(browser, {"query": "memo.txt"})
     assert browser.opened() == ["http://search.local/?q=memo.txt"]
     assert search_address(" Brooklyn Museum ") == "http://search.local/?q=Brooklyn+Museum"
+
+
+def test_a_web_search_reads_the_first_result_and_leaves_the_results_in_front() -> None:
+    """The results show a line about each page; the travel time is on the page the first
+    result leads to, read after them. A result that may be a file is not opened."""
+    browser = Pages(RESULTS, with_form=())
+    first = "http://maps.local/directions?from=ESB&to=Brooklyn+Museum"
+    browser.readings[first] = f"Title: ESB to Brooklyn Museum\nAddress: {first}\nText:\n38 min"
+    found = web_search.call(browser, {"query": "time to the meeting"})
+    assert found.ok, found.message
+    assert browser.opened() == [RESULTS.url, first, RESULTS.url]
+    assert browser.address == RESULTS.url
+    text = str(found.value)
+    assert text.index("About 3 results") < text.index(f"The first result, {first}, opened:")
+    assert text.endswith("38 min")
+    # a first result that may be a file is left alone
+    paper = PageView(RESULTS.url, RESULTS.title, "", (RESULTS.targets[0], *_file_link()), ())
+    browser = Pages(paper, with_form=())
+    found = web_search.call(browser, {"query": "time to the meeting"})
+    assert found.ok and browser.opened() == [RESULTS.url]
+    assert "first result" not in str(found.value)
+
+
+def _file_link() -> tuple[Target, ...]:
+    return (Target(2, "The paper (PDF)", "http://arxiv.local/pdf/2501.00001.pdf", "link"),)

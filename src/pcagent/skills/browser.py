@@ -4,6 +4,7 @@ the text of the page it ends on, read back from the browser."""
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import PurePosixPath
 from urllib.parse import unquote_plus, urlsplit
 
 from pydantic import Field
@@ -40,15 +41,17 @@ class WebSearch(SkillParameters):
 
 
 @skill(
-    "Search the web for words and read the results page.",
+    "Search the web for words and read the results page and the first result's page (the "
+    "results stay in front, to follow another).",
     apps=(APP,),
     page="searches",
-    returns="the results page's text",
+    returns="the results page's text, then the first result's page's text",
 )
 def web_search(context: SkillContext, parameters: WebSearch) -> SkillResult:
     # The search engine's own address: the words as an address ("memo.txt", a file's name the
     # 1.5B planner searched for) opened a site that does not exist (pc03, 2026-11-28).
-    do(context, BrowserOpen(url=search_address(parameters.query)))
+    results = search_address(parameters.query)
+    do(context, BrowserOpen(url=results))
     page = _page(context)
     if page.ok and not leads_away(str(page.value)):
         # A results page without results still holds the words searched for ("No results
@@ -58,7 +61,40 @@ def web_search(context: SkillContext, parameters: WebSearch) -> SkillResult:
             "open a page the instruction names",
             str(page.value)[:300],
         )
-    return page
+    return _with_first_result(context, page, results) if page.ok else page
+
+
+#: The most characters of the first result's page a search's reading carries.
+FIRST_RESULT_CHARS = 2500
+#: Endings of result addresses that are pages (a result with another ending may be a file,
+#: which opening would download; it is not opened).
+PAGE_ENDINGS = frozenset({"", ".html", ".htm"})
+
+
+def _with_first_result(context: SkillContext, results: SkillResult, address: str) -> SkillResult:
+    """The results' reading with the first result's page read after it, the results left in
+    front. Why: a results page shows a line about each page, rarely the value itself (the
+    travel time is on the maps' page the first result leads to), and the 1.5B planner, given
+    the results, extracted a value they do not hold (a distance nobody wrote, 2026-12-02, pc02)
+    instead of following a result; a person reads the first result too. The results go back in
+    front, so a later step may follow another result or fill a result's form."""
+    first = next(iter(links_away(str(results.value))), None)
+    if first is None or PurePosixPath(urlsplit(first.address).path).suffix not in PAGE_ENDINGS:
+        return results
+    if not context.act(BrowserOpen(url=first.address)).ok:
+        context.act(BrowserOpen(url=address))
+        return results
+    read = context.act(BrowserRead())
+    do(context, BrowserOpen(url=address))
+    text = (read.output or "").strip() if read.ok else ""
+    if not text:
+        return results
+    opened = f"The first result, {first.address}, opened:\n{text[:FIRST_RESULT_CHARS]}"
+    return replace(
+        results,
+        value=f"{results.value}\n\n{opened}",
+        evidence=f"{results.evidence}; first result read: {first.address}",
+    )
 
 
 def leads_away(page: str) -> bool:

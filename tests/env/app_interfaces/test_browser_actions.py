@@ -307,6 +307,11 @@ def test_a_form_filled_on_the_results_is_filled_on_the_result_that_has_it(
         fields = [{"label": "From", "value": origin}, {"label": "To", "value": destination}]
         return dispatcher.carry_out(UseSkill(skill="fill_form", args={"fields": fields}))
 
+    # the search alone reads the first result's page, the maps' directions, after the results
+    searched = dispatcher.carry_out(UseSkill(skill="web_search", args=query))
+    assert searched.ok and "38 min" in (searched.output or "").split("The first result")[1]
+    front = browser_desktop.execute(BrowserRead()).output or ""
+    assert "Address: http://search.local/?q=" in front  # the results are in front again
     back = filled("Brooklyn Museum", "Empire State Building")
     assert back.ok, back.message
     assert "the page of results has no field 'From'" in back.message
