@@ -67,6 +67,19 @@ def test_numbers_must_be_given_found_or_units_of_counting() -> None:
     assert "299.99, 17" in str(problems[0]) and "{s2.price}" in str(problems[0])
 
 
+def test_one_value_scaled_by_a_unit_nobody_gave_is_doubted() -> None:
+    """A unit of counting stands in a computation of two values or more; one found value
+    multiplied by 60 is a conversion the instruction did not ask for."""
+    catalog = default_catalog()
+    said = "How long does the way take?"
+    for scaled in ("60 * {s4}", "{s4.minutes} / 60", "60 * 38"):
+        (problem,) = ungiven_literals(_calculate(scaled), catalog, [said, "38 min"])
+        assert "computes with 60" in str(problem), scaled
+    # two values, or the unit given: the unit is taken
+    assert ungiven_literals(_calculate("({s2} + {s3}) / 60"), catalog, [said]) == []
+    assert ungiven_literals(_calculate("{s4} * 60"), catalog, ["in seconds, at 60 a minute"]) == []
+
+
 def test_address_core_drops_scheme_www_and_slash() -> None:
     assert address_core(" https://www.Example.org/ ") == "example.org"
     assert address_core("http://shop.test/item/7") == "shop.test/item/7"

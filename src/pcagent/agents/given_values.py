@@ -9,7 +9,8 @@ True}``); a literal for it must appear in the instruction, or the program is re-
 problem, so the model finds the page another way (a web search) or passes on an address an
 earlier step found. An arithmetic parameter is marked ``given: "numbers"``: a planner that has
 not looked a price up writes one ("1000 - 1500"); the numbers of its literal must stand in the
-instruction or in a value found, or be a unit of counting (:data:`UNIT_NUMBERS`), else it is
+instruction or in a value found, or be a unit of counting (:data:`UNIT_NUMBERS`) in a
+computation of two values or more, else it is
 re-asked to refer to the found values (``{s2.price}``). A path is marked ``given: "file"``: a
 planner shown other tasks' programs copies their file names, and their folders below HOME's own
 (a document the instruction asks for in Documents was saved in the "Quarterly" folder of a
@@ -104,12 +105,16 @@ def _known_numbers(given: Sequence[str]) -> set[float]:
 
 def _invented_numbers(literal: str, given: Sequence[str]) -> list[str]:
     """The numbers of ``literal`` (its references left out) that no given text holds and that
-    are no unit of counting."""
+    are no unit of counting. A unit of counting is taken only in a computation of two values
+    or more (references, or numbers given or found): one value scaled by a unit is a
+    conversion nobody asked for where the unit is not given (a travel time found as "38 min"
+    computed as "60 * {s4}", told as 2280 and the run "finished": pc02, 2026-12-02)."""
     known = _known_numbers(given)
+    numbers = _NUMBER.findall(SLOT.sub(" ", literal))
+    values = len(SLOT.findall(literal)) + sum(float(number) in known for number in numbers)
+    units = UNIT_NUMBERS if values >= 2 else frozenset()
     return [
-        number
-        for number in _NUMBER.findall(SLOT.sub(" ", literal))
-        if float(number) not in known and float(number) not in UNIT_NUMBERS
+        number for number in numbers if float(number) not in known and float(number) not in units
     ]
 
 
