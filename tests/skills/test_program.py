@@ -10,8 +10,9 @@ import pytest
 from tests.agents.program_steps import as_program, program
 
 from pcagent.agents.filled_values import resolve
-from pcagent.agents.program import check_program, program_plan
+from pcagent.agents.program import check_program, program_plan, reference_values
 from pcagent.agents.program_grammar import program_schema
+from pcagent.agents.step_ids import changed_step, renaming
 from pcagent.errors import PlanError
 from pcagent.skills import default_catalog
 from pcagent.skills.calculator import Calculate
@@ -170,6 +171,23 @@ def test_slots_in_a_text_take_earlier_values_and_are_checked_like_references() -
     check_program(as_program(read, calculate), default_catalog(), APPS)
     with pytest.raises(PlanError, match="not an earlier step"):
         check_program(as_program(calculate), default_catalog(), APPS)
+
+
+def test_a_slot_may_pick_one_item_of_a_list_found() -> None:
+    """The 1.5B model wrote three found prices into cells as ``{s2.stock_prices[0]}`` ...
+    ``[2]``; unread, the slots were saved into the sheet as text (pc07, 2026-12-02)."""
+    values = {"s2": {"prices": "131.38, 1,227.52 and 415.26", "names": ["NVIDIA", "Apple"]}}
+    rows = [["{s2.names[1]}", "{s2.prices[1]}"], ["x", "{s2.prices[2]} and {s2.prices[0]}"]]
+    assert resolve({"rows": rows}, values) == {
+        "rows": [["Apple", "1,227.52"], ["x", "415.26 and 131.38"]]
+    }
+    with pytest.raises(PlanError, match=r"picks item 3, and the value found has 3 item"):
+        resolve({"text": "{s2.prices[3]}"}, values)
+    # the step is used by the slot, and renumbering a step keeps the item's place
+    fill = {"id": "s3", "skill": "tell_user", "args": {"text": "{s2.prices[1]}"}}
+    assert reference_values(fill["args"]) == [{"from": "s2", "key": "prices"}]
+    renamed = changed_step(as_program(fill).steps[0], renaming({"s2": "s5"}))
+    assert renamed.args == {"text": "{s5.prices[1]}"}
 
 
 def test_a_found_value_in_arithmetic_stands_for_the_number_it_begins_with() -> None:

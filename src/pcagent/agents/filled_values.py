@@ -42,8 +42,26 @@ def _found(values: Mapping[str, JsonValue], source: str, key: str) -> JsonValue:
     raise PlanError(f"step {source}'s value has no {key!r}: {json.dumps(value)[:200]}")
 
 
+#: Where a found text lists several items: "131.38, 227.52, 415.26" (a comma with no space
+#: after it is a thousands separator, "1,299.00").
+_ITEM_BREAK = re.compile(r",\s+|;\s*|\n+|\s+and\s+")
+
+
+def _item(found: JsonValue, place: int, slot: str) -> JsonValue:
+    """The item at ``place`` (from 0) of a list found, or of a text that lists several."""
+    items = found if isinstance(found, list) else None
+    if isinstance(found, str):
+        items = [item.strip() for item in _ITEM_BREAK.split(found) if item.strip()]
+    if items is None or place >= len(items):
+        count = "no list" if items is None else f"{len(items)} item(s)"
+        raise PlanError(f"{slot} picks item {place}, and the value found has {count}")
+    return items[place]
+
+
 def _slot_text(values: Mapping[str, JsonValue], match: re.Match[str]) -> str:
     found = _found(values, match.group(1), match.group(2) or "")
+    if match.group(3):
+        found = _item(found, int(match.group(3)), match.group(0))
     return found if isinstance(found, str) else json.dumps(found, ensure_ascii=False)
 
 

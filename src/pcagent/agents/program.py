@@ -81,7 +81,9 @@ class Program(BaseModel):
 #: A value of an earlier step inside a text argument: ``"{s1} * 60"``, ``"at {s2.time}"``.
 #: A step's id and, after a dot, a key of its value: the inside of a slot.
 STEP_AND_KEY = r"(s[0-9]{1,2})(?:\.([a-z][a-z0-9_]{0,39}))?"
-SLOT = re.compile(rf"\{{{STEP_AND_KEY}\}}")
+#: A slot may pick one item of a list found by its place from 0 (``{s2.prices[1]}``, the
+#: third group): a small model writes a list's items into cells so.
+SLOT = re.compile(rf"\{{{STEP_AND_KEY}(?:\[([0-9])\])?\}}")
 
 
 def is_reference(value: object) -> bool:

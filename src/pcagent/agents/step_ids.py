@@ -26,7 +26,8 @@ def changed_text(text: str, change: Change) -> str:
 
     def slot(match: re.Match[str]) -> str:
         source, key = change(match.group(1), match.group(2) or "")
-        return "{" + source + (f".{key}" if key else "") + "}"
+        item = f"[{match.group(3)}]" if match.group(3) else ""
+        return "{" + source + (f".{key}" if key else "") + item + "}"
 
     return SLOT.sub(slot, text)
 
