@@ -190,6 +190,21 @@ def test_a_slot_may_pick_one_item_of_a_list_found() -> None:
     assert renamed.args == {"text": "{s5.prices[1]}"}
 
 
+def test_a_slot_no_reference_reads_is_a_problem_before_the_run() -> None:
+    read = {"id": "s1", "skill": "read_text_file", "args": {"path": "a.txt"}}
+    for text, fine in (
+        ("{s1.Prices}", False),
+        ("{s1[first]}", False),
+        ("{s1} and {s1[2]}", True),
+    ):
+        told = {"id": "s2", "skill": "tell_user", "args": {"text": text}}
+        if fine:
+            check_program(as_program(read, told), default_catalog(), APPS)
+            continue
+        with pytest.raises(PlanError, match=re.escape(f"s2: {text} is no reference")):
+            check_program(as_program(read, told), default_catalog(), APPS)
+
+
 def test_a_found_value_in_arithmetic_stands_for_the_number_it_begins_with() -> None:
     """extract_values keeps a value as the page writes it; the calculator refused "128,455,567
     people (as of 2024-07-01) + 4300" twice on generated tasks (seed 2027)."""

@@ -170,8 +170,19 @@ def check_program(
         if lacking:
             problems.append(f"{step.id}: {step.skill} needs {lacking}, not on this desktop")
         problems += _argument_problems(step, one.parameters, earlier)
+        problems += [
+            f"{step.id}: {slot} is no reference: write {{s2}}, {{s2.name}} or {{s2.name[0]}}"
+            for text in literal_texts(dict(step.args))
+            for slot in _LIKE_A_SLOT.findall(text)
+            if not SLOT.fullmatch(slot)
+        ]
     if problems:
         raise PlanError("; ".join(problems))
+
+
+#: What a model means as a slot: braces around a step's id and anything after it. One SLOT
+#: does not read would be written into a file or a form as it stands.
+_LIKE_A_SLOT = re.compile(r"\{s[0-9]{1,2}(?![0-9])[^{}]{0,60}\}")
 
 
 def value_keys(step: ProgramStep, catalog: SkillCatalog) -> frozenset[str] | None:
