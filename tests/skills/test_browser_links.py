@@ -12,6 +12,7 @@ from pydantic import BaseModel
 from tests.skills.test_language_skills import Desk
 from tests.support import smollm2_config
 
+from pcagent.actions.keyboard import Hotkey
 from pcagent.app_actions import BrowserClick, BrowserOpen, BrowserRead
 from pcagent.env.app_interfaces.web_page import PageView, Target, describe
 from pcagent.models import ModelRouter
@@ -156,3 +157,45 @@ def test_the_real_model_answers_a_number_of_a_shown_link(tmp_path: Path) -> None
         meant = link_meant(Browser(language), "the Brooklyn Museum directions", "Results", links)
     assert reply is not None and 0 <= reply.link <= 3
     assert meant is None or meant in links
+
+
+class WithHistory(Desk):
+    """A browser of pages by address, each with the link texts a click takes (to the address
+    after the text), and a Back key."""
+
+    def __init__(self, links: dict[str, dict[str, str]], front: str) -> None:
+        super().__init__(Chooses(None))
+        self.links, self.history = links, [front]
+        self.acted: list[object] = []
+
+    def act(self, action: object) -> ActionOutcome:
+        self.acted.append(action)
+        here = self.history[-1]
+        if isinstance(action, BrowserRead):
+            lines = "".join(f'- "{text}" -> {to}\n' for text, to in self.links[here].items())
+            return ActionOutcome(True, "read", f"Title: {here}\nAddress: {here}\nLinks:\n{lines}")
+        if isinstance(action, BrowserClick):
+            if action.text not in self.links[here]:
+                return ActionOutcome(False, f"no link or button on this page reads {action.text!r}")
+            self.history.append(self.links[here][action.text])
+        elif isinstance(action, BrowserOpen):
+            self.history.append(action.url)
+        elif isinstance(action, Hotkey) and action.keys == ("alt", "Left"):
+            self.history.pop()
+        return ActionOutcome(True, "done", None, True)
+
+
+def test_a_link_not_on_the_page_is_followed_on_the_page_before() -> None:
+    """Two films of a list followed one after the other: the second is on the list, not on the
+    first film's page; Back, then the click. Where the page before has no such link either,
+    the step fails on the page it began on."""
+    films = {"Interstellar": "http://films/1", "12 Angry Men": "http://films/2"}
+    pages = {"http://films/": films, "http://films/1": {}, "http://films/2": {}}
+    browser = WithHistory(pages, "http://films/")
+    assert follow_link.call(browser, {"text": "Interstellar"}).ok
+    second = follow_link.call(browser, {"text": "12 Angry Men"})
+    assert second.ok, second.message
+    assert browser.history[-1] == "http://films/2" and "the page before had one" in second.evidence
+    missing = follow_link.call(browser, {"text": "Casablanca"})
+    assert not missing.ok and "reads 'Casablanca'" in missing.message
+    assert browser.history[-1] == "http://films/2"

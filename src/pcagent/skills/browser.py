@@ -9,6 +9,7 @@ from urllib.parse import unquote_plus, urlsplit
 
 from pydantic import Field
 
+from pcagent import actions as act
 from pcagent.app_actions import BrowserClick, BrowserFill, BrowserOpen, BrowserRead
 from pcagent.applications import BROWSER
 from pcagent.env.browser_profile import SEARCH_URL
@@ -163,13 +164,36 @@ def follow_link(context: SkillContext, parameters: FollowLink) -> SkillResult:
         offered = links_away(reading) or page_links(reading)
         meant = link_meant(context, parameters.text, title, offered)
         if meant is None:
-            raise StepFailed(clicked, "browser_click")
-        clicked = _take(context, meant)
-        chosen = f"no link reads {parameters.text!r}; the language model chose {meant.shown()}. "
+            clicked = _on_the_page_before(context, parameters.text, clicked, reading)
+            chosen = f"no link on {title!r} reads {parameters.text!r}; the page before had one. "
+        else:
+            clicked = _take(context, meant)
+            chosen = (
+                f"no link reads {parameters.text!r}; the language model chose {meant.shown()}. "
+            )
     if (clicked.output or "").startswith("downloaded"):
         return SkillResult(True, clicked.output, evidence=chosen + (clicked.output or ""))
     page = _page(context)
     return replace(page, evidence=chosen + page.evidence) if page.ok else page
+
+
+def _on_the_page_before(
+    context: SkillContext, text: str, missed: ActionOutcome, reading: str
+) -> ActionOutcome:
+    """The link reading ``text`` clicked on the page before the one in front (the browser's
+    Back), where no link of this page is meant. Why: a program is written before its pages are
+    seen, and the 1.5B planner followed a list's second film from the first film's page, where
+    it is not (pc11, 2026-12-02); a person goes back to the list. Where the page before has no
+    such link either, the page in front is opened again and the step fails as it would have."""
+    here = _line_after(reading, "Address: ")
+    went = context.act(act.Hotkey(keys=("alt", "Left")))
+    before = _line_after(context.act(BrowserRead()).output or "", "Address: ")
+    clicked = context.act(BrowserClick(text=text)) if went.ok and before != here else None
+    if clicked is None or not clicked.ok:
+        if here and before != here:
+            context.act(BrowserOpen(url=here))
+        raise StepFailed(missed, "browser_click")
+    return clicked
 
 
 def _take(context: SkillContext, link: PageLink) -> ActionOutcome:

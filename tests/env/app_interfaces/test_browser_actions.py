@@ -323,3 +323,21 @@ def test_a_form_filled_on_the_results_is_filled_on_the_result_that_has_it(
     assert there.ok, there.message
     assert "already asks for these values" in there.message
     assert "38 min" in (there.output or "")
+
+
+def test_a_second_film_is_followed_from_the_list_it_is_on(
+    browser_desktop: SandboxDesktop, web: OfflineWeb
+) -> None:
+    """A program followed two films of the top-rated list one after the other; the second is
+    on the list, not on the first film's page: the real browser goes back and clicks it."""
+    dispatcher = ActionDispatcher(browser_desktop)
+    steps = (
+        ("open_page", {"address": "https://www.imdb.com/"}),
+        ("follow_link", {"text": "Interstellar"}),
+        ("follow_link", {"text": "12 Angry Men"}),
+    )
+    for skill, args in steps:
+        done = dispatcher.carry_out(UseSkill(skill=skill, args=args))
+        assert done.ok, done.message
+    assert "the page before had one" in done.message
+    assert "12 Angry Men" in (done.output or "").splitlines()[0]
