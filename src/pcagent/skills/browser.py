@@ -69,7 +69,7 @@ def web_search(context: SkillContext, parameters: WebSearch) -> SkillResult:
 FIRST_RESULT_CHARS = 2500
 #: Endings of result addresses that are pages (a result with another ending may be a file,
 #: which opening would download; it is not opened).
-PAGE_ENDINGS = frozenset({"", ".html", ".htm"})
+PAGE_ENDINGS = frozenset({"", ".html", ".htm", ".php", ".asp", ".aspx", ".jsp"})
 
 
 def _with_first_result(context: SkillContext, results: SkillResult, address: str) -> SkillResult:
