@@ -78,13 +78,12 @@ class SubtaskCompletion:
         problem = done_problem_of(checkpoint, subtask, report)
         if problem is None:
             checked = bool(checkpoint.verified_effect)
-            checkpoint.verified[subtask.id] = checked and not _account_disagrees(report)
+            overruled = checked and _account_disagrees(report)
+            checkpoint.verified[subtask.id] = checked and not overruled
             keep_findings(checkpoint, subtask)
             checkpoint.end_subtask("done")
-            if checked and _account_disagrees(report):
-                self.log(f"subtask {subtask.id} done, unverified: its account says not complete")
-            else:
-                self.log(f"subtask {subtask.id} done")
+            unverified = ", unverified: its account says not complete" if overruled else ""
+            self.log(f"subtask {subtask.id} done{unverified}")
             return True
         checkpoint.reflection = f"not done yet: {problem}"
         carried_out = work.result or StepResult(ok=True)
