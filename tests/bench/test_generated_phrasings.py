@@ -49,10 +49,19 @@ NAMED_BY_ATTRIBUTE = {
     "browser_population": "country",
     "browser_population_search": "country",
     "browser_film_compare": "titles",
+    "browser_ranked_sheet": "names",
+    "browser_ranked_text": "names",
     "mail_read_value": "subject",
 }
 #: Templates whose page a web search finds: their instructions name no site.
-FOUND_BY_SEARCH = {"browser_film_search", "browser_population_search"}
+FOUND_BY_SEARCH = {
+    "browser_film_search",
+    "browser_population_search",
+    "browser_ranked_sheet",
+    "browser_ranked_text",
+}
+#: Templates that write what they found on the web: the values are looked up, not said.
+WRITES_FOUND = {"browser_ranked_sheet", "browser_ranked_text"}
 #: Templates whose alarm rings at a time worked out (a travel time before the time given): the
 #: instruction gives the time to arrive by, not the alarm's.
 WORKED_OUT_ALARM = {"clock_alarm_to_leave"}
@@ -115,6 +124,8 @@ def needed_values(fragment: Fragment) -> list[str]:
                 needed.append(params["text"])
             case "text_file_has_number":
                 needed.append(params["value"])
+            case "text_file_in_order":
+                needed += params["texts"]
             case "text_file_contains" | "docx_contains" if not _translates(fragment):
                 needed += params["texts"]
             case "docx_contains" | "docx_text_after":
@@ -218,6 +229,10 @@ def test_every_phrasing_gives_the_values_its_checkers_need(template: SubtaskTemp
             alarms = [n.params for n in fragment.nodes if n.checker == "clock_alarm"]
             for alarm in alarms:  # worked out from a time the note holds
                 needed.remove(f"{alarm['hour']:02d}:{alarm['minute']:02d}")
+        if template.name in WRITES_FOUND:
+            found = {str(value) for value in attributes.values}  # type: ignore[attr-defined]
+            found |= {str(int(value)) for value in attributes.values}  # type: ignore[attr-defined]
+            needed = [value for value in needed if value not in found]
         if given is not None and given.kind == "document":
             # The sub-task before opened it and said where it is: the name is enough here.
             folder = given.text.rsplit("/", 1)[0]

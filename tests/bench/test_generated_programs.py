@@ -215,6 +215,8 @@ def _check_step(step: ProgramStep, fragment: Fragment) -> None:
         sheet = _node(fragment, "xlsx_rows")
         assert args["save_as"] == sheet["path"]
         rows = args["rows"]
+        if not _literal(rows):
+            return  # sorted rows of values found: checked where they are sorted (sort_items)
         assert [row[0] for row in rows] == [row[0] for row in sheet["rows"]]  # type: ignore[index,union-attr]
         for row, checked in zip(rows, sheet["rows"], strict=True):  # type: ignore[arg-type]
             if _literal(row[1]):  # type: ignore[index]
@@ -328,6 +330,19 @@ def _check_step(step: ProgramStep, fragment: Fragment) -> None:
         # The value told is one a step found, and a sub-goal checks the answer.
         assert not _literal(args["text"])
         assert any(n.checker == "answer_is" for n in fragment.nodes)
+    elif step.skill == "sort_items":
+        # Each label a thing the file is checked to list, each value a value found by an
+        # earlier step, and the order checked the one this sort gives.
+        items = args["items"]
+        assert all(str(i["value"]).startswith("{s") for i in items)  # type: ignore[index,union-attr]
+        if any(n.checker == "xlsx_rows" for n in fragment.nodes):
+            rows = _node(fragment, "xlsx_rows")["rows"]
+            listed, values = [row[0] for row in rows], [float(row[1]) for row in rows]
+        else:
+            listed = _node(fragment, "text_file_in_order")["texts"]
+            values = [float(v) for v in _node(fragment, "text_file_contains")["texts"]]
+        assert sorted(i["label"] for i in items) == sorted(listed)  # type: ignore[index,union-attr]
+        assert values == sorted(values, reverse=bool(args["descending"]))
     elif step.skill == "pick_extreme":
         # Each item's value is a value found by an earlier step, and the one kept is checked.
         assert all(not _literal(i["value"]) or "{s" in i["value"] for i in args["items"])  # type: ignore[union-attr,index]

@@ -98,6 +98,22 @@ def test_what_a_skill_tells_the_person_is_the_run_s_answer(tmp_path: Path) -> No
     assert told.answer == "10 days" and told.verified
 
 
+def test_sorted_rows_passed_whole_to_a_text_are_its_lines(tmp_path: Path) -> None:
+    decisions = ScriptedBackend([])
+    items = [{"label": "Bergen", "value": "291,940"}, {"label": "Oslo", "value": "709,037"}]
+    program = [
+        {"id": "s1", "skill": "sort_items", "args": {"items": items, "descending": True}},
+        {"id": "s2", "skill": "tell_user", "args": {"text": {"from": "s1"}}},
+    ]
+    models = scripts.usual_models(decisions, json.dumps({"steps": program}))
+    store, outcome, _home = _start(
+        tmp_path, models, "Bergen has 291,940 people and Oslo 709,037: list them, largest first"
+    )
+    assert outcome.status == "finished", outcome.summary
+    told = store.steps(outcome.run_id)[-1].result
+    assert told.answer == "Oslo, 709037\nBergen, 291940"
+
+
 def test_an_extracted_title_passed_as_a_time_is_read_from_its_line(tmp_path: Path) -> None:
     """The language step named the event where the next step needs its time: the call goes on
     with the line the value was found on, and the skill takes the time from it."""

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from pcagent.skills import SkillError
-from pcagent.skills.values import days_between, pick_extreme, shift_time, sort_items
+from pcagent.skills.text_editor import WriteTextFile
+from pcagent.skills.values import days_between, pick_extreme, shift_time, sort_items, tell_user
 
 
 class NoDesk:
@@ -78,8 +79,9 @@ def test_the_largest_and_smallest_of_labelled_values() -> None:
 
 def test_sorting_labelled_values_either_way() -> None:
     items = [{"label": "b", "value": 2}, {"label": "a", "value": 1}, {"label": "c", "value": 3}]
-    assert sort_items.call(NoDesk(), {"items": items}).value == ["a", "b", "c"]
-    assert sort_items.call(NoDesk(), {"items": items, "descending": True}).value == ["c", "b", "a"]
+    assert sort_items.call(NoDesk(), {"items": items}).value == [["a", 1], ["b", 2], ["c", 3]]
+    descending = sort_items.call(NoDesk(), {"items": items, "descending": True}).value
+    assert descending == [["c", 3], ["b", 2], ["a", 1]]
     with pytest.raises(SkillError, match="value"):
         sort_items.call(NoDesk(), {"items": [{"label": "x", "value": "lots"}]})
 
@@ -92,7 +94,7 @@ def test_ratings_and_numbers_with_words_after_them_compare_as_their_numbers() ->
         {"label": "2001", "value": "8.3/10"},
     ]
     ordered = sort_items.call(NoDesk(), {"items": items, "descending": True})
-    assert ordered.value == ["Shawshank", "Leon", "2001"]
+    assert ordered.value == [["Shawshank", 9.3], ["Leon", 8.5], ["2001", 8.3]]
     assert ordered.evidence == "Shawshank=9.3, Leon=8.5, 2001=8.3"
     worded = [
         {"label": "a", "value": "169 min"},
@@ -142,3 +144,13 @@ def test_an_amount_found_on_a_page_moves_a_time_by_its_number_in_its_own_unit() 
     for wrong in ({"minutes": "1 hour"}, {"minutes": "2 h 49 min"}, {"hours": "90 min"}):
         with pytest.raises(SkillError):
             shift_time.call(NoDesk(), {**before, **wrong})
+
+
+def test_a_list_given_for_a_text_is_written_a_line_an_item() -> None:
+    """sort_items' rows passed whole to a skill that writes or tells a text."""
+    rows = [["Small Hours", 6.5], ["Paper Lanterns", 6.9]]
+    written = WriteTextFile(path="Documents/films.txt", text=rows)  # type: ignore[arg-type]
+    assert written.text == "Small Hours, 6.5\nPaper Lanterns, 6.9"
+    assert tell_user.call(NoDesk(), {"text": ["a", "b"]}).value == "a\nb"
+    with pytest.raises(SkillError, match="text"):
+        tell_user.call(NoDesk(), {"text": []})

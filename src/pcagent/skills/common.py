@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, Field
+from pydantic import AfterValidator, BeforeValidator, Field
 
 from pcagent.actions import Action, OpenApp
 from pcagent.app_actions import SheetOpen, WriterOpen
@@ -205,7 +205,21 @@ DocumentPath = Annotated[str, _suffix_of(_DOCUMENT), GIVEN_FILE]
 SheetPath = Annotated[str, _suffix_of(_SHEET), GIVEN_FILE]
 #: A workbook to save to: empty (in place) or without a suffix (the default format) too.
 SheetTarget = Annotated[str, _suffix_of(_SHEET, bare=True), GIVEN_FILE]
+
+
+def as_lines(value: object) -> object:
+    """A list passed whole for a text (an earlier step's rows, ``sort_items``' result) as the
+    text a person writes of it: one line an item, a row's cells joined by ", ". Anything else
+    is left for the field to judge."""
+    if not isinstance(value, list) or not value:
+        return value
+    return "\n".join(
+        ", ".join(str(cell) for cell in item) if isinstance(item, list) else str(item)
+        for item in value
+    )
+
+
 #: A text to write must stand in the instruction or a value found, or come from a language
 #: step (see :mod:`pcagent.agents.given_values`): one the planner makes up is neither composed
 #: nor checked.
-GivenText = Annotated[str, Field(json_schema_extra={"given": "text"})]
+GivenText = Annotated[str, BeforeValidator(as_lines), Field(json_schema_extra={"given": "text"})]

@@ -15,6 +15,7 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, BeforeValidator, Field, JsonValue, WithJsonSchema
 
 from pcagent.skills.base import SkillContext, SkillParameters, SkillResult, skill
+from pcagent.skills.common import as_lines
 from pcagent.text import without_notes
 
 
@@ -241,16 +242,20 @@ class SortItems(LabelledValues):
 
 
 @skill(
-    "Labelled values in order of their value; the result is the list of labels in that order.",
-    returns="list of labels",
+    "Labelled values in order of their value; the result is one row [label, value] each, in "
+    "that order: a sheet's rows as they are, or a text file's lines.",
+    returns="list of [label, value] rows",
     gives_list=True,
     computes=True,
 )
 def sort_items(context: SkillContext, parameters: SortItems) -> SkillResult:
+    # Rows, not the labels alone: a list "sorted from highest to lowest" is written with its
+    # values, into a sheet's two columns or a file's lines, and a list of labels had lost them
+    # (the values found by one search each could not be put back beside their labels).
     ordered = sorted(parameters.items, key=lambda item: item.value, reverse=parameters.descending)
     return SkillResult(
         True,
-        [item.label for item in ordered],
+        [[item.label, _plain(item.value)] for item in ordered],
         evidence=", ".join(f"{i.label}={_plain(i.value)}" for i in ordered),
     )
 
@@ -260,7 +265,9 @@ def _plain(number: float) -> float | int:
 
 
 class TellUser(SkillParameters):
-    text: str = Field(min_length=1, max_length=2000, description="The answer, as asked for.")
+    text: Annotated[str, BeforeValidator(as_lines)] = Field(
+        min_length=1, max_length=2000, description="The answer, as asked for."
+    )
 
 
 @skill(

@@ -33,6 +33,7 @@ from pcagent.bench.generate.templates_office import (
     WriterFormatOpened,
     WriterNewDocument,
 )
+from pcagent.bench.generate.templates_rankings import BrowserRankedSheet, BrowserRankedText
 from pcagent.bench.generate.templates_translation import WriterTranslateBelow, WriterTranslateInto
 from pcagent.bench.generate.templates_trips import EditorTripFact
 
@@ -56,6 +57,8 @@ TEMPLATES: tuple[SubtaskTemplate, ...] = (
     BrowserFilmCompare(),
     BrowserPopulation(),
     BrowserPopulationSearch(),
+    BrowserRankedSheet(),
+    BrowserRankedText(),
     MailSendAttachment(),
     MailReadValue(),
     BrowserFlightSearch(),

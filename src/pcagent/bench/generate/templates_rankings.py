@@ -1,0 +1,317 @@
+"""Templates across the browser and a file: several things looked up on the web, one search
+each, and written in order of the value found into a new spreadsheet or text file.
+
+Why: memory held no program that looks up more than two things, nor one that writes what it
+found in order. Asked for three countries' populations sorted into a sheet, or three films'
+ratings into a text file highest first, the 1.5B planner searched once for all of them,
+extracted one value and sorted that one value (seen on three tasks of the 25, 2026-12-02). The
+program these templates write searches for each thing alone, follows its result, extracts its
+value, then ``sort_items`` puts the labelled values in order and the rows it gives are written
+as they are: a sheet's two columns, or a text file's lines.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar, Literal
+
+from pydantic import JsonValue
+
+from pcagent.agents.program import ProgramStep
+from pcagent.bench.generate import gui_steps as gui
+from pcagent.bench.generate import programs
+from pcagent.bench.generate import template_parts as parts
+from pcagent.bench.generate.programs import FragmentProgram
+from pcagent.bench.generate.template_base import (
+    Draw,
+    Fragment,
+    Slot,
+    SubtaskTemplate,
+    TemplateAttributes,
+)
+from pcagent.bench.generate.templates_browser import FILM_IDS, POPULATION_SLUGS
+from pcagent.bench.generate.vocabulary import TEXT_FILE_STEMS, WORKBOOK_STEMS
+from pcagent.bench.tasks import SubGoal
+from pcagent.bench.web.data import FACTS, MOVIES, country_name
+
+Subject = Literal["population", "rating"]
+
+#: The made-up films whose rating no built-in task expects: a generated task never expects a
+#: built-in task's value (8.3 is a rating pc17 looks up, 8 a count of another; the leakage test
+#: in tests/bench/test_generated_tasks.py reads them from the tasks).
+_RATED_FILMS: tuple[str, ...] = tuple(f for f in FILM_IDS if MOVIES[f]["rating"] not in (8.0, 8.3))
+
+#: How an instruction says which way the list goes, by descending (True) or not; drawn, so no
+#: one wording stands for an order.
+_ORDER_WORDS: dict[bool, tuple[str, ...]] = {
+    True: ("from the highest to the lowest", "largest first", "in descending order"),
+    False: ("from the lowest to the highest", "smallest first", "in ascending order"),
+}
+
+
+@dataclass(frozen=True)
+class _Lookup:
+    """How one thing is found: the search's words, the result followed, the page it leads to
+    and the value extracted there."""
+
+    name: str
+    query: str
+    link: str
+    host: str
+    path: str
+    value_name: str
+    what: str
+
+    #: The page's address, as the references open it.
+    url: str
+
+
+class RankedLookup(TemplateAttributes):
+    subject: Subject
+    #: The things looked up, as the instruction names them (countries, films' titles).
+    names: tuple[str, ...]
+    #: Where each one's page is: facts.local's country slug or imdb.com's title id.
+    keys: tuple[str, ...]
+    values: tuple[float, ...]
+    descending: bool
+    order: str
+    path: str
+
+    @property
+    def ordered(self) -> list[tuple[str, float]]:
+        pairs = zip(self.names, self.values, strict=True)
+        return sorted(pairs, key=lambda pair: pair[1], reverse=self.descending)
+
+    @property
+    def fact(self) -> str:
+        return "populations" if self.subject == "population" else "IMDb ratings"
+
+    @property
+    def listed(self) -> str:
+        """The things as the instruction lists them: films' titles in quotes."""
+        shown = [f'"{name}"' if self.subject == "rating" else name for name in self.names]
+        return ", ".join(shown[:-1]) + " and " + shown[-1]
+
+
+def _text(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else str(value)
+
+
+class _RankedLookupTemplate(SubtaskTemplate[RankedLookup], spec="browser_ranked_sheet"):
+    """What both targets share: the draw, the look-ups and the nodes that check them."""
+
+    #: The file's suffix and the vocabulary its name comes from.
+    suffix: ClassVar[str] = ".xlsx"
+    stems: ClassVar[tuple[str, ...]] = WORKBOOK_STEMS
+
+    def draw(self, source: Draw) -> RankedLookup:
+        subject: Subject = source.rng.choice(("population", "rating"))
+        count = source.rng.choice((2, 3, 3))
+        if subject == "population":
+            keys = tuple(source.rng.sample(POPULATION_SLUGS, count))
+            names = tuple(country_name(key) for key in keys)
+            values = tuple(float(FACTS["population"][key]) for key in keys)
+        else:
+            keys = tuple(source.rng.sample(_RATED_FILMS, count))
+            names = tuple(MOVIES[key]["title"] for key in keys)
+            values = tuple(float(MOVIES[key]["rating"]) for key in keys)
+        descending = source.rng.choice((True, False))
+        stem = source.names.pick(self.stems, "file name")
+        return RankedLookup(
+            subject=subject,
+            names=names,
+            keys=keys,
+            values=values,
+            descending=descending,
+            order=source.rng.choice(_ORDER_WORDS[descending]),
+            path=f"Documents/{stem}{self.suffix}",
+        )
+
+    @staticmethod
+    def _lookup(a: RankedLookup, number: int) -> _Lookup:
+        """How the ``number``-th thing is found."""
+        name, key = a.names[number], a.keys[number]
+        if a.subject == "population":
+            return _Lookup(
+                name,
+                query=f"population of {name}",
+                link=f"Population of {name}",
+                host="facts.local",
+                path=f"/population/{key}",
+                url=f"http://facts.local/population/{key}",
+                value_name="population",
+                what=f"the population of {name}",
+            )
+        return _Lookup(
+            name,
+            query=f"{name} IMDb rating",
+            link=name,
+            host="www.imdb.com",
+            path=f"/title/{key}",
+            url=f"https://www.imdb.com/title/{key}/",
+            value_name="rating",
+            what=f"the IMDb rating of {name}",
+        )
+
+    def _program(self, a: RankedLookup, skill: str, rows_into: str, **args: str) -> FragmentProgram:
+        """A search, the result followed and the value extracted for each thing, then the
+        labelled values sorted and ``skill`` called with the sorted rows as ``rows_into``."""
+        steps: list[ProgramStep] = []
+        items: list[JsonValue] = []
+        for number in range(len(a.names)):
+            lookup = self._lookup(a, number)
+            search, page, found = (f"s{len(steps) + n}" for n in (1, 2, 3))
+            steps += [
+                programs.call(search, "web_search", query=lookup.query),
+                programs.call(page, "follow_link", text=lookup.link),
+                programs.call(
+                    found,
+                    "extract_values",
+                    text=programs.reference(page),
+                    names=[lookup.value_name],
+                    what=lookup.what,
+                ),
+            ]
+            items.append({"label": lookup.name, "value": f"{{{found}.{lookup.value_name}}}"})
+        ordered = f"s{len(steps) + 1}"
+        steps.append(programs.call(ordered, "sort_items", items=items, descending=a.descending))
+        written = f"s{len(steps) + 1}"
+        steps.append(
+            programs.call(written, skill, **{rows_into: programs.reference(ordered)}, **args)
+        )
+        return FragmentProgram(tuple(steps), output=programs.reference(written))
+
+    def _looked_up(self, a: RankedLookup, slot: Slot) -> tuple[list[SubGoal], list, list]:
+        """Each thing's page visited: the nodes, and both references' steps (the page opened
+        through the address bar and waited for, or by the browser's action)."""
+        lookups = [self._lookup(a, number) for number in range(len(a.names))]
+        nodes = [
+            parts.node(
+                slot,
+                f"visited_{number}",
+                "web_visited",
+                {"host": lookup.host, "path_prefix": lookup.path},
+                final=False,
+                description=f"the browser opened the page of {lookup.name}",
+            )
+            for number, lookup in enumerate(lookups, start=1)
+        ]
+        reference = [gui.act("open_app", app="browser")]
+        for lookup in lookups:
+            reference += [
+                gui.act("hotkey", keys=["ctrl", "l"]),
+                gui.act("type", text=lookup.url + "\n"),
+                gui.wait_for(lookup.name),
+            ]
+        return nodes, reference, [gui.act("browser_open", url=lookup.url) for lookup in lookups]
+
+    def _words(self, a: RankedLookup) -> dict[str, str]:
+        whose = "country" if a.subject == "population" else "film"
+        return {
+            "items": a.listed,
+            "fact": a.fact,
+            "whose": whose,
+            "order": a.order,
+            "stem": a.path.rsplit("/", 1)[-1].removesuffix(self.suffix),
+            "name": a.path.rsplit("/", 1)[-1],
+        }
+
+
+class BrowserRankedSheet(_RankedLookupTemplate, spec="browser_ranked_sheet"):
+    """The things and their values into a new spreadsheet, a row each, in order."""
+
+    def build(self, attributes: RankedLookup, slot: Slot) -> Fragment:
+        a = attributes
+        rows = [[name, _text(value)] for name, value in a.ordered]
+        visits, reference, reference_api = self._looked_up(a, slot)
+        typed = "".join(f"{name}\t{value}\n" for name, value in rows)
+        sheet = parts.node(
+            slot,
+            "sheet",
+            "xlsx_rows",
+            {"path": a.path, "rows": rows, "ordered": True},
+            after=[visit.id for visit in visits],
+            description=f"{a.path} lists {', '.join(name for name, _ in rows)} in that order",
+        )
+        saved_name = a.path.rsplit("/", 1)[-1]
+        return self.fragment(
+            a,
+            slot,
+            f"Look up the {a.fact} of {a.listed} and write them {a.order} into {a.path}",
+            words=self._words(a),
+            nodes=[*visits, sheet],
+            reference=[
+                *reference,
+                *parts.new_document(
+                    "spreadsheet",
+                    typed,
+                    gui.office_save_new_document(a.path.removesuffix(self.suffix), saved_name),
+                ),
+            ],
+            reference_api=[
+                *reference_api,
+                gui.act("open_app", app="spreadsheet"),
+                gui.act("sheet_set", cell="A1", values=rows),
+                gui.act("sheet_save", path=a.path),
+            ],
+            program=self._program(a, "fill_cells", "rows", save_as=a.path),
+            services=("web",),
+            output=parts.file_output(a.path),
+        )
+
+
+class BrowserRankedText(_RankedLookupTemplate, spec="browser_ranked_text"):
+    """The things and their values into a new text file, a line each, in order."""
+
+    suffix: ClassVar[str] = ".txt"
+    stems: ClassVar[tuple[str, ...]] = TEXT_FILE_STEMS
+
+    def build(self, attributes: RankedLookup, slot: Slot) -> Fragment:
+        a = attributes
+        visits, reference, reference_api = self._looked_up(a, slot)
+        saved = parts.node(
+            slot,
+            "saved",
+            "file_exists",
+            {"path": a.path},
+            after=[visit.id for visit in visits],
+            description=f"{a.path} is saved",
+        )
+        values = parts.node(
+            slot,
+            "values",
+            "text_file_contains",
+            {"path": a.path, "texts": [_text(value) for _, value in a.ordered]},
+            after=[saved.id],
+            description=f"{a.path} holds each value found",
+        )
+        in_order = parts.node(
+            slot,
+            "in_order",
+            "text_file_in_order",
+            {"path": a.path, "texts": [name for name, _ in a.ordered]},
+            after=[values.id],
+            description=f"{a.path} lists {', '.join(n for n, _ in a.ordered)} in that order",
+        )
+        # As the program writes sort_items' rows into a text (skills.common.as_lines).
+        text = "".join(f"{name}, {_text(value)}\n" for name, value in a.ordered)
+        return self.fragment(
+            a,
+            slot,
+            f"Look up the {a.fact} of {a.listed} and write them {a.order} into {a.path}",
+            words=self._words(a),
+            nodes=[*visits, saved, values, in_order],
+            reference=[
+                *reference,
+                *parts.new_document("text_editor", text, gui.editor_save_new_file(a.path)),
+            ],
+            reference_api=[
+                *reference_api,
+                gui.act("open_app", app="text_editor"),
+                gui.act("type", text=text),
+                gui.act("editor_save_as", path=a.path),
+            ],
+            program=self._program(a, "write_text_file", "text", path=a.path),
+            services=("web",),
+            output=parts.file_output(a.path),
+        )
