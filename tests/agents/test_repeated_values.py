@@ -49,6 +49,12 @@ def test_items_with_values_of_their_own_and_repeated_literals_are_no_doubt() -> 
     # One item may use a value twice (its label and its value): it is still one item.
     once = _sheet([["{s2.company}", {"from": "s2", "key": "company"}], ["Total", 3]])
     assert one_value_for_several_items(once) == []
+    # The items of one list found, each picked by its place, are values of their own; the
+    # same place twice is one value again.
+    places = _sheet([["{s2.company[0]}", "{s2.price[0]}"], ["{s2.company[1]}", "{s2.price[1]}"]])
+    assert one_value_for_several_items(places) == []
+    (twice,) = one_value_for_several_items(_sheet([["a", "{s2.price[0]}"], ["b", "{s2.price[0]}"]]))
+    assert "the one value s2.price in 2 items" in twice.problem
 
 
 def test_no_gold_program_of_generated_tasks_is_doubted() -> None:

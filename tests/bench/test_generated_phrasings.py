@@ -59,6 +59,7 @@ FOUND_BY_SEARCH = {
     "browser_population_search",
     "browser_ranked_sheet",
     "browser_ranked_text",
+    "editor_list_extreme",
 }
 #: Templates that write what they found on the web: the values are looked up, not said.
 WRITES_FOUND = {"browser_ranked_sheet", "browser_ranked_text"}

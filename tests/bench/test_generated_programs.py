@@ -270,6 +270,16 @@ def _check_step(step: ProgramStep, fragment: Fragment) -> None:
     elif step.skill == "translate_text":
         assert args["language"] == "English" and not _literal(args["text"])
         assert any(n.checker in ("docx_contains", "docx_text_after") for n in fragment.nodes)
+    elif step.skill == "web_search" and re.search(r"\{s\d+\.\w+\[\d+\]\}", str(args["query"])):
+        # An item of a list a note gave: searched with that item, the first result is a page
+        # the sub-task must visit (the note lists the items in order, one a line "1. Name").
+        place = int(re.findall(r"\[(\d+)\]", str(args["query"]))[0])
+        items = re.findall(r"^\d+\. (.+)$", fragment.files[0].text or "", re.MULTILINE)
+        filled = re.sub(r"\{s\d+\.\w+\[\d+\]\}", items[place], str(args["query"]))
+        visits = [n.params for n in fragment.nodes if n.checker == "web_visited"]
+        first = urlsplit(search_results(filled)[0][0])
+        assert first.hostname == visits[place]["host"]
+        assert first.path.startswith(visits[place]["path_prefix"])
     elif step.skill == "web_search" and "{s" in str(args["query"]):
         # Words found on the way: searched with the place the check wants, the first result is
         # that country's page.
@@ -287,7 +297,7 @@ def _check_step(step: ProgramStep, fragment: Fragment) -> None:
     elif step.skill in ("open_page", "follow_link"):
         # The browser's, or a sub-task's that looks a value up in it on its way.
         assert fragment.subtask.app == "browser" or any(
-            n.checker == "web_asked" for n in fragment.nodes
+            n.checker in ("web_asked", "web_visited") for n in fragment.nodes
         )
     elif step.skill == "compose_text":
         # A paragraph for each subject the document is checked for, each named in the request
@@ -346,7 +356,11 @@ def _check_step(step: ProgramStep, fragment: Fragment) -> None:
     elif step.skill == "pick_extreme":
         # Each item's value is a value found by an earlier step, and the one kept is checked.
         assert all(not _literal(i["value"]) or "{s" in i["value"] for i in args["items"])  # type: ignore[union-attr,index]
-        assert fragment.output is not None and fragment.output.kind == "number"
+        # Its value handed on, or its label told (the thing a list gave with the extreme).
+        told = [s for s in fragment.program.steps if s.skill == "tell_user"]
+        assert (fragment.output is not None and fragment.output.kind == "number") or (
+            told and told[0].args["text"] == {"from": step.id, "key": "label"}
+        )
     else:
         raise AssertionError(f"no check for the skill {step.skill}")
 

@@ -25,6 +25,7 @@ from pcagent.bench.generate.templates_files import (
     FileManagerOpenFile,
 )
 from pcagent.bench.generate.templates_flights import BrowserFlightSearch
+from pcagent.bench.generate.templates_lists import EditorListExtreme
 from pcagent.bench.generate.templates_mail import MailReadValue, MailSendAttachment
 from pcagent.bench.generate.templates_maps import BrowserTravelTime
 from pcagent.bench.generate.templates_office import (
@@ -41,6 +42,7 @@ TEMPLATES: tuple[SubtaskTemplate, ...] = (
     EditorReadValue(),
     EditorWriteValue(),
     EditorTripFact(),
+    EditorListExtreme(),
     EditorAgendaTravelTime(),
     EditorAgendaLeaveAlarm(),
     CalculatorCompute(),

@@ -5,15 +5,15 @@ Why: memory held no program that looks up more than two things, nor one that wri
 found in order. Asked for three countries' populations sorted into a sheet, or three films'
 ratings into a text file highest first, the 1.5B planner searched once for all of them,
 extracted one value and sorted that one value (seen on three tasks of the 25, 2026-12-02). The
-program these templates write searches for each thing alone, follows its result, extracts its
-value, then ``sort_items`` puts the labelled values in order and the rows it gives are written
-as they are: a sheet's two columns, or a text file's lines.
+program these templates write searches for each thing alone and extracts its value from what
+the search read (the first result is the thing's page), then ``sort_items`` puts the labelled
+values in order and the rows it gives are written as they are: a sheet's two columns, or a
+text file's lines.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import ClassVar, Literal
+from typing import ClassVar
 
 from pydantic import JsonValue
 
@@ -29,17 +29,15 @@ from pcagent.bench.generate.template_base import (
     SubtaskTemplate,
     TemplateAttributes,
 )
-from pcagent.bench.generate.templates_browser import FILM_IDS, POPULATION_SLUGS
 from pcagent.bench.generate.vocabulary import TEXT_FILE_STEMS, WORKBOOK_STEMS
-from pcagent.bench.tasks import SubGoal
-from pcagent.bench.web.data import FACTS, MOVIES, country_name
-
-Subject = Literal["population", "rating"]
-
-#: The made-up films whose rating no built-in task expects: a generated task never expects a
-#: built-in task's value (8.3 is a rating pc17 looks up, 8 a count of another; the leakage test
-#: in tests/bench/test_generated_tasks.py reads them from the tasks).
-_RATED_FILMS: tuple[str, ...] = tuple(f for f in FILM_IDS if MOVIES[f]["rating"] not in (8.0, 8.3))
+from pcagent.bench.generate.web_lookups import (
+    Subject,
+    drawn_things,
+    lookup,
+    lookup_steps,
+    number_text,
+    visited_parts,
+)
 
 #: How an instruction says which way the list goes, by descending (True) or not; drawn, so no
 #: one wording stands for an order.
@@ -47,23 +45,6 @@ _ORDER_WORDS: dict[bool, tuple[str, ...]] = {
     True: ("from the highest to the lowest", "largest first", "in descending order"),
     False: ("from the lowest to the highest", "smallest first", "in ascending order"),
 }
-
-
-@dataclass(frozen=True)
-class _Lookup:
-    """How one thing is found: the search's words, the result followed, the page it leads to
-    and the value extracted there."""
-
-    name: str
-    query: str
-    link: str
-    host: str
-    path: str
-    value_name: str
-    what: str
-
-    #: The page's address, as the references open it.
-    url: str
 
 
 class RankedLookup(TemplateAttributes):
@@ -93,10 +74,6 @@ class RankedLookup(TemplateAttributes):
         return ", ".join(shown[:-1]) + " and " + shown[-1]
 
 
-def _text(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else str(value)
-
-
 class _RankedLookupTemplate(SubtaskTemplate[RankedLookup], spec="browser_ranked_sheet"):
     """What both targets share: the draw, the look-ups and the nodes that check them."""
 
@@ -106,15 +83,7 @@ class _RankedLookupTemplate(SubtaskTemplate[RankedLookup], spec="browser_ranked_
 
     def draw(self, source: Draw) -> RankedLookup:
         subject: Subject = source.rng.choice(("population", "rating"))
-        count = source.rng.choice((2, 3, 3))
-        if subject == "population":
-            keys = tuple(source.rng.sample(POPULATION_SLUGS, count))
-            names = tuple(country_name(key) for key in keys)
-            values = tuple(float(FACTS["population"][key]) for key in keys)
-        else:
-            keys = tuple(source.rng.sample(_RATED_FILMS, count))
-            names = tuple(MOVIES[key]["title"] for key in keys)
-            values = tuple(float(MOVIES[key]["rating"]) for key in keys)
+        keys, names, values = drawn_things(source.rng, subject, source.rng.choice((2, 3, 3)))
         descending = source.rng.choice((True, False))
         stem = source.names.pick(self.stems, "file name")
         return RankedLookup(
@@ -127,52 +96,15 @@ class _RankedLookupTemplate(SubtaskTemplate[RankedLookup], spec="browser_ranked_
             path=f"Documents/{stem}{self.suffix}",
         )
 
-    @staticmethod
-    def _lookup(a: RankedLookup, number: int) -> _Lookup:
-        """How the ``number``-th thing is found."""
-        name, key = a.names[number], a.keys[number]
-        if a.subject == "population":
-            return _Lookup(
-                name,
-                query=f"population of {name}",
-                link=f"Population of {name}",
-                host="facts.local",
-                path=f"/population/{key}",
-                url=f"http://facts.local/population/{key}",
-                value_name="population",
-                what=f"the population of {name}",
-            )
-        return _Lookup(
-            name,
-            query=f"{name} IMDb rating",
-            link=name,
-            host="www.imdb.com",
-            path=f"/title/{key}",
-            url=f"https://www.imdb.com/title/{key}/",
-            value_name="rating",
-            what=f"the IMDb rating of {name}",
-        )
-
     def _program(self, a: RankedLookup, skill: str, rows_into: str, **args: str) -> FragmentProgram:
-        """A search, the result followed and the value extracted for each thing, then the
-        labelled values sorted and ``skill`` called with the sorted rows as ``rows_into``."""
+        """A search and the value extracted for each thing, then the labelled values sorted and
+        ``skill`` called with the sorted rows as ``rows_into``."""
         steps: list[ProgramStep] = []
         items: list[JsonValue] = []
-        for number in range(len(a.names)):
-            lookup = self._lookup(a, number)
-            search, page, found = (f"s{len(steps) + n}" for n in (1, 2, 3))
-            steps += [
-                programs.call(search, "web_search", query=lookup.query),
-                programs.call(page, "follow_link", text=lookup.link),
-                programs.call(
-                    found,
-                    "extract_values",
-                    text=programs.reference(page),
-                    names=[lookup.value_name],
-                    what=lookup.what,
-                ),
-            ]
-            items.append({"label": lookup.name, "value": f"{{{found}.{lookup.value_name}}}"})
+        for key in a.keys:
+            found = lookup(a.subject, key)
+            steps += lookup_steps(found, len(steps) + 1)
+            items.append({"label": found.name, "value": f"{{{steps[-1].id}.{found.value_name}}}"})
         ordered = f"s{len(steps) + 1}"
         steps.append(programs.call(ordered, "sort_items", items=items, descending=a.descending))
         written = f"s{len(steps) + 1}"
@@ -180,30 +112,6 @@ class _RankedLookupTemplate(SubtaskTemplate[RankedLookup], spec="browser_ranked_
             programs.call(written, skill, **{rows_into: programs.reference(ordered)}, **args)
         )
         return FragmentProgram(tuple(steps), output=programs.reference(written))
-
-    def _looked_up(self, a: RankedLookup, slot: Slot) -> tuple[list[SubGoal], list, list]:
-        """Each thing's page visited: the nodes, and both references' steps (the page opened
-        through the address bar and waited for, or by the browser's action)."""
-        lookups = [self._lookup(a, number) for number in range(len(a.names))]
-        nodes = [
-            parts.node(
-                slot,
-                f"visited_{number}",
-                "web_visited",
-                {"host": lookup.host, "path_prefix": lookup.path},
-                final=False,
-                description=f"the browser opened the page of {lookup.name}",
-            )
-            for number, lookup in enumerate(lookups, start=1)
-        ]
-        reference = [gui.act("open_app", app="browser")]
-        for lookup in lookups:
-            reference += [
-                gui.act("hotkey", keys=["ctrl", "l"]),
-                gui.act("type", text=lookup.url + "\n"),
-                gui.wait_for(lookup.name),
-            ]
-        return nodes, reference, [gui.act("browser_open", url=lookup.url) for lookup in lookups]
 
     def _words(self, a: RankedLookup) -> dict[str, str]:
         whose = "country" if a.subject == "population" else "film"
@@ -222,8 +130,10 @@ class BrowserRankedSheet(_RankedLookupTemplate, spec="browser_ranked_sheet"):
 
     def build(self, attributes: RankedLookup, slot: Slot) -> Fragment:
         a = attributes
-        rows = [[name, _text(value)] for name, value in a.ordered]
-        visits, reference, reference_api = self._looked_up(a, slot)
+        rows = [[name, number_text(value)] for name, value in a.ordered]
+        visits, reference, reference_api = visited_parts(
+            slot, [lookup(a.subject, k) for k in a.keys]
+        )
         typed = "".join(f"{name}\t{value}\n" for name, value in rows)
         sheet = parts.node(
             slot,
@@ -268,7 +178,9 @@ class BrowserRankedText(_RankedLookupTemplate, spec="browser_ranked_text"):
 
     def build(self, attributes: RankedLookup, slot: Slot) -> Fragment:
         a = attributes
-        visits, reference, reference_api = self._looked_up(a, slot)
+        visits, reference, reference_api = visited_parts(
+            slot, [lookup(a.subject, k) for k in a.keys]
+        )
         saved = parts.node(
             slot,
             "saved",
@@ -281,7 +193,7 @@ class BrowserRankedText(_RankedLookupTemplate, spec="browser_ranked_text"):
             slot,
             "values",
             "text_file_contains",
-            {"path": a.path, "texts": [_text(value) for _, value in a.ordered]},
+            {"path": a.path, "texts": [number_text(value) for _, value in a.ordered]},
             after=[saved.id],
             description=f"{a.path} holds each value found",
         )
@@ -294,7 +206,7 @@ class BrowserRankedText(_RankedLookupTemplate, spec="browser_ranked_text"):
             description=f"{a.path} lists {', '.join(n for n, _ in a.ordered)} in that order",
         )
         # As the program writes sort_items' rows into a text (skills.common.as_lines).
-        text = "".join(f"{name}, {_text(value)}\n" for name, value in a.ordered)
+        text = "".join(f"{name}, {number_text(value)}\n" for name, value in a.ordered)
         return self.fragment(
             a,
             slot,
