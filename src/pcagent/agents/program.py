@@ -219,7 +219,8 @@ def _key_problems(step: ProgramStep, keys: Mapping[str, frozenset[str] | None]) 
 
 
 def reference_values(args: Mapping[str, JsonValue]) -> list[dict[str, Any]]:
-    """Every reference in the arguments: reference objects, and slots in texts."""
+    """Every reference in the arguments: reference objects, and slots in texts (a slot that
+    picks an item of a list found says which under "item": ``{s2.films[1]}``)."""
     found: list[dict[str, Any]] = []
 
     def walk(value: object) -> None:
@@ -227,7 +228,11 @@ def reference_values(args: Mapping[str, JsonValue]) -> list[dict[str, Any]]:
             found.append(value)  # type: ignore[arg-type]
         elif isinstance(value, str):
             found.extend(
-                {"from": m.group(1), **({"key": m.group(2)} if m.group(2) else {})}
+                {
+                    "from": m.group(1),
+                    **({"key": m.group(2)} if m.group(2) else {}),
+                    **({"item": int(m.group(3))} if m.group(3) else {}),
+                }
                 for m in SLOT.finditer(value)
             )
         elif isinstance(value, dict):

@@ -14,10 +14,9 @@ repeated is not judged, nor one list found whose items are picked by their place
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
 
 from pcagent.agents.plan import Doubt
-from pcagent.agents.program import GUI, SLOT, Program, is_reference
+from pcagent.agents.program import GUI, Program, reference_values
 
 
 def one_value_for_several_items(program: Program) -> list[Doubt]:
@@ -32,7 +31,7 @@ def one_value_for_several_items(program: Program) -> list[Doubt]:
             counts: Counter[tuple[str, str, str]] = Counter()
             for item in value:
                 if isinstance(item, (list, dict)):
-                    counts.update(set(_values_in(item)))
+                    counts.update({_named(found) for found in reference_values({"": item})})
             repeated = [(found, times) for found, times in counts.most_common() if times > 1]
             if not repeated:
                 continue
@@ -50,17 +49,6 @@ def one_value_for_several_items(program: Program) -> list[Doubt]:
     return doubts
 
 
-def _values_in(value: object) -> Iterator[tuple[str, str, str]]:
-    """The found values ``value`` refers to: step, key and the item's place ("" for the
-    whole value), from reference objects and from slots in texts."""
-    if is_reference(value):
-        yield str(value["from"]), str(value.get("key") or ""), ""  # type: ignore[index,union-attr]
-    elif isinstance(value, str):
-        for match in SLOT.finditer(value):
-            yield match.group(1), match.group(2) or "", match.group(3) or ""
-    elif isinstance(value, dict):
-        for inner in value.values():
-            yield from _values_in(inner)
-    elif isinstance(value, list):
-        for inner in value:
-            yield from _values_in(inner)
+def _named(reference: dict[str, object]) -> tuple[str, str, str]:
+    """A found value: step, key and the item's place ("" for the whole value)."""
+    return str(reference["from"]), str(reference.get("key") or ""), str(reference.get("item", ""))

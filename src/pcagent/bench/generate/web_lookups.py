@@ -71,30 +71,42 @@ class Lookup:
     url: str
 
 
+#: Per subject, how a thing is found, as format strings: ``{said}`` is the thing as the program
+#: writes it, ``{key}`` its slug or id. In order: the search's words, the host, the page's path
+#: (a prefix), the page's address, the value's name and what the extraction looks for.
+_FOUND_BY: dict[Subject, tuple[str, str, str, str, str, str]] = {
+    "population": (
+        "population of {said}",
+        "facts.local",
+        "/population/{key}",
+        "http://facts.local/population/{key}",
+        "population",
+        "the population of {said}",
+    ),
+    "rating": (
+        "{said} IMDb rating",
+        "www.imdb.com",
+        "/title/{key}",
+        "https://www.imdb.com/title/{key}/",
+        "rating",
+        "the IMDb rating of {said}",
+    ),
+}
+
+
 def lookup(subject: Subject, key: str, written: str = "") -> Lookup:
     """How the thing ``key`` is found, the program naming it ``written`` (its name when "")."""
-    if subject == "population":
-        name = country_name(key)
-        said = written or name
-        return Lookup(
-            name,
-            query=f"population of {said}",
-            host="facts.local",
-            path=f"/population/{key}",
-            value_name="population",
-            what=f"the population of {said}",
-            url=f"http://facts.local/population/{key}",
-        )
-    name = MOVIES[key]["title"]
-    said = written or name
+    name = country_name(key) if subject == "population" else MOVIES[key]["title"]
+    query, host, path, url, value_name, what = _FOUND_BY[subject]
+    fields = {"said": written or name, "key": key}
     return Lookup(
         name,
-        query=f"{said} IMDb rating",
-        host="www.imdb.com",
-        path=f"/title/{key}",
-        value_name="rating",
-        what=f"the IMDb rating of {said}",
-        url=f"https://www.imdb.com/title/{key}/",
+        query=query.format(**fields),
+        host=host,
+        path=path.format(**fields),
+        value_name=value_name,
+        what=what.format(**fields),
+        url=url.format(**fields),
     )
 
 
