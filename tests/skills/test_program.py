@@ -183,9 +183,19 @@ def test_a_slot_may_pick_one_item_of_a_list_found() -> None:
     }
     with pytest.raises(PlanError, match=r"picks item 3, and the value found has 3 item"):
         resolve({"text": "{s2.prices[3]}"}, values)
+    # a numbered or bulleted list's items are picked without the list's marks
+    notes = {
+        "s2": {"films": "1. The Silent Harbor\n2. Paper Lanterns", "odd": "- 3.5 stars\n- 2001"}
+    }
+    picked = {"a": "{s2.films[1]} rating", "b": "got {s2.odd[0]}", "c": "{s2.odd[1]}"}
+    assert resolve(picked, notes) == {
+        "a": "Paper Lanterns rating",
+        "b": "got 3.5 stars",
+        "c": "2001",
+    }
     # the step is used by the slot, and renumbering a step keeps the item's place
     fill = {"id": "s3", "skill": "tell_user", "args": {"text": "{s2.prices[1]}"}}
-    assert reference_values(fill["args"]) == [{"from": "s2", "key": "prices"}]
+    assert reference_values(fill["args"]) == [{"from": "s2", "key": "prices", "item": 1}]
     renamed = changed_step(as_program(fill).steps[0], renaming({"s2": "s5"}))
     assert renamed.args == {"text": "{s5.prices[1]}"}
 

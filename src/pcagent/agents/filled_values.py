@@ -16,6 +16,7 @@ from pydantic import JsonValue
 
 from pcagent.agents.program import SLOT, is_reference
 from pcagent.errors import PlanError
+from pcagent.skills.lists import without_marker
 from pcagent.text import ARITHMETIC_CHARACTERS, without_notes
 
 #: What an arithmetic expression holds besides its slots.
@@ -48,10 +49,11 @@ _ITEM_BREAK = re.compile(r",\s+|;\s*|\n+|\s+and\s+")
 
 
 def _item(found: JsonValue, place: int, slot: str) -> JsonValue:
-    """The item at ``place`` (from 0) of a list found, or of a text that lists several."""
+    """The item at ``place`` (from 0) of a list found, or of a text that lists several (each
+    without the list's numbering or bullet)."""
     items = found if isinstance(found, list) else None
     if isinstance(found, str):
-        items = [item.strip() for item in _ITEM_BREAK.split(found) if item.strip()]
+        items = [without_marker(i).strip() for i in _ITEM_BREAK.split(found) if i.strip()]
     if items is None or place >= len(items):
         count = "no list" if items is None else f"{len(items)} item(s)"
         raise PlanError(f"{slot} picks item {place}, and the value found has {count}")

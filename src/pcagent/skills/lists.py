@@ -12,6 +12,9 @@ import re
 
 #: A list line: it starts with a digit (a time, a date, a number) or a bullet.
 _ITEM = re.compile(r"^\s*(?:\d|[-*•·]\s)")
+#: A list's own numbering or bullet before an item ("1. ", "2) ", "- ", "• "); "3.5 stars" and
+#: "2001: A Space Odyssey" have none.
+_MARKER = re.compile(r"^\s*(?:\d{1,3}[.)]|[-*•·])\s+")
 #: The count put in front of an item, as Progress may copy it back.
 _COUNT = re.compile(r"^\s*\[\d+(?:st|nd|rd|th)\]\s*")
 
@@ -41,3 +44,10 @@ def counted_items(reading: str) -> str:
 def uncounted(value: str) -> str:
     """``value`` without a count :func:`counted_items` put in front of it."""
     return _COUNT.sub("", value)
+
+
+def without_marker(item: str) -> str:
+    """A list item without the numbering or bullet the list wrote before it: an item of a
+    note's numbered list, picked by its place, was searched for as "1. The Silent Harbor"
+    (2026-12-02)."""
+    return _MARKER.sub("", item, count=1)
