@@ -18,7 +18,7 @@ READ = {"id": "s1", "skill": "read_text_file", "args": {"path": "Documents/price
 
 
 def _sort(items: object) -> dict[str, object]:
-    return {"id": "s3", "skill": "sort_items", "args": {"items": items, "descending": True}}
+    return {"id": "s3", "skill": "sort_items", "args": {"items": items, "first": "highest"}}
 
 
 #: The sorted list told: a list sorted last and shown nowhere is a doubt of its own.

@@ -352,7 +352,7 @@ def _check_step(step: ProgramStep, fragment: Fragment) -> None:
             listed = _node(fragment, "text_file_in_order")["texts"]
             values = [float(v) for v in _node(fragment, "text_file_contains")["texts"]]
         assert sorted(i["label"] for i in items) == sorted(listed)  # type: ignore[index,union-attr]
-        assert values == sorted(values, reverse=bool(args["descending"]))
+        assert values == sorted(values, reverse=args["first"] == "highest")
     elif step.skill == "pick_extreme":
         # Each item's value is a value found by an earlier step, and the one kept is checked.
         assert all(not _literal(i["value"]) or "{s" in i["value"] for i in args["items"])  # type: ignore[union-attr,index]

@@ -102,7 +102,7 @@ def test_sorted_rows_passed_whole_to_a_text_are_its_lines(tmp_path: Path) -> Non
     decisions = ScriptedBackend([])
     items = [{"label": "Bergen", "value": "291,940"}, {"label": "Oslo", "value": "709,037"}]
     program = [
-        {"id": "s1", "skill": "sort_items", "args": {"items": items, "descending": True}},
+        {"id": "s1", "skill": "sort_items", "args": {"items": items, "first": "highest"}},
         {"id": "s2", "skill": "tell_user", "args": {"text": {"from": "s1"}}},
     ]
     models = scripts.usual_models(decisions, json.dumps({"steps": program}))

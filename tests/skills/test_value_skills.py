@@ -80,8 +80,11 @@ def test_the_largest_and_smallest_of_labelled_values() -> None:
 def test_sorting_labelled_values_either_way() -> None:
     items = [{"label": "b", "value": 2}, {"label": "a", "value": 1}, {"label": "c", "value": 3}]
     assert sort_items.call(NoDesk(), {"items": items}).value == [["a", 1], ["b", 2], ["c", 3]]
-    descending = sort_items.call(NoDesk(), {"items": items, "descending": True}).value
+    descending = sort_items.call(NoDesk(), {"items": items, "first": "highest"}).value
     assert descending == [["c", 3], ["b", 2], ["a", 1]]
+    # Which way is a word the request says ("highest rating first"), not a flag to invert.
+    with pytest.raises(SkillError, match="first"):
+        sort_items.call(NoDesk(), {"items": items, "first": "descending"})
     with pytest.raises(SkillError, match="value"):
         sort_items.call(NoDesk(), {"items": [{"label": "x", "value": "lots"}]})
 
@@ -93,7 +96,7 @@ def test_ratings_and_numbers_with_words_after_them_compare_as_their_numbers() ->
         {"label": "Shawshank", "value": "9.3 / 10"},
         {"label": "2001", "value": "8.3/10"},
     ]
-    ordered = sort_items.call(NoDesk(), {"items": items, "descending": True})
+    ordered = sort_items.call(NoDesk(), {"items": items, "first": "highest"})
     assert ordered.value == [["Shawshank", 9.3], ["Leon", 8.5], ["2001", 8.3]]
     assert ordered.evidence == "Shawshank=9.3, Leon=8.5, 2001=8.3"
     worded = [

@@ -238,7 +238,16 @@ def pick_extreme(context: SkillContext, parameters: PickExtreme) -> SkillResult:
 
 
 class SortItems(LabelledValues):
-    descending: bool = Field(False, description="true: from the highest value to the lowest.")
+    """Which way, as a person says it: asked for "highest rating first", the 1.5B model wrote
+    ``descending: false`` for both rewordings of pc17 that it sorted, and each run saved the
+    list the wrong way round and said "finished" (2026-12-02); the word it copies is the one
+    the request says comes first."""
+
+    first: Literal["highest", "lowest"] = Field(
+        "lowest",
+        description='Which value comes first: "highest" (highest to lowest, largest first, '
+        'descending) or "lowest" (lowest to highest, smallest first, ascending).',
+    )
 
 
 @skill(
@@ -252,7 +261,8 @@ def sort_items(context: SkillContext, parameters: SortItems) -> SkillResult:
     # Rows, not the labels alone: a list "sorted from highest to lowest" is written with its
     # values, into a sheet's two columns or a file's lines, and a list of labels had lost them
     # (the values found by one search each could not be put back beside their labels).
-    ordered = sorted(parameters.items, key=lambda item: item.value, reverse=parameters.descending)
+    highest_first = parameters.first == "highest"
+    ordered = sorted(parameters.items, key=lambda item: item.value, reverse=highest_first)
     return SkillResult(
         True,
         [[item.label, _plain(item.value)] for item in ordered],

@@ -106,7 +106,8 @@ class _RankedLookupTemplate(SubtaskTemplate[RankedLookup], spec="browser_ranked_
             steps += lookup_steps(found, len(steps) + 1)
             items.append({"label": found.name, "value": f"{{{steps[-1].id}.{found.value_name}}}"})
         ordered = f"s{len(steps) + 1}"
-        steps.append(programs.call(ordered, "sort_items", items=items, descending=a.descending))
+        first = "highest" if a.descending else "lowest"
+        steps.append(programs.call(ordered, "sort_items", items=items, first=first))
         written = f"s{len(steps) + 1}"
         steps.append(
             programs.call(written, skill, **{rows_into: programs.reference(ordered)}, **args)
