@@ -18,6 +18,7 @@ from pcagent.agents.program import ProgramStep
 from pcagent.bench.generate import gui_steps as gui
 from pcagent.bench.generate import programs
 from pcagent.bench.generate import template_parts as parts
+from pcagent.bench.generate import web_lookups as web
 from pcagent.bench.generate.programs import FragmentProgram
 from pcagent.bench.generate.template_base import (
     Draw,
@@ -26,13 +27,7 @@ from pcagent.bench.generate.template_base import (
     SubtaskTemplate,
     TemplateAttributes,
 )
-from pcagent.bench.generate.web_lookups import (
-    Subject,
-    drawn_things,
-    lookup,
-    lookup_steps,
-    visited_parts,
-)
+from pcagent.bench.generate.web_lookups import Subject
 from pcagent.bench.tasks import FileFixture
 
 #: The list notes' names (none a built-in task's file).
@@ -93,7 +88,7 @@ class EditorListExtreme(SubtaskTemplate[ListExtreme], spec="editor_list_extreme"
 
     def draw(self, source: Draw) -> ListExtreme:
         subject: Subject = source.rng.choice(("population", "rating"))
-        keys, names, values = drawn_things(source.rng, subject, source.rng.choice((2, 3, 3)))
+        keys, names, values = web.drawn_things(source.rng, subject, source.rng.choice((2, 3, 3)))
         largest = source.rng.choice((True, False))
         stem = source.names.pick(LIST_NOTE_STEMS, "list note")
         return ListExtreme(
@@ -122,21 +117,20 @@ class EditorListExtreme(SubtaskTemplate[ListExtreme], spec="editor_list_extreme"
         items: list[JsonValue] = []
         for place, key in enumerate(a.keys):
             item = f"{{s2.{listed}[{place}]}}"
-            found = lookup(a.subject, key, written=item)
-            steps += lookup_steps(found, len(steps) + 1)
+            found = web.lookup(a.subject, key, written=item)
+            steps += web.lookup_steps(found, len(steps) + 1)
             items.append({"label": item, "value": f"{{{steps[-1].id}.{found.value_name}}}"})
         picked = f"s{len(steps) + 1}"
         steps.append(programs.call(picked, "pick_extreme", items=items, largest=a.largest))
-        if slot.report:
-            steps.append(programs.report(f"s{len(steps) + 1}", programs.reference(picked, "label")))
-        return FragmentProgram(tuple(steps))
+        told = programs.report(f"s{len(steps) + 1}", programs.reference(picked, "label"))
+        return FragmentProgram((*steps, *([told] if slot.report else [])))
 
     def build(self, attributes: ListExtreme, slot: Slot) -> Fragment:
         a = attributes
         file_name = a.path.rsplit("/", 1)[-1]
         opened = parts.opened_node(slot, file_name, f"{file_name} is open in the editor")
-        visits, reference, reference_api = visited_parts(
-            slot, [lookup(a.subject, key) for key in a.keys], after=[opened.id]
+        visits, reference, reference_api = web.visited_parts(
+            slot, [web.lookup(a.subject, key) for key in a.keys], after=[opened.id]
         )
         report_nodes, report_steps = parts.report_parts(slot, a.answer, visits[-1].id)
         return self.fragment(
