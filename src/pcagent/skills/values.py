@@ -233,7 +233,7 @@ class PickExtreme(LabelledValues):
 def pick_extreme(context: SkillContext, parameters: PickExtreme) -> SkillResult:
     chosen = (max if parameters.largest else min)(parameters.items, key=lambda item: item.value)
     return SkillResult(
-        True, {"label": chosen.label, "value": _plain(chosen.value)}, evidence=chosen.label
+        True, {"label": chosen.label, "value": plain_number(chosen.value)}, evidence=chosen.label
     )
 
 
@@ -265,12 +265,14 @@ def sort_items(context: SkillContext, parameters: SortItems) -> SkillResult:
     ordered = sorted(parameters.items, key=lambda item: item.value, reverse=highest_first)
     return SkillResult(
         True,
-        [[item.label, _plain(item.value)] for item in ordered],
-        evidence=", ".join(f"{i.label}={_plain(i.value)}" for i in ordered),
+        [[item.label, plain_number(item.value)] for item in ordered],
+        evidence=", ".join(f"{i.label}={plain_number(i.value)}" for i in ordered),
     )
 
 
-def _plain(number: float) -> float | int:
+def plain_number(number: float) -> float | int:
+    """A number as the value skills give it: whole numbers as integers (8.0 is 8), so a row
+    written into a text reads as a person writes it."""
     return int(number) if float(number).is_integer() else number
 
 

@@ -21,6 +21,7 @@ from pcagent.bench.generate.template_base import Slot
 from pcagent.bench.generate.templates_browser import FILM_IDS, POPULATION_SLUGS
 from pcagent.bench.tasks import ReferenceStep, SubGoal
 from pcagent.bench.web.data import FACTS, MOVIES, country_name
+from pcagent.skills.values import plain_number
 
 Subject = Literal["population", "rating"]
 
@@ -51,8 +52,9 @@ def drawn_things(
 
 
 def number_text(value: float) -> str:
-    """A value as a checker expects it written: "41288599", "6.9"."""
-    return str(int(value)) if float(value).is_integer() else str(value)
+    """A value as a checker expects it written: as ``sort_items`` gives it and a text writes
+    its rows ("41288599", "6.9")."""
+    return str(plain_number(value))
 
 
 @dataclass(frozen=True)
