@@ -8,7 +8,9 @@ paths that the instruction writes out with their ending. Baseline: the model's l
 answered, before the names not in the instruction were dropped (its precision is the kept
 list's without the check). Prints JSON: the share of true names found, the precision of the
 kept and of the raw lists and their ratio, the share of gold programs the check would doubt
-(a right program doubted is a false alarm), and seconds per reading.
+(a right program doubted is a false alarm), and seconds per reading. The same reply lists the
+folders the instruction names (``pcagent.agents.named_folders``): ``folders`` gives how many
+were kept and the share of gold programs their check would doubt (a false alarm as well).
 
 Goal: at least 80% of the true names found, and at most 5% of the gold programs doubted.
 
@@ -25,12 +27,14 @@ from pathlib import PurePosixPath
 
 from generated_runs import found_and_doubted, parsed_with_model, reading_figures, share
 from pcagent.agents.named_files import FileNamesAgent, NamedFiles, kept_names, untouched_files
+from pcagent.agents.named_folders import folders_left_out, kept_folders
 from pcagent.agents.program import Program, literal_texts
 from pcagent.agents.prompting import render
 from pcagent.bench.generate import generate_tasks
 from pcagent.bench.tasks import Task
 from pcagent.models import ModelRouter
 from pcagent.models.messages import Message
+from pcagent.skills import default_catalog
 from pcagent.text import contains
 
 
@@ -51,6 +55,8 @@ def main() -> None:
     seed, count = arguments.tasks
     tasks = [t for t in generate_tasks(count, seed) if t.program]
     truth = found = kept_total = kept_right = raw_total = raw_right = doubted = 0
+    folders_kept = folders_doubted = 0
+    catalog = default_catalog()
     took: list[float] = []
     with ModelRouter(config) as router:
         model = router.for_role(FileNamesAgent.name)
@@ -68,7 +74,11 @@ def main() -> None:
             truth, found = truth + len(wanted), found + len(wanted & kept)
             kept_total, kept_right = kept_total + len(kept), kept_right + len(wanted & kept)
             raw_total, raw_right = raw_total + len(raw), raw_right + len(wanted & raw)
-            doubted += bool(untouched_files(Program(steps=list(task.program or ())), kept))
+            gold = Program(steps=list(task.program or ()))
+            doubted += bool(untouched_files(gold, kept))
+            folders = kept_folders(result.value.folders if result.value else [], task.instruction)
+            folders_kept += len(folders)
+            folders_doubted += bool(folders_left_out(gold, catalog, folders))
     found_share, alarms = share(found, truth), share(doubted, len(tasks))
     print(
         json.dumps(
@@ -84,6 +94,10 @@ def main() -> None:
                 "tasks": len(tasks),
                 "seed": seed,
                 "true_names": truth,
+                "folders": {
+                    "kept": folders_kept,
+                    "gold_programs_doubted_share": share(folders_doubted, len(tasks)),
+                },
                 **reading_figures((kept_right, kept_total), (raw_right, raw_total), took),
             },
             indent=2,

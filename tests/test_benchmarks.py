@@ -83,6 +83,7 @@ def test_named_files_quick() -> None:
     report = run_quick("named_files.py")
     assert report["tasks"] == 1 and report["model"] == "local:smollm2-135m"
     assert report["true_names"] >= 0 and report["figure"]["gold_programs_doubted_share"] in (0, 1)
+    assert report["folders"]["gold_programs_doubted_share"] in (0, 1)
 
 
 def test_named_apps_quick() -> None:

@@ -2,7 +2,8 @@
 
 An invented address or number, one value where a list is wanted, a whole reading where one
 value is wanted, one value found written for several items of a list, a value found and never
-used, a file or an application the instruction names and no step uses, a file read and then
+used, a file or an application the instruction names and no step uses, a new file written in
+HOME itself while the folder the instruction names goes unused, a file read and then
 written over with something not made from it, a time moved by two steps, an application's name
 typed or searched for as a value, a value copied from memory's examples, an answer asked for
 and never told: none of these makes a program invalid (a small model may be right where the
@@ -22,11 +23,13 @@ from typing import Protocol
 from pcagent.agents.app_names_in_values import app_names_in_values
 from pcagent.agents.asked_answer import ReportingStep, tells, untold_answer
 from pcagent.agents.example_values import example_values
+from pcagent.agents.existing_files import FileCheck
 from pcagent.agents.given_values import ungiven_literals
 from pcagent.agents.instruction_readings import InstructionReadings
 from pcagent.agents.moved_twice import moved_twice
 from pcagent.agents.named_apps import AskedApp, apps_used, unused_apps
 from pcagent.agents.named_files import untouched_files
+from pcagent.agents.named_folders import folders_left_out
 from pcagent.agents.plan import Doubt
 from pcagent.agents.program import Program, ProgramStep
 from pcagent.agents.reference_shapes import one_value_for_a_list
@@ -60,6 +63,9 @@ class Evidence:
     told_before: bool = False
     #: Memory's programs shown to the Manager (their values are other tasks').
     examples: str = ""
+    #: The folders the instruction names, and whether a path is a file in HOME (None: unknown).
+    named_folders: Sequence[str] = ()
+    is_file: FileCheck | None = None
 
     @classmethod
     def read(
@@ -70,6 +76,7 @@ class Evidence:
         done: Sequence[ProgramStep],
         finished: Sequence[AppStep],
         examples: str = "",
+        is_file: FileCheck | None = None,
     ) -> Evidence:
         """The evidence of ``instruction``'s readings, for a program written after the steps
         ``finished`` (of which ``done`` are the skill calls)."""
@@ -82,6 +89,8 @@ class Evidence:
             readings.asked_answer(instruction),
             any(tells(step) for step in finished),
             examples,
+            readings.named_folders(instruction),
+            is_file,
         )
 
     def unused_apps(self, program: Program, skills: SkillCatalog) -> list[AskedApp]:
@@ -101,6 +110,7 @@ class Evidence:
             *moved_twice(program, skills),
             *replaced_files(program, skills, self.finished),
             *untouched_files(program, self.named_files, self.finished),
+            *folders_left_out(program, skills, self.named_folders, self.finished, self.is_file),
             *unused_apps(program, self.asked_apps, skills, self.apps_used_before),
             *_own(app_names_in_values(program, self.asked_apps)),
             *([] if self.told_before else untold_answer(program, self.asked_answer)),

@@ -16,7 +16,7 @@ from pydantic import JsonValue
 
 from pcagent.agents.program import SLOT, is_reference
 from pcagent.errors import PlanError
-from pcagent.skills.lists import without_marker
+from pcagent.skills.lists import listed_items, without_marker
 from pcagent.text import ARITHMETIC_CHARACTERS, without_notes
 
 #: What an arithmetic expression holds besides its slots.
@@ -43,17 +43,12 @@ def _found(values: Mapping[str, JsonValue], source: str, key: str) -> JsonValue:
     raise PlanError(f"step {source}'s value has no {key!r}: {json.dumps(value)[:200]}")
 
 
-#: Where a found text lists several items: "131.38, 227.52, 415.26" (a comma with no space
-#: after it is a thousands separator, "1,299.00").
-_ITEM_BREAK = re.compile(r",\s+|;\s*|\n+|\s+and\s+")
-
-
 def _item(found: JsonValue, place: int, slot: str) -> JsonValue:
     """The item at ``place`` (from 0) of a list found, or of a text that lists several (each
     without the list's numbering or bullet)."""
     items = found if isinstance(found, list) else None
     if isinstance(found, str):
-        items = [without_marker(i).strip() for i in _ITEM_BREAK.split(found) if i.strip()]
+        items = [without_marker(item).strip() for item in listed_items(found)]
     if items is None or place >= len(items):
         count = "no list" if items is None else f"{len(items)} item(s)"
         raise PlanError(f"{slot} picks item {place}, and the value found has {count}")

@@ -1,5 +1,5 @@
 """What models read from an instruction once, before its programs are judged: the files it
-names (:mod:`named_files`), the applications it asks for (:mod:`named_apps`) and whether it
+and folders names (:mod:`named_files`, :mod:`named_folders`), the applications it asks for (:mod:`named_apps`) and whether it
 asks to be told a value (:mod:`asked_answer`).
 
 Why one object: a run plans and re-plans with a new Manager each time, and every program of
@@ -23,6 +23,7 @@ class InstructionReadings:
     instruction."""
 
     files: Callable[[str], Sequence[str]] | None = None
+    folders: Callable[[str], Sequence[str]] | None = None
     apps: Callable[[str], Sequence[AskedApp]] | None = None
     answer: Callable[[str], bool] | None = None
     _read: dict[tuple[str, str], Any] = field(default_factory=dict, init=False, repr=False)
@@ -30,6 +31,10 @@ class InstructionReadings:
     def named_files(self, instruction: str) -> tuple[str, ...]:
         """The file names the instruction writes out (() when not read)."""
         return tuple(self._once(self.files, "files", instruction) or ())
+
+    def named_folders(self, instruction: str) -> tuple[str, ...]:
+        """The folders the instruction names (() when not read)."""
+        return tuple(self._once(self.folders, "folders", instruction) or ())
 
     def asked_apps(self, instruction: str) -> tuple[AskedApp, ...]:
         """The applications the instruction asks for, with its words (() when not read)."""

@@ -77,12 +77,10 @@ class Manager(Agent):
     #: The prompt's own example stays beside memory's programs (off: only where memory shows
     #: none; as many programs fitted either way on 20 generated tasks: docs/agents.md).
     example_beside_memory: bool = field(default=True, kw_only=True)
-    #: Whether a path names a file in the desktop's HOME (a program must not read one that is
-    #: not there); None where the run cannot tell (several desktops, no local HOME).
+    #: Whether a path names a file in HOME (None: the run cannot tell, as on several desktops).
     is_file: FileCheck | None = field(default=None, kw_only=True)
-    #: What models read from the instruction (the files it names, the applications it asks
-    #: for, whether it asks to be told something), each checked against every program; a
-    #: reading with no model is not checked (:mod:`instruction_readings`).
+    #: What models read from the instruction, each checked against every program; a reading
+    #: with no model is not checked (:mod:`instruction_readings`).
     readings: InstructionReadings = field(default_factory=InstructionReadings, kw_only=True)
     #: What to search for where a program opens an address nobody gave (:mod:`search_instead`);
     #: None: the address is kept with its doubt and the program re-asked.
@@ -224,7 +222,9 @@ class Manager(Agent):
         # two alike: a sampled re-ask is no likelier right than the model's own first reply).
         best: tuple[Program, list[Doubt]] | None = None
         unusable: Program | None = None  # the latest program with problems, to repair
-        evidence = Evidence.read(self.readings, instruction, given, done, finished, examples)
+        evidence = Evidence.read(
+            self.readings, instruction, given, done, finished, examples, self.is_file
+        )
         filters = self._example_filters(instruction)  # a re-ask's example is picked alike
 
         def usable(changed: Program) -> bool:

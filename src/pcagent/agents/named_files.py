@@ -21,6 +21,7 @@ from typing import Annotated, ClassVar
 from pydantic import BaseModel, Field
 
 from pcagent.agents.base import Agent, prompt_messages
+from pcagent.agents.named_folders import MAX_FOLDERS, kept_folders
 from pcagent.agents.plan import Doubt
 from pcagent.agents.program import GUI, Program, ProgramStep, literal_texts
 from pcagent.agents.prompting import render
@@ -33,11 +34,23 @@ MAX_NAMES, NAME_CHARS = 8, 120
 
 
 class NamedFiles(BaseModel):
-    """The model's reply: the file names the instruction writes out."""
+    """The model's reply: the file names the instruction writes out, and the folders it names
+    (read in the same ask: :mod:`named_folders` judges them)."""
 
     files: list[Annotated[str, Field(max_length=NAME_CHARS)]] = Field(
         default_factory=list, max_length=MAX_NAMES
     )
+    folders: list[Annotated[str, Field(max_length=NAME_CHARS)]] = Field(
+        default_factory=list, max_length=MAX_FOLDERS
+    )
+
+
+@dataclass(frozen=True)
+class NamedPlaces:
+    """What the instruction names of the disk: files (with an ending) and folders."""
+
+    files: tuple[str, ...] = ()
+    folders: tuple[str, ...] = ()
 
 
 @dataclass
@@ -50,11 +63,19 @@ class FileNamesAgent(Agent):
     def named(self, instruction: str, step: int | None = 0) -> tuple[str, ...]:
         """The file names (with an ending) the instruction writes, as it writes them; empty
         when the model gives none or no valid reply."""
+        return self.places(instruction, step).files
+
+    def places(self, instruction: str, step: int | None = 0) -> NamedPlaces:
+        """The files and folders the instruction names, as it writes them (each kept only
+        where it stands in the instruction); empty when the model gives no valid reply."""
         system, user = render("named_files", instruction=instruction)
         result = self.ask(prompt_messages(system, user), NamedFiles, step)
         if result.value is None:
-            return ()
-        return kept_names(result.value.files, instruction)
+            return NamedPlaces()
+        return NamedPlaces(
+            kept_names(result.value.files, instruction),
+            kept_folders(result.value.folders, instruction),
+        )
 
 
 def kept_names(names: Sequence[str], instruction: str) -> tuple[str, ...]:

@@ -5,7 +5,6 @@ text it came from (a value the text does not contain is refused, not passed on).
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping
 from typing import Annotated, TypeVar
 from urllib.parse import unquote_plus
@@ -14,7 +13,7 @@ from pydantic import BaseModel, Field, create_model
 
 from pcagent.errors import PcAgentError
 from pcagent.skills.base import SkillContext, SkillParameters, SkillResult, skill
-from pcagent.skills.lists import counted_items, uncounted
+from pcagent.skills.lists import counted_items, listed_items, uncounted
 from pcagent.text import comparable, contains, same_date_written
 
 M = TypeVar("M", bound=BaseModel)
@@ -93,10 +92,6 @@ def extract_values(context: SkillContext, parameters: ExtractValues) -> SkillRes
     return SkillResult(True, values, evidence="; ".join(f"{k}={v}" for k, v in values.items()))
 
 
-#: Where a model's value lists several items: "NVIDIA, Apple and Microsoft".
-_ITEM_BREAK = re.compile(r",\s*|;\s*|\s+and\s+")
-
-
 def _held(text: str, value: str) -> bool:
     """Whether ``text`` holds the model's ``value``: as written, as a date written another way,
     or as a list of items each of which it holds. Asked for three companies' share prices, the
@@ -104,7 +99,7 @@ def _held(text: str, value: str) -> bool:
     refused for the text never writing the three in a row (pc07, 2026-11-29)."""
     if contains(text, value) or same_date_written(value, text):
         return True
-    items = [item.strip() for item in _ITEM_BREAK.split(value) if item.strip()]
+    items = listed_items(value)
     return len(items) > 1 and all(
         contains(text, item) or same_date_written(item, text) for item in items
     )

@@ -46,6 +46,18 @@ def uncounted(value: str) -> str:
     return _COUNT.sub("", value)
 
 
+#: Where a found text lists several items: "131.38, 227.52, 415.26", "NVIDIA, Apple and
+#: Microsoft", a line each (a comma with no space after it is a thousands separator, "1,299.00").
+_ITEM_BREAK = re.compile(r",\s+|;\s*|\n+|\s+and\s+")
+
+
+def listed_items(text: str) -> list[str]:
+    """The items ``text`` lists, each stripped; one item where it lists none. One rule for the
+    value skills (a model's answer that lists the items a reading holds) and for a program's
+    slot that picks one item of a value found, which had each had their own."""
+    return [item.strip() for item in _ITEM_BREAK.split(text) if item.strip()]
+
+
 def without_marker(item: str) -> str:
     """A list item without the numbering or bullet the list wrote before it: an item of a
     note's numbered list, picked by its place, was searched for as "1. The Silent Harbor"

@@ -16,7 +16,7 @@ from pcagent.agents.instruction_readings import InstructionReadings
 from pcagent.agents.manager import Manager, PlanOutcome, Replanning
 from pcagent.agents.manager_memory import Remembers
 from pcagent.agents.named_apps import AppNamesAgent, AskedApp
-from pcagent.agents.named_files import FileNamesAgent
+from pcagent.agents.named_files import FileNamesAgent, NamedPlaces
 from pcagent.agents.plan import single_subtask_plan
 from pcagent.agents.program import Program, ProgramStep
 from pcagent.agents.search_instead import GuessedAddress, SearchWordsAgent
@@ -96,6 +96,7 @@ class ManagerPlanner:
     #: often the Manager is asked, whether single steps are asked for alone).
     settings: RunConfig = field(default_factory=RunConfig)
     _readings: InstructionReadings | None = field(default=None, init=False, repr=False)
+    _places: dict[str, NamedPlaces] = field(default_factory=dict, init=False, repr=False)
 
     def _manager(self) -> Manager:
         return Manager(
@@ -120,14 +121,24 @@ class ManagerPlanner:
             checks_apps = self.settings.check_named_apps and not self.environments
             self._readings = InstructionReadings(
                 files=self._named_files if self.settings.check_named_files else None,
+                folders=self._named_folders if self.settings.check_named_files else None,
                 apps=self._named_apps if checks_apps else None,
                 answer=self._asked_answer if self.settings.check_asked_answer else None,
             )
         return self._readings
 
     def _named_files(self, instruction: str) -> tuple[str, ...]:
-        agent = FileNamesAgent(self.models.for_role(FileNamesAgent.name), self.sink)
-        return agent.named(instruction)
+        return self._named_places(instruction).files
+
+    def _named_folders(self, instruction: str) -> tuple[str, ...]:
+        return self._named_places(instruction).folders
+
+    def _named_places(self, instruction: str) -> NamedPlaces:
+        """The files and folders the instruction names: one reading serves both."""
+        if instruction not in self._places:
+            agent = FileNamesAgent(self.models.for_role(FileNamesAgent.name), self.sink)
+            self._places[instruction] = agent.places(instruction)
+        return self._places[instruction]
 
     def _named_apps(self, instruction: str) -> tuple[AskedApp, ...]:
         agent = AppNamesAgent(self.models.for_role(AppNamesAgent.name), self.sink)
