@@ -169,9 +169,10 @@ class RunConfig(ConfigSection):
     #: through the screen first; once the re-plans are spent, it does. With the local 1.5B
     #: model, screen steps after a failed skill mostly clicked about until the step cap.
     replan_on_skill_failure: bool = True
-    #: Have a model read which files the instruction names (one call per instruction), and
-    #: doubt a program in which no step works on one of them: the Manager is asked again, and
-    #: a program kept with it ends the run "unverified" at best, never "finished".
+    #: Have a model read which files and folders the instruction names (one call per
+    #: instruction), and doubt a program in which no step works on one of the files, or which
+    #: writes a new file in HOME itself while a named folder goes unused: the Manager is asked
+    #: again, and a program kept with it ends the run "unverified" at best, never "finished".
     check_named_files: bool = True
     #: Have a model read which applications the instruction asks for, with its words for each
     #: (one call per instruction), and doubt a program in which no step uses one of them, as
