@@ -21,7 +21,7 @@ from typing import Annotated, ClassVar
 from pydantic import BaseModel, Field
 
 from pcagent.agents.base import Agent, prompt_messages
-from pcagent.agents.named_folders import MAX_FOLDERS, kept_folders
+from pcagent.agents.named_folders import MAX_FOLDERS, kept_folders, kept_once
 from pcagent.agents.plan import Doubt
 from pcagent.agents.program import GUI, Program, ProgramStep, literal_texts
 from pcagent.agents.prompting import render
@@ -81,18 +81,11 @@ class FileNamesAgent(Agent):
 def kept_names(names: Sequence[str], instruction: str) -> tuple[str, ...]:
     """The names a model listed that are file names standing in ``instruction``: with an
     ending, no address; each once, without the folder a model may have put before it."""
-    kept: list[str] = []
-    for listed in names:
-        name = PurePosixPath(listed.strip().strip("\"'")).name
-        if (
-            not PurePosixPath(name).suffix
-            or "@" in name
-            or not contains(instruction, name)
-            or name.casefold() in (k.casefold() for k in kept)
-        ):
-            continue
-        kept.append(name)
-    return tuple(kept)
+    return kept_once(
+        (PurePosixPath(listed.strip().strip("\"'")).name for listed in names),
+        lambda name: bool(PurePosixPath(name).suffix) and "@" not in name,
+        instruction,
+    )
 
 
 def untouched_files(

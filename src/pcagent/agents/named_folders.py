@@ -12,7 +12,7 @@ end the run "finished". A screen step that names the folder in its words counts 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import PurePosixPath
 
 from pcagent.agents.existing_files import FileCheck, plain_path, skill_calls
@@ -25,23 +25,26 @@ from pcagent.text import contains
 MAX_FOLDERS = 6
 
 
+def kept_once(
+    names: Iterable[str], keep: Callable[[str], bool], instruction: str
+) -> tuple[str, ...]:
+    """Each of ``names`` that ``keep`` takes and that stands in ``instruction`` (a model lists
+    names it saw nowhere), once whatever its case."""
+    kept: dict[str, str] = {}  # casefolded -> as first listed
+    for name in names:
+        if name and keep(name) and contains(instruction, name):
+            kept.setdefault(name.casefold(), name)
+    return tuple(kept.values())
+
+
 def kept_folders(names: Sequence[str], instruction: str) -> tuple[str, ...]:
     """The folders a model listed that stand in ``instruction`` as written: no file (a name
     with an ending), no address; each once, without ``~/`` or a closing slash."""
-    kept: list[str] = []
-    for listed in names:
-        name = listed.strip().strip("\"'").removeprefix("~/").rstrip("/").strip()
-        if (
-            not name
-            or PurePosixPath(name).suffix
-            or "@" in name
-            or "://" in name
-            or not contains(instruction, name)
-            or name.casefold() in (k.casefold() for k in kept)
-        ):
-            continue
-        kept.append(name)
-    return tuple(kept)
+    return kept_once(
+        (name.strip().strip("\"'").removeprefix("~/").rstrip("/").strip() for name in names),
+        lambda name: not PurePosixPath(name).suffix and "@" not in name and "://" not in name,
+        instruction,
+    )
 
 
 def _parts(path: str) -> tuple[str, ...]:

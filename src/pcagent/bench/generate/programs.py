@@ -64,6 +64,15 @@ def call(step_id: str, skill: str, **args: JsonValue) -> ProgramStep:
     return ProgramStep(id=step_id, skill=skill, args=args)
 
 
+def file_read(path: str, names: Sequence[str], what: str) -> list[ProgramStep]:
+    """The two steps that begin a program working on a note: s1 reads the file at ``path``,
+    s2 picks the named values ``names`` (``what`` says what they are) out of its text."""
+    return [
+        call("s1", "read_text_file", path=path),
+        call("s2", "extract_values", text=reference("s1"), names=list(names), what=what),
+    ]
+
+
 def gui(
     step_id: str, app: str, task: str, uses: Sequence[str] = (), outputs: Sequence[str] = ()
 ) -> ProgramStep:

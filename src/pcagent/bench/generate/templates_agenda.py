@@ -123,10 +123,7 @@ def _program(
     to the place found, extract the minutes, then the ``last`` steps (s6 on)."""
     return FragmentProgram(
         (
-            programs.call("s1", "read_text_file", path=a.path),
-            programs.call(
-                "s2", "extract_values", text=programs.reference("s1"), names=names, what=what
-            ),
+            *programs.file_read(a.path, names, what),
             programs.call("s3", "open_page", address=maps.SITE),
             programs.call(
                 "s4",

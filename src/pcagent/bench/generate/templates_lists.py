@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from pydantic import JsonValue
 
-from pcagent.agents.program import ProgramStep
 from pcagent.bench.generate import gui_steps as gui
 from pcagent.bench.generate import programs
 from pcagent.bench.generate import template_parts as parts
@@ -104,16 +103,9 @@ class EditorListExtreme(SubtaskTemplate[ListExtreme], spec="editor_list_extreme"
 
     def _program(self, a: ListExtreme, slot: Slot) -> FragmentProgram:
         listed = a.plural
-        steps: list[ProgramStep] = [
-            programs.call("s1", "read_text_file", path=a.path),
-            programs.call(
-                "s2",
-                "extract_values",
-                text=programs.reference("s1"),
-                names=[listed],
-                what=f"the {_COUNTS[len(a.names)]} {listed} the note lists",
-            ),
-        ]
+        steps = programs.file_read(
+            a.path, [listed], f"the {_COUNTS[len(a.names)]} {listed} the note lists"
+        )
         items: list[JsonValue] = []
         for place, key in enumerate(a.keys):
             item = f"{{s2.{listed}[{place}]}}"

@@ -132,14 +132,7 @@ class EditorTripFact(SubtaskTemplate[TripFact], spec="editor_trip_fact"):
         # The fragment is always a task of its own (it takes and hands on nothing), so the
         # step ids inside the texts below stay as written.
         steps = [
-            programs.call("s1", "read_text_file", path=a.path),
-            programs.call(
-                "s2",
-                "extract_values",
-                text=programs.reference("s1"),
-                names=["destination"],
-                what="where the trip goes",
-            ),
+            *programs.file_read(a.path, ["destination"], "where the trip goes"),
             programs.call("s3", "web_search", query=f"{query_words} {{s2.destination}}"),
             programs.call(
                 "s4",
