@@ -192,3 +192,41 @@ def test_a_name_found_beside_others_that_no_later_step_uses_is_doubted() -> None
     assert unused_values(program(READ, both, whole), CATALOG) == []
     screen = {"skill": "gui", "app": "browser", "task": "Look up the way to {s2.place}"}
     assert unused_values(program(READ, both, screen, alarm), CATALOG) == []
+
+
+def test_one_look_up_per_item_with_only_the_last_used_asks_for_the_items_together() -> None:
+    # gen-9002-14: each film looked up, then the last rating told instead of the lowest.
+    def look_up(place: int) -> list[dict[str, Any]]:
+        search = {"skill": "web_search", "args": {"query": f"{{s2.films[{place}]}} rating"}}
+        found = {
+            "skill": "extract_values",
+            "args": {"text": {"from": f"s{3 + 2 * place}"}, "names": ["rating"], "what": "it"},
+        }
+        return [search, found]
+
+    films = {**FIND, "args": {**FIND["args"], "names": ["films"], "what": "the films"}}
+    told = {"skill": "tell_user", "args": {"text": "{s8.rating}"}}
+    steps = program(READ, films, *look_up(0), *look_up(1), *look_up(2), told)
+    doubts = unused_values(steps, CATALOG)
+    assert [d.step for d in doubts] == ["s4", "s6"]
+    assert "as s6, s8 also do (one look-up per item)" in doubts[0].problem
+    assert "pick_extreme over the items" in doubts[0].problem
+    assert doubts[0].skills == ("pick_extreme", "sort_items")
+    # Every item's value used together: no doubt.
+    picked = {
+        "skill": "pick_extreme",
+        "args": {
+            "items": [
+                {"label": f"{{s2.films[{n}]}}", "value": {"from": f"s{4 + 2 * n}", "key": "rating"}}
+                for n in range(3)
+            ],
+            "largest": False,
+        },
+    }
+    tell = {"skill": "tell_user", "args": {"text": "{s9.label}"}}
+    assert (
+        unused_values(
+            program(READ, films, *look_up(0), *look_up(1), *look_up(2), picked, tell), CATALOG
+        )
+        == []
+    )

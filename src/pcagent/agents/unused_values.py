@@ -135,6 +135,29 @@ def _names_doubt(step: str, left: list[str]) -> Doubt:
     )
 
 
+#: The skills that take several items' values together (the doubt below names them, so a
+#: re-ask is shown a remembered program that calls one).
+_TOGETHER = ("pick_extreme", "sort_items")
+
+
+def _alike_doubt(step: str, names: list[str], alike: list[str]) -> Doubt:
+    """Why: asked which of three films a note lists is rated lowest, the 1.5B planner looked
+    each one up and then told the last rating found (gen-9002-14, twice, 2026-12-02); the
+    plain "no later step uses it" was answered by dropping the look-ups or naming one value.
+    Steps that find the same names are one look-up per item, and their values go together."""
+    first = names[0]
+    refs = ", ".join(f'"{{{one}.{first}}}"' for one in (step, *alike))
+    return Doubt(
+        step,
+        f"{step} finds {', '.join(names)} as {', '.join(alike)} also do (one look-up per "
+        f"item), and no later step uses {step}'s: use every item's value together where the "
+        f"instruction needs them, as it asks: pick_extreme over the items (each "
+        f'{{"label": ..., "value": {{"from": "{step}", "key": "{first}"}}}}) for the largest '
+        f"or smallest, sort_items to order them, or a text giving each ({refs})",
+        skills=_TOGETHER,
+    )
+
+
 def unused_values(program: Program, catalog: SkillCatalog) -> list[Doubt]:
     """A doubt for each step of ``program`` that finds named values no later step uses, and
     for each step that works a value out, or only reads, that the steps after it go on
@@ -197,6 +220,12 @@ def unused_values(program: Program, catalog: SkillCatalog) -> list[Doubt]:
             continue
         names = finds_named_values(step, catalog)
         if not names:
+            continue
+        alike = [
+            o.id for o in program.steps if o is not step and finds_named_values(o, catalog) == names
+        ]
+        if alike:
+            doubts.append(_alike_doubt(step.id, names, alike))
             continue
         shown = ", ".join(names)
         first = names[0]
