@@ -1,11 +1,11 @@
 """Everything about a program that only evidence judges, in one place.
 
 An invented address or number, one value where a list is wanted, a whole reading where one
-value is wanted, one value found written for several items of a list, a value found and never
-used, a file or an application the instruction names and no step uses, a new file written in
-HOME itself while the folder the instruction names goes unused, a file read and then
-written over with something not made from it, a time moved by two steps, an application's name
-typed or searched for as a value, a value copied from memory's examples, an answer asked for
+value is wanted, one value found (or a number given once) written for several items of a list,
+a value found and never used, a file or an application the instruction names and no step uses,
+a new file written in HOME itself while the folder the instruction names goes unused, a file
+read and then written over with something not made from it, a time moved by two steps, an
+application's name typed or searched for as a value, a value copied from memory's examples, an answer asked for
 and never told: none of these makes a program invalid (a small model may be right where the
 check cannot see), so each is a doubt rather than an error. The Manager re-asks with them; the
 usable program with the fewest of them is kept rather than the whole program lost to one GUI
@@ -24,6 +24,7 @@ from pcagent.agents.app_names_in_values import app_names_in_values
 from pcagent.agents.asked_answer import ReportingStep, tells, untold_answer
 from pcagent.agents.example_values import example_values
 from pcagent.agents.existing_files import FileCheck
+from pcagent.agents.given_once import given_once_in_rows
 from pcagent.agents.given_values import ungiven_literals
 from pcagent.agents.instruction_readings import InstructionReadings
 from pcagent.agents.moved_twice import moved_twice
@@ -103,6 +104,7 @@ class Evidence:
         return [
             *_own(ungiven_literals(program, skills, self.given)),
             *_own(example_values(program, self.examples, self.given)),
+            *given_once_in_rows(program, skills, self.given),
             *one_value_for_a_list(program, skills),
             *whole_readings(program, skills),
             *one_value_for_several_items(program),

@@ -118,7 +118,7 @@ def _invented_numbers(literal: str, given: Sequence[str]) -> list[str]:
     ]
 
 
-def _cell_number(cell: object) -> float | None:
+def cell_number(cell: object) -> float | None:
     """The number a cell literal holds (3, "1,250", "-4.5"); None for a text, a formula or a
     reference."""
     if isinstance(cell, bool):
@@ -138,7 +138,7 @@ def _ungiven_number(step_id: str, name: str, value: object, given: Sequence[str]
     exempt: a font size is a value the instruction says). Seen on a rewording of pc22
     (2026-11-28): "one font size step bigger" written as ``font_size: 2``, a title set in 2 pt
     and the run "finished"."""
-    number = _cell_number(value)
+    number = cell_number(value)
     if number is None or number in _known_numbers(given):
         return []
     return [
@@ -154,7 +154,7 @@ def _ungiven_number(step_id: str, name: str, value: object, given: Sequence[str]
 def _ungiven_offset(step_id: str, name: str, value: object, given: Sequence[str]) -> list[Doubt]:
     """A doubt for an amount a time is moved by that no given text holds and that is no unit
     of counting ("an hour before" is written 1, which the instruction may say only in words)."""
-    number = _cell_number(value)
+    number = cell_number(value)
     if number is None or number in UNIT_NUMBERS or number in _known_numbers(given):
         return []
     return [
@@ -178,7 +178,7 @@ def invented_cells(rows: object, given: Sequence[str]) -> list[tuple[int, int]]:
         for at, row in enumerate(rows)
         if isinstance(row, list)
         for column, cell in enumerate(row)
-        if (number := _cell_number(cell)) is not None and number not in known
+        if (number := cell_number(cell)) is not None and number not in known
     ]
 
 
