@@ -99,7 +99,9 @@ def test_the_manager_keeps_a_search_without_the_names_and_asks_no_more() -> None
     )
     outcome = manager.plan("look the travel time up in Chromium")
     (step,) = outcome.plan.subtasks
-    assert (step.args, step.doubt) == ({"query": "travel time"}, "")
+    assert step.args == {"query": "travel time"}
+    # No re-ask for the names; the search left last is doubted only once kept (ends_on_reading).
+    assert step.doubt.startswith("s1 ends the program on what web_search reads")
     assert len(models.backends["manager"].requests) == 1
 
 

@@ -243,7 +243,9 @@ def test_a_re_ask_names_a_copied_file_with_its_wrong_kind() -> None:
         {"steps": [{"id": "s1", "skill": "read_document", "args": {"path": "Documents/a1.docx"}}]}
     )
     outcome, asked_again = _asked_twice(copied, named, "What does Documents/a1.docx say?", apps)
-    assert not outcome.fallback and not outcome.plan.subtasks[0].doubt
+    assert not outcome.fallback
+    # A document read and nothing told: doubted once kept, never re-asked (ends_on_reading).
+    assert outcome.plan.subtasks[0].doubt.startswith("s1 ends the program on what read_document")
     assert "is a plain-text file" in asked_again
     assert "neither the instruction nor an earlier step names this file" in asked_again
 

@@ -116,7 +116,8 @@ def test_the_manager_is_re_asked_and_takes_the_program_that_uses_the_value() -> 
     outcome = manager.plan("Look up the weather where my trip goes")
     assert not outcome.fallback
     assert outcome.plan.subtasks[2].args == {"query": both}
-    assert all(not s.doubt for s in outcome.plan.subtasks)
+    # The values are used; only the search left last is doubted once kept (ends_on_reading).
+    assert [s.id for s in outcome.plan.subtasks if s.doubt] == ["s3"]
     reask = models.backends["manager"].requests[1].messages[-1].text
     assert "s2 finds city, day, and no later step uses it" in reask
 

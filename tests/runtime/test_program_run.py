@@ -314,9 +314,10 @@ def test_the_whole_instruction_as_one_gui_step_ends_unverified_at_best(tmp_path:
 def test_a_run_the_judge_finds_short_of_the_instruction_ends_unverified(tmp_path: Path) -> None:
     """Each step checked its own effect, but the Judge, reading the instruction against the steps
     done, names a request no step did: the run is not "finished"."""
-    program = json.dumps(
-        {"steps": [{"id": "s1", "skill": "read_text_file", "args": {"path": "notes.txt"}}]}
-    )
+    read = {"id": "s1", "skill": "read_text_file", "args": {"path": "notes.txt"}}
+    # A read left last would be a doubt of its own (ends_on_reading): the note is told.
+    told = {"id": "s2", "skill": "tell_user", "args": {"text": "{s1}"}}
+    program = json.dumps({"steps": [read, told]})
     models = scripts.usual_models(ScriptedBackend([]), program)
     undone = {"asked": "set an alarm before the meeting", "done_by": "none", "as_asked": False}
     read = {"asked": "read notes.txt", "done_by": "s1", "as_asked": True}
@@ -327,7 +328,7 @@ def test_a_run_the_judge_finds_short_of_the_instruction_ends_unverified(tmp_path
     assert "not done as asked: set an alarm before the meeting" in outcome.summary
     judged = models.backends["judge"].requests[0].messages[-1].text
     assert '- s1: read_text_file(path="notes.txt") -> meet at 10:15' in judged
-    assert store.steps(outcome.run_id)[-1].state.verified == {"s1": True}
+    assert store.steps(outcome.run_id)[-1].state.verified == {"s1": True, "s2": True}
 
 
 def test_a_decision_s_skill_call_may_name_an_earlier_value_instead_of_copying_it(

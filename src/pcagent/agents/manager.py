@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 from pcagent.agents.base import Agent, bullet_list, value_list
 from pcagent.agents.doubted_changes import cut_before_doubted_changes
 from pcagent.agents.doubts import Evidence
+from pcagent.agents.ends_on_reading import ends_on_reading
 from pcagent.agents.existing_files import FileCheck, missing_files
 from pcagent.agents.focused_steps import FocusedSteps
 from pcagent.agents.instruction_readings import InstructionReadings
@@ -50,9 +51,8 @@ from pcagent.errors import PlanError, PromptTooLongError
 from pcagent.models.messages import Message
 from pcagent.skills import SkillCatalog
 
-#: Programs asked for before the whole instruction becomes one GUI task: each re-ask names the
-#: problems (a path of the wrong kind, a reference to a missing step), which a small model
-#: often fixes one at a time, and a program call costs far less than a GUI run of the task.
+#: Programs asked for before the whole instruction becomes one GUI task: a small model often
+#: fixes the problems one at a time, and a program call costs far less than a GUI run.
 PROGRAM_ATTEMPTS = 3
 #: Re-asks may be sampled at this (``Manager(reask_temperature=...)``): a greedy model re-asked
 #: wrote the same program again. Off: sampled programs were no better (docs/agents.md).
@@ -87,8 +87,7 @@ class Manager(Agent):
     search_words: Callable[[str, Program, GuessedAddress], str] | None = field(
         default=None, kw_only=True
     )
-    #: Memory's programs that work in every application the instruction asks for (its reading)
-    #: are shown before the nearest others (:mod:`pcagent.agents.manager_memory`).
+    #: Memory's programs using every application asked for come first (:mod:`manager_memory`).
     examples_cover_apps: bool = field(default=True, kw_only=True)
     #: Memory's programs are shown nearest last, next to the instruction (off: nearest first).
     nearest_example_last: bool = field(default=False, kw_only=True)
@@ -98,8 +97,7 @@ class Manager(Agent):
     examples_given_files: bool = field(default=True, kw_only=True)
     #: Programs asked for before giving up on a usable one (see :data:`PROGRAM_ATTEMPTS`).
     program_attempts: int = field(default=PROGRAM_ATTEMPTS, kw_only=True)
-    #: A re-plan is shown memory's programs too (without, the 1.5B model re-planned GUI steps
-    #: named after skills: "type in editor [s1: {s1}]"; docs/agents.md).
+    #: A re-plan is shown memory's programs too (without: GUI steps named after skills).
     examples_in_replans: bool = field(default=True, kw_only=True)
     #: The temperature a greedy model's re-asks are sampled at (None: greedy, as the first).
     reask_temperature: float | None = field(default=None, kw_only=True)
@@ -333,7 +331,9 @@ class Manager(Agent):
         return [Message.system(system), Message.user(user)]
 
     def _kept(self, program: Program, doubts: list[Doubt]) -> PlanOutcome:
-        """The plan of the program kept, cut before a change it doubts."""
+        """The plan of the program kept, cut before a change it doubts; a last step that only
+        reads is doubted here, never re-asked for (:mod:`ends_on_reading`)."""
+        doubts = [*doubts, *ends_on_reading(program, self.skills)]
         program, doubts = cut_before_doubted_changes(program, doubts, self.skills, self.is_file)
         return PlanOutcome(with_doubts(self._plan_of(program), doubts))
 
