@@ -4,10 +4,11 @@ Why: told to find out which side of the road the country of a trip drives on, a 
 a page of search results and stopped; the page loaded, the step checked its effect, and the run
 said "finished" with nothing told (pc04r1, 2026-12-02). A file read or a page of search results
 last tells the person nothing and changes nothing: what the instruction asks is in it, still to
-be found and told or used. No gold program of 800 generated tasks ends so. Judged on the typed
-program: the last step's skill (declared ``only_reads``, or a search: ``page="searches"``, or
-a page of the browser's search engine opened by its address). A page opened by its address or
-a link is not judged: it may be what the person asked to see.
+be found and told or used. No gold program of 1,200 generated tasks ends so. Judged on the
+typed program: the last step's skill (declared ``only_reads``, or a search: ``page="searches"``,
+or a page of the browser's search engine opened by its address). A page opened by its address
+or a link is not judged: it may be what the person asked to see. Doubted once the program is
+kept, never re-asked for: the Manager (``_kept``) adds it, so a run ends "unverified" at best.
 """
 
 from __future__ import annotations
