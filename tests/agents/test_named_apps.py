@@ -273,3 +273,12 @@ def test_the_re_ask_shows_a_remembered_program_that_calls_a_skill_of_the_unused_
     models = ScriptedModels(manager=[json.dumps({"steps": [CALCULATE, AS_SHEET]})])
     _remembering(models, memory, examples_cover_apps=False).plan(SAID)
     assert asked == [(SAID, 3, (), [])] and avoided[-1] == set()
+
+
+def test_an_article_the_model_put_before_the_words_is_left_out() -> None:
+    # pc07 (2026-12-02): "the spreadsheet" quoted for "Create a new spreadsheet"; words that
+    # stand nowhere without it are still dropped.
+    said = "Search the web for three prices. Create a new spreadsheet and save it as stocks."
+    picked = [AskedApp("spreadsheet", "the spreadsheet"), AskedApp("calculator", "the calculator")]
+    assert kept_apps(picked, said, APPS) == (AskedApp("spreadsheet", "spreadsheet"),)
+    assert kept_apps([AskedApp("writer", "the document")], SAID, APPS) == ()

@@ -171,8 +171,8 @@ def kept_apps(
     spreadsheet went unchecked while the program wrote a document."""
     kept: dict[str, AskedApp] = {}
     for pick in picked:
-        words = _as_written(pick.words)
-        if not words or not contains(instruction, words):
+        words = _standing(pick.words, instruction)
+        if not words:
             continue
         called = [
             app
@@ -192,6 +192,21 @@ def _as_written(quote: str) -> str:
     125 applications their task files list instead of 61 (2026-11-29); the words must still
     stand in the instruction."""
     return quote.strip().strip("\"'").replace("_", " ")
+
+
+#: What the model puts before a quote that the instruction may not have there.
+_ARTICLES = ("the ", "a ", "an ")
+
+
+def _standing(quote: str, instruction: str) -> str:
+    """The model's quote as it stands in ``instruction`` ("" where it does not): as written,
+    or without an article the model put before it. Why: the 1.5B model quoted "the
+    spreadsheet" for "Create a new spreadsheet", the words were dropped as not in the
+    instruction, and a program that wrote a text file instead said "finished" (pc07,
+    2026-12-02)."""
+    words = _as_written(quote)
+    bare = next((words[len(a) :] for a in _ARTICLES if words.lower().startswith(a)), "")
+    return next((w for w in (words, bare.strip()) if w and contains(instruction, w)), "")
 
 
 def calls(quote: str, name: str) -> bool:
