@@ -75,7 +75,7 @@ def main() -> None:
             kept_total, kept_right = kept_total + len(kept), kept_right + len(wanted & kept)
             raw_total, raw_right = raw_total + len(raw), raw_right + len(wanted & raw)
             gold = Program(steps=list(task.program or ()))
-            doubted += bool(untouched_files(gold, kept))
+            doubted += bool(untouched_files(gold, kept, catalog=catalog))
             folders = kept_folders(result.value.folders if result.value else [], task.instruction)
             folders_kept += len(folders)
             folders_doubted += bool(folders_left_out(gold, catalog, folders))

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from pathlib import PurePosixPath
 
 from tests.agents.program_steps import as_program
 from tests.agents.scripted import ScriptedModels, reply
@@ -15,7 +16,9 @@ from pcagent.agents.instruction_readings import InstructionReadings
 from pcagent.agents.manager import PROGRAM_ATTEMPTS, Manager
 from pcagent.agents.named_files import FileNamesAgent, kept_names, untouched_files
 from pcagent.agents.program import ProgramStep
+from pcagent.bench.generate import generate_tasks
 from pcagent.skills import default_catalog
+from pcagent.text import contains
 
 SAID = (
     'Using the text editor, start a new file with the line "Crates packed: 95" and save it as '
@@ -133,3 +136,51 @@ def test_the_manager_is_asked_again_for_a_named_file_and_keeps_the_doubt_if_it_s
         assert "names the file reminder_card.txt" in again
         (step,) = outcome.plan.subtasks
         assert bool(step.doubt) is doubted, step
+
+
+def test_with_the_skills_a_file_is_named_only_by_a_file_a_skill_works_on() -> None:
+    # pc19 (2026-12-02): a text composed whose request named the file, the file never written.
+    composed = as_program(
+        {
+            "id": "s1",
+            "skill": "compose_text",
+            "args": {"request": "Write kth_largest.py in Documents", "paragraphs": 1},
+        }
+    )
+    assert untouched_files(composed, ["kth_largest.py"]) == []  # any literal, as before
+    catalog = default_catalog()
+    (doubt,) = untouched_files(composed, ["kth_largest.py"], catalog=catalog)
+    assert "names the file kth_largest.py" in str(doubt)
+    mailed = as_program(
+        {
+            "id": "s1",
+            "skill": "send_mail",
+            "args": {"to": ["a@example.test"], "attachments": ["Documents/kth_largest.py"]},
+        }
+    )
+    assert untouched_files(mailed, ["kth_largest.py"], catalog=catalog) == []
+
+
+def test_no_gold_program_leaves_a_file_its_instruction_names_untouched() -> None:
+    catalog = default_catalog()
+    tasks = [t for t in generate_tasks(300, 31) if t.program]
+    named = 0
+    for task in tasks:
+        steps = as_program(*(step.model_dump() for step in task.program or ()))
+        # The files the gold steps work on (not addresses such as maps.local) that the
+        # instruction writes out.
+        paths = [
+            path
+            for step in steps.steps
+            if step.skill in catalog
+            for one in [catalog.get(step.skill)]
+            for path in (*one.read_files(step.args), *one.written_files(step.args))
+        ]
+        names = [
+            PurePosixPath(path).name
+            for path in paths
+            if contains(task.instruction, PurePosixPath(path).name)
+        ]
+        named += bool(names)
+        assert untouched_files(steps, names, catalog=catalog) == [], task.id
+    assert named > 50  # the check is tried on instructions that name files

@@ -111,7 +111,7 @@ class Evidence:
             *unused_values(program, skills),
             *moved_twice(program, skills),
             *replaced_files(program, skills, self.finished),
-            *untouched_files(program, self.named_files, self.finished),
+            *untouched_files(program, self.named_files, self.finished, skills),
             *folders_left_out(program, skills, self.named_folders, self.finished, self.is_file),
             *unused_apps(program, self.asked_apps, skills, self.apps_used_before),
             *_own(app_names_in_values(program, self.asked_apps)),

@@ -23,8 +23,9 @@ from pydantic import BaseModel, Field
 from pcagent.agents.base import Agent, prompt_messages
 from pcagent.agents.named_folders import MAX_FOLDERS, kept_folders, kept_once
 from pcagent.agents.plan import Doubt
-from pcagent.agents.program import GUI, Program, ProgramStep, literal_texts
+from pcagent.agents.program import GUI, Program, ProgramStep, is_reference, literal_texts
 from pcagent.agents.prompting import render
+from pcagent.skills import SkillCatalog
 from pcagent.skills.common import skills_for_file
 from pcagent.text import contains
 
@@ -89,14 +90,19 @@ def kept_names(names: Sequence[str], instruction: str) -> tuple[str, ...]:
 
 
 def untouched_files(
-    program: Program, names: Sequence[str], finished: Sequence[ProgramStep] = ()
+    program: Program,
+    names: Sequence[str],
+    finished: Sequence[ProgramStep] = (),
+    catalog: SkillCatalog | None = None,
 ) -> list[Doubt]:
     """A doubt, on the program's last step, for each named file that no step (of the program
     or ``finished`` before it) names in an argument, among the files of a screen step, or in a
-    screen step's task."""
+    screen step's task. With ``catalog``, a skill step names a file only by the files its skill
+    declares it reads, writes or moves (or an ending it takes): pc19 (2026-12-02) composed a text
+    whose request named kth_largest.py, never wrote the file, and the run said "finished"."""
     if not names or not program.steps:
         return []
-    texts = [text for step in (*finished, *program.steps) for text in _texts(step)]
+    texts = [text for step in (*finished, *program.steps) for text in _texts(step, catalog)]
     last = program.steps[-1].id
     return [
         _untouched(last, name) for name in names if not any(_names_file(t, name) for t in texts)
@@ -115,11 +121,26 @@ def _untouched(step: str, name: str) -> Doubt:
     )
 
 
-def _texts(step: ProgramStep) -> Iterator[str]:
+def _texts(step: ProgramStep, catalog: SkillCatalog | None) -> Iterator[str]:
     if step.skill == GUI:
         yield step.task
         yield from step.files
-    yield from literal_texts(step.args)
+    if catalog is None or step.skill == GUI or step.skill not in catalog:
+        yield from literal_texts(step.args)
+        return
+    one, args = catalog.get(step.skill), step.args
+    literal = {name: value for name, value in args.items() if not is_reference(value)}
+    yield from one.read_files(literal)
+    yield from one.written_files(literal)
+    for old, new in one.moved_files(literal).items():
+        yield from (old, new)
+    yield from (text for text in literal_texts(args) if _an_ending(text))
+
+
+def _an_ending(text: str) -> bool:
+    """Whether ``text`` is a file ending that takes every file with it (``.txt``)."""
+    written = text.strip()
+    return written.startswith(".") and written[1:].isalnum()
 
 
 def _names_file(text: str, name: str) -> bool:
