@@ -5,12 +5,12 @@ value is wanted, one value found (or a number given once) written for several it
 a value found and never used, a file or an application the instruction names and no step uses,
 a new file written in HOME itself while the folder the instruction names goes unused, a file
 read and then written over with something not made from it, a time moved by two steps, an
-application's name typed or searched for as a value, a value copied from memory's examples, an answer asked for
-and never told: none of these makes a program invalid (a small model may be right where the
-check cannot see), so each is a doubt rather than an error. The Manager re-asks with them; the
-usable program with the fewest of them is kept rather than the whole program lost to one GUI
-task, and its step carries the doubt, so the run cannot end "finished" on it, and a step that
-fails on it is re-planned. (A form filled on a page of search results is no longer one: the
+application's name typed or searched for as a value, a value copied from memory's examples, an
+answer asked for and never told: none of these makes a program invalid (a small model may be
+right where the check cannot see), so each is a doubt rather than an error. The Manager
+re-asks with them; the usable program with the fewest of them is kept rather than the whole
+program lost to one GUI task, and its step carries the doubt, so the run cannot end
+"finished" on it, and a step that fails on it is re-planned. (A form filled on a page of search results is no longer one: the
 skill opens the results until one has the form.)
 """
 

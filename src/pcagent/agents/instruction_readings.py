@@ -1,6 +1,6 @@
-"""What models read from an instruction once, before its programs are judged: the files it
-and folders names (:mod:`named_files`, :mod:`named_folders`), the applications it asks for (:mod:`named_apps`) and whether it
-asks to be told a value (:mod:`asked_answer`).
+"""What models read from an instruction once, before its programs are judged: the files and
+folders it names (:mod:`named_files`, :mod:`named_folders`), the applications it asks for
+(:mod:`named_apps`) and whether it asks to be told a value (:mod:`asked_answer`).
 
 Why one object: a run plans and re-plans with a new Manager each time, and every program of
 each ask is judged against the same readings; each reading is a model call, made once per

@@ -147,6 +147,6 @@ def _names_file(text: str, name: str) -> bool:
     """Whether ``text`` (a path, a screen step's task, or an ending that takes every file
     with it, such as ``move_files``' ``suffix``) names the file ``name``."""
     written = text.strip().casefold()
-    if written.startswith(".") and written[1:].isalnum():
+    if _an_ending(written):
         return name.casefold().endswith(written)
     return PurePosixPath(written).name == name.casefold() or contains(text, name)
