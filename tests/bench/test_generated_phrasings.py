@@ -70,8 +70,10 @@ WORKED_OUT_ALARM = {"clock_alarm_to_leave"}
 #: is found there, not said.
 READ_FROM_NOTE = {"editor_trip_fact", "editor_agenda_travel_time", "editor_agenda_leave_alarm"}
 #: Words that ask for a formatting, by checker, and for the paragraph it checks.
-FORMAT_WORDS = {"docx_bold": "bold", "docx_alignment": "cent", "docx_underline": "underline"}
-PARAGRAPH_WORDS = {0: "title", -1: "last paragraph"}
+FORMAT_WORDS = {"docx_bold": "bold", "docx_underline": "underline"}
+ALIGNMENT_WORDS = {"center": "cent", "right": "right"}
+PARAGRAPH_WORDS = {0: "title", 1: "first paragraph", -1: "last paragraph"}
+SPACED_WORDS = {(1,): "the paragraph after the title", (1, 2): "the first two paragraphs"}
 
 
 def contexts(template: SubtaskTemplate) -> list[tuple[Slot, FlowValue | None]]:
@@ -153,11 +155,20 @@ def needed_values(fragment: Fragment) -> list[str]:
                     date_words(params[key]) for key in ("date", "return_date") if key in params
                 ]
                 needed.append("round-trip" if params["trip"] == "roundtrip" else "one-way")
-            case "docx_bold" | "docx_alignment" | "docx_underline":
+            case "docx_bold" | "docx_underline":
                 needed += [FORMAT_WORDS[node.checker], PARAGRAPH_WORDS[params["paragraph"]]]
+            case "docx_alignment":
+                needed += [
+                    ALIGNMENT_WORDS[params["alignment"]],
+                    PARAGRAPH_WORDS[params["paragraph"]],
+                ]
+            case "docx_font_size":  # one step from the title's 26 pt or the body's 11 pt
+                base = 26 if params["paragraph"] == 0 else 11
+                step = "larger" if params["points"] > base else "smaller"
+                needed += ["one size step " + step, PARAGRAPH_WORDS[params["paragraph"]]]
             case "docx_line_spacing":
-                assert params["paragraphs"] == [1] and params["spacing"] == 2
-                needed += ["double line spacing", "the paragraph after the title"]
+                assert params["spacing"] == 2
+                needed += ["double", SPACED_WORDS[tuple(params["paragraphs"])]]
             case _:
                 pytest.fail(f"no rule for what {node.checker} needs the instruction to say")
     days = [s for s in fragment.program.steps if s.skill == "days_between"]

@@ -33,6 +33,7 @@ from pcagent.bench.generate.programs import (
 )
 from pcagent.bench.generate.template_base import Fragment
 from pcagent.bench.tasks import (
+    SubGoal,
     TaskDefinitionError,
     load_cross_tasks,
     load_reworded_tasks,
@@ -236,23 +237,34 @@ def _check_step(step: ProgramStep, fragment: Fragment) -> None:
         )
         assert str(result) == _node(fragment, "calculator_shows")["value"]
     elif step.skill == "format_paragraphs":
-        # One call per paragraph: its formats are exactly those the checkers want of it.
-        (paragraph,) = args["paragraphs"]  # type: ignore[misc]
-        assert args["save"] is True
+        # One call per set of paragraphs: its formats are exactly those the checkers want of
+        # each paragraph of the set ("title" is the checkers' 0, "last" their -1).
+        places = {"title": 0, "last": -1}
+        numbers = [places.get(p, p) for p in args["paragraphs"]]  # type: ignore[union-attr,call-overload]
+        assert numbers and args["save"] is True
         wanted = {
             "docx_bold": "bold",
             "docx_alignment": "alignment",
             "docx_underline": "underline",
             "docx_line_spacing": "line_spacing",
+            "docx_font_size": "size_step",
         }
-        checked = {
-            wanted[n.checker]: n.params.get("alignment", n.params.get("spacing", True))
-            for n in fragment.nodes
-            if n.checker in wanted
-            and paragraph in n.params.get("paragraphs", [n.params.get("paragraph")])
-            and (n.params["path"] == args["path"] or not _literal(args["path"]))
-        }
-        assert checked and {k: v for k, v in args.items() if k in wanted.values()} == checked
+
+        def value(node: SubGoal) -> object:
+            if node.checker == "docx_font_size":  # one step from the title's 26 pt, the body's 11
+                base = 26 if node.params["paragraph"] == 0 else 11
+                return "larger" if float(node.params["points"]) > base else "smaller"  # type: ignore[arg-type]
+            return node.params.get("alignment", node.params.get("spacing", True))
+
+        for number in numbers:
+            checked = {
+                wanted[n.checker]: value(n)
+                for n in fragment.nodes
+                if n.checker in wanted
+                and number in n.params.get("paragraphs", [n.params.get("paragraph")])  # type: ignore[operator]
+                and (n.params["path"] == args["path"] or not _literal(args["path"]))
+            }
+            assert checked and {k: v for k, v in args.items() if k in wanted.values()} == checked
     elif step.skill == "move_files":
         moved = [n.params["path"] for n in fragment.nodes if n.checker == "file_exists"]
         gone = [n.params["path"] for n in fragment.nodes if n.checker == "file_missing"]

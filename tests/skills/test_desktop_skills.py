@@ -97,3 +97,19 @@ def test_a_document_opened_from_the_file_manager_gets_text_below_and_a_larger_fi
     assert run_checker("docx_font_size", first, context).passed
     second = {"path": path, "paragraph": 1, "points": 12}
     assert run_checker("docx_font_size", second, context).passed
+    # Paragraphs named by where they stand: "last" is the last, wherever the count ends.
+    underlined = _call(
+        shared_desktop, "format_paragraphs", path=path, paragraphs=["last"], underline=True
+    )
+    assert underlined.ok and underlined.verified, underlined.message
+    last = {"path": path, "paragraph": -1, "only": True}
+    assert run_checker("docx_underline", last, context).passed
+    beyond = _call(shared_desktop, "format_paragraphs", path=path, paragraphs=[7], bold=True)
+    assert not beyond.ok and "3 paragraphs" in beyond.message
+    # Read back as plain text, a paragraph a line: no paragraph numbers to carry along.
+    read = _call(shared_desktop, "read_document", path=path)
+    assert read.ok and str(read.value).splitlines() == [
+        "Ein kurzer Text",
+        "Er hat zwei Absätze.",
+        "A short text",
+    ]

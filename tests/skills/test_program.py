@@ -14,7 +14,7 @@ from pcagent.agents.program import check_program, program_plan, reference_values
 from pcagent.agents.program_grammar import program_schema
 from pcagent.agents.step_ids import changed_step, renaming
 from pcagent.errors import PlanError
-from pcagent.skills import default_catalog
+from pcagent.skills import SkillError, default_catalog
 from pcagent.skills.calculator import Calculate
 from pcagent.skills.values import PickExtreme
 
@@ -339,3 +339,18 @@ def test_a_date_is_no_number_for_the_calculator() -> None:
         with pytest.raises(ValueError, match="days_between"):
             Calculate.model_validate({"expression": dated})
     assert Calculate.model_validate({"expression": "2025 - 1990"}).expression == "2025 - 1990"
+
+
+def test_paragraphs_may_be_named_by_place_or_number_and_nothing_else() -> None:
+    catalog = default_catalog()
+    formats = catalog.get("format_paragraphs")
+    named = formats.validate(
+        {"path": "Documents/a.docx", "paragraphs": ["title", 2, "last"], "bold": True}
+    )
+    assert named.paragraphs == ["title", 2, "last"]
+    with pytest.raises(SkillError, match="paragraphs"):
+        formats.validate({"path": "Documents/a.docx", "paragraphs": ["middle"], "bold": True})
+    # The program's grammar lets a model write the places too.
+    schema = json.dumps(program_schema(catalog.for_apps(["writer"]), ["writer"]))
+    assert '"enum": ["title", "last"]' in schema
+    assert 'paragraphs: list[int | "title" | "last"]' in formats.signature()

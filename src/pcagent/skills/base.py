@@ -14,10 +14,22 @@ Skills never read the user's words: a model picked the skill and filled its para
 from __future__ import annotations
 
 import inspect
+import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Generic, Literal, Protocol, TypeVar
+from types import NoneType, UnionType
+from typing import (
+    Annotated,
+    Any,
+    Generic,
+    Literal,
+    Protocol,
+    TypeVar,
+    Union,
+    get_args,
+    get_origin,
+)
 
 from pydantic import BaseModel, ConfigDict, JsonValue, ValidationError
 
@@ -244,8 +256,20 @@ def _paths(args: Mapping[str, Any], names: tuple[str, ...]) -> list[str]:
 
 
 def _type_name(annotation: Any) -> str:
-    text = getattr(annotation, "__name__", None) or str(annotation)
-    return text.replace("typing.", "").replace("pcagent.skills.", "")
+    """A parameter's type as a prompt shows it: the values a literal allows ("before" |
+    "after") and a list's item type, which a bare ``Literal`` or ``list`` would hide from the
+    model choosing them; constraints and validators left out."""
+    origin, args = get_origin(annotation), get_args(annotation)
+    if origin is Literal:
+        return " | ".join(json.dumps(value) for value in args)
+    if origin is Annotated:
+        return _type_name(args[0])
+    if origin in (Union, UnionType):
+        kinds = [_type_name(one) for one in args if one is not NoneType]
+        return " | ".join(kinds + (["None"] if NoneType in args else []))
+    if origin is list and args:
+        return f"list[{_type_name(args[0])}]"
+    return getattr(annotation, "__name__", None) or str(annotation).replace("typing.", "")
 
 
 def skill(

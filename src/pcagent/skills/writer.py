@@ -25,6 +25,10 @@ from pcagent.skills.common import (
 )
 from pcagent.text import contains
 
+#: Paragraphs named by where they stand, so a model need not turn "the title" into a number.
+Place = Literal["title", "last"]
+_PLACES: dict[str, int] = {"title": 0, "last": -1}
+
 _PATH = 'In HOME, e.g. "Documents/report.docx"; the suffix picks the format.'
 _Document = Annotated[DocumentPath, Field(min_length=1, max_length=400, description=_PATH)]
 
@@ -75,23 +79,31 @@ class ReadDocument(SkillParameters):
 
 
 @skill(
-    "Open a word-processor document and read its paragraphs, numbered from 0.",
+    "Open a word-processor document and read its text: a paragraph a line, the title first.",
     apps=("writer",),
-    returns="the numbered paragraphs",
+    returns="the text",
     reads=("path",),
     only_reads=True,
 )
 def read_document(context: SkillContext, parameters: ReadDocument) -> SkillResult:
-    return opened_and_read(context, WriterOpen(path=parameters.path), WriterRead())
+    read = opened_and_read(context, WriterOpen(path=parameters.path), WriterRead())
+    # The value is the text as saved, without the application's paragraph numbers ("0: "),
+    # which a translation or a copy of it would carry into what it writes; the numbered
+    # listing is what a desktop whose HOME is out of reach gives.
+    text = document_text(context, parameters.path)
+    if text is None:
+        return read
+    lines = [line for line in text.splitlines() if line.strip()]  # empty paragraphs left out
+    return SkillResult(True, "\n".join(lines), evidence=read.evidence)
 
 
 class FormatParagraphs(SkillParameters):
     path: _Document
-    paragraphs: list[int] = Field(
+    paragraphs: list[int | Place] = Field(
         default_factory=list,
         max_length=200,
-        description="Paragraph numbers from 0 (as read_document numbers them: a title is 0, the "
-        "first paragraph after it 1); -1 is the last.",
+        description='"title", "last", or numbers as read_document numbers them: the title is 0, '
+        "the first paragraph after it 1, the second 2; -1 is the last.",
     )
     matching: str = Field("", max_length=200, description="Or: paragraphs containing this text.")
     bold: bool | None = None
@@ -114,7 +126,8 @@ class FormatParagraphs(SkillParameters):
 
 @skill(
     "Format paragraphs of a document (bold, italic, underline, alignment, line spacing, font "
-    "size or a size step) and save it. One call per set of paragraphs with the same format.",
+    'size or a size step) and save it; paragraphs: "title", "last" or numbers (the first '
+    "after the title is 1). One call per set of paragraphs with the same format.",
     apps=("writer",),
     writes=("path",),
     reads=("path",),
@@ -122,9 +135,12 @@ class FormatParagraphs(SkillParameters):
 def format_paragraphs(context: SkillContext, parameters: FormatParagraphs) -> SkillResult:
     opened = do(context, WriterOpen(path=parameters.path))
     count = (opened.output or "").count("\n") + 1 if opened.output else 0
-    numbers = tuple(n if n >= 0 else count + n for n in parameters.paragraphs)
-    if any(n < 0 for n in numbers):
-        return SkillResult.failed(f"the document has {count} paragraphs")
+    given = (_PLACES[p] if isinstance(p, str) else p for p in parameters.paragraphs)
+    numbers = tuple(sorted({n if n >= 0 else count + n for n in given}))
+    if any(n < 0 or (count and n >= count) for n in numbers):
+        return SkillResult.failed(
+            f"the document has {count} paragraphs (0, the title, to {count - 1}, the last)"
+        )
     change = parameters.model_dump(
         include={
             "bold",

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import ClassVar, Literal, NamedTuple
+from random import Random
+from typing import ClassVar, Literal, NamedTuple, get_args
 
 from pydantic import JsonValue
 
@@ -27,6 +28,7 @@ from pcagent.bench.generate.vocabulary import (
 )
 from pcagent.bench.generate.wording import refer_to
 from pcagent.bench.tasks import DocumentSpec, FileFixture, ReferenceStep
+from pcagent.env.office_writer_actions import next_size
 
 
 class _OfficeFile(TemplateAttributes):
@@ -82,12 +84,20 @@ class WriterNewDocument(SubtaskTemplate[NewDocument], spec="writer_new_document"
 
 # --- writer: format paragraphs of an existing document ----------------------------------------
 
-Formatting = Literal["bold_title", "center_title", "underline_last", "double_spacing_second"]
-FORMATTINGS: tuple[Formatting, ...] = (
+Formatting = Literal[
     "bold_title",
     "center_title",
     "underline_last",
     "double_spacing_second",
+    "double_spacing_first_two",
+    "bigger_first",
+    "smaller_title",
+    "right_last",
+]
+FORMATTINGS: tuple[Formatting, ...] = get_args(Formatting)
+#: Formattings that set the same thing on a paragraph both name: never drawn together.
+_CLASHING: frozenset[frozenset[Formatting]] = frozenset(
+    {frozenset({"double_spacing_second", "double_spacing_first_two"})}
 )
 
 #: How an instruction asks for each formatting: as something to do, and as the result wanted.
@@ -95,24 +105,41 @@ _FORMAT_WORDS: dict[str, tuple[str, str]] = {
     "bold_title": ("make the title bold", "the title in bold"),
     "center_title": ("center the title", "the title centered"),
     "underline_last": ("underline the last paragraph", "the last paragraph underlined"),
-    # Paragraph 1, named by where it stands: programs that number the paragraphs after the
-    # title from 1, and format paragraphs of different formats in calls of their own.
+    # Paragraphs named by where they stand after the title: programs that number them from 1,
+    # and format paragraphs of different formats in calls of their own.
     "double_spacing_second": (
         "give the paragraph after the title double line spacing",
         "double line spacing in the paragraph after the title",
     ),
+    "double_spacing_first_two": (
+        "set double line spacing on the first two paragraphs",
+        "the first two paragraphs double-spaced",
+    ),
+    "bigger_first": (
+        "make the first paragraph's font one size step larger",
+        "the first paragraph's font one size step larger",
+    ),
+    "smaller_title": (
+        "make the title's font one size step smaller",
+        "the title's font one size step smaller",
+    ),
+    "right_last": ("align the last paragraph to the right", "the last paragraph right-aligned"),
 }
+
+#: The font sizes of a generated document (python-docx's Title style and its body text), in pt.
+_TITLE_PT, _BODY_PT = 26.0, 11.0
 
 
 class _FormatParts(NamedTuple):
     """One formatting's parts: its checker and parameters, the GUI's steps, the application
-    action, the paragraphs it formats and the format (``format_paragraphs``' arguments)."""
+    action, the paragraphs it formats (as a program names them) and the format
+    (``format_paragraphs``' arguments)."""
 
     checker: str
     params: dict[str, JsonValue]
     steps: list[ReferenceStep]
     api: ReferenceStep
-    paragraphs: int
+    paragraphs: tuple[int | str, ...]
     change: dict[str, JsonValue]
 
 
@@ -120,67 +147,128 @@ def _keys(*keys: list[str]) -> list[ReferenceStep]:
     return [gui.act("hotkey", keys=one) for one in keys]
 
 
+def _spacing_menu() -> list[ReferenceStep]:
+    # No key sets a line spacing of 2 (Ctrl+2 is the style Heading 2): the menu does.
+    return [
+        gui.click("Format", "menu"),
+        gui.click("Spacing", "menu"),
+        gui.click("Line Spacing: 2", "check menu item"),
+    ]
+
+
 def _format_parts(formatting: Formatting, path: str, last_paragraph: str) -> _FormatParts:
-    if formatting == "bold_title":
-        return _FormatParts(
-            "docx_bold",
-            {"path": path, "paragraph": 0, "only": True},
-            _keys(["ctrl", "home"], ["shift", "end"], ["ctrl", "b"]),
-            gui.act("writer_format", paragraphs=[0], bold=True),
-            0,
-            {"bold": True},
-        )
-    if formatting == "center_title":
-        return _FormatParts(
-            "docx_alignment",
-            {"path": path, "paragraph": 0, "alignment": "center"},
-            _keys(["ctrl", "home"], ["ctrl", "e"]),
-            gui.act("writer_format", paragraphs=[0], alignment="center"),
-            0,
-            {"alignment": "center"},
-        )
-    if formatting == "double_spacing_second":
-        return _FormatParts(
-            "docx_line_spacing",
-            {"path": path, "paragraphs": [1], "spacing": 2.0},
-            # No key sets a line spacing of 2 (Ctrl+2 is the style Heading 2): the menu does.
-            [
-                *_keys(["ctrl", "home"], ["ctrl", "down"]),
-                gui.click("Format", "menu"),
-                gui.click("Spacing", "menu"),
-                gui.click("Line Spacing: 2", "check menu item"),
-            ],
-            gui.act("writer_format", paragraphs=[1], line_spacing=2.0),
-            1,
-            {"line_spacing": 2.0},
-        )
-    return _FormatParts(
-        "docx_underline",
-        {"path": path, "paragraph": -1, "only": True},
-        _keys(["ctrl", "end"], ["ctrl", "shift", "up"], ["ctrl", "u"]),
-        gui.act("writer_format", matching=last_paragraph[:40], underline=True),
-        -1,
-        {"underline": True},
-    )
+    title_select = _keys(["ctrl", "home"], ["shift", "end"])
+    last_select = _keys(["ctrl", "end"], ["ctrl", "shift", "up"])
+    last_api = {"matching": last_paragraph[:40]}
+    match formatting:
+        case "bold_title":
+            return _FormatParts(
+                "docx_bold",
+                {"path": path, "paragraph": 0, "only": True},
+                [*title_select, *_keys(["ctrl", "b"])],
+                gui.act("writer_format", paragraphs=[0], bold=True),
+                ("title",),
+                {"bold": True},
+            )
+        case "center_title":
+            return _FormatParts(
+                "docx_alignment",
+                {"path": path, "paragraph": 0, "alignment": "center"},
+                _keys(["ctrl", "home"], ["ctrl", "e"]),
+                gui.act("writer_format", paragraphs=[0], alignment="center"),
+                ("title",),
+                {"alignment": "center"},
+            )
+        case "smaller_title":
+            return _FormatParts(
+                "docx_font_size",
+                {"path": path, "paragraph": 0, "points": next_size(_TITLE_PT, "smaller")},
+                [*title_select, *_keys(["ctrl", "bracketleft"])],
+                gui.act("writer_format", paragraphs=[0], size_step="smaller"),
+                ("title",),
+                {"size_step": "smaller"},
+            )
+        case "double_spacing_second":
+            return _FormatParts(
+                "docx_line_spacing",
+                {"path": path, "paragraphs": [1], "spacing": 2.0},
+                [*_keys(["ctrl", "home"], ["ctrl", "down"]), *_spacing_menu()],
+                gui.act("writer_format", paragraphs=[1], line_spacing=2.0),
+                (1,),
+                {"line_spacing": 2.0},
+            )
+        case "double_spacing_first_two":
+            return _FormatParts(
+                "docx_line_spacing",
+                {"path": path, "paragraphs": [1, 2], "spacing": 2.0},
+                [
+                    *_keys(["ctrl", "home"], ["ctrl", "down"], ["ctrl", "shift", "down"]),
+                    *_keys(["ctrl", "shift", "down"]),
+                    *_spacing_menu(),
+                ],
+                gui.act("writer_format", paragraphs=[1, 2], line_spacing=2.0),
+                (1, 2),
+                {"line_spacing": 2.0},
+            )
+        case "bigger_first":
+            return _FormatParts(
+                "docx_font_size",
+                {"path": path, "paragraph": 1, "points": next_size(_BODY_PT, "larger")},
+                _keys(
+                    ["ctrl", "home"],
+                    ["ctrl", "down"],
+                    ["ctrl", "shift", "down"],
+                    ["ctrl", "bracketright"],
+                ),
+                gui.act("writer_format", paragraphs=[1], size_step="larger"),
+                (1,),
+                {"size_step": "larger"},
+            )
+        case "right_last":
+            return _FormatParts(
+                "docx_alignment",
+                {"path": path, "paragraph": -1, "alignment": "right"},
+                [*_keys(["ctrl", "end"], ["ctrl", "r"])],
+                gui.act("writer_format", **last_api, alignment="right"),
+                ("last",),
+                {"alignment": "right"},
+            )
+        case _:
+            return _FormatParts(
+                "docx_underline",
+                {"path": path, "paragraph": -1, "only": True},
+                [*last_select, *_keys(["ctrl", "u"])],
+                gui.act("writer_format", **last_api, underline=True),
+                ("last",),
+                {"underline": True},
+            )
 
 
 def _format_calls(path: JsonValue, parts_: list[_FormatParts]) -> tuple[ProgramStep, ...]:
-    """``format_paragraphs`` calls, one per paragraph (formats of one paragraph in one call, as
-    the skill asks), in the order the instruction names them."""
-    by_paragraph: dict[int, dict[str, JsonValue]] = {}
+    """``format_paragraphs`` calls, one per set of paragraphs (the formats of the same
+    paragraphs in one call, as the skill asks), in the order the instruction names them."""
+    by_paragraphs: dict[tuple[int | str, ...], dict[str, JsonValue]] = {}
     for part in parts_:
-        by_paragraph.setdefault(part.paragraphs, {}).update(part.change)
+        by_paragraphs.setdefault(part.paragraphs, {}).update(part.change)
     return tuple(
         programs.call(
             f"s{number}",
             "format_paragraphs",
             path=path,
-            paragraphs=[paragraph],
+            paragraphs=list(paragraphs),
             **change,
             save=True,
         )
-        for number, (paragraph, change) in enumerate(by_paragraph.items(), start=1)
+        for number, (paragraphs, change) in enumerate(by_paragraphs.items(), start=1)
     )
+
+
+def _draw_formattings(rng: Random) -> list[Formatting]:
+    """One or two formattings, never two that set the same thing on the same paragraph."""
+    while True:
+        drawn = rng.sample(FORMATTINGS, rng.choice((1, 2)))
+        if frozenset(drawn) not in _CLASHING:
+            return drawn
 
 
 class DocumentFormatting(_OfficeFile):
@@ -202,12 +290,11 @@ class WriterFormatDocument(SubtaskTemplate[DocumentFormatting], spec="writer_for
         else:
             stem = source.names.pick(tuple(a.file_stem for a in ARTICLES), "article")
         article = next(a for a in ARTICLES if a.file_stem == stem)
-        count = source.rng.choice((1, 2))
         return DocumentFormatting(
             stem=stem,
             title=article.title,
             paragraphs=list(article.paragraphs),
-            formattings=source.rng.sample(FORMATTINGS, count),
+            formattings=_draw_formattings(source.rng),
             given_document=given is not None,
         )
 
