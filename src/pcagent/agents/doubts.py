@@ -4,8 +4,8 @@ An invented address or number, one value where a list is wanted, a whole reading
 value is wanted, one value found (or a number given once) written for several items of a list,
 a value found and never used, a file or an application the instruction names and no step uses,
 a new file written in HOME itself while the folder the instruction names goes unused, a file
-read and then written over with something not made from it, a time moved by two steps, an
-application's name typed or searched for as a value, a value copied from memory's examples, an
+read and then written over with something not made from it, a file's path written as a text, a
+time moved by two steps, an application's name typed or searched for as a value, a value copied from memory's examples, an
 answer asked for and never told: none of these makes a program invalid (a small model may be
 right where the check cannot see), so each is a doubt rather than an error. The Manager
 re-asks with them; the usable program with the fewest of them is kept rather than the whole
@@ -31,6 +31,7 @@ from pcagent.agents.moved_twice import moved_twice
 from pcagent.agents.named_apps import AskedApp, apps_used, unused_apps
 from pcagent.agents.named_files import untouched_files
 from pcagent.agents.named_folders import folders_left_out
+from pcagent.agents.paths_as_text import paths_as_text
 from pcagent.agents.plan import Doubt
 from pcagent.agents.program import Program, ProgramStep
 from pcagent.agents.reference_shapes import one_value_for_a_list
@@ -111,6 +112,7 @@ class Evidence:
             *unused_values(program, skills),
             *moved_twice(program, skills),
             *replaced_files(program, skills, self.finished),
+            *paths_as_text(program, skills),
             *untouched_files(program, self.named_files, self.finished, skills),
             *folders_left_out(program, skills, self.named_folders, self.finished, self.is_file),
             *unused_apps(program, self.asked_apps, skills, self.apps_used_before),
