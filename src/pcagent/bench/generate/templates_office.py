@@ -156,92 +156,75 @@ def _spacing_menu() -> list[ReferenceStep]:
     ]
 
 
+class _Format(NamedTuple):
+    """A formatting as declared: its checker and the checker's parameters besides the path,
+    the keys the GUI's solution presses (then the spacing menu where ``menu``), the paragraphs
+    as a program names them, and the format (``format_paragraphs``' and ``writer_format``'s
+    arguments alike)."""
+
+    checker: str
+    check: dict[str, JsonValue]
+    keys: tuple[list[str], ...]
+    paragraphs: tuple[int | str, ...]
+    change: dict[str, JsonValue]
+    menu: bool = False
+
+
+_HOME, _DOWN, _DOWN_SELECT = ["ctrl", "home"], ["ctrl", "down"], ["ctrl", "shift", "down"]
+_TITLE_SELECTED = (_HOME, ["shift", "end"])
+_LAST_SELECTED = (["ctrl", "end"], ["ctrl", "shift", "up"])
+_FORMATS: dict[Formatting, _Format] = {
+    "bold_title": _Format(
+        "docx_bold", {"paragraph": 0, "only": True}, (*_TITLE_SELECTED, ["ctrl", "b"]),
+        ("title",), {"bold": True},
+    ),
+    "center_title": _Format(
+        "docx_alignment", {"paragraph": 0, "alignment": "center"}, (_HOME, ["ctrl", "e"]),
+        ("title",), {"alignment": "center"},
+    ),
+    "smaller_title": _Format(
+        "docx_font_size", {"paragraph": 0, "points": next_size(_TITLE_PT, "smaller")},
+        (*_TITLE_SELECTED, ["ctrl", "bracketleft"]), ("title",), {"size_step": "smaller"},
+    ),
+    "double_spacing_second": _Format(
+        "docx_line_spacing", {"paragraphs": [1], "spacing": 2.0}, (_HOME, _DOWN), (1,),
+        {"line_spacing": 2.0}, menu=True,
+    ),
+    "double_spacing_first_two": _Format(
+        "docx_line_spacing", {"paragraphs": [1, 2], "spacing": 2.0},
+        (_HOME, _DOWN, _DOWN_SELECT, _DOWN_SELECT), (1, 2), {"line_spacing": 2.0}, menu=True,
+    ),
+    "bigger_first": _Format(
+        "docx_font_size", {"paragraph": 1, "points": next_size(_BODY_PT, "larger")},
+        (_HOME, _DOWN, _DOWN_SELECT, ["ctrl", "bracketright"]), (1,), {"size_step": "larger"},
+    ),
+    "right_last": _Format(
+        "docx_alignment", {"paragraph": -1, "alignment": "right"}, (["ctrl", "end"], ["ctrl", "r"]),
+        ("last",), {"alignment": "right"},
+    ),
+    "underline_last": _Format(
+        "docx_underline", {"paragraph": -1, "only": True}, (*_LAST_SELECTED, ["ctrl", "u"]),
+        ("last",), {"underline": True},
+    ),
+}  # fmt: skip
+
+
 def _format_parts(formatting: Formatting, path: str, last_paragraph: str) -> _FormatParts:
-    title_select = _keys(["ctrl", "home"], ["shift", "end"])
-    last_select = _keys(["ctrl", "end"], ["ctrl", "shift", "up"])
-    last_api = {"matching": last_paragraph[:40]}
-    match formatting:
-        case "bold_title":
-            return _FormatParts(
-                "docx_bold",
-                {"path": path, "paragraph": 0, "only": True},
-                [*title_select, *_keys(["ctrl", "b"])],
-                gui.act("writer_format", paragraphs=[0], bold=True),
-                ("title",),
-                {"bold": True},
-            )
-        case "center_title":
-            return _FormatParts(
-                "docx_alignment",
-                {"path": path, "paragraph": 0, "alignment": "center"},
-                _keys(["ctrl", "home"], ["ctrl", "e"]),
-                gui.act("writer_format", paragraphs=[0], alignment="center"),
-                ("title",),
-                {"alignment": "center"},
-            )
-        case "smaller_title":
-            return _FormatParts(
-                "docx_font_size",
-                {"path": path, "paragraph": 0, "points": next_size(_TITLE_PT, "smaller")},
-                [*title_select, *_keys(["ctrl", "bracketleft"])],
-                gui.act("writer_format", paragraphs=[0], size_step="smaller"),
-                ("title",),
-                {"size_step": "smaller"},
-            )
-        case "double_spacing_second":
-            return _FormatParts(
-                "docx_line_spacing",
-                {"path": path, "paragraphs": [1], "spacing": 2.0},
-                [*_keys(["ctrl", "home"], ["ctrl", "down"]), *_spacing_menu()],
-                gui.act("writer_format", paragraphs=[1], line_spacing=2.0),
-                (1,),
-                {"line_spacing": 2.0},
-            )
-        case "double_spacing_first_two":
-            return _FormatParts(
-                "docx_line_spacing",
-                {"path": path, "paragraphs": [1, 2], "spacing": 2.0},
-                [
-                    *_keys(["ctrl", "home"], ["ctrl", "down"], ["ctrl", "shift", "down"]),
-                    *_keys(["ctrl", "shift", "down"]),
-                    *_spacing_menu(),
-                ],
-                gui.act("writer_format", paragraphs=[1, 2], line_spacing=2.0),
-                (1, 2),
-                {"line_spacing": 2.0},
-            )
-        case "bigger_first":
-            return _FormatParts(
-                "docx_font_size",
-                {"path": path, "paragraph": 1, "points": next_size(_BODY_PT, "larger")},
-                _keys(
-                    ["ctrl", "home"],
-                    ["ctrl", "down"],
-                    ["ctrl", "shift", "down"],
-                    ["ctrl", "bracketright"],
-                ),
-                gui.act("writer_format", paragraphs=[1], size_step="larger"),
-                (1,),
-                {"size_step": "larger"},
-            )
-        case "right_last":
-            return _FormatParts(
-                "docx_alignment",
-                {"path": path, "paragraph": -1, "alignment": "right"},
-                [*_keys(["ctrl", "end"], ["ctrl", "r"])],
-                gui.act("writer_format", **last_api, alignment="right"),
-                ("last",),
-                {"alignment": "right"},
-            )
-        case _:
-            return _FormatParts(
-                "docx_underline",
-                {"path": path, "paragraph": -1, "only": True},
-                [*last_select, *_keys(["ctrl", "u"])],
-                gui.act("writer_format", **last_api, underline=True),
-                ("last",),
-                {"underline": True},
-            )
+    declared = _FORMATS[formatting]
+    # The application action finds the last paragraph by its text, the title by its number.
+    target: dict[str, JsonValue] = (
+        {"matching": last_paragraph[:40]}
+        if declared.paragraphs == ("last",)
+        else {"paragraphs": [0 if p == "title" else p for p in declared.paragraphs]}
+    )
+    return _FormatParts(
+        declared.checker,
+        {"path": path, **declared.check},
+        [*_keys(*declared.keys), *(_spacing_menu() if declared.menu else [])],
+        gui.act("writer_format", **target, **declared.change),
+        declared.paragraphs,
+        declared.change,
+    )
 
 
 def _format_calls(path: JsonValue, parts_: list[_FormatParts]) -> tuple[ProgramStep, ...]:
