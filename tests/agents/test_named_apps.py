@@ -20,6 +20,7 @@ from pcagent.agents.named_apps import (
     AskedApp,
     calls,
     kept_apps,
+    plain_names,
     unused_apps,
 )
 from pcagent.agents.program import ProgramStep
@@ -282,3 +283,56 @@ def test_an_article_the_model_put_before_the_words_is_left_out() -> None:
     picked = [AskedApp("spreadsheet", "the spreadsheet"), AskedApp("calculator", "the calculator")]
     assert kept_apps(picked, said, APPS) == (AskedApp("spreadsheet", "spreadsheet"),)
     assert kept_apps([AskedApp("writer", "the document")], SAID, APPS) == ()
+
+
+DESKTOP = {
+    "text_editor": "plain-text editor (text files, .txt, source code)",
+    "browser": "web browser",
+    "writer": "word processor (documents .docx/.odt)",
+    "file_manager": "file manager",
+    "clock": "clocks, alarms, timers, world clocks",
+}
+
+
+def test_an_application_s_program_name_is_shown_to_the_manager_as_its_kind() -> None:
+    said = (
+        "Open notes.docx via Thunar, make its title bold in LibreOffice Writer, copy the date "
+        "into Mousepad and set an alarm in the Clocks app."
+    )
+    picks = (
+        AskedApp("file_manager", "via Thunar"),
+        AskedApp("writer", "LibreOffice Writer"),
+        AskedApp("text_editor", "into mousepad"),
+        AskedApp("clock", "Clocks app"),
+    )
+    shown, named = plain_names(said, picks, DESKTOP)
+    assert shown == (
+        "Open notes.docx via the file manager, make its title bold in the word processor, copy "
+        "the date into the plain-text editor and set an alarm in the Clocks app."
+    )
+    # "Clocks" is the clock's everyday word too: it stays, and so does its line.
+    assert named == (AskedApp("clock", "Clocks app"),)
+    # Words the reading did not confirm, and everyday words, are left as they are.
+    plain = "Write it in the text editor and check it on the web."
+    everyday = (AskedApp("text_editor", "text editor"), AskedApp("browser", "web"))
+    assert plain_names(plain, everyday, DESKTOP) == (plain, everyday)
+    assert plain_names("Open it in Mousepad.", (), DESKTOP) == ("Open it in Mousepad.", ())
+
+
+def test_the_manager_reads_the_instruction_with_the_kinds_and_no_names_line() -> None:
+    said = "Could you open memo.txt in Mousepad, then check in Chromium how long the trip takes?"
+    picks = (AskedApp("text_editor", "in Mousepad"), AskedApp("browser", "in Chromium"))
+    steps = [{"id": "s1", "skill": "read_text_file", "args": {"path": "memo.txt"}}]
+    models = ScriptedModels(manager=[json.dumps({"steps": steps})] * PROGRAM_ATTEMPTS)
+    manager = Manager(
+        models.for_role("manager"),
+        apps=DESKTOP,
+        skills=default_catalog(),
+        readings=InstructionReadings(apps=lambda _: picks),
+        asks_single_steps=False,
+    )
+    manager.plan(said)
+    first = models.backends["manager"].requests[0].messages[-1].text
+    assert "open memo.txt in the plain-text editor, then check in the web browser how" in first
+    assert "Mousepad" not in first and "Chromium" not in first
+    assert "names of applications" not in first

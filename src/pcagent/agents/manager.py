@@ -30,7 +30,7 @@ from pcagent.agents.manager_memory import (
     names_given_file,
     reask_text,
 )
-from pcagent.agents.named_apps import names_line
+from pcagent.agents.named_apps import names_line, plain_names
 from pcagent.agents.plan import (
     Doubt,
     Plan,
@@ -309,8 +309,8 @@ class Manager(Agent):
     def _prompt(
         self, instruction: str, context: str, *, compact: bool, examples: str
     ) -> list[Message]:
-        """The Manager's prompt: the desktop's applications and skills, memory's examples (or
-        its own), the instruction and what a re-plan starts from (``context``)."""
+        """The prompt: applications, skills, examples, the instruction, a re-plan's ``context``."""
+        shown, named = plain_names(instruction, self.readings.asked_apps(instruction), self.apps)
         system, user = render(
             "manager",
             apps="\n".join(f"- {name}: {text}" for name, text in self.apps.items())
@@ -324,8 +324,8 @@ class Manager(Agent):
             requests_rule=prompt_part("manager_requests_rule") + "\n"
             if self.lists_requests
             else "",
-            instruction=instruction,
-            named_apps=names_line(self.readings.asked_apps(instruction)),
+            instruction=shown,
+            named_apps=names_line(named),
             context=self._desktops_text() + context,
         )
         return [Message.system(system), Message.user(user)]

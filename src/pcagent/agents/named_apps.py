@@ -268,6 +268,40 @@ def _unused(step: str, use: AskedApp, skills: SkillCatalog) -> Doubt:
     )
 
 
+def plain_names(
+    instruction: str, asked: Sequence[AskedApp], apps: Mapping[str, str]
+) -> tuple[str, tuple[AskedApp, ...]]:
+    """The instruction as the Manager reads it, and the picks it still names: where the reading
+    found an application called by its program's or window's name ("open that in Mousepad",
+    "via Thunar", "in LibreOffice Writer"), those words become the application's kind as the
+    desktop's listing says it ("the plain-text editor"). Why: told beside the instruction that
+    "Mousepad" and "Chromium" are names of applications, the 1.5B planner still filled a
+    route's From and To with them, typed "Mousepad" and opened "Chromium" as an address (a
+    rewording of pc02, 2026-12-02); given the same instruction with the names written as the
+    kinds, its program read the memo, picked the place out of it and filled the route's form.
+    Only words the model quoted and the catalog confirms are replaced, and a program's name
+    that is also an everyday word of the application ("Clocks") stays."""
+    shown, kept = instruction, []
+    for use in asked:
+        purpose = apps.get(use.app, "")
+        head = purpose.split("(")[0]
+        everyday = {use.app.replace("_", " "), *head.split(","), *also_called(use.app)}
+        plain = {word.strip().casefold() for word in everyday}
+        products = [n for n in known_as(use.app) if n.casefold() not in plain]
+        kind = head.split(",")[0].strip()
+        named = next((name for name in products if calls(use.words, name)), "")
+        quoted = shown.casefold().find(use.words.casefold())
+        # The program's name within the quoted words ("in Mousepad": "Mousepad").
+        at = shown.casefold().find(named.casefold(), quoted) if quoted >= 0 and named else -1
+        if not kind or at < 0:
+            kept.append(use)
+            continue
+        before = shown[:at]
+        article = "" if before.casefold().rstrip().endswith((" the", " a", " an")) else "the "
+        shown = f"{before}{article}{kind}{shown[at + len(named) :]}"
+    return shown, tuple(kept)
+
+
 def names_line(asked: Sequence[AskedApp]) -> str:
     """The line that tells the Manager which application each of the instruction's names
     stands for ("" when none was read). Why: the 1.5B planner took the names for the subject:
