@@ -32,6 +32,28 @@ def test_the_marked_parameters_are_addresses_and_numbers() -> None:
     assert given_parameters(catalog, "web_search") == {"query": "search"}
     assert given_parameters(catalog, "tell_user") == {}
     assert given_parameters(catalog, "no_such_skill") == {}
+    assert given_parameters(catalog, "days_between") == {"start": "date", "end": "date"}
+
+
+def test_a_date_nobody_wrote_is_a_doubt_and_one_written_in_any_form_is_not() -> None:
+    catalog = default_catalog()
+    said = "How many days lie between Labour Day and Independence Day in 2025? Look both up."
+    made_up = {"start": "2025-07-02", "end": "2025-07-24"}
+    invented = as_program({"id": "s1", "skill": "days_between", "args": made_up})
+    doubts = ungiven_literals(invented, catalog, [said])
+    assert [d.step for d in doubts] == ["s1", "s1"]
+    assert "start='2025-07-02'" in doubts[0].problem and "look it up" in doubts[0].problem
+    # Written in the instruction as words, or found by an earlier step (a value, a slot).
+    written = "How many days are there from 18 February 2025 to 3 March 2025?"
+    both = {"start": "2025-02-18", "end": "3 March 2025"}
+    step = {"id": "s1", "skill": "days_between", "args": both}
+    assert ungiven_literals(as_program(step), catalog, [written]) == []
+    found = {"start": "2025-02-18", "end": "2025-04-12"}
+    step = {"id": "s2", "skill": "days_between", "args": found}
+    assert ungiven_literals(as_program(step), catalog, [written, "The trip: 12 April 2025"]) == []
+    slot = {"start": "2025-02-18", "end": "{s1.date}"}
+    step = {"id": "s2", "skill": "days_between", "args": slot}
+    assert ungiven_literals(as_program(step), catalog, [written]) == []
 
 
 def test_a_search_for_words_nobody_gave_is_a_doubt() -> None:

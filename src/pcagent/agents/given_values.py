@@ -22,9 +22,10 @@ where it should refer to the step that worked the result out). A text to write i
 Chinese text") where a language step should write the text. A web search's words are
 marked ``given: "search"``: at least half of their longer words must stand in the instruction
 or a value found (:func:`grounded`); a planner shown other tasks' programs searched for their
-films ("Paper Lanterns running time", a rewording of pc11, 2026-11-28). This checks the model's output
-against the text it was given, as a reported value is checked against what was read: it
-refuses, it never decides a step.
+films ("Paper Lanterns running time", a rewording of pc11, 2026-11-28). A date (``given: "date"``)
+must be written there in some form (a planner counted days between dates of its own, pc05r1).
+This checks the model's output against the text it was given, as a reported value is checked
+against what was read: it refuses, it never decides a step.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ from pcagent.agents.plan import Doubt
 from pcagent.agents.program import SLOT, Program, written_path
 from pcagent.env.web_address import is_address
 from pcagent.skills import SkillCatalog
-from pcagent.text import contains, folded, shortened, single_spaced
+from pcagent.text import contains, folded, same_date_written, shortened, single_spaced
 
 #: Numbers a computation may bring on its own: small counts and the units of time, percent
 #: and thousands ("minutes / 60", "* 100").
@@ -49,7 +50,7 @@ _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 def given_parameters(catalog: SkillCatalog, skill: str) -> dict[str, str]:
     """The parameters of ``skill`` whose literals must come from what the planner was given,
     with what they hold: "address", "numbers", "number", "offset", "cells", "file", "folder",
-    "text" or "search"."""
+    "text", "search" or "date"."""
     if skill not in catalog:
         return {}
     fields = catalog.get(skill).parameters.model_fields
@@ -331,6 +332,9 @@ UNGROUNDED_SEARCH = (
 )
 
 
+UNGIVEN_DATE = "neither the instruction nor an earlier step writes this date: look it up first"
+
+
 def ungiven_literals(program: Program, catalog: SkillCatalog, given: Sequence[str]) -> list[Doubt]:
     """A doubt for each literal of a ``given`` parameter that none of ``given`` (the
     instruction first, then what earlier steps found) names."""
@@ -380,6 +384,9 @@ def ungiven_literals(program: Program, catalog: SkillCatalog, given: Sequence[st
                 elif holds == "search":
                     if not grounded(item, given):
                         problems.append(Doubt(step.id, f"{name}={item!r}: {UNGROUNDED_SEARCH}"))
+                elif holds == "date":
+                    if not SLOT.search(item) and not any(same_date_written(item, t) for t in given):
+                        problems.append(Doubt(step.id, f"{name}={item!r}: {UNGIVEN_DATE}"))
                 elif unnamed_address(item, given):
                     what = "is not in the instruction" if is_address(item) else "is no address"
                     problems.append(

@@ -148,7 +148,14 @@ def _iso_date(value: object) -> object:
     return value
 
 
-IsoDate = Annotated[str, BeforeValidator(_iso_date), AfterValidator(dt.date.fromisoformat)]
+#: A date must be written in the instruction or a value found (see
+#: :mod:`pcagent.agents.given_values`): a planner counted days between dates it made up.
+IsoDate = Annotated[
+    str,
+    BeforeValidator(_iso_date),
+    AfterValidator(dt.date.fromisoformat),
+    Field(json_schema_extra={"given": "date"}),
+]
 
 
 class DaysBetween(SkillParameters):
