@@ -4,13 +4,14 @@ An invented address or number, one value where a list is wanted, a whole reading
 value is wanted, one value found (or a number given once) written for several items of a list,
 a value found and never used, a file or an application the instruction names and no step uses,
 a new file written in HOME itself while the folder the instruction names goes unused, a file
-read and then written over with something not made from it, a file's path written as a text, a
-time moved by two steps, an application's name typed or searched for as a value, a value copied from memory's examples, an
-answer asked for and never told: none of these makes a program invalid (a small model may be
-right where the check cannot see), so each is a doubt rather than an error. The Manager
-re-asks with them; the usable program with the fewest of them is kept rather than the whole
-program lost to one GUI task, and its step carries the doubt, so the run cannot end
-"finished" on it, and a step that fails on it is re-planned. (A form filled on a page of search results is no longer one: the
+read and then written over with something not made from it, a file's path or the instruction's
+description of a text written as the text, a time moved by two steps, an application's name
+typed or searched for as a value, a value copied from memory's examples, an answer asked for
+and never told: none of these makes a program invalid (a small model may be right where the
+check cannot see), so each is a doubt rather than an error. The Manager re-asks with them; the
+usable program with the fewest of them is kept rather than the whole program lost to one GUI
+task, and its step carries the doubt, so the run cannot end "finished" on it, and a step that
+fails on it is re-planned. (A form filled on a page of search results is no longer one: the
 skill opens the results until one has the form.)
 """
 
@@ -22,6 +23,7 @@ from typing import Protocol
 
 from pcagent.agents.app_names_in_values import app_names_in_values
 from pcagent.agents.asked_answer import ReportingStep, tells, untold_answer
+from pcagent.agents.described_texts import described_texts
 from pcagent.agents.example_values import example_values
 from pcagent.agents.existing_files import FileCheck
 from pcagent.agents.given_once import given_once_in_rows
@@ -105,6 +107,7 @@ class Evidence:
         return [
             *_own(ungiven_literals(program, skills, self.given)),
             *_own(example_values(program, self.examples, self.given)),
+            *described_texts(program, skills, self.given),
             *given_once_in_rows(program, skills, self.given),
             *one_value_for_a_list(program, skills),
             *whole_readings(program, skills),
