@@ -88,11 +88,13 @@ def test_a_reference_to_a_value_is_filled_in_before_the_call(tmp_path: Path) -> 
 
 
 def test_what_a_skill_tells_the_person_is_the_run_s_answer(tmp_path: Path) -> None:
-    store, outcome, _home = _run(
-        tmp_path,
+    program = [
         {"id": "s1", "skill": "days_between", "args": {"start": "2025-03-01", "end": "2025-03-11"}},
         {"id": "s2", "skill": "tell_user", "args": {"text": "{s1} days"}},
-    )
+    ]
+    models = scripts.usual_models(ScriptedBackend([]), json.dumps({"steps": program}))
+    # The dates stand in the instruction (a date nobody wrote would be a doubt).
+    store, outcome, _home = _start(tmp_path, models, "Days from 1 March 2025 to 11 March 2025?")
     assert outcome.status == "finished", outcome.summary
     told = store.steps(outcome.run_id)[-1].result
     assert told.answer == "10 days" and told.verified
