@@ -102,8 +102,8 @@ class FormatParagraphs(SkillParameters):
     paragraphs: list[int | Place] = Field(
         default_factory=list,
         max_length=200,
-        description='"title", "last", or numbers as read_document numbers them: the title is 0, '
-        "the first paragraph after it 1, the second 2; -1 is the last.",
+        description='"title", "last", or numbers: the title is 0, the first paragraph after it '
+        "1, the second 2; -1 is the last.",
     )
     matching: str = Field("", max_length=200, description="Or: paragraphs containing this text.")
     bold: bool | None = None
@@ -134,10 +134,13 @@ class FormatParagraphs(SkillParameters):
 )
 def format_paragraphs(context: SkillContext, parameters: FormatParagraphs) -> SkillResult:
     opened = do(context, WriterOpen(path=parameters.path))
-    count = (opened.output or "").count("\n") + 1 if opened.output else 0
+    listing = opened.output or ""
+    count = listing.count("\n") + 1 if listing else 0
+    # A long document's listing is cut short ("[...]"): its count is no upper bound then.
+    whole = bool(listing) and not listing.endswith("[...]")
     given = (_PLACES[p] if isinstance(p, str) else p for p in parameters.paragraphs)
     numbers = tuple(sorted({n if n >= 0 else count + n for n in given}))
-    if any(n < 0 or (count and n >= count) for n in numbers):
+    if any(n < 0 or (whole and n >= count) for n in numbers):
         return SkillResult.failed(
             f"the document has {count} paragraphs (0, the title, to {count - 1}, the last)"
         )
