@@ -15,13 +15,14 @@ from __future__ import annotations
 
 from pathlib import PurePosixPath
 
+from pcagent.agents.existing_files import plain_path
 from pcagent.agents.plan import Doubt
 from pcagent.agents.program import GUI, Program
 from pcagent.skills import SkillCatalog
 
 
 def _comparable(path: str) -> str:
-    return path.strip().removeprefix("~/").strip("/").casefold()
+    return plain_path(path).strip("/").casefold()
 
 
 def _program_paths(program: Program, skills: SkillCatalog) -> set[str]:

@@ -15,6 +15,7 @@ from pcagent.app_actions import (
     WriterRead,
     WriterSave,
 )
+from pcagent.env.app_interfaces.writer import LISTING_CUT
 from pcagent.skills.base import SkillContext, SkillParameters, SkillResult, skill
 from pcagent.skills.common import (
     DocumentPath,
@@ -136,8 +137,8 @@ def format_paragraphs(context: SkillContext, parameters: FormatParagraphs) -> Sk
     opened = do(context, WriterOpen(path=parameters.path))
     listing = opened.output or ""
     count = listing.count("\n") + 1 if listing else 0
-    # A long document's listing is cut short ("[...]"): its count is no upper bound then.
-    whole = bool(listing) and not listing.endswith("[...]")
+    # A long document's listing is cut short: its count is no upper bound then.
+    whole = bool(listing) and not listing.endswith(LISTING_CUT)
     given = (_PLACES[p] if isinstance(p, str) else p for p in parameters.paragraphs)
     numbers = tuple(sorted({n if n >= 0 else count + n for n in given}))
     if any(n < 0 or (whole and n >= count) for n in numbers):

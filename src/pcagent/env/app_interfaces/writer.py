@@ -16,6 +16,8 @@ from pcagent.errors import AppInterfaceError
 PREVIEW = 60
 #: Characters of a whole document listing (writer_read, writer_open).
 LISTING_LIMIT = 8000
+#: What ends a listing cut at :data:`LISTING_LIMIT` (its paragraph count is then no bound).
+LISTING_CUT = " [...]"
 
 
 def paragraph_listing(paragraphs: list[str]) -> str:
@@ -23,7 +25,7 @@ def paragraph_listing(paragraphs: list[str]) -> str:
     lines = [f"{number}: {text}" for number, text in enumerate(paragraphs)]
     listing = "\n".join(lines)
     if len(listing) > LISTING_LIMIT:
-        listing = listing[:LISTING_LIMIT] + " [...]"
+        listing = listing[:LISTING_LIMIT] + LISTING_CUT
     return listing
 
 
