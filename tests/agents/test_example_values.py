@@ -92,11 +92,32 @@ def test_what_the_instruction_or_a_value_found_accounts_for_is_left_alone() -> N
     assert len(Evidence([SAID], examples=EXAMPLES).doubts(copied, default_catalog())) >= 1
 
 
+def test_a_name_the_example_s_own_instruction_never_gave_is_the_page_s() -> None:
+    """A paper's "Download PDF" link: every paper's page has it, and the example's instruction
+    said "save its PDF". Copied, it is the page's name, not that task's value; a program shown
+    without its instruction is judged as before."""
+    link = {"id": "s3", "skill": "follow_link", "args": {"text": "Download PDF"}}
+    example = (
+        'Instruction: Look up the paper "Kettle Design" in a web browser and save its PDF.\n'
+        f"Program: {json.dumps({'steps': [link]})}"
+    )
+    said = ["Get me the PDF of the Copper Sky paper, please."]
+    assert example_values(as_program(link), example, said) == []
+    (doubt,) = example_values(as_program(link), example.split("\n", 1)[1], said)
+    assert "'Download PDF'" in str(doubt)
+    # A title the example's instruction named, copied, is still that task's value.
+    title = {"id": "s2", "skill": "follow_link", "args": {"text": "Kettle Design"}}
+    shown = example.replace('"Download PDF"', '"Kettle Design"')
+    assert len(example_values(as_program(title), shown, said)) == 1
+
+
 def test_no_gold_program_of_generated_tasks_is_doubted_with_the_others_shown() -> None:
     """A gold program's values come from its own instruction, whatever the others hold."""
     tasks = [task for task in generate_tasks(200, 43) if task.program]
+    # As memory shows them: each program after its instruction.
     shown = "\n".join(
-        json.dumps({"steps": [s.model_dump(exclude_defaults=True) for s in task.program or []]})
+        f"Instruction: {task.instruction}\nProgram: "
+        + json.dumps({"steps": [s.model_dump(exclude_defaults=True) for s in task.program or []]})
         for task in tasks
     )
     doubted = [

@@ -166,7 +166,7 @@ def test_the_later_step_that_writes_the_value_out_in_words_is_the_one_asked_for(
     both = {**PLACE, "args": {**PLACE["args"], "names": ["time", "place"]}}  # type: ignore[dict-item]
     site = {"id": "s3", "skill": "open_page", "args": {"address": "maps.example"}}
     # A later step that names the time already used (by reference) is not one to write again.
-    late = {"id": "s5", "skill": "tell_user", "args": {"text": "at {s2.time}, the time"}}
+    late = {"id": "s5", "skill": "tell_user", "args": {"text": "at {s2.time}, the way: {s4}"}}
     form = {
         "id": "s4",
         "skill": "fill_form",

@@ -93,6 +93,24 @@ def test_a_search_whose_page_no_later_step_reads_is_doubted() -> None:
     assert unused_values(program(search, link, compose), CATALOG) == []
 
 
+def test_a_form_whose_page_of_results_no_later_step_reads_is_doubted() -> None:
+    """A rewording of pc03 filled the maps form, set the alarm at the meeting's own time and
+    never read the trip's length off the page that followed."""
+    page = {"skill": "open_page", "args": {"address": "maps.local"}}
+    fields = [{"label": "From", "value": "Home"}, {"label": "To", "value": "Museum"}]
+    form = {"skill": "fill_form", "args": {"fields": fields}}
+    alarm = {"skill": "set_alarm", "args": {"time": "14:00"}}
+    (doubt,) = unused_values(program(page, form, alarm), CATALOG)
+    assert doubt.step == "s2" and "fill_form, and no later step reads it" in doubt.problem
+    minutes = {"skill": "extract_values", "args": {"text": {"from": "s2"}, "names": ["minutes"]}}
+    later = {"skill": "set_alarm", "args": {"time": "14:00", "minutes_before": "{s3.minutes}"}}
+    assert unused_values(program(page, form, minutes, later), CATALOG) == []
+    # A form filled and not sent gives no page of results; one filled last is not judged here.
+    unsent = {**form, "args": {**form["args"], "submit": False}}
+    assert unused_values(program(page, unsent, alarm), CATALOG) == []
+    assert unused_values(program(page, form), CATALOG) == []
+
+
 def test_no_gold_program_of_generated_tasks_is_doubted() -> None:
     programs = [t.program for t in generate_tasks(150, 31) if t.program]
     finding = [p for p in programs if any(s.skill == "extract_values" for s in p)]
@@ -183,16 +201,21 @@ def test_a_name_found_beside_others_that_no_later_step_uses_is_doubted() -> None
         "args": {"fields": [{"label": k, "value": v} for k, v in route.items()]},
     }
     alarm = {"skill": "set_alarm", "args": {"time": {"from": "s2", "key": "time"}}}
-    (doubt,) = unused_values(program(READ, both, form, alarm), CATALOG)
-    assert doubt.step == "s2" and doubt.problem.startswith("s2 finds place, and no later step")
+
+    def found(*steps: dict[str, Any]) -> list[str]:
+        # The form's page left unread before the alarm is a doubt of its own (s3).
+        return [d.problem for d in unused_values(program(*steps), CATALOG) if d.step == "s2"]
+
+    (problem,) = found(READ, both, form, alarm)
+    assert problem.startswith("s2 finds place, and no later step")
     # Used by name, in a text's slot, as a whole, or by a screen step: no doubt.
     to_place = {"label": "To", "value": "{s2.place}"}
     placed = {"skill": "fill_form", "args": {"fields": [to_place]}}
-    assert unused_values(program(READ, both, placed, alarm), CATALOG) == []
+    assert found(READ, both, placed, alarm) == []
     whole = {"skill": "tell_user", "args": {"text": {"from": "s2"}}}
-    assert unused_values(program(READ, both, whole), CATALOG) == []
+    assert found(READ, both, whole) == []
     screen = {"skill": "gui", "app": "browser", "task": "Look up the way to {s2.place}"}
-    assert unused_values(program(READ, both, screen, alarm), CATALOG) == []
+    assert found(READ, both, screen, alarm) == []
 
 
 def test_one_look_up_per_item_with_only_the_last_used_asks_for_the_items_together() -> None:

@@ -52,7 +52,11 @@ NAMED_BY_ATTRIBUTE = {
     "browser_ranked_sheet": "names",
     "browser_ranked_text": "names",
     "mail_read_value": "subject",
+    "browser_paper_download": "title",
+    "browser_paper_abstract": "title",
 }
+#: Templates that write a text read off a page (a paper's abstract): it is found, not said.
+WRITES_READ = {"browser_paper_abstract"}
 #: Templates whose page a web search finds: their instructions name no site.
 FOUND_BY_SEARCH = {
     "browser_film_search",
@@ -60,6 +64,8 @@ FOUND_BY_SEARCH = {
     "browser_ranked_sheet",
     "browser_ranked_text",
     "editor_list_extreme",
+    "browser_paper_download",
+    "browser_paper_abstract",
 }
 #: Templates that write what they found on the web: the values are looked up, not said.
 WRITES_FOUND = {"browser_ranked_sheet", "browser_ranked_text"}
@@ -129,6 +135,8 @@ def needed_values(fragment: Fragment) -> list[str]:
                 needed.append(params["value"])
             case "text_file_in_order":
                 needed += params["texts"]
+            case "file_downloaded":
+                pass  # the paper's file name is its id: found on the page, not said
             case "text_file_contains" | "docx_contains" if not _translates(fragment):
                 needed += params["texts"]
             case "docx_contains" | "docx_text_after":
@@ -232,6 +240,11 @@ def test_every_phrasing_gives_the_values_its_checkers_need(template: SubtaskTemp
             assert sites and not any(site in instruction for site in sites), where
             needed = [value for value in needed if value not in sites]
         assert needed, where
+        if template.name in WRITES_READ:
+            read = {
+                t for n in fragment.nodes if n.checker == "docx_contains" for t in n.params["texts"]
+            }
+            needed = [value for value in needed if value not in read]
         if template.name in WORKED_OUT_ALARM:
             alarms = [n.params for n in fragment.nodes if n.checker == "clock_alarm"]
             assert len(alarms) == 1, where

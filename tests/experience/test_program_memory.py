@@ -85,7 +85,7 @@ SAME_SHAPE_AT_LEAST = 0.7
 def test_the_nearest_instructions_lend_their_programs_in_the_managers_format(
     memory: Experience,
 ) -> None:
-    asked = same_shape = 0
+    asked = same_shape = unmatched = 0
     for number in range(1, 21):
         query = same_words_other_values(number)
         assert query.program is not None
@@ -93,14 +93,18 @@ def test_the_nearest_instructions_lend_their_programs_in_the_managers_format(
             continue
         asked += 1
         pairs = shown(memory.similar_plans(query.instruction))
-        assert 1 <= len(pairs) <= 3
+        assert len(pairs) <= 3
+        # An instruction that is mostly a drawn name may have no neighbour among 60: a paper's
+        # download, "Look up the paper "<title>" in a web browser and save its PDF.", is 0.13
+        # alike with another title (measured 2026-12-02); memory's 1,000 hold its own title.
+        unmatched += not pairs
         for said, program in pairs:
             # Each shown program is the one memory holds for that instruction.
             (known,) = [task for task in TRAINING if task.instruction == said]
             assert program == known.program
         # A task of the same kind among them has the query's shape to copy.
         same_shape += skills_of(query.program) in [skills_of(program) for _, program in pairs]
-    assert asked >= 15
+    assert asked >= 15 and unmatched <= 1, (asked, unmatched)
     assert same_shape >= SAME_SHAPE_AT_LEAST * asked, (same_shape, asked)
 
 

@@ -32,6 +32,9 @@ from pcagent.text import contains
 #: Words shorter than this ("to", "the", "of") say nothing of where a value came from; a longer
 #: word counts as given as a search's words do (:func:`word_given`).
 _LONG = 4
+#: A word stands in another text where a word there begins with its first letters, this many
+#: (as :func:`~pcagent.agents.given_values.word_given` compares them).
+_STEM = 4
 #: Arguments and keys whose texts are names, not values.
 _NAMES = frozenset({"names", "label"})
 
@@ -78,4 +81,33 @@ def _copied(text: str, examples: str, given: Sequence[str]) -> bool:
     names = len(every) >= 2 and any(word[0].isupper() for word in words)
     if not names or any(word_given(word, given) for word in words):
         return False
-    return contains(examples, text.strip())
+    return any(_its_value(text, said) for said in _sources(examples, text.strip()))
+
+
+#: How memory shows an example's instruction: a line of its own before its program.
+_INSTRUCTION = "Instruction: "
+
+
+def _sources(examples: str, text: str) -> Iterator[str | None]:
+    """For each line of ``examples`` holding ``text``: the instruction of the example it is in
+    (the line itself where it is one), None where a program is shown without its instruction."""
+    instruction = None
+    for line in examples.splitlines():
+        if line.startswith(_INSTRUCTION):
+            instruction = line
+        if contains(line, text):
+            yield instruction
+
+
+def _its_value(text: str, instruction: str | None) -> bool:
+    """Whether the example's own instruction gave ``text``: each of its capitalised words
+    stands there, capitalised. Why: a text an example's program holds and its instruction
+    never named is the page's or the application's ("Download PDF", a link every paper's
+    page has; the instruction said "save its PDF"), not that task's value, and the same on
+    every page of its kind; a film's title or a place copied is named by the example's
+    instruction."""
+    if instruction is None:
+        return True
+    named = words_of(instruction)
+    capitals = [w for w in words_of(text) if len(w) >= _LONG and w[0].isupper()]
+    return all(any(other.startswith(word[:_STEM]) for other in named) for word in capitals)

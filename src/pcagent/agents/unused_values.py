@@ -59,13 +59,18 @@ def _only_reads(step: ProgramStep, catalog: SkillCatalog) -> bool:
 
 
 def _page_left(step: ProgramStep, later: list[ProgramStep], catalog: SkillCatalog) -> bool:
-    """Whether ``step`` searches (a page of results, there to be followed or read) and the
-    steps after it neither work on that page (follow a link of it, fill its form, a screen
-    step in the browser) before another page is opened, nor refer to it (checked before). A
-    page opened by its address or a link is not judged: it may be there to be looked at."""
+    """Whether ``step`` searches or submits a form (a page of results, there to be followed
+    or read) and the steps after it neither work on that page (follow a link of it, fill its
+    form, a screen step in the browser) before another page is opened, nor refer to it
+    (checked before). A page opened by its address or a link is not judged: it may be there
+    to be looked at. Why forms too: asked for the trip's length before an alarm, the 1.5B
+    planner filled the maps form, left the page with the 38 minutes unread and set the alarm
+    at the meeting's own time; the run said "finished" (a rewording of pc03, 2026-12-02)."""
     if step.skill == GUI or step.skill not in catalog:
         return False
-    if catalog.get(step.skill).page != "searches":
+    if catalog.get(step.skill).page not in ("searches", "fills"):
+        return False
+    if step.args.get("submit") is False:
         return False
     browser = set(catalog.get(step.skill).apps)
     for other in later:

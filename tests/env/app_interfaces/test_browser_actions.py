@@ -16,8 +16,11 @@ from pcagent.actions import UseSkill
 from pcagent.app_actions import BrowserClick, BrowserFill, BrowserOpen, BrowserRead
 from pcagent.bench.checker_types import CheckResult
 from pcagent.bench.checkers import CheckContext, run_checker
+from pcagent.bench.generate import template_named
+from pcagent.bench.generate.template_base import Slot
+from pcagent.bench.generate.templates_papers import PAPER_IDS
 from pcagent.bench.web import OfflineWeb
-from pcagent.bench.web.data import FACTS
+from pcagent.bench.web.data import FACTS, PAPERS
 from pcagent.env import SandboxConfig, SandboxDesktop
 from pcagent.env.app_interfaces.browser import BrowserInterface
 from pcagent.env.app_interfaces.web_page import Target, choose
@@ -341,3 +344,25 @@ def test_a_second_film_is_followed_from_the_list_it_is_on(
         assert done.ok, done.message
     assert "the page before had one" in done.message
     assert "12 Angry Men" in (done.output or "").splitlines()[0]
+
+
+def test_a_paper_training_program_finds_the_paper_and_downloads_its_pdf(
+    browser_desktop: SandboxDesktop, web: OfflineWeb
+) -> None:
+    """The gold program of the papers' download template (a web search for the title, the
+    result followed by it, the PDF's link) run by the real skills: the paper's page is
+    visited and its PDF lands in Downloads."""
+    template = template_named("browser_paper_download")
+    paper = PAPER_IDS[0]
+    attributes = template.attributes_of({"paper_id": paper, "title": PAPERS[paper]["title"]})
+    program = template.build(attributes, Slot("s1")).program
+    (browser_desktop.home / "Downloads" / f"{paper}.pdf").unlink(missing_ok=True)
+    dispatcher = ActionDispatcher(browser_desktop)
+    for step in program.steps:
+        done = dispatcher.carry_out(UseSkill(skill=step.skill, args=step.args))
+        assert done.ok, (step, done.message)
+    assert (done.output or "").startswith("downloaded"), done.message
+    visited = {"host": "arxiv.org", "path_prefix": f"/abs/{paper}"}
+    assert checked("web_visited", visited, browser_desktop, web).passed
+    saved = checked("file_downloaded", {"name": f"{paper}.pdf"}, browser_desktop, web)
+    assert saved.passed, saved.reason

@@ -34,6 +34,7 @@ from pcagent.bench.generate.templates_office import (
     WriterFormatOpened,
     WriterNewDocument,
 )
+from pcagent.bench.generate.templates_papers import BrowserPaperAbstract, BrowserPaperDownload
 from pcagent.bench.generate.templates_rankings import BrowserRankedSheet, BrowserRankedText
 from pcagent.bench.generate.templates_translation import WriterTranslateBelow, WriterTranslateInto
 from pcagent.bench.generate.templates_trips import EditorTripFact
@@ -71,6 +72,8 @@ TEMPLATES: tuple[SubtaskTemplate, ...] = (
     WriterTranslateBelow(),
     WriterTranslateInto(),
     WriterComposeDocument(),
+    BrowserPaperDownload(),
+    BrowserPaperAbstract(),
 )
 
 

@@ -127,7 +127,9 @@ def _not_final_where_moved(fragment: Fragment, moved: tuple[str, ...]) -> Fragme
 
 def assemble_task(task_id: str, chain: Chain, fragments: list[Fragment], seed: int) -> Task:
     """One task from its fragments, validated like a task file."""
-    apps = list(dict.fromkeys(app for t in chain.templates for app in (t.app, *t.also_uses)))
+    # Each sub-task's application in order, then those a sub-task also works in.
+    own = [t.app for t in chain.templates]
+    apps = list(dict.fromkeys([*own, *(app for t in chain.templates for app in t.also_uses)]))
     services = sorted({service for f in fragments for service in f.services})
     return Task.model_validate(
         {
