@@ -1,10 +1,13 @@
-"""Skills in the mail client: send a message (with attachments), read a folder."""
+"""Skills in the mail client: send a message (with attachments), read a folder, save an
+attachment."""
 
 from __future__ import annotations
 
+from pathlib import PurePosixPath
+
 from pydantic import Field
 
-from pcagent.app_actions import MailCompose, MailRead, MailSend
+from pcagent.app_actions import MailCompose, MailRead, MailSaveAttachment, MailSend
 from pcagent.app_actions.network import MailAddress
 from pcagent.applications import MAIL
 from pcagent.skills.base import SkillContext, SkillParameters, SkillResult, skill
@@ -70,3 +73,74 @@ class ReadMail(SkillParameters):
 def read_mail(context: SkillContext, parameters: ReadMail) -> SkillResult:
     read = do(context, MailRead(folder=parameters.folder, limit=parameters.limit))
     return SkillResult(True, read.output or "", evidence=f"{parameters.folder} read")
+
+
+#: The folders a message is looked for in when the one named lacks it: a person says "the mail
+#: I sent" and "the mail I got" loosely, and a planner names the Inbox for both (pc16r1,
+#: 2026-12-02, read the Inbox for a mail the person had sent).
+USUAL_FOLDERS = ("Inbox", "Sent")
+#: The most messages of a folder looked through for the attachment.
+MESSAGES_LOOKED_AT = 50
+
+
+class SaveAttachment(SkillParameters):
+    path: str = Field(
+        min_length=1,
+        max_length=300,
+        description='Where to save it in HOME, e.g. "Documents/report.pdf": the attachment is '
+        "the one with this file name.",
+    )
+    mail_folder: str = Field("Inbox", min_length=1, max_length=100, description='Or "Sent".')
+
+
+@skill(
+    "Save a mail's attachment (the newest message that has one of that name) into a folder.",
+    apps=(APP,),
+    returns="the saved file's path",
+    writes=("path",),
+)
+def save_attachment(context: SkillContext, parameters: SaveAttachment) -> SkillResult:
+    target = PurePosixPath(parameters.path)
+    folder = str(target.parent) if str(target.parent) != "." else "Downloads"
+    name = target.name
+    looked: list[str] = []
+    for mail_folder in dict.fromkeys((parameters.mail_folder, *USUAL_FOLDERS)):
+        reading = context.act(MailRead(folder=mail_folder, limit=MESSAGES_LOOKED_AT))
+        number = newest_with_attachment(reading.output or "", name) if reading.ok else None
+        if number is None:
+            looked.append(mail_folder)
+            continue
+        saved = do(
+            context,
+            MailSaveAttachment(message=number, name=name, folder=folder, mail_folder=mail_folder),
+        )
+        path = f"{folder}/{PurePosixPath(saved.output or name).name}"
+        on_disk = home_file(context, path)
+        if on_disk is not None and not on_disk.is_file():
+            return SkillResult.failed(f"{path} could not be found after saving it")
+        elsewhere = f" (not in {', '.join(looked)})" if looked else ""
+        return SkillResult(True, path, evidence=f"{saved.message}{elsewhere}")
+    return SkillResult.failed(f"no message in {' or '.join(looked)} has an attachment {name!r}")
+
+
+def newest_with_attachment(reading: str, name: str) -> int | None:
+    """The number of the first message of a folder's reading (newest first, as ``mail_read``
+    lists them: ``#3 from ...``, ``Subject: ...``, then an ``Attachments: a.pdf, b.txt`` line
+    where it has some, then its text) with an attachment called ``name`` (letter case aside);
+    None where none has one. A line of a message's text is never taken for its attachments."""
+    lines = reading.splitlines()
+    wanted = name.casefold()
+    for index, line in enumerate(lines):
+        head = line.split(" ", 1)[0]
+        if not (head.startswith("#") and head[1:].isdigit() and " from " in line):
+            continue
+        listed = lines[index + 2] if index + 2 < len(lines) else ""
+        if listed.startswith(ATTACHMENTS):
+            names = [part.strip().casefold() for part in listed[len(ATTACHMENTS) :].split(",")]
+            if wanted in names:
+                return int(head[1:])
+    return None
+
+
+#: How ``mail_read`` lists a message's attachments.
+ATTACHMENTS = "Attachments: "

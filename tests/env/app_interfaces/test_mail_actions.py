@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from pcagent.actions import UseSkill
 from pcagent.app_actions import MailCompose, MailRead, MailSaveAttachment, MailSend
 from pcagent.bench.checker_types import CheckContext
 from pcagent.bench.checks_mail import mail_sent
@@ -20,6 +21,7 @@ from pcagent.env import SandboxConfig, SandboxDesktop
 from pcagent.env.app_interfaces.mail import compose_argument
 from pcagent.env.ownership import give_to_owner
 from pcagent.errors import InvalidActionError
+from pcagent.runtime.loop.dispatch import ActionDispatcher
 
 pytestmark = [pytest.mark.desktop]
 
@@ -167,3 +169,21 @@ def test_a_question_of_the_client_fails_the_send_and_says_so(
     assert not result.ok and not result.verified
     assert "Subject Reminder" in result.message and "mouse and keyboard" in result.message
     assert len(desktop.held_mail()) == held
+
+
+def test_the_save_attachment_skill_finds_the_message_and_checks_the_file(
+    mail_desktop: tuple[SandboxDesktop, SmtpSink],
+) -> None:
+    """The skill looks the attachment up by its name, in the folder named and then the usual
+    ones (the mail is in the Inbox; the step said Sent), and checks the file on disk."""
+    desktop, _ = mail_desktop
+    dispatcher = ActionDispatcher(desktop)
+    args = {"path": "Documents/Class/homework.py", "mail_folder": "Sent"}
+    saved = dispatcher.carry_out(UseSkill(skill="save_attachment", args=args))
+    assert saved.ok, saved.message
+    assert saved.value == "Documents/Class/homework.py" and "(not in Sent)" in saved.message
+    assert (desktop.home / "Documents" / "Class" / "homework.py").read_text() == HOMEWORK
+    missing = {"path": "Documents/notes.txt"}
+    refused = dispatcher.carry_out(UseSkill(skill="save_attachment", args=missing))
+    assert not refused.ok
+    assert "no message in Inbox or Sent has an attachment 'notes.txt'" in refused.message

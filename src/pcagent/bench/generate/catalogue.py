@@ -26,7 +26,11 @@ from pcagent.bench.generate.templates_files import (
 )
 from pcagent.bench.generate.templates_flights import BrowserFlightSearch
 from pcagent.bench.generate.templates_lists import EditorListExtreme
-from pcagent.bench.generate.templates_mail import MailReadValue, MailSendAttachment
+from pcagent.bench.generate.templates_mail import (
+    MailReadValue,
+    MailSaveAttachment,
+    MailSendAttachment,
+)
 from pcagent.bench.generate.templates_maps import BrowserTravelTime
 from pcagent.bench.generate.templates_office import (
     SpreadsheetFillCells,
@@ -74,6 +78,7 @@ TEMPLATES: tuple[SubtaskTemplate, ...] = (
     WriterComposeDocument(),
     BrowserPaperDownload(),
     BrowserPaperAbstract(),
+    MailSaveAttachment(),
 )
 
 

@@ -1,4 +1,5 @@
-"""Templates for the mail client: send a file as an attachment, find a value in a mail.
+"""Templates for the mail client: send a file as an attachment, find a value in a mail, save a
+mail's attachment.
 
 One module per application family, so a new mail template lands here.
 """
@@ -22,7 +23,7 @@ from pcagent.bench.generate.template_base import (
 from pcagent.bench.generate.template_parts import folder_words, node, one_call
 from pcagent.bench.generate.templates_editor import NoteReading, draw_note_reading
 from pcagent.bench.generate.vocabulary import LOOSE_FILES, MAIL_SUBJECTS, PEOPLE
-from pcagent.bench.tasks import FileFixture, MessageFixture
+from pcagent.bench.tasks import AttachmentSpec, FileFixture, MessageFixture
 
 # --- mail: send a file as an attachment ----------------------------------------------------------
 
@@ -198,4 +199,99 @@ class MailReadValue(SubtaskTemplate[MailReading], spec="mail_read_value"):
             output=FlowValue(
                 kind=reading.asked, text=reading.value_text, description=reading.description
             ),
+        )
+
+
+# --- mail: save a mail's attachment --------------------------------------------------------------
+
+
+class MailAttachmentSaved(TemplateAttributes):
+    #: "Inbox": the person sent it to the user; "Sent": the user sent it to the person.
+    folder: Literal["Inbox", "Sent"]
+    person: str
+    address: str
+    subject: str
+    #: The attached file's name and text.
+    name: str
+    text: str
+    date: str
+
+    @property
+    def path(self) -> str:
+        return f"Documents/{self.name}"
+
+
+class MailSaveAttachment(SubtaskTemplate[MailAttachmentSaved], spec="mail_save_attachment"):
+    """Save the attachment of a mail (one received, or one the user sent) into Documents; the
+    saved file is handed on (opened, moved into a folder)."""
+
+    def draw(self, source: Draw) -> MailAttachmentSaved:
+        person = source.rng.choice(PEOPLE)
+        name = source.names.pick(tuple(n for n, _ in LOOSE_FILES), "loose file")
+        return MailAttachmentSaved(
+            folder=source.rng.choice(("Inbox", "Sent")),
+            person=person.name,
+            address=person.address,
+            subject=source.rng.choice(MAIL_SUBJECTS),
+            name=name,
+            text=dict(LOOSE_FILES)[name],
+            date=f"2025-{source.rng.randint(6, 11):02d}-{source.rng.randint(1, 28):02d} 16:20",
+        )
+
+    def build(self, attributes: MailAttachmentSaved, slot: Slot) -> Fragment:
+        a = attributes
+        received = a.folder == "Inbox"
+        message = MessageFixture(
+            sender=f"{a.person} <{a.address}>" if received else "",
+            to="" if received else f"{a.person} <{a.address}>",
+            subject=a.subject,
+            body=f"Hi,\n\n{a.name} is attached.\n\nBest wishes",
+            date=a.date,
+            attachments=[AttachmentSpec(name=a.name, text=a.text)],
+        )
+        opened = [gui.click("Sent", "tree item")] if not received else []
+        return self.fragment(
+            a,
+            slot,
+            f"Save {a.name}, attached to the mail {a.subject} ({a.folder}), as {a.path}",
+            words={
+                "name": a.name,
+                "subject": a.subject,
+                "person": f"from {a.person}" if received else f"that I sent to {a.person}",
+            },
+            nodes=[
+                node(
+                    slot,
+                    "saved",
+                    "file_exists",
+                    {"path": a.path},
+                    description=f"{a.name} is saved in Documents",
+                )
+            ],
+            reference=[
+                gui.act("open_app", app="mail"),
+                gui.act("wait", seconds=2),
+                *opened,
+                gui.click(a.subject, "static"),
+                gui.click("Save", "push button"),
+                gui.wait_for("Save Attachment"),
+                gui.act("hotkey", keys=["ctrl", "a"]),
+                gui.act("type", text=gui.home_path(a.path)),
+                gui.act("press", key="enter"),
+                gui.act("wait", seconds=1),
+            ],
+            reference_api=[
+                gui.act(
+                    "mail_save_attachment",
+                    mail_folder=a.folder,
+                    message=1,
+                    name=a.name,
+                    folder="Documents",
+                )
+            ],
+            program=one_call("save_attachment", path=a.path, mail_folder=a.folder),
+            inbox=[message] if received else [],
+            sent=[] if received else [message],
+            services=("mail",),
+            output=parts.file_output(a.path),
         )

@@ -1,0 +1,33 @@
+"""A folder's reading, as ``mail_read`` gives it, tells which message holds an attachment."""
+
+from __future__ import annotations
+
+from pcagent.skills.mail import newest_with_attachment
+
+READING = """Inbox: 3 messages (1 unread); the newest 3, newest first
+
+#3 from Ann Lee <ann@example.test> to me, 2025-02-22 09:00
+Subject: Photos
+Attachments: beach.png, Notes.TXT
+#1 is what I meant
+Attachments: homework.py
+
+#2 from Howie Chen <howie@example.test> to me, 2025-02-21 10:12
+Subject: Code
+Attachments: homework.py
+Here it is.
+
+#1 from Bo <bo@example.test> to me, 2025-02-20 08:00
+Subject: Old code
+Attachments: homework.py
+An older copy."""
+
+
+def test_the_newest_message_with_the_attachment_is_found_by_its_name() -> None:
+    # The newest holding it, the name's letter case aside; a line of a text that reads like
+    # the list of attachments, or like a message's first line, is neither.
+    assert newest_with_attachment(READING, "homework.py") == 2
+    assert newest_with_attachment(READING, "notes.txt") == 3
+    assert newest_with_attachment(READING.replace("#2 from", "#2 sent by"), "homework.py") == 1
+    assert newest_with_attachment(READING, "report.pdf") is None
+    assert newest_with_attachment("", "homework.py") is None
