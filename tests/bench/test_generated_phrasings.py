@@ -135,6 +135,8 @@ def needed_values(fragment: Fragment) -> list[str]:
                 needed.append(params["value"])
             case "text_file_in_order":
                 needed += params["texts"]
+            case "python_prints":
+                pass  # the path above; what the script prints is the script's to say
             case "file_downloaded":
                 pass  # the paper's file name is its id: found on the page, not said
             case "text_file_contains" | "docx_contains" if not _translates(fragment):

@@ -204,8 +204,8 @@ def _check_step(step: ProgramStep, fragment: Fragment) -> None:
         # Where it is saved: a new file, or the file whose text is checked (added below).
         checked_paths = {n.params.get("path") for n in fragment.nodes}
         assert args["path"] in checked_paths
-        if args.get("append"):
-            return
+        if args.get("append") or args["path"] in {f.path for f in fragment.files}:
+            return  # added to, or a file of the fragment's own mended (checked by running it)
         saved = _node(fragment, "file_exists")
         assert args["path"] == saved["path"]
         if _literal(args["text"]):
@@ -322,6 +322,10 @@ def _check_step(step: ProgramStep, fragment: Fragment) -> None:
         assert all(subject in str(args["request"]) for subject in subjects) or (
             GIVEN_SLOT in str(args["request"])
         )
+    elif step.skill == "revise_text":
+        # The script read before, mended to a request; the check runs what is saved.
+        assert not _literal(args["text"]) and args["request"]
+        assert _node(fragment, "python_prints")["path"] in {f.path for f in fragment.files}
     elif step.skill == "save_attachment":
         # The fragment's one mail holds an attachment of the file's name, in the folder named;
         # saved where the check looks.

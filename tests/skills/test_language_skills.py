@@ -11,7 +11,7 @@ from tests.support import smollm2_config
 
 from pcagent.models import ModelRouter
 from pcagent.runtime.loop.dispatch import ModelLanguage
-from pcagent.skills.language import compose_text, extract_values, translate_text
+from pcagent.skills.language import compose_text, extract_values, revise_text, translate_text
 
 T = TypeVar("T", bound=BaseModel)
 MEMO = "Morning\n08:30  Breakfast\n10:15  Call with the agency\n11:30  Budget review\n"
@@ -191,3 +191,23 @@ def test_a_number_found_only_inside_a_value_the_run_supplied_is_refused() -> Non
     from_memo = {"text": memo, "names": ["time"], "what": "the meeting's time"}
     found = extract_values.call(DeskAfter(Answers({"time": "14:00"}), hub), from_memo)
     assert found.ok and found.value == {"time": "14:00"}
+
+
+SCRIPT = "def half(n):\n    return n / 2\n\n\nprint(half(number))\n"
+
+
+def test_a_revision_changes_the_text_and_keeps_the_rest() -> None:
+    ask = {"text": SCRIPT, "request": "Fix the error in the Python code"}
+    fixed = ["def half(n):", "    return n / 2", "", "", "print(half(8))"]
+    revised = revise_text.call(Desk(Answers({"lines": fixed})), ask)
+    assert revised.ok and revised.value == "\n".join(fixed) + "\n"
+    assert "1 of 3 lines changed" in revised.evidence
+    # A code fence around the lines is no part of the text; the indentation is.
+    fenced = revise_text.call(Desk(Answers({"lines": ["```python", *fixed, "```"]})), ask)
+    assert fenced.ok and fenced.value == revised.value
+    # The text given back, or a text written anew, is no revision.
+    same = revise_text.call(Desk(Answers({"lines": SCRIPT.splitlines()})), ask)
+    assert not same.ok and "unchanged" in same.message
+    anew = revise_text.call(Desk(Answers({"lines": ["The variable number is not defined."]})), ask)
+    assert not anew.ok and "keeps 0 of the text's 3 lines" in anew.message
+    assert not revise_text.call(Desk(Answers()), ask).ok  # no usable reply

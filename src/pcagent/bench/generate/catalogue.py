@@ -40,6 +40,7 @@ from pcagent.bench.generate.templates_office import (
 )
 from pcagent.bench.generate.templates_papers import BrowserPaperAbstract, BrowserPaperDownload
 from pcagent.bench.generate.templates_rankings import BrowserRankedSheet, BrowserRankedText
+from pcagent.bench.generate.templates_scripts import EditorFixScript
 from pcagent.bench.generate.templates_translation import WriterTranslateBelow, WriterTranslateInto
 from pcagent.bench.generate.templates_trips import EditorTripFact
 
@@ -79,6 +80,7 @@ TEMPLATES: tuple[SubtaskTemplate, ...] = (
     BrowserPaperDownload(),
     BrowserPaperAbstract(),
     MailSaveAttachment(),
+    EditorFixScript(),
 )
 
 
