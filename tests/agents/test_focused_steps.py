@@ -48,10 +48,11 @@ def _manager(models: ScriptedModels, **options: bool) -> Manager:
     )
 
 
-def _script(app_step: dict[str, object]) -> ScriptedModels:
-    """The Manager writes the program without the writer at every ask, then ``app_step``."""
+def _script(app_step: dict[str, object], asks: int = 1) -> ScriptedModels:
+    """The Manager writes the program without the writer (once: a program whose only doubts
+    are applications left out is not asked for whole again), then ``app_step``."""
     program = json.dumps({"steps": [COMPOSE]})
-    return ScriptedModels(manager=[program] * PROGRAM_ATTEMPTS + [json.dumps(app_step)])
+    return ScriptedModels(manager=[program] * asks + [json.dumps(app_step)])
 
 
 def test_the_missing_application_s_step_is_asked_for_alone_and_added() -> None:
@@ -59,7 +60,8 @@ def test_the_missing_application_s_step_is_asked_for_alone_and_added() -> None:
     outcome = _manager(models).plan(SAID)
     assert [s.skill for s in outcome.plan.subtasks] == ["compose_text", "write_document"]
     assert not any(s.doubt for s in outcome.plan.subtasks)
-    request = models.backends["manager"].requests[PROGRAM_ATTEMPTS]
+    assert models.backends["manager"].remaining == 0  # one whole ask, then the step alone
+    request = models.backends["manager"].requests[1]
     asked = request.messages[-1].text
     assert f"Instruction: {SAID}" in asked
     assert json.dumps(COMPOSE, separators=(",", ":")) in asked  # the program so far
@@ -81,7 +83,7 @@ def test_a_step_that_is_unusable_or_adds_doubts_is_not_added() -> None:
     dangling = WRITE | {"args": {"path": "Documents/tea.docx", "text": {"from": "s7"}}}
     for reply in ({"steps": [dangling]}, "not json at all"):
         models = ScriptedModels(
-            manager=[json.dumps({"steps": [COMPOSE]})] * PROGRAM_ATTEMPTS
+            manager=[json.dumps({"steps": [COMPOSE]})]
             + [reply if isinstance(reply, str) else json.dumps(reply)] * 2
         )
         outcome = _manager(models).plan(SAID)
@@ -95,7 +97,8 @@ def test_a_step_that_is_unusable_or_adds_doubts_is_not_added() -> None:
 
 
 def test_off_it_asks_nothing_more() -> None:
-    models = _script({"steps": [WRITE]})
+    # Off, the program is asked for whole each time, and no step alone.
+    models = _script({"steps": [WRITE]}, asks=PROGRAM_ATTEMPTS)
     outcome = _manager(models, asks_single_steps=False).plan(SAID)
     assert [s.skill for s in outcome.plan.subtasks] == ["compose_text"]
     assert models.backends["manager"].remaining == 1

@@ -102,6 +102,18 @@ class Evidence:
         used = apps_used(program, skills, self.apps_used_before)
         return [use for use in self.asked_apps if use.app not in used]
 
+    def only_apps_left_out(
+        self, program: Program, skills: SkillCatalog, doubts: list[Doubt]
+    ) -> bool:
+        """Whether ``doubts`` are all of applications the instruction asks for and the program
+        leaves out. Why: re-asked whole for the step the file manager was asked for, the 1.5B
+        Manager wrote an example's program instead (the title made smaller, a spacing nobody
+        asked for), which had no doubt and ran, "finished" (a rewording of pc22, 2026-12-02),
+        where its first program formatted the title as asked; the step each application is
+        asked for alone (:mod:`focused_steps`) leaves the rest as written."""
+        left_out = unused_apps(program, self.asked_apps, skills, self.apps_used_before)
+        return bool(doubts) and all(doubt in left_out for doubt in doubts)
+
     def doubts(self, program: Program, skills: SkillCatalog) -> list[Doubt]:
         """The doubts of ``program``, whose steps call ``skills``."""
         return [

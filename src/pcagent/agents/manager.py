@@ -43,7 +43,7 @@ from pcagent.agents.plan import (
 from pcagent.agents.program import Program, check_program, program_plan, screen_cannot_retry
 from pcagent.agents.program_grammar import program_reply_type
 from pcagent.agents.program_mends import ProgramMends
-from pcagent.agents.prompting import prompt_part, render
+from pcagent.agents.prompting import desktops_text, prompt_part, render
 from pcagent.agents.repeated_steps import finished_calls, repeated_failure
 from pcagent.agents.search_instead import GuessedAddress, searched_instead
 from pcagent.agents.step_ids import next_step_number
@@ -254,6 +254,12 @@ class Manager(Agent):
                 best = (program, doubts)
             if not problems and not doubts:
                 return self._kept(program, doubts)
+            if (
+                not problems
+                and self._alone
+                and evidence.only_apps_left_out(program, self.skills, doubts)
+            ):
+                break  # each application's step asked for alone (_settled), the rest kept
             # Every problem at once, the doubts with the errors: told only of a wrong kind
             # of file, a small model fixes the ending and keeps the file it copied.
             problem = "; ".join([*problems, *map(str, doubts)])
@@ -278,7 +284,7 @@ class Manager(Agent):
     ) -> PlanOutcome:
         """The plan once the asks ran out: the best program with the steps asked for alone
         (:mod:`focused_steps`), or the unusable one repaired so, or the fallback."""
-        single = self.asks_single_steps and not self._several_desktops
+        single = self._alone
         if best is None and unusable is not None and single:
             fixed = focused.repaired(instruction, unusable)
             best = (fixed, focused.doubts(fixed)) if fixed else None
@@ -326,7 +332,7 @@ class Manager(Agent):
             else "",
             instruction=shown,
             named_apps=names_line(named),
-            context=self._desktops_text() + context,
+            context=desktops_text(self.environments) + context,
         )
         return [Message.system(system), Message.user(user)]
 
@@ -387,14 +393,7 @@ class Manager(Agent):
     def _several_desktops(self) -> bool:
         return len(self.environments) > 1
 
-    def _desktops_text(self) -> str:
-        if not self._several_desktops:
-            return ""
-        lines = "\n".join(
-            f"- {name}: {', '.join(apps) or 'no applications listed'}"
-            for name, apps in self.environments.items()
-        )
-        return (
-            "This task spans several desktops. Give every step the desktop it works on as "
-            f'"environment", one of:\n{lines}\n'
-        )
+    @property
+    def _alone(self) -> bool:
+        """Whether single steps are asked for alone (:mod:`focused_steps`)."""
+        return self.asks_single_steps and not self._several_desktops

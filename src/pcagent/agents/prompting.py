@@ -8,6 +8,7 @@ separated by a line ``--- user ---``.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from functools import cache
 from importlib import resources
 from string import Template
@@ -65,3 +66,18 @@ def role_notes(role: str, *, app_actions: bool = False) -> str:
             continue
         return notes.strip()
     return ""
+
+
+def desktops_text(environments: Mapping[str, Sequence[str]]) -> str:
+    """The Manager's prompt part for a run across several desktops (each desktop's name and
+    applications; each step names the one it works on); "" for one desktop."""
+    if len(environments) <= 1:
+        return ""
+    lines = "\n".join(
+        f"- {name}: {', '.join(apps) or 'no applications listed'}"
+        for name, apps in environments.items()
+    )
+    return (
+        "This task spans several desktops. Give every step the desktop it works on as "
+        f'"environment", one of:\n{lines}\n'
+    )
