@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pcagent.skills.mail import newest_with_attachment
+from pcagent.skills.mail import newest_with_attachment, with_subject
 
 READING = """Inbox: 3 messages (1 unread); the newest 3, newest first
 
@@ -31,3 +31,13 @@ def test_the_newest_message_with_the_attachment_is_found_by_its_name() -> None:
     assert newest_with_attachment(READING.replace("#2 from", "#2 sent by"), "homework.py") == 1
     assert newest_with_attachment(READING, "report.pdf") is None
     assert newest_with_attachment("", "homework.py") is None
+
+
+def test_the_messages_whose_subject_holds_the_words_are_kept_whole() -> None:
+    # Case aside, newest first, each message with its lines (its text's blank line too).
+    code, old = with_subject(READING, "code")
+    assert code.startswith("#2 from Howie Chen") and code.endswith("Here it is.")
+    assert old.startswith("#1 from Bo") and "An older copy." in old
+    (photos,) = with_subject(READING, "PHOTOS")
+    assert "#1 is what I meant" in photos  # a line of its text, not a message of its own
+    assert with_subject(READING, "Travel") == []

@@ -12,6 +12,7 @@ from pcagent.app_actions.network import MailAddress
 from pcagent.applications import MAIL
 from pcagent.skills.base import SkillContext, SkillParameters, SkillResult, skill
 from pcagent.skills.common import do, home_file
+from pcagent.text import contains
 
 APP = MAIL.name
 
@@ -59,9 +60,20 @@ def send_mail(context: SkillContext, parameters: SendMail) -> SkillResult:
     return SkillResult(True, ", ".join(parameters.to), evidence=sent.message)
 
 
+#: The folders a message is looked for in when the one named lacks it: a person says "the mail
+#: I sent" and "the mail I got" loosely, and a planner names the Inbox for both (pc16r1,
+#: 2026-12-02, read the Inbox for a mail the person had sent).
+USUAL_FOLDERS = ("Inbox", "Sent")
+#: The most messages of a folder looked through for the attachment.
+MESSAGES_LOOKED_AT = 50
+
+
 class ReadMail(SkillParameters):
-    folder: str = Field("Inbox", min_length=1, max_length=100)
+    folder: str = Field("Inbox", min_length=1, max_length=100, description='Or "Sent".')
     limit: int = Field(10, ge=1, le=50)
+    subject: str = Field(
+        "", max_length=200, description="Only the messages whose subject holds these words."
+    )
 
 
 @skill(
@@ -71,16 +83,32 @@ class ReadMail(SkillParameters):
     only_reads=True,
 )
 def read_mail(context: SkillContext, parameters: ReadMail) -> SkillResult:
-    read = do(context, MailRead(folder=parameters.folder, limit=parameters.limit))
-    return SkillResult(True, read.output or "", evidence=f"{parameters.folder} read")
-
-
-#: The folders a message is looked for in when the one named lacks it: a person says "the mail
-#: I sent" and "the mail I got" loosely, and a planner names the Inbox for both (pc16r1,
-#: 2026-12-02, read the Inbox for a mail the person had sent).
-USUAL_FOLDERS = ("Inbox", "Sent")
-#: The most messages of a folder looked through for the attachment.
-MESSAGES_LOOKED_AT = 50
+    read = context.act(MailRead(folder=parameters.folder, limit=parameters.limit))
+    subject = parameters.subject
+    if not read.ok and not subject:
+        # No such folder: the words were a mail's subject ("Travel"), which a 1.5B planner
+        # wrote as the folder (a rewording of pc25, 2026-12-02); the usual folders are read
+        # for it. Where no subject holds them, the step fails as the client said.
+        subject = parameters.folder
+    if read.ok and not subject:
+        return SkillResult(True, read.output or "", evidence=f"{parameters.folder} read")
+    folders = [parameters.folder] if read.ok else []
+    for folder in dict.fromkeys((*folders, *USUAL_FOLDERS)):
+        reading = context.act(MailRead(folder=folder, limit=MESSAGES_LOOKED_AT))
+        held = with_subject(reading.output or "", subject) if reading.ok else []
+        if held:
+            shown = "\n\n".join(held[: parameters.limit])
+            where = "" if folder == parameters.folder else f" (not in {parameters.folder})"
+            return SkillResult(
+                True,
+                f"{folder}: the messages whose subject holds {subject!r}\n\n{shown}",
+                evidence=f"{len(held)} in {folder}{where}",
+            )
+    if not read.ok:
+        return SkillResult.failed(read.message)
+    return SkillResult.failed(
+        f"no message in {parameters.folder}, Inbox or Sent has {subject!r} in its subject"
+    )
 
 
 class SaveAttachment(SkillParameters):
@@ -123,24 +151,46 @@ def save_attachment(context: SkillContext, parameters: SaveAttachment) -> SkillR
     return SkillResult.failed(f"no message in {' or '.join(looked)} has an attachment {name!r}")
 
 
-def newest_with_attachment(reading: str, name: str) -> int | None:
-    """The number of the first message of a folder's reading (newest first, as ``mail_read``
-    lists them: ``#3 from ...``, ``Subject: ...``, then an ``Attachments: a.pdf, b.txt`` line
-    where it has some, then its text) with an attachment called ``name`` (letter case aside);
-    None where none has one. A line of a message's text is never taken for its attachments."""
-    lines = reading.splitlines()
-    wanted = name.casefold()
-    for index, line in enumerate(lines):
+def messages_of(reading: str) -> list[tuple[int, list[str]]]:
+    """A folder's reading (newest first, as ``mail_read`` lists them: ``#3 from ...``,
+    ``Subject: ...``, then an ``Attachments: a.pdf, b.txt`` line where it has some, then its
+    text) as each message's number and lines. A line of a text that reads like a message's
+    first line without "from" is no new message."""
+    found: list[tuple[int, list[str]]] = []
+    for line in reading.splitlines():
         head = line.split(" ", 1)[0]
-        if not (head.startswith("#") and head[1:].isdigit() and " from " in line):
-            continue
-        listed = lines[index + 2] if index + 2 < len(lines) else ""
+        if head.startswith("#") and head[1:].isdigit() and " from " in line:
+            found.append((int(head[1:]), [line]))
+        elif found:
+            found[-1][1].append(line)
+    return found
+
+
+def newest_with_attachment(reading: str, name: str) -> int | None:
+    """The number of the first message of a folder's reading with an attachment called
+    ``name`` (letter case aside); None where none has one. Only the line after the subject
+    lists attachments: a line of a message's text is never taken for them."""
+    wanted = name.casefold()
+    for number, lines in messages_of(reading):
+        listed = lines[2] if len(lines) > 2 else ""
         if listed.startswith(ATTACHMENTS):
             names = [part.strip().casefold() for part in listed[len(ATTACHMENTS) :].split(",")]
             if wanted in names:
-                return int(head[1:])
+                return number
     return None
 
 
-#: How ``mail_read`` lists a message's attachments.
-ATTACHMENTS = "Attachments: "
+def with_subject(reading: str, words: str) -> list[str]:
+    """The messages of a folder's reading whose subject holds ``words`` (case and spacing
+    aside), each as its lines joined, newest first."""
+    return [
+        "\n".join(lines).strip()
+        for _, lines in messages_of(reading)
+        if len(lines) > 1
+        and lines[1].startswith(SUBJECT)
+        and contains(lines[1][len(SUBJECT) :], words)
+    ]
+
+
+#: How ``mail_read`` lists a message's subject and attachments.
+SUBJECT, ATTACHMENTS = "Subject: ", "Attachments: "

@@ -22,6 +22,7 @@ from pcagent.env.app_interfaces.mail import compose_argument
 from pcagent.env.ownership import give_to_owner
 from pcagent.errors import InvalidActionError
 from pcagent.runtime.loop.dispatch import ActionDispatcher
+from pcagent.runtime.record.models import StepResult
 
 pytestmark = [pytest.mark.desktop]
 
@@ -187,3 +188,25 @@ def test_the_save_attachment_skill_finds_the_message_and_checks_the_file(
     refused = dispatcher.carry_out(UseSkill(skill="save_attachment", args=missing))
     assert not refused.ok
     assert "no message in Inbox or Sent has an attachment 'notes.txt'" in refused.message
+
+
+def test_read_mail_keeps_the_messages_of_a_subject_and_takes_a_subject_written_as_a_folder(
+    mail_desktop: tuple[SandboxDesktop, SmtpSink],
+) -> None:
+    """A step asks for the messages of a subject; one names the subject as its folder (a
+    1.5B planner's "Travel"): the usual folders are read for it. A folder that is not there
+    and no subject that holds the words is still the client's failure."""
+    desktop, _ = mail_desktop
+    dispatcher = ActionDispatcher(desktop)
+
+    def read(**args: str) -> StepResult:
+        return dispatcher.carry_out(UseSkill(skill="read_mail", args=args))
+
+    homework = read(folder="Sent", subject="homework")
+    assert homework.ok and "(not in Sent)" in homework.message, homework.message
+    assert "#2 from Howie Chen" in str(homework.value) and "4200" not in str(homework.value)
+    as_folder = read(folder="My homework")
+    assert as_folder.ok and "Subject: My homework, as promised" in str(as_folder.value)
+    missing = read(folder="Archive")
+    assert not missing.ok and "Inbox" in missing.message and "Sent" in missing.message
+    assert not read(subject="Holiday photos").ok
