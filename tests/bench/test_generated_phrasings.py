@@ -35,6 +35,7 @@ GIVEN: tuple[FlowValue, ...] = (
     FlowValue(kind="city", text="Lima", description="the city the cargo is bound for"),
     FlowValue(kind="file", text="Documents/BranchReport.docx", description="BranchReport.docx"),
     FlowValue(kind="document", text="Documents/night_market.docx", description="night_market.docx"),
+    FlowValue(kind="script", text="Documents/largest.py", description="largest.py"),
 )
 #: Attribute draws per template, context and phrasing.
 DRAWS = 12
@@ -264,7 +265,7 @@ def test_every_phrasing_gives_the_values_its_checkers_need(template: SubtaskTemp
             # The sub-task before opened it and said where it is: the name is enough here.
             folder = given.text.rsplit("/", 1)[0]
             needed = [value for value in needed if value != folder]
-        named = ("file", "document")
+        named = ("file", "document", "script")
         carried = given.text if given is not None and given.kind not in named else None
         if template.name in READ_FROM_NOTE:
             needed = [value for value in needed if not _held_by_files(fragment, value)]

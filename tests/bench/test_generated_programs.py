@@ -178,7 +178,11 @@ def _check_step(step: ProgramStep, fragment: Fragment) -> None:
     if step.skill == GUI:
         assert step.app == fragment.subtask.app and step.task
         return
-    if step.skill == "read_text_file":
+    if step.skill == "read_text_file" and not _literal(args["path"]):
+        # A script saved from a mail by the sub-task before: the one whose run is checked.
+        assert args["path"] == given() and fragment.output is not None
+        assert _node(fragment, "python_prints")["path"] == fragment.output.text
+    elif step.skill == "read_text_file":
         assert args["path"] in {f.path for f in fragment.files}
     elif step.skill == "extract_values":
         assert args["names"] and args["what"] and not _literal(args["text"])
@@ -204,8 +208,9 @@ def _check_step(step: ProgramStep, fragment: Fragment) -> None:
         # Where it is saved: a new file, or the file whose text is checked (added below).
         checked_paths = {n.params.get("path") for n in fragment.nodes}
         assert args["path"] in checked_paths
-        if args.get("append") or args["path"] in {f.path for f in fragment.files}:
-            return  # added to, or a file of the fragment's own mended (checked by running it)
+        mended = any(n.checker == "python_prints" for n in fragment.nodes)
+        if args.get("append") or mended:
+            return  # added to, or a script mended (checked by running it)
         saved = _node(fragment, "file_exists")
         assert args["path"] == saved["path"]
         if _literal(args["text"]):
@@ -325,7 +330,8 @@ def _check_step(step: ProgramStep, fragment: Fragment) -> None:
     elif step.skill == "revise_text":
         # The script read before, mended to a request; the check runs what is saved.
         assert not _literal(args["text"]) and args["request"]
-        assert _node(fragment, "python_prints")["path"] in {f.path for f in fragment.files}
+        checked = _node(fragment, "python_prints")["path"]
+        assert checked in {f.path for f in fragment.files} or not fragment.files
     elif step.skill == "save_attachment":
         # The fragment's one mail holds an attachment of the file's name, in the folder named;
         # saved where the check looks.

@@ -13,11 +13,12 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 #: What kind of value passes between two sub-tasks: a whole number, a time of day ("06:35"), a
-#: city name, a file in HOME (its path relative to HOME), or a document of the vocabulary's
-#: articles in Documents (its path), opened by one sub-task and changed by the next.
-ValueKind = Literal["number", "time", "city", "file", "document"]
+#: city name, a file in HOME (its path relative to HOME), a document of the vocabulary's
+#: articles in Documents (its path), opened by one sub-task and changed by the next, or a
+#: Python script in HOME with an error in it (its path), saved by one and mended by the next.
+ValueKind = Literal["number", "time", "city", "file", "document", "script"]
 
-VALUE_KINDS: tuple[ValueKind, ...] = ("number", "time", "city", "file", "document")
+VALUE_KINDS: tuple[ValueKind, ...] = ("number", "time", "city", "file", "document", "script")
 
 
 class FlowValue(BaseModel):

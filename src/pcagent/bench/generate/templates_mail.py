@@ -22,6 +22,7 @@ from pcagent.bench.generate.template_base import (
 )
 from pcagent.bench.generate.template_parts import folder_words, node, one_call
 from pcagent.bench.generate.templates_editor import NoteReading, draw_note_reading
+from pcagent.bench.generate.templates_scripts import SCRIPTS
 from pcagent.bench.generate.vocabulary import LOOSE_FILES, MAIL_SUBJECTS, PEOPLE
 from pcagent.bench.tasks import AttachmentSpec, FileFixture, MessageFixture
 
@@ -215,6 +216,8 @@ class MailAttachmentSaved(TemplateAttributes):
     name: str
     text: str
     date: str
+    #: Whether the file is a script with an error (one the code-fixing template mends next).
+    script: bool = False
 
     @property
     def path(self) -> str:
@@ -227,15 +230,18 @@ class MailSaveAttachment(SubtaskTemplate[MailAttachmentSaved], spec="mail_save_a
 
     def draw(self, source: Draw) -> MailAttachmentSaved:
         person = source.rng.choice(PEOPLE)
-        name = source.names.pick(tuple(n for n, _ in LOOSE_FILES), "loose file")
+        script = source.wanted == "script"
+        files = [(s.name, s.text) for s in SCRIPTS] if script else list(LOOSE_FILES)
+        name = source.names.pick(tuple(n for n, _ in files), "loose file")
         return MailAttachmentSaved(
             folder=source.rng.choice(("Inbox", "Sent")),
             person=person.name,
             address=person.address,
             subject=source.rng.choice(MAIL_SUBJECTS),
             name=name,
-            text=dict(LOOSE_FILES)[name],
+            text=dict(files)[name],
             date=f"2025-{source.rng.randint(6, 11):02d}-{source.rng.randint(1, 28):02d} 16:20",
+            script=script,
         )
 
     def build(self, attributes: MailAttachmentSaved, slot: Slot) -> Fragment:
@@ -293,5 +299,7 @@ class MailSaveAttachment(SubtaskTemplate[MailAttachmentSaved], spec="mail_save_a
             inbox=[message] if received else [],
             sent=[] if received else [message],
             services=("mail",),
-            output=parts.file_output(a.path),
+            output=FlowValue(kind="script", text=a.path, description=a.name)
+            if a.script
+            else parts.file_output(a.path),
         )

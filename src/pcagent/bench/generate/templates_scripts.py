@@ -22,6 +22,7 @@ from pcagent.bench.generate.template_base import (
     SubtaskTemplate,
     TemplateAttributes,
 )
+from pcagent.bench.generate.wording import refer_to
 from pcagent.bench.tasks import FileFixture, ReferenceStep
 
 
@@ -90,8 +91,10 @@ SCRIPTS: tuple[BrokenScript, ...] = (
         typed=":",
     ),
 )
-#: What the program asks the language step for (the instruction's words are the person's).
-REQUEST = "Fix the error in the Python code"
+#: What the program asks the language step for (the instruction's words are the person's). No
+#: name in it: a capitalised "Python" shown in an example is a value copied where another
+#: instruction never says it (``agents.example_values``).
+REQUEST = "fix the error in the code"
 
 
 class ScriptToFix(TemplateAttributes):
@@ -126,6 +129,8 @@ class EditorFixScript(SubtaskTemplate[ScriptToFix], spec="editor_fix_script"):
     """Fix the one error of a Python script in Documents in the text editor and save it."""
 
     def draw(self, source: Draw) -> ScriptToFix:
+        if (given := source.given_as("script")) is not None:  # saved from a mail before
+            return ScriptToFix(name=given.file_name, reference_to_previous=refer_to(given))
         return ScriptToFix(name=source.names.pick(tuple(s.name for s in SCRIPTS), "script"))
 
     def build(self, attributes: ScriptToFix, slot: Slot) -> Fragment:
@@ -149,7 +154,11 @@ class EditorFixScript(SubtaskTemplate[ScriptToFix], spec="editor_fix_script"):
             reference_api=[gui.act("editor_open", path=a.path), *mended_keys(script)],
             program=FragmentProgram(
                 (
-                    programs.call("s1", "read_text_file", path=a.path),
+                    programs.call(
+                        "s1",
+                        "read_text_file",
+                        path=programs.given() if a.reference_to_previous else a.path,
+                    ),
                     programs.call(
                         "s2", "revise_text", text=programs.reference("s1"), request=REQUEST
                     ),
@@ -159,6 +168,6 @@ class EditorFixScript(SubtaskTemplate[ScriptToFix], spec="editor_fix_script"):
                 ),
                 output=programs.reference("s3"),
             ),
-            files=[FileFixture(path=a.path, text=script.text)],
+            files=[] if a.reference_to_previous else [FileFixture(path=a.path, text=script.text)],
             output=parts.file_output(a.path),
         )

@@ -51,7 +51,7 @@ class Phrasing:
 def refer_to(value: FlowValue) -> str:
     """``that number``, ``that time``, ``that city``, ``the result`` or a file's (or a
     document's) name."""
-    if value.kind in ("file", "document"):
+    if value.kind in ("file", "document", "script"):
         return value.file_name
     if value.description == "the result":
         return "the result"
