@@ -239,26 +239,21 @@ class Manager(Agent):
             program = mended(Program(steps=list(result.value.steps)))
             problems = self._problems(program, known, failed)
             reply = result.raw_text
-            if not problems and self.search_words is not None:
-                swapped = searched_instead(
-                    program, instruction, given, self.skills, self.search_words, usable
-                )
-                if swapped is not program:  # the re-ask shows the program the doubts are of
-                    # Mended again: the search's words are a model's too, and they named the
-                    # file read before ("memo.txt Documents ... travel time", pc02, 2026-11-29).
-                    program = mended(swapped)
-                    reply = program.model_dump_json(exclude_defaults=True)
+            words = None if problems else self.search_words
+            swapped = searched_instead(program, instruction, given, self.skills, words, usable)
+            if swapped is not program:  # the re-ask shows the program the doubts are of
+                # Mended again: the search's words are a model's too, and they named the file
+                # read before ("memo.txt Documents ... travel time", pc02, 2026-11-29).
+                program = mended(swapped)
+                reply = program.model_dump_json(exclude_defaults=True)
             doubts = evidence.doubts(program, self.skills)
             unusable = program if problems else unusable
             if not problems and (best is None or len(doubts) < len(best[1])):
                 best = (program, doubts)
             if not problems and not doubts:
                 return self._kept(program, doubts)
-            if (
-                not problems
-                and self._alone
-                and evidence.only_apps_left_out(program, self.skills, doubts)
-            ):
+            alone = self._alone and evidence.only_apps_left_out(program, self.skills, doubts)
+            if not problems and alone:
                 break  # each application's step asked for alone (_settled), the rest kept
             # Every problem at once, the doubts with the errors: told only of a wrong kind
             # of file, a small model fixes the ending and keeps the file it copied.

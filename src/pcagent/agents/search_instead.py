@@ -124,13 +124,14 @@ def searched_instead(
     instruction: str,
     given: Sequence[str],
     skills: SkillCatalog,
-    words_for: Callable[[str, Program, GuessedAddress], str],
+    words_for: Callable[[str, Program, GuessedAddress], str] | None,
     usable: Callable[[Program], bool],
 ) -> Program:
     """``program`` with each address nobody gave, and each search that leaves out a value
     found and unused, a web search for the words ``words_for`` gives (a model), where the
-    program stays ``usable``; what the model cannot replace stays, with its doubt."""
-    if SEARCH_SKILL not in skills:
+    program stays ``usable``; what the model cannot replace stays, with its doubt. ``program``
+    itself where nothing is replaced, or ``words_for`` is None."""
+    if words_for is None or SEARCH_SKILL not in skills:
         return program
     for guess in [*guessed_addresses(program, skills, given), *ungrounded_searches(program, given)]:
         changed = searched(program, guess, words_for(instruction, program, guess), given)

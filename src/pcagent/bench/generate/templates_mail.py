@@ -6,7 +6,7 @@ One module per application family, so a new mail template lands here.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pcagent.bench.generate import gui_steps as gui
 from pcagent.bench.generate import programs
@@ -24,7 +24,7 @@ from pcagent.bench.generate.template_parts import folder_words, node, one_call
 from pcagent.bench.generate.templates_editor import NoteReading, draw_note_reading
 from pcagent.bench.generate.templates_scripts import SCRIPTS
 from pcagent.bench.generate.vocabulary import LOOSE_FILES, MAIL_SUBJECTS, PEOPLE
-from pcagent.bench.tasks import AttachmentSpec, FileFixture, MessageFixture
+from pcagent.bench.tasks import AttachmentSpec, FileFixture, MessageFixture, ReferenceStep
 
 # --- mail: send a file as an attachment ----------------------------------------------------------
 
@@ -119,15 +119,36 @@ class MailSendAttachment(SubtaskTemplate[MailWithAttachment], spec="mail_send_at
 # --- mail: find a value in a mail ----------------------------------------------------------------
 
 
-class MailReading(TemplateAttributes):
-    #: What the mail says and which of its values is asked for (a note's values, in a mail).
-    reading: NoteReading
+class OneMail(TemplateAttributes):
+    """A mail the task starts with: one the person sent to the user, or one the user sent."""
+
     #: "Inbox": the person sent it to the user; "Sent": the user sent it to the person.
     folder: Literal["Inbox", "Sent"]
     person: str
     address: str
     #: The mail's date, "2025-06-03 08:40".
     date: str
+
+    def mail(self, subject: str, body: str, **fields: Any) -> MessageFixture:
+        """The mail, from the person or to them."""
+        who, received = f"{self.person} <{self.address}>", self.folder == "Inbox"
+        return MessageFixture(
+            sender=who if received else "",
+            to="" if received else who,
+            subject=subject,
+            body=body,
+            date=self.date,
+            **fields,
+        )
+
+    def opened(self) -> list[ReferenceStep]:
+        """The reference's click on the folder that holds it (the Inbox is in front)."""
+        return [] if self.folder == "Inbox" else [gui.click("Sent", "tree item")]
+
+
+class MailReading(OneMail):
+    #: What the mail says and which of its values is asked for (a note's values, in a mail).
+    reading: NoteReading
 
     @property
     def subject(self) -> str:
@@ -153,15 +174,10 @@ class MailReadValue(SubtaskTemplate[MailReading], spec="mail_read_value"):
         first_name = a.person.split()[0]
         received = a.folder == "Inbox"
         greeting = "Hi" if received else f"Hi {first_name}"
-        message = MessageFixture(
-            sender=f"{a.person} <{a.address}>" if received else "",
-            to="" if received else f"{a.person} <{a.address}>",
-            subject=reading.title,
-            body=f"{greeting},\n\nthe figures as promised:\n{reading.lines}\nBest wishes",
-            date=a.date,
-        )
+        body = f"{greeting},\n\nthe figures as promised:\n{reading.lines}\nBest wishes"
+        message = a.mail(reading.title, body)
         report_nodes, report_steps = parts.report_parts(slot, reading.value_text, None)
-        opened = [gui.click("Sent", "tree item")] if not received else []
+        opened = a.opened()
         return self.fragment(
             a,
             slot,
@@ -206,16 +222,11 @@ class MailReadValue(SubtaskTemplate[MailReading], spec="mail_read_value"):
 # --- mail: save a mail's attachment --------------------------------------------------------------
 
 
-class MailAttachmentSaved(TemplateAttributes):
-    #: "Inbox": the person sent it to the user; "Sent": the user sent it to the person.
-    folder: Literal["Inbox", "Sent"]
-    person: str
-    address: str
+class MailAttachmentSaved(OneMail):
     subject: str
     #: The attached file's name and text.
     name: str
     text: str
-    date: str
     #: Whether the file is a script with an error (one the code-fixing template mends next).
     script: bool = False
 
@@ -247,15 +258,10 @@ class MailSaveAttachment(SubtaskTemplate[MailAttachmentSaved], spec="mail_save_a
     def build(self, attributes: MailAttachmentSaved, slot: Slot) -> Fragment:
         a = attributes
         received = a.folder == "Inbox"
-        message = MessageFixture(
-            sender=f"{a.person} <{a.address}>" if received else "",
-            to="" if received else f"{a.person} <{a.address}>",
-            subject=a.subject,
-            body=f"Hi,\n\n{a.name} is attached.\n\nBest wishes",
-            date=a.date,
-            attachments=[AttachmentSpec(name=a.name, text=a.text)],
-        )
-        opened = [gui.click("Sent", "tree item")] if not received else []
+        attached = [AttachmentSpec(name=a.name, text=a.text)]
+        body = f"Hi,\n\n{a.name} is attached.\n\nBest wishes"
+        message = a.mail(a.subject, body, attachments=attached)
+        opened = a.opened()
         return self.fragment(
             a,
             slot,
