@@ -19,7 +19,7 @@ from pcagent.agents.instruction_readings import InstructionReadings
 from pcagent.agents.manager import PROGRAM_ATTEMPTS, Manager
 from pcagent.agents.named_apps import AskedApp
 from pcagent.agents.plan import Doubt
-from pcagent.agents.program import ProgramStep
+from pcagent.agents.program import MAX_STEPS, ProgramStep
 from pcagent.models import ModelRouter
 from pcagent.skills import default_catalog
 
@@ -224,6 +224,21 @@ def test_the_step_after_a_result_worked_out_last_is_asked_for_and_added() -> Non
     assert {"set_alarm", "tell_user", "gui"} <= offered
     assert not offered & {"shift_time", "days_between", "pick_extreme", "sort_items"}
     assert all(b["properties"]["id"] == {"enum": ["s4"]} for b in branches)
+
+
+def test_a_full_program_gets_no_step_added_and_the_plan_stands() -> None:
+    """A program of the most steps that leaves the writer out: no step can be added (asked
+    for, the step made a program too long to build again, and the error ended a whole
+    benchmark run, 2026-12-02); the program is kept with its doubt."""
+    full = [
+        COMPOSE | {"id": f"s{n}", "args": {"request": f"sentence {n} about tea"}}
+        for n in range(1, MAX_STEPS + 1)
+    ]
+    models = ScriptedModels(manager=[json.dumps({"steps": full}), json.dumps({"steps": [WRITE]})])
+    outcome = _manager(models).plan(SAID)
+    assert not outcome.fallback
+    assert len(outcome.plan.subtasks) == MAX_STEPS
+    assert "no step uses it" in outcome.plan.subtasks[-1].doubt
 
 
 def test_replaced_puts_a_step_in_the_place_of_its_id() -> None:

@@ -36,7 +36,7 @@ from typing import Any
 
 from pcagent.agents.named_apps import AskedApp, calls
 from pcagent.agents.plan import Doubt
-from pcagent.agents.program import Program, ProgramStep, literal_texts
+from pcagent.agents.program import MAX_STEPS, Program, ProgramStep, literal_texts
 from pcagent.agents.program_grammar import program_schema
 from pcagent.agents.prompting import render
 from pcagent.agents.step_ids import next_step_number
@@ -186,6 +186,8 @@ class FocusedSteps:
         with ``template`` under the grammar of ``offered`` (skills, and the applications of a
         screen step), where the model writes it usably and it leaves fewer doubts."""
         program, doubts = kept
+        if len(program.steps) >= MAX_STEPS:
+            return program, doubts  # no room: a program holds MAX_STEPS steps at most
         skills, apps = offered
         wanted = f"s{next_step_number([step.id for step in program.steps])}"
         messages = _messages(template, instruction, program, skills, **values)
@@ -197,7 +199,12 @@ class FocusedSteps:
     def _better(
         self, changed: Program, program: Program, doubts: list[Doubt]
     ) -> tuple[Program, list[Doubt]]:
-        """``changed`` with its doubts where it is usable and has fewer; else the program."""
+        """``changed`` with its doubts where it is usable and has fewer; else the program.
+        Why the bound is checked here: a step added to a program of :data:`MAX_STEPS` steps
+        made one the mends could not build again, and the error ended the whole benchmark
+        run (a rewording of pc06, 2026-12-02)."""
+        if len(changed.steps) > MAX_STEPS:
+            return program, doubts
         settled = self.mend(changed)
         if self.problems(settled):
             return program, doubts
