@@ -24,7 +24,7 @@ from collections.abc import Iterator, Sequence
 
 from pydantic import JsonValue
 
-from pcagent.agents.given_values import word_given, words_of
+from pcagent.agents.given_values import STEM, word_given, words_of
 from pcagent.agents.plan import Doubt
 from pcagent.agents.program import Program, is_reference
 from pcagent.text import contains
@@ -32,9 +32,6 @@ from pcagent.text import contains
 #: Words shorter than this ("to", "the", "of") say nothing of where a value came from; a longer
 #: word counts as given as a search's words do (:func:`word_given`).
 _LONG = 4
-#: A word stands in another text where a word there begins with its first letters, this many
-#: (as :func:`~pcagent.agents.given_values.word_given` compares them).
-_STEM = 4
 #: Arguments and keys whose texts are names, not values.
 _NAMES = frozenset({"names", "label"})
 
@@ -110,4 +107,4 @@ def _its_value(text: str, instruction: str | None) -> bool:
         return True
     named = words_of(instruction)
     capitals = [w for w in words_of(text) if len(w) >= _LONG and w[0].isupper()]
-    return all(any(other.startswith(word[:_STEM]) for other in named) for word in capitals)
+    return all(any(other.startswith(word[:STEM]) for other in named) for word in capitals)

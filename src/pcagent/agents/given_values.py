@@ -294,8 +294,8 @@ def _endings_after(text: str, stem: str) -> list[str]:
 
 
 #: Words this short ("to", "the", "of") say nothing of what is searched for; a longer word is
-#: looked for by its first :data:`_STEM` letters ("walking" is given by "the walk there").
-_SHORT, _STEM = 3, 4
+#: looked for by its first :data:`STEM` letters ("walking" is given by "the walk there").
+_SHORT, STEM = 3, 4
 _WORD = re.compile(r"\w+")
 #: A word of a given text, an underscore parting two (file names).
 _PART = re.compile(r"[^\W_]+")
@@ -307,11 +307,11 @@ def words_of(text: str) -> list[str]:
 
 
 def word_given(word: str, given: Sequence[str]) -> bool:
-    """Whether a word of one of ``given`` begins with ``word``'s first :data:`_STEM` letters
+    """Whether a word of one of ``given`` begins with ``word``'s first :data:`STEM` letters
     (an underscore parts words there: "travel_plan.txt" gives "plans"). Not inside a word: the
     example's "Riverside Walk", copied into pc04's map form, was taken as given by the
     instruction's "drives" (2026-12-01), and no doubt was raised."""
-    stem = folded(word[:_STEM])
+    stem = folded(word[:STEM])
     return any(folded(other).startswith(stem) for text in given for other in _PART.findall(text))
 
 

@@ -252,8 +252,8 @@ class Manager(Agent):
                 best = (program, doubts)
             if not problems and not doubts:
                 return self._kept(program, doubts)
-            alone = self._alone and evidence.only_apps_left_out(program, self.skills, doubts)
-            if not problems and alone:
+            alone = not problems and self._alone
+            if alone and evidence.only_apps_left_out(program, self.skills, doubts):
                 break  # each application's step asked for alone (_settled), the rest kept
             # Every problem at once, the doubts with the errors: told only of a wrong kind
             # of file, a small model fixes the ending and keeps the file it copied.

@@ -3,7 +3,10 @@ attachment."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import PurePosixPath
+from typing import Generic, TypeVar
 
 from pydantic import Field
 
@@ -15,6 +18,7 @@ from pcagent.skills.common import do, home_file
 from pcagent.text import contains
 
 APP = MAIL.name
+T = TypeVar("T")
 
 
 class SendMail(SkillParameters):
@@ -64,7 +68,7 @@ def send_mail(context: SkillContext, parameters: SendMail) -> SkillResult:
 #: I sent" and "the mail I got" loosely, and a planner names the Inbox for both (pc16r1,
 #: 2026-12-02, read the Inbox for a mail the person had sent).
 USUAL_FOLDERS = ("Inbox", "Sent")
-#: The most messages of a folder looked through for the attachment.
+#: The most messages of a folder looked through for a subject or an attachment.
 MESSAGES_LOOKED_AT = 50
 
 
@@ -76,6 +80,34 @@ class ReadMail(SkillParameters):
     )
 
 
+@dataclass(frozen=True)
+class _Found(Generic[T]):
+    """What :func:`_first_found` found: the folder and what was in it ("" and None where no
+    folder had it), the folders read before it, and the client's message where the folder
+    named could not be read (none there by that name)."""
+
+    folder: str
+    value: T | None
+    looked: list[str]
+    refused: str
+
+
+def _first_found(context: SkillContext, named: str, find: Callable[[str], T | None]) -> _Found[T]:
+    """The first of the folder ``named`` and the usual ones whose reading (its newest
+    :data:`MESSAGES_LOOKED_AT` messages) ``find`` finds something in."""
+    looked: list[str] = []
+    refused = ""
+    for folder in dict.fromkeys((named, *USUAL_FOLDERS)):
+        reading = context.act(MailRead(folder=folder, limit=MESSAGES_LOOKED_AT))
+        if not reading.ok and folder == named:
+            refused = reading.message
+        value = find(reading.output or "") if reading.ok else None
+        if value:
+            return _Found(folder, value, looked, refused)
+        looked.append(folder)
+    return _Found("", None, looked, refused)
+
+
 @skill(
     "Read the newest messages of a mail folder (sender, subject, date, text, attachments).",
     apps=(APP,),
@@ -83,31 +115,28 @@ class ReadMail(SkillParameters):
     only_reads=True,
 )
 def read_mail(context: SkillContext, parameters: ReadMail) -> SkillResult:
-    read = context.act(MailRead(folder=parameters.folder, limit=parameters.limit))
-    subject = parameters.subject
-    if not read.ok and not subject:
-        # No such folder: the words were a mail's subject ("Travel"), which a 1.5B planner
-        # wrote as the folder (a rewording of pc25, 2026-12-02); the usual folders are read
-        # for it. Where no subject holds them, the step fails as the client said.
-        subject = parameters.folder
-    if read.ok and not subject:
-        return SkillResult(True, read.output or "", evidence=f"{parameters.folder} read")
-    folders = [parameters.folder] if read.ok else []
-    for folder in dict.fromkeys((*folders, *USUAL_FOLDERS)):
-        reading = context.act(MailRead(folder=folder, limit=MESSAGES_LOOKED_AT))
-        held = with_subject(reading.output or "", subject) if reading.ok else []
-        if held:
-            shown = "\n\n".join(held[: parameters.limit])
-            where = "" if folder == parameters.folder else f" (not in {parameters.folder})"
-            return SkillResult(
-                True,
-                f"{folder}: the messages whose subject holds {subject!r}\n\n{shown}",
-                evidence=f"{len(held)} in {folder}{where}",
-            )
-    if not read.ok:
-        return SkillResult.failed(read.message)
+    named = parameters.folder
+    if not parameters.subject:
+        read = context.act(MailRead(folder=named, limit=parameters.limit))
+        if read.ok:
+            return SkillResult(True, read.output or "", evidence=f"{named} read")
+    # Without a subject, no such folder: the words were a mail's subject ("Travel"), which a
+    # 1.5B planner wrote as the folder (a rewording of pc25, 2026-12-02); the usual folders
+    # are read for it. Where no subject holds them, the step fails as the client said.
+    subject = parameters.subject or named
+    found = _first_found(context, named, lambda reading: with_subject(reading, subject))
+    if found.value:
+        shown = "\n\n".join(found.value[: parameters.limit])
+        where = "" if found.folder == named else f" (not in {named})"
+        return SkillResult(
+            True,
+            f"{found.folder}: the messages whose subject holds {subject!r}\n\n{shown}",
+            evidence=f"{len(found.value)} in {found.folder}{where}",
+        )
+    if found.refused:
+        return SkillResult.failed(found.refused)
     return SkillResult.failed(
-        f"no message in {parameters.folder}, Inbox or Sent has {subject!r} in its subject"
+        f"no message in {named}, Inbox or Sent has {subject!r} in its subject"
     )
 
 
@@ -131,24 +160,22 @@ def save_attachment(context: SkillContext, parameters: SaveAttachment) -> SkillR
     target = PurePosixPath(parameters.path)
     folder = str(target.parent) if str(target.parent) != "." else "Downloads"
     name = target.name
-    looked: list[str] = []
-    for mail_folder in dict.fromkeys((parameters.mail_folder, *USUAL_FOLDERS)):
-        reading = context.act(MailRead(folder=mail_folder, limit=MESSAGES_LOOKED_AT))
-        number = newest_with_attachment(reading.output or "", name) if reading.ok else None
-        if number is None:
-            looked.append(mail_folder)
-            continue
-        saved = do(
-            context,
-            MailSaveAttachment(message=number, name=name, folder=folder, mail_folder=mail_folder),
-        )
-        path = f"{folder}/{PurePosixPath(saved.output or name).name}"
-        on_disk = home_file(context, path)
-        if on_disk is not None and not on_disk.is_file():
-            return SkillResult.failed(f"{path} could not be found after saving it")
-        elsewhere = f" (not in {', '.join(looked)})" if looked else ""
-        return SkillResult(True, path, evidence=f"{saved.message}{elsewhere}")
-    return SkillResult.failed(f"no message in {' or '.join(looked)} has an attachment {name!r}")
+    found = _first_found(
+        context, parameters.mail_folder, lambda reading: newest_with_attachment(reading, name)
+    )
+    if found.value is None:
+        looked = " or ".join(found.looked)
+        return SkillResult.failed(f"no message in {looked} has an attachment {name!r}")
+    saved = do(
+        context,
+        MailSaveAttachment(message=found.value, name=name, folder=folder, mail_folder=found.folder),
+    )
+    path = f"{folder}/{PurePosixPath(saved.output or name).name}"
+    on_disk = home_file(context, path)
+    if on_disk is not None and not on_disk.is_file():
+        return SkillResult.failed(f"{path} could not be found after saving it")
+    elsewhere = f" (not in {', '.join(found.looked)})" if found.looked else ""
+    return SkillResult(True, path, evidence=f"{saved.message}{elsewhere}")
 
 
 def messages_of(reading: str) -> list[tuple[int, list[str]]]:

@@ -52,9 +52,10 @@ def writing_call(skill: str, path: str, text: str, reference_to_previous: str) -
     return one_call(skill, path=path, text=carried_or(reference_to_previous, text))
 
 
-def file_output(path: str) -> FlowValue:
-    """A saved file handed on to the next sub-task, named by its file name."""
-    return FlowValue(kind="file", text=path, description=path.rsplit("/", 1)[-1])
+def file_output(path: str, kind: ValueKind = "file") -> FlowValue:
+    """A saved file handed on to the next sub-task, named by its file name (``kind``: a file,
+    or one of a kind a sub-task takes only, a script)."""
+    return FlowValue(kind=kind, text=path, description=path.rsplit("/", 1)[-1])
 
 
 def opened_node(slot: Slot, text: str, description: str, *, final: bool = False) -> SubGoal:

@@ -305,7 +305,5 @@ class MailSaveAttachment(SubtaskTemplate[MailAttachmentSaved], spec="mail_save_a
             inbox=[message] if received else [],
             sent=[] if received else [message],
             services=("mail",),
-            output=FlowValue(kind="script", text=a.path, description=a.name)
-            if a.script
-            else parts.file_output(a.path),
+            output=parts.file_output(a.path, "script" if a.script else "file"),
         )
