@@ -242,8 +242,7 @@ def _check_step(step: ProgramStep, fragment: Fragment) -> None:
         )
         assert str(result) == _node(fragment, "calculator_shows")["value"]
     elif step.skill == "format_paragraphs":
-        # One call per set of paragraphs: its formats are exactly those the checkers want of
-        # each paragraph of the set ("title" is the checkers' 0, "last" their -1).
+        # One call per set of paragraphs ("title" is the checkers' 0, "last" their -1).
         places = {"title": 0, "last": -1}
         numbers = [places.get(p, p) for p in args["paragraphs"]]  # type: ignore[union-attr,call-overload]
         assert numbers and args["save"] is True
@@ -269,10 +268,14 @@ def _check_step(step: ProgramStep, fragment: Fragment) -> None:
                 and number in n.params.get("paragraphs", [n.params.get("paragraph")])  # type: ignore[operator]
                 and (n.params["path"] == args["path"] or not _literal(args["path"]))
             }
-            asked = {k: v for k, v in args.items() if k in wanted.values()}
             # Sets may overlap (the first paragraph bigger, the first two double-spaced: two
-            # calls): each format asked is one the checkers want of each paragraph it names.
-            assert checked and asked and all(checked.get(k) == v for k, v in asked.items())
+            # calls): the formats of every call naming the paragraph are exactly those wanted.
+            asked: dict[str, object] = {}
+            for other in fragment.program.steps:
+                named = other.args.get("paragraphs") if other.skill == step.skill else None
+                if isinstance(named, list) and number in [places.get(p, p) for p in named]:  # type: ignore[call-overload]
+                    asked |= {k: v for k, v in other.args.items() if k in wanted.values()}
+            assert checked and asked == checked
     elif step.skill == "move_files":
         moved = [n.params["path"] for n in fragment.nodes if n.checker == "file_exists"]
         gone = [n.params["path"] for n in fragment.nodes if n.checker == "file_missing"]
