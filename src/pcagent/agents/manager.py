@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 from pcagent.agents.base import Agent, bullet_list, value_list
 from pcagent.agents.doubted_changes import cut_before_doubted_changes
 from pcagent.agents.doubts import Evidence
+from pcagent.agents.dropped_steps import Corrections
 from pcagent.agents.ends_on_reading import ends_on_reading
 from pcagent.agents.existing_files import FileCheck, missing_files
 from pcagent.agents.focused_steps import FocusedSteps
@@ -200,18 +201,16 @@ class Manager(Agent):
         failed: SubtaskSpec | None,
         examples: str,
     ) -> PlanOutcome:
-        apps = list(self.apps)
-        asked = self._prompt(instruction, context, compact=compact, examples=examples)
-        messages = asked
+        messages = asked = self._prompt(instruction, context, compact=compact, examples=examples)
         reply_type = program_reply_type(
-            self.skills, apps, list(self.environments), requests=self.lists_requests
+            self.skills, list(self.apps), list(self.environments), requests=self.lists_requests
         )
         known = [s.id for s in finished]
         done = finished_calls(finished)  # a finished call written again is dropped for it
         mended = ProgramMends(
             self.skills, self.readings, instruction, done, given, examples, self.is_file
         )
-        problem, replies = "", set[str]()
+        problem, replies, corrections = "", set[str](), Corrections(self.skills)
         # A greedy model's re-asks are sampled (it wrote its program again word for word); one
         # not sampled that writes a reply again would write it for every later ask: the last.
         sampled = self.model.info.greedy and self.reask_temperature is not None
@@ -246,7 +245,7 @@ class Manager(Agent):
                 # read before ("memo.txt Documents ... travel time", pc02, 2026-11-29).
                 program = mended(swapped)
                 reply = program.model_dump_json(exclude_defaults=True)
-            doubts = evidence.doubts(program, self.skills)
+            doubts = [*evidence.doubts(program, self.skills), *corrections.doubts(program)]
             unusable = program if problems else unusable
             if not problems and (best is None or len(doubts) < len(best[1])):
                 best = (program, doubts)
@@ -260,7 +259,9 @@ class Manager(Agent):
             problem = "; ".join([*problems, *map(str, doubts)])
             if last:
                 break
-            # Only the latest program goes back: with all kept, the third ask had 300 tokens left.
+            # Only the latest program goes back (with all, the third ask had 300 tokens left);
+            # its reply is judged by what it drops of it too (:mod:`dropped_steps`).
+            corrections.shown(program, problems, doubts)
             messages = [
                 *asked,
                 Message.assistant(reply),
