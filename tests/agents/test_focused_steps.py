@@ -294,3 +294,33 @@ def test_a_step_whose_own_values_are_doubted_is_written_again_alone() -> None:
     assert not any(s.doubt for s in outcome.plan.subtasks)
     asked = models.backends["manager"].requests[PROGRAM_ATTEMPTS].messages[-1].text
     assert "What is wrong with step s1: address='maps.example.com/walk' is not in" in asked
+
+
+def test_the_application_s_step_is_shown_memory_s_program_that_calls_one_of_its_skills() -> None:
+    """Asked for the writer's step with only the skills' parameters to go by, the 1.5B model
+    filled every one of them; a remembered program shows the few a task sets."""
+    remembered = 'Instruction: Put "hi" in a.docx\nProgram: {"steps":[{"skill":"write_document"}]}'
+    wanted: list[tuple[str, ...]] = []
+
+    def memory(instruction: str, k: int = 3, using: tuple[str, ...] = (), **_: object) -> str:
+        if using:
+            wanted.append(tuple(using))
+        return remembered
+
+    models = _script({"steps": [WRITE]})
+    manager = Manager(
+        models.for_role("manager"),
+        apps=APPS,
+        skills=default_catalog().for_apps(APPS),
+        readings=InstructionReadings(apps=lambda _: (AskedApp("writer", "the document"),)),
+        memory=memory,
+    )
+    outcome = manager.plan(SAID)
+    assert [s.skill for s in outcome.plan.subtasks] == ["compose_text", "write_document"]
+    asked = models.backends["manager"].requests[1].messages[-1].text
+    assert asked.index(remembered) < asked.index(f"Instruction: {SAID}")
+    assert set(wanted[-1]) == WRITER_SKILLS
+    # Without memory the step's prompt holds no example.
+    models = _script({"steps": [WRITE]})
+    _manager(models).plan(SAID)
+    assert "similar earlier task" not in models.backends["manager"].requests[1].messages[-1].text

@@ -66,6 +66,9 @@ class FocusedSteps:
     problems: Callable[[Program], list[str]]
     doubts: Callable[[Program], list[Doubt]]
     unused_apps: Callable[[Program], list[AskedApp]]
+    #: Memory's nearest program that calls one of the skills given, as prompt lines ("" for
+    #: none): shown where an application's step is asked for (:meth:`improved`).
+    remembered: Callable[[Sequence[str]], str] = lambda wanted: ""
 
     def repaired(self, instruction: str, program: Program) -> Program | None:
         """``program``, unusable, with its first step that cannot run written again, then the
@@ -122,6 +125,7 @@ class FocusedSteps:
                 (skills, [use.app]),
                 app=use.app,
                 words=use.words,
+                example=_example(self.remembered([one.name for one in skills])),
             )
         unused = [doubt for doubt in unused_values(program, self.skills) if doubt.step]
         for doubt in unused[:MOST_REWRITES]:
@@ -210,6 +214,19 @@ class FocusedSteps:
             return program, doubts
         fewer = self.doubts(settled)
         return (settled, fewer) if len(fewer) < len(doubts) else (program, doubts)
+
+
+def _example(remembered: str) -> str:
+    """The prompt's lines for memory's program (none without one). Why: asked for the writer's
+    step alone, with only the skills' parameters to go by, the 1.5B model filled every one of
+    them (bold, centred, a spacing, a size and a size step, where one size step was asked: a
+    rewording of pc22, 2026-12-02); memory's programs set the few a task asks for."""
+    if not remembered:
+        return ""
+    return (
+        "A similar earlier task and its program (they show how such a step is written; "
+        f"their files, names and values are theirs, not this task's):\n{remembered}\n"
+    )
 
 
 def _found_names(program: Program, step_id: str, skills: SkillCatalog) -> list[str]:

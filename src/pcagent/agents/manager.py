@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from pcagent.agents.base import Agent, bullet_list, value_list
+from pcagent.agents.base import Agent
 from pcagent.agents.doubted_changes import cut_before_doubted_changes
 from pcagent.agents.doubts import Evidence
 from pcagent.agents.dropped_steps import Corrections
@@ -44,7 +44,7 @@ from pcagent.agents.plan import (
 from pcagent.agents.program import Program, check_program, program_plan, screen_cannot_retry
 from pcagent.agents.program_grammar import program_reply_type
 from pcagent.agents.program_mends import ProgramMends
-from pcagent.agents.prompting import desktops_text, prompt_part, render
+from pcagent.agents.prompting import desktops_text, prompt_part, render, replan_context
 from pcagent.agents.repeated_steps import finished_calls, repeated_failure
 from pcagent.agents.search_instead import GuessedAddress, searched_instead
 from pcagent.agents.step_ids import next_step_number
@@ -122,15 +122,7 @@ class Manager(Agent):
         and their values may be referred to by their ids."""
         finished, failed = replanning.finished, replanning.failed
         first = next_step_number([s.id for s in (*finished, failed)])
-        context = (
-            "Already finished (do not repeat them; refer to their values by id):\n"
-            + bullet_list([f"{s.id}: {s.description}" for s in finished])
-            + "\nValues found so far:\n"
-            + value_list(dict(replanning.hub))
-            + f"\nThis step failed: {failed.id}: {failed.description}\nWhy: {replanning.reason}\n"
-            f"Write only the remaining steps, another way (a gui step where a skill failed); "
-            f"number them from s{first} on."
-        )
+        context = replan_context(replanning, first)
         found, instruction = list(replanning.hub.values()), replanning.instruction
         memory = self.memory if self.examples_in_replans else None
         shown = self._examples(memory, instruction)
@@ -267,7 +259,7 @@ class Manager(Agent):
                 Message.assistant(reply),
                 Message.user(reask_text(self.memory, instruction, problem, doubts, filters)),
             ]
-        focused = self._focused_steps(mended, known, failed, step, evidence)
+        focused = self._focused_steps(mended, (known, failed), step, evidence)
         return self._settled(instruction, best, unusable, focused, problem)
 
     def _settled(
@@ -293,11 +285,20 @@ class Manager(Agent):
     def _focused_steps(
         self,
         mended: ProgramMends,
-        known: Sequence[str],
-        failed: SubtaskSpec | None,
+        plan_so_far: tuple[Sequence[str], SubtaskSpec | None],
         step: int | None,
         evidence: Evidence,
     ) -> FocusedSteps:
+        """The single steps' asks of one program ask. ``plan_so_far``: a re-plan's finished
+        ids and failed step. Where memory's examples were shown, a step asked for alone is
+        shown the nearest that calls one of its skills, picked as the examples were."""
+        known, failed = plan_so_far
+        instruction, filters = mended.instruction, self._example_filters(mended.instruction)
+        memory = self.memory if mended.examples else None
+
+        def remembered(wanted: Sequence[str]) -> str:
+            return memory(instruction, 1, wanted, **filters) if memory is not None else ""
+
         return FocusedSteps(
             self.skills,
             list(self.apps),
@@ -306,6 +307,7 @@ class Manager(Agent):
             lambda program: self._problems(program, known, failed),
             lambda program: evidence.doubts(program, self.skills),
             lambda program: evidence.unused_apps(program, self.skills),
+            remembered,
         )
 
     def _prompt(

@@ -13,6 +13,8 @@ from functools import cache
 from importlib import resources
 from string import Template
 
+from pcagent.agents.base import bullet_list, value_list
+from pcagent.agents.plan import Replanning
 from pcagent.errors import ConfigurationError
 
 _SEPARATOR = "\n--- user ---\n"
@@ -80,4 +82,20 @@ def desktops_text(environments: Mapping[str, Sequence[str]]) -> str:
     return (
         "This task spans several desktops. Give every step the desktop it works on as "
         f'"environment", one of:\n{lines}\n'
+    )
+
+
+def replan_context(replanning: Replanning, first: int) -> str:
+    """What a re-plan's prompt says after the instruction: the steps finished and the values
+    found (referred to by id, never redone), the step that failed and why, and the number the
+    new steps start from (``first``)."""
+    finished, failed = replanning.finished, replanning.failed
+    return (
+        "Already finished (do not repeat them; refer to their values by id):\n"
+        + bullet_list([f"{s.id}: {s.description}" for s in finished])
+        + "\nValues found so far:\n"
+        + value_list(dict(replanning.hub))
+        + f"\nThis step failed: {failed.id}: {failed.description}\nWhy: {replanning.reason}\n"
+        f"Write only the remaining steps, another way (a gui step where a skill failed); "
+        f"number them from s{first} on."
     )
