@@ -33,6 +33,7 @@ from pcagent.agents.moved_twice import moved_twice
 from pcagent.agents.named_apps import AskedApp, apps_used, unused_apps
 from pcagent.agents.named_files import untouched_files
 from pcagent.agents.named_folders import folders_left_out
+from pcagent.agents.paragraph_numbers import unsaid_paragraphs
 from pcagent.agents.paths_as_text import paths_as_text
 from pcagent.agents.plan import Doubt
 from pcagent.agents.program import Program, ProgramStep
@@ -119,6 +120,7 @@ class Evidence:
         return [
             *_own(ungiven_literals(program, skills, self.given)),
             *_own(example_values(program, self.examples, self.given)),
+            *unsaid_paragraphs(program, skills, self.given),
             *described_texts(program, skills, self.given),
             *given_once_in_rows(program, skills, self.given),
             *one_value_for_a_list(program, skills),

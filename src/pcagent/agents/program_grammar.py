@@ -116,10 +116,12 @@ def program_schema(
 
 
 def _bare(schema: dict[str, Any]) -> dict[str, Any]:
-    """A property schema without prose (titles, descriptions): the grammar needs none."""
-    return {
-        k: v for k, v in schema.items() if k not in ("title", "description", "default", "given")
-    }
+    """A property schema without prose (titles, descriptions) or the checks' marks (``given``,
+    ``numbers``): the grammar needs none."""
+    return {k: v for k, v in schema.items() if k not in _NOT_FOR_GRAMMAR}
+
+
+_NOT_FOR_GRAMMAR = frozenset({"title", "description", "default", "given", "numbers"})
 
 
 def program_reply_type(

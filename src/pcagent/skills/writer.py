@@ -105,6 +105,7 @@ class FormatParagraphs(SkillParameters):
         max_length=200,
         description='"title", "last", or numbers: the title is 0, the first paragraph after it '
         "1, the second 2; -1 is the last.",
+        json_schema_extra={"numbers": "paragraphs"},
     )
     matching: str = Field("", max_length=200, description="Or: paragraphs containing this text.")
     bold: bool | None = None
