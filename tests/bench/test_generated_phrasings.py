@@ -155,6 +155,8 @@ def needed_values(fragment: Fragment) -> list[str]:
                 needed += [params["to"], params["subject_contains"], params["attachment"]]
             case "web_visited":
                 needed.append(params["host"].removeprefix("www."))
+            case "web_searched":
+                needed += [params["host"], *params["words"]]
             case "web_asked":
                 needed += [*params["words"], *([params["host"]] if "host" in params else [])]
             case "docx_paragraphs_about":

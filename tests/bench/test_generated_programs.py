@@ -42,6 +42,7 @@ from pcagent.bench.tasks import (
 )
 from pcagent.bench.web.data import ROUTES
 from pcagent.bench.web.sites import find_airport
+from pcagent.bench.web.sites.arxiv import arxiv_search
 from pcagent.bench.web.sites.search import search_results
 from pcagent.skills import default_catalog
 from pcagent.skills.values import shifted
@@ -357,6 +358,17 @@ def _check_step(step: ProgramStep, fragment: Fragment) -> None:
             or fields["To"] == given()
             or (not _literal(fields["To"]) and asked[0] in fragment.files[0].text)
         )
+    elif step.skill == "fill_form" and any(n.checker == "web_searched" for n in fragment.nodes):
+        # A site's own search form: its one field holds the words the check wants searched.
+        (field,) = args["fields"]  # type: ignore[misc]
+        assert str(field["value"]).split() == _node(fragment, "web_searched")["words"]  # type: ignore[index]
+    elif step.skill == "follow_result":
+        # The site's search lists the paper the check wants downloaded at that place.
+        form = next(s for s in fragment.program.steps if s.skill == "fill_form")
+        (field,) = form.args["fields"]  # type: ignore[misc]
+        listed = arxiv_search(str(field["value"]))  # type: ignore[index]
+        downloaded = _node(fragment, "file_downloaded")["name"]
+        assert f"{listed[int(args['place']) - 1]}.pdf" == downloaded  # type: ignore[call-overload]
     elif step.skill == "fill_form":
         # The search form's fields hold what the search checker wants, the date as the form
         # takes it, the trip type ticked where the site has one.

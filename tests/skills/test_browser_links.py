@@ -18,7 +18,7 @@ from pcagent.env.app_interfaces.web_page import PageView, Target, describe
 from pcagent.models import ModelRouter
 from pcagent.runtime.loop.dispatch import ModelLanguage
 from pcagent.skills.base import ActionOutcome
-from pcagent.skills.browser import follow_link, leads_away
+from pcagent.skills.browser import follow_link, leads_away, search_results
 from pcagent.skills.browser_links import _choice_model, link_meant, page_links
 from pcagent.step_context import StepContext
 
@@ -199,3 +199,22 @@ def test_a_link_not_on_the_page_is_followed_on_the_page_before() -> None:
     missing = follow_link.call(browser, {"text": "Casablanca"})
     assert not missing.ok and "reads 'Casablanca'" in missing.message
     assert browser.history[-1] == "http://films/2"
+
+
+def test_a_page_s_results_are_its_links_away_or_else_its_own_links_but_home_and_itself() -> None:
+    # The web search's page: the results lead to other sites; its own home link is none.
+    assert [link.text for link in search_results(READING)] == [
+        "Empire State Building to Brooklyn Museum - Offline Maps",
+        "Empire State Building to Battery Park - Offline Maps",
+    ]
+    # A site's own search (arxiv.org's): its links to papers, not its home page nor itself.
+    site = (
+        "Title: Search | arXiv e-print repository\n"
+        "Address: https://arxiv.org/search?query=depth\n"
+        "Links:\n"
+        '- "arXiv" -> https://arxiv.org/\n'
+        '- "arXiv:2405.09876" -> https://arxiv.org/abs/2405.09876\n'
+        '- "again" -> https://arxiv.org/search?query=depth\n'
+        '- "arXiv:2401.01234" -> https://arxiv.org/abs/2401.01234\n'
+    )
+    assert [link.text for link in search_results(site)] == ["arXiv:2405.09876", "arXiv:2401.01234"]

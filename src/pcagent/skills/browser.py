@@ -171,10 +171,59 @@ def follow_link(context: SkillContext, parameters: FollowLink) -> SkillResult:
             chosen = (
                 f"no link reads {parameters.text!r}; the language model chose {meant.shown()}. "
             )
+    return _where_it_led(context, clicked, chosen)
+
+
+def _where_it_led(context: SkillContext, clicked: ActionOutcome, said: str) -> SkillResult:
+    """A followed link's result: the file it downloaded, else the page it opened, read, with
+    ``said`` (how the link was chosen) before the evidence."""
     if (clicked.output or "").startswith("downloaded"):
-        return SkillResult(True, clicked.output, evidence=chosen + (clicked.output or ""))
+        return SkillResult(True, clicked.output, evidence=said + (clicked.output or ""))
     page = _page(context)
-    return replace(page, evidence=chosen + page.evidence) if page.ok else page
+    return replace(page, evidence=said + page.evidence) if page.ok else page
+
+
+class FollowResult(SkillParameters):
+    place: int = Field(1, ge=1, le=20, description="1: the first result, 2: the second, ...")
+
+
+@skill(
+    "Follow a result of the page of search results in front by its place (1: the first; the "
+    "web search's results or a site's own search) and read where it leads (a file downloads).",
+    apps=(APP,),
+    page="follows",
+    returns="the result's page's text",
+)
+def follow_result(context: SkillContext, parameters: FollowResult) -> SkillResult:
+    # Why: a site's own search (arxiv.org's) lists each result under a link that reads its
+    # number, which no instruction gives, so "download the first result" had no link to name
+    # (pc15, 2026-12-02); a result's place is a typed value the model reads off the words.
+    reading = do(context, BrowserRead()).output or ""
+    results = search_results(reading)
+    if len(results) < parameters.place:
+        return SkillResult.failed(
+            f"the page in front ({_line_after(reading, 'Title: ')!r}) lists {len(results)} "
+            f"results, not {parameters.place}: search first, or follow a link by its text"
+        )
+    link = results[parameters.place - 1]
+    return _where_it_led(
+        context, _take(context, link), f"result {parameters.place}: {link.shown()}. "
+    )
+
+
+def search_results(page: str) -> list[PageLink]:
+    """The results a page of search results lists, in its order: its links to other sites (a
+    web search's), or where it has none, its site's own links but its home page and itself (a
+    site's own search: arxiv.org's links the papers it found)."""
+    away = links_away(page)
+    if away:
+        return away
+    here = _line_after(page, "Address: ")
+    return [
+        link
+        for link in page_links(page)
+        if urlsplit(link.address).path.strip("/") and link.address != here
+    ]
 
 
 def _on_the_page_before(

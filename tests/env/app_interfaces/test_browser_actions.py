@@ -18,7 +18,7 @@ from pcagent.bench.checker_types import CheckResult
 from pcagent.bench.checkers import CheckContext, run_checker
 from pcagent.bench.generate import template_named
 from pcagent.bench.generate.template_base import Slot
-from pcagent.bench.generate.templates_papers import PAPER_IDS
+from pcagent.bench.generate.templates_papers import PAPER_IDS, site_searches
 from pcagent.bench.web import OfflineWeb
 from pcagent.bench.web.data import FACTS, PAPERS
 from pcagent.env import SandboxConfig, SandboxDesktop
@@ -366,3 +366,34 @@ def test_a_paper_training_program_finds_the_paper_and_downloads_its_pdf(
     assert checked("web_visited", visited, browser_desktop, web).passed
     saved = checked("file_downloaded", {"name": f"{paper}.pdf"}, browser_desktop, web)
     assert saved.passed, saved.reason
+
+
+def test_a_site_s_own_search_result_is_followed_by_its_place_and_downloaded(
+    browser_desktop: SandboxDesktop, web: OfflineWeb
+) -> None:
+    """The gold program of the site-search template (arxiv.org opened, its own search form
+    filled, the second result followed by its place, the PDF's link) run by the real skills:
+    arxiv.org's results link papers by their numbers only."""
+    template = template_named("browser_site_paper_download")
+    query, place, paper = next(s for s in site_searches() if s[1] == 2)
+    attributes = template.attributes_of(
+        {"paper_id": paper, "title": PAPERS[paper]["title"], "query": query, "place": place}
+    )
+    program = template.build(attributes, Slot("s1")).program
+    (browser_desktop.home / "Downloads" / f"{paper}.pdf").unlink(missing_ok=True)
+    dispatcher = ActionDispatcher(browser_desktop)
+    for step in program.steps:
+        done = dispatcher.carry_out(UseSkill(skill=step.skill, args=step.args))
+        assert done.ok, (step, done.message)
+        if step.skill == "follow_result":
+            assert f'result 2: "arXiv:{paper}"' in done.message, done.message
+    searched = {"host": "arxiv.org", "words": query.split()}
+    assert checked("web_searched", searched, browser_desktop, web).passed
+    saved = checked("file_downloaded", {"name": f"{paper}.pdf"}, browser_desktop, web)
+    assert saved.passed, saved.reason
+    # A place the page does not list fails, naming how many it lists.
+    dispatcher.carry_out(UseSkill(skill="open_page", args={"address": "arxiv.org"}))
+    form = {"fields": [{"label": "Search arXiv", "value": query}]}
+    dispatcher.carry_out(UseSkill(skill="fill_form", args=form))
+    missed = dispatcher.carry_out(UseSkill(skill="follow_result", args={"place": 20}))
+    assert not missed.ok and "results, not 20" in missed.message

@@ -38,7 +38,11 @@ from pcagent.bench.generate.templates_office import (
     WriterFormatOpened,
     WriterNewDocument,
 )
-from pcagent.bench.generate.templates_papers import BrowserPaperAbstract, BrowserPaperDownload
+from pcagent.bench.generate.templates_papers import (
+    BrowserPaperAbstract,
+    BrowserPaperDownload,
+    BrowserSitePaperDownload,
+)
 from pcagent.bench.generate.templates_rankings import BrowserRankedSheet, BrowserRankedText
 from pcagent.bench.generate.templates_scripts import EditorFixScript
 from pcagent.bench.generate.templates_translation import WriterTranslateBelow, WriterTranslateInto
@@ -79,6 +83,7 @@ TEMPLATES: tuple[SubtaskTemplate, ...] = (
     WriterComposeDocument(),
     BrowserPaperDownload(),
     BrowserPaperAbstract(),
+    BrowserSitePaperDownload(),
     MailSaveAttachment(),
     EditorFixScript(),
 )

@@ -6,10 +6,13 @@ in Downloads), and no training program downloaded anything; asked to download a 
 1.5B planner searched and stopped, or read a PDF that was never saved. A paper is found by a
 web search for its title, its result followed by the title. (arxiv.org's own search form is
 left out: its results link a paper by its number, which no instruction gives, so the program
-could not name the link to follow.)
+could not name the link to follow; since 2026-12-02 a third template searches arxiv.org itself
+and follows a result by its place, ``follow_result``.)
 """
 
 from __future__ import annotations
+
+from itertools import pairwise
 
 from pcagent.agents.program import ProgramStep
 from pcagent.bench.generate import gui_steps as gui
@@ -26,6 +29,7 @@ from pcagent.bench.generate.template_base import (
 from pcagent.bench.generate.vocabulary import DOCUMENT_STEMS
 from pcagent.bench.tasks import ReferenceStep, SubGoal
 from pcagent.bench.web.data import PAPERS
+from pcagent.bench.web.sites.arxiv import arxiv_search
 
 #: The papers no built-in task downloads or finds by a search ("Attention Is All You Need",
 #: and the three a search for "multimodal agent" lists).
@@ -198,4 +202,100 @@ class BrowserPaperAbstract(SubtaskTemplate[PaperAbstract], spec="browser_paper_a
             program=FragmentProgram(program, output=programs.reference(f"s{number + 3}")),
             services=("web",),
             output=parts.file_output(a.path),
+        )
+
+
+#: Words of a title that make a query on their own no better than the rest.
+_PLAIN_WORDS = frozenset({"a", "an", "the", "for", "from", "of", "with", "over", "are", "is"})
+#: The places of a result an instruction may ask for ("the second result").
+PLACES = ("first", "second", "third")
+
+
+def site_searches() -> tuple[tuple[str, int, str], ...]:
+    """Each (query, place, paper id) where arxiv.org's own search for ``query`` (two words of a
+    title next to each other, neither plain, or one long word) lists a paper of :data:`PAPER_IDS` at
+    ``place`` (1 to 3): the searches a program can make and the result it follows."""
+    found: dict[tuple[str, int], str] = {}
+    for paper_id in PAPER_IDS:
+        words = [w.strip(":,").lower() for w in PAPERS[paper_id]["title"].split()]
+        queries = [w for w in words if w not in _PLAIN_WORDS and len(w) > 4]
+        queries += [f"{a} {b}" for a, b in pairwise(words) if not {a, b} & _PLAIN_WORDS]
+        for query in queries:
+            if "multimodal" in query:
+                continue
+            listed = arxiv_search(query)[: len(PLACES)]
+            for place, listed_id in enumerate(listed, start=1):
+                if listed_id in PAPER_IDS:
+                    found.setdefault((query, place), listed_id)
+    return tuple((query, place, paper) for (query, place), paper in sorted(found.items()))
+
+
+class SitePaperSearch(PaperFound):
+    #: The words searched for on the site, and the place of the result downloaded (1: first).
+    query: str
+    place: int
+
+    @property
+    def which(self) -> str:
+        return PLACES[self.place - 1]
+
+
+class BrowserSitePaperDownload(
+    SubtaskTemplate[SitePaperSearch], spec="browser_site_paper_download"
+):
+    """Search arxiv.org itself for words and download the result at a place of its list. Why:
+    its results link each paper by its number, which no instruction gives; a result is
+    followed by its place (``follow_result``), and no training program did so (asked to
+    download the first result of a search on arxiv.org, the 1.5B planner searched the web for
+    the instruction's words and downloaded whatever the link model chose, pc15, 2026-12-02)."""
+
+    def draw(self, source: Draw) -> SitePaperSearch:
+        query, place, paper_id = source.rng.choice(site_searches())
+        title = PAPERS[paper_id]["title"]
+        return SitePaperSearch(paper_id=paper_id, title=title, query=query, place=place)
+
+    def build(self, attributes: SitePaperSearch, slot: Slot) -> Fragment:
+        a = attributes
+        searched = parts.node(
+            slot,
+            "searched",
+            "web_searched",
+            {"host": SITE, "words": a.query.split()},
+            final=False,
+            description=f'arxiv.org searched for "{a.query}"',
+        )
+        visited, downloaded = _downloaded(a, slot, final=True)
+        searched_address = f"https://{SITE}/search?query={a.query.replace(' ', '+')}"
+        paper_address = f"https://{SITE}/abs/{a.paper_id}"
+        program = (
+            programs.call("s1", "open_page", address=SITE),
+            programs.call("s2", "fill_form", fields=[{"label": "Search arXiv", "value": a.query}]),
+            programs.call("s3", "follow_result", place=a.place),
+            programs.call("s4", "follow_link", text=DOWNLOAD_LINK),
+        )
+        return self.fragment(
+            a,
+            slot,
+            f'Search arxiv.org for "{a.query}" and download the {a.which} result ({a.download})',
+            words={"query": a.query, "which": a.which},
+            nodes=[searched, visited.model_copy(update={"after": [searched.id]}), downloaded],
+            reference=[
+                gui.act("open_app", app="browser"),
+                gui.act("hotkey", keys=["ctrl", "l"]),
+                gui.act("type", text=searched_address + "\n"),
+                gui.wait_for("Search"),
+                gui.act("hotkey", keys=["ctrl", "l"]),
+                gui.act("type", text=paper_address + "\n"),
+                gui.wait_for(a.title),
+                gui.click(DOWNLOAD_LINK, "link"),
+                gui.act("wait", seconds=2),
+            ],
+            reference_api=[
+                gui.act("browser_open", url=f"https://{SITE}/"),
+                gui.act("browser_fill", label="Search", value=a.query, submit=True),
+                gui.act("browser_open", url=paper_address),
+                gui.act("browser_click", text=DOWNLOAD_LINK),
+            ],
+            program=FragmentProgram(program),
+            services=("web",),
         )
