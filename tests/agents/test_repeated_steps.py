@@ -65,7 +65,7 @@ def test_a_page_opened_again_between_two_look_ups_is_kept() -> None:
         {"skill": "follow_link", "args": {"text": "Small Hours"}},
     )
     navigating = [one.name for one in default_catalog() if one.navigates]
-    assert sorted(navigating) == ["follow_link", "open_page", "web_search"]
+    assert sorted(navigating) == ["follow_link", "follow_result", "open_page", "web_search"]
     assert without_repeats(looked_up, keeps=navigating) is looked_up
     assert [s.id for s in without_repeats(looked_up).steps] == ["s1", "s2", "s4"]
     # The Manager keeps them.
