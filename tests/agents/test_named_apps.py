@@ -14,7 +14,7 @@ from tests.agents.scripted import ScriptedModels, reply
 
 from pcagent.agents.instruction_readings import InstructionReadings
 from pcagent.agents.manager import PROGRAM_ATTEMPTS, Manager
-from pcagent.agents.manager_memory import Remembers
+from pcagent.agents.manager_memory import Remembers, with_apps_of_files
 from pcagent.agents.named_apps import (
     AppNamesAgent,
     AskedApp,
@@ -336,3 +336,48 @@ def test_the_manager_reads_the_instruction_with_the_kinds_and_no_names_line() ->
     assert "open memo.txt in the plain-text editor, then check in the web browser how" in first
     assert "Mousepad" not in first and "Chromium" not in first
     assert "names of applications" not in first
+
+
+def test_a_named_file_s_kind_adds_its_application_to_those_the_examples_are_picked_for() -> None:
+    """A rewording of pc11 (2026-12-02): the reading named only the file manager, and every
+    program that filled a sheet was held back for movie_rate.xlsx."""
+    catalog = default_catalog()
+    manager_only = (AskedApp("file_manager", "Thunar"),)
+    added = with_apps_of_files(manager_only, ["movie_rate.xlsx", "notes", "a.docx"], catalog)
+    assert added == (
+        *manager_only,
+        AskedApp("spreadsheet", "movie_rate.xlsx"),
+        AskedApp("writer", "a.docx"),
+    )
+    # An application asked for already keeps its own words.
+    asked_sheet = (AskedApp("spreadsheet", "a new spreadsheet"),)
+    assert with_apps_of_files(asked_sheet, ["tally.xlsx"], catalog) == asked_sheet
+    # The Manager picks its examples for it: the spreadsheet's skills are covered, not avoided.
+    covered: list[list[set[str]]] = []
+    avoided: list[set[str]] = []
+
+    def memory(
+        instruction: str,
+        k: int = 3,
+        using: Collection[str] = (),
+        covering: Sequence[Collection[str]] = (),
+        avoiding: Collection[str] = (),
+        preferring: Callable[[Sequence[ProgramStep]], bool] | None = None,
+    ) -> str:
+        covered.append([set(group) for group in covering])
+        avoided.append(set(avoiding))
+        return ""
+
+    models = ScriptedModels(manager=[json.dumps({"steps": [CALCULATE, AS_SHEET]})])
+    Manager(
+        models.for_role("manager"),
+        apps=APPS,
+        skills=catalog,
+        readings=InstructionReadings(
+            apps=lambda _: (AskedApp("calculator", "the calculator"),),
+            files=lambda _: ("Documents/tally.xlsx",),
+        ),
+        memory=memory,
+    ).plan("Work out 17 * 23 with the calculator and put it into Documents/tally.xlsx")
+    assert {"fill_cells", "read_sheet", "sort_sheet"} in covered[0]
+    assert "fill_cells" not in avoided[0] and "write_document" in avoided[0]

@@ -30,6 +30,7 @@ from pcagent.agents.manager_memory import (
     examples_text,
     names_given_file,
     reask_text,
+    with_apps_of_files,
 )
 from pcagent.agents.named_apps import names_line, plain_names
 from pcagent.agents.plan import (
@@ -346,9 +347,10 @@ class Manager(Agent):
         return examples_text(memory, instruction, last, **filters)
 
     def _example_filters(self, instruction: str) -> dict[str, Any]:
+        named = self.readings.named_files(instruction)
         asked = self.readings.asked_apps(instruction) if self.examples_cover_apps else ()
-        named = self.readings.named_files(instruction) if self.examples_given_files else ()
-        given = names_given_file(named, self.is_file)
+        asked = with_apps_of_files(asked, named, self.skills) if asked else asked
+        given = names_given_file(named, self.is_file) if self.examples_given_files else False
         return example_filters(
             self.skills, asked, only_asked=self.examples_only_asked_apps, given_file=given
         )

@@ -16,6 +16,7 @@ from pcagent.agents.named_apps import AskedApp
 from pcagent.agents.plan import Doubt
 from pcagent.agents.program import ProgramStep
 from pcagent.skills import SkillCatalog
+from pcagent.skills.common import skills_for_file
 
 #: The line above the examples: the 1.5B model copied examples' files and names as its own.
 EXAMPLES_INTRO = (
@@ -53,6 +54,31 @@ def skills_outside_apps(skills: SkillCatalog, asked: Sequence[AskedApp]) -> list
     language skill, which works in none, is not one of them)."""
     wanted = {app.app for app in asked}
     return [one.name for one in skills if one.apps and not wanted & set(one.apps)]
+
+
+def with_apps_of_files(
+    asked: Sequence[AskedApp], named: Sequence[str], skills: SkillCatalog
+) -> tuple[AskedApp, ...]:
+    """``asked`` and, for each file ``named`` (a model's reading) whose kind one application
+    of the catalog works on, that application where ``asked`` lacks it, the file's name as its
+    words: the examples are picked for it too. Why: asked to fill in the ratings missing from
+    movie_rate.xlsx, the reading named only the file manager (its words for the browser,
+    "imdb.com", name no application), so every program that filled a sheet was held back as
+    working in an application not asked for, and the one program shown opened a document
+    (a rewording of pc11, 2026-12-02). A file's kind is a typed fact about the file, not a
+    reading of the instruction's words."""
+    added = {one.app: one for one in asked}
+    for name in named:
+        owners = {
+            app
+            for skill in skills_for_file(name)[1]
+            if skill in skills
+            for app in skills.get(skill).apps
+        }
+        if len(owners) == 1:
+            app = owners.pop()
+            added.setdefault(app, AskedApp(app, name))
+    return tuple(added.values())
 
 
 def example_filters(
