@@ -354,3 +354,17 @@ def test_paragraphs_may_be_named_by_place_or_number_and_nothing_else() -> None:
     schema = json.dumps(program_schema(catalog.for_apps(["writer"]), ["writer"]))
     assert '"enum": ["title", "last"]' in schema
     assert 'paragraphs: list[int | "title" | "last"]' in formats.signature()
+
+
+def test_a_search_for_the_whole_request_is_refused_in_the_plan() -> None:
+    """A rewording of pc16 (2026-12-02): the 1.5B planner searched for the instruction's 33
+    words; a search is a few words (the longest of 1,200 generated programs: 11)."""
+    request = (
+        "one-way flight search on booking.com for the trip I described to Howie: the departure "
+        "city, the destination and the date are in the mail I sent him"
+    )
+    step = {"id": "s1", "skill": "web_search", "args": {"query": request}}
+    with pytest.raises(PlanError, match="a search is a few words"):
+        check_program(as_program(step), default_catalog(), [*APPS, "browser"])
+    short = {"id": "s1", "skill": "web_search", "args": {"query": "flights Helsinki to Oslo"}}
+    check_program(as_program(short), default_catalog(), [*APPS, "browser"])

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import PurePosixPath
+from typing import Annotated
 from urllib.parse import unquote_plus, urlsplit
 
-from pydantic import Field
+from pydantic import AfterValidator, Field
 
 from pcagent import actions as act
 from pcagent.app_actions import BrowserClick, BrowserFill, BrowserOpen, BrowserRead
@@ -37,8 +38,27 @@ def _page(context: SkillContext) -> SkillResult:
     return SkillResult(True, text, evidence=text.splitlines()[0][:200])
 
 
+#: The most words a search takes. Why: the 1.5B planner searched for the whole instruction (33
+#: words, a rewording of pc16, 2026-12-02), which no engine answers; the longest search of
+#: 1,200 generated tasks' programs is 11 words.
+MAX_SEARCH_WORDS = 16
+
+
+def _few_words(query: str) -> str:
+    if len(query.split()) > MAX_SEARCH_WORDS:
+        raise ValueError(
+            f"a search is a few words (at most {MAX_SEARCH_WORDS}), not the request: search "
+            "for the name, title or question of what to find"
+        )
+    return query
+
+
 class WebSearch(SkillParameters):
-    query: str = given("search", "The words to search for.", max_length=300)
+    # On the type, not the model: a program's literal arguments are checked by their types
+    # before it runs (``program.check_program``), so the planner is asked again at once.
+    query: Annotated[str, AfterValidator(_few_words)] = given(
+        "search", "The words to search for.", max_length=300
+    )
 
 
 @skill(
