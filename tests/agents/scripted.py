@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
+from pcagent.agents.program import ProgramStep
 from pcagent.models.backends.scripted import Scripted, ScriptedBackend
 from pcagent.models.structured import StructuredChatModel
 
@@ -37,3 +40,41 @@ class ScriptedModels:
         if backend is None:
             return []
         return [request.messages[-1].text for request in backend.requests]
+
+
+@dataclass
+class RecordedAsk:
+    """One call of memory as the Manager makes it: the instruction and the filters."""
+
+    instruction: str
+    k: int
+    using: tuple[str, ...]
+    covering: list[list[str]]
+    avoiding: set[str]
+    preferring: Callable[[Sequence[ProgramStep]], bool] | None
+
+
+@dataclass
+class RecordingMemory:
+    """Memory's programs as the Manager asks for them (``Remembers``): each call is kept;
+    ``reply`` is given back where the call names skills (``using``: a re-ask's example),
+    ``first`` otherwise."""
+
+    reply: str = ""
+    first: str = ""
+    asks: list[RecordedAsk] = field(default_factory=list)
+
+    def __call__(
+        self,
+        instruction: str,
+        k: int = 3,
+        using: Collection[str] = (),
+        covering: Sequence[Collection[str]] = (),
+        avoiding: Collection[str] = (),
+        preferring: Callable[[Sequence[ProgramStep]], bool] | None = None,
+    ) -> str:
+        groups = [sorted(group) for group in covering]
+        self.asks.append(
+            RecordedAsk(instruction, k, tuple(using), groups, set(avoiding), preferring)
+        )
+        return self.reply if using else self.first

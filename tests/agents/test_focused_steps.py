@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 
 from tests.agents.program_steps import as_program
-from tests.agents.scripted import ScriptedModels
+from tests.agents.scripted import RecordingMemory, ScriptedModels
 from tests.agents.test_search_instead import PLACE, READ, TIME
 from tests.support import smollm2_config
 
@@ -300,13 +300,7 @@ def test_the_application_s_step_is_shown_memory_s_program_that_calls_one_of_its_
     """Asked for the writer's step with only the skills' parameters to go by, the 1.5B model
     filled every one of them; a remembered program shows the few a task sets."""
     remembered = 'Instruction: Put "hi" in a.docx\nProgram: {"steps":[{"skill":"write_document"}]}'
-    wanted: list[tuple[str, ...]] = []
-
-    def memory(instruction: str, k: int = 3, using: tuple[str, ...] = (), **_: object) -> str:
-        if using:
-            wanted.append(tuple(using))
-        return remembered
-
+    memory = RecordingMemory(reply=remembered, first=remembered)
     models = _script({"steps": [WRITE]})
     manager = Manager(
         models.for_role("manager"),
@@ -319,7 +313,7 @@ def test_the_application_s_step_is_shown_memory_s_program_that_calls_one_of_its_
     assert [s.skill for s in outcome.plan.subtasks] == ["compose_text", "write_document"]
     asked = models.backends["manager"].requests[1].messages[-1].text
     assert asked.index(remembered) < asked.index(f"Instruction: {SAID}")
-    assert set(wanted[-1]) == WRITER_SKILLS
+    assert set(memory.asks[-1].using) == WRITER_SKILLS
     # Without memory the step's prompt holds no example.
     models = _script({"steps": [WRITE]})
     _manager(models).plan(SAID)

@@ -6,11 +6,11 @@ HOME; which programs work on one is read off each program's typed steps."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from tests.agents.program_steps import FIND_PLACE, READ_MEMO, as_program
-from tests.agents.scripted import ScriptedModels
+from tests.agents.scripted import RecordingMemory, ScriptedModels
 
 from pcagent.agents.existing_files import works_on_given_file
 from pcagent.agents.instruction_readings import InstructionReadings
@@ -48,31 +48,12 @@ def test_a_program_works_on_a_given_file_where_a_step_reads_one_no_earlier_step_
     assert not _given(WRITE, by_reference)
 
 
-class _Memory:
-    """Memory as the Manager calls it: records what each call prefers."""
-
-    def __init__(self) -> None:
-        self.preferred: list[Callable[[Sequence[ProgramStep]], bool] | None] = []
-
-    def __call__(
-        self,
-        instruction: str,
-        k: int = 3,
-        using: Collection[str] = (),
-        covering: Sequence[Collection[str]] = (),
-        avoiding: Collection[str] = (),
-        preferring: Callable[[Sequence[ProgramStep]], bool] | None = None,
-    ) -> str:
-        self.preferred.append(preferring)
-        return "Instruction: a note read\nProgram: {}" if using else ""
-
-
 def _plan(
     is_file: Callable[[str], bool] | None, named: str = "memo.txt", **options: bool
-) -> _Memory:
+) -> list[Callable[[Sequence[ProgramStep]], bool] | None]:
     """Plans SAID with a first program that leaves the named file out (so a re-ask follows)
-    and a second that reads it; the memory that was asked."""
-    memory = _Memory()
+    and a second that reads it; what each ask of memory preferred."""
+    memory = RecordingMemory(reply="Instruction: a note read\nProgram: {}")
     models = ScriptedModels(
         manager=[
             json.dumps({"steps": [TELL | {"id": "s1", "args": {"text": "here"}}]}),
@@ -89,13 +70,13 @@ def _plan(
         asks_single_steps=False,
         **options,
     ).plan(SAID)
-    return memory
+    return [ask.preferring for ask in memory.asks]
 
 
 def test_an_instruction_naming_a_file_that_is_there_prefers_programs_that_work_on_one() -> None:
-    memory = _plan({"memo.txt", "Documents/memo.txt"}.__contains__)
-    assert len(memory.preferred) == 2  # the first ask and the re-ask's example, picked alike
-    for preferring in memory.preferred:
+    preferred = _plan({"memo.txt", "Documents/memo.txt"}.__contains__)
+    assert len(preferred) == 2  # the first ask and the re-ask's example, picked alike
+    for preferring in preferred:
         assert preferring is not None
         assert preferring(as_program(READ, FIND, TELL).steps)
         assert not preferring(as_program(WRITE).steps)
@@ -103,9 +84,9 @@ def test_an_instruction_naming_a_file_that_is_there_prefers_programs_that_work_o
 
 def test_no_preference_where_the_file_is_not_there_or_the_run_cannot_tell() -> None:
     there = {"memo.txt", "Documents/memo.txt"}.__contains__
-    for memory in (
+    for preferred in (
         _plan(there, "minutes.txt"),  # a file to be made
         _plan(None),  # no HOME on this machine
         _plan(there, examples_given_files=False),
     ):
-        assert len(memory.preferred) >= 2 and set(memory.preferred) == {None}
+        assert len(preferred) >= 2 and set(preferred) == {None}

@@ -6,11 +6,10 @@ run is in tests/test_benchmarks.py, smollm2)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Collection, Sequence
 
 import pytest
 from tests.agents.program_steps import as_program
-from tests.agents.scripted import ScriptedModels, reply
+from tests.agents.scripted import RecordingMemory, ScriptedModels, reply
 
 from pcagent.agents.instruction_readings import InstructionReadings
 from pcagent.agents.manager import PROGRAM_ATTEMPTS, Manager
@@ -23,7 +22,6 @@ from pcagent.agents.named_apps import (
     plain_names,
     unused_apps,
 )
-from pcagent.agents.program import ProgramStep
 from pcagent.skills import default_catalog
 
 SAID = (
@@ -234,24 +232,7 @@ def test_the_re_ask_shows_a_remembered_program_that_calls_a_skill_of_the_unused_
     models = ScriptedModels(
         manager=[json.dumps({"steps": [CALCULATE, s]}) for s in (AS_DOCUMENT, AS_SHEET)]
     )
-    asked: list[tuple[str, int, tuple[str, ...], list[list[str]]]] = []
-    avoided: list[set[str]] = []
-
-    def memory(
-        instruction: str,
-        k: int = 3,
-        using: Collection[str] = (),
-        covering: Sequence[Collection[str]] = (),
-        avoiding: Collection[str] = (),
-        preferring: Callable[[Sequence[ProgramStep]], bool] | None = None,
-    ) -> str:
-        asked.append((instruction, k, tuple(using), [sorted(group) for group in covering]))
-        avoided.append(set(avoiding))
-        assert (
-            preferring is None
-        )  # the instruction names no file (tests/agents/test_given_files.py)
-        return "Instruction: a sheet\nProgram: {}" if using else ""
-
+    memory = RecordingMemory(reply="Instruction: a sheet\nProgram: {}")
     outcome = _remembering(models, memory).plan(SAID)
     assert [s.skill for s in outcome.plan.subtasks] == ["calculate", "fill_cells"]
     # The first ask's memory, those working in both applications asked for first; then one
@@ -259,21 +240,26 @@ def test_the_re_ask_shows_a_remembered_program_that_calls_a_skill_of_the_unused_
     sheet = ["fill_cells", "read_sheet", "sort_sheet"]
     # The re-ask's example is picked the same way as the first ask's.
     covering = [["calculate"], sheet]
+    asked = [(a.instruction, a.k, a.using, a.covering) for a in memory.asks]
     assert asked == [(SAID, 3, (), covering), (SAID, 1, tuple(sheet), covering)]
-    assert avoided[0] == avoided[1]
+    first, again = memory.asks
+    assert first.avoiding == again.avoiding
+    # the instruction names no file (tests/agents/test_given_files.py)
+    assert first.preferring is None and again.preferring is None
     # Programs that also work in an application not asked for are the ones left out.
-    assert {"send_mail", "write_document"} <= avoided[0]
-    assert not avoided[0] & {"calculate", "fill_cells", "extract_values"}
-    again = models.backends["manager"].requests[1].messages[-1].text
-    assert again.endswith(
+    assert {"send_mail", "write_document"} <= first.avoiding
+    assert not first.avoiding & {"calculate", "fill_cells", "extract_values"}
+    reask = models.backends["manager"].requests[1].messages[-1].text
+    assert reask.endswith(
         "A similar earlier task whose program calls fill_cells or read_sheet or sort_sheet:\n"
         "Instruction: a sheet\nProgram: {}"
     )
     # Asked the way runs asked before: the nearest programs as they come.
-    asked.clear()
+    memory.asks.clear()
     models = ScriptedModels(manager=[json.dumps({"steps": [CALCULATE, AS_SHEET]})])
     _remembering(models, memory, examples_cover_apps=False).plan(SAID)
-    assert asked == [(SAID, 3, (), [])] and avoided[-1] == set()
+    (only,) = memory.asks
+    assert (only.k, only.using, only.covering, only.avoiding) == (3, (), [], set())
 
 
 def test_an_article_the_model_put_before_the_words_is_left_out() -> None:
@@ -353,21 +339,7 @@ def test_a_named_file_s_kind_adds_its_application_to_those_the_examples_are_pick
     asked_sheet = (AskedApp("spreadsheet", "a new spreadsheet"),)
     assert with_apps_of_files(asked_sheet, ["tally.xlsx"], catalog) == asked_sheet
     # The Manager picks its examples for it: the spreadsheet's skills are covered, not avoided.
-    covered: list[list[set[str]]] = []
-    avoided: list[set[str]] = []
-
-    def memory(
-        instruction: str,
-        k: int = 3,
-        using: Collection[str] = (),
-        covering: Sequence[Collection[str]] = (),
-        avoiding: Collection[str] = (),
-        preferring: Callable[[Sequence[ProgramStep]], bool] | None = None,
-    ) -> str:
-        covered.append([set(group) for group in covering])
-        avoided.append(set(avoiding))
-        return ""
-
+    memory = RecordingMemory()
     models = ScriptedModels(manager=[json.dumps({"steps": [CALCULATE, AS_SHEET]})])
     Manager(
         models.for_role("manager"),
@@ -379,5 +351,6 @@ def test_a_named_file_s_kind_adds_its_application_to_those_the_examples_are_pick
         ),
         memory=memory,
     ).plan("Work out 17 * 23 with the calculator and put it into Documents/tally.xlsx")
-    assert {"fill_cells", "read_sheet", "sort_sheet"} in covered[0]
-    assert "fill_cells" not in avoided[0] and "write_document" in avoided[0]
+    first = memory.asks[0]
+    assert ["fill_cells", "read_sheet", "sort_sheet"] in first.covering
+    assert "fill_cells" not in first.avoiding and "write_document" in first.avoiding

@@ -346,22 +346,36 @@ def test_a_second_film_is_followed_from_the_list_it_is_on(
     assert "12 Angry Men" in (done.output or "").splitlines()[0]
 
 
+def _gold_program_run(
+    name: str, values: dict[str, object], desktop: SandboxDesktop
+) -> dict[str, StepResult]:
+    """The gold program of template ``name`` for ``values``, run by the real skills after its
+    paper's PDF is taken out of Downloads, each step checked to have worked: the last result of
+    each skill."""
+    template = template_named(name)
+    program = template.build(template.attributes_of(values), Slot("s1")).program
+    (desktop.home / "Downloads" / f"{values['paper_id']}.pdf").unlink(missing_ok=True)
+    dispatcher = ActionDispatcher(desktop)
+    done = {}
+    for step in program.steps:
+        done[step.skill] = dispatcher.carry_out(UseSkill(skill=step.skill, args=step.args))
+        assert done[step.skill].ok, (step, done[step.skill].message)
+    return done
+
+
 def test_a_paper_training_program_finds_the_paper_and_downloads_its_pdf(
     browser_desktop: SandboxDesktop, web: OfflineWeb
 ) -> None:
     """The gold program of the papers' download template (a web search for the title, the
     result followed by it, the PDF's link) run by the real skills: the paper's page is
     visited and its PDF lands in Downloads."""
-    template = template_named("browser_paper_download")
     paper = PAPER_IDS[0]
-    attributes = template.attributes_of({"paper_id": paper, "title": PAPERS[paper]["title"]})
-    program = template.build(attributes, Slot("s1")).program
-    (browser_desktop.home / "Downloads" / f"{paper}.pdf").unlink(missing_ok=True)
-    dispatcher = ActionDispatcher(browser_desktop)
-    for step in program.steps:
-        done = dispatcher.carry_out(UseSkill(skill=step.skill, args=step.args))
-        assert done.ok, (step, done.message)
-    assert (done.output or "").startswith("downloaded"), done.message
+    done = _gold_program_run(
+        "browser_paper_download",
+        {"paper_id": paper, "title": PAPERS[paper]["title"]},
+        browser_desktop,
+    )
+    assert (done["follow_link"].output or "").startswith("downloaded"), done["follow_link"].message
     visited = {"host": "arxiv.org", "path_prefix": f"/abs/{paper}"}
     assert checked("web_visited", visited, browser_desktop, web).passed
     saved = checked("file_downloaded", {"name": f"{paper}.pdf"}, browser_desktop, web)
@@ -374,24 +388,16 @@ def test_a_site_s_own_search_result_is_followed_by_its_place_and_downloaded(
     """The gold program of the site-search template (arxiv.org opened, its own search form
     filled, the second result followed by its place, the PDF's link) run by the real skills:
     arxiv.org's results link papers by their numbers only."""
-    template = template_named("browser_site_paper_download")
     query, place, paper = next(s for s in site_searches() if s[1] == 2)
-    attributes = template.attributes_of(
-        {"paper_id": paper, "title": PAPERS[paper]["title"], "query": query, "place": place}
-    )
-    program = template.build(attributes, Slot("s1")).program
-    (browser_desktop.home / "Downloads" / f"{paper}.pdf").unlink(missing_ok=True)
-    dispatcher = ActionDispatcher(browser_desktop)
-    for step in program.steps:
-        done = dispatcher.carry_out(UseSkill(skill=step.skill, args=step.args))
-        assert done.ok, (step, done.message)
-        if step.skill == "follow_result":
-            assert f'result 2: "arXiv:{paper}"' in done.message, done.message
+    values = {"paper_id": paper, "title": PAPERS[paper]["title"], "query": query, "place": place}
+    done = _gold_program_run("browser_site_paper_download", values, browser_desktop)
+    assert f'result 2: "arXiv:{paper}"' in done["follow_result"].message
     searched = {"host": "arxiv.org", "words": query.split()}
     assert checked("web_searched", searched, browser_desktop, web).passed
     saved = checked("file_downloaded", {"name": f"{paper}.pdf"}, browser_desktop, web)
     assert saved.passed, saved.reason
     # A place the page does not list fails, naming how many it lists.
+    dispatcher = ActionDispatcher(browser_desktop)
     dispatcher.carry_out(UseSkill(skill="open_page", args={"address": "arxiv.org"}))
     form = {"fields": [{"label": "Search arXiv", "value": query}]}
     dispatcher.carry_out(UseSkill(skill="fill_form", args=form))
