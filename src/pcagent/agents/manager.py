@@ -260,7 +260,7 @@ class Manager(Agent):
                 Message.assistant(reply),
                 Message.user(reask_text(self.memory, instruction, problem, doubts, filters)),
             ]
-        focused = self._focused_steps(mended, (known, failed), step, evidence)
+        focused = self._focused_steps(mended, known, failed, step, evidence)
         return self._settled(instruction, best, unusable, focused, problem)
 
     def _settled(
@@ -286,14 +286,14 @@ class Manager(Agent):
     def _focused_steps(
         self,
         mended: ProgramMends,
-        plan_so_far: tuple[Sequence[str], SubtaskSpec | None],
+        known: Sequence[str],
+        failed: SubtaskSpec | None,
         step: int | None,
         evidence: Evidence,
     ) -> FocusedSteps:
-        """The single steps' asks of one program ask. ``plan_so_far``: a re-plan's finished
-        ids and failed step. Where memory's examples were shown, a step asked for alone is
-        shown the nearest that calls one of its skills, picked as the examples were."""
-        known, failed = plan_so_far
+        """The single steps' asks of one program ask (``known``, ``failed``: a re-plan's
+        finished ids and failed step). Where memory's examples were shown, a step asked for
+        alone is shown the nearest that calls one of its skills, picked as the examples were."""
         instruction, filters = mended.instruction, self._example_filters(mended.instruction)
         memory = self.memory if mended.examples else None
 
