@@ -50,6 +50,7 @@ def smollm2_config(folder: Path, max_steps: int = 2, threads: int = 2) -> PcAgen
             check_named_files=False,
             check_named_apps=False,
             check_asked_answer=False,
+            read_choices=False,
             search_guessed_addresses=False,
         ),
     )

@@ -179,6 +179,14 @@ def test_agent_quality_quick() -> None:
     assert "environment_error" not in report["failure_causes"]
 
 
+def test_choice_readings_quick() -> None:
+    report = run_quick("choice_readings.py")
+    assert report["tasks"] == 1 and report["choices"] >= 1
+    assert report["model"] == "local:smollm2-135m"
+    figure = report["figure"]
+    assert figure["read_right_share"] + figure["read_wrong_share"] + report["unread_share"] == 1
+
+
 def test_asked_answer_quick() -> None:
     report = run_quick("asked_answer.py")
     assert report["tasks"] == 1 and report["model"] == "local:smollm2-135m"

@@ -147,6 +147,7 @@ _READINGS: dict[str, dict[str, list[str] | str]] = {
     "named_files": {"files": []},
     "named_apps": {"apps": []},
     "asked_answer": {"result": "changes on the computer"},
+    "choice_reading": {},  # no valid answer: the program's own choice stands
 }
 
 

@@ -51,16 +51,11 @@ def given_parameters(catalog: SkillCatalog, skill: str) -> dict[str, str]:
     """The parameters of ``skill`` whose literals must come from what the planner was given,
     with what they hold: "address", "numbers", "number", "offset", "cells", "file", "folder",
     "text", "search" or "date"."""
-    if skill not in catalog:
-        return {}
-    fields = catalog.get(skill).parameters.model_fields
-    found = {}
-    for name, field in fields.items():
-        extra = field.json_schema_extra
-        marked = extra.get("given") if isinstance(extra, dict) else None
-        if marked:
-            found[name] = marked if isinstance(marked, str) else "address"
-    return found
+    return {
+        name: marked if isinstance(marked, str) else "address"
+        for name, marked in catalog.marked(skill, "given").items()
+        if marked
+    }
 
 
 def address_core(address: str) -> str:

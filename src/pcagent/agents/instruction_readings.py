@@ -1,6 +1,7 @@
 """What models read from an instruction once, before its programs are judged: the files and
 folders it names (:mod:`named_files`, :mod:`named_folders`), the applications it asks for
-(:mod:`named_apps`) and whether it asks to be told a value (:mod:`asked_answer`).
+(:mod:`named_apps`), whether it asks to be told a value (:mod:`asked_answer`) and which meaning
+of a skill's choice it asks for (:mod:`choice_readings`).
 
 Why one object: a run plans and re-plans with a new Manager each time, and every program of
 each ask is judged against the same readings; each reading is a model call, made once per
@@ -14,6 +15,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from pydantic import JsonValue
+
+from pcagent.agents.choice_readings import ChoiceQuestion, ReadsChoice
 from pcagent.agents.named_apps import AskedApp
 
 
@@ -26,6 +30,7 @@ class InstructionReadings:
     folders: Callable[[str], Sequence[str]] | None = None
     apps: Callable[[str], Sequence[AskedApp]] | None = None
     answer: Callable[[str], bool] | None = None
+    choices: ReadsChoice | None = None
     _read: dict[tuple[str, str], Any] = field(default_factory=dict, init=False, repr=False)
 
     def named_files(self, instruction: str) -> tuple[str, ...]:
@@ -43,6 +48,14 @@ class InstructionReadings:
     def asked_answer(self, instruction: str) -> bool:
         """Whether the instruction asks to be told a value (False when not read)."""
         return bool(self._once(self.answer, "answer", instruction))
+
+    def chosen(self, instruction: str, question: ChoiceQuestion) -> JsonValue | None:
+        """The value of ``question`` the instruction asks for (None when not read)."""
+        choices = self.choices
+        if choices is None:
+            return None
+        which = f"choice {question.skill}.{question.parameter}"
+        return self._once(lambda words: choices(words, question), which, instruction)
 
     def _once(self, read: Callable[[str], Any] | None, which: str, instruction: str) -> Any:
         """What ``read`` made of ``instruction``, asked the first time only; None without it."""

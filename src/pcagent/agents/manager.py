@@ -260,7 +260,7 @@ class Manager(Agent):
                 Message.assistant(reply),
                 Message.user(reask_text(self.memory, instruction, problem, doubts, filters)),
             ]
-        focused = self._focused_steps(mended, known, failed, step, evidence)
+        focused = self._focused_steps(mended, (known, failed), step, evidence, filters)
         return self._settled(instruction, best, unusable, focused, problem)
 
     def _settled(
@@ -286,15 +286,15 @@ class Manager(Agent):
     def _focused_steps(
         self,
         mended: ProgramMends,
-        known: Sequence[str],
-        failed: SubtaskSpec | None,
+        replanned: tuple[Sequence[str], SubtaskSpec | None],
         step: int | None,
         evidence: Evidence,
+        filters: dict[str, Any],
     ) -> FocusedSteps:
-        """The single steps' asks of one program ask (``known``, ``failed``: a re-plan's
-        finished ids and failed step). Where memory's examples were shown, a step asked for
-        alone is shown the nearest that calls one of its skills, picked as the examples were."""
-        instruction, filters = mended.instruction, self._example_filters(mended.instruction)
+        """The single steps' asks of one program ask (``replanned``: a re-plan's finished ids
+        and failed step). Where memory's examples were shown, a step asked for alone is shown
+        the nearest that calls one of its skills, picked with the examples' ``filters``."""
+        instruction, (known, failed) = mended.instruction, replanned
         memory = self.memory if mended.examples else None
 
         def remembered(wanted: Sequence[str]) -> str:

@@ -22,15 +22,10 @@ from pcagent.skills import SkillCatalog
 
 def _offsets(catalog: SkillCatalog, skill: str) -> dict[str, str]:
     """The parameters of ``skill`` that move another, with the name of the one they move."""
-    if skill == GUI or skill not in catalog:
+    if skill == GUI:
         return {}
-    found = {}
-    for name, field in catalog.get(skill).parameters.model_fields.items():
-        extra = field.json_schema_extra
-        moved = extra.get("moves") if isinstance(extra, dict) else None
-        if isinstance(moved, str):
-            found[name] = moved
-    return found
+    marked = catalog.marked(skill, "moves").items()
+    return {name: moved for name, moved in marked if isinstance(moved, str)}
 
 
 def _moves(step: ProgramStep, catalog: SkillCatalog) -> tuple[str, list[str]] | None:

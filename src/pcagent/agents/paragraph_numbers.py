@@ -51,15 +51,8 @@ def said_numbers(texts: Iterable[str]) -> set[int]:
 
 def _paragraph_parameters(catalog: SkillCatalog, skill: str) -> list[str]:
     """The parameters of ``skill`` whose numbers name paragraphs (``numbers: "paragraphs"``)."""
-    if skill not in catalog:
-        return []
-    fields = catalog.get(skill).parameters.model_fields.items()
-    return [
-        name
-        for name, field in fields
-        if isinstance(field.json_schema_extra, dict)
-        and field.json_schema_extra.get("numbers") == "paragraphs"
-    ]
+    marked = catalog.marked(skill, "numbers").items()
+    return [name for name, numbers in marked if numbers == "paragraphs"]
 
 
 def unsaid_paragraphs(program: Program, catalog: SkillCatalog, given: Sequence[str]) -> list[Doubt]:

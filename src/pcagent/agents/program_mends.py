@@ -13,6 +13,7 @@ from pcagent.agents.app_names_in_values import (
     without_app_names_in_searches,
     without_words_in_searches,
 )
+from pcagent.agents.choice_readings import with_choices_read
 from pcagent.agents.copied_files import with_named_files
 from pcagent.agents.example_files import with_example_files_told
 from pcagent.agents.existing_files import FileCheck, without_unused_missing_reads
@@ -54,4 +55,6 @@ class ProgramMends:
             program = without_words_in_searches(program, file_names(named), skills)
             program = with_named_files(program, skills, named, self.is_file)
             program = without_unused_missing_reads(program, skills, self.is_file)
+        if self.readings.choices is not None:
+            program = with_choices_read(program, skills, self.readings.chosen, instruction)
         return program

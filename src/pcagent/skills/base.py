@@ -63,6 +63,16 @@ class SkillParameters(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, coerce_numbers_to_str=True)
 
 
+def choice(question: str, *options: tuple[JsonValue, str]) -> dict[str, JsonValue]:
+    """Marks a parameter whose few values a person says in words (which end of a list comes
+    first, before or after a time): ``question`` and each value's meaning, as a model asked
+    that question alone is shown them (:mod:`pcagent.agents.choice_readings`). Such a value
+    is the one a small planner gets wrong while writing a whole program, and that no text can
+    show wrong: "from best rated to worst" sorted lowest first and said "finished" (a
+    rewording of pc17, 2026-12-02)."""
+    return {"choice": {"question": question, "options": [[v, m] for v, m in options]}}
+
+
 @dataclass(frozen=True)
 class ActionOutcome:
     """What one action a skill took came to (the run layer's result, reduced to what skills

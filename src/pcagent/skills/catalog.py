@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from types import ModuleType
 
+from pydantic import JsonValue
+
 from pcagent.registry import Registry
 from pcagent.skills import (
     browser,
@@ -55,6 +57,19 @@ class SkillCatalog(Registry[Skill]):
         return SkillCatalog(
             one for one in self if set(one.apps) <= offered and (language or not one.needs_language)
         )
+
+    def marked(self, skill: str, mark: str) -> dict[str, JsonValue]:
+        """The parameters of ``skill`` that carry ``mark`` in their ``json_schema_extra``
+        (``given``, ``moves``, ``numbers``, ``choice``), with its value (none for a skill the
+        catalog lacks): the marks say what the checks and readings of a program look at."""
+        if skill not in self:
+            return {}
+        found: dict[str, JsonValue] = {}
+        for name, field in self.get(skill).parameters.model_fields.items():
+            extra = field.json_schema_extra
+            if isinstance(extra, dict) and extra.get(mark) is not None:
+                found[name] = extra[mark]
+        return found
 
     def prompt_lines(self, *, compact: bool = False) -> str:
         """One line per skill, ``name(params) -> returns: description``; ``compact``: the

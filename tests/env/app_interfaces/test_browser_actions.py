@@ -22,7 +22,7 @@ from pcagent.bench.generate.templates_papers import PAPER_IDS, site_searches
 from pcagent.bench.web import OfflineWeb
 from pcagent.bench.web.data import FACTS, PAPERS
 from pcagent.env import SandboxConfig, SandboxDesktop
-from pcagent.env.app_interfaces.browser import BrowserInterface
+from pcagent.env.app_interfaces.browser import BrowserInterface, finished_downloads
 from pcagent.env.app_interfaces.web_page import Target, choose
 from pcagent.env.browser_profile import PROFILE
 from pcagent.env.devtools import PORT_FILE, read_port
@@ -68,6 +68,17 @@ def listening_addresses(port: int) -> set[str]:
             if state == "0A" and int(hex_port, 16) == port:
                 found.add(address)
     return found
+
+
+def test_downloads_under_way_are_not_finished(tmp_path: Path) -> None:
+    """Chromium's hidden first file and its ".crdownload" are a download under way; only the
+    name it is renamed to at the end is a finished download."""
+    assert finished_downloads(tmp_path / "missing") == frozenset()
+    (tmp_path / ".org.chromium.Chromium.tj0H2M").write_bytes(b"%PDF")
+    (tmp_path / "2401.00001.pdf.crdownload").write_bytes(b"%PDF")
+    assert finished_downloads(tmp_path) == frozenset()
+    (tmp_path / "2401.00001.pdf.crdownload").rename(tmp_path / "2401.00001.pdf")
+    assert finished_downloads(tmp_path) == {"2401.00001.pdf"}
 
 
 def test_choosing_by_text() -> None:
@@ -375,7 +386,7 @@ def test_a_paper_training_program_finds_the_paper_and_downloads_its_pdf(
         {"paper_id": paper, "title": PAPERS[paper]["title"]},
         browser_desktop,
     )
-    assert (done["follow_link"].output or "").startswith("downloaded"), done["follow_link"].message
+    assert done["follow_link"].output == f"downloaded: {paper}.pdf", done["follow_link"].message
     visited = {"host": "arxiv.org", "path_prefix": f"/abs/{paper}"}
     assert checked("web_visited", visited, browser_desktop, web).passed
     saved = checked("file_downloaded", {"name": f"{paper}.pdf"}, browser_desktop, web)

@@ -338,11 +338,17 @@ def page_state(browser: Browser, page: Page) -> tuple[frozenset[Page], list[obje
 
 
 def finished_downloads(folder: Path) -> frozenset[str]:
-    """Names of the files in the downloads folder, leaving out downloads still under way."""
+    """Names of the files in the downloads folder, leaving out downloads still under way.
+
+    Chromium writes a download first to a hidden file (".org.chromium.Chromium.XXXXXX"), then
+    to "NAME.crdownload", and renames it to NAME when done; a click once reported the hidden
+    name as the file it downloaded (2026-12-02), so neither counts until the rename."""
     if not folder.is_dir():
         return frozenset()
     return frozenset(
-        p.name for p in folder.iterdir() if p.is_file() and not p.name.endswith(".crdownload")
+        p.name
+        for p in folder.iterdir()
+        if p.is_file() and not p.name.startswith(".") and not p.name.endswith(".crdownload")
     )
 
 

@@ -10,7 +10,10 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from pydantic import JsonValue
+
 from pcagent.agents.asked_answer import AnswerAskedAgent
+from pcagent.agents.choice_readings import ChoiceQuestion, ChoiceReadingAgent
 from pcagent.agents.existing_files import FileCheck
 from pcagent.agents.instruction_readings import InstructionReadings
 from pcagent.agents.manager import Manager, PlanOutcome, Replanning
@@ -124,6 +127,7 @@ class ManagerPlanner:
                 folders=self._named_folders if self.settings.check_named_files else None,
                 apps=self._named_apps if checks_apps else None,
                 answer=self._asked_answer if self.settings.check_asked_answer else None,
+                choices=self._choice if self.settings.read_choices else None,
             )
         return self._readings
 
@@ -147,6 +151,10 @@ class ManagerPlanner:
     def _asked_answer(self, instruction: str) -> bool:
         agent = AnswerAskedAgent(self.models.for_role(AnswerAskedAgent.name), self.sink)
         return agent.asked(instruction)
+
+    def _choice(self, instruction: str, question: ChoiceQuestion) -> JsonValue | None:
+        agent = ChoiceReadingAgent(self.models.for_role(ChoiceReadingAgent.name), self.sink)
+        return agent.chosen(instruction, question)
 
     def _search_words(self, instruction: str, program: Program, guess: GuessedAddress) -> str:
         agent = SearchWordsAgent(self.models.for_role(SearchWordsAgent.name), self.sink)
