@@ -184,10 +184,8 @@ class RunConfig(ConfigSection):
     #: 1.5B model's reading doubted right programs too often (docs/agents.md).
     check_asked_answer: bool = False
     #: Ask a model alone which meaning the instruction asks for of each choice a program's
-    #: skill call makes (which end of a sorted list first, before or after a time, the
-    #: largest or the smallest), the options in both orders, and set the program's value to
-    #: the answer where both agree (two calls per such step; see docs/agents.md, "Choices
-    #: asked alone").
+    #: skill call makes (a sort's first end, before or after a time), and set the program's
+    #: value to its answer: one call per such step (docs/agents.md).
     read_choices: bool = True
     #: Where a program opens a web address neither the instruction nor an earlier step gives,
     #: have a model say what to search the web for instead (one call per such step), and
