@@ -25,6 +25,7 @@ is not marked.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
@@ -78,21 +79,17 @@ def with_choices_read(
 ) -> Program:
     """``program`` with each marked choice set to what ``read`` chose for ``instruction``,
     where it read one; the program itself where nothing changes."""
-    calls: dict[str, int] = {}
-    for step in program.steps:
-        calls[step.skill] = calls.get(step.skill, 0) + 1
+    calls = Counter(step.skill for step in program.steps)
     steps, changed = list(program.steps), False
     for index, step in enumerate(steps):
         if calls[step.skill] != 1:
             continue
         for question in choice_questions(catalog, step.skill):
-            written = step.args.get(question.parameter)
+            written = step.args.get(question.parameter, _default(catalog, question))
             if isinstance(written, dict):  # an earlier step's result: not the model's word
                 continue
             chosen = read(instruction, question)
-            if chosen is None or (question.parameter in step.args and chosen == written):
-                continue
-            if question.parameter not in step.args and chosen == _default(catalog, question):
+            if chosen is None or chosen == written:
                 continue
             step = step.model_copy(update={"args": {**step.args, question.parameter: chosen}})
             steps[index], changed = step, True
