@@ -107,10 +107,36 @@ def test_ratings_and_numbers_with_words_after_them_compare_as_their_numbers() ->
         "label": "b",
         "value": 1450935791,
     }
-    # Two numbers in the words (hours and minutes) are no one number: refused, not guessed.
-    for unclear in ("2 h 49 min", "8.5/10 and 9/10", "about 5"):
+    # Two numbers in the words are no one number: refused, not guessed.
+    for unclear in ("8.5/10 and 9/10", "about 5", "2 h 49"):
         with pytest.raises(SkillError, match="value"):
             sort_items.call(NoDesk(), {"items": [{"label": "x", "value": unclear}]})
+
+
+def test_lengths_of_time_compare_by_their_minutes_and_are_given_back_as_written() -> None:
+    """Flight times as a page writes them (pc06: the shortest of three could not be picked)."""
+    flights = [
+        {"label": "Singapore", "value": "6 h 20 min"},
+        {"label": "Bangkok", "value": "5 h 5 min"},
+        {"label": "Dubai", "value": "8 h 55 min"},
+    ]
+    shortest = pick_extreme.call(NoDesk(), {"items": flights, "largest": False})
+    assert shortest.value == {"label": "Bangkok", "value": "5 h 5 min"}
+    assert pick_extreme.call(NoDesk(), {"items": flights}).value["label"] == "Dubai"
+    mixed = [
+        {"label": "a", "value": "2 hours"},
+        {"label": "b", "value": "1 hour 5 minutes"},
+        {"label": "c", "value": "90 min by tram"},
+        {"label": "d", "value": "45"},
+    ]
+    ordered = sort_items.call(NoDesk(), {"items": mixed, "first": "highest"}).value
+    # "2 hours" is 120 minutes, not 2: a length of time is read in its own unit.
+    assert ordered == [
+        ["a", "2 hours"],
+        ["c", "90 min by tram"],
+        ["b", "1 hour 5 minutes"],
+        ["d", 45],
+    ]
 
 
 def test_hours_and_minutes_add_up() -> None:

@@ -12,7 +12,15 @@ import re
 from collections.abc import Callable
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, BeforeValidator, Field, JsonValue, WithJsonSchema
+from pydantic import (
+    AfterValidator,
+    BeforeValidator,
+    Field,
+    JsonValue,
+    PrivateAttr,
+    WithJsonSchema,
+    model_validator,
+)
 
 from pcagent.skills.base import SkillContext, SkillParameters, SkillResult, choice, skill
 from pcagent.skills.common import as_lines
@@ -182,9 +190,28 @@ def days_between(context: SkillContext, parameters: DaysBetween) -> SkillResult:
 
 #: A score on a scale, as ratings are written ("8.5/10", "4 / 5"): it compares by the score.
 _SCORE = re.compile(r"(\d+(?:\.\d+)?)\s*/\s*\d+(?:\.\d+)?")
-#: A number followed by words and no other number ("169 min"; a note in brackets aside,
-#: "128455567 people (as of 2024-07-01)"): the number. "2 h 49 min" is none.
+#: A number followed by words and no other number ("1,450,935,791 people"; a note in brackets
+#: aside, "128455567 people (as of 2024-07-01)"): the number. "8.5/10 and 9/10" is none.
 _BEFORE_WORDS = re.compile(r"(-?\d+(?:\.\d+)?)\s+[^\d\s][^\d]*")
+#: A length of time as pages write it: hours, minutes or both ("6 h 20 min", "1 hour 5
+#: minutes", "169 min"), maybe words after ("38 min by subway").
+_DURATION = re.compile(
+    r"(?:(\d+(?:\.\d+)?)\s*(?:h|hr|hrs|hours?)\b\.?)?\s*"
+    r"(?:(\d+(?:\.\d+)?)\s*(?:min|mins|minutes?)\b\.?)?(?:\s+[^\d]*)?",
+    re.IGNORECASE,
+)
+
+
+def minutes_in(text: str) -> float | None:
+    """The minutes a length of time written as a page writes it holds, or None when ``text``
+    is no such length. Why: a flight of "6 h 20 min" and one of "5 h 5 min" compare by their
+    minutes; read as one number each (or refused, as they were), the shortest of three
+    flights could not be found (pc06, 2026-12-03)."""
+    match = _DURATION.fullmatch(text.strip())
+    if not match or (match.group(1) is None and match.group(2) is None):
+        return None
+    hours, minutes = (float(group or 0) for group in match.groups())
+    return hours * 60 + minutes
 
 
 def _number(value: object) -> object:
@@ -201,6 +228,8 @@ def _number(value: object) -> object:
     for word, factor in (("billion", 1e9), ("million", 1e6), ("thousand", 1e3)):
         if text.lower().endswith(word):
             scale, text = factor, text[: -len(word)].strip()
+    if (minutes := minutes_in(text)) is not None:
+        return minutes
     whole = _SCORE.fullmatch(text) or _BEFORE_WORDS.fullmatch(without_notes(text).strip())
     try:
         return float(whole.group(1) if whole else text) * scale
@@ -224,6 +253,23 @@ Number = Annotated[
 class Item(SkillParameters):
     label: str = Field(min_length=1, max_length=200, description="What the value belongs to.")
     value: Number = Field(description="Its number.")
+    #: The value as it was written, when it was a length of time: it compares by its minutes
+    #: and is given back as written ("5 h 5 min", not 305).
+    _duration: str | None = PrivateAttr(None)
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _keeps_a_duration(cls, data: object, handler: Callable[[object], Item]) -> Item:
+        item = handler(data)
+        written = data.get("value") if isinstance(data, dict) else None
+        if isinstance(written, str) and minutes_in(written) is not None:
+            item._duration = written.strip()
+        return item
+
+    @property
+    def shown(self) -> JsonValue:
+        """The value as results give it: a length of time as written, else the number."""
+        return self._duration or plain_number(self.value)
 
 
 class LabelledValues(SkillParameters):
@@ -247,9 +293,7 @@ class PickExtreme(LabelledValues):
 )
 def pick_extreme(context: SkillContext, parameters: PickExtreme) -> SkillResult:
     chosen = (max if parameters.largest else min)(parameters.items, key=lambda item: item.value)
-    return SkillResult(
-        True, {"label": chosen.label, "value": plain_number(chosen.value)}, evidence=chosen.label
-    )
+    return SkillResult(True, {"label": chosen.label, "value": chosen.shown}, evidence=chosen.label)
 
 
 class SortItems(LabelledValues):
@@ -285,8 +329,8 @@ def sort_items(context: SkillContext, parameters: SortItems) -> SkillResult:
     ordered = sorted(parameters.items, key=lambda item: item.value, reverse=highest_first)
     return SkillResult(
         True,
-        [[item.label, plain_number(item.value)] for item in ordered],
-        evidence=", ".join(f"{i.label}={plain_number(i.value)}" for i in ordered),
+        [[item.label, item.shown] for item in ordered],
+        evidence=", ".join(f"{i.label}={i.shown}" for i in ordered),
     )
 
 
