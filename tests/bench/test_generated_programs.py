@@ -294,16 +294,19 @@ def _check_step(step: ProgramStep, fragment: Fragment) -> None:
     elif step.skill == "translate_text":
         assert args["language"] == "English" and not _literal(args["text"])
         assert any(n.checker in ("docx_contains", "docx_text_after") for n in fragment.nodes)
-    elif step.skill == "web_search" and re.search(r"\{s\d+\.\w+\[\d+\]\}", str(args["query"])):
-        # An item of a list a note gave: searched with that item, the first result is a page
-        # the sub-task must visit (the note lists the items in order, one a line "1. Name").
-        place = int(re.findall(r"\[(\d+)\]", str(args["query"]))[0])
-        items = re.findall(r"^\d+\. (.+)$", fragment.files[0].text or "", re.MULTILINE)
-        filled = re.sub(r"\{s\d+\.\w+\[\d+\]\}", items[place], str(args["query"]))
+    elif step.skill == "look_up_each":
+        # Each thing searched for with the words: the first result is its page, which the
+        # sub-task must visit in that order. A list a note gave (a reference) is the note's
+        # items, one a line "1. Name".
+        things = args["things"]
+        if not _literal(things):
+            things = re.findall(r"^\d+\. (.+)$", fragment.files[0].text or "", re.MULTILINE)
         visits = [n.params for n in fragment.nodes if n.checker == "web_visited"]
-        first = urlsplit(search_results(filled)[0][0])
-        assert first.hostname == visits[place]["host"]
-        assert first.path.startswith(visits[place]["path_prefix"])
+        assert len(things) == len(visits)  # type: ignore[arg-type]
+        for thing, visit in zip(things, visits, strict=True):  # type: ignore[call-overload]
+            first = urlsplit(search_results(f"{args['search']} {thing}")[0][0])
+            assert first.hostname == visit["host"]
+            assert first.path.startswith(visit["path_prefix"])
     elif step.skill == "web_search" and "{s" in str(args["query"]):
         # Words found on the way: searched with the place the check wants, the first result is
         # that country's page.
@@ -390,19 +393,25 @@ def _check_step(step: ProgramStep, fragment: Fragment) -> None:
     elif step.skill == "sort_items":
         # Each label a thing the file is checked to list, each value a value found by an
         # earlier step, and the order checked the one this sort gives.
-        items = args["items"]
-        assert all(str(i["value"]).startswith("{s") for i in items)  # type: ignore[index,union-attr]
+        # The items are the rows a look-up gave, passed whole.
+        (looked,) = [s for s in fragment.program.steps if s.id == args["items"]["from"]]  # type: ignore[index,call-overload]
+        assert looked.skill == "look_up_each" and args["items"] == {"from": looked.id}
         if any(n.checker == "xlsx_rows" for n in fragment.nodes):
             rows = _node(fragment, "xlsx_rows")["rows"]
             listed, values = [row[0] for row in rows], [float(row[1]) for row in rows]
         else:
             listed = _node(fragment, "text_file_in_order")["texts"]
             values = [float(v) for v in _node(fragment, "text_file_contains")["texts"]]
-        assert sorted(i["label"] for i in items) == sorted(listed)  # type: ignore[index,union-attr]
+        assert sorted(looked.args["things"]) == sorted(listed)  # type: ignore[arg-type]
         assert values == sorted(values, reverse=args["first"] == "highest")
     elif step.skill == "pick_extreme":
-        # Each item's value is a value found by an earlier step, and the one kept is checked.
-        assert all(not _literal(i["value"]) or "{s" in i["value"] for i in args["items"])  # type: ignore[union-attr,index]
+        # The items are values found by an earlier step (the rows of a look-up, or each
+        # item's value by its slot), and the one kept is checked.
+        items = args["items"]
+        assert not _literal(items) or all(
+            not _literal(i["value"]) or "{s" in i["value"]  # type: ignore[index,operator]
+            for i in items  # type: ignore[union-attr]
+        )
         # Its value handed on, or its label told (the thing a list gave with the extreme).
         told = [s for s in fragment.program.steps if s.skill == "tell_user"]
         assert (fragment.output is not None and fragment.output.kind == "number") or (

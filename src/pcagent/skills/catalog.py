@@ -21,6 +21,7 @@ from pcagent.skills import (
     clock,
     file_manager,
     language,
+    lookups,
     mail,
     spreadsheet,
     text_editor,
@@ -40,6 +41,7 @@ _MODULES: tuple[ModuleType, ...] = (
     file_manager,
     mail,
     browser,
+    lookups,
 )
 
 

@@ -272,10 +272,23 @@ class Item(SkillParameters):
         return self._duration or plain_number(self.value)
 
 
+def _rows_as_items(value: object) -> object:
+    """Rows ``[label, value]`` (what ``look_up_each`` and ``sort_items`` give) as items, so a
+    program passes such a step's value whole (``{"from": "s1"}``)."""
+    if not isinstance(value, list):
+        return value
+    return [
+        {"label": row[0], "value": row[1]} if isinstance(row, list) and len(row) == 2 else row
+        for row in value
+    ]
+
+
 class LabelledValues(SkillParameters):
     """What `pick_extreme` and `sort_items` both compare: one list, the same bounds."""
 
-    items: list[Item] = Field(min_length=1, max_length=200)
+    items: Annotated[list[Item], BeforeValidator(_rows_as_items)] = Field(
+        min_length=1, max_length=200
+    )
 
 
 class PickExtreme(LabelledValues):

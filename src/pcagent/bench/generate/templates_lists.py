@@ -5,14 +5,13 @@ value is told.
 Why: memory held no program that looks up each item of a list a file gave; asked for the
 shortest flight to each of three destinations listed in a note, the 1.5B planner extracted one
 destination, searched once and sorted that one value (2026-12-02). The program this template
-writes reads the note, extracts the list under one name, looks each item up by its place in
-the list (``{s2.countries[0]}``, ``{s2.countries[1]}``, ...; the instruction says how many there
-are), keeps the extreme with ``pick_extreme`` and tells its label.
+writes reads the note, extracts the list under one name, looks each item up with
+``look_up_each`` given that list whole (``{"from": "s2", "key": "countries"}``: before
+2026-12-03 the program searched for each item by its place, ``{s2.countries[0]}``, two steps an
+item), keeps the extreme of the rows with ``pick_extreme`` and tells its label.
 """
 
 from __future__ import annotations
-
-from pydantic import JsonValue
 
 from pcagent.bench.generate import gui_steps as gui
 from pcagent.bench.generate import programs
@@ -106,15 +105,12 @@ class EditorListExtreme(SubtaskTemplate[ListExtreme], spec="editor_list_extreme"
         steps = programs.file_read(
             a.path, [listed], f"the {_COUNTS[len(a.names)]} {listed} the note lists"
         )
-        items: list[JsonValue] = []
-        for place, key in enumerate(a.keys):
-            item = f"{{s2.{listed}[{place}]}}"
-            found = web.lookup(a.subject, key, written=item)
-            steps += web.lookup_steps(found, len(steps) + 1)
-            items.append({"label": item, "value": f"{{{steps[-1].id}.{found.value_name}}}"})
-        picked = f"s{len(steps) + 1}"
-        steps.append(programs.call(picked, "pick_extreme", items=items, largest=a.largest))
-        told = programs.report(f"s{len(steps) + 1}", programs.reference(picked, "label"))
+        found = web.look_up_each_step("s3", a.subject, programs.reference("s2", listed))
+        picked = programs.call(
+            "s4", "pick_extreme", items=programs.reference("s3"), largest=a.largest
+        )
+        steps += [found, picked]
+        told = programs.report("s5", programs.reference("s4", "label"))
         return FragmentProgram((*steps, *([told] if slot.report else [])))
 
     def build(self, attributes: ListExtreme, slot: Slot) -> Fragment:

@@ -5,17 +5,16 @@ Why: memory held no program that looks up more than two things, nor one that wri
 found in order. Asked for three countries' populations sorted into a sheet, or three films'
 ratings into a text file highest first, the 1.5B planner searched once for all of them,
 extracted one value and sorted that one value (seen on three tasks of the 25, 2026-12-02). The
-program these templates write searches for each thing alone and extracts its value from what
-the search read (the first result is the thing's page), then ``sort_items`` puts the labelled
-values in order and the rows it gives are written as they are: a sheet's two columns, or a
-text file's lines.
+program these templates write looks each thing up alone with ``look_up_each`` (a search each
+and its value extracted from what the search read, the first result being the thing's page;
+one step, where it was two steps a thing before 2026-12-03), then ``sort_items`` puts the
+rows in order and the rows it gives are written as they are: a sheet's two columns, or a text
+file's lines.
 """
 
 from __future__ import annotations
 
 from typing import ClassVar
-
-from pydantic import JsonValue
 
 from pcagent.agents.program import ProgramStep
 from pcagent.bench.generate import gui_steps as gui
@@ -33,8 +32,8 @@ from pcagent.bench.generate.vocabulary import TEXT_FILE_STEMS, WORKBOOK_STEMS
 from pcagent.bench.generate.web_lookups import (
     Subject,
     drawn_things,
+    look_up_each_step,
     lookup,
-    lookup_steps,
     number_text,
     visited_parts,
 )
@@ -97,22 +96,16 @@ class _RankedLookupTemplate(SubtaskTemplate[RankedLookup], spec="browser_ranked_
         )
 
     def _program(self, a: RankedLookup, skill: str, rows_into: str, **args: str) -> FragmentProgram:
-        """A search and the value extracted for each thing, then the labelled values sorted and
+        """Each thing looked up (one step for all), the rows sorted by their values and
         ``skill`` called with the sorted rows as ``rows_into``."""
-        steps: list[ProgramStep] = []
-        items: list[JsonValue] = []
-        for key in a.keys:
-            found = lookup(a.subject, key)
-            steps += lookup_steps(found, len(steps) + 1)
-            items.append({"label": found.name, "value": f"{{{steps[-1].id}.{found.value_name}}}"})
-        ordered = f"s{len(steps) + 1}"
+        names = [lookup(a.subject, key).name for key in a.keys]
         first = "highest" if a.descending else "lowest"
-        steps.append(programs.call(ordered, "sort_items", items=items, first=first))
-        written = f"s{len(steps) + 1}"
-        steps.append(
-            programs.call(written, skill, **{rows_into: programs.reference(ordered)}, **args)
-        )
-        return FragmentProgram(tuple(steps), output=programs.reference(written))
+        steps: list[ProgramStep] = [
+            look_up_each_step("s1", a.subject, list(names)),
+            programs.call("s2", "sort_items", items=programs.reference("s1"), first=first),
+            programs.call("s3", skill, **{rows_into: programs.reference("s2")}, **args),
+        ]
+        return FragmentProgram(tuple(steps), output=programs.reference("s3"))
 
     def _words(self, a: RankedLookup) -> dict[str, str]:
         whose = "country" if a.subject == "population" else "film"

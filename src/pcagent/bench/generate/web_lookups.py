@@ -1,6 +1,6 @@
 """What the templates that look several things up on the web share: which things are drawn
 (countries' populations on facts.local, the offline films' IMDb ratings), how one is found (a
-web search, the value extracted from what it read), and the nodes and reference steps that
+web search, the value extracted from what it read: ``look_up_each``), and the nodes and reference steps that
 check each page was visited.
 
 A thing's name in the program may be a literal ("Canada") or a slot of a list found earlier
@@ -12,6 +12,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from typing import Literal
+
+from pydantic import JsonValue
 
 from pcagent.agents.program import ProgramStep
 from pcagent.bench.generate import gui_steps as gui
@@ -112,22 +114,21 @@ def lookup(subject: Subject, key: str, written: str = "") -> Lookup:
     )
 
 
-def lookup_steps(found: Lookup, first: int) -> list[ProgramStep]:
-    """The search and the value extracted from what it read (the results and the first
-    result's page, which is the thing's), numbered from ``first``; the value is the last
-    step's, under ``found.value_name``. Two steps a thing, not three with the result followed:
-    a program of three things stays within a program's bound of steps."""
-    search, value = f"s{first}", f"s{first + 1}"
-    return [
-        programs.call(search, "web_search", query=found.query),
-        programs.call(
-            value,
-            "extract_values",
-            text=programs.reference(search),
-            names=[found.value_name],
-            what=found.what,
-        ),
-    ]
+#: The words searched for with each thing's name, per subject (``look_up_each``'s ``search``).
+_SEARCHED_WITH: dict[Subject, str] = {"population": "population", "rating": "IMDb rating"}
+
+
+def look_up_each_step(step_id: str, subject: Subject, things: JsonValue) -> ProgramStep:
+    """The one step that looks each thing up (a search and the value extracted from what it
+    read, the first result being the thing's page) and gives rows ``[thing, value]``;
+    ``things`` is a list of names or a reference to a list found earlier."""
+    return programs.call(
+        step_id,
+        "look_up_each",
+        things=things,
+        search=_SEARCHED_WITH[subject],
+        value=_FOUND_BY[subject][4],
+    )
 
 
 def visited_parts(

@@ -1,0 +1,118 @@
+"""One value looked up for each of several things: a search and an extraction a thing, each
+value checked in the page it came from (orchestration on a browser that answers with
+readings; the search and the extraction are tested on the real browser and model elsewhere)."""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qs, urlsplit
+
+from tests.agents.program_steps import program
+from tests.skills.test_language_skills import Answers, Desk
+
+from pcagent.agents.program import check_program
+from pcagent.app_actions import BrowserOpen, BrowserRead
+from pcagent.skills import default_catalog
+from pcagent.skills.base import ActionOutcome
+from pcagent.skills.lookups import look_up_each
+from pcagent.skills.values import pick_extreme, sort_items
+
+POPULATIONS = {"China": "1,419,321,278", "India": "1,450,935,791", "Chile": "19,764,771"}
+
+
+class Facts(Desk):
+    """A browser on a search engine whose first result for a country is its facts page."""
+
+    def __init__(self, model: object) -> None:
+        super().__init__(model)
+        self.address = ""
+        self.opened: list[str] = []
+
+    def act(self, action: object) -> ActionOutcome:
+        if isinstance(action, BrowserOpen):
+            self.address = action.url
+            self.opened.append(action.url)
+            return ActionOutcome(True, f"opened {action.url}", "", True)
+        assert isinstance(action, BrowserRead), action
+        return ActionOutcome(True, "read", self._reading(), True)
+
+    def _reading(self) -> str:
+        parts = urlsplit(self.address)
+        if parts.hostname == "search.local":
+            words = parse_qs(parts.query)["q"][0]
+            country = next(name for name in POPULATIONS if name in words)
+            page = f"http://facts.local/population/{country.lower()}"
+            return (
+                f"Title: {words} - Offline Search\nAddress: {self.address}\nText:\nAbout 1 "
+                f'result\nLinks:\n- "Population of {country} - World Facts" -> {page}'
+            )
+        country = parts.path.rsplit("/", 1)[-1].title()
+        return (
+            f"Title: Population of {country}\nAddress: {self.address}\nText:\n{country} has "
+            f"a population of {POPULATIONS[country]} people."
+        )
+
+
+def test_each_thing_is_searched_alone_and_its_value_found_in_its_own_page() -> None:
+    model = Answers(*({"population": POPULATIONS[name]} for name in ("China", "India", "Chile")))
+    browser = Facts(model)
+    args = {"things": ["China", "India", "Chile"], "search": "population", "value": "population"}
+    found = look_up_each.call(browser, args)
+    assert found.ok, found.message
+    assert found.value == [[name, POPULATIONS[name]] for name in ("China", "India", "Chile")]
+    # (each search's results are opened again after its first result is read)
+    searched = list(dict.fromkeys(url for url in browser.opened if "search.local/?q=" in url))
+    assert searched == [
+        f"http://search.local/?q=population+{n}" for n in ("China", "India", "Chile")
+    ]
+    # Each extraction is asked about its own thing, over the page its search read.
+    assert "Find: the population of India" in model.prompts[1]
+    assert "India has a population of 1,450,935,791" in model.prompts[1]
+    # The rows go whole into the skills that compare labelled values.
+    ordered = sort_items.call(browser, {"items": found.value, "first": "highest"})
+    assert [row[0] for row in ordered.value] == ["India", "China", "Chile"]
+    assert pick_extreme.call(browser, {"items": found.value, "largest": False}).value == {
+        "label": "Chile",
+        "value": 19764771,
+    }
+
+
+def test_a_value_the_page_does_not_hold_fails_the_step_and_names_the_thing() -> None:
+    model = Answers({"population": POPULATIONS["China"]}, {"population": "2 billion"})
+    args = {"things": ["China", "India"], "search": "population", "value": "population"}
+    found = look_up_each.call(Facts(model), args)
+    assert not found.ok
+    assert found.message.startswith("look_up_each: India: the search 'population India'")
+    assert "2 billion" in found.message
+
+
+def test_things_given_as_one_found_text_are_its_items() -> None:
+    """A note's list, extracted as one value ("1. China, 2. India and Chile")."""
+    model = Answers(*({"population": POPULATIONS[name]} for name in ("China", "India", "Chile")))
+    args = {"things": "1. China, 2. India and Chile", "search": "population", "value": "population"}
+    assert [row[0] for row in look_up_each.call(Facts(model), args).value] == [
+        "China",
+        "India",
+        "Chile",
+    ]
+
+
+def test_a_program_looks_up_a_list_found_earlier_and_sorts_the_rows_whole() -> None:
+    apps = ["text_editor", "browser", "spreadsheet"]
+    steps = program(
+        {"skill": "read_text_file", "args": {"path": "Documents/trip.txt"}},
+        {
+            "skill": "extract_values",
+            "args": {"text": {"from": "s1"}, "names": ["cities"], "what": "the cities"},
+        },
+        {
+            "skill": "look_up_each",
+            "args": {
+                "things": {"from": "s2", "key": "cities"},
+                "search": "flight time from Beijing to",
+                "value": "flight_time",
+            },
+        },
+        {"skill": "pick_extreme", "args": {"items": {"from": "s3"}, "largest": False}},
+        {"skill": "tell_user", "args": {"text": {"from": "s4", "key": "label"}}},
+    )
+    check_program(steps, default_catalog(), apps)
