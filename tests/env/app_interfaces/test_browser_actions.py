@@ -414,3 +414,37 @@ def test_a_site_s_own_search_result_is_followed_by_its_place_and_downloaded(
     dispatcher.carry_out(UseSkill(skill="fill_form", args=form))
     missed = dispatcher.carry_out(UseSkill(skill="follow_result", args={"place": 20}))
     assert not missed.ok and "results, not 20" in missed.message
+
+
+def test_each_country_is_looked_up_alone_in_the_real_browser(
+    browser_desktop: SandboxDesktop, web: OfflineWeb
+) -> None:
+    """``look_up_each`` in the real browser: one search a country, each first result (the
+    country's facts page) visited and its population extracted from what that search read,
+    the rows sorted whole. The extraction's model answers from the text it is shown (the real
+    model's extraction is tested in tests/skills/test_language_skills.py)."""
+
+    def from_the_text(request: ChatRequest) -> str:
+        shown = request.messages[-1].text
+        country = shown.split("Find: the population of ", 1)[1].splitlines()[0]
+        found = re.search(rf"{country} has a population of ([\d,]+)", shown)
+        return json.dumps({"population": found.group(1) if found else "unknown"})
+
+    backend = ScriptedBackend([from_the_text] * 3)
+    dispatcher = ActionDispatcher(
+        browser_desktop,
+        language_model=lambda: StructuredChatModel(backend, validation_retries=0),
+    )
+    countries = {"Canada": "canada", "Japan": "japan", "Australia": "australia"}
+    args = {"things": list(countries), "search": "population", "value": "population"}
+    looked = dispatcher.carry_out(UseSkill(skill="look_up_each", args=args))
+    assert looked.ok, looked.message
+    rows = json.loads(looked.output or "")
+    assert [[name, int(value.replace(",", ""))] for name, value in rows] == [
+        [name, FACTS["population"][slug]] for name, slug in countries.items()
+    ]
+    for slug in countries.values():
+        visited = {"host": "facts.local", "path_prefix": f"/population/{slug}"}
+        assert checked("web_visited", visited, browser_desktop, web).passed
+    ordered = dispatcher.carry_out(UseSkill(skill="sort_items", args={"items": rows}))
+    assert [row[0] for row in json.loads(ordered.output or "")] == ["Australia", "Canada", "Japan"]
