@@ -208,7 +208,7 @@ def minutes_in(text: str) -> float | None:
     minutes; read as one number each (or refused, as they were), the shortest of three
     flights could not be found (pc06, 2026-12-03)."""
     match = _DURATION.fullmatch(text.strip())
-    if not match or (match.group(1) is None and match.group(2) is None):
+    if not match or match.groups() == (None, None):
         return None
     hours, minutes = (float(group or 0) for group in match.groups())
     return hours * 60 + minutes
@@ -253,23 +253,29 @@ Number = Annotated[
 class Item(SkillParameters):
     label: str = Field(min_length=1, max_length=200, description="What the value belongs to.")
     value: Number = Field(description="Its number.")
-    #: The value as it was written, when it was a length of time: it compares by its minutes
-    #: and is given back as written ("5 h 5 min", not 305).
-    _duration: str | None = PrivateAttr(None)
+    #: How results give a length of time of two units: as written ("5 h 5 min", not 305). One
+    #: of one unit is given as the number written, as before lengths of time compared by their
+    #: minutes ("169 min" is 169, a running time a later step writes into a cell).
+    _shown: JsonValue = PrivateAttr(None)
 
     @model_validator(mode="wrap")
     @classmethod
-    def _keeps_a_duration(cls, data: object, handler: Callable[[object], Item]) -> Item:
+    def _keeps_how_it_was_written(cls, data: object, handler: Callable[[object], Item]) -> Item:
         item = handler(data)
         written = data.get("value") if isinstance(data, dict) else None
-        if isinstance(written, str) and minutes_in(written) is not None:
-            item._duration = written.strip()
+        if isinstance(written, str) and (length := _DURATION.fullmatch(written.strip())):
+            hours, minutes = length.groups()
+            if hours is not None and minutes is not None:
+                item._shown = written.strip()
+            elif hours is not None or minutes is not None:
+                item._shown = plain_number(float(hours or minutes))
         return item
 
     @property
     def shown(self) -> JsonValue:
-        """The value as results give it: a length of time as written, else the number."""
-        return self._duration or plain_number(self.value)
+        """The value as results give it: a length of time as written (see ``_shown``), else
+        the number."""
+        return self._shown if self._shown is not None else plain_number(self.value)
 
 
 def _rows_as_items(value: object) -> object:
