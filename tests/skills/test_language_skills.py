@@ -134,6 +134,22 @@ def test_composed_text_has_the_paragraphs_asked_for_and_a_translation_differs() 
     assert german.ok
 
 
+def test_a_part_picked_out_of_a_text_is_no_translation_of_it() -> None:
+    """pc02: a page of results "translated" into English came back as "Offline Search"."""
+    page = "Title: Empire State Building to Brooklyn Museum - Offline Maps\n" * 10
+    part = translate_text.call(
+        Desk(Answers({"text": "Offline Search"})), {"text": page, "language": "English"}
+    )
+    assert not part.ok and "use extract_values" in part.message
+    # A language that writes shorter keeps well over a fifth of the length: a translation.
+    sentence = "The meeting with John is at the Brooklyn Museum at two o'clock."
+    chinese = translate_text.call(
+        Desk(Answers({"text": "与约翰的会议在两点钟于布鲁克林博物馆举行。"})),
+        {"text": sentence, "language": "Chinese"},
+    )
+    assert chinese.ok, chinese.message
+
+
 def test_the_request_written_back_is_no_composed_text() -> None:
     """Seen with the 1.5B model: asked for a translation, it answered with its request and the
     facts, which the next step then saved into the user's document."""

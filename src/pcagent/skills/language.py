@@ -231,6 +231,17 @@ class Translate(SkillParameters):
     language: str = Field(min_length=2, max_length=40, description='e.g. "French".')
 
 
+#: The shortest a translation of a text of ``WHOLE_TEXT`` characters or more may be, as a share
+#: of the text's length. Languages differ in length (an English sentence of 60 characters is
+#: about 20 in Chinese, a third), but not by a factor of five; a reply much shorter is a part
+#: of the text picked out, not the text translated. Seen: the 1.5B planner "translated" a page
+#: of search results into English to get a travel time, the model answered "Offline Search",
+#: 14 characters of 2,500, and the run told "approximately Offline Search minutes" and said
+#: "finished" (pc02, 2026-12-03).
+SHORTEST_TRANSLATION = 0.2
+WHOLE_TEXT = 50
+
+
 @skill("Translate a text into another language.", needs_language=True, returns="the translation")
 def translate_text(context: SkillContext, parameters: Translate) -> SkillResult:
     user = f"Translate into {parameters.language}:\n{parameters.text}"
@@ -244,7 +255,14 @@ def translate_text(context: SkillContext, parameters: Translate) -> SkillResult:
         return SkillResult.failed(
             "the translation is the text itself: it is in that language already"
         )
-    return SkillResult(True, reply.text.strip(), evidence=f"{len(reply.text)} characters")
+    translated, source = reply.text.strip(), parameters.text.strip()
+    if len(source) >= WHOLE_TEXT and len(translated) < SHORTEST_TRANSLATION * len(source):
+        return SkillResult.failed(
+            f"the translation is {len(translated)} characters of a text of {len(source)}: a "
+            "part picked out, not the text translated (to find a value in a text, use "
+            "extract_values)"
+        )
+    return SkillResult(True, translated, evidence=f"{len(reply.text)} characters")
 
 
 class Revise(SkillParameters):
