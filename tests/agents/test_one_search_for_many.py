@@ -35,7 +35,7 @@ def test_the_populations_of_three_countries_are_looked_up_each_and_sorted_whole(
     )
     assert one_value_for_several_items(written)  # the doubt the Manager was re-asked with
     mended = with_one_search_for_each(written, default_catalog())
-    assert [step.skill for step in mended.steps] == ["look_up_each", "sort_items", "fill_cells"]
+    assert [step.skill for step in mended.steps] == ["web_search_each", "sort_items", "fill_cells"]
     assert mended.steps[0].id == "s1"
     assert mended.steps[0].args == {
         "things": ["China", "United States", "India"],
@@ -58,7 +58,7 @@ def test_the_prices_at_three_shops_in_a_sheet_s_rows_and_an_extraction_still_use
     )
     mended = with_one_search_for_each(written, default_catalog())
     assert [step.skill for step in mended.steps] == [
-        "look_up_each",
+        "web_search_each",
         "extract_values",
         "fill_cells",
         "tell_user",

@@ -294,7 +294,7 @@ def _check_step(step: ProgramStep, fragment: Fragment) -> None:
     elif step.skill == "translate_text":
         assert args["language"] == "English" and not _literal(args["text"])
         assert any(n.checker in ("docx_contains", "docx_text_after") for n in fragment.nodes)
-    elif step.skill == "look_up_each":
+    elif step.skill == "web_search_each":
         # Each thing searched for with the words: the first result is its page, which the
         # sub-task must visit in that order. A list a note gave (a reference) is the note's
         # items, one a line "1. Name".
@@ -395,7 +395,7 @@ def _check_step(step: ProgramStep, fragment: Fragment) -> None:
         # earlier step, and the order checked the one this sort gives.
         # The items are the rows a look-up gave, passed whole.
         (looked,) = [s for s in fragment.program.steps if s.id == args["items"]["from"]]  # type: ignore[index,call-overload]
-        assert looked.skill == "look_up_each" and args["items"] == {"from": looked.id}
+        assert looked.skill == "web_search_each" and args["items"] == {"from": looked.id}
         if any(n.checker == "xlsx_rows" for n in fragment.nodes):
             rows = _node(fragment, "xlsx_rows")["rows"]
             listed, values = [row[0] for row in rows], [float(row[1]) for row in rows]

@@ -1,5 +1,5 @@
 """One search for several things, whose one value is given to each of them, becomes one
-``look_up_each`` of those things.
+``web_search_each`` of those things.
 
 The 1.5B Manager, asked for three countries' populations sorted into a sheet, three share
 prices or one console's price at three shops, wrote one ``web_search`` naming all of them, one
@@ -9,7 +9,7 @@ prices or one console's price at three shops, wrote one ``web_search`` naming al
 Manager and the re-asks wrote the same program). Its program says everything the look-up
 needs, in the model's own typed values: the things are the items' labels, the value is the
 extraction's name, and the search's words are the query the model wrote less the things'
-names. So the search becomes ``look_up_each`` (the same step id), the extraction goes when no
+names. So the search becomes ``web_search_each`` (the same step id), the extraction goes when no
 other step uses it, and the list argument takes the look-up's rows whole.
 
 Only that shape is mended: every item or row a literal label and the same one found value,
@@ -35,8 +35,8 @@ _LISTS: dict[str, tuple[str, bool]] = {
 
 def with_one_search_for_each(program: Program, catalog: SkillCatalog) -> Program:
     """``program`` with its first search for several things, whose one value stands for each
-    of them, made one ``look_up_each``; else ``program`` itself."""
-    if "look_up_each" not in catalog:
+    of them, made one ``web_search_each``; else ``program`` itself."""
+    if "web_search_each" not in catalog:
         return program
     steps = {step.id: step for step in program.steps}
     for step in program.steps:
@@ -123,7 +123,7 @@ def _mended(
     value = key or str(extraction.args["names"][0])  # type: ignore[index]
     looked = ProgramStep(
         id=search.id,
-        skill="look_up_each",
+        skill="web_search_each",
         args={"things": list(labels), "search": words, "value": value},
     )
     others = [

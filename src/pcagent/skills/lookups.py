@@ -48,7 +48,7 @@ _THINGS_SCHEMA = {
 }
 
 
-class LookUpEach(SkillParameters):
+class WebSearchEach(SkillParameters):
     things: Annotated[
         list[Annotated[str, Field(min_length=1, max_length=100)]],
         BeforeValidator(_things),
@@ -78,14 +78,14 @@ class LookUpEach(SkillParameters):
     returns="list of [thing, value] rows",
     gives_list=True,
 )
-def look_up_each(context: SkillContext, parameters: LookUpEach) -> SkillResult:
+def web_search_each(context: SkillContext, parameters: WebSearchEach) -> SkillResult:
     rows: list[list[str]] = []
     named = parameters.value.replace("_", " ")
     for thing in parameters.things:
         query = f"{parameters.search} {thing}"
         found = browser.web_search.call(context, {"query": query})
         if not found.ok:
-            return SkillResult.failed(f"look_up_each: {thing}: {found.message}", found.evidence)
+            return SkillResult.failed(f"web_search_each: {thing}: {found.message}", found.evidence)
         value = language.extract_values.call(
             context,
             {
@@ -96,7 +96,7 @@ def look_up_each(context: SkillContext, parameters: LookUpEach) -> SkillResult:
         )
         if not value.ok:
             return SkillResult.failed(
-                f"look_up_each: {thing}: the search {query!r} read no {named}: {value.message}",
+                f"web_search_each: {thing}: the search {query!r} read no {named}: {value.message}",
                 value.evidence,
             )
         found_value = value.value.get(parameters.value) if isinstance(value.value, dict) else None

@@ -279,7 +279,7 @@ class Item(SkillParameters):
 
 
 def _rows_as_items(value: object) -> object:
-    """Rows ``[label, value]`` (what ``look_up_each`` and ``sort_items`` give) as items, so a
+    """Rows ``[label, value]`` (what ``web_search_each`` and ``sort_items`` give) as items, so a
     program passes such a step's value whole (``{"from": "s1"}``)."""
     if not isinstance(value, list):
         return value

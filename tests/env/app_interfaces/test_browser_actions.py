@@ -419,7 +419,7 @@ def test_a_site_s_own_search_result_is_followed_by_its_place_and_downloaded(
 def test_each_country_is_looked_up_alone_in_the_real_browser(
     browser_desktop: SandboxDesktop, web: OfflineWeb
 ) -> None:
-    """``look_up_each`` in the real browser: one search a country, each first result (the
+    """``web_search_each`` in the real browser: one search a country, each first result (the
     country's facts page) visited and its population extracted from what that search read,
     the rows sorted whole. The extraction's model answers from the text it is shown (the real
     model's extraction is tested in tests/skills/test_language_skills.py)."""
@@ -437,7 +437,7 @@ def test_each_country_is_looked_up_alone_in_the_real_browser(
     )
     countries = {"Canada": "canada", "Japan": "japan", "Australia": "australia"}
     args = {"things": list(countries), "search": "population", "value": "population"}
-    looked = dispatcher.carry_out(UseSkill(skill="look_up_each", args=args))
+    looked = dispatcher.carry_out(UseSkill(skill="web_search_each", args=args))
     assert looked.ok, looked.message
     rows = json.loads(looked.output or "")
     assert [[name, int(value.replace(",", ""))] for name, value in rows] == [

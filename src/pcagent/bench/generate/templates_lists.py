@@ -6,7 +6,7 @@ Why: memory held no program that looks up each item of a list a file gave; asked
 shortest flight to each of three destinations listed in a note, the 1.5B planner extracted one
 destination, searched once and sorted that one value (2026-12-02). The program this template
 writes reads the note, extracts the list under one name, looks each item up with
-``look_up_each`` given that list whole (``{"from": "s2", "key": "countries"}``: before
+``web_search_each`` given that list whole (``{"from": "s2", "key": "countries"}``: before
 2026-12-03 the program searched for each item by its place, ``{s2.countries[0]}``, two steps an
 item), keeps the extreme of the rows with ``pick_extreme`` and tells its label.
 """
@@ -105,7 +105,7 @@ class EditorListExtreme(SubtaskTemplate[ListExtreme], spec="editor_list_extreme"
         steps = programs.file_read(
             a.path, [listed], f"the {_COUNTS[len(a.names)]} {listed} the note lists"
         )
-        found = web.look_up_each_step("s3", a.subject, programs.reference("s2", listed))
+        found = web.web_search_each_step("s3", a.subject, programs.reference("s2", listed))
         picked = programs.call(
             "s4", "pick_extreme", items=programs.reference("s3"), largest=a.largest
         )

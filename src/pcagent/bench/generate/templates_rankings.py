@@ -5,7 +5,7 @@ Why: memory held no program that looks up more than two things, nor one that wri
 found in order. Asked for three countries' populations sorted into a sheet, or three films'
 ratings into a text file highest first, the 1.5B planner searched once for all of them,
 extracted one value and sorted that one value (seen on three tasks of the 25, 2026-12-02). The
-program these templates write looks each thing up alone with ``look_up_each`` (a search each
+program these templates write looks each thing up alone with ``web_search_each`` (a search each
 and its value extracted from what the search read, the first result being the thing's page;
 one step, where it was two steps a thing before 2026-12-03), then ``sort_items`` puts the
 rows in order and the rows it gives are written as they are: a sheet's two columns, or a text
@@ -32,10 +32,10 @@ from pcagent.bench.generate.vocabulary import TEXT_FILE_STEMS, WORKBOOK_STEMS
 from pcagent.bench.generate.web_lookups import (
     Subject,
     drawn_things,
-    look_up_each_step,
     lookup,
     number_text,
     visited_parts,
+    web_search_each_step,
 )
 
 #: How an instruction says which way the list goes, by descending (True) or not; drawn, so no
@@ -101,7 +101,7 @@ class _RankedLookupTemplate(SubtaskTemplate[RankedLookup], spec="browser_ranked_
         names = [lookup(a.subject, key).name for key in a.keys]
         first = "highest" if a.descending else "lowest"
         steps: list[ProgramStep] = [
-            look_up_each_step("s1", a.subject, list(names)),
+            web_search_each_step("s1", a.subject, list(names)),
             programs.call("s2", "sort_items", items=programs.reference("s1"), first=first),
             programs.call("s3", skill, **{rows_into: programs.reference("s2")}, **args),
         ]

@@ -1,6 +1,6 @@
 """What the templates that look several things up on the web share: which things are drawn
 (countries' populations on facts.local, the offline films' IMDb ratings), how one is found (a
-web search, the value extracted from what it read: ``look_up_each``), and the nodes and reference steps that
+web search, the value extracted from what it read: ``web_search_each``), and the nodes and reference steps that
 check each page was visited.
 
 A thing's name in the program may be a literal ("Canada") or a slot of a list found earlier
@@ -114,17 +114,17 @@ def lookup(subject: Subject, key: str, written: str = "") -> Lookup:
     )
 
 
-#: The words searched for with each thing's name, per subject (``look_up_each``'s ``search``).
+#: The words searched for with each thing's name, per subject (``web_search_each``'s ``search``).
 _SEARCHED_WITH: dict[Subject, str] = {"population": "population", "rating": "IMDb rating"}
 
 
-def look_up_each_step(step_id: str, subject: Subject, things: JsonValue) -> ProgramStep:
+def web_search_each_step(step_id: str, subject: Subject, things: JsonValue) -> ProgramStep:
     """The one step that looks each thing up (a search and the value extracted from what it
     read, the first result being the thing's page) and gives rows ``[thing, value]``;
     ``things`` is a list of names or a reference to a list found earlier."""
     return programs.call(
         step_id,
-        "look_up_each",
+        "web_search_each",
         things=things,
         search=_SEARCHED_WITH[subject],
         value=_FOUND_BY[subject][4],

@@ -13,7 +13,7 @@ from pcagent.agents.program import check_program
 from pcagent.app_actions import BrowserOpen, BrowserRead
 from pcagent.skills import default_catalog
 from pcagent.skills.base import ActionOutcome
-from pcagent.skills.lookups import look_up_each
+from pcagent.skills.lookups import web_search_each
 from pcagent.skills.values import pick_extreme, sort_items
 
 POPULATIONS = {"China": "1,419,321,278", "India": "1,450,935,791", "Chile": "19,764,771"}
@@ -56,7 +56,7 @@ def test_each_thing_is_searched_alone_and_its_value_found_in_its_own_page() -> N
     model = Answers(*({"population": POPULATIONS[name]} for name in ("China", "India", "Chile")))
     browser = Facts(model)
     args = {"things": ["China", "India", "Chile"], "search": "population", "value": "population"}
-    found = look_up_each.call(browser, args)
+    found = web_search_each.call(browser, args)
     assert found.ok, found.message
     assert found.value == [[name, POPULATIONS[name]] for name in ("China", "India", "Chile")]
     # (each search's results are opened again after its first result is read)
@@ -79,9 +79,9 @@ def test_each_thing_is_searched_alone_and_its_value_found_in_its_own_page() -> N
 def test_a_value_the_page_does_not_hold_fails_the_step_and_names_the_thing() -> None:
     model = Answers({"population": POPULATIONS["China"]}, {"population": "2 billion"})
     args = {"things": ["China", "India"], "search": "population", "value": "population"}
-    found = look_up_each.call(Facts(model), args)
+    found = web_search_each.call(Facts(model), args)
     assert not found.ok
-    assert found.message.startswith("look_up_each: India: the search 'population India'")
+    assert found.message.startswith("web_search_each: India: the search 'population India'")
     assert "2 billion" in found.message
 
 
@@ -89,7 +89,7 @@ def test_things_given_as_one_found_text_are_its_items() -> None:
     """A note's list, extracted as one value ("1. China, 2. India and Chile")."""
     model = Answers(*({"population": POPULATIONS[name]} for name in ("China", "India", "Chile")))
     args = {"things": "1. China, 2. India and Chile", "search": "population", "value": "population"}
-    assert [row[0] for row in look_up_each.call(Facts(model), args).value] == [
+    assert [row[0] for row in web_search_each.call(Facts(model), args).value] == [
         "China",
         "India",
         "Chile",
@@ -105,7 +105,7 @@ def test_a_program_looks_up_a_list_found_earlier_and_sorts_the_rows_whole() -> N
             "args": {"text": {"from": "s1"}, "names": ["cities"], "what": "the cities"},
         },
         {
-            "skill": "look_up_each",
+            "skill": "web_search_each",
             "args": {
                 "things": {"from": "s2", "key": "cities"},
                 "search": "flight time from Beijing to",
