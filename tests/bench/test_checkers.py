@@ -44,6 +44,12 @@ def test_text_files(context: CheckContext) -> None:
         "text_file_contains", context, path="Documents/todo.txt", texts=["Order coffee"]
     )
     assert not check("text_file_contains", context, path="Documents/none.txt", texts=["x"])
+    # A file names none of some words: the cheapest shop alone, not every shop (pc24).
+    assert check("text_file_lacks", context, path="Documents/todo.txt", texts=["coffee", "Lunch"])
+    assert not check(
+        "text_file_lacks", context, path="Documents/todo.txt", texts=["send THE agenda"]
+    )
+    assert not check("text_file_lacks", context, path="Documents/none.txt", texts=["x"])
     assert check("file_exists", context, path="Documents/todo.txt")
     assert check("file_missing", context, path="Downloads/todo.txt")
     with pytest.raises(CheckerError, match="leaves HOME"):

@@ -62,6 +62,21 @@ def text_file_contains(
 
 
 @checker
+def text_file_lacks(context: CheckContext, path: str, texts: list[str]) -> CheckResult:
+    """A text file names none of ``texts`` (case and spacing aside). Why: asked to write the
+    cheapest shop with its price, a file listing every shop with a wrong price first held the
+    cheapest shop's name and price too, and passed (pc24, 2026-12-03)."""
+    target = context.path(path)
+    if not target.is_file():
+        return CheckResult.no(f"{path} does not exist")
+    content = target.read_text(encoding="utf-8", errors="replace")
+    named = [t for t in texts if normalise_text(t) in normalise_text(content)]
+    if named:
+        return CheckResult.no(f"{path} names {named}; it holds {content[:120]!r}")
+    return CheckResult.ok(f"{path} names none of {texts}")
+
+
+@checker
 def text_file_in_order(context: CheckContext, path: str, texts: list[str]) -> CheckResult:
     """A text file contains every one of ``texts`` (case ignored), each first appearing after the
     one before it: a list sorted as asked."""
