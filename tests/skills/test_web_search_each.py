@@ -13,7 +13,7 @@ from pcagent.agents.program import check_program
 from pcagent.app_actions import BrowserOpen, BrowserRead
 from pcagent.skills import default_catalog
 from pcagent.skills.base import ActionOutcome
-from pcagent.skills.lookups import web_search_each
+from pcagent.skills.browser import web_search_each
 from pcagent.skills.values import pick_extreme, sort_items
 
 POPULATIONS = {"China": "1,419,321,278", "India": "1,450,935,791", "Chile": "19,764,771"}

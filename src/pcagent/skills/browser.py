@@ -8,13 +8,14 @@ from pathlib import PurePosixPath
 from typing import Annotated
 from urllib.parse import unquote_plus, urlsplit
 
-from pydantic import AfterValidator, Field
+from pydantic import AfterValidator, BeforeValidator, Field, WithJsonSchema
 
 from pcagent import actions as act
 from pcagent.app_actions import BrowserClick, BrowserFill, BrowserOpen, BrowserRead
 from pcagent.applications import BROWSER
 from pcagent.env.browser_profile import SEARCH_URL
 from pcagent.env.web_address import search_address
+from pcagent.skills import language
 from pcagent.skills.base import (
     ActionOutcome,
     SkillContext,
@@ -23,8 +24,17 @@ from pcagent.skills.base import (
     StepFailed,
     skill,
 )
-from pcagent.skills.browser_links import PageLink, link_meant, page_links
+from pcagent.skills.browser_links import (
+    PageLink,
+    leads_away,
+    line_after,
+    link_meant,
+    links_away,
+    page_links,
+    search_results,
+)
 from pcagent.skills.common import do, given
+from pcagent.skills.lists import listed_things
 from pcagent.text import folded
 
 APP = BROWSER.name
@@ -118,28 +128,6 @@ def _with_first_result(context: SkillContext, results: SkillResult, address: str
     )
 
 
-def leads_away(page: str) -> bool:
-    """Whether a page read in the browser (its ``Address:`` line and its links) links to another
-    site than its own: a results page with results does."""
-    return bool(links_away(page))
-
-
-def links_away(page: str) -> list[PageLink]:
-    """The links of a page reading that lead to another site than the page's own."""
-    own = urlsplit(_line_after(page, "Address: ")).hostname
-    return [
-        link
-        for link in page_links(page)
-        if (host := urlsplit(link.address).hostname) and host != own
-    ]
-
-
-def _line_after(page: str, label: str) -> str:
-    """The rest of the reading's first line starting with ``label``; "" when none does."""
-    found = (line[len(label) :] for line in page.splitlines() if line.startswith(label))
-    return next(found, "").strip()
-
-
 #: The longest address a program may open. A 1.5B planner once wrote "&ss=departure_date" over
 #: and over up to the old bound of 2,000 characters, every one of them decoded on the CPU; an
 #: address a person gives, or one a page links to, is far shorter.
@@ -178,7 +166,7 @@ def follow_link(context: SkillContext, parameters: FollowLink) -> SkillResult:
     if not clicked.ok:
         # No link reads the words clearly: a model says which link they mean (browser_links).
         reading = do(context, BrowserRead()).output or ""
-        title = _line_after(reading, "Title: ")
+        title = line_after(reading, "Title: ")
         # On a page of results (links to other sites) a step follows a result: shown the
         # engine's own links too, the 1.5B model took its home link for "Chromium".
         offered = links_away(reading) or page_links(reading)
@@ -222,28 +210,13 @@ def follow_result(context: SkillContext, parameters: FollowResult) -> SkillResul
     results = search_results(reading)
     if len(results) < parameters.place:
         return SkillResult.failed(
-            f"the page in front ({_line_after(reading, 'Title: ')!r}) lists {len(results)} "
+            f"the page in front ({line_after(reading, 'Title: ')!r}) lists {len(results)} "
             f"results, not {parameters.place}: search first, or follow a link by its text"
         )
     link = results[parameters.place - 1]
     return _where_it_led(
         context, _take(context, link), f"result {parameters.place}: {link.shown()}. "
     )
-
-
-def search_results(page: str) -> list[PageLink]:
-    """The results a page of search results lists, in its order: its links to other sites (a
-    web search's), or where it has none, its site's own links but its home page and itself (a
-    site's own search: arxiv.org's links the papers it found)."""
-    away = links_away(page)
-    if away:
-        return away
-    here = _line_after(page, "Address: ")
-    return [
-        link
-        for link in page_links(page)
-        if urlsplit(link.address).path.strip("/") and link.address != here
-    ]
 
 
 def _on_the_page_before(
@@ -254,9 +227,9 @@ def _on_the_page_before(
     seen, and the 1.5B planner followed a list's second film from the first film's page, where
     it is not (pc11, 2026-12-02); a person goes back to the list. Where the page before has no
     such link either, the page in front is opened again and the step fails as it would have."""
-    here = _line_after(reading, "Address: ")
+    here = line_after(reading, "Address: ")
     went = context.act(act.Hotkey(keys=("alt", "Left")))
-    before = _line_after(context.act(BrowserRead()).output or "", "Address: ")
+    before = line_after(context.act(BrowserRead()).output or "", "Address: ")
     clicked = context.act(BrowserClick(text=text)) if went.ok and before != here else None
     if clicked is None or not clicked.ok:
         if here and before != here:
@@ -319,7 +292,7 @@ def _result_with_form(
     that leads there is on the page. Raises :class:`StepFailed` where no result has the field,
     back on the results."""
     reading = do(context, BrowserRead()).output or ""
-    address = _line_after(reading, "Address: ")
+    address = line_after(reading, "Address: ")
     if urlsplit(address).hostname != urlsplit(SEARCH_URL).hostname:
         raise StepFailed(missed, "browser_fill")
     results = links_away(reading)[:RESULTS_TRIED]
@@ -352,3 +325,70 @@ def _asks_in_order(address: str, values: list[str]) -> bool:
         if start < 0:
             return False
     return bool(values)
+
+
+#: The most things one ``web_search_each`` looks up: eight searches and extractions take minutes.
+MAX_THINGS = 8
+
+
+class WebSearchEach(SkillParameters):
+    # The grammar takes a list of names, or one text that lists them (a value found earlier).
+    things: Annotated[
+        list[Annotated[str, Field(min_length=1, max_length=100)]],
+        BeforeValidator(listed_things),
+        WithJsonSchema(
+            {
+                "anyOf": [
+                    {"type": "array", "items": {"type": "string", "minLength": 1,
+                     "maxLength": 100}, "minItems": 2, "maxItems": MAX_THINGS},
+                    {"type": "string", "minLength": 1, "maxLength": 400},
+                ]
+            }
+        ),
+    ] = Field(
+        min_length=2,
+        max_length=MAX_THINGS,
+        description='The things, each looked up alone, e.g. ["China", "India"].',
+    )  # fmt: skip
+    search: str = Field(
+        min_length=1,
+        max_length=200,
+        description='The words searched for with each thing\'s name, e.g. "population" or '
+        '"flight time from Beijing to".',
+    )
+    value: str = Field(
+        pattern=language.NAME_PATTERN,
+        description='The name of the value found for each thing, e.g. "population".',
+    )
+
+
+@skill(
+    "Search the web for each thing alone and find the same value for each (a population, a "
+    "price, a rating, a travel time); the result is one row [thing, value] a thing.",
+    apps=(APP,),
+    needs_language=True,
+    returns="list of [thing, value] rows",
+    gives_list=True,
+)
+def web_search_each(context: SkillContext, parameters: WebSearchEach) -> SkillResult:
+    # Asked for three countries' populations, three share prices or one console's price at three
+    # shops, the 1.5B planner wrote one search for all and gave the one value it extracted to
+    # every item (pc07, pc08, pc24, 2026-12-03); the programs that work take two steps a thing,
+    # which it did not copy. Here the things are one list and code searches for each in turn,
+    # each value checked in the page it came from as extract_values checks it.
+    rows: list[list[str]] = []
+    named = parameters.value.replace("_", " ")
+    for thing in parameters.things:
+        query = f"{parameters.search} {thing}"
+        found = web_search.call(context, {"query": query})
+        if not found.ok:
+            return SkillResult.failed(f"web_search_each: {thing}: {found.message}", found.evidence)
+        asked = {"text": found.value_text(), "names": [parameters.value]}
+        value = language.extract_values.call(context, {**asked, "what": f"the {named} of {thing}"})
+        if not value.ok:
+            return SkillResult.failed(
+                f"web_search_each: {thing}: the search {query!r} read no {named}: {value.message}",
+                value.evidence,
+            )
+        rows.append([thing, str(value.value.get(parameters.value))])  # type: ignore[union-attr]
+    return SkillResult(True, rows, evidence="; ".join(f"{thing}={found}" for thing, found in rows))

@@ -12,6 +12,7 @@ clicks the link it named, by its number, never by a guess of its own.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 from pydantic import BaseModel, Field, create_model
 
@@ -97,3 +98,40 @@ def link_meant(
     reply = model.answer(SYSTEM, user, _choice_model(len(shown)))
     number = getattr(reply, "link", 0) if reply is not None else 0
     return shown[number - 1] if number else None
+
+
+def leads_away(page: str) -> bool:
+    """Whether a page read in the browser (its ``Address:`` line and its links) links to another
+    site than its own: a results page with results does."""
+    return bool(links_away(page))
+
+
+def links_away(page: str) -> list[PageLink]:
+    """The links of a page reading that lead to another site than the page's own."""
+    own = urlsplit(line_after(page, "Address: ")).hostname
+    return [
+        link
+        for link in page_links(page)
+        if (host := urlsplit(link.address).hostname) and host != own
+    ]
+
+
+def line_after(page: str, label: str) -> str:
+    """The rest of the reading's first line starting with ``label``; "" when none does."""
+    found = (line[len(label) :] for line in page.splitlines() if line.startswith(label))
+    return next(found, "").strip()
+
+
+def search_results(page: str) -> list[PageLink]:
+    """The results a page of search results lists, in its order: its links to other sites (a
+    web search's), or where it has none, its site's own links but its home page and itself (a
+    site's own search: arxiv.org's links the papers it found)."""
+    away = links_away(page)
+    if away:
+        return away
+    here = line_after(page, "Address: ")
+    return [
+        link
+        for link in page_links(page)
+        if urlsplit(link.address).path.strip("/") and link.address != here
+    ]

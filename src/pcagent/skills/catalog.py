@@ -21,7 +21,6 @@ from pcagent.skills import (
     clock,
     file_manager,
     language,
-    lookups,
     mail,
     spreadsheet,
     text_editor,
@@ -41,7 +40,6 @@ _MODULES: tuple[ModuleType, ...] = (
     file_manager,
     mail,
     browser,
-    lookups,
 )
 
 

@@ -63,3 +63,11 @@ def without_marker(item: str) -> str:
     note's numbered list, picked by its place, was searched for as "1. The Silent Harbor"
     (2026-12-02)."""
     return _MARKER.sub("", item, count=1)
+
+
+def listed_things(value: object) -> object:
+    """A list a program gives as one text (an extracted value, "Singapore, Bangkok and Dubai",
+    or a note's numbered lines) as its items; anything else as it is."""
+    if isinstance(value, str):
+        return [without_marker(item) for item in listed_items(value)]
+    return value
