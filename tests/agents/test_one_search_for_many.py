@@ -85,7 +85,14 @@ def test_other_shapes_are_left_to_the_doubt() -> None:
         _searched("x", "population")[1],
         sort,
     )
-    for left in (unnamed, apart, read):
+    # the search's page read by another step too: it stays a page
+    followed = program(
+        *_searched("population of China, Peru", "population"),
+        sort,
+        {"skill": "follow_link", "args": {"text": "World Facts"}, "uses": ["s1"]},
+        {"skill": "tell_user", "args": {"text": {"from": "s1"}}},
+    )
+    for left in (unnamed, apart, read, followed):
         assert with_one_search_for_each(left, catalog) == left
 
 

@@ -21,7 +21,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from pcagent.agents.program import GUI, Program, ProgramStep, reference_values
+from pcagent.agents.program import Program, ProgramStep, reference_values
+from pcagent.agents.unused_values import values_used
 from pcagent.skills import SkillCatalog
 
 #: The argument of each skill that takes labelled values, and whether it takes them as items
@@ -56,7 +57,9 @@ def with_one_search_for_each(program: Program, catalog: SkillCatalog) -> Program
         if extraction is None or search is None:
             continue
         words = _without(str(search.args.get("query", "")), labels)
-        if words is None:
+        # The search's reading becomes rows: a step that reads the page itself keeps it.
+        readers = [s for s in program.steps if search.id in values_used(s)]
+        if words is None or readers != [extraction]:
             continue
         return _mended(program, step, name, search, extraction, labels, words, key)
     return program
@@ -126,14 +129,8 @@ def _mended(
         skill="web_search_each",
         args={"things": list(labels), "search": words, "value": value},
     )
-    others = [
-        step
-        for step in program.steps
-        if step.id not in (listing.id, extraction.id) and step.skill != GUI
-    ]
-    still_used = any(
-        ref["from"] == extraction.id for step in others for ref in reference_values(step.args)
-    ) or any(extraction.id in step.uses for step in program.steps if step.skill == GUI)
+    others = [step for step in program.steps if step.id not in (listing.id, extraction.id)]
+    still_used = any(extraction.id in values_used(step) for step in others)
     rows = {"from": search.id}
     steps = []
     for step in program.steps:
