@@ -10,7 +10,10 @@ from tests.agents.program_steps import as_program, gold_programs
 from tests.agents.scripted import ScriptedModels
 
 from pcagent.agents.instruction_readings import InstructionReadings
-from pcagent.agents.invented_cells import with_unused_value_in_invented_cell
+from pcagent.agents.invented_cells import (
+    with_unused_rows_in_invented_list,
+    with_unused_value_in_invented_cell,
+)
 from pcagent.agents.manager import Manager
 from pcagent.agents.program import Program
 from pcagent.skills import default_catalog
@@ -75,6 +78,56 @@ def test_what_could_mean_more_than_one_thing_is_left_as_written() -> None:
     assert with_unused_value_in_invented_cell(early, CATALOG, [SAID]) == early
 
 
+POPULATIONS = (
+    "Could you find the 2024 populations of China, the United States and India online and put "
+    "them into a new sheet, the countries in column A and their populations in column B?"
+)
+EACH = {
+    "id": "s1",
+    "skill": "web_search_each",
+    "args": {
+        "things": ["China", "United States", "India"],
+        "search": "population 2024",
+        "value": "population",
+    },
+}
+MADE_UP = [["China", 143372000000], ["United States", 331002640000], ["India", 138004368000]]
+
+
+def test_a_made_up_list_of_the_things_looked_up_takes_their_rows() -> None:
+    """pc08's rewording (2026-12-03): the rows looked up, then the same countries written with
+    populations of the model's own."""
+    mended = with_unused_rows_in_invented_list(
+        as_program(EACH, _sheet(MADE_UP, "s2")), CATALOG, [POPULATIONS]
+    )
+    assert _rows(mended, 1) == {"from": "s1"}
+    # Items to sort, as ``{"label", "value"}``, likewise.
+    items = [{"label": label, "value": value} for label, value in MADE_UP]
+    sort = {"id": "s2", "skill": "sort_items", "args": {"items": items, "first": "highest"}}
+    sorted_ = with_unused_rows_in_invented_list(as_program(EACH, sort), CATALOG, [POPULATIONS])
+    assert sorted_.steps[1].args["items"] == {"from": "s1"}
+
+
+def test_a_list_that_is_not_plainly_the_rows_is_left_as_written() -> None:
+    # Other things, or the same in another order (which order was meant is not known).
+    for rows in (
+        [["China", 1433720], ["Brazil", 21300000], ["India", 1380043]],
+        [["India", 1433720], ["China", 21300000], ["United States", 1380043]],
+    ):
+        program = as_program(EACH, _sheet(rows, "s2"))
+        assert with_unused_rows_in_invented_list(program, CATALOG, [POPULATIONS]) == program
+    # The rows already used, or numbers the instruction gives.
+    used = as_program(
+        EACH,
+        {"id": "s2", "skill": "sort_items", "args": {"items": {"from": "s1"}, "first": "lowest"}},
+        _sheet(MADE_UP, "s3"),
+    )
+    assert with_unused_rows_in_invented_list(used, CATALOG, [POPULATIONS]) == used
+    given = [POPULATIONS + " China 143372000000, the US 331002640000, India 138004368000."]
+    program = as_program(EACH, _sheet(MADE_UP, "s2"))
+    assert with_unused_rows_in_invented_list(program, CATALOG, given) == program
+
+
 def test_the_manager_keeps_the_mended_program_without_asking_again() -> None:
     models = ScriptedModels(
         manager=[json.dumps({"steps": [READ, FIND, _sheet([["Pallets stacked", 1]])]})]
@@ -96,4 +149,5 @@ def test_no_gold_program_of_generated_tasks_is_changed() -> None:
     for task, gold in gold_programs():
         checked += 1
         assert with_unused_value_in_invented_cell(gold, CATALOG, [task.instruction]) == gold
+        assert with_unused_rows_in_invented_list(gold, CATALOG, [task.instruction]) == gold
     assert checked >= 300

@@ -27,7 +27,7 @@ from pcagent.skills import SkillCatalog
 
 #: The argument of each skill that takes labelled values, and whether it takes them as items
 #: ``{"label", "value"}`` (or else as rows ``[label, value]``).
-_LISTS: dict[str, tuple[str, bool]] = {
+LABELLED_LISTS: dict[str, tuple[str, bool]] = {
     "sort_items": ("items", True),
     "pick_extreme": ("items", True),
     "fill_cells": ("rows", False),
@@ -41,9 +41,9 @@ def with_one_search_for_each(program: Program, catalog: SkillCatalog) -> Program
         return program
     steps = {step.id: step for step in program.steps}
     for step in program.steps:
-        if step.skill not in _LISTS:
+        if step.skill not in LABELLED_LISTS:
             continue
-        name, as_items = _LISTS[step.skill]
+        name, as_items = LABELLED_LISTS[step.skill]
         pairs = _labelled(step.args.get(name), as_items)
         if pairs is None:
             continue

@@ -20,7 +20,10 @@ from pcagent.agents.existing_files import FileCheck, without_unused_missing_read
 from pcagent.agents.file_kinds import with_kind_twins
 from pcagent.agents.found_values_named import with_found_values_named
 from pcagent.agents.instruction_readings import InstructionReadings
-from pcagent.agents.invented_cells import with_unused_value_in_invented_cell
+from pcagent.agents.invented_cells import (
+    with_unused_rows_in_invented_list,
+    with_unused_value_in_invented_cell,
+)
 from pcagent.agents.one_search_for_many import with_one_search_for_each
 from pcagent.agents.program import Program, ProgramStep
 from pcagent.agents.reference_keys import with_keys_mended
@@ -49,6 +52,7 @@ class ProgramMends:
         program = with_found_values_named(with_keys_mended(program, skills), skills)
         program = with_one_search_for_each(program, skills)
         program = with_unused_value_in_invented_cell(program, skills, self.given)
+        program = with_unused_rows_in_invented_list(program, skills, self.given)
         asked = self.readings.asked_apps(instruction)
         program = without_app_names_in_searches(program, asked, skills)
         program = with_example_files_told(program, skills, self.examples, self.given)
