@@ -24,6 +24,7 @@ from pcagent.agents.invented_cells import (
     with_unused_rows_in_invented_list,
     with_unused_value_in_invented_cell,
 )
+from pcagent.agents.keys_of_readings import with_keys_of_readings_extracted
 from pcagent.agents.one_search_for_many import with_one_search_for_each
 from pcagent.agents.program import Program, ProgramStep
 from pcagent.agents.reference_keys import with_keys_mended
@@ -49,6 +50,7 @@ class ProgramMends:
         skills, instruction = self.skills, self.instruction
         navigating = [one.name for one in skills if one.navigates]
         program = with_kind_twins(without_repeats(written, self.done, navigating), skills)
+        program = with_keys_of_readings_extracted(program, skills)
         program = with_found_values_named(with_keys_mended(program, skills), skills)
         program = with_one_search_for_each(program, skills)
         program = with_unused_value_in_invented_cell(program, skills, self.given)

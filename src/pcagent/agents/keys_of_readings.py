@@ -1,0 +1,97 @@
+"""A value's name as the key of a reference to a reading becomes an extraction of that value.
+
+A reading (a page of search results, a page opened, a file's, a mail's or a sheet's text) is one
+text: it has no fields. The 1.5B Manager, asked where a console was cheapest, searched and then
+wrote ``{"from": "s1", "key": "price"}`` into the file to write (a rewording of pc24,
+2026-12-03). Such a key was dropped as a slip (:mod:`pcagent.agents.reference_keys`), and the
+whole page of results was written into the person's file. The key says what the program
+wanted from the text: a value of that name, which is what ``extract_values`` finds and checks
+against the text. So an extraction of it is put right after the reading, and every reference to
+that key of the reading refers to the extraction's value instead.
+
+A key that names the reading itself (a word of what the skill declares it returns, "text",
+"content", "page") is left for :mod:`pcagent.agents.reference_keys` to drop: the whole text was
+meant.
+"""
+
+from __future__ import annotations
+
+from pcagent.agents.program import GUI, Program, ProgramStep, reference_values
+from pcagent.agents.step_ids import changed_step
+from pcagent.skills import SkillCatalog
+
+#: Keys that name a reading as a whole, besides the words of what its skill returns.
+_WHOLE = frozenset({"text", "texts", "content", "contents", "body", "page", "output", "result"})
+
+
+def with_keys_of_readings_extracted(program: Program, catalog: SkillCatalog) -> Program:
+    """``program`` with an extraction after each reading whose value a later step refers to
+    by a name, and those references made to it; else ``program`` itself."""
+    if "extract_values" not in catalog:
+        return program
+    readings = {step.id: step for step in program.steps if _reading(step, catalog)}
+    wanted: dict[tuple[str, str], str] = {}  # (reading, key) -> the extraction's id
+    taken = {step.id for step in program.steps}
+    for step in program.steps:
+        for reference in reference_values(step.args):
+            source, key = str(reference["from"]), str(reference.get("key") or "")
+            if (
+                source in readings
+                and key
+                and (source, key) not in wanted
+                and not _names_whole(key, readings[source], catalog)
+            ):
+                wanted[(source, key)] = _free_id(taken)
+                taken.add(wanted[(source, key)])
+    if not wanted:
+        return program
+
+    def change(source: str, key: str) -> tuple[str, str]:
+        extraction = wanted.get((source, key))
+        return (extraction, key) if extraction is not None else (source, key)
+
+    steps: list[ProgramStep] = []
+    for step in program.steps:
+        steps.append(changed_step(step, change))
+        for (source, key), extraction in wanted.items():
+            if source == step.id:
+                steps.append(_extraction(extraction, source, key))
+    return program.model_copy(update={"steps": steps})
+
+
+def _reading(step: ProgramStep, catalog: SkillCatalog) -> bool:
+    """Whether ``step``'s value is one text read (a page, a file, mail, a sheet's cells)."""
+    if step.skill == GUI or step.skill not in catalog:
+        return False
+    one = catalog.get(step.skill)
+    if one.value_keys or one.keys_argument or one.gives_list or one.needs_language:
+        return False
+    return one.only_reads or one.page is not None
+
+
+def _names_whole(key: str, step: ProgramStep, catalog: SkillCatalog) -> bool:
+    """Whether ``key`` names the reading itself rather than a value in it."""
+    returned = {
+        word.strip("'\"").removesuffix("'s") for word in catalog.get(step.skill).returns.split()
+    }
+    return key.lower() in _WHOLE | returned
+
+
+def _free_id(taken: set[str]) -> str:
+    """The first step id ``sN`` no step has."""
+    number = 1
+    while f"s{number}" in taken:
+        number += 1
+    return f"s{number}"
+
+
+def _extraction(step_id: str, source: str, key: str) -> ProgramStep:
+    return ProgramStep(
+        id=step_id,
+        skill="extract_values",
+        args={
+            "text": {"from": source},
+            "names": [key],
+            "what": f"the {key.replace('_', ' ')}",
+        },
+    )
