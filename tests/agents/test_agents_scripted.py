@@ -27,6 +27,7 @@ from pcagent.agents import (
 )
 from pcagent.agents.prompting import role_notes
 from pcagent.env.apps import app_infos
+from pcagent.errors import PromptTooLongError
 from pcagent.skills.lists import counted_items
 from pcagent.step_context import StepLine
 
@@ -314,6 +315,31 @@ def test_progress_reports_only_the_wanted_outputs_and_survives_garbage() -> None
     schema = models.backends["progress"].requests[0].schema
     outputs = schema["$defs"]["Outputs"]
     assert list(outputs["properties"]) == ["time"] and outputs["additionalProperties"] is False
+
+
+def test_progress_cuts_a_reading_too_long_for_the_model_then_keeps_its_account() -> None:
+    """A prompt the model's context cannot hold never ends the run (pc05, 2026-12-03)."""
+    page = "\n".join(f"Result {n}: something else entirely" for n in range(300))
+    read = f"{page}\nInternational Labour Day falls on 1 May 2025."
+    too_long = PromptTooLongError("the prompt is too long (4218 tokens; the context holds 4096)")
+    found = reply(progress="found the date", outputs={"date": "1 May 2025"}, completed=True)
+    models = ScriptedModels(progress=[too_long, found, too_long, too_long])
+    agent = ProgressAgent(models.for_role("progress"))
+    data = ProgressInput(
+        subtask="find the date of International Labour Day",
+        outputs_needed=["date"],
+        previous="searched",
+        action="web_search",
+        verdict="success",
+        answers={},
+        read=read,
+    )
+    report = agent.update(data)
+    assert report.completed and report.outputs == {"date": "1 May 2025"}
+    shorter = models.backends["progress"].requests[1].messages[-1].text
+    assert "1 May 2025" in shorter and "Result 299" not in shorter
+    kept = agent.update(data)
+    assert kept.progress == "searched" and not kept.completed and not kept.outputs
 
 
 def test_progress_keeps_only_values_the_read_text_supports() -> None:

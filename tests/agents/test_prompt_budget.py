@@ -4,12 +4,14 @@ earlier subtask's long reading that do not concern this subtask."""
 from __future__ import annotations
 
 from pcagent.agents.prompt_budget import (
+    ARGUMENT_CHARACTERS,
     HUB_VALUE_CHARACTERS,
     MARKS_LEFT_OUT,
     fewer_marks,
     relevant_text,
     relevant_values,
     screen_marks,
+    skill_call_text,
 )
 
 LISTING = (
@@ -75,3 +77,12 @@ def test_fewer_marks_keeps_the_header_the_focused_marks_and_the_first_half() -> 
     assert shorter[6] == '82 cell "A1" ="Alpha" focused @82,194'
     assert shorter[7] == "(…5 more marks not shown)"
     assert fewer_marks(header) == header
+
+
+def test_a_skill_call_shows_each_long_argument_clipped() -> None:
+    page = "Title: Labour Day 2025 - Offline Search\n" + "a result line\n" * 400
+    text = skill_call_text("days_between", {"start": page, "end": "2025-07-04"}, "Days apart.")
+    assert text.startswith("days_between(start='Title: Labour Day 2025")
+    assert f"[{len(repr(page))} characters in all]" in text
+    assert "end='2025-07-04'): Days apart." in text
+    assert len(text) < 2 * ARGUMENT_CHARACTERS

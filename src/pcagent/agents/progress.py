@@ -15,10 +15,15 @@ from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from pcagent.agents.base import Agent, value_list
 from pcagent.agents.evidence import empty_answer, found, supported, whole_line
+from pcagent.agents.prompt_budget import relevant_text
 from pcagent.agents.prompting import render
+from pcagent.errors import PromptTooLongError
 from pcagent.models.messages import Message
 from pcagent.skills.lists import counted_items, uncounted
 from pcagent.step_context import StepContext
+
+#: Most characters of a reading shown once the whole one made the prompt too long.
+SHORT_READING = 1500
 
 
 class ProgressReport(BaseModel):
@@ -102,9 +107,20 @@ class ProgressAgent(Agent):
 
     def update(self, data: ProgressInput) -> ProgressReport:
         """The new account. A reply that never validates keeps the previous account (and
-        reports nothing): losing one update is better than stopping the run."""
+        reports nothing): losing one update is better than stopping the run. So does a prompt
+        the model's context cannot hold even with the reading cut to its relevant lines."""
+        try:
+            return self._update(data, data.read)
+        except PromptTooLongError:
+            pass
+        try:
+            return self._update(data, relevant_text(data.read, data.subtask, SHORT_READING))
+        except PromptTooLongError:
+            return ProgressReport(progress=data.previous, completed=False)
+
+    def _update(self, data: ProgressInput, read: str) -> ProgressReport:
         # Lists are shown counted: a small model counts lines badly when asked for "the second".
-        shown = counted_items(data.read)
+        shown = counted_items(read)
         system, user = render(
             "progress",
             subtask=data.subtask,
@@ -131,8 +147,8 @@ class ProgressAgent(Agent):
             and empty_answer(v, [k], "") is None
             and (data.evidence is None or self._found(v, data))
         }
-        if data.read:
-            outputs = {k: whole_line(v, data.read) for k, v in outputs.items()}
+        if read:
+            outputs = {k: whole_line(v, read) for k, v in outputs.items()}
         return ProgressReport(
             progress=result.value.progress, completed=result.value.completed, outputs=outputs
         )

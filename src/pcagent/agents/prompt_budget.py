@@ -8,11 +8,14 @@ search page, a whole document), of which a subtask usually needs a few lines.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from typing import Any
 
 from pcagent.agents.evidence import plain_words
 
 #: Most characters of one value from an earlier subtask shown to Decision.
 HUB_VALUE_CHARACTERS = 700
+#: Most characters of one argument shown where a skill call is the subtask's words.
+ARGUMENT_CHARACTERS = 300
 #: Said instead of the marks when no offered action can use them.
 MARKS_LEFT_OUT = "(marks not shown: this step's actions neither point nor type)"
 
@@ -57,3 +60,17 @@ def fewer_marks(listing: str, keep: float = 0.5) -> str:
     kept = [line for index, line in enumerate(marks) if index < first or " focused" in line]
     left_out = len(marks) - len(kept)
     return "\n".join([header, *kept, f"(…{left_out} more marks not shown)"])
+
+
+def skill_call_text(skill: str, args: Mapping[str, Any], about: str) -> str:
+    """A skill call as the agents are told it is their subtask, each argument clipped to
+    :data:`ARGUMENT_CHARACTERS`: a whole page of search results passed as a date (the 1.5B
+    Manager's ``days_between`` on pc05, 2026-12-03) made the Progress prompt outgrow the
+    model's context, and the run ended on that error instead of on the step's own failure."""
+    shown = []
+    for name, value in args.items():
+        written = repr(value)
+        if len(written) > ARGUMENT_CHARACTERS:
+            written = f"{written[:ARGUMENT_CHARACTERS]}…[{len(written)} characters in all]"
+        shown.append(f"{name}={written}")
+    return f"{skill}({', '.join(shown)}): {about}".strip()

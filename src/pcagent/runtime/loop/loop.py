@@ -18,6 +18,7 @@ from pcagent.agents.decision import Decision, DecisionAgent, DecisionInput
 from pcagent.agents.filled_values import resolve, with_named_values
 from pcagent.agents.hub import CommunicationHub
 from pcagent.agents.plan import SubtaskSpec
+from pcagent.agents.prompt_budget import skill_call_text
 from pcagent.agents.reflection import Reflection
 from pcagent.agents.roles import Role
 from pcagent.agents.source_lines import widened_to_lines
@@ -161,9 +162,8 @@ class StepLoop:
             args = resolve(subtask.args, checkpoint.values)
         except PlanError:
             args = subtask.args
-        shown = ", ".join(f"{name}={value!r}" for name, value in args.items())
         about = self.skills.get(subtask.skill).description if subtask.skill in self.skills else ""
-        return f"{subtask.skill}({shown}): {about}".strip()
+        return skill_call_text(subtask.skill, args, about)
 
     def _planned_call(self, checkpoint: RunCheckpoint, subtask: SubtaskSpec) -> Decision:
         """The first step of a skill step: the call the Manager's program wrote, its
