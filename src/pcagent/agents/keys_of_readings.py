@@ -29,7 +29,7 @@ def with_keys_of_readings_extracted(program: Program, catalog: SkillCatalog) -> 
     by a name, and those references made to it; else ``program`` itself."""
     if "extract_values" not in catalog:
         return program
-    readings = {step.id: step for step in program.steps if _reading(step, catalog)}
+    readings = {step.id: step for step in program.steps if reading(step, catalog)}
     wanted: dict[tuple[str, str], str] = {}  # (reading, key) -> the extraction's id
     taken = {step.id for step in program.steps}
     for step in program.steps:
@@ -41,7 +41,7 @@ def with_keys_of_readings_extracted(program: Program, catalog: SkillCatalog) -> 
                 and (source, key) not in wanted
                 and not _names_whole(key, readings[source], catalog)
             ):
-                wanted[(source, key)] = _free_id(taken)
+                wanted[(source, key)] = free_step_id(taken)
                 taken.add(wanted[(source, key)])
     if not wanted:
         return program
@@ -59,7 +59,7 @@ def with_keys_of_readings_extracted(program: Program, catalog: SkillCatalog) -> 
     return program.model_copy(update={"steps": steps})
 
 
-def _reading(step: ProgramStep, catalog: SkillCatalog) -> bool:
+def reading(step: ProgramStep, catalog: SkillCatalog) -> bool:
     """Whether ``step``'s value is one text read (a page, a file, mail, a sheet's cells)."""
     if step.skill == GUI or step.skill not in catalog:
         return False
@@ -77,7 +77,7 @@ def _names_whole(key: str, step: ProgramStep, catalog: SkillCatalog) -> bool:
     return key.lower() in _WHOLE | returned
 
 
-def _free_id(taken: set[str]) -> str:
+def free_step_id(taken: set[str]) -> str:
     """The first step id ``sN`` no step has."""
     number = 1
     while f"s{number}" in taken:

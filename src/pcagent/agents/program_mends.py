@@ -25,6 +25,7 @@ from pcagent.agents.invented_cells import (
     with_unused_value_in_invented_cell,
 )
 from pcagent.agents.keys_of_readings import with_keys_of_readings_extracted
+from pcagent.agents.made_up_dates import with_dates_of_unused_readings
 from pcagent.agents.one_search_for_many import with_one_search_for_each
 from pcagent.agents.program import Program, ProgramStep
 from pcagent.agents.reference_keys import with_keys_mended
@@ -55,6 +56,7 @@ class ProgramMends:
         program = with_one_search_for_each(program, skills)
         program = with_unused_value_in_invented_cell(program, skills, self.given)
         program = with_unused_rows_in_invented_list(program, skills, self.given)
+        program = with_dates_of_unused_readings(program, skills, self.given)
         asked = self.readings.asked_apps(instruction)
         program = without_app_names_in_searches(program, asked, skills)
         program = with_example_files_told(program, skills, self.examples, self.given)
