@@ -67,6 +67,54 @@ def test_the_prices_at_three_shops_in_a_sheet_s_rows_and_an_extraction_still_use
     assert mended.steps[2].args["rows"] == {"from": "s1"}
 
 
+def test_a_search_for_a_found_list_looks_up_each_thing_it_lists() -> None:
+    """pc06 (2026-12-03): the destinations read from a note, one search for all of them by
+    their slot, one value of that page sorted as if it were the list."""
+    read = {"skill": "read_text_file", "args": {"path": "Documents/travel_plan2.txt"}}
+    listed = {
+        "skill": "extract_values",
+        "args": {"text": {"from": "s1"}, "names": ["destinations"], "what": "the destinations"},
+    }
+    search = {
+        "skill": "web_search",
+        "args": {"query": "flight time from Beijing to {s2.destinations}"},
+    }
+    times = {
+        "skill": "extract_values",
+        "args": {"text": {"from": "s3"}, "names": ["flight_times"], "what": "the flight times"},
+    }
+    sort = {"skill": "sort_items", "args": {"items": {"from": "s4"}, "first": "lowest"}}
+    tell = {"skill": "tell_user", "args": {"text": "{s5}"}}
+    written = program(read, listed, search, times, sort, tell)
+    mended = with_one_search_for_each(written, default_catalog())
+    assert [step.skill for step in mended.steps] == [
+        "read_text_file",
+        "extract_values",
+        "web_search_each",
+        "sort_items",
+        "tell_user",
+    ]
+    assert mended.steps[2].id == "s3"
+    assert mended.steps[2].args == {
+        "things": {"from": "s2", "key": "destinations"},
+        "search": "flight time from Beijing to",
+        "value": "flight_times",
+    }
+    assert mended.steps[3].args == {"items": {"from": "s3"}, "first": "lowest"}
+    check_program(mended, default_catalog(), APPS)
+    # The key written or not, alike; a slot that picks one item, or two slots, is left.
+    keyed = dict(sort, args={"items": {"from": "s4", "key": "flight_times"}})
+    assert (
+        with_one_search_for_each(program(read, listed, search, times, keyed), default_catalog())
+        .steps[2]
+        .skill
+        == "web_search_each"
+    )
+    for query in ("flight time to {s2.destinations[0]}", "flight {s1} to {s2.destinations}"):
+        other = program(read, listed, dict(search, args={"query": query}), times, sort)
+        assert with_one_search_for_each(other, default_catalog()) == other
+
+
 def test_other_shapes_are_left_to_the_doubt() -> None:
     catalog = default_catalog()
     items = [{"label": c, "value": "{s2.population}"} for c in ("China", "Peru")]

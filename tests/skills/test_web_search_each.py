@@ -14,6 +14,7 @@ from pcagent.app_actions import BrowserOpen, BrowserRead
 from pcagent.skills import default_catalog
 from pcagent.skills.base import ActionOutcome
 from pcagent.skills.browser import web_search_each
+from pcagent.skills.lists import without_things
 from pcagent.skills.values import pick_extreme, sort_items
 
 POPULATIONS = {"China": "1,419,321,278", "India": "1,450,935,791", "Chile": "19,764,771"}
@@ -94,6 +95,27 @@ def test_things_given_as_one_found_text_are_its_items() -> None:
         "India",
         "Chile",
     ]
+
+
+def test_search_words_that_name_the_things_are_searched_without_them() -> None:
+    """One search for all, made a look-up of each (pc06, 2026-12-03): each search names its
+    own thing alone."""
+    model = Answers(*({"population": POPULATIONS[name]} for name in ("China", "India", "Chile")))
+    browser = Facts(model)
+    args = {
+        "things": ["China", "India", "Chile"],
+        "search": "population of China, India and Chile",
+        "value": "population",
+    }
+    assert web_search_each.call(browser, args).ok
+    searched = list(dict.fromkeys(url for url in browser.opened if "search.local/?q=" in url))
+    assert searched == [
+        f"http://search.local/?q=population+of+{n}" for n in ("China", "India", "Chile")
+    ]
+    assert without_things("flight time to Singapore, Bangkok, Dubai", ["Bangkok", "Dubai",
+        "Singapore"]) == "flight time to"  # fmt: skip
+    assert without_things("population", ["China"]) == "population"
+    assert without_things("China", ["China"]) == "China"  # nothing besides: as written
 
 
 def test_a_program_looks_up_a_list_found_earlier_and_sorts_the_rows_whole() -> None:

@@ -12,7 +12,15 @@ extraction's name, and the search's words are the query the model wrote less the
 names. So the search becomes ``web_search_each`` (the same step id), the extraction goes when no
 other step uses it, and the list argument takes the look-up's rows whole.
 
-Only that shape is mended: every item or row a literal label and the same one found value,
+The same holds where the things are a value found before: told to find which of three
+destinations listed in a note has the shortest flight, the 1.5B Manager extracted the
+destinations, searched for "flight time from Beijing to {s2.destinations}", extracted one
+value of that page and sorted it as if it were the list (pc06, 2026-12-03; the run failed on
+the sort's type). The search becomes ``web_search_each`` of the things that value lists (its
+``things`` the reference, its words the query less the slot) and the list argument takes the
+rows, where the list argument is wholly the one extraction and the query holds one slot.
+
+Only these shapes are mended: every item or row a literal label and the same one found value,
 that value an extraction of one name from that search's reading, each label written in the
 query. Anything else stays with its doubt for the Manager.
 """
@@ -21,7 +29,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pcagent.agents.program import Program, ProgramStep, reference_values
+from pcagent.agents.program import SLOT, Program, ProgramStep, is_reference, reference_values
 from pcagent.agents.unused_values import values_used
 from pcagent.skills import SkillCatalog
 
@@ -44,7 +52,12 @@ def with_one_search_for_each(program: Program, catalog: SkillCatalog) -> Program
         if step.skill not in LABELLED_LISTS:
             continue
         name, as_items = LABELLED_LISTS[step.skill]
-        pairs = _labelled(step.args.get(name), as_items)
+        if is_reference(given := step.args.get(name)):
+            mended = _of_found_list(program, step, name, given, steps)  # type: ignore[arg-type]
+            if mended is not None:
+                return mended
+            continue
+        pairs = _labelled(given, as_items)
         if pairs is None:
             continue
         labels = [label for label, _ in pairs]
@@ -63,6 +76,35 @@ def with_one_search_for_each(program: Program, catalog: SkillCatalog) -> Program
             continue
         return _mended(program, step, name, search, extraction, labels, words, key)
     return program
+
+
+def _of_found_list(
+    program: Program,
+    listing: ProgramStep,
+    name: str,
+    reference: dict[str, Any],
+    steps: dict[str, ProgramStep],
+) -> Program | None:
+    """``program`` with the search whose words hold one found value (``{s2.destinations}``)
+    made a look-up of each thing that value lists, where ``listing``'s list argument is
+    wholly the one value extracted from that search; None where the program is otherwise."""
+    extraction = steps.get(str(reference["from"]))
+    names = extraction.args.get("names") if extraction is not None else None
+    whole = names[0] if isinstance(names, list) and len(names) == 1 else ""
+    key = str(reference.get("key") or whole)  # the whole extraction: its one value
+    search = _searched_by(extraction, key, steps)
+    query = search.args.get("query") if search is not None else None
+    if extraction is None or search is None or not isinstance(query, str):
+        return None
+    slots = list(SLOT.finditer(query))
+    words = " ".join(SLOT.sub(" ", query).split())
+    if len(slots) != 1 or slots[0].group(3) or not words:
+        return None  # a slot that picks one item names one thing
+    if [s for s in program.steps if search.id in values_used(s)] != [extraction]:
+        return None
+    source, field = slots[0].group(1), slots[0].group(2)
+    things = {"from": source, "key": field} if field else {"from": source}
+    return _mended(program, listing, name, search, extraction, things, words, key)
 
 
 def _labelled(value: object, as_items: bool) -> list[tuple[str, dict[str, Any]]] | None:
@@ -119,7 +161,7 @@ def _mended(
     name: str,
     search: ProgramStep,
     extraction: ProgramStep,
-    labels: list[str],
+    things: list[str] | dict[str, str],
     words: str,
     key: str,
 ) -> Program:
@@ -127,7 +169,7 @@ def _mended(
     looked = ProgramStep(
         id=search.id,
         skill="web_search_each",
-        args={"things": list(labels), "search": words, "value": value},
+        args={"things": things, "search": words, "value": value},
     )
     others = [step for step in program.steps if step.id not in (listing.id, extraction.id)]
     still_used = any(extraction.id in values_used(step) for step in others)

@@ -34,7 +34,7 @@ from pcagent.skills.browser_links import (
     search_results,
 )
 from pcagent.skills.common import do, given
-from pcagent.skills.lists import listed_things
+from pcagent.skills.lists import listed_things, without_things
 from pcagent.text import folded
 
 APP = BROWSER.name
@@ -378,8 +378,9 @@ def web_search_each(context: SkillContext, parameters: WebSearchEach) -> SkillRe
     # each value checked in the page it came from as extract_values checks it.
     rows: list[list[str]] = []
     named = parameters.value.replace("_", " ")
+    words = without_things(parameters.search, parameters.things)
     for thing in parameters.things:
-        query = f"{parameters.search} {thing}"
+        query = f"{words} {thing}"
         found = web_search.call(context, {"query": query})
         if not found.ok:
             return SkillResult.failed(f"web_search_each: {thing}: {found.message}", found.evidence)

@@ -9,6 +9,7 @@ the count is taken off whatever value it copies.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 #: A list line: it starts with a digit (a time, a date, a number) or a bullet.
 _ITEM = re.compile(r"^\s*(?:\d|[-*•·]\s)")
@@ -71,3 +72,23 @@ def listed_things(value: object) -> object:
     if isinstance(value, str):
         return [without_marker(item) for item in listed_items(value)]
     return value
+
+
+def without_things(words: str, things: Sequence[str]) -> str:
+    """``words`` less each of ``things`` they name and the list breaks left between them:
+    the words searched for beside each thing. A planner that wrote one search for all the
+    things ("flight time from Beijing to Singapore, Bangkok, Dubai") and is then made to look
+    each up (pc06, 2026-12-03) keeps its words without the names. ``words`` as written where
+    they name none of ``things`` or are nothing besides."""
+    rest = f" {words} "
+    for thing in things:
+        rest = (
+            re.sub(re.escape(thing.strip()), " ", rest, flags=re.IGNORECASE)
+            if thing.strip()
+            else rest
+        )
+    if rest == f" {words} ":
+        return words
+    while (joined := _ITEM_BREAK.sub(" ", rest)) != rest:  # a break may leave another
+        rest = joined
+    return " ".join(rest.split()) or words
