@@ -18,6 +18,7 @@ from pcagent.agents.copied_files import with_named_files
 from pcagent.agents.example_files import with_example_files_told
 from pcagent.agents.existing_files import FileCheck, without_unused_missing_reads
 from pcagent.agents.file_kinds import with_kind_twins
+from pcagent.agents.first_of_sorted import with_first_of_sorted_picked
 from pcagent.agents.found_values_named import with_found_values_named
 from pcagent.agents.instruction_readings import InstructionReadings
 from pcagent.agents.invented_cells import (
@@ -52,6 +53,7 @@ class ProgramMends:
         navigating = [one.name for one in skills if one.navigates]
         program = with_kind_twins(without_repeats(written, self.done, navigating), skills)
         program = with_keys_of_readings_extracted(program, skills)
+        program = with_first_of_sorted_picked(program, skills)
         program = with_found_values_named(with_keys_mended(program, skills), skills)
         program = with_one_search_for_each(program, skills)
         program = with_unused_value_in_invented_cell(program, skills, self.given)
