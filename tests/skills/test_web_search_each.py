@@ -66,7 +66,7 @@ def test_each_thing_is_searched_alone_and_its_value_found_in_its_own_page() -> N
         f"http://search.local/?q=population+{n}" for n in ("China", "India", "Chile")
     ]
     # Each extraction is asked about its own thing, over the page its search read.
-    assert "Find: the population of India" in model.prompts[1]
+    assert "Find: the population of India (searched for: population India)" in model.prompts[1]
     assert "India has a population of 1,450,935,791" in model.prompts[1]
     # The rows go whole into the skills that compare labelled values.
     ordered = sort_items.call(browser, {"items": found.value, "first": "highest"})

@@ -385,7 +385,10 @@ def web_search_each(context: SkillContext, parameters: WebSearchEach) -> SkillRe
         if not found.ok:
             return SkillResult.failed(f"web_search_each: {thing}: {found.message}", found.evidence)
         asked = {"text": found.value_text(), "names": [parameters.value]}
-        value = language.extract_values.call(context, {**asked, "what": f"the {named} of {thing}"})
+        # The search's words say what the value is where its name is short ("stock" for a
+        # share price read as the company's ticker, pc07, 2026-12-03).
+        what = f"the {named} of {thing} (searched for: {query})"
+        value = language.extract_values.call(context, {**asked, "what": what})
         if not value.ok:
             return SkillResult.failed(
                 f"web_search_each: {thing}: the search {query!r} read no {named}: {value.message}",
