@@ -108,6 +108,38 @@ def test_a_made_up_list_of_the_things_looked_up_takes_their_rows() -> None:
     assert sorted_.steps[1].args["items"] == {"from": "s1"}
 
 
+def test_rows_of_the_value_s_name_take_the_sorted_rows_left_unused() -> None:
+    """pc07 (2026-12-03): three share prices looked up as ``stock`` and sorted, then the rows
+    ``["Nvidia", "stock"]`` written."""
+    each = {
+        "id": "s1",
+        "skill": "web_search_each",
+        "args": {
+            "things": ["Nvidia", "Apple", "Microsoft"],
+            "search": "stock price",
+            "value": "stock",
+        },
+    }
+    ordered = {
+        "id": "s2",
+        "skill": "sort_items",
+        "args": {"items": {"from": "s1"}, "first": "highest"},
+    }
+    named = [["Nvidia", "stock"], ["Apple", "stock"], ["Microsoft", "stock"]]
+    said = "Look up the stock prices of Nvidia, Apple and Microsoft and put them in a sheet."
+    mended = with_unused_rows_in_invented_list(
+        as_program(each, ordered, _sheet(named)), CATALOG, [said]
+    )
+    assert _rows(mended) == {"from": "s2"}
+    # Without the sort, the looked-up rows themselves; a word that is not the value's name stays.
+    alone = with_unused_rows_in_invented_list(
+        as_program(each, _sheet(named, "s2")), CATALOG, [said]
+    )
+    assert _rows(alone, 1) == {"from": "s1"}
+    other = as_program(each, _sheet([[n, "price"] for n, _ in named], "s2"))
+    assert with_unused_rows_in_invented_list(other, CATALOG, [said]) == other
+
+
 def test_a_list_that_is_not_plainly_the_rows_is_left_as_written() -> None:
     # Other things, or the same in another order (which order was meant is not known).
     for rows in (
@@ -120,7 +152,8 @@ def test_a_list_that_is_not_plainly_the_rows_is_left_as_written() -> None:
     used = as_program(
         EACH,
         {"id": "s2", "skill": "sort_items", "args": {"items": {"from": "s1"}, "first": "lowest"}},
-        _sheet(MADE_UP, "s3"),
+        {"id": "s3", "skill": "tell_user", "args": {"text": "{s2}"}},
+        _sheet(MADE_UP, "s4"),
     )
     assert with_unused_rows_in_invented_list(used, CATALOG, [POPULATIONS]) == used
     given = [POPULATIONS + " China 143372000000, the US 331002640000, India 138004368000."]

@@ -14,8 +14,10 @@ value whose kind is an object of several fields) stays with its doubts for the M
 The same holds for a whole list: pc08's rewording (2026-12-03) looked up three populations with
 ``web_search_each``, left its rows unused, and wrote ``fill_cells`` rows of the same three
 countries with populations of its own (``143372000000``), twice, and once more asked for the
-step alone. Where one list of looked-up rows goes unused and exactly one later list names the
-same things in the same order with numbers nobody gave, that list is the rows.
+step alone; pc07 sorted the rows of three share prices looked up as ``stock`` and wrote the
+rows ``["Nvidia", "stock"]`` (the same day). Where one list of looked-up rows (or a sort of
+them) goes unused and exactly one later list names the same things in the same order with
+numbers nobody gave, or with the value's name for each value, that list is the rows.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from typing import Any
 
 from pcagent.agents.given_values import given_parameters, invented_cells
 from pcagent.agents.one_search_for_many import LABELLED_LISTS
-from pcagent.agents.program import GUI, Program, ProgramStep
+from pcagent.agents.program import GUI, Program, ProgramStep, is_reference
 from pcagent.agents.unused_values import finds_named_values, unused_names, values_used
 from pcagent.skills import SkillCatalog
 
@@ -82,35 +84,57 @@ def _values_left(program: Program, catalog: SkillCatalog) -> list[tuple[int, dic
 def with_unused_rows_in_invented_list(
     program: Program, catalog: SkillCatalog, given: Sequence[str]
 ) -> Program:
-    """``program`` with its one list of things and made-up numbers referring to its one unused
+    """``program`` with its one list of things and made-up values referring to its one unused
     list of looked-up rows of the same things, in the same order; else ``program`` itself.
-    A step that looks up rows names its things in a list argument (``things``)."""
+    A step that looks up rows names its things in a list argument (``things``); a sort of
+    its rows, taken whole, gives the same rows in another order."""
+    steps = program.steps
     left = [
-        (index, step)
-        for index, step in enumerate(program.steps)
-        if step.skill in catalog
-        and catalog.get(step.skill).gives_list
-        and any(_folded(value) for value in step.args.values())
-        and not any(step.id in values_used(other) for other in program.steps[index + 1 :])
+        (index, step, looked)
+        for index, step in enumerate(steps)
+        if (looked := _looked_up(step, steps[:index], catalog)) is not None
+        and not any(step.id in values_used(other) for other in steps[index + 1 :])
     ]
     if len(left) != 1:
         return program
-    at, found = left[0]
-    named = [_folded(value) for value in found.args.values() if _folded(value)]
+    at, found, (things, value) = left[0]
     spots = [
         (index, name)
-        for index, step in enumerate(program.steps)
+        for index, step in enumerate(steps)
         if index > at and step.skill in LABELLED_LISTS
         for name, as_items in [LABELLED_LISTS[step.skill]]
-        if _made_up_list_of(step.args.get(name), as_items, named, given)
+        if _made_up_list_of(step.args.get(name), as_items, (things, value), given)
     ]
     if len(spots) != 1:
         return program
     index, name = spots[0]
-    step: ProgramStep = program.steps[index]
-    steps = list(program.steps)
-    steps[index] = step.model_copy(update={"args": {**step.args, name: {"from": found.id}}})
-    return program.model_copy(update={"steps": steps})
+    step: ProgramStep = steps[index]
+    mended = list(steps)
+    mended[index] = step.model_copy(update={"args": {**step.args, name: {"from": found.id}}})
+    return program.model_copy(update={"steps": mended})
+
+
+def _looked_up(
+    step: ProgramStep, earlier: Sequence[ProgramStep], catalog: SkillCatalog
+) -> tuple[list[str], str] | None:
+    """The things whose rows ``step`` gives, and the name of their value, folded: a step with
+    a list of names (``web_search_each``), or one that takes such a step's rows whole and
+    gives rows (``sort_items``); None for any other."""
+    if step.skill == GUI or step.skill not in catalog or not catalog.get(step.skill).gives_list:
+        return None
+    named = [_folded(value) for value in step.args.values() if _folded(value)]
+    if named:
+        return named[0], _name(step.args.get("value"))
+    sources = [value["from"] for value in step.args.values() if is_reference(value)]
+    if len(sources) != 1 or len(step.args) > 2:
+        return None
+    source = next((one for one in earlier if one.id == sources[0]), None)
+    return _looked_up(source, [], catalog) if source is not None else None
+
+
+def _name(value: object) -> str:
+    """A value's name as a person writes it: case-folded, underscores as spaces."""
+    return " ".join(str(value).replace("_", " ").split()).casefold() if value else ""
 
 
 def _folded(value: object) -> list[str]:
@@ -121,10 +145,11 @@ def _folded(value: object) -> list[str]:
 
 
 def _made_up_list_of(
-    value: object, as_items: bool, named: list[list[str]], given: Sequence[str]
+    value: object, as_items: bool, looked: tuple[list[str], str], given: Sequence[str]
 ) -> bool:
-    """Whether ``value`` is rows ``[label, number]`` (or items ``{"label", "value"}``) whose
-    labels are one of ``named`` in order and at least one of whose numbers nobody gave."""
+    """Whether ``value`` is rows ``[label, value]`` (or items ``{"label", "value"}``) whose
+    labels are ``looked``'s things in order, with at least one number nobody gave, or the
+    value's own name written in every row ("stock" where the share price belonged)."""
     if not isinstance(value, list):
         return False
     rows = [
@@ -133,5 +158,8 @@ def _made_up_list_of(
     ]
     if not all(isinstance(row, list) and len(row) == 2 for row in rows):
         return False
-    labels = _folded([row[0] for row in rows])
-    return len(labels) == len(rows) and labels in named and bool(invented_cells(rows, given))
+    things, name = looked
+    if _folded([row[0] for row in rows]) != things:
+        return False
+    named = bool(name) and all(isinstance(row[1], str) and _name(row[1]) == name for row in rows)
+    return named or bool(invented_cells(rows, given))
