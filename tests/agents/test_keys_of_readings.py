@@ -96,3 +96,13 @@ def test_no_gold_program_of_generated_tasks_is_changed() -> None:
         checked += 1
         assert with_keys_of_readings_extracted(gold, CATALOG) == gold
     assert checked >= 300
+
+
+def test_a_new_step_s_id_repeats_no_step_already_run() -> None:
+    """A re-plan's program refers to finished steps; the extraction's id comes after all."""
+    search = dict(SEARCH, id="s7")
+    note = dict(NOTE, id="s8", args={**NOTE["args"], "text": {"from": "s7", "key": "price"}})
+    mended = with_keys_of_readings_extracted(
+        as_program(search, note), CATALOG, ["s1", "s2", "s12"]
+    )
+    assert [step.id for step in mended.steps] == ["s7", "s13", "s8"]

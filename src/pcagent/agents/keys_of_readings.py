@@ -16,6 +16,8 @@ meant.
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from pcagent.agents.program import GUI, Program, ProgramStep, reference_values
 from pcagent.agents.step_ids import changed_step
 from pcagent.skills import SkillCatalog
@@ -24,14 +26,17 @@ from pcagent.skills import SkillCatalog
 _WHOLE = frozenset({"text", "texts", "content", "contents", "body", "page", "output", "result"})
 
 
-def with_keys_of_readings_extracted(program: Program, catalog: SkillCatalog) -> Program:
+def with_keys_of_readings_extracted(
+    program: Program, catalog: SkillCatalog, before: Collection[str] = ()
+) -> Program:
     """``program`` with an extraction after each reading whose value a later step refers to
-    by a name, and those references made to it; else ``program`` itself."""
+    by a name, and those references made to it; else ``program`` itself. ``before``: the
+    ids of steps already run, which a new step's id must not repeat."""
     if "extract_values" not in catalog:
         return program
     readings = {step.id: step for step in program.steps if reading(step, catalog)}
     wanted: dict[tuple[str, str], str] = {}  # (reading, key) -> the extraction's id
-    taken = {step.id for step in program.steps}
+    taken = {step.id for step in program.steps} | set(before)
     for step in program.steps:
         for reference in reference_values(step.args):
             source, key = str(reference["from"]), str(reference.get("key") or "")
@@ -77,12 +82,11 @@ def _names_whole(key: str, step: ProgramStep, catalog: SkillCatalog) -> bool:
     return key.lower() in _WHOLE | returned
 
 
-def free_step_id(taken: set[str]) -> str:
-    """The first step id ``sN`` no step has."""
-    number = 1
-    while f"s{number}" in taken:
-        number += 1
-    return f"s{number}"
+def free_step_id(taken: Collection[str]) -> str:
+    """The step id after the highest of ``taken`` (``sN``): above every id of the program and
+    of a re-plan's finished steps, which a gap's id could repeat."""
+    numbers = [int(one[1:]) for one in taken if one[:1] == "s" and one[1:].isdigit()]
+    return f"s{max(numbers, default=0) + 1}"
 
 
 def _extraction(step_id: str, source: str, key: str) -> ProgramStep:

@@ -14,7 +14,7 @@ instruction writes) stays with its doubts for the Manager.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from pcagent.agents.given_values import given_parameters
 from pcagent.agents.keys_of_readings import free_step_id, reading
@@ -25,10 +25,11 @@ from pcagent.text import same_date_written
 
 
 def with_dates_of_unused_readings(
-    program: Program, catalog: SkillCatalog, given: Sequence[str]
+    program: Program, catalog: SkillCatalog, given: Sequence[str], before: Collection[str] = ()
 ) -> Program:
     """``program`` with its made-up dates referring to dates extracted from its unused
-    readings, one each in order, where they are as many; else ``program`` itself."""
+    readings, one each in order, where they are as many; else ``program`` itself.
+    ``before``: the ids of steps already run, which a new step's id must not repeat."""
     if "extract_values" not in catalog:
         return program
     steps = program.steps
@@ -45,7 +46,7 @@ def with_dates_of_unused_readings(
     ]
     if not unread or len(dates) != len(unread) or min(i for i, _ in dates) < max(unread):
         return program
-    taken = {step.id for step in steps}
+    taken = {step.id for step in steps} | set(before)
     found: dict[int, ProgramStep] = {}
     for index in unread:
         found[index] = _date_of(steps[index], free_step_id(taken))

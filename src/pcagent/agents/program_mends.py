@@ -52,13 +52,14 @@ class ProgramMends:
         skills, instruction = self.skills, self.instruction
         navigating = [one.name for one in skills if one.navigates]
         program = with_kind_twins(without_repeats(written, self.done, navigating), skills)
-        program = with_keys_of_readings_extracted(program, skills)
+        ran = [step.id for step in self.done]
+        program = with_keys_of_readings_extracted(program, skills, ran)
         program = with_first_of_sorted_picked(program, skills)
         program = with_found_values_named(with_keys_mended(program, skills), skills)
         program = with_one_search_for_each(program, skills)
         program = with_unused_value_in_invented_cell(program, skills, self.given)
         program = with_unused_rows_in_invented_list(program, skills, self.given)
-        program = with_dates_of_unused_readings(program, skills, self.given)
+        program = with_dates_of_unused_readings(program, skills, self.given, ran)
         asked = self.readings.asked_apps(instruction)
         program = without_app_names_in_searches(program, asked, skills)
         program = with_example_files_told(program, skills, self.examples, self.given)
