@@ -5,9 +5,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from pcagent.agents.instruction_readings import InstructionReadings
+from pcagent.agents.manager import Manager
+from pcagent.agents.plan import PlanOutcome
 from pcagent.agents.program import Program, ProgramStep
+from pcagent.agents.program_mends import ProgramMends
 from pcagent.bench.generate import generate_tasks
 from pcagent.bench.tasks import Task
+from pcagent.models import StructuredChatModel
+from pcagent.skills import default_catalog
 
 #: A note read, and the meeting's place found in it: the start of many programs under test.
 READ_MEMO = {"id": "s1", "skill": "read_text_file", "args": {"path": "Documents/memo.txt"}}
@@ -41,3 +47,31 @@ def gold_programs(
         for task in generate_tasks(count, seed):
             if task.program:
                 yield task, Program(steps=list(task.program))
+
+
+def mended(program: Program, instruction: str, given: tuple[str, ...] = ()) -> Program:
+    """``program`` through every mend the Manager applies to a first program (no readings of
+    the instruction, no files)."""
+    return ProgramMends(
+        skills=default_catalog(),
+        readings=InstructionReadings(),
+        instruction=instruction,
+        done=(),
+        given=given,
+        examples="",
+        is_file=None,
+    )(program)
+
+
+def planned_alone(
+    model: StructuredChatModel, apps: dict[str, str], instruction: str
+) -> PlanOutcome:
+    """The Manager's plan for ``instruction`` with ``model`` and the skills of ``apps``, its
+    steps never asked for one by one and no reading of the instruction."""
+    return Manager(
+        model,
+        apps=apps,
+        skills=default_catalog().for_apps(list(apps)),
+        readings=InstructionReadings(),
+        asks_single_steps=False,
+    ).plan(instruction)

@@ -4,11 +4,10 @@ item (the program is the 1.5B Manager's, as recorded on pc06, 2026-12-03)."""
 from __future__ import annotations
 
 from tests.agents.program_steps import gold_programs, program
+from tests.agents.program_steps import mended as mended_by_manager
 
 from pcagent.agents.first_of_sorted import with_first_of_sorted_picked
-from pcagent.agents.instruction_readings import InstructionReadings
 from pcagent.agents.program import check_program
-from pcagent.agents.program_mends import ProgramMends
 from pcagent.skills import default_catalog
 
 CATALOG = default_catalog()
@@ -75,16 +74,8 @@ def test_pc06s_program_is_mended_into_a_look_up_of_each_and_a_pick() -> None:
         {"skill": "sort_items", "args": {"items": {"from": "s4"}, "first": "lowest"}},
         {"skill": "tell_user", "args": {"text": {"from": "s5", "key": "label"}}},
     )
-    mends = ProgramMends(
-        skills=CATALOG,
-        readings=InstructionReadings(),
-        instruction="Which destination in travel_plan2.txt has the shortest flight from Beijing?",
-        done=(),
-        given=(),
-        examples="",
-        is_file=None,
-    )
-    mended = mends(written)
+    said = "Which destination in travel_plan2.txt has the shortest flight from Beijing?"
+    mended = mended_by_manager(written, said)
     assert [step.skill for step in mended.steps] == [
         "read_text_file",
         "extract_values",

@@ -6,15 +6,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from tests.agents.program_steps import as_program, gold_programs
+from tests.agents.program_steps import as_program, gold_programs, planned_alone
 from tests.agents.scripted import ScriptedModels
 
-from pcagent.agents.instruction_readings import InstructionReadings
 from pcagent.agents.invented_cells import (
     with_unused_rows_in_invented_list,
     with_unused_value_in_invented_cell,
 )
-from pcagent.agents.manager import Manager
 from pcagent.agents.program import Program
 from pcagent.skills import default_catalog
 
@@ -165,13 +163,9 @@ def test_the_manager_keeps_the_mended_program_without_asking_again() -> None:
     models = ScriptedModels(
         manager=[json.dumps({"steps": [READ, FIND, _sheet([["Pallets stacked", 1]])]})]
     )
-    outcome = Manager(
-        models.for_role("manager"),
-        apps={"mail": "e-mail", "spreadsheet": "sheets"},
-        skills=CATALOG.for_apps(["mail", "spreadsheet"]),
-        readings=InstructionReadings(),
-        asks_single_steps=False,
-    ).plan(SAID)
+    outcome = planned_alone(
+        models.for_role("manager"), {"mail": "e-mail", "spreadsheet": "sheets"}, SAID
+    )
     sheet = outcome.plan.subtasks[2]
     assert sheet.args["rows"] == [["Pallets stacked", {"from": "s2", "key": "number"}]]
     assert not sheet.doubt and len(models.backends["manager"].requests) == 1

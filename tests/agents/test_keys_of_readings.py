@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import pytest
 from tests.agents.program_steps import as_program, gold_programs
+from tests.agents.program_steps import mended as mended_by_manager
 
-from pcagent.agents.instruction_readings import InstructionReadings
 from pcagent.agents.keys_of_readings import with_keys_of_readings_extracted
 from pcagent.agents.program import check_program
-from pcagent.agents.program_mends import ProgramMends
 from pcagent.errors import PlanError
 from pcagent.skills import default_catalog
 
@@ -77,16 +76,8 @@ def test_a_key_that_names_the_reading_itself_or_a_value_with_fields_is_left() ->
 
 
 def test_the_manager_mends_apply_it_before_keys_are_dropped() -> None:
-    mends = ProgramMends(
-        skills=CATALOG,
-        readings=InstructionReadings(),
-        instruction="Where is a Switch cheapest? Note the price in switch_price.txt.",
-        done=(),
-        given=(),
-        examples="",
-        is_file=None,
-    )
-    mended = mends(as_program(SEARCH, NOTE))
+    said = "Where is a Switch cheapest? Note the price in switch_price.txt."
+    mended = mended_by_manager(as_program(SEARCH, NOTE), said)
     assert mended.steps[-1].args["text"] == {"from": "s3", "key": "price"}
 
 
@@ -102,7 +93,5 @@ def test_a_new_step_s_id_repeats_no_step_already_run() -> None:
     """A re-plan's program refers to finished steps; the extraction's id comes after all."""
     search = dict(SEARCH, id="s7")
     note = dict(NOTE, id="s8", args={**NOTE["args"], "text": {"from": "s7", "key": "price"}})
-    mended = with_keys_of_readings_extracted(
-        as_program(search, note), CATALOG, ["s1", "s2", "s12"]
-    )
+    mended = with_keys_of_readings_extracted(as_program(search, note), CATALOG, ["s1", "s2", "s12"])
     assert [step.id for step in mended.steps] == ["s7", "s13", "s8"]

@@ -5,12 +5,10 @@ from __future__ import annotations
 
 import json
 
-from tests.agents.program_steps import as_program, gold_programs
+from tests.agents.program_steps import as_program, gold_programs, planned_alone
 from tests.agents.scripted import ScriptedModels
 
-from pcagent.agents.instruction_readings import InstructionReadings
 from pcagent.agents.made_up_dates import with_dates_of_unused_readings
-from pcagent.agents.manager import Manager
 from pcagent.agents.program import check_program
 from pcagent.skills import default_catalog
 
@@ -82,13 +80,9 @@ def test_no_gold_program_of_generated_tasks_is_changed() -> None:
 
 def test_the_manager_keeps_the_mended_program_without_asking_again() -> None:
     models = ScriptedModels(manager=[json.dumps({"steps": [LABOUR, JULY, DAYS, SUM]})])
-    outcome = Manager(
-        models.for_role("manager"),
-        apps={"browser": "web", "calculator": "sums"},
-        skills=CATALOG.for_apps(["browser", "calculator"]),
-        readings=InstructionReadings(),
-        asks_single_steps=False,
-    ).plan(SAID)
+    outcome = planned_alone(
+        models.for_role("manager"), {"browser": "web", "calculator": "sums"}, SAID
+    )
     skills = [subtask.skill for subtask in outcome.plan.subtasks]
     assert skills == [
         "web_search",
