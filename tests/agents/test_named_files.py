@@ -88,6 +88,19 @@ def test_a_finished_step_a_screen_step_or_an_ending_may_work_on_it() -> None:
     assert untouched_files(by_ending, ["notes.docx"]) != []
 
 
+def test_a_name_the_program_opens_as_a_web_address_is_used() -> None:
+    """pc15 (2026-12-03): "arxiv.org" read as a file, https://arxiv.org/ opened."""
+    catalog = default_catalog()
+    opened = as_program(
+        {"id": "s1", "skill": "open_page", "args": {"address": "https://arxiv.org/"}},
+        {"id": "s2", "skill": "follow_result", "args": {"place": 1}},
+    )
+    assert untouched_files(opened, ["arxiv.org"], catalog=catalog) == []
+    # Searched for, the name is no address opened.
+    searched = as_program({"id": "s1", "skill": "web_search", "args": {"query": "arxiv.org"}})
+    assert untouched_files(searched, ["arxiv.org"], catalog=catalog) != []
+
+
 def test_the_reader_keeps_what_stands_in_the_instruction_and_survives_no_reply() -> None:
     models = ScriptedModels(named_files=[reply(files=["reminder_card.txt", "report.docx"])])
     reader = FileNamesAgent(models.for_role("named_files"))

@@ -7,8 +7,9 @@ a new file written in HOME itself while the folder the instruction names goes un
 read and then written over with something not made from it, a file's path or the instruction's
 description of a text written as the text, a time moved by two steps, an application's name
 typed or searched for as a value, a value copied from memory's examples, an answer asked for
-and never told: none of these makes a program invalid (a small model may be right where the
-check cannot see), so each is a doubt rather than an error. The Manager re-asks with them; the
+and never told, a site opened and left at once for a search of the whole web: none of these
+makes a program invalid (a small model may be right where the check cannot see), so each is a
+doubt rather than an error. The Manager re-asks with them; the
 usable program with the fewest of them is kept rather than the whole program lost to one GUI
 task, and its step carries the doubt, so the run cannot end "finished" on it, and a step that
 fails on it is re-planned. (A form filled on a page of search results is no longer one: the
@@ -40,6 +41,7 @@ from pcagent.agents.program import Program, ProgramStep
 from pcagent.agents.reference_shapes import one_value_for_a_list
 from pcagent.agents.repeated_values import one_value_for_several_items
 from pcagent.agents.replaced_files import replaced_files
+from pcagent.agents.site_left import site_left_for_search
 from pcagent.agents.unused_values import unused_values
 from pcagent.agents.whole_readings import whole_readings
 from pcagent.skills import SkillCatalog
@@ -127,6 +129,7 @@ class Evidence:
             *whole_readings(program, skills),
             *one_value_for_several_items(program),
             *unused_values(program, skills),
+            *site_left_for_search(program, skills),
             *moved_twice(program, skills),
             *replaced_files(program, skills, self.finished),
             *paths_as_text(program, skills),

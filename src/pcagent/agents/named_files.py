@@ -135,6 +135,12 @@ def _texts(step: ProgramStep, catalog: SkillCatalog | None) -> Iterator[str]:
     for old, new in one.moved_files(literal).items():
         yield from (old, new)
     yield from (text for text in literal_texts(args) if _an_ending(text))
+    # A web address the program opens: the reading took "arxiv.org" for a file, and the run
+    # that opened https://arxiv.org/ was doubted for leaving that file untouched (pc15,
+    # 2026-12-03). A name the program uses as an address is used.
+    marks = catalog.marked(step.skill, "given").items()
+    addresses = [name for name, mark in marks if mark in (True, "address")]
+    yield from (str(literal[name]) for name in addresses if isinstance(literal.get(name), str))
 
 
 def _an_ending(text: str) -> bool:
