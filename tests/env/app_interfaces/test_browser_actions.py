@@ -23,7 +23,7 @@ from pcagent.bench.web import OfflineWeb
 from pcagent.bench.web.data import FACTS, PAPERS
 from pcagent.env import SandboxConfig, SandboxDesktop
 from pcagent.env.app_interfaces.browser import BrowserInterface, finished_downloads
-from pcagent.env.app_interfaces.web_page import Target, choose
+from pcagent.env.app_interfaces.web_page import Field, Target, choose
 from pcagent.env.browser_profile import PROFILE
 from pcagent.env.devtools import PORT_FILE, read_port
 from pcagent.env.ownership import give_to_owner
@@ -97,6 +97,27 @@ def test_choosing_by_text() -> None:
         choose("population", links, whats="links", **pick)
     with pytest.raises(InvalidActionError, match=r"no link on this page reads 'Chile'.*Peru"):
         choose("Chile", links, whats="links", **pick)
+
+
+def test_a_field_whose_name_starts_a_word_asked_for_is_taken_for_it() -> None:
+    """pc25 (2026-12-03): "Departure Date" asked of a form whose field reads "Depart"."""
+    fields = [
+        Field(0, ("From", "from"), "text", ""),
+        Field(1, ("To", "to"), "text", ""),
+        Field(2, ("Depart", "YYYY-MM-DD"), "date", ""),
+        Field(3, ("Return", "YYYY-MM-DD"), "date", ""),
+    ]
+    pick = {"names": lambda f: f.names, "identity": lambda f: f.index, "what": "field"}
+    assert choose("Departure Date", fields, whats="fields", word_starts=True, **pick).index == 2
+    assert choose("return date", fields, whats="fields", word_starts=True, **pick).index == 3
+    # A short name ("To") never stands for a word it starts; without the option, no match.
+    with pytest.raises(InvalidActionError, match="no field on this page reads 'Total'"):
+        choose("Total", fields, whats="fields", word_starts=True, **pick)
+    with pytest.raises(InvalidActionError, match="no field on this page reads 'Departure Date'"):
+        choose("Departure Date", fields, whats="fields", **pick)
+    # Two fields that each start a word of it: which is meant is not known.
+    with pytest.raises(InvalidActionError, match="2 fields match 'Depart or Return'"):
+        choose("Depart or Return", fields[2:], whats="fields", word_starts=True, **pick)
 
 
 def test_a_click_on_words_around_a_link_s_text_takes_the_link_sharing_clearly_most() -> None:

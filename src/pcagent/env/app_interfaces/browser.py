@@ -214,6 +214,7 @@ class BrowserInterface(Interface):
             identity=lambda f: f.index,
             what="field",
             whats="fields",
+            word_starts=True,
         )
         name = field.names[0] if field.names else field.type
         if field.type == "file":

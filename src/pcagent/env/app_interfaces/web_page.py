@@ -206,11 +206,15 @@ def choose(
     what: str,
     whats: str,
     closest: bool = False,
+    word_starts: bool = False,
 ) -> T:
     """The one candidate named ``wanted``: exact name, then any case, then containing it, then
-    (with ``closest``) the one sharing clearly the longest run of text with it
-    (:func:`closest_by_shared_text`). ``what`` and ``whats`` name one candidate and several in
-    the errors.
+    (with ``word_starts``) the one whose name, of :data:`WORD_START_MINIMUM` characters or
+    more, starts a word of it, then (with ``closest``) the one sharing clearly the longest run
+    of text with it (:func:`closest_by_shared_text`). ``what`` and ``whats`` name one candidate
+    and several in the errors. Why ``word_starts``, for a form's fields: a program filled a
+    booking form's "Departure Date" where the field reads "Depart" (pc25, 2026-12-03), and
+    the step failed on the first field.
 
     Candidates with the same ``identity`` (two links to one address) count as one. Raises
     :class:`InvalidActionError` listing the matches when several different ones match at the
@@ -223,6 +227,8 @@ def choose(
         lambda name: name.casefold() == folded,
         lambda name: folded in name.casefold(),
     )
+    if word_starts:
+        tests = (*tests, lambda name: _starts_a_word(name.casefold(), folded))
     for test in tests:
         matches = [c for c in candidates if any(test(single_spaced(n)) for n in names(c))]
         distinct: dict[object, T] = {}
@@ -245,6 +251,18 @@ def choose(
         f"no {what} on this page reads {wanted!r}"
         + (f"; the page has: {shown}" if available else f"; the page has no {whats}")
     )
+
+
+#: Shortest name taken where it starts a word of the words asked for ("Depart", "Return").
+WORD_START_MINIMUM = 4
+
+
+def _starts_a_word(name: str, words: str) -> bool:
+    """Whether ``name`` (its letters and digits, at least :data:`WORD_START_MINIMUM` of them)
+    starts a word of ``words``."""
+    if len(name.strip()) < WORD_START_MINIMUM:
+        return False
+    return re.search(rf"(?<!\w){re.escape(name.strip())}", words) is not None
 
 
 #: Shortest run of text a link must share with the words asked for to be taken for them, and
