@@ -45,7 +45,7 @@ def test_the_marked_parameters_are_the_questions_and_no_grammar_sees_the_mark() 
     assert [v for v, _ in question.options] == ["highest", "lowest"]
     assert question.value_of(question.meaning_of("highest") or "") == "highest"
     assert choice_questions(catalog, "pick_extreme") == []  # measured unreliable alone
-    assert [q.parameter for q in choice_questions(catalog, "shift_time")] == ["direction"]
+    assert choice_questions(catalog, "shift_time") == []  # read wrong alone on pc01r1
     assert choice_questions(catalog, "write_text_file") == []
     assert choice_questions(catalog, "no_such_skill") == []
     grammar = json.dumps(program_reply_type(catalog, ["text_editor"], []).model_json_schema())

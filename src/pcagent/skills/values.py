@@ -113,13 +113,12 @@ class ShiftTime(SkillParameters):
     it copies from the instruction is not."""
 
     time: ClockTime = Field(description='A time of day, e.g. "10:15".')
+    # Not marked as a choice (:func:`choice`): asked alone, the 1.5B model read "an alarm that
+    # goes off one hour before it starts" as "later (after it)" and turned the planner's right
+    # "before" into an alarm at 11:15, the run "finished" (a rewording of pc01, 2026-12-03); the
+    # planner copies the instruction's own word here.
     direction: Literal["before", "after"] = Field(
         description='"before": earlier than the time ("an hour before 10:15"); "after": later.',
-        json_schema_extra=choice(
-            "Is the time wanted earlier or later than the time it is worked out from?",
-            ("before", "earlier (before it)"),
-            ("after", "later (after it)"),
-        ),
     )
     hours: Hours = Field(0, ge=0, le=24, description="How many hours.", json_schema_extra=MOVES)
     minutes: Minutes = Field(
