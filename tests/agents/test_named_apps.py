@@ -58,6 +58,27 @@ def test_only_picks_whose_words_stand_in_the_instruction_and_name_the_app_are_ke
     )
 
 
+def test_a_pick_quoting_no_name_stands_where_the_instruction_names_that_app() -> None:
+    """pc12 (2026-12-03): the file manager picked with the quote "Documents"."""
+    said = (
+        "Open test_doc1.docx in the Documents folder from the file manager. In the word "
+        "processor, make the title bold and save it."
+    )
+    apps = {**APPS, "file_manager": "file manager"}
+    picked = [
+        AskedApp("writer", "test_doc1.docx"),
+        AskedApp("file_manager", "Documents"),
+        AskedApp("writer", "word processor"),
+    ]
+    assert kept_apps(picked, said, apps) == (
+        AskedApp("writer", "word processor"),
+        AskedApp("file_manager", "file manager"),
+    )
+    # Where the instruction names it nowhere, a folder's name still asks for nothing.
+    saved = "Write a new document and save it in the Documents folder."
+    assert kept_apps([AskedApp("file_manager", "Documents")], saved, apps) == ()
+
+
 def test_a_quote_of_the_listing_s_name_counts_as_the_words_it_spells() -> None:
     """The model copied "text_editor" from the listing for the instruction's "text editor"; a
     listing name the instruction does not write ("file_manager") is still dropped."""

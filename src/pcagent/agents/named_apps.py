@@ -168,8 +168,10 @@ def kept_apps(
 
     Words that call one other application by its catalog names stand for that one: the model
     quoted "spreadsheet" and picked the word processor (generated tasks of seed 2028), and the
-    spreadsheet went unchecked while the program wrote a document."""
+    spreadsheet went unchecked while the program wrote a document. Words that call none stand
+    for the pick where the instruction calls it by name elsewhere (:func:`_name_called`)."""
     kept: dict[str, AskedApp] = {}
+    unnamed: list[str] = []  # picks whose quote calls no application
     for pick in picked:
         words = _standing(pick.words, instruction)
         if not words:
@@ -179,10 +181,27 @@ def kept_apps(
             for app, purpose in apps.items()
             if any(calls(words, name) for name in names_of(app, purpose))
         ]
+        if not called and pick.app in apps:
+            unnamed.append(pick.app)
         app = pick.app if pick.app in called else (called[0] if len(called) == 1 else "")
         if app and app not in kept:
             kept[app] = AskedApp(app, words)
+    for app in unnamed:  # after the picks that quote a name: their own words are kept
+        if app not in kept and (words := _name_called(instruction, app, apps[app])):
+            kept[app] = AskedApp(app, words)
     return tuple(kept.values())
+
+
+def _name_called(instruction: str, app: str, purpose: str) -> str:
+    """The longest of ``app``'s catalog names that ``instruction`` calls it by ("" where
+    none). Why: the 1.5B model picked the file manager for "Open test_doc1.docx ... from the
+    file manager" and quoted "Documents", a folder; the pick was dropped, memory's programs
+    that open a file there were held back as working in an application not asked for, and the
+    program was written after a formatting example alone (pc12, 2026-12-03). A pick whose
+    quote names no application stands where the instruction calls that application by name
+    elsewhere: the model's pick, checked against the instruction's words."""
+    names = sorted(names_of(app, purpose), key=len, reverse=True)
+    return next((name for name in names if calls(instruction, name)), "")
 
 
 def _as_written(quote: str) -> str:
