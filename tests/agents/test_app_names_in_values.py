@@ -123,7 +123,8 @@ def test_the_names_of_files_the_instruction_names_leave_the_search_words() -> No
         readings=InstructionReadings(files=lambda _: ["Documents/memo.txt"]),
         is_file=lambda path: path == "Documents/memo.txt",
     )
-    outcome = manager.plan("Read Documents/memo.txt, then look up the travel time on the web")
+    said = "Read Documents/memo.txt, then look up the travel time from the Empire State Building"
+    outcome = manager.plan(f"{said} on the web")
     searched = outcome.plan.subtasks[2]
     assert searched.args == {"query": "{s2.place} Empire State Building travel time"}
     # The file's name stays where it is a file: the read, and a search of nothing else.

@@ -40,6 +40,7 @@ from pcagent.agents.given_values import (
 )
 from pcagent.agents.program import SLOT, Program, ProgramStep
 from pcagent.agents.prompting import render
+from pcagent.agents.ungiven_names import ungiven_names
 from pcagent.agents.unused_values import unused_values
 from pcagent.skills import SkillCatalog
 
@@ -114,8 +115,8 @@ def searched(
     words = " ".join(query.split())
     if not words or address_core(words) == address_core(guess.address):
         return None
-    if not grounded(words, given):
-        return None
+    if not grounded(words, given) or ungiven_names(words, given):
+        return None  # a name nobody gave: the search_words role added "the United States"
     return _with_step(program, guess.step, words)
 
 

@@ -1,0 +1,58 @@
+"""A name in a search's words that nobody gave: the step's own doubt.
+
+Why: asked which side of the road people drive on at a note's destination, the 1.5B Manager
+searched for "which side of the road does traffic drive on in {s2.destination} in the United
+States". Most of the words were given, so the search was grounded (:func:`grounded`), nothing
+doubted it, the page of the United States answered "right" for Tokyo, and the run said
+"finished" (a rewording of pc04, 2026-12-03). A capitalised word after the search's first
+(a name: "United States", "Kyoto"), longer than three letters, that neither the instruction nor
+a value found holds, is what a program can only have made up or remembered; the Manager is
+re-asked, and a program kept with it ends "unverified" at best. Judged on the model's typed
+literal against what it was given, as other given values are; it decides nothing alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pcagent.agents.given_values import given_parameters, grounded, word_given, words_of
+from pcagent.agents.plan import Doubt
+from pcagent.agents.program import Program
+from pcagent.skills import SkillCatalog
+
+#: Names shorter than this ("US", "UK", "NYC") are left alone: they are as often units or
+#: codes a template writes as names.
+_LONGER_THAN = 3
+
+
+def ungiven_names(query: str, given: Sequence[str]) -> list[str]:
+    """The capitalised words of ``query`` after its first, longer than three letters, that no
+    text of ``given`` holds, each once."""
+    return [
+        word
+        for word in dict.fromkeys(words_of(query)[1:])
+        if len(word) > _LONGER_THAN and word[:1].isupper() and not word_given(word, given)
+    ]
+
+
+def ungiven_names_in_searches(
+    program: Program, catalog: SkillCatalog, given: Sequence[str]
+) -> list[Doubt]:
+    """A doubt on each step whose search words (a parameter holding a ``search``) are grounded
+    and still name something nobody gave (an ungrounded search is doubted already)."""
+    doubts = []
+    for step in program.steps:
+        for name, holds in given_parameters(catalog, step.skill).items():
+            query = step.args.get(name)
+            if holds != "search" or not isinstance(query, str) or not grounded(query, given):
+                continue
+            if named := ungiven_names(query, given):
+                doubts.append(
+                    Doubt(
+                        step.id,
+                        f"{name}={query!r} names {' '.join(named)}, which neither the "
+                        "instruction nor a value found gives: search for what the instruction "
+                        "asks about, in its words or by reference to a value found",
+                    )
+                )
+    return doubts

@@ -1,0 +1,63 @@
+"""A name in a search's words that nobody gave is the step's doubt (the program is the 1.5B
+Manager's, as recorded on a rewording of pc04, 2026-12-03)."""
+
+from __future__ import annotations
+
+from tests.agents.program_steps import gold_programs, program
+
+from pcagent.agents.search_instead import GuessedAddress, searched
+from pcagent.agents.ungiven_names import ungiven_names, ungiven_names_in_searches
+from pcagent.skills import default_catalog
+
+CATALOG = default_catalog()
+SAID = (
+    "Where I'm travelling, do people drive on the left or on the right side of the road? The "
+    "destination is in travel_plan.txt in my Documents folder; could you read it in Mousepad "
+    "and check the answer online in Chromium?"
+)
+READ = {"skill": "read_text_file", "args": {"path": "Documents/travel_plan.txt"}}
+FOUND = {
+    "skill": "extract_values",
+    "args": {"text": {"from": "s1"}, "names": ["destination"], "what": "the destination"},
+}
+
+
+def _searched(query: str) -> list[object]:
+    return ungiven_names_in_searches(
+        program(READ, FOUND, {"skill": "web_search", "args": {"query": query}}), CATALOG, [SAID]
+    )
+
+
+def test_a_name_nobody_gave_in_a_grounded_search_is_doubted() -> None:
+    (doubt,) = _searched(
+        "which side of the road traffic drives on in {s2.destination} in the United States"
+    )
+    assert doubt.step == "s3"
+    assert "names United States, which neither the instruction nor a value found" in doubt.problem
+
+
+def test_given_names_slots_a_first_word_and_short_codes_are_not() -> None:
+    assert _searched("which side of the road does traffic drive on in {s2.destination}") == []
+    assert _searched("Which side of the road do people drive on in {s2.destination}") == []
+    assert ungiven_names("drive side {s2.destination} Chromium travel", [SAID]) == []
+    assert ungiven_names("side of the road in the UK", [SAID]) == []  # short: a code
+    assert ungiven_names("road side in Tokyo", [SAID, "Tokyo, Japan"]) == []  # a value found
+
+
+def test_no_gold_program_of_generated_tasks_is_doubted() -> None:
+    checked = 0
+    for task, gold in gold_programs():
+        checked += 1
+        assert ungiven_names_in_searches(gold, CATALOG, [task.instruction]) == [], task.id
+    assert checked >= 300
+
+
+def test_the_search_words_role_s_words_naming_nobody_s_place_are_not_taken() -> None:
+    """The ``search_words`` role added "in the United States" to pc04r1's search."""
+    written = program(READ, FOUND, {"skill": "web_search", "args": {"query": "road side"}})
+    guess = GuessedAddress("s3", "road side")
+    named = "which side of the road traffic drives on in {s2.destination} in the United States"
+    assert searched(written, guess, named, [SAID]) is None
+    plain = "which side of the road traffic drives on in {s2.destination}"
+    taken = searched(written, guess, plain, [SAID])
+    assert taken is not None and taken.steps[2].args["query"] == plain
