@@ -447,7 +447,8 @@ def test_each_country_is_looked_up_alone_in_the_real_browser(
 
     def from_the_text(request: ChatRequest) -> str:
         shown = request.messages[-1].text
-        country = shown.split("Find: the population of ", 1)[1].splitlines()[0]
+        asked = shown.split("Find: the population of ", 1)[1].splitlines()[0]
+        country = asked.split(" (searched for: ", 1)[0]
         found = re.search(rf"{country} has a population of ([\d,]+)", shown)
         return json.dumps({"population": found.group(1) if found else "unknown"})
 
