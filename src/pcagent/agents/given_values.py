@@ -330,6 +330,12 @@ UNGROUNDED_SEARCH = (
 UNGIVEN_DATE = "neither the instruction nor an earlier step writes this date: look it up first"
 
 
+def ungiven_date(value: object, given: Sequence[str]) -> bool:
+    """Whether ``value`` is a literal date (no slot) that no text of ``given`` writes."""
+    literal = isinstance(value, str) and not SLOT.search(value)
+    return bool(literal) and not any(same_date_written(str(value), t) for t in given)
+
+
 def ungiven_literals(program: Program, catalog: SkillCatalog, given: Sequence[str]) -> list[Doubt]:
     """A doubt for each literal of a ``given`` parameter that none of ``given`` (the
     instruction first, then what earlier steps found) names."""
@@ -380,7 +386,7 @@ def ungiven_literals(program: Program, catalog: SkillCatalog, given: Sequence[st
                     if not grounded(item, given):
                         problems.append(Doubt(step.id, f"{name}={item!r}: {UNGROUNDED_SEARCH}"))
                 elif holds == "date":
-                    if not SLOT.search(item) and not any(same_date_written(item, t) for t in given):
+                    if ungiven_date(item, given):
                         problems.append(Doubt(step.id, f"{name}={item!r}: {UNGIVEN_DATE}"))
                 elif unnamed_address(item, given):
                     what = "is not in the instruction" if is_address(item) else "is no address"

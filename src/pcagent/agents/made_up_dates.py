@@ -16,12 +16,11 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
-from pcagent.agents.given_values import given_parameters
+from pcagent.agents.given_values import given_parameters, ungiven_date
 from pcagent.agents.keys_of_readings import free_step_id, reading
-from pcagent.agents.program import SLOT, Program, ProgramStep
+from pcagent.agents.program import Program, ProgramStep
 from pcagent.agents.unused_values import values_used
 from pcagent.skills import SkillCatalog
-from pcagent.text import same_date_written
 
 
 def with_dates_of_unused_readings(
@@ -42,7 +41,7 @@ def with_dates_of_unused_readings(
         (index, name)
         for index, step in enumerate(steps)
         for name, holds in given_parameters(catalog, step.skill).items()
-        if holds == "date" and _made_up(step.args.get(name), given)
+        if holds == "date" and ungiven_date(step.args.get(name), given)
     ]
     if not unread or len(dates) != len(unread) or min(i for i, _ in dates) < max(unread):
         return program
@@ -64,13 +63,6 @@ def with_dates_of_unused_readings(
         if index in found:
             mended.append(found[index])
     return program.model_copy(update={"steps": mended})
-
-
-def _made_up(value: object, given: Sequence[str]) -> bool:
-    """Whether ``value`` is a literal date that no given text writes."""
-    if not isinstance(value, str) or not value.strip() or SLOT.search(value):
-        return False
-    return not any(same_date_written(value, text) for text in given)
 
 
 def _date_of(source: ProgramStep, step_id: str) -> ProgramStep:
