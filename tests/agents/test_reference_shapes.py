@@ -40,6 +40,15 @@ def test_a_text_or_a_named_value_for_a_list_is_a_problem() -> None:
         as_program(READ, extract, _sort({"from": "s2", "key": "prices"})), catalog
     )
     assert "s2.prices is one value" in str(named)
+    assert "web_search_each" not in text + str(named)
+
+
+def test_a_search_for_a_list_is_told_of_the_search_for_each() -> None:
+    # Asked for three populations sorted, the 1.5B Manager sorted one search's page
+    # (pc08r2, 2026-12-03); its re-ask then dropped the sort with no way to a list it knew.
+    search = {"id": "s1", "skill": "web_search", "args": {"query": "population of a, b, c"}}
+    (doubt,) = one_value_for_a_list(as_program(search, _sort({"from": "s1"})), default_catalog())
+    assert "call web_search_each instead of web_search" in str(doubt)
 
 
 def test_a_list_a_gui_value_and_literal_items_pass() -> None:

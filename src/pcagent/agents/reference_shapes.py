@@ -48,12 +48,19 @@ def one_value_for_a_list(program: Program, catalog: SkillCatalog) -> list[Doubt]
             if made.gives_list and not key:
                 continue
             what = f"{source}.{key}" if key else source
+            each = made.for_each if made.for_each in catalog else ""
             problems.append(
                 Doubt(
                     step.id,
                     f"{name} takes a list, and {what} is one value ({producer} gives "
                     f"{made.returns or 'one value'}): write the list, each item a literal or a "
-                    "reference to one value",
+                    "reference to one value"
+                    + (
+                        f"; or, for the same value of each of several things, call {each} "
+                        f"instead of {producer} ({each} gives the list)"
+                        if each
+                        else ""
+                    ),
                 )
             )
         gives[step.id] = step.skill

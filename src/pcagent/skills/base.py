@@ -179,6 +179,10 @@ class Skill(Generic[P]):
     #: ``searches`` (opens a page that lists results to follow), ``follows`` a link of the page
     #: in front to another, or ``fills`` the form of the page in front.
     page: PageUse | None = None
+    #: The skill that makes this call once for each of several things and gives their values
+    #: as one list (``web_search`` -> ``web_search_each``): a program that hands this call's
+    #: one reading on as a list is told of it.
+    for_each: str = ""
 
     @property
     def navigates(self) -> bool:
@@ -298,6 +302,7 @@ def skill(
     computes: bool = False,
     only_reads: bool = False,
     texts: tuple[str, ...] = (),
+    for_each: str = "",
 ) -> Callable[[Callable[[SkillContext, P], SkillResult]], Skill[P]]:
     """Declare the decorated function as a skill named after it, taking the parameter model its
     second parameter is annotated with; the module's :class:`Skill` objects are collected by
@@ -322,6 +327,7 @@ def skill(
             computes=computes,
             only_reads=only_reads,
             texts=texts,
+            for_each=for_each,
         )
 
     return declare

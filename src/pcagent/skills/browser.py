@@ -77,6 +77,7 @@ class WebSearch(SkillParameters):
     apps=(APP,),
     page="searches",
     returns="the results page's text, then the first result's page's text",
+    for_each="web_search_each",
 )
 def web_search(context: SkillContext, parameters: WebSearch) -> SkillResult:
     # The search engine's own address: the words as an address ("memo.txt", a file's name the
