@@ -39,6 +39,18 @@ def test_a_key_of_a_one_value_step_is_dropped() -> None:
     assert _mended(READ, slotted).steps[1].args["text"] == "It says {s1}"
 
 
+def test_a_key_another_step_extracted_refers_to_that_extraction() -> None:
+    save = {"id": "s3", "skill": "write_text_file", "args": {"path": "Documents/a.txt",
+            "text": {"from": "s2", "key": "rating"}}}  # fmt: skip
+    typed = {"id": "s4", "skill": "type_in_editor", "args": {"text": {"from": "s3", "key": "rating"}}}
+    program = _mended(READ, _extract("rating"), save, typed)
+    assert program.steps[3].args["text"] == {"from": "s2", "key": "rating"}
+    told = _tell("It is {s1.rating}")  # a reading's key: the extraction of that name
+    assert _mended(READ, _extract("rating"), told).steps[2].args["text"] == "It is {s2.rating}"
+    nowhere = {"id": "s4", "skill": "type_in_editor", "args": {"text": {"from": "s3", "key": "x"}}}
+    assert _mended(READ, _extract("rating"), save, nowhere).steps[3].args["text"] == {"from": "s3"}
+
+
 def test_a_key_of_a_one_field_object_names_that_field() -> None:
     program = _mended(READ, _extract("rating"), _tell({"from": "s2", "key": "ratings"}))
     assert program.steps[2].args["text"] == {"from": "s2", "key": "rating"}

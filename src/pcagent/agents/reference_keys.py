@@ -20,6 +20,12 @@ A key written after a slot's brace (``"{s2}.city"`` where ``"{s2.city}"`` was me
 Manager filled a booking form's "From" so, and the form got the whole object followed by
 ".city": pc16, 2026-11-28) is put inside it, where the step named gives that field.
 
+A key the step named does not give, and that exactly one earlier extraction gives under that
+name, refers to that extraction: told to type a paper's abstract after saving it in a document,
+the 1.5B Manager wrote ``{"from": "s4", "key": "abstract"}`` with s4 the document's save (whose
+value is the path) and s3 the extraction of ``abstract``; with the key dropped, the path was
+typed (a rewording of pc10, 2026-12-03).
+
 So, last, is a text that is exactly the name under which one earlier step extracted a value
 (``"start"`` where s2 extracted ``names: ["start", "end", "dates"]``): the 1.5B Manager filled a
 booking form's "Origin" with the word "start" (a rewording of pc25, 2026-11-28). Not in another
@@ -50,6 +56,9 @@ def with_keys_mended(program: Program, catalog: SkillCatalog) -> Program:
         if not key or source not in fields:
             return source, key
         given = fields[source]
+        elsewhere = named.get(folded(key))
+        if (given is None or key not in given) and elsewhere is not None:
+            return elsewhere["from"], elsewhere["key"]
         if given is None:
             return source, ""
         if key not in given and len(given) == 1:
