@@ -6,12 +6,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from tests.agents.program_steps import as_program, gold_programs, planned_alone
+from tests.agents.program_steps import as_program, gold_programs, mended, planned_alone
 from tests.agents.scripted import ScriptedModels
 
 from pcagent.agents.invented_cells import (
     with_unused_rows_in_invented_list,
     with_unused_value_in_invented_cell,
+    with_unused_values_in_labelled_rows,
 )
 from pcagent.agents.program import Program
 from pcagent.skills import default_catalog
@@ -177,4 +178,47 @@ def test_no_gold_program_of_generated_tasks_is_changed() -> None:
         checked += 1
         assert with_unused_value_in_invented_cell(gold, CATALOG, [task.instruction]) == gold
         assert with_unused_rows_in_invented_list(gold, CATALOG, [task.instruction]) == gold
+        assert with_unused_values_in_labelled_rows(gold, CATALOG, [task.instruction]) == gold
     assert checked >= 300
+
+
+RATINGS = (
+    'What are the imdb.com ratings of "Interstellar" and "12 Angry Men"? Could you check them in '
+    "Chromium, then open movie_rate.xlsx in my Documents folder from Thunar, enter both ratings "
+    "and save the workbook?"
+)
+SEARCH = {"id": "s1", "skill": "web_search", "args": {"query": "Interstellar and 12 Angry Men"}}
+BOTH = {
+    "id": "s2",
+    "skill": "extract_values",
+    "args": {
+        "text": {"from": "s1"},
+        "names": ["rating_interstellar", "rating_12_angry_men"],
+        "what": "the imdb.com ratings of Interstellar and 12 Angry Men",
+    },
+}
+
+
+def _films(rows: list[list[Any]]) -> dict[str, Any]:
+    return {"id": "s3", "skill": "fill_cells",
+            "args": {"rows": rows, "save_as": "Documents/movie_rate.xlsx"}}  # fmt: skip
+
+
+def test_made_up_rows_take_the_unused_values_named_for_their_labels() -> None:
+    """A rewording of pc11 (2026-12-03): two ratings extracted by name, rows of 1.0 and 0.0."""
+    written = as_program(SEARCH, BOTH, _films([["Interstellar", 1.0], ["12 Angry Men", 0.0]]))
+    assert _rows(mended(written, RATINGS)) == [
+        ["Interstellar", {"from": "s2", "key": "rating_interstellar"}],
+        ["12 Angry Men", {"from": "s2", "key": "rating_12_angry_men"}],
+    ]
+
+
+def test_rows_whose_labels_name_no_value_or_two_are_left_as_written() -> None:
+    unnamed = as_program(SEARCH, BOTH, _films([["Interstellar", 1.0], ["Heat", 0.0]]))
+    assert with_unused_values_in_labelled_rows(unnamed, CATALOG, [RATINGS]) == unnamed
+    two = BOTH | {"args": BOTH["args"] | {"names": ["men_rating", "men_votes"]}}
+    rows = [["Men", 1.0], ["Interstellar", 0.0]]
+    twice = as_program(SEARCH, two, _films(rows))
+    assert with_unused_values_in_labelled_rows(twice, CATALOG, [RATINGS]) == twice
+    given = as_program(SEARCH, BOTH, _films([["Interstellar", 12], ["12 Angry Men", 12]]))
+    assert with_unused_values_in_labelled_rows(given, CATALOG, [RATINGS]) == given

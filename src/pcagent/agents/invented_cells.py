@@ -18,6 +18,12 @@ step alone; pc07 sorted the rows of three share prices looked up as ``stock`` an
 rows ``["Nvidia", "stock"]`` (the same day). Where one list of looked-up rows (or a sort of
 them) goes unused and exactly one later list names the same things in the same order with
 numbers nobody gave, or with the value's name for each value, that list is the rows.
+
+And for several values found by name: asked for two films' ratings, the 1.5B Manager extracted
+``rating_interstellar`` and ``rating_12_angry_men`` and wrote the rows ``["Interstellar", 1.0]``
+and ``["12 Angry Men", 0.0]`` (a rewording of pc11, 2026-12-03). Where each row whose value is
+a number nobody gave is labelled with words that exactly one unused value's name holds, each
+such row takes that value; a label two names hold, or none, leaves the list as written.
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ from pcagent.agents.one_search_for_many import LABELLED_LISTS
 from pcagent.agents.program import GUI, Program, ProgramStep, is_reference
 from pcagent.agents.unused_values import finds_named_values, unused_names, values_used
 from pcagent.skills import SkillCatalog
+from pcagent.text import folded
 
 
 def with_unused_value_in_invented_cell(
@@ -58,6 +65,47 @@ def with_unused_value_in_invented_cell(
     steps = list(program.steps)
     steps[index] = step.model_copy(update={"args": {**step.args, name: rows}})
     return program.model_copy(update={"steps": steps})
+
+
+def with_unused_values_in_labelled_rows(
+    program: Program, catalog: SkillCatalog, given: Sequence[str]
+) -> Program:
+    """``program`` with the made-up values of its first list of labelled rows referring to the
+    unused values whose names hold each row's label; else ``program`` itself."""
+    left = _values_left(program, catalog)
+    for index, step in enumerate(program.steps):
+        for name, holds in given_parameters(catalog, step.skill).items():
+            rows = step.args.get(name)
+            spots = invented_cells(rows, given) if holds == "cells" else []
+            if len(spots) < 2 or not isinstance(rows, list):
+                continue
+            earlier = [reference for at, reference in left if at < index]
+            chosen = [_named_for(rows[row], column, earlier) for row, column in spots]
+            keys = [(one["from"], one["key"]) for one in chosen if one is not None]
+            if len(keys) != len(spots) or len(set(keys)) != len(keys):
+                continue
+            mended: list[Any] = [list(row) if isinstance(row, list) else row for row in rows]
+            for (row, column), reference in zip(spots, chosen, strict=True):
+                mended[row][column] = reference
+            steps = list(program.steps)
+            steps[index] = step.model_copy(update={"args": {**step.args, name: mended}})
+            return program.model_copy(update={"steps": steps})
+    return program
+
+
+def _named_for(row: object, column: int, left: Sequence[dict[str, str]]) -> dict[str, str] | None:
+    """The one value of ``left`` whose name holds every word of ``row``'s label (its first
+    cell, where ``column`` is the value's), or None."""
+    if not isinstance(row, list) or column != 1 or not isinstance(row[0], str):
+        return None
+    label = _words(row[0])
+    holding = [one for one in left if label and label <= _words(one.get("key", ""))]
+    return holding[0] if len(holding) == 1 else None
+
+
+def _words(text: str) -> set[str]:
+    """A label's or a value's name's words, folded; underscores part words."""
+    return set(folded(text.replace("_", " ")).split())
 
 
 def _values_left(program: Program, catalog: SkillCatalog) -> list[tuple[int, dict[str, str]]]:
