@@ -213,6 +213,24 @@ def test_made_up_rows_take_the_unused_values_named_for_their_labels() -> None:
     ]
 
 
+def test_made_up_rows_take_the_unused_values_described_for_their_labels() -> None:
+    """The other rewording of pc11: two values named ``rating``, told apart by description."""
+    rated = [_rating("s3", "s2", "Interstellar"), _rating("s5", "s4", "12 Angry Men")]
+    page = [{"id": one, "skill": "follow_link", "args": {"text": "x"}} for one in ("s2", "s4")]
+    sheet = _films([["Interstellar", 12], ["12 Angry Men", 8]]) | {"id": "s6"}
+    written = as_program(SEARCH, page[0], rated[0], page[1], rated[1], sheet)
+    assert mended(written, RATINGS, (RATINGS,)).steps[5].args["rows"] == [
+        ["Interstellar", {"from": "s3", "key": "rating"}],
+        ["12 Angry Men", {"from": "s5", "key": "rating"}],
+    ]
+
+
+def _rating(step: str, page: str, film: str) -> dict[str, Any]:
+    what = f"the rating of {film}"
+    args = {"text": {"from": page}, "names": ["rating"], "what": what}
+    return {"id": step, "skill": "extract_values", "args": args}
+
+
 def test_rows_whose_labels_name_no_value_or_two_are_left_as_written() -> None:
     unnamed = as_program(SEARCH, BOTH, _films([["Interstellar", 1.0], ["Heat", 0.0]]))
     assert with_unused_values_in_labelled_rows(unnamed, CATALOG, [RATINGS]) == unnamed

@@ -21,9 +21,12 @@ numbers nobody gave, or with the value's name for each value, that list is the r
 
 And for several values found by name: asked for two films' ratings, the 1.5B Manager extracted
 ``rating_interstellar`` and ``rating_12_angry_men`` and wrote the rows ``["Interstellar", 1.0]``
-and ``["12 Angry Men", 0.0]`` (a rewording of pc11, 2026-12-03). Where each row whose value is
-a number nobody gave is labelled with words that exactly one unused value's name holds, each
-such row takes that value; a label two names hold, or none, leaves the list as written.
+and ``["12 Angry Men", 0.0]`` (a rewording of pc11, 2026-12-03); the other rewording extracted
+two values named ``rating``, described as "the rating of Interstellar" and "the rating of 12
+Angry Men", and wrote ``["Interstellar", 12]`` and ``["12 Angry Men", 8]``. Where every row of
+a label and a number has exactly one unused value whose name, or whose extraction's
+description, holds each word of the label, and one number at least is nobody's, each row takes
+its value. A label that two values answer to, or none, leaves the list as written.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from pcagent.agents.given_values import given_parameters, invented_cells
+from pcagent.agents.given_values import cell_number, given_parameters, invented_cells
 from pcagent.agents.one_search_for_many import LABELLED_LISTS
 from pcagent.agents.program import GUI, Program, ProgramStep, is_reference
 from pcagent.agents.unused_values import finds_named_values, unused_names, values_used
@@ -70,36 +73,57 @@ def with_unused_value_in_invented_cell(
 def with_unused_values_in_labelled_rows(
     program: Program, catalog: SkillCatalog, given: Sequence[str]
 ) -> Program:
-    """``program`` with the made-up values of its first list of labelled rows referring to the
-    unused values whose names hold each row's label; else ``program`` itself."""
+    """``program`` with the numbers of its first list of labelled rows, one of them made up,
+    referring to the unused values whose names (or descriptions) hold each row's label; else
+    ``program`` itself."""
     left = _values_left(program, catalog)
+    described = {
+        step.id: str(step.args.get("what") or "")
+        for step in program.steps
+        if isinstance(names := step.args.get("names"), list) and len(names) == 1
+    }
     for index, step in enumerate(program.steps):
         for name, holds in given_parameters(catalog, step.skill).items():
             rows = step.args.get(name)
-            spots = invented_cells(rows, given) if holds == "cells" else []
-            if len(spots) < 2 or not isinstance(rows, list):
+            if holds != "cells" or not isinstance(rows, list) or not invented_cells(rows, given):
                 continue
+            numbered = [at for at, row in enumerate(rows) if _labelled_number(row)]
             earlier = [reference for at, reference in left if at < index]
-            chosen = [_named_for(rows[row], column, earlier) for row, column in spots]
+            chosen = [_named_for(rows[at][0], earlier, described) for at in numbered]
             keys = [(one["from"], one["key"]) for one in chosen if one is not None]
-            if len(keys) != len(spots) or len(set(keys)) != len(keys):
+            if len(numbered) < 2 or len(keys) != len(numbered) or len(set(keys)) != len(keys):
                 continue
             mended: list[Any] = [list(row) if isinstance(row, list) else row for row in rows]
-            for (row, column), reference in zip(spots, chosen, strict=True):
-                mended[row][column] = reference
+            for at, reference in zip(numbered, chosen, strict=True):
+                mended[at][1] = reference
             steps = list(program.steps)
             steps[index] = step.model_copy(update={"args": {**step.args, name: mended}})
             return program.model_copy(update={"steps": steps})
     return program
 
 
-def _named_for(row: object, column: int, left: Sequence[dict[str, str]]) -> dict[str, str] | None:
-    """The one value of ``left`` whose name holds every word of ``row``'s label (its first
-    cell, where ``column`` is the value's), or None."""
-    if not isinstance(row, list) or column != 1 or not isinstance(row[0], str):
-        return None
-    label = _words(row[0])
-    holding = [one for one in left if label and label <= _words(one.get("key", ""))]
+def _labelled_number(row: object) -> bool:
+    """Whether ``row`` is ``[label, number]`` as written: a text, then a literal number."""
+    return (
+        isinstance(row, list)
+        and len(row) == 2
+        and isinstance(row[0], str)
+        and cell_number(row[1]) is not None
+    )
+
+
+def _named_for(
+    label: str, left: Sequence[dict[str, str]], described: dict[str, str]
+) -> dict[str, str] | None:
+    """The one value of ``left`` whose name, or whose extraction's description, holds every
+    word of ``label``; None where none does or several do."""
+    words = _words(label)
+    holding = [
+        one
+        for one in left
+        if words
+        and (words <= _words(one.get("key", "")) or words <= _words(described.get(one["from"], "")))
+    ]
     return holding[0] if len(holding) == 1 else None
 
 
