@@ -184,8 +184,8 @@ class RunConfig(ConfigSection):
     #: 1.5B model's reading doubted right programs too often (docs/agents.md).
     check_asked_answer: bool = False
     #: Ask a model alone which meaning the instruction asks for of each choice a program's
-    #: skill call makes (a sort's first end, before or after a time), and set the program's
-    #: value to its answer: one call per such step (docs/agents.md).
+    #: skill call makes (a sort's first end), and which paragraphs each formatting is for,
+    #: and set the program's values to its answers: one call each (docs/agents.md).
     read_choices: bool = True
     #: Where a program opens a web address neither the instruction nor an earlier step gives,
     #: have a model say what to search the web for instead (one call per such step), and

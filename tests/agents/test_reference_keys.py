@@ -42,7 +42,11 @@ def test_a_key_of_a_one_value_step_is_dropped() -> None:
 def test_a_key_another_step_extracted_refers_to_that_extraction() -> None:
     save = {"id": "s3", "skill": "write_text_file", "args": {"path": "Documents/a.txt",
             "text": {"from": "s2", "key": "rating"}}}  # fmt: skip
-    typed = {"id": "s4", "skill": "type_in_editor", "args": {"text": {"from": "s3", "key": "rating"}}}
+    typed = {
+        "id": "s4",
+        "skill": "type_in_editor",
+        "args": {"text": {"from": "s3", "key": "rating"}},
+    }
     program = _mended(READ, _extract("rating"), save, typed)
     assert program.steps[3].args["text"] == {"from": "s2", "key": "rating"}
     told = _tell("It is {s1.rating}")  # a reading's key: the extraction of that name

@@ -1,7 +1,8 @@
 """What models read from an instruction once, before its programs are judged: the files and
 folders it names (:mod:`named_files`, :mod:`named_folders`), the applications it asks for
 (:mod:`named_apps`), whether it asks to be told a value (:mod:`asked_answer`) and which meaning
-of a skill's choice it asks for (:mod:`choice_readings`).
+of a skill's choice it asks for (:mod:`choice_readings`), and which paragraphs it asks each
+formatting for (:mod:`format_targets`).
 
 Why one object: a run plans and re-plans with a new Manager each time, and every program of
 each ask is judged against the same readings; each reading is a model call, made once per
@@ -18,6 +19,7 @@ from typing import Any
 from pydantic import JsonValue
 
 from pcagent.agents.choice_readings import ChoiceQuestion, ReadsChoice
+from pcagent.agents.format_targets import Paragraph, ReadsTargets
 from pcagent.agents.named_apps import AskedApp
 
 
@@ -31,6 +33,7 @@ class InstructionReadings:
     apps: Callable[[str], Sequence[AskedApp]] | None = None
     answer: Callable[[str], bool] | None = None
     choices: ReadsChoice | None = None
+    formats: ReadsTargets | None = None
     _read: dict[tuple[str, str], Any] = field(default_factory=dict, init=False, repr=False)
 
     def named_files(self, instruction: str) -> tuple[str, ...]:
@@ -56,6 +59,14 @@ class InstructionReadings:
             return None
         which = f"choice {question.skill}.{question.parameter}"
         return self._once(lambda words: choices(words, question), which, instruction)
+
+    def format_targets(self, instruction: str, formatting: str) -> list[Paragraph] | None:
+        """The paragraphs the instruction asks ``formatting`` for (None when not read)."""
+        formats = self.formats
+        if formats is None:
+            return None
+        which = f"format {formatting}"
+        return self._once(lambda words: formats(words, formatting), which, instruction)
 
     def _once(self, read: Callable[[str], Any] | None, which: str, instruction: str) -> Any:
         """What ``read`` made of ``instruction``, asked the first time only; None without it."""

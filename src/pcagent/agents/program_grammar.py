@@ -121,7 +121,9 @@ def _bare(schema: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in schema.items() if k not in _NOT_FOR_GRAMMAR}
 
 
-_NOT_FOR_GRAMMAR = frozenset({"title", "description", "default", "given", "numbers", "choice"})
+_NOT_FOR_GRAMMAR = frozenset(
+    {"title", "description", "default", "given", "numbers", "choice", "formats"}
+)
 
 
 def program_reply_type(

@@ -19,6 +19,7 @@ from pcagent.agents.example_files import with_example_files_told
 from pcagent.agents.existing_files import FileCheck, without_unused_missing_reads
 from pcagent.agents.file_kinds import with_kind_twins
 from pcagent.agents.first_of_sorted import with_first_of_sorted_picked
+from pcagent.agents.format_targets import with_format_targets_read
 from pcagent.agents.found_values_named import with_found_values_named
 from pcagent.agents.instruction_readings import InstructionReadings
 from pcagent.agents.invented_cells import (
@@ -72,4 +73,7 @@ class ProgramMends:
             program = without_unused_missing_reads(program, skills, self.is_file)
         if self.readings.choices is not None:
             program = with_choices_read(program, skills, self.readings.chosen, instruction)
+        if self.readings.formats is not None:
+            targets = self.readings.format_targets
+            program = with_format_targets_read(program, skills, targets, instruction, ran)
         return program

@@ -108,14 +108,23 @@ class FormatParagraphs(SkillParameters):
         json_schema_extra={"numbers": "paragraphs"},
     )
     matching: str = Field("", max_length=200, description="Or: paragraphs containing this text.")
-    bold: bool | None = None
-    italic: bool | None = None
-    underline: bool | None = None
-    alignment: Literal["left", "center", "right", "justify"] | None = None
-    line_spacing: float | None = Field(None, ge=0.5, le=4)
-    font_size: float | None = Field(None, ge=1, le=400, json_schema_extra={"given": "number"})
+    # ``formats``: how a question names the formatting, "{}" its value (format_targets).
+    bold: bool | None = Field(None, json_schema_extra={"formats": "bold"})
+    italic: bool | None = Field(None, json_schema_extra={"formats": "italic"})
+    underline: bool | None = Field(None, json_schema_extra={"formats": "underlined"})
+    alignment: Literal["left", "center", "right", "justify"] | None = Field(
+        None, json_schema_extra={"formats": "aligned {}"}
+    )
+    line_spacing: float | None = Field(
+        None, ge=0.5, le=4, json_schema_extra={"formats": "given a line spacing of {}"}
+    )
+    font_size: float | None = Field(
+        None, ge=1, le=400, json_schema_extra={"given": "number", "formats": "set in {} pt"}
+    )
     size_step: Literal["larger", "smaller"] | None = Field(
-        None, description="The font one step larger or smaller in the size list (no font_size)."
+        None,
+        description="The font one step larger or smaller in the size list (no font_size).",
+        json_schema_extra={"formats": "set one font size step {}"},
     )
     save: bool = Field(True, description="true: save the document afterwards.")
 

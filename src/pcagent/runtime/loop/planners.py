@@ -15,6 +15,7 @@ from pydantic import JsonValue
 from pcagent.agents.asked_answer import AnswerAskedAgent
 from pcagent.agents.choice_readings import ChoiceQuestion, ChoiceReadingAgent
 from pcagent.agents.existing_files import FileCheck
+from pcagent.agents.format_targets import FormatTargetsAgent, Paragraph
 from pcagent.agents.instruction_readings import InstructionReadings
 from pcagent.agents.manager import Manager, PlanOutcome, Replanning
 from pcagent.agents.manager_memory import Remembers
@@ -128,6 +129,7 @@ class ManagerPlanner:
                 apps=self._named_apps if checks_apps else None,
                 answer=self._asked_answer if self.settings.check_asked_answer else None,
                 choices=self._choice if self.settings.read_choices else None,
+                formats=self._format_targets if self.settings.read_choices else None,
             )
         return self._readings
 
@@ -155,6 +157,10 @@ class ManagerPlanner:
     def _choice(self, instruction: str, question: ChoiceQuestion) -> JsonValue | None:
         agent = ChoiceReadingAgent(self.models.for_role(ChoiceReadingAgent.name), self.sink)
         return agent.chosen(instruction, question)
+
+    def _format_targets(self, instruction: str, formatting: str) -> list[Paragraph] | None:
+        agent = FormatTargetsAgent(self.models.for_role(FormatTargetsAgent.name), self.sink)
+        return agent.targets(instruction, formatting)
 
     def _search_words(self, instruction: str, program: Program, guess: GuessedAddress) -> str:
         agent = SearchWordsAgent(self.models.for_role(SearchWordsAgent.name), self.sink)

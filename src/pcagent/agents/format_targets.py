@@ -1,0 +1,153 @@
+"""Which paragraphs each formatting is for, asked of a model alone and set in the program.
+
+Why: writing a whole program, the 1.5B planner puts several formattings in one call on one
+set of paragraphs, or names a paragraph by a number of its own: "title in bold, 1.5 line
+spacing for the first two paragraphs" became one call making paragraphs 1 and 2 bold and
+1.5-spaced, and "its last paragraph underlined" became paragraph 2 of a longer document; each
+call checked its own effect, the document was saved that way and the run said "finished" (two
+rewordings of pc12 and pc13, 2026-12-03; the same merge on 2026-11-26). Asked one formatting
+at a time which paragraphs the instruction asks it for, the model has only that to read.
+
+A formatting is a parameter its skill marks with ``formats`` (the words of the question, with
+``{}`` for the value set: "aligned {}"), on a skill whose paragraphs parameter is marked
+``numbers: "paragraphs"``. Where every reading of a call's formattings is a list and one at
+least differs from the call's paragraphs, the call becomes one call per set of paragraphs read,
+each with the formattings read for it, in the order the call sets them. A call that picks its
+paragraphs by their text (``matching``), a value that is an earlier step's result, or a reading
+that is empty or invalid leaves the call as written. Models read the words; code only sets the
+typed paragraphs a model listed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Annotated, ClassVar, Literal
+
+from pydantic import BaseModel, Field
+
+from pcagent.agents.base import Agent, prompt_messages
+from pcagent.agents.keys_of_readings import free_step_id
+from pcagent.agents.program import Program, ProgramStep, is_reference
+from pcagent.agents.prompting import render
+from pcagent.skills import SkillCatalog
+
+#: A paragraph as programs name it: "title", "last", or its number after the title.
+Paragraph = int | Literal["title", "last"]
+
+#: What reads the paragraphs an instruction asks one formatting for (None: no reading).
+ReadsTargets = Callable[[str, str], list[Paragraph] | None]
+
+
+class Targets(BaseModel):
+    """The model's reply: the paragraphs asked for one formatting."""
+
+    paragraphs: list[Annotated[int, Field(ge=-1, le=200)] | Literal["title", "last"]] = Field(
+        max_length=20
+    )
+
+
+@dataclass
+class FormatTargetsAgent(Agent):
+    """Asks which paragraphs an instruction asks one formatting for; its role's model is the
+    default profile's unless ``[models.roles]`` names one for ``format_targets``."""
+
+    name: ClassVar[str] = "format_targets"
+
+    def targets(
+        self, instruction: str, formatting: str, step: int | None = 0
+    ) -> list[Paragraph] | None:
+        """The paragraphs, in the order listed, each once; None where the model gives no
+        valid reply or lists none."""
+        system, user = render("format_targets", instruction=instruction, formatting=formatting)
+        result = self.ask(prompt_messages(system, user), Targets, step)
+        if result.value is None:
+            return None
+        listed = [_named(one) for one in result.value.paragraphs]
+        unique = list(dict.fromkeys(listed))
+        return unique or None
+
+
+def _named(paragraph: int | str) -> Paragraph:
+    """0 is the title and -1 the last paragraph, as programs name them."""
+    return (
+        {0: "title", -1: "last"}.get(paragraph, paragraph)
+        if isinstance(paragraph, int)
+        else paragraph
+    )  # type: ignore[return-value]
+
+
+def with_format_targets_read(
+    program: Program,
+    catalog: SkillCatalog,
+    read: ReadsTargets,
+    instruction: str,
+    ran: Sequence[str] = (),
+) -> Program:
+    """``program`` with each formatting call split or retargeted to the paragraphs ``read``
+    lists for each of its formattings; the program itself where nothing changes. ``ran``:
+    the ids of steps done before (a new call's id is above them all)."""
+    steps: list[ProgramStep] = []
+    changed = False
+    for step in program.steps:
+        taken = [*ran, *(one.id for one in (*steps, *program.steps))]
+        split = _split(step, catalog, read, instruction, taken)
+        changed = changed or split != [step]
+        steps += split
+    return program.model_copy(update={"steps": steps}) if changed else program
+
+
+def formattings(step: ProgramStep, catalog: SkillCatalog) -> list[tuple[str, list[Paragraph]]]:
+    """Each formatting ``step`` sets, in a question's words, with the paragraphs it names;
+    none where its paragraphs are not a literal list (picked by text, or a result)."""
+    where = _paragraphs_parameter(step, catalog)
+    formats = catalog.marked(step.skill, "formats")
+    written = step.args.get(where) if where else None
+    if not isinstance(written, list) or not written or any(map(is_reference, written)):
+        return []
+    asked = [(n, v) for n, v in step.args.items() if n in formats and v is not None]
+    if any(is_reference(value) for _, value in asked):
+        return []
+    paragraphs = [_named(one) for one in written]
+    return [(str(formats[n]).replace("{}", str(v)), paragraphs) for n, v in asked]
+
+
+def _paragraphs_parameter(step: ProgramStep, catalog: SkillCatalog) -> str:
+    """The one parameter of ``step``'s skill naming paragraphs by number, where the skill
+    marks formattings and the call does not pick paragraphs by their text; "" otherwise."""
+    if step.skill not in catalog or step.args.get("matching"):
+        return ""
+    numbered = [n for n, m in catalog.marked(step.skill, "numbers").items() if m == "paragraphs"]
+    has_formats = bool(catalog.marked(step.skill, "formats"))
+    return numbered[0] if len(numbered) == 1 and has_formats else ""
+
+
+def _split(
+    step: ProgramStep,
+    catalog: SkillCatalog,
+    read: ReadsTargets,
+    instruction: str,
+    taken: list[str],
+) -> list[ProgramStep]:
+    """``step`` as the calls its formattings' readings make of it (``[step]`` where none)."""
+    asked = formattings(step, catalog)
+    if not asked:
+        return [step]
+    formats = catalog.marked(step.skill, "formats")
+    names = [n for n, v in step.args.items() if n in formats and v is not None]
+    groups: dict[tuple[Paragraph, ...], dict[str, object]] = {}
+    for name, (words, _) in zip(names, asked, strict=True):
+        targets = read(instruction, words)
+        if targets is None:
+            return [step]
+        groups.setdefault(tuple(targets), {})[name] = step.args[name]
+    if list(groups) == [tuple(asked[0][1])]:
+        return [step]
+    where = _paragraphs_parameter(step, catalog)
+    rest = {n: v for n, v in step.args.items() if n not in formats and n != where}
+    calls: list[ProgramStep] = []
+    for at, (targets, formatting) in enumerate(groups.items()):
+        call_id = step.id if at == 0 else free_step_id([*taken, *(c.id for c in calls)])
+        args = {**rest, where: list(targets), **formatting}
+        calls.append(step.model_copy(update={"id": call_id, "args": args}))
+    return calls

@@ -1,0 +1,115 @@
+"""Which paragraphs each formatting is for is asked of a model alone, and a formatting call is
+split or retargeted to what it lists. The real 1.5B model's readings are measured in
+benchmarks/format_targets.py; here the tiny model's reply is read under its grammar."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.agents.program_steps import as_program
+from tests.agents.scripted import ScriptedModels
+from tests.support import smollm2_config
+
+from pcagent.agents.format_targets import (
+    FormatTargetsAgent,
+    Paragraph,
+    formattings,
+    with_format_targets_read,
+)
+from pcagent.agents.instruction_readings import InstructionReadings
+from pcagent.agents.manager import Manager
+from pcagent.agents.program_grammar import program_reply_type
+from pcagent.models import ModelRouter
+from pcagent.skills import default_catalog
+
+CATALOG = default_catalog()
+DOC = "Documents/test_doc1.docx"
+SAID = (
+    "test_doc1.docx in Documents, opened from Thunar: title in bold, 1.5 line spacing for the "
+    "first two paragraphs, edited in Writer and saved."
+)
+OPEN = {"id": "s1", "skill": "open_file", "args": {"path": DOC}}
+#: A rewording of pc12 (2026-12-03): both formattings merged in one call on 1 and 2.
+MERGED = {
+    "id": "s2",
+    "skill": "format_paragraphs",
+    "args": {"path": DOC, "paragraphs": [1, 2], "bold": True, "line_spacing": 1.5, "save": True},
+}
+READINGS: dict[str, list[Paragraph]] = {
+    "bold": ["title"],
+    "given a line spacing of 1.5": [1, 2],
+    "underlined": ["last"],
+}
+
+
+def _read(asked: list[str] | None = None, answers: dict[str, list[Paragraph]] = READINGS):
+    def read(instruction: str, formatting: str) -> list[Paragraph] | None:
+        if asked is not None:
+            asked.append(formatting)
+        return answers.get(formatting)
+
+    return read
+
+
+def test_a_merged_call_is_split_by_the_paragraphs_read_for_each_formatting() -> None:
+    asked: list[str] = []
+    program = with_format_targets_read(as_program(OPEN, MERGED), CATALOG, _read(asked), SAID)
+    assert asked == ["bold", "given a line spacing of 1.5"]
+    assert [(s.id, s.args) for s in program.steps[1:]] == [
+        ("s2", {"path": DOC, "save": True, "paragraphs": ["title"], "bold": True}),
+        ("s3", {"path": DOC, "save": True, "paragraphs": [1, 2], "line_spacing": 1.5}),
+    ]
+
+
+def test_a_paragraph_numbered_wrong_takes_the_one_read_and_new_ids_pass_done_ones() -> None:
+    """A rewording of pc13: "its last paragraph underlined" written as paragraph 2."""
+    underline = {"id": "s3", "skill": "format_paragraphs",
+                 "args": {"path": DOC, "paragraphs": [2], "underline": True}}  # fmt: skip
+    program = with_format_targets_read(as_program(OPEN, underline), CATALOG, _read(), SAID)
+    assert program.steps[1].args["paragraphs"] == ["last"]
+    split = with_format_targets_read(as_program(MERGED), CATALOG, _read(), SAID, ran=["s7"])
+    assert [step.id for step in split.steps] == ["s2", "s8"]
+
+
+def test_a_call_read_alike_unread_or_by_text_is_left_as_written() -> None:
+    agreeing = {"bold": [2, 1], "given a line spacing of 1.5": [1, 2]}
+    same = as_program(MERGED | {"args": MERGED["args"] | {"paragraphs": [2, 1]}})
+    assert with_format_targets_read(same, CATALOG, _read(answers={}), SAID) is same
+    one_read = {"bold": ["title"]}  # the spacing unread: the call stands
+    merged = as_program(MERGED)
+    assert with_format_targets_read(merged, CATALOG, _read(answers=one_read), SAID) is merged
+    by_text = as_program(MERGED | {"args": MERGED["args"] | {"matching": "Tea"}})
+    assert with_format_targets_read(by_text, CATALOG, _read(), SAID) is by_text
+    assert formattings(by_text.steps[0], CATALOG) == []
+    both = {"bold": [1, 2], "given a line spacing of 1.5": [1, 2]}
+    assert with_format_targets_read(merged, CATALOG, _read(answers=both), SAID) is merged
+    assert with_format_targets_read(same, CATALOG, _read(answers=agreeing), SAID) != same
+
+
+def test_the_mark_stays_out_of_the_grammar_and_each_reading_is_asked_once() -> None:
+    grammar = json.dumps(program_reply_type(CATALOG, ["writer"], []).model_json_schema())
+    assert '"formats"' not in grammar
+    models = ScriptedModels(manager=[json.dumps({"steps": [OPEN, MERGED]})])
+    asked: list[str] = []
+    manager = Manager(
+        models.for_role("manager"),
+        apps={"file_manager": "files", "writer": "documents"},
+        skills=CATALOG,
+        readings=InstructionReadings(formats=_read(asked)),
+    )
+    plan = manager.plan(SAID).plan
+    assert [s.args.get("paragraphs") for s in plan.subtasks] == [None, ["title"], [1, 2]]
+    assert asked == ["bold", "given a line spacing of 1.5"]
+
+
+def test_the_real_model_s_reading_is_a_list_of_paragraphs_or_none(tmp_path: Path) -> None:
+    """Under the reply's grammar the tiny model lists paragraphs as programs name them."""
+    replies: list[object] = []
+    with ModelRouter(smollm2_config(tmp_path)) as router:
+        agent = FormatTargetsAgent(router.for_role(FormatTargetsAgent.name))
+        agent.on_call = lambda _role, result: replies.append(result.value)
+        read = agent.targets(SAID, "bold")
+    assert len(replies) == 1
+    assert read is None or all(one in ("title", "last") or isinstance(one, int) for one in read)
+    assert read is None or (0 not in read and -1 not in read)
