@@ -6,7 +6,9 @@ spacing for the first two paragraphs" became one call making paragraphs 1 and 2 
 1.5-spaced, and "its last paragraph underlined" became paragraph 2 of a longer document; each
 call checked its own effect, the document was saved that way and the run said "finished" (two
 rewordings of pc12 and pc13, 2026-12-03; the same merge on 2026-11-26). Asked one formatting
-at a time which paragraphs the instruction asks it for, the model has only that to read.
+at a time which paragraphs the instruction asks it for, the model has only that to read: it
+chooses among a few sets of paragraphs in words, asked twice with the options in both orders,
+and a reading counts only where both answers agree (benchmarks/format_targets.py).
 
 A formatting is a parameter its skill marks with ``formats`` (the words of the question, with
 ``{}`` for the value set: "aligned {}"), on a skill whose paragraphs parameter is marked
@@ -22,9 +24,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Annotated, ClassVar, Literal
+from typing import ClassVar, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel
 
 from pcagent.agents.base import Agent, prompt_messages
 from pcagent.agents.keys_of_readings import free_step_id
@@ -39,12 +41,26 @@ Paragraph = int | Literal["title", "last"]
 ReadsTargets = Callable[[str, str], list[Paragraph] | None]
 
 
-class Targets(BaseModel):
-    """The model's reply: the paragraphs asked for one formatting."""
+#: The paragraphs a question offers, in words, and each as programs name them: one place in a
+#: short list reads better for the small model than a list it writes (asked for a list, the 1.5B
+#: model added the title or the last paragraph to 3 of 7 formattings, seed 3101, 2026-12-03;
+#: asked to choose once, 13 of 15 were right, and 2 wrong would have changed right programs).
+#: A reading counts where the options in both orders get the same answer.
+OPTIONS: dict[str, tuple[Paragraph, ...]] = {
+    "the title": ("title",),
+    "the first paragraph after the title (the one right after it)": (1,),
+    "the second paragraph after the title": (2,),
+    "the first two paragraphs after the title": (1, 2),
+    "the first three paragraphs after the title": (1, 2, 3),
+    "the last paragraph": ("last",),
+    "other paragraphs": (),
+}
 
-    paragraphs: list[Annotated[int, Field(ge=-1, le=200)] | Literal["title", "last"]] = Field(
-        max_length=20
-    )
+
+class Targets(BaseModel):
+    """The model's reply: which of the options the instruction asks the formatting for."""
+
+    paragraphs: Literal[tuple(OPTIONS)]  # type: ignore[valid-type]
 
 
 @dataclass
@@ -57,24 +73,31 @@ class FormatTargetsAgent(Agent):
     def targets(
         self, instruction: str, formatting: str, step: int | None = 0
     ) -> list[Paragraph] | None:
-        """The paragraphs, in the order listed, each once; None where the model gives no
-        valid reply or lists none."""
-        system, user = render("format_targets", instruction=instruction, formatting=formatting)
-        result = self.ask(prompt_messages(system, user), Targets, step)
-        if result.value is None:
+        """The paragraphs as programs name them, where the model gives the same answer with
+        the options in their order and the other way round; None where the answers differ,
+        either is invalid, or they are "other paragraphs"."""
+        first = self._answer(instruction, formatting, list(OPTIONS), step)
+        if first is None:
             return None
-        listed = [_named(one) for one in result.value.paragraphs]
-        unique = list(dict.fromkeys(listed))
-        return unique or None
+        again = self._answer(instruction, formatting, list(OPTIONS)[::-1], step)
+        return list(OPTIONS[first]) or None if first == again else None
+
+    def _answer(
+        self, instruction: str, formatting: str, order: list[str], step: int | None
+    ) -> str | None:
+        options = "\n".join(f"- {option}" for option in order)
+        system, user = render(
+            "format_targets", instruction=instruction, formatting=formatting, options=options
+        )
+        result = self.ask(prompt_messages(system, user), Targets, step)
+        return None if result.value is None else result.value.paragraphs
 
 
 def _named(paragraph: int | str) -> Paragraph:
     """0 is the title and -1 the last paragraph, as programs name them."""
-    return (
-        {0: "title", -1: "last"}.get(paragraph, paragraph)
-        if isinstance(paragraph, int)
-        else paragraph
-    )  # type: ignore[return-value]
+    if isinstance(paragraph, int):
+        return {0: "title", -1: "last"}.get(paragraph, paragraph)  # type: ignore[return-value]
+    return paragraph  # type: ignore[return-value]
 
 
 def with_format_targets_read(

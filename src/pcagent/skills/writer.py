@@ -124,7 +124,7 @@ class FormatParagraphs(SkillParameters):
     size_step: Literal["larger", "smaller"] | None = Field(
         None,
         description="The font one step larger or smaller in the size list (no font_size).",
-        json_schema_extra={"formats": "set one font size step {}"},
+        json_schema_extra={"formats": "given a font one size step {}"},
     )
     save: bool = Field(True, description="true: save the document afterwards.")
 
