@@ -33,6 +33,7 @@ from pcagent.agents.one_search_for_many import with_one_search_for_each
 from pcagent.agents.program import Program, ProgramStep
 from pcagent.agents.reference_keys import with_keys_mended
 from pcagent.agents.repeated_steps import without_repeats
+from pcagent.agents.skill_named_tasks import with_skill_named_tasks_called
 from pcagent.skills import SkillCatalog
 
 
@@ -53,7 +54,8 @@ class ProgramMends:
     def __call__(self, written: Program) -> Program:
         skills, instruction = self.skills, self.instruction
         navigating = [one.name for one in skills if one.navigates]
-        program = with_kind_twins(without_repeats(written, self.done, navigating), skills)
+        program = with_skill_named_tasks_called(written, skills)
+        program = with_kind_twins(without_repeats(program, self.done, navigating), skills)
         ran = [step.id for step in self.done]
         program = with_keys_of_readings_extracted(program, skills, ran)
         program = with_first_of_sorted_picked(program, skills)
