@@ -6,7 +6,11 @@ from __future__ import annotations
 from tests.agents.program_steps import gold_programs, program
 
 from pcagent.agents.search_instead import GuessedAddress, searched
-from pcagent.agents.ungiven_names import ungiven_names, ungiven_names_in_searches
+from pcagent.agents.ungiven_names import (
+    ungiven_names,
+    ungiven_names_in_searches,
+    ungrounded_form_values,
+)
 from pcagent.skills import default_catalog
 
 CATALOG = default_catalog()
@@ -61,3 +65,28 @@ def test_the_search_words_role_s_words_naming_nobody_s_place_are_not_taken() -> 
     plain = "which side of the road traffic drives on in {s2.destination}"
     taken = searched(written, guess, plain, [SAID])
     assert taken is not None and taken.steps[2].args["query"] == plain
+
+
+ARXIV = (
+    'On https://arxiv.org/, run a search for "multimodal agent" papers in the web browser and '
+    "download the top hit."
+)
+
+
+def _form(*values: object) -> list[object]:
+    opened = {"skill": "open_page", "args": {"address": "https://arxiv.org/"}}
+    fields = [{"label": "Search arXiv", "value": value} for value in values]
+    filled = {"skill": "fill_form", "args": {"fields": fields}}
+    return ungrounded_form_values(program(opened, filled), CATALOG, [ARXIV])
+
+
+def test_a_form_value_of_words_nobody_gave_is_doubted() -> None:
+    """A rewording of pc15 (2026-12-03): an example's topic typed into arxiv.org's search."""
+    (doubt,) = _form("multi-application")
+    assert doubt.step == "s2" and "'multi-application'" in doubt.problem
+    assert _form("multimodal agent", "2025-06-01", "{s1.title}", 12) == []
+
+
+def test_no_gold_program_of_generated_tasks_has_a_form_value_doubted() -> None:
+    for task, gold in gold_programs():
+        assert ungrounded_form_values(gold, CATALOG, [task.instruction]) == [], task.id

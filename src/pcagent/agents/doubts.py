@@ -42,7 +42,7 @@ from pcagent.agents.reference_shapes import one_value_for_a_list
 from pcagent.agents.repeated_values import one_value_for_several_items
 from pcagent.agents.replaced_files import replaced_files
 from pcagent.agents.site_left import site_left_for_search
-from pcagent.agents.ungiven_names import ungiven_names_in_searches
+from pcagent.agents.ungiven_names import ungiven_names_in_searches, ungrounded_form_values
 from pcagent.agents.unused_values import unused_values
 from pcagent.agents.whole_readings import whole_readings
 from pcagent.skills import SkillCatalog
@@ -123,6 +123,7 @@ class Evidence:
         return [
             *_own(ungiven_literals(program, skills, self.given)),
             *_own(ungiven_names_in_searches(program, skills, self.given)),
+            *_own(ungrounded_form_values(program, skills, self.given)),
             *_own(example_values(program, self.examples, self.given)),
             *unsaid_paragraphs(program, skills, self.given),
             *described_texts(program, skills, self.given),

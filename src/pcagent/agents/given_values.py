@@ -50,7 +50,7 @@ _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 def given_parameters(catalog: SkillCatalog, skill: str) -> dict[str, str]:
     """The parameters of ``skill`` whose literals must come from what the planner was given,
     with what they hold: "address", "numbers", "number", "offset", "cells", "file", "folder",
-    "text", "search" or "date"."""
+    "text", "search", "date" or "form"."""
     return {
         name: marked if isinstance(marked, str) else "address"
         for name, marked in catalog.marked(skill, "given").items()

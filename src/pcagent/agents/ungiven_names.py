@@ -9,6 +9,15 @@ doubted it, the page of the United States answered "right" for Tokyo, and the ru
 a value found holds, is what a program can only have made up or remembered; the Manager is
 re-asked, and a program kept with it ends "unverified" at best. Judged on the model's typed
 literal against what it was given, as other given values are; it decides nothing alone.
+
+So are the words typed into a form (a parameter marked ``given: "form"``: a list of fields,
+each a label and a value): a value with a word of letters longer than three that nobody gave
+was copied from an example or made up. On a rewording of pc15 (2026-12-03) the 1.5B Manager
+searched arxiv.org's form for "multi-application", an example's topic, where the instruction
+asked for "multimodal agent"; the first result was downloaded and the run said "finished".
+Each such word must be given (a form's value is short: "multi-application" was half given, by
+"multimodal"). Numbers and dates are left to the checks of their kind, and a check box's
+state ("true") is the skill's word.
 """
 
 from __future__ import annotations
@@ -19,6 +28,9 @@ from pcagent.agents.given_values import given_parameters, grounded, word_given, 
 from pcagent.agents.plan import Doubt
 from pcagent.agents.program import Program
 from pcagent.skills import SkillCatalog
+
+#: A check box's states as a form's value (``"Round trip": "true"``): the skill's words.
+_BOX_STATES = frozenset({"true", "false", "checked", "unchecked"})
 
 #: Names shorter than this ("US", "UK", "NYC") are left alone: they are as often units or
 #: codes a template writes as names.
@@ -33,6 +45,35 @@ def ungiven_names(query: str, given: Sequence[str]) -> list[str]:
         for word in dict.fromkeys(words_of(query)[1:])
         if len(word) > _LONGER_THAN and word[:1].isupper() and not word_given(word, given)
     ]
+
+
+def ungrounded_form_values(
+    program: Program, catalog: SkillCatalog, given: Sequence[str]
+) -> list[Doubt]:
+    """A doubt on each step for each form field's literal value (a parameter holding a
+    ``form``) with a longer word neither in the instruction nor in a value found."""
+    doubts = []
+    for step in program.steps:
+        for name, holds in given_parameters(catalog, step.skill).items():
+            fields = step.args.get(name)
+            if holds != "form" or not isinstance(fields, list):
+                continue
+            for field in fields:
+                value = field.get("value") if isinstance(field, dict) else None
+                if not isinstance(value, str) or value.strip().casefold() in _BOX_STATES:
+                    continue
+                long_words = [w for w in words_of(value) if len(w) > _LONGER_THAN and w.isalpha()]
+                ungiven = [w for w in long_words if not word_given(w, given)]
+                if ungiven:
+                    doubts.append(
+                        Doubt(
+                            step.id,
+                            f"{name}: {field.get('label')!r}={value!r}: {' '.join(ungiven)} is "
+                            "neither in the instruction nor in a value found: type what the "
+                            "instruction gives, in its words or by reference to a value found",
+                        )
+                    )
+    return doubts
 
 
 def ungiven_names_in_searches(

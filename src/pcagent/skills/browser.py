@@ -252,7 +252,9 @@ class FormField(SkillParameters):
 
 
 class FillForm(SkillParameters):
-    fields: list[FormField] = Field(min_length=1, max_length=30)
+    fields: list[FormField] = Field(
+        min_length=1, max_length=30, json_schema_extra={"given": "form"}
+    )
     submit: bool = Field(True, description="true: press Enter in the last field.")
 
 
