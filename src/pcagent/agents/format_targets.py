@@ -11,7 +11,7 @@ chooses among a few sets of paragraphs in words, asked twice with the options in
 and a reading counts only where both answers agree (benchmarks/format_targets.py).
 
 A formatting is a parameter its skill marks with ``formats`` (the words of the question, with
-``{}`` for the value set: "aligned {}"), on a skill whose paragraphs parameter is marked
+``{}`` for the value set: "{}-aligned"), on a skill whose paragraphs parameter is marked
 ``numbers: "paragraphs"``. Where every reading of a call's formattings is a list and one at
 least differs from the call's paragraphs, the call becomes one call per set of paragraphs read,
 each with the formattings read for it, in the order the call sets them. A call that picks its
@@ -43,9 +43,10 @@ ReadsTargets = Callable[[str, str], list[Paragraph] | None]
 
 #: The paragraphs a question offers, in words, and each as programs name them: one place in a
 #: short list reads better for the small model than a list it writes (asked for a list, the 1.5B
-#: model added the title or the last paragraph to 3 of 7 formattings, seed 3101, 2026-12-03;
-#: asked to choose once, 13 of 15 were right, and 2 wrong would have changed right programs).
-#: A reading counts where the options in both orders get the same answer.
+#: model added the title or the last paragraph to 3 of 7 formattings, seed 3101, 2026-12-03).
+#: A reading counts where the options in both orders get the same answer; with seven options,
+#: "the paragraph after the title" was read as the second in both orders, and with these five,
+#: none was read wrong (docs/agents.md).
 OPTIONS: dict[str, tuple[Paragraph, ...]] = {
     "the title": ("title",),
     "the paragraph right after the title": (1,),

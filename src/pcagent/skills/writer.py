@@ -113,7 +113,7 @@ class FormatParagraphs(SkillParameters):
     italic: bool | None = Field(None, json_schema_extra={"formats": "italic"})
     underline: bool | None = Field(None, json_schema_extra={"formats": "underlined"})
     alignment: Literal["left", "center", "right", "justify"] | None = Field(
-        None, json_schema_extra={"formats": "aligned {}"}
+        None, json_schema_extra={"formats": "{}-aligned"}
     )
     line_spacing: float | None = Field(
         None, ge=0.5, le=4, json_schema_extra={"formats": "given a line spacing of {}"}
