@@ -72,6 +72,17 @@ def test_a_reading_written_told_or_read_by_a_language_skill_is_no_doubt() -> Non
     assert not _doubted(READ, gui)
 
 
+def test_a_search_sorted_whole_is_left_to_the_search_for_each() -> None:
+    """A rewording of pc08 (2026-12-03): told to extract, the re-ask dropped the sort."""
+    search = {"id": "s1", "skill": "web_search", "args": {"query": "population of a, b, c"}}
+    items = {"id": "s2", "skill": "sort_items", "args": {"items": {"from": "s1"}}}
+    assert whole_readings(as_program(search, items), default_catalog()) == []
+    keyed = {"id": "s2", "skill": "sort_items", "args": {"items": [
+        {"label": "a", "value": {"from": "s1"}}]}}  # fmt: skip
+    (doubt,) = whole_readings(as_program(search, keyed), default_catalog())
+    assert "extract_values" in doubt.problem
+
+
 def test_no_gold_program_of_generated_tasks_is_doubted() -> None:
     checked = 0
     for task, program in gold_programs():

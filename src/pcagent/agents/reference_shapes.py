@@ -18,7 +18,8 @@ from pcagent.agents.program import GUI, Program, is_reference
 from pcagent.skills import SkillCatalog
 
 
-def _takes_only_lists(schema: dict[str, Any]) -> bool:
+def takes_only_lists(schema: dict[str, Any]) -> bool:
+    """Whether a parameter's JSON schema takes a list and nothing else (or null)."""
     if schema.get("type") == "array":
         return True
     options = schema.get("anyOf")
@@ -38,7 +39,7 @@ def one_value_for_a_list(program: Program, catalog: SkillCatalog) -> list[Doubt]
         one = catalog.get(step.skill)
         properties = one.parameters.model_json_schema().get("properties", {})
         for name, value in step.args.items():
-            if not is_reference(value) or not _takes_only_lists(properties.get(name, {})):
+            if not is_reference(value) or not takes_only_lists(properties.get(name, {})):
                 continue
             source, key = value["from"], value.get("key", "")  # type: ignore[index,union-attr]
             producer = gives.get(source)
