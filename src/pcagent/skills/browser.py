@@ -33,7 +33,7 @@ from pcagent.skills.browser_links import (
     page_links,
     search_results,
 )
-from pcagent.skills.common import do, given
+from pcagent.skills.common import GIVEN_FORM, do, given
 from pcagent.skills.lists import listed_things, without_things
 from pcagent.text import folded
 
@@ -252,9 +252,7 @@ class FormField(SkillParameters):
 
 
 class FillForm(SkillParameters):
-    fields: list[FormField] = Field(
-        min_length=1, max_length=30, json_schema_extra={"given": "form"}
-    )
+    fields: list[FormField] = Field(min_length=1, max_length=30, json_schema_extra=GIVEN_FORM)
     submit: bool = Field(True, description="true: press Enter in the last field.")
 
 

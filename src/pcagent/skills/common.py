@@ -200,6 +200,8 @@ def given(holds: str, description: str, *, max_length: int = 400) -> Any:
 #: A file's name must come from the instruction or a value found (see
 #: :mod:`pcagent.agents.given_values`): a planner shown other tasks' programs copies their names.
 GIVEN_FILE = Field(json_schema_extra={"given": "file"})
+#: A form's fields: each value typed must come from the instruction or a value found too.
+GIVEN_FORM: dict[str, Any] = {"given": "form"}
 TextFilePath = Annotated[str, _suffix_of(_TEXT), GIVEN_FILE]
 DocumentPath = Annotated[str, _suffix_of(_DOCUMENT), GIVEN_FILE]
 SheetPath = Annotated[str, _suffix_of(_SHEET), GIVEN_FILE]
