@@ -24,8 +24,7 @@ import statistics
 import sys
 import time
 
-from generated_runs import parsed_with_model, share
-from headline import headline
+from generated_runs import parsed_with_model, read_right_and_wrong, share
 from pcagent.agents.choice_readings import ChoiceQuestion, ChoiceReadingAgent, choice_questions
 from pcagent.bench.generate import generate_tasks
 from pcagent.bench.tasks import Task
@@ -81,25 +80,16 @@ def main() -> None:
                     flush=True,
                 )
     total = right + wrong + unread
-    wrong_share, right_share = share(wrong, total), share(right, total)
-    met = None if not total else wrong_share <= GOAL_WRONG and right_share >= GOAL_RIGHT  # type: ignore[operator]
     print(
         json.dumps(
             {
-                **headline(
-                    {"read_wrong_share": wrong_share, "read_right_share": right_share},
-                    {
-                        "read_wrong_share": f"at most {GOAL_WRONG}: gold programs changed",
-                        "read_right_share": f"at least {GOAL_RIGHT}: choices read right",
-                    },
-                    met,
-                    quick=arguments.quick,
+                **read_right_and_wrong(
+                    (right, wrong, unread), (GOAL_WRONG, GOAL_RIGHT), "choices", arguments.quick
                 ),
                 "model": agent.model.info.name,
                 "seed": seed,
                 "tasks": len(tasks),
                 "choices": total,
-                "unread_share": share(unread, total),
                 "reversed_options_right_share_baseline": share(other_right, total),
                 "reversed_options_wrong_share_baseline": share(other_wrong, total),
                 "misread": misread,

@@ -24,8 +24,7 @@ import statistics
 import sys
 import time
 
-from generated_runs import parsed_with_model, share
-from headline import headline
+from generated_runs import parsed_with_model, read_right_and_wrong, share
 from pcagent.agents.format_targets import FormatTargetsAgent, Paragraph, formattings
 from pcagent.bench.generate import generate_tasks
 from pcagent.bench.tasks import Task
@@ -75,26 +74,18 @@ def main() -> None:
                     flush=True,
                 )
     total = right + wrong + unread
-    wrong_share, right_share = share(wrong, total), share(right, total)
     baseline = share(merged_right, total)
-    met = None if not total else wrong_share <= GOAL_WRONG and right_share >= GOAL_RIGHT  # type: ignore[operator]
+    right_share = share(right, total)
     print(
         json.dumps(
             {
-                **headline(
-                    {"read_wrong_share": wrong_share, "read_right_share": right_share},
-                    {
-                        "read_wrong_share": f"at most {GOAL_WRONG}: gold programs changed",
-                        "read_right_share": f"at least {GOAL_RIGHT}: paragraphs read right",
-                    },
-                    met,
-                    quick=arguments.quick,
+                **read_right_and_wrong(
+                    (right, wrong, unread), (GOAL_WRONG, GOAL_RIGHT), "paragraphs", arguments.quick
                 ),
                 "model": agent.model.info.name,
                 "seed": seed,
                 "tasks": len(tasks),
                 "formattings": total,
-                "unread_share": share(unread, total),
                 "merged_call_right_share_baseline": baseline,
                 "right_ratio_to_baseline": round(right_share / baseline, 2)
                 if right_share and baseline

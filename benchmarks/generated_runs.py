@@ -55,6 +55,31 @@ def share(part: int, whole: int) -> float | None:
     return round(part / whole, 3) if whole else None
 
 
+def read_right_and_wrong(
+    counts: tuple[int, int, int], goals: tuple[float, float], what: str, quick: bool
+) -> dict[str, object]:
+    """The headline of a reading checked against gold values: the shares of ``counts``
+    (right, wrong, unread) read right and read wrong, against ``goals`` (the most wrong, the
+    fewest right; ``what``: what a right reading is of), and the share left unread."""
+    right, wrong, unread = counts
+    total = right + wrong + unread
+    wrong_share, right_share = share(wrong, total), share(right, total)
+    most_wrong, fewest_right = goals
+    met = None if not total else wrong_share <= most_wrong and right_share >= fewest_right  # type: ignore[operator]
+    return {
+        **headline(
+            {"read_wrong_share": wrong_share, "read_right_share": right_share},
+            {
+                "read_wrong_share": f"at most {most_wrong}: gold programs changed",
+                "read_right_share": f"at least {fewest_right}: {what} read right",
+            },
+            met,
+            quick=quick,
+        ),
+        "unread_share": share(unread, total),
+    }
+
+
 def reading_figures(
     kept: tuple[int, int], raw: tuple[int, int], took: list[float]
 ) -> dict[str, float | None]:
