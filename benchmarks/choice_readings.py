@@ -24,9 +24,8 @@ import statistics
 import sys
 import time
 
-from generated_runs import parsed_with_model, read_right_and_wrong, share
+from generated_runs import read_right_and_wrong, share, tasks_with
 from pcagent.agents.choice_readings import ChoiceQuestion, ChoiceReadingAgent, choice_questions
-from pcagent.bench.generate import generate_tasks
 from pcagent.bench.tasks import Task
 from pcagent.models import ModelRouter
 from pcagent.skills import default_catalog
@@ -51,10 +50,7 @@ def gold_choices(task: Task) -> list[tuple[ChoiceQuestion, object]]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    arguments, config = parsed_with_model(parser, (2041, 40), quick_tokens=60)
-    seed, count = arguments.tasks
-    pool = generate_tasks(max(50, count * 10), seed)
-    tasks = [t for t in pool if gold_choices(t)][:count]
+    arguments, config, seed, tasks = tasks_with(parser, (2041, 40), 60, gold_choices)
     right = wrong = unread = other_right = other_wrong = 0
     took: list[float] = []
     misread: list[dict[str, object]] = []

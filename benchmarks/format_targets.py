@@ -24,9 +24,8 @@ import statistics
 import sys
 import time
 
-from generated_runs import parsed_with_model, read_right_and_wrong, share
+from generated_runs import read_right_and_wrong, share, tasks_with
 from pcagent.agents.format_targets import FormatTargetsAgent, Paragraph, formattings
-from pcagent.bench.generate import generate_tasks
 from pcagent.bench.tasks import Task
 from pcagent.models import ModelRouter
 from pcagent.skills import default_catalog
@@ -46,10 +45,9 @@ def gold_formattings(task: Task) -> list[tuple[str, list[Paragraph]]]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    arguments, config = parsed_with_model(parser, (3101, 20), quick_tokens=40)
-    seed, count = arguments.tasks
-    pool = generate_tasks(max(60, count * 12), seed)
-    tasks = [t for t in pool if gold_formattings(t)][:count]
+    arguments, config, seed, tasks = tasks_with(
+        parser, (3101, 20), 40, gold_formattings, pool=(60, 12)
+    )
     right = wrong = unread = merged_right = 0
     took: list[float] = []
     misread: list[dict[str, object]] = []

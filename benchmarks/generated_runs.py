@@ -7,8 +7,11 @@ from __future__ import annotations
 
 import argparse
 import statistics
+from collections.abc import Callable
 
 from headline import add_quick_option, headline
+from pcagent.bench.generate import generate_tasks
+from pcagent.bench.tasks import Task
 from pcagent.config import ModelProfile, ModelsConfig, PcAgentConfig, load_config
 
 QUICK_PACK = "smollm2-135m"
@@ -48,6 +51,22 @@ def parsed_with_model(
         arguments.tasks = (arguments.tasks[0], 1)
         config = with_quick_model(config, quick_tokens)
     return arguments, config
+
+
+def tasks_with(
+    parser: argparse.ArgumentParser,
+    tasks: tuple[int, int],
+    quick_tokens: int,
+    kept: Callable[[Task], object],
+    pool: tuple[int, int] = (50, 10),
+) -> tuple[argparse.Namespace, PcAgentConfig, int, list[Task]]:
+    """:func:`parsed_with_model`, then the seed and the first COUNT generated tasks of it for
+    which ``kept`` is true, drawn from ``pool``: (the fewest, how many times COUNT)."""
+    arguments, config = parsed_with_model(parser, tasks, quick_tokens)
+    seed, count = arguments.tasks
+    fewest, times = pool
+    drawn = generate_tasks(max(fewest, count * times), seed)
+    return arguments, config, seed, [task for task in drawn if kept(task)][:count]
 
 
 def share(part: int, whole: int) -> float | None:
