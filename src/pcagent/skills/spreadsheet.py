@@ -43,6 +43,16 @@ class FillCells(SkillParameters):
     writes=("path", "save_as"),
 )
 def fill_cells(context: SkillContext, parameters: FillCells) -> SkillResult:
+    # A new sheet saved over a workbook that is there is refused when saving, after the work:
+    # told so, the re-plan of "enter both ratings into movie_rate.xlsx" had no way to the
+    # workbook's cells (a rewording of pc11, 2026-12-03). Said before anything is done.
+    target = home_file(context, parameters.save_as) if parameters.save_as else None
+    if not parameters.path and target is not None and target.is_file():
+        return SkillResult.failed(
+            f"{parameters.save_as} is there already and a new sheet would replace it: to write "
+            f'into it, give path="{parameters.save_as}" and the top-left cell (read_sheet shows '
+            "its cells); to keep both, save_as another name"
+        )
     rows = tuple(tuple(row) for row in parameters.rows if row)
     if parameters.path:
         do(context, SheetOpen(path=parameters.path))
