@@ -157,18 +157,19 @@ def _split(
         return [step]
     formats = catalog.marked(step.skill, "formats")
     names = [n for n, v in step.args.items() if n in formats and v is not None]
-    groups: dict[tuple[Paragraph, ...], dict[str, object]] = {}
+    # Grouped by the set of paragraphs read: an order of their own is no other set.
+    groups: dict[frozenset[Paragraph], tuple[list[Paragraph], dict[str, object]]] = {}
     for name, (words, _) in zip(names, asked, strict=True):
         targets = read(instruction, words)
         if targets is None:
             return [step]
-        groups.setdefault(tuple(targets), {})[name] = step.args[name]
-    if list(groups) == [tuple(asked[0][1])]:
+        groups.setdefault(frozenset(targets), (targets, {}))[1][name] = step.args[name]
+    if list(groups) == [frozenset(asked[0][1])]:
         return [step]
     where = _paragraphs_parameter(step, catalog)
     rest = {n: v for n, v in step.args.items() if n not in formats and n != where}
     calls: list[ProgramStep] = []
-    for at, (targets, formatting) in enumerate(groups.items()):
+    for at, (targets, formatting) in enumerate(groups.values()):
         call_id = step.id if at == 0 else free_step_id([*taken, *(c.id for c in calls)])
         args = {**rest, where: list(targets), **formatting}
         calls.append(step.model_copy(update={"id": call_id, "args": args}))
