@@ -90,7 +90,7 @@ def with_unused_values_in_labelled_rows(
             numbered = [at for at, row in enumerate(rows) if _labelled_number(row)]
             earlier = [reference for at, reference in left if at < index]
             chosen = [_named_for(rows[at][0], earlier, described) for at in numbered]
-            keys = [(one["from"], one["key"]) for one in chosen if one is not None]
+            keys = [(one["from"], one.get("key", "")) for one in chosen if one is not None]
             if len(numbered) < 2 or len(keys) != len(numbered) or len(set(keys)) != len(keys):
                 continue
             mended: list[Any] = [list(row) if isinstance(row, list) else row for row in rows]
