@@ -187,6 +187,14 @@ def test_choice_readings_quick() -> None:
     assert figure["read_right_share"] + figure["read_wrong_share"] + report["unread_share"] == 1
 
 
+def test_format_targets_quick() -> None:
+    report = run_quick("format_targets.py")
+    assert report["tasks"] == 1 and report["formattings"] >= 1
+    assert report["model"] == "local:smollm2-135m"
+    figure = report["figure"]
+    assert figure["read_right_share"] + figure["read_wrong_share"] + report["unread_share"] == 1
+
+
 def test_asked_answer_quick() -> None:
     report = run_quick("asked_answer.py")
     assert report["tasks"] == 1 and report["model"] == "local:smollm2-135m"

@@ -1,18 +1,16 @@
 """Which paragraphs each formatting is for is asked of a model alone, and a formatting call is
 split or retargeted to what it lists. The real 1.5B model's readings are measured in
-benchmarks/format_targets.py; here the tiny model's reply is read under its grammar."""
+benchmarks/format_targets.py; its quick run in tests/test_benchmarks.py asks the real tiny
+model under the reply's grammar."""
 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 from tests.agents.program_steps import as_program
 from tests.agents.scripted import ScriptedModels, reply
-from tests.support import smollm2_config
 
 from pcagent.agents.format_targets import (
-    OPTIONS,
     FormatTargetsAgent,
     Paragraph,
     formattings,
@@ -21,7 +19,6 @@ from pcagent.agents.format_targets import (
 from pcagent.agents.instruction_readings import InstructionReadings
 from pcagent.agents.manager import Manager
 from pcagent.agents.program_grammar import program_reply_type
-from pcagent.models import ModelRouter
 from pcagent.skills import default_catalog
 
 CATALOG = default_catalog()
@@ -113,14 +110,3 @@ def test_a_reading_counts_where_both_orders_of_the_options_agree() -> None:
     assert agent.targets(SAID, "underlined") is None  # the answers differ
     first, second = models.prompts("format_targets")[:2]
     assert first.index(title) < first.index(last) and second.index(last) < second.index(title)
-
-
-def test_the_real_model_s_reading_is_a_list_of_paragraphs_or_none(tmp_path: Path) -> None:
-    """Under the reply's grammar the tiny model lists paragraphs as programs name them."""
-    replies: list[object] = []
-    with ModelRouter(smollm2_config(tmp_path)) as router:
-        agent = FormatTargetsAgent(router.for_role(FormatTargetsAgent.name))
-        agent.on_call = lambda _role, result: replies.append(result.value)
-        read = agent.targets(SAID, "bold")
-    assert len(replies) in (1, 2)
-    assert read is None or tuple(read) in OPTIONS.values()
