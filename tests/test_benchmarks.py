@@ -179,20 +179,21 @@ def test_agent_quality_quick() -> None:
     assert "environment_error" not in report["failure_causes"]
 
 
-def test_choice_readings_quick() -> None:
-    report = run_quick("choice_readings.py")
-    assert report["tasks"] == 1 and report["choices"] >= 1
+def _reading_quick(script: str, counted: str) -> None:
+    """A reading's quick run: one task, the tiny model, every reading right, wrong or unread."""
+    report = run_quick(script)
+    assert report["tasks"] == 1 and report[counted] >= 1
     assert report["model"] == "local:smollm2-135m"
     figure = report["figure"]
     assert figure["read_right_share"] + figure["read_wrong_share"] + report["unread_share"] == 1
+
+
+def test_choice_readings_quick() -> None:
+    _reading_quick("choice_readings.py", "choices")
 
 
 def test_format_targets_quick() -> None:
-    report = run_quick("format_targets.py")
-    assert report["tasks"] == 1 and report["formattings"] >= 1
-    assert report["model"] == "local:smollm2-135m"
-    figure = report["figure"]
-    assert figure["read_right_share"] + figure["read_wrong_share"] + report["unread_share"] == 1
+    _reading_quick("format_targets.py", "formattings")
 
 
 def test_asked_answer_quick() -> None:
