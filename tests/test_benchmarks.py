@@ -202,3 +202,12 @@ def test_asked_answer_quick() -> None:
     assert report["figure"]["gold_programs_doubted_share"] in (0, 1)
     assert report["asking_tasks"] in (0, 1)
     assert report["gold_programs_doubted_share_baseline"] in (0, 1)
+
+
+def test_effect_readings_quick() -> None:
+    report = run_quick("effect_readings.py")
+    assert report["tasks"] == 1 and report["model"] == "local:smollm2-135m"
+    assert report["applications_read"] >= 1
+    assert 0 <= report["figure"]["ends_right_share"] <= 1
+    assert report["figure"]["gold_programs_doubted_share"] in (0, 1)
+    assert report["gold_programs_doubted_share_baseline"] in (0, 1)

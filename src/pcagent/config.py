@@ -164,10 +164,9 @@ class RunConfig(ConfigSection):
     token_budget: int = Field(default=0, ge=0)
     #: How often the Manager may re-plan in one run.
     max_replans: int = Field(default=2, ge=0, le=20)
-    #: Re-plan at once when a program step's skill fails (its message says why: a file that is
-    #: not there, a link the page lacks), rather than let the Decision agent try the step
-    #: through the screen first; once the re-plans are spent, it does. With the local 1.5B
-    #: model, screen steps after a failed skill mostly clicked about until the step cap.
+    #: Re-plan at once when a program step's skill fails (a file that is not there, a link the
+    #: page lacks), rather than let the Decision agent try the step through the screen first
+    #: (with the local 1.5B model, that mostly clicked about until the step cap).
     replan_on_skill_failure: bool = True
     #: Have a model read which files and folders the instruction names (one call per
     #: instruction), and doubt a program in which no step works on one of the files, or which
@@ -178,18 +177,20 @@ class RunConfig(ConfigSection):
     #: (one call per instruction), and doubt a program in which no step uses one of them, as
     #: for ``check_named_files``. Not on runs across several desktops.
     check_named_apps: bool = True
-    #: Have a model read whether the instruction asks to be told a value (one call per
-    #: instruction), and doubt a program in which no step tells the person (``tell_user``, or
-    #: a screen step reporting named values), as for ``check_named_files``. Off: the local
+    #: Have a model read whether the instruction asks to be told a value (one call), and doubt
+    #: a program where no step tells the person, as for ``check_named_files``. Off: the local
     #: 1.5B model's reading doubted right programs too often (docs/agents.md).
     check_asked_answer: bool = False
     #: Ask a model alone which meaning the instruction asks for of each choice a program's
     #: skill call makes (a sort's first end), and which paragraphs each formatting is for,
     #: and set the program's values to its answers: one call each (docs/agents.md).
     read_choices: bool = True
+    #: Have a model read what the instruction asks each application the program works in to
+    #: leave done (two calls each), and doubt a program where no step does it, as for
+    #: ``check_named_files``. Off until measured on runs (docs/agents.md).
+    check_left_out_effects: bool = False
     #: Where a program opens a web address neither the instruction nor an earlier step gives,
-    #: have a model say what to search the web for instead (one call per such step), and
-    #: search: a guessed address opened the wrong page or none.
+    #: have a model say what to search the web for instead (one call per such step).
     search_guessed_addresses: bool = True
     #: Programs the Manager is asked for, each re-ask naming the last one's problems and
     #: doubts, before the instruction becomes one GUI task (problems) or the last program is

@@ -7,18 +7,18 @@ a new file written in HOME itself while the folder the instruction names goes un
 read and then written over with something not made from it, a file's path or the instruction's
 description of a text written as the text, a time moved by two steps, an application's name
 typed or searched for as a value, a value copied from memory's examples, an answer asked for
-and never told, a site opened and left at once for a search of the whole web: none of these
-makes a program invalid (a small model may be right where the check cannot see), so each is a
-doubt rather than an error. The Manager re-asks with them; the
-usable program with the fewest of them is kept rather than the whole program lost to one GUI
-task, and its step carries the doubt, so the run cannot end "finished" on it, and a step that
+and never told, an end asked of an application that no step makes, a site opened and left at
+once for a search of the whole web: none of these makes a program invalid (a small model may be
+right where the check cannot see), so each is a doubt rather than an error. The Manager re-asks
+with them; the usable program with the fewest of them is kept rather than the whole program
+lost to one GUI task, and its step carries the doubt, so the run cannot end "finished" on it, and a step that
 fails on it is re-planned. (A form filled on a page of search results is no longer one: the
 skill opens the results until one has the form.)
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
 
@@ -30,6 +30,7 @@ from pcagent.agents.existing_files import FileCheck
 from pcagent.agents.given_once import given_once_in_rows
 from pcagent.agents.given_values import ungiven_literals
 from pcagent.agents.instruction_readings import InstructionReadings
+from pcagent.agents.left_out_effects import left_out_effects
 from pcagent.agents.moved_twice import moved_twice
 from pcagent.agents.named_apps import AskedApp, apps_used, unused_apps
 from pcagent.agents.named_files import untouched_files
@@ -46,6 +47,7 @@ from pcagent.agents.ungiven_names import ungiven_names_in_searches, ungrounded_f
 from pcagent.agents.unused_values import unused_values
 from pcagent.agents.whole_readings import whole_readings
 from pcagent.skills import SkillCatalog
+from pcagent.skills.effects import End
 
 
 class AppStep(ReportingStep, Protocol):
@@ -74,6 +76,8 @@ class Evidence:
     #: The folders the instruction names, and whether a path is a file in HOME (None: unknown).
     named_folders: Sequence[str] = ()
     is_file: FileCheck | None = None
+    #: What the instruction asks an application to leave done (None: not read).
+    reads_end: Callable[[str], End | None] | None = None
 
     @classmethod
     def read(
@@ -99,6 +103,7 @@ class Evidence:
             examples,
             readings.named_folders(instruction),
             is_file,
+            (lambda app: readings.asked_end(instruction, app)) if readings.ends else None,
         )
 
     def unused_apps(self, program: Program, skills: SkillCatalog) -> list[AskedApp]:
@@ -141,6 +146,7 @@ class Evidence:
             *unused_apps(program, self.asked_apps, skills, self.apps_used_before),
             *_own(app_names_in_values(program, self.asked_apps)),
             *([] if self.told_before else untold_answer(program, self.asked_answer)),
+            *left_out_effects(program, skills, self.reads_end, self.finished),
         ]
 
 

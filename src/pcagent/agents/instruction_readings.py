@@ -1,8 +1,9 @@
 """What models read from an instruction once, before its programs are judged: the files and
 folders it names (:mod:`named_files`, :mod:`named_folders`), the applications it asks for
 (:mod:`named_apps`), whether it asks to be told a value (:mod:`asked_answer`) and which meaning
-of a skill's choice it asks for (:mod:`choice_readings`), and which paragraphs it asks each
-formatting for (:mod:`format_targets`).
+of a skill's choice it asks for (:mod:`choice_readings`), which paragraphs it asks each
+formatting for (:mod:`format_targets`), and what it asks each application to leave done
+(:mod:`left_out_effects`).
 
 Why one object: a run plans and re-plans with a new Manager each time, and every program of
 each ask is judged against the same readings; each reading is a model call, made once per
@@ -20,7 +21,9 @@ from pydantic import JsonValue
 
 from pcagent.agents.choice_readings import ChoiceQuestion, ReadsChoice
 from pcagent.agents.format_targets import Paragraph, ReadsTargets
+from pcagent.agents.left_out_effects import ReadsEnd
 from pcagent.agents.named_apps import AskedApp
+from pcagent.skills.effects import End
 
 
 @dataclass
@@ -34,6 +37,7 @@ class InstructionReadings:
     answer: Callable[[str], bool] | None = None
     choices: ReadsChoice | None = None
     formats: ReadsTargets | None = None
+    ends: ReadsEnd | None = None
     _read: dict[tuple[str, str], Any] = field(default_factory=dict, init=False, repr=False)
 
     def named_files(self, instruction: str) -> tuple[str, ...]:
@@ -67,6 +71,13 @@ class InstructionReadings:
             return None
         which = f"format {formatting}"
         return self._once(lambda words: formats(words, formatting), which, instruction)
+
+    def asked_end(self, instruction: str, app: str) -> End | None:
+        """What the instruction asks ``app`` to leave done (None when not read)."""
+        ends = self.ends
+        if ends is None:
+            return None
+        return self._once(lambda words: ends(words, app), f"end {app}", instruction)
 
     def _once(self, read: Callable[[str], Any] | None, which: str, instruction: str) -> Any:
         """What ``read`` made of ``instruction``, asked the first time only; None without it."""

@@ -17,6 +17,7 @@ from pcagent.agents.choice_readings import ChoiceQuestion, ChoiceReadingAgent
 from pcagent.agents.existing_files import FileCheck
 from pcagent.agents.format_targets import FormatTargetsAgent, Paragraph
 from pcagent.agents.instruction_readings import InstructionReadings
+from pcagent.agents.left_out_effects import EffectReadingAgent
 from pcagent.agents.manager import Manager, PlanOutcome, Replanning
 from pcagent.agents.manager_memory import Remembers
 from pcagent.agents.named_apps import AppNamesAgent, AskedApp
@@ -28,6 +29,7 @@ from pcagent.config import RunConfig
 from pcagent.errors import RunStateError
 from pcagent.models.structured import ChatModel, StructuredResult
 from pcagent.skills import SkillCatalog
+from pcagent.skills.effects import End
 
 Sink = Callable[[str, StructuredResult[Any]], None]
 
@@ -130,6 +132,7 @@ class ManagerPlanner:
                 answer=self._asked_answer if self.settings.check_asked_answer else None,
                 choices=self._choice if self.settings.read_choices else None,
                 formats=self._format_targets if self.settings.read_choices else None,
+                ends=self._end if self.settings.check_left_out_effects else None,
             )
         return self._readings
 
@@ -161,6 +164,10 @@ class ManagerPlanner:
     def _format_targets(self, instruction: str, formatting: str) -> list[Paragraph] | None:
         agent = FormatTargetsAgent(self.models.for_role(FormatTargetsAgent.name), self.sink)
         return agent.targets(instruction, formatting)
+
+    def _end(self, instruction: str, app: str) -> End | None:
+        agent = EffectReadingAgent(self.models.for_role(EffectReadingAgent.name), self.sink)
+        return agent.end(instruction, app)
 
     def _search_words(self, instruction: str, program: Program, guess: GuessedAddress) -> str:
         agent = SearchWordsAgent(self.models.for_role(SearchWordsAgent.name), self.sink)
