@@ -28,6 +28,10 @@ def test_a_read_of_a_file_that_is_not_there_is_a_problem() -> None:
         {"id": "s1", "skill": "read_text_file", "args": {"path": "Documents/price.txt"}}
     )
     assert problem.startswith("s1: 'Documents/price.txt' is no file in HOME")
+    # The problem names the skills that make a file without reading one (a mail's attachment
+    # saved), and none that changes a file that must be there.
+    assert "save_attachment" in problem and "write_text_file" in problem
+    assert "format_paragraphs" not in problem
     assert not _missing(
         {"id": "s1", "skill": "read_text_file", "args": {"path": "Documents/memo.txt"}}
     )

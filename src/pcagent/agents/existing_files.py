@@ -45,6 +45,14 @@ def skill_calls(
         yield step, catalog.get(step.skill), literal
 
 
+def _makers(catalog: SkillCatalog) -> str:
+    """The skills that make a file without reading one (a document written, a mail's
+    attachment saved), by name: the 1.5B Manager, told only that a file is not there, read it
+    again in each re-ask and never saved the attachment it came in (a rewording of pc18,
+    2026-12-03)."""
+    return ", ".join(one.name for one in catalog if one.writes and not one.reads)
+
+
 def missing_files(program: Program, catalog: SkillCatalog, is_file: FileCheck) -> list[str]:
     """A problem for each literal path a step reads that is neither a file in HOME nor one an
     earlier step writes, or that an earlier step moved away, and for each it writes anew
@@ -64,7 +72,7 @@ def missing_files(program: Program, catalog: SkillCatalog, is_file: FileCheck) -
             elif path not in written and not is_file(path):
                 problems.append(
                     f"{step.id}: {path!r} is no file in HOME: read or change only a file that is "
-                    "there (a file the instruction asks for is made by a skill that writes it)"
+                    f"there, or one an earlier step makes ({_makers(catalog)})"
                 )
         for path in map(plain_path, one.written_files(literal)):
             if path in moved and path not in reads:  # a read of it is a problem above
