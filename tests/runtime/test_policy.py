@@ -85,9 +85,16 @@ def test_a_loop_without_effect_is_detected_and_re_planned() -> None:
     decision = policy.decide(counters, same)
     assert (decision.what, decision.looping) == ("replan", True)
     assert "repeats the same action" in decision.reason
-    # the same repeats with a visible change are no loop
-    changed = failing("click(x=5, y=5)", no_change=False)
+    # the same repeats with a visible change are no loop while they succeed ...
+    changed = StepFacts("click(x=5, y=5)", failed=False, no_change=False)
     assert not policy.decide(run_steps(policy, [changed] * 3), changed).looping
+    # ... but failed each time (a menu opened and closed again, judged an unexpected change)
+    toggled = failing("click(x=24, y=41)", no_change=False)
+    assert policy.decide(run_steps(policy, [toggled] * 3), toggled).looping
+    assert not policy.decide(run_steps(policy, [toggled] * 2), toggled).looping
+    worked = StepFacts("click(x=24, y=41)", failed=False, no_change=False)
+    between = run_steps(policy, [toggled, worked, toggled])  # not failed each time
+    assert not policy.decide(between, toggled).looping
     # but the same application action three times is a loop whatever it did
     insert = StepFacts(
         "writer_insert(text='Tea.')", failed=False, no_change=False, application=True

@@ -9,7 +9,7 @@ The rules, from the run configuration (``[run]``):
   ``done`` or ``ask_human`` Reflection did not fault does not count as a failure;
 - after ``escalate_to_progress_after`` failures in a row, Progress is told to re-assess;
 - after ``escalate_to_manager_after`` failures in a row, a detected loop (the same action
-  ``loop_repeats`` times with no change on the screen), a ``fail`` action or (with
+  ``loop_repeats`` times with no change on the screen, or failed each time), a ``fail`` action or (with
   ``replan_on_skill_failure``) a subtask's own skill call that failed, the Manager re-plans the
   remaining work, at most ``max_replans`` times;
 - when it cannot re-plan, a ``fail`` action, a detected loop or ``max_consecutive_failures``
@@ -96,12 +96,16 @@ class EscalationPolicy:
         return counters.consecutive_failures == self.run.escalate_to_progress_after
 
     def looping(self, counters: Counters, facts: StepFacts) -> bool:
-        """The same action ``loop_repeats`` times in a row with no change, or the same
-        application action so often whatever it did: an application action does its whole
-        effect at once, so inserting the same paragraph again and again is no progress."""
+        """The same action ``loop_repeats`` times in a row with no change, or failed each time,
+        or the same application action so often whatever it did: an application action does
+        its whole effect at once, so inserting the same paragraph again and again is no
+        progress; and a click on a menu that opens and closes it changes the screen each time
+        (the Decision agent clicked "File" in the text editor four times in a row, each judged
+        an unexpected change, on a rewording of pc18, 2026-12-03)."""
         recent = counters.recent_actions
         same = len(recent) >= self.run.loop_repeats and len(set(recent)) == 1
-        return same and (facts.no_change or facts.application)
+        failed_each = counters.consecutive_failures >= self.run.loop_repeats
+        return same and (facts.no_change or facts.application or failed_each)
 
     def decide(self, counters: Counters, facts: StepFacts) -> Next:
         """What happens after a step that did not finish its subtask (counters already updated)."""
