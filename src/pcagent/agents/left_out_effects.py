@@ -28,6 +28,7 @@ from typing import ClassVar, Literal
 from pydantic import create_model
 
 from pcagent.agents.base import Agent, prompt_messages
+from pcagent.agents.named_apps import apps_used
 from pcagent.agents.plan import Doubt
 from pcagent.agents.program import GUI, Program, ProgramStep, step_apps
 from pcagent.agents.prompting import render
@@ -91,7 +92,7 @@ def apps_to_ask(
     if any(step.skill == GUI and not step.app for step in steps):
         return []  # a screen step in no named application may make any end
     called = {step.skill for step in steps}
-    used = set().union(*(step_apps(step, skills) for step in steps))
+    used = apps_used(Program(steps=list(steps)), skills)
     screens = set().union(*(step_apps(step, skills) for step in steps if step.skill == GUI))
     return [
         app
