@@ -196,6 +196,10 @@ def test_format_targets_quick() -> None:
     _reading_quick("format_targets.py", "formattings")
 
 
+def test_format_readings_quick() -> None:
+    _reading_quick("format_readings.py", "calls")
+
+
 def test_asked_answer_quick() -> None:
     report = run_quick("asked_answer.py")
     assert report["tasks"] == 1 and report["model"] == "local:smollm2-135m"

@@ -2,7 +2,8 @@
 folders it names (:mod:`named_files`, :mod:`named_folders`), the applications it asks for
 (:mod:`named_apps`), whether it asks to be told a value (:mod:`asked_answer`) and which meaning
 of a skill's choice it asks for (:mod:`choice_readings`), which paragraphs it asks each
-formatting for (:mod:`format_targets`), and what it asks each application to leave done
+formatting for (:mod:`format_targets`) and which formattings it asks for some paragraphs
+(:mod:`asked_formats`), and what it asks each application to leave done
 (:mod:`left_out_effects`).
 
 Why one object: a run plans and re-plans with a new Manager each time, and every program of
@@ -19,6 +20,7 @@ from typing import Any
 
 from pydantic import JsonValue
 
+from pcagent.agents.asked_formats import ReadsFormats
 from pcagent.agents.choice_readings import ChoiceQuestion, ReadsChoice
 from pcagent.agents.format_targets import Paragraph, ReadsTargets
 from pcagent.agents.left_out_effects import ReadsEnd
@@ -37,6 +39,7 @@ class InstructionReadings:
     answer: Callable[[str], bool] | None = None
     choices: ReadsChoice | None = None
     formats: ReadsTargets | None = None
+    asked_formats: ReadsFormats | None = None
     ends: ReadsEnd | None = None
     _read: dict[tuple[str, str], Any] = field(default_factory=dict, init=False, repr=False)
 
@@ -71,6 +74,17 @@ class InstructionReadings:
             return None
         which = f"format {formatting}"
         return self._once(lambda words: formats(words, formatting), which, instruction)
+
+    def formats_asked(
+        self, instruction: str, paragraphs: str, options: tuple[str, ...]
+    ) -> tuple[str, ...] | None:
+        """The formattings of ``options`` the instruction asks for ``paragraphs`` (None when
+        not read)."""
+        asked = self.asked_formats
+        if asked is None:
+            return None
+        which = f"formats of {paragraphs}: {'|'.join(options)}"
+        return self._once(lambda words: asked(words, paragraphs, options), which, instruction)
 
     def asked_end(self, instruction: str, app: str) -> End | None:
         """What the instruction asks ``app`` to leave done (None when not read)."""

@@ -13,6 +13,7 @@ from pcagent.agents.app_names_in_values import (
     without_app_names_in_searches,
     without_words_in_searches,
 )
+from pcagent.agents.asked_formats import with_asked_formats_read
 from pcagent.agents.choice_readings import with_choices_read
 from pcagent.agents.copied_files import with_named_files
 from pcagent.agents.example_files import with_example_files_told
@@ -78,4 +79,7 @@ class ProgramMends:
         if self.readings.formats is not None:
             targets = self.readings.format_targets
             program = with_format_targets_read(program, skills, targets, instruction, ran)
+        if self.readings.asked_formats is not None:
+            reads = self.readings.formats_asked
+            program = with_asked_formats_read(program, skills, reads, instruction)
         return program

@@ -13,6 +13,7 @@ from typing import Any, Protocol
 from pydantic import JsonValue
 
 from pcagent.agents.asked_answer import AnswerAskedAgent
+from pcagent.agents.asked_formats import FormatReadingAgent
 from pcagent.agents.choice_readings import ChoiceQuestion, ChoiceReadingAgent
 from pcagent.agents.existing_files import FileCheck
 from pcagent.agents.format_targets import FormatTargetsAgent, Paragraph
@@ -132,6 +133,7 @@ class ManagerPlanner:
                 answer=self._asked_answer if self.settings.check_asked_answer else None,
                 choices=self._choice if self.settings.read_choices else None,
                 formats=self._format_targets if self.settings.read_choices else None,
+                asked_formats=self._formats_read if self.settings.read_choices else None,
                 ends=self._end if self.settings.check_left_out_effects else None,
             )
         return self._readings
@@ -164,6 +166,12 @@ class ManagerPlanner:
     def _format_targets(self, instruction: str, formatting: str) -> list[Paragraph] | None:
         agent = FormatTargetsAgent(self.models.for_role(FormatTargetsAgent.name), self.sink)
         return agent.targets(instruction, formatting)
+
+    def _formats_read(
+        self, instruction: str, paragraphs: str, options: tuple[str, ...]
+    ) -> tuple[str, ...] | None:
+        agent = FormatReadingAgent(self.models.for_role(FormatReadingAgent.name), self.sink)
+        return agent.formats(instruction, paragraphs, options)
 
     def _end(self, instruction: str, app: str) -> End | None:
         agent = EffectReadingAgent(self.models.for_role(EffectReadingAgent.name), self.sink)

@@ -1,0 +1,179 @@
+"""Which formattings the instruction asks for the paragraphs a formatting call names, asked of a
+model alone, one at a time, and set in the call.
+
+Why: writing a whole program, the 1.5B planner sets the formatting of the example it copies:
+"grow the title's font by one step" became the title made bold, the call checked its own
+effect (bold was set), the document was saved that way and the run said "finished" (a rewording
+of pc22, 2026-12-03); "center the title and underline the final paragraph" lost the underline
+(2026-11-26). Which paragraphs each formatting is for is read by :mod:`format_targets`; this
+reads the other half: for the paragraphs a call names, which formattings. A question names
+those paragraphs and offers the formattings the skill declares, in words; the model picks one,
+then is asked again without it ("nothing else" among the options) until it says nothing else.
+Each question is asked with the options in both orders, and the reading counts only where every
+answer agrees; a reading that stops on a disagreement or an invalid answer leaves the call as
+written.
+
+A formatting is a parameter its skill marks with ``formats`` (:mod:`format_targets`); its
+options come from the parameter's type: a flag is one option ("bold"), a choice one per value
+("center-aligned"), a number one option whose value the call must already give ("set in some
+pt": a number only the planner writes). Where the formattings read differ from the call's, the
+call's formattings become those read, keeping its own numbers; where one read is a number the
+call does not give, the call stays as written. Models read the words; code only sets the typed
+values a model chose among.
+"""
+
+from __future__ import annotations
+
+import types
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import ClassVar, Literal, Union, get_args, get_origin
+
+from pydantic import JsonValue, create_model
+
+from pcagent.agents.base import Agent, prompt_messages
+from pcagent.agents.format_targets import OPTIONS as PARAGRAPH_WORDS
+from pcagent.agents.format_targets import formattings
+from pcagent.agents.program import Program, ProgramStep
+from pcagent.agents.prompting import render
+from pcagent.skills import SkillCatalog
+
+#: The answer that ends a reading: the first question's and every later one's.
+NOTHING, NOTHING_ELSE = "no formatting", "nothing else"
+#: Most formattings read for one set of paragraphs (one question each, asked twice).
+MOST = 3
+#: A number the instruction gives: an option whose value only the call can hold.
+GIVEN = "N"
+
+#: A formatting option: the parameter it sets and its value (:data:`GIVEN` for a number).
+Option = tuple[str, JsonValue]
+#: What reads the formattings an instruction asks for some paragraphs, by the paragraphs'
+#: words and the options' words (None: no reading).
+ReadsFormats = Callable[[str, str, tuple[str, ...]], tuple[str, ...] | None]
+
+
+def format_options(catalog: SkillCatalog, skill: str) -> dict[str, Option]:
+    """Each formatting ``skill`` declares, in a question's words, with what it sets."""
+    if skill not in catalog:
+        return {}
+    fields = catalog.get(skill).parameters.model_fields
+    options: dict[str, Option] = {}
+    for name, words in catalog.marked(skill, "formats").items():
+        kind = _inner(fields[name].annotation)
+        if kind is bool:
+            options[str(words).replace("{}", "")] = (name, True)
+        elif get_origin(kind) is Literal:
+            for value in get_args(kind):
+                options[str(words).replace("{}", str(value))] = (name, value)
+        else:
+            options[str(words).replace("{}", GIVEN)] = (name, GIVEN)
+    return options
+
+
+def _inner(annotation: object) -> object:
+    """``annotation`` without its ``None`` (``bool | None`` is ``bool``)."""
+    if get_origin(annotation) in (Union, types.UnionType):
+        kept = [one for one in get_args(annotation) if one is not type(None)]
+        return kept[0] if len(kept) == 1 else annotation
+    return annotation
+
+
+@dataclass
+class FormatReadingAgent(Agent):
+    """Asks which formattings an instruction asks for some paragraphs; its role's model is the
+    default profile's unless ``[models.roles]`` names one for ``format_reading``."""
+
+    name: ClassVar[str] = "format_reading"
+
+    def formats(
+        self, instruction: str, paragraphs: str, options: tuple[str, ...], step: int | None = 0
+    ) -> tuple[str, ...] | None:
+        """The options read for ``paragraphs``, one question at a time, until the model says
+        there is nothing (else); None where two orders' answers differ or one is invalid."""
+        read: list[str] = []
+        while len(read) < MOST:
+            left = [one for one in options if one not in read]
+            offered = [*left, NOTHING_ELSE if read else NOTHING]
+            first = self._answer(instruction, paragraphs, offered, read, step)
+            if first is None or first != self._answer(
+                instruction, paragraphs, offered[::-1], read, step
+            ):
+                return None
+            if first in (NOTHING, NOTHING_ELSE):
+                break
+            read.append(first)
+        return tuple(read)
+
+    def _answer(
+        self,
+        instruction: str,
+        paragraphs: str,
+        offered: list[str],
+        read: list[str],
+        step: int | None,
+    ) -> str | None:
+        system, user = render(
+            "format_reading",
+            instruction=instruction,
+            paragraphs=paragraphs,
+            already=", ".join(read) if read else "none yet",
+            options="\n".join(f"- {option}" for option in offered),
+        )
+        reply = create_model("FormatReply", answer=(Literal[tuple(offered)], ...))  # type: ignore[valid-type]
+        result = self.ask(prompt_messages(system, user), reply, step)
+        return None if result.value is None else result.value.answer
+
+
+def with_asked_formats_read(
+    program: Program, catalog: SkillCatalog, read: ReadsFormats, instruction: str
+) -> Program:
+    """``program`` with each formatting call's formattings set to those ``read`` for its
+    paragraphs; the program itself where nothing changes."""
+    calls = [step for step in program.steps if formattings(step, catalog)]
+    named = [paragraph_words(step, catalog) for step in calls]
+    steps = []
+    for step in program.steps:
+        words = paragraph_words(step, catalog) if step in calls else ""
+        # Paragraphs two calls both name: which call a formatting belongs to is not known.
+        alone = bool(words) and named.count(words) == 1
+        steps.append(_with_formats(step, catalog, read, instruction, words) if alone else step)
+    changed = steps != program.steps
+    return program.model_copy(update={"steps": steps}) if changed else program
+
+
+def paragraph_words(step: ProgramStep, catalog: SkillCatalog) -> str:
+    """The words of ``step``'s paragraphs among :data:`PARAGRAPH_WORDS`; "" where none."""
+    asked = formattings(step, catalog)
+    if not asked:
+        return ""
+    paragraphs = sorted(map(str, asked[0][1]))
+    for words, named in PARAGRAPH_WORDS.items():
+        if named and sorted(map(str, named)) == paragraphs:
+            return words
+    return ""
+
+
+def _with_formats(
+    step: ProgramStep, catalog: SkillCatalog, read: ReadsFormats, instruction: str, words: str
+) -> ProgramStep:
+    """``step`` with the formattings read for its paragraphs (``step`` where none differ)."""
+    options = format_options(catalog, step.skill)
+    chosen = read(instruction, words, tuple(options))
+    if not chosen:
+        return step
+    wanted: dict[str, JsonValue] = {}
+    for option in chosen:
+        name, value = options[option]
+        if value == GIVEN:
+            if step.args.get(name) is None:
+                return step  # a number the call does not give: only the planner can write it
+            value = step.args[name]
+        wanted[name] = value
+    if "size_step" in wanted:
+        wanted.pop("font_size", None)  # a step and a size exclude each other
+    formats = catalog.marked(step.skill, "formats")
+    written = {n: v for n, v in step.args.items() if n in formats and v is not None}
+    if wanted == written:
+        return step
+    rest = {n: v for n, v in step.args.items() if n not in formats}
+    return step.model_copy(update={"args": {**rest, **wanted}})
