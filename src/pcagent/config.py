@@ -182,8 +182,8 @@ class RunConfig(ConfigSection):
     #: 1.5B model's reading doubted right programs too often (docs/agents.md).
     check_asked_answer: bool = False
     #: Ask a model alone which meaning the instruction asks for of each choice a program's
-    #: skill call makes (a sort's first end), and which paragraphs each formatting is for,
-    #: and set the program's values to its answers: one call each (docs/agents.md).
+    #: skill call makes (a sort's first end), the paragraphs of each formatting and the
+    #: formattings of a call's paragraphs, and set the program's values to its answers.
     read_choices: bool = True
     #: Have a model read what the instruction asks each application the program works in to
     #: leave done (two calls each), and doubt a program where no step does it, as for
