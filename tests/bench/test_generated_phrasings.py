@@ -75,7 +75,12 @@ WRITES_FOUND = {"browser_ranked_sheet", "browser_ranked_text"}
 WORKED_OUT_ALARM = {"clock_alarm_to_leave"}
 #: Templates that read values in a note of their own: what the note holds (a place, a time)
 #: is found there, not said.
-READ_FROM_NOTE = {"editor_trip_fact", "editor_agenda_travel_time", "editor_agenda_leave_alarm"}
+READ_FROM_NOTE = {
+    "editor_trip_fact",
+    "editor_agenda_travel_time",
+    "editor_agenda_leave_alarm",
+    "editor_days_until",
+}
 #: Words that ask for a formatting, by checker, and for the paragraph it checks.
 FORMAT_WORDS = {"docx_bold": "bold", "docx_underline": "underline"}
 ALIGNMENT_WORDS = {"center": "cent", "right": "right"}
@@ -186,7 +191,9 @@ def needed_values(fragment: Fragment) -> list[str]:
                 pytest.fail(f"no rule for what {node.checker} needs the instruction to say")
     days = [s for s in fragment.program.steps if s.skill == "days_between"]
     if days:  # the dates, as the instruction writes them
-        needed += [date_words(str(days[0].args[key])) for key in ("start", "end")]
+        # A date the program refers to is one a note gives (held by the files), not said.
+        dates = [days[0].args[key] for key in ("start", "end")]
+        needed += [date_words(str(date)) for date in dates if isinstance(date, str)]
         return needed
     for step in fragment.reference_api:
         if step.action and step.action["kind"] == "calculator_evaluate":

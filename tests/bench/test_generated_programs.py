@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 import re
 from collections import defaultdict
-from datetime import date
+from datetime import date, datetime
 from pathlib import PurePosixPath
 from typing import Any
 from urllib.parse import urlsplit
@@ -19,7 +19,13 @@ import pytest
 from pcagent.agents.given_values import ungiven_literals
 from pcagent.agents.program import GUI, Program, ProgramStep, check_program, references
 from pcagent.bench.generate import TEMPLATES, generate_tasks, task_yaml, template_named
-from pcagent.bench.generate.composer import Chain, assemble_task, build_fragments, compose_fragments
+from pcagent.bench.generate.composer import (
+    Chain,
+    assemble_task,
+    build_fragments,
+    choose_chain,
+    compose_fragments,
+)
 from pcagent.bench.generate.programs import (
     GIVEN,
     GIVEN_SLOT,
@@ -94,10 +100,14 @@ def _can_come_third(template: Any) -> bool:
 
 
 def test_every_template_at_every_place_it_can_take_in_a_chain() -> None:
+    # Chains alone are cheap: more seeds than the built tasks, so that a place a template
+    # takes only in a one-template chain of its own is reached too.
     places: dict[str, set[int]] = defaultdict(set)
-    for _, chain, _ in CHAINS:
-        for place, template in enumerate(chain.templates):
-            places[template.name].add(place)
+    for seed in range(1, 41):
+        for number, anchor in enumerate(TEMPLATES):
+            chain = choose_chain(random.Random(f"pcagent-generate:{seed}:{number}"), anchor)
+            for place, template in enumerate(chain.templates):
+                places[template.name].add(place)
     for template in TEMPLATES:
         expected = set()
         if not template.needs_company:
@@ -148,6 +158,18 @@ def test_a_carried_value_is_a_reference_to_the_step_that_produced_it() -> None:
                 assert output == producer.output.text, task_id  # type: ignore[union-attr]
                 assert output in str([steps[i].args for i in ids[index]]), task_id
     assert links >= 200  # enough links by reference are tried (255 on 2026-11-28)
+
+
+def _first_note_date(fragment: Fragment) -> str:
+    """The first date written in the fragment's note, as YYYY-MM-DD."""
+    for file in fragment.files:
+        for line in (file.text or "").splitlines():
+            words = line.split(": ", 1)[-1]
+            try:
+                return datetime.strptime(words, "%d %B %Y").date().isoformat()
+            except ValueError:
+                continue
+    raise AssertionError("the note writes no date")
 
 
 def _node(fragment: Fragment, checker: str) -> dict[str, Any]:
@@ -229,12 +251,15 @@ def _check_step(step: ProgramStep, fragment: Fragment) -> None:
             if _literal(row[1]):  # type: ignore[index]
                 assert str(row[1]) == checked[1]  # type: ignore[index]
     elif step.skill == "days_between":
-        # The count the calculator is checked to show.
-        days = (date.fromisoformat(str(args["end"])) - date.fromisoformat(str(args["start"]))).days
-        assert str(days) == _node(fragment, "calculator_shows")["value"]
+        # The count the calculator is checked to show; a date found in a note is the first
+        # date the note writes ("Leaving: 3 June 2025").
+        shown = _node(fragment, "calculator_shows")["value"]
+        end = args["end"] if _literal(args["end"]) else _first_note_date(fragment)
+        days = (date.fromisoformat(str(end)) - date.fromisoformat(str(args["start"]))).days
+        assert str(days) == shown
     elif step.skill == "calculate":
-        if args["expression"] == "{s1}":
-            return  # the count of the step before, shown on the calculator
+        if re.fullmatch(r"\{s\d+\}", str(args["expression"])):
+            return  # the count of a step before, shown on the calculator
         left, symbol, right = str(args["expression"]).split()
         if left == GIVEN_SLOT:
             return  # the number the sub-task before found

@@ -46,12 +46,13 @@ from pcagent.bench.generate.templates_papers import (
 from pcagent.bench.generate.templates_rankings import BrowserRankedSheet, BrowserRankedText
 from pcagent.bench.generate.templates_scripts import EditorFixScript
 from pcagent.bench.generate.templates_translation import WriterTranslateBelow, WriterTranslateInto
-from pcagent.bench.generate.templates_trips import EditorTripFact
+from pcagent.bench.generate.templates_trips import EditorDaysUntil, EditorTripFact
 
 TEMPLATES: tuple[SubtaskTemplate, ...] = (
     EditorReadValue(),
     EditorWriteValue(),
     EditorTripFact(),
+    EditorDaysUntil(),
     EditorListExtreme(),
     EditorAgendaTravelTime(),
     EditorAgendaLeaveAlarm(),

@@ -35,7 +35,7 @@ from pcagent.bench.generate.wording import refer_to
 _SYMBOLS = {"plus": "+", "minus": "-", "times": "*"}
 
 
-def _on_the_calculator(slot: Slot, shown: int, keys: str, expression: str) -> dict[str, Any]:
+def on_the_calculator(slot: Slot, shown: int, keys: str, expression: str) -> dict[str, Any]:
     """A sub-task that ends with ``shown`` on the calculator: its node, and both references
     (the GUI's types ``keys`` and "=", the application action evaluates ``expression``)."""
     return {
@@ -121,7 +121,7 @@ class CalculatorCompute(SubtaskTemplate[Calculation], spec="calculator_compute")
             slot,
             f"Compute {a.left} {_SYMBOLS[a.operation]} {a.right} = {a.result}",
             words={"calculation": calculation, "expression": f"{left} {a.operation} {a.right}"},
-            **_on_the_calculator(
+            **on_the_calculator(
                 slot, a.result, a.keys, f"{a.left} {_SYMBOLS[a.operation]} {a.right}"
             ),
             program=FragmentProgram((self._step(a),), output=programs.reference("s1")),
@@ -186,7 +186,7 @@ class CalculatorDaysBetween(SubtaskTemplate[DayCount], spec="calculator_days_bet
             slot,
             f"Count the days from {a.start} to {a.end}: {a.days}",
             words={"start": date_words(a.start), "end": date_words(a.end)},
-            **_on_the_calculator(slot, a.days, a.keys, a.keys),
+            **on_the_calculator(slot, a.days, a.keys, a.keys),
             # The count by the date skill, shown on the calculator by its reference.
             program=FragmentProgram(
                 (

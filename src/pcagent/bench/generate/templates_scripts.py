@@ -70,8 +70,9 @@ SCRIPTS: tuple[BrokenScript, ...] = (
     ),
     BrokenScript(
         "word_count.py",
-        'text = "plums pears and figs"\nwords = text.split()\nprint(len(word))\n',
-        "4",
+        # Six words: "4" is what a built-in task expects (no generated task may).
+        'text = "plums pears apples figs and limes"\nwords = text.split()\nprint(len(word))\n',
+        "6",
         line=2,
         left=2,
         typed="s",

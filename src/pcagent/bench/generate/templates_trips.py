@@ -1,6 +1,7 @@
-"""A template across the text editor and the browser: a trip's destination read from a note,
-and a fact about the country it is in looked up with a web search (which side of the road
-traffic keeps to there, or how many people live there).
+"""Templates that read a note's value and use it in another application: a trip's destination
+read from a note, and a fact about the country it is in looked up with a web search (which
+side of the road traffic keeps to there, or how many people live there); the day something
+begins, and the days until it counted on the calculator.
 
 Why: a value found in a file is often what a web look-up needs, and memory held no program
 that searches the web with words taken from a file's value; the 1.5B planner, asked which
@@ -26,7 +27,14 @@ from pcagent.bench.generate.template_base import (
     SubtaskTemplate,
     TemplateAttributes,
 )
-from pcagent.bench.generate.vocabulary import DESTINATIONS, TIMES, TRIP_NOTE_STEMS
+from pcagent.bench.generate.templates_calculator import DayCount, on_the_calculator
+from pcagent.bench.generate.templates_flights import TRAVEL_DAYS, date_words
+from pcagent.bench.generate.vocabulary import (
+    DESTINATIONS,
+    RESERVED_NUMBERS,
+    TIMES,
+    TRIP_NOTE_STEMS,
+)
 from pcagent.bench.generate.wording import clock_text
 from pcagent.bench.tasks import FileFixture
 from pcagent.bench.web.data import FACTS, country_name
@@ -168,4 +176,96 @@ class EditorTripFact(SubtaskTemplate[TripFact], spec="editor_trip_fact"):
             program=FragmentProgram(tuple(steps)),
             files=[FileFixture(path=a.path, text=a.text)],
             services=("web",),
+        )
+
+
+# --- text editor, then the calculator: the days until a day a note gives --------------------------
+
+#: Things that begin on a day a note gives: how an instruction names it, the note's title, the
+#: label of the day it begins and of the day it ends.
+_EVENTS: tuple[tuple[str, str, str, str], ...] = (
+    ("the trip", "Travel plan", "Leaving", "Back home"),
+    ("the course", "Course notes", "First lesson", "Last lesson"),
+    ("the festival", "Festival plans", "Opening day", "Closing day"),
+    ("the exchange visit", "Exchange visit", "Arrival", "Departure"),
+)
+#: The names of the notes, by event (text files in Documents).
+_EVENT_STEMS: tuple[tuple[str, ...], ...] = (
+    TRIP_NOTE_STEMS,
+    ("course_notes", "evening_class", "pottery_course"),
+    ("festival_plans", "music_weekend", "folk_festival"),
+    ("exchange_notes", "school_exchange", "host_family"),
+)
+
+
+class DaysUntil(TemplateAttributes):
+    path: str
+    event: int
+    #: YYYY-MM-DD: the day counted from (given), the day the note says it begins, and ends.
+    start: str
+    begins: str
+    ends: str
+
+    @property
+    def count(self) -> DayCount:
+        return DayCount(start=self.start, end=self.begins)
+
+    @property
+    def text(self) -> str:
+        """The note: the day it begins, the day it ends after it (a date not to count to)."""
+        _, title, begins, ends = _EVENTS[self.event]
+        return f"{title}\n\n{begins}: {date_words(self.begins)}\n{ends}: {date_words(self.ends)}\n"
+
+
+class EditorDaysUntil(SubtaskTemplate[DaysUntil], spec="editor_days_until"):
+    """Read in a note the day something begins, then count on the calculator the days until
+    it from a date the instruction gives.
+
+    Why: memory held days counted between two dates the instruction gives, never to a date a
+    file gives; asked for that, the 1.5B planner wrote dates of its own into the calculator's
+    expression (a rewording of pc23, 2026-12-03). The program reads the note, extracts the day,
+    counts with ``days_between`` from the given date to the one found, and shows the count on
+    the calculator by its reference."""
+
+    def draw(self, source: Draw) -> DaysUntil:
+        event = source.rng.randrange(len(_EVENTS))
+        stem = source.names.pick(_EVENT_STEMS[event], "event note")
+        while True:
+            start, begins, ends = sorted(source.rng.sample(TRAVEL_DAYS, 3))
+            drawn = DaysUntil(
+                path=f"Documents/{stem}.txt",
+                event=event,
+                start=start.isoformat(),
+                begins=begins.isoformat(),
+                ends=ends.isoformat(),
+            )
+            if drawn.count.days >= 20 and drawn.count.days not in RESERVED_NUMBERS:
+                return drawn
+
+    def build(self, attributes: DaysUntil, slot: Slot) -> Fragment:
+        a = attributes
+        count = a.count
+        event = _EVENTS[a.event][0]
+        file_name = a.path.rsplit("/", 1)[-1]
+        shown = on_the_calculator(slot, count.days, count.keys, count.keys)
+        opened = parts.opened_node(slot, file_name, f"{file_name} is open in the editor")
+        # The fragment is always a task of its own: the step ids below stay as written.
+        steps = (
+            *programs.file_read(a.path, ["date"], f"the day {event} begins"),
+            programs.call(
+                "s3", "days_between", start=a.start, end=programs.reference("s2", "date")
+            ),
+            programs.call("s4", "calculate", expression="{s3}"),
+        )
+        return self.fragment(
+            a,
+            slot,
+            f"Find when {event} in {a.path} begins ({a.begins}) and count the days from "
+            f"{a.start}: {count.days}",
+            words={"file": file_name, "event": event, "start": date_words(a.start)},
+            nodes=[opened, *shown["nodes"]],
+            reference=[*gui.editor_open_file(a.path), *shown["reference"]],
+            reference_api=[gui.act("editor_open", path=a.path), *shown["reference_api"]],
+            program=FragmentProgram(steps, output=programs.reference("s4")),
+            files=[FileFixture(path=a.path, text=a.text)],
         )
