@@ -29,6 +29,7 @@ from pcagent.agents.invented_cells import (
     with_unused_values_in_labelled_rows,
 )
 from pcagent.agents.keys_of_readings import with_keys_of_readings_extracted
+from pcagent.agents.lists_not_extracted import with_lists_not_extracted
 from pcagent.agents.made_up_dates import with_dates_of_unused_readings
 from pcagent.agents.one_search_for_many import with_one_search_for_each
 from pcagent.agents.program import Program, ProgramStep
@@ -59,6 +60,7 @@ class ProgramMends:
         program = with_kind_twins(without_repeats(program, self.done, navigating), skills)
         ran = [step.id for step in self.done]
         program = with_keys_of_readings_extracted(program, skills, ran)
+        program = with_lists_not_extracted(program, skills)
         program = with_first_of_sorted_picked(program, skills)
         program = with_found_values_named(with_keys_mended(program, skills), skills)
         program = with_one_search_for_each(program, skills)
