@@ -197,7 +197,12 @@ def test_format_targets_quick() -> None:
 
 
 def test_format_readings_quick() -> None:
-    _reading_quick("format_readings.py", "calls")
+    report = run_quick("format_readings.py")
+    assert report["tasks"] == 1 and report["calls"] >= 1
+    assert report["model"] == "local:smollm2-135m"
+    changed = report["figure"]["gold_changed_share"]
+    assert changed + report["read_right_share"] + report["unread_share"] == pytest.approx(1)
+    assert 0 <= report["figure"]["copied_mended_share"] <= 1
 
 
 def test_asked_answer_quick() -> None:

@@ -1,25 +1,27 @@
-"""Which formattings the instruction asks for the paragraphs a formatting call names, asked of a
-model alone, one at a time, and set in the call.
+"""A formatting the instruction asks for a call's paragraphs that the call leaves out, asked of
+a model alone and added to the call.
 
 Why: writing a whole program, the 1.5B planner sets the formatting of the example it copies:
 "grow the title's font by one step" became the title made bold, the call checked its own
 effect (bold was set), the document was saved that way and the run said "finished" (a rewording
 of pc22, 2026-12-03); "center the title and underline the final paragraph" lost the underline
 (2026-11-26). Which paragraphs each formatting is for is read by :mod:`format_targets`; this
-reads the other half: for the paragraphs a call names, which formattings. A question names
-those paragraphs and offers the formattings the skill declares, in words; the model picks one,
-then is asked again without it ("nothing else" among the options) until it says nothing else.
-Each question is asked with the options in both orders, and the reading counts only where every
-answer agrees; a reading that stops on a disagreement or an invalid answer leaves the call as
-written.
+reads the other half: for the paragraphs a call names, which formatting. A question names those
+paragraphs and offers the formattings the skill declares, in words, and "no formatting"; it is
+asked twice, the options in both orders, and counts only where both answers agree.
 
-A formatting is a parameter its skill marks with ``formats`` (:mod:`format_targets`); its
-options come from the parameter's type: a flag is one option ("bold"), a choice one per value
-("center-aligned"), a number one option whose value the call must already give ("set in some
-pt": a number only the planner writes). Where the formattings read differ from the call's, the
-call's formattings become those read, keeping its own numbers; where one read is a number the
-call does not give, the call stays as written. Models read the words; code only sets the typed
-values a model chose among.
+A formatting read is set only where the other reading agrees: asked which paragraphs that
+formatting is for (:mod:`format_targets`, the same words), the model names these paragraphs.
+Why both: alone, the model read "right-aligned" for the paragraph after the title where the
+instruction right-aligns the last one (seed 3105, 2026-12-03); each reading errs differently,
+and a program is changed only where they meet. The formatting is then added to the call, or
+replaces the call's value of the same parameter (a paragraph has one alignment); the call's
+other formattings stay (the reading of their paragraphs moves them where they belong).
+
+A formatting is a parameter its skill marks with ``formats``; its options come from the
+parameter's type: a flag is one option ("bold"), a choice one per value ("center-aligned"), a
+number one option ("set in N pt") that is never set (only the planner writes a number). Models
+read the words; code only sets the typed values a model chose among.
 """
 
 from __future__ import annotations
@@ -33,15 +35,16 @@ from pydantic import JsonValue, create_model
 
 from pcagent.agents.base import Agent, prompt_messages
 from pcagent.agents.format_targets import OPTIONS as PARAGRAPH_WORDS
-from pcagent.agents.format_targets import formattings
+from pcagent.agents.format_targets import ReadsTargets, formattings
 from pcagent.agents.program import Program, ProgramStep
 from pcagent.agents.prompting import render
 from pcagent.skills import SkillCatalog
 
 #: The answer that ends a reading: the first question's and every later one's.
 NOTHING, NOTHING_ELSE = "no formatting", "nothing else"
-#: Most formattings read for one set of paragraphs (one question each, asked twice).
-MOST = 3
+#: Most formattings read for one set of paragraphs (one question each, asked twice): the
+#: later questions, "which besides", were answered alike in both orders too rarely to count.
+MOST = 1
 #: A number the instruction gives: an option whose value only the call can hold.
 GIVEN = "N"
 
@@ -125,10 +128,15 @@ class FormatReadingAgent(Agent):
 
 
 def with_asked_formats_read(
-    program: Program, catalog: SkillCatalog, read: ReadsFormats, instruction: str
+    program: Program,
+    catalog: SkillCatalog,
+    read: ReadsFormats,
+    targets: ReadsTargets,
+    instruction: str,
 ) -> Program:
-    """``program`` with each formatting call's formattings set to those ``read`` for its
-    paragraphs; the program itself where nothing changes."""
+    """``program`` with each formatting call given the formatting ``read`` for its paragraphs
+    where ``targets`` reads that formatting as for the same paragraphs; the program itself
+    where nothing changes."""
     calls = [step for step in program.steps if formattings(step, catalog)]
     named = [paragraph_words(step, catalog) for step in calls]
     steps = []
@@ -136,7 +144,9 @@ def with_asked_formats_read(
         words = paragraph_words(step, catalog) if step in calls else ""
         # Paragraphs two calls both name: which call a formatting belongs to is not known.
         alone = bool(words) and named.count(words) == 1
-        steps.append(_with_formats(step, catalog, read, instruction, words) if alone else step)
+        steps.append(
+            _with_formats(step, catalog, (read, targets), instruction, words) if alone else step
+        )
     changed = steps != program.steps
     return program.model_copy(update={"steps": steps}) if changed else program
 
@@ -154,26 +164,26 @@ def paragraph_words(step: ProgramStep, catalog: SkillCatalog) -> str:
 
 
 def _with_formats(
-    step: ProgramStep, catalog: SkillCatalog, read: ReadsFormats, instruction: str, words: str
+    step: ProgramStep,
+    catalog: SkillCatalog,
+    readings: tuple[ReadsFormats, ReadsTargets],
+    instruction: str,
+    words: str,
 ) -> ProgramStep:
-    """``step`` with the formattings read for its paragraphs (``step`` where none differ)."""
+    """``step`` with the formattings read for its paragraphs (``step`` where none is new)."""
+    read, targets = readings
     options = format_options(catalog, step.skill)
-    chosen = read(instruction, words, tuple(options))
-    if not chosen:
-        return step
-    wanted: dict[str, JsonValue] = {}
+    chosen = read(instruction, words, tuple(options)) or ()
+    paragraphs = sorted(map(str, PARAGRAPH_WORDS[words]))
+    args = dict(step.args)
     for option in chosen:
         name, value = options[option]
-        if value == GIVEN:
-            if step.args.get(name) is None:
-                return step  # a number the call does not give: only the planner can write it
-            value = step.args[name]
-        wanted[name] = value
-    if "size_step" in wanted:
-        wanted.pop("font_size", None)  # a step and a size exclude each other
-    formats = catalog.marked(step.skill, "formats")
-    written = {n: v for n, v in step.args.items() if n in formats and v is not None}
-    if wanted == written:
-        return step
-    rest = {n: v for n, v in step.args.items() if n not in formats}
-    return step.model_copy(update={"args": {**rest, **wanted}})
+        if value == GIVEN or args.get(name) == value:
+            continue  # a number only the planner writes; or set already
+        read_for = targets(instruction, option)
+        if read_for is None or sorted(map(str, read_for)) != paragraphs:
+            continue  # the other reading does not put it on these paragraphs
+        args[name] = value
+        if name == "size_step":
+            args.pop("font_size", None)  # a step and a size exclude each other
+    return step if args == step.args else step.model_copy(update={"args": args})

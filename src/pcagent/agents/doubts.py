@@ -4,7 +4,8 @@ An invented address or number, one value where a list is wanted, a whole reading
 value is wanted, one value found (or a number given once) written for several items of a list,
 a value found and never used, a file or an application the instruction names and no step uses,
 a new file written in HOME itself while the folder the instruction names goes unused, a file
-read and then written over with something not made from it, a file's path or the instruction's
+read and then written over with something not made from it, a file written in an application
+not asked for while one asked for is only read in, a file's path or the instruction's
 description of a text written as the text, a time moved by two steps, an application's name
 typed or searched for as a value, a value copied from memory's examples, an answer asked for
 and never told, an end asked of an application that no step makes, a site opened and left at
@@ -46,6 +47,7 @@ from pcagent.agents.site_left import site_left_for_search
 from pcagent.agents.ungiven_names import ungiven_names_in_searches, ungrounded_form_values
 from pcagent.agents.unused_values import unused_values
 from pcagent.agents.whole_readings import whole_readings
+from pcagent.agents.written_elsewhere import written_elsewhere
 from pcagent.skills import SkillCatalog
 from pcagent.skills.effects import End
 
@@ -144,6 +146,7 @@ class Evidence:
             *untouched_files(program, self.named_files, self.finished, skills),
             *folders_left_out(program, skills, self.named_folders, self.finished, self.is_file),
             *unused_apps(program, self.asked_apps, skills, self.apps_used_before),
+            *written_elsewhere(program, self.asked_apps, skills, self.finished),
             *_own(app_names_in_values(program, self.asked_apps)),
             *([] if self.told_before else untold_answer(program, self.asked_answer)),
             *left_out_effects(program, skills, self.reads_end, self.finished),

@@ -81,7 +81,7 @@ class ProgramMends:
         if self.readings.formats is not None:
             targets = self.readings.format_targets
             program = with_format_targets_read(program, skills, targets, instruction, ran)
-        if self.readings.asked_formats is not None:
-            reads = self.readings.formats_asked
-            program = with_asked_formats_read(program, skills, reads, instruction)
+        if self.readings.asked_formats is not None and self.readings.formats is not None:
+            reads, targets = self.readings.formats_asked, self.readings.format_targets
+            program = with_asked_formats_read(program, skills, reads, targets, instruction)
         return program
