@@ -184,7 +184,7 @@ class EditorTripFact(SubtaskTemplate[TripFact], spec="editor_trip_fact"):
 #: Things that begin on a day a note gives: how an instruction names it, the note's title, the
 #: label of the day it begins and of the day it ends.
 _EVENTS: tuple[tuple[str, str, str, str], ...] = (
-    ("the trip", "Travel plan", "Leaving", "Back home"),
+    ("the trip", "Trip notes", "Setting off", "Home again"),
     ("the course", "Course notes", "First lesson", "Last lesson"),
     ("the festival", "Festival plans", "Opening day", "Closing day"),
     ("the exchange visit", "Exchange visit", "Arrival", "Departure"),
