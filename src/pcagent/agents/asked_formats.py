@@ -137,11 +137,9 @@ def with_asked_formats_read(
     """``program`` with each formatting call given the formatting ``read`` for its paragraphs
     where ``targets`` reads that formatting as for the same paragraphs; the program itself
     where nothing changes."""
-    calls = [step for step in program.steps if formattings(step, catalog)]
-    named = [paragraph_words(step, catalog) for step in calls]
+    named = [paragraph_words(step, catalog) for step in program.steps]
     steps = []
-    for step in program.steps:
-        words = paragraph_words(step, catalog) if step in calls else ""
+    for step, words in zip(program.steps, named, strict=True):
         # Paragraphs two calls both name: which call a formatting belongs to is not known.
         alone = bool(words) and named.count(words) == 1
         steps.append(

@@ -34,13 +34,13 @@ def written_elsewhere(
     only_read = [use for use in asked if _only_read_in(use.app, steps, skills)]
     if not only_read:
         return []
+    use = only_read[0]
+    writers = _writers_in(use.app, skills)
     doubts = []
     for step in program.steps:
         apps = set(step_apps(step, skills))
         if not _writes(step, skills) or not apps or apps & wanted:
             continue
-        use = only_read[0]
-        writers = _writers_in(use.app, skills)
         path = step.args.get("path")
         what = f" {path}" if isinstance(path, str) else ""
         doubts.append(
