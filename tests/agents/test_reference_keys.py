@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from pcagent.agents.program import Program, ProgramStep, check_program
+from pcagent.agents.program import SLOT, Program, ProgramStep, check_program
 from pcagent.agents.reference_keys import with_keys_mended
 from pcagent.bench.generate import generate_tasks
 from pcagent.errors import PlanError
@@ -123,6 +123,25 @@ def test_a_text_that_is_the_name_of_an_extracted_value_is_made_a_reference_to_it
     twice = _mended(READ, extract, again, {**_tell("start"), "id": "s4"})
     assert twice.steps[3].args["text"] == "start"
     assert _mended(READ, extract, _tell("the start")).steps[2].args["text"] == "the start"
+
+
+def test_a_value_s_name_with_an_item_s_place_is_made_that_item_s_slot() -> None:
+    """A rewording of pc25: the form's "Departure Date" was filled with the text "dates[0]"."""
+    extract = _extract("start", "dates", what="where it starts and the dates")
+    fields = [
+        {"label": "Depart", "value": "dates[0]"},
+        {"label": "Return", "value": "Dates [1]"},
+        {"label": "Via", "value": "stops[0]"},  # no value of that name: a text
+        {"label": "Note", "value": "see dates[0]"},  # more than the name: a text
+    ]
+    mended = _form_mended(extract, fields)
+    assert [field["value"] for field in mended.steps[2].args["fields"]] == [
+        "{s2.dates[0]}",
+        "{s2.dates[1]}",
+        "stops[0]",
+        "see dates[0]",
+    ]
+    assert SLOT.fullmatch("{s2.dates[1]}") is not None  # a slot the run fills
 
 
 def test_a_reference_by_a_value_s_name_stays_as_written() -> None:

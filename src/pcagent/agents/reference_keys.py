@@ -31,7 +31,10 @@ So, last, is a text that is exactly the name under which one earlier step extrac
 booking form's "Origin" with the word "start" (a rewording of pc25, 2026-11-28). Not in another
 extraction's ``names`` or ``what``, nor as a ``label`` (a form field's or an item's name may be
 the same word as a value's: "Origin" beside a value named ``origin``), nor where two steps
-extracted values of that name.
+extracted values of that name. Such a name with an item's place after it (``"dates[0]"``, where
+s2 extracted ``dates``) is that item of the value, the slot ``"{s2.dates[0]}"``: the same
+Manager filled the form's "Departure Date" with the text "dates[0]" (a rewording of pc25,
+2026-12-03).
 """
 
 from __future__ import annotations
@@ -110,6 +113,23 @@ def _keys_inside(value: Any, fields: dict[str, frozenset[str] | None]) -> Any:
 _OWN = ("names", "what")
 
 
+#: A value's name with an item's place after it: ``dates[0]``.
+_NAMED_ITEM = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_ ]{0,39}?)\s*\[([0-9])\]\s*")
+#: A key a slot can hold (``SLOT``'s).
+_SLOT_KEY = re.compile(r"[a-z][a-z0-9_]{0,39}")
+
+
+def _item_of_named(value: str, described: dict[str, Any]) -> str | None:
+    """The slot of the item ``value`` names by a value's name and its place, where one earlier
+    step extracted a value of that name; None otherwise."""
+    written = _NAMED_ITEM.fullmatch(value)
+    reference = described.get(folded(written.group(1))) if written else None
+    key = reference.get("key", "") if isinstance(reference, dict) else ""
+    if written is None or not _SLOT_KEY.fullmatch(key):
+        return None
+    return f"{{{reference['from']}.{key}[{written.group(2)}]}}"  # type: ignore[index]
+
+
 #: A reference written as a text: ``from:s2``, ``from: s2.price``.
 _WRITTEN_REFERENCE = re.compile(rf"\s*from\s*:\s*{STEP_AND_KEY}\s*")
 
@@ -120,6 +140,8 @@ def _references_of_texts(value: Any, earlier: set[str], described: dict[str, Any
     if isinstance(value, str):
         if (reference := described.get(folded(value))) is not None:
             return dict(reference)
+        if (item := _item_of_named(value, described)) is not None:
+            return item
         written = _WRITTEN_REFERENCE.fullmatch(value)
         if written is None or written.group(1) not in earlier:
             return value

@@ -6,14 +6,13 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import PurePosixPath
 from typing import Annotated
-from urllib.parse import unquote_plus, urlsplit
+from urllib.parse import urlsplit
 
 from pydantic import AfterValidator, BeforeValidator, Field, WithJsonSchema
 
 from pcagent import actions as act
-from pcagent.app_actions import BrowserClick, BrowserFill, BrowserOpen, BrowserRead
+from pcagent.app_actions import BrowserClick, BrowserOpen, BrowserRead
 from pcagent.applications import BROWSER
-from pcagent.env.browser_profile import SEARCH_URL
 from pcagent.env.web_address import search_address
 from pcagent.skills import language
 from pcagent.skills.base import (
@@ -24,28 +23,21 @@ from pcagent.skills.base import (
     StepFailed,
     skill,
 )
+from pcagent.skills.browser_forms import FillForm, form_filled
 from pcagent.skills.browser_links import (
     PageLink,
     leads_away,
     line_after,
     link_meant,
     links_away,
+    page_in_front,
     page_links,
     search_results,
 )
-from pcagent.skills.common import GIVEN_FORM, do, given
+from pcagent.skills.common import do, given
 from pcagent.skills.lists import listed_things, without_things
-from pcagent.text import folded
 
 APP = BROWSER.name
-
-
-def _page(context: SkillContext) -> SkillResult:
-    read = do(context, BrowserRead())
-    text = read.output or ""
-    if not text.strip():
-        return SkillResult.failed("the page shows no text")
-    return SkillResult(True, text, evidence=text.splitlines()[0][:200])
 
 
 #: The most words a search takes. Why: the 1.5B planner searched for the whole instruction (33
@@ -84,7 +76,7 @@ def web_search(context: SkillContext, parameters: WebSearch) -> SkillResult:
     # 1.5B planner searched for) opened a site that does not exist (pc03, 2026-11-28).
     results = search_address(parameters.query)
     do(context, BrowserOpen(url=results))
-    page = _page(context)
+    page = page_in_front(context)
     if page.ok and not leads_away(str(page.value)):
         # A results page without results still holds the words searched for ("No results
         # for ..."), and a value extracted from it was the query itself, reported as found.
@@ -147,7 +139,7 @@ class OpenPage(SkillParameters):
 )
 def open_page(context: SkillContext, parameters: OpenPage) -> SkillResult:
     do(context, BrowserOpen(url=parameters.address))
-    return _page(context)
+    return page_in_front(context)
 
 
 class FollowLink(SkillParameters):
@@ -188,7 +180,7 @@ def _where_it_led(context: SkillContext, clicked: ActionOutcome, said: str) -> S
     ``said`` (how the link was chosen) before the evidence."""
     if (clicked.output or "").startswith("downloaded"):
         return SkillResult(True, clicked.output, evidence=said + (clicked.output or ""))
-    page = _page(context)
+    page = page_in_front(context)
     return replace(page, evidence=said + page.evidence) if page.ok else page
 
 
@@ -246,16 +238,6 @@ def _take(context: SkillContext, link: PageLink) -> ActionOutcome:
     return clicked if clicked.ok else do(context, BrowserOpen(url=link.address))
 
 
-class FormField(SkillParameters):
-    label: str = Field(min_length=1, max_length=200)
-    value: str = Field(max_length=1000)
-
-
-class FillForm(SkillParameters):
-    fields: list[FormField] = Field(min_length=1, max_length=30, json_schema_extra=GIVEN_FORM)
-    submit: bool = Field(True, description="true: press Enter in the last field.")
-
-
 @skill(
     "Fill the fields of the form on the page in front by their labels, submit it and read "
     "the page that follows.",
@@ -264,68 +246,7 @@ class FillForm(SkillParameters):
     returns="the page's text",
 )
 def fill_form(context: SkillContext, parameters: FillForm) -> SkillResult:
-    fields = parameters.fields
-    first = fields[0]
-    tried = context.act(BrowserFill(label=first.label, value=first.value, submit=False))
-    found, answered = ("", False) if tried.ok else _result_with_form(context, fields, tried)
-    for number, field in enumerate(() if answered else fields, start=1):
-        last = number == len(fields)
-        do(
-            context,
-            BrowserFill(label=field.label, value=field.value, submit=parameters.submit and last),
-        )
-    page = _page(context)
-    return replace(page, evidence=found + page.evidence) if page.ok else page
-
-
-#: Results of a search looked through for the form a step fills, at most.
-RESULTS_TRIED = 5
-
-
-def _result_with_form(
-    context: SkillContext, fields: list[FormField], missed: ActionOutcome
-) -> tuple[str, bool]:
-    """Where the page in front is the search engine's page of results and has no field
-    ``fields[0].label``: the result whose address already asks for every value (the form's
-    answer: True), else the first of the results whose page has that field, opened, and what
-    the step's evidence says of it. A program often searches and then fills the form of the
-    site it meant (the 1.5B planner did on rewordings of pc02 and pc03, 2026-11-28); the result
-    that leads there is on the page. Raises :class:`StepFailed` where no result has the field,
-    back on the results."""
-    reading = do(context, BrowserRead()).output or ""
-    address = line_after(reading, "Address: ")
-    if urlsplit(address).hostname != urlsplit(SEARCH_URL).hostname:
-        raise StepFailed(missed, "browser_fill")
-    results = links_away(reading)[:RESULTS_TRIED]
-    label = fields[0].label
-    values = [field.value for field in fields if field.value.strip()]
-    missing = f"the page of results has no field {label!r}; "
-    for result in results:
-        if (
-            _asks_in_order(result.address, values)
-            and context.act(BrowserOpen(url=result.address)).ok
-        ):
-            return missing + f"{result.shown()} already asks for these values. ", True
-    probe = BrowserFill(label=label, value=fields[0].value, submit=False)
-    for result in results:
-        if context.act(BrowserOpen(url=result.address)).ok and context.act(probe).ok:
-            return missing + f"{result.shown()} has. ", False
-    if results:
-        context.act(BrowserOpen(url=address))
-        tried = f"{missed.message}; nor has any of the {len(results)} results' pages"
-        missed = replace(missed, message=tried)
-    raise StepFailed(missed, "browser_fill")
-
-
-def _asks_in_order(address: str, values: list[str]) -> bool:
-    """Whether ``address`` holds every one of ``values``, in their order (as a form sends its
-    fields: "from=A&to=B" asks for the way from A to B, not from B to A)."""
-    asked, start = folded(unquote_plus(address)), 0
-    for value in values:
-        start = asked.find(folded(value), start)
-        if start < 0:
-            return False
-    return bool(values)
+    return form_filled(context, parameters)
 
 
 #: The most things one ``web_search_each`` looks up: eight searches and extractions take minutes.

@@ -16,7 +16,9 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, Field, create_model
 
-from pcagent.skills.base import SkillContext
+from pcagent.app_actions import BrowserRead
+from pcagent.skills.base import SkillContext, SkillResult
+from pcagent.skills.common import do
 
 #: The most links shown to the model: a results page lists about ten, a site's page a few dozen.
 MOST_LINKS = 40
@@ -39,23 +41,31 @@ def page_links(reading: str) -> list[PageLink]:
     """The links a browser reading lists under its ``Links:`` heading, one
     ``- "text" -> address`` line each, in the page's order."""
     links: list[PageLink] = []
-    in_links = False
+    for line in listed(reading, LINK_HEADING):
+        if " -> " in line:
+            quoted, address = line.rsplit(" -> ", 1)
+            links.append(PageLink(quoted.strip().strip('"'), address.strip()))
+    return links
+
+
+def listed(reading: str, heading: str) -> list[str]:
+    """The items a browser reading lists under ``heading`` (``Links:``, ``Fields (first 30 of
+    41):``), one ``- item`` line each, without the dash."""
+    items: list[str] = []
+    under = False
     for line in reading.splitlines():
         if not line.startswith("- "):
-            in_links = line.split(" (", 1)[0].rstrip(":") == LINK_HEADING
-            continue
-        if not in_links or " -> " not in line:
-            continue
-        quoted, address = line[2:].rsplit(" -> ", 1)
-        links.append(PageLink(quoted.strip().strip('"'), address.strip()))
-    return links
+            under = line.split(" (", 1)[0].rstrip(":") == heading
+        elif under:
+            items.append(line[2:])
+    return items
 
 
 #: The longest value found earlier that the model is shown (a value, not a page's reading).
 SHORT_VALUE = 200
 
 
-def _what_the_run_knows(context: SkillContext) -> str:
+def what_the_run_knows(context: SkillContext) -> str:
     """The task and the short values earlier steps found ("the place": the link to follow is
     often the one that names it), as the prompt's first lines."""
     step = context.step()
@@ -92,7 +102,7 @@ def link_meant(
         return None
     listing = "\n".join(f"{number}. {link.shown()}" for number, link in enumerate(shown, 1))
     user = (
-        f"{_what_the_run_knows(context)}The step follows the link: {wanted}\n"
+        f"{what_the_run_knows(context)}The step follows the link: {wanted}\n"
         f"No link of the page reads that. The page: {title}\nIts links:\n{listing}"
     )
     reply = model.answer(SYSTEM, user, _choice_model(len(shown)))
@@ -135,3 +145,11 @@ def search_results(page: str) -> list[PageLink]:
         for link in page_links(page)
         if urlsplit(link.address).path.strip("/") and link.address != here
     ]
+
+
+def page_in_front(context: SkillContext) -> SkillResult:
+    """The page in front, read: its text is the value; a page with no text is a failure."""
+    text = do(context, BrowserRead()).output or ""
+    if not text.strip():
+        return SkillResult.failed("the page shows no text")
+    return SkillResult(True, text, evidence=text.splitlines()[0][:200])
