@@ -1,8 +1,13 @@
-"""A folder's reading, as ``mail_read`` gives it, tells which message holds an attachment."""
+"""A folder's reading, as ``mail_read`` gives it, tells which message holds an attachment, and
+whether it holds any (the real client in tests/env/app_interfaces/test_mail_actions.py)."""
 
 from __future__ import annotations
 
-from pcagent.skills.mail import newest_with_attachment, with_subject
+from tests.skills.test_language_skills import Desk
+
+from pcagent.app_actions import MailRead
+from pcagent.skills.base import ActionOutcome
+from pcagent.skills.mail import newest_with_attachment, read_mail, with_subject
 
 READING = """Inbox: 3 messages (1 unread); the newest 3, newest first
 
@@ -41,3 +46,34 @@ def test_the_messages_whose_subject_holds_the_words_are_kept_whole() -> None:
     (photos,) = with_subject(READING, "PHOTOS")
     assert "#1 is what I meant" in photos  # a line of its text, not a message of its own
     assert with_subject(READING, "Travel") == []
+
+
+class Folders(Desk):
+    """A mail client whose folders read as ``mail_read`` reads them."""
+
+    def __init__(self, readings: dict[str, str]) -> None:
+        super().__init__(None)
+        self.readings = readings
+
+    def act(self, action: object) -> ActionOutcome:
+        assert isinstance(action, MailRead)
+        reading = self.readings.get(action.folder)
+        if reading is None:
+            return ActionOutcome(False, f"no mail folder {action.folder!r}")
+        return ActionOutcome(True, "read", reading, True)
+
+
+def test_a_folder_that_holds_no_message_fails_the_read_naming_where_messages_are() -> None:
+    """A rewording of pc25 read the empty Sent for the message "Travel", and the next step
+    looked for a journey's cities in "Sent: 0 messages"."""
+    empty = "Sent: 0 messages (0 unread)"
+    result = read_mail.call(Folders({"Sent": empty, "Inbox": READING}), {"folder": "Sent"})
+    assert not result.ok
+    assert "Sent holds no message" in result.message
+    assert "Inbox holds messages with the subjects 'Photos'; 'Code'; 'Old code'" in result.message
+    alone = read_mail.call(
+        Folders({"Sent": empty, "Inbox": "Inbox: 0 messages"}), {"folder": "Sent"}
+    )
+    assert not alone.ok and "nor do the Inbox and Sent" in alone.message
+    full = read_mail.call(Folders({"Inbox": READING}), {"folder": "Inbox"})
+    assert full.ok and full.value == READING

@@ -118,8 +118,10 @@ def read_mail(context: SkillContext, parameters: ReadMail) -> SkillResult:
     named = parameters.folder
     if not parameters.subject:
         read = context.act(MailRead(folder=named, limit=parameters.limit))
-        if read.ok:
+        if read.ok and messages_of(read.output or ""):
             return SkillResult(True, read.output or "", evidence=f"{named} read")
+        if read.ok:
+            return _empty(context, named, read.output or "")
     # Without a subject, no such folder: the words were a mail's subject ("Travel"), which a
     # 1.5B planner wrote as the folder (a rewording of pc25, 2026-12-02); the usual folders
     # are read for it. Where no subject holds them, the step fails as the client said.
@@ -137,6 +139,35 @@ def read_mail(context: SkillContext, parameters: ReadMail) -> SkillResult:
         return SkillResult.failed(found.refused)
     return SkillResult.failed(
         f"no message in {named}, Inbox or Sent has {subject!r} in its subject"
+    )
+
+
+#: The subjects of another folder named where the one read holds no message, at most.
+SUBJECTS_SHOWN = 8
+
+
+def _empty(context: SkillContext, named: str, reading: str) -> SkillResult:
+    """The failure of reading a folder that holds no message, naming the usual folders that
+    hold some and their newest subjects. Why: a program reads mail for values in it, and an
+    empty folder read as a success had the next step look for a journey's cities in "Sent: 0
+    messages" (a rewording of pc25, 2026-12-03, the message "Travel" being in the Inbox); the
+    re-plan is told where the messages are."""
+    others = []
+    for folder in (one for one in USUAL_FOLDERS if one != named):
+        read = context.act(MailRead(folder=folder, limit=SUBJECTS_SHOWN))
+        subjects = [
+            lines[1][len(SUBJECT) :]
+            for _, lines in messages_of(read.output or "" if read.ok else "")
+            if len(lines) > 1 and lines[1].startswith(SUBJECT)
+        ]
+        if subjects:
+            listed = "; ".join(repr(subject) for subject in subjects)
+            others.append(f"{folder} holds messages with the subjects {listed}")
+    where = ("; " + "; ".join(others)) if others else ", nor do the Inbox and Sent"
+    return SkillResult.failed(
+        f"{named} holds no message ({reading.strip()[:100]}){where}: read the folder that "
+        "holds the message meant, or give its subject (read_mail's subject)",
+        evidence=reading.strip()[:200],
     )
 
 
