@@ -150,6 +150,24 @@ def test_a_part_picked_out_of_a_text_is_no_translation_of_it() -> None:
     assert chinese.ok, chinese.message
 
 
+def test_a_text_whose_translation_came_back_short_is_translated_line_by_line() -> None:
+    """gen-2041-5: a French letter of three lines came back as its first line translated."""
+    letter = (
+        "Le jardin\n\nCe printemps, nous plantons des tomates.\nLe soir, nous arrosons les fleurs."
+    )
+    lines = (
+        "The garden",
+        "This spring, we plant tomatoes.",
+        "In the evening, we water the flowers.",
+    )
+    model = Answers({"text": "The garden"}, *({"text": line} for line in lines))
+    result = translate_text.call(Desk(model), {"text": letter, "language": "English"})
+    assert result.ok, result.message
+    assert result.value == "\n".join([lines[0], "", *lines[1:]])  # the blank line kept
+    assert "line by line (3 lines)" in result.evidence
+    assert model.prompts[2] == "Translate into English:\nCe printemps, nous plantons des tomates."
+
+
 def test_the_request_written_back_is_no_composed_text() -> None:
     """Seen with the 1.5B model: asked for a translation, it answered with its request and the
     facts, which the next step then saved into the user's document."""

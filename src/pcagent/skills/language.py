@@ -242,27 +242,63 @@ SHORTEST_TRANSLATION = 0.2
 WHOLE_TEXT = 50
 
 
+#: The most lines a text is translated one by one where the whole text's reply was too short.
+MOST_LINES_ONE_BY_ONE = 20
+
+
 @skill("Translate a text into another language.", needs_language=True, returns="the translation")
 def translate_text(context: SkillContext, parameters: Translate) -> SkillResult:
-    user = f"Translate into {parameters.language}:\n{parameters.text}"
-    reply = _answer(context, "You translate; answer with the translation only.", user, Composed)
-    if not reply.text.strip():
+    source = parameters.text.strip()
+    translated = _translation(context, source, parameters.language)
+    if not translated:
         return SkillResult.failed("the language model gave no usable reply")
     # Compared without case or spacing: a text "translated" into its own
     # language came back with one blank line less, counted as a translation, and the run said
     # "finished" (a rewording of pc04, 2026-11-28).
-    if comparable(reply.text) == comparable(parameters.text):
+    if comparable(translated) == comparable(source):
         return SkillResult.failed(
             "the translation is the text itself: it is in that language already"
         )
-    translated, source = reply.text.strip(), parameters.text.strip()
-    if len(source) >= WHOLE_TEXT and len(translated) < SHORTEST_TRANSLATION * len(source):
+    how = ""
+    lines = [line for line in source.splitlines() if line.strip()]
+    if _too_short(translated, source) and 1 < len(lines) <= MOST_LINES_ONE_BY_ONE:
+        # Why: given a letter of three lines, the 1.5B model translated its first line only
+        # (10 characters of 100: generated task gen-2041-5, 2026-12-04); each line alone is a
+        # short text it translates whole. Blank lines stay where they were.
+        parts = [
+            _line_translated(context, line, parameters.language) if line.strip() else ""
+            for line in source.splitlines()
+        ]
+        if all(
+            part or not line.strip() for part, line in zip(parts, source.splitlines(), strict=True)
+        ):
+            translated, how = "\n".join(parts).strip(), f"line by line ({len(lines)} lines); "
+    if _too_short(translated, source):
         return SkillResult.failed(
             f"the translation is {len(translated)} characters of a text of {len(source)}: a "
             "part picked out, not the text translated (to find a value in a text, use "
             "extract_values)"
         )
-    return SkillResult(True, translated, evidence=f"{len(reply.text)} characters")
+    return SkillResult(True, translated, evidence=f"{how}{len(translated)} characters")
+
+
+def _translation(context: SkillContext, text: str, language: str) -> str:
+    """The language model's translation of ``text`` into ``language``; "" where it gave none."""
+    user = f"Translate into {language}:\n{text}"
+    reply = _answer(context, "You translate; answer with the translation only.", user, Composed)
+    return reply.text.strip()
+
+
+def _line_translated(context: SkillContext, line: str, language: str) -> str:
+    """One line's translation; "" where the model gave none (the whole text's failure stands)."""
+    try:
+        return _translation(context, line, language)
+    except NoLanguageReply:
+        return ""
+
+
+def _too_short(translated: str, source: str) -> bool:
+    return len(source) >= WHOLE_TEXT and len(translated) < SHORTEST_TRANSLATION * len(source)
 
 
 class Revise(SkillParameters):
