@@ -192,6 +192,10 @@ def test_choice_readings_quick() -> None:
     _reading_quick("choice_readings.py", "choices")
 
 
+def test_first_or_all_readings_quick() -> None:
+    _reading_quick("first_or_all_readings.py", "tasks")
+
+
 def test_format_targets_quick() -> None:
     _reading_quick("format_targets.py", "formattings")
 

@@ -20,6 +20,7 @@ from pcagent.agents.example_files import with_example_files_told
 from pcagent.agents.existing_files import FileCheck, without_unused_missing_reads
 from pcagent.agents.file_kinds import with_kind_twins
 from pcagent.agents.first_of_sorted import with_first_of_sorted_picked
+from pcagent.agents.first_or_all import with_first_or_all_read
 from pcagent.agents.format_targets import with_format_targets_read
 from pcagent.agents.found_values_named import with_found_values_named
 from pcagent.agents.instruction_readings import InstructionReadings
@@ -77,7 +78,9 @@ class ProgramMends:
             program = with_named_files(program, skills, named, self.is_file)
             program = without_unused_missing_reads(program, skills, self.is_file)
         if self.readings.choices is not None:
-            program = with_choices_read(program, skills, self.readings.chosen, instruction)
+            chosen = self.readings.chosen
+            program = with_choices_read(program, skills, chosen, instruction)
+            program = with_first_or_all_read(program, skills, chosen, instruction)
         if self.readings.formats is not None:
             targets = self.readings.format_targets
             program = with_format_targets_read(program, skills, targets, instruction, ran)

@@ -1,0 +1,133 @@
+"""Whether a sorted list is asked for whole or only its first item: a model reads it, code sets
+the program so.
+
+``sort_items`` gives every item in order; ``pick_extreme`` the one that would come first. Told
+to save "whichever of three stores sells a console for least, with that price", the 1.5B
+Manager sorted the prices lowest first and wrote the whole sorted list into the file, and the
+run said "finished" (a rewording of pc24, 2026-12-03); told to keep the longer of two films'
+running times, it sorted them too (generated task gen-2041-4, 2026-12-04). No text the run reads
+shows the list wrong, and the words that say "only the cheapest" are the user's: which one the
+instruction asks for is a question about words, asked of a model alone
+(:mod:`pcagent.agents.choice_readings`' agent, its own question), in both orders of the options
+and taken only where the two answers agree.
+
+Asked only where the program leaves it open to both: a sort whose list later steps use whole,
+each in a text (a file's text, what the user is told), and no step uses by a key or an item
+(:mod:`first_of_sorted` takes a sort used only by its first item's key). Where the reading is
+"only the first", the sort becomes ``pick_extreme`` of the same items (the largest where the
+highest came first), and each use of the list becomes the item's label and value
+(``"{s4.label}: {s4.value}"``). A list written into cells or given to a screen step is left as
+it is: what the first item would be there is not a text.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import JsonValue
+
+from pcagent.agents.choice_readings import ChoiceQuestion, ReadsChoice
+from pcagent.agents.program import GUI, SLOT, Program, ProgramStep, is_reference, reference_values
+from pcagent.skills import SkillCatalog
+
+_SORT, _PICK = "sort_items", "pick_extreme"
+#: The reading's values: the sorted list whole, or its first item only.
+WHOLE, FIRST = "whole", "first"
+
+
+def first_or_all_question(first: str, reverse: bool = False) -> ChoiceQuestion:
+    """The question for a sort whose ``first`` ("highest" or "lowest") comes first; ``reverse``:
+    the options the other way round (a question of its own, read apart)."""
+    options: tuple[tuple[JsonValue, str], ...] = (
+        (WHOLE, "all of the items, in that order"),
+        (FIRST, f"only the one item with the {first} value"),
+    )
+    return ChoiceQuestion(
+        skill=_SORT,
+        description=f"the task puts some items in order by a value, the {first} first",
+        parameter=f"(the items wanted, {first} first{', reversed' if reverse else ''})",
+        question="Which items does the instruction ask to be written down or told?",
+        options=options[::-1] if reverse else options,
+    )
+
+
+def read_first_or_all(read: ReadsChoice, instruction: str, first: str) -> JsonValue | None:
+    """The reading where both orders of the options agree; None otherwise."""
+    once = read(instruction, first_or_all_question(first))
+    if once is None:
+        return None
+    return once if read(instruction, first_or_all_question(first, reverse=True)) == once else None
+
+
+def with_first_or_all_read(
+    program: Program, catalog: SkillCatalog, read: ReadsChoice, instruction: str
+) -> Program:
+    """``program`` with each sort used whole in texts made a pick of its first item where the
+    instruction asks for that item only; else ``program`` itself."""
+    if _PICK not in catalog:
+        return program
+    steps = list(program.steps)
+    for index, step in enumerate(steps):
+        first = step.args.get("first")
+        if step.skill != _SORT or first not in ("highest", "lowest"):
+            continue
+        later = steps[index + 1 :]
+        if not _used_whole_in_texts(step.id, later, catalog):
+            continue
+        if read_first_or_all(read, instruction, str(first)) != FIRST:
+            continue
+        args = {"items": step.args.get("items"), "largest": first == "highest"}
+        steps[index] = step.model_copy(update={"skill": _PICK, "args": args})
+        for at, other in enumerate(later, start=index + 1):
+            whole = _item_text(step.id)
+            mended = {k: _as_item(v, step.id, whole) for k, v in other.args.items()}
+            steps[at] = other.model_copy(update={"args": mended})
+    if steps == list(program.steps):
+        return program
+    return program.model_copy(update={"steps": steps})
+
+
+def _used_whole_in_texts(source: str, later: list[ProgramStep], catalog: SkillCatalog) -> bool:
+    """Whether some of ``later`` use ``source``'s value, each whole and in a text argument."""
+    used = False
+    for step in later:
+        if step.skill == GUI:
+            named = any(m.group(1) == source for m in SLOT.finditer(step.task))
+            if named or source in step.uses:
+                return False  # a screen step's words: not a text argument's
+            continue
+        if step.skill not in catalog:
+            continue
+        fields = catalog.get(step.skill).parameters.model_fields
+        for name, value in step.args.items():
+            found = [r for r in reference_values({name: value}) if r["from"] == source]
+            if not found:
+                continue
+            field = fields.get(name)
+            if field is None or field.annotation is not str:
+                return False
+            if any(r.get("key") or "item" in r for r in found):
+                return False
+            used = True
+    return used
+
+
+def _item_text(source: str) -> str:
+    return f"{{{source}.label}}: {{{source}.value}}"
+
+
+def _as_item(value: Any, source: str, whole: str) -> Any:
+    """``value`` with each whole use of ``source`` (a reference, a ``{sN}`` slot) made the
+    first item's label and value."""
+    if is_reference(value) and value["from"] == source and not value.get("key"):
+        return whole
+    if isinstance(value, str):
+        return SLOT.sub(
+            lambda m: whole if m.group(0) == f"{{{source}}}" else m.group(0),
+            value,
+        )
+    if isinstance(value, dict):
+        return {k: _as_item(v, source, whole) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_as_item(v, source, whole) for v in value]
+    return value
