@@ -318,3 +318,44 @@ def test_the_application_s_step_is_shown_memory_s_program_that_calls_one_of_its_
     models = _script({"steps": [WRITE]})
     _manager(models).plan(SAID)
     assert "similar earlier task" not in models.backends["manager"].requests[1].messages[-1].text
+
+
+def test_a_value_worked_out_last_beside_an_application_left_out_asks_for_that_step() -> None:
+    """gen-2041-9: two films' ratings looked up and sorted, and no sheet written; re-asked
+    whole, the Manager wrote an example's sheet. The spreadsheet's step is asked for alone and
+    takes the sorted rows."""
+    said = 'List "Small Hours" and "Dawn" by their ratings, lowest first, in Documents/f.xlsx.'
+    looked = {
+        "id": "s1",
+        "skill": "web_search_each",
+        "args": {"things": ["Small Hours", "Dawn"], "search": "imdb rating", "value": "rating"},
+    }
+    ordered = {
+        "id": "s2",
+        "skill": "sort_items",
+        "args": {"items": {"from": "s1"}, "first": "lowest"},
+    }
+    sheet = {
+        "id": "s3",
+        "skill": "fill_cells",
+        "args": {"rows": {"from": "s2"}, "save_as": "Documents/f.xlsx"},
+    }
+    apps = {"browser": "web browser", "spreadsheet": "spreadsheet (workbooks .xlsx)"}
+    models = ScriptedModels(
+        manager=[json.dumps({"steps": [looked, ordered]}), json.dumps({"steps": [sheet]})]
+    )
+    manager = Manager(
+        models.for_role("manager"),
+        apps=apps,
+        skills=default_catalog().for_apps(apps),
+        readings=InstructionReadings(apps=lambda _: (AskedApp("spreadsheet", "a spreadsheet"),)),
+    )
+    outcome = manager.plan(said)
+    assert [s.skill for s in outcome.plan.subtasks] == [
+        "web_search_each",
+        "sort_items",
+        "fill_cells",
+    ]
+    assert not any(s.doubt for s in outcome.plan.subtasks)
+    assert models.backends["manager"].remaining == 0  # one whole ask, then the step alone
+    assert "Write the step s3 " in models.backends["manager"].requests[1].messages[-1].text

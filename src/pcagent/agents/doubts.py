@@ -121,9 +121,17 @@ class Evidence:
         Manager wrote an example's program instead (the title made smaller, a spacing nobody
         asked for), which had no doubt and ran, "finished" (a rewording of pc22, 2026-12-02),
         where its first program formatted the title as asked; the step each application is
-        asked for alone (:mod:`focused_steps`) leaves the rest as written."""
+        asked for alone (:mod:`focused_steps`) leaves the rest as written.
+
+        So is the doubt that the last step works a value out and nothing shows it, beside an
+        application left out: the step asked for in that application comes after it and can
+        take the value. Re-asked whole for the spreadsheet a sort of two films' ratings was to
+        be written into, the same Manager wrote an example's sheet with its numbers instead
+        (generated task gen-2041-9, 2026-12-04)."""
         left_out = unused_apps(program, self.asked_apps, skills, self.apps_used_before)
-        return bool(doubts) and all(doubt in left_out for doubt in doubts)
+        last = program.steps[-1].id if program.steps else ""
+        unshown = [doubt for doubt in unused_values(program, skills) if doubt.step == last]
+        return bool(doubts and left_out) and all(d in (*left_out, *unshown) for d in doubts)
 
     def doubts(self, program: Program, skills: SkillCatalog) -> list[Doubt]:
         """The doubts of ``program``, whose steps call ``skills``."""
