@@ -52,7 +52,7 @@ TASK = "How long does it take from the Empire State Building to my 14:00 meeting
 
 
 class Chooses:
-    """A language model that answers one link number (orchestration only), keeping prompts."""
+    """A language model that answers one number of a list (orchestration only), keeping prompts."""
 
     def __init__(self, number: int | None) -> None:
         self.number = number
@@ -60,7 +60,7 @@ class Chooses:
 
     def answer(self, system: str, user: str, schema: type[T]) -> T | None:
         self.prompts.append(user)
-        return None if self.number is None else schema.model_validate({"link": self.number})
+        return None if self.number is None else schema.model_validate({"number": self.number})
 
 
 class Browser(Desk):
@@ -155,7 +155,7 @@ def test_the_real_model_answers_a_number_of_a_shown_link(tmp_path: Path) -> None
         language = ModelLanguage(router.for_role("composer"))
         reply = language.answer("Choose a link.", "Links:\n1. a\n2. b\n3. c", _choice_model(3))
         meant = link_meant(Browser(language), "the Brooklyn Museum directions", "Results", links)
-    assert reply is not None and 0 <= reply.link <= 3
+    assert reply is not None and 0 <= reply.number <= 3
     assert meant is None or meant in links
 
 

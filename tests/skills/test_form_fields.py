@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from pydantic import BaseModel
+from tests.skills.test_browser_links import Chooses
 from tests.skills.test_language_skills import Desk
 from tests.support import smollm2_config
 
@@ -36,18 +37,6 @@ FLIGHTS = PageView(
         Field(3, ("Depart", "YYYY-MM-DD"), "text", ""),
     ),
 )
-
-
-class Chooses:
-    """A language model that answers one field number (orchestration only), keeping prompts."""
-
-    def __init__(self, number: int | None) -> None:
-        self.number = number
-        self.prompts: list[str] = []
-
-    def answer(self, system: str, user: str, schema: type[T]) -> T | None:
-        self.prompts.append(user)
-        return None if self.number is None else schema.model_validate({"field": self.number})
 
 
 class FormPage(Desk):

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, replace
 from urllib.parse import unquote_plus, urlsplit
 
-from pydantic import BaseModel, Field, create_model
+from pydantic import Field
 
 from pcagent.app_actions import BrowserFill, BrowserOpen, BrowserRead
 from pcagent.env.browser_profile import SEARCH_URL
@@ -30,8 +30,8 @@ from pcagent.skills.browser_links import (
     line_after,
     links_away,
     listed,
+    number_chosen,
     page_in_front,
-    what_the_run_knows,
 )
 from pcagent.skills.common import GIVEN_FORM, do
 from pcagent.text import folded
@@ -132,29 +132,16 @@ SYSTEM = (
 )
 
 
-def _choice_model(count: int) -> type[BaseModel]:
-    return create_model(  # type: ignore[call-overload]
-        "ChosenField", field=(int, Field(ge=0, le=count, description="0: none fits"))
-    )
-
-
 def field_meant(
     context: SkillContext, field: FormField, title: str, fields: list[PageField]
 ) -> PageField | None:
     """The field of ``fields`` that a language model takes ``field``'s label (with its value)
-    to mean on the page titled ``title``; None when no model is configured, it gives no usable
-    reply or it answers that none fits."""
-    model = context.language()
-    if model is None or not fields:
-        return None
-    listing = "\n".join(f"{number}. {one.shown}" for number, one in enumerate(fields, 1))
-    user = (
-        f"{what_the_run_knows(context)}The step fills the field: {field.label}\n"
-        f"with the value: {field.value}\n"
-        f"No field of the page reads that. The page: {title}\nIts fields:\n{listing}"
+    to mean on the page titled ``title``; None where it names none."""
+    asked = (
+        f"The step fills the field: {field.label}\nwith the value: {field.value}\n"
+        f"No field of the page reads that. The page: {title}\nIts fields:"
     )
-    reply = model.answer(SYSTEM, user, _choice_model(len(fields)))
-    number = getattr(reply, "field", 0) if reply is not None else 0
+    number = number_chosen(context, SYSTEM, asked, [one.shown for one in fields])
     return fields[number - 1] if number else None
 
 

@@ -86,27 +86,35 @@ SYSTEM = (
 
 def _choice_model(count: int) -> type[BaseModel]:
     return create_model(  # type: ignore[call-overload]
-        "ChosenLink", link=(int, Field(ge=0, le=count, description="0: none fits"))
+        "ChosenNumber", number=(int, Field(ge=0, le=count, description="0: none fits"))
     )
+
+
+def number_chosen(context: SkillContext, system: str, asked: str, shown: list[str]) -> int:
+    """The number (from 1) of the line of ``shown`` a language model chooses, told ``system``
+    and shown the run's task and values found, ``asked`` and the lines numbered; 0 when no
+    model is configured, it gives no usable reply or it answers that none fits."""
+    model = context.language()
+    if model is None or not shown:
+        return 0
+    listing = "\n".join(f"{number}. {line}" for number, line in enumerate(shown, 1))
+    reply = model.answer(
+        system, f"{what_the_run_knows(context)}{asked}\n{listing}", _choice_model(len(shown))
+    )
+    return getattr(reply, "number", 0) if reply is not None else 0
 
 
 def link_meant(
     context: SkillContext, wanted: str, title: str, links: list[PageLink]
 ) -> PageLink | None:
     """The link of ``links`` that a language model takes ``wanted`` to mean on the page titled
-    ``title``, for the task the run has; None when no model is configured, it gives no usable
-    reply or it answers that none fits."""
-    model = context.language()
+    ``title``, for the task the run has; None where it names none."""
     shown = links[:MOST_LINKS]
-    if model is None or not shown:
-        return None
-    listing = "\n".join(f"{number}. {link.shown()}" for number, link in enumerate(shown, 1))
-    user = (
-        f"{what_the_run_knows(context)}The step follows the link: {wanted}\n"
-        f"No link of the page reads that. The page: {title}\nIts links:\n{listing}"
+    asked = (
+        f"The step follows the link: {wanted}\n"
+        f"No link of the page reads that. The page: {title}\nIts links:"
     )
-    reply = model.answer(SYSTEM, user, _choice_model(len(shown)))
-    number = getattr(reply, "link", 0) if reply is not None else 0
+    number = number_chosen(context, SYSTEM, asked, [link.shown() for link in shown])
     return shown[number - 1] if number else None
 
 
