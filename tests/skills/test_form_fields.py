@@ -101,6 +101,23 @@ def test_without_a_model_or_with_none_fitting_the_step_fails_on_the_label() -> N
         assert "To" not in page.filled
 
 
+class RefusesValues(FormPage):
+    """A page whose "To" field takes no value: the label found its field, the value failed."""
+
+    def act(self, action: object) -> ActionOutcome:
+        if isinstance(action, BrowserFill) and action.label == "To":
+            return ActionOutcome(False, "\"To\" has no option 'Lisbon'")
+        return super().act(action)
+
+
+def test_a_label_that_names_a_field_whose_value_failed_asks_no_model() -> None:
+    model = Chooses(3)
+    form = {"fields": [{"label": "To", "value": "Lisbon"}, {"label": "From", "value": "Berlin"}]}
+    result = fill_form.call(RefusesValues(model), form)
+    assert not result.ok and "has no option 'Lisbon'" in result.message
+    assert model.prompts == []
+
+
 def test_a_reading_s_fields_are_their_lines_with_their_names() -> None:
     fields = page_fields(describe(FLIGHTS))
     assert [one.names for one in fields] == [f.names for f in FLIGHTS.fields]

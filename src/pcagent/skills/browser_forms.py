@@ -71,7 +71,10 @@ def _fill(context: SkillContext, field: FormField, submit: bool, filled: list[st
         filled.append(field.label)
         return ""
     reading = do(context, BrowserRead()).output or ""
-    free = [one for one in page_fields(reading) if not _among(one, filled)]
+    fields = page_fields(reading)
+    if any(_among(one, [field.label]) for one in fields):
+        raise StepFailed(done, "browser_fill")  # the label names a field: the value failed
+    free = [one for one in fields if not _among(one, filled)]
     meant = field_meant(context, field, line_after(reading, "Title: "), free)
     if meant is None:
         raise StepFailed(done, "browser_fill")
