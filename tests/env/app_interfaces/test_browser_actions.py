@@ -309,7 +309,7 @@ def test_a_link_named_in_other_words_is_the_one_the_model_says(
         def answer(request: ChatRequest) -> str:
             lines = request.messages[-1].text.splitlines()
             number = next(line.split(".")[0] for line in lines if wanted in line)
-            return json.dumps({"link": int(number)})
+            return json.dumps({"number": int(number)})
 
         return answer
 

@@ -10,11 +10,12 @@ from pcagent.app_actions import ClockAddAlarm, ClockAddWorldClock
 from pcagent.bench.checker_types import CheckResult
 from pcagent.bench.checkers import CheckContext, run_checker
 from pcagent.env import SandboxDesktop
-from pcagent.env.app_interfaces.clock import ALARM_DIALOG, ClockInterface
+from pcagent.env.app_interfaces.clock import ALARM_DIALOG, WORLD_DIALOG, ClockInterface
 from pcagent.env.app_interfaces.clock_screen import (
     CityRow,
     choose_city,
     city_rows,
+    first_field,
     header_add_button,
     shown_time,
 )
@@ -74,6 +75,32 @@ def test_the_header_s_add_button_is_the_button_left_of_the_tabs() -> None:
     elements = [plus, alarms, button("GtkMenuButton", 711, 11), button("Add Alarm", 367, 433)]
     assert header_add_button(elements, alarms) is plus
     assert header_add_button(elements[1:], alarms) is None
+
+
+def test_a_dialog_s_first_field_is_the_topmost_one_drawn() -> None:
+    def field(role: str, y: int, x: int = 20, width: int = 200) -> Element:
+        return Element(id=y * 10 + x, role=role, name="", box=Box(x=x, y=y, width=width, height=30))
+
+    search, hour = field("text", 60), field("spin button", 120)
+    hidden = field("entry", 10, width=0)  # not drawn: no focus goes there
+    assert first_field([field("push button", 5), hour, hidden, search]) is search
+    assert first_field([field("label", 60)]) is None
+
+
+def test_the_field_clicked_when_a_dialog_opens_unfocused_is_the_focused_one(
+    shared_desktop: SandboxDesktop,
+) -> None:
+    # A dialog that opened without a focused field gets a click on its first field; on the real
+    # dialogs that is the field their focus starts in (the world clock's search field).
+    desktop = shared_desktop
+    desktop.execute(act.OpenApp(app="clock"))
+    interface = ClockInterface(desktop)
+    elements = interface._open_dialog("World", WORLD_DIALOG)
+    try:
+        field = first_field(elements)
+        assert field is not None and "focused" in field.states, field
+    finally:
+        interface._cancel_dialog()
 
 
 def test_without_a_running_sandbox_the_interface_is_unavailable() -> None:

@@ -117,6 +117,16 @@ def button_labelled(elements: Sequence[Element], label: str) -> Element | None:
     )
 
 
+FIELD_ROLES = ("text", "entry", "spin button")
+
+
+def first_field(elements: Sequence[Element]) -> Element | None:
+    """A dialog's first field one can type into (topmost, then leftmost, drawn): the one its
+    keyboard focus starts in."""
+    fields = [e for e in elements if e.role in FIELD_ROLES and not e.box.is_empty]
+    return min(fields, key=lambda e: (e.box.y, e.box.x), default=None)
+
+
 def header_add_button(elements: Sequence[Element], tab: Element) -> Element | None:
     """The header bar's add button ("+"), the push button left of the tabs on their row.
 
