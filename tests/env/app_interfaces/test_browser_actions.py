@@ -22,7 +22,8 @@ from pcagent.bench.generate.templates_papers import PAPER_IDS, site_searches
 from pcagent.bench.web import OfflineWeb
 from pcagent.bench.web.data import FACTS, PAPERS
 from pcagent.env import SandboxConfig, SandboxDesktop
-from pcagent.env.app_interfaces.browser import BrowserInterface, finished_downloads
+from pcagent.env.app_interfaces.browser import BrowserInterface
+from pcagent.env.app_interfaces.browser_tabs import finished_downloads
 from pcagent.env.app_interfaces.web_page import Field, Target, choose
 from pcagent.env.browser_profile import PROFILE
 from pcagent.env.devtools import PORT_FILE, read_port
@@ -211,6 +212,35 @@ def test_fill_and_submit_a_search(browser_desktop: SandboxDesktop, web: OfflineW
     title, address = first.groups()
     clicked = desktop.execute(BrowserClick(text=f"{title} - Offline Search"))
     assert clicked.ok and f'"{title}"' in clicked.message and address in clicked.message
+
+
+def test_a_form_the_site_refuses_is_a_failure_quoting_its_reasons(
+    browser_desktop: SandboxDesktop, web: OfflineWeb
+) -> None:
+    """A site that answers a submission with an HTTP error refused what was sent: dates typed
+    where the cities belong are no search made, and the site's own reasons are in the message;
+    the same form with the right values is a search."""
+    dispatcher = ActionDispatcher(browser_desktop)
+    assert dispatcher.carry_out(UseSkill(skill="open_page", args={"address": "booking.com"})).ok
+
+    def search(origin: str, destination: str) -> StepResult:
+        fields = [
+            {"label": "From", "value": origin},
+            {"label": "To", "value": destination},
+            {"label": "Depart", "value": "2025-05-02"},
+        ]
+        return dispatcher.carry_out(UseSkill(skill="fill_form", args={"fields": fields}))
+
+    refused = search("9 May 2025", "2 May 2025")
+    assert not refused.ok and not refused.verified
+    assert "HTTP 400" in refused.message, refused.message
+    assert "Unknown city or airport: '9 May 2025'" in refused.message
+    made = search("New York", "London")
+    assert made.ok and made.verified, made.message
+    searched = {
+        "host": "www.booking.com", "origin": "NYC", "destination": "LON", "date": "2025-05-02"
+    }  # fmt: skip
+    assert checked("flight_searched", searched, browser_desktop, web).passed
 
 
 def test_files_outside_home_and_an_unreachable_browser(browser_desktop: SandboxDesktop) -> None:

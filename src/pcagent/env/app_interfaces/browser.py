@@ -11,22 +11,29 @@ nothing is a failed action, since nothing shows it did what was asked.
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlsplit
 
 from pcagent.action_handlers import handles
 from pcagent.app_actions import BrowserClick, BrowserFill, BrowserOpen, BrowserRead
 from pcagent.env.app_interfaces import Interface
+from pcagent.env.app_interfaces.browser_tabs import (
+    ACTION_TIMEOUT_MS,
+    LOAD_TIMEOUT_MS,
+    element_at,
+    finished_downloads,
+    front_page,
+    landed,
+    page_state,
+    page_text,
+    page_view,
+    wait_for_change,
+)
 from pcagent.env.app_interfaces.web_page import (
-    PAGE_SCRIPT,
-    SIGNATURE_SCRIPT,
     Field,
-    PageView,
     Target,
     choose,
     describe,
-    normalise_lines,
 )
 from pcagent.env.browser_profile import PROFILE
 from pcagent.env.devtools import DevToolsClient
@@ -36,28 +43,9 @@ from pcagent.errors import AppInterfaceError, InvalidActionError
 from pcagent.text import date_as_hinted
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, ElementHandle, Page
+    from playwright.sync_api import Browser, Page
 
     from pcagent.env.desktop_handle import DesktopHandle
-
-#: Milliseconds a page may take to load after an address, a click or Enter.
-LOAD_TIMEOUT_MS = 30_000
-#: Milliseconds a click or Enter has to show an effect (a new address, new content, a new tab).
-CHANGE_TIMEOUT_MS = 8_000
-#: Milliseconds Playwright waits for an element to be clickable or editable.
-ACTION_TIMEOUT_MS = 5_000
-
-
-#: Most characters of a page's text returned with ``browser_open`` and ``browser_click`` (what
-#: the run shows as read, so that a search's results can be reported without a ``browser_read``
-#: first: the small model searched, then clicked "Search" again and again instead of reading).
-OPENED_TEXT_LIMIT = 1500
-
-
-def _page_text(page: Page) -> str:
-    """The page's visible text, cut to :data:`OPENED_TEXT_LIMIT` characters."""
-    text = normalise_lines(page_view(page).text)
-    return text[:OPENED_TEXT_LIMIT] + " [...]" if len(text) > OPENED_TEXT_LIMIT else text
 
 
 class BrowserInterface(Interface):
@@ -154,7 +142,7 @@ class BrowserInterface(Interface):
         return ActionResult(
             ok=not failed,
             message=message,
-            output=f"{title}\n{now}\n{_page_text(page)}",
+            output=f"{title}\n{now}\n{page_text(page)}",
             verified=not failed,
         )
 
@@ -199,12 +187,7 @@ class BrowserInterface(Interface):
             raise AppInterfaceError(f'clicked "{target.text}" but the page did not change')
         url = changed.evaluate("() => location.href")
         tab = " in a new tab" if changed is not page else ""
-        return ActionResult(
-            ok=True,
-            message=f'clicked {target.kind} "{target.text}"; the page{tab} is now {url}',
-            output=f"{changed.title()}\n{url}\n{_page_text(changed)}",
-            verified=True,
-        )
+        return landed(changed, f'clicked {target.kind} "{target.text}"; the page{tab} is now {url}')
 
     def _fill(self, browser: Browser, page: Page, action: BrowserFill) -> ActionResult:
         field: Field = choose(
@@ -261,11 +244,8 @@ class BrowserInterface(Interface):
         if changed is None:
             raise AppInterfaceError(f'"{name}" holds {value!r}, but Enter did not change the page')
         url = changed.evaluate("() => location.href")
-        return ActionResult(
-            ok=True,
-            message=f'"{name}" filled with {value!r}{note} and submitted; the page is now {url}',
-            output=f"{changed.title()}\n{url}\n{_page_text(changed)}",
-            verified=True,
+        return landed(
+            changed, f'"{name}" filled with {value!r}{note} and submitted; the page is now {url}'
         )
 
 
@@ -280,111 +260,6 @@ def _ticked(value: str, kind: str, name: str) -> bool:
     if word in ("false", "no", "off", "unchecked", "uncheck", "0", ""):
         return False
     raise InvalidActionError(f'"{name}" is a {kind}: give "true" to tick it or "false" to clear it')
-
-
-# --- pages -----------------------------------------------------------------------------------------
-
-
-def front_page(browser: Browser, window_title: str) -> Page:
-    """The tab the user sees: the one whose title the browser's window shows.
-
-    Neither ``document.visibilityState`` nor ``document.hasFocus()`` tells: with Playwright
-    connected every tab reports itself focused, and a tab left behind by a new one still said
-    "visible" (measured). The window's title is the active tab's title; when several tabs share
-    it, or none does (a page without a title), a visible one is taken, else the newest.
-    """
-    from playwright.sync_api import Error as PlaywrightError
-
-    pages = [page for context in browser.contexts for page in context.pages]
-    if not pages:
-        raise AppInterfaceError("the browser has no open tab")
-    shown_title = window_title.removesuffix(" - Chromium")
-    titled = [page for page in pages if _title(page) == shown_title]
-    if len(titled) == 1:
-        return titled[0]
-    for page in reversed(titled or pages):
-        try:
-            if page.evaluate("() => document.visibilityState") == "visible":
-                return page
-        except PlaywrightError:
-            continue  # a tab that is closing or between two documents
-    return (titled or pages)[-1]
-
-
-def _title(page: Page) -> str | None:
-    from playwright.sync_api import Error as PlaywrightError
-
-    try:
-        return page.title()
-    except PlaywrightError:
-        return None
-
-
-def page_view(page: Page) -> PageView:
-    return PageView.from_script(page.evaluate(PAGE_SCRIPT, {"list": "targets", "index": None}))
-
-
-def element_at(page: Page, list_name: str, index: int) -> ElementHandle:
-    """The element :data:`PAGE_SCRIPT` listed at ``index`` (the page may have changed since)."""
-    element = page.evaluate_handle(PAGE_SCRIPT, {"list": list_name, "index": index}).as_element()
-    if element is None:
-        raise AppInterfaceError("the page changed before the element could be reached")
-    return element
-
-
-def page_state(browser: Browser, page: Page) -> tuple[frozenset[Page], list[object]]:
-    """The open tabs and the page's signature, to compare with after a click or Enter."""
-    tabs = frozenset(p for context in browser.contexts for p in context.pages)
-    return tabs, page.evaluate(SIGNATURE_SCRIPT)
-
-
-def finished_downloads(folder: Path) -> frozenset[str]:
-    """Names of the files in the downloads folder, leaving out downloads still under way.
-
-    Chromium writes a download first to a hidden file (".org.chromium.Chromium.XXXXXX"), then
-    to "NAME.crdownload", and renames it to NAME when done; a click once reported the hidden
-    name as the file it downloaded (2026-12-02), so neither counts until the rename."""
-    if not folder.is_dir():
-        return frozenset()
-    return frozenset(
-        p.name
-        for p in folder.iterdir()
-        if p.is_file() and not p.name.startswith(".") and not p.name.endswith(".crdownload")
-    )
-
-
-def wait_for_change(
-    browser: Browser,
-    page: Page,
-    before: tuple[frozenset[Page], list[object]],
-    downloaded: Callable[[], list[str]] = list,
-) -> Page | list[str] | None:
-    """The page that shows a change (a new tab, or ``page`` with another address or other
-    content), loaded; or the names of files that ``downloaded`` reports finished (a link to a
-    file changes no page); None when nothing changed within :data:`CHANGE_TIMEOUT_MS`."""
-    from playwright.sync_api import Error as PlaywrightError
-
-    tabs_before, signature_before = before
-    waited = 0
-    while waited <= CHANGE_TIMEOUT_MS:
-        files = downloaded()
-        if files:
-            return files
-        new_tabs = [p for c in browser.contexts for p in c.pages if p not in tabs_before]
-        if new_tabs:
-            new_tabs[-1].wait_for_load_state("load", timeout=LOAD_TIMEOUT_MS)
-            return new_tabs[-1]
-        try:
-            changed = page.evaluate(SIGNATURE_SCRIPT) != signature_before
-        except PlaywrightError:
-            changed = False  # between two documents: the next look sees the new one
-        if changed:
-            page.wait_for_load_state("load", timeout=LOAD_TIMEOUT_MS)
-            return page
-        # Playwright's own wait: it lets the connection deliver events (new tabs) meanwhile.
-        page.wait_for_timeout(100)
-        waited += 100
-    return None
 
 
 def _as_field_asks(value: str, field: Field) -> str:
