@@ -162,11 +162,12 @@ class RunConfig(ConfigSection):
     loop_repeats: int = Field(default=3, ge=2, le=50)
     #: Most model tokens (prompt + completion) one run may spend; 0: no budget.
     token_budget: int = Field(default=0, ge=0)
+    #: Most seconds one run's steps may take (checked before each step); 0: no limit.
+    time_budget: float = Field(default=0, ge=0)
     #: How often the Manager may re-plan in one run.
     max_replans: int = Field(default=2, ge=0, le=20)
-    #: Re-plan at once when a program step's skill fails (a file that is not there, a link the
-    #: page lacks), rather than let the Decision agent try the step through the screen first
-    #: (with the local 1.5B model, that mostly clicked about until the step cap).
+    #: Re-plan at once when a program step's skill fails, rather than let the Decision agent
+    #: try it through the screen (the local 1.5B model mostly clicked about until the step cap).
     replan_on_skill_failure: bool = True
     #: Have a model read which files and folders the instruction names (one call per
     #: instruction), and doubt a program in which no step works on one of the files, or which
@@ -202,8 +203,7 @@ class RunConfig(ConfigSection):
     #: unused) or where no program was usable (its first faulty step): one call per such step
     #: (see docs/agents.md, "One step asked for alone").
     single_step_asks: bool = True
-    #: ``auto``: no human; ``passive``: a role may ask the human; ``proactive``: the human
-    #: approves every step. The human talks through the terminal.
+    #: ``auto``: no human; ``passive``: a role may ask; ``proactive``: it approves each step.
     mode: InteractionMode = "auto"
     #: Marks shown to the Decision agent (the most relevant to the subtask); 0: all.
     listing_limit: int = Field(default=60, ge=0)

@@ -89,6 +89,18 @@ def test_a_clean_failure_is_only_what_it_is() -> None:
     assert failure_causes(TASK, facts) == ["step_cap"]
 
 
+def test_a_run_past_its_time_limit_is_a_time_limit() -> None:
+    facts = RunFacts(
+        steps=[step(1, act.Click(x=100, y=100))],
+        events=[],
+        nodes=FAILED,
+        status="failed",
+        summary="ran past the time limit (1802 s of 1800 s)",
+        planned_apps=("text_editor", "clock", "clock"),
+    )
+    assert failure_causes(TASK, facts) == ["time_limit"]
+
+
 def test_the_report_counts_and_shows_the_causes(tmp_path: Path) -> None:
     outcome = TaskOutcome(
         task_id="pc01", success=False, completion_ratio=0.5, subtasks_passed=1,

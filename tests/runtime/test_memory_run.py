@@ -51,6 +51,17 @@ def test_the_memory_desktop_offers_exactly_the_contract(tmp_path: Path) -> None:
         assert isinstance(desktop, capability)
 
 
+def test_a_run_past_its_time_budget_stops_before_its_next_step(tmp_path: Path) -> None:
+    desktop, store, config = setup(tmp_path)
+    timed = config.run.model_copy(update={"time_budget": 0.001})  # spent by the first step
+    config = config.model_copy(update={"run": timed})
+    first = moves({"kind": "type", "text": " one"}, SAVE_CLICK)
+    outcome = RunSession(desktop, scripts.usual_models(first, PLAN), store, config).start("write")
+    assert outcome.status == "failed" and "ran past the time limit" in outcome.summary
+    assert outcome.steps == 1
+    assert store.get_run(outcome.run_id).settings["time_budget"] == 0.001
+
+
 def test_start_stop_at_the_cap_resume_and_rewind(tmp_path: Path) -> None:
     desktop, store, config = setup(tmp_path)
     notes = desktop.home / "notes.txt"

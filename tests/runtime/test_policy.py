@@ -41,6 +41,13 @@ def test_the_step_cap_and_the_token_budget_stop_before_a_step() -> None:
     )
 
 
+def test_the_time_budget_stops_before_a_step_once_spent() -> None:
+    timed = EscalationPolicy(RUN.model_copy(update={"time_budget": 60.0}))
+    assert timed.stop_before_step(3, 0, seconds=59.9) is None
+    assert "time limit (61 s of 60 s)" in (timed.stop_before_step(3, 0, seconds=61.0) or "")
+    assert EscalationPolicy(RUN).stop_before_step(3, 0, seconds=10**6) is None  # 0: no limit
+
+
 def test_failures_count_up_and_a_success_resets_them() -> None:
     policy = EscalationPolicy(RUN)
     counters = run_steps(policy, [failing(), failing()])

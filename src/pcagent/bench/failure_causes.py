@@ -138,6 +138,8 @@ def failure_causes(task: Task, facts: RunFacts) -> list[str]:
         causes.append("reflection_contradicted")
     if "step cap" in facts.summary or "token budget" in facts.summary:
         causes.append("step_cap")
+    if "time limit" in facts.summary:
+        causes.append("time_limit")
     step_errors = {step.result.error for step in facts.steps if step.result is not None}
     step_errors |= {step.error.split(":", 1)[0] for step in facts.steps if step.error}
     run_error = (facts.error or "").split(":", 1)[0]

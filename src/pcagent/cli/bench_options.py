@@ -87,7 +87,11 @@ ActorMemoryOption = Annotated[
 ]
 TaskTimeoutOption = Annotated[
     float,
-    typer.Option(help="With --ray: seconds a task may run before it is ended.", min=1),
+    typer.Option(
+        help="Seconds a task may run: with --ray its actor is then ended; without, its run "
+        "stops before its next step.",
+        min=1,
+    ),
 ]
 AttemptsOption = Annotated[
     int,

@@ -125,6 +125,9 @@ def run(
     config = config_with(
         max_steps, profile, experience, served, notice=lambda line: console.print(escape(line))
     )
+    if ray is None:  # on Ray the driver ends an actor past the limit
+        timed = config.run.model_copy(update={"time_budget": task_timeout})
+        config = config.model_copy(update={"run": timed})
     chosen = with_their_reference(select_tasks(tasks, tasks_dir, cross=cross), agent)
     remotes = _checked_desktops(chosen, ray, environment or [], environment_token or [], parallel)
     task_folder = cross_tasks_folder() if cross else tasks_dir

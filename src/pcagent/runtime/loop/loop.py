@@ -79,9 +79,12 @@ class StepLoop:
     def run(self, checkpoint: RunCheckpoint) -> None:
         """Step until the run has an outcome (finished, failed, stopped)."""
         self.recorder.checkpoint = checkpoint
+        started = time.monotonic()  # a resumed run's limit counts from its resumption
         try:
             while not checkpoint.outcome:
-                why = self.book.policy.stop_before_step(self.steps_done, checkpoint.tokens)
+                why = self.book.policy.stop_before_step(
+                    self.steps_done, checkpoint.tokens, time.monotonic() - started
+                )
                 if why is not None:
                     self.book.finish(checkpoint, "failed", why, self.steps_done)
                     break

@@ -77,12 +77,15 @@ class EscalationPolicy:
     run: RunConfig
     can_replan: bool = True
 
-    def stop_before_step(self, steps_done: int, tokens: int) -> str | None:
-        """Why the run must end before another step, or None."""
+    def stop_before_step(self, steps_done: int, tokens: int, seconds: float = 0.0) -> str | None:
+        """Why the run must end before another step (``seconds``: how long its steps have
+        taken so far), or None."""
         if steps_done >= self.run.max_steps:
             return f"stopped at the step cap ({self.run.max_steps})"
         if self.run.token_budget and tokens >= self.run.token_budget:
             return f"spent the token budget ({tokens} of {self.run.token_budget})"
+        if self.run.time_budget and seconds >= self.run.time_budget:
+            return f"ran past the time limit ({seconds:.0f} s of {self.run.time_budget:.0f} s)"
         return None
 
     def count(self, counters: Counters, facts: StepFacts) -> Counters:

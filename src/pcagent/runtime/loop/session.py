@@ -316,6 +316,7 @@ class RunSession:
             "ablation": self.ablation,
             "max_steps": run.max_steps,
             "token_budget": run.token_budget,
+            "time_budget": run.time_budget,
             "snapshot_home": self._recorder.snapshots is not None,
             "effect_checks": {
                 "files": self._recorder.snapshots is not None,
