@@ -125,9 +125,7 @@ def run(
     config = config_with(
         max_steps, profile, experience, served, notice=lambda line: console.print(escape(line))
     )
-    if ray is None:  # on Ray the driver ends an actor past the limit
-        timed = config.run.model_copy(update={"time_budget": task_timeout})
-        config = config.model_copy(update={"run": timed})
+    config = config if ray is not None else _timed(config, task_timeout)
     chosen = with_their_reference(select_tasks(tasks, tasks_dir, cross=cross), agent)
     remotes = _checked_desktops(chosen, ray, environment or [], environment_token or [], parallel)
     task_folder = cross_tasks_folder() if cross else tasks_dir
@@ -157,6 +155,14 @@ def run(
                 record_to=record_to,
             )
         print_summary(store, bench.bench_id, output)  # below the progress display, once gone
+
+
+def _timed(config: PcAgentConfig, task_timeout: float) -> PcAgentConfig:
+    """``config`` whose runs stop before a step once ``task_timeout`` seconds are spent: off
+    Ray, where no actor can be ended under a task, the run ends itself."""
+    return config.model_copy(
+        update={"run": config.run.model_copy(update={"time_budget": task_timeout})}
+    )
 
 
 def _check_ray_companions(parallel: int, record_to: Path | None) -> None:

@@ -1,10 +1,9 @@
 """The step loop: perceive -> decide -> guard -> execute -> verify/reflect -> progress, recorded.
 
-:meth:`StepLoop.run` reads as the paper's figure; each stage is one short method over a small
-part chosen elsewhere (:mod:`pcagent.runtime.loop.parts`): the loop never knows which ablation or which
-environment it runs. Escalation after failures is the pure :class:`EscalationPolicy`'s call, the
-bookkeeping of subtasks and re-plans is :class:`~pcagent.runtime.loop.subtasks.SubtaskBook`'s, and every
-step is committed by the :class:`StepRecorder` before the next one starts.
+:meth:`StepLoop.run` reads as the paper's figure; each stage is one short method over parts
+chosen elsewhere (:mod:`pcagent.runtime.loop.parts`): the loop never knows its ablation or its
+environment. Escalation is the pure :class:`EscalationPolicy`'s call, subtasks and re-plans
+:class:`~pcagent.runtime.loop.subtasks.SubtaskBook`'s; the :class:`StepRecorder` commits each step.
 """
 
 from __future__ import annotations
@@ -79,12 +78,11 @@ class StepLoop:
     def run(self, checkpoint: RunCheckpoint) -> None:
         """Step until the run has an outcome (finished, failed, stopped)."""
         self.recorder.checkpoint = checkpoint
-        started = time.monotonic()  # a resumed run's limit counts from its resumption
+        began = time.monotonic()  # a resumed run's time limit counts from its resumption
         try:
             while not checkpoint.outcome:
-                why = self.book.policy.stop_before_step(
-                    self.steps_done, checkpoint.tokens, time.monotonic() - started
-                )
+                spent = time.monotonic() - began
+                why = self.book.policy.stop_before_step(self.steps_done, checkpoint.tokens, spent)
                 if why is not None:
                     self.book.finish(checkpoint, "failed", why, self.steps_done)
                     break
