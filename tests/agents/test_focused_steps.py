@@ -137,6 +137,7 @@ def test_the_real_model_writes_a_step_of_that_application_alone(tmp_path: Path) 
 
 
 MEETING = "Read Documents/memo.txt, find where I meet Ann, and search the web for the walk there."
+START = {"label": "From", "value": "Central Station"}  # nobody gave it either
 SEARCH = {"id": "s3", "skill": "web_search", "args": {"query": "walk to the meeting memo.txt"}}
 
 
@@ -165,7 +166,9 @@ def test_a_later_step_is_written_again_alone_to_use_a_value_found() -> None:
 def test_the_later_step_that_writes_the_value_out_in_words_is_the_one_asked_for() -> None:
     """The map's "To" holds "meeting place" where s2 found the place: that step is asked for,
     not the first later step (an address that needs nothing found). ("Ann's place" would be
-    mended into the reference before: tests/agents/test_found_values_named.py.)"""
+    mended into the reference before: tests/agents/test_found_values_named.py; so would "To"
+    alone with words nobody gave: tests/agents/test_invented_cells.py. Here "From" has such
+    words too, and which field was meant is the model's to say.)"""
     both = {**PLACE, "args": {**PLACE["args"], "names": ["time", "place"]}}  # type: ignore[dict-item]
     site = {"id": "s3", "skill": "open_page", "args": {"address": "maps.example"}}
     # A later step that names the time already used (by reference) is not one to write again.
@@ -173,7 +176,7 @@ def test_the_later_step_that_writes_the_value_out_in_words_is_the_one_asked_for(
     form = {
         "id": "s4",
         "skill": "fill_form",
-        "args": {"fields": [{"label": "To", "value": "meeting place"}]},
+        "args": {"fields": [START, {"label": "To", "value": "meeting place"}]},
     }
     program = json.dumps({"steps": [READ, both, site, form, late]})
     again = {**form, "args": {"fields": [{"label": "To", "value": "{s2.place}"}]}}

@@ -12,6 +12,7 @@ from tests.agents.scripted import ScriptedModels
 from pcagent.agents.invented_cells import (
     with_unused_rows_in_invented_list,
     with_unused_value_in_invented_cell,
+    with_unused_value_in_ungiven_field,
     with_unused_values_in_labelled_rows,
 )
 from pcagent.agents.program import Program
@@ -240,3 +241,58 @@ def test_rows_whose_labels_name_no_value_or_two_are_left_as_written() -> None:
     assert with_unused_values_in_labelled_rows(twice, CATALOG, [RATINGS]) == twice
     given = as_program(SEARCH, BOTH, _films([["Interstellar", 12], ["12 Angry Men", 12]]))
     assert with_unused_values_in_labelled_rows(given, CATALOG, [RATINGS]) == given
+
+
+VISIT = (
+    "Open visits.txt in the Documents folder with the text editor to see when and where the "
+    "meeting with Jonas is, then set an alarm in Clocks for when I must leave Elm Square to "
+    "get there on time, with the travel time from maps.local in the browser."
+)
+NOTE = {"id": "s1", "skill": "read_text_file", "args": {"path": "Documents/visits.txt"}}
+WHEN_WHERE = {
+    "id": "s2",
+    "skill": "extract_values",
+    "args": {"text": {"from": "s1"}, "names": ["time", "place"], "what": "the meeting's time and place"},
+}  # fmt: skip
+MAPS = {"id": "s3", "skill": "open_page", "args": {"address": "maps.local"}}
+ALARM = {"id": "s5", "skill": "set_alarm", "args": {"time": {"from": "s2", "key": "time"}}}
+
+
+def _route(origin: object, destination: object) -> dict[str, Any]:
+    fields = [{"label": "From", "value": origin}, {"label": "To", "value": destination}]
+    return {"id": "s4", "skill": "fill_form", "args": {"fields": fields}}
+
+
+def test_a_form_field_of_words_nobody_gave_takes_the_one_value_unused() -> None:
+    """A generated task of seed 2041 (2026-12-04): the place extracted and unused, the maps'
+    "To" filled with an example's place, three asks in a row."""
+    written = as_program(NOTE, WHEN_WHERE, MAPS, _route("Elm Square", "Harbour Gallery"), ALARM)
+    fields = mended(written, VISIT, (VISIT,)).steps[3].args["fields"]
+    assert fields == [
+        {"label": "From", "value": "Elm Square"},
+        {"label": "To", "value": {"from": "s2", "key": "place"}},
+    ]
+
+
+def test_a_form_whose_fields_could_take_the_value_twice_or_never_is_left_as_written() -> None:
+    # two fields of words nobody gave: which one was meant is not known
+    two = as_program(NOTE, WHEN_WHERE, MAPS, _route("Harbour Gallery", "Oak Terrace"), ALARM)
+    assert with_unused_value_in_ungiven_field(two, CATALOG, [VISIT]) == two
+    # every field given: nothing to mend, whatever is unused
+    given = as_program(NOTE, WHEN_WHERE, MAPS, _route("Elm Square", "Jonas"), ALARM)
+    assert with_unused_value_in_ungiven_field(given, CATALOG, [VISIT]) == given
+    # every value used: a made-up field is the doubts' to tell
+    place = {"from": "s2", "key": "place"}
+    used = as_program(NOTE, WHEN_WHERE, MAPS, _route(place, "Harbour Gallery"), ALARM)
+    assert with_unused_value_in_ungiven_field(used, CATALOG, [VISIT]) == used
+    # a field before the value is found cannot hold it
+    early = as_program(MAPS | {"id": "s1"}, _route("Elm Square", "Harbour Gallery") | {"id": "s2"},
+                       NOTE | {"id": "s3"}, WHEN_WHERE | {"id": "s4"})  # fmt: skip
+    assert with_unused_value_in_ungiven_field(early, CATALOG, [VISIT]) == early
+
+
+def test_no_gold_program_is_changed_by_the_form_mend() -> None:
+    golds = list(gold_programs())
+    for task, gold in golds:
+        assert with_unused_value_in_ungiven_field(gold, CATALOG, [task.instruction]) == gold
+    assert len(golds) >= 300

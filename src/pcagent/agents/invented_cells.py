@@ -27,6 +27,12 @@ Angry Men", and wrote ``["Interstellar", 12]`` and ``["12 Angry Men", 8]``. Wher
 a label and a number has exactly one unused value whose name, or whose extraction's
 description, holds each word of the label, and one number at least is nobody's, each row takes
 its value. A label that two values answer to, or none, leaves the list as written.
+
+And for a form's field: asked for the travel time to an interview, the 1.5B Manager extracted
+the place from a note and left it unused, and filled the maps' "To" with an example's place (a
+generated task of seed 2041, 2026-12-04); the field's words were doubted, and the re-asks wrote
+them again. Where exactly one value found goes unused and exactly one form field after it
+holds words nobody gave, that field was meant for the value.
 """
 
 from __future__ import annotations
@@ -37,6 +43,7 @@ from typing import Any
 from pcagent.agents.given_values import cell_number, given_parameters, invented_cells
 from pcagent.agents.one_search_for_many import LABELLED_LISTS
 from pcagent.agents.program import GUI, Program, ProgramStep, is_reference
+from pcagent.agents.ungiven_names import ungiven_words_typed
 from pcagent.agents.unused_values import finds_named_values, unused_names, values_used
 from pcagent.skills import SkillCatalog
 from pcagent.text import folded
@@ -67,6 +74,36 @@ def with_unused_value_in_invented_cell(
     rows[row][column] = reference
     steps = list(program.steps)
     steps[index] = step.model_copy(update={"args": {**step.args, name: rows}})
+    return program.model_copy(update={"steps": steps})
+
+
+def with_unused_value_in_ungiven_field(
+    program: Program, catalog: SkillCatalog, given: Sequence[str]
+) -> Program:
+    """``program`` with its one form field of words nobody gave referring to its one unused
+    value, where there is exactly one of each and the field comes after the value; else
+    ``program`` itself."""
+    left = _values_left(program, catalog)
+    if len(left) != 1:
+        return program
+    at, reference = left[0]
+    spots = [
+        (index, name, number)
+        for index, step in enumerate(program.steps)
+        if index > at
+        for name, holds in given_parameters(catalog, step.skill).items()
+        if holds == "form" and isinstance(fields := step.args.get(name), list)
+        for number, field in enumerate(fields)
+        if isinstance(field, dict) and ungiven_words_typed(field.get("value"), given)
+    ]
+    if len(spots) != 1:
+        return program
+    index, name, number = spots[0]
+    step = program.steps[index]
+    fields = [dict(field) if isinstance(field, dict) else field for field in step.args[name]]
+    fields[number]["value"] = reference
+    steps = list(program.steps)
+    steps[index] = step.model_copy(update={"args": {**step.args, name: fields}})
     return program.model_copy(update={"steps": steps})
 
 

@@ -27,6 +27,7 @@ from pcagent.agents.instruction_readings import InstructionReadings
 from pcagent.agents.invented_cells import (
     with_unused_rows_in_invented_list,
     with_unused_value_in_invented_cell,
+    with_unused_value_in_ungiven_field,
     with_unused_values_in_labelled_rows,
 )
 from pcagent.agents.keys_of_readings import with_keys_of_readings_extracted
@@ -66,6 +67,7 @@ class ProgramMends:
         program = with_found_values_named(with_keys_mended(program, skills), skills)
         program = with_one_search_for_each(program, skills)
         program = with_unused_value_in_invented_cell(program, skills, self.given)
+        program = with_unused_value_in_ungiven_field(program, skills, self.given)
         program = with_unused_rows_in_invented_list(program, skills, self.given)
         program = with_unused_values_in_labelled_rows(program, skills, self.given)
         program = with_dates_of_unused_readings(program, skills, self.given, ran)

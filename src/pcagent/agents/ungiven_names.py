@@ -47,6 +47,15 @@ def ungiven_names(query: str, given: Sequence[str]) -> list[str]:
     ]
 
 
+def ungiven_words_typed(value: object, given: Sequence[str]) -> list[str]:
+    """The words of letters longer than three of a form field's literal ``value`` that nobody
+    gave (none for a reference, a number or a check box's state)."""
+    if not isinstance(value, str) or value.strip().casefold() in _BOX_STATES:
+        return []
+    long_words = [w for w in words_of(value) if len(w) > _LONGER_THAN and w.isalpha()]
+    return [w for w in long_words if not word_given(w, given)]
+
+
 def ungrounded_form_values(
     program: Program, catalog: SkillCatalog, given: Sequence[str]
 ) -> list[Doubt]:
@@ -60,10 +69,7 @@ def ungrounded_form_values(
                 continue
             for field in fields:
                 value = field.get("value") if isinstance(field, dict) else None
-                if not isinstance(value, str) or value.strip().casefold() in _BOX_STATES:
-                    continue
-                long_words = [w for w in words_of(value) if len(w) > _LONGER_THAN and w.isalpha()]
-                ungiven = [w for w in long_words if not word_given(w, given)]
+                ungiven = ungiven_words_typed(value, given)
                 if ungiven:
                     doubts.append(
                         Doubt(
