@@ -196,6 +196,13 @@ def test_first_or_all_readings_quick() -> None:
     _reading_quick("first_or_all_readings.py", "tasks")
 
 
+def test_field_choices_quick() -> None:
+    report = run_quick("field_choices.py")
+    assert report["labels"] == 1 and report["model"] == "local:smollm2-135m"
+    figure = report["figure"]
+    assert figure["read_right_share"] + figure["read_wrong_share"] + report["unread_share"] == 1
+
+
 def test_format_targets_quick() -> None:
     _reading_quick("format_targets.py", "formattings")
 
