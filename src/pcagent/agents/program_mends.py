@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from pydantic import ValidationError
+
 from pcagent.agents.app_names_in_values import (
     file_names,
     without_app_names_in_searches,
@@ -34,7 +36,7 @@ from pcagent.agents.keys_of_readings import with_keys_of_readings_extracted
 from pcagent.agents.lists_not_extracted import with_lists_not_extracted
 from pcagent.agents.made_up_dates import with_dates_of_unused_readings
 from pcagent.agents.one_search_for_many import with_one_search_for_each
-from pcagent.agents.program import Program, ProgramStep
+from pcagent.agents.program import MAX_STEPS, Program, ProgramStep
 from pcagent.agents.reference_keys import with_keys_mended
 from pcagent.agents.repeated_steps import without_repeats
 from pcagent.agents.skill_named_tasks import with_skill_named_tasks_called
@@ -56,6 +58,17 @@ class ProgramMends:
     is_file: FileCheck | None
 
     def __call__(self, written: Program) -> Program:
+        """``written`` mended; ``written`` itself where the mends would make it longer than a
+        program may be. Why: a 12-step program grew a step in a mend and the next mend's
+        validation raised, which ended a whole benchmark run (a rewording of pc16 without
+        memory, 2026-12-04); the checks and doubts see the program as written instead."""
+        try:
+            program = self._mended(written)
+        except ValidationError:
+            return written
+        return program if len(program.steps) <= MAX_STEPS else written
+
+    def _mended(self, written: Program) -> Program:
         skills, instruction = self.skills, self.instruction
         navigating = [one.name for one in skills if one.navigates]
         program = with_skill_named_tasks_called(written, skills)
