@@ -7,7 +7,7 @@ from pathlib import Path
 from pcagent import actions as act
 from pcagent.agents.plan import SubtaskSpec
 from pcagent.bench.evaluator import NodeState
-from pcagent.bench.failure_causes import CAUSES, RunFacts, failure_causes
+from pcagent.bench.failure_causes import CAUSES, INTERNAL_ERROR, RunFacts, failure_causes
 from pcagent.bench.metrics import TaskOutcome
 from pcagent.bench.report import render_html, summary
 from pcagent.bench.results import BenchStore
@@ -99,6 +99,18 @@ def test_a_run_past_its_time_limit_is_a_time_limit() -> None:
         planned_apps=("text_editor", "clock", "clock"),
     )
     assert failure_causes(TASK, facts) == ["time_limit"]
+
+
+def test_a_fault_of_pcagent_s_own_is_an_internal_error_not_the_desktop_s() -> None:
+    facts = RunFacts(
+        steps=[],
+        events=[],
+        nodes=FAILED,
+        status="failed",
+        summary="",
+        error=f"{INTERNAL_ERROR}ValidationError: 1 validation error for Program",
+    )
+    assert failure_causes(TASK, facts) == ["internal_error"]
 
 
 def test_the_report_counts_and_shows_the_causes(tmp_path: Path) -> None:

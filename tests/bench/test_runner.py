@@ -60,3 +60,22 @@ def test_the_pcagent_agent_is_evaluated_after_every_step(
     assert (result.outcome.model_decisions, result.outcome.code_decisions) == (2, 0)
     assert result.outcome.planned_apps == ("writer",)
     assert result.outcome.manager_correct is True
+
+
+@pytest.mark.desktop
+@pytest.mark.slow
+def test_a_fault_of_pcagent_s_own_fails_the_task_and_not_the_runner(
+    desktop: SandboxDesktop, tmp_path: Path
+) -> None:
+    def broken(request: object) -> str:
+        raise ValueError("a fault nobody foresaw")
+
+    models = scripts.usual_models(ScriptedBackend([]), WRITER_PROGRAM)
+    models.backends["manager"] = ScriptedBackend([broken])
+    config = PcAgentConfig(data_dir=tmp_path, run=RunConfig(listing_limit=0, max_steps=3))
+    result = run_task(
+        load_tasks()["pc09"], "pcagent", desktop, Services(), config=config, models=models
+    )
+    assert result.error == "internal error: ValueError: a fault nobody foresaw"
+    assert not result.outcome.success
+    assert "internal_error" in result.outcome.failure_causes

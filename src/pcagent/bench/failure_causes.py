@@ -22,6 +22,9 @@ from pcagent.bench.tasks import Task
 from pcagent.errors import AgentError, DesktopError
 from pcagent.runtime.record.models import RunEvent, StepRecord
 
+#: How a task's error starts where pcagent's own code raised what it never should have.
+INTERNAL_ERROR = "internal error: "
+
 CAUSES: dict[str, str] = {
     "plan_wrong": "the plan's applications, or their order, differ from the task's subtasks",
     "wrong_app": "an action meant for one application was taken with another one in front",
@@ -34,6 +37,7 @@ CAUSES: dict[str, str] = {
     "environment_error": "the desktop or an application failed",
     "worker_lost": "the benchmark worker running the task died on every attempt",
     "time_limit": "the task ran past its time limit and was ended",
+    "internal_error": "pcagent's own code failed (a bug; its traceback went to stderr)",
     "agent_error": "the agents stopped on an error of their own (a plan that cannot be carried "
     "out, an input value no subtask found)",
 }
@@ -150,7 +154,9 @@ def failure_causes(task: Task, facts: RunFacts) -> list[str]:
         or _named(facts.summary, agent_errors)
     ):
         causes.append("agent_error")
-    if (facts.error is not None and run_error not in agent_errors) or step_errors & _error_names(
+    if (facts.error or "").startswith(INTERNAL_ERROR):
+        causes.append("internal_error")
+    elif (facts.error is not None and run_error not in agent_errors) or step_errors & _error_names(
         DesktopError
     ):
         causes.append("environment_error")

@@ -11,7 +11,9 @@ machine) and :func:`pcagent.bench.ray_runner.run_tasks_on_ray` (Ray).
 from __future__ import annotations
 
 import contextlib
+import sys
 import time
+import traceback
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
@@ -24,7 +26,7 @@ from pcagent.bench.environments import (
     prepare_further,
 )
 from pcagent.bench.evaluator import Contexts, GraphEvaluator, NodeState
-from pcagent.bench.failure_causes import RunFacts, failure_causes
+from pcagent.bench.failure_causes import INTERNAL_ERROR, RunFacts, failure_causes
 from pcagent.bench.fixtures import open_fixture_apps, prepare_home
 from pcagent.bench.metrics import TaskOutcome
 from pcagent.bench.pcagent_run import PcagentRunRecord, decision_counts, grade_run, run_pcagent
@@ -177,6 +179,10 @@ def run_task(
             )
     except PcAgentError as failure:
         error = f"{type(failure).__name__}: {failure}"
+    except Exception as failure:  # a fault of pcagent's own, in this task alone
+        # It ends this task, not a run of fifty (a mend's validation error did, 2026-12-04).
+        traceback.print_exc(file=sys.stderr)
+        error = f"{INTERNAL_ERROR}{type(failure).__name__}: {failure}"
     evaluator, record = attempt.evaluator, attempt.record
     evaluator.finish(attempt.context, attempt.steps)
     causes = _failure_causes_of(attempt, agent, error)
