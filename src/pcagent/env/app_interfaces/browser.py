@@ -187,7 +187,8 @@ class BrowserInterface(Interface):
             raise AppInterfaceError(f'clicked "{target.text}" but the page did not change')
         url = changed.evaluate("() => location.href")
         tab = " in a new tab" if changed is not page else ""
-        return landed(changed, f'clicked {target.kind} "{target.text}"; the page{tab} is now {url}')
+        clicked = f'clicked {target.kind} "{target.text}"; the page{tab} is now {url}'
+        return landed(changed, url, clicked)
 
     def _fill(self, browser: Browser, page: Page, action: BrowserFill) -> ActionResult:
         field: Field = choose(
@@ -244,9 +245,8 @@ class BrowserInterface(Interface):
         if changed is None:
             raise AppInterfaceError(f'"{name}" holds {value!r}, but Enter did not change the page')
         url = changed.evaluate("() => location.href")
-        return landed(
-            changed, f'"{name}" filled with {value!r}{note} and submitted; the page is now {url}'
-        )
+        sent = f'"{name}" filled with {value!r}{note} and submitted; the page is now {url}'
+        return landed(changed, url, sent)
 
 
 def _ticked(value: str, kind: str, name: str) -> bool:

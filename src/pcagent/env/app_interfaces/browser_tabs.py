@@ -46,25 +46,22 @@ def page_text(page: Page) -> str:
 REFUSAL_QUOTE = 300
 
 
-def landed(page: Page, message: str) -> ActionResult:
-    """The result of a click or a submission that led to ``page``: a failure where the site
-    answered the new page with an HTTP error. Why: a flight search whose cities were dates
-    was answered "400: Unknown city or airport" and the run said "finished" on it (a rewording
-    of pc25, 2026-12-04); a site's refusal is what a person reads first."""
-    url = page.evaluate("() => location.href")
+def landed(page: Page, url: str, message: str) -> ActionResult:
+    """The result of a click or a submission that led to ``page`` (at ``url``): a failure where
+    the site answered the new page with an HTTP error. Why: a flight search whose cities were
+    dates was answered "400: Unknown city or airport" and the run said "finished" on it (a
+    rewording of pc25, 2026-12-04); a site's refusal is what a person reads first."""
     text = page_text(page)
     status = document_status(page)
-    if status >= 400:
+    refused = status >= 400
+    if refused:
         reasons = " ".join(text.split())[:REFUSAL_QUOTE]
-        return ActionResult(
-            ok=False,
-            message=f"{message}; the site answered HTTP {status}, refusing what was sent: "
-            f"{reasons!r}",
-            output=f"{page.title()}\n{url}\n{text}",
-            verified=False,
-        )
+        message += f"; the site answered HTTP {status}, refusing what was sent: {reasons!r}"
     return ActionResult(
-        ok=True, message=message, output=f"{page.title()}\n{url}\n{text}", verified=True
+        ok=not refused,
+        message=message,
+        output=f"{page.title()}\n{url}\n{text}",
+        verified=not refused,
     )
 
 
