@@ -121,7 +121,11 @@ def main() -> None:
         json.dumps(
             {
                 **read_right_and_wrong(
-                    (right, wrong, unread), (GOAL_WRONG, GOAL_RIGHT), "fields", arguments.quick
+                    (right, wrong, unread),
+                    (GOAL_WRONG, GOAL_RIGHT),
+                    "fields",
+                    arguments.quick,
+                    wrong_means="values typed into another field",
                 ),
                 "model": model.info.name,
                 "labels": total,

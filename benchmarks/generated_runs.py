@@ -75,11 +75,16 @@ def share(part: int, whole: int) -> float | None:
 
 
 def read_right_and_wrong(
-    counts: tuple[int, int, int], goals: tuple[float, float], what: str, quick: bool
+    counts: tuple[int, int, int],
+    goals: tuple[float, float],
+    what: str,
+    quick: bool,
+    wrong_means: str = "gold programs changed",
 ) -> dict[str, object]:
     """The headline of a reading checked against gold values: the shares of ``counts``
     (right, wrong, unread) read right and read wrong, against ``goals`` (the most wrong, the
-    fewest right; ``what``: what a right reading is of), and the share left unread."""
+    fewest right; ``what``: what a right reading is of; ``wrong_means``: what a wrong one
+    does), and the share left unread."""
     right, wrong, unread = counts
     total = right + wrong + unread
     wrong_share, right_share = share(wrong, total), share(right, total)
@@ -89,7 +94,7 @@ def read_right_and_wrong(
         **headline(
             {"read_wrong_share": wrong_share, "read_right_share": right_share},
             {
-                "read_wrong_share": f"at most {most_wrong}: gold programs changed",
+                "read_wrong_share": f"at most {most_wrong}: {wrong_means}",
                 "read_right_share": f"at least {fewest_right}: {what} read right",
             },
             met,

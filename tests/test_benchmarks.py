@@ -203,6 +203,13 @@ def test_field_choices_quick() -> None:
     assert figure["read_right_share"] + figure["read_wrong_share"] + report["unread_share"] == 1
 
 
+def test_extraction_uses_quick() -> None:
+    report = run_quick("extraction_uses.py")
+    assert report["extractions"] == 1 and report["model"] == "local:smollm2-135m"
+    assert report["figure"]["loose_typed_share_told"] in (0.0, 1.0)
+    assert report["loose_baseline_typed_share"] in (0.0, 1.0)
+
+
 def test_format_targets_quick() -> None:
     _reading_quick("format_targets.py", "formattings")
 

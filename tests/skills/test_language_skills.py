@@ -3,14 +3,21 @@ text and translations are checked for what was asked. The real model path runs o
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import TypeVar
 
+import pytest
 from pydantic import BaseModel, ValidationError
 from tests.support import smollm2_config
 
+from pcagent.agents.program import Program, ProgramStep, check_program
+from pcagent.errors import PlanError
 from pcagent.models import ModelRouter
+from pcagent.models.backends.scripted import ScriptedBackend
+from pcagent.models.structured import StructuredChatModel
 from pcagent.runtime.loop.dispatch import ModelLanguage
+from pcagent.skills import default_catalog
 from pcagent.skills.language import compose_text, extract_values, revise_text, translate_text
 
 T = TypeVar("T", bound=BaseModel)
@@ -245,3 +252,61 @@ def test_a_revision_changes_the_text_and_keeps_the_rest() -> None:
     anew = revise_text.call(Desk(Answers({"lines": ["The variable number is not defined."]})), ask)
     assert not anew.ok and "keeps 0 of the text's 3 lines" in anew.message
     assert not revise_text.call(Desk(Answers()), ask).ok  # no usable reply
+
+
+def test_one_name_for_several_values_is_refused_before_the_program_runs() -> None:
+    reading = {"id": "s1", "skill": "web_search", "args": {"query": "three share prices"}}
+    extraction = {
+        "id": "s2",
+        "skill": "extract_values",
+        "args": {"text": {"from": "s1"}, "names": ["price", "price", "price"], "what": "prices"},
+    }
+    program = Program(steps=[ProgramStep.model_validate(one) for one in (reading, extraction)])
+    with pytest.raises(PlanError, match="a name of its own; repeated: price"):
+        check_program(program, default_catalog(), apps=["browser"])
+    distinct = {**extraction, "args": {**extraction["args"], "names": ["first", "second"]}}
+    check_program(
+        Program(steps=[ProgramStep.model_validate(one) for one in (reading, distinct)]),
+        default_catalog(),
+        apps=["browser"],
+    )
+
+
+def test_a_reply_the_value_s_use_refuses_is_asked_again_with_the_refusal() -> None:
+    """The model layer's re-ask is the real one (a scripted backend answers): the first reply,
+    the memo's title, is refused by ``set_alarm``'s time and the second is kept."""
+    backend = ScriptedBackend(
+        [json.dumps({"text": "Memo for Tuesday"}), json.dumps({"text": "10:15"})]
+    )
+    language = ModelLanguage(StructuredChatModel(backend, validation_retries=1))
+    asked = {"text": f"Memo for Tuesday\n{MEMO}", "names": ["text"], "what": "the memo"}
+    result = extract_values.call(Desk(language), {**asked, "uses": {"text": "set_alarm.time"}})
+    assert result.ok and result.value == {"text": "10:15"}
+    reask = backend.requests[1].messages[-1].text
+    assert "set_alarm's time" in reask and "not a time of day" in reask
+    # Without the use, the title is kept as the text holds it: the later step would refuse it.
+    unchecked = ScriptedBackend([json.dumps({"text": "Memo for Tuesday"})])
+    plain = ModelLanguage(StructuredChatModel(unchecked, validation_retries=1))
+    assert extract_values.call(Desk(plain), asked).value == {"text": "Memo for Tuesday"}
+
+
+def test_a_use_no_skill_has_leaves_the_reply_a_text() -> None:
+    model = Answers({"value": "anything the text holds"})
+    asked = {"text": "anything the text holds", "names": ["value"], "what": "it"}
+    result = extract_values.call(Desk(model), {**asked, "uses": {"value": "no_skill.none"}})
+    assert result.ok and result.value == {"value": "anything the text holds"}
+
+
+def test_an_event_whose_line_holds_the_time_is_kept_for_the_call_to_read_the_line() -> None:
+    """The title of an event, where its time is wanted, passes: its one line holds the time
+    (the call reads it from there); a line without a time does not."""
+    model = Answers({"event": "Call with the agency"})
+    asked = {
+        "text": MEMO,
+        "names": ["event"],
+        "what": "the event",
+        "uses": {"event": "set_alarm.time"},
+    }
+    assert extract_values.call(Desk(model), asked).value == {"event": "Call with the agency"}
+    refused = extract_values.call(Desk(Answers({"event": "Morning"})), asked)
+    assert not refused.ok and "no usable reply" in refused.message

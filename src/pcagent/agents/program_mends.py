@@ -20,6 +20,7 @@ from pcagent.agents.choice_readings import with_choices_read
 from pcagent.agents.copied_files import with_named_files
 from pcagent.agents.example_files import with_example_files_told
 from pcagent.agents.existing_files import FileCheck, without_unused_missing_reads
+from pcagent.agents.extraction_uses import with_extraction_uses_told
 from pcagent.agents.file_kinds import with_kind_twins
 from pcagent.agents.first_of_sorted import with_first_of_sorted_picked
 from pcagent.agents.first_or_all import with_first_or_all_read
@@ -102,4 +103,4 @@ class ProgramMends:
         if self.readings.asked_formats is not None and self.readings.formats is not None:
             reads, targets = self.readings.formats_asked, self.readings.format_targets
             program = with_asked_formats_read(program, skills, reads, targets, instruction)
-        return program
+        return with_extraction_uses_told(program, skills)

@@ -9,11 +9,13 @@ from collections.abc import Mapping
 from typing import Annotated, TypeVar
 from urllib.parse import unquote_plus
 
-from pydantic import BaseModel, Field, create_model
+from pydantic import AfterValidator, BaseModel, Field, create_model
+from pydantic.json_schema import SkipJsonSchema
 
 from pcagent.errors import PcAgentError
 from pcagent.skills.base import SkillContext, SkillParameters, SkillResult, skill
 from pcagent.skills.lists import counted_items, listed_items, uncounted
+from pcagent.skills.typed_replies import USE_PATTERN, reply_model
 from pcagent.text import comparable, contains, same_date_written
 
 M = TypeVar("M", bound=BaseModel)
@@ -37,19 +39,32 @@ def _answer(context: SkillContext, system: str, user: str, schema: type[M]) -> M
 NAME_PATTERN = r"^[a-z][a-z0-9_]{0,39}$"
 
 
+def _names_differ(names: list[str]) -> list[str]:
+    """Each name once: three prices all named "price" come back as one value, and the later
+    steps cannot say which they mean (a rewording of pc07, 2026-12-04). A parameter's own
+    validator, so the program's check refuses it and the Manager is asked again with this."""
+    repeated = sorted({name for name in names if names.count(name) > 1})
+    if repeated:
+        raise ValueError(
+            f"each value needs a name of its own; repeated: {', '.join(repeated)} "
+            '(e.g. ["first_price", "second_price"])'
+        )
+    return names
+
+
 class ExtractValues(SkillParameters):
     text: str = Field(min_length=1, max_length=20_000, description="Where to look.")
-    names: list[Annotated[str, Field(pattern=NAME_PATTERN)]] = Field(
-        min_length=1, max_length=10, description='Names of the values, e.g. ["event_time"].'
-    )
+    names: Annotated[
+        list[Annotated[str, Field(pattern=NAME_PATTERN)]], AfterValidator(_names_differ)
+    ] = Field(min_length=1, max_length=10, description='Names of the values, e.g. ["event_time"].')
     what: str = Field(
         min_length=1, max_length=500, description="What each value is, in a sentence."
     )
-
-
-def _reply_model(names: list[str]) -> type[BaseModel]:
-    fields = {name: (str, Field(min_length=1, max_length=500)) for name in names}
-    return create_model("Extracted", **fields)  # type: ignore[call-overload]
+    #: Filled by the program's mends, never by a model (not in any schema a model sees): the
+    #: parameter each named value goes to, whose type checks the reply (:mod:`typed_replies`).
+    uses: SkipJsonSchema[dict[str, Annotated[str, Field(pattern=USE_PATTERN)]]] = Field(
+        default_factory=dict
+    )
 
 
 @skill(
@@ -74,7 +89,9 @@ def extract_values(context: SkillContext, parameters: ExtractValues) -> SkillRes
         # with John (four extractions from a memo and a mail, one try each: 4 right with the
         # request, 1 without, 2026-11-28; docs/skills.md).
         user = f"The person's request, for which value is meant: {step.task}\n\n{user}"
-    reply = _answer(context, system, user, _reply_model(parameters.names))
+    reply = _answer(
+        context, system, user, reply_model(parameters.names, parameters.uses, parameters.text)
+    )
     values = {name: uncounted(str(getattr(reply, name))).strip() for name in parameters.names}
     unseen = [name for name, value in values.items() if not _held(parameters.text, value)]
     if unseen:

@@ -1,0 +1,82 @@
+"""An extraction's reply checked by the parameter its value goes to.
+
+Why: a value extracted under a loose name ("text", "the text of the memo") came back as the
+memo's first line, and only the later step (``set_alarm``) refused it, after which the re-plan
+looped (a rewording of pc01, 2026-12-04). Where the program passes a named value whole to a
+typed parameter, its mends record that in the extraction's ``uses`` (``{"text":
+"set_alarm.time"}``, :mod:`pcagent.agents.extraction_uses`); the reply's field for that value is
+then checked by that parameter's own type, so a reply it refuses is refused at once, and the
+model layer asks again with the refusal, as with any reply that does not validate. The model
+still picks the value, and the text must still hold it; the value passed on is as the text
+writes it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Annotated, Any
+
+from pydantic import AfterValidator, BaseModel, Field, TypeAdapter, ValidationError, create_model
+
+from pcagent.skills.lists import uncounted
+from pcagent.text import comparable
+
+#: How a use is written: the skill and its parameter, ``"set_alarm.time"``.
+USE_PATTERN = r"^[a-z][a-z0-9_]{0,39}\.[a-z][a-z0-9_]{0,39}$"
+
+
+def reply_model(names: list[str], uses: Mapping[str, str], text: str) -> type[BaseModel]:
+    """The reply's shape: each named value a text; a value with a use also taken by it, or
+    standing on the one line of ``text`` that it takes."""
+    fields: dict[str, Any] = {}
+    for name in names:
+        check = taken_by(uses.get(name, ""), text)
+        checks = (AfterValidator(check),) if check is not None else ()
+        fields[name] = (Annotated[str, Field(min_length=1, max_length=500), *checks], ...)
+    return create_model("Extracted", **fields)
+
+
+def taken_by(use: str, text: str = "") -> Callable[[str], str] | None:
+    """A check that the parameter ``use`` names takes a value (as a list's counted item is
+    read: without its place), or the one line of ``text`` the value stands on: an event's
+    title, where its time is wanted, goes on to the call, which reads the time off that line
+    (:mod:`pcagent.agents.source_lines`). None for a use no skill of pcagent's has."""
+    # The catalog gathers this package's modules, the language skills among them.
+    from pcagent.skills.catalog import default_catalog
+
+    skill_name, _, parameter = use.partition(".")
+    catalog = default_catalog()
+    if skill_name not in catalog:
+        return None
+    field = catalog.get(skill_name).parameters.model_fields.get(parameter)
+    if field is None:
+        return None
+    adapter: TypeAdapter[Any] = TypeAdapter(field.rebuild_annotation())
+    wanted = field.description or "its own kind of value"
+
+    def check(value: str) -> str:
+        refusal = _refusal(adapter, uncounted(value).strip())
+        if refusal and _refusal(adapter, _one_line(value, text)):
+            raise ValueError(
+                f"this value goes to {skill_name}'s {parameter} ({wanted}), which refuses it: "
+                f"{refusal}"
+            )
+        return value
+
+    return check
+
+
+def _refusal(adapter: TypeAdapter[Any], value: str) -> str:
+    """Why ``adapter`` refuses ``value``; "" when it takes it."""
+    try:
+        adapter.validate_python(value)
+    except ValidationError as error:
+        return str(error.errors()[0]["msg"]).removeprefix("Value error, ")
+    return ""
+
+
+def _one_line(value: str, text: str) -> str:
+    """The one line of ``text`` that holds ``value``; "" when none or several do."""
+    wanted = comparable(uncounted(value))
+    lines = [line for line in text.splitlines() if wanted and wanted in comparable(line)]
+    return lines[0].strip() if len(lines) == 1 else ""
