@@ -1,9 +1,9 @@
 """Extractions told what their values are for: where a program passes an extracted value whole
 to a typed parameter (an alarm's time, a date to count days to, a number of minutes), the
-Manager's mends add that parameter and its description to the extraction's ``what`` and record
-it in its ``uses``, whose type then checks the reply (a refused reply is asked again with the
-refusal; ``pcagent.agents.extraction_uses``, ``pcagent.skills.typed_replies``). Does the model
-then give a value the parameter takes?
+Manager's mends record that parameter in the extraction's ``uses``: the model is told, beside the
+value's name, where it goes and what the parameter takes, and the parameter's type checks the
+reply (a refused reply is asked again with the refusal; ``pcagent.agents.extraction_uses``,
+``pcagent.skills.typed_replies``). Does the model then give a value the parameter takes?
 
 The cases are the gold extractions of generated tasks that read a file of the task's fixtures
 and pass a value to such a parameter. Each is asked four ways: with the gold ``what`` and with

@@ -1,5 +1,5 @@
-"""An extraction whose value a typed parameter takes is told what that parameter wants (the
-program is the 1.5B Manager's, as recorded on a rewording of pc01, 2026-12-04)."""
+"""An extraction whose value a typed parameter takes records that use (the program is the
+1.5B Manager's, as recorded on a rewording of pc01, 2026-12-04)."""
 
 from __future__ import annotations
 
@@ -24,33 +24,25 @@ COMPOSE = {
 ALARM = {"id": "s4", "skill": "set_alarm", "args": {"time": "{s2.text}", "hours_before": 1}}
 
 
-def test_the_value_an_alarm_takes_is_extracted_as_a_time_of_day() -> None:
+def test_the_value_an_alarm_takes_records_the_alarm_s_time_as_its_use() -> None:
     written = as_program(READ, EXTRACT, COMPOSE, ALARM)
     told = with_extraction_uses_told(written, CATALOG)
-    what = told.steps[1].args["what"]
-    assert what == (
-        "the text of the memo; text: the value of set_alarm's time, "
-        'The time the alarm is about, e.g. "10:15".'
-    )
-    assert told.steps[1].args["uses"] == {"text": "set_alarm.time"}
+    assert told.steps[1].args == {**EXTRACT["args"], "uses": {"text": "set_alarm.time"}}
     # Nothing else changes, and the program is as valid as before.
-    assert [step.args for step in told.steps if step.id != "s2"] == [
-        step.args for step in written.steps if step.id != "s2"
+    assert [step for step in told.steps if step.id != "s2"] == [
+        step for step in written.steps if step.id != "s2"
     ]
     check_program(told, CATALOG, apps=["text_editor", "clock"])
 
 
-def test_a_reference_object_is_told_and_a_text_parameter_is_not() -> None:
+def test_a_reference_object_is_a_use_and_a_text_parameter_is_not() -> None:
     alarm = {"id": "s3", "skill": "set_alarm", "args": {"time": {"from": "s2", "key": "text"}}}
     note = {
         "id": "s4",
         "skill": "write_text_file",
         "args": {"path": "Documents/a.txt", "text": "{s2.text}"},
     }
-    told = with_extraction_uses_told(as_program(READ, EXTRACT, alarm, note), CATALOG)
-    what = told.steps[1].args["what"]
-    assert "set_alarm's time" in what
-    assert "write_text_file" not in what
+    told = with_extraction_uses_told(as_program(READ, EXTRACT, note, alarm), CATALOG)
     assert told.steps[1].args["uses"] == {"text": "set_alarm.time"}
 
 
@@ -64,19 +56,15 @@ def test_values_used_only_inside_texts_or_by_text_parameters_leave_the_program_a
     assert with_extraction_uses_told(written, CATALOG) is written
 
 
-def test_a_what_that_would_outgrow_its_bound_keeps_its_words_and_gets_the_use() -> None:
-    long = {**EXTRACT, "args": {**EXTRACT["args"], "what": "w" * 480}}
-    told = with_extraction_uses_told(as_program(READ, long, ALARM), CATALOG)
-    assert told.steps[1].args["what"] == "w" * 480
-    assert told.steps[1].args["uses"] == {"text": "set_alarm.time"}
-
-
-def test_a_told_program_is_told_once() -> None:
+def test_a_told_program_is_told_once_and_a_recorded_use_is_kept() -> None:
     told = with_extraction_uses_told(as_program(READ, EXTRACT, ALARM), CATALOG)
     assert with_extraction_uses_told(told, CATALOG) is told
+    recorded = {**EXTRACT, "args": {**EXTRACT["args"], "uses": {"text": "shift_time.time"}}}
+    again = with_extraction_uses_told(as_program(READ, recorded, ALARM), CATALOG)
+    assert again.steps[1].args["uses"] == {"text": "shift_time.time"}
 
 
-def test_gold_programs_change_only_in_their_extractions_words() -> None:
+def test_gold_programs_change_only_in_their_extractions_uses() -> None:
     changed = 0
     for task, program in gold_programs():
         told = with_extraction_uses_told(program, CATALOG)
@@ -85,14 +73,12 @@ def test_gold_programs_change_only_in_their_extractions_words() -> None:
                 continue
             changed += 1
             assert after.skill == "extract_values", task.id
-            unchanged = {"what": None, "uses": None}
-            assert {**after.args, **unchanged} == {**before.args, **unchanged}, task.id
+            assert {**after.args, "uses": None} == {**before.args, "uses": None}, task.id
             assert set(after.args["uses"]) <= set(after.args["names"])
-            assert str(after.args["what"]).startswith(str(before.args["what"]).rstrip(" .;"))
         check_program(told, CATALOG, apps=list(task.apps))
     assert changed, "no gold extraction feeds a typed parameter: the test tests nothing"
 
 
-def test_the_manager_s_mends_tell_the_uses() -> None:
+def test_the_manager_s_mends_record_the_uses() -> None:
     told = mended(as_program(READ, EXTRACT, ALARM), "an alarm an hour before the second entry")
-    assert "set_alarm's time" in told.steps[1].args["what"]
+    assert told.steps[1].args["uses"] == {"text": "set_alarm.time"}

@@ -290,6 +290,24 @@ def test_a_runs_plan_reads_back_as_the_program_it_came_from() -> None:
     assert third.args == {"time": {"from": "s1", "key": "t"}}
 
 
+def test_memory_keeps_a_run_s_program_as_a_model_writes_it_without_the_mends_own_arguments() -> (
+    None
+):
+    catalog = default_catalog()
+    extraction = {"text": {"from": "s1"}, "names": ["t"], "what": "the time"}
+    mended = Program.model_validate(
+        {"steps": [
+            {"id": "s1", "skill": "read_text_file", "args": {"path": "a.txt"}},
+            {"id": "s2", "skill": "extract_values",
+             "args": {**extraction, "uses": {"t": "set_alarm.time"}}},
+            {"id": "s3", "skill": "set_alarm", "args": {"time": {"from": "s2", "key": "t"}}},
+        ]}
+    )  # fmt: skip
+    kept = program_of_plan(program_plan(mended, catalog).subtasks)
+    assert kept[1].args == extraction
+    assert kept[2].args == {"time": {"from": "s2", "key": "t"}}
+
+
 def test_an_invalid_training_program_is_refused_naming_its_task(
     shared_encoder: SentenceEncoder,
 ) -> None:

@@ -282,6 +282,8 @@ def test_a_reply_the_value_s_use_refuses_is_asked_again_with_the_refusal() -> No
     asked = {"text": f"Memo for Tuesday\n{MEMO}", "names": ["text"], "what": "the memo"}
     result = extract_values.call(Desk(language), {**asked, "uses": {"text": "set_alarm.time"}})
     assert result.ok and result.value == {"text": "10:15"}
+    first = backend.requests[0].messages[-1].text
+    assert "Values: text (goes to set_alarm's time: The time the alarm is about" in first
     reask = backend.requests[1].messages[-1].text
     assert "set_alarm's time" in reask and "not a time of day" in reask
     # Without the use, the title is kept as the text holds it: the later step would refuse it.

@@ -1,5 +1,4 @@
-"""An extracted value that a typed parameter takes: the extraction is told what that parameter
-wants.
+"""An extracted value that a typed parameter takes: the extraction records that use.
 
 Why: the 1.5B Manager names an extraction loosely ("text", "the text of the memo") and then
 passes its value to a parameter that takes a time of day. The extraction's model, told only
@@ -7,83 +6,66 @@ those words, copied the memo's first line; ``set_alarm`` refused it as no time o
 re-plan looped to the step cap (a rewording of pc01, 2026-12-04). Which value goes where is in
 the program's references, and what that parameter takes is in the skill's schema: both typed,
 neither read from the person's words. Each extraction whose named value a later step passes
-whole to such a parameter gets, after its ``what``, the parameter and its description
-("event: the value of set_alarm's time, The time the alarm is about, e.g. \"10:15\"."), and
-its ``uses`` records the parameter (``{"event": "set_alarm.time"}``), whose type then checks the
-model's reply (:mod:`pcagent.skills.typed_replies`: a refused reply is asked again with the
-refusal). The model still chooses the value; the text it is chosen from still has to hold it.
+whole to such a parameter gets it in its ``uses`` (``{"text": "set_alarm.time"}``): the model
+is then told, beside the value's name, where it goes and what that parameter takes, and the
+parameter's type checks the reply, which is asked again with the refusal
+(:mod:`pcagent.skills.typed_replies`). The model still chooses the value; the text it is chosen
+from still has to hold it. The ``what`` stays as the Manager wrote it.
 
-Only parameters that refuse a plain sentence are told (a time, a date, a number, a choice): a
-text parameter says nothing of a value's kind. A value used inside a longer text is left as
-written; a ``what`` that would grow past its bound keeps its words, and gets the ``uses``.
+Only parameters that refuse a plain sentence are recorded (a time, a date, a number, a list, a
+choice): a text parameter says nothing of a value's kind. A value used inside a longer text is
+not; the first typed use of a value is its use.
 """
 
 from __future__ import annotations
 
-from functools import cache
-from typing import Any
-
-from pydantic import JsonValue, TypeAdapter, ValidationError
+from pydantic import JsonValue
 
 from pcagent.agents.program import SLOT, Program, ProgramStep, is_reference
 from pcagent.skills import SkillCatalog
-from pcagent.skills.base import Skill
+from pcagent.skills.typed_replies import refuses_sentences
 
 #: The skill whose named values a model picks out of a text, and its arguments.
-_EXTRACT, _NAMES, _WHAT, _USES = "extract_values", "names", "what", "uses"
-#: The bound of an extraction's ``what`` (:class:`~pcagent.skills.language.ExtractValues`).
-_WHAT_MOST = 500
-#: How a parameter's JSON type is named to the model (a text's is not: its description says).
-_KINDS = {"integer": "a number", "number": "a number", "array": "a list", "boolean": "yes or no"}
-#: A sentence no typed parameter takes: one that does is a text parameter.
-_SENTENCE = "a plain sentence of several words"
+_EXTRACT, _NAMES, _USES = "extract_values", "names", "uses"
 
 
 def with_extraction_uses_told(program: Program, catalog: SkillCatalog) -> Program:
-    """``program`` with each extraction's ``what`` followed by the typed parameters its values
-    go to; ``program`` itself when none goes to one."""
+    """``program`` with each extraction's ``uses`` naming the typed parameters its values go
+    to; ``program`` itself when none goes to one, or each is recorded already."""
     if _EXTRACT not in catalog:
         return program
-    extractions = {
-        step.id: step
+    names = {
+        step.id: step.args[_NAMES]
         for step in program.steps
-        if step.skill == _EXTRACT and isinstance(step.args.get(_WHAT), str)
+        if step.skill == _EXTRACT and isinstance(step.args.get(_NAMES), list)
     }
-    told: dict[str, list[str]] = {}
     uses: dict[str, dict[str, str]] = {}
     for step in program.steps:
         if step.skill not in catalog:
             continue
-        skill = catalog.get(step.skill)
+        fields = catalog.get(step.skill).parameters.model_fields
         for parameter, value in step.args.items():
             source, key = _whole_reference(value)
-            if source not in extractions or step.id == source:
-                continue
-            wanted = _wanted(skill, parameter)
-            names = extractions[source].args.get(_NAMES)
-            if wanted and isinstance(names, list) and key in names:
-                told.setdefault(source, []).append(
-                    f"{key}: the value of {skill.name}'s {parameter}, {wanted}"
-                )
-                uses.setdefault(source, {}).setdefault(key, f"{skill.name}.{parameter}")
-    if not told:
-        return program
-    steps = [_told(step, told.get(step.id, []), uses.get(step.id, {})) for step in program.steps]
+            field = fields.get(parameter)
+            if (
+                source in names
+                and source != step.id
+                and key in names[source]  # type: ignore[operator]
+                and field is not None
+                and refuses_sentences(field)
+            ):
+                uses.setdefault(source, {}).setdefault(key, f"{step.skill}.{parameter}")
+    steps = [_told(step, uses.get(step.id, {})) for step in program.steps]
     return program if steps == program.steps else program.model_copy(update={"steps": steps})
 
 
-def _told(step: ProgramStep, told: list[str], uses: dict[str, str]) -> ProgramStep:
-    """``step`` with the uses in its words (where they fit) and in its ``uses``."""
-    if not told:
+def _told(step: ProgramStep, uses: dict[str, str]) -> ProgramStep:
+    """``step`` with ``uses`` recorded (a use recorded already is kept)."""
+    if not uses:
         return step
-    what = str(step.args.get(_WHAT, ""))
-    fresh = [use for use in dict.fromkeys(told) if use not in what]
-    longer = "; ".join([what.rstrip(" .;"), *fresh])
     given = step.args.get(_USES)
     recorded = {**uses, **given} if isinstance(given, dict) else uses
     args = {**step.args, _USES: recorded}
-    if fresh and len(longer) <= _WHAT_MOST:
-        args[_WHAT] = longer
     return step if args == step.args else step.model_copy(update={"args": args})
 
 
@@ -95,23 +77,3 @@ def _whole_reference(value: JsonValue) -> tuple[str, str]:
     if isinstance(value, str) and (match := SLOT.fullmatch(value.strip())) and not match[3]:
         return match[1], match[2] or ""
     return "", ""
-
-
-def _wanted(skill: Skill[Any], parameter: str) -> str:
-    """What ``parameter`` of ``skill`` takes, as its description says, where it is typed (it
-    refuses a plain sentence); "" otherwise."""
-    return _typed_description(skill.parameters, parameter)
-
-
-@cache
-def _typed_description(parameters: type[Any], name: str) -> str:
-    field = parameters.model_fields.get(name)
-    if field is None or not field.description:
-        return ""
-    adapter = TypeAdapter(field.rebuild_annotation())
-    try:
-        adapter.validate_python(_SENTENCE)
-    except ValidationError:
-        kind = _KINDS.get(str(adapter.json_schema().get("type")), "")
-        return f"{kind}: {field.description}" if kind else field.description
-    return ""

@@ -14,8 +14,9 @@ goes into long-term memory with its instruction; so does each training task's go
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Protocol
 
@@ -217,6 +218,21 @@ class GraphBuilder:
                 self.graph.subtask_texts[text] = np.asarray(vector, dtype=np.float32)
 
 
+def _written_arguments(skill: str, args: Mapping[str, object]) -> frozenset[str]:
+    """The names of ``args`` a model may write for ``skill``: those its schema shows. The
+    mends' own (an extraction's ``uses``) are left out of what memory keeps, which the Manager
+    is shown as programs a model wrote; a skill no catalog has keeps all of them."""
+    catalog = _catalog()
+    if skill not in catalog:
+        return frozenset(args)
+    return frozenset(catalog.get(skill).parameters.model_json_schema().get("properties", {}))
+
+
+@cache
+def _catalog() -> SkillCatalog:
+    return default_catalog()
+
+
 def program_of_plan(subtasks: Sequence[SubtaskSpec]) -> list[ProgramStep]:
     """A run's plan (its subtasks as :func:`~pcagent.agents.program.program_plan` made them)
     as the program it came from: a subtask with a skill is that skill's call, any other a GUI
@@ -231,7 +247,11 @@ def program_of_plan(subtasks: Sequence[SubtaskSpec]) -> list[ProgramStep]:
                 ProgramStep(
                     id=ids[subtask.id],
                     skill=subtask.skill,
-                    args={k: _renamed(v, ids) for k, v in subtask.args.items()},
+                    args={
+                        k: _renamed(v, ids)
+                        for k, v in subtask.args.items()
+                        if k in _written_arguments(subtask.skill, subtask.args)
+                    },
                     environment=subtask.environment,
                 )
             )

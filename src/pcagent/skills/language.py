@@ -15,7 +15,7 @@ from pydantic.json_schema import SkipJsonSchema
 from pcagent.errors import PcAgentError
 from pcagent.skills.base import SkillContext, SkillParameters, SkillResult, skill
 from pcagent.skills.lists import counted_items, listed_items, uncounted
-from pcagent.skills.typed_replies import USE_PATTERN, reply_model
+from pcagent.skills.typed_replies import USE_PATTERN, reply_model, use_told
 from pcagent.text import comparable, contains, same_date_written
 
 M = TypeVar("M", bound=BaseModel)
@@ -80,7 +80,8 @@ def extract_values(context: SkillContext, parameters: ExtractValues) -> SkillRes
     )
     # Lists are shown counted ("[2nd] 10:15 Call ..."): a small model counts lines badly.
     shown = counted_items(parameters.text)
-    user = f"Text:\n{shown}\n\nFind: {parameters.what}\nValues: {', '.join(parameters.names)}"
+    values = ", ".join(_named(name, parameters.uses.get(name, "")) for name in parameters.names)
+    user = f"Text:\n{shown}\n\nFind: {parameters.what}\nValues: {values}"
     step = context.step()
     if step is not None and step.task:
         # The person's words say which of several alike values is meant: asked for "the
@@ -107,6 +108,13 @@ def extract_values(context: SkillContext, parameters: ExtractValues) -> SkillRes
             "give them"
         )
     return SkillResult(True, values, evidence="; ".join(f"{k}={v}" for k, v in values.items()))
+
+
+def _named(name: str, use: str) -> str:
+    """A value's name as the model is asked for it, with where it goes when a step takes it
+    as a typed parameter (:func:`~pcagent.skills.typed_replies.use_told`)."""
+    told = use_told(use) if use else ""
+    return f"{name} ({told})" if told else name
 
 
 def _held(text: str, value: str) -> bool:

@@ -4,8 +4,9 @@ Why: a value extracted under a loose name ("text", "the text of the memo") came 
 memo's first line, and only the later step (``set_alarm``) refused it, after which the re-plan
 looped (a rewording of pc01, 2026-12-04). Where the program passes a named value whole to a
 typed parameter, its mends record that in the extraction's ``uses`` (``{"text":
-"set_alarm.time"}``, :mod:`pcagent.agents.extraction_uses`); the reply's field for that value is
-then checked by that parameter's own type, so a reply it refuses is refused at once, and the
+"set_alarm.time"}``, :mod:`pcagent.agents.extraction_uses`). The model is told, beside the
+value's name, where it goes and what that parameter takes (:func:`use_told`), and the reply's
+field for that value is checked by that parameter's own type, so a reply it refuses is refused at once, and the
 model layer asks again with the refusal, as with any reply that does not validate. The model
 still picks the value, and the text must still hold it; the value passed on is as the text
 writes it.
@@ -17,12 +18,17 @@ from collections.abc import Callable, Mapping
 from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, Field, TypeAdapter, ValidationError, create_model
+from pydantic.fields import FieldInfo
 
 from pcagent.skills.lists import uncounted
 from pcagent.text import comparable
 
 #: How a use is written: the skill and its parameter, ``"set_alarm.time"``.
 USE_PATTERN = r"^[a-z][a-z0-9_]{0,39}\.[a-z][a-z0-9_]{0,39}$"
+#: How a parameter's JSON type is named to the model (a text's is not: its description says).
+_KINDS = {"integer": "a number", "number": "a number", "array": "a list", "boolean": "yes or no"}
+#: A sentence no typed parameter takes: one that does is a text parameter.
+_SENTENCE = "a plain sentence of several words"
 
 
 def reply_model(names: list[str], uses: Mapping[str, str], text: str) -> type[BaseModel]:
@@ -36,21 +42,34 @@ def reply_model(names: list[str], uses: Mapping[str, str], text: str) -> type[Ba
     return create_model("Extracted", **fields)
 
 
+def use_told(use: str) -> str:
+    """What the model is told of a value's use: the parameter, its kind and its description
+    ("goes to set_alarm's time: The time the alarm is about, e.g. \"10:15\"."); "" for a use
+    no skill of pcagent's has."""
+    field = _parameter(use)
+    if field is None:
+        return ""
+    skill_name, _, parameter = use.partition(".")
+    kind = _KINDS.get(str(TypeAdapter(field.rebuild_annotation()).json_schema().get("type")), "")
+    said = "; ".join(part for part in (kind, field.description or "") if part)
+    return f"goes to {skill_name}'s {parameter}" + (f": {said}" if said else "")
+
+
+def refuses_sentences(field: FieldInfo) -> bool:
+    """Whether a parameter is typed: it refuses a plain sentence (a time, a date, a number, a
+    list, a choice do; a text does not, and says nothing of a value's kind)."""
+    return bool(_refusal(TypeAdapter(field.rebuild_annotation()), _SENTENCE))
+
+
 def taken_by(use: str, text: str = "") -> Callable[[str], str] | None:
     """A check that the parameter ``use`` names takes a value (as a list's counted item is
     read: without its place), or the one line of ``text`` the value stands on: an event's
     title, where its time is wanted, goes on to the call, which reads the time off that line
     (:mod:`pcagent.agents.source_lines`). None for a use no skill of pcagent's has."""
-    # The catalog gathers this package's modules, the language skills among them.
-    from pcagent.skills.catalog import default_catalog
-
-    skill_name, _, parameter = use.partition(".")
-    catalog = default_catalog()
-    if skill_name not in catalog:
-        return None
-    field = catalog.get(skill_name).parameters.model_fields.get(parameter)
+    field = _parameter(use)
     if field is None:
         return None
+    skill_name, _, parameter = use.partition(".")
     adapter: TypeAdapter[Any] = TypeAdapter(field.rebuild_annotation())
     wanted = field.description or "its own kind of value"
 
@@ -64,6 +83,18 @@ def taken_by(use: str, text: str = "") -> Callable[[str], str] | None:
         return value
 
     return check
+
+
+def _parameter(use: str) -> FieldInfo | None:
+    """The parameter ``use`` names ("set_alarm.time"); None where no skill has it."""
+    # The catalog gathers this package's modules, the language skills among them.
+    from pcagent.skills.catalog import default_catalog
+
+    skill_name, _, parameter = use.partition(".")
+    catalog = default_catalog()
+    if skill_name not in catalog:
+        return None
+    return catalog.get(skill_name).parameters.model_fields.get(parameter)
 
 
 def _refusal(adapter: TypeAdapter[Any], value: str) -> str:
