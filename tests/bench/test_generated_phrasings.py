@@ -143,6 +143,8 @@ def needed_values(fragment: Fragment) -> list[str]:
                 needed += params["texts"]
             case "python_prints":
                 pass  # the path above; what the script prints is the script's to say
+            case "python_function_returns":
+                needed.append(params["function"])  # what it returns, the instruction describes
             case "file_downloaded":
                 pass  # the paper's file name is its id: found on the page, not said
             case "text_file_contains" | "docx_contains" if not _translates(fragment):

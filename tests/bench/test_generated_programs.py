@@ -364,6 +364,9 @@ def _check_step(step: ProgramStep, fragment: Fragment) -> None:
         assert not _literal(args["text"]) and args["request"]
         checked = _node(fragment, "python_prints")["path"]
         assert checked in {f.path for f in fragment.files} or not fragment.files
+    elif step.skill == "write_code":
+        # The function the check calls is the one the request names.
+        assert _node(fragment, "python_function_returns")["function"] in str(args["request"])
     elif step.skill == "save_attachment":
         # The fragment's one mail holds an attachment of the file's name, in the folder named;
         # saved where the check looks.

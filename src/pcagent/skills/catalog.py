@@ -19,6 +19,7 @@ from pcagent.skills import (
     browser,
     calculator,
     clock,
+    code,
     file_manager,
     language,
     mail,
@@ -32,6 +33,7 @@ from pcagent.skills.base import Skill, SkillError
 _MODULES: tuple[ModuleType, ...] = (
     value_skills,
     language,
+    code,
     text_editor,
     calculator,
     clock,

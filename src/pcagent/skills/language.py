@@ -25,7 +25,7 @@ class NoLanguageReply(PcAgentError):
     """No language model is configured, or it gave no usable reply (the skill fails)."""
 
 
-def _answer(context: SkillContext, system: str, user: str, schema: type[M]) -> M:
+def model_reply(context: SkillContext, system: str, user: str, schema: type[M]) -> M:
     """The run's language model's validated reply; :class:`NoLanguageReply` otherwise."""
     model = context.language()
     if model is None:
@@ -90,7 +90,7 @@ def extract_values(context: SkillContext, parameters: ExtractValues) -> SkillRes
         # with John (four extractions from a memo and a mail, one try each: 4 right with the
         # request, 1 without, 2026-11-28; docs/skills.md).
         user = f"The person's request, for which value is meant: {step.task}\n\n{user}"
-    reply = _answer(
+    reply = model_reply(
         context, system, user, reply_model(parameters.names, parameters.uses, parameters.text)
     )
     values = {name: uncounted(str(getattr(reply, name))).strip() for name in parameters.names}
@@ -217,10 +217,10 @@ def compose_text(context: SkillContext, parameters: ComposeText) -> SkillResult:
     if parameters.paragraphs:
         # One string per paragraph, as many as asked (the reply's grammar holds the count):
         # asked for two paragraphs in one text, the 1.5B model wrote one (pc09r1, 2026-11-28).
-        reply = _answer(context, system, user, _paragraphs_reply(parameters.paragraphs))
+        reply = model_reply(context, system, user, _paragraphs_reply(parameters.paragraphs))
         text = "\n".join(" ".join(part.split()) for part in reply.paragraphs)  # type: ignore[attr-defined]
     else:
-        text = _answer(context, system, user, Composed).text.strip()
+        text = model_reply(context, system, user, Composed).text.strip()
     if _echoes(text, parameters):
         return SkillResult.failed("the language model wrote back the request, not the text")
     if parameters.paragraphs:
@@ -310,7 +310,7 @@ def translate_text(context: SkillContext, parameters: Translate) -> SkillResult:
 def _translation(context: SkillContext, text: str, language: str) -> str:
     """The language model's translation of ``text`` into ``language``; "" where it gave none."""
     user = f"Translate into {language}:\n{text}"
-    reply = _answer(context, "You translate; answer with the translation only.", user, Composed)
+    reply = model_reply(context, "You translate; answer with the translation only.", user, Composed)
     return reply.text.strip()
 
 
@@ -348,7 +348,7 @@ def revise_text(context: SkillContext, parameters: Revise) -> SkillResult:
     # tries of three); asked for its lines, it wrote the script back with the error fixed.
     user = f"{parameters.request}. Write the whole changed text.\n\n{parameters.text}"
     system = "You edit texts. Answer with the whole text after the change, every line of it."
-    reply = _answer(context, system, user, _Lines)
+    reply = model_reply(context, system, user, TextLines)
     changed = unfenced("\n".join(reply.lines))  # type: ignore[attr-defined]
     if comparable(changed) == comparable(parameters.text):
         return SkillResult.failed("the language model gave the text back unchanged")
@@ -364,7 +364,7 @@ def revise_text(context: SkillContext, parameters: Revise) -> SkillResult:
     return SkillResult(True, changed, evidence=f"{changed_lines} of {len(before)} lines changed")
 
 
-class _Lines(BaseModel):
+class TextLines(BaseModel):
     lines: list[Annotated[str, Field(max_length=1000)]] = Field(min_length=1, max_length=200)
 
 

@@ -44,7 +44,7 @@ from pcagent.bench.generate.templates_papers import (
     BrowserSitePaperDownload,
 )
 from pcagent.bench.generate.templates_rankings import BrowserRankedSheet, BrowserRankedText
-from pcagent.bench.generate.templates_scripts import EditorFixScript
+from pcagent.bench.generate.templates_scripts import EditorFixScript, EditorNewFunction
 from pcagent.bench.generate.templates_translation import WriterTranslateBelow, WriterTranslateInto
 from pcagent.bench.generate.templates_trips import EditorDaysUntil, EditorTripFact
 
@@ -87,6 +87,7 @@ TEMPLATES: tuple[SubtaskTemplate, ...] = (
     BrowserSitePaperDownload(),
     MailSaveAttachment(),
     EditorFixScript(),
+    EditorNewFunction(),
 )
 
 

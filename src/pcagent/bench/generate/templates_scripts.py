@@ -172,3 +172,133 @@ class EditorFixScript(SubtaskTemplate[ScriptToFix], spec="editor_fix_script"):
             files=[] if a.reference_to_previous else [FileFixture(path=a.path, text=script.text)],
             output=parts.file_output(a.path),
         )
+
+
+# --- text editor: a new Python file with one function --------------------------------------------
+
+
+@dataclass(frozen=True)
+class FunctionToWrite:
+    """A function asked for: its signature, what it does (words after the signature), the file
+    it goes in, a right body, and calls it must answer (each: the arguments, then the result)."""
+
+    signature: str
+    does: str
+    file: str
+    body: str
+    cases: tuple[tuple[object, ...], ...]
+
+    @property
+    def name(self) -> str:
+        return self.signature.split("(", 1)[0]
+
+
+#: The functions drawn: each small, its result checked on calls (none is a built-in task's, and
+#: no value of the calls is a value a built-in task's checks expect).
+FUNCTIONS: tuple[FunctionToWrite, ...] = (
+    FunctionToWrite(
+        "is_palindrome(text)",
+        "that returns True when text reads the same backwards, else False",
+        "palindromes.py",
+        "    return text == text[::-1]\n",
+        (("level", True), ("plums", False)),
+    ),
+    FunctionToWrite(
+        "count_vowels(text)",
+        "that returns how many of the letters of text are the vowels a, e, i, o or u",
+        "vowels.py",
+        '    return sum(1 for letter in text if letter in "aeiou")\n',
+        (("education and evaluation", 12), ("rhythm", 0)),
+    ),
+    FunctionToWrite(
+        "celsius_to_fahrenheit(celsius)",
+        "that converts a temperature in degrees Celsius to degrees Fahrenheit",
+        "temperatures.py",
+        "    return celsius * 9 / 5 + 32\n",
+        ((100, 212), (0, 32)),
+    ),
+    FunctionToWrite(
+        "factorial(n)",
+        "that returns the product of the whole numbers from 1 to n",
+        "factorials.py",
+        "    result = 1\n    for number in range(2, n + 1):\n        result *= number\n"
+        "    return result\n",
+        ((6, 720), (12, 479001600)),
+    ),
+    FunctionToWrite(
+        "even_numbers(numbers)",
+        "that returns the even numbers of the list numbers, in their order",
+        "evens.py",
+        "    return [number for number in numbers if number % 2 == 0]\n",
+        (([11, 12, 15, 16], [12, 16]), ([21, 23], [])),
+    ),
+    FunctionToWrite(
+        "word_count(text)",
+        "that returns how many words, separated by spaces, text has",
+        "words.py",
+        "    return len(text.split())\n",
+        (
+            ("red green blue grey white orange", 6),
+            ("just one sentence of eleven words written here for the test", 11),
+        ),
+    ),
+)
+
+
+class NewFunction(TemplateAttributes):
+    name: str
+
+    @property
+    def function(self) -> FunctionToWrite:
+        (function,) = [f for f in FUNCTIONS if f.name == self.name]
+        return function
+
+    @property
+    def path(self) -> str:
+        return f"Documents/{self.function.file}"
+
+
+class EditorNewFunction(SubtaskTemplate[NewFunction], spec="editor_new_function"):
+    """Write one small Python function into a new file in Documents with the text editor."""
+
+    def draw(self, source: Draw) -> NewFunction:
+        return NewFunction(name=source.names.pick(tuple(f.name for f in FUNCTIONS), "function"))
+
+    def build(self, attributes: NewFunction, slot: Slot) -> Fragment:
+        a, function = attributes, attributes.function
+        code = f"def {function.signature}:\n{function.body}"
+        saved = parts.node(
+            slot, "saved", "file_exists", {"path": a.path}, description=f"{a.path} is saved"
+        )
+        works = parts.node(
+            slot,
+            "works",
+            "python_function_returns",
+            {"path": a.path, "function": function.name, "cases": [list(c) for c in function.cases]},
+            after=[saved.id],
+            description=f"{function.name}() in {a.path} is right on {len(function.cases)} calls",
+        )
+        request = f"a Python function {function.signature} {function.does}"
+        return self.fragment(
+            a,
+            slot,
+            f"Write {function.signature} into {a.path}",
+            words={"signature": function.signature, "does": function.does, "file": function.file},
+            nodes=[saved, works],
+            reference=parts.new_document("text_editor", code, gui.editor_save_new_file(a.path)),
+            reference_api=[
+                gui.act("open_app", app="text_editor"),
+                gui.act("type", text=code),
+                gui.act("editor_save_as", path=a.path),
+            ],
+            program=FragmentProgram(
+                (
+                    programs.call("s1", "write_code", request=request),
+                    programs.call(
+                        "s2", "write_text_file", path=a.path, text=programs.reference("s1")
+                    ),
+                ),
+                output=programs.reference("s2"),
+            ),
+            output=parts.file_output(a.path),
+        )
