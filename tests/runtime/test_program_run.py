@@ -116,31 +116,36 @@ def test_sorted_rows_passed_whole_to_a_text_are_its_lines(tmp_path: Path) -> Non
     assert told.answer == "Oslo, 709037\nBergen, 291940"
 
 
-def test_an_extracted_title_passed_as_a_time_is_read_from_its_line(tmp_path: Path) -> None:
-    """The language step named the event where the next step needs its time: the call goes on
-    with the line the value was found on, and the skill takes the time from it."""
+def test_extracted_words_passed_as_minutes_are_read_from_their_line(tmp_path: Path) -> None:
+    """The language step named the route where the next step needs its minutes: the call goes
+    on with the line the value was found on, and the skill takes the minutes from it. (A time
+    of day is answered under its pattern, so a title never stands for it.)"""
     program = [
         {"id": "s1", "skill": "read_text_file", "args": {"path": "notes.txt"}},
         {
             "id": "s2",
             "skill": "extract_values",
-            "args": {"text": {"from": "s1"}, "names": ["event"], "what": "the first event"},
+            "args": {"text": {"from": "s1"}, "names": ["trip"], "what": "the way there"},
         },
         {
             "id": "s3",
             "skill": "shift_time",
-            "args": {"time": {"from": "s2", "key": "event"}, "direction": "after"},
+            "args": {
+                "time": "10:00",
+                "direction": "before",
+                "minutes": {"from": "s2", "key": "trip"},
+            },
         },
         {"id": "s4", "skill": "tell_user", "args": {"text": "{s3}"}},
     ]
     models = scripts.usual_models(ScriptedBackend([]), json.dumps({"steps": program}))
-    models.backends["composer"] = ScriptedBackend([json.dumps({"event": "Call with the agency"})])
-    agenda = "Agenda\n10:15  Call with the agency\n11:30  Lunch\n"
-    store, outcome, _home = _start(tmp_path, models, "whatever is in notes.txt", agenda)
+    models.backends["composer"] = ScriptedBackend([json.dumps({"trip": "by tram"})])
+    route = "Route to the museum\n24 min by tram\n"
+    store, outcome, _home = _start(tmp_path, models, "whatever is in notes.txt", route)
     assert outcome.status == "finished", outcome.summary
     last = next(s for s in store.steps(outcome.run_id) if s.subtask_id == "s3")
-    assert last.action.args["time"] == "10:15  Call with the agency"
-    assert last.result.output == "10:15"
+    assert last.action.args["minutes"] == "24 min by tram"
+    assert last.result.output == "09:36"
     assert "read as its line" in last.thought
 
 

@@ -4,6 +4,7 @@ text and translations are checked for what was asked. The real model path runs o
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import TypeVar
 
@@ -274,22 +275,38 @@ def test_one_name_for_several_values_is_refused_before_the_program_runs() -> Non
 
 def test_a_reply_the_value_s_use_refuses_is_asked_again_with_the_refusal() -> None:
     """The model layer's re-ask is the real one (a scripted backend answers): the first reply,
-    the memo's title, is refused by ``set_alarm``'s time and the second is kept."""
+    the trip's title, is refused by ``days_between``'s end and the second is kept."""
+    trip = "Trip to Lisbon\nDeparture: 2 May 2025\n"
     backend = ScriptedBackend(
-        [json.dumps({"text": "Memo for Tuesday"}), json.dumps({"text": "10:15"})]
+        [json.dumps({"text": "Trip to Lisbon"}), json.dumps({"text": "2 May 2025"})]
     )
     language = ModelLanguage(StructuredChatModel(backend, validation_retries=1))
-    asked = {"text": f"Memo for Tuesday\n{MEMO}", "names": ["text"], "what": "the memo"}
+    asked = {"text": trip, "names": ["text"], "what": "the trip"}
+    result = extract_values.call(Desk(language), {**asked, "uses": {"text": "days_between.end"}})
+    assert result.ok and result.value == {"text": "2 May 2025"}
+    first = backend.requests[0].messages[-1].text
+    assert "Values: text (goes to days_between's end: The later date" in first
+    reask = backend.requests[1].messages[-1].text
+    assert "days_between's end" in reask and "not a date" in reask
+    # Without the use, the title is kept as the text holds it: the later step would refuse it.
+    unchecked = ScriptedBackend([json.dumps({"text": "Trip to Lisbon"})])
+    plain = ModelLanguage(StructuredChatModel(unchecked, validation_retries=1))
+    assert extract_values.call(Desk(plain), asked).value == {"text": "Trip to Lisbon"}
+
+
+def test_a_time_of_day_is_answered_under_the_pattern_a_time_is_written_in() -> None:
+    """The reply's grammar holds the model to a time where the value goes to an alarm's time
+    (the parameter declares how a time is written); without the use, to any text."""
+    backend = ScriptedBackend([json.dumps({"text": "10:15"})])
+    language = ModelLanguage(StructuredChatModel(backend, validation_retries=0))
+    asked = {"text": MEMO, "names": ["text"], "what": "the memo"}
     result = extract_values.call(Desk(language), {**asked, "uses": {"text": "set_alarm.time"}})
     assert result.ok and result.value == {"text": "10:15"}
-    first = backend.requests[0].messages[-1].text
-    assert "Values: text (goes to set_alarm's time: The time the alarm is about" in first
-    reask = backend.requests[1].messages[-1].text
-    assert "set_alarm's time" in reask and "not a time of day" in reask
-    # Without the use, the title is kept as the text holds it: the later step would refuse it.
-    unchecked = ScriptedBackend([json.dumps({"text": "Memo for Tuesday"})])
-    plain = ModelLanguage(StructuredChatModel(unchecked, validation_retries=1))
-    assert extract_values.call(Desk(plain), asked).value == {"text": "Memo for Tuesday"}
+    pattern = backend.requests[0].schema["properties"]["text"]["pattern"]
+    assert re.fullmatch(pattern, "9:15") and not re.fullmatch(pattern, "Memo for Tuesday")
+    plain = ScriptedBackend([json.dumps({"text": "10:15"})])
+    extract_values.call(Desk(ModelLanguage(StructuredChatModel(plain))), asked)
+    assert "pattern" not in plain.requests[0].schema["properties"]["text"]
 
 
 def test_a_use_no_skill_has_leaves_the_reply_a_text() -> None:
@@ -299,16 +316,17 @@ def test_a_use_no_skill_has_leaves_the_reply_a_text() -> None:
     assert result.ok and result.value == {"value": "anything the text holds"}
 
 
-def test_an_event_whose_line_holds_the_time_is_kept_for_the_call_to_read_the_line() -> None:
-    """The title of an event, where its time is wanted, passes: its one line holds the time
-    (the call reads it from there); a line without a time does not."""
-    model = Answers({"event": "Call with the agency"})
+def test_a_value_whose_line_its_use_takes_is_kept_for_the_call_to_read_the_line() -> None:
+    """Words of a route, where its minutes are wanted, pass: their one line holds the minutes
+    (the call reads them from there); a line without them does not."""
+    route = "Route to the museum\n24 min by tram\n"
     asked = {
-        "text": MEMO,
-        "names": ["event"],
-        "what": "the event",
-        "uses": {"event": "set_alarm.time"},
+        "text": route,
+        "names": ["minutes"],
+        "what": "the travel time",
+        "uses": {"minutes": "set_alarm.minutes_before"},
     }
-    assert extract_values.call(Desk(model), asked).value == {"event": "Call with the agency"}
-    refused = extract_values.call(Desk(Answers({"event": "Morning"})), asked)
+    kept = extract_values.call(Desk(Answers({"minutes": "by tram"})), asked)
+    assert kept.value == {"minutes": "by tram"}
+    refused = extract_values.call(Desk(Answers({"minutes": "Route to the museum"})), asked)
     assert not refused.ok and "no usable reply" in refused.message

@@ -55,6 +55,16 @@ class StepFailed(PcAgentError):
         self.outcome = outcome
 
 
+@dataclass(frozen=True)
+class Written:
+    """How a value of a parameter's type stands in a text, as a closed pattern: an extraction
+    whose value goes to such a parameter is answered under it (the reply's grammar holds the
+    model to it; :mod:`pcagent.skills.typed_replies`). Metadata of an ``Annotated`` type; the
+    parameter itself accepts more (its validator reads other spellings)."""
+
+    pattern: str
+
+
 class SkillParameters(BaseModel):
     """Base of every skill's parameter model: unknown fields are errors, values immutable. A
     number given for a text (an earlier step's number by reference: the largest of found

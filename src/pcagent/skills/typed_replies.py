@@ -6,7 +6,9 @@ looped (a rewording of pc01, 2026-12-04). Where the program passes a named value
 typed parameter, its mends record that in the extraction's ``uses`` (``{"text":
 "set_alarm.time"}``, :mod:`pcagent.agents.extraction_uses`). The model is told, beside the
 value's name, where it goes and what that parameter takes (:func:`use_told`), and the reply's
-field for that value is checked by that parameter's own type, so a reply it refuses is refused at once, and the
+field for that value is checked by that parameter's own type (and, where the type says how
+such a value is written, :class:`~pcagent.skills.base.Written`, decoded under that pattern: a
+time of day as "10:15"), so a reply it refuses is refused at once, and the
 model layer asks again with the refusal, as with any reply that does not validate. The model
 still picks the value, and the text must still hold it; the value passed on is as the text
 writes it.
@@ -20,6 +22,7 @@ from typing import Annotated, Any
 from pydantic import AfterValidator, BaseModel, Field, TypeAdapter, ValidationError, create_model
 from pydantic.fields import FieldInfo
 
+from pcagent.skills.base import Written
 from pcagent.skills.lists import uncounted
 from pcagent.text import comparable
 
@@ -36,10 +39,23 @@ def reply_model(names: list[str], uses: Mapping[str, str], text: str) -> type[Ba
     standing on the one line of ``text`` that it takes."""
     fields: dict[str, Any] = {}
     for name in names:
-        check = taken_by(uses.get(name, ""), text)
+        use = uses.get(name, "")
+        check = taken_by(use, text)
         checks = (AfterValidator(check),) if check is not None else ()
-        fields[name] = (Annotated[str, Field(min_length=1, max_length=500), *checks], ...)
+        written = written_as(use)
+        bounds = Field(min_length=1, max_length=500, **({"pattern": written} if written else {}))
+        fields[name] = (Annotated[str, bounds, *checks], ...)
     return create_model("Extracted", **fields)
+
+
+def written_as(use: str) -> str:
+    """The pattern a value of the parameter ``use`` names is written in (:class:`Written`);
+    "" where its type declares none."""
+    field = _parameter(use) if use else None
+    if field is None:
+        return ""
+    marks = [mark for mark in field.metadata if isinstance(mark, Written)]
+    return marks[0].pattern if marks else ""
 
 
 def use_told(use: str) -> str:

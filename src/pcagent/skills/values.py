@@ -22,7 +22,14 @@ from pydantic import (
     model_validator,
 )
 
-from pcagent.skills.base import SkillContext, SkillParameters, SkillResult, choice, skill
+from pcagent.skills.base import (
+    SkillContext,
+    SkillParameters,
+    SkillResult,
+    Written,
+    choice,
+    skill,
+)
 from pcagent.skills.common import as_lines
 from pcagent.text import without_notes
 
@@ -66,7 +73,9 @@ def _clock_time(value: object) -> object:
     return f"{hour:02d}:{minute:02d}"
 
 
-ClockTime = Annotated[str, BeforeValidator(_clock_time)]
+ClockTime = Annotated[
+    str, BeforeValidator(_clock_time), Written(r"^[0-9]{1,2}[:.][0-9]{2}( ?[AaPp][Mm])?$")
+]
 """A time of day as "HH:MM" (24-hour); common spellings are accepted and normalised."""
 
 
