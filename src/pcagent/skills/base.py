@@ -32,6 +32,7 @@ from typing import (
 )
 
 from pydantic import BaseModel, ConfigDict, JsonValue, ValidationError
+from pydantic.fields import FieldInfo
 
 from pcagent.actions import Action
 from pcagent.errors import PcAgentError
@@ -316,10 +317,11 @@ def skill(
 ) -> Callable[[Callable[[SkillContext, P], SkillResult]], Skill[P]]:
     """Declare the decorated function as a skill named after it, taking the parameter model its
     second parameter is annotated with; the module's :class:`Skill` objects are collected by
-    :mod:`pcagent.skills.catalog` (no registry is filled at import)."""
+    :mod:`pcagent.skills.catalog`, which is what plans and runs use. Each is also noted by name
+    for :func:`declared_parameter` alone."""
 
     def declare(run: Callable[[SkillContext, P], SkillResult]) -> Skill[P]:
-        return Skill(
+        declared = Skill(
             name=run.__name__,
             description=description,
             parameters=_parameter_model(run),
@@ -339,8 +341,25 @@ def skill(
             texts=texts,
             for_each=for_each,
         )
+        _DECLARED[declared.name] = declared
+        return declared
 
     return declare
+
+
+#: Every skill declared so far, by name: the parameters a language step's reply is checked
+#: by (``extract_values``' ``uses``) are looked up here, since the catalog that gathers the
+#: skills imports the language skills and cannot be imported by them.
+_DECLARED: dict[str, Skill[Any]] = {}
+
+
+def declared_parameter(use: str) -> FieldInfo | None:
+    """The parameter ``use`` names (``"set_alarm.time"``) of a skill declared so far; None
+    where no such skill or parameter is (every skill module of pcagent is imported with the
+    package)."""
+    skill_name, _, parameter = use.partition(".")
+    found = _DECLARED.get(skill_name)
+    return found.parameters.model_fields.get(parameter) if found is not None else None
 
 
 def _parameter_model(run: Callable[..., SkillResult]) -> type[Any]:

@@ -22,7 +22,7 @@ from typing import Annotated, Any
 from pydantic import AfterValidator, BaseModel, Field, TypeAdapter, ValidationError, create_model
 from pydantic.fields import FieldInfo
 
-from pcagent.skills.base import Written
+from pcagent.skills.base import Written, declared_parameter
 from pcagent.skills.lists import uncounted
 from pcagent.text import comparable
 
@@ -51,7 +51,7 @@ def reply_model(names: list[str], uses: Mapping[str, str], text: str) -> type[Ba
 def written_as(use: str) -> str:
     """The pattern a value of the parameter ``use`` names is written in (:class:`Written`);
     "" where its type declares none."""
-    field = _parameter(use) if use else None
+    field = declared_parameter(use) if use else None
     if field is None:
         return ""
     marks = [mark for mark in field.metadata if isinstance(mark, Written)]
@@ -62,7 +62,7 @@ def use_told(use: str) -> str:
     """What the model is told of a value's use: the parameter, its kind and its description
     ("goes to set_alarm's time: The time the alarm is about, e.g. \"10:15\"."); "" for a use
     no skill of pcagent's has."""
-    field = _parameter(use)
+    field = declared_parameter(use)
     if field is None:
         return ""
     skill_name, _, parameter = use.partition(".")
@@ -82,7 +82,7 @@ def taken_by(use: str, text: str = "") -> Callable[[str], str] | None:
     read: without its place), or the one line of ``text`` the value stands on: an event's
     title, where its time is wanted, goes on to the call, which reads the time off that line
     (:mod:`pcagent.agents.source_lines`). None for a use no skill of pcagent's has."""
-    field = _parameter(use)
+    field = declared_parameter(use)
     if field is None:
         return None
     skill_name, _, parameter = use.partition(".")
@@ -99,18 +99,6 @@ def taken_by(use: str, text: str = "") -> Callable[[str], str] | None:
         return value
 
     return check
-
-
-def _parameter(use: str) -> FieldInfo | None:
-    """The parameter ``use`` names ("set_alarm.time"); None where no skill has it."""
-    # The catalog gathers this package's modules, the language skills among them.
-    from pcagent.skills.catalog import default_catalog
-
-    skill_name, _, parameter = use.partition(".")
-    catalog = default_catalog()
-    if skill_name not in catalog:
-        return None
-    return catalog.get(skill_name).parameters.model_fields.get(parameter)
 
 
 def _refusal(adapter: TypeAdapter[Any], value: str) -> str:
