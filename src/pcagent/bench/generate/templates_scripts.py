@@ -194,7 +194,8 @@ class FunctionToWrite:
 
 
 #: The functions drawn: each small, its result checked on calls (none is a built-in task's, and
-#: no value of the calls is a value a built-in task's checks expect).
+#: no value of the calls is a value a built-in task's checks expect). Each body is one line, so
+#: the reference types it the same whether the editor indents new lines or not.
 FUNCTIONS: tuple[FunctionToWrite, ...] = (
     FunctionToWrite(
         "is_palindrome(text)",
@@ -221,8 +222,7 @@ FUNCTIONS: tuple[FunctionToWrite, ...] = (
         "factorial(n)",
         "that returns the product of the whole numbers from 1 to n",
         "factorials.py",
-        "    result = 1\n    for number in range(2, n + 1):\n        result *= number\n"
-        "    return result\n",
+        "    return 1 if n < 2 else n * factorial(n - 1)\n",
         ((6, 720), (12, 479001600)),
     ),
     FunctionToWrite(
