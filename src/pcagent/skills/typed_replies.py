@@ -8,10 +8,9 @@ typed parameter, its mends record that in the extraction's ``uses`` (``{"text":
 value's name, where it goes and what that parameter takes (:func:`use_told`), and the reply's
 field for that value is checked by that parameter's own type (and, where the type says how
 such a value is written, :class:`~pcagent.skills.base.Written`, decoded under that pattern: a
-time of day as "10:15"), so a reply it refuses is refused at once, and the
-model layer asks again with the refusal, as with any reply that does not validate. The model
-still picks the value, and the text must still hold it; the value passed on is as the text
-writes it.
+time of day as "10:15"), so a reply it refuses is refused at once, and the model layer asks
+again with the refusal, as with any reply that does not validate. The model still picks the
+value, and the text must still hold it; the value passed on is as the text writes it.
 """
 
 from __future__ import annotations
@@ -79,9 +78,9 @@ def refuses_sentences(field: FieldInfo) -> bool:
 
 def taken_by(use: str, text: str = "") -> Callable[[str], str] | None:
     """A check that the parameter ``use`` names takes a value (as a list's counted item is
-    read: without its place), or the one line of ``text`` the value stands on: an event's
-    title, where its time is wanted, goes on to the call, which reads the time off that line
-    (:mod:`pcagent.agents.source_lines`). None for a use no skill of pcagent's has."""
+    read: without its place), or the one line of ``text`` the value stands on: words of a
+    route, where its minutes are wanted, go on to the call, which reads the minutes off that
+    line (:mod:`pcagent.agents.source_lines`). None for a use no skill of pcagent's has."""
     field = declared_parameter(use)
     if field is None:
         return None
