@@ -243,15 +243,12 @@ def program_of_plan(subtasks: Sequence[SubtaskSpec]) -> list[ProgramStep]:
     for subtask in subtasks:
         earlier = list(ids)[: len(steps)]
         if subtask.skill:
+            written = _written_arguments(subtask.skill, subtask.args)
             steps.append(
                 ProgramStep(
                     id=ids[subtask.id],
                     skill=subtask.skill,
-                    args={
-                        k: _renamed(v, ids)
-                        for k, v in subtask.args.items()
-                        if k in _written_arguments(subtask.skill, subtask.args)
-                    },
+                    args={k: _renamed(v, ids) for k, v in subtask.args.items() if k in written},
                     environment=subtask.environment,
                 )
             )

@@ -191,6 +191,11 @@ def lookup_program(
     return FragmentProgram(tuple(steps), output=programs.reference(found, name))
 
 
+def saved_node(slot: Slot, path: str) -> SubGoal:
+    """The sub-goal that ``path`` is saved (a new file the sub-task writes)."""
+    return node(slot, "saved", "file_exists", {"path": path}, description=f"{path} is saved")
+
+
 def node(
     slot: Slot,
     name: str,

@@ -163,9 +163,7 @@ class EditorWriteValue(SubtaskTemplate[NoteWriting], spec="editor_write_value"):
             f"Write {a.value_text} into {a.path}",
             words={"what": what, "name": name},
             nodes=[
-                parts.node(
-                    slot, "saved", "file_exists", {"path": a.path}, description=f"{a.path} is saved"
-                ),
+                parts.saved_node(slot, a.path),
                 parts.node(slot, "value", *check, after=[slot.node_id("saved")]),
             ],
             reference=parts.new_document(

@@ -267,9 +267,7 @@ class EditorNewFunction(SubtaskTemplate[NewFunction], spec="editor_new_function"
     def build(self, attributes: NewFunction, slot: Slot) -> Fragment:
         a, function = attributes, attributes.function
         code = f"def {function.signature}:\n{function.body}"
-        saved = parts.node(
-            slot, "saved", "file_exists", {"path": a.path}, description=f"{a.path} is saved"
-        )
+        saved = parts.saved_node(slot, a.path)
         works = parts.node(
             slot,
             "works",
