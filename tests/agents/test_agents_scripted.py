@@ -77,6 +77,23 @@ def test_decision_re_asks_malformed_output_and_returns_a_typed_action() -> None:
     assert "rejected" in second.messages[-1].text  # the re-ask carries the error
 
 
+def test_decision_shows_a_long_value_handed_on_under_three_names_once() -> None:
+    role = default_pool(SANDBOX_APPS).get("calculator_clock")
+    mail = "Hi Alex, the meeting with the partners moved; it now begins at 10:15 in room 4. Howie"
+    models = ScriptedModels(decision=[decision({"kind": "click", "x": 10, "y": 20})])
+    DecisionAgent(models.for_role("decision"), role=role).decide(
+        DecisionInput(
+            subtask="set an alarm before the meeting",
+            listing='1 button "7" @10,20',
+            screen=SCREEN,
+            hub={"s1": mail, "s2_read": mail, "s2": mail},
+        )
+    )
+    prompt = models.backends["decision"].requests[0].messages[-1].text
+    assert prompt.count("room 4") == 1
+    assert "s2_read = (the same as s1)" in prompt
+
+
 def test_a_skill_call_naming_the_roles_action_is_that_action() -> None:
     # The 1.5B model named the editor's action as a skill; the action meant is taken.
     role = default_pool(SANDBOX_APPS, act.APP_ACTION_KINDS).get("text_notes")

@@ -11,6 +11,7 @@ from pcagent.agents.prompt_budget import (
     relevant_text,
     relevant_values,
     screen_marks,
+    shown_once,
     skill_call_text,
 )
 
@@ -86,3 +87,24 @@ def test_a_skill_call_shows_each_long_argument_clipped() -> None:
     assert f"[{len(repr(page))} characters in all]" in text
     assert "end='2025-07-04'): Days apart." in text
     assert len(text) < 2 * ARGUMENT_CHARACTERS
+
+
+MAIL = (
+    "#1 from Howie Chen <howie@example.test>, Subject: Travel\n"
+    "you leave New York on 2 May 2025 and fly to London; the return flight is on 9 May 2025."
+)
+
+
+def test_a_long_value_is_shown_once_and_pointed_at_after() -> None:
+    values = shown_once({"s1": MAIL, "s5_read": MAIL, "s5": MAIL, "city": "Oslo"}, "Subtask: book")
+    assert values["s1"] == MAIL
+    assert values["s5_read"] == values["s5"] == "(the same as s1)"
+    assert values["city"] == "Oslo"
+
+
+def test_a_long_value_the_subtask_carries_is_not_shown_again() -> None:
+    subtask = f"search a flight for it [s3: {MAIL}]"
+    values = shown_once({"s1": MAIL, "other": MAIL.upper(), "n": "3"}, subtask)
+    assert values["s1"] == "(shown in the subtask above)"
+    assert values["other"] == MAIL.upper()
+    assert values["n"] == "3"  # short values are shown as they are, even where repeated

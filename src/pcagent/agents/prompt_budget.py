@@ -48,6 +48,31 @@ def relevant_values(values: Mapping[str, str], about: Iterable[str]) -> dict[str
     return {name: relevant_text(value, words) for name, value in values.items()}
 
 
+#: Fewest characters of a value worth replacing by a pointer to where it is already shown.
+REPEATED_VALUE_CHARACTERS = 80
+
+
+def shown_once(values: Mapping[str, str], shown: str) -> dict[str, str]:
+    """``values`` with a long value said once: one already in ``shown`` (a GUI subtask carries
+    the values it uses in its own words) or under an earlier name becomes a pointer to it. A
+    mail read by one step and handed on by two more was otherwise shown four times in one
+    Decision prompt (about 400 tokens of a 2,900-token prompt, 2026-12-04)."""
+    result: dict[str, str] = {}
+    first_named: dict[str, str] = {}
+    for name, value in values.items():
+        text = value.strip()
+        if len(text) < REPEATED_VALUE_CHARACTERS:
+            result[name] = value
+        elif text in shown:
+            result[name] = "(shown in the subtask above)"
+        elif text in first_named:
+            result[name] = f"(the same as {first_named[text]})"
+        else:
+            first_named[text] = name
+            result[name] = value
+    return result
+
+
 def fewer_marks(listing: str, keep: float = 0.5) -> str:
     """``listing`` with its header, its focused marks and the first ``keep`` share of the
     others: what is left when a prompt must shrink to fit the model's context (a long page lists
