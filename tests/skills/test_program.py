@@ -30,6 +30,13 @@ def test_the_catalog_offers_each_skill_once_and_narrows_to_the_desktop() -> None
     assert "extract_values" not in catalog.for_apps(APPS, language=False)
 
 
+def test_a_screen_step_is_offered_only_the_skills_of_its_applications() -> None:
+    offered = default_catalog().acting_in(APPS)
+    assert "set_alarm" in offered and "calculate" in offered and "read_text_file" in offered
+    for elsewhere in ("shift_time", "days_between", "tell_user", "extract_values", "send_mail"):
+        assert elsewhere not in offered
+
+
 def test_the_grammar_has_one_branch_per_skill_and_a_gui_branch() -> None:
     catalog = default_catalog().for_apps(APPS)
     schema = program_schema(catalog, APPS)

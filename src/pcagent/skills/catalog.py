@@ -60,6 +60,14 @@ class SkillCatalog(Registry[Skill]):
             one for one in self if set(one.apps) <= offered and (language or not one.needs_language)
         )
 
+    def acting_in(self, apps: Iterable[str]) -> SkillCatalog:
+        """The skills that work in some of ``apps`` and only in them: what a Decision step in
+        one of these applications is offered. Arithmetic and the language's skills are the
+        program's steps; offered to a screen step, the 1.5B model called ``shift_time`` six
+        times over in the text editor and ``days_between`` for a journey's length, and nothing
+        on the screen changed (two runs' records, 2026-12-04)."""
+        return SkillCatalog(one for one in self.for_apps(apps, language=False) if one.apps)
+
     def marked(self, skill: str, mark: str) -> dict[str, JsonValue]:
         """The parameters of ``skill`` that carry ``mark`` in their ``json_schema_extra``
         (``given``, ``moves``, ``numbers``, ``choice``), with its value (none for a skill the

@@ -223,7 +223,7 @@ class StepLoop:
         learned = self.parts.experience.guidance(
             context.front_app, context.window, seen.listing, context.subtask
         )
-        skills = self.skills.for_apps(role.apps, language=False) if role.apps else self.skills
+        skills = self.skills.acting_in(role.apps) if role.apps else self.skills
         return DecisionInput.for_step(
             context,
             listing=seen.listing,
