@@ -43,6 +43,7 @@ def test_a_date_nobody_wrote_is_a_doubt_and_one_written_in_any_form_is_not() -> 
     doubts = ungiven_literals(invented, catalog, [said])
     assert [d.step for d in doubts] == ["s1", "s1"]
     assert "start='2025-07-02'" in doubts[0].problem and "look it up" in doubts[0].problem
+    assert doubts[0].skills == ("web_search",)  # the re-ask shows a program that searches
     # Written in the instruction as words, or found by an earlier step (a value, a slot).
     written = "How many days are there from 18 February 2025 to 3 March 2025?"
     both = {"start": "2025-02-18", "end": "3 March 2025"}

@@ -328,6 +328,8 @@ UNGROUNDED_SEARCH = (
 
 
 UNGIVEN_DATE = "neither the instruction nor an earlier step writes this date: look it up first"
+#: The skills that look a value up, which a doubt of a value nobody gave names.
+LOOKUPS = ("web_search",)
 
 
 def ungiven_date(value: object, given: Sequence[str]) -> bool:
@@ -387,7 +389,13 @@ def ungiven_literals(program: Program, catalog: SkillCatalog, given: Sequence[st
                         problems.append(Doubt(step.id, f"{name}={item!r}: {UNGROUNDED_SEARCH}"))
                 elif holds == "date":
                     if ungiven_date(item, given):
-                        problems.append(Doubt(step.id, f"{name}={item!r}: {UNGIVEN_DATE}"))
+                        # Named for the re-ask to show a remembered program that looks a value
+                        # up: told only "look it up first", the 1.5B model wrote the two dates
+                        # again, or a screen step reading files nobody had (a rewording of pc05,
+                        # 2026-12-04).
+                        problems.append(
+                            Doubt(step.id, f"{name}={item!r}: {UNGIVEN_DATE}", skills=LOOKUPS)
+                        )
                 elif unnamed_address(item, given):
                     what = "is not in the instruction" if is_address(item) else "is no address"
                     problems.append(
