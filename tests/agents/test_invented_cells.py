@@ -108,6 +108,22 @@ def test_a_made_up_list_of_the_things_looked_up_takes_their_rows() -> None:
     assert sorted_.steps[1].args["items"] == {"from": "s1"}
 
 
+def test_one_given_number_for_every_thing_looked_up_takes_their_rows() -> None:
+    """A rewording of pc08 (2026-12-04): the three populations looked up, then sorted as items
+    each valued 2024, the year the instruction gives."""
+    items = [{"label": label, "value": 2024} for label, _ in MADE_UP]
+    sort = {"id": "s2", "skill": "sort_items", "args": {"items": items, "first": "highest"}}
+    mended = with_unused_rows_in_invented_list(as_program(EACH, sort), CATALOG, [POPULATIONS])
+    assert mended.steps[1].args["items"] == {"from": "s1"}
+    # Two numbers given, one of them twice: not one number for all, left as written.
+    numbers = (2024, 2024, 3)
+    mixed = [{"label": row[0], "value": n} for row, n in zip(MADE_UP, numbers, strict=True)]
+    other = {"id": "s2", "skill": "sort_items", "args": {"items": mixed, "first": "highest"}}
+    said = POPULATIONS + " Give India 3."
+    program = as_program(EACH, other)
+    assert with_unused_rows_in_invented_list(program, CATALOG, [said]) == program
+
+
 def test_rows_of_the_value_s_name_take_the_sorted_rows_left_unused() -> None:
     """pc07 (2026-12-03): three share prices looked up as ``stock`` and sorted, then the rows
     ``["Nvidia", "stock"]`` written."""

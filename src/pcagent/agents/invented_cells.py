@@ -17,7 +17,9 @@ countries with populations of its own (``143372000000``), twice, and once more a
 step alone; pc07 sorted the rows of three share prices looked up as ``stock`` and wrote the
 rows ``["Nvidia", "stock"]`` (the same day). Where one list of looked-up rows (or a sort of
 them) goes unused and exactly one later list names the same things in the same order with
-numbers nobody gave, or with the value's name for each value, that list is the rows.
+numbers nobody gave, or with the value's name for each value, or with one number for every
+thing (a rewording of pc08, 2026-12-04, sorted the countries with the year 2024 as each one's
+population), that list is the rows.
 
 And for several values found by name: asked for two films' ratings, the 1.5B Manager extracted
 ``rating_interstellar`` and ``rating_12_angry_men`` and wrote the rows ``["Interstellar", 1.0]``
@@ -271,4 +273,12 @@ def _made_up_list_of(
     if _folded([row[0] for row in rows]) != things:
         return False
     named = bool(name) and all(isinstance(row[1], str) and _name(row[1]) == name for row in rows)
-    return named or bool(invented_cells(rows, given))
+    return named or bool(invented_cells(rows, given)) or _one_number_for_all(rows)
+
+
+def _one_number_for_all(rows: list[list[Any]]) -> bool:
+    """Whether several rows all hold one and the same number: a value of each thing looked up
+    written as one number given for all (the year of "the 2024 populations" as each country's
+    population, a rewording of pc08, 2026-12-04), which no lookup of several things gives."""
+    numbers = [cell_number(row[1]) for row in rows]
+    return len(rows) > 1 and None not in numbers and len(set(numbers)) == 1
