@@ -362,3 +362,35 @@ def test_a_value_worked_out_last_beside_an_application_left_out_asks_for_that_st
     assert not any(s.doubt for s in outcome.plan.subtasks)
     assert models.backends["manager"].remaining == 0  # one whole ask, then the step alone
     assert "Write the step s3 " in models.backends["manager"].requests[1].messages[-1].text
+
+
+def test_a_step_written_again_as_the_step_its_doubt_asks_for_feeds_the_step() -> None:
+    """A rewording of pc09 (2026-12-04): the document's text was the instruction's words; asked
+    for that step alone, the model wrote the ``compose_text`` its doubt asks for. That step is
+    put before the document, whose text takes its value, rather than in the document's place."""
+    said = (
+        "I need a short document saved as Brief in my Documents folder: one paragraph that "
+        "introduces tea and a second one that introduces coffee."
+    )
+    described = "one paragraph that introduces tea and a second one that introduces coffee"
+    copied = {
+        "id": "s1",
+        "skill": "write_document",
+        "args": {"path": "Documents/Brief.docx", "text": described},
+    }
+    composed = {
+        "id": "s1",
+        "skill": "compose_text",
+        "args": {"request": described, "paragraphs": 2},
+    }
+    program = json.dumps({"steps": [copied]})
+    models = ScriptedModels(
+        manager=[program] * PROGRAM_ATTEMPTS + [json.dumps({"steps": [composed]})]
+    )
+    outcome = _manager(models).plan(said)
+    skills = [(s.skill, s.args) for s in outcome.plan.subtasks]
+    assert [skill for skill, _ in skills] == ["compose_text", "write_document"], skills
+    compose, write = outcome.plan.subtasks
+    assert write.args["path"] == "Documents/Brief.docx"
+    assert write.args["text"] == {"from": compose.id}
+    assert not any(s.doubt for s in outcome.plan.subtasks)

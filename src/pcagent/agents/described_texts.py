@@ -69,6 +69,7 @@ def described_texts(program: Program, skills: SkillCatalog, given: Sequence[str]
                     "for) and pass it on by reference",
                     skills=("compose_text",),
                     own=True,
+                    argument=name,
                 )
             )
     return doubts

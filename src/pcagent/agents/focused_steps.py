@@ -16,7 +16,10 @@ Four things say which step is wanted:
   under a grammar of the skills that work in an application and ``tell_user``;
 - a step whose own values are doubted (a literal nobody gave, an example's value, an
   application's name as a value: :attr:`Doubt.own`): that step written again with its doubts,
-  under the whole catalog's grammar with that step's id (two such steps at most);
+  under the whole catalog's grammar with that step's id (two such steps at most); where the
+  doubt names the parameter whose remedy is another step's value (:attr:`Doubt.argument`)
+  and the model writes a step of another skill, that step is also tried before the step,
+  feeding that parameter (:func:`feeding`);
 - a program none of whose asks was usable: its first step that cannot run as written (the
   first whose program up to it has a problem) written again with its problems, under the
   whole catalog's grammar with that step's id, up to :data:`MOST_REPAIRS` steps. Without it,
@@ -159,8 +162,14 @@ class FocusedSteps:
                 "manager_step_fix", instruction, program, self.skills, wrong=wrong, problems=told
             )
             reply = self.ask(messages, _reply_type(self.skills, self.apps, [wrong]))
-            if reply is not None:
-                program, doubts = self._better(replaced(program, reply.steps[:1]), program, doubts)
+            if reply is None:
+                continue
+            arguments = [d.argument for d in doubts if d.own and d.step == wrong and d.argument]
+            before = program
+            program, doubts = self._better(replaced(program, reply.steps[:1]), program, doubts)
+            if arguments and reply.steps[0].skill != _step(before, wrong).skill:
+                changed = feeding(before, wrong, reply.steps[0], arguments)
+                program, doubts = self._better(changed, program, doubts)
         return program, doubts
 
     def _after_last(
@@ -295,6 +304,31 @@ def appended(program: Program, added: Sequence[ProgramStep]) -> Program:
             else step.model_copy(update={"id": f"s{next_step_number(ids)}"})
         )
         steps.append(fresh)
+    return program.model_copy(update={"steps": steps})
+
+
+def _step(program: Program, step_id: str) -> ProgramStep:
+    return next(step for step in program.steps if step.id == step_id)
+
+
+def feeding(
+    program: Program, wrong: str, written: ProgramStep, arguments: Sequence[str]
+) -> Program:
+    """``program`` with ``written`` (a step of another skill, asked for in place of step
+    ``wrong``) put before that step under a fresh id, and the step's doubted ``arguments``
+    referring to its value. Why: told that a document's text copied the instruction's words and
+    asked for that step again, the 1.5B model wrote the ``compose_text`` the doubt asked for,
+    in the document's place, and the document was lost with it (a rewording of pc09,
+    2026-12-04); the doubt's remedy is both steps, the new one feeding the old."""
+    fresh = f"s{next_step_number([step.id for step in program.steps])}"
+    feeder = written.model_copy(update={"id": fresh})
+    steps: list[ProgramStep] = []
+    for step in program.steps:
+        if step.id == wrong:
+            fed = {name: {"from": fresh} for name in arguments if name in step.args}
+            steps += [feeder, step.model_copy(update={"args": {**step.args, **fed}})]
+        else:
+            steps.append(step)
     return program.model_copy(update={"steps": steps})
 
 

@@ -111,6 +111,10 @@ class Doubt:
     #: The step itself is wrong as written (a literal nobody gave, an example's value, an
     #: application's name as a value): writing that step again may answer the doubt.
     own: bool = False
+    #: The parameter of the step whose value is doubted, where the remedy is another step's
+    #: value passed to it by reference (a text to compose first): a step written again as that
+    #: other step is then put before the step and feeds it (:mod:`focused_steps`).
+    argument: str = ""
 
     def __str__(self) -> str:
         return f"{self.step}: {self.problem}"
