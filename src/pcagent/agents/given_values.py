@@ -35,11 +35,12 @@ import re
 from collections.abc import Sequence
 from pathlib import PurePosixPath
 
+from pcagent.agents.given_dates import date_doubt, ungiven_date
 from pcagent.agents.plan import Doubt
 from pcagent.agents.program import SLOT, Program, written_path
 from pcagent.env.web_address import is_address
 from pcagent.skills import SkillCatalog
-from pcagent.text import contains, folded, same_date_written, shortened, single_spaced
+from pcagent.text import contains, folded, shortened, single_spaced
 
 #: Numbers a computation may bring on its own: small counts and the units of time, percent
 #: and thousands ("minutes / 60", "* 100").
@@ -327,17 +328,6 @@ UNGROUNDED_SEARCH = (
 )
 
 
-UNGIVEN_DATE = "neither the instruction nor an earlier step writes this date: look it up first"
-#: The skills that look a value up, which a doubt of a value nobody gave names.
-LOOKUPS = ("web_search",)
-
-
-def ungiven_date(value: object, given: Sequence[str]) -> bool:
-    """Whether ``value`` is a literal date (no slot) that no text of ``given`` writes."""
-    literal = isinstance(value, str) and not SLOT.search(value)
-    return bool(literal) and not any(same_date_written(str(value), t) for t in given)
-
-
 def ungiven_literals(program: Program, catalog: SkillCatalog, given: Sequence[str]) -> list[Doubt]:
     """A doubt for each literal of a ``given`` parameter that none of ``given`` (the
     instruction first, then what earlier steps found) names."""
@@ -389,13 +379,7 @@ def ungiven_literals(program: Program, catalog: SkillCatalog, given: Sequence[st
                         problems.append(Doubt(step.id, f"{name}={item!r}: {UNGROUNDED_SEARCH}"))
                 elif holds == "date":
                     if ungiven_date(item, given):
-                        # Named for the re-ask to show a remembered program that looks a value
-                        # up: told only "look it up first", the 1.5B model wrote the two dates
-                        # again, or a screen step reading files nobody had (a rewording of pc05,
-                        # 2026-12-04).
-                        problems.append(
-                            Doubt(step.id, f"{name}={item!r}: {UNGIVEN_DATE}", skills=LOOKUPS)
-                        )
+                        problems.append(date_doubt(step.id, name, item))
                 elif unnamed_address(item, given):
                     what = "is not in the instruction" if is_address(item) else "is no address"
                     problems.append(

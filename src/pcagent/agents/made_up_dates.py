@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
-from pcagent.agents.given_values import given_parameters, ungiven_date
+from pcagent.agents.given_dates import ungiven_date
+from pcagent.agents.given_values import given_parameters
 from pcagent.agents.keys_of_readings import free_step_id, reading
 from pcagent.agents.program import Program, ProgramStep
 from pcagent.agents.unused_values import values_used

@@ -99,3 +99,9 @@ def skill_call_text(skill: str, args: Mapping[str, Any], about: str) -> str:
             written = f"{written[:ARGUMENT_CHARACTERS]}…[{len(written)} characters in all]"
         shown.append(f"{name}={written}")
     return f"{skill}({', '.join(shown)}): {about}".strip()
+
+
+def decision_values(values: Mapping[str, str], subtask: str, task: str) -> dict[str, str]:
+    """Earlier subtasks' values as the Decision prompt lists them: a long one once
+    (:func:`shown_once`), each cut to its lines about the subtask and the task."""
+    return relevant_values(shown_once(values, subtask), (subtask, task))
