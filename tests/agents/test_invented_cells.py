@@ -124,6 +124,20 @@ def test_one_given_number_for_every_thing_looked_up_takes_their_rows() -> None:
     assert with_unused_rows_in_invented_list(program, CATALOG, [said]) == program
 
 
+def test_a_made_up_list_under_column_names_takes_the_rows_looked_up() -> None:
+    """A rewording of pc08 (2026-12-04): the populations looked up, then a sheet of the column
+    names above the same countries with populations of the model's own."""
+    header = [["Country", "Population"], *MADE_UP]
+    mended = with_unused_rows_in_invented_list(
+        as_program(EACH, _sheet(header, "s2")), CATALOG, [POPULATIONS]
+    )
+    assert _rows(mended, 1) == {"from": "s1"}
+    # A first row that is one of the things, or holds a number, is no header: left as written.
+    for first in (["China", "Population"], ["Country", 2024]):
+        program = as_program(EACH, _sheet([first, *MADE_UP], "s2"))
+        assert with_unused_rows_in_invented_list(program, CATALOG, [POPULATIONS]) == program
+
+
 def test_rows_of_the_value_s_name_take_the_sorted_rows_left_unused() -> None:
     """pc07 (2026-12-03): three share prices looked up as ``stock`` and sorted, then the rows
     ``["Nvidia", "stock"]`` written."""

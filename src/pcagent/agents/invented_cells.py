@@ -270,6 +270,8 @@ def _made_up_list_of(
     if not all(isinstance(row, list) and len(row) == 2 for row in rows):
         return False
     things, name = looked
+    if not as_items and _header(rows, things):
+        rows = rows[1:]
     if _folded([row[0] for row in rows]) != things:
         return False
     named = bool(name) and all(isinstance(row[1], str) and _name(row[1]) == name for row in rows)
@@ -282,3 +284,17 @@ def _one_number_for_all(rows: list[list[Any]]) -> bool:
     population, a rewording of pc08, 2026-12-04), which no lookup of several things gives."""
     numbers = [cell_number(row[1]) for row in rows]
     return len(rows) > 1 and None not in numbers and len(set(numbers)) == 1
+
+
+def _header(rows: list[list[Any]], things: list[str]) -> bool:
+    """Whether a sheet's first row names its columns: two texts, no number, the first none of
+    the things, above one row for each thing (a rewording of pc08, 2026-12-04, wrote
+    ``["Country", "Population"]`` above three countries with populations of its own). The
+    rows looked up take the whole list's place, the column names with it: a sheet without
+    them is better than one with numbers nobody found."""
+    first = rows[0] if rows else []
+    return (
+        len(rows) == len(things) + 1
+        and all(isinstance(cell, str) and cell_number(cell) is None for cell in first)
+        and _folded([first[0]])[0] not in things
+    )
