@@ -10,6 +10,7 @@ from pcagent.text import (
     date_as_hinted,
     dates_in,
     folded,
+    lines_holding,
     same_date_written,
     shortened,
     single_spaced,
@@ -53,3 +54,14 @@ def test_a_date_is_written_the_way_a_field_s_hint_writes_dates() -> None:
     assert date_as_hinted("Berlin, 14 March 2025", iso) is None
     assert date_as_hinted("02/05/2025", iso) is None  # which day of which month is not said
     assert date_as_hinted("14 March 2025 and 15 March 2025", iso) is None
+
+
+def test_the_lines_holding_a_value_are_found_as_a_person_compares() -> None:
+    memo = "Morning\n08:30  Breakfast  with Lisa\n10:15  Call with the agency\n"
+    assert lines_holding("breakfast with lisa", memo) == ["08:30  Breakfast  with Lisa"]
+    assert lines_holding("with", memo) == [
+        "08:30  Breakfast  with Lisa",
+        "10:15  Call with the agency",
+    ]
+    assert lines_holding("  ", memo) == []  # nothing wanted: no line holds it
+    assert lines_holding("dinner", memo) == []

@@ -30,6 +30,14 @@ def contains(haystack: str, needle: str) -> bool:
     return comparable(needle) in comparable(haystack)
 
 
+def lines_holding(wanted: str, text: str) -> list[str]:
+    """The lines of ``text`` that hold ``wanted`` (compared as :func:`comparable`), stripped;
+    none for an empty ``wanted``: where a value a model copied stands in what was read."""
+    if not (wanted := comparable(wanted)):
+        return []
+    return [line.strip() for line in text.splitlines() if wanted in comparable(line)]
+
+
 def without_accents(text: str) -> str:
     """``text`` with its accents and other combining marks removed ("Léon" -> "Leon"), so that
     what a person types without them still matches."""

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from pcagent.text import comparable, same_date_written
+from pcagent.text import comparable, lines_holding, same_date_written
 
 _WORD = re.compile(r"[a-z0-9]+")
 _STOP = frozenset({"the", "and", "for", "with", "of", "a", "an", "in", "to"})
@@ -143,7 +143,7 @@ def whole_line(value: str, reading: str) -> str:
     wanted = comparable(value)
     if not wanted or _DIGITS.search(wanted):
         return value  # a value with its number already is what was asked for
-    lines = [line.strip() for line in reading.splitlines() if wanted in comparable(line)]
+    lines = lines_holding(wanted, reading)
     if len(lines) != 1 or len(lines[0]) > LINE_LIMIT or comparable(lines[0]) == wanted:
         return value
     return lines[0]

@@ -167,7 +167,8 @@ class FocusedSteps:
             arguments = [d.argument for d in doubts if d.own and d.step == wrong and d.argument]
             before = program
             program, doubts = self._better(replaced(program, reply.steps[:1]), program, doubts)
-            if arguments and reply.steps[0].skill != _step(before, wrong).skill:
+            doubted = before.step(wrong)
+            if arguments and doubted is not None and reply.steps[0].skill != doubted.skill:
                 changed = feeding(before, wrong, reply.steps[0], arguments)
                 program, doubts = self._better(changed, program, doubts)
         return program, doubts
@@ -242,7 +243,7 @@ def _found_names(program: Program, step_id: str, skills: SkillCatalog) -> list[s
     """The names under which step ``step_id`` finds values that no step refers to by name
     (none for another step): a later extraction of "the travel time" does not write out a
     ``time`` that the alarm already takes by reference (pc03, 2026-11-29)."""
-    step = next((one for one in program.steps if one.id == step_id), None)
+    step = program.step(step_id)
     if step is None:
         return []
     used = keys_referred(step_id, program.steps) or set()
@@ -305,10 +306,6 @@ def appended(program: Program, added: Sequence[ProgramStep]) -> Program:
         )
         steps.append(fresh)
     return program.model_copy(update={"steps": steps})
-
-
-def _step(program: Program, step_id: str) -> ProgramStep:
-    return next(step for step in program.steps if step.id == step_id)
 
 
 def feeding(

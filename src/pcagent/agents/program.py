@@ -71,6 +71,10 @@ class Program(BaseModel):
     #: The grammar the model writes under; set per catalog by ``program_grammar``.
     reply_schema: ClassVar[dict[str, Any] | None] = None
 
+    def step(self, step_id: str) -> ProgramStep | None:
+        """The step of id ``step_id``; None where the program has none."""
+        return next((step for step in self.steps if step.id == step_id), None)
+
     @classmethod
     def model_json_schema(cls, *args: Any, **kwargs: Any) -> dict[str, Any]:  # type: ignore[override]
         if cls.reply_schema is not None:

@@ -23,7 +23,7 @@ from pydantic.fields import FieldInfo
 
 from pcagent.skills.base import Written, declared_parameter
 from pcagent.skills.lists import uncounted
-from pcagent.text import comparable
+from pcagent.text import lines_holding
 
 #: How a use is written: the skill and its parameter, ``"set_alarm.time"``.
 USE_PATTERN = r"^[a-z][a-z0-9_]{0,39}\.[a-z][a-z0-9_]{0,39}$"
@@ -111,6 +111,5 @@ def _refusal(adapter: TypeAdapter[Any], value: str) -> str:
 
 def _one_line(value: str, text: str) -> str:
     """The one line of ``text`` that holds ``value``; "" when none or several do."""
-    wanted = comparable(uncounted(value))
-    lines = [line for line in text.splitlines() if wanted and wanted in comparable(line)]
-    return lines[0].strip() if len(lines) == 1 else ""
+    lines = lines_holding(uncounted(value), text)
+    return lines[0] if len(lines) == 1 else ""
