@@ -132,3 +132,36 @@ def test_no_gold_program_of_generated_tasks_is_doubted_with_the_others_shown() -
         if task.program and example_values(Program(steps=task.program), shown, [task.instruction])
     ]
     assert doubted == []
+
+
+MEETING = (
+    "Set an alarm clock for when I have to set off from the Empire State Building to reach my "
+    "meeting with John punctually. When and where that meeting is, memo.txt in Documents says "
+    "(a plain-text editor opens it); how long the trip takes, the web browser can tell you."
+)
+AGENDA = (
+    "Instruction: Open agenda.txt in the Documents folder with the text editor, find where the "
+    "planning session with Tomas takes place, and look up on maps.local in the browser how long "
+    "the trip there from City Library takes, and tell me what it is.\nProgram: {}"
+)
+
+
+def _screen_step(task: str) -> dict[str, object]:
+    return {"id": "s4", "skill": "gui", "app": "browser", "task": task}
+
+
+def test_an_example_s_instruction_copied_as_a_screen_step_is_doubted() -> None:
+    """A rewording of pc03 (2026-12-04): the example's instruction, one file name changed, as
+    the program's screen step; its words partly the instruction's own."""
+    copied = AGENDA.splitlines()[0].removeprefix("Instruction: ").replace("agenda", "memo")
+    (doubt,) = example_values(as_program(_screen_step(copied)), AGENDA, [MEETING])
+    assert doubt.step == "s4" and "from an earlier task" in str(doubt)
+    # In the instruction's own names, or naming the example's one name only, it stands.
+    own = "Open memo.txt in the Documents folder and find when the meeting with John is."
+    assert example_values(as_program(_screen_step(own)), AGENDA, [MEETING]) == []
+    once = "Look up on maps.local how long the trip from City Hall to the meeting with John takes."
+    assert example_values(as_program(_screen_step(once)), AGENDA, [MEETING]) == []
+    # An application's name is where a step works, not a value, whatever the example says.
+    shown = AGENDA.replace("the text editor", "Mousepad").replace("the browser", "Chromium")
+    apps = "Open memo.txt in Mousepad, then look up the trip time in Chromium."
+    assert example_values(as_program(_screen_step(apps)), shown, [MEETING]) == []

@@ -21,17 +21,24 @@ that name nothing: a single word ("Inbox", a form's "true") or a description in 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from functools import cache
 
 from pydantic import JsonValue
 
 from pcagent.agents.given_values import STEM, word_given, words_of
+from pcagent.agents.named_apps import also_called, known_as
 from pcagent.agents.plan import Doubt
 from pcagent.agents.program import Program, is_reference
+from pcagent.applications import APPLICATIONS
 from pcagent.text import contains
 
 #: Words shorter than this ("to", "the", "of") say nothing of where a value came from; a longer
 #: word counts as given as a search's words do (:func:`word_given`).
 _LONG = 4
+#: The fewest words of a sentence copied whole (a step's task for the GUI, a composed text).
+_SENTENCE = 6
+#: The fewest names of an example's instruction that make a sentence partly given a copy.
+_NAMES_COPIED = 2
 #: Arguments and keys whose texts are names, not values.
 _NAMES = frozenset({"names", "label"})
 
@@ -44,7 +51,8 @@ def example_values(program: Program, examples: str, given: Sequence[str]) -> lis
         return []
     doubts = []
     for step in program.steps:
-        copied = [text for text in _texts(step.args) if _copied(text, examples, given)]
+        texts = [*_texts(step.args), *([step.task] if step.task else [])]
+        copied = [text for text in texts if _copied(text, examples, given)]
         if copied:
             shown = ", ".join(repr(text) for text in dict.fromkeys(copied))
             doubts.append(
@@ -76,9 +84,49 @@ def _copied(text: str, examples: str, given: Sequence[str]) -> bool:
     every = words_of(text)
     words = [w for w in every if len(w) >= _LONG]
     names = len(every) >= 2 and any(word[0].isupper() for word in words)
-    if not names or any(word_given(word, given) for word in words):
+    if not names:
         return False
+    if any(word_given(word, given) for word in words):
+        return _copied_whole(every, examples, given)
     return any(_its_value(text, said) for said in _sources(examples, text.strip()))
+
+
+def _copied_whole(every: list[str], examples: str, given: Sequence[str]) -> bool:
+    """Whether a sentence of words partly given is an example's sentence copied with names of
+    that example in it: two names at least (capitalised words, not the first) that neither the
+    instruction nor a value found gives, and that one example's instruction names. Why: asked
+    when to leave for a meeting, the 1.5B Manager wrote an example's instruction as a GUI step
+    with one file name changed ("Open memo.txt ..., find where the planning session with Tomas
+    takes place, ... the trip there from City Library ..."), and the Decision loop worked on it
+    (a rewording of pc03, 2026-12-04); "memo.txt" and "Documents" were the instruction's too.
+    One such word may be a kind the task implies and does not say (a "Python" function asked
+    for as ``def factorial(n)``, in generated tasks' gold programs)."""
+    if len(every) < _SENTENCE:
+        return False
+    names = {
+        word
+        for word in every[1:]
+        if len(word) >= _LONG
+        and word[0].isupper()
+        and word.casefold() not in _app_words()
+        and not word_given(word, given)
+    }
+    if len(names) < _NAMES_COPIED:
+        return False
+    return any(
+        len(names & set(words_of(line))) >= _NAMES_COPIED
+        for line in examples.splitlines()
+        if line.startswith(_INSTRUCTION)
+    )
+
+
+@cache
+def _app_words() -> frozenset[str]:
+    """The words of the applications' names, case-folded ("libreoffice", "writer",
+    "chromium"): a screen step says where it works in them, whatever the instruction called
+    the application, and they are no example's values."""
+    names = [one for app in APPLICATIONS for one in (app, *known_as(app), *also_called(app))]
+    return frozenset(word.casefold() for name in names for word in words_of(name))
 
 
 #: How memory shows an example's instruction: a line of its own before its program.
