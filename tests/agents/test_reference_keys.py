@@ -174,3 +174,14 @@ def test_a_key_written_after_the_slot_s_brace_is_put_inside_it() -> None:
         {"label": "From", "value": "{s2.city}"},
         {"label": "On", "value": "{s2}.day"},
     ]
+
+
+def test_a_key_of_a_worked_out_value_is_dropped_not_sent_to_an_extraction() -> None:
+    """A rewording of pc01 (2026-12-04): ``text`` extracted, moved an hour back, and the alarm
+    set at ``{"from": "s3", "key": "text"}``; the moved time is what the alarm takes."""
+    moved = {"id": "s3", "skill": "shift_time",
+             "args": {"time": {"from": "s2", "key": "text"}, "direction": "before", "hours": 1}}  # fmt: skip
+    told = {"id": "s4", "skill": "tell_user", "args": {"text": {"from": "s3", "key": "text"}}}
+    program = _mended(READ, _extract("text"), moved, told)
+    assert program.steps[3].args["text"] == {"from": "s3"}
+    assert program.steps[2].args["time"] == {"from": "s2", "key": "text"}

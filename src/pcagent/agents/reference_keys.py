@@ -24,7 +24,12 @@ A key the step named does not give, and that exactly one earlier extraction give
 name, refers to that extraction: told to type a paper's abstract after saving it in a document,
 the 1.5B Manager wrote ``{"from": "s4", "key": "abstract"}`` with s4 the document's save (whose
 value is the path) and s3 the extraction of ``abstract``; with the key dropped, the path was
-typed (a rewording of pc10, 2026-12-03).
+typed (a rewording of pc10, 2026-12-03). Not where the step named works one value out
+(``shift_time``, ``calculate``): its value is there to be used, and the key is dropped. Told
+to set an alarm an hour before a memo's entry, the 1.5B Manager extracted ``text``, moved it
+an hour back, and set the alarm at ``{"from": "s3", "key": "text"}``; sent to the extraction,
+the alarm skipped the hour, the moved time went unused and the program was refused (a
+rewording of pc01, 2026-12-04).
 
 So, last, is a text that is exactly the name under which one earlier step extracted a value
 (``"start"`` where s2 extracted ``names: ["start", "end", "dates"]``): the 1.5B Manager filled a
@@ -55,11 +60,13 @@ def with_keys_mended(program: Program, catalog: SkillCatalog) -> Program:
     named: dict[str, dict[str, str] | None] = {}  # folded name -> its reference (None: two)
     steps: list[ProgramStep] = []
 
+    worked_out: set[str] = set()  # steps that work one value out: it is there to be used
+
     def mended(source: str, key: str) -> tuple[str, str]:
         if not key or source not in fields:
             return source, key
         given = fields[source]
-        elsewhere = named.get(folded(key))
+        elsewhere = None if source in worked_out else named.get(folded(key))
         if (given is None or key not in given) and elsewhere is not None:
             return elsewhere["from"], elsewhere["key"]
         if given is None:
@@ -79,6 +86,8 @@ def with_keys_mended(program: Program, catalog: SkillCatalog) -> Program:
         step = step.model_copy(update={"args": args})
         steps.append(changed_step(step, mended))
         fields[step.id] = value_keys(step, catalog)
+        if fields[step.id] is None and step.skill in catalog and catalog.get(step.skill).computes:
+            worked_out.add(step.id)
         names, what = step.args.get("names"), step.args.get("what")
         if isinstance(names, list) and len(names) == 1 and isinstance(what, str) and what:
             described[folded(what)] = {"from": step.id, "key": str(names[0])}
