@@ -120,6 +120,32 @@ def test_a_value_the_text_does_not_hold_is_refused() -> None:
     assert not extract_values.call(Desk(None), ASK).ok  # no model configured
 
 
+def test_an_extraction_of_a_name_the_text_never_writes_fails_before_the_model() -> None:
+    """A rewording of pc20 (2026-12-04): "the sights to visit in Tokyo and Kyoto" extracted
+    from a page about Tokyo alone, and the run said "finished"."""
+    page = "Top tourist attractions in Tokyo\nSenso-ji Temple: the city's oldest temple."
+    ask = {"text": page, "names": ["sights"], "what": "the sights to visit in Tokyo and Kyoto"}
+    model = Answers({"sights": "Senso-ji Temple"})
+    result = extract_values.call(Desk(model), ask)
+    assert not result.ok and "says nothing of Kyoto" in result.message
+    assert model.prompts == []  # refused before the model is asked
+    # Another spelling of a name, an application, a folder or a path name nothing missing.
+    for what in (
+        "the sights of Tokyo's temples",
+        "the temple in Tokyo as Mousepad shows the Documents folder",
+        "the sights listed in Documents/Tokyo_sights.txt",
+    ):
+        assert extract_values.call(
+            Desk(Answers({"sights": "Senso-ji Temple"})), {**ask, "what": what}
+        ).ok
+    holiday = {
+        "text": "Labor Day: 1 September 2025",
+        "names": ["day"],
+        "what": "the date of Labour Day",
+    }
+    assert extract_values.call(Desk(Answers({"day": "1 September 2025"})), holiday).ok
+
+
 def test_composed_text_has_the_paragraphs_asked_for_and_a_translation_differs() -> None:
     ask = {"request": "two paragraphs about tea", "paragraphs": 2}
     # The reply is one string a paragraph, as many as asked.

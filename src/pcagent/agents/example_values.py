@@ -21,15 +21,13 @@ that name nothing: a single word ("Inbox", a form's "true") or a description in 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from functools import cache
 
 from pydantic import JsonValue
 
 from pcagent.agents.given_values import STEM, word_given, words_of
-from pcagent.agents.named_apps import also_called, known_as
 from pcagent.agents.plan import Doubt
 from pcagent.agents.program import Program, is_reference
-from pcagent.applications import APPLICATIONS
+from pcagent.applications import application_words
 from pcagent.text import contains
 
 #: Words shorter than this ("to", "the", "of") say nothing of where a value came from; a longer
@@ -108,7 +106,7 @@ def _copied_whole(every: list[str], examples: str, given: Sequence[str]) -> bool
         for word in every[1:]
         if len(word) >= _LONG
         and word[0].isupper()
-        and word.casefold() not in _app_words()
+        and word.casefold() not in application_words()
         and not word_given(word, given)
     }
     if len(names) < _NAMES_COPIED:
@@ -118,15 +116,6 @@ def _copied_whole(every: list[str], examples: str, given: Sequence[str]) -> bool
         for line in examples.splitlines()
         if line.startswith(_INSTRUCTION)
     )
-
-
-@cache
-def _app_words() -> frozenset[str]:
-    """The words of the applications' names, case-folded ("libreoffice", "writer",
-    "chromium"): a screen step says where it works in them, whatever the instruction called
-    the application, and they are no example's values."""
-    names = [one for app in APPLICATIONS for one in (app, *known_as(app), *also_called(app))]
-    return frozenset(word.casefold() for name in names for word in words_of(name))
 
 
 #: How memory shows an example's instruction: a line of its own before its program.

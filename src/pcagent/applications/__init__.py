@@ -8,6 +8,8 @@ starts here: one module with its :class:`Application`, named after it, listed in
 
 from __future__ import annotations
 
+import re
+from functools import cache
 from types import MappingProxyType
 
 from pcagent.applications.base import Application, RoleFamily
@@ -49,6 +51,18 @@ def opener_of_suffix() -> dict[str, str]:
     return {suffix: app.name for app in APPLICATIONS.values() for suffix in app.opens}
 
 
+@cache
+def application_words() -> frozenset[str]:
+    """Every word of the applications' names, case-folded ("libreoffice", "writer", "chromium",
+    "clocks", "workbook"): where a step says it works, not a value it looks for or writes."""
+    names = [
+        name
+        for app in APPLICATIONS.values()
+        for name in (app.name, app.program, app.title_hint, *app.also_called)
+    ]
+    return frozenset(word.casefold() for name in names for word in re.findall(r"[^\W_]+", name))
+
+
 __all__ = [
     "APPLICATIONS",
     "BROWSER",
@@ -62,6 +76,7 @@ __all__ = [
     "WRITER",
     "Application",
     "RoleFamily",
+    "application_words",
     "applications_of",
     "opener_of_suffix",
 ]

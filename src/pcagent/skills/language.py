@@ -15,6 +15,7 @@ from pydantic.json_schema import SkipJsonSchema
 from pcagent.errors import PcAgentError
 from pcagent.skills.base import SkillContext, SkillParameters, SkillResult, skill
 from pcagent.skills.lists import counted_items, listed_items, uncounted
+from pcagent.skills.named_in_text import names_unread
 from pcagent.skills.typed_replies import USE_PATTERN, reply_model, use_told
 from pcagent.text import comparable, contains, same_date_written
 
@@ -74,6 +75,11 @@ class ExtractValues(SkillParameters):
     keys_argument="names",
 )
 def extract_values(context: SkillContext, parameters: ExtractValues) -> SkillResult:
+    if unread := names_unread(parameters.what, parameters.text):
+        return SkillResult.failed(
+            f"the text says nothing of {', '.join(unread)}, which {parameters.what!r} asks "
+            "about: read a text about each first (a search of each alone)"
+        )
     system = (
         "You copy values out of a text. Answer with each value exactly as the text writes it, "
         "nothing else."
