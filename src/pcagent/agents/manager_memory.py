@@ -7,6 +7,7 @@ programs a small model is shown, and in what order, is short enough to read at o
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Collection, Sequence
 from functools import partial
 from typing import Any, Protocol
@@ -18,6 +19,8 @@ from pcagent.agents.program import ProgramStep
 from pcagent.skills import SkillCatalog
 from pcagent.skills.common import skills_for_file
 
+#: How memory begins the line of an example's program.
+PROGRAM_LINE = "Program: "
 #: The line above the examples: the 1.5B model copied examples' files and names as its own.
 EXAMPLES_INTRO = (
     "Programs of similar earlier tasks that succeeded (they show how such a task is "
@@ -143,6 +146,32 @@ def reask_text(
     text = f"That program is unusable: {problem}. Write a corrected one."
     wanted = tuple(dict.fromkeys(name for doubt in doubts for name in doubt.skills))
     shown = memory(instruction, 1, wanted, **filters) if wanted and memory is not None else ""
-    if shown:
-        text += f"\nA similar earlier task whose program calls {' or '.join(wanted)}:\n{shown}"
+    calls = " or ".join(wanted)
+    if calls_alone := _calls_of(shown, wanted):
+        text += f"\nA similar earlier task, and its step that calls {calls}:\n{calls_alone}"
+    elif shown:
+        text += f"\nA similar earlier task whose program calls {calls}:\n{shown}"
     return text
+
+
+def _calls_of(shown: str, wanted: Collection[str]) -> str:
+    """A remembered program shown (``Instruction: ...`` and ``Program: ...``) as its
+    instruction and its steps that call one of ``wanted``; "" where it has none. Why: shown
+    the whole program of a similar task on a re-ask, the 1.5B model wrote it whole, with that
+    task's file and its extraction's words, in place of its own: an alarm an hour before a
+    memo's entry lost the hour (a rewording of pc01, 2026-12-04); a rewording of pc05 searched
+    for an example's film and a rewording of pc09 wrote an example's document (the same day).
+    The call is what the model lacked; the rest of the example is another task's."""
+    lines = shown.split("\n")
+    if len(lines) != 2 or not lines[1].startswith(PROGRAM_LINE):
+        return ""
+    try:
+        steps = json.loads(lines[1].removeprefix(PROGRAM_LINE)).get("steps", [])
+    except (ValueError, AttributeError):
+        return ""
+    kept = [
+        json.dumps(step, ensure_ascii=False, separators=(",", ":"))
+        for step in steps
+        if isinstance(step, dict) and step.get("skill") in wanted
+    ]
+    return f"{lines[0]}\n" + "\n".join(f"Step: {step}" for step in kept) if kept else ""
