@@ -44,6 +44,8 @@ def test_the_marked_parameters_are_the_questions_and_no_grammar_sees_the_mark() 
     assert question.parameter == "first"
     assert [v for v, _ in question.options] == ["highest", "lowest"]
     assert question.value_of(question.meaning_of("highest") or "") == "highest"
+    (place,) = choice_questions(catalog, "follow_result")  # "the top hit" was followed as 3
+    assert (place.parameter, [v for v, _ in place.options]) == ("place", [1, 2, 3, 4, 5])
     assert choice_questions(catalog, "pick_extreme") == []  # measured unreliable alone
     assert choice_questions(catalog, "shift_time") == []  # read wrong alone on pc01r1
     assert choice_questions(catalog, "write_text_file") == []

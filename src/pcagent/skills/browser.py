@@ -21,6 +21,7 @@ from pcagent.skills.base import (
     SkillParameters,
     SkillResult,
     StepFailed,
+    choice,
     skill,
 )
 from pcagent.skills.browser_forms import FillForm, form_filled
@@ -185,7 +186,25 @@ def _where_it_led(context: SkillContext, clicked: ActionOutcome, said: str) -> S
 
 
 class FollowResult(SkillParameters):
-    place: int = Field(1, ge=1, le=20, description="1: the first result, 2: the second, ...")
+    """Which result, as a person says it ("the top hit"): the 1.5B planner wrote ``place: 3``
+    for "download the top hit" of arxiv.org's search, the third paper was downloaded and the
+    run said "finished" (a rewording of pc15, 2026-12-04); every gold program of the generated
+    tasks follows the first. Read alone, among the first five places."""
+
+    place: int = Field(
+        1,
+        ge=1,
+        le=20,
+        description="1: the first result, 2: the second, ...",
+        json_schema_extra=choice(
+            "Which result of the list does the instruction ask to follow?",
+            (1, "the first result (the top one)"),
+            (2, "the second result"),
+            (3, "the third result"),
+            (4, "the fourth result"),
+            (5, "the fifth result"),
+        ),
+    )
 
 
 @skill(
