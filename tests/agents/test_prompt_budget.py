@@ -8,6 +8,7 @@ from pcagent.agents.prompt_budget import (
     HUB_VALUE_CHARACTERS,
     MARKS_LEFT_OUT,
     fewer_marks,
+    reading_once,
     relevant_text,
     relevant_values,
     screen_marks,
@@ -108,3 +109,16 @@ def test_a_long_value_the_subtask_carries_is_not_shown_again() -> None:
     assert values["s1"] == "(shown in the subtask above)"
     assert values["other"] == MAIL.upper()
     assert values["n"] == "3"  # short values are shown as they are, even where repeated
+
+
+def test_a_reading_the_subtask_carries_is_pointed_at() -> None:
+    """pc25 (2026-12-05): the mail handed on in the subtask, read again on the screen."""
+    subtask = f"note the dates of the journey [s1: {MAIL}]"
+    reading = f"step 5, mail_read: {MAIL}\n"
+    assert reading_once(reading, subtask) == (
+        "step 5, mail_read: (the same text as in the subtask above)"
+    )
+    assert reading_once(reading, "note the dates of the journey") == reading
+    short = "step 2, calculator_read: 42"  # too short to point at
+    assert reading_once(short, f"type 42 {short}") == short
+    assert reading_once("", subtask) == ""

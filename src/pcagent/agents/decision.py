@@ -25,7 +25,7 @@ from pydantic_core import PydanticCustomError
 from pcagent import actions as act
 from pcagent.agents.base import Agent, bullet_list, prompt_messages, value_list
 from pcagent.agents.decision_input import DecisionInput, shorter_input
-from pcagent.agents.prompt_budget import decision_values, screen_marks
+from pcagent.agents.prompt_budget import decision_values, reading_once, screen_marks
 from pcagent.agents.prompting import render, role_notes
 from pcagent.agents.roles import COMMON_KINDS, GUI_KINDS, Role
 from pcagent.errors import PromptTooLongError
@@ -262,7 +262,8 @@ class DecisionAgent(Agent):
             hub=value_list(decision_values(data.hub or {}, data.subtask, data.task)),
             progress=data.progress or "(just started)",
             history=bullet_list(history_text(list(data.history))),
-            last_output=_clipped(data.last_output) or "(nothing read yet)",
+            last_output=_clipped(reading_once(data.last_output, data.subtask))
+            or "(nothing read yet)",
             reflection=data.reflection or "(none yet)",
             guidance=guidance,
             window=data.window or "(none)",

@@ -105,3 +105,14 @@ def decision_values(values: Mapping[str, str], subtask: str, task: str) -> dict[
     """Earlier subtasks' values as the Decision prompt lists them: a long one once
     (:func:`shown_once`), each cut to its lines about the subtask and the task."""
     return relevant_values(shown_once(values, subtask), (subtask, task))
+
+
+def reading_once(reading: str, subtask: str) -> str:
+    """The latest reading (``step 5, mail_read: ...``) with a long text the subtask's own words
+    already carry said once: a mail handed on in the subtask and read again on the screen
+    stood twice in each Decision prompt of pc25 (about 150 tokens of 1,300, 2026-12-05)."""
+    head, separator, text = reading.partition(": ")
+    body = text.strip()
+    if separator and len(body) >= REPEATED_VALUE_CHARACTERS and body in subtask:
+        return f"{head}: (the same text as in the subtask above)"
+    return reading
