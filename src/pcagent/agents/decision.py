@@ -262,8 +262,7 @@ class DecisionAgent(Agent):
             hub=value_list(decision_values(data.hub or {}, data.subtask, data.task)),
             progress=data.progress or "(just started)",
             history=bullet_list(history_text(list(data.history))),
-            last_output=_clipped(reading_once(data.last_output, data.subtask))
-            or "(nothing read yet)",
+            last_output=_clipped(data.last_output, data.subtask) or "(nothing read yet)",
             reflection=data.reflection or "(none yet)",
             guidance=guidance,
             window=data.window or "(none)",
@@ -343,7 +342,8 @@ def _outputs_text(needed: Sequence[str], reported: Mapping[str, str]) -> str:
 LAST_OUTPUT_CHARACTERS = 4000
 
 
-def _clipped(text: str) -> str:
+def _clipped(text: str, subtask: str) -> str:
+    text = reading_once(text, subtask)
     if len(text) <= LAST_OUTPUT_CHARACTERS:
         return text
     return (
