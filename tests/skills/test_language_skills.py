@@ -134,6 +134,7 @@ def test_an_extraction_of_a_name_the_text_never_writes_fails_before_the_model() 
         "the sights of Tokyo's temples",
         "the temple in Tokyo as Mousepad shows the Documents folder",
         "the sights listed in Documents/Tokyo_sights.txt",
+        "the URL of the sights in Tokyo",
     ):
         assert extract_values.call(
             Desk(Answers({"sights": "Senso-ji Temple"})), {**ask, "what": what}

@@ -9,11 +9,13 @@ day). The description is the model's; that a name in it stands nowhere in the te
 was read, so the extraction fails before its model is asked, and the run re-plans.
 
 A name is a capitalised word of the description that is not its first, not part of a path, a
-file's name or a slot, not an application's name ("the time in Mousepad") nor a folder of
-HOME ("the memo in the Documents folder"); the text writes it when one of its words begins
-with the name's first four letters ("Labour Day" on a page of "Labor Day"). Of the 39 extractions recorded on this machine's runs (2026-12-04), the two
-above were the only ones to fail so; the gold programs' descriptions name films, countries and
-people that the texts they read hold.
+file's name or a slot, not written all in capitals (an abbreviation names a kind as often as a
+thing: "the PDF link", "the URL"), not an application's name ("the time in Mousepad") nor a
+folder of HOME ("the memo in the Documents folder"); the text writes it when one of its words
+begins with the name's first four letters ("Labour Day" on a page of "Labor Day"). Of the 51
+extractions recorded on this machine's runs (2026-12-05), the two above were the only ones to
+fail so; the gold programs' descriptions name films, countries and people that the texts they
+read hold.
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ def names_unread(what: str, text: str) -> list[str]:
     missing: list[str] = []
     for token in what.split()[1:]:
         name = token.strip(",;:!?()[]\"'.")
-        if _NOT_A_NAME.search(name) or len(name) < 3 or not name[0].isupper():
+        if _NOT_A_NAME.search(name) or len(name) < 3 or not name[0].isupper() or name.isupper():
             continue
         if name.casefold() in application_words() or name in FOLDERS or name in missing:
             continue
