@@ -292,9 +292,8 @@ def _header(rows: list[list[Any]], things: list[str]) -> bool:
     ``["Country", "Population"]`` above three countries with populations of its own). The
     rows looked up take the whole list's place, the column names with it: a sheet without
     them is better than one with numbers nobody found."""
-    first = rows[0] if rows else []
     return (
         len(rows) == len(things) + 1
-        and all(isinstance(cell, str) and cell_number(cell) is None for cell in first)
-        and _folded([first[0]])[0] not in things
+        and all(isinstance(cell, str) and cell_number(cell) is None for cell in rows[0])
+        and _folded(rows[0])[0] not in things
     )
