@@ -8,7 +8,7 @@ read and then written over with something not made from it, a file written in an
 not asked for while one asked for is only read in, a file's path or the instruction's
 description of a text written as the text, a time moved by two steps, an application's name
 typed or searched for as a value, a value copied from memory's examples, an answer asked for
-and never told, an end asked of an application that no step makes, a site opened and left at
+and never told, an end asked of an application that no step makes, a line spacing nobody said, a site opened and left at
 once for a search of the whole web: none of these makes a program invalid (a small model may be
 right where the check cannot see), so each is a doubt rather than an error. The Manager re-asks
 with them; the usable program with the fewest of them is kept rather than the whole program
@@ -43,6 +43,7 @@ from pcagent.agents.program import Program, ProgramStep
 from pcagent.agents.reference_shapes import one_value_for_a_list
 from pcagent.agents.repeated_values import one_value_for_several_items
 from pcagent.agents.replaced_files import replaced_files
+from pcagent.agents.said_multiples import unsaid_multiples
 from pcagent.agents.site_left import site_left_for_search
 from pcagent.agents.ungiven_names import ungiven_names_in_searches, ungrounded_form_values
 from pcagent.agents.unused_values import unused_values
@@ -141,6 +142,7 @@ class Evidence:
             *_own(ungrounded_form_values(program, skills, self.given)),
             *_own(example_values(program, self.examples, self.given)),
             *unsaid_paragraphs(program, skills, self.given),
+            *unsaid_multiples(program, skills, self.given),
             *described_texts(program, skills, self.given),
             *given_once_in_rows(program, skills, self.given),
             *one_value_for_a_list(program, skills),

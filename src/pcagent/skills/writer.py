@@ -116,7 +116,10 @@ class FormatParagraphs(SkillParameters):
         None, json_schema_extra={"formats": "{}-aligned"}
     )
     line_spacing: float | None = Field(
-        None, ge=0.5, le=4, json_schema_extra={"formats": "given a line spacing of {}"}
+        None,
+        ge=0.5,
+        le=4,
+        json_schema_extra={"formats": "given a line spacing of {}", "numbers": "multiple"},
     )
     font_size: float | None = Field(
         None, ge=1, le=400, json_schema_extra={"given": "number", "formats": "set in {} pt"}
