@@ -312,7 +312,7 @@ def test_a_reply_the_value_s_use_refuses_is_asked_again_with_the_refusal() -> No
     result = extract_values.call(Desk(language), {**asked, "uses": {"text": "days_between.end"}})
     assert result.ok and result.value == {"text": "2 May 2025"}
     first = backend.requests[0].messages[-1].text
-    assert "Values: text (goes to days_between's end: The later date" in first
+    assert "Values: text (goes to days_between's end: The date the count runs to" in first
     reask = backend.requests[1].messages[-1].text
     assert "days_between's end" in reask and "not a date" in reask
     # Without the use, the title is kept as the text holds it: the later step would refuse it.

@@ -180,8 +180,11 @@ IsoDate = Annotated[
 
 
 class DaysBetween(SkillParameters):
-    start: IsoDate = Field(description='The earlier date, e.g. "2025-03-11".')
-    end: IsoDate = Field(description='The later date, e.g. "2025-04-01".')
+    # Neither says "earlier" or "later": an extraction whose value goes to ``end`` is told its
+    # description, and told "the later date" the 1.5B model took a trip's return for its start
+    # (a travel plan with a leaving and a back-home date; a rewording of pc23, 2026-12-04).
+    start: IsoDate = Field(description='The date the count runs from, e.g. "2025-03-11".')
+    end: IsoDate = Field(description='The date the count runs to, e.g. "2025-04-01".')
 
 
 @skill(
