@@ -67,6 +67,22 @@ def first_line(error: BaseException) -> str:
     return lines[0] if lines else type(error).__name__
 
 
+#: A word's first letters that a word of a text must begin with for the word to be written
+#: there: spellings and endings differ after them ("Labour" and "Labor", "walking" and "walk").
+STEM = 4
+#: A word of a text, an underscore parting two (file names: "travel_plan.txt").
+_PART = re.compile(r"[^\W_]+")
+
+
+def word_written(word: str, texts: Iterable[str]) -> bool:
+    """Whether a word of one of ``texts`` begins with ``word``'s first :data:`STEM` letters,
+    compared as names are (:func:`folded`). Not inside a word: an example's "Riverside Walk",
+    copied into a map form, was taken as given by an instruction's "drives" (pc04,
+    2026-12-01)."""
+    stem = folded(word[:STEM])
+    return any(folded(part).startswith(stem) for text in texts for part in _PART.findall(text))
+
+
 def shortened(text: str, limit: int) -> str:
     """``text`` cut to at most ``limit`` characters, an ellipsis marking the cut."""
     return text if len(text) <= limit else text[: limit - 1] + "…"

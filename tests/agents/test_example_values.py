@@ -9,10 +9,10 @@ from tests.agents.program_steps import as_program
 
 from pcagent.agents.doubts import Evidence
 from pcagent.agents.example_values import example_values
-from pcagent.agents.given_values import word_given
 from pcagent.agents.program import Program
 from pcagent.bench.generate import generate_tasks
 from pcagent.skills import default_catalog
+from pcagent.text import word_written
 
 SAID = (
     "In the text editor, open travel_plan.txt in Documents and find the destination. Use the "
@@ -69,9 +69,9 @@ def test_a_word_inside_one_of_the_instruction_s_words_is_not_given() -> None:
     (doubt,) = example_values(as_program(form), examples, [SAID])
     assert "'Riverside Walk'" in str(doubt)
     # A word's beginning still counts: "walking" by "walk", a file name's parts by their words.
-    assert word_given("walking", ["the walk there"])
-    assert word_given("plans", ["open travel_plan.txt"])
-    assert not word_given("Riverside", ["traffic there drives on the left"])
+    assert word_written("walking", ["the walk there"])
+    assert word_written("plans", ["open travel_plan.txt"])
+    assert not word_written("Riverside", ["traffic there drives on the left"])
 
 
 def test_what_the_instruction_or_a_value_found_accounts_for_is_left_alone() -> None:

@@ -24,14 +24,14 @@ from collections.abc import Iterator, Sequence
 
 from pydantic import JsonValue
 
-from pcagent.agents.given_values import STEM, word_given, words_of
+from pcagent.agents.given_values import words_of
 from pcagent.agents.plan import Doubt
 from pcagent.agents.program import Program, is_reference
 from pcagent.applications import application_words
-from pcagent.text import contains
+from pcagent.text import STEM, contains, word_written
 
 #: Words shorter than this ("to", "the", "of") say nothing of where a value came from; a longer
-#: word counts as given as a search's words do (:func:`word_given`).
+#: word counts as given as a search's words do (:func:`~pcagent.text.word_written`).
 _LONG = 4
 #: The fewest words of a sentence copied whole (a step's task for the GUI, a composed text).
 _SENTENCE = 6
@@ -84,7 +84,7 @@ def _copied(text: str, examples: str, given: Sequence[str]) -> bool:
     names = len(every) >= 2 and any(word[0].isupper() for word in words)
     if not names:
         return False
-    if any(word_given(word, given) for word in words):
+    if any(word_written(word, given) for word in words):
         return _copied_whole(every, examples, given)
     return any(_its_value(text, said) for said in _sources(examples, text.strip()))
 
@@ -107,7 +107,7 @@ def _copied_whole(every: list[str], examples: str, given: Sequence[str]) -> bool
         if len(word) >= _LONG
         and word[0].isupper()
         and word.casefold() not in application_words()
-        and not word_given(word, given)
+        and not word_written(word, given)
     }
     if len(names) < _NAMES_COPIED:
         return False

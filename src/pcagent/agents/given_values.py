@@ -40,7 +40,7 @@ from pcagent.agents.plan import Doubt
 from pcagent.agents.program import SLOT, Program, written_path
 from pcagent.env.web_address import is_address
 from pcagent.skills import SkillCatalog
-from pcagent.text import contains, folded, shortened, single_spaced
+from pcagent.text import contains, shortened, single_spaced, word_written
 
 #: Numbers a computation may bring on its own: small counts and the units of time, percent
 #: and thousands ("minutes / 60", "* 100").
@@ -290,11 +290,9 @@ def _endings_after(text: str, stem: str) -> list[str]:
 
 
 #: Words this short ("to", "the", "of") say nothing of what is searched for; a longer word is
-#: looked for by its first :data:`STEM` letters ("walking" is given by "the walk there").
-_SHORT, STEM = 3, 4
+#: looked for by its first letters (:func:`~pcagent.text.word_written`).
+_SHORT = 3
 _WORD = re.compile(r"\w+")
-#: A word of a given text, an underscore parting two (file names).
-_PART = re.compile(r"[^\W_]+")
 
 
 def words_of(text: str) -> list[str]:
@@ -302,21 +300,12 @@ def words_of(text: str) -> list[str]:
     return _WORD.findall(SLOT.sub(" ", text))
 
 
-def word_given(word: str, given: Sequence[str]) -> bool:
-    """Whether a word of one of ``given`` begins with ``word``'s first :data:`STEM` letters
-    (an underscore parts words there: "travel_plan.txt" gives "plans"). Not inside a word: the
-    example's "Riverside Walk", copied into pc04's map form, was taken as given by the
-    instruction's "drives" (2026-12-01), and no doubt was raised."""
-    stem = folded(word[:STEM])
-    return any(folded(other).startswith(stem) for text in given for other in _PART.findall(text))
-
-
 def grounded(query: str, given: Sequence[str]) -> bool:
     """Whether at least half of the query's words longer than :data:`_SHORT` letters stand in
     ``given`` (the instruction, the values found), a reference to an earlier step counting as
     found."""
     words = [w for w in words_of(query) if len(w) > _SHORT]
-    known = sum(word_given(word, given) for word in words)
+    known = sum(word_written(word, given) for word in words)
     found = len(SLOT.findall(query))
     return bool(words or found) and 2 * (known + found) >= len(words) + found
 

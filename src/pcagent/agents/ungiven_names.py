@@ -24,10 +24,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pcagent.agents.given_values import given_parameters, grounded, word_given, words_of
+from pcagent.agents.given_values import given_parameters, grounded, words_of
 from pcagent.agents.plan import Doubt
 from pcagent.agents.program import Program
 from pcagent.skills import SkillCatalog
+from pcagent.text import word_written
 
 #: A check box's states as a form's value (``"Round trip": "true"``): the skill's words.
 _BOX_STATES = frozenset({"true", "false", "checked", "unchecked"})
@@ -43,7 +44,7 @@ def ungiven_names(query: str, given: Sequence[str]) -> list[str]:
     return [
         word
         for word in dict.fromkeys(words_of(query)[1:])
-        if len(word) > _LONGER_THAN and word[:1].isupper() and not word_given(word, given)
+        if len(word) > _LONGER_THAN and word[:1].isupper() and not word_written(word, given)
     ]
 
 
@@ -53,7 +54,7 @@ def ungiven_words_typed(value: object, given: Sequence[str]) -> list[str]:
     if not isinstance(value, str) or value.strip().casefold() in _BOX_STATES:
         return []
     long_words = [w for w in words_of(value) if len(w) > _LONGER_THAN and w.isalpha()]
-    return [w for w in long_words if not word_given(w, given)]
+    return [w for w in long_words if not word_written(w, given)]
 
 
 def ungrounded_form_values(

@@ -24,18 +24,14 @@ import re
 
 from pcagent.applications import application_words
 from pcagent.env.home_template import FOLDERS
-from pcagent.text import folded
+from pcagent.text import word_written
 
-#: A name's first letters that a word of the text must begin with (spellings differ after).
-STEM = 4
 #: Characters of a path, a file's name or a slot: such a word names no thing asked about.
 _NOT_A_NAME = re.compile(r"[/._{}@]")
-_WORD = re.compile(r"\w+")
 
 
 def names_unread(what: str, text: str) -> list[str]:
     """The names ``what`` asks about that ``text`` never writes, each once, in order."""
-    written = {folded(word) for word in _WORD.findall(text)}
     missing: list[str] = []
     for token in what.split()[1:]:
         name = token.strip(",;:!?()[]\"'.")
@@ -43,7 +39,6 @@ def names_unread(what: str, text: str) -> list[str]:
             continue
         if name.casefold() in application_words() or name in FOLDERS or name in missing:
             continue
-        stem = folded(name[:STEM])
-        if not any(word.startswith(stem) for word in written):
+        if not word_written(name, [text]):
             missing.append(name)
     return missing
