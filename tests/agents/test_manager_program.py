@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import json
 
+from tests.agents.program_steps import as_program
 from tests.agents.scripted import ScriptedModels
 
 from pcagent.agents.manager import PROGRAM_ATTEMPTS, REASK_TEMPERATURE, Manager, Replanning
 from pcagent.agents.plan import SubtaskSpec
+from pcagent.agents.program import program_plan
 from pcagent.errors import PromptTooLongError
 from pcagent.models.backend import BackendInfo
 from pcagent.models.backends.scripted import ScriptedBackend
@@ -296,3 +298,28 @@ def test_memory_s_programs_may_be_shown_nearest_last() -> None:
         order[last] = sorted((1, 2, 3), key=lambda n: prompt.index(f"Instruction: near {n}"))
         assert all(f"Instruction: near {n}\nProgram: {{{n}}}" in prompt for n in (1, 2, 3))
     assert order == {False: [1, 2, 3], True: [3, 2, 1]}
+
+
+def test_a_replan_that_writes_the_failed_screen_step_again_is_re_asked() -> None:
+    """A rewording of pc02 (2026-12-05): the memo opened on the screen "without effect" was
+    re-planned as the very same screen step, four times."""
+    step = {
+        "id": "s7",
+        "skill": "gui",
+        "app": "text_editor",
+        "task": "open the memo.txt file",
+    }
+    (failed,) = program_plan(as_program(step), default_catalog()).subtasks
+    again = {**step, "id": "s8"}
+    other = {**again, "task": "read the meeting's place in the open memo"}
+    models = ScriptedModels(manager=[_reply(again), _reply(other)])
+    replanning = Replanning("x", [], {}, failed, "no effect")
+    outcome = _manager(models).replan(replanning)
+    assert not outcome.fallback and outcome.plan.subtasks[0].description.startswith("read the")
+    asked_again = models.backends["manager"].requests[1].messages[-1].text
+    assert "s8 repeats the screen step s7 that just failed" in asked_again
+    # Other words, or another application, are another step.
+    for changed in ({"task": "open memo.txt and read the place"}, {"app": "clock"}):
+        models = ScriptedModels(manager=[_reply({**again, **changed})])
+        outcome = _manager(models).replan(replanning)
+        assert not outcome.fallback and len(models.backends["manager"].requests) == 1

@@ -303,6 +303,11 @@ def _shown(value: JsonValue) -> str:
     return text if len(text) <= 80 else text[:77] + "..."
 
 
+def step_description(step: ProgramStep) -> str:
+    """A step's subtask's description: its line (:func:`step_text`), at most 400 characters."""
+    return step_text(step)[:400]
+
+
 def step_apps(step: ProgramStep, catalog: SkillCatalog) -> tuple[str, ...]:
     """The applications a step works in: a GUI step's own, a skill's declared ones (none for a
     skill of no application, such as ``days_between``, or one the catalog lacks)."""
@@ -324,7 +329,7 @@ def program_plan(program: Program, catalog: SkillCatalog) -> Plan:
         subtasks.append(
             SubtaskSpec(
                 id=step.id,
-                description=step_text(step)[:400],
+                description=step_description(step),
                 app=app,
                 # A GUI step's description shows the values it uses where they exist (its
                 # placeholders); it never waits for one that an earlier step did not report.

@@ -7,7 +7,8 @@ file reads the same text, a second identical mail sends the mail twice. So a ste
 (skill and arguments, its references followed to the steps they now stand for) equals an
 earlier one is dropped, and what referred to it refers to the earlier one: a whole repeated
 block collapses onto its first writing. A re-plan's call of the skill that just failed, with
-the same arguments, is a problem the Manager is re-asked with (:func:`repeated_failure`).
+the same arguments, or its screen step that just failed written again, is a problem the
+Manager is re-asked with (:func:`repeated_failure`).
 Compared as typed calls, never as words.
 """
 
@@ -17,7 +18,7 @@ import json
 from collections.abc import Collection, Sequence
 
 from pcagent.agents.plan import SubtaskSpec
-from pcagent.agents.program import GUI, Program, ProgramStep
+from pcagent.agents.program import GUI, Program, ProgramStep, step_description
 from pcagent.agents.step_ids import changed_step, renaming
 
 
@@ -66,13 +67,34 @@ def _call_key(step: ProgramStep) -> str:
 
 def repeated_failure(program: Program, failed: SubtaskSpec | None) -> str:
     """The problem when a re-plan calls the skill that just failed with the same arguments
-    (it would fail the same way); "" otherwise. Compared as typed calls, never as words."""
-    if failed is None or not failed.skill:
+    (it would fail the same way), or writes the screen step that just failed again, in the
+    same application and the same words; "" otherwise. Why the screen step: a memo opened on
+    the screen "without effect" was re-planned as the same step four times, each looping to
+    its own cap, until the run's (a rewording of pc02, 2026-12-05). Compared as typed steps
+    (the words are the Manager's own, compared whole), never read."""
+    if failed is None:
         return ""
     for step in program.steps:
-        if step.skill == failed.skill and step.args == failed.args:
+        if failed.skill and step.skill == failed.skill and step.args == failed.args:
             return (
                 f"{step.id} repeats the call of {failed.id} that just failed "
                 f"({failed.description[:120]}): do it another way"
             )
+        if not failed.skill and _same_screen_step(step, failed):
+            return (
+                f"{step.id} repeats the screen step {failed.id} that just failed "
+                f"({failed.description[:120]}): do it another way (a skill, or what is left "
+                "to do in other words)"
+            )
     return ""
+
+
+def _same_screen_step(step: ProgramStep, failed: SubtaskSpec) -> bool:
+    """Whether ``step`` is a screen step in ``failed``'s application with its very words (a
+    subtask's description is its step's line:
+    :func:`~pcagent.agents.program.step_description`)."""
+    return (
+        step.skill == GUI
+        and step.app == failed.app
+        and step_description(step) == failed.description
+    )
