@@ -10,6 +10,7 @@ from tests.agents.program_steps import program
 from tests.agents.scripted import ScriptedModels
 
 from pcagent.agents.app_names_in_values import (
+    app_names_as_contents,
     app_names_in_values,
     file_names,
     without_app_names_in_searches,
@@ -131,3 +132,28 @@ def test_the_names_of_files_the_instruction_names_leave_the_search_words() -> No
     assert outcome.plan.subtasks[0].args == read["args"]
     alone = program({"skill": "web_search", "args": {"query": "memo.txt"}})
     assert without_words_in_searches(alone, ["memo.txt"], default_catalog()) == alone
+
+
+def test_a_cell_or_a_text_that_is_an_application_s_name_is_the_step_s_own_doubt() -> None:
+    """A rewording of pc07 (2026-12-04): the prices of "a blank Calc workbook" written as
+    "calc"."""
+    catalog = default_catalog()
+    rows = [["Nvidia", "calc"], ["Apple", "calc"]]
+    sheet = {"skill": "fill_cells", "args": {"rows": rows, "save_as": "Documents/stocks.xlsx"}}
+    note = {"skill": "write_text_file", "args": {"path": "Documents/a.txt", "text": " Calc "}}
+    doubts = app_names_as_contents(program(sheet, note), catalog)
+    assert [(d.step, d.own) for d in doubts] == [("s1", True), ("s2", True)]
+    assert "'calc', the name of an application" in doubts[0].problem
+    assert any("'calc'" in str(d) for d in Evidence(["x"]).doubts(program(sheet), catalog))
+    # A name inside a longer text, or in a path, is no doubt.
+    said = {"skill": "write_text_file", "args": {"path": "Documents/calc.txt", "text": "Calc it"}}
+    assert not app_names_as_contents(program(said), catalog)
+
+
+def test_no_gold_program_writes_an_application_s_name_as_a_value() -> None:
+    catalog = default_catalog()
+    for seed in (7, 31, 77, 102, 2041):
+        for task in generate_tasks(200, seed):
+            if task.program:
+                gold = Program(steps=list(task.program))
+                assert not app_names_as_contents(gold, catalog), task.instruction

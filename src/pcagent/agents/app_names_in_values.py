@@ -16,11 +16,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from functools import cache
 from pathlib import PurePosixPath
 
+from pcagent.agents.given_values import given_parameters
 from pcagent.agents.named_apps import AskedApp, known_as
 from pcagent.agents.plan import Doubt
 from pcagent.agents.program import GUI, Program, literal_texts
+from pcagent.applications import APPLICATIONS
 from pcagent.skills import SkillCatalog
 from pcagent.text import contains
 
@@ -65,6 +68,48 @@ def app_names_in_values(program: Program, asked: Sequence[AskedApp]) -> list[Dou
                 )
                 break
     return doubts
+
+
+def app_names_as_contents(program: Program, catalog: SkillCatalog) -> list[Doubt]:
+    """A doubt for each cell or text to write (parameters marked ``given: "cells"`` or
+    ``"text"``) that is, whole, the name of an application ("calc", "Mousepad", "web"). Why:
+    told to put three companies' share prices into "a blank Calc workbook", the 1.5B planner
+    filled the price column with "calc", three times, and wrote a file holding "calc" (a
+    rewording of pc07, 2026-12-04). An application's name is where the work is done, never
+    the whole of what goes into a file. Judged on the typed literal alone, for any
+    application pcagent knows (no reading of the instruction needed)."""
+    doubts = []
+    for step in program.steps:
+        for name, holds in given_parameters(catalog, step.skill).items():
+            if holds not in ("cells", "text"):
+                continue
+            named = [t for t in literal_texts(step.args.get(name)) if _app_name(t)]
+            if named:
+                doubts.append(
+                    Doubt(
+                        step.id,
+                        f"{name} holds {named[0]!r}, the name of an application, not a value "
+                        "to write: write the values the instruction asks for there (found by "
+                        'an earlier step: {"from": "s2", "key": "price"})',
+                        own=True,
+                    )
+                )
+    return doubts
+
+
+def _app_name(text: str) -> bool:
+    """Whether ``text`` is, whole, a name an application is known by."""
+    return text.strip().casefold() in _application_names()
+
+
+@cache
+def _application_names() -> frozenset[str]:
+    return frozenset(
+        name.casefold()
+        for app in APPLICATIONS.values()
+        for name in (app.program, app.title_hint, *app.also_called)
+        if name
+    )
 
 
 def without_app_names_in_searches(

@@ -23,7 +23,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
 
-from pcagent.agents.app_names_in_values import app_names_in_values
+from pcagent.agents.app_names_in_values import app_names_as_contents, app_names_in_values
 from pcagent.agents.asked_answer import ReportingStep, tells, untold_answer
 from pcagent.agents.described_texts import described_texts
 from pcagent.agents.example_values import example_values
@@ -158,6 +158,7 @@ class Evidence:
             *unused_apps(program, self.asked_apps, skills, self.apps_used_before),
             *written_elsewhere(program, self.asked_apps, skills, self.finished),
             *_own(app_names_in_values(program, self.asked_apps)),
+            *app_names_as_contents(program, skills),
             *([] if self.told_before else untold_answer(program, self.asked_answer)),
             *left_out_effects(program, skills, self.reads_end, self.finished),
         ]
