@@ -27,11 +27,7 @@ ALARM = {"id": "s4", "skill": "set_alarm", "args": {"time": "{s2.text}", "hours_
 def test_the_value_an_alarm_takes_records_the_alarm_s_time_as_its_use() -> None:
     written = as_program(READ, EXTRACT, COMPOSE, ALARM)
     told = with_extraction_uses_told(written, CATALOG)
-    assert told.steps[1].args == {
-        **EXTRACT["args"],
-        "uses": {"text": "set_alarm.time"},
-        "within": {"text": "find the start in ___ of the memo"},
-    }
+    assert told.steps[1].args == {**EXTRACT["args"], "uses": {"text": "set_alarm.time"}}
     # Nothing else changes, and the program is as valid as before.
     assert [step for step in told.steps if step.id != "s2"] == [
         step for step in written.steps if step.id != "s2"
@@ -50,35 +46,14 @@ def test_a_reference_object_is_a_use_and_a_text_parameter_is_not() -> None:
     assert told.steps[1].args["uses"] == {"text": "set_alarm.time"}
 
 
-def test_a_value_put_into_a_longer_text_records_that_text_and_a_whole_text_nothing() -> None:
+def test_values_used_only_inside_texts_or_by_text_parameters_leave_the_program_as_it_is() -> None:
     note = {
-        "id": "s4",
+        "id": "s3",
         "skill": "write_text_file",
         "args": {"path": "Documents/a.txt", "text": "{s2.text}"},
     }
-    written = as_program(READ, EXTRACT, note)
+    written = as_program(READ, EXTRACT, COMPOSE, note)
     assert with_extraction_uses_told(written, CATALOG) is written
-    told = with_extraction_uses_told(as_program(READ, EXTRACT, COMPOSE, note), CATALOG)
-    assert "uses" not in told.steps[1].args
-    # The first text it goes into, its place shown (the request's, before the facts').
-    assert told.steps[1].args["within"] == {"text": "find the start in ___ of the memo"}
-    check_program(told, CATALOG, apps=["text_editor"])
-
-
-def test_a_search_for_the_way_to_a_value_shows_the_extraction_its_words() -> None:
-    """A rewording of pc02 (2026-12-05): a key of the memo's text became an extraction "the
-    label", answered with the memo's first line."""
-    label = {
-        "id": "s6",
-        "skill": "extract_values",
-        "args": {"text": {"from": "s1"}, "names": ["label"], "what": "the label"},
-    }
-    query = "how long does it take to travel from the Empire State Building to {s6.label}?"
-    search = {"id": "s3", "skill": "web_search", "args": {"query": query}}
-    told = with_extraction_uses_told(as_program(READ, label, search), CATALOG)
-    assert told.steps[1].args["within"] == {
-        "label": "how long does it take to travel from the Empire State Building to ___?"
-    }
 
 
 def test_a_told_program_is_told_once_and_a_recorded_use_is_kept() -> None:
@@ -98,10 +73,8 @@ def test_gold_programs_change_only_in_their_extractions_uses() -> None:
                 continue
             changed += 1
             assert after.skill == "extract_values", task.id
-            mends_own = {"uses": None, "within": None}
-            assert {**after.args, **mends_own} == {**before.args, **mends_own}, task.id
-            assert set(after.args.get("uses", {})) <= set(after.args["names"])
-            assert set(after.args.get("within", {})) <= set(after.args["names"])
+            assert {**after.args, "uses": None} == {**before.args, "uses": None}, task.id
+            assert set(after.args["uses"]) <= set(after.args["names"])
         check_program(told, CATALOG, apps=list(task.apps))
     assert changed, "no gold extraction feeds a typed parameter: the test tests nothing"
 

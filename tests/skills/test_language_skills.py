@@ -321,20 +321,6 @@ def test_a_reply_the_value_s_use_refuses_is_asked_again_with_the_refusal() -> No
     assert extract_values.call(Desk(plain), asked).value == {"text": "Trip to Lisbon"}
 
 
-def test_the_text_a_value_is_put_into_is_shown_beside_its_name() -> None:
-    """A rewording of pc02 (2026-12-05): "the label" alone was answered with the memo's title."""
-    memo = "Memo for Tuesday\n14:00  Meeting with John at the Brooklyn Museum\n"
-    backend = ScriptedBackend([json.dumps({"label": "Brooklyn Museum"})])
-    language = ModelLanguage(StructuredChatModel(backend, validation_retries=1))
-    into = "travel time from the Empire State Building to ___"
-    asked = {"text": memo, "names": ["label"], "what": "the label", "within": {"label": into}}
-    assert extract_values.call(Desk(language), asked).value == {"label": "Brooklyn Museum"}
-    shown = backend.requests[0].messages[-1].text
-    assert f"Values: label (it fills ___ in {into!r})" in shown
-    # The words around the slot are the Manager's, not the text's: no name in them is asked for.
-    assert "Find: the label" in shown
-
-
 def test_a_time_of_day_is_answered_under_the_pattern_a_time_is_written_in() -> None:
     """The reply's grammar holds the model to a time where the value goes to an alarm's time
     (the parameter declares how a time is written); without the use, to any text."""

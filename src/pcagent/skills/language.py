@@ -66,11 +66,6 @@ class ExtractValues(SkillParameters):
     uses: SkipJsonSchema[dict[str, Annotated[str, Field(pattern=USE_PATTERN)]]] = Field(
         default_factory=dict
     )
-    #: Filled by the mends too: the text of a later step a named value is put into, with
-    #: "___" where it goes (a search's words), so the model sees what the value is there for.
-    within: SkipJsonSchema[dict[str, Annotated[str, Field(max_length=240)]]] = Field(
-        default_factory=dict
-    )
 
 
 @skill(
@@ -91,10 +86,7 @@ def extract_values(context: SkillContext, parameters: ExtractValues) -> SkillRes
     )
     # Lists are shown counted ("[2nd] 10:15 Call ..."): a small model counts lines badly.
     shown = counted_items(parameters.text)
-    values = ", ".join(
-        _named(name, parameters.uses.get(name, ""), parameters.within.get(name, ""))
-        for name in parameters.names
-    )
+    values = ", ".join(_named(name, parameters.uses.get(name, "")) for name in parameters.names)
     user = f"Text:\n{shown}\n\nFind: {parameters.what}\nValues: {values}"
     step = context.step()
     if step is not None and step.task:
@@ -124,14 +116,10 @@ def extract_values(context: SkillContext, parameters: ExtractValues) -> SkillRes
     return SkillResult(True, values, evidence="; ".join(f"{k}={v}" for k, v in values.items()))
 
 
-def _named(name: str, use: str, within: str = "") -> str:
+def _named(name: str, use: str) -> str:
     """A value's name as the model is asked for it, with where it goes when a step takes it
-    as a typed parameter (:func:`~pcagent.skills.typed_replies.use_told`), or the text it is
-    put into: asked only for "the label", the 1.5B model answered a memo's first line, for a
-    search "from the Empire State Building to ___" (a rewording of pc02, 2026-12-05)."""
+    as a typed parameter (:func:`~pcagent.skills.typed_replies.use_told`)."""
     told = use_told(use) if use else ""
-    if not told and within:
-        told = f"it fills ___ in {within!r}"
     return f"{name} ({told})" if told else name
 
 
