@@ -5,7 +5,7 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from pcagent.actions.union import ACTION_TYPES
-from pcagent.agents.decision import decision_schema
+from pcagent.agents.decision_schema import decision_schema
 from pcagent.agents.program_grammar import program_schema
 from pcagent.models import Message, StructuredChatModel
 from pcagent.models.backend import BackendInfo, Completion

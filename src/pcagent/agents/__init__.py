@@ -12,7 +12,8 @@ Agents see perception output and emit actions; they never touch X11 or AT-SPI. T
 drives them is :mod:`pcagent.runtime`.
 """
 
-from pcagent.agents.decision import Decision, DecisionAgent, DecisionInput, decision_schema
+from pcagent.agents.decision import Decision, DecisionAgent, DecisionInput
+from pcagent.agents.decision_schema import decision_schema
 from pcagent.agents.hub import CommunicationHub
 from pcagent.agents.manager import Manager, PlanOutcome
 from pcagent.agents.plan import (
