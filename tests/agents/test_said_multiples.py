@@ -45,6 +45,8 @@ def test_spacings_said_in_digits_or_words_pass() -> None:
     assert not _doubts("Space the last paragraph two lines apart.", 2)
     assert _doubts("Set the line spacing of the last paragraph to 1.5.", 2.0)
     assert _doubts("Make the last paragraph double-spaced.", 1.5)
+    # A digit of a file's name says no spacing (a rewording of pc13, 2026-12-05).
+    assert _doubts("Center the title of test_doc2.docx and underline its last paragraph.", 2.0)
     # A value found may say it too; an unset spacing is never doubted.
     assert not _doubts(SAID, 1.15, "The style guide asks for 1.15 line spacing.")
     assert not _doubts(SAID, None)

@@ -28,7 +28,9 @@ _MULTIPLES = {"single": 1.0, "double": 2.0, "triple": 3.0}
 #: One and a half, said in words.
 _HALF = re.compile(r"\bone[\s-]+and[\s-]+a[\s-]+half\b")
 _TOKEN = re.compile(r"[^\W_]+")
-_DECIMAL = re.compile(r"\d+(?:\.\d+)?")
+#: A number standing as a word of its own: not a digit of a name ("test_doc2.docx" says no 2:
+#: so taken, it let a copied double spacing through on a rewording of pc13, 2026-12-05).
+_DECIMAL = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?!\w)")
 
 
 def said_multiples(texts: Iterable[str]) -> set[float]:
