@@ -95,7 +95,7 @@ def _numbers(text: str) -> set[float]:
     return {float(number) for number in _GIVEN_NUMBER.findall(text.replace(",", ""))}
 
 
-def _known_numbers(given: Sequence[str]) -> set[float]:
+def known_numbers(given: Sequence[str]) -> set[float]:
     """Every number the given texts hold."""
     return set().union(*(_numbers(text) for text in given)) if given else set()
 
@@ -106,7 +106,7 @@ def _invented_numbers(literal: str, given: Sequence[str]) -> list[str]:
     or more (references, or numbers given or found): one value scaled by a unit is a
     conversion nobody asked for where the unit is not given (a travel time found as "38 min"
     computed as "60 * {s4}", told as 2280 and the run "finished": pc02, 2026-12-02)."""
-    known = _known_numbers(given)
+    known = known_numbers(given)
     numbers = _NUMBER.findall(SLOT.sub(" ", literal))
     values = len(SLOT.findall(literal)) + sum(float(number) in known for number in numbers)
     units = UNIT_NUMBERS if values >= 2 else frozenset()
@@ -136,7 +136,7 @@ def _ungiven_number(step_id: str, name: str, value: object, given: Sequence[str]
     (2026-11-28): "one font size step bigger" written as ``font_size: 2``, a title set in 2 pt
     and the run "finished"."""
     number = cell_number(value)
-    if number is None or number in _known_numbers(given):
+    if number is None or number in known_numbers(given):
         return []
     return [
         Doubt(
@@ -152,7 +152,7 @@ def _ungiven_offset(step_id: str, name: str, value: object, given: Sequence[str]
     """A doubt for an amount a time is moved by that no given text holds and that is no unit
     of counting ("an hour before" is written 1, which the instruction may say only in words)."""
     number = cell_number(value)
-    if number is None or number in UNIT_NUMBERS or number in _known_numbers(given):
+    if number is None or number in UNIT_NUMBERS or number in known_numbers(given):
         return []
     return [
         Doubt(
@@ -169,7 +169,7 @@ def invented_cells(rows: object, given: Sequence[str]) -> list[tuple[int, int]]:
     text holds: (row, column) of each such cell."""
     if not isinstance(rows, list):
         return []
-    known = _known_numbers(given)
+    known = known_numbers(given)
     return [
         (at, column)
         for at, row in enumerate(rows)

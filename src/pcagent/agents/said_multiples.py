@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
+from pcagent.agents.given_values import known_numbers
 from pcagent.agents.paragraph_numbers import said_numbers
 from pcagent.agents.plan import Doubt
 from pcagent.agents.program import Program
@@ -28,18 +29,15 @@ _MULTIPLES = {"single": 1.0, "double": 2.0, "triple": 3.0}
 #: One and a half, said in words.
 _HALF = re.compile(r"\bone[\s-]+and[\s-]+a[\s-]+half\b")
 _TOKEN = re.compile(r"[^\W_]+")
-#: A number standing as a word of its own: not a digit of a name ("test_doc2.docx" says no 2:
-#: so taken, it let a copied double spacing through on a rewording of pc13, 2026-12-05).
-_DECIMAL = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?!\w)")
 
 
 def said_multiples(texts: Iterable[str]) -> set[float]:
-    """The multiples ``texts`` say: numbers in digits (1.5), counts in words up to twelve,
-    "single", "double", "triple" and "one and a half"."""
+    """The multiples ``texts`` say: numbers in digits (1.5; not a digit of a name:
+    "test_doc2.docx" says no 2, :func:`~pcagent.agents.given_values.known_numbers`), counts in
+    words up to twelve, "single", "double", "triple" and "one and a half"."""
     texts = [text.casefold() for text in texts]
-    said = {float(n) for n in said_numbers(texts)}
+    said = {float(n) for n in said_numbers(texts)} | known_numbers(texts)
     for text in texts:
-        said |= {float(number) for number in _DECIMAL.findall(text)}
         said |= {_MULTIPLES[token] for token in _TOKEN.findall(text) if token in _MULTIPLES}
         if _HALF.search(text):
             said.add(1.5)
