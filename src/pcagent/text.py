@@ -74,13 +74,18 @@ STEM = 4
 _PART = re.compile(r"[^\W_]+")
 
 
+def word_parts(text: str) -> list[str]:
+    """The words of ``text``, an underscore parting two ("travel_plan.txt": travel, plan, txt)."""
+    return _PART.findall(text)
+
+
 def word_written(word: str, texts: Iterable[str]) -> bool:
     """Whether a word of one of ``texts`` begins with ``word``'s first :data:`STEM` letters,
     compared as names are (:func:`folded`). Not inside a word: an example's "Riverside Walk",
     copied into a map form, was taken as given by an instruction's "drives" (pc04,
     2026-12-01)."""
     stem = folded(word[:STEM])
-    return any(folded(part).startswith(stem) for text in texts for part in _PART.findall(text))
+    return any(folded(part).startswith(stem) for text in texts for part in word_parts(text))
 
 
 def shortened(text: str, limit: int) -> str:

@@ -19,12 +19,12 @@ model's output against the text it was given; it decides nothing on its own.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 
 from pcagent.agents.plan import Doubt
 from pcagent.agents.program import Program
 from pcagent.skills import SkillCatalog
+from pcagent.text import word_parts
 
 #: Numbers written as words, as counts and as places ("two paragraphs", "the second").
 # fmt: off
@@ -34,14 +34,13 @@ _PLACES = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "e
            "tenth", "eleventh", "twelfth")
 # fmt: on
 _WORDS = {word: n for words in (_COUNTS, _PLACES) for n, word in enumerate(words, start=1)}
-_TOKEN = re.compile(r"[^\W_]+")
 
 
 def said_numbers(texts: Iterable[str]) -> set[int]:
     """The whole numbers ``texts`` write, in digits or as words up to twelve."""
     said: set[int] = set()
     for text in texts:
-        for token in _TOKEN.findall(text.casefold()):
+        for token in word_parts(text.casefold()):
             if token.isdigit():
                 said.add(int(token))
             elif token in _WORDS:

@@ -23,12 +23,12 @@ from pcagent.agents.paragraph_numbers import said_numbers
 from pcagent.agents.plan import Doubt
 from pcagent.agents.program import Program
 from pcagent.skills import SkillCatalog
+from pcagent.text import word_parts
 
 #: How a multiple is said in words, beside the counts ("two", "three").
 _MULTIPLES = {"single": 1.0, "double": 2.0, "triple": 3.0}
 #: One and a half, said in words.
 _HALF = re.compile(r"\bone[\s-]+and[\s-]+a[\s-]+half\b")
-_TOKEN = re.compile(r"[^\W_]+")
 
 
 def said_multiples(texts: Iterable[str]) -> set[float]:
@@ -38,7 +38,7 @@ def said_multiples(texts: Iterable[str]) -> set[float]:
     texts = [text.casefold() for text in texts]
     said = {float(n) for n in said_numbers(texts)} | known_numbers(texts)
     for text in texts:
-        said |= {_MULTIPLES[token] for token in _TOKEN.findall(text) if token in _MULTIPLES}
+        said |= {_MULTIPLES[token] for token in word_parts(text) if token in _MULTIPLES}
         if _HALF.search(text):
             said.add(1.5)
     return said
