@@ -79,6 +79,22 @@ def test_a_pick_quoting_no_name_stands_where_the_instruction_names_that_app() ->
     assert kept_apps([AskedApp("file_manager", "Documents")], saved, apps) == ()
 
 
+def test_a_pick_whose_quote_is_not_in_the_instruction_stands_where_the_app_is_called() -> None:
+    """pc20r2 (2026-12-05): the browser picked with the quote "browser" for "on the web"; a
+    pick for an application the instruction never calls is still dropped."""
+    said = "New Writer document named sights, describing places in Kyoto you look up on the web."
+    apps = {**APPS, "browser": "web browser", "file_manager": "file manager"}
+    picked = [
+        AskedApp("writer", "Writer"),
+        AskedApp("file_manager", "file_manager"),
+        AskedApp("browser", "browser"),
+    ]
+    assert kept_apps(picked, said, apps) == (
+        AskedApp("writer", "Writer"),
+        AskedApp("browser", "web"),
+    )
+
+
 def test_a_quote_of_the_listing_s_name_counts_as_the_words_it_spells() -> None:
     """The model copied "text_editor" from the listing for the instruction's "text editor"; a
     listing name the instruction does not write ("file_manager") is still dropped."""
