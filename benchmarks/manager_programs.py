@@ -96,7 +96,7 @@ def main() -> None:
         arguments.memory = None
     seed, count = arguments.tasks
     tasks = [t for t in generate_tasks(count, seed) if t.program]
-    memory = open_experience(arguments.memory).similar_plans if arguments.memory else None
+    memory = open_experience(arguments.memory).similar_programs if arguments.memory else None
     apps = {app.name: app.description for app in app_infos()}
     found: dict[str, dict[str, object]] = {}
     with ModelRouter(config) as router:

@@ -38,12 +38,14 @@ import argparse
 import json
 import statistics
 import time
+from collections.abc import Mapping, Sequence
 from functools import partial
 from pathlib import PurePosixPath
 
 from generated_runs import seed_and_count
 from headline import add_quick_option, headline
 from pcagent.agents.existing_files import works_on_given_file
+from pcagent.agents.manager_memory import Example, shown_examples
 from pcagent.agents.program import ProgramStep
 from pcagent.bench.generate import generate_tasks
 from pcagent.bench.tasks import load_reworded_tasks, load_tasks
@@ -56,19 +58,15 @@ from pcagent.skills import default_catalog
 GOAL_SHARE = 0.5
 
 
-def shape(program: list[ProgramStep] | list[dict[str, object]]) -> tuple[str, ...]:
+def shape(program: Sequence[ProgramStep] | Sequence[Mapping[str, object]]) -> tuple[str, ...]:
     return tuple(
         step.skill if isinstance(step, ProgramStep) else str(step["skill"]) for step in program
     )
 
 
-def shown_shapes(text: str) -> list[tuple[str, ...]]:
-    """The shapes of the programs in ``similar_plans``'s text, in the order shown."""
-    return [
-        shape(json.loads(line.removeprefix("Program: "))["steps"])
-        for line in text.splitlines()
-        if line.startswith("Program: ")
-    ]
+def shown_shapes(examples: Sequence[Example]) -> list[tuple[str, ...]]:
+    """The shapes of the programs memory shows, in the order shown."""
+    return [shape(example.steps) for example in examples]
 
 
 def measured_sets_reach(memory: Experience, encoder: SentenceEncoder) -> dict[str, object]:
@@ -130,26 +128,26 @@ def main() -> None:
         wanted = shape(query.program or [])
         covered += wanted in known
         began = time.perf_counter()
-        text = memory.similar_plans(query.instruction)
+        examples = memory.similar_programs(query.instruction)
         took_ms.append((time.perf_counter() - began) * 1000)
-        sizes.append(len(text))
-        shown = shown_shapes(text)
+        sizes.append(len(shown_examples(examples)))
+        shown = shown_shapes(examples)
         none += not shown
         first += bool(shown) and shown[0] == wanted
         among += wanted in shown
         groups = [[one.name for one in catalog if app in one.apps] for app in query.apps]
-        covering = shown_shapes(memory.similar_plans(query.instruction, covering=groups))
+        covering = shown_shapes(memory.similar_programs(query.instruction, covering=groups))
         covering_first += bool(covering) and covering[0] == wanted
         covering_among += wanted in covering
         avoiding = [one.name for one in catalog if one.apps and not set(one.apps) & set(query.apps)]
         asked = shown_shapes(
-            memory.similar_plans(query.instruction, covering=groups, avoiding=avoiding)
+            memory.similar_programs(query.instruction, covering=groups, avoiding=avoiding)
         )
         asked_first += bool(asked) and asked[0] == wanted
         asked_among += wanted in asked
         named = any(PurePosixPath(f.path).name in query.instruction for f in query.fixtures.files)
         given = shown_shapes(
-            memory.similar_plans(
+            memory.similar_programs(
                 query.instruction,
                 covering=groups,
                 avoiding=avoiding,

@@ -7,6 +7,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from pcagent.agents.manager_memory import Example
 from pcagent.agents.program import ProgramStep
 from pcagent.models.backends.scripted import Scripted, ScriptedBackend
 from pcagent.models.structured import StructuredChatModel
@@ -60,8 +61,8 @@ class RecordingMemory:
     ``reply`` is given back where the call names skills (``using``: a re-ask's example),
     ``first`` otherwise."""
 
-    reply: str = ""
-    first: str = ""
+    reply: Sequence[Example] = ()
+    first: Sequence[Example] = ()
     asks: list[RecordedAsk] = field(default_factory=list)
 
     def __call__(
@@ -72,7 +73,7 @@ class RecordingMemory:
         covering: Sequence[Collection[str]] = (),
         avoiding: Collection[str] = (),
         preferring: Callable[[Sequence[ProgramStep]], bool] | None = None,
-    ) -> str:
+    ) -> Sequence[Example]:
         groups = [sorted(group) for group in covering]
         self.asks.append(
             RecordedAsk(instruction, k, tuple(using), groups, set(avoiding), preferring)

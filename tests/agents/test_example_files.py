@@ -11,14 +11,17 @@ from tests.agents.scripted import ScriptedModels
 
 from pcagent.agents.example_files import with_example_files_told
 from pcagent.agents.manager import Manager
+from pcagent.agents.manager_memory import Example
 from pcagent.agents.program import Program
 from pcagent.bench.generate import generate_tasks
 from pcagent.skills import default_catalog
 
-EXAMPLES = (
-    'Instruction: ... save it as logbook_entry.txt\nProgram: {"steps": [{"id": "s3", "skill": '
-    '"write_text_file", "args": {"path": "Documents/logbook_entry.txt", "text": "..."}}]}'
-)
+EXAMPLE = Example(
+    "... save it as logbook_entry.txt",
+    ({"id": "s3", "skill": "write_text_file",
+      "args": {"path": "Documents/logbook_entry.txt", "text": "..."}},),
+)  # fmt: skip
+EXAMPLES = EXAMPLE.shown()
 TASK = "How long is the trip from the Empire State Building to there? Let me know."
 FOUND = {"skill": "extract_values", "args": {"text": "38 min", "names": ["m"], "what": "time"}}
 WRITE = {
@@ -51,8 +54,8 @@ def test_a_file_the_run_was_given_or_the_examples_do_not_name_is_written() -> No
 
 
 def test_the_manager_tells_what_its_program_wrote_into_an_example_s_file() -> None:
-    def memory(instruction: str, k: int = 3, *_: object, **__: object) -> str:
-        return EXAMPLES
+    def memory(instruction: str, k: int = 3, *_: object, **__: object) -> list[Example]:
+        return [EXAMPLE]
 
     steps = [{"id": "s1", **FOUND}, {"id": "s2", **WRITE}]
     models = ScriptedModels(manager=[json.dumps({"steps": steps})])

@@ -17,6 +17,7 @@ from tests.support import smollm2_config
 from pcagent.agents.focused_steps import MOST_REPAIRS, FocusedSteps, appended, replaced
 from pcagent.agents.instruction_readings import InstructionReadings
 from pcagent.agents.manager import PROGRAM_ATTEMPTS, Manager
+from pcagent.agents.manager_memory import Example
 from pcagent.agents.named_apps import AskedApp
 from pcagent.agents.plan import Doubt
 from pcagent.agents.program import MAX_STEPS, ProgramStep
@@ -302,8 +303,9 @@ def test_a_step_whose_own_values_are_doubted_is_written_again_alone() -> None:
 def test_the_application_s_step_is_shown_memory_s_program_that_calls_one_of_its_skills() -> None:
     """Asked for the writer's step with only the skills' parameters to go by, the 1.5B model
     filled every one of them; a remembered program shows the few a task sets."""
+    example = Example('Put "hi" in a.docx', ({"skill": "write_document"},))
     remembered = 'Instruction: Put "hi" in a.docx\nProgram: {"steps":[{"skill":"write_document"}]}'
-    memory = RecordingMemory(reply=remembered, first=remembered)
+    memory = RecordingMemory(reply=[example], first=[example])
     models = _script({"steps": [WRITE]})
     manager = Manager(
         models.for_role("manager"),

@@ -15,6 +15,7 @@ from tests.agents.scripted import RecordingMemory, ScriptedModels
 from pcagent.agents.existing_files import works_on_given_file
 from pcagent.agents.instruction_readings import InstructionReadings
 from pcagent.agents.manager import Manager
+from pcagent.agents.manager_memory import Example
 from pcagent.agents.program import ProgramStep
 from pcagent.skills import default_catalog
 
@@ -53,7 +54,7 @@ def _plan(
 ) -> list[Callable[[Sequence[ProgramStep]], bool] | None]:
     """Plans SAID with a first program that leaves the named file out (so a re-ask follows)
     and a second that reads it; what each ask of memory preferred."""
-    memory = RecordingMemory(reply="Instruction: a note read\nProgram: {}")
+    memory = RecordingMemory(reply=[Example("a note read", ())])
     models = ScriptedModels(
         manager=[
             json.dumps({"steps": [TELL | {"id": "s1", "args": {"text": "here"}}]}),

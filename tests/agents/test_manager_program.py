@@ -9,6 +9,7 @@ from tests.agents.program_steps import as_program
 from tests.agents.scripted import ScriptedModels
 
 from pcagent.agents.manager import PROGRAM_ATTEMPTS, REASK_TEMPERATURE, Manager, Replanning
+from pcagent.agents.manager_memory import Example
 from pcagent.agents.plan import SubtaskSpec
 from pcagent.agents.program import program_plan
 from pcagent.errors import PromptTooLongError
@@ -168,8 +169,8 @@ def test_a_replan_numbers_new_steps_after_the_old_and_may_use_their_values() -> 
 
 
 def test_a_replan_is_shown_memorys_programs_unless_switched_off() -> None:
-    def memory(instruction: str, k: int = 3, *_: object, **__: object) -> str:
-        return f"Instruction: like {instruction}\nProgram: (remembered)"
+    def memory(instruction: str, k: int = 3, *_: object, **__: object) -> list[Example]:
+        return [Example(f"like {instruction}", ({"skill": "set_alarm"},))]
 
     failed = SubtaskSpec(id="s1", description="set_alarm(...)", skill="set_alarm")
     retry = {"id": "s2", "skill": "gui", "app": "clock", "task": "Add the alarm"}
@@ -280,8 +281,8 @@ def test_memory_s_programs_may_be_shown_nearest_last() -> None:
     """Memory gives its programs nearest first; ``nearest_example_last`` puts the nearest next to
     the instruction, each program kept whole with its instruction."""
 
-    def memory(instruction: str, k: int = 3, *_: object, **__: object) -> str:
-        return "\n".join(f"Instruction: near {n}\nProgram: {{{n}}}" for n in (1, 2, 3))
+    def memory(instruction: str, k: int = 3, *_: object, **__: object) -> list[Example]:
+        return [Example(f"near {n}", ({"id": f"s{n}"},)) for n in (1, 2, 3)]
 
     order = {}
     for last in (False, True):
@@ -296,7 +297,8 @@ def test_memory_s_programs_may_be_shown_nearest_last() -> None:
         manager.plan("read memo.txt")
         prompt = "".join(m.text for m in models.backends["manager"].requests[0].messages)
         order[last] = sorted((1, 2, 3), key=lambda n: prompt.index(f"Instruction: near {n}"))
-        assert all(f"Instruction: near {n}\nProgram: {{{n}}}" in prompt for n in (1, 2, 3))
+        program = 'Program: {{"steps":[{{"id":"s{}"}}]}}'
+        assert all(f"Instruction: near {n}\n{program.format(n)}" in prompt for n in (1, 2, 3))
     assert order == {False: [1, 2, 3], True: [3, 2, 1]}
 
 

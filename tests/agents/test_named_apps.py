@@ -13,7 +13,7 @@ from tests.agents.scripted import RecordingMemory, ScriptedModels, reply
 
 from pcagent.agents.instruction_readings import InstructionReadings
 from pcagent.agents.manager import PROGRAM_ATTEMPTS, Manager
-from pcagent.agents.manager_memory import Remembers, with_apps_of_files
+from pcagent.agents.manager_memory import Example, Remembers, with_apps_of_files
 from pcagent.agents.named_apps import (
     AppNamesAgent,
     AskedApp,
@@ -269,7 +269,7 @@ def test_the_re_ask_shows_a_remembered_program_that_calls_a_skill_of_the_unused_
     models = ScriptedModels(
         manager=[json.dumps({"steps": [CALCULATE, s]}) for s in (AS_DOCUMENT, AS_SHEET)]
     )
-    memory = RecordingMemory(reply="Instruction: a sheet\nProgram: {}")
+    memory = RecordingMemory(reply=[Example("a sheet", ())])
     outcome = _remembering(models, memory).plan(SAID)
     assert [s.skill for s in outcome.plan.subtasks] == ["calculate", "fill_cells"]
     # The first ask's memory, those working in both applications asked for first; then one
@@ -289,7 +289,7 @@ def test_the_re_ask_shows_a_remembered_program_that_calls_a_skill_of_the_unused_
     reask = models.backends["manager"].requests[1].messages[-1].text
     assert reask.endswith(
         "A similar earlier task whose program calls fill_cells or read_sheet or sort_sheet:\n"
-        "Instruction: a sheet\nProgram: {}"
+        'Instruction: a sheet\nProgram: {"steps":[]}'
     )
     # Asked the way runs asked before: the nearest programs as they come.
     memory.asks.clear()

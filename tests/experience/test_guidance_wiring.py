@@ -11,6 +11,7 @@ from tests.agents.scripted import ScriptedModels, decision
 
 from pcagent.agents import DecisionAgent, Manager
 from pcagent.agents.decision import DecisionInput
+from pcagent.agents.manager_memory import Example
 from pcagent.agents.roles import default_pool
 from pcagent.config import RunConfig
 from pcagent.env.apps import app_infos
@@ -20,6 +21,10 @@ from pcagent.skills import default_catalog
 APPS = {info.name: info.description for info in app_infos()}
 PROGRAM = json.dumps(
     {"steps": [{"id": "s1", "skill": "read_text_file", "args": {"path": "Documents/a.txt"}}]}
+)
+EXAMPLE = Example(
+    "Set an alarm at 06:45 in the clock app",
+    ({"id": "s1", "skill": "set_alarm", "args": {"time": "06:45"}},),
 )
 REMEMBERED = (
     "Instruction: Set an alarm at 06:45 in the clock app\n"
@@ -37,9 +42,9 @@ class Remembered:
         self.asked.append(subtask)
         return '- click tab "Alarms" → clock: Clocks (achieved: Add an alarm at 6:45)'
 
-    def similar_plans(self, instruction: str, *_: object, **__: object) -> str:
+    def similar_programs(self, instruction: str, *_: object, **__: object) -> list[Example]:
         self.asked.append(instruction)
-        return REMEMBERED
+        return [EXAMPLE]
 
 
 def test_decision_prompt_carries_the_graph_lines_only_when_there_are_some() -> None:
@@ -63,7 +68,7 @@ def test_manager_prompt_carries_programs_of_similar_instructions() -> None:
     models = ScriptedModels(manager=[PROGRAM, PROGRAM])
     skills = default_catalog().for_apps(APPS)
     manager = Manager(
-        models.for_role("manager"), apps=APPS, skills=skills, memory=memory.similar_plans
+        models.for_role("manager"), apps=APPS, skills=skills, memory=memory.similar_programs
     )
     manager.plan("Read the time in a.txt and set an alarm at it")
     Manager(models.for_role("manager"), apps=APPS, skills=skills).plan("Read a.txt")
@@ -81,4 +86,4 @@ def test_the_ablation_switches_experience_off_and_none_given_means_none() -> Non
     off = build_parts("no_experience", experience=memory, **common)  # type: ignore[arg-type]
     assert isinstance(off.experience, NoExperience)
     assert isinstance(build_parts("none", **common).experience, NoExperience)  # type: ignore[arg-type]
-    assert off.planner.experience.similar_plans("x") == ""  # type: ignore[attr-defined]
+    assert off.planner.experience.similar_programs("x") == []  # type: ignore[attr-defined]

@@ -25,7 +25,7 @@ from pcagent.experience.guide import (
     MAX_SHOWN_TEXT,
     Experience,
     program_shape,
-    shown_program,
+    shown_steps,
 )
 from pcagent.models.embedding_pack import DEFAULT_EMBEDDING_PACK
 from pcagent.runtime.record.store import RunStore
@@ -102,7 +102,7 @@ def test_the_nearest_instructions_lend_their_programs_in_the_managers_format(
             # Each shown program is the one memory holds for that instruction (long literal
             # texts cut, as every shown program's are).
             (known,) = [task for task in TRAINING if task.instruction == said]
-            assert program == Program.model_validate_json(shown_program(known.program)).steps
+            assert program == Program.model_validate({"steps": shown_steps(known.program)}).steps
         # A task of the same kind among them has the query's shape to copy.
         same_shape += skills_of(query.program) in [skills_of(program) for _, program in pairs]
     assert asked >= 15 and unmatched <= 1, (asked, unmatched)
@@ -221,7 +221,7 @@ def test_long_literals_are_cut_and_the_same_program_is_shown_once(
     assert program[1].args["rows"][0] == ["row 0", 0]  # type: ignore[index]
     assert len(program[2].task) <= 200 and program[2].uses == ["s1"]
     assert len(text) < 1000
-    assert len(shown_program(list(long_steps))) < 1000
+    assert len(json.dumps(shown_steps(list(long_steps)))) < 1000
 
 
 def test_one_program_of_each_shape_is_shown(shared_encoder: SentenceEncoder) -> None:

@@ -30,6 +30,7 @@ from pcagent.agents.manager_memory import (
     examples_text,
     names_given_file,
     reask_text,
+    shown_examples,
     with_apps_of_files,
 )
 from pcagent.agents.named_apps import names_line, plain_names
@@ -298,7 +299,7 @@ class Manager(Agent):
         memory = self.memory if mended.examples else None
 
         def remembered(wanted: Sequence[str]) -> str:
-            return memory(instruction, 1, wanted, **filters) if memory is not None else ""
+            return shown_examples(memory(instruction, 1, wanted, **filters)) if memory else ""
 
         return FocusedSteps(
             self.skills,

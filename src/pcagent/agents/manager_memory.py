@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass
 from functools import partial
 from typing import Any, Protocol
+
+from pydantic import JsonValue
 
 from pcagent.agents.existing_files import FileCheck, works_on_given_file
 from pcagent.agents.named_apps import AskedApp
@@ -28,8 +31,43 @@ EXAMPLES_INTRO = (
 )
 
 
+@dataclass(frozen=True)
+class Example:
+    """One remembered program as the Manager is shown it: the earlier instruction (its spaces
+    joined, a long one cut) and the program's steps as the Manager writes them (JSON objects,
+    fields at their defaults left out, long literals cut). Typed, so that what is shown of it
+    (the whole program, or its steps that call one skill) is picked from the steps, not from
+    the prompt's text."""
+
+    instruction: str
+    steps: tuple[dict[str, JsonValue], ...]
+
+    def shown(self) -> str:
+        """The example's two prompt lines, ``Instruction: ...`` and ``Program: ...`` (compact
+        JSON on one line)."""
+        program = _compact({"steps": list(self.steps)})
+        return f"Instruction: {self.instruction}\n{PROGRAM_LINE}{program}"
+
+    def calling(self, wanted: Collection[str]) -> str:
+        """The instruction and the steps that call one of ``wanted``, a line each ("" where
+        none does)."""
+        kept = [_compact(step) for step in self.steps if step.get("skill") in wanted]
+        if not kept:
+            return ""
+        return f"Instruction: {self.instruction}\n" + "\n".join(f"Step: {step}" for step in kept)
+
+
+def _compact(value: JsonValue) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def shown_examples(examples: Sequence[Example]) -> str:
+    """Examples as prompt lines, one after another ("" for none)."""
+    return "\n".join(example.shown() for example in examples)
+
+
 class Remembers(Protocol):
-    """Memory's programs for an instruction, as prompt lines ("" when none): the ``k`` nearest,
+    """Memory's programs for an instruction, nearest first (none where none is alike): the ``k`` nearest,
     or the nearest that call one of the skills ``using``; those that call a skill of each group
     of ``covering`` first, and of those, where any calls none of the skills ``avoiding``, only
     those; and of what is left, where any is ``preferring``, only those."""
@@ -42,7 +80,7 @@ class Remembers(Protocol):
         covering: Sequence[Collection[str]] = ...,
         avoiding: Collection[str] = ...,
         preferring: Callable[[Sequence[ProgramStep]], bool] | None = ...,
-    ) -> str: ...
+    ) -> Sequence[Example]: ...
 
 
 def skills_of_apps(skills: SkillCatalog, asked: Sequence[AskedApp]) -> list[list[str]]:
@@ -116,19 +154,11 @@ def examples_text(
     example's files and folders. Memory gives them nearest first; ``nearest_last`` shows them
     the other way round, the nearest next to the instruction (the 1.5B model copied the
     second or third program shown as often as the first)."""
-    remembered = memory(instruction, **filters) if memory is not None else ""
+    remembered = list(memory(instruction, **filters)) if memory is not None else []
     if nearest_last:
-        remembered = _nearest_last(remembered)
-    return f"{EXAMPLES_INTRO}{remembered}\n\n" if remembered else ""
-
-
-def _nearest_last(remembered: str) -> str:
-    """Memory's examples in the other order. Each is two lines, ``Instruction: ...`` and
-    ``Program: ...`` (an instruction's spaces are joined and a program is compact JSON, so
-    neither holds a line break)."""
-    lines = remembered.split("\n")
-    pairs = ["\n".join(lines[i : i + 2]) for i in range(0, len(lines), 2)]
-    return "\n".join(reversed(pairs))
+        remembered.reverse()
+    shown = shown_examples(remembered)
+    return f"{EXAMPLES_INTRO}{shown}\n\n" if shown else ""
 
 
 def reask_text(
@@ -145,33 +175,16 @@ def reask_text(
     something it can copy."""
     text = f"That program is unusable: {problem}. Write a corrected one."
     wanted = tuple(dict.fromkeys(name for doubt in doubts for name in doubt.skills))
-    shown = memory(instruction, 1, wanted, **filters) if wanted and memory is not None else ""
+    shown = memory(instruction, 1, wanted, **filters) if wanted and memory is not None else ()
     calls = " or ".join(wanted)
-    if calls_alone := _calls_of(shown, wanted):
+    # Only the steps that make the call: shown the whole program of a similar task on a
+    # re-ask, the 1.5B model wrote it whole, with that task's file and its extraction's words,
+    # in place of its own: an alarm an hour before a memo's entry lost the hour (a rewording
+    # of pc01, 2026-12-04); a rewording of pc05 searched for an example's film and a rewording
+    # of pc09 wrote an example's document (the same day). The call is what the model lacked;
+    # the rest of the example is another task's.
+    if calls_alone := next((one.calling(wanted) for one in shown[:1]), ""):
         text += f"\nA similar earlier task, and its step that calls {calls}:\n{calls_alone}"
     elif shown:
-        text += f"\nA similar earlier task whose program calls {calls}:\n{shown}"
+        text += f"\nA similar earlier task whose program calls {calls}:\n{shown_examples(shown)}"
     return text
-
-
-def _calls_of(shown: str, wanted: Collection[str]) -> str:
-    """A remembered program shown (``Instruction: ...`` and ``Program: ...``) as its
-    instruction and its steps that call one of ``wanted``; "" where it has none. Why: shown
-    the whole program of a similar task on a re-ask, the 1.5B model wrote it whole, with that
-    task's file and its extraction's words, in place of its own: an alarm an hour before a
-    memo's entry lost the hour (a rewording of pc01, 2026-12-04); a rewording of pc05 searched
-    for an example's film and a rewording of pc09 wrote an example's document (the same day).
-    The call is what the model lacked; the rest of the example is another task's."""
-    lines = shown.split("\n")
-    if len(lines) != 2 or not lines[1].startswith(PROGRAM_LINE):
-        return ""
-    try:
-        steps = json.loads(lines[1].removeprefix(PROGRAM_LINE)).get("steps", [])
-    except (ValueError, AttributeError):
-        return ""
-    kept = [
-        json.dumps(step, ensure_ascii=False, separators=(",", ":"))
-        for step in steps
-        if isinstance(step, dict) and step.get("skill") in wanted
-    ]
-    return f"{lines[0]}\n" + "\n".join(f"Step: {step}" for step in kept) if kept else ""

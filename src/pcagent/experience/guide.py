@@ -12,7 +12,6 @@ program format, so that it can copy their shape (the skills, the order, the refe
 
 from __future__ import annotations
 
-import json
 import time
 from collections import deque
 from collections.abc import Callable, Collection, Mapping, Sequence
@@ -22,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from pcagent.agents.manager_memory import Example, shown_examples
 from pcagent.agents.program import ProgramStep, reference_values
 from pcagent.experience.build import TextEncoder
 from pcagent.experience.graph import ExperienceError, PageEdge, PageGraph, PageNode, stacked
@@ -228,7 +228,13 @@ class Experience:
             return np.zeros(0)
         return self._plan_matrix @ vector
 
-    def similar_plans(
+    def similar_plans(self, instruction: str, k: int = PLANS_SHOWN, **filters: Any) -> str:
+        """:meth:`similar_programs` as prompt lines, ``Instruction: ...`` and ``Program:
+        {"steps": [...]}`` for each (what ``pcagent experience query`` and the viewer show); ""
+        when none is similar enough."""
+        return shown_examples(self.similar_programs(instruction, k, **filters))
+
+    def similar_programs(
         self,
         instruction: str,
         k: int = PLANS_SHOWN,
@@ -236,11 +242,10 @@ class Experience:
         covering: Sequence[Collection[str]] = (),
         avoiding: Collection[str] = (),
         preferring: Callable[[Sequence[ProgramStep]], bool] | None = None,
-    ) -> str:
+    ) -> list[Example]:
         """Programs of the ``k`` earlier instructions most like this one (at least
-        :data:`MIN_PLAN_COSINE` alike), nearest first, as prompt lines ``Instruction: ...`` and
-        ``Program: {"steps": [...]}`` (compact JSON, long literal texts and lists cut); "" when
-        none is similar enough.
+        :data:`MIN_PLAN_COSINE` alike), nearest first, as the Manager is shown them (long
+        literal texts and lists cut); none when none is similar enough.
 
         One program per shape (its skills in order and where each takes values from,
         :func:`program_shape`): the generated tasks of a kind share one
@@ -258,7 +263,7 @@ class Experience:
         2026-11-28). ``preferring``: of what is left, where some programs are, only those (the
         programs that work on a file the person had, for an instruction that names one)."""
         if not self.graph.plans:
-            return ""
+            return []
         scores = self.plan_similarities(self.encoder.encode([instruction])[0])
         nearest = [int(i) for i in np.argsort(-scores) if scores[i] >= MIN_PLAN_COSINE]
         if using:
@@ -278,15 +283,15 @@ class Experience:
         if preferring is not None:
             liked = [i for i in nearest if preferring(self.graph.plans[i].program)]
             nearest = liked or nearest
-        shown: dict[tuple[str, ...], str] = {}
+        shown: dict[tuple[str, ...], Example] = {}
         for index in nearest:
             if len(shown) >= k:
                 break
             plan = self.graph.plans[index]
             said = shortened(" ".join(plan.instruction.split()), MAX_SHOWN_INSTRUCTION)
             shape = program_shape(plan.program)
-            shown.setdefault(shape, f"Instruction: {said}\nProgram: {shown_program(plan.program)}")
-        return "\n".join(shown.values())
+            shown.setdefault(shape, Example(said, shown_steps(plan.program)))
+        return list(shown.values())
 
 
 def program_shape(program: Sequence[ProgramStep]) -> tuple[tuple[str, tuple[str, ...]], ...]:
@@ -299,11 +304,10 @@ def program_shape(program: Sequence[ProgramStep]) -> tuple[tuple[str, tuple[str,
     )
 
 
-def shown_program(program: Sequence[ProgramStep]) -> str:
-    """A program as the Manager writes one, on one line: ``{"steps": [...]}``, fields left at
-    their defaults left out, literal texts of arguments over :data:`MAX_SHOWN_TEXT` characters,
-    literal lists over :data:`MAX_SHOWN_ITEMS` items and GUI tasks over :data:`MAX_SHOWN_TASK`
-    characters cut."""
+def shown_steps(program: Sequence[ProgramStep]) -> tuple[dict[str, Any], ...]:
+    """A program's steps as the Manager writes them: fields left at their defaults left out,
+    literal texts of arguments over :data:`MAX_SHOWN_TEXT` characters, literal lists over
+    :data:`MAX_SHOWN_ITEMS` items and GUI tasks over :data:`MAX_SHOWN_TASK` characters cut."""
     steps = []
     for step in program:
         data = step.model_dump(mode="json", exclude_defaults=True)
@@ -312,7 +316,7 @@ def shown_program(program: Sequence[ProgramStep]) -> str:
         if "task" in data:
             data["task"] = shortened(data["task"], MAX_SHOWN_TASK)
         steps.append(data)
-    return json.dumps({"steps": steps}, ensure_ascii=False, separators=(",", ":"))
+    return tuple(steps)
 
 
 def _cut_literals(value: Any) -> Any:

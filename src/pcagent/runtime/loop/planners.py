@@ -20,7 +20,7 @@ from pcagent.agents.format_targets import FormatTargetsAgent, Paragraph
 from pcagent.agents.instruction_readings import InstructionReadings
 from pcagent.agents.left_out_effects import EffectReadingAgent
 from pcagent.agents.manager import Manager, PlanOutcome, Replanning
-from pcagent.agents.manager_memory import Remembers
+from pcagent.agents.manager_memory import Example, Remembers
 from pcagent.agents.named_apps import AppNamesAgent, AskedApp
 from pcagent.agents.named_files import FileNamesAgent, NamedPlaces
 from pcagent.agents.plan import single_subtask_plan
@@ -61,7 +61,7 @@ class ExperienceSource(Protocol):
     def guidance(self, app: str, window: str, listing: str, subtask: str) -> str: ...
 
     #: Programs of similar earlier instructions (the Manager's :class:`Remembers`).
-    similar_plans: Remembers
+    similar_programs: Remembers
 
 
 class NoExperience:
@@ -70,7 +70,7 @@ class NoExperience:
     def guidance(self, app: str, window: str, listing: str, subtask: str) -> str:
         return ""
 
-    def similar_plans(
+    def similar_programs(
         self,
         instruction: str,
         k: int = 1,
@@ -78,8 +78,8 @@ class NoExperience:
         covering: Sequence[Collection[str]] = (),
         avoiding: Collection[str] = (),
         preferring: Callable[[Sequence[ProgramStep]], bool] | None = None,
-    ) -> str:
-        return ""
+    ) -> list[Example]:
+        return []
 
 
 @dataclass
@@ -111,7 +111,7 @@ class ManagerPlanner:
             self.sink,
             apps=dict(self.apps),
             skills=self.skills,
-            memory=self.experience.similar_plans if self.remembers else None,
+            memory=self.experience.similar_programs if self.remembers else None,
             environments=dict(self.environments),
             is_file=self.is_file,
             readings=self._instruction_readings(),
