@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pcagent.env.web_address import is_address, web_address
+from pcagent.env.web_address import host_of, is_address, path_of, web_address
 from pcagent.errors import InvalidActionError
 
 
@@ -26,3 +26,15 @@ def test_is_address_says_what_the_bar_would_load() -> None:
         assert is_address(address), address
     for words in ("Chromium", "the maps site", "labour day 2025", ""):
         assert not is_address(words), words
+
+
+def test_an_address_with_a_bracket_in_its_host_is_refused_not_a_crash() -> None:
+    """A rewording of pc25 (2026-12-05): an address with an unclosed "[" in its host made the
+    address bar's parsing raise ValueError, and the whole run ended in an internal error."""
+    for broken in ("https://[booking.com/flights", "https://booking.com]/x"):
+        with pytest.raises(InvalidActionError, match="no web address"):
+            web_address(broken)
+        assert host_of(broken) is None and path_of(broken) == ""
+    assert web_address("http://[::1]:8080/a") == "http://[::1]:8080/a"
+    assert host_of("https://www.Booking.com/?from=[NYC]") == "www.booking.com"
+    assert path_of("https://arxiv.org/abs/1706.03762") == "/abs/1706.03762"

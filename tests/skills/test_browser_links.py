@@ -218,3 +218,7 @@ def test_a_page_s_results_are_its_links_away_or_else_its_own_links_but_home_and_
         '- "arXiv:2401.01234" -> https://arxiv.org/abs/2401.01234\n'
     )
     assert [link.text for link in search_results(site)] == ["arXiv:2405.09876", "arXiv:2401.01234"]
+    # A link whose address cannot be split (a bracket in its host) leads nowhere known: it is
+    # passed over, not a crash of the step.
+    broken = site.replace("https://arxiv.org/abs/2401.01234", "https://[arxiv.org/abs/2401")
+    assert [link.text for link in search_results(broken)] == ["arXiv:2405.09876"]

@@ -13,12 +13,10 @@ kept, never re-asked for: the Manager (``_kept``) adds it, so a run ends "unveri
 
 from __future__ import annotations
 
-from urllib.parse import urlsplit
-
 from pcagent.agents.plan import Doubt
 from pcagent.agents.program import GUI, Program, ProgramStep
 from pcagent.env.browser_profile import SEARCH_URL
-from pcagent.env.web_address import web_address
+from pcagent.env.web_address import host_of, web_address
 from pcagent.errors import InvalidActionError
 from pcagent.skills import SkillCatalog
 
@@ -31,7 +29,7 @@ def _search_page(address: object) -> bool:
         opened = web_address(address)
     except InvalidActionError:  # a scheme the browser refuses: the skill says so when run
         return False
-    return urlsplit(opened).hostname == urlsplit(SEARCH_URL).hostname
+    return host_of(opened) == host_of(SEARCH_URL)
 
 
 def reads_only(step: ProgramStep, catalog: SkillCatalog) -> bool:

@@ -6,14 +6,13 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import PurePosixPath
 from typing import Annotated
-from urllib.parse import urlsplit
 
 from pydantic import AfterValidator, BeforeValidator, Field, WithJsonSchema
 
 from pcagent import actions as act
 from pcagent.app_actions import BrowserClick, BrowserOpen, BrowserRead
 from pcagent.applications import BROWSER
-from pcagent.env.web_address import search_address
+from pcagent.env.web_address import path_of, search_address
 from pcagent.skills import language
 from pcagent.skills.base import (
     ActionOutcome,
@@ -104,7 +103,7 @@ def _with_first_result(context: SkillContext, results: SkillResult, address: str
     instead of following a result; a person reads the first result too. The results go back in
     front, so a later step may follow another result or fill a result's form."""
     first = next(iter(links_away(str(results.value))), None)
-    if first is None or PurePosixPath(urlsplit(first.address).path).suffix not in PAGE_ENDINGS:
+    if first is None or PurePosixPath(path_of(first.address)).suffix not in PAGE_ENDINGS:
         return results
     if not context.act(BrowserOpen(url=first.address)).ok:
         context.act(BrowserOpen(url=address))

@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from urllib.parse import unquote_plus, urlsplit
+from urllib.parse import unquote_plus
 
 from pydantic import Field
 
 from pcagent.app_actions import BrowserFill, BrowserOpen, BrowserRead
 from pcagent.env.browser_profile import SEARCH_URL
+from pcagent.env.web_address import host_of
 from pcagent.skills.base import (
     ActionOutcome,
     SkillContext,
@@ -164,7 +165,7 @@ def _result_with_form(
     back on the results. On another page: nothing opened, the fields are filled there."""
     reading = do(context, BrowserRead()).output or ""
     address = line_after(reading, "Address: ")
-    if urlsplit(address).hostname != urlsplit(SEARCH_URL).hostname:
+    if host_of(address) != host_of(SEARCH_URL):
         return "", False
     results = links_away(reading)[:RESULTS_TRIED]
     label = fields[0].label

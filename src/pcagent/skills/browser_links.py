@@ -12,11 +12,11 @@ clicks the link it named, by its number, never by a guess of its own.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from urllib.parse import urlsplit
 
 from pydantic import BaseModel, Field, create_model
 
 from pcagent.app_actions import BrowserRead
+from pcagent.env.web_address import host_of, path_of
 from pcagent.skills.base import SkillContext, SkillResult
 from pcagent.skills.common import do
 
@@ -126,12 +126,8 @@ def leads_away(page: str) -> bool:
 
 def links_away(page: str) -> list[PageLink]:
     """The links of a page reading that lead to another site than the page's own."""
-    own = urlsplit(line_after(page, "Address: ")).hostname
-    return [
-        link
-        for link in page_links(page)
-        if (host := urlsplit(link.address).hostname) and host != own
-    ]
+    own = host_of(line_after(page, "Address: "))
+    return [link for link in page_links(page) if (host := host_of(link.address)) and host != own]
 
 
 def line_after(page: str, label: str) -> str:
@@ -151,7 +147,7 @@ def search_results(page: str) -> list[PageLink]:
     return [
         link
         for link in page_links(page)
-        if urlsplit(link.address).path.strip("/") and link.address != here
+        if path_of(link.address).strip("/") and link.address != here
     ]
 
 

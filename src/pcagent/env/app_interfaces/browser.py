@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import TYPE_CHECKING
-from urllib.parse import unquote, urlsplit
+from urllib.parse import unquote
 
 from pcagent.action_handlers import handles
 from pcagent.app_actions import BrowserClick, BrowserFill, BrowserOpen, BrowserRead
@@ -38,7 +38,7 @@ from pcagent.env.app_interfaces.web_page import (
 from pcagent.env.browser_profile import PROFILE
 from pcagent.env.devtools import DevToolsClient
 from pcagent.env.observation import ActionResult, WindowInfo
-from pcagent.env.web_address import web_address
+from pcagent.env.web_address import address_parts, web_address
 from pcagent.errors import AppInterfaceError, InvalidActionError
 from pcagent.text import date_as_hinted
 
@@ -110,7 +110,9 @@ class BrowserInterface(Interface):
         times (a rewording of pc06, 2026-11-28)."""
         stripped = text.strip()
         if stripped.lower().startswith("file:"):
-            return self.path(unquote(urlsplit(stripped).path)).as_uri()
+            if (parts := address_parts(stripped)) is None:
+                raise InvalidActionError(f"{stripped!r} is no file address")
+            return self.path(unquote(parts.path)).as_uri()
         if stripped.startswith(("/", "~")):
             return self.path(stripped).as_uri()
         if "://" not in stripped and stripped and (self.home / stripped).is_file():
