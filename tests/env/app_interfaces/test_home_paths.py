@@ -61,3 +61,12 @@ def test_the_usual_linux_home_means_this_home(home: Path) -> None:
     for outside in ("/home/user/../../etc/passwd", "/etc/passwd", "/home", "/tmp/x.txt"):
         with pytest.raises(InvalidActionError, match="outside the sandbox's HOME"):
             in_home(home, outside)
+
+
+def test_a_path_with_a_nul_character_is_refused(home: Path) -> None:
+    """The file system's calls raise ValueError on a NUL, which no action handler expects."""
+    for written in ("Documents/a\x00b.txt", "\x00"):
+        with pytest.raises(InvalidActionError, match="NUL"):
+            in_home(home, written)
+        with pytest.raises(InvalidActionError):
+            existing_in_home(home, written)

@@ -39,6 +39,8 @@ def in_home(home: Path, text: str) -> Path:
     written = text.strip()
     if not written:
         raise InvalidActionError("the path is empty; name a file or folder in HOME")
+    if "\x00" in written:  # the file system's calls raise ValueError on it, not OSError
+        raise InvalidActionError(f"{text!r} holds a NUL character, which no path may")
     if written == "~" or written.startswith("~/"):
         written = written[2:] if written != "~" else ""
     candidate = Path(written)
