@@ -98,3 +98,23 @@ def test_values_are_named_and_choices_listed(path: tuple[str, ...], shown: list[
 def test_commands_continuing_a_run_mention_no_display_option() -> None:
     for path in (("runs", "resume"), ("runs", "rewind")):
         assert "--display" not in help_of(path)
+
+
+def test_a_group_lists_each_command_s_summary_unbroken() -> None:
+    """The summaries in a group's list were docstrings' first paragraphs with their line
+    breaks, cut in mid-sentence; each is one line now, however wide the terminal."""
+    for path in command_paths():
+        command = typer.main.get_command(app)
+        for name in path:
+            command = command.commands[name]  # type: ignore[attr-defined]
+        if not getattr(command, "commands", None):
+            continue
+        text = help_of(path)
+        listed = text.split("Commands")[1]
+        for name, sub in command.commands.items():  # type: ignore[attr-defined]
+            summary = sub.short_help or " ".join((sub.help or "").split("\n\n")[0].split())
+            row = next(
+                line for line in listed.splitlines() if line.lstrip("│ ").startswith(f"{name} ")
+            )
+            if len(summary) <= 140:  # a 200-column terminal holds it on one row
+                assert summary in row, (path, name, row)

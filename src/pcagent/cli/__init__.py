@@ -36,9 +36,13 @@ app.add_typer(models_app, name="models")
 app.add_typer(runs_app, name="runs")
 app.add_typer(bench_app, name="bench")
 app.add_typer(experience_app, name="experience")
-app.command("run")(run_command)
+app.command(
+    "run", short_help="Carry out an instruction in a fresh sandbox desktop (or a given one)."
+)(run_command)
 app.command("demo")(demo_command)
-app.command("view")(view_command)
+app.command(
+    "view", short_help="A local web viewer of recorded runs, benchmark results and page graphs."
+)(view_command)
 app.command("serve")(serve_command)
 
 

@@ -64,8 +64,18 @@ def option_metavar(option: Any) -> str:
     return _TYPE_NAMES.get(annotation, "VALUE")
 
 
+def one_line_summary(help_text: str) -> str:
+    """A command's help's first paragraph on one line. Why: the group's list of commands showed
+    a docstring's line breaks as they were written, a summary broken in mid-sentence ("...,
+    how each task ended and why it failed," then "and write the HTML report.")."""
+    return " ".join(help_text.split("\n\n", 1)[0].split())
+
+
 def conform(command: Any, ctx: typer.Context) -> None:
-    """Name ``command``'s parameters (its help option included) the click way. Idempotent."""
+    """Name ``command``'s parameters (its help option included) the click way, and give it a
+    one-line summary for its group's list. Idempotent."""
+    if command.short_help is None and command.help:
+        command.short_help = one_line_summary(command.help)
     help_option = command.get_help_option(ctx)
     for parameter in [*command.params, *([help_option] if help_option else [])]:
         if isinstance(parameter, TyperArgument) and not isinstance(parameter, ConventionalArgument):
