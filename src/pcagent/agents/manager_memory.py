@@ -67,10 +67,10 @@ def shown_examples(examples: Sequence[Example]) -> str:
 
 
 class Remembers(Protocol):
-    """Memory's programs for an instruction, nearest first (none where none is alike): the ``k`` nearest,
-    or the nearest that call one of the skills ``using``; those that call a skill of each group
-    of ``covering`` first, and of those, where any calls none of the skills ``avoiding``, only
-    those; and of what is left, where any is ``preferring``, only those."""
+    """Memory's programs for an instruction, nearest first (none where none is alike): the
+    ``k`` nearest, or the nearest that call one of the skills ``using``; those that call a skill
+    of each group of ``covering`` first, and of those, where any calls none of the skills
+    ``avoiding``, only those; and of what is left, where any is ``preferring``, only those."""
 
     def __call__(
         self,
