@@ -21,7 +21,6 @@ left short were caught (docs/agents.md).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Annotated, ClassVar, Literal
@@ -34,13 +33,11 @@ from pcagent.agents.program import Program, step_apps
 from pcagent.agents.prompting import render
 from pcagent.applications import APPLICATIONS
 from pcagent.skills import SkillCatalog
-from pcagent.text import contains, folded
+from pcagent.text import contains, folded, word_parts
 
 #: Most applications one instruction is taken to ask for, and the longest quote of its words
 #: (bounds of the reply's grammar: a small model that rambles stops there).
 MAX_APPS, WORDS_CHARS = 6, 80
-#: A word of a quote or of an application's name (letters and digits; hyphens part words).
-_WORD = re.compile(r"[^\W_]+")
 
 
 @dataclass(frozen=True)
@@ -252,7 +249,7 @@ def _same_word(said: str, named: str) -> bool:
 
 
 def _word_list(text: str) -> list[str]:
-    return _WORD.findall(folded(text))
+    return word_parts(folded(text))
 
 
 def unused_apps(

@@ -8,7 +8,6 @@ starts here: one module with its :class:`Application`, named after it, listed in
 
 from __future__ import annotations
 
-import re
 from functools import cache
 from types import MappingProxyType
 
@@ -22,6 +21,7 @@ from pcagent.applications.mail import MAIL
 from pcagent.applications.spreadsheet import SPREADSHEET
 from pcagent.applications.text_editor import TEXT_EDITOR
 from pcagent.applications.writer import WRITER
+from pcagent.text import word_parts
 
 #: Every application by logical name, in the order the planner's prompt lists them.
 APPLICATIONS: MappingProxyType[str, Application] = MappingProxyType(
@@ -60,7 +60,7 @@ def application_words() -> frozenset[str]:
         for app in APPLICATIONS.values()
         for name in (app.name, app.program, app.title_hint, *app.also_called)
     ]
-    return frozenset(word.casefold() for name in names for word in re.findall(r"[^\W_]+", name))
+    return frozenset(word.casefold() for name in names for word in word_parts(name))
 
 
 __all__ = [

@@ -32,8 +32,8 @@ def web_address(text: str) -> str:
     parts = address_parts(address)
     if parts is None:
         raise InvalidActionError(
-            f"{address!r} is no web address: a bracket in its host name (an IPv6 host is written "
-            "[::1]): open the site's address, or search for words"
+            f"{address!r} is no web address: its host cannot be read (an unclosed bracket, or "
+            "characters no host name holds): open the site's address, or search for words"
         )
     scheme = parts.scheme.lower() if "://" in address else ""
     # "host:8080/path" parses as a scheme too: only these schemes without // are taken as one.

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from pcagent.env.observation import Element
 from pcagent.perception.marks import Mark
-from pcagent.text import single_spaced
+from pcagent.text import single_spaced, word_parts
 
 #: Short role names; roles not listed are printed as they are.
 ROLE_ABBREVIATIONS = {
@@ -165,7 +165,6 @@ def baseline_listing(elements: Sequence[Element]) -> str:
 
 # --- relevance pruning ---------------------------------------------------------------------------
 
-_WORD = re.compile(r"[^\W_]+", re.UNICODE)
 #: Words that say nothing about which element is meant.
 _STOP_WORDS = frozenset(
     [
@@ -221,7 +220,7 @@ _ROLE_HINTS: dict[str, frozenset[str]] = {
 
 
 def _words(text: str) -> set[str]:
-    return {word.lower() for word in _WORD.findall(text)}
+    return {word.lower() for word in word_parts(text)}
 
 
 def relevance(mark: Mark, query: str) -> float:
