@@ -52,6 +52,7 @@ NAMED_BY_ATTRIBUTE = {
     "browser_film_compare": "titles",
     "browser_ranked_sheet": "names",
     "browser_ranked_text": "names",
+    "browser_extreme_text": "names",
     "mail_read_value": "subject",
     "browser_paper_download": "title",
     "browser_paper_abstract": "title",
@@ -64,12 +65,13 @@ FOUND_BY_SEARCH = {
     "browser_population_search",
     "browser_ranked_sheet",
     "browser_ranked_text",
+    "browser_extreme_text",
     "editor_list_extreme",
     "browser_paper_download",
     "browser_paper_abstract",
 }
 #: Templates that write what they found on the web: the values are looked up, not said.
-WRITES_FOUND = {"browser_ranked_sheet", "browser_ranked_text"}
+WRITES_FOUND = {"browser_ranked_sheet", "browser_ranked_text", "browser_extreme_text"}
 #: Templates whose alarm rings at a time worked out (a travel time before the time given): the
 #: instruction gives the time to arrive by, not the alarm's.
 WORKED_OUT_ALARM = {"clock_alarm_to_leave"}
@@ -139,8 +141,8 @@ def needed_values(fragment: Fragment) -> list[str]:
                 needed.append(params["text"])
             case "text_file_has_number":
                 needed.append(params["value"])
-            case "text_file_in_order":
-                needed += params["texts"]
+            case "text_file_in_order" | "text_file_lacks":
+                needed += params["texts"]  # what a file must leave out is named to be left
             case "python_prints":
                 pass  # the path above; what the script prints is the script's to say
             case "python_function_returns":

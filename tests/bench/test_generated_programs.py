@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from pcagent.agents.given_values import ungiven_literals
-from pcagent.agents.program import GUI, Program, ProgramStep, check_program, references
+from pcagent.agents.program import GUI, SLOT, Program, ProgramStep, check_program, references
 from pcagent.bench.generate import TEMPLATES, generate_tasks, task_yaml, template_named
 from pcagent.bench.generate.composer import (
     Chain,
@@ -236,7 +236,7 @@ def _check_step(step: ProgramStep, fragment: Fragment) -> None:
             return  # added to, or a script mended (checked by running it)
         saved = _node(fragment, "file_exists")
         assert args["path"] == saved["path"]
-        if _literal(args["text"]):
+        if _literal(args["text"]) and not SLOT.search(str(args["text"])):
             checked = next(n.params for n in fragment.nodes if n.checker != "file_exists")
             for value in checked.get("texts", [checked.get("value")]):
                 assert str(value) in str(args["text"])
@@ -442,8 +442,22 @@ def _check_step(step: ProgramStep, fragment: Fragment) -> None:
         )
         # Its value handed on, or its label told (the thing a list gave with the extreme).
         told = [s for s in fragment.program.steps if s.skill == "tell_user"]
-        assert (fragment.output is not None and fragment.output.kind == "number") or (
-            told and told[0].args["text"] == {"from": step.id, "key": "label"}
+        # Or written down, label and value, in a file checked to name the one kept alone.
+        written = [
+            s.args["text"]
+            for s in fragment.program.steps
+            if s.skill == "write_text_file" and isinstance(s.args["text"], str)
+        ]
+        assert (
+            (fragment.output is not None and fragment.output.kind == "number")
+            or (told and told[0].args["text"] == {"from": step.id, "key": "label"})
+            or (
+                written
+                and f"{{{step.id}.label}}" in written[0]
+                and f"{{{step.id}.value}}" in written[0]
+                and {"text_file_contains", "text_file_has_number", "text_file_lacks"}
+                <= {n.checker for n in fragment.nodes}
+            )
         )
     else:
         raise AssertionError(f"no check for the skill {step.skill}")

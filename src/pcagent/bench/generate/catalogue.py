@@ -19,6 +19,7 @@ from pcagent.bench.generate.templates_clock import (
 )
 from pcagent.bench.generate.templates_composition import WriterComposeDocument
 from pcagent.bench.generate.templates_editor import EditorReadValue, EditorWriteValue
+from pcagent.bench.generate.templates_extremes import BrowserExtremeText
 from pcagent.bench.generate.templates_files import (
     FileManagerMoveIntoFolder,
     FileManagerOpenDocument,
@@ -72,6 +73,7 @@ TEMPLATES: tuple[SubtaskTemplate, ...] = (
     BrowserPopulationSearch(),
     BrowserRankedSheet(),
     BrowserRankedText(),
+    BrowserExtremeText(),
     MailSendAttachment(),
     MailReadValue(),
     BrowserFlightSearch(),
