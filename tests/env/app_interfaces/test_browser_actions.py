@@ -121,6 +121,21 @@ def test_a_field_whose_name_starts_a_word_asked_for_is_taken_for_it() -> None:
         choose("Depart or Return", fields[2:], whats="fields", word_starts=True, **pick)
 
 
+def test_the_field_starting_the_longer_word_asked_for_is_taken() -> None:
+    """A rewording of pc25 (2026-12-05): "Return date" on booking.com's form, whose departure
+    field is named "date" in its markup and whose return field is labelled "Return"."""
+    fields = [
+        Field(0, ("Depart", "YYYY-MM-DD", "date"), "text", ""),
+        Field(1, ("Return", "YYYY-MM-DD (round trip only)", "return"), "text", ""),
+    ]
+    pick = {"names": lambda f: f.names, "identity": lambda f: f.index, "what": "field"}
+    assert choose("Return date", fields, whats="fields", word_starts=True, **pick).index == 1
+    assert choose("Departure date", fields, whats="fields", word_starts=True, **pick).index == 0
+    # Level: "Depart" and "Return" each start a word of six letters.
+    with pytest.raises(InvalidActionError, match="2 fields match 'Depart or Return'"):
+        choose("Depart or Return", fields, whats="fields", word_starts=True, **pick)
+
+
 def test_a_click_on_words_around_a_link_s_text_takes_the_link_sharing_clearly_most() -> None:
     results = [
         Target(0, "Offline Search", "http://search.local/", "link"),

@@ -236,6 +236,10 @@ def choose(
             distinct.setdefault(identity(candidate), candidate)
         if len(distinct) == 1:
             return matches[0]
+        if len(distinct) > 1 and word_starts and test is tests[-1]:
+            best = _most_words_started(folded, list(distinct.values()), names)
+            if best is not None:
+                return best
         if distinct:
             listed = "; ".join(c.shown() for c in list(distinct.values())[:10])
             raise InvalidActionError(
@@ -263,6 +267,32 @@ def _starts_a_word(name: str, words: str) -> bool:
     if len(name.strip()) < WORD_START_MINIMUM:
         return False
     return re.search(rf"(?<!\w){re.escape(name.strip())}", words) is not None
+
+
+def _most_words_started(
+    words: str, candidates: Sequence[T], names: Callable[[T], Sequence[str]]
+) -> T | None:
+    """The one candidate whose names start clearly more of ``words`` than any other's: asked
+    for a booking form's "Return date", the departure field matched by its ``name`` attribute
+    "date" and the return field by its label "Return" (a rewording of pc25, 2026-12-05), and
+    the step failed on two fields. Counted as the words' letters a candidate's names start,
+    so the longer word started wins; None where the best two are level."""
+
+    def started(candidate: T) -> int:
+        return sum(
+            len(word)
+            for word in words.split()
+            if any(
+                len(name.strip()) >= WORD_START_MINIMUM
+                and word.startswith(single_spaced(name).casefold())
+                for name in names(candidate)
+            )
+        )
+
+    ranked = sorted(candidates, key=started, reverse=True)
+    if len(ranked) > 1 and started(ranked[0]) == started(ranked[1]):
+        return None
+    return ranked[0]
 
 
 #: Shortest run of text a link must share with the words asked for to be taken for them, and
