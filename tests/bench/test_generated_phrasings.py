@@ -53,6 +53,7 @@ NAMED_BY_ATTRIBUTE = {
     "browser_ranked_sheet": "names",
     "browser_ranked_text": "names",
     "browser_extreme_text": "names",
+    "browser_attractions_document": "cities",
     "mail_read_value": "subject",
     "browser_paper_download": "title",
     "browser_paper_abstract": "title",
@@ -66,6 +67,7 @@ FOUND_BY_SEARCH = {
     "browser_ranked_sheet",
     "browser_ranked_text",
     "browser_extreme_text",
+    "browser_attractions_document",
     "editor_list_extreme",
     "browser_paper_download",
     "browser_paper_abstract",
@@ -168,6 +170,8 @@ def needed_values(fragment: Fragment) -> list[str]:
                 needed += [params["host"], *params["words"]]
             case "web_asked":
                 needed += [*params["words"], *([params["host"]] if "host" in params else [])]
+            case "docx_mentions":
+                pass  # what the web says of the things named (a city's sights): found, not said
             case "docx_paragraphs_about":
                 needed += params["subjects"]
             case "flight_searched":

@@ -353,7 +353,14 @@ def _check_step(step: ProgramStep, fragment: Fragment) -> None:
         )
     elif step.skill == "compose_text":
         # A paragraph for each subject the document is checked for, each named in the request
-        # (or the slot of the value the sub-task before found).
+        # (or the slot of the value the sub-task before found); or, written up from what a
+        # look-up found (its rows, passed whole), a paragraph for each thing found.
+        if any(n.checker == "docx_mentions" for n in fragment.nodes):
+            (looked,) = [s for s in fragment.program.steps if s.skill == "web_search_each"]
+            assert args["facts"] == {"from": looked.id}
+            assert args["paragraphs"] == len(_node(fragment, "docx_mentions")["groups"])
+            assert all(str(thing) in str(args["request"]) for thing in looked.args["things"])  # type: ignore[union-attr]
+            return
         subjects = _node(fragment, "docx_paragraphs_about")["subjects"]
         assert args["paragraphs"] == len(subjects)
         assert all(subject in str(args["request"]) for subject in subjects) or (

@@ -169,6 +169,17 @@ def test_composed_text_has_the_paragraphs_asked_for_and_a_translation_differs() 
     assert german.ok
 
 
+def test_rows_a_look_up_found_are_the_facts_as_lines() -> None:
+    """Two cities' sights found with ``web_search_each`` are written up from its rows, passed
+    whole (the training template browser_attractions_document)."""
+    model = Answers({"paragraphs": ["Rome has the Colosseum.", "Dublin has Temple Bar."]})
+    rows = [["Rome", "Colosseum, Pantheon"], ["Dublin", "Temple Bar"]]
+    ask = {"request": "a paragraph on each city's sights", "facts": rows, "paragraphs": 2}
+    written = compose_text.call(Desk(model), ask)
+    assert written.ok, written.message
+    assert "Facts to use:\nRome, Colosseum, Pantheon\nDublin, Temple Bar" in model.prompts[0]
+
+
 def test_a_part_picked_out_of_a_text_is_no_translation_of_it() -> None:
     """pc02: a page of results "translated" into English came back as "Offline Search"."""
     page = "Title: Empire State Building to Brooklyn Museum - Offline Maps\n" * 10

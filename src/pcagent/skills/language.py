@@ -9,11 +9,12 @@ from collections.abc import Mapping
 from typing import Annotated, TypeVar
 from urllib.parse import unquote_plus
 
-from pydantic import AfterValidator, BaseModel, Field, create_model
+from pydantic import AfterValidator, BaseModel, BeforeValidator, Field, create_model
 from pydantic.json_schema import SkipJsonSchema
 
 from pcagent.errors import PcAgentError
 from pcagent.skills.base import SkillContext, SkillParameters, SkillResult, skill
+from pcagent.skills.common import as_lines
 from pcagent.skills.lists import counted_items, listed_items, uncounted
 from pcagent.skills.named_in_text import names_unread
 from pcagent.skills.typed_replies import USE_PATTERN, reply_model, use_told
@@ -201,7 +202,10 @@ VALUE_LIMIT = 60
 
 class ComposeText(SkillParameters):
     request: str = Field(min_length=1, max_length=2000, description="What to write.")
-    facts: str = Field("", max_length=20_000, description="What the text should draw on.")
+    # Rows a look-up found (``web_search_each``), passed whole, are the facts as lines.
+    facts: Annotated[str, BeforeValidator(as_lines)] = Field(
+        "", max_length=20_000, description="What the text should draw on."
+    )
     paragraphs: int = Field(0, ge=0, le=20, description="How many paragraphs; 0: any.")
 
 

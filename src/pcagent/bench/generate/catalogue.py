@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pcagent.bench.generate.template_base import SubtaskTemplate
 from pcagent.bench.generate.templates_agenda import EditorAgendaLeaveAlarm, EditorAgendaTravelTime
+from pcagent.bench.generate.templates_attractions import BrowserAttractionsDocument
 from pcagent.bench.generate.templates_browser import (
     BrowserFilmCompare,
     BrowserFilmFact,
@@ -74,6 +75,7 @@ TEMPLATES: tuple[SubtaskTemplate, ...] = (
     BrowserRankedSheet(),
     BrowserRankedText(),
     BrowserExtremeText(),
+    BrowserAttractionsDocument(),
     MailSendAttachment(),
     MailReadValue(),
     BrowserFlightSearch(),

@@ -6,6 +6,11 @@ from __future__ import annotations
 import datetime
 from typing import Any, Final
 
+
+def _sight(name: str, description: str) -> dict[str, str]:
+    return {"name": name, "description": description}
+
+
 # --- facts.local -------------------------------------------------------------------------------
 
 FACTS: Final[dict[str, dict[str, Any]]] = {
@@ -107,6 +112,100 @@ FACTS: Final[dict[str, dict[str, Any]]] = {
                 "description": "A hillside temple whose wooden stage juts out high above the "
                 "trees, with views across the city.",
             },
+        ],
+        # Cities no built-in task asks about, for generated tasks (templates_attractions.py).
+        "vienna": [
+            _sight(
+                "Hofburg",
+                "The Habsburgs' winter palace in the old town, now home to museums "
+                "and the Spanish Riding School.",
+            ),
+            _sight(
+                "Belvedere Palace",
+                "Two baroque palaces facing each other across a garden, "
+                "with a gallery of Austrian painting.",
+            ),
+            _sight(
+                "Prater", "A large green park with a funfair and a giant Ferris wheel from 1897."
+            ),
+            _sight(
+                "Naschmarkt",
+                "An open-air market of food stalls and small restaurants along the Wien river.",
+            ),
+        ],
+        "dublin": [
+            _sight(
+                "Trinity College Library",
+                "The Long Room's oak shelves hold 200,000 old "
+                "books, beside an exhibition of illuminated manuscripts.",
+            ),
+            _sight(
+                "Dublin Castle",
+                "The seat of British rule in Ireland for seven centuries, "
+                "with state apartments open to visitors.",
+            ),
+            _sight(
+                "Temple Bar",
+                "A quarter of narrow cobbled streets full of pubs, galleries and live music.",
+            ),
+            _sight(
+                "Phoenix Park",
+                "One of Europe's largest city parks, where a herd of deer roams freely.",
+            ),
+        ],
+        "edinburgh": [
+            _sight(
+                "Edinburgh Castle",
+                "A fortress on an extinct volcano above the city, "
+                "holding the Scottish crown jewels.",
+            ),
+            _sight(
+                "Royal Mile",
+                "The old town's main street, running downhill from the castle to the palace.",
+            ),
+            _sight(
+                "Arthur's Seat",
+                "A grassy hill in a park at the city's edge, climbed for its wide views.",
+            ),
+            _sight(
+                "Holyrood Palace",
+                "The monarch's official residence in Scotland, at the foot of the Royal Mile.",
+            ),
+        ],
+        "rome": [
+            _sight(
+                "Colosseum",
+                "The great oval amphitheatre of ancient Rome, which once held "
+                "some fifty thousand spectators.",
+            ),
+            _sight("Pantheon", "A Roman temple under a concrete dome with an open eye at its top."),
+            _sight(
+                "Trevi Fountain",
+                "A baroque fountain where visitors toss a coin to make sure they return.",
+            ),
+            _sight(
+                "Roman Forum",
+                "The ruins of the temples, law courts and squares at the "
+                "heart of the ancient city.",
+            ),
+        ],
+        "amsterdam": [
+            _sight(
+                "Rijksmuseum",
+                "The national museum of Dutch art and history, with Rembrandt's Night Watch.",
+            ),
+            _sight(
+                "Anne Frank House",
+                "The canal house where Anne Frank hid during the war and wrote her diary.",
+            ),
+            _sight(
+                "Vondelpark",
+                "The city's best-known park, with ponds, lawns and an open-air theatre.",
+            ),
+            _sight(
+                "Van Gogh Museum",
+                "The largest collection of Vincent van Gogh's paintings and letters.",
+            ),
         ],
     },
 }
