@@ -21,6 +21,7 @@ from pcagent.agents.program import GUI, SLOT, Program, ProgramStep, check_progra
 from pcagent.bench.generate import TEMPLATES, generate_tasks, task_yaml, template_named
 from pcagent.bench.generate.composer import (
     Chain,
+    anchor_of,
     assemble_task,
     build_fragments,
     choose_chain,
@@ -60,14 +61,11 @@ CATALOG = default_catalog()
 
 def _chains() -> list[tuple[str, Chain, list[Fragment]]]:
     """Every task of the seeds as (id, chain, fragments), built the way the composer builds it."""
-    order = list(TEMPLATES)
     found = []
     for seed in SEEDS:
-        shuffled = list(order)
-        random.Random(f"pcagent-generate:{seed}").shuffle(shuffled)
         for number in range(1, PER_SEED + 1):
-            anchor = shuffled[(number - 1) % len(shuffled)]
-            chain, fragments = compose_fragments(seed, number, anchor)
+            anchor, round_ = anchor_of(seed, number)
+            chain, fragments = compose_fragments(seed, round_, anchor)
             found.append((f"gen-{seed}-{number}", chain, fragments))
     return found
 

@@ -20,12 +20,20 @@ from pcagent.bench.generate import (
     template_named,
     write_task_files,
 )
-from pcagent.bench.generate.composer import Chain, assemble_task, build_fragments
+from pcagent.bench.generate.composer import (
+    Chain,
+    assemble_task,
+    build_fragments,
+    choose_chain,
+    task_sources,
+)
 from pcagent.bench.task_secrets import expected_values, file_names
 from pcagent.bench.tasks import Task, load_task, load_task_folder, load_tasks, select_tasks
 
 SEED = 7
-TASKS = generate_tasks(40, SEED)
+#: Enough for every template to anchor a task of its own.
+COUNT = 60
+TASKS = generate_tasks(COUNT, SEED)
 BUILT_IN = list(load_tasks().values())
 
 
@@ -38,21 +46,44 @@ def templates_of(task: Task) -> list[str]:
     return task.source.split(": ", 1)[1].split(" -> ")
 
 
-def test_forty_tasks_load_through_the_task_loader() -> None:
+def test_the_tasks_load_through_the_task_loader() -> None:
     for task in TASKS:
         loaded = load_task(task_yaml(task), f"{task.id}.yaml")
         assert loaded == task
         assert loaded.reference and loaded.reference_api
         for node in loaded.nodes:
             validate_params(node.checker, node.params)
-    assert [task.id for task in TASKS] == [f"gen-{SEED}-{n}" for n in range(1, 41)]
+    assert [task.id for task in TASKS] == [f"gen-{SEED}-{n}" for n in range(1, COUNT + 1)]
 
 
 def test_same_seed_same_tasks_other_seed_other_tasks() -> None:
-    again = generate_tasks(40, SEED)
+    again = generate_tasks(COUNT, SEED)
     assert [task_yaml(t) for t in again] == [task_yaml(t) for t in TASKS]
-    other = generate_tasks(40, SEED + 1)
+    other = generate_tasks(COUNT, SEED + 1)
     assert [t.instruction for t in other] != [t.instruction for t in TASKS]
+
+
+def test_a_template_more_leaves_the_tasks_it_takes_no_part_in_as_they_were() -> None:
+    """Memory is built from a seed's tasks: a template added must not change every other
+    task's chain and values (it did until 2026-12-05, so every figure measured with memory
+    before moved with it)."""
+    for removed in ("calculator_compute", "browser_extreme_text", "editor_read_value"):
+        fewer = [t for t in TEMPLATES if t.name != removed]
+        kept = changed = 0
+        for anchor in fewer:
+            for round_ in range(3):
+                rng, wording = task_sources(SEED, round_, anchor)
+                chain = choose_chain(rng, anchor, TEMPLATES)
+                if removed in [t.name for t in chain.templates]:
+                    changed += 1
+                    continue
+                fewer_rng, fewer_wording = task_sources(SEED, round_, anchor)
+                assert choose_chain(fewer_rng, anchor, fewer) == chain, (removed, anchor.name)
+                built = build_fragments(rng, chain, wording)
+                again = build_fragments(fewer_rng, chain, fewer_wording)
+                assert [f.instruction for f in again] == [f.instruction for f in built]
+                kept += 1
+        assert kept > 3 * changed, (removed, kept, changed)
 
 
 def test_every_template_and_application_single_and_multi_app() -> None:

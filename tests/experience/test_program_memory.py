@@ -14,8 +14,14 @@ from tests.experience.recorded_runs import alarm_run
 
 from pcagent.agents.existing_files import works_on_given_file
 from pcagent.agents.program import Program, ProgramStep, program_plan
-from pcagent.bench.generate import TEMPLATES, generate_tasks
-from pcagent.bench.generate.composer import assemble_task, build_fragments, compose_fragments
+from pcagent.bench.generate import generate_tasks
+from pcagent.bench.generate.composer import (
+    anchor_of,
+    assemble_task,
+    build_fragments,
+    compose_fragments,
+    task_sources,
+)
 from pcagent.bench.tasks import Task
 from pcagent.experience.build import GraphBuilder, ProgramExample, build_graph, program_of_plan
 from pcagent.experience.embedding import SentenceEncoder
@@ -66,11 +72,9 @@ def skills_of(program: list[ProgramStep]) -> list[str]:
 def same_words_other_values(number: int) -> Task:
     """Training task ``number`` of the seed again, in the same phrasings with other values: an
     instruction memory has not seen whose nearest is that task's kind."""
-    order = list(TEMPLATES)
-    random.Random(f"pcagent-generate:{SEED}").shuffle(order)
-    anchor = order[(number - 1) % len(order)]
-    chain, _ = compose_fragments(SEED, number, anchor)
-    wording = random.Random(f"pcagent-generate:{SEED}:{number}:wording")
+    anchor, round_ = anchor_of(SEED, number)
+    chain, _ = compose_fragments(SEED, round_, anchor)
+    _, wording = task_sources(SEED, round_, anchor)
     fragments = build_fragments(random.Random(f"other values {number}"), chain, wording)
     return assemble_task(f"query-{number}", chain, fragments, SEED)
 
