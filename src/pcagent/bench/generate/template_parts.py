@@ -83,6 +83,25 @@ def new_document(app: str, text: str, save: list[ReferenceStep]) -> list[Referen
     return [gui.act("open_app", app=app), gui.act("type", text=text), *save]
 
 
+#: How the application-action reference writes a new file and saves it, by application: the
+#: action that puts the text in, and the one that saves it under a path.
+_API_WRITES = {
+    "text_editor": ("type", "editor_save_as"),
+    "writer": ("writer_insert", "writer_save"),
+}
+
+
+def api_new_document(app: str, text: str, path: str) -> list[ReferenceStep]:
+    """The application-action reference steps that write ``text`` into a new document of
+    ``app`` (the text editor or the word processor) and save it as ``path``."""
+    write, save = _API_WRITES[app]
+    return [
+        gui.act("open_app", app=app),
+        gui.act(write, text=text),
+        gui.act(save, path=path),
+    ]
+
+
 @dataclass(frozen=True)
 class NewWriterDocument:
     """A sub-task's sub-goals and both its reference solutions (as
@@ -114,11 +133,7 @@ def new_writer_document(
         reference=new_document(
             "writer", text + "\n", gui.office_save_new_document(f"Documents/{stem}", f"{stem}.docx")
         ),
-        reference_api=[
-            gui.act("open_app", app="writer"),
-            gui.act("writer_insert", text=text),
-            gui.act("writer_save", path=path),
-        ],
+        reference_api=api_new_document("writer", text, path),
     )
 
 

@@ -134,12 +134,7 @@ class BrowserAttractionsDocument(
             words={"what": a.asked, "stem": a.stem},
             nodes=[*visits, saved, written],
             reference=[*reference, *parts.new_document("writer", text + "\n", save)],
-            reference_api=[
-                *reference_api,
-                gui.act("open_app", app="writer"),
-                gui.act("writer_insert", text=text),
-                gui.act("writer_save", path=a.path),
-            ],
+            reference_api=[*reference_api, *parts.api_new_document("writer", text, a.path)],
             program=self._program(a),
             services=("web",),
             output=parts.file_output(a.path),

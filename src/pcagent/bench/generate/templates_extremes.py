@@ -188,12 +188,7 @@ class BrowserExtremeText(SubtaskTemplate[ExtremeToFile], spec="browser_extreme_t
                 *reference,
                 *parts.new_document("text_editor", text, gui.editor_save_new_file(a.path)),
             ],
-            reference_api=[
-                *reference_api,
-                gui.act("open_app", app="text_editor"),
-                gui.act("type", text=text),
-                gui.act("editor_save_as", path=a.path),
-            ],
+            reference_api=[*reference_api, *parts.api_new_document("text_editor", text, a.path)],
             program=self._program(a),
             services=("web",),
             output=parts.file_output(a.path),

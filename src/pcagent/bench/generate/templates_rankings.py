@@ -211,12 +211,7 @@ class BrowserRankedText(_RankedLookupTemplate, spec="browser_ranked_text"):
                 *reference,
                 *parts.new_document("text_editor", text, gui.editor_save_new_file(a.path)),
             ],
-            reference_api=[
-                *reference_api,
-                gui.act("open_app", app="text_editor"),
-                gui.act("type", text=text),
-                gui.act("editor_save_as", path=a.path),
-            ],
+            reference_api=[*reference_api, *parts.api_new_document("text_editor", text, a.path)],
             program=self._program(a, "write_text_file", "text", path=a.path),
             services=("web",),
             output=parts.file_output(a.path),
