@@ -77,6 +77,19 @@ def test_each_thing_is_searched_alone_and_its_value_found_in_its_own_page() -> N
     }
 
 
+def test_a_thing_s_own_name_read_as_its_value_fails_the_step() -> None:
+    """A rewording of pc06 (2026-12-05): asked for "the flight of" each destination, the model
+    answered each destination's name, and the next step failed on names for numbers."""
+    model = Answers({"flight": "China"})
+    args = {"things": ["China", "India"], "search": "population", "value": "flight"}
+    found = web_search_each.call(Facts(model), args)
+    assert not found.ok and "China: the flight read is the thing's own name" in found.message
+    # A number is a value even where the thing's name holds it ("2001: A Space Odyssey").
+    model = Answers({"population": "1,419,321,278"}, {"population": "1,450,935,791"})
+    args = {"things": ["China", "India"], "search": "population", "value": "population"}
+    assert web_search_each.call(Facts(model), args).ok
+
+
 def test_a_value_the_page_does_not_hold_fails_the_step_and_names_the_thing() -> None:
     model = Answers({"population": POPULATIONS["China"]}, {"population": "2 billion"})
     args = {"things": ["China", "India"], "search": "population", "value": "population"}

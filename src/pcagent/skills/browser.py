@@ -36,6 +36,7 @@ from pcagent.skills.browser_links import (
 )
 from pcagent.skills.common import do, given
 from pcagent.skills.lists import listed_things, without_things
+from pcagent.text import contains
 
 APP = BROWSER.name
 
@@ -334,5 +335,15 @@ def web_search_each(context: SkillContext, parameters: WebSearchEach) -> SkillRe
                 f"web_search_each: {thing}: the search {query!r} read no {named}: {value.message}",
                 value.evidence,
             )
-        rows.append([thing, str(value.value.get(parameters.value))])  # type: ignore[union-attr]
+        found = str(value.value.get(parameters.value))  # type: ignore[union-attr]
+        if found.strip() and not any(c.isdigit() for c in found) and contains(thing, found):
+            # Asked for "the flight of Singapore", the 1.5B model answered "Singapore" for
+            # each destination, and the next step failed on names where numbers were wanted
+            # (a rewording of pc06, 2026-12-05): the thing's own name is no value of it.
+            return SkillResult.failed(
+                f"web_search_each: {thing}: the {named} read is the thing's own name, not a "
+                f'value of it: name the value to find for each (value, e.g. "flight_time")',
+                value.evidence,
+            )
+        rows.append([thing, found])
     return SkillResult(True, rows, evidence="; ".join(f"{thing}={found}" for thing, found in rows))
