@@ -3,13 +3,14 @@ Manager's, as recorded on a rewording of pc04, 2026-12-03)."""
 
 from __future__ import annotations
 
-from tests.agents.program_steps import gold_programs, program
+from tests.agents.program_steps import gold_programs, mended, program
 
 from pcagent.agents.search_instead import GuessedAddress, searched
 from pcagent.agents.ungiven_names import (
     ungiven_names,
     ungiven_names_in_searches,
     ungrounded_form_values,
+    without_ungiven_names,
 )
 from pcagent.skills import default_catalog
 
@@ -54,6 +55,31 @@ def test_no_gold_program_of_generated_tasks_is_doubted() -> None:
         checked += 1
         assert ungiven_names_in_searches(gold, CATALOG, [task.instruction]) == [], task.id
     assert checked >= 300
+
+
+def test_a_name_nobody_gave_after_a_value_found_is_left_out_of_the_search_and_its_reading() -> None:
+    """pc04r1 at b8113e2 (2026-12-05): shown the program without the name, the Manager wrote
+    it with "in the United States" after the destination, twice."""
+    side = "which side of the road traffic drives on in {s2.destination}"
+    read = {"skill": "extract_values", "args": {"text": {"from": "s3"}, "names": ["side"]}}
+    written = program(
+        READ,
+        FOUND,
+        {"skill": "web_search", "args": {"query": f"{side} in the United States"}},
+        {**read, "args": {**read["args"], "what": f"{side} in the United States"}},
+    )
+    fixed = mended(written, SAID, (SAID,))
+    assert fixed.steps[2].args["query"] == side
+    assert fixed.steps[3].args["what"] == side
+    assert _searched(side) == []
+    # A search about the name itself (no value found in it) is left with its doubt.
+    film = program({"skill": "web_search", "args": {"query": "Paper Lanterns running time"}})
+    assert without_ungiven_names(film, CATALOG, ["How long is the film on my list?"]) == film
+
+
+def test_no_gold_program_of_generated_tasks_loses_a_word() -> None:
+    for task, gold in gold_programs():
+        assert without_ungiven_names(gold, CATALOG, [task.instruction]) == gold, task.id
 
 
 def test_the_search_words_role_s_words_naming_nobody_s_place_are_not_taken() -> None:

@@ -41,6 +41,7 @@ from pcagent.agents.program import MAX_STEPS, Program, ProgramStep
 from pcagent.agents.reference_keys import with_keys_mended
 from pcagent.agents.repeated_steps import without_repeats
 from pcagent.agents.skill_named_tasks import with_skill_named_tasks_called
+from pcagent.agents.ungiven_names import without_ungiven_names
 from pcagent.skills import SkillCatalog
 
 
@@ -87,6 +88,7 @@ class ProgramMends:
         program = with_dates_of_unused_readings(program, skills, self.given, ran)
         asked = self.readings.asked_apps(instruction)
         program = without_app_names_in_searches(program, asked, skills)
+        program = without_ungiven_names(program, skills, self.given)
         program = with_example_files_told(program, skills, self.examples, self.given)
         if self.is_file is not None:  # a file copied from an example: the one named
             named = self.readings.named_files(instruction)

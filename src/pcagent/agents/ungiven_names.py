@@ -22,11 +22,12 @@ state ("true") is the skill's word.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from pcagent.agents.given_values import given_parameters, grounded, words_of
 from pcagent.agents.plan import Doubt
-from pcagent.agents.program import Program
+from pcagent.agents.program import SLOT, Program, ProgramStep
 from pcagent.skills import SkillCatalog
 from pcagent.text import word_written
 
@@ -104,3 +105,57 @@ def ungiven_names_in_searches(
                     )
                 )
     return doubts
+
+
+#: Words that tie a trailing name to a search's words ("in the United States").
+_TIES = ("in", "of", "for", "at", "on", "from", "to", "near")
+
+
+def without_ungiven_names(program: Program, catalog: SkillCatalog, given: Sequence[str]) -> Program:
+    """``program`` with the names nobody gave left out of each search that looks up a value
+    found (its words hold a reference to it), where what remains is grounded; the same words
+    are left out of the steps' other texts (the reading of that page: "which side ... in
+    {s2.destination} in the United States"). Why a mend: the 1.5B Manager was shown a program
+    that searched "which side of the road does traffic drive on in {s2.destination}", wrote it
+    with "in the United States" added, and kept it through two asks that named the name (a
+    rewording of pc04, 2026-12-03 and again 2026-12-05); the page of the United States answered
+    for Tokyo. A search whose subject is such a name (no reference left) stays as written, with
+    its doubt: without the name it would search for something else."""
+    dropped: list[str] = []
+    steps = []
+    for step in program.steps:
+        args = dict(step.args)
+        for name, holds in given_parameters(catalog, step.skill).items():
+            query = args.get(name)
+            if holds != "search" or not isinstance(query, str) or not SLOT.search(query):
+                continue
+            named = ungiven_names(query, given)
+            if not named:
+                continue
+            pattern = _tied_names(named)
+            left = " ".join(pattern.sub(" ", f" {query} ").split())
+            if SLOT.search(left) and grounded(left, given) and not ungiven_names(left, given):
+                dropped += [" ".join(m.split()) for m in pattern.findall(f" {query} ")]
+                args[name] = left
+        steps.append(step.model_copy(update={"args": args}) if args != step.args else step)
+    if not dropped:
+        return program
+    return program.model_copy(update={"steps": [_without(step, dropped) for step in steps]})
+
+
+def _tied_names(names: Sequence[str]) -> re.Pattern[str]:
+    """A run of ``names`` with the tie and article before it, each a word of its own."""
+    alternatives = "|".join(re.escape(name) for name in names)
+    ties = "|".join(_TIES)
+    return re.compile(rf"(?:\s(?:{ties}))?(?:\sthe)?(?:\s(?:{alternatives}))+(?=\W)")
+
+
+def _without(step: ProgramStep, phrases: Sequence[str]) -> ProgramStep:
+    """``step`` with each of ``phrases`` left out of its texts (single-spaced after)."""
+    args = dict(step.args)
+    for key, value in step.args.items():
+        if isinstance(value, str) and any(phrase in value for phrase in phrases):
+            for phrase in phrases:
+                value = value.replace(phrase, " ")
+            args[key] = " ".join(value.split())
+    return step if args == step.args else step.model_copy(update={"args": args})
