@@ -84,6 +84,12 @@ def test_a_thing_s_own_name_read_as_its_value_fails_the_step() -> None:
     args = {"things": ["China", "India"], "search": "population", "value": "flight"}
     found = web_search_each.call(Facts(model), args)
     assert not found.ok and "China: the flight read is the thing's own name" in found.message
+    # A page's title is no value either (a rewording of pc20: "Top tourist attractions in
+    # Tokyo - World Facts" read as Tokyo's attractions).
+    model = Answers({"population": "Population of China"})
+    args = {"things": ["China", "India"], "search": "population", "value": "population"}
+    found = web_search_each.call(Facts(model), args)
+    assert not found.ok and "China: the population read is a page's title" in found.message
     # A number is a value even where the thing's name holds it ("2001: A Space Odyssey").
     model = Answers({"population": "1,419,321,278"}, {"population": "1,450,935,791"})
     args = {"things": ["China", "India"], "search": "population", "value": "population"}

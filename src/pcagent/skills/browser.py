@@ -36,7 +36,7 @@ from pcagent.skills.browser_links import (
 )
 from pcagent.skills.common import do, given
 from pcagent.skills.lists import listed_things, without_things
-from pcagent.text import contains
+from pcagent.text import comparable, contains
 
 APP = BROWSER.name
 
@@ -120,6 +120,22 @@ def _with_first_result(context: SkillContext, results: SkillResult, address: str
         value=f"{results.value}\n\n{opened}",
         evidence=f"{results.evidence}; first result read: {first.address}",
     )
+
+
+def _no_value_of(thing: str, found: str, text: str) -> str:
+    """What ``found`` is where it is no value of ``thing`` ("" where it may be one): the
+    thing's own name (a value without a digit its name holds: asked for "the flight of" each
+    of three destinations, the 1.5B model answered each destination's name, a rewording of
+    pc06, 2026-12-05), or a page's title (asked for the attractions of two cities, it answered
+    each page's title, "Top tourist attractions in Tokyo - World Facts", and the text composed
+    from them named sights of its own, the Eiffel Tower in Tokyo: a rewording of pc20 the
+    same day)."""
+    if found.strip() and not any(c.isdigit() for c in found) and contains(thing, found):
+        return 'the thing\'s own name (name the value to find: value, e.g. "flight_time")'
+    titles = {
+        comparable(line[len("Title:") :]) for line in text.splitlines() if line.startswith("Title:")
+    }
+    return "a page's title" if comparable(found) in titles else ""
 
 
 #: The longest address a program may open. A 1.5B planner once wrote "&ss=departure_date" over
@@ -336,13 +352,9 @@ def web_search_each(context: SkillContext, parameters: WebSearchEach) -> SkillRe
                 value.evidence,
             )
         found = str(value.value.get(parameters.value))  # type: ignore[union-attr]
-        if found.strip() and not any(c.isdigit() for c in found) and contains(thing, found):
-            # Asked for "the flight of Singapore", the 1.5B model answered "Singapore" for
-            # each destination, and the next step failed on names where numbers were wanted
-            # (a rewording of pc06, 2026-12-05): the thing's own name is no value of it.
+        if unfit := _no_value_of(thing, found, asked["text"]):
             return SkillResult.failed(
-                f"web_search_each: {thing}: the {named} read is the thing's own name, not a "
-                f'value of it: name the value to find for each (value, e.g. "flight_time")',
+                f"web_search_each: {thing}: the {named} read is {unfit}, not a value of it",
                 value.evidence,
             )
         rows.append([thing, found])
