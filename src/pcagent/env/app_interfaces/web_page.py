@@ -283,9 +283,7 @@ def _most_words_started(
             len(word)
             for word in words.split()
             if any(
-                len(name.strip()) >= WORD_START_MINIMUM
-                and word.startswith(single_spaced(name).casefold())
-                for name in names(candidate)
+                _starts_a_word(single_spaced(name).casefold(), word) for name in names(candidate)
             )
         )
 
