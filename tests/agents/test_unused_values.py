@@ -191,6 +191,23 @@ def test_a_result_worked_out_last_in_no_application_is_doubted() -> None:
     assert unused_values(program(earlier, alarm), CATALOG) == []
 
 
+def test_rows_looked_up_that_no_step_uses_are_doubted_last_or_not() -> None:
+    """A rewording of pc03 (2026-12-05): the alarm set at the meeting's time, the trip's
+    length looked up last and used by nothing, and the run said "finished"."""
+    alarm = {"skill": "set_alarm", "args": {"time": "14:00"}}
+    look_up = {
+        "skill": "web_search_each",
+        "args": {"things": ["Brooklyn Museum"], "search": "travel time", "value": "travel_time"},
+    }
+    (doubt,) = unused_values(program(alarm, look_up), CATALOG)
+    assert doubt.step == "s2" and "last, and nothing uses them" in doubt.problem
+    assert '{"from": "s2"}' in doubt.problem and "tell_user" in doubt.problem
+    (doubt,) = unused_values(program(look_up, alarm), CATALOG)
+    assert doubt.step == "s1" and "no later step uses them" in doubt.problem
+    told = {"skill": "tell_user", "args": {"text": "{s1}"}}
+    assert unused_values(program(look_up, told), CATALOG) == []
+
+
 def test_a_name_found_beside_others_that_no_later_step_uses_is_doubted() -> None:
     """pc03 (2026-11-29): the meeting's time and place found, the alarm set from the time,
     and the map's "To" filled with "Meeting with John" instead of the place."""

@@ -17,7 +17,8 @@ the instruction's own words, the place left out. No gold program of 600 generate
 such a read unused before later steps. So is a web search whose page of results the steps
 after it neither read nor work on: a re-plan searched for the sights of two cities and then
 composed two paragraphs about them from nothing (a rewording of pc20, 2026-11-28), and the run
-said "finished". So, last, is each name an extraction finds that no later step refers to,
+said "finished". So is a look-up of a value for each of several things
+(``web_search_each``) whose rows no step uses, last or not. So, last, is each name an extraction finds that no later step refers to,
 where later steps refer to others by name. Judged on the typed program alone: references in
 arguments, slots in texts, and the steps a screen step says it uses.
 """
@@ -86,6 +87,27 @@ def _page_left(step: ProgramStep, later: list[ProgramStep], catalog: SkillCatalo
         if one.navigates:
             return True
     return True
+
+
+def _looks_up(step: ProgramStep, catalog: SkillCatalog) -> bool:
+    """Whether ``step`` looks up a value for each of several things (a skill some other one
+    names as its ``for_each``): it changes nothing and is there for its rows alone."""
+    return step.skill != GUI and any(one.for_each == step.skill for one in catalog)
+
+
+def _looked_up_doubt(step: ProgramStep, later: bool) -> Doubt:
+    """Why: asked to set an alarm for when to leave for a meeting, the 1.5B planner set it at
+    the meeting's own time and looked the trip's length up last, its 38 minutes used by no
+    step; each step's effect check passed and the run said "finished" (a rewording of pc03,
+    2026-12-05). Last or not, rows nobody uses are a look-up for nothing; no gold program of
+    600 generated tasks leaves them unused."""
+    where = "and no later step uses them" if later else "last, and nothing uses them"
+    return Doubt(
+        step.id,
+        f"{step.id} looks up a value for each thing with {step.skill}, {where}: work with the "
+        f'rows where the instruction needs them ({{"from": "{step.id}"}}, before the steps '
+        "that need them), or tell them with tell_user where the instruction asks to be told",
+    )
 
 
 def values_used(step: ProgramStep) -> set[str]:
@@ -174,6 +196,9 @@ def unused_values(program: Program, catalog: SkillCatalog) -> list[Doubt]:
             left = _names_left(step, later, catalog)
             if left:
                 doubts.append(_names_doubt(step.id, left))
+            continue
+        if _looks_up(step, catalog):
+            doubts.append(_looked_up_doubt(step, bool(later)))
             continue
         if not later and _computes(step, catalog) and not catalog.get(step.skill).apps:
             # Worked out last in no application, the value shows nowhere: nothing tells the
