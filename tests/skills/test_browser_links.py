@@ -108,7 +108,8 @@ def test_words_no_link_reads_are_given_to_the_model_and_the_link_it_names_is_cli
     browser = Browser(model, clickable=(wanted,))
     result = follow_link.call(browser, {"text": "The Empire State Building"})
     assert result.ok, result.message
-    assert browser.acted[-2] == BrowserClick(text=wanted)
+    clicks = [action for action in browser.acted if isinstance(action, BrowserClick)]
+    assert clicks[-1] == BrowserClick(text=wanted)
     assert "the language model chose" in result.evidence and "Brooklyn Museum" in result.evidence
     prompt = model.prompts[0]
     assert TASK in prompt and "The Empire State Building" in prompt and "2. " in prompt
@@ -163,8 +164,10 @@ class WithHistory(Desk):
     """A browser of pages by address, each with the link texts a click takes (to the address
     after the text), and a Back key."""
 
-    def __init__(self, links: dict[str, dict[str, str]], front: str) -> None:
-        super().__init__(Chooses(None))
+    def __init__(
+        self, links: dict[str, dict[str, str]], front: str, model: object | None = None
+    ) -> None:
+        super().__init__(model or Chooses(None))
         self.links, self.history = links, [front]
         self.acted: list[object] = []
 
@@ -199,6 +202,28 @@ def test_a_link_not_on_the_page_is_followed_on_the_page_before() -> None:
     missing = follow_link.call(browser, {"text": "Casablanca"})
     assert not missing.ok and "reads 'Casablanca'" in missing.message
     assert browser.history[-1] == "http://films/2"
+
+
+def test_a_link_the_chosen_result_s_page_holds_is_followed_there() -> None:
+    """A rewording of pc15 (2026-12-05): "Download PDF" followed from a page of results, which
+    lists papers; the model chooses a paper, and its page's "Download PDF" is clicked. Where
+    the page chosen has no such link, the step ends on it as before."""
+    results = {"First paper": "http://papers/1", "Second paper": "http://papers/2"}
+    pages = {
+        "http://search/?q=agents": results,
+        "http://papers/1": {"Download PDF": "http://papers/pdf/1", "Home": "http://papers/"},
+        "http://papers/2": {"Home": "http://papers/"},
+        "http://papers/pdf/1": {},
+    }
+    browser = WithHistory(pages, "http://search/?q=agents", Chooses(1))
+    result = follow_link.call(browser, {"text": "download pdf"})
+    assert result.ok, result.message
+    assert browser.history[1:] == ["http://papers/1", "http://papers/pdf/1"]
+    assert "There a link read 'download pdf', and it was followed" in result.evidence
+    second = WithHistory(pages, "http://search/?q=agents", Chooses(2))
+    result = follow_link.call(second, {"text": "Download PDF"})
+    assert result.ok and second.history[-1] == "http://papers/2"
+    assert "There a link read" not in result.evidence
 
 
 def test_a_page_s_results_are_its_links_away_or_else_its_own_links_but_home_and_itself() -> None:

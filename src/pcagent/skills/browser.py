@@ -189,7 +189,29 @@ def follow_link(context: SkillContext, parameters: FollowLink) -> SkillResult:
             chosen = (
                 f"no link reads {parameters.text!r}; the language model chose {meant.shown()}. "
             )
+            further = _asked_link_further(context, clicked, parameters.text)
+            if further is not None:
+                clicked = further
+                chosen += f"There a link read {parameters.text!r}, and it was followed. "
     return _where_it_led(context, clicked, chosen)
+
+
+def _asked_link_further(
+    context: SkillContext, clicked: ActionOutcome, text: str
+) -> ActionOutcome | None:
+    """The link reading ``text`` exactly, clicked on the page the chosen link opened; None
+    where that page has none (or the click downloaded a file). Why: a program is written
+    before its pages are seen, and the 1.5B planner followed "Download PDF" from arxiv.org's
+    page of results, which lists papers, not their files; the model took the first paper, its
+    page (with the "Download PDF" link) was left unfollowed, nothing was downloaded and the run
+    said "finished" (a rewording of pc15, 2026-12-05). A person who does not see the link
+    opens the result and clicks it there."""
+    if not clicked.ok or (clicked.output or "").startswith("downloaded"):
+        return None
+    reading = do(context, BrowserRead()).output or ""
+    wanted = comparable(text)
+    link = next((one for one in page_links(reading) if comparable(one.text) == wanted), None)
+    return None if link is None else _take(context, link)
 
 
 def _where_it_led(context: SkillContext, clicked: ActionOutcome, said: str) -> SkillResult:
