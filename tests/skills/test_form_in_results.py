@@ -11,7 +11,7 @@ from pcagent.app_actions import BrowserFill, BrowserOpen, BrowserRead
 from pcagent.env.app_interfaces.web_page import PageView, Target, describe
 from pcagent.env.web_address import search_address
 from pcagent.skills.base import ActionOutcome
-from pcagent.skills.browser import fill_form, web_search
+from pcagent.skills.browser import a_page, fill_form, web_search
 
 FORM = {"fields": [{"label": "From", "value": "Harlem"}, {"label": "To", "value": "Battery Park"}]}
 BATTERY = "http://maps.local/directions?from=ESB&to=Battery+Park"
@@ -119,6 +119,16 @@ def test_a_web_search_reads_the_first_result_and_leaves_the_results_in_front() -
     found = web_search.call(browser, {"query": "time to the meeting"})
     assert found.ok and browser.opened() == [RESULTS.url]
     assert "first result" not in str(found.value)
+
+
+def test_an_address_ending_in_digits_after_a_dot_is_a_page() -> None:
+    """arxiv.org's paper "/abs/1706.03762" was left unread as if it were a file (a rewording
+    of pc10, 2026-12-05)."""
+    assert a_page("https://arxiv.org/abs/1706.03762")
+    assert a_page("http://maps.local/directions?from=ESB&to=Brooklyn+Museum")
+    assert a_page("http://example.org/news/index.html")
+    assert not a_page("http://arxiv.local/pdf/2501.00001.pdf")
+    assert not a_page("http://example.org/files/data.tar.gz")
 
 
 def _file_link() -> tuple[Target, ...]:

@@ -96,6 +96,15 @@ FIRST_RESULT_CHARS = 2500
 PAGE_ENDINGS = frozenset({"", ".html", ".htm", ".php", ".asp", ".aspx", ".jsp"})
 
 
+def a_page(address: str) -> bool:
+    """Whether ``address`` names a page rather than a file: its ending is a page's, or no
+    file's at all (digits alone: arxiv.org's paper "/abs/1706.03762" ends in ".03762", and
+    its page was left unread as if it were a file, so the abstract was taken from the search
+    result's cut line, a rewording of pc10, 2026-12-05)."""
+    ending = PurePosixPath(path_of(address)).suffix
+    return ending in PAGE_ENDINGS or not any(c.isalpha() for c in ending)
+
+
 def _with_first_result(context: SkillContext, results: SkillResult, address: str) -> SkillResult:
     """The results' reading with the first result's page read after it, the results left in
     front. Why: a results page shows a line about each page, rarely the value itself (the
@@ -104,7 +113,7 @@ def _with_first_result(context: SkillContext, results: SkillResult, address: str
     instead of following a result; a person reads the first result too. The results go back in
     front, so a later step may follow another result or fill a result's form."""
     first = next(iter(links_away(str(results.value))), None)
-    if first is None or PurePosixPath(path_of(first.address)).suffix not in PAGE_ENDINGS:
+    if first is None or not a_page(first.address):
         return results
     if not context.act(BrowserOpen(url=first.address)).ok:
         context.act(BrowserOpen(url=address))
