@@ -368,3 +368,38 @@ def test_a_value_whose_line_its_use_takes_is_kept_for_the_call_to_read_the_line(
     assert kept.value == {"minutes": "by tram"}
     refused = extract_values.call(Desk(Answers({"minutes": "Route to the museum"})), asked)
     assert not refused.ok and "no usable reply" in refused.message
+
+
+PLACES = "Spring trip, candidate destinations\n\n1. Singapore\n2. Bangkok\n3. Dubai\n"
+EACH = {
+    "text": PLACES,
+    "names": ["place"],
+    "what": "the candidate places",
+    "uses": {"place": "web_search_each.things"},
+}
+
+
+def test_a_value_that_goes_to_a_list_is_asked_for_as_a_list() -> None:
+    """A rewording of pc06 (2026-12-05): asked in one text for the places a look-up of each
+    takes, the 1.5B model answered one place, four times; the reply is now a list of as many
+    items as the parameter takes, each held by the text, passed on as a list."""
+    backend = ScriptedBackend([json.dumps({"place": ["1. Singapore", "Bangkok", "Dubai"]})])
+    language = ModelLanguage(StructuredChatModel(backend, validation_retries=0))
+    result = extract_values.call(Desk(language), EACH)
+    assert result.ok and result.value == {"place": ["Singapore", "Bangkok", "Dubai"]}
+    shape = backend.requests[0].schema["properties"]["place"]
+    assert shape["type"] == "array" and (shape["minItems"], shape["maxItems"]) == (2, 8)
+    assert extract_values.call(Desk(Answers({"place": "Singapore"})), {**EACH, "uses": {}}).ok
+
+
+@pytest.mark.parametrize(
+    ("reply", "refusal"),
+    [
+        (["Singapore", "singapore"], "no usable reply"),  # one item twice
+        (["Singapore"], "no usable reply"),  # fewer than the look-up takes
+        (["Singapore", "Paris"], "values not found in the text: place="),  # one invented
+    ],
+)
+def test_a_list_reply_is_checked_item_by_item(reply: list[str], refusal: str) -> None:
+    result = extract_values.call(Desk(Answers({"place": reply})), EACH)
+    assert not result.ok and refusal in result.message

@@ -4,10 +4,7 @@ text it came from (a value the text does not contain is refused, not passed on).
 
 from __future__ import annotations
 
-import json
-from collections.abc import Mapping
 from typing import Annotated, TypeVar
-from urllib.parse import unquote_plus
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, Field, create_model
 from pydantic.json_schema import SkipJsonSchema
@@ -15,9 +12,16 @@ from pydantic.json_schema import SkipJsonSchema
 from pcagent.errors import PcAgentError
 from pcagent.skills.base import SkillContext, SkillParameters, SkillResult, skill
 from pcagent.skills.common import as_lines
-from pcagent.skills.lists import counted_items, listed_items, uncounted
+from pcagent.skills.lists import counted_items, listed_items
 from pcagent.skills.named_in_text import names_unread
-from pcagent.skills.typed_replies import USE_PATTERN, reply_model, use_told
+from pcagent.skills.supplied_values import earlier_values, fragment_of
+from pcagent.skills.typed_replies import (
+    USE_PATTERN,
+    each_of,
+    replied_values,
+    reply_model,
+    use_told,
+)
 from pcagent.text import comparable, contains, same_date_written
 
 M = TypeVar("M", bound=BaseModel)
@@ -100,14 +104,24 @@ def extract_values(context: SkillContext, parameters: ExtractValues) -> SkillRes
     reply = model_reply(
         context, system, user, reply_model(parameters.names, parameters.uses, parameters.text)
     )
-    values = {name: uncounted(str(getattr(reply, name))).strip() for name in parameters.names}
-    unseen = [name for name, value in values.items() if not _held(parameters.text, value)]
+    values = replied_values(reply, parameters.names)
+    unseen = [
+        name
+        for name, value in values.items()
+        if not all(_held(parameters.text, one) for one in each_of(value))
+    ]
     if unseen:
         return SkillResult.failed(
             f"values not found in the text: {', '.join(f'{n}={values[n]!r}' for n in unseen)}"
         )
     supplied = earlier_values(step.hub) if step is not None else []
-    echoed = {name: fragment_of(value, parameters.text, supplied) for name, value in values.items()}
+    echoed = {
+        name: next(
+            filter(None, (fragment_of(one, parameters.text, supplied) for one in each_of(value))),
+            "",
+        )
+        for name, value in values.items()
+    }
     if any(echoed.values()):
         shown = ", ".join(f"{n}={values[n]!r} (in {e!r})" for n, e in echoed.items() if e)
         return SkillResult.failed(
@@ -135,69 +149,6 @@ def _held(text: str, value: str) -> bool:
     return len(items) > 1 and all(
         contains(text, item) or same_date_written(item, text) for item in items
     )
-
-
-def earlier_values(hub: Mapping[str, str]) -> list[str]:
-    """The values earlier steps handed over, each as text: an object's or a list's items one by
-    one (a step's value is kept as JSON when it is not a text)."""
-    pending: list[object] = []
-    for text in hub.values():
-        try:
-            pending.append(json.loads(text))
-        except ValueError:
-            pending.append(text)
-    found: list[str] = []
-    while pending:
-        value = pending.pop()
-        if isinstance(value, dict):
-            pending.extend(value.values())
-        elif isinstance(value, list):
-            pending.extend(value)
-        elif value is not None and str(value).strip():
-            found.append(str(value))
-    return found
-
-
-def fragment_of(value: str, text: str, supplied: list[str]) -> str:
-    """The earlier value that every occurrence of ``value`` in ``text`` lies inside, where it
-    is only a part of it ("14" of "14:00", typed into a form and echoed by its page); "" when
-    ``value`` stands in the text on its own somewhere. Only values with a digit are judged (a
-    number, a time, a date), and only earlier values that are values, not texts read. Web
-    addresses are read decoded ("to=14%3A00" holds "14:00").
-
-    Why: given "14:00" as the place to go to, an offline map answered "Unknown place: '14:00'"
-    and the language model read "14" off it as the travel time in minutes; the check that the
-    text holds the value passed, and the run told "14" and said "finished" (pc02, 2026-11-29)."""
-    seen = comparable(unquote_plus(text))
-    wanted = comparable(value)
-    if not any(char.isdigit() for char in wanted):
-        return ""  # a name inside a longer name given ("Berlin" of "Berlin Hbf") may be meant
-    longer = sorted(
-        {
-            comparable(one)
-            for one in supplied
-            if wanted in comparable(one) and len(one) > len(value) and _a_value(one)
-        },
-        key=len,
-        reverse=True,
-    )
-    if not longer:
-        return ""
-    for one in longer:
-        seen = seen.replace(one, " " * len(one))
-    if wanted in seen:
-        return ""
-    return next(one for one in supplied if comparable(one) == longer[-1])
-
-
-def _a_value(text: str) -> bool:
-    """Whether ``text`` is a value (a time, a name, a number: one short line) rather than a
-    text read (a memo, a page), which holds everything and is where values are found."""
-    return "\n" not in text.strip() and len(text) <= VALUE_LIMIT
-
-
-#: The longest earlier value taken as a value supplied, not a text read.
-VALUE_LIMIT = 60
 
 
 class ComposeText(SkillParameters):

@@ -22,8 +22,8 @@ from pydantic import AfterValidator, BaseModel, Field, TypeAdapter, ValidationEr
 from pydantic.fields import FieldInfo
 
 from pcagent.skills.base import Written, declared_parameter
-from pcagent.skills.lists import uncounted
-from pcagent.text import lines_holding
+from pcagent.skills.lists import uncounted, without_marker
+from pcagent.text import comparable, lines_holding
 
 #: How a use is written: the skill and its parameter, ``"set_alarm.time"``.
 USE_PATTERN = r"^[a-z][a-z0-9_]{0,39}\.[a-z][a-z0-9_]{0,39}$"
@@ -39,12 +39,90 @@ def reply_model(names: list[str], uses: Mapping[str, str], text: str) -> type[Ba
     fields: dict[str, Any] = {}
     for name in names:
         use = uses.get(name, "")
+        bounds = list_bounds(use)
+        if bounds is not None:
+            fields[name] = (_list_reply(use, bounds), ...)
+            continue
         check = taken_by(use, text)
         checks = (AfterValidator(check),) if check is not None else ()
         written = written_as(use)
         bounds = Field(min_length=1, max_length=500, **({"pattern": written} if written else {}))
         fields[name] = (Annotated[str, bounds, *checks], ...)
     return create_model("Extracted", **fields)
+
+
+#: The most items a reply's list may hold (a parameter may take hundreds of paths; a value
+#: picked out of a text is a few).
+MOST_ITEMS = 20
+
+
+def list_bounds(use: str) -> tuple[int, int] | None:
+    """The fewest and the most items of the list of texts the parameter ``use`` names takes;
+    None where it takes no such list. Why: asked for "the three candidate places" a note lists,
+    for a look-up of each (``web_search_each``'s things), the 1.5B model answered one place in
+    one text, four times over, each refused, and the run went on without the extraction (a
+    rewording of pc06, 2026-12-05); asked for a list, a model writes one."""
+    field = declared_parameter(use) if use else None
+    if field is None:
+        return None
+    schema = TypeAdapter(field.rebuild_annotation()).json_schema()
+    for one in (schema, *schema.get("anyOf", ())):
+        if one.get("type") == "array" and one.get("items", {}).get("type") == "string":
+            return int(one.get("minItems", 1)), min(
+                int(one.get("maxItems", MOST_ITEMS)), MOST_ITEMS
+            )
+    return None
+
+
+def _list_reply(use: str, bounds: tuple[int, int]) -> Any:
+    """A reply's list of texts, each once, as many as the parameter ``use`` takes, checked by
+    that parameter's own type (each item read without its place in a counted list)."""
+    field = declared_parameter(use)
+    assert field is not None  # list_bounds found it
+    skill_name, _, parameter = use.partition(".")
+    adapter: TypeAdapter[Any] = TypeAdapter(field.rebuild_annotation())
+
+    def check(items: list[str]) -> list[str]:
+        values = [_item_as_written(item) for item in items]
+        if len({comparable(value) for value in values}) < len(values):
+            raise ValueError("each item once: the list names one item twice")
+        refusal = _refusal(adapter, values)
+        if refusal:
+            raise ValueError(
+                f"this list goes to {skill_name}'s {parameter}, which refuses it: {refusal}"
+            )
+        return values
+
+    item = Annotated[str, Field(min_length=1, max_length=200)]
+    return Annotated[
+        list[item],  # type: ignore[valid-type]
+        Field(min_length=bounds[0], max_length=bounds[1]),
+        AfterValidator(check),
+    ]
+
+
+def replied_values(reply: BaseModel, names: list[str]) -> dict[str, str | list[str]]:
+    """Each named value of ``reply``, as the text writes it: without its place in a counted
+    list, a list's items each so."""
+    values: dict[str, str | list[str]] = {}
+    for name in names:
+        value = getattr(reply, name)
+        if isinstance(value, list):
+            values[name] = [_item_as_written(str(item)) for item in value]
+        else:
+            values[name] = uncounted(str(value)).strip()
+    return values
+
+
+def _item_as_written(item: str) -> str:
+    """A list's item without its place in a counted list ("[1st]") or the list's own numbering
+    or bullet ("1. Singapore")."""
+    return without_marker(uncounted(item)).strip()
+
+
+def each_of(value: str | list[str]) -> list[str]:
+    """A value's texts: a list's items, or the one text."""
+    return value if isinstance(value, list) else [value]
 
 
 def written_as(use: str) -> str:
@@ -100,7 +178,7 @@ def taken_by(use: str, text: str = "") -> Callable[[str], str] | None:
     return check
 
 
-def _refusal(adapter: TypeAdapter[Any], value: str) -> str:
+def _refusal(adapter: TypeAdapter[Any], value: object) -> str:
     """Why ``adapter`` refuses ``value``; "" when it takes it."""
     try:
         adapter.validate_python(value)

@@ -1,0 +1,75 @@
+"""Values earlier steps of a run supplied, and a value found only inside one of them.
+
+Why apart: an extraction is checked against what the run itself typed or handed on (a page may
+echo a form's value back), which is a question about the run's values, not about language."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from urllib.parse import unquote_plus
+
+from pcagent.text import comparable
+
+
+def earlier_values(hub: Mapping[str, str]) -> list[str]:
+    """The values earlier steps handed over, each as text: an object's or a list's items one by
+    one (a step's value is kept as JSON when it is not a text)."""
+    pending: list[object] = []
+    for text in hub.values():
+        try:
+            pending.append(json.loads(text))
+        except ValueError:
+            pending.append(text)
+    found: list[str] = []
+    while pending:
+        value = pending.pop()
+        if isinstance(value, dict):
+            pending.extend(value.values())
+        elif isinstance(value, list):
+            pending.extend(value)
+        elif value is not None and str(value).strip():
+            found.append(str(value))
+    return found
+
+
+def fragment_of(value: str, text: str, supplied: list[str]) -> str:
+    """The earlier value that every occurrence of ``value`` in ``text`` lies inside, where it
+    is only a part of it ("14" of "14:00", typed into a form and echoed by its page); "" when
+    ``value`` stands in the text on its own somewhere. Only values with a digit are judged (a
+    number, a time, a date), and only earlier values that are values, not texts read. Web
+    addresses are read decoded ("to=14%3A00" holds "14:00").
+
+    Why: given "14:00" as the place to go to, an offline map answered "Unknown place: '14:00'"
+    and the language model read "14" off it as the travel time in minutes; the check that the
+    text holds the value passed, and the run told "14" and said "finished" (pc02, 2026-11-29)."""
+    seen = comparable(unquote_plus(text))
+    wanted = comparable(value)
+    if not any(char.isdigit() for char in wanted):
+        return ""  # a name inside a longer name given ("Berlin" of "Berlin Hbf") may be meant
+    longer = sorted(
+        {
+            comparable(one)
+            for one in supplied
+            if wanted in comparable(one) and len(one) > len(value) and _a_value(one)
+        },
+        key=len,
+        reverse=True,
+    )
+    if not longer:
+        return ""
+    for one in longer:
+        seen = seen.replace(one, " " * len(one))
+    if wanted in seen:
+        return ""
+    return next(one for one in supplied if comparable(one) == longer[-1])
+
+
+def _a_value(text: str) -> bool:
+    """Whether ``text`` is a value (a time, a name, a number: one short line) rather than a
+    text read (a memo, a page), which holds everything and is where values are found."""
+    return "\n" not in text.strip() and len(text) <= VALUE_LIMIT
+
+
+#: The longest earlier value taken as a value supplied, not a text read.
+VALUE_LIMIT = 60
