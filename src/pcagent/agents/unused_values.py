@@ -197,74 +197,73 @@ def unused_values(program: Program, catalog: SkillCatalog) -> list[Doubt]:
             if left:
                 doubts.append(_names_doubt(step.id, left))
             continue
-        if _looks_up(step, catalog):
-            doubts.append(_looked_up_doubt(step, bool(later)))
-            continue
-        if not later and _computes(step, catalog) and not catalog.get(step.skill).apps:
-            # Worked out last in no application, the value shows nowhere: nothing tells the
-            # person, nothing puts it in an application. pc01r2 (2026-11-28) ended with the
-            # time an hour before the meeting worked out, no alarm set, and said "finished".
-            doubts.append(
-                Doubt(
-                    step.id,
-                    f"{step.id} works out a value with {step.skill} last, and nothing shows it: "
-                    f"do with it what the instruction asks (a skill of the application it asks "
-                    f'for, with {{"from": "{step.id}"}}), or tell it with tell_user where the '
-                    "instruction asks to be told",
-                )
-            )
-            continue
-        if later and _computes(step, catalog):
-            doubts.append(
-                Doubt(
-                    step.id,
-                    f"{step.id} works out a value with {step.skill}, and no later step uses "
-                    f'it: refer to the result where the instruction needs it ({{"from": '
-                    f'"{step.id}"}}, or "{{{step.id}}}" inside a text)',
-                )
-            )
-            continue
-        if later and _only_reads(step, catalog):
-            # No remembered program is shown with it (no skills named): shown the nearest that
-            # found a value, a world clock's city, the 1.5B model wrote that program for
-            # pc02r2's travel time, twice (2026-11-28).
-            doubts.append(
-                Doubt(
-                    step.id,
-                    f"{step.id} reads with {step.skill}, and no later step uses what it read: "
-                    f"find the values the instruction needs in it (extract_values with "
-                    f'{{"text": {{"from": "{step.id}"}}}}) and refer to them where they are needed',
-                )
-            )
-            continue
-        if later and _page_left(step, later, catalog):
-            doubts.append(
-                Doubt(
-                    step.id,
-                    f"{step.id} opens a page with {step.skill}, and no later step reads it: "
-                    f"find the values the instruction needs in it (extract_values with "
-                    f'{{"text": {{"from": "{step.id}"}}}}) or follow one of its links, and '
-                    "refer to what it gives where it is needed",
-                )
-            )
-            continue
-        names = finds_named_values(step, catalog)
-        if not names:
-            continue
-        alike = [
-            o.id for o in program.steps if o is not step and finds_named_values(o, catalog) == names
-        ]
-        if alike:
-            doubts.append(_alike_doubt(step.id, names, alike))
-            continue
-        shown = ", ".join(names)
-        first = names[0]
-        doubts.append(
-            Doubt(
-                step.id,
-                f"{step.id} finds {shown}, and no later step uses it: refer to it where the "
-                f'instruction needs it ({{"from": "{step.id}", "key": "{first}"}}, or '
-                f'"{{{step.id}.{first}}}" inside a text), or leave the step out',
-            )
-        )
+        doubt = _left_unused(step, later, catalog) or _found_unused(step, program, catalog)
+        if doubt is not None:
+            doubts.append(doubt)
     return doubts
+
+
+def _left_unused(
+    step: ProgramStep, later: list[ProgramStep], catalog: SkillCatalog
+) -> Doubt | None:
+    """The doubt on ``step``, whose value no later step uses, where it looks up, works out or
+    reads a value, or opens a page of results; None where it does none of these."""
+    if _looks_up(step, catalog):
+        return _looked_up_doubt(step, bool(later))
+    if not later and _computes(step, catalog) and not catalog.get(step.skill).apps:
+        # Worked out last in no application, the value shows nowhere: nothing tells the
+        # person, nothing puts it in an application. pc01r2 (2026-11-28) ended with the
+        # time an hour before the meeting worked out, no alarm set, and said "finished".
+        return Doubt(
+            step.id,
+            f"{step.id} works out a value with {step.skill} last, and nothing shows it: "
+            f"do with it what the instruction asks (a skill of the application it asks "
+            f'for, with {{"from": "{step.id}"}}), or tell it with tell_user where the '
+            "instruction asks to be told",
+        )
+    if later and _computes(step, catalog):
+        return Doubt(
+            step.id,
+            f"{step.id} works out a value with {step.skill}, and no later step uses "
+            f'it: refer to the result where the instruction needs it ({{"from": '
+            f'"{step.id}"}}, or "{{{step.id}}}" inside a text)',
+        )
+    if later and _only_reads(step, catalog):
+        # No remembered program is shown with it (no skills named): shown the nearest that
+        # found a value, a world clock's city, the 1.5B model wrote that program for
+        # pc02r2's travel time, twice (2026-11-28).
+        return Doubt(
+            step.id,
+            f"{step.id} reads with {step.skill}, and no later step uses what it read: "
+            f"find the values the instruction needs in it (extract_values with "
+            f'{{"text": {{"from": "{step.id}"}}}}) and refer to them where they are needed',
+        )
+    if later and _page_left(step, later, catalog):
+        return Doubt(
+            step.id,
+            f"{step.id} opens a page with {step.skill}, and no later step reads it: "
+            f"find the values the instruction needs in it (extract_values with "
+            f'{{"text": {{"from": "{step.id}"}}}}) or follow one of its links, and '
+            "refer to what it gives where it is needed",
+        )
+    return None
+
+
+def _found_unused(step: ProgramStep, program: Program, catalog: SkillCatalog) -> Doubt | None:
+    """The doubt on ``step``, whose named values no later step uses; None where it finds
+    none by name."""
+    names = finds_named_values(step, catalog)
+    if not names:
+        return None
+    alike = [
+        o.id for o in program.steps if o is not step and finds_named_values(o, catalog) == names
+    ]
+    if alike:
+        return _alike_doubt(step.id, names, alike)
+    first = names[0]
+    return Doubt(
+        step.id,
+        f"{step.id} finds {', '.join(names)}, and no later step uses it: refer to it where the "
+        f'instruction needs it ({{"from": "{step.id}", "key": "{first}"}}, or '
+        f'"{{{step.id}.{first}}}" inside a text), or leave the step out',
+    )
