@@ -26,13 +26,13 @@ def test_the_label_of_a_sorted_list_is_its_first_item_picked() -> None:
     tell = {"skill": "tell_user", "args": {"text": {"from": "s2", "key": "label"}}}
     mended = with_first_of_sorted_picked(program(LOOKED, _sorted("lowest"), tell), CATALOG)
     assert mended.steps[1].skill == "pick_extreme"
-    assert mended.steps[1].args == {"items": {"from": "s1"}, "largest": False}
+    assert mended.steps[1].args == {"items": {"from": "s1"}, "which": "smallest"}
     assert mended.steps[2] == program(LOOKED, _sorted("lowest"), tell).steps[2]
     check_program(mended, CATALOG, ["browser"])
     # Highest first is the largest; a slot of its value counts as a key too.
     said = {"skill": "tell_user", "args": {"text": "{s2.label} at {s2.value}"}}
     picked = with_first_of_sorted_picked(program(LOOKED, _sorted("highest"), said), CATALOG)
-    assert picked.steps[1].args == {"items": {"from": "s1"}, "largest": True}
+    assert picked.steps[1].args == {"items": {"from": "s1"}, "which": "largest"}
 
 
 def test_a_sorted_list_used_whole_or_of_no_said_order_stays() -> None:
@@ -83,6 +83,6 @@ def test_pc06s_program_is_mended_into_a_look_up_of_each_and_a_pick() -> None:
         "pick_extreme",
         "tell_user",
     ]
-    assert mended.steps[3].args == {"items": {"from": "s3"}, "largest": False}
+    assert mended.steps[3].args == {"items": {"from": "s3"}, "which": "smallest"}
     assert mended.steps[4].args == {"text": {"from": "s5", "key": "label"}}
     check_program(mended, CATALOG, ["text_editor", "browser"])

@@ -44,7 +44,7 @@ def test_a_list_written_whole_where_only_the_first_is_asked_is_a_pick_of_it() ->
     read = Reads(FIRST, FIRST)
     mended = with_first_or_all_read(program(LOOKED, SORTED, WRITTEN), CATALOG, read, SAID)
     assert mended.steps[1].skill == "pick_extreme"
-    assert mended.steps[1].args == {"items": {"from": "s1"}, "largest": False}
+    assert mended.steps[1].args == {"items": {"from": "s1"}, "which": "smallest"}
     assert mended.steps[2].args["text"] == "{s2.label}: {s2.value}"
     check_program(mended, CATALOG, ["browser", "text_editor"])
     declared, reversed_ = read.asked
@@ -58,7 +58,7 @@ def test_a_list_written_whole_where_only_the_first_is_asked_is_a_pick_of_it() ->
     picked = with_first_or_all_read(
         program(LOOKED, highest, told), CATALOG, Reads(FIRST, FIRST), SAID
     )
-    assert picked.steps[1].args["largest"] is True
+    assert picked.steps[1].args["which"] == "largest"
     assert picked.steps[2].args["text"] == "The dearest: {s2.label}: {s2.value}"
 
 

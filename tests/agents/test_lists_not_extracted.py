@@ -33,7 +33,7 @@ SORT = {
     "skill": "sort_items",
     "args": {"items": {"from": "s5", "key": "price"}, "first": "lowest"},
 }
-PICK = {"id": "s6", "skill": "pick_extreme", "args": {"items": {"from": "s5"}, "largest": False}}
+PICK = {"id": "s6", "skill": "pick_extreme", "args": {"items": {"from": "s5"}, "which": "smallest"}}
 WRITE = {
     "id": "s7",
     "skill": "write_text_file",

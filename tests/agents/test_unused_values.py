@@ -261,7 +261,7 @@ def test_one_look_up_per_item_with_only_the_last_used_asks_for_the_items_togethe
                 {"label": f"{{s2.films[{n}]}}", "value": {"from": f"s{4 + 2 * n}", "key": "rating"}}
                 for n in range(3)
             ],
-            "largest": False,
+            "which": "smallest",
         },
     }
     tell = {"skill": "tell_user", "args": {"text": "{s9.label}"}}

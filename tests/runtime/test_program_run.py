@@ -381,7 +381,7 @@ def test_a_gui_step_s_words_show_a_named_value_as_found(tmp_path: Path) -> None:
     items = [{"label": "Tokyo", "value": 14}, {"label": "Lima", "value": 9}]
     program = {
         "steps": [
-            {"id": "s1", "skill": "pick_extreme", "args": {"items": items, "largest": True}},
+            {"id": "s1", "skill": "pick_extreme", "args": {"items": items, "which": "largest"}},
             {
                 "id": "s2",
                 "skill": "gui",

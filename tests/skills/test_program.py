@@ -298,14 +298,16 @@ def test_the_largest_of_found_values_is_picked_with_their_slots() -> None:
     found = {"id": "s2", "skill": "extract_values", "args": {"text": "a", "names": ["minutes"]}}
     found["args"]["what"] = "m"  # type: ignore[index]
     items = [{"label": "Copper Sky", "value": "{s2.minutes}"}, {"label": "Other", "value": 120}]
-    pick = {"id": "s3", "skill": "pick_extreme", "args": {"items": items}}
+    pick = {"id": "s3", "skill": "pick_extreme", "args": {"items": items, "which": "largest"}}
     check_program(as_program({**found, "id": "s1"}, found, pick), default_catalog(), APPS)
     schema = program_schema(default_catalog(), APPS)["$defs"]["Item"]["properties"]["value"]
     assert {"type": "string", "minLength": 1, "maxLength": 100} in schema["anyOf"]
     filled = resolve(pick["args"], {"s2": {"minutes": "141 min"}})  # type: ignore[arg-type]
     assert PickExtreme.model_validate(filled).items[0].value == 141
     with pytest.raises(ValueError, match="not a number"):
-        PickExtreme.model_validate({"items": [{"label": "x", "value": "{s2.minutes}"}]})
+        PickExtreme.model_validate(
+            {"items": [{"label": "x", "value": "{s2.minutes}"}], "which": "largest"}
+        )
 
 
 def test_an_address_is_bounded_in_the_grammar_and_in_the_check() -> None:

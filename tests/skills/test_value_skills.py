@@ -69,12 +69,17 @@ def test_the_largest_and_smallest_of_labelled_values() -> None:
         {"label": "Bergen", "value": 291940},
         {"label": "Narvik", "value": "21.5 thousand"},
     ]
-    assert pick_extreme.call(NoDesk(), {"items": items}).value == {
+    assert pick_extreme.call(NoDesk(), {"items": items, "which": "largest"}).value == {
         "label": "Oslo",
         "value": 709037,
     }
-    smallest = pick_extreme.call(NoDesk(), {"items": items, "largest": False})
+    smallest = pick_extreme.call(NoDesk(), {"items": items, "which": "smallest"})
     assert smallest.value == {"label": "Narvik", "value": 21500}
+    # Which end is a word the program must write; a program or memory of the earlier flag is
+    # read as before.
+    with pytest.raises(SkillError, match="which"):
+        pick_extreme.call(NoDesk(), {"items": items})
+    assert pick_extreme.call(NoDesk(), {"items": items, "largest": False}).value == smallest.value
 
 
 def test_sorting_labelled_values_either_way() -> None:
@@ -103,7 +108,7 @@ def test_ratings_and_numbers_with_words_after_them_compare_as_their_numbers() ->
         {"label": "a", "value": "169 min"},
         {"label": "b", "value": "1,450,935,791 people (as of 2024-07-01)"},
     ]
-    assert pick_extreme.call(NoDesk(), {"items": worded}).value == {
+    assert pick_extreme.call(NoDesk(), {"items": worded, "which": "largest"}).value == {
         "label": "b",
         "value": 1450935791,
     }
@@ -120,9 +125,12 @@ def test_lengths_of_time_compare_by_their_minutes_and_are_given_back_as_written(
         {"label": "Bangkok", "value": "5 h 5 min"},
         {"label": "Dubai", "value": "8 h 55 min"},
     ]
-    shortest = pick_extreme.call(NoDesk(), {"items": flights, "largest": False})
+    shortest = pick_extreme.call(NoDesk(), {"items": flights, "which": "smallest"})
     assert shortest.value == {"label": "Bangkok", "value": "5 h 5 min"}
-    assert pick_extreme.call(NoDesk(), {"items": flights}).value["label"] == "Dubai"
+    assert (
+        pick_extreme.call(NoDesk(), {"items": flights, "which": "largest"}).value["label"]
+        == "Dubai"
+    )
     mixed = [
         {"label": "a", "value": "2 hours"},
         {"label": "b", "value": "1 hour 5 minutes"},

@@ -71,7 +71,7 @@ def test_each_thing_is_searched_alone_and_its_value_found_in_its_own_page() -> N
     # The rows go whole into the skills that compare labelled values.
     ordered = sort_items.call(browser, {"items": found.value, "first": "highest"})
     assert [row[0] for row in ordered.value] == ["India", "China", "Chile"]
-    assert pick_extreme.call(browser, {"items": found.value, "largest": False}).value == {
+    assert pick_extreme.call(browser, {"items": found.value, "which": "smallest"}).value == {
         "label": "Chile",
         "value": 19764771,
     }
@@ -153,7 +153,7 @@ def test_a_program_looks_up_a_list_found_earlier_and_sorts_the_rows_whole() -> N
                 "value": "flight_time",
             },
         },
-        {"skill": "pick_extreme", "args": {"items": {"from": "s3"}, "largest": False}},
+        {"skill": "pick_extreme", "args": {"items": {"from": "s3"}, "which": "smallest"}},
         {"skill": "tell_user", "args": {"text": {"from": "s4", "key": "label"}}},
     )
     check_program(steps, default_catalog(), apps)

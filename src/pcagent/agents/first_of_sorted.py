@@ -35,8 +35,8 @@ def with_first_of_sorted_picked(program: Program, catalog: SkillCatalog) -> Prog
         asked = [key for keys_of in used for key in keys_of]
         if not asked or not set(asked) <= keys:
             continue
-        largest = step.args.get("first") == "highest"
-        args = {"items": step.args.get("items"), "largest": largest}
+        which = "largest" if step.args.get("first") == "highest" else "smallest"
+        args = {"items": step.args.get("items"), "which": which}
         steps[index] = step.model_copy(update={"skill": _PICK, "args": args})
     return program.model_copy(update={"steps": steps})
 

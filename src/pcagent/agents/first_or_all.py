@@ -76,7 +76,10 @@ def with_first_or_all_read(
             continue
         if read_first_or_all(read, instruction, str(first)) != FIRST:
             continue
-        args = {"items": step.args.get("items"), "largest": first == "highest"}
+        args = {
+            "items": step.args.get("items"),
+            "which": "largest" if first == "highest" else "smallest",
+        }
         steps[index] = step.model_copy(update={"skill": _PICK, "args": args})
         for at, other in enumerate(later, start=index + 1):
             whole = _item_text(step.id)

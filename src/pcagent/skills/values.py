@@ -309,10 +309,23 @@ class LabelledValues(SkillParameters):
 
 
 class PickExtreme(LabelledValues):
-    # Not marked as a choice (:func:`choice`): asked alone, the 1.5B model read "the older
-    # film's year" and "the worst rating" as the largest, 5 of 19 choices of seed 3101 wrong
-    # with both orders agreeing (2026-12-03, benchmarks/choice_readings.py).
-    largest: bool = Field(True, description="true: the largest value; false: the smallest.")
+    """Which end, as a word: given ``largest: true/false``, the 1.5B planner wrote ``true`` for
+    "whichever ... sells it for least" and the run said "finished" on the dearest shop (a
+    rewording of pc24, 2026-12-05), as a word ended it for sorting. ``largest`` is still read.
+    No choice reading: asked alone, the model read 5 of 19 wrong (seed 3101, 2026-12-03)."""
+
+    which: Literal["largest", "smallest"] = Field(
+        description='"largest": the most, highest, longest, dearest; "smallest": the least, '
+        "lowest, shortest, cheapest."
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_largest(cls, data: object) -> object:
+        if isinstance(data, dict) and isinstance(largest := data.get("largest"), bool):
+            rest = {key: value for key, value in data.items() if key != "largest"}
+            return {"which": "largest" if largest else "smallest", **rest}
+        return data
 
 
 @skill(
@@ -322,7 +335,8 @@ class PickExtreme(LabelledValues):
     computes=True,
 )
 def pick_extreme(context: SkillContext, parameters: PickExtreme) -> SkillResult:
-    chosen = (max if parameters.largest else min)(parameters.items, key=lambda item: item.value)
+    pick = max if parameters.which == "largest" else min
+    chosen = pick(parameters.items, key=lambda item: item.value)
     return SkillResult(True, {"label": chosen.label, "value": chosen.shown}, evidence=chosen.label)
 
 

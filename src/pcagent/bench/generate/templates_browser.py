@@ -233,7 +233,11 @@ class BrowserFilmCompare(SubtaskTemplate[FilmComparison], spec="browser_film_com
             ]
             items.append({"label": title, "value": f"{{{found}.{key}}}"})
         picked = f"s{len(steps) + 1}"
-        steps.append(programs.call(picked, "pick_extreme", items=items, largest=a.largest))
+        steps.append(
+            programs.call(
+                picked, "pick_extreme", items=items, which="largest" if a.largest else "smallest"
+            )
+        )
         if slot.report:
             told = programs.reference(picked, "value")
             steps.append(programs.report(f"s{len(steps) + 1}", told))

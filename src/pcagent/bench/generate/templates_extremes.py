@@ -142,7 +142,12 @@ class BrowserExtremeText(SubtaskTemplate[ExtremeToFile], spec="browser_extreme_t
             found = web.web_search_each_step("s1", a.compared, list(a.names))
         steps = [
             found,
-            programs.call("s2", "pick_extreme", items=programs.reference("s1"), largest=a.largest),
+            programs.call(
+                "s2",
+                "pick_extreme",
+                items=programs.reference("s1"),
+                which="largest" if a.largest else "smallest",
+            ),
             programs.call("s3", "write_text_file", path=a.path, text="{s2.label}: {s2.value}"),
         ]
         return FragmentProgram(tuple(steps), output=programs.reference("s3"))

@@ -107,7 +107,10 @@ class EditorListExtreme(SubtaskTemplate[ListExtreme], spec="editor_list_extreme"
         )
         found = web.web_search_each_step("s3", a.subject, programs.reference("s2", listed))
         picked = programs.call(
-            "s4", "pick_extreme", items=programs.reference("s3"), largest=a.largest
+            "s4",
+            "pick_extreme",
+            items=programs.reference("s3"),
+            which="largest" if a.largest else "smallest",
         )
         steps += [found, picked]
         told = programs.report("s5", programs.reference("s4", "label"))
