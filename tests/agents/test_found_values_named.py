@@ -57,6 +57,29 @@ def test_a_value_also_referred_to_is_named_so_too_but_bare_words_and_twins_stay(
     assert twins.steps[-1].args == {"text": "the place"}
 
 
+def test_a_value_s_name_in_angle_brackets_becomes_its_slot() -> None:
+    """A rewording of pc25 (2026-12-05): the booking form filled with "<destination>" and
+    "<return>", the names of the values the mail's extraction found."""
+    found = {**FIND, "args": {**FIND["args"], "names": ["destination", "return"]}}
+    form = {
+        "id": "s3",
+        "skill": "fill_form",
+        "args": {
+            "fields": [
+                {"label": "To", "value": "<destination>"},
+                {"label": "Return", "value": "< return >"},
+                {"label": "<destination>", "value": "<departure>"},
+            ]
+        },
+    }
+    mended = with_found_values_named(as_program(READ, found, form), CATALOG)
+    assert mended.steps[2].args["fields"] == [
+        {"label": "To", "value": "{s2.destination}"},
+        {"label": "Return", "value": "{s2.return}"},
+        {"label": "<destination>", "value": "<departure>"},  # a label, and a name none found
+    ]
+
+
 def test_no_gold_program_of_generated_tasks_is_changed() -> None:
     """The templates' own programs refer to their values: no phrase to make a slot (two seeds,
     400 tasks, every template among them)."""

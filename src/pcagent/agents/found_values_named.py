@@ -9,7 +9,10 @@ for that step alone, it wrote the same words back, and so did the ``search_words
 phrase ("the destination", "that place", "John's place": a determiner or a possessive, then the
 value's name) can only mean the value found, since nothing else in the program gives it; it
 becomes the value's slot (``{s2.destination}``), as a text that is exactly a value's name
-already becomes a reference (:mod:`reference_keys`). That holds where another step refers to
+already becomes a reference (:mod:`reference_keys`). So does the name in angle brackets, a
+placeholder's form: a rewording of pc25 (2026-12-05) filled the booking form's "To", "Depart"
+and "Return" with "<destination>", "<departure>" and "<return>", the names of the values its
+extraction found (the only such program of 798 recorded). That holds where another step refers to
 the value too: pc04's program put the destination into a form by reference and still searched
 for "traffic side in the destination" (2026-11-29). Not for a name two extractions use (which
 one is meant is the model's to say), never inside an extraction's own ``names`` or ``what``,
@@ -39,7 +42,7 @@ def with_found_values_named(program: Program, skills: SkillCatalog) -> Program:
     for index, step in enumerate(steps):
         for name in [name for name in finds_named_values(step, skills) if found[name] == 1]:
             words = r"\s+".join(re.escape(word) for word in name.split("_"))
-            phrase = re.compile(rf"\b{_POINTING}\s+{words}\b", re.IGNORECASE)
+            phrase = re.compile(rf"\b{_POINTING}\s+{words}\b|<\s*{words}\s*>", re.IGNORECASE)
             slot = f"{{{step.id}.{name}}}"
             for at in range(index + 1, len(steps)):
                 steps[at] = _named(steps[at], phrase, slot)
