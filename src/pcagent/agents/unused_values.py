@@ -18,9 +18,10 @@ such a read unused before later steps. So is a web search whose page of results 
 after it neither read nor work on: a re-plan searched for the sights of two cities and then
 composed two paragraphs about them from nothing (a rewording of pc20, 2026-11-28), and the run
 said "finished". So is a look-up of a value for each of several things
-(``web_search_each``) whose rows no step uses, last or not. So, last, is each name an extraction finds that no later step refers to,
-where later steps refer to others by name. Judged on the typed program alone: references in
-arguments, slots in texts, and the steps a screen step says it uses.
+(``web_search_each``) whose rows no step uses, last or not. So, last, is each name an
+extraction finds that no later step refers to, where later steps refer to others by name.
+Judged on the typed program alone: references in arguments, slots in texts, and the steps a
+screen step says it uses.
 """
 
 from __future__ import annotations
