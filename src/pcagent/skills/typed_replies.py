@@ -39,9 +39,10 @@ def reply_model(names: list[str], uses: Mapping[str, str], text: str) -> type[Ba
     fields: dict[str, Any] = {}
     for name in names:
         use = uses.get(name, "")
-        bounds = list_bounds(use)
-        if bounds is not None:
-            fields[name] = (_list_reply(use, bounds), ...)
+        parameter = _parameter(use)
+        listed = list_bounds(parameter[1]) if parameter is not None else None
+        if parameter is not None and listed is not None:
+            fields[name] = (_list_reply(parameter[0], parameter[1], listed), ...)
             continue
         check = taken_by(use, text)
         checks = (AfterValidator(check),) if check is not None else ()
@@ -56,16 +57,23 @@ def reply_model(names: list[str], uses: Mapping[str, str], text: str) -> type[Ba
 MOST_ITEMS = 20
 
 
-def list_bounds(use: str) -> tuple[int, int] | None:
-    """The fewest and the most items of the list of texts the parameter ``use`` names takes;
-    None where it takes no such list. Why: asked for "the three candidate places" a note lists,
-    for a look-up of each (``web_search_each``'s things), the 1.5B model answered one place in
-    one text, four times over, each refused, and the run went on without the extraction (a
-    rewording of pc06, 2026-12-05); asked for a list, a model writes one."""
+def _parameter(use: str) -> tuple[str, TypeAdapter[Any], FieldInfo] | None:
+    """The parameter ``use`` names, as told ("set_alarm's time"), its type's adapter and its
+    field; None for a use no skill of pcagent's has."""
     field = declared_parameter(use) if use else None
     if field is None:
         return None
-    schema = TypeAdapter(field.rebuild_annotation()).json_schema()
+    skill_name, _, parameter = use.partition(".")
+    return f"{skill_name}'s {parameter}", TypeAdapter(field.rebuild_annotation()), field
+
+
+def list_bounds(adapter: TypeAdapter[Any]) -> tuple[int, int] | None:
+    """The fewest and the most items of the list of texts a parameter of type ``adapter``
+    takes; None where it takes no such list. Why: asked for "the three candidate places" a
+    note lists, for a look-up of each (``web_search_each``'s things), the 1.5B model answered
+    one place in one text, four times over, each refused, and the run went on without the
+    extraction (a rewording of pc06, 2026-12-05); asked for a list, a model writes one."""
+    schema = adapter.json_schema()
     for one in (schema, *schema.get("anyOf", ())):
         if one.get("type") == "array" and one.get("items", {}).get("type") == "string":
             return int(one.get("minItems", 1)), min(
@@ -74,13 +82,10 @@ def list_bounds(use: str) -> tuple[int, int] | None:
     return None
 
 
-def _list_reply(use: str, bounds: tuple[int, int]) -> Any:
-    """A reply's list of texts, each once, as many as the parameter ``use`` takes, checked by
-    that parameter's own type (each item read without its place in a counted list)."""
-    field = declared_parameter(use)
-    assert field is not None  # list_bounds found it
-    skill_name, _, parameter = use.partition(".")
-    adapter: TypeAdapter[Any] = TypeAdapter(field.rebuild_annotation())
+def _list_reply(told: str, adapter: TypeAdapter[Any], bounds: tuple[int, int]) -> Any:
+    """A reply's list of texts, each once, as many as the parameter (``told``, of type
+    ``adapter``) takes, checked by its own type (each item read without its place in a
+    counted list)."""
 
     def check(items: list[str]) -> list[str]:
         values = [_item_as_written(item) for item in items]
@@ -88,9 +93,7 @@ def _list_reply(use: str, bounds: tuple[int, int]) -> Any:
             raise ValueError("each item once: the list names one item twice")
         refusal = _refusal(adapter, values)
         if refusal:
-            raise ValueError(
-                f"this list goes to {skill_name}'s {parameter}, which refuses it: {refusal}"
-            )
+            raise ValueError(f"this list goes to {told}, which refuses it: {refusal}")
         return values
 
     item = Annotated[str, Field(min_length=1, max_length=200)]
@@ -159,20 +162,16 @@ def taken_by(use: str, text: str = "") -> Callable[[str], str] | None:
     read: without its place), or the one line of ``text`` the value stands on: words of a
     route, where its minutes are wanted, go on to the call, which reads the minutes off that
     line (:mod:`pcagent.agents.source_lines`). None for a use no skill of pcagent's has."""
-    field = declared_parameter(use)
-    if field is None:
+    found = _parameter(use)
+    if found is None:
         return None
-    skill_name, _, parameter = use.partition(".")
-    adapter: TypeAdapter[Any] = TypeAdapter(field.rebuild_annotation())
+    told, adapter, field = found
     wanted = field.description or "its own kind of value"
 
     def check(value: str) -> str:
         refusal = _refusal(adapter, uncounted(value).strip())
         if refusal and _refusal(adapter, _one_line(value, text)):
-            raise ValueError(
-                f"this value goes to {skill_name}'s {parameter} ({wanted}), which refuses it: "
-                f"{refusal}"
-            )
+            raise ValueError(f"this value goes to {told} ({wanted}), which refuses it: {refusal}")
         return value
 
     return check
