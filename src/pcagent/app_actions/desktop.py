@@ -84,8 +84,8 @@ class CalculatorEvaluate(AppAction, application=applications.CALCULATOR):
     kind: Literal["calculator_evaluate"] = "calculator_evaluate"
     expression: str = Field(
         min_length=1, max_length=200, pattern=r"^[0-9+\-*/().^ ]{1,200}$",
-        description='Arithmetic, e.g. "12 * 7 + 5"; a date YYYY-MM-DD counts as its day number, '
-        "so a later date minus an earlier one is the days between them.",
+        description='Arithmetic, e.g. "12 * 7 + 5"; a date YYYY-MM-DD counts only minus another '
+        'one: "2025-03-03 - 2025-02-18" is the days between them.',
     )  # fmt: skip
 
 

@@ -30,9 +30,13 @@ def test_dates_count_as_day_numbers() -> None:
     # an impossible date stays arithmetic, and so does a plain subtraction
     assert with_day_numbers("2025-13-40") == "2025-13-40"
     assert with_day_numbers("100-10-5") == "100-10-5"
-    assert with_day_numbers("2024-02-27 + 1") == "738943 + 1"
     # one date minus another is the days between them, whichever is written first
     assert evaluate("2024-02-27 - 2024-03-10") == 12
+    assert evaluate("(2024-03-10 - 2024-02-27) * 24") == 288
+    # a date's day number alone means nothing: it is refused, not computed
+    for alone in ("2024-02-27 + 1", "2025-02-18 - 3/3/2025", "2025-02-18 - 2025-13-40"):
+        with pytest.raises(InvalidActionError, match="stands alone"):
+            evaluate(alone)
 
 
 def test_the_calculator_computes_after_a_previous_entry(desktop: SandboxDesktop) -> None:

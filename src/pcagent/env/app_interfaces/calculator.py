@@ -63,8 +63,8 @@ def _value(node: ast.expr) -> Fraction:
 _DATE = re.compile(r"(?<![\d.])(\d{4})-(\d{1,2})-(\d{1,2})(?![\d.])")
 
 
-#: An expression that is one date minus another, and nothing else.
-_DATE_DIFFERENCE = re.compile(rf"^\s*({_DATE.pattern})\s*-\s*({_DATE.pattern})\s*$")
+#: One date minus another, inside an expression or as all of it.
+_DATE_PAIR = re.compile(rf"({_DATE.pattern})\s*-\s*({_DATE.pattern})")
 
 
 def _day_number(text: str) -> int | None:
@@ -78,21 +78,30 @@ def _day_number(text: str) -> int | None:
 
 
 def with_day_numbers(expression: str) -> str:
-    """``expression`` with every valid ``YYYY-MM-DD`` date replaced by its day number;
-    anything else (an impossible date such as 2025-13-40 too) is left as it is. An expression
-    that is only one date minus another is the days between them, the later date first
-    whichever was written first: "the days between" two dates are never negative."""
-    pair = _DATE_DIFFERENCE.match(expression)
-    if pair is not None:
-        first, second = _day_number(pair.group(1)), _day_number(pair.group(5))
-        if first is not None and second is not None:
-            return f"{max(first, second)} - {min(first, second)}"
+    """``expression`` with every difference of two valid ``YYYY-MM-DD`` dates replaced by the
+    days between them, the later date first whichever was written first: "the days between"
+    two dates are never negative. A date's day number means nothing on its own, so a valid date
+    that is not one side of such a difference is refused: "2025-02-18 - 3/3/2025" was typed as
+    739300-3/3/2025, the display agreed with that arithmetic, and a run said "finished" on
+    739299.999506 days. An impossible date (2025-13-40) is left as the arithmetic it is."""
 
-    def day_number(match: re.Match[str]) -> str:
-        number = _day_number(match.group(0))
-        return match.group(0) if number is None else str(number)
+    def days(match: re.Match[str]) -> str:
+        first, second = _day_number(match.group(1)), _day_number(match.group(5))
+        if first is None or second is None:
+            return match.group(0)
+        return f"({max(first, second)} - {min(first, second)})"
 
-    return _DATE.sub(day_number, expression)
+    replaced = _DATE_PAIR.sub(days, expression)
+    for match in _DATE.finditer(replaced):
+        if _day_number(match.group(0)) is not None:
+            raise InvalidActionError(
+                f"the date {match.group(0)} stands alone in {expression!r}: a date counts only "
+                "against another one, the later minus the earlier, both written YYYY-MM-DD "
+                '("2025-03-03 - 2025-02-18" is the 13 days between them)'
+            )
+    if replaced != expression and _DATE_PAIR.fullmatch(expression.strip()):
+        return replaced.strip()[1:-1]
+    return replaced
 
 
 def evaluate(expression: str) -> Fraction:
