@@ -88,7 +88,11 @@ def desktops_text(environments: Mapping[str, Sequence[str]]) -> str:
 def replan_context(replanning: Replanning, first: int) -> str:
     """What a re-plan's prompt says after the instruction: the steps finished and the values
     found (referred to by id, never redone), the step that failed and why, and the number the
-    new steps start from (``first``)."""
+    new steps start from (``first``). A skill's failure says what to change (the folder that
+    holds the mail, days_between for dates, the field's value the site refused): the re-plan
+    is asked to do that. Asked instead for "another way (a gui step where a skill failed)",
+    the 1.5B planner answered screen steps that looped to their cap where one corrected call
+    would have done (3 of the 24 re-planned runs of the 25 and the 50 passed, 2026-12-05)."""
     finished, failed = replanning.finished, replanning.failed
     return (
         "Already finished (do not repeat them; refer to their values by id):\n"
@@ -96,6 +100,7 @@ def replan_context(replanning: Replanning, first: int) -> str:
         + "\nValues found so far:\n"
         + value_list(dict(replanning.hub))
         + f"\nThis step failed: {failed.id}: {failed.description}\nWhy: {replanning.reason}\n"
-        f"Write only the remaining steps, another way (a gui step where a skill failed); "
-        f"number them from s{first} on."
+        "Write only the remaining steps. Where Why says what to change, do that: the same "
+        "skill with its arguments corrected, or the skill it names; a gui step only where no "
+        f"skill can do what is left. Number them from s{first} on."
     )
