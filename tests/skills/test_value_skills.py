@@ -142,6 +142,18 @@ def test_lengths_of_time_compare_by_their_minutes_and_are_given_back_as_written(
     # written (a running time of "169 min" goes on as 169, into a cell or a calculation).
     assert ordered == [["a", 2], ["c", 90], ["b", "1 hour 5 minutes"], ["d", 45]]
 
+    # A page's sentence whose only number is one length of time compares by it, and is given
+    # back as that length (pc06, 2026-12-05: Dubai's flight time found as the sentence).
+    flights[2]["value"] = "A direct flight from Beijing to Dubai takes about 8 h 55 min."
+    longest = pick_extreme.call(NoDesk(), {"items": flights, "which": "largest"})
+    assert longest.value == {"label": "Dubai", "value": "8 h 55 min"}
+    rated = [{"label": "x", "value": "IMDb RATING: 8.7/10"}, {"label": "y", "value": "9/10"}]
+    assert sort_items.call(NoDesk(), {"items": rated, "first": "lowest"}).value[0] == ["x", 8.7]
+    # Other numbers beside the length: which one is meant is not guessed.
+    for unclear in ("2 flights a day, 8 h 55 min each", "from 1 h to 2 h"):
+        with pytest.raises(SkillError, match="value"):
+            sort_items.call(NoDesk(), {"items": [{"label": "x", "value": unclear}]})
+
 
 def test_hours_and_minutes_add_up() -> None:
     assert (

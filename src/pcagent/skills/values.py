@@ -31,7 +31,7 @@ from pcagent.skills.base import (
     skill,
 )
 from pcagent.skills.common import as_lines
-from pcagent.text import without_notes
+from pcagent.skills.numbers_written import DURATION, quantity_of, written_number
 
 
 def _one_time_in(text: str) -> str:
@@ -199,62 +199,13 @@ def days_between(context: SkillContext, parameters: DaysBetween) -> SkillResult:
     return SkillResult(True, days, evidence=f"{start} to {end}")
 
 
-#: A score on a scale, as ratings are written ("8.5/10", "4 / 5"): it compares by the score.
-_SCORE = re.compile(r"(\d+(?:\.\d+)?)\s*/\s*\d+(?:\.\d+)?")
-#: A number followed by words and no other number ("1,450,935,791 people"; a note in brackets
-#: aside, "128455567 people (as of 2024-07-01)"): the number. "8.5/10 and 9/10" is none.
-_BEFORE_WORDS = re.compile(r"(-?\d+(?:\.\d+)?)\s+[^\d\s][^\d]*")
-#: A length of time as pages write it: hours, minutes or both ("6 h 20 min", "1 hour 5
-#: minutes", "169 min"), maybe words after ("38 min by subway").
-_DURATION = re.compile(
-    r"(?:(\d+(?:\.\d+)?)\s*(?:h|hr|hrs|hours?)\b\.?)?\s*"
-    r"(?:(\d+(?:\.\d+)?)\s*(?:min|mins|minutes?)\b\.?)?(?:\s+[^\d]*)?",
-    re.IGNORECASE,
-)
-
-
-def minutes_in(text: str) -> float | None:
-    """The minutes a length of time written as a page writes it holds, or None when ``text``
-    is no such length. Why: a flight of "6 h 20 min" and one of "5 h 5 min" compare by their
-    minutes; read as one number each (or refused, as they were), the shortest of three
-    flights could not be found (pc06, 2026-12-03)."""
-    match = _DURATION.fullmatch(text.strip())
-    if not match or match.groups() == (None, None):
-        return None
-    hours, minutes = (float(group or 0) for group in match.groups())
-    return hours * 60 + minutes
-
-
-def _number(value: object) -> object:
-    """Numbers as people and pages write them: "1,234.5", "$12", "35 %", "3.4 million", a
-    rating "8.5/10" (its score) and a number with its unit or a note after it ("169 min")
-    stay numbers. Why the last two: extract_values keeps a value as the page writes it, and
-    sort_items refused the three IMDb ratings it was given ("8.5/10"; a rewording of pc17,
-    2026-11-28), as the calculator had refused a population with its note."""
-    if not isinstance(value, str):
-        return value
-    text = value.strip().replace(",", "").replace("$", "").replace("€", "").replace("£", "")
-    text = text.replace("%", "").strip()
-    scale = 1.0
-    for word, factor in (("billion", 1e9), ("million", 1e6), ("thousand", 1e3)):
-        if text.lower().endswith(word):
-            scale, text = factor, text[: -len(word)].strip()
-    if (minutes := minutes_in(text)) is not None:
-        return minutes
-    whole = _SCORE.fullmatch(text) or _BEFORE_WORDS.fullmatch(without_notes(text).strip())
-    try:
-        return float(whole.group(1) if whole else text) * scale
-    except ValueError:
-        raise ValueError(f"{value!r} is not a number") from None
-
-
 #: A number, or a text holding one: as people write it ("1,234.5", "$12"), or an earlier step's
 #: value by its slot ("{s3.runtime_minutes}"). The grammar allows the text, so a program can
 #: pick the largest of values it found; with a number alone it could only compare numbers it
 #: wrote itself.
 Number = Annotated[
     float,
-    BeforeValidator(_number),
+    BeforeValidator(written_number),
     WithJsonSchema(
         {"anyOf": [{"type": "number"}, {"type": "string", "minLength": 1, "maxLength": 100}]}
     ),
@@ -274,10 +225,10 @@ class Item(SkillParameters):
     def _keeps_how_it_was_written(cls, data: object, handler: Callable[[object], Item]) -> Item:
         item = handler(data)
         written = data.get("value") if isinstance(data, dict) else None
-        if isinstance(written, str) and (length := _DURATION.fullmatch(written.strip())):
+        if isinstance(written, str) and (length := DURATION.fullmatch(quantity_of(written))):
             hours, minutes = length.groups()
             if hours is not None and minutes is not None:
-                item._shown = written.strip()
+                item._shown = quantity_of(written)
             elif hours is not None or minutes is not None:
                 item._shown = plain_number(float(hours or minutes))
         return item
