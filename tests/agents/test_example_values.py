@@ -111,6 +111,27 @@ def test_a_name_the_example_s_own_instruction_never_gave_is_the_page_s() -> None
     assert len(example_values(as_program(title), shown, said)) == 1
 
 
+def test_a_text_an_example_s_instruction_quotes_is_that_example_s_value() -> None:
+    """pc15 (2026-12-05): re-asked with an example that searched arxiv.org for "agents", the
+    Manager searched "agents" where the person asked for "multimodal agent"."""
+    shown = (
+        'Instruction: Browser, arxiv.org: search "agents", download the third result.\n'
+        'Program: {"steps": [{"id": "s2", "skill": "fill_form", "args": {"fields": [{"label": '
+        '"Search arXiv", "value": "agents"}]}}]}'
+    )
+    said = 'Go to arxiv.org, search for papers about "multimodal agent", download the first.'
+
+    def form(value: str) -> Program:
+        field = {"label": "Search arXiv", "value": value}
+        return as_program({"id": "s2", "skill": "fill_form", "args": {"fields": [field]}})
+
+    (doubt,) = example_values(form("agents"), shown, [said])
+    assert "'agents': from an earlier task" in str(doubt)
+    # The instruction's own words, or the example's words where this instruction says them too.
+    assert example_values(form("multimodal agent"), shown, [said]) == []
+    assert example_values(form("agents"), shown, ['search arxiv.org for "agents"']) == []
+
+
 def test_no_gold_program_of_generated_tasks_is_doubted_with_the_others_shown() -> None:
     """A gold program's values come from its own instruction, whatever the others hold."""
     tasks = [task for task in generate_tasks(200, 43) if task.program]

@@ -10,7 +10,9 @@ is in the program and the prompt, not in the instruction's wording: a literal te
 whose longer words is missing from the instruction and the values found, that names something
 (two words or more, one of them capitalised: "Market Hall", "Copper Sky"), and that the
 examples' text holds whole, is doubted, and the Manager re-asked. It decides nothing alone: a program kept
-with it ends "unverified" at best.
+with it ends "unverified" at best. A text an example's instruction quotes whole is that
+example's value, whatever its length or case, and doubted the same way where this run's own
+instruction and values do not hold it as written.
 
 Left alone: a step's ``label`` (a form's field is named by the page, which an example may show
 rightly), an extraction's ``names`` (a value's name, such as ``time``, is no value), and texts
@@ -79,6 +81,8 @@ def _texts(value: JsonValue, name: str = "") -> Iterator[str]:
 
 
 def _copied(text: str, examples: str, given: Sequence[str]) -> bool:
+    if _quoted_by_an_example(text, examples) and not any(contains(g, text) for g in given):
+        return True
     every = words_of(text)
     words = [w for w in every if len(w) >= _LONG]
     names = len(every) >= 2 and any(word[0].isupper() for word in words)
@@ -120,6 +124,24 @@ def _copied_whole(every: list[str], examples: str, given: Sequence[str]) -> bool
 
 #: How memory shows an example's instruction: a line of its own before its program.
 _INSTRUCTION = "Instruction: "
+
+
+def _quoted_by_an_example(text: str, examples: str) -> bool:
+    """Whether an example's instruction quotes ``text`` whole ("search \"agents\""): a
+    quoted text is that task's value, even a single word in lower case. Why: re-asked with an
+    example whose instruction read 'search "agents"', the 1.5B Manager searched arxiv.org for
+    "agents" where the person had asked for "multimodal agent"; the download's check passed and
+    the run said "finished" (pc15, 2026-12-05). Its words stood in the instruction by their
+    beginnings, so only the copy whole tells."""
+    wanted = text.strip().casefold()
+    if not wanted:
+        return False
+    return any(
+        f"{mark}{wanted}{end}" in line.casefold()
+        for line in examples.splitlines()
+        if line.startswith(_INSTRUCTION)
+        for mark, end in (('"', '"'), ("\u201c", "\u201d"), ("'", "'"))
+    )
 
 
 def _sources(examples: str, text: str) -> Iterator[str | None]:
