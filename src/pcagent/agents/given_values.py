@@ -213,6 +213,12 @@ _INSTRUCTION_AS_TEXT = (
 _MOST_OF_INSTRUCTION = 0.95
 
 
+def made_up_text(text: str, given: Sequence[str]) -> bool:
+    """Whether ``text``, to be written, is in none of ``given`` and refers to no value found
+    (the doubt :data:`_MADE_UP_TEXT`)."""
+    return _text_problem(text, given) == _MADE_UP_TEXT
+
+
 def _text_problem(text: str, given: Sequence[str]) -> str:
     """Why ``text``, to be written, is not one the planner was given ("" when it is): it is
     in none of ``given``, or it copies :data:`_MOST_OF_INSTRUCTION` or more of the
