@@ -90,8 +90,9 @@ def test_a_step_that_is_unusable_or_adds_doubts_is_not_added() -> None:
         outcome = _manager(models).plan(SAID)
         assert [s.skill for s in outcome.plan.subtasks] == ["compose_text"]
         assert "no step uses it" in outcome.plan.subtasks[-1].doubt
-    # A document written with an invented text: the writer is used, a new doubt comes.
-    invented = WRITE | {"args": {"path": "Documents/tea.docx", "text": "Tea is 4,000 years old."}}
+    # A document nobody named: the writer is used, a new doubt comes. (An invented text alone
+    # is no longer one: it takes the composed text left unused, agents/made_up_texts.py.)
+    invented = WRITE | {"args": {"path": "Documents/coffee.docx", "text": {"from": "s1"}}}
     models = _script({"steps": [invented]})
     outcome = _manager(models).plan(SAID)
     assert [s.skill for s in outcome.plan.subtasks] == ["compose_text"]
