@@ -235,8 +235,14 @@ def test_a_full_program_gets_no_step_added_and_the_plan_stands() -> None:
     """A program of the most steps that leaves the writer out: no step can be added (asked
     for, the step made a program too long to build again, and the error ended a whole
     benchmark run, 2026-12-02); the program is kept with its doubt."""
+    # Each text composed from the one before (an unused one would be dropped as a mend).
     full = [
-        COMPOSE | {"id": f"s{n}", "args": {"request": f"sentence {n} about tea"}}
+        COMPOSE
+        | {
+            "id": f"s{n}",
+            "args": {"request": f"sentence {n} about tea"}
+            | ({"facts": {"from": f"s{n - 1}"}} if n > 1 else {}),
+        }
         for n in range(1, MAX_STEPS + 1)
     ]
     models = ScriptedModels(manager=[json.dumps({"steps": full}), json.dumps({"steps": [WRITE]})])

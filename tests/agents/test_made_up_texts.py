@@ -9,7 +9,7 @@ from typing import Any
 from tests.agents.program_steps import as_program, gold_programs, planned_alone
 from tests.agents.scripted import ScriptedModels
 
-from pcagent.agents.made_up_texts import with_unused_text_in_made_up_text
+from pcagent.agents.made_up_texts import with_unused_text_in_made_up_text, without_unused_texts
 from pcagent.skills import default_catalog
 
 CATALOG = default_catalog()
@@ -59,9 +59,40 @@ def test_the_manager_keeps_the_mended_program_without_asking_again() -> None:
     assert not write.doubt and len(models.backends["manager"].requests) == 1
 
 
+def test_a_text_written_and_used_by_no_later_step_is_dropped() -> None:
+    """A rewording of pc04 (2026-12-05): the destination translated into English and the
+    search made with the untranslated value; the translation's failure ended the run."""
+    read = {"id": "s1", "skill": "read_text_file", "args": {"path": "Documents/travel_plan.txt"}}
+    find = {
+        "id": "s2",
+        "skill": "extract_values",
+        "args": {"text": {"from": "s1"}, "names": ["destination"], "what": "the destination"},
+    }
+    translate = {
+        "id": "s3",
+        "skill": "translate_text",
+        "args": {"text": {"from": "s2", "key": "destination"}, "language": "English"},
+    }
+    search = {"id": "s4", "skill": "web_search", "args": {"query": "traffic {s2.destination}"}}
+    program = as_program(read, find, translate, search)
+    assert [s.id for s in without_unused_texts(program, CATALOG).steps] == ["s1", "s2", "s4"]
+    # Used by a later step (a reference, or a screen step's words), or the last step: kept.
+    used = as_program(read, find, translate, {**search, "args": {"query": "{s3} traffic"}})
+    told = as_program(
+        read,
+        find,
+        translate,
+        {"id": "s4", "skill": "gui", "app": "browser", "task": "search for {s3}"},
+    )
+    last = as_program(read, find, translate)
+    for program in (used, told, last):
+        assert without_unused_texts(program, CATALOG) == program
+
+
 def test_no_gold_program_of_generated_tasks_is_changed() -> None:
     checked = 0
     for task, gold in gold_programs():
         checked += 1
         assert with_unused_text_in_made_up_text(gold, CATALOG, [task.instruction]) == gold
+        assert without_unused_texts(gold, CATALOG) == gold
     assert checked >= 300

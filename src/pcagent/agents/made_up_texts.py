@@ -12,6 +12,14 @@ and gives one text) and no later step uses it, and exactly one later step writes
 that is neither in the instruction nor found (the doubt of :func:`given_values.made_up_text`),
 that text can only have been meant to be the composed one. Anything less clear (two composed
 texts unused, two made-up texts) stays with its doubts for the Manager.
+
+A text so written that no later step uses, where it is not the program's last step, is dropped
+(:func:`without_unused_texts`): it changes nothing, shows nowhere, and only its failure could
+matter. Asked which side of the road people drive on at a trip's destination, the 1.5B Manager
+translated the destination "Tokyo, Japan" into English and searched with the untranslated
+value; the translation failed ("in that language already"), the re-plan went to the screen,
+and the run failed (a rewording of pc04, 2026-12-05; pc09's rewording the same day translated
+two company names it then did not use).
 """
 
 from __future__ import annotations
@@ -63,3 +71,18 @@ def with_unused_text_in_made_up_text(
     step = steps[index]
     mended[index] = step.model_copy(update={"args": {**step.args, name: {"from": steps[at].id}}})
     return program.model_copy(update={"steps": mended})
+
+
+def without_unused_texts(program: Program, catalog: SkillCatalog) -> Program:
+    """``program`` without the steps that write a text with a language model (compose,
+    translate) that no later step uses, the last step aside (its text may be what the
+    program ends on); ``program`` itself where there is none."""
+    steps = program.steps
+    kept = [
+        step
+        for at, step in enumerate(steps)
+        if at == len(steps) - 1
+        or not _writes_a_text(step, catalog)
+        or any(step.id in values_used(later) for later in steps[at + 1 :])
+    ]
+    return program if len(kept) == len(steps) else program.model_copy(update={"steps": kept})

@@ -36,7 +36,10 @@ from pcagent.agents.invented_cells import (
 from pcagent.agents.keys_of_readings import with_keys_of_readings_extracted
 from pcagent.agents.lists_not_extracted import with_lists_not_extracted
 from pcagent.agents.made_up_dates import with_dates_of_unused_readings
-from pcagent.agents.made_up_texts import with_unused_text_in_made_up_text
+from pcagent.agents.made_up_texts import (
+    with_unused_text_in_made_up_text,
+    without_unused_texts,
+)
 from pcagent.agents.one_search_for_many import with_one_search_for_each
 from pcagent.agents.program import MAX_STEPS, Program, ProgramStep
 from pcagent.agents.reference_keys import with_keys_mended
@@ -87,6 +90,7 @@ class ProgramMends:
         program = with_unused_rows_in_invented_list(program, skills, self.given)
         program = with_unused_values_in_labelled_rows(program, skills, self.given)
         program = with_unused_text_in_made_up_text(program, skills, self.given)
+        program = without_unused_texts(program, skills)
         program = with_dates_of_unused_readings(program, skills, self.given, ran)
         asked = self.readings.asked_apps(instruction)
         program = without_app_names_in_searches(program, asked, skills)
