@@ -403,3 +403,36 @@ def test_a_step_written_again_as_the_step_its_doubt_asks_for_feeds_the_step() ->
     assert write.args["path"] == "Documents/Brief.docx"
     assert write.args["text"] == {"from": compose.id}
     assert not any(s.doubt for s in outcome.plan.subtasks)
+
+
+def test_a_step_written_again_never_takes_an_application_s_last_step_away() -> None:
+    """pc19 (2026-12-05): the mail's step written again for an address nobody gave came back as
+    the file's save once more; the repeat was dropped and the program, sending nothing, had
+    fewer doubts. Such a rewrite is not kept: the mail's step stays, with its doubt."""
+    said = "Write two sentences about tea into tea.txt in Documents and mail it to Howie."
+    write = {
+        "id": "s2",
+        "skill": "write_text_file",
+        "args": {"path": "Documents/tea.txt", "text": {"from": "s1"}},
+    }
+    mail = {
+        "id": "s3",
+        "skill": "send_mail",
+        "args": {"to": ["anika.roy@example.test"], "attachments": ["Documents/tea.txt"]},
+    }
+    program = json.dumps({"steps": [COMPOSE, write, mail]})
+    again = json.dumps({"steps": [write | {"id": "s3"}]})
+    models = ScriptedModels(manager=[program] * PROGRAM_ATTEMPTS + [again])
+    apps = {"text_editor": "plain text editor", "mail": "e-mail"}
+    manager = Manager(
+        models.for_role("manager"), apps=apps, skills=default_catalog().for_apps(apps)
+    )
+    outcome = manager.plan(said)
+    assert [s.skill for s in outcome.plan.subtasks] == [
+        "compose_text",
+        "write_text_file",
+        "send_mail",
+    ]
+    assert "anika.roy@example.test" in outcome.plan.subtasks[2].doubt
+    asked = models.backends["manager"].requests[PROGRAM_ATTEMPTS].messages[-1].text
+    assert "What is wrong with step s3" in asked
