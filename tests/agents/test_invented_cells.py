@@ -321,6 +321,28 @@ def test_a_form_whose_fields_could_take_the_value_twice_or_never_is_left_as_writ
     assert with_unused_value_in_ungiven_field(early, CATALOG, [VISIT]) == early
 
 
+def test_a_field_beside_another_value_of_the_same_step_is_left_to_the_model() -> None:
+    """pc16 and pc25 (2026-12-05): "city" and "destination" extracted, "To" given the city and
+    "From" a made-up name; the mend gave "From" the destination, and both searches went the
+    wrong way round. Which of one step's values goes where is the model's to say."""
+    said = 'Read the mail "Travel" and search a one-way flight for that journey on booking.com.'
+    mail = {"id": "s1", "skill": "read_mail", "args": {"subject": "Travel"}}
+    trip = {
+        "id": "s2",
+        "skill": "extract_values",
+        "args": {"text": {"from": "s1"}, "names": ["city", "destination"], "what": "the trip"},
+    }
+    site = {"id": "s3", "skill": "open_page", "args": {"address": "booking.com"}}
+    for city in ({"from": "s2", "key": "city"}, "{s2.city}"):
+        swapped = as_program(mail, trip, site, _route("Howie Street", city))
+        assert with_unused_value_in_ungiven_field(swapped, CATALOG, [said]) == swapped
+    # Another step's value beside it leaves the mend as it was: the one unused value goes in.
+    tell = {"id": "s5", "skill": "tell_user", "args": {"text": "{s2.destination}"}}
+    alone = as_program(mail, trip, site, _route("Howie Street", {"from": "s1"}), tell)
+    fields = with_unused_value_in_ungiven_field(alone, CATALOG, [said]).steps[3].args["fields"]
+    assert fields[0]["value"] == {"from": "s2", "key": "city"}
+
+
 def test_no_gold_program_is_changed_by_the_form_mend() -> None:
     golds = list(gold_programs())
     for task, gold in golds:

@@ -34,7 +34,8 @@ And for a form's field: asked for the travel time to an interview, the 1.5B Mana
 the place from a note and left it unused, and filled the maps' "To" with an example's place (a
 generated task of seed 2041, 2026-12-04); the field's words were doubted, and the re-asks wrote
 them again. Where exactly one value found goes unused and exactly one form field after it
-holds words nobody gave, that field was meant for the value.
+holds words nobody gave, that field was meant for the value; unless another field of the same
+form holds a value of the same step, where which value goes where is the model's to say.
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ from typing import Any
 
 from pcagent.agents.given_values import cell_number, given_parameters, invented_cells
 from pcagent.agents.one_search_for_many import LABELLED_LISTS
-from pcagent.agents.program import GUI, Program, ProgramStep, is_reference
+from pcagent.agents.program import GUI, SLOT, Program, ProgramStep, is_reference
 from pcagent.agents.ungiven_names import ungiven_words_typed
 from pcagent.agents.unused_values import finds_named_values, unused_names, values_used
 from pcagent.skills import SkillCatalog
@@ -102,11 +103,31 @@ def with_unused_value_in_ungiven_field(
         return program
     index, name, number = spots[0]
     step = program.steps[index]
+    if _beside_its_own(step.args[name], number, reference["from"]):
+        return program
     fields = [dict(field) if isinstance(field, dict) else field for field in step.args[name]]
     fields[number]["value"] = reference
     steps = list(program.steps)
     steps[index] = step.model_copy(update={"args": {**step.args, name: fields}})
     return program.model_copy(update={"steps": steps})
+
+
+def _beside_its_own(fields: list[Any], number: int, source: str) -> bool:
+    """Whether a field of ``fields`` other than ``number`` holds a value of step ``source``
+    (a reference, or its slot in a text). Then which of that step's values goes where is the
+    model's to say, not code's: told a journey's "city" and "destination", the 1.5B Manager
+    filled "To" with the city and "From" with a made-up name, and the mend gave "From" the
+    destination left over, so both booking searches went the wrong way round and said
+    "finished" (pc16 and pc25, 2026-12-05)."""
+    for at, field in enumerate(fields):
+        if at == number or not isinstance(field, dict):
+            continue
+        value = field.get("value")
+        if is_reference(value) and value.get("from") == source:
+            return True
+        if isinstance(value, str) and any(m.group(1) == source for m in SLOT.finditer(value)):
+            return True
+    return False
 
 
 def with_unused_values_in_labelled_rows(
