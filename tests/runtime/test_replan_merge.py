@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pcagent.agents.filled_values import resolve
 from pcagent.agents.plan import SubtaskSpec
-from pcagent.runtime.loop.replan_merge import carried_over, renumbered
+from pcagent.runtime.loop.replan_merge import carried_and_retried, carried_over, renumbered
 
 
 def _step(sid: str, *, depends: list[str], **fields: object) -> SubtaskSpec:
@@ -60,3 +60,29 @@ def test_the_successors_of_a_retried_subtask_take_the_retry_s_value() -> None:
     )
     (carried,) = carried_over([total], gone={"s2"}, replacements=["s4"], retried={"s2": "s4"})
     assert carried.depends_on == ["s4"] and carried.args == {"expression": "{s4} * 3"}
+
+
+def test_a_corrected_call_carries_the_steps_of_no_application_after_it() -> None:
+    """A rewording of pc06 (2026-12-05): the look-up for each destination failed, the re-plan
+    wrote the corrected look-up alone, and the pick and the telling were dropped."""
+    failed = _step("s3", depends=["s2"], skill="web_search_each", app="browser",
+                   args={"things": {"from": "s2"}, "search": "flight", "value": "flight"})  # fmt: skip
+    pick = _step("s4", depends=["s3"], skill="pick_extreme",
+                 args={"items": {"from": "s3"}, "which": "smallest"})  # fmt: skip
+    tell = _step("s5", depends=["s4"], skill="tell_user", args={"text": "{s4.label}"})
+    again = _step("s6", depends=["s2"], skill="web_search_each", app="browser",
+                  args={"things": {"from": "s2"}, "search": "flight time", "value": "time"})  # fmt: skip
+    carry, retried = carried_and_retried([pick, tell], [again], failed, fallback=False)
+    assert [s.id for s in carry] == ["s4", "s5"] and retried == {"s3": "s6"}
+    first, second = carried_over(carry, {"s3"}, ["s6"], retried)
+    assert first.args["items"] == {"from": "s6"} and first.depends_on == ["s6"]
+    assert second.depends_on == ["s4"]
+    # Another skill in the failed one's place, or the pick written again: nothing carried.
+    other = again.model_copy(update={"skill": "web_search"})
+    assert carried_and_retried([pick, tell], [other], failed, fallback=False) == ([], {})
+    both = [again, pick.model_copy(update={"id": "s7"}), tell.model_copy(update={"id": "s8"})]
+    assert carried_and_retried([pick, tell], both, failed, fallback=False) == ([], {"s3": "s6"})
+    # A subtask in an application the new steps leave out is carried as before.
+    write = _step("s9", depends=["s5"], skill="write_text_file", app="text_editor")
+    carry, _ = carried_and_retried([write], [other], failed, fallback=False)
+    assert carry == [write]

@@ -39,7 +39,13 @@ from typing import Any
 
 from pcagent.agents.named_apps import AskedApp, calls
 from pcagent.agents.plan import Doubt
-from pcagent.agents.program import GUI, MAX_STEPS, Program, ProgramStep, literal_texts
+from pcagent.agents.program import (
+    MAX_STEPS,
+    Program,
+    ProgramStep,
+    literal_texts,
+    step_apps,
+)
 from pcagent.agents.program_grammar import program_schema
 from pcagent.agents.prompting import render
 from pcagent.agents.step_ids import next_step_number
@@ -233,17 +239,7 @@ def _apps_of(program: Program, skills: SkillCatalog) -> set[str]:
     each of them a step: asked to write a mail's step again for its subject (an example's),
     the 1.5B model wrote the file's save once more, the repeat was dropped, and the program
     that sent nothing had fewer doubts; the run said "finished" (pc19, 2026-12-05)."""
-    return {
-        app
-        for step in program.steps
-        for app in (
-            (step.app,)
-            if step.skill == GUI
-            else skills.get(step.skill).apps
-            if step.skill in skills
-            else ()
-        )
-    }
+    return {app for step in program.steps for app in step_apps(step, skills)}
 
 
 def _example(remembered: str) -> str:

@@ -56,6 +56,41 @@ def carried_over(
     return kept
 
 
+def carried_and_retried(
+    pending: Sequence[SubtaskSpec],
+    fresh: Sequence[SubtaskSpec],
+    failed: SubtaskSpec,
+    fallback: bool,
+) -> tuple[list[SubtaskSpec], dict[str, str]]:
+    """The old pending subtasks a re-plan carries over, and the failed subtask's retry (its
+    id -> the new step's) whose value its successors take. All pending subtasks are carried
+    where the planner fell back to retrying the failed one; otherwise those in an application
+    no new step works in, and, where the re-plan calls the failed step's skill again (its
+    corrected call), those of no application whose skill no new step calls. Why the last:
+    told why a look-up for each destination failed, the 1.5B Manager wrote the corrected
+    look-up alone, the pick of the shortest and the telling (no application) were dropped, and
+    the run ended with the flight times found and nobody told (a rewording of pc06,
+    2026-12-05)."""
+    retries = [s for s in fresh if failed.skill and s.skill == failed.skill]
+    if fallback and len(fresh) == 1:
+        retried = {failed.id: fresh[0].id}
+    elif not fallback and len(retries) == 1:
+        retried = {failed.id: retries[0].id}
+    else:
+        retried = {}
+    covered = {s.app for s in fresh if s.app}
+    called = {s.skill for s in fresh if s.skill}
+    corrected = bool(retried) and not fallback
+    carry = [
+        s
+        for s in pending
+        if fallback
+        or (s.app and s.app not in covered)
+        or (corrected and not s.app and s.skill and s.skill not in called)
+    ]
+    return carry, retried
+
+
 def _number(subtask_id: str) -> int:
     digits = subtask_id[1:]
     return int(digits) if subtask_id[:1] == "s" and digits.isdigit() else 0

@@ -22,7 +22,7 @@ from pcagent.runtime.loop.desktop_state import DesktopAccess
 from pcagent.runtime.loop.human import Human
 from pcagent.runtime.loop.parts import LoopParts
 from pcagent.runtime.loop.policy import Counters, EscalationPolicy, StepFacts
-from pcagent.runtime.loop.replan_merge import carried_over, renumbered
+from pcagent.runtime.loop.replan_merge import carried_and_retried, carried_over, renumbered
 from pcagent.runtime.loop.step_outcome import (
     counters_of,
     finish_hint,
@@ -303,8 +303,10 @@ class SubtaskBook:
 
         Pending subtasks the new plan leaves out are carried over: all of them when the planner
         fell back to retrying the failed subtask, and otherwise those in an application no new
-        subtask works in (a small model re-plans only what failed and forgets the rest; the run
-        then "finished" without the rest of the instruction). New ids that repeat old ones are
+        subtask works in, and after a corrected call of the failed skill those of no application
+        whose skill no new step calls (a small model re-plans only what failed and forgets the
+        rest; the run then "finished" without the rest of the instruction:
+        :func:`~pcagent.runtime.loop.replan_merge.carried_and_retried`). New ids that repeat old ones are
         renumbered with their references; a carried subtask waits for the new steps instead of
         those that will not run (:mod:`replan_merge`)."""
         store_counters(checkpoint, self.policy.replanned(counters_of(checkpoint)))
@@ -324,10 +326,8 @@ class SubtaskBook:
         kept = [s for s in checkpoint.subtasks if checkpoint.status[s.id] != "pending"]
         pending = [s for s in checkpoint.subtasks if checkpoint.status[s.id] == "pending"]
         fresh = renumbered(outcome.plan.subtasks, {s.id for s in checkpoint.subtasks})
-        covered = {s.app for s in fresh if s.app}
-        carry = [s for s in pending if outcome.fallback or (s.app and s.app not in covered)]
+        carry, retried = carried_and_retried(pending, fresh, subtask, outcome.fallback)
         gone = {subtask.id} | {s.id for s in pending if s not in carry}
-        retried = {subtask.id: fresh[0].id} if outcome.fallback and len(fresh) == 1 else {}
         carried = carried_over(carry, gone, [f.id for f in fresh], retried)
         checkpoint.subtasks = kept + fresh + carried
         for new in fresh:
