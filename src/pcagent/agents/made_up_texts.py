@@ -40,6 +40,11 @@ def _writes_a_text(step: ProgramStep, catalog: SkillCatalog) -> bool:
     return one.needs_language and not one.apps and not one.keys_argument and not one.gives_list
 
 
+def _used_later(steps: Sequence[ProgramStep], at: int) -> bool:
+    """Whether a step after ``steps[at]`` uses its value."""
+    return any(steps[at].id in values_used(later) for later in steps[at + 1 :])
+
+
 def with_unused_text_in_made_up_text(
     program: Program, catalog: SkillCatalog, given: Sequence[str]
 ) -> Program:
@@ -49,8 +54,7 @@ def with_unused_text_in_made_up_text(
     unused = [
         at
         for at, step in enumerate(steps)
-        if _writes_a_text(step, catalog)
-        and not any(step.id in values_used(later) for later in steps[at + 1 :])
+        if _writes_a_text(step, catalog) and not _used_later(steps, at)
     ]
     if len(unused) != 1:
         return program
@@ -81,8 +85,6 @@ def without_unused_texts(program: Program, catalog: SkillCatalog) -> Program:
     kept = [
         step
         for at, step in enumerate(steps)
-        if at == len(steps) - 1
-        or not _writes_a_text(step, catalog)
-        or any(step.id in values_used(later) for later in steps[at + 1 :])
+        if at == len(steps) - 1 or not _writes_a_text(step, catalog) or _used_later(steps, at)
     ]
     return program if len(kept) == len(steps) else program.model_copy(update={"steps": kept})
