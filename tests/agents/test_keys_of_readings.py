@@ -95,3 +95,33 @@ def test_a_new_step_s_id_repeats_no_step_already_run() -> None:
     note = dict(NOTE, id="s8", args={**NOTE["args"], "text": {"from": "s7", "key": "price"}})
     mended = with_keys_of_readings_extracted(as_program(search, note), CATALOG, ["s1", "s2", "s12"])
     assert [step.id for step in mended.steps] == ["s7", "s13", "s8"]
+
+
+def test_a_key_an_earlier_step_extracts_from_the_reading_refers_to_that_extraction() -> None:
+    """pc03's program at 2e14a63: the alarm's time referred to the map page's "time", which s5
+    already extracts from it; a second extraction of "the time" answered a time the page does
+    not hold."""
+    page = {"id": "s4", "skill": "open_page", "args": {"address": "maps.local"}}
+    found = {
+        "id": "s5",
+        "skill": "extract_values",
+        "args": {"text": {"from": "s4"}, "names": ["time"], "what": "the travel time"},
+    }
+    alarm = {
+        "id": "s6",
+        "skill": "set_alarm",
+        "args": {"time": {"from": "s4", "key": "time"}, "minutes_before": 15},
+    }
+    mended = with_keys_of_readings_extracted(as_program(page, found, alarm), CATALOG)
+    assert [step.id for step in mended.steps] == ["s4", "s5", "s6"]
+    assert mended.steps[2].args["time"] == {"from": "s5", "key": "time"}
+    # An extraction after the step that refers to the key is no help: a new one comes first.
+    later = as_program(page, dict(alarm, id="s5"), dict(found, id="s6"))
+    mended = with_keys_of_readings_extracted(later, CATALOG)
+    assert [step.skill for step in mended.steps] == [
+        "open_page",
+        "extract_values",
+        "set_alarm",
+        "extract_values",
+    ]
+    assert mended.steps[2].args["time"] == {"from": "s7", "key": "time"}

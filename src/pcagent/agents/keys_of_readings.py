@@ -12,6 +12,12 @@ that key of the reading refers to the extraction's value instead.
 A key that names the reading itself (a word of what the skill declares it returns, "text",
 "content", "page") is left for :mod:`pcagent.agents.reference_keys` to drop: the whole text was
 meant.
+
+Where an earlier step already extracts a value of that name from that reading, the reference is
+made to that extraction, not to a second one: pc03 at 2e14a63 (2026-12-05) extracted "time"
+from the map's page as s5 and set the alarm at ``{"from": "s4", "key": "time"}``; a new
+extraction of "the time" from the page answered "10:15", a time the page does not hold, and
+the run failed on it.
 """
 
 from __future__ import annotations
@@ -37,6 +43,7 @@ def with_keys_of_readings_extracted(
     readings = {step.id: step for step in program.steps if reading(step, catalog)}
     wanted: dict[tuple[str, str], str] = {}  # (reading, key) -> the extraction's id
     taken = {step.id for step in program.steps} | set(before)
+    done: dict[tuple[str, str], str] = {}  # (reading, key) -> an earlier step's extraction
     for step in program.steps:
         for reference in reference_values(step.args):
             source, key = str(reference["from"]), str(reference.get("key") or "")
@@ -46,8 +53,13 @@ def with_keys_of_readings_extracted(
                 and (source, key) not in wanted
                 and not _names_whole(key, readings[source], catalog)
             ):
+                if (source, key) in done:
+                    wanted[(source, key)] = done[(source, key)]
+                    continue
                 wanted[(source, key)] = free_step_id(taken)
                 taken.add(wanted[(source, key)])
+        for key in _extracted_names(step, readings):
+            done.setdefault((_text_source(step), key), step.id)
     if not wanted:
         return program
 
@@ -59,9 +71,25 @@ def with_keys_of_readings_extracted(
     for step in program.steps:
         steps.append(changed_step(step, change))
         for (source, key), extraction in wanted.items():
-            if source == step.id:
+            if source == step.id and extraction not in done.values():
                 steps.append(_extraction(extraction, source, key))
     return program.model_copy(update={"steps": steps})
+
+
+def _text_source(step: ProgramStep) -> str:
+    """The step whose whole value ``step`` reads as its text, or "" where none."""
+    text = step.args.get("text")
+    if isinstance(text, dict) and not text.get("key"):
+        return str(text.get("from") or "")
+    return ""
+
+
+def _extracted_names(step: ProgramStep, readings: Collection[str]) -> list[str]:
+    """The names ``step`` extracts from a whole reading of ``readings``; none otherwise."""
+    names = step.args.get("names")
+    if step.skill != "extract_values" or _text_source(step) not in readings:
+        return []
+    return [name for name in names if isinstance(name, str)] if isinstance(names, list) else []
 
 
 def reading(step: ProgramStep, catalog: SkillCatalog) -> bool:
