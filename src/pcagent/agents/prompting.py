@@ -14,6 +14,7 @@ from importlib import resources
 from string import Template
 
 from pcagent.agents.base import bullet_list, value_list
+from pcagent.agents.failed_inputs import refused_inputs
 from pcagent.agents.plan import Replanning
 from pcagent.errors import ConfigurationError
 
@@ -94,13 +95,15 @@ def replan_context(replanning: Replanning, first: int) -> str:
     the 1.5B planner answered screen steps that looped to their cap where one corrected call
     would have done (3 of the 24 re-planned runs of the 25 and the 50 passed, 2026-12-05)."""
     finished, failed = replanning.finished, replanning.failed
+    refused = refused_inputs(failed, finished, replanning.reason)
     return (
         "Already finished (do not repeat them; refer to their values by id):\n"
         + bullet_list([f"{s.id}: {s.description}" for s in finished])
         + "\nValues found so far:\n"
         + value_list(dict(replanning.hub))
         + f"\nThis step failed: {failed.id}: {failed.description}\nWhy: {replanning.reason}\n"
-        "Write only the remaining steps. Where Why says what to change, do that: the same "
+        + (f"{refused}\n" if refused else "")
+        + "Write only the remaining steps. Where Why says what to change, do that: the same "
         "skill with its arguments corrected, or the skill it names; a gui step only where no "
         f"skill can do what is left. Number them from s{first} on."
     )
