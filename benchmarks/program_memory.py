@@ -27,6 +27,13 @@ names and the run's look at HOME), of those only the programs that work on a fil
 had, where there are any (``preferring``): ``given_files_fitting_first`` and
 ``given_files_fitting_among_shown``.
 
+With the examples shown that last way, it also counts what the check that a program is an
+example's with one step that leaves something done taken out
+(``pcagent.agents.left_out_of_examples``) does with each query's gold program: right programs
+doubted (``left_out_right_doubted``), and, of the programs made by taking one such step out of
+the gold program (``left_out_dropped``), those doubted naming that step's skill
+(``left_out_dropped_caught``).
+
 Goal: a fitting program among those shown for at least half of the queries.
 
     python benchmarks/program_memory.py --train 11:60 [--train 12:60] --queries 99:100 [--quick]
@@ -45,8 +52,9 @@ from pathlib import PurePosixPath
 from generated_runs import seed_and_count
 from headline import add_quick_option, headline
 from pcagent.agents.existing_files import works_on_given_file
+from pcagent.agents.left_out_of_examples import EFFECT_SKILLS, steps_left_out_of_examples
 from pcagent.agents.manager_memory import Example, shown_examples
-from pcagent.agents.program import ProgramStep
+from pcagent.agents.program import Program, ProgramStep, reference_values
 from pcagent.bench.generate import generate_tasks
 from pcagent.bench.tasks import load_reworded_tasks, load_tasks
 from pcagent.experience.build import GraphBuilder, ProgramExample
@@ -67,6 +75,23 @@ def shape(program: Sequence[ProgramStep] | Sequence[Mapping[str, object]]) -> tu
 def shown_shapes(examples: Sequence[Example]) -> list[tuple[str, ...]]:
     """The shapes of the programs memory shows, in the order shown."""
     return [shape(example.steps) for example in examples]
+
+
+def left_out_counts(gold: Sequence[ProgramStep], examples: str) -> tuple[bool, int, int]:
+    """For a query's gold program and the examples shown for it: whether
+    :func:`steps_left_out_of_examples` doubts the gold program (a right program doubted), how
+    many programs with one step that leaves something done taken out there are (none that a
+    later step refers to), and how many of those it doubts naming that step's skill."""
+    doubted = bool(steps_left_out_of_examples(Program(steps=list(gold)), examples))
+    dropped = caught = 0
+    for index, step in enumerate(gold):
+        used = {ref["from"] for later in gold for ref in reference_values(later.args)}
+        if step.skill not in EFFECT_SKILLS or step.id in used or len(gold) < 2:
+            continue
+        dropped += 1
+        less = Program(steps=[*gold[:index], *gold[index + 1 :]])
+        caught += any(step.skill in d.skills for d in steps_left_out_of_examples(less, examples))
+    return doubted, dropped, caught
 
 
 def measured_sets_reach(memory: Experience, encoder: SentenceEncoder) -> dict[str, object]:
@@ -115,6 +140,7 @@ def main() -> None:
     known = {shape(t.program or []) for t in training}
     covered = none = first = among = covering_first = covering_among = 0
     asked_first = asked_among = given_first = given_among = 0
+    right_doubted = dropped = caught = 0
     others: dict[str, list[int]] = {
         "nearest": [],
         "covering": [],
@@ -146,16 +172,19 @@ def main() -> None:
         asked_first += bool(asked) and asked[0] == wanted
         asked_among += wanted in asked
         named = any(PurePosixPath(f.path).name in query.instruction for f in query.fixtures.files)
-        given = shown_shapes(
-            memory.similar_programs(
-                query.instruction,
-                covering=groups,
-                avoiding=avoiding,
-                preferring=given_file if named else None,
-            )
+        shown_by_default = memory.similar_programs(
+            query.instruction,
+            covering=groups,
+            avoiding=avoiding,
+            preferring=given_file if named else None,
         )
+        given = shown_shapes(shown_by_default)
         given_first += bool(given) and given[0] == wanted
         given_among += wanted in given
+        counts = left_out_counts(query.program or [], shown_examples(shown_by_default))
+        right_doubted += counts[0]
+        dropped += counts[1]
+        caught += counts[2]
         ways = (("nearest", shown), ("covering", covering), ("asked_only", asked))
         for way, shapes in (*ways, ("given_files", given)):
             others[way].append(sum(one != wanted for one in shapes))
@@ -190,6 +219,11 @@ def main() -> None:
                     f"{way}_other_shapes_mean": round(statistics.mean(counts), 2)
                     for way, counts in others.items()
                 },
+                # An example's program with a step that leaves something done taken out:
+                # right programs doubted, and programs with such a step taken out caught.
+                "left_out_right_doubted": right_doubted,
+                "left_out_dropped": dropped,
+                "left_out_dropped_caught": caught,
                 "shown_chars_median": statistics.median(sizes),
                 "shown_chars_max": max(sizes),
                 "retrieval_median_ms": round(statistics.median(took_ms), 1),

@@ -8,7 +8,8 @@ read and then written over with something not made from it, a file written in an
 not asked for while one asked for is only read in, a file's path or the instruction's
 description of a text written as the text, a time moved by two steps, an application's name
 typed or searched for as a value, a value copied from memory's examples, an answer asked for
-and never told, an end asked of an application that no step makes, a line spacing nobody said, a site opened and left at
+and never told, an end asked of an application that no step makes, an example's program with a step that
+leaves something done taken out, a line spacing nobody said, a site opened and left at
 once for a search of the whole web: none of these makes a program invalid (a small model may be
 right where the check cannot see), so each is a doubt rather than an error. The Manager re-asks
 with them; the usable program with the fewest of them is kept rather than the whole program
@@ -32,6 +33,7 @@ from pcagent.agents.given_once import given_once_in_rows
 from pcagent.agents.given_values import ungiven_literals
 from pcagent.agents.instruction_readings import InstructionReadings
 from pcagent.agents.left_out_effects import left_out_effects
+from pcagent.agents.left_out_of_examples import steps_left_out_of_examples
 from pcagent.agents.moved_twice import moved_twice
 from pcagent.agents.named_apps import AskedApp, apps_used, unused_apps
 from pcagent.agents.named_files import untouched_files
@@ -161,6 +163,7 @@ class Evidence:
             *app_names_as_contents(program, skills),
             *([] if self.told_before else untold_answer(program, self.asked_answer)),
             *left_out_effects(program, skills, self.reads_end, self.finished),
+            *([] if self.finished else steps_left_out_of_examples(program, self.examples)),
         ]
 
 

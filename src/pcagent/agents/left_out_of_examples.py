@@ -1,0 +1,108 @@
+"""A program that is an example's program with one step that leaves something done taken out:
+a doubt naming that step.
+
+Why: the 1.5B Manager copies the nearest remembered program and now and then drops a step. pc10
+at 2e14a63 (2026-12-05) was shown a program that searched a paper, followed its link, followed
+"Download PDF", extracted the abstract and wrote the document; it wrote the same program without
+the download, every step's check passed, and the run said "finished" with nothing downloaded.
+No check of a step can see a step that is not there, and which ends the person asked for is a
+reading of their words (:mod:`left_out_effects`, off: the model reads it badly). The program
+and the examples are typed: that the program is an example's skills, in order, less exactly one
+call of a skill that leaves something done (:data:`pcagent.skills.effects.ENDS`) is a fact of the
+two programs. Whether this task asks for that step too is the model's: the doubt asks it, the
+Manager is re-asked with the example's call, and a program kept without the step ends the run
+``unverified`` at best, never "finished".
+
+A step of the example that only reads or works a value out (a search, an extraction) is not
+named: leaving one out is other checks' business (a value used and never found, an unused
+one), and examples differ in such steps more than in what they leave done.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+
+from pcagent.agents.manager_memory import PROGRAM_LINE
+from pcagent.agents.plan import Doubt
+from pcagent.agents.program import Program
+from pcagent.skills.effects import ENDS
+
+#: The skills that leave something done in an application (each end's needs).
+EFFECT_SKILLS = frozenset(
+    skill
+    for _, ends in ENDS.values()
+    for end in ends
+    for alternatives in end.needs
+    for skill in alternatives
+)
+
+
+def steps_left_out_of_examples(program: Program, examples: str) -> list[Doubt]:
+    """A doubt for each call of an effect's skill that an example shown makes and ``program``
+    leaves out, where the program is otherwise that example's skills in order."""
+    skills = [step.skill for step in program.steps]
+    doubts: dict[str, Doubt] = {}
+    for steps in _example_programs(examples):
+        index = _left_out(skills, [str(step.get("skill", "")) for step in steps], steps)
+        if index is None or steps[index].get("skill") not in EFFECT_SKILLS:
+            continue
+        call = json.dumps(steps[index], ensure_ascii=False, separators=(",", ":"))
+        at = program.steps[max(index - 1, 0)].id
+        where = f"after {at}" if index else "first"
+        doubts.setdefault(
+            call,
+            Doubt(
+                at,
+                f"a similar earlier task's program is this one with one more step, {call} "
+                f"({where} here), which this program leaves out: where the "
+                "instruction asks for that too, add the step with this task's values; "
+                "where it does not, keep the program as it is",
+                skills=(str(steps[index]["skill"]),),
+            ),
+        )
+    return list(doubts.values())
+
+
+def _left_out(skills: Sequence[str], example: Sequence[str], steps: Sequence[dict]) -> int | None:
+    """Where ``example``'s skills are ``skills`` with one more: the index in ``example`` of the
+    step left out; None where they are not. Where the step could be any of a run of calls of
+    one skill, the call whose literal texts no other step of the example repeats is taken (a
+    link followed by the example's own search words is the one the program kept)."""
+    if len(example) != len(skills) + 1:
+        return None
+    places = [i for i in range(len(example)) if [*example[:i], *example[i + 1 :]] == list(skills)]
+    if not places:
+        return None
+    others = [
+        {text for j, step in enumerate(steps) if j != i for text in _texts(step.get("args"))}
+        for i in places
+    ]
+    unrepeated = [
+        i for i, seen in zip(places, others, strict=True) if not _texts(steps[i].get("args")) & seen
+    ]
+    return (unrepeated or places)[-1]
+
+
+def _texts(value: object) -> set[str]:
+    """The literal texts of an example step's arguments."""
+    if isinstance(value, str):
+        return {value.casefold()}
+    if isinstance(value, dict) and "from" not in value:
+        return set().union(*(_texts(item) for item in value.values())) if value else set()
+    if isinstance(value, list):
+        return set().union(*(_texts(item) for item in value)) if value else set()
+    return set()
+
+
+def _example_programs(examples: str) -> Iterator[list[dict]]:
+    """The steps of each program in memory's examples text (a line ``Program: {...}`` each)."""
+    for line in examples.splitlines():
+        if not line.startswith(PROGRAM_LINE):
+            continue
+        try:
+            steps = json.loads(line[len(PROGRAM_LINE) :]).get("steps")
+        except (ValueError, AttributeError):
+            continue
+        if isinstance(steps, list) and all(isinstance(step, dict) for step in steps):
+            yield steps
