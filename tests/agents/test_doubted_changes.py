@@ -1,6 +1,6 @@
 """A program kept with its doubts stops before a doubted step that would move or write over a
-file that is there: the real skills' declarations, and the Manager's last ask with scripted
-replies."""
+file that is there, or make a file or folder under a name nobody gave: the real skills'
+declarations, and the Manager's last ask with scripted replies."""
 
 from __future__ import annotations
 
@@ -71,7 +71,7 @@ def test_nothing_is_cut_without_a_doubt_on_such_a_step_or_when_it_is_the_first()
     assert cut_before_doubted_changes(first, doubt, CATALOG, _there(DOCUMENT)) == (first, doubt)
 
 
-def test_the_manager_s_last_program_stops_before_the_doubted_move() -> None:
+def test_the_manager_s_last_program_stops_before_the_doubted_folder_and_move() -> None:
     written = numbered(READ, TRANSLATE, BELOW, FOLDER, MOVE)
     models = ScriptedModels(manager=[json.dumps({"steps": written})] * PROGRAM_ATTEMPTS)
     apps = {"writer": "word processor", "file_manager": "files and folders"}
@@ -84,10 +84,32 @@ def test_the_manager_s_last_program_stops_before_the_doubted_move() -> None:
     )
     outcome = manager.plan(f"Add an English translation below the French text of {DOCUMENT}.")
     assert not outcome.fallback
+    # The folder nobody named is not made either (its doubt names the path).
     assert [s.skill for s in outcome.plan.subtasks] == [
         "read_document",
         "translate_text",
         "write_document",
-        "make_folder",
     ]
-    assert "s5 and the steps after it were left out" in outcome.plan.subtasks[-1].doubt
+    assert "s4 and the steps after it were left out" in outcome.plan.subtasks[-1].doubt
+
+
+def test_a_new_file_or_folder_under_a_name_nobody_gave_is_not_made() -> None:
+    """pc11 at 2e14a63: a re-plan copied a remembered program and made an example's file and
+    folder; the doubts of the given values name the path, and the program stops before it."""
+    from pcagent.agents.given_values import ungiven_literals
+
+    given = ["Look up two films' ratings and fill them into movie_rate.xlsx in Documents."]
+    fresh = {"skill": "write_text_file", "args": {"path": "Documents/bin_counts.txt", "text": "9"}}
+    calc = {"skill": "calculate", "args": {"expression": "4 + 5"}}
+    steps = program(calc, fresh, FOLDER)
+    doubts = ungiven_literals(steps, CATALOG, given)
+    assert {d.unnamed_path for d in doubts} >= {"Documents/bin_counts.txt", "Documents/Keepsakes"}
+    kept, left = cut_before_doubted_changes(steps, doubts, CATALOG, _there())
+    assert [s.id for s in kept.steps] == ["s1"]
+    assert "s2 and the steps after it were left out" in left[-1].problem
+    assert "Documents/bin_counts.txt" in left[-1].problem
+    # A file the instruction names is made, doubted or not; so is a folder it names.
+    named = {"skill": "write_text_file", "args": {"path": "Documents/movie_rate.txt", "text": "9"}}
+    steps = program(calc, named)
+    kept, _ = cut_before_doubted_changes(steps, [Doubt("s2", "9 is given by nobody")], CATALOG)
+    assert len(kept.steps) == 2

@@ -10,9 +10,13 @@ longer where the user keeps it. So the program is cut before the first such step
 it now ends with carries what was left out and why: nothing asked is lost by stopping (the run
 still ends "unverified"), and nothing the user has is changed on a doubt.
 
-A step that only creates (a new folder, a new file) is left to run, and so is a screen step,
-whose files are guarded by the effect checks; what is "there" is asked of the run (``is_file``),
-and a file an earlier step read counts as there.
+A step that creates a new folder or file is cut the same way where the path it names is one
+neither the instruction nor a value found names (an example's): pc11 at 2e14a63 (2026-12-05)
+re-planned by copying a remembered program whole, and made "Documents/bin_counts.txt" and a
+folder "Outbox" in the person's HOME, each step doubted for that name. A step that creates
+under a name given is left to run, and so is a screen step, whose files are guarded by the
+effect checks; what is "there" is asked of the run (``is_file``), and a file an earlier step
+read counts as there.
 """
 
 from __future__ import annotations
@@ -32,10 +36,11 @@ def cut_before_doubted_changes(
     is_file: FileCheck | None = None,
 ) -> tuple[Program, list[Doubt]]:
     """``program`` without its first doubted step that moves or writes over a file that is
-    there, and every step after it, with the doubts of the steps kept and one on the last of
+    there, or makes one or a folder under a name nothing given names, and every step after it, with the doubts of the steps kept and one on the last of
     them that says what was left out; the program and doubts as they are where no step is cut
     (or where the first step would be: an empty program cannot run)."""
     doubted = {doubt.step: doubt for doubt in doubts}
+    unnamed = {doubt.step: doubt for doubt in doubts if doubt.unnamed_path}
     read: set[str] = set()
     for index, (step, skill, literal) in enumerate(skill_calls(program, catalog)):
         changed = [
@@ -46,6 +51,9 @@ def cut_before_doubted_changes(
                 if path in read or (is_file is not None and is_file(path))
             ),
         ]
+        if step.id in unnamed and not skill.only_reads and not changed:
+            changed = [plain_path(unnamed[step.id].unnamed_path)]
+            doubted[step.id] = unnamed[step.id]
         if step.id in doubted and changed and index > 0:
             kept = Program(steps=program.steps[:index])
             ids = {one.id for one in kept.steps}

@@ -347,11 +347,15 @@ def ungiven_literals(program: Program, catalog: SkillCatalog, given: Sequence[st
                     folder = written_path(item)
                     problem = "" if SLOT.search(item) else _folder_problem(folder, given)
                     if problem:
-                        problems.append(Doubt(step.id, f"{name}={item!r}: {problem}"))
+                        problems.append(
+                            Doubt(step.id, f"{name}={item!r}: {problem}", unnamed_path=item)
+                        )
                 elif holds == "file":
                     problem = _file_problem(item, given) if item else ""
                     if problem:
-                        problems.append(Doubt(step.id, f"{name}={item!r}: {problem}"))
+                        problems.append(
+                            Doubt(step.id, f"{name}={item!r}: {problem}", unnamed_path=item)
+                        )
                 elif holds == "text":
                     problem = _text_problem(item, given)
                     if problem:

@@ -115,6 +115,9 @@ class Doubt:
     #: value passed to it by reference (a text to compose first): a step written again as that
     #: other step is then put before the step and feeds it (:mod:`focused_steps`).
     argument: str = ""
+    #: The path of a file or folder the step names that neither the instruction nor a value
+    #: found names (an example's): a step that would make it is cut (:mod:`doubted_changes`).
+    unnamed_path: str = ""
 
     def __str__(self) -> str:
         return f"{self.step}: {self.problem}"
