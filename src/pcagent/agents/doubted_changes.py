@@ -36,9 +36,10 @@ def cut_before_doubted_changes(
     is_file: FileCheck | None = None,
 ) -> tuple[Program, list[Doubt]]:
     """``program`` without its first doubted step that moves or writes over a file that is
-    there, or makes one or a folder under a name nothing given names, and every step after it, with the doubts of the steps kept and one on the last of
-    them that says what was left out; the program and doubts as they are where no step is cut
-    (or where the first step would be: an empty program cannot run)."""
+    there, or makes a file or folder under a name nothing given names, and every step after
+    it, with the doubts of the steps kept and one on the last of them that says what was left
+    out; the program and doubts as they are where no step is cut (or where the first step
+    would be: an empty program cannot run)."""
     doubted = {doubt.step: doubt for doubt in doubts}
     unnamed = {doubt.step: doubt for doubt in doubts if doubt.unnamed_path}
     read: set[str] = set()
