@@ -8,9 +8,9 @@ read and then written over with something not made from it, a file written in an
 not asked for while one asked for is only read in, a file's path or the instruction's
 description of a text written as the text, a time moved by two steps, an application's name
 typed or searched for as a value, a value copied from memory's examples, an answer asked for
-and never told, an end asked of an application that no step makes, an example's program with a step that
-leaves something done taken out, a line spacing nobody said, a site opened and left at
-once for a search of the whole web: none of these makes a program invalid (a small model may be
+and never told, an end asked of an application that no step makes, an example's program
+with a step that leaves something done taken out, a line spacing nobody said, a site opened
+and left at once for a search of the whole web: none of these makes a program invalid (a small model may be
 right where the check cannot see), so each is a doubt rather than an error. The Manager re-asks
 with them; the usable program with the fewest of them is kept rather than the whole program
 lost to one GUI task, and its step carries the doubt, so the run cannot end "finished" on it,

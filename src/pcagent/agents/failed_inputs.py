@@ -18,7 +18,8 @@ from pcagent.agents.plan import SubtaskSpec
 def refused_inputs(failed: SubtaskSpec, finished: Sequence[SubtaskSpec], why: str) -> str:
     """A sentence naming the finished steps whose values ``failed`` was given for the
     parameters its failure ``why`` names; "" where none. A skill's refusal names each bad
-    field as ``skill: parameter.item.field: message`` (:meth:`pcagent.skills.base.Skill.validate`)."""
+    field as ``skill: parameter.item.field: message``
+    (:meth:`pcagent.skills.base.Skill.validate`)."""
     done = {step.id: step for step in finished}
     sources: dict[str, list[str]] = {}
     for parameter, value in failed.args.items():
