@@ -6,7 +6,8 @@ from __future__ import annotations
 from tests.agents.program_steps import gold_programs, program
 from tests.agents.program_steps import mended as mended_by_manager
 
-from pcagent.agents.first_of_sorted import with_first_of_sorted_picked
+from pcagent.agents.choice_readings import ChoiceQuestion, ReadsChoice
+from pcagent.agents.first_of_sorted import WHOLE_OR_FIRST, with_first_of_sorted_picked
 from pcagent.agents.program import check_program
 from pcagent.skills import default_catalog
 
@@ -86,3 +87,37 @@ def test_pc06s_program_is_mended_into_a_look_up_of_each_and_a_pick() -> None:
     assert mended.steps[3].args == {"items": {"from": "s3"}, "which": "smallest"}
     assert mended.steps[4].args == {"text": {"from": "s5", "key": "label"}}
     check_program(mended, CATALOG, ["text_editor", "browser"])
+
+
+def test_a_sort_is_kept_where_both_orders_of_the_reading_ask_for_every_item() -> None:
+    """pc17 at 2e14a63: ratings "sorted from highest to lowest" written from the sort's
+    "value"; a pick wrote the highest alone. The reading decides, only where both orders agree."""
+    note = {
+        "skill": "write_text_file",
+        "args": {"path": "r.txt", "text": {"from": "s2", "key": "value"}},
+    }
+    written = program(LOOKED, _sorted("highest"), note)
+    asked: list[ChoiceQuestion] = []
+
+    def reads(answers: dict[str, bool]) -> ReadsChoice:
+        def read(instruction: str, question: ChoiceQuestion) -> bool:
+            asked.append(question)
+            assert instruction == "sort them into r.txt"
+            return answers[question.options[0][1]]
+
+        return read
+
+    every = {"every item, in that order": True, "only the item that comes first": True}
+    # The first option listed is taken in both orders: every item, then the first only.
+    first_listed = {"every item, in that order": True, "only the item that comes first": False}
+    kept = with_first_of_sorted_picked(written, CATALOG, reads(every), "sort them into r.txt")
+    assert kept == written and len(asked) == 2
+    assert {q.question for q in asked} == {WHOLE_OR_FIRST}
+    assert [q.options[0][1] for q in asked] == [
+        "every item, in that order",
+        "only the item that comes first",
+    ]
+    picked = with_first_of_sorted_picked(
+        written, CATALOG, reads(first_listed), "sort them into r.txt"
+    )
+    assert picked.steps[1].skill == "pick_extreme"

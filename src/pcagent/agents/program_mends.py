@@ -82,7 +82,8 @@ class ProgramMends:
         ran = [step.id for step in self.done]
         program = with_keys_of_readings_extracted(program, skills, ran)
         program = with_lists_not_extracted(program, skills)
-        program = with_first_of_sorted_picked(program, skills)
+        chosen = self.readings.chosen if self.readings.choices is not None else None
+        program = with_first_of_sorted_picked(program, skills, chosen, instruction)
         program = with_found_values_named(with_keys_mended(program, skills), skills)
         program = with_one_search_for_each(program, skills)
         program = with_unused_value_in_invented_cell(program, skills, self.given)
