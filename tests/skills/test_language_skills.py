@@ -120,6 +120,35 @@ def test_a_value_the_text_does_not_hold_is_refused() -> None:
     assert not extract_values.call(Desk(None), ASK).ok  # no model configured
 
 
+def test_a_list_whose_last_line_goes_astray_is_cut_to_what_the_text_holds() -> None:
+    """pc20 at 2e14a63: three attractions copied whole, the fourth ended "at once at" where the
+    page says "at once each time"; the whole look-up failed as not found."""
+    sights = [
+        "Senso-ji Temple: The city's oldest Buddhist temple.",
+        "Tokyo Skytree: A broadcasting tower with two observation decks.",
+        "Shibuya Crossing: Hundreds of people cross from every side at once each time.",
+    ]
+    ask = {"text": "Top sights\n" + "\n".join(sights), "names": ["sights"], "what": "the sights"}
+    astray = "\n".join(
+        [*sights[:2], "Shibuya Crossing: Hundreds of people cross from every side at once at"]
+    )
+    result = extract_values.call(Desk(Answers({"sights": astray})), ask)
+    assert result.ok
+    assert result.value == {
+        "sights": "\n".join(
+            [*sights[:2], "Shibuya Crossing: Hundreds of people cross from every side at once"]
+        )
+    }
+    # A last line made up (less than half of it held) is left out; a made-up earlier line, or
+    # a value of one line, is still refused.
+    made_up = "\n".join([*sights[:2], "Tokyo Tower: a red and white tower of steel"])
+    assert extract_values.call(Desk(Answers({"sights": made_up})), ask).value == {
+        "sights": "\n".join(sights[:2])
+    }
+    for refused in ("\n".join(["Tokyo Tower: a tower", *sights[1:]]), "Tokyo Tower: a tower"):
+        assert not extract_values.call(Desk(Answers({"sights": refused})), ask).ok
+
+
 def test_an_extraction_of_a_name_the_text_never_writes_fails_before_the_model() -> None:
     """A rewording of pc20 (2026-12-04): "the sights to visit in Tokyo and Kyoto" extracted
     from a page about Tokyo alone, and the run said "finished"."""

@@ -104,7 +104,10 @@ def extract_values(context: SkillContext, parameters: ExtractValues) -> SkillRes
     reply = model_reply(
         context, system, user, reply_model(parameters.names, parameters.uses, parameters.text)
     )
-    values = replied_values(reply, parameters.names)
+    values = {
+        name: _cut_to_held(parameters.text, value) or value
+        for name, value in replied_values(reply, parameters.names).items()
+    }
     unseen = [
         name
         for name, value in values.items()
@@ -136,6 +139,26 @@ def _named(name: str, use: str) -> str:
     as a typed parameter (:func:`~pcagent.skills.typed_replies.use_told`)."""
     told = use_told(use) if use else ""
     return f"{name} ({told})" if told else name
+
+
+def _cut_to_held(text: str, value: object) -> str:
+    """A value of several lines whose last line goes astray, cut back to what ``text`` holds:
+    every line but the last held whole, the last cut to its longest held beginning of more
+    than half its words (or left out); "" where the value is held as it is, is one line, or an earlier line is not held.
+    Why: asked for the tourist attractions a page lists, a line each, the 1.5B model copied
+    three lines and most of a fourth, then wrote "at once at" where the page says "at once
+    each time", and the whole look-up failed as not found (pc20 at 2e14a63, 2026-12-05). What
+    is kept is the text's own words."""
+    if not isinstance(value, str) or _held(text, value):
+        return ""
+    lines = [line for line in value.splitlines() if line.strip()]
+    if len(lines) < 2 or not all(_held(text, line) for line in lines[:-1]):
+        return ""
+    words = lines[-1].split()
+    for end in range(len(words) - 1, len(words) // 2, -1):  # at least half of it, or none
+        if _held(text, part := " ".join(words[:end])):
+            return "\n".join([*lines[:-1], part])
+    return "\n".join(lines[:-1])
 
 
 def _held(text: str, value: str) -> bool:
