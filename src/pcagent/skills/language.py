@@ -146,9 +146,9 @@ def _cut_to_held(text: str, value: object) -> str:
     every line but the last held whole, the last cut to its longest held beginning of more
     than half its words (or left out); "" where the value is held as it is, is one line, or
     an earlier line is not held. Why: asked for the tourist attractions a page lists, a line
-    each, the 1.5B model copied three lines and most of a fourth, then wrote "at once at" where the page says "at once
-    each time", and the whole look-up failed as not found (pc20 at 2e14a63, 2026-12-05). What
-    is kept is the text's own words."""
+    each, the 1.5B model copied three lines and most of a fourth, then wrote "at once at"
+    where the page says "at once each time", and the whole look-up failed as not found (pc20
+    at 2e14a63, 2026-12-05). What is kept is the text's own words."""
     if not isinstance(value, str) or _held(text, value):
         return ""
     lines = [line for line in value.splitlines() if line.strip()]
