@@ -11,8 +11,8 @@ typed or searched for as a value, a value copied from memory's examples, an answ
 and never told, an end asked of an application that no step makes, an example's program
 with a step that leaves something done taken out, a line spacing nobody said, a site opened
 and left at once for a search of the whole web: none of these makes a program invalid (a
-small model may be right where the check cannot see), so each is a doubt rather than an error. The Manager re-asks
-with them; the usable program with the fewest of them is kept rather than the whole program
+small model may be right where the check cannot see), so each is a doubt rather than an
+error. The Manager re-asks with them; the usable program with the fewest of them is kept rather than the whole program
 lost to one GUI task, and its step carries the doubt, so the run cannot end "finished" on it,
 and a step that fails on it is re-planned. (A form filled on a page of search results is no longer one: the
 skill opens the results until one has the form.)
