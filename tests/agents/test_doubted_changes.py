@@ -108,6 +108,10 @@ def test_a_new_file_or_folder_under_a_name_nobody_gave_is_not_made() -> None:
     assert [s.id for s in kept.steps] == ["s1"]
     assert "s2 and the steps after it were left out" in left[-1].problem
     assert "Documents/bin_counts.txt" in left[-1].problem
+    # A file the instruction names with another ending is doubted, and still named.
+    txt = {"skill": "write_text_file", "args": {"path": "Documents/movie_rate.txt", "text": "9"}}
+    (ending,) = [d for d in ungiven_literals(program(txt), CATALOG, given) if "path=" in d.problem]
+    assert "with .xlsx" in ending.problem and ending.unnamed_path == ""
     # A file the instruction names is made, doubted or not; so is a folder it names.
     named = {"skill": "write_text_file", "args": {"path": "Documents/movie_rate.txt", "text": "9"}}
     steps = program(calc, named)

@@ -235,6 +235,10 @@ def _text_problem(text: str, given: Sequence[str]) -> str:
     return ""
 
 
+#: How a doubt of a file or folder nothing given names begins.
+_UNNAMED = "neither the instruction nor an earlier step names"
+
+
 def _file_problem(path: str, given: Sequence[str]) -> str:
     """Why ``path``'s file is not one a given text names ("" when it is): its name without the
     folder and the ending must stand in one of them, compared casefolded ("Documents/
@@ -254,7 +258,7 @@ def _file_problem(path: str, given: Sequence[str]) -> str:
     written = {ending for text in given for ending in _endings_after(text, stem)}
     if not written:
         return (
-            "neither the instruction nor an earlier step names this file; take its name from "
+            f"{_UNNAMED} this file; take its name from "
             "the instruction (the examples' files are other tasks')"
         )
     if "" not in written and file.suffix.casefold() not in written:
@@ -274,7 +278,7 @@ def _folder_problem(folder: PurePosixPath, given: Sequence[str]) -> str:
     if not unnamed:
         return ""
     return (
-        f"neither the instruction nor an earlier step names the folder {unnamed[0]!r}; use "
+        f"{_UNNAMED} the folder {unnamed[0]!r}; use "
         "the folders the instruction names (the examples' folders are other tasks')"
     )
 
@@ -353,8 +357,10 @@ def ungiven_literals(program: Program, catalog: SkillCatalog, given: Sequence[st
                 elif holds == "file":
                     problem = _file_problem(item, given) if item else ""
                     if problem:
+                        # An ending other than the one the instruction writes names it still.
+                        unnamed = item if problem.startswith(_UNNAMED) else ""
                         problems.append(
-                            Doubt(step.id, f"{name}={item!r}: {problem}", unnamed_path=item)
+                            Doubt(step.id, f"{name}={item!r}: {problem}", unnamed_path=unnamed)
                         )
                 elif holds == "text":
                     problem = _text_problem(item, given)
