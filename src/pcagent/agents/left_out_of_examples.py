@@ -25,7 +25,7 @@ from collections.abc import Iterator, Sequence
 
 from pcagent.agents.manager_memory import PROGRAM_LINE
 from pcagent.agents.plan import Doubt
-from pcagent.agents.program import Program
+from pcagent.agents.program import Program, literal_texts
 from pcagent.skills.effects import ENDS
 
 #: The skills that leave something done in an application (each end's needs).
@@ -85,14 +85,8 @@ def _left_out(skills: Sequence[str], example: Sequence[str], steps: Sequence[dic
 
 
 def _texts(value: object) -> set[str]:
-    """The literal texts of an example step's arguments."""
-    if isinstance(value, str):
-        return {value.casefold()}
-    if isinstance(value, dict) and "from" not in value:
-        return set().union(*(_texts(item) for item in value.values())) if value else set()
-    if isinstance(value, list):
-        return set().union(*(_texts(item) for item in value)) if value else set()
-    return set()
+    """The literal texts of an example step's arguments, casefolded (references left out)."""
+    return {text.casefold() for text in literal_texts(value)}  # type: ignore[arg-type]
 
 
 def _example_programs(examples: str) -> Iterator[list[dict]]:
