@@ -14,13 +14,14 @@ from tests.agents.scripted import RecordingMemory, ScriptedModels
 from tests.agents.test_search_instead import PLACE, READ, TIME
 from tests.support import smollm2_config
 
-from pcagent.agents.focused_steps import MOST_REPAIRS, FocusedSteps, appended, replaced
+from pcagent.agents.focused_steps import MOST_REPAIRS, FocusedSteps
 from pcagent.agents.instruction_readings import InstructionReadings
 from pcagent.agents.manager import PROGRAM_ATTEMPTS, Manager
 from pcagent.agents.manager_memory import Example
 from pcagent.agents.named_apps import AskedApp
 from pcagent.agents.plan import Doubt
 from pcagent.agents.program import MAX_STEPS, ProgramStep
+from pcagent.agents.step_edits import appended, replaced
 from pcagent.models import ModelRouter
 from pcagent.skills import default_catalog
 

@@ -3,14 +3,21 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
+from pathlib import Path
 
 from tests.agents.program_steps import as_program, gold_programs
+from tests.support import smollm2_config
 
 from pcagent.agents.doubts import Evidence
+from pcagent.agents.focused_steps import FocusedSteps
 from pcagent.agents.left_out_of_examples import EFFECT_SKILLS, steps_left_out_of_examples
 from pcagent.agents.manager_memory import EXAMPLES_INTRO, Example, shown_examples
-from pcagent.agents.program import reference_values
+from pcagent.agents.program import Program, ProgramStep, reference_values
+from pcagent.agents.step_edits import inserted
+from pcagent.models import ModelRouter
+from pcagent.models.messages import Message
 from pcagent.skills import default_catalog
 
 TITLE = "Sparse Attention Routing"
@@ -97,3 +104,75 @@ def test_each_effect_step_a_gold_program_loses_is_named_when_its_program_is_show
             assert less.steps == [] or any(step.skill in d.skills for d in doubts), task.id
             dropped += bool(less.steps)
     assert dropped >= 300
+
+
+def _asking(replies: list[Program | None], asked: list[tuple[list[Message], type[Program]]]):
+    def ask(messages: list[Message], reply_type: type[Program]) -> Program | None:
+        asked.append((messages, reply_type))
+        return replies.pop(0)
+
+    return FocusedSteps(
+        CATALOG,
+        ["browser", "writer"],
+        ask,
+        mend=lambda program: program,
+        problems=lambda _program: [],
+        doubts=lambda program: steps_left_out_of_examples(program, SHOWN),
+        unused_apps=lambda _program: [],
+    )
+
+
+def test_the_left_out_step_is_asked_for_alone_and_put_in_after_its_step() -> None:
+    program = as_program(*WRITTEN)
+    doubts = steps_left_out_of_examples(program, SHOWN)
+    assert [d.wanted_after for d in doubts] == ["s2"]
+    step = ProgramStep.model_validate(EXAMPLE[2] | {"id": "s5"})
+    asked: list[tuple[list[Message], type[Program]]] = []
+    changed, left = _asking([Program(steps=[step])], asked).improved(PAPER, program, doubts)
+    assert [s.skill for s in changed.steps] == [
+        "web_search", "follow_link", "follow_link", "extract_values", "write_document"
+    ]  # fmt: skip
+    assert changed.steps[2].args == {"text": "Download PDF"} and left == []
+    (messages, reply_type) = asked[0]
+    assert doubts[0].problem in messages[-1].text and "or no step" in messages[-1].text
+    steps = reply_type.model_json_schema()["properties"]["steps"]
+    assert (steps["minItems"], steps["maxItems"]) == (0, 1)
+    offered = {b["properties"]["skill"]["const"] for b in steps["items"]["anyOf"]}
+    assert offered == {"follow_link"}  # that skill alone: no screen step, no other skill
+    assert reply_type.model_validate({"steps": []}).steps == []
+
+
+def test_no_step_written_or_no_reply_leaves_the_program_and_its_doubt() -> None:
+    program = as_program(*WRITTEN)
+    doubts = steps_left_out_of_examples(program, SHOWN)
+    for reply in (None, Program.model_construct(steps=[])):
+        kept, left = _asking([reply], []).improved(PAPER, program, doubts)
+        assert kept == program and left == doubts
+
+
+def test_a_step_put_in_before_the_first_or_after_another_takes_the_next_free_id() -> None:
+    program = as_program(*WRITTEN)
+    step = ProgramStep.model_validate(EXAMPLE[2] | {"id": "s1"})
+    assert [s.id for s in inserted(program, "", step).steps] == ["s5", "s1", "s2", "s3", "s4"]
+    assert [s.id for s in inserted(program, "s4", step).steps] == ["s1", "s2", "s3", "s4", "s5"]
+
+
+def test_the_real_model_writes_that_skill_s_step_or_none(tmp_path: Path) -> None:
+    """Under the grammar even the tiny model's reply parses as the left-out skill's step or no
+    step (what it writes is meaningless; its kind is what the grammar holds)."""
+    program = as_program(*WRITTEN)
+    doubts = steps_left_out_of_examples(program, SHOWN)
+    with ModelRouter(smollm2_config(tmp_path)) as router:
+        model = router.for_role("manager")
+        asked: list[Program | None] = []
+
+        def ask(messages: list[Message], reply_type: type[Program]) -> Program | None:
+            asked.append(model.ask(messages, reply_type).value)
+            return asked[-1]
+
+        focused = _asking([], [])
+        focused = dataclasses.replace(focused, ask=ask)
+        changed, _ = focused.improved(PAPER, program, doubts)
+    (reply,) = asked
+    assert reply is not None and [s.skill for s in reply.steps] in ([], ["follow_link"])
+    assert len(changed.steps) == len(program.steps) + len(reply.steps)

@@ -20,6 +20,11 @@ Four things say which step is wanted:
   doubt names the parameter whose remedy is another step's value (:attr:`Doubt.argument`)
   and the model writes a step of another skill, that step is also tried before the step,
   feeding that parameter (:func:`feeding`);
+- a step that a similar earlier task's program makes and this one leaves out
+  (:attr:`Doubt.wanted_after`): that step asked for in its place, under a grammar of that
+  skill alone that also allows no step, so whether the instruction asks for it stays the
+  model's reading (re-asked whole, the 1.5B model copied the example's program, its paper and
+  document too, and the program without the download was kept: pc10, 2026-12-05);
 - a program none of whose asks was usable: its first step that cannot run as written (the
   first whose program up to it has a problem) written again with its problems, under the
   whole catalog's grammar with that step's id, up to :data:`MOST_REPAIRS` steps. Without it,
@@ -37,9 +42,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from pydantic import Field
+
 from pcagent.agents.named_apps import AskedApp, calls
 from pcagent.agents.plan import Doubt
 from pcagent.agents.program import (
+    GUI,
     MAX_STEPS,
     Program,
     ProgramStep,
@@ -48,6 +56,7 @@ from pcagent.agents.program import (
 )
 from pcagent.agents.program_grammar import program_schema
 from pcagent.agents.prompting import render
+from pcagent.agents.step_edits import appended, feeding, inserted, replaced
 from pcagent.agents.step_ids import next_step_number
 from pcagent.agents.unused_values import finds_named_values, keys_referred, unused_values
 from pcagent.models.messages import Message
@@ -125,6 +134,8 @@ class FocusedSteps:
         out, then later steps written again for values found and unused, then steps whose own
         values are doubted written again, each kept only where the model wrote it usably and it
         leaves fewer doubts."""
+        for doubt in [one for one in doubts if one.wanted_after is not None][:1]:
+            program, doubts = self._left_out(instruction, program, doubts, doubt)
         for use in self.unused_apps(program):
             skills = SkillCatalog(one for one in self.skills if use.app in one.apps)
             program, doubts = self._added(
@@ -178,6 +189,24 @@ class FocusedSteps:
                 changed = feeding(before, wrong, reply.steps[0], arguments)
                 program, doubts = self._better(changed, program, doubts)
         return program, doubts
+
+    def _left_out(
+        self, instruction: str, program: Program, doubts: list[Doubt], doubt: Doubt
+    ) -> tuple[Program, list[Doubt]]:
+        """The example's step the program leaves out, asked for under the grammar of its skill
+        alone, put in after :attr:`Doubt.wanted_after` where the model writes one."""
+        skills = SkillCatalog(one for one in self.skills if one.name in doubt.skills)
+        if doubt.wanted_after is None or not len(skills) or len(program.steps) >= MAX_STEPS:
+            return program, doubts
+        wanted = f"s{next_step_number([step.id for step in program.steps])}"
+        messages = _messages(
+            "manager_step_left_out", instruction, program, skills, doubt=doubt.problem
+        )
+        reply = self.ask(messages, _maybe_step_type(skills, wanted))
+        if reply is None or not reply.steps:
+            return program, doubts
+        changed = inserted(program, doubt.wanted_after, reply.steps[0])
+        return self._better(changed, program, doubts)
 
     def _after_last(
         self, instruction: str, program: Program, doubts: list[Doubt], doubt: Doubt
@@ -308,46 +337,19 @@ def _reply_type(skills: SkillCatalog, apps: Sequence[str], ids: Sequence[str]) -
     return type("StepReply", (Program,), {"reply_schema": schema})
 
 
-def appended(program: Program, added: Sequence[ProgramStep]) -> Program:
-    """``program`` with ``added`` after its steps, each added step whose id is taken renamed to
-    the next free one. The added steps' references are left as written: they name the program's
-    steps, which the model was shown by these ids."""
-    steps = list(program.steps)
-    for step in added:
-        ids = [one.id for one in steps]
-        fresh = (
-            step
-            if step.id not in ids
-            else step.model_copy(update={"id": f"s{next_step_number(ids)}"})
-        )
-        steps.append(fresh)
-    return program.model_copy(update={"steps": steps})
+class _MaybeStep(Program):
+    """A reply of one step or none."""
+
+    steps: list[ProgramStep] = Field(default_factory=list, max_length=1)
 
 
-def feeding(
-    program: Program, wrong: str, written: ProgramStep, arguments: Sequence[str]
-) -> Program:
-    """``program`` with ``written`` (a step of another skill, asked for in place of step
-    ``wrong``) put before that step under a fresh id, and the step's doubted ``arguments``
-    referring to its value. Why: told that a document's text copied the instruction's words and
-    asked for that step again, the 1.5B model wrote the ``compose_text`` the doubt asked for,
-    in the document's place, and the document was lost with it (a rewording of pc09,
-    2026-12-04); the doubt's remedy is both steps, the new one feeding the old."""
-    fresh = f"s{next_step_number([step.id for step in program.steps])}"
-    feeder = written.model_copy(update={"id": fresh})
-    steps: list[ProgramStep] = []
-    for step in program.steps:
-        if step.id == wrong:
-            fed = {name: {"from": fresh} for name in arguments if name in step.args}
-            steps += [feeder, step.model_copy(update={"args": {**step.args, **fed}})]
-        else:
-            steps.append(step)
-    return program.model_copy(update={"steps": steps})
-
-
-def replaced(program: Program, written: Sequence[ProgramStep]) -> Program:
-    """``program`` with each step of ``written`` in place of its step of the same id (a screen
-    step keeps its application's step's place too)."""
-    again = {step.id: step for step in written}
-    steps = [again.get(step.id, step) for step in program.steps]
-    return program.model_copy(update={"steps": steps})
+def _maybe_step_type(skills: SkillCatalog, wanted: str) -> type[Program]:
+    """At most one step, of id ``wanted``, calling one of ``skills`` (no screen step)."""
+    schema = program_schema(skills, [])
+    steps: dict[str, Any] = schema["properties"]["steps"]
+    steps["minItems"], steps["maxItems"] = 0, 1
+    branches = [b for b in steps["items"]["anyOf"] if b["properties"]["skill"].get("const") != GUI]
+    for branch in branches:
+        branch["properties"]["id"] = {"enum": [wanted]}
+    steps["items"]["anyOf"] = branches
+    return type("MaybeStepReply", (_MaybeStep,), {"reply_schema": schema})

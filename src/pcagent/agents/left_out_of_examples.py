@@ -10,7 +10,8 @@ reading of their words (:mod:`left_out_effects`, off: the model reads it badly).
 and the examples are typed: that the program is an example's skills, in order, less exactly one
 call of a skill that leaves something done (:data:`pcagent.skills.effects.ENDS`) is a fact of the
 two programs. Whether this task asks for that step too is the model's: the doubt asks it, the
-Manager is re-asked with the example's call, and a program kept without the step ends the run
+Manager is re-asked with the example's call, then asked for that one step alone, where it may
+write none (:mod:`focused_steps`), and a program kept without the step ends the run
 ``unverified`` at best, never "finished".
 
 A step of the example that only reads or works a value out (a search, an extraction) is not
@@ -59,6 +60,7 @@ def steps_left_out_of_examples(program: Program, examples: str) -> list[Doubt]:
                 "instruction asks for that too, add the step with this task's values; "
                 "where it does not, keep the program as it is",
                 skills=(str(steps[index]["skill"]),),
+                wanted_after=at if index else "",
             ),
         )
     return list(doubts.values())

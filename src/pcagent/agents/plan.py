@@ -118,6 +118,9 @@ class Doubt:
     #: The path of a file or folder the step names that neither the instruction nor a value
     #: found names (an example's): a step that would make it is cut (:mod:`doubted_changes`).
     unnamed_path: str = ""
+    #: Where the remedy is one step of :attr:`skills` put in after this step id ("" for before
+    #: the first): an example's step the program leaves out (:mod:`left_out_of_examples`).
+    wanted_after: str | None = None
 
     def __str__(self) -> str:
         return f"{self.step}: {self.problem}"
