@@ -13,6 +13,7 @@ from pcagent.agents.filled_values import resolve
 from pcagent.agents.program import check_program, program_plan, reference_values
 from pcagent.agents.program_grammar import program_schema
 from pcagent.agents.step_ids import changed_step, renaming
+from pcagent.env.app_interfaces.calculator import evaluate
 from pcagent.errors import PlanError
 from pcagent.skills import SkillError, default_catalog
 from pcagent.skills.calculator import Calculate
@@ -292,6 +293,21 @@ def test_an_expression_computes_with_found_values_filled_in_as_plain_numbers() -
         Calculate.model_validate({"expression": "{s1.price} - 2"})  # never run unfilled
 
 
+def test_one_found_date_minus_another_reaches_the_calculator_as_two_iso_dates() -> None:
+    """A date extracted as a page writes it, filled into a difference of dates, is the days
+    between them for the calculator (pc23: "2025-02-18 - 3 March 2025" was refused until the
+    step cap); a date in any other arithmetic is still refused."""
+    step = {"expression": "2025-02-18 - {s2.date}"}
+    filled = resolve(step, {"s2": {"date": "3 March 2025"}})
+    assert Calculate.model_validate(filled).expression == "2025-02-18 - 2025-03-03"
+    assert evaluate(Calculate.model_validate(filled).expression) == 13
+    worded = {"expression": "Thursday, 1 May 2025 - 01/04/2025"}
+    assert Calculate.model_validate(worded).expression == "2025-05-01 - 2025-04-01"
+    for refused in ("2025-02-18 + 3", "2025-02-18 - 3 March 2025 - 1", "2025-02-18 - soon"):
+        with pytest.raises(ValueError):
+            Calculate.model_validate({"expression": refused})
+
+
 def test_the_largest_of_found_values_is_picked_with_their_slots() -> None:
     """Each value found by its own step goes into pick_extreme's items by its slot: the grammar
     allows a number's text, and it is filled in as the number it begins with."""
@@ -343,10 +359,12 @@ def test_a_link_or_a_form_needs_a_page_opened_by_a_step_before_it() -> None:
 
 
 def test_a_date_is_no_number_for_the_calculator() -> None:
-    """A re-plan of pc05 computed "2025-07-05 - 2025-08-05" and said finished on it."""
-    for dated in ("2025-07-05 - 2025-08-05", "05/07/2025 + 3"):
-        with pytest.raises(ValueError, match="days_between"):
-            Calculate.model_validate({"expression": dated})
+    """A re-plan of pc05 computed "2025-07-05 - 2025-08-05" as arithmetic and said finished on
+    it: a date in arithmetic is refused; one date minus another is the days between them."""
+    with pytest.raises(ValueError, match="days_between"):
+        Calculate.model_validate({"expression": "05/07/2025 + 3"})
+    difference = Calculate.model_validate({"expression": "2025-07-05 - 2025-08-05"}).expression
+    assert evaluate(difference) == 31
     assert Calculate.model_validate({"expression": "2025 - 1990"}).expression == "2025 - 1990"
 
 

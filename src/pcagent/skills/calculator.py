@@ -10,6 +10,7 @@ from pcagent.app_actions import CalculatorEvaluate
 from pcagent.applications import CALCULATOR
 from pcagent.skills.base import SkillContext, SkillParameters, SkillResult, skill
 from pcagent.skills.common import do
+from pcagent.skills.values import iso_date
 from pcagent.text import ARITHMETIC_CHARACTERS
 
 #: Written in found values and left out of arithmetic: currency signs, thousands separators.
@@ -44,12 +45,30 @@ class Calculate(SkillParameters):
         run said "finished" on it (a re-plan of pc05, 2026-11-28)."""
         if not isinstance(value, str):
             return value
+        if (days := _date_difference(value)) is not None:
+            return days
         if _DATE.search(value):
             raise ValueError(
                 "a date is no number for the calculator: count the days between two dates "
                 "with days_between, then compute with its result"
             )
         return _DECORATION.sub("", value.translate(_SIGNS))
+
+
+def _date_difference(expression: str) -> str | None:
+    """``expression`` as two ``YYYY-MM-DD`` dates where it is one date minus another, each as a
+    page or a person writes it ("2025-02-18 - 3 March 2025"); None for anything else. The
+    calculator counts such a difference as the days between the two, the later minus the
+    earlier. Why: an extracted trip date filled into "2025-02-18 - {s2.date}" was refused as
+    "no number", and the re-plans wrote the same step again until the step cap (pc23 at
+    2e14a63, 2026-12-05); the dates are typed values, and their difference is exact."""
+    sides = expression.split(" - ")
+    if len(sides) != 2:
+        return None
+    try:
+        return " - ".join(str(iso_date(side)) for side in sides)
+    except ValueError:
+        return None
 
 
 @skill(

@@ -156,7 +156,8 @@ def shift_time(context: SkillContext, parameters: ShiftTime) -> SkillResult:
 _DATE_FORMS = ("%Y-%m-%d", "%d %B %Y", "%B %d, %Y", "%d %b %Y", "%b %d, %Y", "%d/%m/%Y")
 
 
-def _iso_date(value: object) -> object:
+def iso_date(value: object) -> object:
+    """A date as a page or a person writes it, as ``YYYY-MM-DD``; ValueError for no date."""
     if isinstance(value, str):
         text = value.strip()
         # A page writes the weekday too ("Thursday, 1 May 2025": pc05, 2026-11-28).
@@ -173,7 +174,7 @@ def _iso_date(value: object) -> object:
 #: :mod:`pcagent.agents.given_values`): a planner counted days between dates it made up.
 IsoDate = Annotated[
     str,
-    BeforeValidator(_iso_date),
+    BeforeValidator(iso_date),
     AfterValidator(dt.date.fromisoformat),
     Field(json_schema_extra={"given": "date"}),
 ]
