@@ -38,6 +38,7 @@ from pcagent.agents.moved_twice import moved_twice
 from pcagent.agents.named_apps import AskedApp, apps_used, unused_apps
 from pcagent.agents.named_files import untouched_files
 from pcagent.agents.named_folders import folders_left_out
+from pcagent.agents.one_value_twice import one_value_twice
 from pcagent.agents.paragraph_numbers import unsaid_paragraphs
 from pcagent.agents.paths_as_text import paths_as_text
 from pcagent.agents.plan import Doubt
@@ -153,6 +154,7 @@ class Evidence:
             *unused_values(program, skills),
             *site_left_for_search(program, skills),
             *moved_twice(program, skills),
+            *one_value_twice(program, skills),
             *replaced_files(program, skills, self.finished),
             *paths_as_text(program, skills),
             *untouched_files(program, self.named_files, self.finished, skills),
