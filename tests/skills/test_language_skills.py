@@ -302,6 +302,27 @@ def test_a_number_found_only_inside_a_value_the_run_supplied_is_refused() -> Non
     assert found.ok and found.value == {"time": "14:00"}
 
 
+ECHO = (
+    "Title: trip time to Brooklyn Museum on 11:30 - Offline Search\n"
+    "Address: http://search.local/?q=trip+time+to+Brooklyn+Museum+on+11%3A30\n"
+    "Text:\nAbout 10 results\n\nEmpire State Building to Brooklyn Museum - Offline Maps\n"
+)
+
+
+def test_a_value_the_run_had_found_again_only_in_a_page_s_title_and_address_is_refused() -> None:
+    """A rewording of pc03 (2026-12-06): the meeting's time, put into a search, read back off
+    the results page's title as the trip time, and the alarm set at it."""
+    hub = {"s2": '{"time": "11:30", "place": "Brooklyn Museum"}'}
+    ask = {"text": ECHO, "names": ["trip_time"], "what": "the trip time"}
+    echoed = extract_values.call(DeskAfter(Answers({"trip_time": "11:30"}), hub), ask)
+    assert not echoed.ok and "trip_time='11:30' (in '11:30')" in echoed.message
+    # Where the page's text gives it too, or the run never had it, it is found.
+    page = {**ask, "text": ECHO + "Open from 11:30 to 18:00.\n"}
+    assert extract_values.call(DeskAfter(Answers({"trip_time": "11:30"}), hub), page).ok
+    fresh = DeskAfter(Answers({"trip_time": "11:30"}), {"s2": '{"place": "Brooklyn Museum"}'})
+    assert extract_values.call(fresh, ask).ok
+
+
 SCRIPT = "def half(n):\n    return n / 2\n\n\nprint(half(number))\n"
 
 

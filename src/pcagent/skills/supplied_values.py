@@ -47,6 +47,8 @@ def fragment_of(value: str, text: str, supplied: list[str]) -> str:
     wanted = comparable(value)
     if not any(char.isdigit() for char in wanted):
         return ""  # a name inside a longer name given ("Berlin" of "Berlin Hbf") may be meant
+    if (again := _only_echoed(value, text, supplied)) is not None:
+        return again
     longer = sorted(
         {
             comparable(one)
@@ -63,6 +65,30 @@ def fragment_of(value: str, text: str, supplied: list[str]) -> str:
     if wanted in seen:
         return ""
     return next(one for one in supplied if comparable(one) == longer[-1])
+
+
+#: The lines of a page's reading that say what was asked for, not what the page gives: a
+#: search's title and address are its words.
+_ECHO_LINES = ("Title:", "Address:")
+
+
+def _only_echoed(value: str, text: str, supplied: list[str]) -> str | None:
+    """The earlier value ``value`` is, where the text holds it only in its title and address
+    lines; None otherwise. Why: a program searched for "trip time from Empire State Building
+    to Brooklyn Museum on 11:30", the results page's title echoed the query, the language
+    model read "11:30", the meeting's time found two steps before, as the trip time, the alarm
+    was set at it and the run said "finished" (a rewording of pc03 at 5c481a6, 2026-12-06).
+    A value the run already had, found again only where a page repeats what it was asked, is
+    no finding."""
+    wanted = comparable(value)
+    if not any(comparable(one) == wanted and _a_value(one) for one in supplied):
+        return None
+    body = "\n".join(
+        line for line in text.splitlines() if not line.lstrip().startswith(_ECHO_LINES)
+    )
+    if wanted in comparable(unquote_plus(body)):
+        return None
+    return next(one for one in supplied if comparable(one) == wanted)
 
 
 def _a_value(text: str) -> bool:
