@@ -5,7 +5,7 @@ program again, three times (rewordings, 2026-11-28: a document opened from the f
 and never formatted; two paragraphs composed and no document written; a meeting's place found
 and a web search for "memo.txt" after it). Asked for one step alone, under a grammar that
 allows only that step, the model has one choice to make where it had a whole program to write.
-Four things say which step is wanted:
+Five things say which step is wanted:
 
 - an application the instruction asks for that no step uses (:mod:`named_apps`): the step
   that does in it what the instruction asks, added after the program's steps, under a

@@ -81,14 +81,13 @@ def _only_echoed(value: str, text: str, supplied: list[str]) -> str | None:
     A value the run already had, found again only where a page repeats what it was asked, is
     no finding."""
     wanted = comparable(value)
-    if not any(comparable(one) == wanted and _a_value(one) for one in supplied):
+    had = next((one for one in supplied if comparable(one) == wanted and _a_value(one)), None)
+    if had is None:
         return None
     body = "\n".join(
         line for line in text.splitlines() if not line.lstrip().startswith(_ECHO_LINES)
     )
-    if wanted in comparable(unquote_plus(body)):
-        return None
-    return next(one for one in supplied if comparable(one) == wanted)
+    return None if wanted in comparable(unquote_plus(body)) else had
 
 
 def _a_value(text: str) -> bool:
