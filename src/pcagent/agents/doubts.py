@@ -1,21 +1,22 @@
 """Everything about a program that only evidence judges, in one place.
 
-An invented address or number, one value where a list is wanted, a whole reading where one
-value is wanted, one value found (or a number given once) written for several items of a list,
-a value found and never used, a file or an application the instruction names and no step uses,
-a new file written in HOME itself while the folder the instruction names goes unused, a file
-read and then written over with something not made from it, a file written in an application
-not asked for while one asked for is only read in, a file's path or the instruction's
-description of a text written as the text, a time moved by two steps, an application's name
-typed or searched for as a value, a value copied from memory's examples, an answer asked for
-and never told, an end asked of an application that no step makes, an example's program
-with a step that leaves something done taken out, a line spacing nobody said, a site opened
-and left at once for a search of the whole web: none of these makes a program invalid (a
-small model may be right where the check cannot see), so each is a doubt rather than an
-error. The Manager re-asks with them; the usable program with the fewest of them is kept rather than the whole program
-lost to one GUI task, and its step carries the doubt, so the run cannot end "finished" on it,
-and a step that fails on it is re-planned. (A form filled on a page of search results is no longer one: the
-skill opens the results until one has the form.)
+An invented address or number, one value where a list is wanted, a whole reading where one value
+is wanted, one value found (or a number given once) written for several items of a list, a value
+found and never used, a file or an application the instruction names and no step uses, a new
+file written in HOME itself while the folder the instruction names goes unused, a file read and
+then written over with something not made from it, or written with nothing but what was read out
+of it, a file written in an application not asked for while one asked for is only read in, a
+file's path or the instruction's description of a text written as the text, a time moved by two
+steps, an application's name typed or searched for as a value, a value copied from memory's
+examples, an answer asked for and never told, an end asked of an application that no step makes,
+an example's program with a step that leaves something done taken out, a line spacing nobody
+said, a site opened and left at once for a search of the whole web: none of these makes a
+program invalid (a small model may be right where the check cannot see), so each is a doubt
+rather than an error. The Manager re-asks with them; the usable program with the fewest of them
+is kept rather than the whole program lost to one GUI task, and its step carries the doubt, so
+the run cannot end "finished" on it, and a step that fails on it is re-planned. (A form filled
+on a page of search results is no longer one: the skill opens the results until one has the
+form.)
 """
 
 from __future__ import annotations
@@ -51,6 +52,7 @@ from pcagent.agents.site_left import site_left_for_search
 from pcagent.agents.ungiven_names import ungiven_names_in_searches, ungrounded_form_values
 from pcagent.agents.unused_values import unused_values
 from pcagent.agents.whole_readings import whole_readings
+from pcagent.agents.written_back import written_back
 from pcagent.agents.written_elsewhere import written_elsewhere
 from pcagent.skills import SkillCatalog
 from pcagent.skills.effects import End
@@ -156,6 +158,7 @@ class Evidence:
             *moved_twice(program, skills),
             *one_value_twice(program, skills),
             *replaced_files(program, skills, self.finished),
+            *written_back(program, skills, self.finished),
             *paths_as_text(program, skills),
             *untouched_files(program, self.named_files, self.finished, skills),
             *folders_left_out(program, skills, self.named_folders, self.finished, self.is_file),

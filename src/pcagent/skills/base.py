@@ -194,6 +194,9 @@ class Skill(Generic[P]):
     #: as one list (``web_search`` -> ``web_search_each``): a program that hands this call's
     #: one reading on as a list is told of it.
     for_each: str = ""
+    #: The parameter whose text every value is copied out of (``extract_values``' ``text``):
+    #: the value holds nothing that text did not.
+    quotes: str = ""
 
     @property
     def navigates(self) -> bool:
@@ -314,6 +317,7 @@ def skill(
     only_reads: bool = False,
     texts: tuple[str, ...] = (),
     for_each: str = "",
+    quotes: str = "",
 ) -> Callable[[Callable[[SkillContext, P], SkillResult]], Skill[P]]:
     """Declare the decorated function as a skill named after it, taking the parameter model its
     second parameter is annotated with; the module's :class:`Skill` objects are collected by
@@ -340,6 +344,7 @@ def skill(
             only_reads=only_reads,
             texts=texts,
             for_each=for_each,
+            quotes=quotes,
         )
         _DECLARED[declared.name] = declared
         return declared

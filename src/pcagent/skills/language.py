@@ -78,6 +78,7 @@ class ExtractValues(SkillParameters):
     needs_language=True,
     returns="an object with the named values",
     keys_argument="names",
+    quotes="text",
 )
 def extract_values(context: SkillContext, parameters: ExtractValues) -> SkillResult:
     if unread := names_unread(parameters.what, parameters.text):
