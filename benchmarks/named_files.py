@@ -9,8 +9,9 @@ answered, before the names not in the instruction were dropped (its precision is
 list's without the check). Prints JSON: the share of true names found, the precision of the
 kept and of the raw lists and their ratio, the share of gold programs the check would doubt
 (a right program doubted is a false alarm), and seconds per reading. The same reply lists the
-folders the instruction names (``pcagent.agents.named_folders``): ``folders`` gives how many
-were kept and the share of gold programs their check would doubt (a false alarm as well).
+folders and web sites the instruction names (``pcagent.agents.named_folders``,
+``pcagent.agents.named_sites``): ``folders`` and ``sites`` give how many were kept and the share
+of gold programs their checks would doubt (a false alarm as well).
 
 Goal: at least 80% of the true names found, and at most 5% of the gold programs doubted.
 
@@ -28,6 +29,7 @@ from pathlib import PurePosixPath
 from generated_runs import found_and_doubted, parsed_with_model, reading_figures, share
 from pcagent.agents.named_files import FileNamesAgent, NamedFiles, kept_names, untouched_files
 from pcagent.agents.named_folders import folders_left_out, kept_folders
+from pcagent.agents.named_sites import kept_sites, sites_left_out
 from pcagent.agents.program import Program, literal_texts
 from pcagent.agents.prompting import render
 from pcagent.bench.generate import generate_tasks
@@ -55,7 +57,7 @@ def main() -> None:
     seed, count = arguments.tasks
     tasks = [t for t in generate_tasks(count, seed) if t.program]
     truth = found = kept_total = kept_right = raw_total = raw_right = doubted = 0
-    folders_kept = folders_doubted = 0
+    folders_kept = folders_doubted = sites_kept = sites_doubted = 0
     catalog = default_catalog()
     took: list[float] = []
     with ModelRouter(config) as router:
@@ -79,6 +81,9 @@ def main() -> None:
             folders = kept_folders(result.value.folders if result.value else [], task.instruction)
             folders_kept += len(folders)
             folders_doubted += bool(folders_left_out(gold, catalog, folders))
+            sites = kept_sites(result.value.sites if result.value else [], task.instruction)
+            sites_kept += len(sites)
+            sites_doubted += bool(sites_left_out(gold, catalog, sites))
     found_share, alarms = share(found, truth), share(doubted, len(tasks))
     print(
         json.dumps(
@@ -97,6 +102,10 @@ def main() -> None:
                 "folders": {
                     "kept": folders_kept,
                     "gold_programs_doubted_share": share(folders_doubted, len(tasks)),
+                },
+                "sites": {
+                    "kept": sites_kept,
+                    "gold_programs_doubted_share": share(sites_doubted, len(tasks)),
                 },
                 **reading_figures((kept_right, kept_total), (raw_right, raw_total), took),
             },

@@ -2,21 +2,21 @@
 
 An invented address or number, one value where a list is wanted, a whole reading where one value
 is wanted, one value found (or a number given once) written for several items of a list, a value
-found and never used, a file or an application the instruction names and no step uses, a new
-file written in HOME itself while the folder the instruction names goes unused, a file read and
-then written over with something not made from it, or written with nothing but what was read out
-of it, a file written in an application not asked for while one asked for is only read in, a
-file's path or the instruction's description of a text written as the text, a time moved by two
-steps, an application's name typed or searched for as a value, a value copied from memory's
-examples, an answer asked for and never told, an end asked of an application that no step makes,
-an example's program with a step that leaves something done taken out, a line spacing nobody
-said, a site opened and left at once for a search of the whole web: none of these makes a
-program invalid (a small model may be right where the check cannot see), so each is a doubt
-rather than an error. The Manager re-asks with them; the usable program with the fewest of them
-is kept rather than the whole program lost to one GUI task, and its step carries the doubt, so
-the run cannot end "finished" on it, and a step that fails on it is re-planned. (A form filled
-on a page of search results is no longer one: the skill opens the results until one has the
-form.)
+found and never used, a file, a web site or an application the instruction names and no step
+uses, a new file written in HOME itself while the folder the instruction names goes unused, a
+file read and then written over with something not made from it, or written with nothing but
+what was read out of it, a file written in an application not asked for while one asked for is
+only read in, a file's path or the instruction's description of a text written as the text, a
+time moved by two steps, an application's name typed or searched for as a value, a value copied
+from memory's examples, an answer asked for and never told, an end asked of an application that
+no step makes, an example's program with a step that leaves something done taken out, a line
+spacing nobody said, a site opened and left at once for a search of the whole web: none of these
+makes a program invalid (a small model may be right where the check cannot see), so each is a
+doubt rather than an error. The Manager re-asks with them; the usable program with the fewest of
+them is kept rather than the whole program lost to one GUI task, and its step carries the doubt,
+so the run cannot end "finished" on it, and a step that fails on it is re-planned. (A form
+filled on a page of search results is no longer one: the skill opens the results until one has
+the form.)
 """
 
 from __future__ import annotations
@@ -39,6 +39,7 @@ from pcagent.agents.moved_twice import moved_twice
 from pcagent.agents.named_apps import AskedApp, apps_used, unused_apps
 from pcagent.agents.named_files import untouched_files
 from pcagent.agents.named_folders import folders_left_out
+from pcagent.agents.named_sites import sites_left_out
 from pcagent.agents.one_value_twice import one_value_twice
 from pcagent.agents.paragraph_numbers import unsaid_paragraphs
 from pcagent.agents.paths_as_text import paths_as_text
@@ -86,6 +87,8 @@ class Evidence:
     is_file: FileCheck | None = None
     #: What the instruction asks an application to leave done (None: not read).
     reads_end: Callable[[str], End | None] | None = None
+    #: The web sites the instruction names.
+    named_sites: Sequence[str] = ()
 
     @classmethod
     def read(
@@ -112,6 +115,7 @@ class Evidence:
             readings.named_folders(instruction),
             is_file,
             (lambda app: readings.asked_end(instruction, app)) if readings.ends else None,
+            readings.named_sites(instruction),
         )
 
     def unused_apps(self, program: Program, skills: SkillCatalog) -> list[AskedApp]:
@@ -162,6 +166,7 @@ class Evidence:
             *paths_as_text(program, skills),
             *untouched_files(program, self.named_files, self.finished, skills),
             *folders_left_out(program, skills, self.named_folders, self.finished, self.is_file),
+            *sites_left_out(program, skills, self.named_sites, self.finished),
             *unused_apps(program, self.asked_apps, skills, self.apps_used_before),
             *written_elsewhere(program, self.asked_apps, skills, self.finished),
             *_own(app_names_in_values(program, self.asked_apps)),

@@ -1,5 +1,6 @@
 """What models read from an instruction once, before its programs are judged: the files and
-folders it names (:mod:`named_files`, :mod:`named_folders`), the applications it asks for
+folders and web sites it names (:mod:`named_files`, :mod:`named_folders`, :mod:`named_sites`),
+the applications it asks for
 (:mod:`named_apps`), whether it asks to be told a value (:mod:`asked_answer`) and which meaning
 of a skill's choice it asks for (:mod:`choice_readings`), which paragraphs it asks each
 formatting for (:mod:`format_targets`) and which formattings it asks for some paragraphs
@@ -35,6 +36,7 @@ class InstructionReadings:
 
     files: Callable[[str], Sequence[str]] | None = None
     folders: Callable[[str], Sequence[str]] | None = None
+    sites: Callable[[str], Sequence[str]] | None = None
     apps: Callable[[str], Sequence[AskedApp]] | None = None
     answer: Callable[[str], bool] | None = None
     choices: ReadsChoice | None = None
@@ -50,6 +52,10 @@ class InstructionReadings:
     def named_folders(self, instruction: str) -> tuple[str, ...]:
         """The folders the instruction names (() when not read)."""
         return tuple(self._once(self.folders, "folders", instruction) or ())
+
+    def named_sites(self, instruction: str) -> tuple[str, ...]:
+        """The web sites the instruction names (() when not read)."""
+        return tuple(self._once(self.sites, "sites", instruction) or ())
 
     def asked_apps(self, instruction: str) -> tuple[AskedApp, ...]:
         """The applications the instruction asks for, with its words (() when not read)."""

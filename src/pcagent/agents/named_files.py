@@ -22,6 +22,7 @@ from pydantic import BaseModel, Field
 
 from pcagent.agents.base import Agent, prompt_messages
 from pcagent.agents.named_folders import MAX_FOLDERS, kept_folders, kept_once
+from pcagent.agents.named_sites import MAX_SITES, kept_sites
 from pcagent.agents.plan import Doubt
 from pcagent.agents.program import GUI, Program, ProgramStep, is_reference, literal_texts
 from pcagent.agents.prompting import render
@@ -35,8 +36,9 @@ MAX_NAMES, NAME_CHARS = 8, 120
 
 
 class NamedFiles(BaseModel):
-    """The model's reply: the file names the instruction writes out, and the folders it names
-    (read in the same ask: :mod:`named_folders` judges them)."""
+    """The model's reply: the file names the instruction writes out, and the folders and web
+    sites it names (read in the same ask: :mod:`named_folders` and :mod:`named_sites` judge
+    them)."""
 
     files: list[Annotated[str, Field(max_length=NAME_CHARS)]] = Field(
         default_factory=list, max_length=MAX_NAMES
@@ -44,14 +46,19 @@ class NamedFiles(BaseModel):
     folders: list[Annotated[str, Field(max_length=NAME_CHARS)]] = Field(
         default_factory=list, max_length=MAX_FOLDERS
     )
+    sites: list[Annotated[str, Field(max_length=NAME_CHARS)]] = Field(
+        default_factory=list, max_length=MAX_SITES
+    )
 
 
 @dataclass(frozen=True)
 class NamedPlaces:
-    """What the instruction names of the disk: files (with an ending) and folders."""
+    """What the instruction names of the disk, files (with an ending) and folders, and of the
+    web: sites."""
 
     files: tuple[str, ...] = ()
     folders: tuple[str, ...] = ()
+    sites: tuple[str, ...] = ()
 
 
 @dataclass
@@ -67,8 +74,8 @@ class FileNamesAgent(Agent):
         return self.places(instruction, step).files
 
     def places(self, instruction: str, step: int | None = 0) -> NamedPlaces:
-        """The files and folders the instruction names, as it writes them (each kept only
-        where it stands in the instruction); empty when the model gives no valid reply."""
+        """The files, folders and sites the instruction names, as it writes them (each kept
+        only where it stands in the instruction); empty when the model gives no valid reply."""
         system, user = render("named_files", instruction=instruction)
         result = self.ask(prompt_messages(system, user), NamedFiles, step)
         if result.value is None:
@@ -76,6 +83,7 @@ class FileNamesAgent(Agent):
         return NamedPlaces(
             kept_names(result.value.files, instruction),
             kept_folders(result.value.folders, instruction),
+            kept_sites(result.value.sites, instruction),
         )
 
 

@@ -129,6 +129,7 @@ class ManagerPlanner:
             self._readings = InstructionReadings(
                 files=self._named_files if self.settings.check_named_files else None,
                 folders=self._named_folders if self.settings.check_named_files else None,
+                sites=self._named_sites if self.settings.check_named_files else None,
                 apps=self._named_apps if checks_apps else None,
                 answer=self._asked_answer if self.settings.check_asked_answer else None,
                 choices=self._choice if self.settings.read_choices else None,
@@ -144,8 +145,11 @@ class ManagerPlanner:
     def _named_folders(self, instruction: str) -> tuple[str, ...]:
         return self._named_places(instruction).folders
 
+    def _named_sites(self, instruction: str) -> tuple[str, ...]:
+        return self._named_places(instruction).sites
+
     def _named_places(self, instruction: str) -> NamedPlaces:
-        """The files and folders the instruction names: one reading serves both."""
+        """The files, folders and sites the instruction names: one reading serves all."""
         if instruction not in self._places:
             agent = FileNamesAgent(self.models.for_role(FileNamesAgent.name), self.sink)
             self._places[instruction] = agent.places(instruction)
