@@ -5,12 +5,15 @@ write more than a text, and the Manager's use of the examples it showed."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 from tests.agents.program_steps import program
 from tests.agents.scripted import ScriptedModels
 
 from pcagent.agents.example_files import with_example_files_told
-from pcagent.agents.manager import Manager
+from pcagent.agents.instruction_readings import InstructionReadings
+from pcagent.agents.manager import PROGRAM_ATTEMPTS, Manager
+from pcagent.agents.named_apps import AskedApp
 from pcagent.agents.manager_memory import Example
 from pcagent.agents.program import Program
 from pcagent.bench.generate import generate_tasks
@@ -53,6 +56,16 @@ def test_a_file_the_run_was_given_or_the_examples_do_not_name_is_written() -> No
     assert with_example_files_told(sheet, catalog, EXAMPLES, [TASK]) == sheet
 
 
+def test_a_file_written_in_an_application_the_instruction_asks_for_is_left_to_its_doubt() -> None:
+    # A rewording of pc21 (2026-12-06): the translation "into a new LibreOffice Writer
+    # document" was told instead, and no document was written.
+    written = program(FOUND, WRITE)
+    catalog = default_catalog()
+    assert with_example_files_told(written, catalog, EXAMPLES, [TASK], ["text_editor"]) == written
+    mended = with_example_files_told(written, catalog, EXAMPLES, [TASK], ["writer", "browser"])
+    assert mended.steps[1].skill == "tell_user"
+
+
 def test_the_manager_tells_what_its_program_wrote_into_an_example_s_file() -> None:
     def memory(instruction: str, k: int = 3, *_: object, **__: object) -> list[Example]:
         return [EXAMPLE]
@@ -68,6 +81,18 @@ def test_the_manager_tells_what_its_program_wrote_into_an_example_s_file() -> No
     outcome = manager.plan(TASK)
     assert [s.skill for s in outcome.plan.subtasks] == ["extract_values", "tell_user"]
     assert not any(s.doubt for s in outcome.plan.subtasks)
+    # Where the applications' reading says the text editor is asked for, the file is wanted:
+    # the write is not told; doubted for the example's name on every ask, it is cut, and the
+    # step before it says why (nothing is made under an example's name, the run unverified).
+    asked = InstructionReadings(apps=lambda _said: (AskedApp("text_editor", "the editor"),))
+    models = ScriptedModels(manager=[json.dumps({"steps": steps})] * PROGRAM_ATTEMPTS)
+    manager = replace(
+        manager, model=models.for_role("manager"), readings=asked, asks_single_steps=False
+    )
+    outcome = manager.plan(TASK)
+    assert [s.skill for s in outcome.plan.subtasks] == ["extract_values"]
+    assert "s2 and the steps after it were left out" in (outcome.plan.subtasks[-1].doubt or "")
+    assert len(models.prompts("manager")) == PROGRAM_ATTEMPTS
 
 
 def test_no_gold_program_of_generated_tasks_is_changed() -> None:

@@ -9,12 +9,16 @@ examples shown and by nothing the run was given is in the program and the prompt
 instruction's wording; such a file is the example's, and what the step would write in it is
 the value the program found: ``tell_user`` says it to the person, and no file is made up in
 their HOME. A step that writes more than a text (a sheet's rows, a document's formatting) is
-left to its doubt.
+left to its doubt, and so is one in an application the instruction asks for (the applications'
+reading): there the file is wanted and only its name is the example's. Told instead, a
+translation asked "into a new LibreOffice Writer document" and saved "as translation" was
+said to the person, no document was written, and the run said "finished" (a rewording of
+pc21 at 5c481a6, 2026-12-06); left to its doubt, the Manager is asked for the step again.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from pathlib import PurePosixPath
 
 from pcagent.agents.asked_answer import TELLS
@@ -27,26 +31,36 @@ _TEXT_WRITE = frozenset({"text", "append"})
 
 
 def with_example_files_told(
-    program: Program, catalog: SkillCatalog, examples: str, given: Sequence[str]
+    program: Program,
+    catalog: SkillCatalog,
+    examples: str,
+    given: Sequence[str],
+    asked_apps: Collection[str] = (),
 ) -> Program:
     """``program`` with each step that writes only a text into files that only ``examples``
-    name (not ``given``: the instruction and the values found) made a ``tell_user`` of that
-    text; ``program`` itself when none is."""
+    name (not ``given``: the instruction and the values found), in no application of
+    ``asked_apps``, made a ``tell_user`` of that text; ``program`` itself when none is."""
     if not examples or TELLS not in catalog:
         return program
-    steps = [_told(step, catalog, examples, given) for step in program.steps]
+    steps = [_told(step, catalog, examples, given, asked_apps) for step in program.steps]
     if all(new is old for new, old in zip(steps, program.steps, strict=True)):
         return program
     return program.model_copy(update={"steps": steps})
 
 
 def _told(
-    step: ProgramStep, catalog: SkillCatalog, examples: str, given: Sequence[str]
+    step: ProgramStep,
+    catalog: SkillCatalog,
+    examples: str,
+    given: Sequence[str],
+    asked_apps: Collection[str],
 ) -> ProgramStep:
     if step.skill not in catalog or "text" not in step.args:
         return step
     one = catalog.get(step.skill)
     if not one.writes or set(step.args) - {*one.writes, *_TEXT_WRITE}:
+        return step
+    if set(one.apps) & set(asked_apps):
         return step
     paths = one.written_files(step.args)
     if not paths or not all(_examples_file(path, examples, given) for path in paths):

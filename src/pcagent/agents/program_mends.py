@@ -96,7 +96,8 @@ class ProgramMends:
         asked = self.readings.asked_apps(instruction)
         program = without_app_names_in_searches(program, asked, skills)
         program = without_ungiven_names(program, skills, self.given)
-        program = with_example_files_told(program, skills, self.examples, self.given)
+        apps = [one.app for one in asked]
+        program = with_example_files_told(program, skills, self.examples, self.given, apps)
         if self.is_file is not None:  # a file copied from an example: the one named
             named = self.readings.named_files(instruction)
             program = without_words_in_searches(program, file_names(named), skills)
