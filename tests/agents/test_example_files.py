@@ -13,8 +13,8 @@ from tests.agents.scripted import ScriptedModels
 from pcagent.agents.example_files import with_example_files_told
 from pcagent.agents.instruction_readings import InstructionReadings
 from pcagent.agents.manager import PROGRAM_ATTEMPTS, Manager
-from pcagent.agents.named_apps import AskedApp
 from pcagent.agents.manager_memory import Example
+from pcagent.agents.named_apps import AskedApp
 from pcagent.agents.program import Program
 from pcagent.bench.generate import generate_tasks
 from pcagent.skills import default_catalog
