@@ -203,6 +203,33 @@ def test_the_reader_offers_only_the_desktop_s_applications_and_survives_no_reply
     assert AppNamesAgent(broken.for_role("named_apps")).asked(SAID, {}) == ()
 
 
+def test_a_reply_cut_off_at_its_bound_is_followed_by_an_ask_for_the_apps_not_kept() -> None:
+    said = (
+        "Write kth_largest(numbers, k) into a new file kth_largest.py with the text editor. "
+        "Attach the file to an email to howie@example.test in Thunderbird and send it."
+    )
+    apps = {"text_editor": "text files", "calculator": "arithmetic", "mail": "e-mail"}
+    rambled = [{"app": "text_editor", "words": "the text editor"}] + [
+        {"app": "calculator", "words": word} for word in ("kth_largest", "numbers", "k", "list")
+    ]
+    rambled.append({"app": "calculator", "words": "largest"})
+    models = ScriptedModels(
+        named_apps=[reply(apps=rambled), reply(apps=[{"app": "mail", "words": "Thunderbird"}])]
+    )
+    reader = AppNamesAgent(models.for_role("named_apps"))
+    assert reader.asked(said, apps) == (
+        AskedApp("text_editor", "the text editor"),
+        AskedApp("mail", "Thunderbird"),
+    )
+    second = models.backends["named_apps"].requests[1].messages[0].text
+    assert "- mail:" in second and "- calculator:" in second and "- text_editor" not in second
+    # A reply shorter than its bound is the whole reading: one ask.
+    once = ScriptedModels(named_apps=[reply(apps=rambled[:5])])
+    assert AppNamesAgent(once.for_role("named_apps")).asked(said, apps) == (
+        AskedApp("text_editor", "the text editor"),
+    )
+
+
 def test_read_by_slots_every_application_gets_a_field_and_empty_ones_are_no_pick() -> None:
     words = {app: "" for app in APPS}
     said = reply(**{**words, "calculator": "with the calculator", "writer": "a report"})

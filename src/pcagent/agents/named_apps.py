@@ -98,8 +98,20 @@ class AppNamesAgent(Agent):
         self, instruction: str, apps: Mapping[str, str], step: int | None = 0
     ) -> tuple[AskedApp, ...]:
         """The applications of ``apps`` (name -> what it is for) the instruction asks for, with
-        its words; empty when the model gives none or no valid reply."""
-        return kept_apps(self.read(instruction, apps, step), instruction, apps)
+        its words; empty when the model gives none or no valid reply.
+
+        A reply as long as its grammar allows may have been cut off before the rest: the
+        applications not kept are offered once more, alone. Why: for "... in a new file
+        kth_largest.py (a plain-text editor will do). Attach the file to an email ... in
+        Thunderbird and send it", the 1.5B model filled its six picks with "kth_largest",
+        "numbers", "k" and "list" and never reached Thunderbird; no step sent the mail and the
+        run said "finished" (a rewording of pc19 at 5c481a6, 2026-12-06)."""
+        picked = self.read(instruction, apps, step)
+        kept = kept_apps(picked, instruction, apps)
+        if len(picked) < MAX_APPS:
+            return kept
+        rest = {app: purpose for app, purpose in apps.items() if app not in {k.app for k in kept}}
+        return kept + kept_apps(self.read(instruction, rest, step), instruction, rest)
 
     def read(
         self, instruction: str, apps: Mapping[str, str], step: int | None = 0
