@@ -75,9 +75,27 @@ def test_a_program_with_the_step_or_missing_a_reading_or_of_another_shape_is_lef
     no_reading = [WRITTEN[0], WRITTEN[1], WRITTEN[2], WRITTEN[3], EXAMPLE[2]]
     shown = EXAMPLES_INTRO + shown_examples([Example("x", tuple(no_reading))])
     assert steps_left_out_of_examples(as_program(*WRITTEN[:2], WRITTEN[3]), shown) == []
-    # Two steps fewer, or the steps in another order: no doubt.
-    assert steps_left_out_of_examples(as_program(*WRITTEN[:3]), SHOWN) == []
+    # The steps in another order, or three fewer: no doubt.
     assert steps_left_out_of_examples(as_program(WRITTEN[1], WRITTEN[0], *WRITTEN[2:]), SHOWN) == []
+    assert steps_left_out_of_examples(as_program(*WRITTEN[:2]), SHOWN) == []
+    # Two fewer, not both leaving something done (two readings): no doubt.
+    readings = (EXAMPLE[0], EXAMPLE[3], {**EXAMPLE[3], "id": "s5"}, EXAMPLE[4])
+    shown = EXAMPLES_INTRO + shown_examples([Example("x", readings)])
+    assert steps_left_out_of_examples(as_program(WRITTEN[0], WRITTEN[3]), shown) == []
+
+
+def test_two_steps_the_example_makes_and_the_program_leaves_out_are_named_together() -> None:
+    # pc10r2 at 5c481a6 (2026-12-06): the paper's link and its download left out.
+    written = as_program(WRITTEN[0], WRITTEN[2], WRITTEN[3])
+    (doubt,) = steps_left_out_of_examples(written, SHOWN)
+    assert "two more steps" in doubt.problem and "from after s1 here" in doubt.problem
+    assert '"Download PDF"' in doubt.problem and f'"text":"{TITLE}"' in doubt.problem
+    assert doubt.step == "s1" and doubt.skills == ("follow_link",)
+    # Not asked for alone (one step is asked at a time).
+    assert doubt.wanted_after is None
+    # A search, the link and its reading, the write left out with the download: named too.
+    (both,) = steps_left_out_of_examples(as_program(*WRITTEN[:3]), SHOWN)
+    assert set(both.skills) == {"follow_link", "write_document"}
     assert steps_left_out_of_examples(as_program(*WRITTEN), "") == []
 
 

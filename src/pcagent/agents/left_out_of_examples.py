@@ -1,5 +1,5 @@
-"""A program that is an example's program with one step that leaves something done taken out:
-a doubt naming that step.
+"""A program that is an example's program with one step that leaves something done taken out
+(or two such steps): a doubt naming that step (or both).
 
 Why: the 1.5B Manager copies the nearest remembered program and now and then drops a step. pc10
 at 2e14a63 (2026-12-05) was shown a program that searched a paper, followed its link, followed
@@ -14,8 +14,10 @@ Manager is re-asked with the example's call, then asked for that one step alone,
 write none (:mod:`focused_steps`), and a program kept without the step ends the run
 ``unverified`` at best, never "finished".
 
-A step of the example that only reads or works a value out (a search, an extraction) is not
-named: leaving one out is other checks' business (a value used and never found, an unused
+Two such steps taken out are named together, in one doubt that is not asked for alone (a
+step is asked at a time): the Manager is re-asked with it, and a program kept with it ends the
+run ``unverified``. A step of the example that only reads or works a value out (a search, an
+extraction) is not named: leaving one out is other checks' business (a value used and never found, an unused
 one), and examples differ in such steps more than in what they leave done.
 """
 
@@ -45,8 +47,13 @@ def steps_left_out_of_examples(program: Program, examples: str) -> list[Doubt]:
     skills = [step.skill for step in program.steps]
     doubts: dict[str, Doubt] = {}
     for steps in _example_programs(examples):
-        index = _left_out(skills, [str(step.get("skill", "")) for step in steps], steps)
-        if index is None or steps[index].get("skill") not in EFFECT_SKILLS:
+        example = [str(step.get("skill", "")) for step in steps]
+        index = _left_out(skills, example, steps)
+        if index is None:
+            if pair := _two_left_out(skills, example, steps):
+                doubts.setdefault(*_two_doubt(program, steps, pair))
+            continue
+        if steps[index].get("skill") not in EFFECT_SKILLS:
             continue
         call = json.dumps(steps[index], ensure_ascii=False, separators=(",", ":"))
         at = program.steps[max(index - 1, 0)].id
@@ -84,6 +91,43 @@ def _left_out(skills: Sequence[str], example: Sequence[str], steps: Sequence[dic
         i for i, seen in zip(places, others, strict=True) if not _texts(steps[i].get("args")) & seen
     ]
     return (unrepeated or places)[-1]
+
+
+def _two_left_out(
+    skills: Sequence[str], example: Sequence[str], steps: Sequence[dict]
+) -> tuple[int, int] | None:
+    """Where ``example``'s skills are ``skills`` with two more, both an effect's skill:
+    the indexes in ``example`` of the two steps (the last such pair); None where they are not.
+    Why: pc10r2 at 5c481a6 (2026-12-06) was an example's program less the paper's link and its
+    download, and said "finished" with nothing downloaded."""
+    if len(example) != len(skills) + 2:
+        return None
+    pairs = [
+        (i, j)
+        for i in range(len(example))
+        for j in range(i + 1, len(example))
+        if [s for k, s in enumerate(example) if k not in (i, j)] == list(skills)
+        and example[i] in EFFECT_SKILLS
+        and example[j] in EFFECT_SKILLS
+    ]
+    return pairs[-1] if pairs else None
+
+
+def _two_doubt(program: Program, steps: Sequence[dict], pair: tuple[int, int]) -> tuple[str, Doubt]:
+    """The doubt for two steps an example makes and ``program`` leaves out (its key: the
+    calls). Not asked for alone (one step is asked at a time): the Manager is re-asked with it,
+    and a program kept with it ends the run ``unverified`` at best."""
+    calls = [json.dumps(steps[i], ensure_ascii=False, separators=(",", ":")) for i in pair]
+    at = program.steps[max(pair[0] - 1, 0)].id
+    where = f"after {at}" if pair[0] else "first"
+    return " ".join(calls), Doubt(
+        at,
+        f"a similar earlier task's program is this one with two more steps, {calls[0]} and "
+        f"{calls[1]} (from {where} here), which this program leaves out: where the "
+        "instruction asks for them too, add the steps with this task's values; where it does "
+        "not, keep the program as it is",
+        skills=tuple(dict.fromkeys(str(steps[i]["skill"]) for i in pair)),
+    )
 
 
 def _texts(value: object) -> set[str]:
