@@ -14,11 +14,11 @@ the Manager is re-asked with it, and a program kept with it cannot end the run "
 from __future__ import annotations
 
 from collections.abc import Sequence
-from urllib.parse import urlsplit
 
 from pcagent.agents.named_folders import kept_once
 from pcagent.agents.plan import Doubt
 from pcagent.agents.program import GUI, Program, ProgramStep, literal_texts
+from pcagent.env.web_address import host_of
 from pcagent.skills import SkillCatalog
 from pcagent.skills.common import skills_for_file
 from pcagent.text import contains
@@ -41,8 +41,9 @@ def host(address: str) -> str:
     """The host an address names, without ``www.``; "" where it is none: no dot (a name), or
     a file's name (an ending of a known kind, or a "_", which no host has)."""
     written = address.strip()
-    found = urlsplit(written if "://" in written else f"//{written}").hostname or ""
-    found = found.removeprefix("www.")
+    found = (host_of(written if "://" in written else f"http://{written}") or "").removeprefix(
+        "www."
+    )
     if "." not in found.strip(".") or "_" in found or skills_for_file(found)[0]:
         return ""
     return found
