@@ -1,6 +1,6 @@
-"""A program kept with its doubts stops before a doubted step that would move or write over a
-file that is there, or make a file or folder under a name nobody gave: the real skills'
-declarations, and the Manager's last ask with scripted replies."""
+"""A program kept with its doubts leaves out a doubted step that would move or write over a file
+that is there, or make a file or folder under a name nobody gave, with the steps that depend on
+it: the real skills' declarations, and the Manager's last ask with scripted replies."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any
 from tests.agents.program_steps import numbered, program
 from tests.agents.scripted import ScriptedModels
 
-from pcagent.agents.doubted_changes import cut_before_doubted_changes
+from pcagent.agents.doubted_changes import without_doubted_changes
 from pcagent.agents.manager import PROGRAM_ATTEMPTS, Manager
 from pcagent.agents.plan import Doubt
 from pcagent.skills import default_catalog
@@ -35,12 +35,12 @@ def _there(*paths: str) -> Any:
 def test_the_program_stops_before_a_doubted_move_of_the_user_s_file() -> None:
     steps = program(READ, TRANSLATE, BELOW, FOLDER, MOVE)
     doubts = [Doubt("s4", INVENTED), Doubt("s5", INVENTED)]
-    kept, left = cut_before_doubted_changes(steps, doubts, CATALOG, _there(DOCUMENT))
+    kept, left = without_doubted_changes(steps, doubts, CATALOG, _there(DOCUMENT))
     # Making a folder changes nothing that is there; the move would.
     assert [s.id for s in kept.steps] == ["s1", "s2", "s3", "s4"]
     assert [d.step for d in left] == ["s4", "s4"]
     assert left[0].problem == INVENTED
-    assert "s5 and the steps after it were left out" in left[1].problem
+    assert "s5 was left out: s5 would change" in left[1].problem
     assert DOCUMENT in left[1].problem and INVENTED in left[1].problem
 
 
@@ -50,25 +50,23 @@ def test_a_doubted_write_over_a_file_that_is_there_or_was_read_is_cut_a_new_file
     doubt = [Doubt("s2", "10 is given by nobody")]
     calc = {"skill": "calculate", "args": {"expression": "5 + 5"}}
     there = _there("Documents/memo.txt")
-    assert len(cut_before_doubted_changes(program(calc, over), doubt, CATALOG, there)[0].steps) == 1
-    assert (
-        len(cut_before_doubted_changes(program(calc, fresh), doubt, CATALOG, there)[0].steps) == 2
-    )
+    assert len(without_doubted_changes(program(calc, over), doubt, CATALOG, there)[0].steps) == 1
+    assert len(without_doubted_changes(program(calc, fresh), doubt, CATALOG, there)[0].steps) == 2
     # Without a way to ask the desktop, a file an earlier step read counts as there.
     read = {"skill": "read_text_file", "args": {"path": "Documents/memo.txt"}}
-    assert len(cut_before_doubted_changes(program(read, over), doubt, CATALOG)[0].steps) == 1
+    assert len(without_doubted_changes(program(read, over), doubt, CATALOG)[0].steps) == 1
 
 
 def test_nothing_is_cut_without_a_doubt_on_such_a_step_or_when_it_is_the_first() -> None:
     steps = program(READ, TRANSLATE, BELOW, FOLDER, MOVE)
     only_folder = [Doubt("s4", INVENTED)]
-    assert cut_before_doubted_changes(steps, only_folder, CATALOG, _there(DOCUMENT)) == (
+    assert without_doubted_changes(steps, only_folder, CATALOG, _there(DOCUMENT)) == (
         steps,
         only_folder,
     )
     first = program(MOVE, READ)
     doubt = [Doubt("s1", INVENTED)]
-    assert cut_before_doubted_changes(first, doubt, CATALOG, _there(DOCUMENT)) == (first, doubt)
+    assert without_doubted_changes(first, doubt, CATALOG, _there(DOCUMENT)) == (first, doubt)
 
 
 def test_the_manager_s_last_program_stops_before_the_doubted_folder_and_move() -> None:
@@ -90,7 +88,7 @@ def test_the_manager_s_last_program_stops_before_the_doubted_folder_and_move() -
         "translate_text",
         "write_document",
     ]
-    assert "s4 and the steps after it were left out" in outcome.plan.subtasks[-1].doubt
+    assert "s4 and s5 were left out" in outcome.plan.subtasks[-1].doubt
 
 
 def test_a_new_file_or_folder_under_a_name_nobody_gave_is_not_made() -> None:
@@ -104,9 +102,9 @@ def test_a_new_file_or_folder_under_a_name_nobody_gave_is_not_made() -> None:
     steps = program(calc, fresh, FOLDER)
     doubts = ungiven_literals(steps, CATALOG, given)
     assert {d.unnamed_path for d in doubts} >= {"Documents/bin_counts.txt", "Documents/Keepsakes"}
-    kept, left = cut_before_doubted_changes(steps, doubts, CATALOG, _there())
+    kept, left = without_doubted_changes(steps, doubts, CATALOG, _there())
     assert [s.id for s in kept.steps] == ["s1"]
-    assert "s2 and the steps after it were left out" in left[-1].problem
+    assert "s2 and s3 were left out" in left[-1].problem
     assert "Documents/bin_counts.txt" in left[-1].problem
     # A file the instruction names with another ending is doubted, and still named.
     txt = {"skill": "write_text_file", "args": {"path": "Documents/movie_rate.txt", "text": "9"}}
@@ -115,5 +113,28 @@ def test_a_new_file_or_folder_under_a_name_nobody_gave_is_not_made() -> None:
     # A file the instruction names is made, doubted or not; so is a folder it names.
     named = {"skill": "write_text_file", "args": {"path": "Documents/movie_rate.txt", "text": "9"}}
     steps = program(calc, named)
-    kept, _ = cut_before_doubted_changes(steps, [Doubt("s2", "9 is given by nobody")], CATALOG)
+    kept, _ = without_doubted_changes(steps, [Doubt("s2", "9 is given by nobody")], CATALOG)
     assert len(kept.steps) == 2
+
+
+def test_a_later_step_that_does_not_depend_on_the_left_out_one_still_runs() -> None:
+    # A rewording of pc23 (2026-12-06): the destination written back into the plan, then the
+    # days counted on the calculator, which needs nothing of the write.
+    plan = "Documents/travel_plan.txt"
+    read = {"skill": "read_text_file", "args": {"path": plan}}
+    back = {"skill": "write_text_file", "args": {"path": plan, "text": "Tokyo", "append": True}}
+    days = {"skill": "calculate", "args": {"expression": "2025-03-03 - 2025-02-18"}}
+    told = {"skill": "tell_user", "args": {"text": {"from": "s2"}}}
+    reread = {"skill": "read_text_file", "args": {"path": plan}}
+    steps = program(read, back, days, told, reread)
+    kept, left = without_doubted_changes(steps, [Doubt("s2", "written back")], CATALOG)
+    # What used its value (s4) and what reads the path it changed (s5) go with it.
+    assert [s.id for s in kept.steps] == ["s1", "s3"]
+    (note,) = left
+    assert note.step == "s3" and note.problem.startswith("s2, s4 and s5 were left out: s2 would")
+    # A screen step after it may rely on what it did: the program is cut there, as before.
+    screen = {"skill": "gui", "task": "Check the plan in the editor"}
+    kept, _ = without_doubted_changes(
+        program(read, back, days, screen), [Doubt("s2", "written back")], CATALOG
+    )
+    assert [s.id for s in kept.steps] == ["s1"]

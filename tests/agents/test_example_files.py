@@ -91,7 +91,7 @@ def test_the_manager_tells_what_its_program_wrote_into_an_example_s_file() -> No
     )
     outcome = manager.plan(TASK)
     assert [s.skill for s in outcome.plan.subtasks] == ["extract_values"]
-    assert "s2 and the steps after it were left out" in (outcome.plan.subtasks[-1].doubt or "")
+    assert "s2 was left out" in (outcome.plan.subtasks[-1].doubt or "")
     assert len(models.prompts("manager")) == PROGRAM_ATTEMPTS
 
 

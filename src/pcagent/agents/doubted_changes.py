@@ -1,4 +1,5 @@
-"""A doubted step does not move or write over the user's files: the program stops before it.
+"""A doubted step does not move or write over the user's files: it is left out, with the steps
+that depend on it.
 
 A program kept with its doubts runs, and the run ends "unverified"; but a doubted step that
 moves a file that is there, or writes over one, changes the user's files on a judgement the
@@ -6,17 +7,23 @@ checks already doubt. Seen on a rewording of pc14 (2026-11-28): the translation 
 below the document's text, right, and then, copied from a remembered program, a folder of an
 example ("Keepsakes", named nowhere in the instruction) was made and the user's document moved
 into it; both steps carried the doubt, the run said "unverified", and the document was no
-longer where the user keeps it. So the program is cut before the first such step, and the step
-it now ends with carries what was left out and why: nothing asked is lost by stopping (the run
-still ends "unverified"), and nothing the user has is changed on a doubt.
+longer where the user keeps it. So such a step is left out, and so is every later step that
+uses its value or works on a path it changes; the last step kept carries what was left out and
+why: nothing the user has is changed on a doubt, and the run still ends "unverified".
 
-A step that creates a new folder or file is cut the same way where the path it names is one
-neither the instruction nor a value found names (an example's): pc11 at 2e14a63 (2026-12-05)
-re-planned by copying a remembered program whole, and made "Documents/bin_counts.txt" and a
-folder "Outbox" in the person's HOME, each step doubted for that name. A step that creates
-under a name given is left to run, and so is a screen step, whose files are guarded by the
-effect checks; what is "there" is asked of the run (``is_file``), and a file an earlier step
-read counts as there.
+Until 2026-12-06 the program was cut before the first such step, and every step after it went
+too: a rewording of pc23 appended the destination read out of the person's travel plan back
+into it (:mod:`written_back`), and the calculator's count of days after it, which did not
+depend on it, would have gone with it. Where a screen step comes after the first such step, the
+program is still cut there (a screen step's words may rely on what the left-out step did).
+
+A step that creates a new folder or file is left out the same way where the path it names is
+one neither the instruction nor a value found names (an example's): pc11 at 2e14a63
+(2026-12-05) re-planned by copying a remembered program whole, and made
+"Documents/bin_counts.txt" and a folder "Outbox" in the person's HOME, each step doubted for
+that name. A step that creates under a name given is left to run, and so is a screen step,
+whose files are guarded by the effect checks; what is "there" is asked of the run
+(``is_file``), and a file an earlier step read counts as there.
 """
 
 from __future__ import annotations
@@ -25,25 +32,61 @@ from collections.abc import Sequence
 
 from pcagent.agents.existing_files import FileCheck, plain_path, skill_calls
 from pcagent.agents.plan import Doubt
-from pcagent.agents.program import Program
+from pcagent.agents.program import GUI, Program, ProgramStep, is_reference, steps_used
 from pcagent.skills import SkillCatalog
 
 
-def cut_before_doubted_changes(
+def without_doubted_changes(
     program: Program,
     doubts: Sequence[Doubt],
     catalog: SkillCatalog,
     is_file: FileCheck | None = None,
 ) -> tuple[Program, list[Doubt]]:
-    """``program`` without its first doubted step that moves or writes over a file that is
-    there, or makes a file or folder under a name nothing given names, and every step after
-    it, with the doubts of the steps kept and one on the last of them that says what was left
-    out; the program and doubts as they are where no step is cut (or where the first step
-    would be: an empty program cannot run)."""
+    """``program`` without its doubted steps that move or write over a file that is there, or
+    make a file or folder under a name nothing given names, and without the later steps that
+    depend on them (cut at the first of them where a screen step follows it), with the doubts
+    of the steps kept and one on the last of them that says what was left out; the program and
+    doubts as they are where no step is left out (or where none would be left)."""
+    changes = _doubted_changes(program, doubts, catalog, is_file)
+    if not changes:
+        return program, list(doubts)
+    ids = [step.id for step in program.steps]
+    first = min(ids.index(step) for step in changes)
+    later = program.steps[first:]
+    if any(step.skill == GUI or step.skill not in catalog for step in later):
+        left = {step.id for step in later}
+    else:
+        left = _with_dependants(later, changes, catalog)
+    kept = Program.model_construct(steps=[s for s in program.steps if s.id not in left])
+    if not kept.steps:
+        return program, list(doubts)
+    why = "; ".join(
+        f"{step} would change {', '.join(dict.fromkeys(paths))} on a doubt ({doubt.problem})"
+        for step, (paths, doubt) in changes.items()
+        if step in left
+    )
+    gone = [step for step in ids if step in left]
+    note = Doubt(
+        kept.steps[-1].id,
+        f"{_listed(gone)} {'was' if len(gone) == 1 else 'were'} left out: {why}",
+    )
+    kept_ids = {step.id for step in kept.steps}
+    return Program(steps=kept.steps), [*(d for d in doubts if d.step in kept_ids), note]
+
+
+def _doubted_changes(
+    program: Program,
+    doubts: Sequence[Doubt],
+    catalog: SkillCatalog,
+    is_file: FileCheck | None,
+) -> dict[str, tuple[list[str], Doubt]]:
+    """Each doubted skill step (up to the first screen step) that changes files that are there
+    or makes one under a name nobody gave: the paths, and the doubt."""
     doubted = {doubt.step: doubt for doubt in doubts}
     unnamed = {doubt.step: doubt for doubt in doubts if doubt.unnamed_path}
     read: set[str] = set()
-    for index, (step, skill, literal) in enumerate(skill_calls(program, catalog)):
+    found: dict[str, tuple[list[str], Doubt]] = {}
+    for step, skill, literal in skill_calls(program, catalog):
         changed = [
             *map(plain_path, skill.moved_files(literal)),
             *(
@@ -52,17 +95,41 @@ def cut_before_doubted_changes(
                 if path in read or (is_file is not None and is_file(path))
             ),
         ]
+        doubt = doubted.get(step.id)
         if step.id in unnamed and not skill.only_reads and not changed:
-            changed = [plain_path(unnamed[step.id].unnamed_path)]
-            doubted[step.id] = unnamed[step.id]
-        if step.id in doubted and changed and index > 0:
-            kept = Program(steps=program.steps[:index])
-            ids = {one.id for one in kept.steps}
-            left = Doubt(
-                kept.steps[-1].id,
-                f"{step.id} and the steps after it were left out: {step.id} would change "
-                f"{', '.join(dict.fromkeys(changed))} on a doubt ({doubted[step.id].problem})",
-            )
-            return kept, [*(d for d in doubts if d.step in ids), left]
+            changed, doubt = [plain_path(unnamed[step.id].unnamed_path)], unnamed[step.id]
+        if doubt is not None and changed:
+            found[step.id] = (changed, doubt)
         read.update(map(plain_path, skill.read_files(literal)))
-    return program, list(doubts)
+    return found
+
+
+def _with_dependants(
+    steps: Sequence[ProgramStep],
+    changes: dict[str, tuple[list[str], Doubt]],
+    catalog: SkillCatalog,
+) -> set[str]:
+    """The steps of ``changes`` and each of ``steps`` that uses a value of one left out or
+    works on a path one left out would have changed."""
+    left = set(changes)
+    paths = {path for changed, _ in changes.values() for path in changed}
+    for step in steps:
+        if step.id in left:
+            continue
+        one = catalog.get(step.skill)
+        literal = {name: value for name, value in step.args.items() if not is_reference(value)}
+        moved = one.moved_files(literal)
+        touched = {
+            *one.read_files(literal),
+            *one.written_files(literal),
+            *moved,
+            *moved.values(),
+        }
+        if set(steps_used(step)) & left or {plain_path(path) for path in touched} & paths:
+            left.add(step.id)
+            paths.update(plain_path(path) for path in one.written_files(literal))
+    return left
+
+
+def _listed(ids: Sequence[str]) -> str:
+    return ids[0] if len(ids) == 1 else f"{', '.join(ids[:-1])} and {ids[-1]}"

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from pcagent.agents.base import Agent
-from pcagent.agents.doubted_changes import cut_before_doubted_changes
+from pcagent.agents.doubted_changes import without_doubted_changes
 from pcagent.agents.doubts import Evidence
 from pcagent.agents.dropped_steps import Corrections
 from pcagent.agents.ends_on_reading import ends_on_reading
@@ -340,7 +340,7 @@ class Manager(Agent):
         """The plan of the program kept, cut before a change it doubts; a last step that only
         reads is doubted here, never re-asked for (:mod:`ends_on_reading`)."""
         doubts = [*doubts, *ends_on_reading(program, self.skills)]
-        program, doubts = cut_before_doubted_changes(program, doubts, self.skills, self.is_file)
+        program, doubts = without_doubted_changes(program, doubts, self.skills, self.is_file)
         return PlanOutcome(with_doubts(self._plan_of(program), doubts))
 
     def _examples(self, memory: Remembers | None, instruction: str) -> str:
