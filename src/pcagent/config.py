@@ -169,11 +169,10 @@ class RunConfig(ConfigSection):
     #: Re-plan at once when a program step's skill fails, rather than let the Decision agent
     #: try it through the screen (the local 1.5B model mostly clicked about until the step cap).
     replan_on_skill_failure: bool = True
-    #: Have a model read which files, folders and web sites the instruction names (one call
-    #: per instruction), and doubt a program in which no step works on one of the files, which
-    #: writes a new file in HOME itself while a named folder goes unused, or which never goes
-    #: to a named site: the Manager is asked again, and a program kept with it ends the run
-    #: "unverified" at best, never "finished".
+    #: Have a model read which files, folders and web sites the instruction names (one call),
+    #: and doubt a program where no step works on one of the files, that writes a new file in
+    #: HOME itself while a named folder goes unused, or never goes to a named site: the Manager
+    #: is asked again, and a program kept with it ends "unverified" at best, never "finished".
     check_named_files: bool = True
     #: Have a model read which applications the instruction asks for, with its words for each
     #: (one call per instruction), and doubt a program in which no step uses one of them, as
