@@ -32,7 +32,7 @@ from collections.abc import Sequence
 
 from pcagent.agents.existing_files import FileCheck, plain_path, skill_calls
 from pcagent.agents.plan import Doubt
-from pcagent.agents.program import GUI, Program, ProgramStep, is_reference, steps_used
+from pcagent.agents.program import GUI, Program, ProgramStep, steps_used
 from pcagent.skills import SkillCatalog
 
 
@@ -113,11 +113,9 @@ def _with_dependants(
     works on a path one left out would have changed."""
     left = set(changes)
     paths = {path for changed, _ in changes.values() for path in changed}
-    for step in steps:
+    for step, one, literal in skill_calls(Program.model_construct(steps=list(steps)), catalog):
         if step.id in left:
             continue
-        one = catalog.get(step.skill)
-        literal = {name: value for name, value in step.args.items() if not is_reference(value)}
         moved = one.moved_files(literal)
         touched = {
             *one.read_files(literal),

@@ -17,14 +17,15 @@ write none (:mod:`focused_steps`), and a program kept without the step ends the 
 Two such steps taken out are named together, in one doubt that is not asked for alone (a
 step is asked at a time): the Manager is re-asked with it, and a program kept with it ends the
 run ``unverified``. A step of the example that only reads or works a value out (a search, an
-extraction) is not named: leaving one out is other checks' business (a value used and never found, an unused
-one), and examples differ in such steps more than in what they leave done.
+extraction) is not named: leaving one out is other checks' business (a value used and never
+found, an unused one), and examples differ in such steps more than in what they leave done.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Sequence
+from itertools import combinations
 
 from pcagent.agents.manager_memory import PROGRAM_LINE
 from pcagent.agents.plan import Doubt
@@ -78,9 +79,7 @@ def _left_out(skills: Sequence[str], example: Sequence[str], steps: Sequence[dic
     step left out; None where they are not. Where the step could be any of a run of calls of
     one skill, the call whose literal texts no other step of the example repeats is taken (a
     link followed by the example's own search words is the one the program kept)."""
-    if len(example) != len(skills) + 1:
-        return None
-    places = [i for i in range(len(example)) if [*example[:i], *example[i + 1 :]] == list(skills)]
+    places = [i for (i,) in _removals(skills, example, 1)]
     if not places:
         return None
     others = [
@@ -100,17 +99,23 @@ def _two_left_out(
     the indexes in ``example`` of the two steps (the last such pair); None where they are not.
     Why: pc10r2 at 5c481a6 (2026-12-06) was an example's program less the paper's link and its
     download, and said "finished" with nothing downloaded."""
-    if len(example) != len(skills) + 2:
-        return None
     pairs = [
         (i, j)
-        for i in range(len(example))
-        for j in range(i + 1, len(example))
-        if [s for k, s in enumerate(example) if k not in (i, j)] == list(skills)
-        and example[i] in EFFECT_SKILLS
-        and example[j] in EFFECT_SKILLS
+        for i, j in _removals(skills, example, 2)
+        if example[i] in EFFECT_SKILLS and example[j] in EFFECT_SKILLS
     ]
     return pairs[-1] if pairs else None
+
+
+def _removals(skills: Sequence[str], example: Sequence[str], count: int) -> list[tuple[int, ...]]:
+    """Each set of ``count`` indexes of ``example`` whose removal leaves ``skills``, in order."""
+    if len(example) != len(skills) + count:
+        return []
+    return [
+        gone
+        for gone in combinations(range(len(example)), count)
+        if [skill for k, skill in enumerate(example) if k not in gone] == list(skills)
+    ]
 
 
 def _two_doubt(program: Program, steps: Sequence[dict], pair: tuple[int, int]) -> tuple[str, Doubt]:

@@ -110,7 +110,8 @@ class AppNamesAgent(Agent):
         kept = kept_apps(picked, instruction, apps)
         if len(picked) < MAX_APPS:
             return kept
-        rest = {app: purpose for app, purpose in apps.items() if app not in {k.app for k in kept}}
+        found = {one.app for one in kept}
+        rest = {app: purpose for app, purpose in apps.items() if app not in found}
         return kept + kept_apps(self.read(instruction, rest, step), instruction, rest)
 
     def read(
