@@ -6,7 +6,7 @@ the real browser path in tests/env/app_interfaces/test_browser_actions.py."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TypeVar
+from typing import TypeVar, get_args
 
 from pydantic import BaseModel
 from tests.skills.test_language_skills import Desk
@@ -19,7 +19,13 @@ from pcagent.models import ModelRouter
 from pcagent.runtime.loop.dispatch import ModelLanguage
 from pcagent.skills.base import ActionOutcome
 from pcagent.skills.browser import follow_link, leads_away, search_results
-from pcagent.skills.browser_links import _choice_model, link_meant, page_links
+from pcagent.skills.browser_links import (
+    PageLink,
+    _choice_model,
+    link_meant,
+    page_links,
+    results_listed,
+)
 from pcagent.step_context import StepContext
 
 T = TypeVar("T", bound=BaseModel)
@@ -48,6 +54,10 @@ RESULTS = PageView(
 )
 READING = describe(RESULTS)
 PLACE = '{"place": "Brooklyn Museum"}'
+PAPERS_FOUND = (
+    ("2410.02345", "A Multimodal Agent for Everyday Desktop Automation", "Marta Kowalczyk"),
+    ("2402.03333", "Planning over Screenshots with a Multimodal Agent", "Ravi Menon"),
+)
 TASK = "How long does it take from the Empire State Building to my 14:00 meeting's place?"
 
 
@@ -60,7 +70,12 @@ class Chooses:
 
     def answer(self, system: str, user: str, schema: type[T]) -> T | None:
         self.prompts.append(user)
-        return None if self.number is None else schema.model_validate({"number": self.number})
+        if self.number is None:
+            return None
+        if "answer" in schema.model_fields:  # a page of results: its lines, "none of them" last
+            options = get_args(schema.model_fields["answer"].annotation)
+            return schema.model_validate({"answer": options[self.number - 1]})
+        return schema.model_validate({"number": self.number})
 
 
 class Browser(Desk):
@@ -112,9 +127,10 @@ def test_words_no_link_reads_are_given_to_the_model_and_the_link_it_names_is_cli
     assert clicks[-1] == BrowserClick(text=wanted)
     assert "the language model chose" in result.evidence and "Brooklyn Museum" in result.evidence
     prompt = model.prompts[0]
-    assert TASK in prompt and "The Empire State Building" in prompt and "2. " in prompt
-    # a results page offers its results, not the engine's own links
-    assert 'Offline Search" ->' not in prompt and "3. " not in prompt
+    assert TASK in prompt and "The Empire State Building" in prompt
+    assert "- the second result: Empire State Building to Battery Park" in prompt
+    # a results page offers its results, by place, not the engine's own links
+    assert "Offline Search -" not in prompt and "the third result" not in prompt
     assert "time to the meeting - Offline Search" in prompt  # the page's title
     assert f"Found so far: s2: {PLACE}" in prompt and "Memo" not in prompt  # no long reading
 
@@ -155,9 +171,10 @@ def test_the_real_model_answers_a_number_of_a_shown_link(tmp_path: Path) -> None
     with ModelRouter(smollm2_config(tmp_path)) as router:
         language = ModelLanguage(router.for_role("composer"))
         reply = language.answer("Choose a link.", "Links:\n1. a\n2. b\n3. c", _choice_model(3))
-        meant = link_meant(Browser(language), "the Brooklyn Museum directions", "Results", links)
+        # a page of results: the model answers one of its lines (or none), held by the grammar
+        meant = link_meant(Browser(language), "the Brooklyn Museum directions", READING)
     assert reply is not None and 0 <= reply.number <= 3
-    assert meant is None or meant in links
+    assert meant is None or meant in links[1:]
 
 
 class WithHistory(Desk):
@@ -247,3 +264,47 @@ def test_a_page_s_results_are_its_links_away_or_else_its_own_links_but_home_and_
     # passed over, not a crash of the step.
     broken = site.replace("https://arxiv.org/abs/2401.01234", "https://[arxiv.org/abs/2401")
     assert [link.text for link in search_results(broken)] == ["arXiv:2405.09876"]
+
+
+ARXIV = describe(
+    PageView(
+        url="https://arxiv.org/search?query=multimodal+agent",
+        title="Search | arXiv e-print repository",
+        text="arXiv\nSearch\n"
+        + "".join(f"arXiv:{n} {title} — {who}\n" for n, title, who in PAPERS_FOUND),
+        targets=(
+            Target(0, "arXiv", "https://arxiv.org/", "link"),
+            *(
+                Target(i + 1, f"arXiv:{n}", f"https://arxiv.org/abs/{n}", "link")
+                for i, (n, _, _) in enumerate(PAPERS_FOUND)
+            ),
+        ),
+        fields=(),
+    )
+)
+
+
+def test_a_site_s_own_results_are_offered_by_place_with_their_lines() -> None:
+    """A site's own search (its address asks a query, its links stay on the site): each result
+    is shown with its place and the page's line that holds it; the answer is one of them."""
+    assert [link.text for link in results_listed(ARXIV)] == [
+        f"arXiv:{n}" for n, _, _ in PAPERS_FOUND
+    ]
+    model = Chooses(2)
+    meant = link_meant(Browser(model), "Download PDF", ARXIV)
+    assert meant == PageLink("arXiv:2402.03333", "https://arxiv.org/abs/2402.03333")
+    prompt = model.prompts[0]
+    assert "- the first result: arXiv:2410.02345 A Multimodal Agent for Everyday Desktop" in prompt
+    assert "- the second result: arXiv:2402.03333 Planning over Screenshots" in prompt
+    assert "Search | arXiv e-print repository" in prompt and "Download PDF" in prompt
+    assert "the third result" not in prompt and '"arXiv" ->' not in prompt  # not the home link
+    # "none of them" (the last option) names no link; the same page without its query is a
+    # page of links, chosen by number
+    assert link_meant(Browser(Chooses(3)), "Download PDF", ARXIV) is None
+    plain = ARXIV.replace("search?query=multimodal+agent", "list")
+    assert results_listed(plain) == []
+    numbered = Chooses(1)
+    assert link_meant(Browser(numbered), "Download PDF", plain) == PageLink(
+        "arXiv", "https://arxiv.org/"
+    )
+    assert '1. "arXiv" -> https://arxiv.org/' in numbered.prompts[0]

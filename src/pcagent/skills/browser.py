@@ -186,10 +186,9 @@ def follow_link(context: SkillContext, parameters: FollowLink) -> SkillResult:
         # No link reads the words clearly: a model says which link they mean (browser_links).
         reading = do(context, BrowserRead()).output or ""
         title = line_after(reading, "Title: ")
-        # On a page of results (links to other sites) a step follows a result: shown the
-        # engine's own links too, the 1.5B model took its home link for "Chromium".
-        offered = links_away(reading) or page_links(reading)
-        meant = link_meant(context, parameters.text, title, offered)
+        # On a page of results a step follows a result: shown the engine's own links too,
+        # the 1.5B model took its home link for "Chromium" (browser_links.results_listed).
+        meant = link_meant(context, parameters.text, reading)
         if meant is None:
             clicked = _on_the_page_before(context, parameters.text, clicked, reading)
             chosen = f"no link on {title!r} reads {parameters.text!r}; the page before had one. "

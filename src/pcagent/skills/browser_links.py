@@ -12,11 +12,12 @@ clicks the link it named, by its number, never by a guess of its own.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from pydantic import BaseModel, Field, create_model
 
 from pcagent.app_actions import BrowserRead
-from pcagent.env.web_address import host_of, path_of
+from pcagent.env.web_address import address_parts, host_of, path_of
 from pcagent.skills.base import SkillContext, SkillResult
 from pcagent.skills.common import do
 
@@ -104,18 +105,88 @@ def number_chosen(context: SkillContext, system: str, asked: str, shown: list[st
     return getattr(reply, "number", 0) if reply is not None else 0
 
 
-def link_meant(
-    context: SkillContext, wanted: str, title: str, links: list[PageLink]
-) -> PageLink | None:
-    """The link of ``links`` that a language model takes ``wanted`` to mean on the page titled
-    ``title``, for the task the run has; None where it names none."""
-    shown = links[:MOST_LINKS]
+def link_meant(context: SkillContext, wanted: str, reading: str) -> PageLink | None:
+    """The link of the page read as ``reading`` that a language model takes ``wanted`` to mean,
+    for the task the run has; None where it names none. On a page of results (see
+    :func:`results_listed`) it is asked which result, each shown with its place and its line of
+    the page; elsewhere which of the page's links, by number."""
+    title = line_after(reading, "Title: ")
+    results = results_listed(reading)[:MOST_RESULTS]
+    if results:
+        return _result_meant(context, wanted, title, reading, results)
+    shown = page_links(reading)[:MOST_LINKS]
     asked = (
         f"The step follows the link: {wanted}\n"
         f"No link of the page reads that. The page: {title}\nIts links:"
     )
     number = number_chosen(context, SYSTEM, asked, [link.shown() for link in shown])
     return shown[number - 1] if number else None
+
+
+#: The most results a model is asked to choose among (a web search lists about ten).
+MOST_RESULTS = 10
+PLACES = ("first", "second", "third", "fourth", "fifth")
+PLACES += ("sixth", "seventh", "eighth", "ninth", "tenth")
+NONE_FITS = "none of them"
+#: The longest line of a page shown with a result (a title and its authors fit).
+RESULT_LINE = 160
+RESULT_SYSTEM = "You say which result of a page of search results a step of a task means."
+
+
+def results_listed(reading: str) -> list[PageLink]:
+    """The results of a page of results, in its order; [] on another page. A page lists
+    results where it links to other sites (a web search's page) or its address asks a query
+    (a site's own search: arxiv.org/search?query=...)."""
+    address = address_parts(line_after(reading, "Address: "))
+    if links_away(reading) or (address is not None and address.query):
+        return search_results(reading)
+    return []
+
+
+def _result_meant(
+    context: SkillContext, wanted: str, title: str, reading: str, results: list[PageLink]
+) -> PageLink | None:
+    """Which of ``results`` a model reads the step (following ``wanted``) to mean, each shown
+    as its place and the line of the page that holds it, the answer held to those lines by
+    the grammar. Why: asked by number among links reading only "arXiv:2410.02345", the 1.5B
+    model took the third paper for "download whichever paper comes up first" (a rewording of
+    pc15, 2026-12-06); shown "the first result: arXiv:2410.02345 A Multimodal Agent for ..."
+    it answered the first, and the third where the task named the third's author (probe of
+    three wordings, 3 of 3; numbered, 1 of 3)."""
+    model = context.language()
+    if model is None:
+        return None
+    lines = _text_lines(reading)
+    options = tuple(
+        f"the {place} result: {_line_holding(lines, link.text)}"
+        for place, link in zip(PLACES, results, strict=False)
+    )
+    asked = (
+        f"The step follows the link: {wanted}\nThe page in front, {title!r}, lists search "
+        "results, and none of its links reads that (a result's own page may hold it). "
+        "Which result does the step mean?\n" + "".join(f"- {o}\n" for o in options)
+    )
+    reply_type = create_model(
+        "ChosenResult",
+        answer=(Literal[(*options, NONE_FITS)], ...),  # type: ignore[valid-type]
+    )
+    reply = model.answer(RESULT_SYSTEM, f"{what_the_run_knows(context)}{asked}", reply_type)
+    answer = getattr(reply, "answer", NONE_FITS) if reply is not None else NONE_FITS
+    return results[options.index(answer)] if answer in options else None
+
+
+def _text_lines(reading: str) -> list[str]:
+    """The lines of a reading's text (before its lists of links, buttons and fields)."""
+    text = reading.split(f"\n{LINK_HEADING}", 1)[0]
+    return text.split("\nText:\n", 1)[-1].splitlines()
+
+
+def _line_holding(lines: list[str], text: str) -> str:
+    """The first of ``lines`` that holds ``text`` (a shortened text by its start), cut to
+    :data:`RESULT_LINE` characters; ``text`` itself where none does."""
+    start = text.removesuffix("…")
+    line = next((one for one in lines if start and start in one), text)
+    return line if len(line) <= RESULT_LINE else line[: RESULT_LINE - 1] + "…"
 
 
 def leads_away(page: str) -> bool:
