@@ -1,0 +1,168 @@
+"""Which value found goes in a form's field, asked of a model alone where the program typed
+words nobody gave and left several values found unused; the field then refers to the value.
+
+Why: told to search booking.com for the journey in a mail, the 1.5B Manager read the mail,
+extracted ``city``, ``destination`` and ``date``, and filled the form's "From" with "Lisbon"
+and its "Date" with "2025-09-01", an example's values, leaving all three values found unused
+(pc16, 2026-12-06; its rewording pc16r2 the same with "Lisbon" and "Berlin"). Both doubts were
+raised (values unused, words nobody gave) and the re-asks, and the step asked for alone, wrote
+the literals again; the search was for another journey. Code puts a lone unused value in a lone
+such field (:func:`pcagent.agents.invented_cells.with_unused_value_in_ungiven_field`), but with
+several of each, which goes where is a question about words: "From" is the departure city, not
+the destination, and a mend that guessed sent two searches the wrong way round (pc16 and pc25,
+2026-12-05).
+
+So each literal field of such a form is asked about alone (:mod:`choice_readings`' agent): the
+instruction, the field's label and what it holds, and as options the names of the values found
+that no step uses and "none of them", twice, the options in both orders; a field takes a value
+only where both answers name it, and each value is taken once. The form is asked about where a
+field of it holds a word of letters or a date that neither the instruction nor a value found
+gives, and it comes after the step that found the values. Models read the words (the label and
+the values' names); code only sets the reference a model chose.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from pydantic import JsonValue
+
+from pcagent.agents.choice_readings import ChoiceQuestion, ReadsChoice
+from pcagent.agents.given_values import given_parameters
+from pcagent.agents.program import Program, ProgramStep, is_reference
+from pcagent.agents.ungiven_names import ungiven_words_typed
+from pcagent.agents.unused_values import finds_named_values, unused_names
+from pcagent.skills import SkillCatalog
+from pcagent.text import dates_in
+
+#: The answer that leaves a field as written.
+NONE = ""
+#: Most fields of one form asked about (two questions each).
+MOST_FIELDS = 4
+#: A check box's states as a form's value: the skill's words, never a value found.
+_BOX_STATES = frozenset({"true", "false", "checked", "unchecked"})
+
+
+def with_found_fields_read(
+    program: Program,
+    catalog: SkillCatalog,
+    read: ReadsChoice,
+    instruction: str,
+    given: Sequence[str],
+) -> Program:
+    """``program`` with the literal fields of each form that holds words nobody gave
+    referring to the unused values found before it that a model names for them, in both
+    orders; ``program`` itself where nothing changes."""
+    steps, changed = list(program.steps), False
+    for index, step in enumerate(steps):
+        for name, holds in given_parameters(catalog, step.skill).items():
+            fields = step.args.get(name)
+            if holds != "form" or not isinstance(fields, list):
+                continue
+            left = _unused_before(steps, index, catalog)
+            if not left or not any(_ungiven(field, given) for field in fields):
+                continue
+            filled = _fields_read(step, name, fields, left, read, instruction, catalog)
+            if filled != fields:
+                steps[index] = step = step.model_copy(update={"args": {**step.args, name: filled}})
+                changed = True
+    return program.model_copy(update={"steps": steps}) if changed else program
+
+
+def _unused_before(
+    steps: Sequence[ProgramStep], index: int, catalog: SkillCatalog
+) -> list[tuple[str, str]]:
+    """The values found by name before step ``index`` that no later step refers to, as
+    (step id, name), in the program's order."""
+    left = []
+    for at, step in enumerate(steps[:index]):
+        names = finds_named_values(step, catalog)
+        left += [(step.id, one) for one in unused_names(step, steps[at + 1 :], names)]
+    return left
+
+
+def _ungiven(field: Any, given: Sequence[str]) -> bool:
+    """Whether a form field's literal holds a word of letters or a date nobody gave."""
+    value = field.get("value") if isinstance(field, dict) else None
+    if not isinstance(value, str):
+        return False
+    written = set().union(*(dates_in(text) for text in given)) if given else set()
+    return bool(ungiven_words_typed(value, given)) or bool(dates_in(value) - written)
+
+
+def _literal(field: Any) -> bool:
+    """Whether a field holds a literal text a value found could stand for (no reference, no
+    check box's state, not empty)."""
+    value = field.get("value") if isinstance(field, dict) else None
+    return isinstance(value, str) and value.strip().casefold() not in _BOX_STATES | {""}
+
+
+def _fields_read(
+    step: ProgramStep,
+    name: str,
+    fields: list[Any],
+    left: list[tuple[str, str]],
+    read: ReadsChoice,
+    instruction: str,
+    catalog: SkillCatalog,
+) -> list[Any]:
+    """``fields`` with each literal field the reading gives an unused value to referring to
+    it (at most :data:`MOST_FIELDS` fields asked about)."""
+    filled = [dict(field) if isinstance(field, dict) else field for field in fields]
+    asked = [at for at, field in enumerate(fields) if _literal(field)][:MOST_FIELDS]
+    described = catalog.get(step.skill).description
+    for at in asked:
+        free = [pair for pair in left if not _taken(filled, pair)]
+        if not free:
+            break
+        label, value = str(filled[at].get("label", "")), str(filled[at]["value"])
+        once, twice = (
+            field_question(step.skill, described, f"{name}: {label}", value, free, reverse)
+            for reverse in (False, True)
+        )
+        chosen = read(instruction, once)
+        if chosen and read(instruction, twice) == chosen:
+            source, key = str(chosen).split(".", 1)
+            filled[at]["value"] = {"from": source, "key": key}
+    return filled
+
+
+def _taken(fields: list[Any], pair: tuple[str, str]) -> bool:
+    return any(
+        isinstance(field, dict)
+        and is_reference(value := field.get("value"))
+        and (value.get("from"), value.get("key")) == pair
+        for field in fields
+    )
+
+
+def field_question(
+    skill: str,
+    description: str,
+    field: str,
+    value: str,
+    left: list[tuple[str, str]],
+    reverse: bool = False,
+) -> ChoiceQuestion:
+    """The question for one field (``field``: the parameter and the label), typed ``value``:
+    which of the values ``left`` (step id, name) it takes, or none; ``reverse``: the options
+    the other way round, "none of them" first (a question of its own, read apart)."""
+    options: list[tuple[JsonValue, str]] = [
+        (f"{source}.{key}", f"{key} (a value step {source} found)") for source, key in left
+    ]
+    options.append((NONE, f"none of them: keep {value!r}"))
+    if reverse:
+        options.reverse()
+    label = field.split(": ", 1)[-1]
+    return ChoiceQuestion(
+        skill=skill,
+        description=description,
+        # the reading is kept per instruction under this: the field, its value, the order
+        parameter=f"{field}={value!r} from {[v for v, _ in options]}",
+        question=(
+            f"The form's field {label!r} is typed {value!r} as the program is written. Which "
+            "value found does the instruction want in that field?"
+        ),
+        options=tuple(options),
+    )
