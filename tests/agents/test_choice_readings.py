@@ -143,9 +143,17 @@ def test_the_real_model_s_reading_is_a_value_of_the_choice_or_none(tmp_path: Pat
     """Under the reply's grammar the tiny model answers one of the meanings, and the agent
     makes of it the value it means."""
     question = _sort_question()
+    answers, chosen = read_by_the_tiny_model(tmp_path, SAID, question)
+    assert len(answers) == 1 and chosen == question.value_of(answers[0])
+
+
+def read_by_the_tiny_model(
+    tmp_path: Path, instruction: str, question: ChoiceQuestion
+) -> tuple[list[str], object]:
+    """The answers smollm2 gave (the meanings) and the value the agent made of them."""
     answers: list[str] = []
     with ModelRouter(smollm2_config(tmp_path)) as router:
         agent = ChoiceReadingAgent(router.for_role(ChoiceReadingAgent.name))
         agent.on_call = lambda _role, result: answers.append(result.value.answer)
-        chosen = agent.chosen(SAID, question)
-    assert len(answers) == 1 and chosen == question.value_of(answers[0])
+        chosen = agent.chosen(instruction, question)
+    return answers, chosen

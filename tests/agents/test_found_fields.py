@@ -8,14 +8,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.agents.program_steps import as_program, gold_programs
-from tests.support import smollm2_config
+from tests.agents.test_choice_readings import read_by_the_tiny_model
 
-from pcagent.agents.choice_readings import ChoiceQuestion, ChoiceReadingAgent
+from pcagent.agents.choice_readings import ChoiceQuestion
 from pcagent.agents.found_fields import NONE, field_question, with_found_fields_read
 from pcagent.agents.instruction_readings import InstructionReadings
 from pcagent.agents.program import check_program
 from pcagent.agents.program_mends import ProgramMends
-from pcagent.models import ModelRouter
 from pcagent.skills import default_catalog
 
 CATALOG = default_catalog()
@@ -166,10 +165,6 @@ def test_the_real_model_answers_a_value_found_or_none_for_a_field(tmp_path: Path
     question = field_question(
         "fill_form", "Fill a form.", "fields: From", "Lisbon", [("s2", "city"), ("s2", "date")]
     )
-    answers: list[str] = []
-    with ModelRouter(smollm2_config(tmp_path)) as router:
-        agent = ChoiceReadingAgent(router.for_role(ChoiceReadingAgent.name))
-        agent.on_call = lambda _role, result: answers.append(result.value.answer)
-        chosen = agent.chosen(SAID, question)
+    answers, chosen = read_by_the_tiny_model(tmp_path, SAID, question)
     assert len(answers) == 1 and chosen == question.value_of(answers[0])
     assert chosen in ("s2.city", "s2.date", NONE)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 
 import docx
+import openpyxl
 import pytest
 from docx.shared import Pt
 
@@ -113,3 +114,28 @@ def test_a_document_opened_from_the_file_manager_gets_text_below_and_a_larger_fi
         "Er hat zwei Absätze.",
         "A short text",
     ]
+
+
+def test_ratings_as_rows_of_the_films_fill_the_workbook_that_lists_them(
+    shared_desktop: SandboxDesktop,
+) -> None:
+    """A new sheet saved over a workbook that lists the rows' labels: the values are written
+    beside the labels in the real spreadsheet and saved in place, the header kept."""
+    home = shared_desktop.home
+    path = f"Documents/rates-{time.time_ns()}.xlsx"
+    workbook = openpyxl.Workbook()
+    for row in (["Movie", "Rating"], ["Interstellar", None], ["12 Angry Men", None]):
+        workbook.active.append(row)
+    (home / path).parent.mkdir(exist_ok=True)
+    workbook.save(str(home / path))
+    give_to_owner(home / "Documents", home)
+    rows = [["Interstellar", 8.7], ["12 Angry Men", "9.0"]]
+    result = _call(shared_desktop, "fill_cells", rows=rows, save_as=path)
+    assert result.ok and result.verified, result.message
+    context = CheckContext(home, shared_desktop)
+    for cell, value in (("A1", "Movie"), ("B1", "Rating"), ("B2", "8.7"), ("B3", "9.0")):
+        assert run_checker(
+            "xlsx_cell", {"path": path, "cell": cell, "value": value}, context
+        ).passed
+    lacking = _call(shared_desktop, "fill_cells", rows=[["Alien", 8.5]], save_as=path)
+    assert not lacking.ok and "labels its cells hold" in lacking.message

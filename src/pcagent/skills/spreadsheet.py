@@ -11,6 +11,7 @@ from pcagent import actions as act
 from pcagent.app_actions import SheetOpen, SheetRead, SheetSave, SheetSet, SheetSort
 from pcagent.skills.base import SkillContext, SkillParameters, SkillResult, skill
 from pcagent.skills.common import SheetPath, SheetTarget, do, home_file, opened_and_read
+from pcagent.skills.sheet_labels import filled_beside_labels
 
 _Workbook = Annotated[
     SheetPath, Field(min_length=1, max_length=400, description='e.g. "Documents/a.xlsx".')
@@ -45,13 +46,18 @@ class FillCells(SkillParameters):
 def fill_cells(context: SkillContext, parameters: FillCells) -> SkillResult:
     # A new sheet saved over a workbook that is there is refused when saving, after the work:
     # told so, the re-plan of "enter both ratings into movie_rate.xlsx" had no way to the
-    # workbook's cells (a rewording of pc11, 2026-12-03). Said before anything is done.
+    # workbook's cells (a rewording of pc11, 2026-12-03). Rows labelled as the workbook's own
+    # rows are written beside those labels (sheet_labels); else it is said before anything.
     target = home_file(context, parameters.save_as) if parameters.save_as else None
     if not parameters.path and target is not None and target.is_file():
+        beside = filled_beside_labels(context, parameters.save_as, parameters.rows)
+        if beside is not None:
+            return beside
         return SkillResult.failed(
             f"{parameters.save_as} is there already and a new sheet would replace it: to write "
             f'into it, give path="{parameters.save_as}" and the top-left cell (read_sheet shows '
-            "its cells); to keep both, save_as another name"
+            "its cells), or rows whose first values are labels its cells hold; to keep both, "
+            "save_as another name"
         )
     rows = tuple(tuple(row) for row in parameters.rows if row)
     if parameters.path:
