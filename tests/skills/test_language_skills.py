@@ -116,6 +116,19 @@ def test_a_list_of_values_each_in_the_text_is_kept() -> None:
 def test_a_value_the_text_does_not_hold_is_refused() -> None:
     result = extract_values.call(Desk(Answers({"event": "09:00 Standup"})), ASK)
     assert not result.ok and "not found in the text" in result.message
+
+
+def test_a_value_the_text_does_not_hold_is_asked_for_once_more_told_so() -> None:
+    """A rewording of pc01 (2026-12-03 to -06): the 1.5B model answered "20:00" for a memo's
+    entry at 10:15, and the program ended there. Told what was refused, a model may copy the
+    value; a second answer the text does not hold either fails the step, naming both."""
+    model = Answers({"event": "20:00"}, {"event": "10:15  Call with the agency"})
+    result = extract_values.call(Desk(model), ASK)
+    assert result.ok and result.value == {"event": "10:15  Call with the agency"}
+    assert len(model.prompts) == 2 and "Refused: event='20:00'" in model.prompts[1]
+    assert model.prompts[1].startswith(model.prompts[0])
+    twice = extract_values.call(Desk(Answers({"event": "20:00"}, {"event": "21:00"})), ASK)
+    assert not twice.ok and "event='20:00'; again event='21:00'" in twice.message
     assert not extract_values.call(Desk(Answers()), ASK).ok  # no usable reply
     assert not extract_values.call(Desk(None), ASK).ok  # no model configured
 

@@ -102,22 +102,21 @@ def extract_values(context: SkillContext, parameters: ExtractValues) -> SkillRes
         # with John (four extractions from a memo and a mail, one try each: 4 right with the
         # request, 1 without, 2026-11-28; docs/skills.md).
         user = f"The person's request, for which value is meant: {step.task}\n\n{user}"
-    reply = model_reply(
-        context, system, user, reply_model(parameters.names, parameters.uses, parameters.text)
-    )
-    values = {
-        name: _cut_to_held(parameters.text, value) or value
-        for name, value in replied_values(reply, parameters.names).items()
-    }
-    unseen = [
-        name
-        for name, value in values.items()
-        if not all(_held(parameters.text, one) for one in each_of(value))
-    ]
+    schema = reply_model(parameters.names, parameters.uses, parameters.text)
+    values, unseen = _held_values(model_reply(context, system, user, schema), parameters)
     if unseen:
-        return SkillResult.failed(
-            f"values not found in the text: {', '.join(f'{n}={values[n]!r}' for n in unseen)}"
-        )
+        refused = ", ".join(f"{n}={values[n]!r}" for n in unseen)
+        # Asked once more, told what the text does not hold: the 1.5B model answered "20:00"
+        # for a memo's entry at 10:15 in four runs of one rewording of pc01 (2026-12-03 to
+        # -06), and 8 of 85 extractions of those days failed so, each ending its program.
+        told = f"{user}\n\nRefused: {refused}: the text does not hold that. Copy the values."
+        again = _answer_again(context, system, told, schema)
+        if again is None:
+            return SkillResult.failed(f"values not found in the text: {refused}")
+        values, unseen = _held_values(again, parameters)
+        if unseen:
+            twice = ", ".join(f"{n}={values[n]!r}" for n in unseen)
+            return SkillResult.failed(f"values not found in the text: {refused}; again {twice}")
     supplied = earlier_values(step.hub) if step is not None else []
     echoed = {
         name: next(
@@ -133,6 +132,31 @@ def extract_values(context: SkillContext, parameters: ExtractValues) -> SkillRes
             "give them"
         )
     return SkillResult(True, values, evidence="; ".join(f"{k}={v}" for k, v in values.items()))
+
+
+def _held_values(
+    reply: BaseModel, parameters: ExtractValues
+) -> tuple[dict[str, str | list[str]], list[str]]:
+    """A reply's values (each cut to what the text holds where it says more) and the names of
+    those the text does not hold."""
+    values = {
+        name: _cut_to_held(parameters.text, value) or value
+        for name, value in replied_values(reply, parameters.names).items()
+    }
+    unseen = [
+        name
+        for name, value in values.items()
+        if not all(_held(parameters.text, one) for one in each_of(value))
+    ]
+    return values, unseen
+
+
+def _answer_again(context: SkillContext, system: str, user: str, schema: type[M]) -> M | None:
+    """The model's reply to a second ask; None where it gives no usable one."""
+    try:
+        return model_reply(context, system, user, schema)
+    except NoLanguageReply:
+        return None
 
 
 def _named(name: str, use: str) -> str:
