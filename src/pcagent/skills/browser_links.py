@@ -6,7 +6,8 @@ search with words of its own ("The Empire State Building", "traffic in "), and t
 the right page under a title nobody could guess. Code matches those words to a link only where
 the match is clear (``web_page.choose``); where it is not, which link the step meant is a question
 about words, and a model answers it, shown the task, the words and the page's links. Code then
-clicks the link it named, by its number, never by a guess of its own.
+clicks the link it named (by its number, or on a page of results by the result's line), never
+by a guess of its own.
 """
 
 from __future__ import annotations
@@ -151,8 +152,8 @@ def _result_meant(
     the grammar. Why: asked by number among links reading only "arXiv:2410.02345", the 1.5B
     model took the third paper for "download whichever paper comes up first" (a rewording of
     pc15, 2026-12-06); shown "the first result: arXiv:2410.02345 A Multimodal Agent for ..."
-    it answered the first, and the third where the task named the third's author (probe of
-    three wordings, 3 of 3; numbered, 1 of 3)."""
+    it answered the first, and the others where the task named them by place, title or date
+    (probes of this page: 4 of 4 wordings as here; asked by number, 1 of 3)."""
     model = context.language()
     if model is None:
         return None
