@@ -322,7 +322,7 @@ ECHO = (
 )
 
 
-def test_a_value_the_run_had_found_again_only_in_a_page_s_title_and_address_is_refused() -> None:
+def test_a_value_the_run_had_found_again_only_in_a_page_s_echo_lines_is_refused() -> None:
     """A rewording of pc03 (2026-12-06): the meeting's time, put into a search, read back off
     the results page's title as the trip time, and the alarm set at it."""
     hub = {"s2": '{"time": "11:30", "place": "Brooklyn Museum"}'}
@@ -334,6 +334,14 @@ def test_a_value_the_run_had_found_again_only_in_a_page_s_title_and_address_is_r
     assert extract_values.call(DeskAfter(Answers({"trip_time": "11:30"}), hub), page).ok
     fresh = DeskAfter(Answers({"trip_time": "11:30"}), {"s2": '{"place": "Brooklyn Museum"}'})
     assert extract_values.call(fresh, ask).ok
+    # The search box of the page holds the query too (pc03r1 at 4dad89f, the same day): a
+    # form field's value is what was typed, no finding; the page after the fields is read.
+    boxed = ECHO + 'Fields:\n- "Search the web" / "q" (text) = "trip time to Museum on 11:30"\n'
+    in_box = {**ask, "text": boxed}
+    refused = extract_values.call(DeskAfter(Answers({"trip_time": "11:30"}), hub), in_box)
+    assert not refused.ok and "trip_time='11:30' (in '11:30')" in refused.message
+    after = {**ask, "text": boxed + "Title: Directions\nLeave at 11:30 for the museum.\n"}
+    assert extract_values.call(DeskAfter(Answers({"trip_time": "11:30"}), hub), after).ok
 
 
 SCRIPT = "def half(n):\n    return n / 2\n\n\nprint(half(number))\n"

@@ -70,11 +70,32 @@ def fragment_of(value: str, text: str, supplied: list[str]) -> str:
 #: The lines of a page's reading that say what was asked for, not what the page gives: a
 #: search's title and address are its words.
 _ECHO_LINES = ("Title:", "Address:")
+#: The heading of a reading's form fields, each listed as ``- "label" (kind) = "value"``: a
+#: field holds what was typed into it (the search box, the query).
+_FIELDS_HEADING = "Fields"
+
+
+def _echo_free(text: str) -> str:
+    """``text`` without its echo lines: each title and address line, and the items under a
+    "Fields" heading. Why the fields: the 1.5B model read the meeting's "11:30" as the trip time
+    off the search box of the page of results ("q" = "... Brooklyn Museum on 11:30"), which the
+    title-and-address check let through, and the run said "finished" (a rewording of pc03 at
+    4dad89f, 2026-12-06)."""
+    kept, in_fields = [], False
+    for line in text.splitlines():
+        stripped = line.lstrip()
+        if stripped.startswith(_FIELDS_HEADING) and stripped.endswith(":"):
+            in_fields = True
+            continue
+        in_fields = in_fields and stripped.startswith("- ")
+        if not in_fields and not stripped.startswith(_ECHO_LINES):
+            kept.append(line)
+    return "\n".join(kept)
 
 
 def _only_echoed(value: str, text: str, supplied: list[str]) -> str | None:
-    """The earlier value ``value`` is, where the text holds it only in its title and address
-    lines; None otherwise. Why: a program searched for "trip time from Empire State Building
+    """The earlier value ``value`` is, where the text holds it only in its echo lines (title,
+    address, form fields: :func:`_echo_free`); None otherwise. Why: a program searched for "trip time from Empire State Building
     to Brooklyn Museum on 11:30", the results page's title echoed the query, the language
     model read "11:30", the meeting's time found two steps before, as the trip time, the alarm
     was set at it and the run said "finished" (a rewording of pc03 at 5c481a6, 2026-12-06).
@@ -84,10 +105,7 @@ def _only_echoed(value: str, text: str, supplied: list[str]) -> str | None:
     had = next((one for one in supplied if comparable(one) == wanted and _a_value(one)), None)
     if had is None:
         return None
-    body = "\n".join(
-        line for line in text.splitlines() if not line.lstrip().startswith(_ECHO_LINES)
-    )
-    return None if wanted in comparable(unquote_plus(body)) else had
+    return None if wanted in comparable(unquote_plus(_echo_free(text))) else had
 
 
 def _a_value(text: str) -> bool:
