@@ -163,7 +163,7 @@ def test_the_real_model_answers_a_value_found_or_none_for_a_field(tmp_path: Path
     """Under the reply's grammar the tiny model answers one of the options, the value found
     or "none of them", and the agent makes of it the reference's key or ""."""
     question = field_question(
-        "fill_form", "Fill a form.", "fields: From", "Lisbon", [("s2", "city"), ("s2", "date")]
+        "fill_form", "Fill a form.", "fields", "From", "Lisbon", [("s2", "city"), ("s2", "date")]
     )
     answers, chosen = read_by_the_tiny_model(tmp_path, SAID, question)
     assert len(answers) == 1 and chosen == question.value_of(answers[0])

@@ -31,7 +31,7 @@ from pydantic import JsonValue
 from pcagent.agents.choice_readings import ChoiceQuestion, ReadsChoice
 from pcagent.agents.given_values import given_parameters
 from pcagent.agents.program import Program, ProgramStep, is_reference
-from pcagent.agents.ungiven_names import ungiven_words_typed
+from pcagent.agents.ungiven_names import BOX_STATES, ungiven_words_typed
 from pcagent.agents.unused_values import finds_named_values, unused_names
 from pcagent.skills import SkillCatalog
 from pcagent.text import dates_in
@@ -40,8 +40,6 @@ from pcagent.text import dates_in
 NONE = ""
 #: Most fields of one form asked about (two questions each).
 MOST_FIELDS = 4
-#: A check box's states as a form's value: the skill's words, never a value found.
-_BOX_STATES = frozenset({"true", "false", "checked", "unchecked"})
 
 
 def with_found_fields_read(
@@ -95,7 +93,7 @@ def _literal(field: Any) -> bool:
     """Whether a field holds a literal text a value found could stand for (no reference, no
     check box's state, not empty)."""
     value = field.get("value") if isinstance(field, dict) else None
-    return isinstance(value, str) and value.strip().casefold() not in _BOX_STATES | {""}
+    return isinstance(value, str) and value.strip().casefold() not in BOX_STATES | {""}
 
 
 def _fields_read(
@@ -118,7 +116,7 @@ def _fields_read(
             break
         label, value = str(filled[at].get("label", "")), str(filled[at]["value"])
         once, twice = (
-            field_question(step.skill, described, f"{name}: {label}", value, free, reverse)
+            field_question(step.skill, described, name, label, value, free, reverse)
             for reverse in (False, True)
         )
         chosen = read(instruction, once)
@@ -140,12 +138,13 @@ def _taken(fields: list[Any], pair: tuple[str, str]) -> bool:
 def field_question(
     skill: str,
     description: str,
-    field: str,
+    parameter: str,
+    label: str,
     value: str,
     left: list[tuple[str, str]],
     reverse: bool = False,
 ) -> ChoiceQuestion:
-    """The question for one field (``field``: the parameter and the label), typed ``value``:
+    """The question for one field (``label`` of the form ``parameter``), typed ``value``:
     which of the values ``left`` (step id, name) it takes, or none; ``reverse``: the options
     the other way round, "none of them" first (a question of its own, read apart)."""
     options: list[tuple[JsonValue, str]] = [
@@ -154,12 +153,11 @@ def field_question(
     options.append((NONE, f"none of them: keep {value!r}"))
     if reverse:
         options.reverse()
-    label = field.split(": ", 1)[-1]
     return ChoiceQuestion(
         skill=skill,
         description=description,
         # the reading is kept per instruction under this: the field, its value, the order
-        parameter=f"{field}={value!r} from {[v for v, _ in options]}",
+        parameter=f"{parameter}: {label}={value!r} from {[v for v, _ in options]}",
         question=(
             f"The form's field {label!r} is typed {value!r} as the program is written. Which "
             "value found does the instruction want in that field?"

@@ -32,7 +32,7 @@ from pcagent.skills import SkillCatalog
 from pcagent.text import word_written
 
 #: A check box's states as a form's value (``"Round trip": "true"``): the skill's words.
-_BOX_STATES = frozenset({"true", "false", "checked", "unchecked"})
+BOX_STATES = frozenset({"true", "false", "checked", "unchecked"})
 
 #: Names shorter than this ("US", "UK", "NYC") are left alone: they are as often units or
 #: codes a template writes as names.
@@ -52,7 +52,7 @@ def ungiven_names(query: str, given: Sequence[str]) -> list[str]:
 def ungiven_words_typed(value: object, given: Sequence[str]) -> list[str]:
     """The words of letters longer than three of a form field's literal ``value`` that nobody
     gave (none for a reference, a number or a check box's state)."""
-    if not isinstance(value, str) or value.strip().casefold() in _BOX_STATES:
+    if not isinstance(value, str) or value.strip().casefold() in BOX_STATES:
         return []
     long_words = [w for w in words_of(value) if len(w) > _LONGER_THAN and w.isalpha()]
     return [w for w in long_words if not word_written(w, given)]
