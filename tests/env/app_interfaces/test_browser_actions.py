@@ -350,15 +350,17 @@ def test_a_link_named_in_other_words_is_the_one_the_model_says(
     """After a search, a program's step names the result in words of its own: the model is
     shown the page's links and names one, and the real browser follows it."""
 
-    def numbered(wanted: str) -> Callable[[ChatRequest], str]:
+    def chosen(wanted: str) -> Callable[[ChatRequest], str]:
+        """Answers with the listed result that holds ``wanted``, as the grammar allows."""
+
         def answer(request: ChatRequest) -> str:
             lines = request.messages[-1].text.splitlines()
-            number = next(line.split(".")[0] for line in lines if wanted in line)
-            return json.dumps({"number": int(number)})
+            option = next(line for line in lines if line.startswith("- ") and wanted in line)
+            return json.dumps({"answer": option.removeprefix("- ")})
 
         return answer
 
-    backend = ScriptedBackend([numbered("drive on?")])
+    backend = ScriptedBackend([chosen("drive on?")])
     dispatcher = ActionDispatcher(
         browser_desktop,
         language_model=lambda: StructuredChatModel(backend, validation_retries=0),
@@ -368,7 +370,8 @@ def test_a_link_named_in_other_words_is_the_one_the_model_says(
     followed = dispatcher.carry_out(UseSkill(skill="follow_link", args={"text": "traffic in "}))
     assert followed.ok, followed.message
     assert "the language model chose" in followed.message
-    assert "traffic in " in backend.requests[0].messages[-1].text
+    asked = backend.requests[0].messages[-1].text
+    assert "traffic in " in asked and "Which result does the step mean?" in asked
     visited = {"host": "facts.local", "path_prefix": "/driving/japan"}
     assert checked("web_visited", visited, browser_desktop, web).passed
 
