@@ -99,6 +99,16 @@ def test_two_steps_the_example_makes_and_the_program_leaves_out_are_named_togeth
     assert steps_left_out_of_examples(as_program(*WRITTEN), "") == []
 
 
+def test_no_doubt_where_an_example_of_the_program_s_own_shape_is_shown() -> None:
+    """pc22 at 5c481a6: one formatting, as one example showed, doubted against another that
+    made two; the memory holds both lengths, so the count is the instruction's to say."""
+    short = tuple(step for step in EXAMPLE if step["id"] != "s3")
+    both = EXAMPLES_INTRO + shown_examples([Example("a", EXAMPLE), Example("b", short)])
+    assert steps_left_out_of_examples(as_program(*WRITTEN), both) == []
+    # The same program against the longer example alone is still doubted.
+    assert len(steps_left_out_of_examples(as_program(*WRITTEN), SHOWN)) == 1
+
+
 CATALOG = default_catalog()
 
 
