@@ -85,6 +85,22 @@ def test_a_call_read_alike_unread_or_by_text_is_left_as_written() -> None:
     assert with_format_targets_read(same, CATALOG, _read(answers=agreeing), SAID) is same
 
 
+def test_one_formatting_on_a_named_paragraph_is_not_asked_about() -> None:
+    """A rewording of pc13 (2026-12-06): the title's centring, written on the title, was moved
+    to the last paragraph by a reading; one formatting on "title" or "last" is left unread."""
+    centred = {"id": "s3", "skill": "format_paragraphs",
+               "args": {"path": DOC, "paragraphs": ["title"], "alignment": "center"}}  # fmt: skip
+    asked: list[str] = []
+    program = as_program(OPEN, centred)
+    read = _read(asked, {"center-aligned": ["last"]})
+    assert with_format_targets_read(program, CATALOG, read, SAID) is program
+    assert asked == []
+    # Two formattings on the title, or one on a numbered paragraph, are still read.
+    both = as_program({**centred, "args": {**centred["args"], "bold": True}})
+    assert with_format_targets_read(both, CATALOG, _read(asked, {}), SAID) is both
+    assert asked == ["center-aligned"]
+
+
 def test_the_mark_stays_out_of_the_grammar_and_each_reading_is_asked_once() -> None:
     grammar = json.dumps(program_reply_type(CATALOG, ["writer"], []).model_json_schema())
     assert '"formats"' not in grammar
