@@ -83,8 +83,8 @@ def test_each_field_takes_the_value_found_that_both_readings_name() -> None:
     ]
     assert "'From'" in first.question and "'Lisbon'" in first.question
     assert first.parameter != reversed_.parameter  # read apart, each once per instruction
-    # a value taken is offered no more: the third field is asked among the one left
-    assert [value for value, _ in read.asked[4].options] == ["s2.date", NONE]
+    # every value found is offered for every field
+    assert [value for value, _ in read.asked[4].options] == [v for v, _ in first.options]
 
 
 def test_readings_that_disagree_or_say_none_leave_the_field() -> None:
@@ -95,6 +95,35 @@ def test_readings_that_disagree_or_say_none_leave_the_field() -> None:
         "value": "Lisbon",
     }
     assert with_found_fields_read(written, CATALOG, Reads({}), SAID, [SAID]) == written
+
+
+#: The re-plan of a rewording of pc16 at 561bbf0: the departure city in "To", "Lisbon" (an
+#: example's) in "From", and the destination unused.
+REPLANNED = _form(
+    ("From", "Lisbon"),
+    ("To", {"from": "s2", "key": "city"}),
+    ("Date", {"from": "s2", "key": "date"}),
+)
+
+
+def test_fields_that_refer_to_a_value_found_are_asked_about_too_among_every_value() -> None:
+    read = Reads({"From": "s2.city", "To": "s2.destination", "Date": "s2.date"})
+    mended = with_found_fields_read(
+        as_program(MAIL, TRIP, SITE, REPLANNED), CATALOG, read, SAID, [SAID]
+    )
+    assert [field["value"]["key"] for field in _fields(mended)] == ["city", "destination", "date"]
+    assert len(read.asked) == 6
+    to = read.asked[2]
+    assert "holds the value city (found by step s2)" in to.question
+    assert [value for value, _ in to.options] == ["s2.city", "s2.destination", "s2.date", NONE]
+
+
+def test_a_reading_that_fills_one_value_in_two_fields_leaves_the_form_as_written() -> None:
+    """Recorded at 561bbf0: "From" read as the destination; were "To" read so too, the
+    form would search from and to one place: it stays, with its doubts."""
+    read = Reads({"From": "s2.destination", "To": "s2.destination"})
+    written = as_program(MAIL, TRIP, SITE, REPLANNED)
+    assert with_found_fields_read(written, CATALOG, read, SAID, [SAID]) == written
 
 
 def test_a_form_of_given_words_or_after_no_unused_value_is_not_asked_about() -> None:
@@ -163,7 +192,7 @@ def test_the_real_model_answers_a_value_found_or_none_for_a_field(tmp_path: Path
     """Under the reply's grammar the tiny model answers one of the options, the value found
     or "none of them", and the agent makes of it the reference's key or ""."""
     question = field_question(
-        "fill_form", "Fill a form.", "fields", "From", "Lisbon", [("s2", "city"), ("s2", "date")]
+        "fill_form", "Fill a form.", "fields", "From", "'Lisbon'", [("s2", "city"), ("s2", "date")]
     )
     answers, chosen = read_by_the_tiny_model(tmp_path, SAID, question)
     assert len(answers) == 1 and chosen == question.value_of(answers[0])

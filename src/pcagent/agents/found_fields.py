@@ -12,13 +12,19 @@ several of each, which goes where is a question about words: "From" is the depar
 the destination, and a mend that guessed sent two searches the wrong way round (pc16 and pc25,
 2026-12-05).
 
-So each literal field of such a form is asked about alone (:mod:`choice_readings`' agent): the
-instruction, the field's label and what it holds, and as options the names of the values found
-that no step uses and "none of them", twice, the options in both orders; a field takes a value
-only where both answers name it, and each value is taken once. The form is asked about where a
-field of it holds a word of letters or a date that neither the instruction nor a value found
-gives, and it comes after the step that found the values. Models read the words (the label and
-the values' names); code only sets the reference a model chose.
+So each field of such a form that holds a literal, or one of the values found, is asked about
+alone (:mod:`choice_readings`' agent): the instruction, the field's label and what it holds, and
+as options the names of every value found before the form and "none of them", twice, the
+options in both orders; a field takes a value only where both answers name it. The form is
+changed only where no value then fills two fields: else it stays as written, with its doubts.
+Why every value, and the fields that refer to one too: offered only the values no step used,
+the model had one option besides "none" on a re-plan of pc16r2 at 561bbf0 (2026-12-06), where
+the Manager had put the departure city in "To" and "Lisbon" in "From"; it named the
+destination for "From" in both orders, the search went from Paris to Berlin, and the run said
+"finished". The form is asked about where a field of it holds a word of letters or a date that
+neither the instruction nor a value found gives, after a step that found values no step uses.
+Models read the words (the label and the values' names); code only sets the references a model
+chose.
 """
 
 from __future__ import annotations
@@ -58,10 +64,12 @@ def with_found_fields_read(
             fields = step.args.get(name)
             if holds != "form" or not isinstance(fields, list):
                 continue
-            left = _unused_before(steps, index, catalog)
-            if not left or not any(_ungiven(field, given) for field in fields):
+            if not _unused_before(steps, index, catalog):
                 continue
-            filled = _fields_read(step, name, fields, left, read, instruction, catalog)
+            if not any(_ungiven(field, given) for field in fields):
+                continue
+            found = _found_before(steps, index, catalog)
+            filled = _fields_read(step, name, fields, found, read, instruction, catalog)
             if filled != fields:
                 steps[index] = step = step.model_copy(update={"args": {**step.args, name: filled}})
                 changed = True
@@ -78,6 +86,13 @@ def _unused_before(
         names = finds_named_values(step, catalog)
         left += [(step.id, one) for one in unused_names(step, steps[at + 1 :], names)]
     return left
+
+
+def _found_before(
+    steps: Sequence[ProgramStep], index: int, catalog: SkillCatalog
+) -> list[tuple[str, str]]:
+    """Every value found by name before step ``index``, as (step id, name), in order."""
+    return [(step.id, one) for step in steps[:index] for one in finds_named_values(step, catalog)]
 
 
 def _ungiven(field: Any, given: Sequence[str]) -> bool:
@@ -100,39 +115,47 @@ def _fields_read(
     step: ProgramStep,
     name: str,
     fields: list[Any],
-    left: list[tuple[str, str]],
+    found: list[tuple[str, str]],
     read: ReadsChoice,
     instruction: str,
     catalog: SkillCatalog,
 ) -> list[Any]:
-    """``fields`` with each literal field the reading gives an unused value to referring to
-    it (at most :data:`MOST_FIELDS` fields asked about)."""
+    """``fields`` with each field the readings give a value found referring to it (at most
+    :data:`MOST_FIELDS` fields asked about); ``fields`` as written where a value would then
+    fill two fields."""
     filled = [dict(field) if isinstance(field, dict) else field for field in fields]
-    asked = [at for at, field in enumerate(fields) if _literal(field)][:MOST_FIELDS]
+    asked = [at for at, field in enumerate(fields) if _shown(field, found)][:MOST_FIELDS]
     described = catalog.get(step.skill).description
     for at in asked:
-        free = [pair for pair in left if not _taken(filled, pair)]
-        if not free:
-            break
-        label, value = str(filled[at].get("label", "")), str(filled[at]["value"])
+        label, shown = str(filled[at].get("label", "")), _shown(filled[at], found)
         once, twice = (
-            field_question(step.skill, described, name, label, value, free, reverse)
+            field_question(step.skill, described, name, label, shown, found, reverse)
             for reverse in (False, True)
         )
         chosen = read(instruction, once)
         if chosen and read(instruction, twice) == chosen:
             source, key = str(chosen).split(".", 1)
             filled[at]["value"] = {"from": source, "key": key}
-    return filled
+    taken = [pair for field in filled if (pair := _found_in(field, found))]
+    return fields if len(taken) != len(set(taken)) else filled
 
 
-def _taken(fields: list[Any], pair: tuple[str, str]) -> bool:
-    return any(
-        isinstance(field, dict)
-        and is_reference(value := field.get("value"))
-        and (value.get("from"), value.get("key")) == pair
-        for field in fields
-    )
+def _shown(field: Any, found: list[tuple[str, str]]) -> str:
+    """What a field holds, as its question shows it: its literal text quoted, or the value
+    found it refers to; "" for a field not asked about (a check box's state, another value)."""
+    if _literal(field):
+        return repr(field["value"])
+    pair = _found_in(field, found)
+    return f"the value {pair[1]} (found by step {pair[0]})" if pair else ""
+
+
+def _found_in(field: Any, found: list[tuple[str, str]]) -> tuple[str, str] | None:
+    """The value found that ``field`` refers to, as (step id, name); None for another."""
+    value = field.get("value") if isinstance(field, dict) else None
+    if not is_reference(value):
+        return None
+    pair = (str(value.get("from")), str(value.get("key") or ""))
+    return pair if pair in found else None
 
 
 def field_question(
@@ -140,27 +163,30 @@ def field_question(
     description: str,
     parameter: str,
     label: str,
-    value: str,
-    left: list[tuple[str, str]],
+    shown: str,
+    found: list[tuple[str, str]],
     reverse: bool = False,
 ) -> ChoiceQuestion:
-    """The question for one field (``label`` of the form ``parameter``), typed ``value``:
-    which of the values ``left`` (step id, name) it takes, or none; ``reverse``: the options
-    the other way round, "none of them" first (a question of its own, read apart)."""
+    """The question for one field (``label`` of the form ``parameter``), holding ``shown``
+    (:func:`_shown`: typed where it is a literal, as the question was first measured): which
+    of the values ``found`` (step id, name) it takes, or none;
+    ``reverse``: the options the other way round, "none of them" first (a question of its
+    own, read apart)."""
     options: list[tuple[JsonValue, str]] = [
-        (f"{source}.{key}", f"{key} (a value step {source} found)") for source, key in left
+        (f"{source}.{key}", f"{key} (a value step {source} found)") for source, key in found
     ]
-    options.append((NONE, f"none of them: keep {value!r}"))
+    options.append((NONE, f"none of them: keep {shown}"))
     if reverse:
         options.reverse()
     return ChoiceQuestion(
         skill=skill,
         description=description,
-        # the reading is kept per instruction under this: the field, its value, the order
-        parameter=f"{parameter}: {label}={value!r} from {[v for v, _ in options]}",
+        # the reading is kept per instruction under this: the field, what it holds, the order
+        parameter=f"{parameter}: {label}={shown} from {[v for v, _ in options]}",
         question=(
-            f"The form's field {label!r} is typed {value!r} as the program is written. Which "
-            "value found does the instruction want in that field?"
+            f"The form's field {label!r} {'holds' if shown.startswith('the') else 'is typed'} "
+            f"{shown} as the program is written. Which value found does the instruction want "
+            "in that field?"
         ),
         options=tuple(options),
     )
