@@ -161,6 +161,12 @@ def test_each_file_skill_takes_only_its_own_kind_of_file() -> None:
             catalog,
             [*apps, "spreadsheet"],
         )
+    # A folder's name is no file's, whatever kind the skill takes.
+    for skill, args in (("write_text_file", {"path": "Documents/", "text": "x"}),
+                        ("fill_cells", {"rows": [["a", 1]], "save_as": "Documents/"})):  # fmt: skip
+        with pytest.raises(PlanError, match=r"Documents/ names a folder, not a file"):
+            check_program(as_program({"id": "s1", "skill": skill, "args": args}), catalog,
+                          [*apps, "spreadsheet"])  # fmt: skip
     for fine in ("", "Documents/population", "Documents/population.ods"):
         sheet["save_as"] = fine
         check_program(

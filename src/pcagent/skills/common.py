@@ -171,6 +171,14 @@ def _suffix_of(kind: _FileKind, *, bare: bool = False) -> AfterValidator:
 
     def check(path: str) -> str:
         file = PurePosixPath(path)
+        if path.strip().endswith("/"):
+            # A folder's name, never a file's: the 1.5B planner wrote "Documents/" for
+            # the file to write, and each write failed in the run (a rewording of pc18,
+            # 2026-12-06); refused here, the program is asked again before anything runs.
+            raise ValueError(
+                f"{path} names a folder, not a file: give the file's name in it "
+                f"({path.strip().rstrip('/')}/name{kind.usual})"
+            )
         suffix = file.suffix.lower()
         if suffix in allowed:
             return path
