@@ -83,8 +83,8 @@ def test_each_field_takes_the_value_found_that_both_readings_name() -> None:
     ]
     assert "'From'" in first.question and "'Lisbon'" in first.question
     assert first.parameter != reversed_.parameter  # read apart, each once per instruction
-    # every value found is offered for every field
-    assert [value for value, _ in read.asked[4].options] == [v for v, _ in first.options]
+    # a value an earlier field holds is offered no more: the third field has one left
+    assert [value for value, _ in read.asked[4].options] == ["s2.date", NONE]
 
 
 def test_readings_that_disagree_or_say_none_leave_the_field() -> None:
@@ -113,17 +113,28 @@ def test_fields_that_refer_to_a_value_found_are_asked_about_too_among_every_valu
     )
     assert [field["value"]["key"] for field in _fields(mended)] == ["city", "destination", "date"]
     assert len(read.asked) == 6
-    to = read.asked[2]
+    assert [value for value, _ in read.asked[0].options] == [
+        "s2.city",
+        "s2.destination",
+        "s2.date",
+        NONE,
+    ]
+    to = read.asked[2]  # "From" took the city: "To" is offered the others
     assert "holds the value city (found by step s2)" in to.question
-    assert [value for value, _ in to.options] == ["s2.city", "s2.destination", "s2.date", NONE]
+    assert [value for value, _ in to.options] == ["s2.destination", "s2.date", NONE]
 
 
 def test_a_reading_that_fills_one_value_in_two_fields_leaves_the_form_as_written() -> None:
-    """Recorded at 561bbf0: "From" read as the destination; were "To" read so too, the
-    form would search from and to one place: it stays, with its doubts."""
-    read = Reads({"From": "s2.destination", "To": "s2.destination"})
+    """ "From" read as the city, and "To", which holds the city, read as keeping it: the form
+    would search from and to one place, so it stays as written, with its doubts."""
+    read = Reads({"From": "s2.city"})
     written = as_program(MAIL, TRIP, SITE, REPLANNED)
     assert with_found_fields_read(written, CATALOG, read, SAID, [SAID]) == written
+    # "To" asked among the values "From" did not take (a "none" needs no second order)
+    assert [q.parameter.split("=")[0] for q in read.asked] == ["fields: From"] * 2 + [
+        "fields: To",
+        "fields: Date",
+    ]
 
 
 def test_a_form_of_given_words_or_after_no_unused_value_is_not_asked_about() -> None:

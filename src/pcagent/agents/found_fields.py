@@ -13,12 +13,13 @@ the destination, and a mend that guessed sent two searches the wrong way round (
 2026-12-05).
 
 So each field of such a form that holds a literal, or one of the values found, is asked about
-alone (:mod:`choice_readings`' agent): the instruction, the field's label and what it holds, and
-as options the names of every value found before the form and "none of them", twice, the
-options in both orders; a field takes a value only where both answers name it. The form is
-changed only where no value then fills two fields: else it stays as written, with its doubts.
-Why every value, and the fields that refer to one too: offered only the values no step used,
-the model had one option besides "none" on a re-plan of pc16r2 at 561bbf0 (2026-12-06), where
+alone (:mod:`choice_readings`' agent), in the form's order: the instruction, the field's label
+and what it holds, and as options the names of the values found before the form that no field
+before it holds, and "none of them", twice, the options in both orders; a field takes a value
+only where both answers name it. The form is changed only where no value then fills two
+fields: else it stays as written, with its doubts.
+Why the values some step uses, and the fields that refer to one too: offered only the values
+no step used, the model had one option besides "none" on a re-plan of pc16r2 at 561bbf0, where
 the Manager had put the departure city in "To" and "Lisbon" in "From"; it named the
 destination for "From" in both orders, the search went from Paris to Berlin, and the run said
 "finished". The form is asked about where a field of it holds a word of letters or a date that
@@ -121,15 +122,21 @@ def _fields_read(
     catalog: SkillCatalog,
 ) -> list[Any]:
     """``fields`` with each field the readings give a value found referring to it (at most
-    :data:`MOST_FIELDS` fields asked about); ``fields`` as written where a value would then
-    fill two fields."""
+    :data:`MOST_FIELDS` fields asked about, in order, each offered the values no field before
+    it holds); ``fields`` as written where a value would then fill two fields."""
     filled = [dict(field) if isinstance(field, dict) else field for field in fields]
     asked = [at for at, field in enumerate(fields) if _shown(field, found)][:MOST_FIELDS]
     described = catalog.get(step.skill).description
     for at in asked:
+        # A value an earlier field holds is offered no more: the 1.5B model, offered the
+        # departure city for "To" after "From" took it, named it for both (pc16, 2026-12-06).
+        held = {pair for field in filled[:at] if (pair := _found_in(field, found))}
+        free = [pair for pair in found if pair not in held]
+        if not free:
+            continue
         label, shown = str(filled[at].get("label", "")), _shown(filled[at], found)
         once, twice = (
-            field_question(step.skill, described, name, label, shown, found, reverse)
+            field_question(step.skill, described, name, label, shown, free, reverse)
             for reverse in (False, True)
         )
         chosen = read(instruction, once)
