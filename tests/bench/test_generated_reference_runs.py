@@ -1,5 +1,5 @@
-"""A sample of generated training tasks on the real desktop: both generated reference solutions
-pass every sub-goal, and doing nothing fails. The sample spans five of the eight applications and
+"""A sample of generated training tasks on the real desktop: the generated GUI reference solution
+passes every sub-goal, and doing nothing fails. The sample spans five of the eight applications and
 two kinds of value passed between sub-tasks: a number from a web page through the calculator into
 a workbook, a time read in a note set as an alarm. (a task moving files into a folder and mailing
 them from it was left out: its attachment dialog flow failed once in a whole-suite run and passed alone;
@@ -77,13 +77,13 @@ def test_generated_references_pass_and_noop_fails(
     task: Task, bench_desktop: tuple[SandboxDesktop, Services], recorded: RunStore
 ) -> None:
     desktop, services = bench_desktop
-    for agent in ("reference", "reference-api"):
-        record_to = recorded if agent == "reference" else None
-        reference = run_task(task, agent, desktop, services, record_to=record_to)
-        failed = {s.node_id: s.reason for s in reference.nodes if not s.passed}
-        assert reference.error is None, f"{agent}: {reference.error}"
-        assert not failed, f"{agent}: {failed}"
-        assert reference.outcome.success and reference.outcome.completion_ratio == 1.0
+    # The GUI reference alone (recorded for the graph below): each application's actions have
+    # tests of their own, and `bench run --agent reference-api` runs the generated tasks too.
+    reference = run_task(task, "reference", desktop, services, record_to=recorded)
+    failed = {s.node_id: s.reason for s in reference.nodes if not s.passed}
+    assert reference.error is None, reference.error
+    assert not failed, failed
+    assert reference.outcome.success and reference.outcome.completion_ratio == 1.0
 
     noop = run_task(task, "noop", desktop, services)
     assert not noop.outcome.success

@@ -34,8 +34,9 @@ ray = pytest.importorskip("ray")
 
 #: Small enough for a 2-core CI machine with little memory.
 SMALL = ActorResources(cpus=1, memory_gb=0.5)
-#: Quick GUI reference solutions (one with the offline web).
-QUICK = ("pc09", "pc14", "pc15", "pc21")
+#: Quick GUI reference solutions, one an actor (one with the offline web): four took 39 s of
+#: the suite's 30 minutes, and two show as well that both actors work and store their results.
+QUICK = ("pc14", "pc15")
 
 
 @pytest.fixture(scope="module")
@@ -70,7 +71,7 @@ class SandboxWatch:
         return eventually(lambda: not any(map(processes.find_marked_processes, self.sandboxes)), 30)
 
 
-def test_two_actors_run_four_tasks_into_the_store(local_ray: None, tmp_path: Path) -> None:
+def test_two_actors_run_two_tasks_into_the_store(local_ray: None, tmp_path: Path) -> None:
     tasks = select_tasks(list(QUICK))
     pids: dict[str, int] = {}
     watch = SandboxWatch()
