@@ -6,7 +6,14 @@ from __future__ import annotations
 import pytest
 
 from pcagent.config import RunConfig
+from pcagent.errors import (
+    ActionExecutionError,
+    ActionRefusedError,
+    InvalidActionError,
+    UnknownAppError,
+)
 from pcagent.runtime.loop.policy import Counters, EscalationPolicy, StepFacts
+from pcagent.runtime.record.models import StepResult
 
 RUN = RunConfig(
     escalate_to_progress_after=2,
@@ -113,6 +120,33 @@ def test_a_loop_without_effect_is_detected_and_re_planned() -> None:
     decision = policy.decide(spent, same)
     assert (decision.what, decision.looping) == ("fail", True)
     assert policy.decide(policy.replanned(run_steps(policy, [same] * 2)), same).what == "go_on"
+
+
+def test_the_same_action_refused_twice_is_a_loop_at_its_second_try() -> None:
+    """A refusal before the action ran leaves the desktop as it was: a third try of the same
+    action meets the same refusal."""
+    policy = EscalationPolicy(RUN.model_copy(update={"escalate_to_manager_after": 10}))
+    fill = "browser_fill(label='From', value='Beijing', submit=False)"
+    refused = StepFacts(fill, failed=True, no_change=True, untouched=True)
+    assert not policy.decide(run_steps(policy, [refused]), refused).looping
+    decision = policy.decide(run_steps(policy, [refused] * 2), refused)
+    assert (decision.what, decision.looping) == ("replan", True)
+    # a failure that ran (the desktop may have changed) still needs its third repeat
+    ran = failing(fill, no_change=False)
+    assert not policy.decide(run_steps(policy, [ran] * 2), ran).looping
+    # and a refusal after another action, or after the same action that worked, is no loop
+    other = failing("click(x=5, y=5)", no_change=True)
+    assert not policy.decide(run_steps(policy, [other, refused]), refused).looping
+    worked = StepFacts(fill, failed=False, no_change=False)
+    assert not policy.decide(run_steps(policy, [worked, refused]), refused).looping
+
+
+def test_a_result_refused_or_invalid_before_it_ran_is_untouched() -> None:
+    assert StepResult.failure(InvalidActionError("no field reads 'From'")).untouched
+    assert StepResult.failure(UnknownAppError("no application 'vim'")).untouched
+    assert StepResult.failure(ActionRefusedError("outside the domain"), refused=True).untouched
+    assert not StepResult.failure(ActionExecutionError("the window vanished")).untouched
+    assert not StepResult(ok=True, message="done").untouched
 
 
 def test_a_fail_action_re_plans_or_ends_the_run() -> None:

@@ -9,8 +9,8 @@ The rules, from the run configuration (``[run]``):
   ``done`` or ``ask_human`` Reflection did not fault does not count as a failure;
 - after ``escalate_to_progress_after`` failures in a row, Progress is told to re-assess;
 - after ``escalate_to_manager_after`` failures in a row, a detected loop (the same action
-  ``loop_repeats`` times with no change on the screen, or failed each time), a ``fail`` action or (with
-  ``replan_on_skill_failure``) a subtask's own skill call that failed, the Manager re-plans the
+  ``loop_repeats`` times with no change on the screen, or failed each time, or twice failed when
+  the second was refused before it ran), a ``fail`` action or (with ``replan_on_skill_failure``) a subtask's own skill call that failed, the Manager re-plans the
   remaining work, at most ``max_replans`` times;
 - when it cannot re-plan, a ``fail`` action, a detected loop or ``max_consecutive_failures``
   failures end the run (a loop left to go on repeated one action to the step cap: the same
@@ -43,7 +43,9 @@ class StepFacts:
     Reflection saw no change on the screen; ``gave_up`` is the reason of a ``fail`` action;
     ``application`` is True for an application action or a skill call (each does its whole
     effect at once);
-    ``skill_failed`` is why the subtask's own skill call failed, when it did.
+    ``skill_failed`` is why the subtask's own skill call failed, when it did; ``untouched`` is
+    True when the action was refused before it ran (invalid here, or stopped by the guard), so
+    the desktop is as it was.
     """
 
     action: str
@@ -52,6 +54,7 @@ class StepFacts:
     gave_up: str | None = None
     application: bool = False
     skill_failed: str | None = None
+    untouched: bool = False
 
 
 @dataclass(frozen=True)
@@ -104,11 +107,18 @@ class EscalationPolicy:
         its whole effect at once, so inserting the same paragraph again and again is no
         progress; and a click on a menu that opens and closes it changes the screen each time
         (the Decision agent clicked "File" in the text editor four times in a row, each judged
-        an unexpected change, on a rewording of pc18, 2026-12-03)."""
+        an unexpected change, on a rewording of pc18, 2026-12-03).
+
+        An action refused before it ran, right after the same action failed, is a loop at once:
+        nothing changed, so a third try meets the same refusal (the Decision agent filled a
+        field the page lacks three times in a row on a rewording of pc06, 2026-12-06)."""
         recent = counters.recent_actions
         same = len(recent) >= self.run.loop_repeats and len(set(recent)) == 1
         failed_each = counters.consecutive_failures >= self.run.loop_repeats
-        return same and (facts.no_change or facts.application or failed_each)
+        if same and (facts.no_change or facts.application or failed_each):
+            return True
+        refused_again = len(recent) >= 2 and recent[-1] == recent[-2]
+        return refused_again and facts.untouched and counters.consecutive_failures >= 2
 
     def decide(self, counters: Counters, facts: StepFacts) -> Next:
         """What happens after a step that did not finish its subtask (counters already updated)."""

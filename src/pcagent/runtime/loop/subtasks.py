@@ -203,6 +203,7 @@ class SubtaskBook:
             application=action is not None
             and (action.belongs_to is not None or isinstance(action, act.UseSkill)),
             skill_failed=result.message if own_skill and result and not result.ok else None,
+            untouched=result is not None and result.untouched,
         )
         counters = self.policy.count(counters_of(checkpoint), facts)
         store_counters(checkpoint, counters)

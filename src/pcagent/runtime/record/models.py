@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError
 from pcagent.actions import Action
 from pcagent.env.observation import ActionResult
 from pcagent.env.protocol import OpenWindow
+from pcagent.errors import InvalidActionError
 from pcagent.runtime.record.checkpoint import RunCheckpoint
 from pcagent.runtime.record.events import Event
 
@@ -120,6 +121,24 @@ class StepResult(BaseModel):
     @classmethod
     def failure(cls, error: BaseException, *, refused: bool = False) -> StepResult:
         return cls(ok=False, message=str(error), error=type(error).__name__, refused=refused)
+
+    @property
+    def untouched(self) -> bool:
+        """The action was stopped before it ran: refused, or invalid here (an
+        :class:`InvalidActionError`, of any kind, is raised before anything is executed)."""
+        return self.refused or (self.error is not None and self.error in _invalid_action_names())
+
+
+def _invalid_action_names() -> set[str]:
+    """The names of :class:`InvalidActionError` and of every kind of it, as results record them
+    (by name, so that a remote desktop's result reads the same)."""
+    names: set[str] = set()
+    kinds: list[type[InvalidActionError]] = [InvalidActionError]
+    while kinds:
+        kind = kinds.pop()
+        names.add(kind.__name__)
+        kinds.extend(kind.__subclasses__())
+    return names
 
 
 class ReflectionRecord(BaseModel):
