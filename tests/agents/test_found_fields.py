@@ -11,7 +11,7 @@ from tests.agents.program_steps import as_program, gold_programs
 from tests.agents.test_choice_readings import read_by_the_tiny_model
 
 from pcagent.agents.choice_readings import ChoiceQuestion
-from pcagent.agents.found_fields import NONE, field_question, with_found_fields_read
+from pcagent.agents.found_fields import NONE, Shown, field_question, with_found_fields_read
 from pcagent.agents.instruction_readings import InstructionReadings
 from pcagent.agents.program import check_program
 from pcagent.agents.program_mends import ProgramMends
@@ -119,8 +119,9 @@ def test_fields_that_refer_to_a_value_found_are_asked_about_too_among_every_valu
         "s2.date",
         NONE,
     ]
+    assert "The form's field 'From' is typed 'Lisbon' as the program" in read.asked[0].question
     to = read.asked[2]  # "From" took the city: "To" is offered the others
-    assert "holds the value city (found by step s2)" in to.question
+    assert "The form's field 'To' holds the value city (found by step s2)" in to.question
     assert [value for value, _ in to.options] == ["s2.destination", "s2.date", NONE]
 
 
@@ -203,7 +204,12 @@ def test_the_real_model_answers_a_value_found_or_none_for_a_field(tmp_path: Path
     """Under the reply's grammar the tiny model answers one of the options, the value found
     or "none of them", and the agent makes of it the reference's key or ""."""
     question = field_question(
-        "fill_form", "Fill a form.", "fields", "From", "'Lisbon'", [("s2", "city"), ("s2", "date")]
+        "fill_form",
+        "Fill a form.",
+        "fields",
+        "From",
+        Shown("'Lisbon'", literal=True),
+        [("s2", "city"), ("s2", "date")],
     )
     answers, chosen = read_by_the_tiny_model(tmp_path, SAID, question)
     assert len(answers) == 1 and chosen == question.value_of(answers[0])

@@ -31,6 +31,7 @@ chose.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic import JsonValue
@@ -47,6 +48,19 @@ from pcagent.text import dates_in
 NONE = ""
 #: Most fields of one form asked about (two questions each).
 MOST_FIELDS = 4
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What a field holds, as its question shows it: ``text``, and whether it is a literal
+    typed into the field (shown quoted) or a value found that the field refers to."""
+
+    text: str
+    literal: bool
+
+    @property
+    def verb(self) -> str:
+        return "is typed" if self.literal else "holds"
 
 
 def with_found_fields_read(
@@ -135,6 +149,8 @@ def _fields_read(
         if not free:
             continue
         label, shown = str(filled[at].get("label", "")), _shown(filled[at], found)
+        if shown is None:
+            continue
         once, twice = (
             field_question(step.skill, described, name, label, shown, free, reverse)
             for reverse in (False, True)
@@ -147,13 +163,14 @@ def _fields_read(
     return fields if len(taken) != len(set(taken)) else filled
 
 
-def _shown(field: Any, found: list[tuple[str, str]]) -> str:
+def _shown(field: Any, found: list[tuple[str, str]]) -> Shown | None:
     """What a field holds, as its question shows it: its literal text quoted, or the value
-    found it refers to; "" for a field not asked about (a check box's state, another value)."""
+    found it refers to; None for a field not asked about (a check box's state, another
+    value)."""
     if _literal(field):
-        return repr(field["value"])
+        return Shown(repr(field["value"]), literal=True)
     pair = _found_in(field, found)
-    return f"the value {pair[1]} (found by step {pair[0]})" if pair else ""
+    return Shown(f"the value {pair[1]} (found by step {pair[0]})", literal=False) if pair else None
 
 
 def _found_in(field: Any, found: list[tuple[str, str]]) -> tuple[str, str] | None:
@@ -170,30 +187,28 @@ def field_question(
     description: str,
     parameter: str,
     label: str,
-    shown: str,
+    shown: Shown,
     found: list[tuple[str, str]],
     reverse: bool = False,
 ) -> ChoiceQuestion:
-    """The question for one field (``label`` of the form ``parameter``), holding ``shown``
-    (:func:`_shown`: typed where it is a literal, as the question was first measured): which
-    of the values ``found`` (step id, name) it takes, or none;
+    """The question for one field (``label`` of the form ``parameter``), holding ``shown``:
+    which of the values ``found`` (step id, name) it takes, or none;
     ``reverse``: the options the other way round, "none of them" first (a question of its
     own, read apart)."""
     options: list[tuple[JsonValue, str]] = [
         (f"{source}.{key}", f"{key} (a value step {source} found)") for source, key in found
     ]
-    options.append((NONE, f"none of them: keep {shown}"))
+    options.append((NONE, f"none of them: keep {shown.text}"))
     if reverse:
         options.reverse()
     return ChoiceQuestion(
         skill=skill,
         description=description,
         # the reading is kept per instruction under this: the field, what it holds, the order
-        parameter=f"{parameter}: {label}={shown} from {[v for v, _ in options]}",
+        parameter=f"{parameter}: {label}={shown.text} from {[v for v, _ in options]}",
         question=(
-            f"The form's field {label!r} {'holds' if shown.startswith('the') else 'is typed'} "
-            f"{shown} as the program is written. Which value found does the instruction want "
-            "in that field?"
+            f"The form's field {label!r} {shown.verb} {shown.text} as the program is written. "
+            "Which value found does the instruction want in that field?"
         ),
         options=tuple(options),
     )
