@@ -40,7 +40,7 @@ def gold_use(task: Task) -> tuple[str, str] | None:
         if step.skill == "sort_items" and step.args.get("first") in ("highest", "lowest"):
             return WHOLE, str(step.args["first"])
         if step.skill == "pick_extreme":
-            return FIRST, "highest" if step.args.get("largest", True) else "lowest"
+            return FIRST, "lowest" if step.args.get("which") == "smallest" else "highest"
     return None
 
 
