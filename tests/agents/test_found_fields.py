@@ -138,6 +138,38 @@ def test_a_reading_that_fills_one_value_in_two_fields_leaves_the_form_as_written
     ]
 
 
+#: The re-plan of pc25 at 561bbf0: every field refers to a value found, the destination in
+#: "From" and the departure city in "To" (a slot), nothing unused and no word nobody gave.
+SWAPPED = _form(
+    ("Round trip", "true"),
+    ("From", {"from": "s2", "key": "destination"}),
+    ("To", "{s2.city}"),
+    ("Date", "{s2.date}"),
+)
+
+
+def test_a_slot_for_a_value_found_is_asked_about_as_the_value_it_holds() -> None:
+    """A field whose text is one slot refers to the value, as a reference does; a form whose
+    fields all refer to values found is not asked about (the 1.5B model named the value each
+    held, in both orders, on pc25's re-plan: docs/agents.md)."""
+    read = Reads({"From": "s2.city", "To": "s2.destination", "Date": "s2.date"})
+    swapped = as_program(MAIL, TRIP, SITE, SWAPPED)
+    assert with_found_fields_read(swapped, CATALOG, read, SAID, [SAID]) == swapped
+    assert read.asked == []
+    typed = _form(("From", "Lisbon"), ("To", "{s2.city}"), ("Date", "{s2.date}"))
+    mended = with_found_fields_read(
+        as_program(MAIL, TRIP, SITE, typed), CATALOG, read, SAID, [SAID]
+    )
+    assert _fields(mended) == [
+        {"label": "From", "value": {"from": "s2", "key": "city"}},
+        {"label": "To", "value": {"from": "s2", "key": "destination"}},
+        {"label": "Date", "value": "{s2.date}"},  # read as the value it holds: as written
+    ]
+    check_program(mended, CATALOG, ["mail", "browser"])
+    assert "'To' holds the value city (found by step s2)" in read.asked[2].question
+    assert "'Date' holds the value date (found by step s2)" in read.asked[4].question
+
+
 def test_a_form_of_given_words_or_after_no_unused_value_is_not_asked_about() -> None:
     read = Reads({"From": "s2.city"})
     # every field given by the instruction (a check box's state is the skill's word)

@@ -24,6 +24,12 @@ the Manager had put the departure city in "To" and "Lisbon" in "From"; it named 
 destination for "From" in both orders, the search went from Paris to Berlin, and the run said
 "finished". The form is asked about where a field of it holds a word of letters or a date that
 neither the instruction nor a value found gives, after a step that found values no step uses.
+A field whose text is one slot (``"{s2.city}"``) refers to that value, as a reference does,
+and is asked about as the value it holds, not as typed text.
+Not asked where every field refers to a value found, however wrongly: on pc25's re-plan at
+561bbf0 (the destination in "From", the departure city in "To") the 1.5B model, asked about
+each field, named the value the field held in both orders of the options, and asked without
+it, named "departure" (the date) for "From" (2026-12-06).
 Models read the words (the label and the values' names); code only sets the references a model
 chose.
 """
@@ -38,7 +44,7 @@ from pydantic import JsonValue
 
 from pcagent.agents.choice_readings import ChoiceQuestion, ReadsChoice
 from pcagent.agents.given_values import given_parameters
-from pcagent.agents.program import Program, ProgramStep, is_reference
+from pcagent.agents.program import SLOT, Program, ProgramStep, is_reference
 from pcagent.agents.ungiven_names import BOX_STATES, ungiven_words_typed
 from pcagent.agents.unused_values import finds_named_values, unused_names
 from pcagent.skills import SkillCatalog
@@ -121,9 +127,11 @@ def _ungiven(field: Any, given: Sequence[str]) -> bool:
 
 def _literal(field: Any) -> bool:
     """Whether a field holds a literal text a value found could stand for (no reference, no
-    check box's state, not empty)."""
+    slot standing for one, no check box's state, not empty)."""
     value = field.get("value") if isinstance(field, dict) else None
-    return isinstance(value, str) and value.strip().casefold() not in BOX_STATES | {""}
+    if not isinstance(value, str) or SLOT.fullmatch(value.strip()):
+        return False
+    return value.strip().casefold() not in BOX_STATES | {""}
 
 
 def _fields_read(
@@ -158,7 +166,8 @@ def _fields_read(
         chosen = read(instruction, once)
         if chosen and read(instruction, twice) == chosen:
             source, key = str(chosen).split(".", 1)
-            filled[at]["value"] = {"from": source, "key": key}
+            if _found_in(filled[at], found) != (source, key):  # a slot for it stays a slot
+                filled[at]["value"] = {"from": source, "key": key}
     taken = [pair for field in filled if (pair := _found_in(field, found))]
     return fields if len(taken) != len(set(taken)) else filled
 
@@ -174,11 +183,16 @@ def _shown(field: Any, found: list[tuple[str, str]]) -> Shown | None:
 
 
 def _found_in(field: Any, found: list[tuple[str, str]]) -> tuple[str, str] | None:
-    """The value found that ``field`` refers to, as (step id, name); None for another."""
+    """The value found that ``field`` refers to (a reference, or a text that is one slot
+    ``{sN.key}``), as (step id, name); None for another."""
     value = field.get("value") if isinstance(field, dict) else None
-    if not is_reference(value):
+    slot = SLOT.fullmatch(value.strip()) if isinstance(value, str) else None
+    if slot is not None and slot.group(3) is None:
+        pair = (slot.group(1), slot.group(2) or "")
+    elif is_reference(value):
+        pair = (str(value.get("from")), str(value.get("key") or ""))
+    else:
         return None
-    pair = (str(value.get("from")), str(value.get("key") or ""))
     return pair if pair in found else None
 
 
