@@ -10,7 +10,8 @@ The rules, from the run configuration (``[run]``):
 - after ``escalate_to_progress_after`` failures in a row, Progress is told to re-assess;
 - after ``escalate_to_manager_after`` failures in a row, a detected loop (the same action
   ``loop_repeats`` times with no change on the screen, or failed each time, or twice failed when
-  the second was refused before it ran), a ``fail`` action or (with ``replan_on_skill_failure``) a subtask's own skill call that failed, the Manager re-plans the
+  the second was refused before it ran), a ``fail`` action or (with
+  ``replan_on_skill_failure``) a subtask's own skill call that failed, the Manager re-plans the
   remaining work, at most ``max_replans`` times;
 - when it cannot re-plan, a ``fail`` action, a detected loop or ``max_consecutive_failures``
   failures end the run (a loop left to go on repeated one action to the step cap: the same
