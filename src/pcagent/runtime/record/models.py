@@ -206,7 +206,8 @@ class StepRecord(BaseModel):
     apps: list[OpenWindow] = Field(default_factory=list)
     #: Documents with unsaved changes after the step (their contents are files of the step).
     unsaved: list[UnsavedFile] = Field(default_factory=list)
-    #: Id of the HOME snapshot taken after the step (see :mod:`pcagent.runtime.safety.home_snapshot`).
+    #: Id of the HOME snapshot taken after the step
+    #: (see :mod:`pcagent.runtime.safety.home_snapshot`).
     home_snapshot: str | None = None
     #: Unix seconds.
     started_at: float = 0.0
