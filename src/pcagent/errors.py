@@ -12,6 +12,18 @@ class PcAgentError(Exception):
     """Base of every error pcagent raises deliberately."""
 
 
+def error_names(base: type[Exception]) -> frozenset[str]:
+    """The names of ``base`` and of every error class derived from it, as records keep an
+    error (by name, so that a remote desktop's error reads the same)."""
+    found: set[str] = set()
+    todo: list[type[Exception]] = [base]
+    while todo:
+        kind = todo.pop()
+        found.add(kind.__name__)
+        todo.extend(kind.__subclasses__())
+    return frozenset(found)
+
+
 class ConfigurationError(PcAgentError):
     """A setting is missing or invalid."""
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pcagent import actions as act
 from pcagent.bench.evaluator import NodeState
 from pcagent.bench.tasks import Task
-from pcagent.errors import AgentError, DesktopError
+from pcagent.errors import AgentError, DesktopError, error_names
 from pcagent.runtime.record.models import RunEvent, StepRecord
 
 #: How a task's error starts where pcagent's own code raised what it never should have.
@@ -47,16 +47,6 @@ CAUSES: dict[str, str] = {
 NEAR_PIXELS = 40
 _CENTRE = re.compile(r"@(-?\d+),(-?\d+)$", re.MULTILINE)
 _POINTING = (act.Click, act.DoubleClick, act.RightClick)
-
-
-def _error_names(base: type[Exception]) -> frozenset[str]:
-    """The names of ``base`` and of every error class derived from it."""
-    found, todo = set(), [base]
-    while todo:
-        cls = todo.pop()
-        found.add(cls.__name__)
-        todo.extend(cls.__subclasses__())
-    return frozenset(found)
 
 
 @dataclass(frozen=True)
@@ -147,7 +137,7 @@ def failure_causes(task: Task, facts: RunFacts) -> list[str]:
     step_errors = {step.result.error for step in facts.steps if step.result is not None}
     step_errors |= {step.error.split(":", 1)[0] for step in facts.steps if step.error}
     run_error = (facts.error or "").split(":", 1)[0]
-    agent_errors = _error_names(AgentError)
+    agent_errors = error_names(AgentError)
     if (
         run_error in agent_errors
         or step_errors & agent_errors
@@ -156,7 +146,7 @@ def failure_causes(task: Task, facts: RunFacts) -> list[str]:
         causes.append("agent_error")
     if (facts.error or "").startswith(INTERNAL_ERROR):
         causes.append("internal_error")
-    elif (facts.error is not None and run_error not in agent_errors) or step_errors & _error_names(
+    elif (facts.error is not None and run_error not in agent_errors) or step_errors & error_names(
         DesktopError
     ):
         causes.append("environment_error")

@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError
 from pcagent.actions import Action
 from pcagent.env.observation import ActionResult
 from pcagent.env.protocol import OpenWindow
-from pcagent.errors import InvalidActionError
+from pcagent.errors import InvalidActionError, error_names
 from pcagent.runtime.record.checkpoint import RunCheckpoint
 from pcagent.runtime.record.events import Event
 
@@ -126,19 +126,9 @@ class StepResult(BaseModel):
     def untouched(self) -> bool:
         """The action was stopped before it ran: refused, or invalid here (an
         :class:`InvalidActionError`, of any kind, is raised before anything is executed)."""
-        return self.refused or (self.error is not None and self.error in _invalid_action_names())
-
-
-def _invalid_action_names() -> set[str]:
-    """The names of :class:`InvalidActionError` and of every kind of it, as results record them
-    (by name, so that a remote desktop's result reads the same)."""
-    names: set[str] = set()
-    kinds: list[type[InvalidActionError]] = [InvalidActionError]
-    while kinds:
-        kind = kinds.pop()
-        names.add(kind.__name__)
-        kinds.extend(kind.__subclasses__())
-    return names
+        return self.refused or (
+            self.error is not None and self.error in error_names(InvalidActionError)
+        )
 
 
 class ReflectionRecord(BaseModel):
