@@ -7,6 +7,7 @@ import dataclasses
 import json
 from pathlib import Path
 
+import pytest
 from tests.agents.program_steps import as_program, gold_programs
 from tests.support import smollm2_config
 
@@ -91,11 +92,13 @@ def test_two_steps_the_example_makes_and_the_program_leaves_out_are_named_togeth
     assert "two more steps" in doubt.problem and "from after s1 here" in doubt.problem
     assert '"Download PDF"' in doubt.problem and f'"text":"{TITLE}"' in doubt.problem
     assert doubt.step == "s1" and doubt.skills == ("follow_link",)
-    # Not asked for alone (one step is asked at a time).
-    assert doubt.wanted_after is None
-    # A search, the link and its reading, the write left out with the download: named too.
+    # Two in a row: asked for together, after the step before them.
+    assert (doubt.wanted_after, doubt.wanted_steps) == ("s1", 2)
+    # A search, the link and its reading, the write left out with the download: named too,
+    # and not asked for (one place would put one of them out of order).
     (both,) = steps_left_out_of_examples(as_program(*WRITTEN[:3]), SHOWN)
     assert set(both.skills) == {"follow_link", "write_document"}
+    assert (both.wanted_after, both.wanted_steps) == (None, 1)
     assert steps_left_out_of_examples(as_program(*WRITTEN), "") == []
 
 
@@ -170,6 +173,54 @@ def test_the_left_out_step_is_asked_for_alone_and_put_in_after_its_step() -> Non
     assert reply_type.model_validate({"steps": []}).steps == []
 
 
+def test_one_step_s_ask_reads_as_it_did_before_two_could_be_asked() -> None:
+    program = as_program(*WRITTEN)
+    asked: list[tuple[list[Message], type[Program]]] = []
+    _asking([None], asked).improved(PAPER, program, steps_left_out_of_examples(program, SHOWN))
+    ((messages, _),) = asked
+    system, user = messages[0].text, messages[-1].text
+    assert "program had one more step, which this program leaves out." in system
+    assert "whether it asks for that step too." in system
+    assert "asks for what that step does, write the step with this task's values" in system
+    assert "does not ask for it, write no step" in system
+    assert user.endswith(
+        "Write the step s5 where the instruction asks for it, or no step where it does not."
+    )
+
+
+def test_two_steps_in_a_row_are_asked_for_together_and_put_in_in_order() -> None:
+    # pc10r2 at aaae802 (2026-12-06): the paper's link and its download left out, kept.
+    program = _two_left_out()
+    doubts = steps_left_out_of_examples(program, SHOWN)
+    link = ProgramStep.model_validate(EXAMPLE[1] | {"id": "s4", "args": {"text": PAPER}})
+    download = ProgramStep.model_validate(EXAMPLE[2] | {"id": "s5"})
+    asked: list[tuple[list[Message], type[Program]]] = []
+    reply = Program(steps=[link, download])
+    changed, left = _asking([reply], asked).improved(PAPER, program, doubts)
+    assert [(s.id, s.skill, s.args.get("text")) for s in changed.steps] == [
+        ("s1", "web_search", None),
+        ("s4", "follow_link", PAPER),
+        ("s5", "follow_link", "Download PDF"),
+        ("s2", "extract_values", {"from": "s1"}),
+        ("s3", "write_document", {"from": "s2"}),
+    ]
+    assert left == []
+    ((messages, reply_type),) = asked
+    assert "program had two more steps" in messages[0].text
+    assert "asks for what those steps do, write the steps" in messages[0].text
+    assert messages[-1].text.endswith(
+        "Write the steps s4 and s5 where the instruction asks for them, or no step where it does not."
+    )
+    steps = reply_type.model_json_schema()["properties"]["steps"]
+    assert (steps["minItems"], steps["maxItems"]) == (0, 2)
+    assert {b["properties"]["id"]["enum"] == ["s4", "s5"] for b in steps["items"]["anyOf"]} == {
+        True
+    }
+    # One of the two written leaves a doubt as before: not fewer, so the program is kept.
+    kept, doubts_left = _asking([Program(steps=[download])], []).improved(PAPER, program, doubts)
+    assert kept == program and len(doubts_left) == 1
+
+
 def test_no_step_written_or_no_reply_leaves_the_program_and_its_doubt() -> None:
     program = as_program(*WRITTEN)
     doubts = steps_left_out_of_examples(program, SHOWN)
@@ -185,10 +236,19 @@ def test_a_step_put_in_before_the_first_or_after_another_takes_the_next_free_id(
     assert [s.id for s in inserted(program, "s4", step).steps] == ["s1", "s2", "s3", "s4", "s5"]
 
 
-def test_the_real_model_writes_that_skill_s_step_or_none(tmp_path: Path) -> None:
-    """Under the grammar even the tiny model's reply parses as the left-out skill's step or no
-    step (what it writes is meaningless; its kind is what the grammar holds)."""
-    program = as_program(*WRITTEN)
+def _two_left_out() -> Program:
+    """The paper's search, its reading and the document: the link and the download left out."""
+    read = WRITTEN[2] | {"id": "s2", "args": WRITTEN[2]["args"] | {"text": {"from": "s1"}}}
+    write = WRITTEN[3] | {"id": "s3", "args": WRITTEN[3]["args"] | {"text": {"from": "s2"}}}
+    return as_program(WRITTEN[0], read, write)
+
+
+@pytest.mark.parametrize("left_out", [1, 2])
+def test_the_real_model_writes_that_skill_s_step_or_none(tmp_path: Path, left_out: int) -> None:
+    """Under the grammar even the tiny model's reply parses as the left-out skill's steps (at
+    most as many as were left out) or no step (what it writes is meaningless; its kind is what
+    the grammar holds)."""
+    program = as_program(*WRITTEN) if left_out == 1 else _two_left_out()
     doubts = steps_left_out_of_examples(program, SHOWN)
     with ModelRouter(smollm2_config(tmp_path)) as router:
         model = router.for_role("manager")
@@ -202,5 +262,6 @@ def test_the_real_model_writes_that_skill_s_step_or_none(tmp_path: Path) -> None
         focused = dataclasses.replace(focused, ask=ask)
         changed, _ = focused.improved(PAPER, program, doubts)
     (reply,) = asked
-    assert reply is not None and [s.skill for s in reply.steps] in ([], ["follow_link"])
-    assert len(changed.steps) == len(program.steps) + len(reply.steps)
+    assert reply is not None and len(reply.steps) <= left_out
+    assert {s.skill for s in reply.steps} <= {"follow_link"}
+    assert len(changed.steps) in (len(program.steps), len(program.steps) + left_out)

@@ -21,8 +21,8 @@ Five things say which step is wanted:
   and the model writes a step of another skill, that step is also tried before the step,
   feeding that parameter (:func:`feeding`);
 - a step that a similar earlier task's program makes and this one leaves out
-  (:attr:`Doubt.wanted_after`): that step asked for in its place, under a grammar of that
-  skill alone that also allows no step, so whether the instruction asks for it stays the
+  (:attr:`Doubt.wanted_after`), or two in a row: that step (or both) asked for in its place,
+  under a grammar of that skill alone that also allows no step, so whether the instruction asks for it stays the
   model's reading (re-asked whole, the 1.5B model copied the example's program, its paper and
   document too, and the program without the download was kept: pc10, 2026-12-05);
 - a program none of whose asks was usable: its first step that cannot run as written (the
@@ -193,19 +193,30 @@ class FocusedSteps:
     def _left_out(
         self, instruction: str, program: Program, doubts: list[Doubt], doubt: Doubt
     ) -> tuple[Program, list[Doubt]]:
-        """The example's step the program leaves out, asked for under the grammar of its skill
-        alone, put in after :attr:`Doubt.wanted_after` where the model writes one."""
+        """The example's steps the program leaves out (:attr:`Doubt.wanted_steps`: one, or two
+        in a row), asked for under the grammar of their skills alone, put in after
+        :attr:`Doubt.wanted_after` in the order the model writes them."""
         skills = SkillCatalog(one for one in self.skills if one.name in doubt.skills)
-        if doubt.wanted_after is None or not len(skills) or len(program.steps) >= MAX_STEPS:
+        count = doubt.wanted_steps
+        if doubt.wanted_after is None or not len(skills) or len(program.steps) + count > MAX_STEPS:
             return program, doubts
-        wanted = f"s{next_step_number([step.id for step in program.steps])}"
+        first = next_step_number([step.id for step in program.steps])
+        wanted = [f"s{first + offset}" for offset in range(count)]
         messages = _messages(
-            "manager_step_left_out", instruction, program, skills, doubt=doubt.problem
+            "manager_step_left_out",
+            instruction,
+            program,
+            skills,
+            doubt=doubt.problem,
+            **_left_out_words(wanted),
         )
-        reply = self.ask(messages, _maybe_step_type(skills, wanted))
+        reply = self.ask(messages, _maybe_steps_type(skills, wanted))
         if reply is None or not reply.steps:
             return program, doubts
-        changed = inserted(program, doubt.wanted_after, reply.steps[0])
+        changed, after = program, doubt.wanted_after
+        for step in reply.steps[:count]:
+            fresh = f"s{next_step_number([one.id for one in changed.steps])}"
+            changed, after = inserted(changed, after, step), fresh
         return self._better(changed, program, doubts)
 
     def _after_last(
@@ -337,19 +348,34 @@ def _reply_type(skills: SkillCatalog, apps: Sequence[str], ids: Sequence[str]) -
     return type("StepReply", (Program,), {"reply_schema": schema})
 
 
-class _MaybeStep(Program):
-    """A reply of one step or none."""
+class _MaybeSteps(Program):
+    """A reply of no step, or of up to the steps asked for (the schema bounds how many)."""
 
-    steps: list[ProgramStep] = Field(default_factory=list, max_length=1)
+    steps: list[ProgramStep] = Field(default_factory=list, max_length=MAX_STEPS)
 
 
-def _maybe_step_type(skills: SkillCatalog, wanted: str) -> type[Program]:
-    """At most one step, of id ``wanted``, calling one of ``skills`` (no screen step)."""
+def _maybe_steps_type(skills: SkillCatalog, wanted: Sequence[str]) -> type[Program]:
+    """No step, or up to ``len(wanted)`` steps with the ids ``wanted``, each calling one of
+    ``skills`` (no screen step)."""
     schema = program_schema(skills, [])
     steps: dict[str, Any] = schema["properties"]["steps"]
-    steps["minItems"], steps["maxItems"] = 0, 1
+    steps["minItems"], steps["maxItems"] = 0, len(wanted)
     branches = [b for b in steps["items"]["anyOf"] if b["properties"]["skill"].get("const") != GUI]
     for branch in branches:
-        branch["properties"]["id"] = {"enum": [wanted]}
+        branch["properties"]["id"] = {"enum": list(wanted)}
     steps["items"]["anyOf"] = branches
-    return type("MaybeStepReply", (_MaybeStep,), {"reply_schema": schema})
+    return type("MaybeStepsReply", (_MaybeSteps,), {"reply_schema": schema})
+
+
+def _left_out_words(wanted: Sequence[str]) -> dict[str, str]:
+    """The words of the left-out ask for one step or two (:attr:`Doubt.wanted_steps` is never
+    more); one step's prompt reads as it did before two could be asked."""
+    one = len(wanted) == 1
+    return {
+        "more": "one more step" if one else "two more steps",
+        "that": "that step" if one else "those steps",
+        "does": "does" if one else "do",
+        "steps": "the step" if one else "the steps",
+        "it": "it" if one else "them",
+        "wanted": " and ".join(wanted),
+    }

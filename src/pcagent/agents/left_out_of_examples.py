@@ -14,9 +14,9 @@ Manager is re-asked with the example's call, then asked for that one step alone,
 write none (:mod:`focused_steps`), and a program kept without the step ends the run
 ``unverified`` at best, never "finished".
 
-Two such steps taken out are named together, in one doubt that is not asked for alone (a
-step is asked at a time): the Manager is re-asked with it, and a program kept with it ends the
-run ``unverified``. A step of the example that only reads or works a value out (a search, an
+Two such steps taken out are named together, in one doubt: the Manager is re-asked with it;
+two in a row are then asked for together, as one step is; a program kept with it ends the run
+``unverified``. A step of the example that only reads or works a value out (a search, an
 extraction) is not named: leaving one out is other checks' business (a value used and never
 found, an unused one), and examples differ in such steps more than in what they leave done.
 
@@ -131,11 +131,15 @@ def _removals(skills: Sequence[str], example: Sequence[str], count: int) -> list
 
 def _two_doubt(program: Program, steps: Sequence[dict], pair: tuple[int, int]) -> tuple[str, Doubt]:
     """The doubt for two steps an example makes and ``program`` leaves out (its key: the
-    calls). Not asked for alone (one step is asked at a time): the Manager is re-asked with it,
-    and a program kept with it ends the run ``unverified`` at best."""
+    calls). The Manager is re-asked with it; two steps in a row are then asked for together
+    (:mod:`focused_steps`), put in where the example has them. Two apart are not (one place
+    for both would put one of them out of order), and a program kept with the doubt ends the
+    run ``unverified`` at best. Why together: pc10r2 at aaae802 (2026-12-06) kept the program
+    less the paper's link and its download, re-asked whole, and ended ``unverified``."""
     calls = [json.dumps(steps[i], ensure_ascii=False, separators=(",", ":")) for i in pair]
     at = program.steps[max(pair[0] - 1, 0)].id
     where = f"after {at}" if pair[0] else "first"
+    in_a_row = pair[1] == pair[0] + 1
     return " ".join(calls), Doubt(
         at,
         f"a similar earlier task's program is this one with two more steps, {calls[0]} and "
@@ -143,6 +147,8 @@ def _two_doubt(program: Program, steps: Sequence[dict], pair: tuple[int, int]) -
         "instruction asks for them too, add the steps with this task's values; where it does "
         "not, keep the program as it is",
         skills=tuple(dict.fromkeys(str(steps[i]["skill"]) for i in pair)),
+        wanted_after=(at if pair[0] else "") if in_a_row else None,
+        wanted_steps=2 if in_a_row else 1,
     )
 
 

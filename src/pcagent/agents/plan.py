@@ -118,9 +118,12 @@ class Doubt:
     #: The path of a file or folder the step names that neither the instruction nor a value
     #: found names (an example's): a step that would make it is cut (:mod:`doubted_changes`).
     unnamed_path: str = ""
-    #: Where the remedy is one step of :attr:`skills` put in after this step id ("" for before
-    #: the first): an example's step the program leaves out (:mod:`left_out_of_examples`).
+    #: Where the remedy is a step of :attr:`skills` (or :attr:`wanted_steps`) put in after this
+    #: step id ("" for before the first): an example's step the program leaves out
+    #: (:mod:`left_out_of_examples`).
     wanted_after: str | None = None
+    #: How many steps are wanted there: two where an example's two steps in a row are left out.
+    wanted_steps: int = 1
 
     def __str__(self) -> str:
         return f"{self.step}: {self.problem}"
