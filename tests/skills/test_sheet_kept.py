@@ -11,6 +11,7 @@ from pcagent.actions import Action
 from pcagent.app_actions import SheetOpen, SheetRead, SheetSave, SheetSet
 from pcagent.skills import default_catalog
 from pcagent.skills.base import ActionOutcome
+from pcagent.skills.numbers_written import cell_value
 from pcagent.step_context import StepContext
 
 #: The person's workbook as the spreadsheet reads it: films listed, their ratings empty.
@@ -90,3 +91,19 @@ def test_rows_labelled_as_the_workbook_s_rows_are_written_beside_the_labels(
     rated = _Home(tmp_path, SHEET.replace("A2: Interstellar", "A2: Interstellar | B2: 7.9"), True)
     again = _fill(rated, [["Interstellar", 8.7]])
     assert again.ok and "replaced: B2 was '7.9'" in again.evidence  # type: ignore[attr-defined]
+
+
+def test_ratings_as_pages_write_them_go_into_cells_as_their_scores(tmp_path: Path) -> None:
+    """Every wording of pc11 at aaae802 (2026-12-06) wrote "8.7/10" beside the film: text to a
+    sheet. A decimal score on a usual scale is its number; what may be a date, a fraction or
+    anything else stays as it is."""
+    (tmp_path / "Documents").mkdir()
+    (tmp_path / "Documents" / "movie_rate.xlsx").write_bytes(b"the person's workbook")
+    context = _Home(tmp_path, writes=True)
+    result = _fill(context, [["Interstellar", "8.7/10"], ["12 Angry Men", "9.0 / 10"]])
+    assert result.ok, result.message  # type: ignore[attr-defined]
+    written = [(one.cell, one.values) for one in context.asked if isinstance(one, SheetSet)]
+    assert written == [("B2", ((8.7,),)), ("B3", ((9.0,),))]
+    for kept in ("9/10", "12.5/10", "3.5/4", "8.7/10 (IMDb)", "rated 8.7/10", "1/5/2025"):
+        assert cell_value(kept) == kept
+    assert (cell_value("4.5/5"), cell_value("87.5 / 100"), cell_value(3)) == (4.5, 87.5, 3)

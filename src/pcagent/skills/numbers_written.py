@@ -59,6 +59,22 @@ def minutes_in(text: str) -> float | None:
     return hours * 60 + minutes
 
 
+#: A rating as pages write it, a decimal score on a usual scale ("8.7/10", "4.5 / 5"): no date
+#: or fraction is written so ("9/10" may be either, and is left as it is).
+_RATING = re.compile(r"(\d{1,3}\.\d{1,2})\s*/\s*(5|10|100)")
+
+
+def cell_value(value: object) -> object:
+    """``value`` as a spreadsheet cell takes it: a rating written as a page writes it is its
+    score, any other value as it is. Why: a sheet computes and sorts on numbers and reads
+    "8.7/10" as text; asked to enter two films' ratings into a workbook's rating column, every
+    wording of pc11 (2026-12-06) wrote the pages' "8.7/10" and "9.0/10" beside the names."""
+    if not isinstance(value, str) or not (rating := _RATING.fullmatch(value.strip())):
+        return value
+    score, scale = float(rating.group(1)), float(rating.group(2))
+    return score if score <= scale else value
+
+
 def written_number(value: object) -> object:
     """Numbers as people and pages write them: "1,234.5", "$12", "35 %", "3.4 million", a
     rating "8.5/10" (its score) and a number with its unit or a note after it ("169 min")

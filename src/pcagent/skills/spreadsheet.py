@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from pcagent import actions as act
 from pcagent.app_actions import SheetOpen, SheetRead, SheetSave, SheetSet, SheetSort
 from pcagent.skills.base import SkillContext, SkillParameters, SkillResult, skill
 from pcagent.skills.common import SheetPath, SheetTarget, do, home_file, opened_and_read
+from pcagent.skills.numbers_written import cell_value
 from pcagent.skills.sheet_labels import filled_beside_labels
 
 _Workbook = Annotated[
@@ -35,6 +36,11 @@ class FillCells(SkillParameters):
     save_as: SheetTarget = Field(
         "", max_length=400, description="Path to save under; empty: in place."
     )
+
+    @field_validator("rows", mode="after")
+    @classmethod
+    def _ratings_as_scores(cls, rows: list[list[Cell]]) -> list[list[Cell]]:
+        return [[cell_value(cell) for cell in row] for row in rows]  # type: ignore[misc]
 
 
 @skill(
