@@ -158,7 +158,7 @@ class Evidence:
             *whole_readings(program, skills),
             *one_value_for_several_items(program),
             *unused_values(program, skills),
-            *site_left_for_search(program, skills),
+            *_own(site_left_for_search(program, skills)),
             *moved_twice(program, skills),
             *one_value_twice(program, skills),
             *replaced_files(program, skills, self.finished),

@@ -9,7 +9,11 @@ opened by its address and left by the very next step for a web search was opened
 what the program means to search is that page, through its form. Judged on the typed program
 (a step that opens a page by its address, ``page="opens"``, and the next step a search,
 ``page="searches"``); a doubt, not a mend: the form's field is the page's to name, and the
-re-ask is shown a remembered program that fills one.
+re-ask is shown a remembered program that fills one. The doubt is the search step's own
+(:attr:`~pcagent.agents.plan.Doubt.own`): where the re-asks keep it, that step is asked for
+again alone, told the doubt (:mod:`focused_steps`). Why: re-asked whole, the Manager kept the
+web search of a rewording of pc15 (aaae802, 2026-12-06), and the run ended ``unverified`` with
+the site's search never made.
 """
 
 from __future__ import annotations
