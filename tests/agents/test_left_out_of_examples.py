@@ -221,6 +221,36 @@ def test_two_steps_in_a_row_are_asked_for_together_and_put_in_in_order() -> None
     assert kept == program and len(doubts_left) == 1
 
 
+def test_an_example_s_value_in_a_step_put_in_is_asked_for_again_alone() -> None:
+    """pc10r2 at 5956dc9 (2026-12-06): asked for the link and the download, the 1.5B model
+    wrote the example's paper title in the link. The steps go in with that doubt alone, the
+    link is asked for again, and written with this task's paper it is kept."""
+    title = "Self-Supervised Depth Estimation from Rolling-Shutter Video"
+    example = tuple(s | {"args": {"text": title}} if s["id"] == "s2" else s for s in EXAMPLE)
+    shown = EXAMPLES_INTRO + shown_examples([Example(f"Find the paper {title}...", example)])
+    program = _two_left_out()
+    instruction = f'Download "{PAPER}" and write its abstract into Documents/Transformer.docx'
+    evidence = Evidence(given=[instruction], examples=shown)
+    copied = ProgramStep.model_validate(example[1] | {"id": "s4"})
+    download = ProgramStep.model_validate(example[2] | {"id": "s5"})
+    mended = ProgramStep.model_validate(example[1] | {"id": "s4", "args": {"text": PAPER}})
+    for replies, link in (
+        ([Program(steps=[copied, download]), Program(steps=[mended])], PAPER),
+        ([Program(steps=[copied, download]), None], title),
+    ):
+        asked: list[tuple[list[Message], type[Program]]] = []
+        focused = dataclasses.replace(
+            _asking(replies, asked), doubts=lambda one: evidence.doubts(one, CATALOG)
+        )
+        changed, left = focused.improved(instruction, program, evidence.doubts(program, CATALOG))
+        assert [(s.id, s.args.get("text")) for s in changed.steps[:3]] == [
+            ("s1", None), ("s4", link), ("s5", "Download PDF")
+        ]  # fmt: skip
+        assert len(asked) == 2 and title in asked[1][0][-1].text
+        # Mended: no doubt left; not mended: the example's value stays doubted (unverified).
+        assert [(d.step, d.own) for d in left] == ([] if link == PAPER else [("s4", True)])
+
+
 def test_no_step_written_or_no_reply_leaves_the_program_and_its_doubt() -> None:
     program = as_program(*WRITTEN)
     doubts = steps_left_out_of_examples(program, SHOWN)

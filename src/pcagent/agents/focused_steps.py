@@ -213,11 +213,27 @@ class FocusedSteps:
         reply = self.ask(messages, _maybe_steps_type(skills, wanted))
         if reply is None or not reply.steps:
             return program, doubts
-        changed, after = program, doubt.wanted_after
+        changed, after, added = program, doubt.wanted_after, set()
         for step in reply.steps[:count]:
             fresh = f"s{next_step_number([one.id for one in changed.steps])}"
             changed, after = inserted(changed, after, step), fresh
-        return self._better(changed, program, doubts)
+            added.add(fresh)
+        better = self._better(changed, program, doubts)
+        return better if better[0] is not program else self._to_mend(changed, added, better)
+
+    def _to_mend(
+        self, changed: Program, added: set[str], kept: tuple[Program, list[Doubt]]
+    ) -> tuple[Program, list[Doubt]]:
+        """``changed`` (steps ``added`` put in) where it is usable and its only doubts are
+        the added steps' own, which the pass over own doubts then asks for again; else
+        ``kept``. Why: asked for the paper's link and its download, the 1.5B model wrote the
+        example's paper title in the link (pc10r2 at 5956dc9, 2026-12-06); that step asked
+        for again alone, told of the example's value, is what can mend it."""
+        settled = self.mend(changed)
+        if len(settled.steps) > MAX_STEPS or self.problems(settled):
+            return kept
+        left = self.doubts(settled)
+        return (settled, left) if left and all(d.own and d.step in added for d in left) else kept
 
     def _after_last(
         self, instruction: str, program: Program, doubts: list[Doubt], doubt: Doubt
