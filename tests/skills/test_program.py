@@ -92,33 +92,6 @@ def test_problems_are_named_before_anything_runs(step: dict[str, object], proble
         check_program(as_program(step), default_catalog(), APPS)
 
 
-def test_arguments_that_only_fail_together_are_a_problem_before_the_run() -> None:
-    """A rewording of pc11 (2026-12-06) moved nothing into "Documents": each field passed, the
-    step failed when it ran and the re-plans lost the run."""
-    catalog, apps = default_catalog(), [*APPS, "file_manager", "writer"]
-    nothing = {"id": "s1", "skill": "move_files", "args": {"into": "Documents"}}
-    with pytest.raises(PlanError, match="s1: move_files: name the files to move"):
-        check_program(as_program(nothing), catalog, apps)
-    unformatted = {
-        "id": "s1",
-        "skill": "format_paragraphs",
-        "args": {"path": "Documents/a.docx", "bold": True},
-    }
-    with pytest.raises(PlanError, match="s1: format_paragraphs: name the paragraphs"):
-        check_program(as_program(unformatted), catalog, apps)
-    # Named files, a folder's files, or files found by an earlier step: no problem.
-    for args in (
-        {"files": ["Documents/a.txt"], "into": "Documents/Old"},
-        {"from_folder": "Documents", "suffix": ".txt", "into": "Documents/Old"},
-    ):
-        check_program(as_program({"id": "s1", "skill": "move_files", "args": args}), catalog, apps)
-    found = (
-        {"id": "s1", "skill": "list_folder", "args": {"folder": "Documents"}},
-        {"id": "s2", "skill": "move_files", "args": {"files": {"from": "s1"}, "into": "Old"}},
-    )
-    check_program(as_program(*found), catalog, apps)
-
-
 def test_a_recipient_that_is_a_name_is_refused_in_the_plan() -> None:
     """A name from the instruction passes the check that it was given; it is still no address."""
     step = {"id": "s1", "skill": "send_mail", "args": {"to": ["Howie"], "subject": "code"}}

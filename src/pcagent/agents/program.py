@@ -277,25 +277,7 @@ def _argument_problems(
         except ValidationError as error:
             message = error.errors()[0]["msg"]
             problems.append(f"{step.id}: {name}={json.dumps(value)[:60]}: {message}")
-    return problems or _whole_problems(step, parameters)
-
-
-def _whole_problems(step: ProgramStep, parameters: type[BaseModel]) -> list[str]:
-    """What the parameters' own check of them together says of a step whose arguments are all
-    literals (with a reference, that waits for the value). Why: a ``move_files`` naming only
-    the folder to move into passed each field's check, ran, failed with nothing to move, and
-    its re-plans lost the run (a rewording of pc11, 2026-12-06)."""
-    if references(dict(step.args)):
-        return []
-    try:
-        parameters.model_validate(dict(step.args))
-    except ValidationError as error:
-        return [
-            f"{step.id}: {step.skill}: {e['msg'].removeprefix('Value error, ')}"
-            for e in error.errors()
-            if not e["loc"]
-        ]
-    return []
+    return problems
 
 
 def steps_used(step: ProgramStep) -> list[str]:

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from pathlib import PurePosixPath
 from typing import Annotated, Any
 
-from pydantic import Field, model_validator
+from pydantic import Field
 
 from pcagent.app_actions import FilesCopy, FilesList, FilesMakeFolder, FilesMove, FilesOpen
 from pcagent.applications import FILE_MANAGER
@@ -38,14 +38,6 @@ class MoveFiles(SkillParameters):
     into: str = given("folder", "Folder to put them in.")
     keep_originals: bool = Field(False, description="true: copy instead of move.")
     make_folder: bool = Field(True, description="true: create the folder when missing.")
-
-    @model_validator(mode="after")
-    def _something_to_move(self) -> MoveFiles:
-        # Checked in the plan too (its arguments all given): a move that names no file and no
-        # folder to take them from can only fail when it runs.
-        if not self.files and not self.from_folder:
-            raise ValueError("name the files to move, or a folder (from_folder) and a suffix")
-        return self
 
 
 def _moved(args: Mapping[str, Any]) -> dict[str, str]:
