@@ -44,9 +44,8 @@ def test_no_gold_program_of_generated_tasks_is_doubted() -> None:
 
 
 def test_the_search_step_is_written_again_alone_and_the_form_kept() -> None:
-    """With a scripted Manager: asked for s2 again with the doubt, under the grammar of the
-    site's form alone, the form filled in its place is kept (no doubt left); a web search
-    (which that grammar would not let the model write) is not."""
+    """With a scripted Manager: asked for s2 again with the doubt, the site's form filled in its
+    place is kept (no doubt left); a web search written again is not."""
     written = program(SITE, {"skill": "web_search", "args": {"query": "multimodal agent"}}, FIRST)
     evidence = Evidence(given=["https://arxiv.org/", "multimodal agent"])
     doubts = evidence.doubts(written, CATALOG)
@@ -60,13 +59,9 @@ def test_the_search_step_is_written_again_alone_and_the_form_kept() -> None:
         asked: list[str] = []
 
         def ask(
-            messages: list[Message], kind: type[Program], reply: dict = reply, asked=asked
+            messages: list[Message], _type: type[Program], reply: dict = reply, asked=asked
         ) -> Program:
             asked.append(messages[-1].text)
-            # That skill alone: no screen step, no other skill (no web search again).
-            branches = kind.model_json_schema()["properties"]["steps"]["items"]["anyOf"]
-            assert {b["properties"]["skill"]["const"] for b in branches} == {"fill_form"}
-            assert "fill_form(" in messages[0].text and "web_search(" not in messages[0].text
             return Program(steps=[ProgramStep.model_validate(reply)])
 
         focused = FocusedSteps(

@@ -64,7 +64,6 @@ from pcagent.skills import SkillCatalog
 
 #: Puts the messages to the Manager's model under a reply type: the program, or None.
 AskProgram = Callable[[list[Message], type[Program]], Program | None]
-_GUI = {"const": GUI}  # a screen step's branch of the grammar
 #: The most later steps a found value's rewrite is asked for (each is one Manager call).
 MOST_REWRITES = 2
 #: The most steps of an unusable program written again before it is given up.
@@ -176,11 +175,10 @@ class FocusedSteps:
             told = "; ".join(doubt.problem for doubt in doubts if doubt.own and doubt.step == wrong)
             if wrong not in [step.id for step in program.steps]:
                 continue
-            offered, apps = _offered(self, [d for d in doubts if d.own and d.step == wrong])
             messages = _messages(
-                "manager_step_fix", instruction, program, offered, wrong=wrong, problems=told
+                "manager_step_fix", instruction, program, self.skills, wrong=wrong, problems=told
             )
-            reply = self.ask(messages, _reply_type(offered, apps, [wrong]))
+            reply = self.ask(messages, _reply_type(self.skills, self.apps, [wrong]))
             if reply is None:
                 continue
             arguments = [d.argument for d in doubts if d.own and d.step == wrong and d.argument]
@@ -226,9 +224,11 @@ class FocusedSteps:
     def _to_mend(
         self, changed: Program, added: set[str], kept: tuple[Program, list[Doubt]]
     ) -> tuple[Program, list[Doubt]]:
-        """``changed`` (steps ``added`` put in) where it is usable and its only doubts are the
-        added steps' own, which the own pass then asks for again; else ``kept``. Why: pc10r2
-        at 5956dc9 (2026-12-06) wrote the example's paper title in the link it was asked for."""
+        """``changed`` (steps ``added`` put in) where it is usable and its only doubts are
+        the added steps' own, which the pass over own doubts then asks for again; else
+        ``kept``. Why: asked for the paper's link and its download, the 1.5B model wrote the
+        example's paper title in the link (pc10r2 at 5956dc9, 2026-12-06); that step asked
+        for again alone, told of the example's value, is what can mend it."""
         settled = self.mend(changed)
         if len(settled.steps) > MAX_STEPS or self.problems(settled):
             return kept
@@ -288,15 +288,6 @@ class FocusedSteps:
             return program, doubts
         fewer = self.doubts(settled)
         return (settled, fewer) if len(fewer) < len(doubts) else (program, doubts)
-
-
-def _offered(focused: FocusedSteps, doubts: Sequence[Doubt]) -> tuple[SkillCatalog, list[str]]:
-    """The skills (and screen steps' applications) a step written again for its own ``doubts``
-    may call: only a remedy's skills where a doubt names one (:attr:`Doubt.remedy`)."""
-    remedy = {name for doubt in doubts for name in doubt.remedy}
-    if not remedy:
-        return focused.skills, list(focused.apps)
-    return SkillCatalog(one for one in focused.skills if one.name in remedy), []
 
 
 def _apps_of(program: Program, skills: SkillCatalog) -> set[str]:
@@ -362,18 +353,14 @@ def _messages(
     return [Message.system(system), Message.user(user)]
 
 
-def _reply_type(
-    skills: SkillCatalog, apps: Sequence[str], ids: Sequence[str], most: int = 1
-) -> type[Program]:
-    """A program of one step (up to ``most``), each with one of ``ids``, calling one of
-    ``skills`` or a screen step in one of ``apps`` (none where no application is offered)."""
+def _reply_type(skills: SkillCatalog, apps: Sequence[str], ids: Sequence[str]) -> type[Program]:
+    """A program of one step, with one of ``ids``, calling one of ``skills`` or a screen step in
+    one of ``apps``."""
     schema = program_schema(skills, apps)
     steps: dict[str, Any] = schema["properties"]["steps"]
-    steps["maxItems"] = most
-    branches = [b for b in steps["items"]["anyOf"] if apps or b["properties"]["skill"] != _GUI]
-    for branch in branches:
+    steps["maxItems"] = 1
+    for branch in steps["items"]["anyOf"]:
         branch["properties"]["id"] = {"enum": list(ids)}
-    steps["items"]["anyOf"] = branches
     return type("StepReply", (Program,), {"reply_schema": schema})
 
 
@@ -386,15 +373,25 @@ class _MaybeSteps(Program):
 def _maybe_steps_type(skills: SkillCatalog, wanted: Sequence[str]) -> type[Program]:
     """No step, or up to ``len(wanted)`` steps with the ids ``wanted``, each calling one of
     ``skills`` (no screen step)."""
-    schema = _reply_type(skills, [], wanted, len(wanted)).model_json_schema()
-    schema["properties"]["steps"]["minItems"] = 0
+    schema = program_schema(skills, [])
+    steps: dict[str, Any] = schema["properties"]["steps"]
+    steps["minItems"], steps["maxItems"] = 0, len(wanted)
+    branches = [b for b in steps["items"]["anyOf"] if b["properties"]["skill"].get("const") != GUI]
+    for branch in branches:
+        branch["properties"]["id"] = {"enum": list(wanted)}
+    steps["items"]["anyOf"] = branches
     return type("MaybeStepsReply", (_MaybeSteps,), {"reply_schema": schema})
 
 
 def _left_out_words(wanted: Sequence[str]) -> dict[str, str]:
     """The words of the left-out ask for one step or two (:attr:`Doubt.wanted_steps` is never
     more); one step's prompt reads as it did before two could be asked."""
-    one = ("one more step", "that step", "does", "the step", "it")
-    said = one if len(wanted) == 1 else ("two more steps", "those steps", "do", "the steps", "them")
-    words = dict(zip(("more", "that", "does", "steps", "it"), said, strict=True))
-    return words | {"wanted": " and ".join(wanted)}
+    one = len(wanted) == 1
+    return {
+        "more": "one more step" if one else "two more steps",
+        "that": "that step" if one else "those steps",
+        "does": "does" if one else "do",
+        "steps": "the step" if one else "the steps",
+        "it": "it" if one else "them",
+        "wanted": " and ".join(wanted),
+    }

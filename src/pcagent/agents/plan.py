@@ -124,9 +124,6 @@ class Doubt:
     wanted_after: str | None = None
     #: How many steps are wanted there: two where an example's two steps in a row are left out.
     wanted_steps: int = 1
-    #: The skills the step, written again for this doubt, must call (none: any): where the
-    #: doubt's remedy is one skill's work (a site's own search form, ``fill_form``).
-    remedy: tuple[str, ...] = ()
 
     def __str__(self) -> str:
         return f"{self.step}: {self.problem}"

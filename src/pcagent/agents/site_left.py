@@ -11,12 +11,9 @@ what the program means to search is that page, through its form. Judged on the t
 ``page="searches"``); a doubt, not a mend: the form's field is the page's to name, and the
 re-ask is shown a remembered program that fills one. The doubt is the search step's own
 (:attr:`~pcagent.agents.plan.Doubt.own`): where the re-asks keep it, that step is asked for
-again alone, told the doubt, under the grammar of ``fill_form`` alone
-(:attr:`~pcagent.agents.plan.Doubt.remedy`): which field and which words stay the model's.
-Why: re-asked whole, the Manager kept the web search of a rewording of pc15 (aaae802,
-2026-12-06), and the run ended ``unverified`` with the site's search never made; asked for that
-step alone under the whole catalog, it wrote the same search again (pc15 and pc15r2 at
-5956dc9).
+again alone, told the doubt (:mod:`focused_steps`). Why: re-asked whole, the Manager kept the
+web search of a rewording of pc15 (aaae802, 2026-12-06), and the run ended ``unverified`` with
+the site's search never made.
 """
 
 from __future__ import annotations
@@ -45,7 +42,6 @@ def site_left_for_search(program: Program, catalog: SkillCatalog) -> list[Doubt]
             "fill its own search form (fill_form with the search words) and follow its result "
             "(follow_result)",
             skills=("fill_form",),
-            remedy=("fill_form",),
         )
         for opened, search in pairwise(program.steps)
         if _page(opened, catalog) == "opens" and _page(search, catalog) == "searches"
