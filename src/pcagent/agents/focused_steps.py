@@ -22,9 +22,10 @@ Five things say which step is wanted:
   feeding that parameter (:func:`feeding`);
 - a step that a similar earlier task's program makes and this one leaves out
   (:attr:`Doubt.wanted_after`), or two in a row: that step (or both) asked for in its place,
-  under a grammar of that skill alone that also allows no step, so whether the instruction asks for it stays the
-  model's reading (re-asked whole, the 1.5B model copied the example's program, its paper and
-  document too, and the program without the download was kept: pc10, 2026-12-05);
+  under a grammar of that skill alone that also allows no step, so whether the instruction
+  asks for it stays the model's reading (re-asked whole, the 1.5B model copied the example's
+  program, its paper and document too, and the program without the download was kept: pc10,
+  2026-12-05);
 - a program none of whose asks was usable: its first step that cannot run as written (the
   first whose program up to it has a problem) written again with its problems, under the
   whole catalog's grammar with that step's id, up to :data:`MOST_REPAIRS` steps. Without it,
