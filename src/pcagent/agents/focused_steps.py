@@ -219,22 +219,9 @@ class FocusedSteps:
             fresh = f"s{next_step_number([one.id for one in changed.steps])}"
             changed, after = inserted(changed, after, step), fresh
             added.add(fresh)
-        better = self._better(changed, program, doubts)
-        return better if better[0] is not program else self._to_mend(changed, added, better)
-
-    def _to_mend(
-        self, changed: Program, added: set[str], kept: tuple[Program, list[Doubt]]
-    ) -> tuple[Program, list[Doubt]]:
-        """``changed`` (steps ``added`` put in) where it is usable and its only doubts are
-        the added steps' own, which the pass over own doubts then asks for again; else
-        ``kept``. Why: asked for the paper's link and its download, the 1.5B model wrote the
-        example's paper title in the link (pc10r2 at 5956dc9, 2026-12-06); that step asked
-        for again alone, told of the example's value, is what can mend it."""
-        settled = self.mend(changed)
-        if len(settled.steps) > MAX_STEPS or self.problems(settled):
-            return kept
-        left = self.doubts(settled)
-        return (settled, left) if left and all(d.own and d.step in added for d in left) else kept
+        return self._better(
+            changed, program, doubts, also=lambda left: all(d.own and d.step in added for d in left)
+        )
 
     def _after_last(
         self, instruction: str, program: Program, doubts: list[Doubt], doubt: Doubt
@@ -274,9 +261,16 @@ class FocusedSteps:
         return self._better(appended(program, reply.steps), program, doubts)
 
     def _better(
-        self, changed: Program, program: Program, doubts: list[Doubt]
+        self,
+        changed: Program,
+        program: Program,
+        doubts: list[Doubt],
+        also: Callable[[list[Doubt]], bool] | None = None,
     ) -> tuple[Program, list[Doubt]]:
-        """``changed`` with its doubts where it is usable and has fewer; else the program.
+        """``changed`` with its doubts where it is usable and has fewer (or, given ``also``,
+        where its doubts pass it: steps put in whose only doubts are their own are kept, so
+        the pass over own doubts asks for them again: pc10r2 at 5956dc9, 2026-12-06, wrote
+        the example's paper title in the link it was asked for); else the program.
         Why the bound is checked here: a step added to a program of :data:`MAX_STEPS` steps
         made one the mends could not build again, and the error ended the whole benchmark
         run (a rewording of pc06, 2026-12-02)."""
@@ -287,8 +281,9 @@ class FocusedSteps:
             settled, self.skills
         ):
             return program, doubts
-        fewer = self.doubts(settled)
-        return (settled, fewer) if len(fewer) < len(doubts) else (program, doubts)
+        left = self.doubts(settled)
+        kept = len(left) < len(doubts) or (also is not None and bool(left) and also(left))
+        return (settled, left) if kept else (program, doubts)
 
 
 def _apps_of(program: Program, skills: SkillCatalog) -> set[str]:
