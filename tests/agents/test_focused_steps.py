@@ -2,7 +2,7 @@
 and the program leaves out (added, under a grammar of that application's skills), and a later
 step written again for a value found and unused (under a grammar of the later steps' ids and
 skills); each kept only where the program stays usable with fewer doubts. Scripted models: the
-orchestration; the real tiny model: the grammar; the 1.5B model's programs: docs/bench.md."""
+orchestration; the real tiny model: the grammar; the 1.5B model's programs: docs/results.md."""
 
 from __future__ import annotations
 

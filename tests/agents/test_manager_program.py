@@ -1,5 +1,5 @@
 """The Manager writes a typed program (orchestration with scripted replies; the real model's
-programs are measured in docs/bench.md)."""
+programs are measured in docs/results.md)."""
 
 from __future__ import annotations
 
