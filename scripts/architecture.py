@@ -42,6 +42,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "interrupts",
             "text",
             "field_names",
+            "code_version",
             "lifecycle",
             "registry",
             "applications",

@@ -67,8 +67,9 @@ def test_an_older_store_gets_the_new_columns(tmp_path: Path) -> None:
     with BenchStore(tmp_path) as store:
         (old,) = store.runs()
         assert old.bench_id == "old-1" and old.tasks_dir == "" and old.experience == ""
-        assert old.max_steps is None
+        assert old.max_steps is None and old.code == ""
         new = store.create("noop", [], tasks_dir="/t", max_steps=15)
+        assert store.get(new.bench_id).code == new.code != ""
         assert store.get(new.bench_id).tasks_dir == "/t"
         assert store.get(new.bench_id).max_steps == 15
 
@@ -88,7 +89,7 @@ def test_a_retried_task_keeps_its_attempts_and_the_report_says_so(tmp_path: Path
         store.add(bench.bench_id, run)
         (kept,) = store.results(bench.bench_id)
         page = render_html(store, bench)
-    assert kept.attempts == 3
+    assert kept.attempts == 3 and kept.code == run.code != ""
     assert "retried: 3 attempts" in page
 
 

@@ -16,6 +16,7 @@ from pcagent.bench.results import BenchRun, BenchStore
 from pcagent.bench.task_run import TaskRun
 from pcagent.bench.tasks import Task, load_reworded_tasks, load_tasks, reworded_tasks_folder
 from pcagent.cli import app
+from pcagent.code_version import code_version
 
 ORIGINALS = load_tasks()
 REWORDED = load_reworded_tasks()
@@ -37,14 +38,19 @@ def outcome(task_id: str, success: bool) -> TaskOutcome:
 
 
 def stored_run(
-    store: BenchStore, tasks: dict[str, Task], verdicts: dict[str, bool], tasks_dir: str = ""
+    store: BenchStore,
+    tasks: dict[str, Task],
+    verdicts: dict[str, bool],
+    tasks_dir: str = "",
+    code: str | None = None,
 ) -> BenchRun:
+    """A run of ``verdicts`` stored as ``bench run`` stores it; ``code``: the version its
+    results ran at (this process's by default)."""
     bench = store.create("pcagent", list(verdicts), "smollm2", tasks_dir=tasks_dir)
     for task_id, success in verdicts.items():
-        store.add(
-            bench.bench_id,
-            TaskRun(tasks[task_id], "pcagent", outcome(task_id, success), [], [], None, None),
-        )
+        run = TaskRun(tasks[task_id], "pcagent", outcome(task_id, success), [], [], None, None)
+        run.code = run.code if code is None else code
+        store.add(bench.bench_id, run)
     return bench
 
 
@@ -80,6 +86,7 @@ def test_rewordings_meet_their_original_on_one_row(data_dir: Path) -> None:
     assert comparison.second.tasks == 6 and comparison.second.success_rate == 0.5
     assert comparison.second.tasks_dir.endswith("tasks_reworded")
     assert comparison.difference_points == 0.0
+    assert comparison.first.codes == {code_version(): 4} and comparison.same_code is True
 
 
 def test_the_difference_is_in_points_second_less_first(data_dir: Path) -> None:
@@ -142,3 +149,35 @@ def test_bench_compare_names_an_unknown_run(data_dir: Path) -> None:
         env={"PCAGENT_DATA_DIR": str(data_dir), "PCAGENT_CONFIG": ""},
     )
     assert result.exit_code == 2 and "no single benchmark run 'nonesuch'" in result.output
+
+
+def test_runs_at_other_code_or_at_unknown_code_are_not_one_versions(data_dir: Path) -> None:
+    store, plain, _ = runs(data_dir)
+    with store:
+        later = stored_run(store, REWORDED, {"pc01r1": True, "pc01r2": False}, code="abc1234")
+        before = stored_run(store, REWORDED, {"pc02r1": True}, code="")
+        other = compare_runs(store, plain, later)
+        unknown = compare_runs(store, plain, before)
+        nothing = compare_runs(store, store.create("pcagent", ["pc01"]), later)
+    assert other.same_code is False and other.second.codes == {"abc1234": 2}
+    assert unknown.same_code is None and unknown.second.codes == {"": 1}
+    # no results on one side, one version on the other: one version, of the results there are
+    assert nothing.same_code is True
+
+
+def test_bench_compare_says_whether_both_ran_one_version(data_dir: Path) -> None:
+    environment = {"PCAGENT_DATA_DIR": str(data_dir), "PCAGENT_CONFIG": ""}
+    store, plain, reworded = runs(data_dir)
+    with store:
+        later = stored_run(store, REWORDED, {"pc01r1": True}, code="abc1234")
+    runner = CliRunner()
+    same = runner.invoke(
+        app, ["bench", "compare", plain.bench_id, reworded.bench_id], env=environment
+    )
+    assert f"both runs ran one version of the code: {code_version()}" in same.output
+    assert f"code {code_version()} (4)" in same.output
+    other = runner.invoke(
+        app, ["bench", "compare", plain.bench_id, later.bench_id], env=environment
+    )
+    assert "the runs ran different versions of the code" in other.output
+    assert "code abc1234 (1)" in other.output

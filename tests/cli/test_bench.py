@@ -138,3 +138,32 @@ def test_ray_without_an_address_means_a_local_instance() -> None:
     assert bare_ray_means_local(["bench", "run", "--ray", "auto"]) == [
         "bench", "run", "--ray", "auto"
     ]  # fmt: skip
+
+
+def test_a_run_resumed_at_other_code_says_its_figures_mix_versions(
+    environment: dict[str, str], desktop_starts: list[str], tmp_path: Path
+) -> None:
+    """A run stopped, then resumed after the code changed: the rest of its tasks run, and the
+    line that starts them says which versions its results so far ran at."""
+    from pcagent.bench.metrics import TaskOutcome
+    from pcagent.bench.results import BenchStore
+    from pcagent.bench.task_run import TaskRun
+    from pcagent.bench.tasks import load_tasks
+    from pcagent.code_version import code_version
+
+    failed = TaskOutcome(
+        task_id="pc01", success=False, completion_ratio=0.0, subtasks_passed=0,
+        subtasks_total=2, actions=0, tokens=0, seconds=1.0, reset_seconds=0.1,
+    )  # fmt: skip
+    with BenchStore(tmp_path / "bench") as store:
+        bench = store.create("noop", ["pc01"], code="abc1234")
+        done = TaskRun(load_tasks()["pc01"], "noop", failed, [], [], None, None)
+        done.code = "abc1234"
+        store.add(bench.bench_id, done)
+    resumed = CliRunner().invoke(app, ["bench", "run", "--resume", "latest"], env=environment)
+    assert resumed.exit_code == 0, resumed.output
+    assert f"benchmark run {bench.bench_id} resumed: 1 tasks done, 0 to run" in resumed.output
+    assert f"the code is now {code_version()} and its results so far ran at abc1234 (1)" in (
+        " ".join(resumed.output.split())
+    )
+    assert desktop_starts == []

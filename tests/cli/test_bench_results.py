@@ -15,6 +15,7 @@ from pcagent.bench.results import BenchStore
 from pcagent.bench.task_run import TaskRun
 from pcagent.bench.tasks import load_tasks
 from pcagent.cli import app
+from pcagent.code_version import code_version
 
 
 def _outcome(task_id: str, success: bool, causes: tuple[str, ...] = ()) -> TaskOutcome:
@@ -27,7 +28,8 @@ def _outcome(task_id: str, success: bool, causes: tuple[str, ...] = ()) -> TaskO
 
 def _store_two_runs(data: Path) -> tuple[str, str]:
     """A reference run of pc01 (passed) and a pcagent run of pc01 and pc02 (one passed, one
-    failed with a cause and a failed sub-goal), the second the latest."""
+    failed with a cause and a failed sub-goal, run at another version of the code, as a run
+    resumed after a change), the second the latest."""
     tasks = load_tasks()
     with BenchStore(data / "bench") as store:
         first = store.create("reference", ["pc01"])
@@ -38,6 +40,7 @@ def _store_two_runs(data: Path) -> tuple[str, str]:
                                            [], [], "run-a", None))  # fmt: skip
         failed = TaskRun(tasks["pc02"], "pcagent", _outcome("pc02", False, ("loop",)), [], [],
                          "run-b", "the model server stopped answering")  # fmt: skip
+        failed.code = "abc1234"
         store.add(second.bench_id, failed)
     return first.bench_id, second.bench_id
 
@@ -51,9 +54,12 @@ def test_bench_list_shows_every_run_with_its_rates(environment: dict[str, str]) 
     assert (rows[second]["tasks_done"], rows[second]["tasks_total"]) == (2, 3)
     assert rows[second]["success_rate"] == 0.5 and rows[second]["subtask_success_rate"] == 0.75
     assert rows[first]["success_rate"] == 1.0 and rows[first]["model"] == "(configured)"
+    assert rows[first]["code"] == code_version() and rows[first]["codes"] == {code_version(): 1}
+    assert rows[second]["codes"] == {code_version(): 1, "abc1234": 1}
     table = CliRunner().invoke(app, ["bench", "list"], env={**environment, "COLUMNS": "120"})
     line = next(row for row in table.output.splitlines() if second in row)
     assert "pcagent" in line and "qwen-box" in line and "2/3" in line and "50.0%" in line
+    assert "abc1234 (1)" in table.output
 
 
 def test_bench_report_names_its_run_and_each_task_outcome(
@@ -70,7 +76,10 @@ def test_bench_report_names_its_run_and_each_task_outcome(
     assert "pc01 passed" in text and "pc02 failed" in text
     assert "causes: loop" in text and "the model server stopped answering" in text
     assert "no result yet: pc03" in text
+    assert f"code {code_version()} (1), abc1234 (1)" in text
+    assert "its results ran at 2 versions of the code" in text
     html = page.read_text(encoding="utf-8")
+    assert f"code {code_version()} (1), abc1234 (1)</p>" in html
     assert "no pcagent run" not in html  # the run reported is a row of its own tables
     assert "<td>pcagent (qwen-box)</td><td>2</td><td>50.0%</td>" in html
     assert "<td>reference</td><td>1</td><td>100.0%</td>" in html

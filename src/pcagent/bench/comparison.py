@@ -13,6 +13,7 @@ from collections.abc import Mapping
 
 from pydantic import BaseModel
 
+from pcagent.bench.listing import code_counts
 from pcagent.bench.metrics import summarize
 from pcagent.bench.report import tasks_of
 from pcagent.bench.results import BenchRun, BenchStore
@@ -46,11 +47,17 @@ class ComparedRun(BaseModel):
     tasks_dir: str
     tasks: int
     success_rate: float | None
+    #: How many of its results ran at each version of pcagent's code.
+    codes: dict[str, int] = {}
 
 
 class RunComparison(BaseModel):
     first: ComparedRun
     second: ComparedRun
+    #: Whether every result of both runs ran at one version of the code: True, False, or None
+    #: where some result's version was not kept. A difference is a wording's (or a model's)
+    #: only when it is True.
+    same_code: bool | None = None
     #: The second run's success rate less the first's, in percentage points (None when either
     #: has no results).
     difference_points: float | None
@@ -92,6 +99,7 @@ def compare_runs(store: BenchStore, first: BenchRun, second: BenchRun) -> RunCom
                 tasks_dir=bench.tasks_dir,
                 tasks=len(results),
                 success_rate=None if rate is None else float(rate),
+                codes=code_counts(results),
             )
         )
     before, after = sides
@@ -101,5 +109,18 @@ def compare_runs(store: BenchStore, first: BenchRun, second: BenchRun) -> RunCom
         else round(100 * (after.success_rate - before.success_rate), 1)
     )
     return RunComparison(
-        first=before, second=after, difference_points=difference, tasks=list(rows.values())
+        first=before,
+        second=after,
+        same_code=one_code(before.codes, after.codes),
+        difference_points=difference,
+        tasks=list(rows.values()),
     )
+
+
+def one_code(*counts: dict[str, int]) -> bool | None:
+    """Whether the results counted in ``counts`` all ran at one version of the code (None
+    where a result's version is unknown, or there are no results)."""
+    versions = {code for count in counts for code in count}
+    if not versions or "" in versions:
+        return None
+    return len(versions) == 1

@@ -4,10 +4,14 @@ stored run (``pcagent bench list``), and per task its outcome and why it failed
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Sequence
+
 from pydantic import BaseModel
 
 from pcagent.bench.metrics import summarize
 from pcagent.bench.results import BenchRun, BenchStore, StoredResult
+from pcagent.code_version import code_version
 
 #: Shown for a benchmark run that named no model profile: every role used the configured one.
 DEFAULT_MODEL_LABEL = "(configured)"
@@ -27,6 +31,10 @@ class BenchRunRow(BaseModel):
     success_rate: float | None
     subtask_success_rate: float | None
     tasks_dir: str
+    #: The version of pcagent's code that started the run, and how many of its results ran
+    #: at each version (more than one key: a run resumed after the code changed).
+    code: str = ""
+    codes: dict[str, int] = {}
 
 
 class TaskLine(BaseModel):
@@ -66,6 +74,41 @@ def run_row(store: BenchStore, bench: BenchRun) -> BenchRunRow:
         success_rate=metrics.get("SR"),
         subtask_success_rate=metrics.get("SSR"),
         tasks_dir=bench.tasks_dir,
+        code=bench.code,
+        codes=code_counts(results),
+    )
+
+
+def code_counts(results: Sequence[StoredResult]) -> dict[str, int]:
+    """How many of ``results`` ran at each version of the code, the most first ("" counts
+    the results stored before versions were kept)."""
+    return dict(Counter(result.code for result in results).most_common())
+
+
+def code_label(started: str, codes: dict[str, int]) -> str:
+    """The code a run's results ran at, in a word: its one version, the versions of a mixed
+    run with their counts, or ``started`` (the version that began it) while it has none."""
+    if not codes:
+        return started or "unknown"
+    if len(codes) == 1:
+        return next(iter(codes)) or "unknown"
+    return codes_text(codes)
+
+
+def codes_text(codes: dict[str, int]) -> str:
+    """Each version with how many results ran at it: "db209bf (20), 1f4e370 (5)"."""
+    return ", ".join(f"{code or 'unknown'} ({count})" for code, count in codes.items())
+
+
+def other_code(results: Sequence[StoredResult]) -> str:
+    """What resuming a run with ``results`` says of the code: nothing when they all ran at
+    the code running now; else the versions they ran at, since its figures will mix them."""
+    codes, now = code_counts(results), code_version()
+    if not codes or set(codes) == {now}:
+        return ""
+    return (
+        f"; the code is now {now} and its results so far ran at {codes_text(codes)}: "
+        "its figures will not be one version's"
     )
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from pcagent.bench.failure_causes import CAUSES
-from pcagent.bench.listing import model_label
+from pcagent.bench.listing import code_counts, code_label, model_label
 from pcagent.bench.metrics import summarize
 from pcagent.bench.results import BenchRun, BenchStore, StoredResult
 from pcagent.bench.tasks import Task, load_task_folder, load_tasks
@@ -47,6 +47,8 @@ def summary(store: BenchStore, bench: BenchRun) -> dict[str, Any]:
         "agent": bench.agent,
         "model": bench.model,
         "ablation": bench.ablation,
+        "code": bench.code,
+        "codes": code_counts(results),
         "metrics": metrics,
         "tasks": [
             {
@@ -62,6 +64,7 @@ def summary(store: BenchStore, bench: BenchRun) -> dict[str, Any]:
                 "error": r.error,
                 "failure_causes": list(r.outcome.get("failure_causes") or []),
                 "attempts": r.attempts,
+                "code": r.code,
             }
             for r in results
         ],
@@ -210,7 +213,8 @@ def render_html(store: BenchStore, bench: BenchRun) -> str:
         f"<p>agent <b>{html.escape(bench.agent)}</b>, model "
         f"<b>{html.escape(model_label(bench))}</b>, ablation {html.escape(bench.ablation)}, "
         f"{len(results)} of {len(bench.tasks)} tasks done"
-        f"{', tasks from ' + html.escape(bench.tasks_dir) if bench.tasks_dir else ''}</p>",
+        f"{', tasks from ' + html.escape(bench.tasks_dir) if bench.tasks_dir else ''}, code "
+        f"{html.escape(code_label(bench.code, data['codes']))}</p>",
         "<table><tr><th>SR</th><th>SSR</th><th>CR</th><th>EE</th><th>CE</th><th>actions</th>"
         "<th>tokens</th><th>time</th><th>reset (median)</th></tr>",
         f"<tr><td>{_percent(metrics.get('SR'))}</td><td>{_percent(metrics.get('SSR'))}</td>"

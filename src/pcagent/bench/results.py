@@ -18,6 +18,7 @@ from pydantic import BaseModel
 
 from pcagent.bench.metrics import TaskOutcome
 from pcagent.bench.task_run import TaskRun
+from pcagent.code_version import code_version
 from pcagent.errors import RecordError
 from pcagent.lifecycle import Closes
 from pcagent.models.served import ServedModel
@@ -61,6 +62,9 @@ class BenchRun(BaseModel):
     #: The step cap its tasks run with, kept so that ``--resume`` runs the rest with it too.
     #: None: not stored (a run begun before the cap was kept).
     max_steps: int | None = None
+    #: The version of pcagent's code that started it (``pcagent.code_version``; "" for a run
+    #: begun before versions were kept). Each result keeps its own: a resumed run may differ.
+    code: str = ""
 
 
 #: Columns added after the first release, added to older files when they are opened.
@@ -69,14 +73,16 @@ _ADDED_COLUMNS = {
     "experience": "ALTER TABLE bench_runs ADD COLUMN experience TEXT NOT NULL DEFAULT ''",
     "model_server": "ALTER TABLE bench_runs ADD COLUMN model_server TEXT NOT NULL DEFAULT ''",
     "max_steps": "ALTER TABLE bench_runs ADD COLUMN max_steps INTEGER",
+    "code": "ALTER TABLE bench_runs ADD COLUMN code TEXT NOT NULL DEFAULT ''",
 }
 #: The same for task results.
 _ADDED_RESULT_COLUMNS = {
     "attempts": "ALTER TABLE task_results ADD COLUMN attempts INTEGER NOT NULL DEFAULT 1",
+    "code": "ALTER TABLE task_results ADD COLUMN code TEXT NOT NULL DEFAULT ''",
 }
 _RUN_COLUMNS = (
     "bench_id, created_at, agent, model, ablation, tasks, tasks_dir, experience, model_server, "
-    "max_steps"
+    "max_steps, code"
 )
 
 
@@ -91,6 +97,8 @@ class StoredResult(BaseModel):
     #: How many times the task was started: more than 1 when a worker died under it and it was
     #: run again on another (the Ray runner).
     attempts: int = 1
+    #: The version of pcagent's code the task ran with ("" for a result stored before).
+    code: str = ""
 
     def task_outcome(self) -> TaskOutcome:
         data = dict(self.outcome)
@@ -139,7 +147,9 @@ class BenchStore(Closes):
         experience: str = "",
         model_server: ServedModel | None = None,
         max_steps: int | None = None,
+        code: str | None = None,
     ) -> BenchRun:
+        """A new benchmark run, stored; ``code`` defaults to this process's version."""
         run = BenchRun(
             bench_id=time.strftime("%Y%m%d-%H%M%S", time.gmtime()) + "-" + secrets.token_hex(2),
             created_at=time.time(),
@@ -151,10 +161,11 @@ class BenchStore(Closes):
             experience=experience,
             model_server=model_server,
             max_steps=max_steps,
+            code=code_version() if code is None else code,
         )
         with self._db:
             self._db.execute(
-                f"INSERT INTO bench_runs ({_RUN_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                f"INSERT INTO bench_runs ({_RUN_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     run.bench_id,
                     run.created_at,
@@ -166,6 +177,7 @@ class BenchStore(Closes):
                     experience,
                     model_server.model_dump_json() if model_server is not None else "",
                     max_steps,
+                    run.code,
                 ),
             )
         return run
@@ -175,7 +187,7 @@ class BenchStore(Closes):
         with self._db:
             self._db.execute(
                 "INSERT OR REPLACE INTO task_results (bench_id, task_id, outcome, nodes, answers, "
-                "run_id, error, attempts) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                "run_id, error, attempts, code) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     bench_id,
                     result.task.id,
@@ -185,6 +197,7 @@ class BenchStore(Closes):
                     result.run_id,
                     result.error,
                     result.attempts,
+                    result.code,
                 ),
             )
 
@@ -204,6 +217,7 @@ class BenchStore(Closes):
                 experience=r[7],
                 model_server=ServedModel.model_validate_json(r[8]) if r[8] else None,
                 max_steps=r[9],
+                code=r[10],
             )
             for r in rows
         ]
@@ -221,7 +235,7 @@ class BenchStore(Closes):
 
     def results(self, bench_id: str) -> list[StoredResult]:
         rows = self._db.execute(
-            "SELECT bench_id, task_id, outcome, nodes, answers, run_id, error, attempts "
+            "SELECT bench_id, task_id, outcome, nodes, answers, run_id, error, attempts, code "
             "FROM task_results "
             "WHERE bench_id = ? ORDER BY task_id",
             (bench_id,),
@@ -236,6 +250,7 @@ class BenchStore(Closes):
                 run_id=r[5],
                 error=r[6],
                 attempts=r[7],
+                code=r[8],
             )
             for r in rows
         ]

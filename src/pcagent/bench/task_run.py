@@ -37,6 +37,7 @@ from pcagent.bench.reference_recording import (
     start_recording,
 )
 from pcagent.bench.tasks import Task
+from pcagent.code_version import code_version
 from pcagent.config import DesktopConfig, PcAgentConfig
 from pcagent.env.environment_set import environment_set
 from pcagent.env.protocol import Environment, OutgoingMail
@@ -64,6 +65,8 @@ class TaskRun:
     error: str | None = None
     #: How many times the task was started (a task whose worker died is run again elsewhere).
     attempts: int = 1
+    #: The version of pcagent's code that ran it (on Ray, the actor's).
+    code: str = field(default_factory=code_version)
 
 
 @dataclass

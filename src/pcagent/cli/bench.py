@@ -67,6 +67,8 @@ def compare(
         console.print(_side_line(side))
     if comparison.difference_points is not None:
         console.print(f"difference: {comparison.difference_points:+.1f} points (second - first)")
+    codes = {**comparison.first.codes, **comparison.second.codes}
+    console.print(_code_line(comparison.same_code, codes))
 
 
 def _run_named(store: BenchStore, bench_id: str) -> BenchRun:
@@ -92,12 +94,24 @@ def _outcomes(original: str, outcomes: list[ComparedOutcome]) -> str:
     )
 
 
+def _code_line(same: bool | None, codes: dict[str, int]) -> str:
+    """Whether the two runs' figures come from one version of the code."""
+    if same:
+        return f"both runs ran one version of the code: {escape(next(iter(codes)))}"
+    if same is None:
+        return "[yellow]unknown whether both ran one version of the code[/yellow]"
+    return "[yellow]the runs ran different versions of the code (see each run's line)[/yellow]"
+
+
 def _side_line(side: ComparedRun) -> str:
+    from pcagent.bench.listing import codes_text
+
     rate = "–" if side.success_rate is None else f"{100 * side.success_rate:.1f}%"
     where = escape(side.tasks_dir) if side.tasks_dir else "built-in tasks"
+    codes = codes_text(side.codes)
     return (
         f"{side.bench_id}: SR {rate} over {side.tasks} tasks, agent {escape(side.agent)}"
-        f"{' ' + escape(side.model) if side.model else ''} ({where})"
+        f"{' ' + escape(side.model) if side.model else ''} ({where}), code {escape(codes or '-')}"
     )
 
 

@@ -35,7 +35,7 @@ def list_bench_runs(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """The stored benchmark runs: id, date, agent, model, tasks done, SR and SSR."""
-    from pcagent.bench.listing import run_row
+    from pcagent.bench.listing import code_label, run_row
     from pcagent.bench.results import BenchStore
 
     with BenchStore(load_config().data_dir / "bench") as store:
@@ -53,6 +53,7 @@ def list_bench_runs(
         table.add_column(name, overflow="fold")
     for name in ("tasks", "SR", "SSR"):
         table.add_column(name, justify="right", no_wrap=True)
+    table.add_column("code", overflow="fold")
     for row in rows:
         done = f"{row.tasks_done}/{row.tasks_total}"
         ablation = "" if row.ablation == "none" else f" ({row.ablation})"
@@ -64,6 +65,7 @@ def list_bench_runs(
             done,
             _percent(row.success_rate),
             _percent(row.subtask_success_rate),
+            escape(code_label(row.code, row.codes)),
         )
     console.print(table)
 
@@ -98,7 +100,7 @@ def report(
         if as_json:
             print(json.dumps(summary(store, bench), indent=1))
             return
-        print_run_heading(bench)
+        print_run_heading(store, bench)
         print_task_outcomes(store, bench)
         # Not the current folder by default: a report written there ends up in whatever
         # checkout or folder the command was run from.
@@ -110,17 +112,25 @@ def report(
         print_summary(store, bench.bench_id)
 
 
-def print_run_heading(bench: BenchRun) -> None:
-    """Which run, which agent and model, on which tasks."""
-    from pcagent.bench.listing import model_label
+def print_run_heading(store: BenchStore, bench: BenchRun) -> None:
+    """Which run, which agent, model and code, on which tasks; a run whose results ran at
+    several versions of the code says so, since its figures are then no one version's."""
+    from pcagent.bench.listing import code_counts, code_label, model_label
 
     started = datetime.fromtimestamp(bench.created_at, UTC).strftime("%Y-%m-%d %H:%M UTC")
     where = bench.tasks_dir or "built-in tasks"
+    codes = code_counts(store.results(bench.bench_id))
     console.print(
         f"benchmark run [bold]{bench.bench_id}[/bold] started {started}: agent "
         f"{escape(bench.agent)}, model {escape(model_label(bench))}, ablation "
-        f"{escape(bench.ablation)}, {len(bench.tasks)} tasks ({escape(where)})"
+        f"{escape(bench.ablation)}, {len(bench.tasks)} tasks ({escape(where)}), code "
+        f"{escape(code_label(bench.code, codes))}"
     )
+    if len(codes) > 1:
+        console.print(
+            f"[yellow]its results ran at {len(codes)} versions of the code: their figures are "
+            "not one version's[/yellow]"
+        )
 
 
 def print_task_outcomes(store: BenchStore, bench: BenchRun) -> None:

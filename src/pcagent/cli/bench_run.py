@@ -255,11 +255,14 @@ def _started_bench(
     """The benchmark run the results go to, the tasks still to run and the line that says so: a
     resumed run keeps its stored id and runs only the tasks without a result."""
     if resumed is not None:
-        done = {result.task_id for result in store.results(resumed.bench_id)}
+        from pcagent.bench.listing import other_code
+
+        results = store.results(resumed.bench_id)
+        done = {result.task_id for result in results}
         chosen = [task for task in chosen if task.id not in done]
         started = (
             f"benchmark run {resumed.bench_id} resumed: {len(done)} tasks done, "
-            f"{len(chosen)} to run, agent {agent}"
+            f"{len(chosen)} to run, agent {agent}{other_code(results)}"
         )
         return resumed, chosen, started
     bench = store.create(
@@ -334,7 +337,10 @@ def _run_chosen(
     record_to: Path | None,
 ) -> None:
     """The chosen tasks, each result to ``done`` as it comes: on Ray's actors where ``ray`` says
-    how, else in ``parallel`` sandboxes on this machine (recording them into ``record_to``)."""
+    how, else in ``parallel`` sandboxes on this machine (recording them into ``record_to``);
+    none (a resumed run with every result in) starts nothing."""
+    if not chosen:
+        return
     both_take: dict[str, Any] = {
         "config": config,
         "ablation": ablation,
