@@ -10,6 +10,7 @@ from tests.runtime import scripts
 from tests.runtime.memory_desktop import SAVE, MemoryDesktop
 
 from pcagent import actions as act
+from pcagent.code_version import code_version
 from pcagent.config import PcAgentConfig, RunConfig
 from pcagent.env.protocol import (
     ApplicationCatalog,
@@ -60,6 +61,8 @@ def test_a_run_past_its_time_budget_stops_before_its_next_step(tmp_path: Path) -
     assert outcome.status == "failed" and "ran past the time limit" in outcome.summary
     assert outcome.steps == 1
     assert store.get_run(outcome.run_id).settings["time_budget"] == 0.001
+    # the record names the code that made it, as the benchmark's results do
+    assert store.get_run(outcome.run_id).settings["code"] == code_version() != ""
 
 
 def test_start_stop_at_the_cap_resume_and_rewind(tmp_path: Path) -> None:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pcagent.agents.roles import Role, RolePool, default_pool, generalist
+from pcagent.code_version import code_version
 from pcagent.config import PcAgentConfig
 from pcagent.env.ownership import give_to_owner
 from pcagent.env.protocol import Desktops, Environment
@@ -312,6 +313,7 @@ class RunSession:
     def _settings(self) -> dict[str, Any]:
         run = self.config.run
         settings: dict[str, Any] = {
+            "code": code_version(),  # which pcagent made this record (a commit in a checkout)
             "mode": run.mode,
             "ablation": self.ablation,
             "max_steps": run.max_steps,
