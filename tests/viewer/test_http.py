@@ -12,6 +12,7 @@ import httpx
 import pytest
 from PIL import Image
 
+from pcagent.code_version import code_version
 from pcagent.errors import ConfigurationError
 from pcagent.viewer import bind, loopback_host
 from pcagent.viewer.access import COOKIE
@@ -162,6 +163,7 @@ def test_the_benchmark_pages(viewer: Viewer) -> None:
     assert "pc01" in page and "failed" in page and "wrong_action" in page
     assert "no alarm at 07:30" in page
     assert f'href="/runs/{records.finished}"' in page
+    assert f"code {code_version()}</p>" in page  # the version of the code its results ran at
 
 
 def test_only_loopback_is_accepted() -> None:

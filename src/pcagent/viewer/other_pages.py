@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from pcagent.bench.failure_causes import CAUSES
+from pcagent.bench.listing import code_label
 from pcagent.bench.report import summary, verdict_html
 from pcagent.bench.results import BenchRun, BenchStore
 from pcagent.bench.tasks import Task
@@ -101,7 +102,8 @@ def bench_page(
     parts = [
         f"<h1>Benchmark run {esc(bench.bench_id)}</h1>",
         f"<p>agent <b>{esc(bench.agent)}</b> {esc(bench.model)} · ablation {esc(bench.ablation)}"
-        f" · started {when(bench.created_at)} UTC</p>",
+        f" · started {when(bench.created_at)} UTC · code "
+        f"{esc(code_label(bench.code, data['codes']))}</p>",
         f'<p id="bench-state">{_state_html(progress)}</p>' if progress else "",
         _metrics_table(metrics, tasks_cell),
     ]
