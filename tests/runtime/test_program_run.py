@@ -147,6 +147,12 @@ def test_extracted_words_passed_as_minutes_are_read_from_their_line(tmp_path: Pa
     assert last.action.args["minutes"] == "24 min by tram"
     assert last.result.output == "09:36"
     assert "read as its line" in last.thought
+    # the language skill's call is in the record, under the step that made it, as an agent's
+    (extraction,) = [call for call in store.calls(outcome.run_id) if call.agent == "composer"]
+    extracted = next(s for s in store.steps(outcome.run_id) if s.subtask_id == "s2")
+    assert (
+        extraction.step == extracted.step and '"trip"' in extraction.attempts[0].completion["text"]
+    )
 
 
 def test_a_failed_extraction_with_no_usable_replan_ends_the_run_without_screen_steps(

@@ -32,7 +32,7 @@ from pcagent.runtime.loop.policy import EscalationPolicy
 from pcagent.runtime.loop.progress import Progress
 from pcagent.runtime.loop.run_ending import RunOutcome, failed_on_error, record_role_models
 from pcagent.runtime.loop.subtasks import SubtaskBook
-from pcagent.runtime.loop.watched_models import WatchedModels
+from pcagent.runtime.loop.watched_models import WatchedModels, reported_role
 from pcagent.runtime.record.checkpoint import RunCheckpoint, check_desktops
 from pcagent.runtime.record.events import PlanEvent, RestoreEvent, ResumeEvent, RewindEvent
 from pcagent.runtime.record.models import RoleModel, RunRecord, StepRecord
@@ -145,9 +145,9 @@ class RunSession:
             dispatcher=ActionDispatcher(
                 self.environment,
                 self.human,
-                lambda: self._models.for_role("decision"),
+                reported_role(self._models, "decision", self._recorder.sink),
                 skills=skills,
-                language_model=lambda: self._models.for_role("composer"),
+                language_model=reported_role(self._models, "composer", self._recorder.sink),
             ),
             skills=skills,
             guard=self._guard,

@@ -1,5 +1,6 @@
 """The agents' models as a run uses them: each call told to :class:`~pcagent.runtime.loop.progress.Progress`
-as a wait, and the model each agent role got noted for the run record.
+as a wait, and the model each agent role got noted for the run record; the models the skills
+and the text selector ask report each call to the record as the agents do theirs.
 
 Why here and not in the agents: every agent asks its model through
 :class:`~pcagent.runtime.loop.parts.AgentModels`, so wrapping that one object covers every call of
@@ -15,6 +16,7 @@ from typing import Protocol, TypeVar, Unpack, runtime_checkable
 
 from pydantic import BaseModel
 
+from pcagent.agents.base import CallSink
 from pcagent.models.backend import BackendInfo
 from pcagent.models.messages import Message
 from pcagent.models.structured import AskOptions, ChatModel, StructuredResult
@@ -79,3 +81,30 @@ class WatchedModels:
                 self.on_new_role(role, chosen)
 
         return WatchedModel(model, role, profile, self.progress, asking)
+
+
+@dataclass
+class ReportedModel:
+    """A model asked outside the agents (the language skills' ``composer``, the text
+    selector's ``select``) whose every call goes to ``sink`` under the role it was asked as,
+    like an agent's. Why: those calls were answered and never recorded, so a run's calls, its
+    tokens and its token budget left out every extraction, composition and translation."""
+
+    inner: ChatModel
+    sink: CallSink
+
+    @property
+    def info(self) -> BackendInfo:
+        return self.inner.info
+
+    def ask(
+        self, messages: Sequence[Message], schema: type[T], **options: Unpack[AskOptions]
+    ) -> StructuredResult[T]:
+        result = self.inner.ask(messages, schema, **options)
+        self.sink(options.get("role") or "model", result)
+        return result
+
+
+def reported_role(models: AgentModels, role: str, sink: CallSink) -> Callable[[], ChatModel]:
+    """The model of ``role``, fetched when first needed, its calls reported to ``sink``."""
+    return lambda: ReportedModel(models.for_role(role), sink)
