@@ -443,3 +443,33 @@ def test_a_checked_effect_before_done_verifies_a_screen_step_only_with_its_accou
     assert (home / "copy.txt").read_text() == "meet at 10:15"
     assert store.steps(outcome.run_id)[-1].state.verified == {"s1": verified}, outcome.summary
     assert (outcome.status == "finished") is verified
+
+
+def test_a_call_code_changed_from_what_the_model_wrote_counts_as_code_s_decision(
+    tmp_path: Path,
+) -> None:
+    """The model wrote a screen step whose task is a skill's name on one file; a mend made it
+    that skill's call. The plan marks the call ``mended`` and the decisions count it as the
+    code's; the step the model wrote as it runs stays the model's."""
+    from pcagent.bench.pcagent_run import decision_counts
+    from pcagent.runtime.record.events import PlanEvent
+
+    store, outcome, _home = _run(
+        tmp_path,
+        {"id": "s1", "skill": "gui", "app": "text_editor", "task": "read_text_file",
+         "files": ["notes.txt"]},
+        {"id": "s2", "skill": "tell_user", "args": {"text": "{s1}"}},
+    )  # fmt: skip
+    assert outcome.status == "finished", outcome.summary
+    events = store.events(outcome.run_id)
+    (plan,) = [record.event for record in events if isinstance(record.event, PlanEvent)]
+    assert [(s.id, s.skill, s.mended) for s in plan.subtasks] == [
+        ("s1", "read_text_file", True),
+        ("s2", "tell_user", False),
+    ]
+    counts = decision_counts(store.steps(outcome.run_id), events)
+    assert counts == {"model_decisions": 1, "code_decisions": 1}
+    assert decision_counts(store.steps(outcome.run_id)) == {  # without the plan: the model's
+        "model_decisions": 2,
+        "code_decisions": 0,
+    }

@@ -79,6 +79,10 @@ class SubtaskSpec(BaseModel):
         description="What evidence doubts in this step's arguments (an address the instruction "
         "does not give): set by pcagent on a program kept with it, never by the model.",
     )
+    #: Whether code changed this skill call from every one the Manager's model wrote (a mend,
+    #: or a model's reading set by code): its call is then code's decision, not the model's.
+    #: Set by the run's planner (:mod:`pcagent.agents.step_origins`), never by the model.
+    mended: bool = False
 
     @field_validator("inputs", "outputs")
     @classmethod

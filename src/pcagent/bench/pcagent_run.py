@@ -19,6 +19,7 @@ from pcagent.bench.tasks import Task
 from pcagent.config import PcAgentConfig
 from pcagent.env.protocol import Environment
 from pcagent.errors import PcAgentError
+from pcagent.runtime.record.events import PlanEvent, ReplanEvent
 
 if TYPE_CHECKING:
     from pcagent.assembly import RunParts
@@ -30,12 +31,29 @@ __all__ = ["CODE_CHOSEN", "PcagentRunRecord", "decision_counts", "grade_run", "r
 
 #: How the run marks a step whose action its own code chose rather than a model.
 CODE_CHOSEN = "[run]"
+#: How it marks a skill step's call as the program wrote it (the model's, unless code changed
+#: the program's call: the plan's ``mended``).
+PLANNED = "[plan]"
 
 
-def decision_counts(steps: Sequence[StepRecord]) -> dict[str, int]:
-    """How many steps' actions a model chose and how many the run's code chose."""
+def decision_counts(steps: Sequence[StepRecord], events: Sequence[RunEvent] = ()) -> dict[str, int]:
+    """How many steps' actions a model chose and how many the run's code chose: the steps it
+    marks (opening a step's application) and the program's calls that code changed from
+    every call the Manager's model wrote (``mended`` in the plans of ``events``)."""
+    mended = {
+        subtask.id
+        for record in events
+        if isinstance(record.event, PlanEvent | ReplanEvent)
+        for subtask in record.event.subtasks
+        if subtask.mended
+    }
     acted = [step for step in steps if step.action is not None]
-    by_code = sum(1 for step in acted if step.thought.startswith(CODE_CHOSEN))
+    by_code = sum(
+        1
+        for step in acted
+        if step.thought.startswith(CODE_CHOSEN)
+        or (step.thought.startswith(PLANNED) and step.subtask_id in mended)
+    )
     return {"model_decisions": len(acted) - by_code, "code_decisions": by_code}
 
 

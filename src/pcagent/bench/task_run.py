@@ -210,7 +210,7 @@ def run_task(
         planned_apps=record.planned if record is not None else None,
         task_apps=tuple(s.app for s in task.subtasks),
         failure_causes=causes,
-        **(decision_counts(record.records) if record is not None else {}),
+        **(decision_counts(record.records, record.events) if record is not None else {}),
     )
     run_id = record.run_id if record is not None else None
     nodes = list(evaluator.states.values())

@@ -26,6 +26,7 @@ from pcagent.agents.named_files import FileNamesAgent, NamedPlaces
 from pcagent.agents.plan import single_subtask_plan
 from pcagent.agents.program import Program, ProgramStep
 from pcagent.agents.search_instead import GuessedAddress, SearchWordsAgent
+from pcagent.agents.step_origins import WrittenSteps
 from pcagent.config import RunConfig
 from pcagent.errors import RunStateError
 from pcagent.models.structured import ChatModel, StructuredResult
@@ -105,10 +106,11 @@ class ManagerPlanner:
     _readings: InstructionReadings | None = field(default=None, init=False, repr=False)
     _places: dict[str, NamedPlaces] = field(default_factory=dict, init=False, repr=False)
 
-    def _manager(self) -> Manager:
+    def _manager(self, written: WrittenSteps) -> Manager:
+        """A Manager whose replies' calls ``written`` notes (which plan steps code changed)."""
         return Manager(
             self.models.for_role("manager"),
-            self.sink,
+            written.passing_to(self.sink),
             apps=dict(self.apps),
             skills=self.skills,
             memory=self.experience.similar_programs if self.remembers else None,
@@ -186,10 +188,12 @@ class ManagerPlanner:
         return agent.words(instruction, program, guess)
 
     def plan(self, instruction: str) -> PlanOutcome:
-        return self._manager().plan(instruction, step=0)
+        written = WrittenSteps()
+        return written.marked(self._manager(written).plan(instruction, step=0))
 
     def replan(self, replanning: Replanning, step: int) -> PlanOutcome:
-        return self._manager().replan(replanning, step=step)
+        written = WrittenSteps()
+        return written.marked(self._manager(written).replan(replanning, step=step))
 
 
 @dataclass
