@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 from pcagent.agents.focused_steps import MOST_REPAIRS
 from pcagent.agents.manager import PROGRAM_ATTEMPTS
 from pcagent.cli import app
+from pcagent.code_version import code_version
 from pcagent.config import PcAgentConfig, RunConfig
 from pcagent.models.backends.scripted import ScriptedBackend
 from pcagent.runtime.loop.run_ending import RunOutcome
@@ -473,3 +474,11 @@ def test_a_call_code_changed_from_what_the_model_wrote_counts_as_code_s_decision
         "model_decisions": 2,
         "code_decisions": 0,
     }
+    shown = CliRunner().invoke(
+        app,
+        ["runs", "show", outcome.run_id],
+        env={"PCAGENT_DATA_DIR": str(tmp_path), "PCAGENT_CONFIG": "", "COLUMNS": "200"},
+    )
+    plan_lines = [line for line in shown.output.splitlines() if line.startswith("  plan ")]
+    assert "as code changed it" in plan_lines[0] and "as code changed it" not in plan_lines[1]
+    assert f"code: {code_version()}" in shown.output

@@ -129,6 +129,8 @@ def show_run(
         console.print(f"  outcome: {run.status} ({OUTCOME_WORDS[run.status]})")
     for line in _model_lines(run):
         console.print(f"  {escape(line)}")
+    if run.settings.get("code"):
+        console.print(f"  code: {escape(str(run.settings['code']))}")
     if run.parent_run:
         console.print(f"rewound from {run.parent_run} at step {run.parent_step}")
     for record in events:
@@ -139,9 +141,12 @@ def show_run(
                     f"subtask: {escape(record.event.problem or 'no reason recorded')}"
                 )
             for subtask in record.event.subtasks:
+                mended = (
+                    " [dim](the model's call as code changed it)[/dim]" if subtask.mended else ""
+                )
                 console.print(
                     f"  plan {subtask.id} [{escape(subtask.app or '?')}] "
-                    f"{escape(subtask.description)}"
+                    f"{escape(subtask.description)}{mended}"
                 )
                 if subtask.doubt:
                     console.print(
