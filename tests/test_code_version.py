@@ -50,7 +50,11 @@ def test_an_edited_package_file_is_marked_and_other_changes_are_not(checkout: Pa
     assert version_of(package) == git(checkout, "rev-parse", "--short=7", "HEAD") != commit
 
 
-def test_outside_a_checkout_the_installed_version_is_given(tmp_path: Path) -> None:
+def test_outside_a_checkout_the_installed_version_is_given(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # git looks no higher than the folder, wherever the temporary folders are
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path.parent))
     assert version_of(tmp_path).startswith("pcagent ")
 
 
