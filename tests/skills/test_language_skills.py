@@ -474,3 +474,18 @@ def test_a_value_that_goes_to_a_list_is_asked_for_as_a_list() -> None:
 def test_a_list_reply_is_checked_item_by_item(reply: list[str], refusal: str) -> None:
     result = extract_values.call(Desk(Answers({"place": reply})), EACH)
     assert not result.ok and refusal in result.message
+
+
+def test_no_usable_extraction_says_why_and_what_each_value_had_to_be() -> None:
+    """A travel time asked for where an alarm's time of day goes: every reply is refused, and
+    the failure the re-plan reads says why and what the value had to be (a real structured
+    model over a scripted backend, the run's own ``ModelLanguage``)."""
+    refused = json.dumps({"time": "38 min"})
+    model = ModelLanguage(StructuredChatModel(ScriptedBackend([refused] * 3)))
+    route = "Empire State Building to Brooklyn Museum: 38 min by subway"
+    ask = {"text": route, "names": ["time"], "what": "the travel time"}
+    result = extract_values.call(Desk(model), {**ask, "uses": {"time": "set_alarm.time"}})
+    assert not result.ok
+    assert "the language model gave no usable reply: " in result.message
+    assert "time: String should match pattern" in result.message  # the model layer's reason
+    assert "time goes to set_alarm's time" in result.message

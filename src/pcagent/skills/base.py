@@ -95,9 +95,15 @@ class ActionOutcome:
     verified: bool = False
 
 
+class NoLanguageReply(PcAgentError):
+    """No language model is configured, or it gave no usable reply (the skill fails)."""
+
+
 class LanguageModel(Protocol):
     """A model that answers a prompt with a validated object of ``schema`` (the run's
-    Composer model); the language skills use it."""
+    Composer model); the language skills use it. No usable reply: None, and where the model
+    can say why, its ``refused`` attribute says (the skill's failure, and so the re-plan,
+    is told)."""
 
     def answer(self, system: str, user: str, schema: type[P]) -> P | None: ...
 

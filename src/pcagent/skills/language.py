@@ -9,8 +9,7 @@ from typing import Annotated, TypeVar
 from pydantic import AfterValidator, BaseModel, BeforeValidator, Field, create_model
 from pydantic.json_schema import SkipJsonSchema
 
-from pcagent.errors import PcAgentError
-from pcagent.skills.base import SkillContext, SkillParameters, SkillResult, skill
+from pcagent.skills.base import NoLanguageReply, SkillContext, SkillParameters, SkillResult, skill
 from pcagent.skills.common import as_lines
 from pcagent.skills.lists import counted_items, listed_items
 from pcagent.skills.named_in_text import names_unread
@@ -27,10 +26,6 @@ from pcagent.text import comparable, contains, same_date_written
 M = TypeVar("M", bound=BaseModel)
 
 
-class NoLanguageReply(PcAgentError):
-    """No language model is configured, or it gave no usable reply (the skill fails)."""
-
-
 def model_reply(context: SkillContext, system: str, user: str, schema: type[M]) -> M:
     """The run's language model's validated reply; :class:`NoLanguageReply` otherwise."""
     model = context.language()
@@ -38,7 +33,10 @@ def model_reply(context: SkillContext, system: str, user: str, schema: type[M]) 
         raise NoLanguageReply("no language model is configured for this run")
     reply = model.answer(system, user, schema)
     if reply is None:
-        raise NoLanguageReply("the language model gave no usable reply")
+        why = getattr(model, "refused", "")
+        raise NoLanguageReply(
+            "the language model gave no usable reply" + (f": {why}" if why else "")
+        )
     return reply
 
 
@@ -103,7 +101,10 @@ def extract_values(context: SkillContext, parameters: ExtractValues) -> SkillRes
         # request, 1 without, 2026-11-28; docs/skills.md).
         user = f"The person's request, for which value is meant: {step.task}\n\n{user}"
     schema = reply_model(parameters.names, parameters.uses, parameters.text)
-    values, unseen = _held_values(model_reply(context, system, user, schema), parameters)
+    try:
+        values, unseen = _held_values(model_reply(context, system, user, schema), parameters)
+    except NoLanguageReply as error:
+        return SkillResult.failed(_with_uses(str(error), parameters.uses))
     if unseen:
         refused = ", ".join(f"{n}={values[n]!r}" for n in unseen)
         # Asked once more, told what the text does not hold: the 1.5B model answered "20:00"
@@ -149,6 +150,14 @@ def _held_values(
         if not all(_held(parameters.text, one) for one in each_of(value))
     ]
     return values, unseen
+
+
+def _with_uses(failure: str, uses: dict[str, str]) -> str:
+    """``failure``, with what each value taken by a typed parameter had to be: a travel time
+    asked for where an alarm's time of day goes has no answer the text holds (pc03 at db209bf,
+    2026-12-06: the re-plan was told only "no usable reply" and added a world clock)."""
+    told = "; ".join(f"{name} {use_told(use)}" for name, use in uses.items() if use)
+    return f"{failure} (asked as the steps that take them need: {told})" if told else failure
 
 
 def _answer_again(context: SkillContext, system: str, user: str, schema: type[M]) -> M | None:

@@ -180,10 +180,15 @@ class _SkillDesk:
 
 @dataclass
 class ModelLanguage:
-    """A chat model as the language skills ask it: one validated object or None."""
+    """A chat model as the language skills ask it: one validated object or None, and then in
+    ``refused`` why its last reply could not be used. Why the reason: a failed extraction
+    said only "no usable reply", and the re-plan had nothing to change."""
 
     model: ChatModel
+    refused: str = ""
 
     def answer(self, system: str, user: str, schema: type[T]) -> T | None:
         messages = [Message.system(system), Message.user(user)]
-        return self.model.ask(messages, schema, role="composer").value
+        result = self.model.ask(messages, schema, role="composer")
+        self.refused = result.failure.message if result.failure is not None else ""
+        return result.value
