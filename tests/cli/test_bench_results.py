@@ -23,6 +23,7 @@ def _outcome(task_id: str, success: bool, causes: tuple[str, ...] = ()) -> TaskO
         task_id=task_id, success=success, completion_ratio=1.0 if success else 0.5,
         subtasks_passed=2 if success else 1, subtasks_total=2, actions=7, tokens=100,
         seconds=12.0, reset_seconds=0.2, failure_causes=causes,
+        model_decisions=3, code_decisions=1,
     )  # fmt: skip
 
 
@@ -38,7 +39,8 @@ def _store_two_runs(data: Path) -> tuple[str, str]:
         second = store.create("pcagent", ["pc01", "pc02", "pc03"], "qwen-box")
         store.add(second.bench_id, TaskRun(tasks["pc01"], "pcagent", _outcome("pc01", True),
                                            [], [], "run-a", None))  # fmt: skip
-        failed = TaskRun(tasks["pc02"], "pcagent", _outcome("pc02", False, ("loop",)), [], [],
+        causes = ("loop", "false_done")
+        failed = TaskRun(tasks["pc02"], "pcagent", _outcome("pc02", False, causes), [], [],
                          "run-b", "the model server stopped answering")  # fmt: skip
         failed.code = "abc1234"
         store.add(second.bench_id, failed)
@@ -78,6 +80,7 @@ def test_bench_report_names_its_run_and_each_task_outcome(
     assert "no result yet: pc03" in text
     assert f"code {code_version()} (1), abc1234 (1)" in text
     assert "its results ran at 2 versions of the code" in text
+    assert "model decisions 75.0%" in text and "said done but failed 1" in text
     html = page.read_text(encoding="utf-8")
     assert f"code {code_version()} (1), abc1234 (1)</p>" in html
     assert "no pcagent run" not in html  # the run reported is a row of its own tables

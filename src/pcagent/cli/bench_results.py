@@ -159,13 +159,17 @@ def print_summary(store: BenchStore, bench_id: str, output: RunOutput | None = N
     """The run's metrics: one line, or the ``result`` event of ``--json``."""
     from pcagent.bench.report import summary
 
-    metrics = summary(store, store.get(bench_id))["metrics"]
+    summed = summary(store, store.get(bench_id))
+    metrics = summed["metrics"]
 
     def percent(key: str) -> str:
         return _percent(metrics.get(key))
 
+    # the figures the goals are about first; a failure that said done is a false "finished"
     line = (
         f"SR {percent('SR')}  SSR {percent('SSR')}  CR {percent('CR')}  "
+        f"model decisions {percent('model_decision_share')}  "
+        f"said done but failed {summed['failure_causes'].get('false_done', 0)}  "
         f"recovery {percent('recovery_rate')}  manager accuracy {percent('manager_accuracy')}  "
         f"reset median {metrics.get('reset_seconds_median', 0):.2f} s"
     )
