@@ -36,19 +36,25 @@ class NamesProfiles(Protocol):
 
 
 @dataclass
-class WatchedModel:
-    """One role's model; every :meth:`ask` is a wait of kind ``model_call``, and first tells
-    ``asking`` (the role's model is then noted as used)."""
+class _Wrapping:
+    """A model around ``inner``, which answers as it and is named as it."""
 
     inner: ChatModel
-    role: str
-    profile: str
-    progress: Progress
-    asking: Callable[[], None] = lambda: None
 
     @property
     def info(self) -> BackendInfo:
         return self.inner.info
+
+
+@dataclass
+class WatchedModel(_Wrapping):
+    """One role's model; every :meth:`ask` is a wait of kind ``model_call``, and first tells
+    ``asking`` (the role's model is then noted as used)."""
+
+    role: str
+    profile: str
+    progress: Progress
+    asking: Callable[[], None] = lambda: None
 
     def ask(
         self, messages: Sequence[Message], schema: type[T], **options: Unpack[AskOptions]
@@ -84,18 +90,13 @@ class WatchedModels:
 
 
 @dataclass
-class ReportedModel:
+class ReportedModel(_Wrapping):
     """A model asked outside the agents (the language skills' ``composer``, the text
     selector's ``select``) whose every call goes to ``sink`` under the role it was asked as,
     like an agent's. Why: those calls were answered and never recorded, so a run's calls, its
     tokens and its token budget left out every extraction, composition and translation."""
 
-    inner: ChatModel
     sink: CallSink
-
-    @property
-    def info(self) -> BackendInfo:
-        return self.inner.info
 
     def ask(
         self, messages: Sequence[Message], schema: type[T], **options: Unpack[AskOptions]
