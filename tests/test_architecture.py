@@ -21,11 +21,8 @@ KNOWN_UPWARD_IMPORTS: set[tuple[str, str]] = set()
 #: Cycles today, each as the set of its modules. None is left.
 KNOWN_CYCLES: list[set[str]] = []
 
-#: Functions allowed over the line limit, each with its reason (at most five).
-LONG_FUNCTION_EXCEPTIONS = {
-    # one table of the built-in rules, read top to bottom like the docs that list them
-    "pcagent/runtime/safety/rules.py:builtin_rules",
-}
+#: Functions allowed over the line limit, each with its reason (at most five). None is left.
+LONG_FUNCTION_EXCEPTIONS: set[str] = set()
 
 #: Modules allowed over the line limit (at most five). None is left.
 LONG_MODULE_EXCEPTIONS: set[str] = set()

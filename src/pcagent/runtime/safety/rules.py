@@ -153,6 +153,90 @@ class SensitiveRule:
         return not self.surfaces  # a rule only for some kinds of window holds nowhere else
 
 
+#: The built-in rules that hold the same in every environment, checked in order.
+_EVERYWHERE: tuple[SensitiveRule, ...] = (
+    SensitiveRule(
+        "send_mail",
+        "sends the message being written",
+        # "Send / Receive" only fetches mail.
+        labels=(r"send(?!\s*/)", r"send now", r"send later"),
+        # enter and return are the same keysym; ctrl+shift+enter sends later.
+        chords=("ctrl+enter",),
+        apps=frozenset({"mail"}),
+    ),
+    SensitiveRule(
+        "send_mail",
+        "may press Send, which the screen reading did not show there",
+        controls=(UNMARKED_TOOLBAR,),
+        surfaces=frozenset({"mail_compose"}),
+    ),
+    SensitiveRule(
+        "delete_files",
+        "deletes files or moves them to the trash",
+        # "Erase" and "Remove" are what some file managers and dialogs call deleting.
+        labels=(
+            r"delete",
+            r"erase",
+            r"remove",
+            rf"move to (the )?{_TRASH}",
+            rf"empty (the )?{_TRASH}",
+            r"delete permanently",
+        ),
+        drop_labels=(_TRASH,),
+        chords=("delete",),  # with any modifiers: shift+, ctrl+, ctrl+shift+delete
+        apps=frozenset({"file_manager"}),
+        surfaces=frozenset({"file_dialog"}),
+        keys_edit_text=True,
+    ),
+    SensitiveRule(
+        "delete_files",
+        "deletes files for good",
+        labels=(r"(delete|erase) permanently", rf"empty (the )?{_TRASH}"),
+    ),
+    SensitiveRule(
+        "discard_changes",
+        "throws away unsaved changes",
+        # As GTK, Qt, LibreOffice and older desktops word it; "Dont Save" and "Don’t Save"
+        # are the first one (labels are folded).
+        labels=(
+            r"don't save",
+            r"do not save",
+            r"discard",
+            r"(close|quit|exit|continue) without saving",
+            r"throw away",
+            r"lose (the |all |unsaved )?changes",
+        ),
+    ),
+    SensitiveRule(
+        "overwrite_files",
+        "confirms replacing an existing file, whose content is lost",
+        # Whole labels: "Replace" in a file dialog's or file manager's confirmation, not
+        # "Find and Replace..." in a menu. Replacing text is harmless: not in find dialogs.
+        labels=(
+            r"^(yes,? )?(replace|overwrite)"
+            r"( (all|file|files|existing( files?)?|anyway|it|them))?$",
+        ),
+        except_surfaces=frozenset({"find_replace"}),
+    ),
+    SensitiveRule(
+        "overwrite_files",
+        "may confirm replacing an existing file (file dialogs ask it as a question)",
+        labels=(r"^yes( to all)?$",),
+        surfaces=frozenset({"file_dialog"}),
+    ),
+    SensitiveRule(
+        "close_window",
+        "closes the application, possibly losing unsaved work",
+        # "Exit Full Screen" leaves a mode; "Quit Mousepad", "Exit LibreOffice" quit.
+        labels=(r"^(exit|quit)(?! full\s*screen)( \w+)?$",),
+        label_roles=MENU_ITEM_ROLES,
+        # alt+space opens the window manager's menu, whose Close item no mark shows.
+        chords=("ctrl+q", "alt+f4", "alt+space"),
+        controls=(WINDOW_CLOSE, WINDOW_MENU),
+    ),
+)
+
+
 def builtin_rules(editors: frozenset[str]) -> tuple[SensitiveRule, ...]:
     """The built-in rules, checked in order; the first that matches names the category.
 
@@ -161,85 +245,7 @@ def builtin_rules(editors: frozenset[str]) -> tuple[SensitiveRule, ...]:
     environment could not say, and those rules then hold in every application.
     """
     return (
-        SensitiveRule(
-            "send_mail",
-            "sends the message being written",
-            # "Send / Receive" only fetches mail.
-            labels=(r"send(?!\s*/)", r"send now", r"send later"),
-            # enter and return are the same keysym; ctrl+shift+enter sends later.
-            chords=("ctrl+enter",),
-            apps=frozenset({"mail"}),
-        ),
-        SensitiveRule(
-            "send_mail",
-            "may press Send, which the screen reading did not show there",
-            controls=(UNMARKED_TOOLBAR,),
-            surfaces=frozenset({"mail_compose"}),
-        ),
-        SensitiveRule(
-            "delete_files",
-            "deletes files or moves them to the trash",
-            # "Erase" and "Remove" are what some file managers and dialogs call deleting.
-            labels=(
-                r"delete",
-                r"erase",
-                r"remove",
-                rf"move to (the )?{_TRASH}",
-                rf"empty (the )?{_TRASH}",
-                r"delete permanently",
-            ),
-            drop_labels=(_TRASH,),
-            chords=("delete",),  # with any modifiers: shift+, ctrl+, ctrl+shift+delete
-            apps=frozenset({"file_manager"}),
-            surfaces=frozenset({"file_dialog"}),
-            keys_edit_text=True,
-        ),
-        SensitiveRule(
-            "delete_files",
-            "deletes files for good",
-            labels=(r"(delete|erase) permanently", rf"empty (the )?{_TRASH}"),
-        ),
-        SensitiveRule(
-            "discard_changes",
-            "throws away unsaved changes",
-            # As GTK, Qt, LibreOffice and older desktops word it; "Dont Save" and "Don’t Save"
-            # are the first one (labels are folded).
-            labels=(
-                r"don't save",
-                r"do not save",
-                r"discard",
-                r"(close|quit|exit|continue) without saving",
-                r"throw away",
-                r"lose (the |all |unsaved )?changes",
-            ),
-        ),
-        SensitiveRule(
-            "overwrite_files",
-            "confirms replacing an existing file, whose content is lost",
-            # Whole labels: "Replace" in a file dialog's or file manager's confirmation, not
-            # "Find and Replace..." in a menu. Replacing text is harmless: not in find dialogs.
-            labels=(
-                r"^(yes,? )?(replace|overwrite)"
-                r"( (all|file|files|existing( files?)?|anyway|it|them))?$",
-            ),
-            except_surfaces=frozenset({"find_replace"}),
-        ),
-        SensitiveRule(
-            "overwrite_files",
-            "may confirm replacing an existing file (file dialogs ask it as a question)",
-            labels=(r"^yes( to all)?$",),
-            surfaces=frozenset({"file_dialog"}),
-        ),
-        SensitiveRule(
-            "close_window",
-            "closes the application, possibly losing unsaved work",
-            # "Exit Full Screen" leaves a mode; "Quit Mousepad", "Exit LibreOffice" quit.
-            labels=(r"^(exit|quit)(?! full\s*screen)( \w+)?$",),
-            label_roles=MENU_ITEM_ROLES,
-            # alt+space opens the window manager's menu, whose Close item no mark shows.
-            chords=("ctrl+q", "alt+f4", "alt+space"),
-            controls=(WINDOW_CLOSE, WINDOW_MENU),
-        ),
+        *_EVERYWHERE,
         SensitiveRule(
             "close_window",
             "closes the document, possibly losing unsaved work",
