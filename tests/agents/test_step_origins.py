@@ -52,10 +52,12 @@ def test_the_calls_of_every_reply_pass_on_to_the_record() -> None:
             _subtask("s2", "calculate", expression="1 + 1"),  # changed by code
             _subtask("s5", "calculate", expression="2"),  # written, under another id
             _subtask("s6"),  # a screen step: Decision decides its actions
+            # a re-plan's screen retry of a mended call: copied from it, no call of its own
+            _subtask("s7").model_copy(update={"mended": True}),
         ]
     )
     marked = written.marked(PlanOutcome(plan, problem="kept"))
-    assert [s.mended for s in marked.plan.subtasks] == [False, True, False, False]
+    assert [s.mended for s in marked.plan.subtasks] == [False, True, False, False, False]
     assert marked.problem == "kept"
 
 

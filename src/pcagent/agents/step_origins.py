@@ -64,6 +64,9 @@ class WrittenSteps:
         return replace(outcome, plan=Plan(subtasks=subtasks))
 
     def _marked(self, subtask: SubtaskSpec) -> SubtaskSpec:
-        if not subtask.skill or call_key(subtask.skill, subtask.args) in self.calls:
-            return subtask
-        return subtask.model_copy(update={"mended": True})
+        """``subtask`` marked as it is now: a re-plan's retry of a mended call on the screen
+        is a copy of it that calls no skill, and is no longer mended."""
+        mended = bool(subtask.skill) and call_key(subtask.skill, subtask.args) not in self.calls
+        return (
+            subtask if subtask.mended == mended else subtask.model_copy(update={"mended": mended})
+        )
