@@ -128,6 +128,13 @@ def test_local_model_quick() -> None:
 
 
 @pytest.mark.slow
+def test_prompt_ram_cache_quick() -> None:
+    report = run_quick("prompt_ram_cache.py", "--cap", "0")
+    # without llama.cpp's cache of earlier prompts the same calls leave less memory taken
+    assert report["capped"]["gained_mib"] < report["uncapped"]["gained_mib"]
+
+
+@pytest.mark.slow
 def test_grounding_quick() -> None:
     report = run_quick("grounding.py")
     assert report["cases"] == 1

@@ -55,10 +55,8 @@ class ConfigSection(BaseModel):
 
 
 class ModelProfile(ConfigSection):
-    """One named model: which backend, which model, and its limits.
-
-    ``[models.profiles.NAME]`` in the file. Keys that do not apply to a backend are ignored by it.
-    """
+    """One named model (``[models.profiles.NAME]``): which backend, which model, its limits.
+    Keys that do not apply to a backend are ignored by it."""
 
     backend: BackendName = "local"
     #: Model name sent to the server (``gpt-4o-mini``, ``claude-sonnet-4-5``...). Remote only.
@@ -69,8 +67,7 @@ class ModelProfile(ConfigSection):
     #: Name of the environment variable holding the API key. Empty: ``OPENAI_API_KEY`` for openai,
     #: ``ANTHROPIC_API_KEY`` for anthropic. The key itself never goes in the file.
     api_key_env: str = ""
-    #: Local backend: the installed pack to use (see ``pcagent models list``). Empty: the best
-    #: installed pack.
+    #: Local backend: the installed pack to use (``pcagent models list``); empty: the best one.
     pack: str = ""
     #: Local backend: a GGUF file to use instead of a pack.
     gguf_path: str = ""
@@ -83,6 +80,9 @@ class ModelProfile(ConfigSection):
     #: Local backend: keep each role's prompt cache on disk between runs (``prompt-cache`` in
     #: the data folder), so a new run's first call of a role evaluates only what changed.
     prompt_cache: bool = True
+    #: Local backend: MiB of earlier prompts' states llama.cpp keeps in memory to reuse. None: a
+    #: quarter of this machine's memory, at most 8,192 (llama.cpp's own default); 0: none.
+    cache_ram_mib: int | None = Field(default=None, ge=0)
     #: How the schema reaches the model. ``auto``: the strongest the backend has (constrained
     #: decoding for local and OpenAI-compatible, forced tool call for Anthropic), falling back to
     #: the prompt when an OpenAI-compatible server rejects JSON-schema response formats.

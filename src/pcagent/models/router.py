@@ -53,6 +53,7 @@ def create_backend(config: PcAgentConfig, profile_name: str) -> ChatBackend:
             threads=profile.threads,
             context_tokens=profile.context_tokens,
             cache_slots=profile.cache_slots,
+            cache_ram_mib=profile.cache_ram_mib,
             cache_dir=config.prompt_cache_dir if profile.prompt_cache else None,
         )
     if not profile.model:
