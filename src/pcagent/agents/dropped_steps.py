@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 from pcagent.agents.asked_answer import tells
 from pcagent.agents.plan import Doubt
-from pcagent.agents.program import GUI, Program, ProgramStep
+from pcagent.agents.program import GUI, Program, ProgramStep, skill_of
 from pcagent.skills import SkillCatalog
 
 
@@ -34,9 +34,9 @@ def _makes_effect(step: ProgramStep, catalog: SkillCatalog) -> bool:
     """Whether ``step`` changes something in an application or tells the person something."""
     if tells(step):
         return True
-    if step.skill == GUI or step.skill not in catalog:
+    skill = skill_of(step, catalog)
+    if skill is None:
         return False
-    skill = catalog.get(step.skill)
     quiet = skill.only_reads or skill.computes or skill.navigates or skill.gives_list
     return bool(skill.apps) and not quiet
 

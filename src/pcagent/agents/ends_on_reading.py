@@ -14,7 +14,7 @@ kept, never re-asked for: the Manager (``_kept``) adds it, so a run ends "unveri
 from __future__ import annotations
 
 from pcagent.agents.plan import Doubt
-from pcagent.agents.program import GUI, Program, ProgramStep
+from pcagent.agents.program import Program, ProgramStep, skill_of
 from pcagent.env.browser_profile import SEARCH_URL
 from pcagent.env.web_address import host_of, web_address
 from pcagent.errors import InvalidActionError
@@ -34,9 +34,9 @@ def _search_page(address: object) -> bool:
 
 def reads_only(step: ProgramStep, catalog: SkillCatalog) -> bool:
     """Whether ``step`` only reads a file or searches the web."""
-    if step.skill == GUI or step.skill not in catalog:
+    one = skill_of(step, catalog)
+    if one is None:
         return False
-    one = catalog.get(step.skill)
     if one.only_reads or one.page == "searches":
         return True
     return one.page == "opens" and _search_page(step.args.get("address"))

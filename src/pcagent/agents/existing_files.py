@@ -18,10 +18,10 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from pcagent.agents.program import (
-    GUI,
     Program,
     ProgramStep,
     is_reference,
+    skill_of,
     written_path,
 )
 from pcagent.agents.unused_values import values_used
@@ -39,10 +39,11 @@ def skill_calls(
     out), up to the first screen step or unknown skill: a step through the screen may create
     or move any file, so what the files are after it is not known."""
     for step in program.steps:
-        if step.skill == GUI or step.skill not in catalog:
+        one = skill_of(step, catalog)
+        if one is None:
             return
         literal = {name: value for name, value in step.args.items() if not is_reference(value)}
-        yield step, catalog.get(step.skill), literal
+        yield step, one, literal
 
 
 def _makers(catalog: SkillCatalog) -> str:

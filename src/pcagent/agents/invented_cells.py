@@ -45,7 +45,7 @@ from typing import Any
 
 from pcagent.agents.given_values import cell_number, given_parameters, invented_cells
 from pcagent.agents.one_search_for_many import LABELLED_LISTS
-from pcagent.agents.program import GUI, SLOT, Program, ProgramStep, is_reference
+from pcagent.agents.program import SLOT, Program, ProgramStep, is_reference, skill_of
 from pcagent.agents.ungiven_names import ungiven_words_typed
 from pcagent.agents.unused_values import finds_named_values, unused_names, values_used
 from pcagent.skills import SkillCatalog
@@ -198,7 +198,8 @@ def _values_left(program: Program, catalog: SkillCatalog) -> list[tuple[int, dic
     extraction's that later steps leave out (where they use none, each of its names)."""
     left: list[tuple[int, dict[str, str]]] = []
     for index, step in enumerate(program.steps):
-        if step.skill == GUI or step.skill not in catalog:
+        one = skill_of(step, catalog)
+        if one is None:
             continue
         later = program.steps[index + 1 :]
         names = finds_named_values(step, catalog)
@@ -206,7 +207,6 @@ def _values_left(program: Program, catalog: SkillCatalog) -> list[tuple[int, dic
             kept = unused_names(step, later, names)
             left += [(index, {"from": step.id, "key": name}) for name in kept]
             continue
-        one = catalog.get(step.skill)
         whole = one.computes and not one.value_keys and not one.gives_list
         if whole and not any(step.id in values_used(other) for other in later):
             left.append((index, {"from": step.id}))
@@ -252,7 +252,8 @@ def _looked_up(
     """The things whose rows ``step`` gives, and the name of their value, folded: a step with
     a list of names (``web_search_each``), or one that takes such a step's rows whole and
     gives rows (``sort_items``); None for any other."""
-    if step.skill == GUI or step.skill not in catalog or not catalog.get(step.skill).gives_list:
+    one = skill_of(step, catalog)
+    if one is None or not one.gives_list:
         return None
     named = [_folded(value) for value in step.args.values() if _folded(value)]
     if named:

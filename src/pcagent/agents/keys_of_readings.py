@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from pcagent.agents.program import GUI, Program, ProgramStep, reference_values
+from pcagent.agents.program import Program, ProgramStep, reference_values, skill_of
 from pcagent.agents.step_ids import changed_step
 from pcagent.skills import SkillCatalog
 
@@ -94,9 +94,9 @@ def _extracted_names(step: ProgramStep, readings: Collection[str]) -> list[str]:
 
 def reading(step: ProgramStep, catalog: SkillCatalog) -> bool:
     """Whether ``step``'s value is one text read (a page, a file, mail, a sheet's cells)."""
-    if step.skill == GUI or step.skill not in catalog:
+    one = skill_of(step, catalog)
+    if one is None:
         return False
-    one = catalog.get(step.skill)
     if one.value_keys or one.keys_argument or one.gives_list or one.needs_language:
         return False
     return one.only_reads or one.page is not None

@@ -14,9 +14,14 @@ as written, for the checks to name.
 
 from __future__ import annotations
 
-from typing import Any
-
-from pcagent.agents.program import GUI, Program, ProgramStep, is_reference, reference_values
+from pcagent.agents.program import (
+    Program,
+    ProgramStep,
+    is_reference,
+    parameter_schemas,
+    reference_values,
+    skill_of,
+)
 from pcagent.agents.reference_shapes import takes_only_lists
 from pcagent.skills import SkillCatalog
 
@@ -46,15 +51,12 @@ def with_lists_not_extracted(program: Program, catalog: SkillCatalog) -> Program
     return program.model_copy(update={"steps": steps}) if changed else program
 
 
-def _properties(skill: str, catalog: SkillCatalog) -> dict[str, Any]:
-    return catalog.get(skill).parameters.model_json_schema().get("properties", {})
-
-
 def _list_as_text(step: ProgramStep, catalog: SkillCatalog, lists: set[str]) -> str:
     """The id of the list ``step`` is given where it takes a text alone; "" where none."""
-    if step.skill == GUI or step.skill not in catalog:
+    one = skill_of(step, catalog)
+    if one is None:
         return ""
-    properties = _properties(step.skill, catalog)
+    properties = parameter_schemas(one)
     for name, value in step.args.items():
         if (
             is_reference(value)
@@ -69,9 +71,10 @@ def _list_as_text(step: ProgramStep, catalog: SkillCatalog, lists: set[str]) -> 
 def _uses_of(source: str, step: ProgramStep, catalog: SkillCatalog) -> list[str]:
     """The parameters of ``step`` that take ``source``'s value as a list-only argument (a
     direct reference); "" for each use of another kind."""
-    if step.skill == GUI or step.skill not in catalog:
+    one = skill_of(step, catalog)
+    if one is None:
         return [""] if source in step.uses else []
-    properties = _properties(step.skill, catalog)
+    properties = parameter_schemas(one)
     found: list[str] = []
     for name, value in step.args.items():
         inside = [r for r in reference_values({name: value}) if r["from"] == source]

@@ -27,16 +27,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pcagent.agents.given_values import given_parameters, made_up_text
-from pcagent.agents.program import GUI, Program, ProgramStep
+from pcagent.agents.program import GUI, Program, ProgramStep, skill_of
 from pcagent.agents.unused_values import values_used
 from pcagent.skills import SkillCatalog
 
 
 def _writes_a_text(step: ProgramStep, catalog: SkillCatalog) -> bool:
     """Whether ``step``'s skill writes one text with a language model (compose, translate)."""
-    if step.skill == GUI or step.skill not in catalog:
+    one = skill_of(step, catalog)
+    if one is None:
         return False
-    one = catalog.get(step.skill)
     return one.needs_language and not one.apps and not one.keys_argument and not one.gives_list
 
 

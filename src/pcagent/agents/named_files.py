@@ -24,7 +24,7 @@ from pcagent.agents.base import Agent, prompt_messages
 from pcagent.agents.named_folders import MAX_FOLDERS, kept_folders, kept_once
 from pcagent.agents.named_sites import MAX_SITES, kept_sites
 from pcagent.agents.plan import Doubt
-from pcagent.agents.program import GUI, Program, ProgramStep, is_reference, literal_texts
+from pcagent.agents.program import GUI, Program, ProgramStep, is_reference, literal_texts, skill_of
 from pcagent.agents.prompting import render
 from pcagent.skills import SkillCatalog
 from pcagent.skills.common import skills_for_file
@@ -133,10 +133,11 @@ def _texts(step: ProgramStep, catalog: SkillCatalog | None) -> Iterator[str]:
     if step.skill == GUI:
         yield step.task
         yield from step.files
-    if catalog is None or step.skill == GUI or step.skill not in catalog:
+    one = skill_of(step, catalog) if catalog is not None else None
+    if one is None:
         yield from literal_texts(step.args)
         return
-    one, args = catalog.get(step.skill), step.args
+    args = step.args
     literal = {name: value for name, value in args.items() if not is_reference(value)}
     yield from one.read_files(literal)
     yield from one.written_files(literal)

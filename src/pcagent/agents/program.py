@@ -25,7 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue, TypeAdapter, Valid
 
 from pcagent.agents.plan import Plan, SubtaskSpec
 from pcagent.errors import PlanError
-from pcagent.skills import SkillCatalog
+from pcagent.skills import Skill, SkillCatalog
 
 #: The pseudo-skill of a step the Decision loop does through the GUI.
 GUI = "gui"
@@ -88,6 +88,19 @@ STEP_AND_KEY = r"(s[0-9]{1,2})(?:\.([a-z][a-z0-9_]{0,39}))?"
 #: A slot may pick one item of a list found by its place from 0 (``{s2.prices[1]}``, the
 #: third group): a small model writes a list's items into cells so.
 SLOT = re.compile(rf"\{{{STEP_AND_KEY}(?:\[([0-9])\])?\}}")
+
+
+def skill_of(step: ProgramStep, catalog: SkillCatalog) -> Skill[Any] | None:
+    """The skill ``step`` calls; None for a GUI step or a name the catalog lacks (the program
+    check names those), so that each judgement of a step's skill asks in one way."""
+    if step.skill == GUI or step.skill not in catalog:
+        return None
+    return catalog.get(step.skill)
+
+
+def parameter_schemas(skill: Skill[Any]) -> dict[str, Any]:
+    """Each parameter's JSON schema, by name, as the model sees it."""
+    return skill.parameters.model_json_schema().get("properties", {})
 
 
 def is_reference(value: object) -> bool:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from pcagent.agents.plan import Doubt
-from pcagent.agents.program import GUI, Program, is_reference
+from pcagent.agents.program import Program, is_reference, parameter_schemas, skill_of
 from pcagent.skills import SkillCatalog
 
 
@@ -34,10 +34,10 @@ def one_value_for_a_list(program: Program, catalog: SkillCatalog) -> list[Doubt]
     gives: dict[str, str] = {}  # step id -> its skill (GUI steps left out)
     problems: list[Doubt] = []
     for step in program.steps:
-        if step.skill == GUI or step.skill not in catalog:
+        one = skill_of(step, catalog)
+        if one is None:
             continue
-        one = catalog.get(step.skill)
-        properties = one.parameters.model_json_schema().get("properties", {})
+        properties = parameter_schemas(one)
         for name, value in step.args.items():
             if not is_reference(value) or not takes_only_lists(properties.get(name, {})):
                 continue

@@ -21,14 +21,13 @@ from __future__ import annotations
 from itertools import pairwise
 
 from pcagent.agents.plan import Doubt
-from pcagent.agents.program import GUI, Program, ProgramStep
+from pcagent.agents.program import Program, ProgramStep, skill_of
 from pcagent.skills import SkillCatalog
 
 
 def _page(step: ProgramStep, catalog: SkillCatalog) -> str | None:
-    if step.skill == GUI or step.skill not in catalog:
-        return None
-    return catalog.get(step.skill).page
+    one = skill_of(step, catalog)
+    return one.page if one is not None else None
 
 
 def site_left_for_search(program: Program, catalog: SkillCatalog) -> list[Doubt]:

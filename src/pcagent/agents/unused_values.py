@@ -35,6 +35,7 @@ from pcagent.agents.program import (
     Program,
     ProgramStep,
     reference_values,
+    skill_of,
     steps_used,
 )
 from pcagent.skills import SkillCatalog
@@ -43,9 +44,8 @@ from pcagent.skills import SkillCatalog
 def finds_named_values(step: ProgramStep, catalog: SkillCatalog) -> list[str]:
     """The names of the values ``step`` finds ([] for a step that finds none by name): the
     list in the argument its skill declares as naming them (``keys_argument``)."""
-    if step.skill == GUI or step.skill not in catalog:
-        return []
-    argument = catalog.get(step.skill).keys_argument
+    one = skill_of(step, catalog)
+    argument = one.keys_argument if one is not None else ""
     names = step.args.get(argument) if argument else None
     if not isinstance(names, list):
         return []
@@ -53,11 +53,13 @@ def finds_named_values(step: ProgramStep, catalog: SkillCatalog) -> list[str]:
 
 
 def _computes(step: ProgramStep, catalog: SkillCatalog) -> bool:
-    return step.skill != GUI and step.skill in catalog and catalog.get(step.skill).computes
+    one = skill_of(step, catalog)
+    return one is not None and one.computes
 
 
 def _only_reads(step: ProgramStep, catalog: SkillCatalog) -> bool:
-    return step.skill != GUI and step.skill in catalog and catalog.get(step.skill).only_reads
+    one = skill_of(step, catalog)
+    return one is not None and one.only_reads
 
 
 def _page_left(step: ProgramStep, later: list[ProgramStep], catalog: SkillCatalog) -> bool:
@@ -68,13 +70,12 @@ def _page_left(step: ProgramStep, later: list[ProgramStep], catalog: SkillCatalo
     to be looked at. Why forms too: asked for the trip's length before an alarm, the 1.5B
     planner filled the maps form, left the page with the 38 minutes unread and set the alarm
     at the meeting's own time; the run said "finished" (a rewording of pc03, 2026-12-02)."""
-    if step.skill == GUI or step.skill not in catalog:
-        return False
-    if catalog.get(step.skill).page not in ("searches", "fills"):
+    one = skill_of(step, catalog)
+    if one is None or one.page not in ("searches", "fills"):
         return False
     if step.args.get("submit") is False:
         return False
-    browser = set(catalog.get(step.skill).apps)
+    browser = set(one.apps)
     for other in later:
         if other.skill == GUI:
             if other.app in browser:

@@ -22,7 +22,13 @@ sort it had written (a rewording of pc08, 2026-12-03).
 from __future__ import annotations
 
 from pcagent.agents.plan import Doubt
-from pcagent.agents.program import GUI, Program, is_reference, reference_values
+from pcagent.agents.program import (
+    Program,
+    is_reference,
+    parameter_schemas,
+    reference_values,
+    skill_of,
+)
 from pcagent.agents.reference_shapes import takes_only_lists
 from pcagent.skills import SkillCatalog
 
@@ -33,10 +39,10 @@ def whole_readings(program: Program, catalog: SkillCatalog) -> list[Doubt]:
     for_each: set[str] = set()  # the readings whose skill has one for each of several things
     doubts: list[Doubt] = []
     for step in program.steps:
-        if step.skill == GUI or step.skill not in catalog:
+        one = skill_of(step, catalog)
+        if one is None:
             continue
-        one = catalog.get(step.skill)
-        properties = one.parameters.model_json_schema().get("properties", {})
+        properties = parameter_schemas(one)
         for name, value in step.args.items():
             if one.takes_text(name):
                 continue
