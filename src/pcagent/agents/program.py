@@ -98,6 +98,16 @@ def skill_of(step: ProgramStep, catalog: SkillCatalog) -> Skill[Any] | None:
     return catalog.get(step.skill)
 
 
+def skill_steps(
+    program: Program, catalog: SkillCatalog
+) -> Iterator[tuple[ProgramStep, Skill[Any]]]:
+    """Each step of ``program`` that calls a skill of the catalog, with that skill, in order."""
+    for step in program.steps:
+        one = skill_of(step, catalog)
+        if one is not None:
+            yield step, one
+
+
 def parameter_schemas(skill: Skill[Any]) -> dict[str, Any]:
     """Each parameter's JSON schema, by name, as the model sees it."""
     return skill.parameters.model_json_schema().get("properties", {})

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from pcagent.agents.plan import Doubt
-from pcagent.agents.program import Program, is_reference, parameter_schemas, skill_of
+from pcagent.agents.program import Program, is_reference, parameter_schemas, skill_steps
 from pcagent.skills import SkillCatalog
 
 
@@ -33,10 +33,7 @@ def one_value_for_a_list(program: Program, catalog: SkillCatalog) -> list[Doubt]
     """A doubt for each argument that takes a list and is given a reference to one value."""
     gives: dict[str, str] = {}  # step id -> its skill (GUI steps left out)
     problems: list[Doubt] = []
-    for step in program.steps:
-        one = skill_of(step, catalog)
-        if one is None:
-            continue
+    for step, one in skill_steps(program, catalog):
         properties = parameter_schemas(one)
         for name, value in step.args.items():
             if not is_reference(value) or not takes_only_lists(properties.get(name, {})):

@@ -27,7 +27,7 @@ from pcagent.agents.program import (
     is_reference,
     parameter_schemas,
     reference_values,
-    skill_of,
+    skill_steps,
 )
 from pcagent.agents.reference_shapes import takes_only_lists
 from pcagent.skills import SkillCatalog
@@ -38,10 +38,7 @@ def whole_readings(program: Program, catalog: SkillCatalog) -> list[Doubt]:
     readings: dict[str, str] = {}  # step id -> what its skill gives
     for_each: set[str] = set()  # the readings whose skill has one for each of several things
     doubts: list[Doubt] = []
-    for step in program.steps:
-        one = skill_of(step, catalog)
-        if one is None:
-            continue
+    for step, one in skill_steps(program, catalog):
         properties = parameter_schemas(one)
         for name, value in step.args.items():
             if one.takes_text(name):
