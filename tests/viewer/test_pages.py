@@ -137,3 +137,19 @@ def test_a_plan_kept_with_a_doubt_says_so_in_the_events() -> None:
     shown = event_text(record)
     assert "s2 kept with a doubt: address=&#x27;x.test&#x27; is not given" in shown
     assert "s1 kept" not in shown
+
+
+def test_the_plan_table_marks_the_calls_code_changed() -> None:
+    from pcagent.runtime.record.models import RunRecord
+    from pcagent.viewer.plan_section import PlanView, plan_html
+    from pcagent.viewer.run_contents import RunContents
+
+    own = SubtaskSpec(id="s1", description="read_text_file(path='Documents/a.txt')")
+    changed = SubtaskSpec(id="s2", description="calculate(expression='2+2')", mended=True)
+    run = RunRecord(
+        run_id="r", instruction="add", status="finished", created_at=0, updated_at=0, settings={}
+    )
+    plan = PlanView(first=[own, changed], current=[own, changed], status={}, roles={}, replans=[])
+    rows = plan_html(RunContents(run, []), plan).split('<tr class="subtask">')[1:]
+    assert len(rows) == 2
+    assert "as code changed it" not in rows[0] and "as code changed it" in rows[1]

@@ -16,6 +16,10 @@ from pcagent.viewer.layout import esc, table
 from pcagent.viewer.run_contents import RunContents
 from pcagent.viewer.step_sections import calls_summary, event_text
 
+#: Beside a subtask whose call code changed after the model wrote it, so that a reader of the
+#: plan sees which calls are the model's own (they count as code's decisions).
+_MENDED = ' <span class="muted mended">(the model\'s call as code changed it)</span>'
+
 
 @dataclass
 class PlanView:
@@ -68,7 +72,8 @@ def plan_html(contents: RunContents, plan: PlanView) -> str:
         parts.append(plan_graph_svg(plan.current, plan.status, plan.roles))
         rows = [
             f'<tr class="subtask"><td>{esc(s.id)}</td><td>{esc(s.app)}</td>'
-            f"<td>{esc(s.description)}</td><td>{esc(', '.join(s.depends_on))}</td>"
+            f"<td>{esc(s.description)}{_MENDED if s.mended else ''}</td>"
+            f"<td>{esc(', '.join(s.depends_on))}</td>"
             f"<td>{esc(', '.join(s.inputs))}</td><td>{esc(', '.join(s.outputs))}</td>"
             f"<td>{esc(plan.status.get(s.id, 'pending'))}</td>"
             f"<td>{esc(', '.join(plan.roles.get(s.id, [])))}</td></tr>"
