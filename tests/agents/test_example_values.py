@@ -186,3 +186,33 @@ def test_an_example_s_instruction_copied_as_a_screen_step_is_doubted() -> None:
     shown = AGENDA.replace("the text editor", "Mousepad").replace("the browser", "Chromium")
     apps = "Open memo.txt in Mousepad, then look up the trip time in Chromium."
     assert example_values(as_program(_screen_step(apps)), shown, [MEETING]) == []
+
+
+CODE_EXAMPLES = (
+    "Instruction: Create evens.py in Documents holding a Python function even_numbers(numbers) "
+    "that returns the even numbers of the list numbers.\nProgram: "
+    '{"steps": [{"id": "s1", "skill": "write_code", "args": {"request": "a Python function '
+    'even_numbers(numbers) that returns the even numbers of the list numbers"}}]}'
+)
+CODE_SAID = (
+    "Create a new Python file kth_largest.py in Documents, and write a function "
+    "kth_largest(numbers, k) that returns the k-th largest number of the list numbers."
+)
+
+
+def _code(request: str) -> dict[str, object]:
+    return {"id": "s1", "skill": "write_code", "args": {"request": request}}
+
+
+def test_a_code_name_only_the_examples_hold_is_doubted() -> None:
+    copied = "a Python function even_numbers(numbers) that returns the even numbers of the list"
+    (doubt,) = example_values(as_program(_code(copied)), CODE_EXAMPLES, [CODE_SAID])
+    assert doubt.step == "s1" and "from an earlier task" in str(doubt)
+    own = "a Python function kth_largest(numbers, k) that returns the k-th largest number"
+    assert example_values(as_program(_code(own)), CODE_EXAMPLES, [CODE_SAID]) == []
+
+
+def test_a_code_name_whose_words_were_given_is_not_doubted() -> None:
+    said = "Write a function that returns the even numbers of a list, and save it."
+    request = "a Python function even_numbers(numbers) that returns the even numbers of a list"
+    assert example_values(as_program(_code(request)), CODE_EXAMPLES, [said]) == []

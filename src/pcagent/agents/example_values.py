@@ -83,6 +83,8 @@ def _texts(value: JsonValue, name: str = "") -> Iterator[str]:
 def _copied(text: str, examples: str, given: Sequence[str]) -> bool:
     if _quoted_by_an_example(text, examples) and not any(contains(g, text) for g in given):
         return True
+    if any(_examples_code_name(word, examples, given) for word in words_of(text)):
+        return True
     every = words_of(text)
     words = [w for w in every if len(w) >= _LONG]
     names = len(every) >= 2 and any(word[0].isupper() for word in words)
@@ -120,6 +122,29 @@ def _copied_whole(every: list[str], examples: str, given: Sequence[str]) -> bool
         for line in examples.splitlines()
         if line.startswith(_INSTRUCTION)
     )
+
+
+def _examples_code_name(word: str, examples: str, given: Sequence[str]) -> bool:
+    """Whether ``word`` is a name written as code names are (``even_numbers``: words joined by
+    an underscore) that the examples hold whole, with a part that nothing given begins like.
+    Why: asked for a function ``kth_largest(numbers, k)``, the 1.5B Manager wrote an example's
+    request, "a Python function even_numbers(numbers) that returns the even numbers of the list
+    numbers", and the code written defined ``even_numbers`` (pc19 at db209bf, 2026-12-06); its
+    other words ("Python", "function", "numbers") were the instruction's too, so only the code
+    name tells. A name whose parts all stand in what was given ("stock_prices" for "stock
+    prices") is not doubted."""
+    parts = [part for part in word.split("_") if part]
+    if len(parts) < 2 or not any(part[0].isalpha() for part in parts):
+        return False
+    if not any(word.casefold() in _code_words(line) for line in examples.splitlines()):
+        return False
+    if any(contains(text, word) for text in given):
+        return False
+    return not all(word_written(part, given) for part in parts if len(part) >= 3)
+
+
+def _code_words(line: str) -> set[str]:
+    return {word.casefold() for word in words_of(line)}
 
 
 #: How memory shows an example's instruction: a line of its own before its program.
