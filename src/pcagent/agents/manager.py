@@ -47,6 +47,7 @@ from pcagent.agents.program import Program, check_program, program_plan, screen_
 from pcagent.agents.program_grammar import program_reply_type
 from pcagent.agents.program_mends import ProgramMends
 from pcagent.agents.prompting import desktops_text, prompt_part, render, replan_context
+from pcagent.agents.refused_values import with_refusals
 from pcagent.agents.repeated_steps import finished_calls, repeated_failure
 from pcagent.agents.search_instead import GuessedAddress, searched_instead
 from pcagent.agents.step_ids import next_step_number
@@ -120,9 +121,8 @@ class Manager(Agent):
         return self._ask(instruction, "", (), step, found=(), examples=examples)
 
     def replan(self, replanning: Replanning, step: int | None = None) -> PlanOutcome:
-        """A program for what remains after the failed subtask; finished steps are not redone
-        and their values may be referred to by their ids."""
-        finished, failed = replanning.finished, replanning.failed
+        """A program for what remains after the failed subtask (finished steps not redone)."""
+        finished, failed = replanning.finished, with_refusals(replanning.failed, replanning.reason)
         first = next_step_number([s.id for s in (*finished, failed)])
         context = replan_context(replanning, first)
         found, instruction = list(replanning.hub.values()), replanning.instruction
@@ -360,7 +360,7 @@ class Manager(Agent):
         self, program: Program, known: Sequence[str], failed: SubtaskSpec | None
     ) -> list[str]:
         """What makes ``program`` unusable: its validation errors, else the files it reads that
-        are not there and a re-plan repeating the call that failed."""
+        are not there and a re-plan repeating the call that failed or a value refused."""
         try:
             check_program(
                 program,

@@ -83,6 +83,10 @@ class SubtaskSpec(BaseModel):
     #: or a model's reading set by code): its call is then code's decision, not the model's.
     #: Set by the run's planner (:mod:`pcagent.agents.step_origins`), never by the model.
     mended: bool = False
+    #: Literal values of this subtask's call that the application refused when it ran (a site
+    #: that answered "Unknown city: 'Howie'"): a re-plan that sends one again repeats the
+    #: failure. Set by the Manager from the failure (:mod:`pcagent.agents.refused_values`).
+    refused: list[str] = Field(default_factory=list)
 
     @field_validator("inputs", "outputs")
     @classmethod

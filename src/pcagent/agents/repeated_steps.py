@@ -7,7 +7,8 @@ file reads the same text, a second identical mail sends the mail twice. So a ste
 (skill and arguments, its references followed to the steps they now stand for) equals an
 earlier one is dropped, and what referred to it refers to the earlier one: a whole repeated
 block collapses onto its first writing. A re-plan's call of the skill that just failed, with
-the same arguments, or its screen step that just failed written again, is a problem the
+the same arguments, its screen step that just failed written again, or a value the
+application refused sent again (:mod:`pcagent.agents.refused_values`), is a problem the
 Manager is re-asked with (:func:`repeated_failure`).
 Compared as typed calls, never as words.
 """
@@ -19,6 +20,7 @@ from collections.abc import Collection, Sequence
 
 from pcagent.agents.plan import SubtaskSpec
 from pcagent.agents.program import GUI, Program, ProgramStep, step_description
+from pcagent.agents.refused_values import sends_refused
 from pcagent.agents.step_ids import changed_step, renaming
 
 
@@ -74,6 +76,8 @@ def repeated_failure(program: Program, failed: SubtaskSpec | None) -> str:
     (the words are the Manager's own, compared whole), never read."""
     if failed is None:
         return ""
+    if refused := sends_refused(program, failed):
+        return refused
     for step in program.steps:
         if failed.skill and step.skill == failed.skill and step.args == failed.args:
             return (
