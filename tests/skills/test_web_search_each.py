@@ -13,7 +13,7 @@ from pcagent.agents.program import check_program
 from pcagent.app_actions import BrowserOpen, BrowserRead
 from pcagent.skills import default_catalog
 from pcagent.skills.base import ActionOutcome
-from pcagent.skills.browser import web_search_each
+from pcagent.skills.browser_each import web_search_each
 from pcagent.skills.lists import without_things
 from pcagent.skills.values import pick_extreme, sort_items
 
@@ -157,3 +157,34 @@ def test_a_program_looks_up_a_list_found_earlier_and_sorts_the_rows_whole() -> N
         {"skill": "tell_user", "args": {"text": {"from": "s4", "key": "label"}}},
     )
     check_program(steps, default_catalog(), apps)
+
+
+def test_values_compared_as_numbers_are_asked_again_where_they_are_none() -> None:
+    """pc07 at db209bf: the companies' names and tickers read as their "stock", then sorted."""
+    args = {"things": ["China", "India"], "search": "population", "value": "population"}
+    model = Answers(
+        {"population": "people"},
+        {"population": POPULATIONS["China"]},
+        {"population": POPULATIONS["India"]},
+    )
+    found = web_search_each.call(Facts(model), {**args, "numbers": True})
+    assert found.ok, found.message
+    assert found.value == [[name, POPULATIONS[name]] for name in ("China", "India")]
+    assert "a number, as the page writes it" in model.prompts[1]
+    assert "a number" not in model.prompts[0]
+    model = Answers({"population": "people"}, {"population": "people"})
+    found = web_search_each.call(Facts(model), {**args, "numbers": True})
+    assert not found.ok
+    assert "China: the population read is 'people', not a number" in found.message
+    # Rows that go nowhere numbers are compared keep what was read, asked once.
+    model = Answers({"population": "people"}, {"population": POPULATIONS["India"]})
+    assert web_search_each.call(Facts(model), args).value[0] == ["China", "people"]
+
+
+def test_the_parameters_code_fills_in_are_in_no_skill_line_a_model_reads() -> None:
+    catalog = default_catalog()
+    for name, hidden in (("web_search_each", "numbers"), ("extract_values", "uses")):
+        one = catalog.get(name)
+        assert hidden in one.parameters.model_fields
+        assert hidden not in one.signature() and hidden not in one.short_signature()
+    assert "value: str" in catalog.get("web_search_each").signature()

@@ -45,7 +45,7 @@ def with_extraction_uses_told(program: Program, catalog: SkillCatalog) -> Progra
             continue
         fields = catalog.get(step.skill).parameters.model_fields
         for parameter, value in step.args.items():
-            source, key = _whole_reference(value)
+            source, key = whole_reference(value)
             field = fields.get(parameter)
             if (
                 source in names
@@ -69,7 +69,7 @@ def _told(step: ProgramStep, uses: dict[str, str]) -> ProgramStep:
     return step if args == step.args else step.model_copy(update={"args": args})
 
 
-def _whole_reference(value: JsonValue) -> tuple[str, str]:
+def whole_reference(value: JsonValue) -> tuple[str, str]:
     """(step id, key) of an argument that is one reference and nothing else: a reference
     object, or a text that is one slot without an item; ("", "") otherwise."""
     if is_reference(value):

@@ -41,6 +41,7 @@ from pcagent.agents.made_up_texts import (
     with_unused_text_in_made_up_text,
     without_unused_texts,
 )
+from pcagent.agents.numbers_wanted import with_numbers_wanted
 from pcagent.agents.one_search_for_many import with_one_search_for_each
 from pcagent.agents.program import MAX_STEPS, Program, ProgramStep
 from pcagent.agents.reference_keys import with_keys_mended
@@ -115,4 +116,4 @@ class ProgramMends:
         if self.readings.asked_formats is not None and self.readings.formats is not None:
             reads, targets = self.readings.formats_asked, self.readings.format_targets
             program = with_asked_formats_read(program, skills, reads, targets, instruction)
-        return with_extraction_uses_told(program, skills)
+        return with_numbers_wanted(with_extraction_uses_told(program, skills), skills)

@@ -263,7 +263,7 @@ class Skill(Generic[P]):
     def signature(self) -> str:
         """One line for a prompt: ``name(param: type, ...)  description``."""
         fields = []
-        for name, info in self.parameters.model_fields.items():
+        for name, info in self._shown_fields().items():
             kind = _type_name(info.annotation)
             fields.append(f"{name}: {kind}" + ("" if info.is_required() else " = …"))
         returns = f" -> {self.returns}" if self.returns else ""
@@ -273,9 +273,16 @@ class Skill(Generic[P]):
         """``name(param, optional?)``: what a prompt that must be short shows."""
         fields = [
             name + ("" if info.is_required() else "?")
-            for name, info in self.parameters.model_fields.items()
+            for name, info in self._shown_fields().items()
         ]
         return f"{self.name}({', '.join(fields)})"
+
+    def _shown_fields(self) -> dict[str, FieldInfo]:
+        """The parameters a model may write: those of the schema its reply is held to. Left
+        out: what code fills in (``extract_values``' ``uses``), which the grammar never lets a
+        model write, so a prompt that named it offered what the reply could not hold."""
+        written = self.parameters.model_json_schema().get("properties", {})
+        return {n: f for n, f in self.parameters.model_fields.items() if n in written}
 
 
 def _paths(args: Mapping[str, Any], names: tuple[str, ...]) -> list[str]:

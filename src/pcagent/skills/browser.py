@@ -7,13 +7,12 @@ from dataclasses import replace
 from pathlib import PurePosixPath
 from typing import Annotated
 
-from pydantic import AfterValidator, BeforeValidator, Field, WithJsonSchema
+from pydantic import AfterValidator, Field
 
 from pcagent import actions as act
 from pcagent.app_actions import BrowserClick, BrowserOpen, BrowserRead
 from pcagent.applications import BROWSER
 from pcagent.env.web_address import path_of, search_address
-from pcagent.skills import language
 from pcagent.skills.base import (
     ActionOutcome,
     SkillContext,
@@ -35,8 +34,7 @@ from pcagent.skills.browser_links import (
     search_results,
 )
 from pcagent.skills.common import do, given
-from pcagent.skills.lists import listed_things, without_things
-from pcagent.text import comparable, contains
+from pcagent.text import comparable
 
 APP = BROWSER.name
 
@@ -129,22 +127,6 @@ def _with_first_result(context: SkillContext, results: SkillResult, address: str
         value=f"{results.value}\n\n{opened}",
         evidence=f"{results.evidence}; first result read: {first.address}",
     )
-
-
-def _no_value_of(thing: str, found: str, text: str) -> str:
-    """What ``found`` is where it is no value of ``thing`` ("" where it may be one): the
-    thing's own name (a value without a digit its name holds: asked for "the flight of" each
-    of three destinations, the 1.5B model answered each destination's name, a rewording of
-    pc06, 2026-12-05), or a page's title (asked for the attractions of two cities, it answered
-    each page's title, "Top tourist attractions in Tokyo - World Facts", and the text composed
-    from them named sights of its own, the Eiffel Tower in Tokyo: a rewording of pc20 the
-    same day)."""
-    if found.strip() and not any(c.isdigit() for c in found) and contains(thing, found):
-        return 'the thing\'s own name (name the value to find: value, e.g. "flight_time")'
-    titles = {
-        comparable(line[len("Title:") :]) for line in text.splitlines() if line.startswith("Title:")
-    }
-    return "a page's title" if comparable(found) in titles else ""
 
 
 #: The longest address a program may open. A 1.5B planner once wrote "&ss=departure_date" over
@@ -312,80 +294,3 @@ def _take(context: SkillContext, link: PageLink) -> ActionOutcome:
 )
 def fill_form(context: SkillContext, parameters: FillForm) -> SkillResult:
     return form_filled(context, parameters)
-
-
-#: The most things one ``web_search_each`` looks up: eight searches and extractions take minutes.
-MAX_THINGS = 8
-
-
-class WebSearchEach(SkillParameters):
-    # The grammar takes a list of names, or one text that lists them (a value found earlier).
-    things: Annotated[
-        list[Annotated[str, Field(min_length=1, max_length=100)]],
-        BeforeValidator(listed_things),
-        WithJsonSchema(
-            {
-                "anyOf": [
-                    {"type": "array", "items": {"type": "string", "minLength": 1,
-                     "maxLength": 100}, "minItems": 2, "maxItems": MAX_THINGS},
-                    {"type": "string", "minLength": 1, "maxLength": 400},
-                ]
-            }
-        ),
-    ] = Field(
-        min_length=2,
-        max_length=MAX_THINGS,
-        description='The things, each looked up alone, e.g. ["China", "India"].',
-    )  # fmt: skip
-    search: str = Field(
-        min_length=1,
-        max_length=200,
-        description='The words searched for with each thing\'s name, e.g. "population" or '
-        '"flight time from Beijing to".',
-    )
-    value: str = Field(
-        pattern=language.NAME_PATTERN,
-        description='The name of the value found for each thing, e.g. "population".',
-    )
-
-
-@skill(
-    "Search the web for each thing alone and find the same value for each (a population, a "
-    "price, a rating, a travel time); the result is one row [thing, value] a thing.",
-    apps=(APP,),
-    needs_language=True,
-    returns="list of [thing, value] rows",
-    gives_list=True,
-)
-def web_search_each(context: SkillContext, parameters: WebSearchEach) -> SkillResult:
-    # Asked for three countries' populations, three share prices or one console's price at three
-    # shops, the 1.5B planner wrote one search for all and gave the one value it extracted to
-    # every item (pc07, pc08, pc24, 2026-12-03); the programs that work take two steps a thing,
-    # which it did not copy. Here the things are one list and code searches for each in turn,
-    # each value checked in the page it came from as extract_values checks it.
-    rows: list[list[str]] = []
-    named = parameters.value.replace("_", " ")
-    words = without_things(parameters.search, parameters.things)
-    for thing in parameters.things:
-        query = f"{words} {thing}"
-        found = web_search.call(context, {"query": query})
-        if not found.ok:
-            return SkillResult.failed(f"web_search_each: {thing}: {found.message}", found.evidence)
-        asked = {"text": found.value_text(), "names": [parameters.value]}
-        # The search's words say what the value is where its name is short ("stock" for a
-        # share price read as the company's ticker, pc07, 2026-12-03).
-        what = f"the {named} of {thing} (searched for: {query})"
-        value = language.extract_values.call(context, {**asked, "what": what})
-        if not value.ok:
-            return SkillResult.failed(
-                f"web_search_each: {thing}: the search {query!r} read no {named}: {value.message}",
-                value.evidence,
-            )
-        found = str(value.value.get(parameters.value))  # type: ignore[union-attr]
-        if unfit := _no_value_of(thing, found, asked["text"]):
-            return SkillResult.failed(
-                f"web_search_each: {thing}: the {named} read is {unfit}, not a value of it",
-                value.evidence,
-            )
-        rows.append([thing, found])
-    return SkillResult(True, rows, evidence="; ".join(f"{thing}={found}" for thing, found in rows))

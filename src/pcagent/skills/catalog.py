@@ -17,6 +17,7 @@ from pydantic import JsonValue
 from pcagent.registry import Registry
 from pcagent.skills import (
     browser,
+    browser_each,
     calculator,
     clock,
     code,
@@ -42,6 +43,7 @@ _MODULES: tuple[ModuleType, ...] = (
     file_manager,
     mail,
     browser,
+    browser_each,
 )
 
 
