@@ -9,7 +9,12 @@ from __future__ import annotations
 from tests.agents.program_steps import gold_programs, program
 
 from pcagent.agents.choice_readings import ChoiceQuestion
-from pcagent.agents.first_or_all import FIRST, WHOLE, with_first_or_all_read
+from pcagent.agents.first_or_all import (
+    FIRST,
+    WHOLE,
+    with_all_of_picked_read,
+    with_first_or_all_read,
+)
 from pcagent.agents.program import check_program
 from pcagent.skills import default_catalog
 
@@ -96,4 +101,62 @@ def test_no_gold_program_is_changed_where_the_reading_says_whole() -> None:
         assert with_first_or_all_read(gold, CATALOG, read, SAID) == gold
         asked += bool(read.asked)
         assert not read.asked or any(step.skill == "sort_items" for step in gold.steps)
+    assert checked >= 300 and asked > 0
+
+
+PICKED = {"skill": "pick_extreme", "args": {"items": {"from": "s1"}, "which": "largest"}}
+ITEM_WRITTEN = {
+    "skill": "write_text_file",
+    "args": {"path": "Documents/ratings.txt", "text": {"from": "s2", "key": "value"}},
+}
+
+
+def test_a_pick_written_alone_where_all_are_asked_is_a_sort_of_them() -> None:
+    """pc17r1 and pc17r2 at db209bf: "highest rating first" written as the largest alone."""
+    read = Reads(WHOLE, WHOLE)
+    mended = with_all_of_picked_read(program(LOOKED, PICKED, ITEM_WRITTEN), CATALOG, read, SAID)
+    assert mended.steps[1].skill == "sort_items"
+    assert mended.steps[1].args == {"items": {"from": "s1"}, "first": "highest"}
+    assert mended.steps[2].args["text"] == {"from": "s2"}
+    check_program(mended, CATALOG, ["browser", "text_editor"])
+    declared, _ = read.asked
+    assert "the highest value" in declared.meaning_of(FIRST)  # type: ignore[operator]
+    # The item's label and value as one text, smallest: the whole list, lowest first.
+    smallest = {**PICKED, "args": {"items": {"from": "s1"}, "which": "smallest"}}
+    told = {"skill": "tell_user", "args": {"text": "{s2.label}: {s2.value}"}}
+    sorted_ = with_all_of_picked_read(
+        program(LOOKED, smallest, told), CATALOG, Reads(WHOLE, WHOLE), SAID
+    )
+    assert sorted_.steps[1].args["first"] == "lowest"
+    assert sorted_.steps[2].args["text"] == {"from": "s2"}
+
+
+def test_a_pick_is_kept_where_the_readings_disagree_or_say_first() -> None:
+    written = program(LOOKED, PICKED, ITEM_WRITTEN)
+    for answers in ((FIRST, FIRST), (WHOLE, FIRST), (None,), (WHOLE, None)):
+        assert with_all_of_picked_read(written, CATALOG, Reads(*answers), SAID) == written
+
+
+def test_a_pick_used_among_words_or_typed_is_not_asked_about() -> None:
+    worded = {"skill": "tell_user", "args": {"text": "The best rated: {s2.label}"}}
+    screen = {"skill": "gui", "app": "text_editor", "task": "type {s2.value}", "uses": []}
+    for steps in (
+        (LOOKED, PICKED, worded),
+        (LOOKED, PICKED, ITEM_WRITTEN, screen),
+        (LOOKED, PICKED),
+    ):
+        read = Reads(WHOLE, WHOLE)
+        written = program(*steps)
+        assert with_all_of_picked_read(written, CATALOG, read, SAID) == written
+        assert read.asked == []
+
+
+def test_no_gold_program_is_changed_where_the_reading_says_first() -> None:
+    """The templates' picks are all wanted alone: read so, nothing changes."""
+    checked = asked = 0
+    for _task, gold in gold_programs():
+        checked += 1
+        read = Reads(*[FIRST] * 4)
+        assert with_all_of_picked_read(gold, CATALOG, read, SAID) == gold
+        asked += bool(read.asked)
     assert checked >= 300 and asked > 0

@@ -18,6 +18,13 @@ each in a text (a file's text, what the user is told), and no step uses by a key
 highest came first), and each use of the list becomes the item's label and value
 (``"{s4.label}: {s4.value}"``). A list written into cells or given to a screen step is left as
 it is: what the first item would be there is not a text.
+
+The other way round too (:func:`with_all_of_picked_read`): a pick whose item later steps use
+only in texts, where the reading is "all of them", becomes a sort of the same items, and each
+use of the item the whole sorted list. Told to write three films' ratings into a file "highest
+rating first", the 1.5B Manager picked the largest and wrote its 9.3 alone, and both rewordings
+said "finished" (pc17r1, pc17r2 at db209bf, 2026-12-06). A use that writes the item among other
+words ("The best: {s2.label}") is left as it is: the list would not read right there.
 """
 
 from __future__ import annotations
@@ -134,3 +141,75 @@ def _as_item(value: Any, source: str, whole: str) -> Any:
     if isinstance(value, list):
         return [_as_item(v, source, whole) for v in value]
     return value
+
+
+def with_all_of_picked_read(
+    program: Program, catalog: SkillCatalog, read: ReadsChoice, instruction: str
+) -> Program:
+    """``program`` with each pick whose item is used only in texts, and only as the item
+    alone, made a sort of the same items where the instruction asks for all of them; else
+    ``program`` itself."""
+    if _SORT not in catalog:
+        return program
+    steps = list(program.steps)
+    for index, step in enumerate(steps):
+        which = step.args.get("which")
+        if step.skill != _PICK or which not in ("largest", "smallest"):
+            continue
+        later = steps[index + 1 :]
+        uses = _item_uses(step.id, later, catalog)
+        if not uses:
+            continue
+        first = "highest" if which == "largest" else "lowest"
+        if read_first_or_all(read, instruction, first) != WHOLE:
+            continue
+        args = {"items": step.args.get("items"), "first": first}
+        steps[index] = step.model_copy(update={"skill": _SORT, "args": args})
+        whole: dict[str, JsonValue] = {"from": step.id}
+        for at, other in enumerate(later, start=index + 1):
+            if other.id in uses:
+                mended = {k: whole if k in uses[other.id] else v for k, v in other.args.items()}
+                steps[at] = other.model_copy(update={"args": mended})
+    if steps == list(program.steps):
+        return program
+    return program.model_copy(update={"steps": steps})
+
+
+def _item_uses(source: str, later: list[ProgramStep], catalog: SkillCatalog) -> dict[str, set[str]]:
+    """For each of ``later`` that uses ``source``'s item, the text arguments that hold it and
+    nothing else (a reference, or slots of it with nothing but punctuation between); none
+    where any use is another kind (a screen step's words, a typed parameter, a longer text)."""
+    uses: dict[str, set[str]] = {}
+    for step in later:
+        if step.skill == GUI:
+            named = any(m.group(1) == source for m in SLOT.finditer(step.task))
+            if named or source in step.uses:
+                return {}
+            continue
+        if step.skill not in catalog:
+            continue
+        fields = catalog.get(step.skill).parameters.model_fields
+        for name, value in step.args.items():
+            if not any(r["from"] == source for r in reference_values({name: value})):
+                continue
+            field = fields.get(name)
+            if field is None or field.annotation is not str or not _only_the_item(value, source):
+                return {}
+            uses.setdefault(step.id, set()).add(name)
+    return uses
+
+
+def _only_the_item(value: JsonValue, source: str) -> bool:
+    """Whether ``value`` is ``source``'s item alone: a reference to it, or its slots with only
+    punctuation and spaces between ("{s2.label}: {s2.value}")."""
+    if is_reference(value):
+        return value["from"] == source  # type: ignore[index]
+    if not isinstance(value, str):
+        return False
+    slots = list(SLOT.finditer(value))
+    left = SLOT.sub("", value)
+    return (
+        bool(slots)
+        and all(m.group(1) == source for m in slots)
+        and not any(c.isalnum() for c in left)
+    )

@@ -23,7 +23,7 @@ from pcagent.agents.existing_files import FileCheck, without_unused_missing_read
 from pcagent.agents.extraction_uses import with_extraction_uses_told
 from pcagent.agents.file_kinds import with_kind_twins
 from pcagent.agents.first_of_sorted import with_first_of_sorted_picked
-from pcagent.agents.first_or_all import with_first_or_all_read
+from pcagent.agents.first_or_all import with_all_of_picked_read, with_first_or_all_read
 from pcagent.agents.format_targets import with_format_targets_read
 from pcagent.agents.found_fields import with_found_fields_read
 from pcagent.agents.found_values_named import with_found_values_named
@@ -109,6 +109,7 @@ class ProgramMends:
             chosen = self.readings.chosen
             program = with_choices_read(program, skills, chosen, instruction)
             program = with_first_or_all_read(program, skills, chosen, instruction)
+            program = with_all_of_picked_read(program, skills, chosen, instruction)
             program = with_found_fields_read(program, skills, chosen, instruction, self.given)
         if self.readings.formats is not None:
             targets = self.readings.format_targets
