@@ -66,3 +66,26 @@ def test_a_plan_whose_calls_were_all_written_is_left_as_it_is() -> None:
     written.note({"steps": [{"id": "s1", "skill": "calculate", "args": {"expression": "2"}}]})
     outcome = PlanOutcome(Plan(subtasks=[_subtask("s1", "calculate", expression="2")]))
     assert written.marked(outcome) is outcome
+
+
+def test_an_argument_code_fills_in_to_check_a_result_changes_no_decision() -> None:
+    """An extraction told where its value goes (``uses``, set by a mend) is the model's call
+    still; a changed argument a model writes is not. Without a catalog every argument counts."""
+    from pcagent.skills import default_catalog
+
+    wrote = {"text": "memo", "names": ["time"], "what": "the meeting's time"}
+    told = {**wrote, "uses": {"time": "set_alarm.time"}}
+    reply = {"steps": [{"id": "s2", "skill": "extract_values", "args": wrote}]}
+    plan = Plan(
+        subtasks=[
+            _subtask("s2", "extract_values", **told),
+            _subtask("s3", "extract_values", **{**told, "what": "the first time"}),
+        ]
+    )
+    written = WrittenSteps(default_catalog())
+    written.note(reply)
+    marked = written.marked(PlanOutcome(plan))
+    assert [s.mended for s in marked.plan.subtasks] == [False, True]
+    every = WrittenSteps()
+    every.note(reply)
+    assert [s.mended for s in every.marked(PlanOutcome(plan)).plan.subtasks] == [True, True]

@@ -6,7 +6,11 @@ Why: a run counts the decisions its models made and those its code made (the ben
 search for each, a sorted list used for its first item becomes a pick) and the readings set
 others from a model's answer; counted as the model's, those overstated its share. A call no
 reply wrote as it runs is marked ``mended``, so it counts as code's (a reading's change too:
-the count leans to code where it cannot tell).
+the count leans to code where it cannot tell). Calls are compared as a model may write them:
+the hidden arguments code fills in to check a step's result (an extraction's ``uses``, a
+look-up's ``numbers``) change no decision of what the step does, and are left out; counted,
+they made every extraction whose value goes to a typed parameter code's (the development
+subset's first two tasks at 9d0c5d5, 2026-12-07: 5 of 9 decisions a model's).
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from pydantic import BaseModel
 
 from pcagent.agents.plan import Plan, PlanOutcome, SubtaskSpec
 from pcagent.models.structured import StructuredResult
+from pcagent.skills import SkillCatalog
 
 Sink = Callable[[str, StructuredResult[Any]], None]
 
@@ -31,8 +36,10 @@ def call_key(skill: str, args: Any) -> str:
 
 @dataclass
 class WrittenSteps:
-    """The skill calls the Manager's model wrote in its replies while one plan was made."""
+    """The skill calls the Manager's model wrote in its replies while one plan was made;
+    ``skills``: the catalog whose skills say which arguments a model writes (None: all)."""
 
+    skills: SkillCatalog | None = None
     calls: set[str] = field(default_factory=set)
 
     def passing_to(self, sink: Sink) -> Sink:
@@ -49,7 +56,7 @@ class WrittenSteps:
         """Every call in ``reply`` (a program, or the steps asked for alone), at any depth."""
         if isinstance(reply, dict):
             if isinstance(reply.get("skill"), str) and isinstance(reply.get("args"), dict):
-                self.calls.add(call_key(reply["skill"], reply["args"]))
+                self.calls.add(self._key(reply["skill"], reply["args"]))
             for value in reply.values():
                 self.note(value)
         elif isinstance(reply, list):
@@ -66,7 +73,13 @@ class WrittenSteps:
     def _marked(self, subtask: SubtaskSpec) -> SubtaskSpec:
         """``subtask`` marked as it is now: a re-plan's retry of a mended call on the screen
         is a copy of it that calls no skill, and is no longer mended."""
-        mended = bool(subtask.skill) and call_key(subtask.skill, subtask.args) not in self.calls
+        mended = bool(subtask.skill) and self._key(subtask.skill, subtask.args) not in self.calls
         return (
             subtask if subtask.mended == mended else subtask.model_copy(update={"mended": mended})
         )
+
+    def _key(self, skill: str, args: dict[str, Any]) -> str:
+        """The call as compared: its arguments as a model may write them."""
+        if self.skills is not None and skill in self.skills:
+            args = self.skills.get(skill).written_by_a_model(args)
+        return call_key(skill, args)

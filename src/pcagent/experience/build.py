@@ -218,14 +218,12 @@ class GraphBuilder:
                 self.graph.subtask_texts[text] = np.asarray(vector, dtype=np.float32)
 
 
-def _written_arguments(skill: str, args: Mapping[str, object]) -> frozenset[str]:
-    """The names of ``args`` a model may write for ``skill``: those its schema shows. The
-    mends' own (an extraction's ``uses``) are left out of what memory keeps, which the Manager
-    is shown as programs a model wrote; a skill no catalog has keeps all of them."""
+def _written_arguments(skill: str, args: Mapping[str, object]) -> Mapping[str, object]:
+    """``args`` as a model may write them for ``skill``: the mends' own (an extraction's
+    ``uses``) are left out of what memory keeps, which the Manager is shown as programs a model
+    wrote; a skill no catalog has keeps all of them."""
     catalog = _catalog()
-    if skill not in catalog:
-        return frozenset(args)
-    return frozenset(catalog.get(skill).parameters.model_json_schema().get("properties", {}))
+    return catalog.get(skill).written_by_a_model(args) if skill in catalog else args
 
 
 @cache
@@ -248,7 +246,7 @@ def program_of_plan(subtasks: Sequence[SubtaskSpec]) -> list[ProgramStep]:
                 ProgramStep(
                     id=ids[subtask.id],
                     skill=subtask.skill,
-                    args={k: _renamed(v, ids) for k, v in subtask.args.items() if k in written},
+                    args={k: _renamed(v, ids) for k, v in written.items()},
                     environment=subtask.environment,
                 )
             )

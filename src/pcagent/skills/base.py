@@ -277,6 +277,12 @@ class Skill(Generic[P]):
         ]
         return f"{self.name}({', '.join(fields)})"
 
+    def written_by_a_model(self, args: Mapping[str, Any]) -> dict[str, Any]:
+        """``args`` without what code fills in (the hidden parameters, ``uses``, ``numbers``):
+        a call as a model could have written it."""
+        shown = self._shown_fields()
+        return {name: value for name, value in args.items() if name in shown}
+
     def _shown_fields(self) -> dict[str, FieldInfo]:
         """The parameters a model may write: those of the schema its reply is held to. Left
         out: what code fills in (``extract_values``' ``uses``), which the grammar never lets a

@@ -188,11 +188,11 @@ class ManagerPlanner:
         return agent.words(instruction, program, guess)
 
     def plan(self, instruction: str) -> PlanOutcome:
-        written = WrittenSteps()
+        written = WrittenSteps(self.skills)
         return written.marked(self._manager(written).plan(instruction, step=0))
 
     def replan(self, replanning: Replanning, step: int) -> PlanOutcome:
-        written = WrittenSteps()
+        written = WrittenSteps(self.skills)
         return written.marked(self._manager(written).replan(replanning, step=step))
 
 
