@@ -13,7 +13,7 @@ from pcagent.agents.program import check_program
 from pcagent.app_actions import BrowserOpen, BrowserRead
 from pcagent.skills import default_catalog
 from pcagent.skills.base import ActionOutcome
-from pcagent.skills.browser_each import web_search_each
+from pcagent.skills.browser import web_search_each
 from pcagent.skills.lists import without_things
 from pcagent.skills.values import pick_extreme, sort_items
 

@@ -22,6 +22,7 @@ from pcagent.skills.base import (
     choice,
     skill,
 )
+from pcagent.skills.browser_each import WebSearchEach, searched_each
 from pcagent.skills.browser_forms import FillForm, form_filled
 from pcagent.skills.browser_links import (
     PageLink,
@@ -294,3 +295,15 @@ def _take(context: SkillContext, link: PageLink) -> ActionOutcome:
 )
 def fill_form(context: SkillContext, parameters: FillForm) -> SkillResult:
     return form_filled(context, parameters)
+
+
+@skill(
+    "Search the web for each thing alone and find the same value for each (a population, a "
+    "price, a rating, a travel time); the result is one row [thing, value] a thing.",
+    apps=(APP,),
+    needs_language=True,
+    returns="list of [thing, value] rows",
+    gives_list=True,
+)
+def web_search_each(context: SkillContext, parameters: WebSearchEach) -> SkillResult:
+    return searched_each(context, parameters, web_search)

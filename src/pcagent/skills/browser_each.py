@@ -1,22 +1,19 @@
-"""One value of each of several things, looked up on the web: a search and an extraction a
-thing, each value checked in the page it came from."""
+"""The work of ``web_search_each`` (declared with the other browser skills in
+:mod:`pcagent.skills.browser`): one value of each of several things, looked up on the web, a
+search and an extraction a thing, each value checked in the page it came from."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from pydantic import BeforeValidator, Field, WithJsonSchema
 from pydantic.json_schema import SkipJsonSchema
 
-from pcagent.applications import BROWSER
-from pcagent.skills import browser, language
-from pcagent.skills.base import SkillContext, SkillParameters, SkillResult, skill
+from pcagent.skills import language
+from pcagent.skills.base import Skill, SkillContext, SkillParameters, SkillResult
 from pcagent.skills.lists import listed_things, without_things
 from pcagent.skills.numbers_written import written_number
 from pcagent.text import comparable, contains
-
-APP = BROWSER.name
-
 
 #: The most things one ``web_search_each`` looks up: eight searches and extractions take minutes.
 MAX_THINGS = 8
@@ -57,15 +54,11 @@ class WebSearchEach(SkillParameters):
     numbers: SkipJsonSchema[bool] = False
 
 
-@skill(
-    "Search the web for each thing alone and find the same value for each (a population, a "
-    "price, a rating, a travel time); the result is one row [thing, value] a thing.",
-    apps=(APP,),
-    needs_language=True,
-    returns="list of [thing, value] rows",
-    gives_list=True,
-)
-def web_search_each(context: SkillContext, parameters: WebSearchEach) -> SkillResult:
+def searched_each(
+    context: SkillContext, parameters: WebSearchEach, search: Skill[Any]
+) -> SkillResult:
+    """``web_search_each``'s work (the skill is declared in :mod:`pcagent.skills.browser`,
+    whose ``web_search`` is ``search``)."""
     # Asked for three countries' populations, three share prices or one console's price at three
     # shops, the 1.5B planner wrote one search for all and gave the one value it extracted to
     # every item (pc07, pc08, pc24, 2026-12-03); the programs that work take two steps a thing,
@@ -76,7 +69,7 @@ def web_search_each(context: SkillContext, parameters: WebSearchEach) -> SkillRe
     words = without_things(parameters.search, parameters.things)
     for thing in parameters.things:
         query = f"{words} {thing}"
-        found = browser.web_search.call(context, {"query": query})
+        found = search.call(context, {"query": query})
         if not found.ok:
             return SkillResult.failed(f"web_search_each: {thing}: {found.message}", found.evidence)
         asked = {"text": found.value_text(), "names": [parameters.value]}

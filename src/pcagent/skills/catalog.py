@@ -17,7 +17,6 @@ from pydantic import JsonValue
 from pcagent.registry import Registry
 from pcagent.skills import (
     browser,
-    browser_each,
     calculator,
     clock,
     code,
@@ -43,7 +42,6 @@ _MODULES: tuple[ModuleType, ...] = (
     file_manager,
     mail,
     browser,
-    browser_each,
 )
 
 
