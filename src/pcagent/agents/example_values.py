@@ -136,15 +136,11 @@ def _examples_code_name(word: str, examples: str, given: Sequence[str]) -> bool:
     parts = [part for part in word.split("_") if part]
     if len(parts) < 2 or not any(part[0].isalpha() for part in parts):
         return False
-    if not any(word.casefold() in _code_words(line) for line in examples.splitlines()):
+    if word.casefold() not in {other.casefold() for other in words_of(examples)}:
         return False
     if any(contains(text, word) for text in given):
         return False
     return not all(word_written(part, given) for part in parts if len(part) >= 3)
-
-
-def _code_words(line: str) -> set[str]:
-    return {word.casefold() for word in words_of(line)}
 
 
 #: How memory shows an example's instruction: a line of its own before its program.

@@ -26,7 +26,7 @@ def with_numbers_wanted(program: Program, catalog: SkillCatalog) -> Program:
     """``program`` with ``numbers`` set on each look-up whose rows a later step compares as
     numbers; ``program`` itself where none is."""
     takes_numbers = {
-        step.id: step
+        step.id
         for step, one in skill_steps(program, catalog)
         if _NUMBERS in one.parameters.model_fields
     }

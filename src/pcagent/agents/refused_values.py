@@ -18,9 +18,9 @@ from pcagent.agents.program import GUI, Program, ProgramStep, literal_texts
 #: How a browser action reports a site's refusal of what a form or a link sent; the site's own
 #: words follow it (``pcagent.env.app_interfaces.browser_tabs.landed``).
 REFUSAL = "refusing what was sent:"
-#: How a refusal names a value: quoted ("Unknown city or airport: 'Howie'").
-_QUOTES = ("'", '"', "\u2018", "\u201c")
-_CLOSING = {"'": "'", '"': '"', "\u2018": "\u2019", "\u201c": "\u201d"}
+#: How a refusal names a value: quoted ("Unknown city or airport: 'Howie'"), each opening
+#: quote with its closing one.
+_QUOTES = {"'": "'", '"': '"', "\u2018": "\u2019", "\u201c": "\u201d"}
 
 
 def with_refusals(failed: SubtaskSpec, reason: str) -> SubtaskSpec:
@@ -34,7 +34,10 @@ def with_refusals(failed: SubtaskSpec, reason: str) -> SubtaskSpec:
         value
         for value in dict.fromkeys(text.strip() for text in literal_texts(failed.args))
         if value
-        and any(f"{quote}{value.casefold()}{_CLOSING[quote]}" in answer for quote in _QUOTES)
+        and any(
+            f"{opening}{value.casefold()}{closing}" in answer
+            for opening, closing in _QUOTES.items()
+        )
     ]
     return failed.model_copy(update={"refused": refused}) if refused else failed
 

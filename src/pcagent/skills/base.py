@@ -17,6 +17,7 @@ import inspect
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from types import NoneType, UnionType
 from typing import (
@@ -271,24 +272,25 @@ class Skill(Generic[P]):
 
     def short_signature(self) -> str:
         """``name(param, optional?)``: what a prompt that must be short shows."""
-        fields = [
-            name + ("" if info.is_required() else "?")
-            for name, info in self._shown_fields().items()
-        ]
+        fields = [n + ("" if f.is_required() else "?") for n, f in self._shown_fields().items()]
         return f"{self.name}({', '.join(fields)})"
 
     def written_by_a_model(self, args: Mapping[str, Any]) -> dict[str, Any]:
-        """``args`` without what code fills in (the hidden parameters, ``uses``, ``numbers``):
-        a call as a model could have written it."""
-        shown = self._shown_fields()
-        return {name: value for name, value in args.items() if name in shown}
+        """``args`` as a model could write them: the hidden ones code fills in left out."""
+        written = _schema_names(self.parameters)
+        return {name: value for name, value in args.items() if name in written}
 
     def _shown_fields(self) -> dict[str, FieldInfo]:
-        """The parameters a model may write: those of the schema its reply is held to. Left
-        out: what code fills in (``extract_values``' ``uses``), which the grammar never lets a
-        model write, so a prompt that named it offered what the reply could not hold."""
-        written = self.parameters.model_json_schema().get("properties", {})
+        """The parameters of the reply's schema: not what code fills in (``uses``), which a
+        prompt that named it offered though the grammar never lets a reply hold it."""
+        written = _schema_names(self.parameters)
         return {n: f for n, f in self.parameters.model_fields.items() if n in written}
+
+
+@cache
+def _schema_names(parameters: type[BaseModel]) -> frozenset[str]:
+    """A parameter model's schema names, made once (every prompt's skill lines ask)."""
+    return frozenset(parameters.model_json_schema().get("properties", {}))
 
 
 def _paths(args: Mapping[str, Any], names: tuple[str, ...]) -> list[str]:
