@@ -489,3 +489,17 @@ def test_no_usable_extraction_says_why_and_what_each_value_had_to_be() -> None:
     assert "the language model gave no usable reply: " in result.message
     assert "time: String should match pattern" in result.message  # the model layer's reason
     assert "time goes to set_alarm's time" in result.message
+
+
+def test_rows_a_look_up_found_are_read_as_lines() -> None:
+    """A rewording of pc11: ``web_search_each``'s rows passed whole to an extraction failed on
+    the text's type, and the re-plan redid the look-ups."""
+    model = Answers({"rating": "8.7/10"})
+    rows = [["Interstellar", "8.7/10"], ["12 Angry Men", "9.0/10"]]
+    ask = {"text": rows, "names": ["rating"], "what": "Interstellar's rating"}
+    found = extract_values.call(Desk(model), ask)
+    assert found.ok and found.value == {"rating": "8.7/10"}, found.message
+    assert "Text:\nInterstellar, 8.7/10\n" in model.prompts[0]
+    assert "12 Angry Men, 9.0/10\n" in model.prompts[0]
+    wrong = extract_values.call(Desk(Answers({"rating": "7.5/10"})), ask)
+    assert not wrong.ok

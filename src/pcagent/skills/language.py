@@ -57,7 +57,12 @@ def _names_differ(names: list[str]) -> list[str]:
 
 
 class ExtractValues(SkillParameters):
-    text: str = Field(min_length=1, max_length=20_000, description="Where to look.")
+    # A look-up's rows passed whole are read as lines: given web_search_each's rows, the call
+    # failed on the text's type and the re-plan redid the look-ups (a rewording of pc11,
+    # 2026-12-06).
+    text: Annotated[str, BeforeValidator(as_lines)] = Field(
+        min_length=1, max_length=20_000, description="Where to look."
+    )
     names: Annotated[
         list[Annotated[str, Field(pattern=NAME_PATTERN)]], AfterValidator(_names_differ)
     ] = Field(min_length=1, max_length=10, description='Names of the values, e.g. ["event_time"].')
