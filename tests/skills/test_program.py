@@ -401,3 +401,28 @@ def test_a_search_for_the_whole_request_is_refused_in_the_plan() -> None:
         check_program(as_program(step), default_catalog(), [*APPS, "browser"])
     short = {"id": "s1", "skill": "web_search", "args": {"query": "flights Helsinki to Oslo"}}
     check_program(as_program(short), default_catalog(), [*APPS, "browser"])
+
+
+def test_a_call_whose_parameters_never_work_together_is_refused_before_the_run() -> None:
+    """A rewording of pc11: ``move_files(into="Documents")`` names no file; each field passes
+    alone, and the call failed only when it ran, after the steps before it. So does a
+    formatting that names no paragraph. A reference leaves the call to be checked when it
+    runs."""
+    apps = [*APPS, "file_manager", "writer"]
+    nothing = {"id": "s1", "skill": "move_files", "args": {"into": "Documents"}}
+    with pytest.raises(PlanError, match="s1: move_files: it names no file to move"):
+        check_program(as_program(nothing), default_catalog(), apps)
+    unformatted = {
+        "id": "s1",
+        "skill": "format_paragraphs",
+        "args": {"path": "a.docx", "bold": True},
+    }
+    with pytest.raises(PlanError, match="s1: format_paragraphs: name the paragraphs"):
+        check_program(as_program(unformatted), default_catalog(), apps)
+    named = {"id": "s1", "skill": "move_files", "args": {"files": ["a.txt"], "into": "Documents"}}
+    check_program(as_program(named), default_catalog(), apps)
+    found = (
+        {"id": "s1", "skill": "list_folder", "args": {"folder": "Downloads"}},
+        {"id": "s2", "skill": "move_files", "args": {"files": {"from": "s1"}, "into": "Documents"}},
+    )
+    check_program(as_program(*found), default_catalog(), apps)

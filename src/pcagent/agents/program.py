@@ -300,7 +300,22 @@ def _argument_problems(
         except ValidationError as error:
             message = error.errors()[0]["msg"]
             problems.append(f"{step.id}: {name}={json.dumps(value)[:60]}: {message}")
+    if not problems and not references(step.args):
+        problems += _whole_call_problems(step, parameters)
     return problems
+
+
+def _whole_call_problems(step: ProgramStep, parameters: type[BaseModel]) -> list[str]:
+    """What a call of literals only breaks across its parameters (a move naming no file, a
+    formatting naming no paragraph): each field passes alone, the call never could. Why: such
+    a call failed only when it ran, after the steps before it, and the re-plan redid those
+    (``move_files(into="Documents")``, a rewording of pc11, 2026-12-06)."""
+    try:
+        parameters.model_validate(step.args)
+    except ValidationError as error:
+        message = str(error.errors()[0]["msg"]).removeprefix("Value error, ")
+        return [f"{step.id}: {step.skill}: {message}"]
+    return []
 
 
 def steps_used(step: ProgramStep) -> list[str]:

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from pathlib import PurePosixPath
 from typing import Annotated, Any
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from pcagent.app_actions import FilesCopy, FilesList, FilesMakeFolder, FilesMove, FilesOpen
 from pcagent.applications import FILE_MANAGER
@@ -38,6 +38,15 @@ class MoveFiles(SkillParameters):
     into: str = given("folder", "Folder to put them in.")
     keep_originals: bool = Field(False, description="true: copy instead of move.")
     make_folder: bool = Field(True, description="true: create the folder when missing.")
+
+    @model_validator(mode="after")
+    def _some_files(self) -> MoveFiles:
+        if not self.files and not self.from_folder:
+            raise ValueError(
+                "it names no file to move: give the files, or a folder and a name ending "
+                "(from_folder, suffix); leave the step out where nothing is to be moved"
+            )
+        return self
 
 
 def _moved(args: Mapping[str, Any]) -> dict[str, str]:
