@@ -20,6 +20,8 @@ from pcagent.models.structured import StructuredChatModel
 from pcagent.runtime.loop.dispatch import ModelLanguage
 from pcagent.skills import default_catalog
 from pcagent.skills.language import compose_text, extract_values, revise_text, translate_text
+from pcagent.skills.numbers_written import NUMBER_WRITTEN
+from pcagent.skills.typed_replies import reply_model
 
 T = TypeVar("T", bound=BaseModel)
 MEMO = "Morning\n08:30  Breakfast\n10:15  Call with the agency\n11:30  Budget review\n"
@@ -503,3 +505,32 @@ def test_rows_a_look_up_found_are_read_as_lines() -> None:
     assert "12 Angry Men, 9.0/10\n" in model.prompts[0]
     wrong = extract_values.call(Desk(Answers({"rating": "7.5/10"})), ask)
     assert not wrong.ok
+
+
+PRICE_PAGE = "Title: Apple Inc. (AAPL) - Stocks\nText:\nApple Inc. (AAPL)\nLast price: $227.52\n"
+
+
+def test_a_value_compared_as_a_number_is_answered_as_one() -> None:
+    """pc07 at 9d0c5d5: asked for a company's "stock" twice, the model answered its ticker."""
+    ask = {"text": PRICE_PAGE, "names": ["stock"], "what": "the stock", "numbers": ["stock"]}
+    ticker = extract_values.call(Desk(Answers({"stock": "AAPL"})), ask)
+    assert not ticker.ok and "no usable reply" in ticker.message
+    model = Answers({"stock": "$227.52"})
+    price = extract_values.call(Desk(model), ask)
+    assert price.ok and price.value == {"stock": "$227.52"}, price.message
+    assert "Values: stock (a number, as the text writes it)" in model.prompts[0]
+    for written in ("8.7/10", "1.4 billion", "6 h 20 min", "35%", "131.38 USD", "€1,299.00"):
+        page = {**ask, "text": f"It is {written}."}
+        assert extract_values.call(Desk(Answers({"stock": written})), page).ok, written
+
+
+def test_the_real_model_answers_a_number_under_the_number_grammar(tmp_path: Path) -> None:
+    """The pattern is a grammar the local server takes, and holds the reply to a number
+    (smollm2, too small to copy the right one: its value is not judged here)."""
+    config = smollm2_config(tmp_path)
+    schema = reply_model(["stock"], {}, PRICE_PAGE, ["stock"])
+    with ModelRouter(config) as router:
+        language = ModelLanguage(router.for_role("composer"))
+        reply = language.answer("Copy the value.", f"Text:\n{PRICE_PAGE}\nValues: stock", schema)
+    assert reply is not None, language.refused
+    assert re.fullmatch(NUMBER_WRITTEN, reply.stock), reply

@@ -159,31 +159,35 @@ def test_a_program_looks_up_a_list_found_earlier_and_sorts_the_rows_whole() -> N
     check_program(steps, default_catalog(), apps)
 
 
-def test_values_compared_as_numbers_are_asked_again_where_they_are_none() -> None:
-    """pc07 at db209bf: the companies' names and tickers read as their "stock", then sorted."""
+def test_values_compared_as_numbers_are_asked_for_as_numbers() -> None:
+    """pc07: the companies' names and tickers were read as their "stock", then sorted; asked
+    again, "AAPL" came back twice (9d0c5d5). Where the rows are compared, the reply's own
+    shape holds the model to a number written (the grammar, on a real model)."""
     args = {"things": ["China", "India"], "search": "population", "value": "population"}
-    model = Answers(
-        {"population": "people"},
-        {"population": POPULATIONS["China"]},
-        {"population": POPULATIONS["India"]},
-    )
+    model = Answers({"population": POPULATIONS["China"]}, {"population": POPULATIONS["India"]})
     found = web_search_each.call(Facts(model), {**args, "numbers": True})
     assert found.ok, found.message
     assert found.value == [[name, POPULATIONS[name]] for name in ("China", "India")]
-    assert "a number, as the page writes it" in model.prompts[1]
-    assert "a number" not in model.prompts[0]
-    model = Answers({"population": "people"}, {"population": "people"})
-    found = web_search_each.call(Facts(model), {**args, "numbers": True})
-    assert not found.ok
-    assert "China: the population read is 'people', not a number" in found.message
-    # Rows that go nowhere numbers are compared keep what was read, asked once.
+    assert "Values: population (a number, as the text writes it)" in model.prompts[0]
+    refused = web_search_each.call(
+        Facts(Answers({"population": "people"})), {**args, "numbers": True}
+    )
+    assert not refused.ok
+    assert "China: the search 'population China' read no population" in refused.message
+    # Rows that go nowhere numbers are compared keep what was read.
     model = Answers({"population": "people"}, {"population": POPULATIONS["India"]})
     assert web_search_each.call(Facts(model), args).value[0] == ["China", "people"]
+    assert "a number" not in model.prompts[0]
 
 
 def test_the_parameters_code_fills_in_are_in_no_skill_line_a_model_reads() -> None:
     catalog = default_catalog()
-    for name, hidden in (("web_search_each", "numbers"), ("extract_values", "uses")):
+    hidden_ones = (
+        ("web_search_each", "numbers"),
+        ("extract_values", "uses"),
+        ("extract_values", "numbers"),
+    )
+    for name, hidden in hidden_ones:
         one = catalog.get(name)
         assert hidden in one.parameters.model_fields
         assert hidden not in one.signature() and hidden not in one.short_signature()

@@ -6,8 +6,9 @@ Why: asked for three companies' share prices, the 1.5B Manager wrote ``web_searc
 the pages ("NVIDIA Corporation (NVDA)", "AAPL"), the sort refused all three, and the run ended
 (pc07 at db209bf, 2026-12-06). That the rows go whole to ``sort_items`` or ``pick_extreme``,
 which compare numbers, is in the program's references and the skills' types, not in anyone's
-words; the look-up's hidden ``numbers`` then makes it ask again for a value that is no number,
-and fail, naming it, where the second answer is none either. The model still chooses the value.
+words; the look-up's hidden ``numbers`` then has each value asked for as a number, its reply
+held to one by the grammar (``skills.numbers_written.NUMBER_WRITTEN``; asked again in words
+only, the model had answered "AAPL" twice, 9d0c5d5). The model still chooses the value.
 """
 
 from __future__ import annotations

@@ -12,7 +12,6 @@ from pydantic.json_schema import SkipJsonSchema
 from pcagent.skills import language
 from pcagent.skills.base import Skill, SkillContext, SkillParameters, SkillResult
 from pcagent.skills.lists import listed_things, without_things
-from pcagent.skills.numbers_written import written_number
 from pcagent.text import comparable, contains
 
 #: The most things one ``web_search_each`` looks up: eight searches and extractions take minutes.
@@ -72,7 +71,10 @@ def searched_each(
         found = search.call(context, {"query": query})
         if not found.ok:
             return SkillResult.failed(f"web_search_each: {thing}: {found.message}", found.evidence)
-        asked = {"text": found.value_text(), "names": [parameters.value]}
+        # Where the rows are compared as numbers, each value is asked for as a number written
+        # (its reply's grammar holds the model to one: extract_values' ``numbers``).
+        numbers = [parameters.value] if parameters.numbers else []
+        asked = {"text": found.value_text(), "names": [parameters.value], "numbers": numbers}
         # The search's words say what the value is where its name is short ("stock" for a
         # share price read as the company's ticker, pc07, 2026-12-03).
         what = f"the {named} of {thing} (searched for: {query})"
@@ -83,14 +85,6 @@ def searched_each(
                 value.evidence,
             )
         found = str(value.value.get(parameters.value))  # type: ignore[union-attr]
-        if parameters.numbers and not _a_number(found):
-            found, value = _number_asked_again(context, asked, what, parameters.value, found)
-            if not _a_number(found):
-                return SkillResult.failed(
-                    f"web_search_each: {thing}: the {named} read is {found!r}, not a number, "
-                    "and the rows go to a comparison of numbers (asked twice)",
-                    value.evidence,
-                )
         if unfit := _no_value_of(thing, found, asked["text"]):
             return SkillResult.failed(
                 f"web_search_each: {thing}: the {named} read is {unfit}, not a value of it",
@@ -114,28 +108,3 @@ def _no_value_of(thing: str, found: str, text: str) -> str:
         comparable(line[len("Title:") :]) for line in text.splitlines() if line.startswith("Title:")
     }
     return "a page's title" if comparable(found) in titles else ""
-
-
-def _a_number(found: str) -> bool:
-    """Whether ``found`` is a number as pages write it ("$131.38", "8.7/10", "1.4 billion")."""
-    try:
-        written_number(found)
-    except ValueError:
-        return False
-    return True
-
-
-def _number_asked_again(
-    context: SkillContext, asked: dict[str, object], what: str, name: str, found: str
-) -> tuple[str, SkillResult]:
-    """The value asked for once more as a number. Why: asked for the "stock" of three
-    companies before their rows were sorted, the 1.5B model read each company's name or
-    ticker ("NVIDIA Corporation (NVDA)", "AAPL") off the pages that gave their prices, and
-    the sort refused all three (pc07 at db209bf, 2026-12-06). That the rows are compared as
-    numbers is in the program's references, not in anyone's words."""
-    again = language.extract_values.call(
-        context, {**asked, "what": f"{what}: a number, as the page writes it"}
-    )
-    if not again.ok or not isinstance(again.value, dict):
-        return found, again
-    return str(again.value.get(name)), again

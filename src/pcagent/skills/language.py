@@ -11,17 +11,17 @@ from pydantic.json_schema import SkipJsonSchema
 
 from pcagent.skills.base import NoLanguageReply, SkillContext, SkillParameters, SkillResult, skill
 from pcagent.skills.common import as_lines
-from pcagent.skills.lists import counted_items, listed_items
+from pcagent.skills.held_values import held_values
+from pcagent.skills.lists import counted_items
 from pcagent.skills.named_in_text import names_unread
 from pcagent.skills.supplied_values import earlier_values, fragment_of
 from pcagent.skills.typed_replies import (
     USE_PATTERN,
     each_of,
-    replied_values,
     reply_model,
     use_told,
 )
-from pcagent.text import comparable, contains, same_date_written
+from pcagent.text import comparable, contains
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -74,6 +74,9 @@ class ExtractValues(SkillParameters):
     uses: SkipJsonSchema[dict[str, Annotated[str, Field(pattern=USE_PATTERN)]]] = Field(
         default_factory=dict
     )
+    #: Filled by code, never by a model: the names whose values are compared as numbers
+    #: (``web_search_each``'s rows that go to a sort); each is answered as a number written.
+    numbers: SkipJsonSchema[list[str]] = Field(default_factory=list)
 
 
 @skill(
@@ -95,7 +98,10 @@ def extract_values(context: SkillContext, parameters: ExtractValues) -> SkillRes
     )
     # Lists are shown counted ("[2nd] 10:15 Call ..."): a small model counts lines badly.
     shown = counted_items(parameters.text)
-    values = ", ".join(_named(name, parameters.uses.get(name, "")) for name in parameters.names)
+    values = ", ".join(
+        _named(name, parameters.uses.get(name, ""), name in parameters.numbers)
+        for name in parameters.names
+    )
     user = f"Text:\n{shown}\n\nFind: {parameters.what}\nValues: {values}"
     step = context.step()
     if step is not None and step.task:
@@ -105,9 +111,11 @@ def extract_values(context: SkillContext, parameters: ExtractValues) -> SkillRes
         # with John (four extractions from a memo and a mail, one try each: 4 right with the
         # request, 1 without, 2026-11-28; docs/skills.md).
         user = f"The person's request, for which value is meant: {step.task}\n\n{user}"
-    schema = reply_model(parameters.names, parameters.uses, parameters.text)
+    schema = reply_model(parameters.names, parameters.uses, parameters.text, parameters.numbers)
     try:
-        values, unseen = _held_values(model_reply(context, system, user, schema), parameters)
+        values, unseen = held_values(
+            model_reply(context, system, user, schema), parameters.names, parameters.text
+        )
     except NoLanguageReply as error:
         return SkillResult.failed(_with_uses(str(error), parameters.uses))
     if unseen:
@@ -119,7 +127,7 @@ def extract_values(context: SkillContext, parameters: ExtractValues) -> SkillRes
         again = _answer_again(context, system, told, schema)
         if again is None:
             return SkillResult.failed(f"values not found in the text: {refused}")
-        values, unseen = _held_values(again, parameters)
+        values, unseen = held_values(again, parameters.names, parameters.text)
         if unseen:
             twice = ", ".join(f"{n}={values[n]!r}" for n in unseen)
             return SkillResult.failed(f"values not found in the text: {refused}; again {twice}")
@@ -140,23 +148,6 @@ def extract_values(context: SkillContext, parameters: ExtractValues) -> SkillRes
     return SkillResult(True, values, evidence="; ".join(f"{k}={v}" for k, v in values.items()))
 
 
-def _held_values(
-    reply: BaseModel, parameters: ExtractValues
-) -> tuple[dict[str, str | list[str]], list[str]]:
-    """A reply's values (each cut to what the text holds where it says more) and the names of
-    those the text does not hold."""
-    values = {
-        name: _cut_to_held(parameters.text, value) or value
-        for name, value in replied_values(reply, parameters.names).items()
-    }
-    unseen = [
-        name
-        for name, value in values.items()
-        if not all(_held(parameters.text, one) for one in each_of(value))
-    ]
-    return values, unseen
-
-
 def _with_uses(failure: str, uses: dict[str, str]) -> str:
     """``failure``, with what each value taken by a typed parameter had to be: a travel time
     asked for where an alarm's time of day goes has no answer the text holds (pc03 at db209bf,
@@ -173,44 +164,12 @@ def _answer_again(context: SkillContext, system: str, user: str, schema: type[M]
         return None
 
 
-def _named(name: str, use: str) -> str:
+def _named(name: str, use: str, number: bool = False) -> str:
     """A value's name as the model is asked for it, with where it goes when a step takes it
-    as a typed parameter (:func:`~pcagent.skills.typed_replies.use_told`)."""
-    told = use_told(use) if use else ""
+    as a typed parameter (:func:`~pcagent.skills.typed_replies.use_told`), or that it is a
+    number."""
+    told = use_told(use) if use else ("a number, as the text writes it" if number else "")
     return f"{name} ({told})" if told else name
-
-
-def _cut_to_held(text: str, value: object) -> str:
-    """A value of several lines whose last line goes astray, cut back to what ``text`` holds:
-    every line but the last held whole, the last cut to its longest held beginning of more
-    than half its words (or left out); "" where the value is held as it is, is one line, or
-    an earlier line is not held. Why: asked for the tourist attractions a page lists, a line
-    each, the 1.5B model copied three lines and most of a fourth, then wrote "at once at"
-    where the page says "at once each time", and the whole look-up failed as not found (pc20
-    at 2e14a63, 2026-12-05). What is kept is the text's own words."""
-    if not isinstance(value, str) or _held(text, value):
-        return ""
-    lines = [line for line in value.splitlines() if line.strip()]
-    if len(lines) < 2 or not all(_held(text, line) for line in lines[:-1]):
-        return ""
-    words = lines[-1].split()
-    for end in range(len(words) - 1, len(words) // 2, -1):  # at least half of it, or none
-        if _held(text, part := " ".join(words[:end])):
-            return "\n".join([*lines[:-1], part])
-    return "\n".join(lines[:-1])
-
-
-def _held(text: str, value: str) -> bool:
-    """Whether ``text`` holds the model's ``value``: as written, as a date written another way,
-    or as a list of items each of which it holds. Asked for three companies' share prices, the
-    1.5B model answered "131.38, 227.52, 415.26", each the price on the page, and the whole was
-    refused for the text never writing the three in a row (pc07, 2026-11-29)."""
-    if contains(text, value) or same_date_written(value, text):
-        return True
-    items = listed_items(value)
-    return len(items) > 1 and all(
-        contains(text, item) or same_date_written(item, text) for item in items
-    )
 
 
 class ComposeText(SkillParameters):

@@ -15,7 +15,7 @@ value, and the text must still hold it; the value passed on is as the text write
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, Field, TypeAdapter, ValidationError, create_model
@@ -23,6 +23,7 @@ from pydantic.fields import FieldInfo
 
 from pcagent.skills.base import Written, declared_parameter
 from pcagent.skills.lists import uncounted, without_marker
+from pcagent.skills.numbers_written import NUMBER_WRITTEN, a_number_written
 from pcagent.text import comparable, lines_holding
 
 #: How a use is written: the skill and its parameter, ``"set_alarm.time"``.
@@ -33,9 +34,12 @@ _KINDS = {"integer": "a number", "number": "a number", "array": "a list", "boole
 _SENTENCE = "a plain sentence of several words"
 
 
-def reply_model(names: list[str], uses: Mapping[str, str], text: str) -> type[BaseModel]:
+def reply_model(
+    names: list[str], uses: Mapping[str, str], text: str, numbers: Collection[str] = ()
+) -> type[BaseModel]:
     """The reply's shape: each named value a text; a value with a use also taken by it, or
-    standing on the one line of ``text`` that it takes."""
+    standing on the one line of ``text`` that it takes; one of ``numbers`` (without a use
+    that says how it is written) written as a number (:data:`NUMBER_WRITTEN`)."""
     fields: dict[str, Any] = {}
     for name in names:
         use = uses.get(name, "")
@@ -44,9 +48,9 @@ def reply_model(names: list[str], uses: Mapping[str, str], text: str) -> type[Ba
         if parameter is not None and listed is not None:
             fields[name] = (_list_reply(parameter[0], parameter[1], listed), ...)
             continue
-        check = taken_by(use, text)
+        check = taken_by(use, text) or (a_number_written if name in numbers else None)
         checks = (AfterValidator(check),) if check is not None else ()
-        written = written_as(use)
+        written = written_as(use) or (NUMBER_WRITTEN if name in numbers else "")
         bounds = Field(min_length=1, max_length=500, **({"pattern": written} if written else {}))
         fields[name] = (Annotated[str, bounds, *checks], ...)
     return create_model("Extracted", **fields)
