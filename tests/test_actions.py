@@ -81,6 +81,7 @@ EXAMPLES: dict[str, dict[str, Any]] = {
     "sheet_sort": {"kind": "sheet_sort", "range": "A1:C20", "column": "B", "descending": True},
     "sheet_save": {"kind": "sheet_save"},
     "editor_open": {"kind": "editor_open", "path": "~/notes.txt"},
+    "editor_new": {"kind": "editor_new"},
     "editor_save_as": {"kind": "editor_save_as", "path": "Documents/notes.txt"},
     "files_list": {"kind": "files_list", "path": "Documents"},
     "files_make_folder": {"kind": "files_make_folder", "path": "Documents/Trips"},

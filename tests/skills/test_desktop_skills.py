@@ -45,9 +45,14 @@ def test_an_alarm_an_hour_before_a_time_is_listed_in_the_clock(
 
 def test_a_line_longer_than_the_listing_shows_is_seen_typed(shared_desktop: SandboxDesktop) -> None:
     line = f"Weekend plan {time.time_ns()}: a picnic in the park, the museum if it rains."
+    note = f"Documents/note-{time.time_ns()}.txt"
+    assert _call(shared_desktop, "write_text_file", path=note, text="keep me").ok
     result = _call(shared_desktop, "type_in_editor", text=line)
     assert result.ok and result.verified, result.message
     assert len(line) > 60  # longer than a text in the elements' listing
+    # The file that was in front is left as it is: typed text goes into a new document.
+    read = _call(shared_desktop, "read_text_file", path=note)
+    assert read.ok and str(read.value).strip() == "keep me", read.message
 
 
 def test_a_text_file_is_written_saved_and_checked_on_disk(shared_desktop: SandboxDesktop) -> None:

@@ -40,6 +40,7 @@ Action = Annotated[
     | app.SheetSet
     | app.SheetSort
     | app.SheetSave
+    | app.EditorNew
     | app.EditorOpen
     | app.EditorSaveAs
     | app.FilesList

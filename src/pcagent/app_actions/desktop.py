@@ -3,7 +3,7 @@ the calculator and the clocks."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import ClassVar, Literal
 
 from pydantic import Field
 
@@ -24,6 +24,14 @@ class EditorSaveAs(AppAction, application=applications.TEXT_EDITOR):
 
     kind: Literal["editor_save_as"] = "editor_save_as"
     path: OpenedPath
+
+
+class EditorNew(AppAction, application=applications.TEXT_EDITOR):
+    """Bring the text editor to the front on a document of no file: the one in front where it
+    has none, else a new one (a file open in it is left as it is)."""
+
+    kind: Literal["editor_new"] = "editor_new"
+    only_looks: ClassVar[bool] = True
 
 
 # --- file manager --------------------------------------------------------------------------------

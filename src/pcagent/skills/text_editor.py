@@ -5,10 +5,10 @@ from __future__ import annotations
 from pydantic import Field
 
 from pcagent import actions as act
-from pcagent.app_actions import EditorOpen, EditorSaveAs
+from pcagent.app_actions import EditorNew, EditorOpen, EditorSaveAs
 from pcagent.applications import TEXT_EDITOR
 from pcagent.skills.base import SkillContext, SkillParameters, SkillResult, skill
-from pcagent.skills.common import GivenText, TextFilePath, do, file_text, front
+from pcagent.skills.common import GivenText, TextFilePath, do, file_text
 from pcagent.text import contains
 
 APP = TEXT_EDITOR.name
@@ -42,12 +42,13 @@ class TypeInEditor(SkillParameters):
 
 
 @skill(
-    "Type text into the text editor (a new, unsaved document unless one is open).",
+    "Type text into a new, unsaved document of the text editor (a file open in it is left as "
+    "it is: write_text_file changes a file).",
     apps=(APP,),
     texts=("text",),
 )
 def type_in_editor(context: SkillContext, parameters: TypeInEditor) -> SkillResult:
-    front(context, APP)
+    do(context, EditorNew())
     do(context, act.TypeText(text=parameters.text))
     seen = context.screen_text()
     if not contains(seen, parameters.text.splitlines()[0]):

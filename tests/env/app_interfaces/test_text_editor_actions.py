@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from pcagent import actions as act
-from pcagent.app_actions import EditorOpen, EditorSaveAs
+from pcagent.app_actions import EditorNew, EditorOpen, EditorSaveAs
 from pcagent.bench.checker_types import CheckContext
 from pcagent.bench.checks_local import text_file_contains
 from pcagent.env import SandboxDesktop
@@ -66,3 +66,32 @@ def test_open_edit_and_save_as(shared_desktop: SandboxDesktop) -> None:
     with pytest.raises(InvalidActionError, match="already exists"):
         desktop.execute(EditorSaveAs(path="Documents/first.txt"))
     assert first.read_text() == "first file\n"
+
+
+def test_a_new_document_is_opened_beside_a_file_and_kept_where_one_is_in_front(
+    shared_desktop: SandboxDesktop,
+) -> None:
+    """A rewording of pc02: text typed into the editor went into the person's memo, open in
+    front; ``editor_new`` puts a document of no file in front and leaves the file's tab as it
+    is."""
+    desktop = shared_desktop
+    home = desktop.home
+    memo = home / "Documents" / "memo-new.txt"
+    memo.parent.mkdir(exist_ok=True)
+    memo.write_text("14:00 Meeting with John\n")
+    give_to_owner(memo.parent, home)
+    assert desktop.execute(EditorOpen(path="Documents/memo-new.txt")).ok
+    new = desktop.execute(EditorNew())
+    assert new.ok and new.verified, new.message
+    assert "Documents/memo-new.txt is left as it is" in new.message
+    window = desktop.observe().focused_window
+    assert window is not None and title_path(window.title, home) is None, window
+    desktop.execute(act.TypeText(text="typed elsewhere"))
+    # A document of no file in front already is the one typed into next.
+    typed_into = desktop.observe().focused_window
+    again = desktop.execute(EditorNew())
+    assert again.ok and typed_into is not None and again.output == typed_into.title
+    assert "left as it is" not in again.message
+    reopened = desktop.execute(EditorOpen(path="Documents/memo-new.txt"))
+    assert reopened.ok and reopened.output == "14:00 Meeting with John\n", reopened.message
+    assert memo.read_text() == "14:00 Meeting with John\n"

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from pcagent import actions as act
 from pcagent.action_handlers import handles
-from pcagent.app_actions import EditorOpen, EditorSaveAs
+from pcagent.app_actions import EditorNew, EditorOpen, EditorSaveAs
 from pcagent.env.app_interfaces import Interface
 from pcagent.env.apps import app_of_window
 from pcagent.env.observation import ActionResult, WindowInfo
@@ -48,9 +48,12 @@ def _editor_windows(interface: Interface) -> list[WindowInfo]:
     return [w for w in interface.sandbox.x11.windows() if app_of_window(w) == APP]
 
 
-def _wait_for_title(interface: Interface, path: Path, *, saved: bool, failure: str) -> WindowInfo:
-    """The editor window in front once its title names ``path`` (unmodified when ``saved``);
-    :class:`AppInterfaceError` saying ``failure`` and which window is in front when none does."""
+def _wait_for_title(
+    interface: Interface, path: Path | None, *, saved: bool, failure: str
+) -> WindowInfo:
+    """The editor window in front once its title names ``path`` (no file: None; unmodified
+    when ``saved``); :class:`AppInterfaceError` saying ``failure`` and which window is in front
+    when none does."""
     deadline = time.monotonic() + WAIT
     while time.monotonic() < deadline:
         focused = interface.sandbox.x11.focused_window()
@@ -117,6 +120,27 @@ class TextEditorInterface(Interface):
     @handles(EditorOpen)
     def _open(self, action: EditorOpen) -> ActionResult:
         return open_in_editor(self, self.source(action.path))
+
+    @handles(EditorNew)
+    def _new(self, action: EditorNew) -> ActionResult:
+        """Why: typing into whatever the editor shows, a program that had read the person's
+        memo (opened in the editor) typed the memo into it again; the file's tab was left
+        modified, and the next reading of the file failed on it (a rewording of pc02,
+        2026-12-06). Mousepad's Ctrl+N opens a new tab in its window."""
+        window = self.sandbox.bring_to_front(APP) or self.sandbox.open_app(APP)
+        opened = title_path(window.title, self.home)
+        if opened is not None:
+            self.sandbox.execute(act.Hotkey(keys=["ctrl", "n"]))
+            window = _wait_for_title(
+                self, None, saved=False, failure="the editor opened no new document"
+            )
+        left = f"; {self.shown(opened)} is left as it is" if opened is not None else ""
+        return ActionResult(
+            ok=True,
+            message=f"the text editor shows a document of no file ({window.title}){left}",
+            output=window.title,
+            verified=True,
+        )
 
     @handles(EditorSaveAs)
     def _save(self, action: EditorSaveAs) -> ActionResult:
