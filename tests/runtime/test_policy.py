@@ -111,10 +111,13 @@ def test_a_loop_without_effect_is_detected_and_re_planned() -> None:
     assert not policy.decide(between, toggled).looping
     # but the same application action three times is a loop whatever it did
     insert = StepFacts(
-        "writer_insert(text='Tea.')", failed=False, no_change=False, application=True
+        "writer_insert(text='Tea.')", failed=False, no_change=False, whole_effect=True
     )
     assert policy.decide(run_steps(policy, [insert] * 3), insert).looping
     assert not policy.decide(run_steps(policy, [insert] * 2), insert).looping
+    # ... and so is the same text typed three times (a rewording of pc10: five times)
+    typed = StepFacts("type(text='Attention')", failed=False, no_change=False, whole_effect=True)
+    assert policy.decide(run_steps(policy, [typed] * 3), typed).looping
     # with no re-plan left, a loop ends the run instead of repeating to the step cap
     spent = policy.replanned(run_steps(policy, [same] * 3))
     decision = policy.decide(spent, same)

@@ -405,21 +405,28 @@ def test_a_gui_step_s_words_show_a_named_value_as_found(tmp_path: Path) -> None:
     assert "Type Tokyo (14) and {s1.missing} in the editor" in shown
 
 
+@pytest.mark.parametrize(
+    "action",
+    [
+        {"kind": "use_skill", "skill": "read_text_file", "args": {"path": "notes.txt"}},
+        {"kind": "type", "text": "Attention Is All You Need"},
+    ],
+)
 def test_the_same_skill_call_again_and_again_is_a_loop_though_each_call_succeeded(
-    tmp_path: Path,
+    tmp_path: Path, action: dict[str, object]
 ) -> None:
     """A skill does its whole effect at once, like an application action: reading the same file
     a third time in a row is no progress (the Decision agent read a travel plan nine times in a
-    row, each read a success, to the step cap)."""
+    row, each read a success, to the step cap). So does a text typed: the same text typed a
+    third time is typed three times (a paper's title five times, a rewording of pc10)."""
     program = {"id": "s1", "skill": "gui", "app": "text_editor", "task": "Find the destination"}
-    read = {"kind": "use_skill", "skill": "read_text_file", "args": {"path": "notes.txt"}}
-    decisions = ScriptedBackend([scripts.decision(read)] * 6)
+    decisions = ScriptedBackend([scripts.decision(action)] * 6)
     models = scripts.usual_models(decisions, json.dumps({"steps": [program]}))
     store, outcome, _home = _start(tmp_path, models, "Where am I going?", max_replans=0)
     assert outcome.status == "failed"
     assert "repeats the same action" in outcome.summary
-    kinds = [s.action.kind for s in store.steps(outcome.run_id)]
-    assert kinds[-3:] == ["use_skill"] * 3 and "use_skill" not in kinds[:-3]
+    kinds = [s.action.kind if s.action else s.error for s in store.steps(outcome.run_id)]
+    assert kinds[-3:] == [action["kind"]] * 3 and action["kind"] not in kinds[:-3], kinds
 
 
 @pytest.mark.parametrize(("complete", "verified"), [(True, True), (False, False)])

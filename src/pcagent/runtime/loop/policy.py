@@ -42,8 +42,8 @@ class StepFacts:
 
     ``action`` is the action's text (equal texts are the same action); ``no_change`` is True when
     Reflection saw no change on the screen; ``gave_up`` is the reason of a ``fail`` action;
-    ``application`` is True for an application action or a skill call (each does its whole
-    effect at once);
+    ``whole_effect`` is True for an action that does its whole effect each time it runs: an
+    application action, a skill call, a text typed (the same again is no progress);
     ``skill_failed`` is why the subtask's own skill call failed, when it did; ``untouched`` is
     True when the action was refused before it ran (invalid here, or stopped by the guard), so
     the desktop is as it was.
@@ -53,7 +53,7 @@ class StepFacts:
     failed: bool
     no_change: bool
     gave_up: str | None = None
-    application: bool = False
+    whole_effect: bool = False
     skill_failed: str | None = None
     untouched: bool = False
 
@@ -104,9 +104,11 @@ class EscalationPolicy:
 
     def looping(self, counters: Counters, facts: StepFacts) -> bool:
         """The same action ``loop_repeats`` times in a row with no change, or failed each time,
-        or the same application action so often whatever it did: an application action does
-        its whole effect at once, so inserting the same paragraph again and again is no
-        progress; and a click on a menu that opens and closes it changes the screen each time
+        or the same application action, skill call or typing so often whatever it did: each
+        does its whole effect at once, so inserting the same paragraph again and again is no
+        progress (the Decision agent typed a paper's title into a new document five times in a
+        row, each "typed 25 characters", to the step cap: a rewording of pc10, 2026-12-06);
+        and a click on a menu that opens and closes it changes the screen each time
         (the Decision agent clicked "File" in the text editor four times in a row, each judged
         an unexpected change, on a rewording of pc18, 2026-12-03).
 
@@ -116,7 +118,7 @@ class EscalationPolicy:
         recent = counters.recent_actions
         same = len(recent) >= self.run.loop_repeats and len(set(recent)) == 1
         failed_each = counters.consecutive_failures >= self.run.loop_repeats
-        if same and (facts.no_change or facts.application or failed_each):
+        if same and (facts.no_change or facts.whole_effect or failed_each):
             return True
         refused_again = len(recent) >= 2 and recent[-1] == recent[-2]
         return refused_again and facts.untouched and counters.consecutive_failures >= 2

@@ -199,9 +199,10 @@ class SubtaskBook:
             failed=failed,
             no_change=reflection.verdict == "no_change",
             gave_up=action.reason if isinstance(action, act.Fail) else None,
-            # A skill, like an application action, does its whole effect at once.
-            application=action is not None
-            and (action.belongs_to is not None or isinstance(action, act.UseSkill)),
+            # A skill, like an application action or a text typed, does its whole effect at
+            # once (each time it runs).
+            whole_effect=action is not None
+            and (action.belongs_to is not None or isinstance(action, act.UseSkill | act.TypeText)),
             skill_failed=result.message if own_skill and result and not result.ok else None,
             untouched=result is not None and result.untouched,
         )
