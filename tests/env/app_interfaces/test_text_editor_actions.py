@@ -76,6 +76,10 @@ def test_a_new_document_is_opened_beside_a_file_and_kept_where_one_is_in_front(
     is."""
     desktop = shared_desktop
     home = desktop.home
+    desktop.close_apps()  # with no editor open, the editor starts on a document of no file
+    started = desktop.execute(EditorNew())
+    assert started.ok and "left as it is" not in started.message, started.message
+    assert title_path(str(started.output), home) is None
     memo = home / "Documents" / "memo-new.txt"
     memo.parent.mkdir(exist_ok=True)
     memo.write_text("14:00 Meeting with John\n")
