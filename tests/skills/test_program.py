@@ -426,3 +426,22 @@ def test_a_call_whose_parameters_never_work_together_is_refused_before_the_run()
         {"id": "s2", "skill": "move_files", "args": {"files": {"from": "s1"}, "into": "Documents"}},
     )
     check_program(as_program(*found), default_catalog(), apps)
+
+
+def test_a_call_s_line_shows_only_what_a_model_may_write() -> None:
+    """The check arguments code fills in stay in the call, out of the line a re-plan's prompt
+    and a screen step retrying the call read (``numbers=true`` was in both, 2026-12-07)."""
+    look_up = {
+        "id": "s1",
+        "skill": "web_search_each",
+        "args": {
+            "things": ["Nvidia", "Apple"],
+            "search": "price",
+            "value": "price",
+            "numbers": True,
+        },
+    }
+    plan = program_plan(as_program(look_up), default_catalog())
+    assert plan.subtasks[0].args["numbers"] is True
+    assert "numbers" not in plan.subtasks[0].description
+    assert 'search="price"' in plan.subtasks[0].description

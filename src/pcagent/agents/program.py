@@ -364,10 +364,14 @@ def program_plan(program: Program, catalog: SkillCatalog) -> Plan:
         apps = step_apps(step, catalog)
         app = apps[0] if len(apps) == 1 else ""
         depends = list(dict.fromkeys([*([previous] if previous else []), *needed]))
+        # A call's line shows what a model may write: the check arguments code fills in
+        # (``uses``, ``numbers``) are the call's, not words for a re-plan or a screen step.
+        one = catalog.get(step.skill) if step.skill in catalog else None
+        shown = step.model_copy(update={"args": one.written_by_a_model(step.args)}) if one else step
         subtasks.append(
             SubtaskSpec(
                 id=step.id,
-                description=step_description(step),
+                description=step_description(shown),
                 app=app,
                 # A GUI step's description shows the values it uses where they exist (its
                 # placeholders); it never waits for one that an earlier step did not report.
