@@ -374,6 +374,22 @@ def test_a_date_is_no_number_for_the_calculator() -> None:
     assert Calculate.model_validate({"expression": "2025 - 1990"}).expression == "2025 - 1990"
 
 
+def test_words_in_arithmetic_are_named_with_what_to_do() -> None:
+    """pc23 at 914764a: a city and a trip's date filled into "{s3} - {s2.date}" were refused
+    only for the characters of arithmetic, and the re-plan computed "3/2025 - 18/2025"."""
+    with pytest.raises(
+        ValueError, match=r"'Tokyo, Japan', '3 March 2025' are no numbers \("
+    ) as refused:
+        Calculate.model_validate({"expression": "Tokyo, Japan - 3 March 2025 + 1"})
+    assert "'3 March 2025': a date; count the days between two dates with days_between" in str(
+        refused.value
+    )
+    with pytest.raises(ValueError, match="'twelve' is no number: compute with numbers"):
+        Calculate.model_validate({"expression": "twelve * 3"})
+    assert Calculate.model_validate({"expression": "(12 + 7) * 3"}).expression == "(12 + 7) * 3"
+    assert Calculate.model_validate({"expression": "$1,299.00 - 999"}).expression == "1299.00 - 999"
+
+
 def test_paragraphs_may_be_named_by_place_or_number_and_nothing_else() -> None:
     catalog = default_catalog()
     formats = catalog.get("format_paragraphs")

@@ -23,6 +23,10 @@ _WITH_REFERENCES = (
 )
 
 
+#: An operator between spaces, which separates an expression's operands ("Tokyo - 3 May").
+_OPERATOR = re.compile(r"\s[-+*/^]\s")
+#: An operand of arithmetic alone.
+_ARITHMETIC = re.compile(rf"{ARITHMETIC_CHARACTERS}+")
 #: A date written as numbers (2025-07-05, 05/07/2025) inside an expression.
 _DATE = re.compile(r"\b\d{4}-\d{1,2}-\d{1,2}\b|\b\d{1,2}/\d{1,2}/\d{4}\b")
 
@@ -52,7 +56,39 @@ class Calculate(SkillParameters):
                 "a date is no number for the calculator: count the days between two dates "
                 "with days_between, then compute with its result"
             )
-        return _DECORATION.sub("", value.translate(_SIGNS))
+        plain = _DECORATION.sub("", value.translate(_SIGNS))
+        if worded := _no_numbers(plain):
+            raise ValueError(worded)
+        return plain
+
+
+def _no_numbers(expression: str) -> str:
+    """What is wrong with an expression whose operands are words, naming each and each date
+    among them; "" where every operand is arithmetic. Why: a city and a trip's date filled into
+    "{s3} - {s2.date}" were refused only as not matching the characters of arithmetic, and the
+    re-plan, told nothing of what to change, computed "3/2025 - 18/2025" on the screen (pc23 at
+    914764a, 2026-12-07). The operands are the program's filled values, never a person's words."""
+    operands = [part.strip() for part in _OPERATOR.split(expression)]
+    worded = [part for part in operands if part and not _ARITHMETIC.fullmatch(part)]
+    if not worded:
+        return ""
+    dates = [part for part in worded if _is_date(part)]
+    shown = ", ".join(repr(part) for part in worded)
+    told = f"{shown} {'is no number' if len(worded) == 1 else 'are no numbers'}"
+    if dates:
+        told += (
+            f" ({', '.join(repr(d) for d in dates)}: a date; count the days between two "
+            "dates with days_between, then compute with its result)"
+        )
+    return f"{told}: compute with numbers, the values found that hold them"
+
+
+def _is_date(text: str) -> bool:
+    try:
+        iso_date(text)
+    except ValueError:
+        return False
+    return True
 
 
 def _date_difference(expression: str) -> str | None:
