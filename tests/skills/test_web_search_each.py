@@ -90,6 +90,16 @@ def test_a_thing_s_own_name_read_as_its_value_fails_the_step() -> None:
     args = {"things": ["China", "India"], "search": "population", "value": "population"}
     found = web_search_each.call(Facts(model), args)
     assert not found.ok and "China: the population read is a page's title" in found.message
+    # Asked once more, told what the first answer was, a value the page holds is taken (pc20
+    # at 914764a: Kyoto's page's title read as its attractions, the re-plan the same look-up).
+    model = Answers(
+        {"population": "Population of China"},
+        {"population": POPULATIONS["China"]},
+        {"population": POPULATIONS["India"]},
+    )
+    found = web_search_each.call(Facts(model), args)
+    assert found.ok and found.value[0] == ["China", POPULATIONS["China"]], found.message
+    assert "not 'Population of China', which is a page's title" in model.prompts[1]
     # A number is a value even where the thing's name holds it ("2001: A Space Odyssey").
     model = Answers({"population": "1,419,321,278"}, {"population": "1,450,935,791"})
     args = {"things": ["China", "India"], "search": "population", "value": "population"}

@@ -86,12 +86,29 @@ def searched_each(
             )
         found = str(value.value.get(parameters.value))  # type: ignore[union-attr]
         if unfit := _no_value_of(thing, found, asked["text"]):
-            return SkillResult.failed(
-                f"web_search_each: {thing}: the {named} read is {unfit}, not a value of it",
-                value.evidence,
-            )
+            # Asked once more, told what the first answer was: pc20 at 914764a read Kyoto's
+            # page's title as its attractions, failed, and the re-plan wrote the same look-up.
+            told = f"{what}; not {found[:100]!r}, which is {unfit}: copy the {named} itself"
+            again = language.extract_values.call(context, {**asked, "what": told})
+            found = str(again.value.get(parameters.value)) if again.ok else found  # type: ignore[union-attr]
+            if not again.ok or (unfit := _no_value_of(thing, found, asked["text"])):
+                return SkillResult.failed(
+                    f"web_search_each: {thing}: the {named} read is {unfit}, not a value of it "
+                    "(asked twice)" + _named_so(unfit),
+                    value.evidence,
+                )
         rows.append([thing, found])
     return SkillResult(True, rows, evidence="; ".join(f"{thing}={found}" for thing, found in rows))
+
+
+#: What a value is that only repeats the thing's own name.
+OWN_NAME = "the thing's own name"
+
+
+def _named_so(unfit: str) -> str:
+    """The advice to the re-plan where the value was the thing's name: the value's own name
+    said too little of it."""
+    return ': name the value to find (value, e.g. "flight_time")' if unfit == OWN_NAME else ""
 
 
 def _no_value_of(thing: str, found: str, text: str) -> str:
@@ -103,7 +120,7 @@ def _no_value_of(thing: str, found: str, text: str) -> str:
     from them named sights of its own, the Eiffel Tower in Tokyo: a rewording of pc20 the
     same day)."""
     if found.strip() and not any(c.isdigit() for c in found) and contains(thing, found):
-        return 'the thing\'s own name (name the value to find: value, e.g. "flight_time")'
+        return OWN_NAME
     titles = {
         comparable(line[len("Title:") :]) for line in text.splitlines() if line.startswith("Title:")
     }
