@@ -21,7 +21,7 @@ from pcagent.runtime.loop.dispatch import ModelLanguage
 from pcagent.skills import default_catalog
 from pcagent.skills.language import compose_text, extract_values, revise_text, translate_text
 from pcagent.skills.numbers_written import NUMBER_WRITTEN
-from pcagent.skills.typed_replies import reply_model
+from pcagent.skills.typed_replies import held_as_written, reply_model
 
 T = TypeVar("T", bound=BaseModel)
 MEMO = "Morning\n08:30  Breakfast\n10:15  Call with the agency\n11:30  Budget review\n"
@@ -407,14 +407,37 @@ def test_a_reply_the_value_s_use_refuses_is_asked_again_with_the_refusal() -> No
 
 def test_a_time_of_day_is_answered_under_the_pattern_a_time_is_written_in() -> None:
     """The reply's grammar holds the model to a time where the value goes to an alarm's time
-    (the parameter declares how a time is written); without the use, to any text."""
-    backend = ScriptedBackend([json.dumps({"text": "10:15"})])
+    (the parameter declares how a time is written): one of the times the text writes (a
+    rewording of pc01 answered "20:00", which the memo does not hold, in five runs), or, in a
+    text that writes none, any time; without the use, to any text."""
+    backend = ScriptedBackend([json.dumps({"text": "10:15"})] * 2)
     language = ModelLanguage(StructuredChatModel(backend, validation_retries=0))
     asked = {"text": MEMO, "names": ["text"], "what": "the memo"}
     result = extract_values.call(Desk(language), {**asked, "uses": {"text": "set_alarm.time"}})
     assert result.ok and result.value == {"text": "10:15"}
-    pattern = backend.requests[0].schema["properties"]["text"]["pattern"]
+    offered = backend.requests[0].schema["properties"]["text"]["enum"]
+    assert offered == ["08:30", "10:15", "11:30"]
+    # ... asked again with them the other way round, and kept only where both answers agree
+    # (offered a memo's times for "the text of the memo", the 1.5B model chose the first
+    # each way, "08:30" and "16:30", 2026-12-07).
+    assert backend.requests[1].schema["properties"]["text"]["enum"] == offered[::-1]
+    ordered = Answers({"text": "08:30"}, {"text": "11:30"})
+    by_order = extract_values.call(Desk(ordered), {**asked, "uses": {"text": "set_alarm.time"}})
+    assert not by_order.ok
+    assert "depend on the order they were offered in: text='08:30' or '11:30'" in by_order.message
+    refused = extract_values.call(
+        Desk(Answers({"text": "20:00"})), {**asked, "uses": {"text": "set_alarm.time"}}
+    )
+    assert not refused.ok
+    timeless = ScriptedBackend([json.dumps({"text": "9:15"})])
+    extract_values.call(
+        Desk(ModelLanguage(StructuredChatModel(timeless, validation_retries=0))),
+        {**asked, "text": "Breakfast, then a call", "uses": {"text": "set_alarm.time"}},
+    )
+    pattern = timeless.requests[0].schema["properties"]["text"]["pattern"]
     assert re.fullmatch(pattern, "9:15") and not re.fullmatch(pattern, "Memo for Tuesday")
+    # A number written inside a longer one is no time of it.
+    assert held_as_written(r"^[0-9]{1,2}[:.][0-9]{2}$", "$131.38 at 9.45") == ("9.45",)
     plain = ScriptedBackend([json.dumps({"text": "10:15"})])
     extract_values.call(Desk(ModelLanguage(StructuredChatModel(plain))), asked)
     assert "pattern" not in plain.requests[0].schema["properties"]["text"]
@@ -532,5 +555,9 @@ def test_the_real_model_answers_a_number_under_the_number_grammar(tmp_path: Path
     with ModelRouter(config) as router:
         language = ModelLanguage(router.for_role("composer"))
         reply = language.answer("Copy the value.", f"Text:\n{PRICE_PAGE}\nValues: stock", schema)
+        times = reply_model(["time"], {"time": "set_alarm.time"}, MEMO)
+        chosen = language.answer("Copy the value.", f"Text:\n{MEMO}\nValues: time", times)
     assert reply is not None, language.refused
     assert re.fullmatch(NUMBER_WRITTEN, reply.stock), reply
+    # A choice among the times the text writes is a grammar the server takes too.
+    assert chosen is not None and chosen.time in ("08:30", "10:15", "11:30"), chosen

@@ -17,9 +17,13 @@ from pcagent.skills.named_in_text import names_unread
 from pcagent.skills.supplied_values import earlier_values, fragment_of
 from pcagent.skills.typed_replies import (
     USE_PATTERN,
+    asked_as,
     each_of,
+    held_as_written,
+    replied_values,
     reply_model,
-    use_told,
+    with_uses,
+    written_as,
 )
 from pcagent.text import comparable, contains
 
@@ -99,7 +103,7 @@ def extract_values(context: SkillContext, parameters: ExtractValues) -> SkillRes
     # Lists are shown counted ("[2nd] 10:15 Call ..."): a small model counts lines badly.
     shown = counted_items(parameters.text)
     values = ", ".join(
-        _named(name, parameters.uses.get(name, ""), name in parameters.numbers)
+        asked_as(name, parameters.uses.get(name, ""), name in parameters.numbers)
         for name in parameters.names
     )
     user = f"Text:\n{shown}\n\nFind: {parameters.what}\nValues: {values}"
@@ -117,7 +121,7 @@ def extract_values(context: SkillContext, parameters: ExtractValues) -> SkillRes
             model_reply(context, system, user, schema), parameters.names, parameters.text
         )
     except NoLanguageReply as error:
-        return SkillResult.failed(_with_uses(str(error), parameters.uses))
+        return SkillResult.failed(with_uses(str(error), parameters.uses))
     if unseen:
         refused = ", ".join(f"{n}={values[n]!r}" for n in unseen)
         # Asked once more, told what the text does not hold: the 1.5B model answered "20:00"
@@ -131,6 +135,8 @@ def extract_values(context: SkillContext, parameters: ExtractValues) -> SkillRes
         if unseen:
             twice = ", ".join(f"{n}={values[n]!r}" for n in unseen)
             return SkillResult.failed(f"values not found in the text: {refused}; again {twice}")
+    if differ := _read_other_way(context, (system, user), parameters, values):
+        return SkillResult.failed(differ)
     supplied = earlier_values(step.hub) if step is not None else []
     echoed = {
         name: next(
@@ -148,12 +154,41 @@ def extract_values(context: SkillContext, parameters: ExtractValues) -> SkillRes
     return SkillResult(True, values, evidence="; ".join(f"{k}={v}" for k, v in values.items()))
 
 
-def _with_uses(failure: str, uses: dict[str, str]) -> str:
-    """``failure``, with what each value taken by a typed parameter had to be: a travel time
-    asked for where an alarm's time of day goes has no answer the text holds (pc03 at db209bf,
-    2026-12-06: the re-plan was told only "no usable reply" and added a world clock)."""
-    told = "; ".join(f"{name} {use_told(use)}" for name, use in uses.items() if use)
-    return f"{failure} (asked as the steps that take them need: {told})" if told else failure
+def _read_other_way(
+    context: SkillContext,
+    prompt: tuple[str, str],
+    parameters: ExtractValues,
+    values: dict[str, str | list[str]],
+) -> str:
+    """Why the values chosen among those the text writes (the times of a memo: see
+    :func:`~pcagent.skills.typed_replies.held_as_written`) do not stand: asked again with the
+    choices the other way round, the model chose otherwise; "" where they agree or no value
+    was a choice. Why: offered a memo's five times for "the text of the memo", the 1.5B model
+    chose the first, "08:30", and with them reversed the first again, "16:30"; for "the time of
+    the second entry under Morning", "10:15" both ways (2026-12-07). A choice that hangs on the
+    order is no reading, and the step fails rather than set a wrong alarm."""
+    names, uses, text = parameters.names, parameters.uses, parameters.text
+    chosen = [
+        name for name in names if len(held_as_written(written_as(uses.get(name, "")), text)) > 1
+    ]
+    if not chosen:
+        return ""
+    backwards = reply_model(names, uses, text, parameters.numbers, backwards=True)
+    again = _answer_again(context, *prompt, backwards)
+    if again is None:
+        return "the values chosen could not be read again with the choices the other way round"
+    other = replied_values(again, chosen)
+    differ = [
+        f"{name}={values[name]!r} or {other[name]!r}"
+        for name in chosen
+        if other[name] != values[name]
+    ]
+    if not differ:
+        return ""
+    return (
+        f"the values read depend on the order they were offered in: {', '.join(differ)}; say "
+        "which is meant in words the text uses (what: the entry, the line or the label it stands by)"
+    )
 
 
 def _answer_again(context: SkillContext, system: str, user: str, schema: type[M]) -> M | None:
@@ -162,14 +197,6 @@ def _answer_again(context: SkillContext, system: str, user: str, schema: type[M]
         return model_reply(context, system, user, schema)
     except NoLanguageReply:
         return None
-
-
-def _named(name: str, use: str, number: bool = False) -> str:
-    """A value's name as the model is asked for it, with where it goes when a step takes it
-    as a typed parameter (:func:`~pcagent.skills.typed_replies.use_told`), or that it is a
-    number."""
-    told = use_told(use) if use else ("a number, as the text writes it" if number else "")
-    return f"{name} ({told})" if told else name
 
 
 class ComposeText(SkillParameters):

@@ -15,8 +15,9 @@ value, and the text must still hold it; the value passed on is as the text write
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Collection, Mapping
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, Field, TypeAdapter, ValidationError, create_model
 from pydantic.fields import FieldInfo
@@ -35,7 +36,11 @@ _SENTENCE = "a plain sentence of several words"
 
 
 def reply_model(
-    names: list[str], uses: Mapping[str, str], text: str, numbers: Collection[str] = ()
+    names: list[str],
+    uses: Mapping[str, str],
+    text: str,
+    numbers: Collection[str] = (),
+    backwards: bool = False,
 ) -> type[BaseModel]:
     """The reply's shape: each named value a text; a value with a use also taken by it, or
     standing on the one line of ``text`` that it takes; one of ``numbers`` (without a use
@@ -50,10 +55,34 @@ def reply_model(
             continue
         check = taken_by(use, text) or (a_number_written if name in numbers else None)
         checks = (AfterValidator(check),) if check is not None else ()
+        held = held_as_written(written_as(use), text)[:: -1 if backwards else 1]
+        if held:
+            fields[name] = (Annotated[Literal[held], *checks], ...)  # type: ignore[valid-type]
+            continue
         written = written_as(use) or (NUMBER_WRITTEN if name in numbers else "")
         bounds = Field(min_length=1, max_length=500, **({"pattern": written} if written else {}))
         fields[name] = (Annotated[str, bounds, *checks], ...)
     return create_model("Extracted", **fields)
+
+
+#: The most values of a written kind a reply chooses among; a text that holds more is
+#: answered under the kind's pattern.
+MOST_HELD = 30
+
+
+def held_as_written(pattern: str, text: str) -> tuple[str, ...]:
+    """The values ``text`` writes in ``pattern`` (a :class:`Written` pattern, its anchors
+    dropped), each once, in order; () where it writes none or more than :data:`MOST_HELD`.
+    Why: under the pattern of a time of day alone, asked for "the text of the memo" whose
+    value goes to a time, the 1.5B model answered "20:00", which the memo does not hold,
+    twice in each of five runs of one rewording of pc01 (2026-12-03 to 2026-12-07); the
+    reply's grammar now offers only the times the memo writes."""
+    if not pattern:
+        return ()
+    # Not inside a longer number: "31.38" is no time of "131.38".
+    inner = re.compile(rf"(?<![0-9])(?:{pattern.removeprefix('^').removesuffix('$')})(?![0-9])")
+    found = tuple(dict.fromkeys(match.group(0) for match in inner.finditer(text)))
+    return found if len(found) <= MOST_HELD else ()
 
 
 #: The most items a reply's list may hold (a parameter may take hundreds of paths; a value
@@ -194,3 +223,18 @@ def _one_line(value: str, text: str) -> str:
     """The one line of ``text`` that holds ``value``; "" when none or several do."""
     lines = lines_holding(uncounted(value), text)
     return lines[0] if len(lines) == 1 else ""
+
+
+def asked_as(name: str, use: str, number: bool = False) -> str:
+    """A value's name as the model is asked for it, with where it goes when a step takes it
+    as a typed parameter (:func:`use_told`), or that it is a number."""
+    told = use_told(use) if use else ("a number, as the text writes it" if number else "")
+    return f"{name} ({told})" if told else name
+
+
+def with_uses(failure: str, uses: dict[str, str]) -> str:
+    """``failure``, with what each value taken by a typed parameter had to be: a travel time
+    asked for where an alarm's time of day goes has no answer the text holds (pc03 at db209bf,
+    2026-12-06: the re-plan was told only "no usable reply" and added a world clock)."""
+    told = "; ".join(f"{name} {use_told(use)}" for name, use in uses.items() if use)
+    return f"{failure} (asked as the steps that take them need: {told})" if told else failure
