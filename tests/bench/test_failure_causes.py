@@ -117,13 +117,16 @@ def test_the_report_counts_and_shows_the_causes(tmp_path: Path) -> None:
     outcome = TaskOutcome(
         task_id="pc01", success=False, completion_ratio=0.5, subtasks_passed=1,
         subtasks_total=2, actions=6, tokens=900, seconds=40.0, reset_seconds=0.3,
-        failure_causes=("false_done", "loop"),
+        failure_causes=("false_done", "loop"), model_decisions=4, code_decisions=2,
     )  # fmt: skip
     with BenchStore(tmp_path) as store:
         bench = store.create("pcagent", ["pc01"])
         store.add(bench.bench_id, TaskRun(TASK, "pcagent", outcome, FAILED, [], "r", None))
         data = summary(store, bench)
         assert data["failure_causes"] == {"false_done": 1, "loop": 1}
+        # which tasks code decided in, beside the run's share
+        assert data["tasks"][0]["code_decisions"] == 2
+        assert data["metrics"]["model_decision_share"] == 4 / 6
         assert data["tasks"][0]["failure_causes"] == ["false_done", "loop"]
         assert store.results(bench.bench_id)[0].task_outcome().failure_causes == (
             "false_done",

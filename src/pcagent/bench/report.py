@@ -63,6 +63,8 @@ def summary(store: BenchStore, bench: BenchRun) -> dict[str, Any]:
                 "run_id": r.run_id,
                 "error": r.error,
                 "failure_causes": list(r.outcome.get("failure_causes") or []),
+                # Which tasks code decided in (the share's other side, per task).
+                "code_decisions": r.outcome.get("code_decisions", 0),
                 "attempts": r.attempts,
                 "code": r.code,
             }
