@@ -438,6 +438,8 @@ def test_a_time_of_day_is_answered_under_the_pattern_a_time_is_written_in() -> N
     assert re.fullmatch(pattern, "9:15") and not re.fullmatch(pattern, "Memo for Tuesday")
     # A number written inside a longer one is no time of it.
     assert held_as_written(r"^[0-9]{1,2}[:.][0-9]{2}$", "$131.38 at 9.45") == ("9.45",)
+    on_a_date = "On 11.03.2025 at 9.15. Then 14:00."
+    assert held_as_written(r"^[0-9]{1,2}[:.][0-9]{2}$", on_a_date) == ("9.15", "14:00")
     plain = ScriptedBackend([json.dumps({"text": "10:15"})])
     extract_values.call(Desk(ModelLanguage(StructuredChatModel(plain))), asked)
     assert "pattern" not in plain.requests[0].schema["properties"]["text"]

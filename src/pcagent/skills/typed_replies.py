@@ -79,8 +79,11 @@ def held_as_written(pattern: str, text: str) -> tuple[str, ...]:
     reply's grammar now offers only the times the memo writes."""
     if not pattern:
         return ()
-    # Not inside a longer number: "31.38" is no time of "131.38".
-    inner = re.compile(rf"(?<![0-9])(?:{pattern.removeprefix('^').removesuffix('$')})(?![0-9])")
+    # Not inside a longer number or a date: "31.38" is no time of "131.38", "11.03" none of
+    # "11.03.2025".
+    inner = re.compile(
+        rf"(?<![0-9])(?<![0-9][.:])(?:{pattern.removeprefix('^').removesuffix('$')})(?!\.?[0-9])"
+    )
     found = tuple(dict.fromkeys(match.group(0) for match in inner.finditer(text)))
     return found if len(found) <= MOST_HELD else ()
 
