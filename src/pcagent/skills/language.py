@@ -164,9 +164,10 @@ def _read_other_way(
     :func:`~pcagent.skills.typed_replies.held_as_written`) do not stand: asked again with the
     choices the other way round, the model chose otherwise; "" where they agree or no value
     was a choice. Why: offered a memo's five times for "the text of the memo", the 1.5B model
-    chose the first, "08:30", and with them reversed the first again, "16:30"; for "the time of
-    the second entry under Morning", "10:15" both ways (2026-12-07). A choice that hangs on the
-    order is no reading, and the step fails rather than set a wrong alarm."""
+    chose the first, "08:30", and with them reversed another ("16:30" in one try, "10:15" in a
+    second); for "the time of the second entry under Morning", "10:15" both ways (2026-12-07).
+    A choice that hangs on the order is no reading: the step fails rather than set a wrong
+    alarm."""
     names, uses, text = parameters.names, parameters.uses, parameters.text
     chosen = [
         name for name in names if len(held_as_written(written_as(uses.get(name, "")), text)) > 1
