@@ -43,8 +43,10 @@ def reply_model(
     backwards: bool = False,
 ) -> type[BaseModel]:
     """The reply's shape: each named value a text; a value with a use also taken by it, or
-    standing on the one line of ``text`` that it takes; one of ``numbers`` (without a use
-    that says how it is written) written as a number (:data:`NUMBER_WRITTEN`)."""
+    standing on the one line of ``text`` that it takes; a value whose use says how it is
+    written, one of those ``text`` writes so (:func:`held_as_written`; ``backwards``: offered
+    in the other order), else any so written; one of ``numbers`` (without a use that says how
+    it is written) written as a number (:data:`NUMBER_WRITTEN`)."""
     fields: dict[str, Any] = {}
     for name in names:
         use = uses.get(name, "")
