@@ -23,6 +23,8 @@ _WITH_REFERENCES = (
 )
 
 
+#: What a refused date is to become: every refusal of one says the same.
+_DAYS_INSTEAD = "count the days between two dates with days_between, then compute with its result"
 #: An operator between spaces, which separates an expression's operands ("Tokyo - 3 May").
 _OPERATOR = re.compile(r"\s[-+*/^]\s")
 #: An operand of arithmetic alone.
@@ -52,10 +54,7 @@ class Calculate(SkillParameters):
         if (days := _date_difference(value)) is not None:
             return days
         if _DATE.search(value):
-            raise ValueError(
-                "a date is no number for the calculator: count the days between two dates "
-                "with days_between, then compute with its result"
-            )
+            raise ValueError(f"a date is no number for the calculator: {_DAYS_INSTEAD}")
         plain = _DECORATION.sub("", value.translate(_SIGNS))
         if worded := _no_numbers(plain):
             raise ValueError(worded)
@@ -76,10 +75,7 @@ def _no_numbers(expression: str) -> str:
     shown = ", ".join(repr(part) for part in worded)
     told = f"{shown} {'is no number' if len(worded) == 1 else 'are no numbers'}"
     if dates:
-        told += (
-            f" ({', '.join(repr(d) for d in dates)}: a date; count the days between two "
-            "dates with days_between, then compute with its result)"
-        )
+        told += f" ({', '.join(repr(d) for d in dates)}: a date; {_DAYS_INSTEAD})"
     return f"{told}: compute with numbers, the values found that hold them"
 
 
