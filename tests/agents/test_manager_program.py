@@ -206,6 +206,7 @@ def test_a_replan_that_repeats_the_failed_call_is_re_asked_then_retried_through_
     outcome = _manager(models).replan(Replanning("x", [], {}, failed, "no alarm seen"))
     (retry,) = outcome.plan.subtasks
     assert outcome.fallback and (retry.id, retry.skill, retry.args) == ("s2", "", {})
+    assert retry.description.startswith("On the screen, do what set_alarm was to do (")
 
 
 def test_a_failed_step_of_no_application_is_not_retried_on_the_screen() -> None:

@@ -43,12 +43,13 @@ from pcagent.agents.plan import (
     fallback_plan,
     with_doubts,
 )
-from pcagent.agents.program import Program, check_program, program_plan, screen_cannot_retry
+from pcagent.agents.program import Program, check_program, program_plan
 from pcagent.agents.program_grammar import program_reply_type
 from pcagent.agents.program_mends import ProgramMends
 from pcagent.agents.prompting import desktops_text, prompt_part, render, replan_context
 from pcagent.agents.refused_values import with_refusals
 from pcagent.agents.repeated_steps import finished_calls, repeated_failure
+from pcagent.agents.screen_retries import screen_cannot_retry, screen_retry
 from pcagent.agents.search_instead import GuessedAddress, searched_instead
 from pcagent.agents.step_ids import next_step_number
 from pcagent.errors import PlanError, PromptTooLongError
@@ -132,7 +133,7 @@ class Manager(Agent):
             instruction, context, finished, step, found=found, failed=failed, examples=shown
         )
         if outcome.fallback:
-            retry = failed.model_copy(update={"id": f"s{first}", "skill": "", "args": {}})
+            retry = screen_retry(failed, self.skills, f"s{first}")
             return PlanOutcome(
                 Plan(subtasks=[retry]),
                 fallback=True,

@@ -386,15 +386,3 @@ def program_plan(program: Program, catalog: SkillCatalog) -> Plan:
         )
         previous = step.id
     return Plan(subtasks=subtasks)
-
-
-def screen_cannot_retry(failed: SubtaskSpec, skills: SkillCatalog) -> str:
-    """Why the failed step cannot be retried on the screen ("" where it can): a skill that
-    works in no application (reading values out of a text, working out a time) has no window
-    a screen step could do it in."""
-    if not failed.skill or failed.skill not in skills or skills.get(failed.skill).apps:
-        return ""
-    return (
-        f"{failed.id} ({failed.skill}) failed and no other program was usable; "
-        f"{failed.skill} works in no application, so there is nothing to retry on the screen"
-    )
