@@ -6,8 +6,8 @@ task in words for the Decision loop where none does, arguments as literals or re
 earlier steps. The program is validated before anything runs and re-asked (twice at most) with
 the problems and doubts; the usable program with the fewest doubts is kept, a step its doubts
 ask for is then asked for alone (:mod:`focused_steps`), and where no program is usable, its
-faulty steps are asked for alone, and failing that the whole instruction becomes one GUI task,
-so a weak model degrades the run instead of ending it. Nothing here reads the instruction's words: the model does.
+faulty steps are asked for alone, then the whole instruction becomes one GUI task: a weak
+model degrades the run instead of ending it. Nothing here reads the instruction: the model does.
 """
 
 from __future__ import annotations
