@@ -1,13 +1,12 @@
 """The Manager (instruction level): writes the plan as a typed program of skill calls.
 
 The model reads the instruction and writes a :class:`~pcagent.agents.program.Program` under a
-grammar made from the skills' parameter schemas: a skill call per step where a skill fits, a GUI
-task in words for the Decision loop where none does, arguments as literals or references to
-earlier steps. The program is validated before anything runs and re-asked (twice at most) with
-the problems and doubts; the usable program with the fewest doubts is kept, a step its doubts
-ask for is then asked for alone (:mod:`focused_steps`), and where no program is usable, its
-faulty steps are asked for alone, then the whole instruction becomes one GUI task: a weak
-model degrades the run instead of ending it. Nothing here reads the instruction: the model does.
+grammar made from the skills' schemas: a skill call per step where a skill fits, a GUI task in
+words for the Decision loop where none does, arguments as literals or references to earlier steps.
+It is validated before anything runs and re-asked (twice at most) with its problems and doubts; the
+usable program with the fewest doubts is kept, a step its doubts ask for is asked for alone; where
+none is usable, its faulty steps are asked for alone, then the whole instruction becomes one GUI
+task: a weak model degrades the run instead of ending it. Only the model reads the instruction.
 """
 
 from __future__ import annotations
