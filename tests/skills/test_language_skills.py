@@ -19,7 +19,13 @@ from pcagent.models.backends.scripted import ScriptedBackend
 from pcagent.models.structured import StructuredChatModel
 from pcagent.runtime.loop.dispatch import ModelLanguage
 from pcagent.skills import default_catalog
-from pcagent.skills.language import compose_text, extract_values, revise_text, translate_text
+from pcagent.skills.language import (
+    NOT_HELD_ADVICE,
+    compose_text,
+    extract_values,
+    revise_text,
+    translate_text,
+)
 from pcagent.skills.numbers_written import NUMBER_WRITTEN
 from pcagent.skills.typed_replies import held_as_written, reply_model
 
@@ -131,6 +137,7 @@ def test_a_value_the_text_does_not_hold_is_asked_for_once_more_told_so() -> None
     assert model.prompts[1].startswith(model.prompts[0])
     twice = extract_values.call(Desk(Answers({"event": "20:00"}, {"event": "21:00"})), ASK)
     assert not twice.ok and "event='20:00'; again event='21:00'" in twice.message
+    assert twice.message.endswith(NOT_HELD_ADVICE)  # what a re-plan is told to try instead
     assert not extract_values.call(Desk(Answers()), ASK).ok  # no usable reply
     assert not extract_values.call(Desk(None), ASK).ok  # no model configured
 

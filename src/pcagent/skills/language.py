@@ -45,6 +45,13 @@ def model_reply(context: SkillContext, system: str, user: str, schema: type[M]) 
 
 
 NAME_PATTERN = r"^[a-z][a-z0-9_]{0,39}$"
+#: What a re-plan is told after an extraction's values were twice not in its text: asked for
+#: the flying times of three places in a note that lists only the places, the re-plans of a
+#: rewording of pc06 wrote the same extraction until the run failed (914764a, 2026-12-07).
+NOT_HELD_ADVICE = (
+    "If the text does not hold them, find them where they are written (look each up on the "
+    "web, or read another file) and extract them from that; if it does, ask in other words"
+)
 
 
 def _names_differ(names: list[str]) -> list[str]:
@@ -134,7 +141,9 @@ def extract_values(context: SkillContext, parameters: ExtractValues) -> SkillRes
         values, unseen = held_values(again, parameters.names, parameters.text)
         if unseen:
             twice = ", ".join(f"{n}={values[n]!r}" for n in unseen)
-            return SkillResult.failed(f"values not found in the text: {refused}; again {twice}")
+            return SkillResult.failed(
+                f"values not found in the text: {refused}; again {twice}. {NOT_HELD_ADVICE}"
+            )
     if differ := _read_other_way(context, (system, user), parameters, values):
         return SkillResult.failed(differ)
     supplied = earlier_values(step.hub) if step is not None else []
