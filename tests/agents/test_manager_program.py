@@ -168,6 +168,20 @@ def test_a_replan_numbers_new_steps_after_the_old_and_may_use_their_values() -> 
     assert "from s3 on" in models.backends["manager"].requests[0].messages[-1].text
 
 
+def test_a_replan_naming_a_key_the_finished_step_did_not_find_is_re_asked() -> None:
+    args = {"text": "14:00 John", "names": ["time"], "what": "the meeting's time"}
+    done = SubtaskSpec(id="s1", description="extract", skill="extract_values", args=args)
+    failed = SubtaskSpec(id="s2", description="set_alarm(...)", skill="set_alarm")
+    wrong = {"id": "s3", "skill": "set_alarm", "args": {"time": "{s1.place}"}}
+    right = {"id": "s3", "skill": "set_alarm", "args": {"time": {"from": "s1", "key": "time"}}}
+    models = ScriptedModels(manager=[_reply(wrong), _reply(right)])
+    replanning = Replanning("x", [done], {"s1": "14:00"}, failed, "no alarm seen")
+    outcome = _manager(models).replan(replanning)
+    assert outcome.plan.subtasks[0].args == right["args"]
+    asked_again = models.backends["manager"].requests[1].messages[-1].text
+    assert "s1 gives ['time'], not 'place'" in asked_again
+
+
 def test_a_replan_is_shown_memorys_programs_unless_switched_off() -> None:
     def memory(instruction: str, k: int = 3, *_: object, **__: object) -> list[Example]:
         return [Example(f"like {instruction}", ({"skill": "set_alarm"},))]

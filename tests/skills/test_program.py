@@ -139,6 +139,24 @@ def test_a_key_must_be_a_field_the_referred_step_gives() -> None:
         check_program(as_program(read, alarm({"from": "s1", "key": "time"})), catalog, APPS)
 
 
+def test_a_replans_key_must_be_one_a_finished_step_gives() -> None:
+    """A re-plan searched for ``{s2.place}`` where the finished s2 had found only a time; the
+    step failed when it ran. Checked against the finished call, it is a problem re-asked."""
+    extract = {
+        "id": "s2",
+        "skill": "extract_values",
+        "args": {"text": "14:00 John", "names": ["time"], "what": "the meeting's time"},
+    }
+    (done,) = as_program(extract).steps
+    search = {"id": "s3", "skill": "set_alarm", "args": {"time": "{s2.place}"}}
+    catalog = default_catalog()
+    with pytest.raises(PlanError, match="s3: s2 gives \\['time'\\], not 'place'"):
+        check_program(as_program(search), catalog, APPS, known=["s2"], done=[done])
+    check_program(as_program(search), catalog, APPS, known=["s2"])  # a call not known: unchecked
+    fine = {"id": "s3", "skill": "set_alarm", "args": {"time": {"from": "s2", "key": "time"}}}
+    check_program(as_program(fine), catalog, APPS, known=["s2"], done=[done])
+
+
 def test_each_file_skill_takes_only_its_own_kind_of_file() -> None:
     catalog = default_catalog()
     apps = [*APPS, "writer"]

@@ -199,7 +199,7 @@ class Manager(Agent):
         reply_type = program_reply_type(
             self.skills, list(self.apps), list(self.environments), requests=self.lists_requests
         )
-        known = [s.id for s in finished]
+        known = list(finished)
         done = finished_calls(finished)  # a finished call written again is dropped for it
         mended = ProgramMends(
             self.skills, self.readings, instruction, done, given, examples, self.is_file
@@ -287,7 +287,7 @@ class Manager(Agent):
     def _focused_steps(
         self,
         mended: ProgramMends,
-        replanned: tuple[Sequence[str], SubtaskSpec | None],
+        replanned: tuple[Sequence[SubtaskSpec], SubtaskSpec | None],
         step: int | None,
         evidence: Evidence,
         filters: dict[str, Any],
@@ -357,18 +357,14 @@ class Manager(Agent):
         )
 
     def _problems(
-        self, program: Program, known: Sequence[str], failed: SubtaskSpec | None
+        self, program: Program, known: Sequence[SubtaskSpec], failed: SubtaskSpec | None
     ) -> list[str]:
         """What makes ``program`` unusable: its validation errors, else the files it reads that
         are not there and a re-plan repeating the call that failed or a value refused."""
+        desktops = list(self.environments) if self._several_desktops else ()
+        ids, done = [s.id for s in known], finished_calls(known)
         try:
-            check_program(
-                program,
-                self.skills,
-                list(self.apps),
-                list(self.environments) if self._several_desktops else (),
-                known=known,
-            )
+            check_program(program, self.skills, list(self.apps), desktops, known=ids, done=done)
         except PlanError as error:
             return [str(error)]
         problems = missing_files(program, self.skills, self.is_file) if self.is_file else []

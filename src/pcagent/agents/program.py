@@ -154,12 +154,15 @@ def check_program(
     apps: Sequence[str],
     environments: Sequence[str] = (),
     known: Sequence[str] = (),
+    done: Sequence[ProgramStep] = (),
 ) -> None:
     """Raise :class:`PlanError` with every problem found, before anything runs. ``known`` are
-    ids of steps that already ran (a re-plan may refer to their values)."""
+    ids of steps that already ran (a re-plan may refer to their values); ``done``, the calls
+    among them, whose values' keys a reference must name as any step's (a re-plan searched
+    for ``{s2.place}`` where s2 had found only a time, and failed when it ran)."""
     problems: list[str] = []
     seen: list[str] = list(known)
-    keys: dict[str, frozenset[str] | None] = {}
+    keys = {call.id: value_keys(call, catalog) for call in done}
     # A re-plan's finished steps may have left a page open; a gui step in the application of
     # the skills that work on a page (the browser) may open one.
     page_open = bool(known)
