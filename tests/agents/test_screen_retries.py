@@ -49,3 +49,15 @@ def test_a_step_of_no_known_skill_keeps_its_words_and_only_skills_of_no_app_cann
     assert screen_retry(unknown, CATALOG, "s2").description == "tidy the desk"
     assert screen_cannot_retry(_failed("set_alarm", time="09:00"), CATALOG) == ""
     assert "works in no application" in screen_cannot_retry(_failed("days_between"), CATALOG)
+
+
+def test_the_retry_is_told_what_the_call_met_when_it_failed() -> None:
+    """A form's fill failed on a field the page lacks; the retry, told only the call, typed into
+    that field until the loop check ended the run (a rewording of pc06, 2026-12-07)."""
+    fields = [{"label": "Round trip", "value": "true"}, {"label": "From", "value": "Beijing"}]
+    reason = "its skill failed: browser_fill failed: no field on this page reads 'Round trip'"
+    retry = screen_retry(_failed("fill_form", fields=fields), CATALOG, "s5", reason)
+    assert retry.description.endswith(f"The call failed: {reason}")
+    assert '"Round trip"' in retry.description and len(retry.description) <= TASK_CHARACTERS
+    told = screen_retry(_failed("fill_form", fields=fields), CATALOG, "s5", "x" * 500)
+    assert told.description.endswith("x…") and len(told.description) <= TASK_CHARACTERS

@@ -132,7 +132,7 @@ class Manager(Agent):
             instruction, context, finished, step, found=found, failed=failed, examples=shown
         )
         if outcome.fallback:
-            retry = screen_retry(failed, self.skills, f"s{first}")
+            retry = screen_retry(failed, self.skills, f"s{first}", replanning.reason)
             return PlanOutcome(
                 Plan(subtasks=[retry]),
                 fallback=True,

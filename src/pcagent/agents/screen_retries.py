@@ -5,7 +5,10 @@ step. It used to carry the call's line, whose references read ``<s2.prices>``: t
 agent was told to fill cells with values it was never shown, and to do a call it has no action
 for. The retry says what the skill was to do (its description, the one the Manager chose it by)
 and writes each reference as a slot the run fills with the value found (``{s2.prices}``), each
-literal as the call gave it. Nothing here reads the instruction: only the typed call.
+literal as the call gave it, and what the call met when it failed (a retry of a form's fill
+typed into the field the failure had said the page lacks, "Round trip", until the loop check
+ended the run: a rewording of pc06 at 914764a, 2026-12-07). Nothing here reads the instruction:
+only the typed call and its failure.
 """
 
 from __future__ import annotations
@@ -23,18 +26,23 @@ TASK_CHARACTERS = 400
 #: A literal argument is shown up to this many characters (a long text is the call's, not a
 #: task's words).
 LITERAL_CHARACTERS = 80
+#: The failure is shown up to this many characters: what the application said first.
+REASON_CHARACTERS = 140
 
 
-def screen_retry(failed: SubtaskSpec, skills: SkillCatalog, step_id: str) -> SubtaskSpec:
-    """``failed`` as a screen step numbered ``step_id``: no call, its task in words."""
-    return failed.model_copy(
-        update={"id": step_id, "skill": "", "args": {}, "description": retry_task(failed, skills)}
-    )
+def screen_retry(
+    failed: SubtaskSpec, skills: SkillCatalog, step_id: str, reason: str = ""
+) -> SubtaskSpec:
+    """``failed`` as a screen step numbered ``step_id``: no call, its task in words (``reason``:
+    why the call failed)."""
+    task = retry_task(failed, skills, reason)
+    return failed.model_copy(update={"id": step_id, "skill": "", "args": {}, "description": task})
 
 
-def retry_task(failed: SubtaskSpec, skills: SkillCatalog) -> str:
-    """What the screen step is to do: the skill's description and the values of its call (the
-    check arguments code fills in left out); a step of no known skill keeps its words."""
+def retry_task(failed: SubtaskSpec, skills: SkillCatalog, reason: str = "") -> str:
+    """What the screen step is to do: the skill's description, the values of its call (the
+    check arguments code fills in left out) and what the call met; a step of no known skill
+    keeps its words."""
     if not failed.skill or failed.skill not in skills:
         return failed.description
     skill = skills.get(failed.skill)
@@ -43,12 +51,12 @@ def retry_task(failed: SubtaskSpec, skills: SkillCatalog) -> str:
     )
     opening = f"On the screen, do what {failed.skill} was to do "
     given = f", with {given}" if given else ""
-    room = TASK_CHARACTERS - len(opening) - len(given) - 2
+    met = " ".join(reason.split())
+    met = f". The call failed: {_clipped(met, REASON_CHARACTERS)}" if met else ""
+    room = TASK_CHARACTERS - len(opening) - len(given) - len(met) - 2
     if room < 20:  # the values alone fill the task: they are what the screen step needs
         return f"{opening}with {given[7:]}"[:TASK_CHARACTERS]
-    about = skill.description.rstrip(". ")
-    about = about if len(about) <= room else about[: room - 1] + "…"
-    return f"{opening}({about}){given}"
+    return f"{opening}({_clipped(skill.description.rstrip('. '), room)}){given}{met}"
 
 
 def screen_cannot_retry(failed: SubtaskSpec, skills: SkillCatalog) -> str:
@@ -72,5 +80,9 @@ def _shown(value: JsonValue) -> str:
     if isinstance(value, list):
         return "[" + ", ".join(_shown(item) for item in value) + "]"
     text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
-    text = text if len(text) <= LITERAL_CHARACTERS else text[: LITERAL_CHARACTERS - 1] + "…"
+    text = _clipped(text, LITERAL_CHARACTERS)
     return f'"{text}"' if isinstance(value, str) else text
+
+
+def _clipped(text: str, most: int) -> str:
+    return text if len(text) <= most else text[: most - 1] + "…"
