@@ -67,6 +67,20 @@ def test_a_program_a_screen_step_or_a_finished_step_that_goes_there_is_not_doubt
     assert sites_left_out(later, CATALOG, ["arxiv.org"], finished) == []
 
 
+def test_a_site_named_only_in_what_a_value_is_goes_nowhere() -> None:
+    """An extraction told "the imdb.com ratings of ..." after a search of the whole web: the run
+    said "finished" on ratings read off the search page (a rewording of pc11, 2026-12-07)."""
+    search = {"skill": "web_search", "args": {"query": "Interstellar and 12 Angry Men"}}
+    find = {
+        "skill": "extract_values",
+        "args": {"text": {"from": "s1"}, "names": ["rating"], "what": "the imdb.com ratings"},
+    }
+    (doubt,) = sites_left_out(program(search, find), CATALOG, ["imdb.com"])
+    assert doubt.step == "s1"
+    named = {"skill": "web_search", "args": {"query": "imdb.com Interstellar rating"}}
+    assert sites_left_out(program(named, find), CATALOG, ["imdb.com"]) == []
+
+
 def test_the_reading_s_sites_reach_the_evidence_the_manager_is_judged_by() -> None:
     models = ScriptedModels(
         named_files=[reply(files=["papers.txt"], sites=["https://arxiv.org/", "bing.com"])]

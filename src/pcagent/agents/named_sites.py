@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from pcagent.agents.named_folders import kept_once
 from pcagent.agents.plan import Doubt
-from pcagent.agents.program import GUI, Program, ProgramStep, literal_texts
+from pcagent.agents.program import GUI, Program, ProgramStep, literal_texts, skill_of
 from pcagent.env.web_address import host_of
 from pcagent.skills import SkillCatalog
 from pcagent.skills.common import skills_for_file
@@ -59,7 +59,8 @@ def sites_left_out(
     names."""
     if not sites or not program.steps:
         return []
-    texts = [text for step in (*finished, *program.steps) for text in _texts(step)]
+    web = {app for one in catalog if one.page is not None for app in one.apps}
+    texts = [text for step in (*finished, *program.steps) for text in _texts(step, catalog, web)]
     where = _first_search(program, catalog) or program.steps[-1].id
     return [
         Doubt(
@@ -74,10 +75,16 @@ def sites_left_out(
     ]
 
 
-def _texts(step: ProgramStep) -> list[str]:
-    return (
-        [step.task, *literal_texts(step.args)] if step.skill == GUI else [*literal_texts(step.args)]
-    )
+def _texts(step: ProgramStep, catalog: SkillCatalog, web: set[str]) -> list[str]:
+    """The texts of ``step`` that may take the run to a site: a screen step's task and
+    literals, a call's literals where its skill works in the browser (``web``). Why not every
+    call's: an extraction told what to find, "the imdb.com ratings of ...", goes nowhere, and
+    the run that searched the whole web for the ratings said "finished" on it (a rewording of
+    pc11 at 914764a, 2026-12-07)."""
+    if step.skill == GUI:
+        return [step.task, *literal_texts(step.args)]
+    one = skill_of(step, catalog)
+    return [*literal_texts(step.args)] if one is not None and set(one.apps) & web else []
 
 
 def _first_search(program: Program, catalog: SkillCatalog) -> str:
