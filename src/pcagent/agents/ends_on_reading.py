@@ -6,46 +6,49 @@ said "finished" with nothing told (pc04r1, 2026-12-02). A file read or a page of
 last tells the person nothing and changes nothing: what the instruction asks is in it, still to
 be found and told or used. No gold program of 1,200 generated tasks ends so. Judged on the
 typed program: the last step's skill (declared ``only_reads``, or a search: ``page="searches"``,
-or a page of the browser's search engine opened by its address). A page opened by its address
-or a link is not judged: it may be what the person asked to see. Doubted once the program is
-kept, never re-asked for: the Manager (``_kept``) adds it, so a run ends "unverified" at best.
+or a page opened by its address: ``page="opens"``). A link followed is not judged: it downloads
+a file or shows what was asked to be seen. Doubted once the program is kept, never re-asked for:
+the Manager (``_kept``) adds it, so a run ends "unverified" at best.
+
+Why a page opened too (since 2026-12-07; before, it was taken as what the person asked to see):
+told to search arxiv.org for papers and download the top hit, the 1.5B Manager wrote the site's
+opening alone; the page loaded, the step checked its effect and the run said "finished" (a
+rewording of pc15 at 914764a). No gold program of 360 generated tasks ends on a page opened;
+where a person asks only to see a page, the run says "unverified", naming why.
 """
 
 from __future__ import annotations
 
 from pcagent.agents.plan import Doubt
 from pcagent.agents.program import Program, ProgramStep, skill_of
-from pcagent.env.browser_profile import SEARCH_URL
-from pcagent.env.web_address import host_of, web_address
-from pcagent.errors import InvalidActionError
 from pcagent.skills import SkillCatalog
 
 
-def _search_page(address: object) -> bool:
-    """Whether ``address`` (a literal) opens a page of the browser's search engine."""
-    if not isinstance(address, str):
-        return False
-    try:
-        opened = web_address(address)
-    except InvalidActionError:  # a scheme the browser refuses: the skill says so when run
-        return False
-    return host_of(opened) == host_of(SEARCH_URL)
-
-
-def reads_only(step: ProgramStep, catalog: SkillCatalog) -> bool:
-    """Whether ``step`` only reads a file or searches the web."""
+def reads_only(step: ProgramStep, catalog: SkillCatalog, pages: bool = True) -> bool:
+    """Whether ``step`` only reads a file, searches the web or (with ``pages``) opens a page."""
     one = skill_of(step, catalog)
-    if one is None:
-        return False
-    if one.only_reads or one.page == "searches":
-        return True
-    return one.page == "opens" and _search_page(step.args.get("address"))
+    return one is not None and (
+        one.only_reads or one.page == "searches" or (pages and one.page == "opens")
+    )
 
 
-def ends_on_reading(program: Program, catalog: SkillCatalog) -> list[Doubt]:
-    """A doubt on the last step of ``program`` where it only reads or searches."""
-    if not program.steps or not reads_only(last := program.steps[-1], catalog):
+def ends_on_reading(program: Program, catalog: SkillCatalog, pages: bool = True) -> list[Doubt]:
+    """A doubt on the last step of ``program`` where it only reads, searches or (with
+    ``pages``) opens a page. A re-plan's program is not judged on a page it opens last: the
+    steps it leaves out of the old plan may still come after it."""
+    if not program.steps or not reads_only(last := program.steps[-1], catalog, pages):
         return []
+    if skill_of(last, catalog).page == "opens":  # type: ignore[union-attr]
+        return [
+            Doubt(
+                last.id,
+                f"{last.id} ends the program on a page opened ({last.skill}), which tells the "
+                "person nothing and changes nothing: do on it what the instruction asks (search "
+                "it with fill_form, follow a result or a link, or find a value in it with "
+                "extract_values and tell it with tell_user)",
+                skills=("fill_form", "follow_link", "extract_values", "tell_user"),
+            )
+        ]
     return [
         Doubt(
             last.id,

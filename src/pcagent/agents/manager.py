@@ -244,7 +244,7 @@ class Manager(Agent):
             if not problems and (best is None or len(doubts) < len(best[1])):
                 best = (program, doubts)
             if not problems and not doubts:
-                return self._kept(program, doubts)
+                return self._kept(program, doubts, replan=failed is not None)
             alone = not problems and self._alone
             if alone and evidence.only_apps_left_out(program, self.skills, doubts):
                 break  # each application's step asked for alone (_settled), the rest kept
@@ -262,7 +262,8 @@ class Manager(Agent):
                 Message.user(reask_text(self.memory, instruction, problem, doubts, filters)),
             ]
         focused = self._focused_steps(mended, (known, failed), step, evidence, filters)
-        return self._settled(instruction, best, unusable, focused, problem)
+        replan = failed is not None
+        return self._settled(instruction, best, unusable, focused, problem, replan=replan)
 
     def _settled(
         self,
@@ -271,6 +272,8 @@ class Manager(Agent):
         unusable: Program | None,
         focused: FocusedSteps,
         problem: str,
+        *,
+        replan: bool,
     ) -> PlanOutcome:
         """The plan once the asks ran out: the best program with the steps asked for alone
         (:mod:`focused_steps`), or the unusable one repaired so, or the fallback."""
@@ -282,7 +285,7 @@ class Manager(Agent):
             return self._fallback(instruction, problem)
         if best[1] and single:
             best = focused.improved(instruction, *best)
-        return self._kept(*best)
+        return self._kept(*best, replan=replan)
 
     def _focused_steps(
         self,
@@ -336,10 +339,10 @@ class Manager(Agent):
         )
         return [Message.system(system), Message.user(user)]
 
-    def _kept(self, program: Program, doubts: list[Doubt]) -> PlanOutcome:
+    def _kept(self, program: Program, doubts: list[Doubt], *, replan: bool) -> PlanOutcome:
         """The plan of the program kept, cut before a change it doubts; a last step that only
         reads is doubted here, never re-asked for (:mod:`ends_on_reading`)."""
-        doubts = [*doubts, *ends_on_reading(program, self.skills)]
+        doubts = [*doubts, *ends_on_reading(program, self.skills, pages=not replan)]
         program, doubts = without_doubted_changes(program, doubts, self.skills, self.is_file)
         return PlanOutcome(with_doubts(self._plan_of(program), doubts))
 
