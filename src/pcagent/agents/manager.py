@@ -262,8 +262,7 @@ class Manager(Agent):
                 Message.user(reask_text(self.memory, instruction, problem, doubts, filters)),
             ]
         focused = self._focused_steps(mended, (known, failed), step, evidence, filters)
-        replan = failed is not None
-        return self._settled(instruction, best, unusable, focused, problem, replan=replan)
+        return self._settled(instruction, best, unusable, focused, problem, replan=bool(failed))
 
     def _settled(
         self,
