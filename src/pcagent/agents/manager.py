@@ -244,7 +244,7 @@ class Manager(Agent):
             if not problems and (best is None or len(doubts) < len(best[1])):
                 best = (program, doubts)
             if not problems and not doubts:
-                return self._kept(program, doubts, replan=failed is not None)
+                return self._kept(program, doubts, replan=bool(failed))
             alone = not problems and self._alone
             if alone and evidence.only_apps_left_out(program, self.skills, doubts):
                 break  # each application's step asked for alone (_settled), the rest kept
