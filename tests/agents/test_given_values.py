@@ -11,7 +11,12 @@ from tests.agents.program_steps import as_program
 from tests.agents.scripted import ScriptedModels
 
 from pcagent.agents.doubts import Evidence
-from pcagent.agents.given_values import address_core, given_parameters, ungiven_literals
+from pcagent.agents.given_values import (
+    address_core,
+    given_parameters,
+    ungiven_literals,
+    unnamed_address,
+)
 from pcagent.agents.manager import PROGRAM_ATTEMPTS, Manager, PlanOutcome
 from pcagent.agents.program import Program, ProgramStep
 from pcagent.bench.generate import generate_tasks
@@ -135,6 +140,17 @@ def test_references_and_found_values_pass() -> None:
     assert ungiven_literals(program, catalog, ["find a kettle"]) == []
     found = as_program(_open("deals.test/kettle"))
     assert ungiven_literals(found, catalog, ["find a kettle", "see deals.test/kettle"]) == []
+
+
+def test_a_site_written_before_a_found_value_is_given_or_invented_as_any_address() -> None:
+    """An invented search engine's address with a found place in its query opened unquestioned
+    (a rewording of pc06, 2026-12-07); where the found value is the site, it is found."""
+    said = ["Compare the flying times from Beijing to the places in travel_plan2.txt"]
+    invented = "https://www.google.com/search?q=flights+from+Beijing+to+{s2.place1}"
+    assert unnamed_address(invented, said)
+    assert not unnamed_address(invented, [*said, "see google.com"])
+    for found in ("{s2.link}", "https://{s2.site}/flights", "{s2}"):
+        assert not unnamed_address(found, said), found
 
 
 def test_the_manager_re_asks_an_invented_address_and_takes_the_search() -> None:

@@ -81,8 +81,14 @@ def unnamed_address(value: str, given: Sequence[str]) -> bool:
     but words the browser would search for ("Chromium", the program's name, which the given
     instruction holds: a rewording of pc03, 2026-11-28); a reference to an earlier step's value
     is found, not written."""
-    if SLOT.search(value):
-        return False
+    if slot := SLOT.search(value):
+        # Found where the slot stands in the site ("{s2.link}", "https://{s2.site}/"); a site
+        # written before the slot is the model's own: "https://www.google.com/search?q=flights+
+        # to+{s2.place1}" opened an invented search and went unquestioned (a rewording of pc06
+        # at 914764a, 2026-12-07).
+        head = address_core(value[: slot.start()])
+        site = head.split("/", 1)[0]
+        return "/" in head and not any(site in text.casefold() for text in given)
     return not is_address(value) or not any(_named_in(value, text) for text in given)
 
 
