@@ -80,12 +80,9 @@ def unnamed_address(value: str, given: Sequence[str]) -> bool:
     """Whether the address literal ``value`` is one no given text names, or no address at all
     but words the browser would search for ("Chromium", the program's name, which the given
     instruction holds: a rewording of pc03, 2026-11-28); a reference to an earlier step's value
-    is found, not written."""
-    if slot := SLOT.search(value):
-        # Found where the slot stands in the site ("{s2.link}", "https://{s2.site}/"); a site
-        # written before the slot is the model's own: "https://www.google.com/search?q=flights+
-        # to+{s2.place1}" opened an invented search and went unquestioned (a rewording of pc06
-        # at 914764a, 2026-12-07).
+    is found, not written, where it stands for the site ("{s2.link}", "https://{s2.site}/"):
+    a site written before it ("https://www.google.com/search?q={s2.place}") is not (pc06r2)."""
+    if slot := SLOT.search(value):  # a site before the slot is the model's own (docs/skills.md)
         head = address_core(value[: slot.start()])
         site = head.split("/", 1)[0]
         return "/" in head and not any(site in text.casefold() for text in given)
