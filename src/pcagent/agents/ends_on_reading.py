@@ -20,25 +20,18 @@ where a person asks only to see a page, the run says "unverified", naming why.
 from __future__ import annotations
 
 from pcagent.agents.plan import Doubt
-from pcagent.agents.program import Program, ProgramStep, skill_of
+from pcagent.agents.program import Program, skill_of
 from pcagent.skills import SkillCatalog
-
-
-def reads_only(step: ProgramStep, catalog: SkillCatalog, pages: bool = True) -> bool:
-    """Whether ``step`` only reads a file, searches the web or (with ``pages``) opens a page."""
-    one = skill_of(step, catalog)
-    return one is not None and (
-        one.only_reads or one.page == "searches" or (pages and one.page == "opens")
-    )
 
 
 def ends_on_reading(program: Program, catalog: SkillCatalog, pages: bool = True) -> list[Doubt]:
     """A doubt on the last step of ``program`` where it only reads, searches or (with
     ``pages``) opens a page. A re-plan's program is not judged on a page it opens last: the
     steps it leaves out of the old plan may still come after it."""
-    if not program.steps or not reads_only(last := program.steps[-1], catalog, pages):
+    one = skill_of(last, catalog) if program.steps and (last := program.steps[-1]) else None
+    if one is None:
         return []
-    if skill_of(last, catalog).page == "opens":  # type: ignore[union-attr]
+    if pages and one.page == "opens":
         return [
             Doubt(
                 last.id,
@@ -49,6 +42,8 @@ def ends_on_reading(program: Program, catalog: SkillCatalog, pages: bool = True)
                 skills=("fill_form", "follow_link", "extract_values", "tell_user"),
             )
         ]
+    if not (one.only_reads or one.page == "searches"):
+        return []
     return [
         Doubt(
             last.id,

@@ -20,6 +20,7 @@ from pydantic import JsonValue
 from pcagent.agents.plan import SubtaskSpec
 from pcagent.agents.program import is_reference
 from pcagent.skills.catalog import SkillCatalog
+from pcagent.text import shortened
 
 #: A subtask's description holds at most this many characters (:class:`SubtaskSpec`).
 TASK_CHARACTERS = 400
@@ -52,11 +53,11 @@ def retry_task(failed: SubtaskSpec, skills: SkillCatalog, reason: str = "") -> s
     opening = f"On the screen, do what {failed.skill} was to do "
     given = f", with {given}" if given else ""
     met = " ".join(reason.split())
-    met = f". The call failed: {_clipped(met, REASON_CHARACTERS)}" if met else ""
+    met = f". The call failed: {shortened(met, REASON_CHARACTERS)}" if met else ""
     room = TASK_CHARACTERS - len(opening) - len(given) - len(met) - 2
     if room < 20:  # the values alone fill the task: they are what the screen step needs
         return f"{opening}with {given[7:]}"[:TASK_CHARACTERS]
-    return f"{opening}({_clipped(skill.description.rstrip('. '), room)}){given}{met}"
+    return f"{opening}({shortened(skill.description.rstrip('. '), room)}){given}{met}"
 
 
 def screen_cannot_retry(failed: SubtaskSpec, skills: SkillCatalog) -> str:
@@ -80,9 +81,5 @@ def _shown(value: JsonValue) -> str:
     if isinstance(value, list):
         return "[" + ", ".join(_shown(item) for item in value) + "]"
     text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
-    text = _clipped(text, LITERAL_CHARACTERS)
+    text = shortened(text, LITERAL_CHARACTERS)
     return f'"{text}"' if isinstance(value, str) else text
-
-
-def _clipped(text: str, most: int) -> str:
-    return text if len(text) <= most else text[: most - 1] + "…"
