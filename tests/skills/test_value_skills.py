@@ -49,6 +49,13 @@ def test_a_time_moves_by_minutes_around_midnight_and_accepts_common_spellings() 
         )
     with pytest.raises(SkillError, match="time"):
         shift_time.call(NoDesk(), {"time": "noonish", "direction": "after", "minutes": 5})
+    # A number found by an earlier step is no time of day: a typed refusal, not a crash.
+    for number in (345426571, 94.99):
+        with pytest.raises(SkillError, match="time of day"):
+            shift_time.call(NoDesk(), {"time": number, "direction": "after", "minutes": 5})
+    assert shift_time.call(NoDesk(), {"time": 9.15, "direction": "after", "minutes": 0}).value == (
+        "09:15"
+    )
     with pytest.raises(SkillError, match="minutes"):
         shift_time.call(NoDesk(), {"time": "10:00", "direction": "after", "minutes": 5000})
 

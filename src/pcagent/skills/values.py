@@ -52,7 +52,12 @@ def _one_time_in(text: str) -> str:
 
 def _clock_time(value: object) -> object:
     """Accept "9:15", "09:15", "9.15", "10:15 AM", "2:30 pm", and a value holding one such time
-    among other words; give "HH:MM" (24-hour)."""
+    among other words; give "HH:MM" (24-hour). A number is read as its text: passed on as it
+    was, it became a string only after this check, and a population found by an earlier step
+    reached the alarm as its time and ended the run on an internal error (a rewording of pc03
+    without memory, 2026-12-07); now it is refused as no time of day."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        value = str(value)
     if not isinstance(value, str):
         return value
     text = _one_time_in(value.strip()).lower().replace(".", ":").replace("\u2236", ":")
