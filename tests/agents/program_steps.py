@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from pcagent.agents.format_targets import OPTIONS, Answers, ReadsAnswers, ReadsTargets
 from pcagent.agents.instruction_readings import InstructionReadings
 from pcagent.agents.manager import Manager
 from pcagent.agents.plan import PlanOutcome
@@ -22,6 +23,18 @@ FIND_PLACE = {
     "skill": "extract_values",
     "args": {"text": {"from": "s1"}, "names": ["place"], "what": "where the meeting is"},
 }
+
+
+def agreed_answers(read: ReadsTargets) -> ReadsAnswers:
+    """A reading of paragraphs as the two answers it takes: the same option in both orders
+    (none where ``read`` gives none)."""
+
+    def answers(instruction: str, formatting: str) -> Answers:
+        paragraphs = read(instruction, formatting)
+        words = [word for word, named in OPTIONS.items() if list(named) == paragraphs]
+        return (words[0], words[0]) if paragraphs and words else (None, None)
+
+    return answers
 
 
 def numbered(*steps: dict[str, Any]) -> list[dict[str, Any]]:

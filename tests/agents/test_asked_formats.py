@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 
-from tests.agents.program_steps import as_program
+from tests.agents.program_steps import agreed_answers, as_program
 from tests.agents.scripted import ScriptedModels, reply
 
 from pcagent.agents.asked_formats import (
@@ -133,7 +133,7 @@ def test_a_run_asks_each_reading_once_and_plans_the_format_read() -> None:
         apps={"file_manager": "files", "writer": "documents"},
         skills=CATALOG,
         readings=InstructionReadings(
-            formats=_targets(), asked_formats=_read({"the title": (LARGER,)}, asked)
+            formats=agreed_answers(_targets()), asked_formats=_read({"the title": (LARGER,)}, asked)
         ),
     )
     plan = manager.plan(SAID).plan

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 
-from tests.agents.program_steps import as_program
+from tests.agents.program_steps import agreed_answers, as_program
 from tests.agents.scripted import ScriptedModels, reply
 
 from pcagent.agents.format_targets import (
@@ -110,7 +110,7 @@ def test_the_mark_stays_out_of_the_grammar_and_each_reading_is_asked_once() -> N
         models.for_role("manager"),
         apps={"file_manager": "files", "writer": "documents"},
         skills=CATALOG,
-        readings=InstructionReadings(formats=_read(asked)),
+        readings=InstructionReadings(formats=agreed_answers(_read(asked))),
     )
     plan = manager.plan(SAID).plan
     assert [s.args.get("paragraphs") for s in plan.subtasks] == [None, ["title"], [1, 2]]

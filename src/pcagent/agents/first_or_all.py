@@ -66,6 +66,30 @@ def read_first_or_all(read: ReadsChoice, instruction: str, first: str) -> JsonVa
     return once if read(instruction, first_or_all_question(first, reverse=True)) == once else None
 
 
+def first_or_all_read_both_ways(read: ReadsChoice, instruction: str, first: str) -> bool:
+    """Whether the two orders of the options got an answer each, and different ones: the
+    model answered by the options' place, and which items are asked stays unread."""
+    once = read(instruction, first_or_all_question(first))
+    again = read(instruction, first_or_all_question(first, reverse=True))
+    return once is not None and again is not None and once != again
+
+
+def whole_or_first_calls(program: Program, catalog: SkillCatalog) -> list[tuple[str, str]]:
+    """Each sort used whole in texts and each pick whose item is used alone in texts (the
+    calls the reading is asked for), with the end of the order that comes first."""
+    calls: list[tuple[str, str]] = []
+    for index, step in enumerate(program.steps):
+        later = program.steps[index + 1 :]
+        first, which = step.args.get("first"), step.args.get("which")
+        sort = step.skill == _SORT and first in ("highest", "lowest")
+        if sort and _used_whole_in_texts(step.id, later, catalog):
+            calls.append((step.id, str(first)))
+        pick = step.skill == _PICK and which in ("largest", "smallest")
+        if pick and _item_uses(step.id, later, catalog):
+            calls.append((step.id, "highest" if which == "largest" else "lowest"))
+    return calls
+
+
 def with_first_or_all_read(
     program: Program, catalog: SkillCatalog, read: ReadsChoice, instruction: str
 ) -> Program:

@@ -17,7 +17,7 @@ least differs from the call's paragraphs, the call becomes one call per set of p
 each with the formattings read for it, in the order the call sets them. A call that picks its
 paragraphs by their text (``matching``), a value that is an earlier step's result, or a reading
 that is empty or invalid leaves the call as written; so does a call of one formatting on
-paragraphs it names in words, the title or the last (not asked: see :func:`_named_alone`).
+paragraphs it names in words, the title or the last (not asked: see :func:`named_alone`).
 Models read the words; code only sets the typed paragraphs a model listed.
 """
 
@@ -40,6 +40,11 @@ Paragraph = int | Literal["title", "last"]
 
 #: What reads the paragraphs an instruction asks one formatting for (None: no reading).
 ReadsTargets = Callable[[str, str], list[Paragraph] | None]
+#: A formatting's two answers: the options in their order, then the other way round (None: no
+#: valid answer; the second is not asked where the first has none).
+Answers = tuple[str | None, str | None]
+#: What asks the question of one formatting in both orders.
+ReadsAnswers = Callable[[str, str], Answers]
 
 
 #: The paragraphs a question offers, in words, and each as programs name them: one place in a
@@ -73,14 +78,15 @@ class FormatTargetsAgent(Agent):
     def targets(
         self, instruction: str, formatting: str, step: int | None = 0
     ) -> list[Paragraph] | None:
-        """The paragraphs as programs name them, where the model gives the same answer with
-        the options in their order and the other way round; None where the answers differ,
-        either is invalid, or they are "other paragraphs"."""
+        """The paragraphs as programs name them (:func:`targets_of` the two answers)."""
+        return targets_of(self.answers(instruction, formatting, step))
+
+    def answers(self, instruction: str, formatting: str, step: int | None = 0) -> Answers:
+        """The answers with the options in their order and the other way round."""
         first = self._answer(instruction, formatting, list(OPTIONS), step)
         if first is None:
-            return None
-        again = self._answer(instruction, formatting, list(OPTIONS)[::-1], step)
-        return list(OPTIONS[first]) or None if first == again else None
+            return (None, None)
+        return (first, self._answer(instruction, formatting, list(OPTIONS)[::-1], step))
 
     def _answer(
         self, instruction: str, formatting: str, order: list[str], step: int | None
@@ -91,6 +97,20 @@ class FormatTargetsAgent(Agent):
         )
         result = self.ask(prompt_messages(system, user), Targets, step)
         return None if result.value is None else result.value.paragraphs
+
+
+def targets_of(answers: Answers) -> list[Paragraph] | None:
+    """The paragraphs as programs name them, where both answers are the same; None where they
+    differ, either is invalid, or they are "other paragraphs"."""
+    first, again = answers
+    return list(OPTIONS[first]) or None if first is not None and first == again else None
+
+
+def read_both_ways(answers: Answers) -> bool:
+    """Whether the two answers are valid and differ: the model answered by the options' place,
+    and which paragraphs are asked stays unread (:mod:`unsure_readings`)."""
+    first, again = answers
+    return first is not None and again is not None and first != again
 
 
 def _named(paragraph: int | str) -> Paragraph:
@@ -145,7 +165,7 @@ def _paragraphs_parameter(step: ProgramStep, catalog: SkillCatalog) -> str:
     return numbered[0] if len(numbered) == 1 and has_formats else ""
 
 
-def _named_alone(asked: list[tuple[str, list[Paragraph]]]) -> bool:
+def named_alone(asked: list[tuple[str, list[Paragraph]]]) -> bool:
     """Whether a call sets one formatting on paragraphs it names in words ("title", "last"):
     neither slip this module mends (formattings merged, a paragraph numbered by the planner).
     Such a call is the planner's reading of the same words, and a second reading that differs
@@ -166,7 +186,7 @@ def _split(
 ) -> list[ProgramStep]:
     """``step`` as the calls its formattings' readings make of it (``[step]`` where none)."""
     asked = formattings(step, catalog)
-    if not asked or _named_alone(asked):
+    if not asked or named_alone(asked):
         return [step]
     formats = catalog.marked(step.skill, "formats")
     names = [n for n, v in step.args.items() if n in formats and v is not None]

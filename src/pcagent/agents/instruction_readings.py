@@ -23,7 +23,13 @@ from pydantic import JsonValue
 
 from pcagent.agents.asked_formats import ReadsFormats
 from pcagent.agents.choice_readings import ChoiceQuestion, ReadsChoice
-from pcagent.agents.format_targets import Paragraph, ReadsTargets
+from pcagent.agents.format_targets import (
+    Answers,
+    Paragraph,
+    ReadsAnswers,
+    read_both_ways,
+    targets_of,
+)
 from pcagent.agents.left_out_effects import ReadsEnd
 from pcagent.agents.named_apps import AskedApp
 from pcagent.skills.effects import End
@@ -40,7 +46,7 @@ class InstructionReadings:
     apps: Callable[[str], Sequence[AskedApp]] | None = None
     answer: Callable[[str], bool] | None = None
     choices: ReadsChoice | None = None
-    formats: ReadsTargets | None = None
+    formats: ReadsAnswers | None = None
     asked_formats: ReadsFormats | None = None
     ends: ReadsEnd | None = None
     _read: dict[tuple[str, str], Any] = field(default_factory=dict, init=False, repr=False)
@@ -75,9 +81,17 @@ class InstructionReadings:
 
     def format_targets(self, instruction: str, formatting: str) -> list[Paragraph] | None:
         """The paragraphs the instruction asks ``formatting`` for (None when not read)."""
+        return targets_of(self._format_answers(instruction, formatting))
+
+    def targets_read_both_ways(self, instruction: str, formatting: str) -> bool:
+        """Whether the question of ``formatting``'s paragraphs got two answers, one for each
+        order of the options (False when not read)."""
+        return read_both_ways(self._format_answers(instruction, formatting))
+
+    def _format_answers(self, instruction: str, formatting: str) -> Answers:
         formats = self.formats
         if formats is None:
-            return None
+            return (None, None)
         which = f"format {formatting}"
         return self._once(lambda words: formats(words, formatting), which, instruction)
 

@@ -19,10 +19,10 @@ from pcagent.agents.base import Agent
 from pcagent.agents.doubted_changes import without_doubted_changes
 from pcagent.agents.doubts import Evidence
 from pcagent.agents.dropped_steps import Corrections
-from pcagent.agents.ends_on_reading import ends_on_reading
 from pcagent.agents.existing_files import FileCheck, missing_files
 from pcagent.agents.focused_steps import FocusedSteps
 from pcagent.agents.instruction_readings import InstructionReadings
+from pcagent.agents.kept_doubts import kept_doubts
 from pcagent.agents.manager_memory import (
     Remembers,
     example_filters,
@@ -244,7 +244,7 @@ class Manager(Agent):
             if not problems and (best is None or len(doubts) < len(best[1])):
                 best = (program, doubts)
             if not problems and not doubts:
-                return self._kept(program, doubts, replan=bool(failed))
+                return self._kept(instruction, program, doubts, replan=bool(failed))
             alone = not problems and self._alone
             if alone and evidence.only_apps_left_out(program, self.skills, doubts):
                 break  # each application's step asked for alone (_settled), the rest kept
@@ -284,7 +284,7 @@ class Manager(Agent):
             return self._fallback(instruction, problem)
         if best[1] and single:
             best = focused.improved(instruction, *best)
-        return self._kept(*best, replan=replan)
+        return self._kept(instruction, *best, replan=replan)
 
     def _focused_steps(
         self,
@@ -338,10 +338,11 @@ class Manager(Agent):
         )
         return [Message.system(system), Message.user(user)]
 
-    def _kept(self, program: Program, doubts: list[Doubt], *, replan: bool) -> PlanOutcome:
-        """The plan of the program kept, cut before a change it doubts; a last step that only
-        reads is doubted here, never re-asked for (:mod:`ends_on_reading`)."""
-        doubts = [*doubts, *ends_on_reading(program, self.skills, pages=not replan)]
+    def _kept(
+        self, instruction: str, program: Program, doubts: list[Doubt], *, replan: bool
+    ) -> PlanOutcome:
+        """The plan of the program kept, cut before a change it doubts (:func:`kept_doubts`)."""
+        doubts = [*doubts, *kept_doubts(program, self.skills, self.readings, instruction, replan)]
         program, doubts = without_doubted_changes(program, doubts, self.skills, self.is_file)
         return PlanOutcome(with_doubts(self._plan_of(program), doubts))
 

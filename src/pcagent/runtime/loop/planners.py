@@ -16,7 +16,7 @@ from pcagent.agents.asked_answer import AnswerAskedAgent
 from pcagent.agents.asked_formats import FormatReadingAgent
 from pcagent.agents.choice_readings import ChoiceQuestion, ChoiceReadingAgent
 from pcagent.agents.existing_files import FileCheck
-from pcagent.agents.format_targets import FormatTargetsAgent, Paragraph
+from pcagent.agents.format_targets import Answers, FormatTargetsAgent
 from pcagent.agents.instruction_readings import InstructionReadings
 from pcagent.agents.left_out_effects import EffectReadingAgent
 from pcagent.agents.manager import Manager, PlanOutcome, Replanning
@@ -169,9 +169,9 @@ class ManagerPlanner:
         agent = ChoiceReadingAgent(self.models.for_role(ChoiceReadingAgent.name), self.sink)
         return agent.chosen(instruction, question)
 
-    def _format_targets(self, instruction: str, formatting: str) -> list[Paragraph] | None:
+    def _format_targets(self, instruction: str, formatting: str) -> Answers:
         agent = FormatTargetsAgent(self.models.for_role(FormatTargetsAgent.name), self.sink)
-        return agent.targets(instruction, formatting)
+        return agent.answers(instruction, formatting)
 
     def _formats_read(
         self, instruction: str, paragraphs: str, options: tuple[str, ...]
