@@ -77,12 +77,26 @@ def test_a_corrected_call_carries_the_steps_of_no_application_after_it() -> None
     first, second = carried_over(carry, {"s3"}, ["s6"], retried)
     assert first.args["items"] == {"from": "s6"} and first.depends_on == ["s6"]
     assert second.depends_on == ["s4"]
-    # Another skill in the failed one's place, or the pick written again: nothing carried.
+    # Another skill in the failed one's place: only the telling is carried (nobody else
+    # tells); the pick written again with the telling: nothing carried.
     other = again.model_copy(update={"skill": "web_search"})
-    assert carried_and_retried([pick, tell], [other], failed, fallback=False) == ([], {})
+    assert carried_and_retried([pick, tell], [other], failed, fallback=False) == ([tell], {})
     both = [again, pick.model_copy(update={"id": "s7"}), tell.model_copy(update={"id": "s8"})]
     assert carried_and_retried([pick, tell], both, failed, fallback=False) == ([], {"s3": "s6"})
     # A subtask in an application the new steps leave out is carried as before.
     write = _step("s9", depends=["s5"], skill="write_text_file", app="text_editor")
     carry, _ = carried_and_retried([write], [other], failed, fallback=False)
     assert carry == [write]
+
+
+def test_a_telling_no_new_step_does_is_carried_whatever_failed() -> None:
+    """A rewording of pc02 without memory (2026-12-07): a screen step looped, the re-plan
+    searched the journey again and computed with it, and the telling was dropped; the run said
+    "finished" with nobody told."""
+    failed = _step("s3", depends=["s2"], description="open the document in the text editor")
+    tell = _step("s7", depends=["s6"], skill="tell_user", args={"text": "It takes {s6.time}."})
+    search = _step("s9", depends=[], skill="web_search", app="browser", args={"query": "journey"})
+    carry, retried = carried_and_retried([tell], [search], failed, fallback=False)
+    assert carry == [tell] and retried == {}
+    told = _step("s10", depends=["s9"], skill="tell_user", args={"text": "{s9}"})
+    assert carried_and_retried([tell], [search, told], failed, fallback=False) == ([], {})

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 
+from pcagent.agents.asked_answer import TELLS
 from pcagent.agents.plan import SubtaskSpec
 from pcagent.agents.step_ids import renamed_args, renamed_text
 
@@ -70,7 +71,12 @@ def carried_and_retried(
     told why a look-up for each destination failed, the 1.5B Manager wrote the corrected
     look-up alone, the pick of the shortest and the telling (no application) were dropped, and
     the run ended with the flight times found and nobody told (a rewording of pc06,
-    2026-12-05)."""
+    2026-12-05). A step that tells the person is carried wherever no new step tells: a
+    re-plan after a screen step looped searched the journey again and computed with it, the
+    telling was dropped, and the run said "finished" with nobody told (a rewording of pc02
+    without memory, 2026-12-07; in the recorded re-plans of that day and the day before, the
+    three that dropped a telling so were all in runs that failed). Carried, it tells what the
+    new steps found, or fails on a value no step gives any more and is re-planned with why."""
     retries = [s for s in fresh if failed.skill and s.skill == failed.skill]
     if fallback and len(fresh) == 1:
         retried = {failed.id: fresh[0].id}
@@ -87,6 +93,7 @@ def carried_and_retried(
         if fallback
         or (s.app and s.app not in covered)
         or (corrected and not s.app and s.skill and s.skill not in called)
+        or (s.skill == TELLS and TELLS not in called)
     ]
     return carry, retried
 
