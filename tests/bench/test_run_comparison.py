@@ -87,6 +87,11 @@ def test_rewordings_meet_their_original_on_one_row(data_dir: Path) -> None:
     assert comparison.second.tasks_dir.endswith("tasks_reworded")
     assert comparison.difference_points == 0.0
     assert comparison.first.codes == {code_version(): 4} and comparison.same_code is True
+    # pc04 was not run reworded: over the three both ran, 2 of 3 against 3 of 6.
+    shared = comparison.shared
+    assert shared is not None and (shared.first_results, shared.second_results) == (3, 6)
+    assert (shared.first_rate, shared.second_rate) == (0.6667, 0.5)
+    assert shared.difference_points == -16.7
 
 
 def test_the_difference_is_in_points_second_less_first(data_dir: Path) -> None:
@@ -98,12 +103,33 @@ def test_the_difference_is_in_points_second_less_first(data_dir: Path) -> None:
         comparison = compare_runs(store, better, reworded)
         backwards = compare_runs(store, reworded, better)
         same_tasks = compare_runs(store, plain, better)
+        itself = compare_runs(store, plain, plain)
     assert comparison.first.success_rate == 1.0
     assert comparison.difference_points == -50.0 and backwards.difference_points == 50.0
     # The same tasks in both runs: one task a row, its own result on either side.
     assert [row.original for row in same_tasks.tasks] == ["pc01", "pc02", "pc03", "pc04"]
     assert [o.task_id for o in same_tasks.tasks[2].second] == ["pc03"]
     assert same_tasks.difference_points == 50.0
+    # A run stopped part way (pc04 never ran): over the three both ran, +33.3 points.
+    assert same_tasks.shared is not None and same_tasks.shared.difference_points == 33.3
+    # The same tasks on both sides: no shared line.
+    assert itself.shared is None
+
+
+def test_a_run_stopped_part_way_compares_over_the_tasks_both_ran(data_dir: Path) -> None:
+    """Two runs of the rewordings (with and without memory, say), one stopped between pc03's
+    two: over pc01r1, pc01r2 and pc03r1 alone, 3 of 3 against 1 of 3."""
+    store, _, reworded = runs(data_dir)
+    with store:
+        folder = str(reworded_tasks_folder())
+        stopped = stored_run(
+            store, REWORDED, {"pc01r1": False, "pc01r2": True, "pc03r1": False}, folder
+        )
+        comparison = compare_runs(store, reworded, stopped)
+    shared = comparison.shared
+    assert shared is not None and (shared.first_results, shared.second_results) == (3, 3)
+    assert (shared.first_rate, shared.second_rate) == (1.0, 0.3333)
+    assert shared.difference_points == -66.7
 
 
 def test_a_run_whose_task_folder_is_gone_compares_by_its_own_ids(
@@ -131,6 +157,7 @@ def test_bench_compare_prints_both_sets_side_by_side(data_dir: Path) -> None:
     assert f"{plain.bench_id}: SR 50.0% over 4 tasks" in shown.output
     assert "SR 50.0% over 6 tasks" in shown.output and "tasks_reworded" in shown.output
     assert "difference: +0.0 points" in shown.output
+    assert "over the tasks both ran (3 and 6 results): SR 66.7% and 50.0%" in shown.output
 
     as_json = runner.invoke(
         app, ["bench", "compare", plain.bench_id, reworded.bench_id, "--json"], env=environment

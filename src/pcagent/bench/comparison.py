@@ -51,6 +51,19 @@ class ComparedRun(BaseModel):
     codes: dict[str, int] = {}
 
 
+class SharedTasks(BaseModel):
+    """The success rates over the original tasks both runs have results for, where one run has
+    some the other has not (a run stopped part way, a subset run beside a whole one): the
+    whole runs' rates then weigh different tasks, and only these compare like with like."""
+
+    #: How many results of each run count (the 25 against the 50: one against two a task).
+    first_results: int
+    second_results: int
+    first_rate: float
+    second_rate: float
+    difference_points: float
+
+
 class RunComparison(BaseModel):
     first: ComparedRun
     second: ComparedRun
@@ -62,6 +75,8 @@ class RunComparison(BaseModel):
     #: has no results).
     difference_points: float | None
     tasks: list[ComparedTask]
+    #: None where both runs have results for the same original tasks, or for none in common.
+    shared: SharedTasks | None = None
 
 
 def original_of(task_id: str, tasks: Mapping[str, Task]) -> str:
@@ -114,7 +129,37 @@ def compare_runs(store: BenchStore, first: BenchRun, second: BenchRun) -> RunCom
         same_code=one_code(before.codes, after.codes),
         difference_points=difference,
         tasks=list(rows.values()),
+        shared=shared_tasks(list(rows.values())),
     )
+
+
+def shared_tasks(rows: list[ComparedTask]) -> SharedTasks | None:
+    """The rates over the rows both sides have results for, and in a row whose task ids both
+    sides ran, over those alone (two runs of the 50, one stopped between a task's two
+    rewordings); None where both sides have the same results' tasks throughout, or none."""
+    first: list[ComparedOutcome] = []
+    second: list[ComparedOutcome] = []
+    same = True
+    for row in rows:
+        ran = {o.task_id for o in row.first} & {o.task_id for o in row.second}
+        mine = [o for o in row.first if not ran or o.task_id in ran] if row.second else []
+        theirs = [o for o in row.second if not ran or o.task_id in ran] if row.first else []
+        same = same and len(mine) == len(row.first) and len(theirs) == len(row.second)
+        first += mine
+        second += theirs
+    if same or not first:
+        return None
+    return SharedTasks(
+        first_results=len(first),
+        second_results=len(second),
+        first_rate=round(_rate(first), 4),
+        second_rate=round(_rate(second), 4),
+        difference_points=round(100 * (_rate(second) - _rate(first)), 1),
+    )
+
+
+def _rate(outcomes: list[ComparedOutcome]) -> float:
+    return sum(outcome.success for outcome in outcomes) / len(outcomes)
 
 
 def one_code(*counts: dict[str, int]) -> bool | None:

@@ -67,6 +67,13 @@ def compare(
         console.print(_side_line(side))
     if comparison.difference_points is not None:
         console.print(f"difference: {comparison.difference_points:+.1f} points (second - first)")
+    if (shared := comparison.shared) is not None:
+        console.print("[yellow]the runs have results for different tasks[/yellow]")
+        console.print(
+            f"over the tasks both ran ({shared.first_results} and {shared.second_results} "
+            f"results): SR {100 * shared.first_rate:.1f}% and {100 * shared.second_rate:.1f}%, "
+            f"{shared.difference_points:+.1f} points"
+        )
     codes = {**comparison.first.codes, **comparison.second.codes}
     console.print(_code_line(comparison.same_code, codes))
 
