@@ -102,6 +102,13 @@ def _default(catalog: SkillCatalog, question: ChoiceQuestion) -> Any:
 
 
 @dataclass
+def answered_both_ways(once: object, again: object) -> bool:
+    """Whether a question asked with its options in one order (``once``) and the other
+    (``again``) got a valid answer each, and different ones: the model answered by the
+    options' place, and what the question asks stays unread (:mod:`unsure_readings`)."""
+    return once is not None and again is not None and once != again
+
+
 class ChoiceReadingAgent(Agent):
     """Asks one choice's question of an instruction; its role's model is the default profile's
     unless ``[models.roles]`` names one for ``choice_reading``."""

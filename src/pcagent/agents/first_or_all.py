@@ -33,7 +33,7 @@ from typing import Any
 
 from pydantic import JsonValue
 
-from pcagent.agents.choice_readings import ChoiceQuestion, ReadsChoice
+from pcagent.agents.choice_readings import ChoiceQuestion, ReadsChoice, answered_both_ways
 from pcagent.agents.program import GUI, SLOT, Program, ProgramStep, is_reference, reference_values
 from pcagent.skills import SkillCatalog
 
@@ -70,8 +70,7 @@ def first_or_all_read_both_ways(read: ReadsChoice, instruction: str, first: str)
     """Whether the two orders of the options got an answer each, and different ones: the
     model answered by the options' place, and which items are asked stays unread."""
     once = read(instruction, first_or_all_question(first))
-    again = read(instruction, first_or_all_question(first, reverse=True))
-    return once is not None and again is not None and once != again
+    return answered_both_ways(once, read(instruction, first_or_all_question(first, reverse=True)))
 
 
 def whole_or_first_calls(program: Program, catalog: SkillCatalog) -> list[tuple[str, str]]:

@@ -106,13 +106,6 @@ def targets_of(answers: Answers) -> list[Paragraph] | None:
     return list(OPTIONS[first]) or None if first is not None and first == again else None
 
 
-def read_both_ways(answers: Answers) -> bool:
-    """Whether the two answers are valid and differ: the model answered by the options' place,
-    and which paragraphs are asked stays unread (:mod:`unsure_readings`)."""
-    first, again = answers
-    return first is not None and again is not None and first != again
-
-
 def _named(paragraph: int | str) -> Paragraph:
     """0 is the title and -1 the last paragraph, as programs name them."""
     if isinstance(paragraph, int):

@@ -22,14 +22,8 @@ from typing import Any
 from pydantic import JsonValue
 
 from pcagent.agents.asked_formats import ReadsFormats
-from pcagent.agents.choice_readings import ChoiceQuestion, ReadsChoice
-from pcagent.agents.format_targets import (
-    Answers,
-    Paragraph,
-    ReadsAnswers,
-    read_both_ways,
-    targets_of,
-)
+from pcagent.agents.choice_readings import ChoiceQuestion, ReadsChoice, answered_both_ways
+from pcagent.agents.format_targets import Answers, Paragraph, ReadsAnswers, targets_of
 from pcagent.agents.left_out_effects import ReadsEnd
 from pcagent.agents.named_apps import AskedApp
 from pcagent.skills.effects import End
@@ -86,7 +80,7 @@ class InstructionReadings:
     def targets_read_both_ways(self, instruction: str, formatting: str) -> bool:
         """Whether the question of ``formatting``'s paragraphs got two answers, one for each
         order of the options (False when not read)."""
-        return read_both_ways(self._format_answers(instruction, formatting))
+        return answered_both_ways(*self._format_answers(instruction, formatting))
 
     def _format_answers(self, instruction: str, formatting: str) -> Answers:
         formats = self.formats
