@@ -101,7 +101,6 @@ def _default(catalog: SkillCatalog, question: ChoiceQuestion) -> Any:
     return None if field.is_required() else field.default
 
 
-@dataclass
 def answered_both_ways(once: object, again: object) -> bool:
     """Whether a question asked with its options in one order (``once``) and the other
     (``again``) got a valid answer each, and different ones: the model answered by the
@@ -109,6 +108,7 @@ def answered_both_ways(once: object, again: object) -> bool:
     return once is not None and again is not None and once != again
 
 
+@dataclass
 class ChoiceReadingAgent(Agent):
     """Asks one choice's question of an instruction; its role's model is the default profile's
     unless ``[models.roles]`` names one for ``choice_reading``."""
