@@ -9,7 +9,8 @@ from tests.agents.program_steps import as_program
 
 from pcagent.agents.doubts import Evidence
 from pcagent.agents.example_values import example_values
-from pcagent.agents.program import Program
+from pcagent.agents.extraction_uses import with_extraction_uses_told
+from pcagent.agents.program import Program, ProgramStep
 from pcagent.bench.generate import generate_tasks
 from pcagent.skills import default_catalog
 from pcagent.text import word_written
@@ -132,6 +133,11 @@ def test_a_text_an_example_s_instruction_quotes_is_that_example_s_value() -> Non
     assert example_values(form("agents"), shown, ['search arxiv.org for "agents"']) == []
 
 
+def _as_planned(steps: list[ProgramStep]) -> Program:
+    """A gold program as the Manager's mends leave it (its extractions told their uses)."""
+    return with_extraction_uses_told(Program(steps=steps), default_catalog())
+
+
 def test_no_gold_program_of_generated_tasks_is_doubted_with_the_others_shown() -> None:
     """A gold program's values come from its own instruction, whatever the others hold."""
     tasks = [task for task in generate_tasks(200, 43) if task.program]
@@ -144,13 +150,10 @@ def test_no_gold_program_of_generated_tasks_is_doubted_with_the_others_shown() -
     doubted = [
         (
             task.id,
-            [
-                str(d)
-                for d in example_values(Program(steps=task.program), shown, [task.instruction])
-            ],
+            [str(d) for d in example_values(_as_planned(task.program), shown, [task.instruction])],
         )
         for task in tasks
-        if task.program and example_values(Program(steps=task.program), shown, [task.instruction])
+        if task.program and example_values(_as_planned(task.program), shown, [task.instruction])
     ]
     assert doubted == []
 
@@ -216,3 +219,30 @@ def test_a_code_name_whose_words_were_given_is_not_doubted() -> None:
     said = "Write a function that returns the even numbers of a list, and save it."
     request = "a Python function even_numbers(numbers) that returns the even numbers of a list"
     assert example_values(as_program(_code(request)), CODE_EXAMPLES, [said]) == []
+
+
+def test_the_parameters_an_extraction_s_values_go_to_are_no_value() -> None:
+    """Code writes an extraction's ``uses`` (``set_alarm.time``); an example calling the same
+    skill holds that name, which read as an example's code name doubted a right program
+    (pc01r1 at db2e2af, 2026-12-07)."""
+    program = as_program(
+        {"id": "s1", "skill": "read_text_file", "args": {"path": "Documents/memo.txt"}},
+        {
+            "id": "s2",
+            "skill": "extract_values",
+            "args": {"text": {"from": "s1"}, "names": ["time"], "what": "the second event"},
+        },
+        {"id": "s3", "skill": "set_alarm", "args": {"time": {"from": "s2", "key": "time"}}},
+    )
+    told = with_extraction_uses_told(program, default_catalog())
+    assert told.steps[1].args["uses"] == {"time": "set_alarm.time"}
+    shown = 'Instruction: Wake me at 7.\nProgram: {"steps": [{"skill": "set_alarm"}]}'
+    said = "Open memo.txt and put an alarm an hour before the second event."
+    assert example_values(told, shown, [said]) == []
+    # The same name written by the model as a value is still an example's.
+    (doubt,) = example_values(
+        as_program({"id": "s1", "skill": "tell_user", "args": {"text": "set_alarm.time"}}),
+        shown,
+        [said],
+    )
+    assert doubt.step == "s1"

@@ -15,7 +15,9 @@ example's value, whatever its length or case, and doubted the same way where thi
 instruction and values do not hold it as written.
 
 Left alone: a step's ``label`` (a form's field is named by the page, which an example may show
-rightly), an extraction's ``names`` (a value's name, such as ``time``, is no value), and texts
+rightly), an extraction's ``names`` (a value's name, such as ``time``, is no value) and its
+``uses`` (the parameters its values go to, ``set_alarm.time``, which code writes: read as an
+example's code name, it doubted right programs and ended pc01r1 "unverified" on 2026-12-07), and texts
 that name nothing: a single word ("Inbox", a form's "true") or a description in lower case
 ("the travel time in minutes"), which the templates' own programs share across tasks.
 """
@@ -40,7 +42,7 @@ _SENTENCE = 6
 #: The fewest names of an example's instruction that make a sentence partly given a copy.
 _NAMES_COPIED = 2
 #: Arguments and keys whose texts are names, not values.
-_NAMES = frozenset({"names", "label"})
+_NAMES = frozenset({"names", "label", "uses"})
 
 
 def example_values(program: Program, examples: str, given: Sequence[str]) -> list[Doubt]:
