@@ -100,3 +100,25 @@ def test_a_telling_no_new_step_does_is_carried_whatever_failed() -> None:
     assert carry == [tell] and retried == {}
     told = _step("s10", depends=["s9"], skill="tell_user", args={"text": "{s9}"})
     assert carried_and_retried([tell], [search, told], failed, fallback=False) == ([], {})
+
+
+def test_the_calls_a_carried_step_waits_for_are_carried_with_it() -> None:
+    """A rewording of pc01 (2026-12-07): a screen step in the editor looped, the re-plan wrote
+    one editor step, and the alarm was carried without the time shift it takes its time from;
+    it failed on a value no step would give."""
+    failed = _step("s6", depends=["s5"], app="text_editor", description="type in editor")
+    shift = _step("s3", depends=["s5"], skill="shift_time",
+                  args={"time": {"from": "s5", "key": "time"}, "hours": 1})  # fmt: skip
+    alarm = _step("s4", depends=["s3"], skill="set_alarm", app="clock",
+                  args={"time": {"from": "s3"}})  # fmt: skip
+    editor = _step("s7", depends=["s5"], skill="type_in_editor", app="text_editor")
+    carry, retried = carried_and_retried([shift, alarm], [editor], failed, fallback=False)
+    assert carry == [shift, alarm] and retried == {}
+    first, second = carried_over(carry, {"s6"}, ["s7"], retried)
+    assert first.depends_on == ["s5"] and second.depends_on == ["s3"]
+    # A new step calling the shift's skill stands in its place: the shift is not carried.
+    again = shift.model_copy(update={"id": "s8"})
+    assert carried_and_retried([shift, alarm], [again], failed, fallback=False)[0] == [alarm]
+    # Nor is a call that waits for the failed subtask, which will not run.
+    waits = shift.model_copy(update={"depends_on": ["s6"]})
+    assert carried_and_retried([waits, alarm], [editor], failed, fallback=False)[0] == [alarm]

@@ -9,7 +9,8 @@ stay in the program's own form (``s`` and a number), which is what slots and ref
 
 Old pending subtasks carried over (in an application the new plan does not work in) wait for
 the new steps in place of any subtask that will not run any more (the failed one, or a pending
-one the new plan replaced). A carried call that needs the value of one of those is kept: it
+one the new plan replaced); a pending call of no application that a carried one waits for is
+carried with it. A carried call that needs the value of one of those is kept: it
 fails when its turn comes and is re-planned with the reason, rather than the part of the
 instruction it does being dropped without a word.
 """
@@ -95,7 +96,34 @@ def carried_and_retried(
         or (corrected and not s.app and s.skill and s.skill not in called)
         or (s.skill == TELLS and TELLS not in called)
     ]
-    return carry, retried
+    return _with_inputs(carry, pending, called, failed.id, retried), retried
+
+
+def _with_inputs(
+    carry: Sequence[SubtaskSpec],
+    pending: Sequence[SubtaskSpec],
+    called: Collection[str],
+    failed: str,
+    retried: Mapping[str, str],
+) -> list[SubtaskSpec]:
+    """``carry`` with the pending calls of no application its steps wait for (theirs too, in
+    turn), where no new step calls their skill and they do not wait for the failed subtask
+    (unless it is retried). Why: a screen step looped, the re-plan wrote one new step in the
+    editor, the alarm (in the clock) was carried and the time shift it takes its time from
+    (no application) was not; the alarm failed on a value no step would give, and the run
+    ended "failed" with the shift never run (a rewording of pc01, 2026-12-07)."""
+    by_id = {s.id: s for s in pending}
+    chosen = {s.id for s in carry}
+    wanted = [d for s in carry for d in s.depends_on]
+    while wanted:
+        need = by_id.get(wanted.pop())
+        if need is None or need.id in chosen or need.app or not need.skill:
+            continue
+        if need.skill in called or (failed in need.depends_on and failed not in retried):
+            continue
+        chosen.add(need.id)
+        wanted.extend(need.depends_on)
+    return [s for s in pending if s.id in chosen]
 
 
 def _number(subtask_id: str) -> int:
