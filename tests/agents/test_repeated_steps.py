@@ -9,7 +9,9 @@ from tests.agents.program_steps import numbered, program
 from tests.agents.scripted import ScriptedModels
 
 from pcagent.agents.manager import Manager
-from pcagent.agents.repeated_steps import without_repeats
+from pcagent.agents.plan import SubtaskSpec
+from pcagent.agents.program import ProgramStep
+from pcagent.agents.repeated_steps import repeated_failure, without_repeats
 from pcagent.skills import default_catalog
 
 READ = {"skill": "read_mail", "args": {"folder": "Inbox", "limit": 1}}
@@ -76,3 +78,21 @@ def test_a_page_opened_again_between_two_look_ups_is_kept() -> None:
     )
     outcome = manager.plan('Open imdb.com, then "Copper Sky", then imdb.com and "Small Hours".')
     assert [s.id for s in outcome.plan.subtasks] == ["s1", "s2", "s3", "s4"]
+
+
+def test_a_call_is_compared_as_a_model_writes_it() -> None:
+    """A rewording of pc01 (2026-12-07): the failed extraction carried ``uses`` (code's: where
+    its value went); the re-plan wrote it again word for word without them, and it was not
+    caught as the failed call repeated."""
+    catalog = default_catalog()
+    extract = _extract("s1")
+    told = {**extract, "args": {**extract["args"], "uses": {"subject": "tell_user.text"}}}  # type: ignore[dict-item]
+    failed = SubtaskSpec(id="s2", description="extract", skill="extract_values", args=told["args"])
+    again = program(READ, extract)
+    assert "s2 repeats the call of s2 that just failed" in repeated_failure(again, failed, catalog)
+    other = program(READ, {**extract, "args": {**extract["args"], "what": "the mail's subject"}})  # type: ignore[dict-item]
+    assert repeated_failure(other, failed, catalog) == ""
+    # A finished call written again, its uses left out, is dropped as well.
+    done = [ProgramStep(id="s9", skill="extract_values", args=told["args"])]  # type: ignore[arg-type]
+    kept = without_repeats(again, done, catalog=catalog)
+    assert [step.skill for step in kept.steps] == ["read_mail"]

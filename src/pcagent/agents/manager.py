@@ -371,7 +371,7 @@ class Manager(Agent):
         except PlanError as error:
             return [str(error)]
         problems = missing_files(program, self.skills, self.is_file) if self.is_file else []
-        repeated = repeated_failure(program, failed)
+        repeated = repeated_failure(program, failed, self.skills)
         return [*problems, repeated] if repeated else problems
 
     def _plan_of(self, program: Program) -> Plan:

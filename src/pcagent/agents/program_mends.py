@@ -80,7 +80,7 @@ class ProgramMends:
         skills, instruction = self.skills, self.instruction
         navigating = [one.name for one in skills if one.navigates]
         program = with_skill_named_tasks_called(written, skills)
-        program = with_kind_twins(without_repeats(program, self.done, navigating), skills)
+        program = with_kind_twins(without_repeats(program, self.done, navigating, skills), skills)
         ran = [step.id for step in self.done]
         program = with_keys_of_readings_extracted(program, skills, ran)
         program = with_lists_not_extracted(program, skills)

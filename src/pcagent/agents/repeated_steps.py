@@ -10,18 +10,23 @@ block collapses onto its first writing. A re-plan's call of the skill that just 
 the same arguments, its screen step that just failed written again, or a value the
 application refused sent again (:mod:`pcagent.agents.refused_values`), is a problem the
 Manager is re-asked with (:func:`repeated_failure`).
-Compared as typed calls, never as words.
+Compared as typed calls, never as words, and as a model writes them: the hidden arguments code
+fills in (an extraction's ``uses``) are left out, since a call written again lacks them where
+its later steps changed (a failed extraction of a rewording of pc01 was re-planned word for
+word, its ``uses`` gone, and not caught, 2026-12-07).
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Collection, Sequence
+from typing import Any
 
 from pcagent.agents.plan import SubtaskSpec
 from pcagent.agents.program import GUI, Program, ProgramStep, step_description
 from pcagent.agents.refused_values import sends_refused
 from pcagent.agents.step_ids import changed_step, renaming
+from pcagent.skills import SkillCatalog
 
 
 def finished_calls(finished: Sequence[SubtaskSpec]) -> list[ProgramStep]:
@@ -35,7 +40,10 @@ def finished_calls(finished: Sequence[SubtaskSpec]) -> list[ProgramStep]:
 
 
 def without_repeats(
-    program: Program, done: Sequence[ProgramStep] = (), keeps: Collection[str] = ()
+    program: Program,
+    done: Sequence[ProgramStep] = (),
+    keeps: Collection[str] = (),
+    catalog: SkillCatalog | None = None,
 ) -> Program:
     """``program`` with each step that repeats an earlier step's call dropped, references to
     it moved to the earlier step. ``done``: the calls a re-planned run already made, which a new
@@ -45,11 +53,11 @@ def without_repeats(
     the steps after it need (a site's home opened again before its next film's link)."""
     renames: dict[str, str] = {}
     # a call's key -> the id of the step that makes it first
-    first_of: dict[str, str] = {_call_key(step): step.id for step in done}
+    first_of: dict[str, str] = {_call_key(step, catalog): step.id for step in done}
     steps: list[ProgramStep] = []
     for step in program.steps:
         step = changed_step(step, renaming(renames)) if renames else step
-        key = _call_key(step)
+        key = _call_key(step, catalog)
         if key in first_of and step.skill not in keeps:
             renames[step.id] = first_of[key]
             continue
@@ -58,16 +66,26 @@ def without_repeats(
     return Program(steps=steps) if renames and steps else program
 
 
-def _call_key(step: ProgramStep) -> str:
-    """What a step does, without its id: the skill and its arguments (a GUI step: its task in
-    its application, with what it uses and reports)."""
+def _call_key(step: ProgramStep, catalog: SkillCatalog | None) -> str:
+    """What a step does, without its id: the skill and its arguments as a model writes them
+    (a GUI step: its task in its application, with what it uses and reports)."""
     shown = step.model_dump(mode="json", exclude={"id"})
     if step.skill != GUI:
-        shown = {"skill": step.skill, "args": shown["args"], "environment": step.environment}
+        args = _written(step.skill, shown["args"], catalog)
+        shown = {"skill": step.skill, "args": args, "environment": step.environment}
     return json.dumps(shown, sort_keys=True, ensure_ascii=False)
 
 
-def repeated_failure(program: Program, failed: SubtaskSpec | None) -> str:
+def _written(skill: str, args: dict[str, Any], catalog: SkillCatalog | None) -> dict[str, Any]:
+    """``args`` without the hidden ones code fills in, where ``catalog`` knows ``skill``."""
+    if catalog is None or skill not in catalog:
+        return args
+    return catalog.get(skill).written_by_a_model(args)
+
+
+def repeated_failure(
+    program: Program, failed: SubtaskSpec | None, catalog: SkillCatalog | None = None
+) -> str:
     """The problem when a re-plan calls the skill that just failed with the same arguments
     (it would fail the same way), or writes the screen step that just failed again, in the
     same application and the same words; "" otherwise. Why the screen step: a memo opened on
@@ -79,7 +97,10 @@ def repeated_failure(program: Program, failed: SubtaskSpec | None) -> str:
     if refused := sends_refused(program, failed):
         return refused
     for step in program.steps:
-        if failed.skill and step.skill == failed.skill and step.args == failed.args:
+        same = _written(step.skill, step.args, catalog) == _written(
+            failed.skill, failed.args, catalog
+        )
+        if failed.skill and step.skill == failed.skill and same:
             return (
                 f"{step.id} repeats the call of {failed.id} that just failed "
                 f"({failed.description[:120]}): do it another way"
