@@ -246,3 +246,33 @@ def test_the_parameters_an_extraction_s_values_go_to_are_no_value() -> None:
         [said],
     )
     assert doubt.step == "s1"
+
+
+HELSINKI = (
+    "Instruction: Could you write a short paragraph introducing Helsinki in a new document in "
+    "the word processor and save it in the Documents folder as VisitSummary?\nProgram: "
+    '{"steps":[{"id":"s1","skill":"compose_text","args":{"request":"a short paragraph '
+    'introducing Helsinki","paragraphs":1}}]}'
+)
+COMPANIES = (
+    "Using Writer, draft a fresh document with a paragraph presenting Alibaba and another "
+    "presenting OpenAI, then store it in Documents under the name TechCompanies."
+)
+
+
+def _compose(request: str) -> dict[str, object]:
+    return {"id": "s1", "skill": "compose_text", "args": {"request": request, "paragraphs": 1}}
+
+
+def test_an_example_s_text_with_a_word_of_the_instruction_in_it_is_doubted() -> None:
+    """pc09r2 at 79126f2 (2026-12-07): an example's request composed, "paragraph" its one
+    word given; the document was saved and the run said "finished"."""
+    copied = as_program(_compose("a short paragraph introducing Helsinki"))
+    (doubt,) = example_values(copied, HELSINKI, [COMPANIES])
+    assert "'a short paragraph introducing Helsinki': from an earlier task" in str(doubt)
+    # The instruction's own names in the same words: no doubt.
+    own = as_program(_compose("a short paragraph introducing Alibaba"))
+    assert example_values(own, HELSINKI.replace("Helsinki", "Alibaba"), [COMPANIES]) == []
+    # Most of its words given (the example's request asked again), no doubt either.
+    said = "Could you write a short paragraph introducing Finland's capital in a new document?"
+    assert example_values(copied, HELSINKI, [said.replace("Finland's capital", "it")]) == []

@@ -93,8 +93,37 @@ def _copied(text: str, examples: str, given: Sequence[str]) -> bool:
     if not names:
         return False
     if any(word_written(word, given) for word in words):
-        return _copied_whole(every, examples, given)
+        return _copied_whole(every, examples, given) or _mostly_an_example_s(
+            text, words, examples, given
+        )
+    return _an_example_s(text, examples)
+
+
+def _an_example_s(text: str, examples: str) -> bool:
+    """Whether an example's program holds ``text`` whole, its names given by that example's
+    instruction (:func:`_its_value`)."""
     return any(_its_value(text, said) for said in _sources(examples, text.strip()))
+
+
+def _mostly_an_example_s(text: str, words: list[str], examples: str, given: Sequence[str]) -> bool:
+    """Whether a text with some words given is still an example's own: an example's program
+    holds it whole, fewer than half of its longer ``words`` are given (as for a search's
+    words, :func:`~pcagent.agents.given_values.grounded`), and a name of it (capitalised) is
+    not given. Why: asked for a document presenting two companies, the 1.5B Manager composed
+    an example's "a short paragraph introducing Helsinki", its one given word "paragraph";
+    the document was saved and the run said "finished" (pc09r2 at 79126f2, 2026-12-07). A
+    gold program's request copied whole from another task's (a Python function asked for
+    again) has most of its words given; none of 900 gold programs is doubted so."""
+    given_words = sum(word_written(word, given) for word in words)
+    if given_words * 2 >= len(words):
+        return False
+    named = any(
+        word[0].isupper()
+        and word.casefold() not in application_words()
+        and not word_written(word, given)
+        for word in words
+    )
+    return named and _an_example_s(text, examples)
 
 
 def _copied_whole(every: list[str], examples: str, given: Sequence[str]) -> bool:
