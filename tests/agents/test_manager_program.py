@@ -273,6 +273,28 @@ def test_a_prompt_too_long_for_the_model_is_asked_compact_then_falls_back() -> N
     assert outcome.fallback and "too long" in outcome.problem
 
 
+def test_a_re_ask_too_long_for_the_model_keeps_the_programs_already_written() -> None:
+    """A rewording of pc18 (2026-12-07): the third ask was too long, the error threw away the
+    programs of the first two, and each plan became the whole instruction as one screen step."""
+    find = {
+        "id": "s2",
+        "skill": "extract_values",
+        "args": {"text": {"from": "s1"}, "names": ["time", "place"], "what": "the meeting"},
+    }
+    alarm = {"id": "s3", "skill": "set_alarm", "args": {"time": {"from": "s2", "key": "time"}}}
+    too_long = PromptTooLongError("the prompt is too long (4300 tokens; the context holds 4096)")
+    models = ScriptedModels(manager=[_reply(READ, find, alarm), too_long])
+    outcome = _manager(models).plan("set an alarm for the meeting in memo.txt")
+    assert not outcome.fallback
+    assert [s.skill for s in outcome.plan.subtasks] == [
+        "read_text_file",
+        "extract_values",
+        "set_alarm",
+    ]
+    assert "finds place, and no later step uses it" in outcome.plan.subtasks[1].doubt
+    assert len(models.backends["manager"].requests) == 2  # no compact prompt asked after it
+
+
 def test_asked_to_list_the_requests_first_the_reply_opens_with_them() -> None:
     """The grammar puts ``requests`` before ``steps`` (the order the model writes them in), the
     prompt says so, and the program is the steps alone; unasked, neither changes."""

@@ -12,6 +12,7 @@ from typing import Any, ClassVar, TypeVar
 
 from pydantic import BaseModel
 
+from pcagent.errors import PromptTooLongError
 from pcagent.models.messages import ImagePart, Message
 from pcagent.models.structured import ChatModel, StructuredResult
 
@@ -50,6 +51,25 @@ class Agent:
         if self.on_call is not None:
             self.on_call(self.name, result)
         return result
+
+    def reasked(
+        self,
+        messages: Sequence[Message],
+        schema: type[T],
+        step: int | None,
+        temperature: float | None = None,
+    ) -> StructuredResult[T] | None:
+        """The model's reply to a re-ask; None where the conversation no longer fits the
+        model's context. Why: the Manager's third ask of a rewording of pc18 (its program,
+        the problems and an example's call added to the first prompt) was too long, and the
+        error threw away the two programs already written: the plan began again without
+        memory's examples, and each of its three plans became the whole instruction as one
+        screen step (980 s, 2026-12-07). A first ask too long still raises (the caller
+        shortens its prompt)."""
+        try:
+            return self.ask(messages, schema, step, temperature)
+        except PromptTooLongError:
+            return None
 
 
 def bullet_list(items: Sequence[str], empty: str = "(none)") -> str:

@@ -19,7 +19,7 @@ from pcagent.agents.base import Agent
 from pcagent.agents.doubted_changes import without_doubted_changes
 from pcagent.agents.doubts import Evidence
 from pcagent.agents.dropped_steps import Corrections
-from pcagent.agents.existing_files import FileCheck, missing_files
+from pcagent.agents.existing_files import FileCheck
 from pcagent.agents.focused_steps import FocusedSteps
 from pcagent.agents.instruction_readings import InstructionReadings
 from pcagent.agents.kept_doubts import kept_doubts
@@ -42,16 +42,17 @@ from pcagent.agents.plan import (
     fallback_plan,
     with_doubts,
 )
-from pcagent.agents.program import Program, check_program, program_plan
+from pcagent.agents.program import Program, program_plan
 from pcagent.agents.program_grammar import program_reply_type
 from pcagent.agents.program_mends import ProgramMends
+from pcagent.agents.program_problems import program_problems
 from pcagent.agents.prompting import desktops_text, prompt_part, render, replan_context
 from pcagent.agents.refused_values import with_refusals
-from pcagent.agents.repeated_steps import finished_calls, repeated_failure
+from pcagent.agents.repeated_steps import finished_calls
 from pcagent.agents.screen_retries import screen_cannot_retry, screen_retry
 from pcagent.agents.search_instead import GuessedAddress, searched_instead
 from pcagent.agents.step_ids import next_step_number
-from pcagent.errors import PlanError, PromptTooLongError
+from pcagent.errors import PromptTooLongError
 from pcagent.models.messages import Message
 from pcagent.skills import SkillCatalog
 
@@ -199,8 +200,7 @@ class Manager(Agent):
         reply_type = program_reply_type(
             self.skills, list(self.apps), list(self.environments), requests=self.lists_requests
         )
-        known = list(finished)
-        done = finished_calls(finished)  # a finished call written again is dropped for it
+        known, done = list(finished), finished_calls(finished)  # done: not written again
         mended = ProgramMends(
             self.skills, self.readings, instruction, done, given, examples, self.is_file
         )
@@ -209,9 +209,8 @@ class Manager(Agent):
         # not sampled that writes a reply again would write it for every later ask: the last.
         sampled = self.model.info.greedy and self.reask_temperature is not None
         repeats = self.model.info.greedy and not sampled
-        # Kept when the asks run out: the usable program with the fewest doubts (the first of
-        # two alike: a sampled re-ask is no likelier right than the model's own first reply).
-        best: tuple[Program, list[Doubt]] | None = None
+        # Kept when the asks run out: the usable program with the fewest doubts (the first of two
+        best: tuple[Program, list[Doubt]] | None = None  # alike: a re-ask is no likelier right)
         unusable: Program | None = None  # the latest program with problems, to repair
         evidence = Evidence.read(
             self.readings, instruction, given, done, finished, examples, self.is_file
@@ -223,7 +222,9 @@ class Manager(Agent):
 
         for attempt in range(self.program_attempts):
             heat = self.reask_temperature if sampled and attempt else None
-            result = self.ask(messages, reply_type, step, heat)
+            result = (self.reasked if attempt else self.ask)(messages, reply_type, step, heat)
+            if result is None:  # a re-ask too long: what the asks gave is settled (reasked)
+                break
             if result.value is None:
                 problem = result.failure.message if result.failure else "no reply"
                 break
@@ -362,17 +363,12 @@ class Manager(Agent):
     def _problems(
         self, program: Program, known: Sequence[SubtaskSpec], failed: SubtaskSpec | None
     ) -> list[str]:
-        """What makes ``program`` unusable: its validation errors, else the files it reads that
-        are not there and a re-plan repeating the call that failed or a value refused."""
+        """What makes ``program`` unusable (:func:`program_problems`)."""
         desktops = list(self.environments) if self._several_desktops else ()
-        ids, done = [s.id for s in known], finished_calls(known)
-        try:
-            check_program(program, self.skills, list(self.apps), desktops, known=ids, done=done)
-        except PlanError as error:
-            return [str(error)]
-        problems = missing_files(program, self.skills, self.is_file) if self.is_file else []
-        repeated = repeated_failure(program, failed, self.skills)
-        return [*problems, repeated] if repeated else problems
+        replanned = (known, failed)
+        return program_problems(
+            program, self.skills, list(self.apps), desktops, replanned, self.is_file
+        )
 
     def _plan_of(self, program: Program) -> Plan:
         """The program's plan, each step on the desktop it names (the first where it names none;
