@@ -117,13 +117,16 @@ def _mostly_an_example_s(text: str, words: list[str], examples: str, given: Sequ
     given_words = sum(word_written(word, given) for word in words)
     if given_words * 2 >= len(words):
         return False
-    named = any(
+    return any(_ungiven_name(word, given) for word in words) and _an_example_s(text, examples)
+
+
+def _ungiven_name(word: str, given: Sequence[str]) -> bool:
+    """Whether ``word`` is a name (capitalised, no application's) that nothing given says."""
+    return (
         word[0].isupper()
         and word.casefold() not in application_words()
         and not word_written(word, given)
-        for word in words
     )
-    return named and _an_example_s(text, examples)
 
 
 def _copied_whole(every: list[str], examples: str, given: Sequence[str]) -> bool:
@@ -138,14 +141,7 @@ def _copied_whole(every: list[str], examples: str, given: Sequence[str]) -> bool
     for as ``def factorial(n)``, in generated tasks' gold programs)."""
     if len(every) < _SENTENCE:
         return False
-    names = {
-        word
-        for word in every[1:]
-        if len(word) >= _LONG
-        and word[0].isupper()
-        and word.casefold() not in application_words()
-        and not word_written(word, given)
-    }
+    names = {word for word in every[1:] if len(word) >= _LONG and _ungiven_name(word, given)}
     if len(names) < _NAMES_COPIED:
         return False
     return any(

@@ -97,10 +97,12 @@ def repeated_failure(
     if refused := sends_refused(program, failed):
         return refused
     for step in program.steps:
-        same = _written(step.skill, step.args, catalog) == _written(
-            failed.skill, failed.args, catalog
-        )
-        if failed.skill and step.skill == failed.skill and same:
+        written = _written(step.skill, step.args, catalog)
+        if (
+            failed.skill
+            and step.skill == failed.skill
+            and written == _written(failed.skill, failed.args, catalog)
+        ):
             return (
                 f"{step.id} repeats the call of {failed.id} that just failed "
                 f"({failed.description[:120]}): do it another way"
