@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 from pcagent.text import (
+    DATE_WRITTEN,
     comparable,
     contains,
     date_as_hinted,
+    date_written,
     dates_in,
     folded,
     lines_holding,
@@ -65,3 +68,11 @@ def test_the_lines_holding_a_value_are_found_as_a_person_compares() -> None:
     ]
     assert lines_holding("  ", memo) == []  # nothing wanted: no line holds it
     assert lines_holding("dinner", memo) == []
+
+
+def test_a_date_written_alone_is_read_with_or_without_its_weekday() -> None:
+    for written in ("Monday 3 March 2025", "3rd of March 2025", "March 3, 2025", "2025-03-03"):
+        assert date_written(written) == dt.date(2025, 3, 3), written
+        assert re.fullmatch(DATE_WRITTEN, written), written
+    assert date_written("3 March") is None and date_written("on 3 March 2025 at ten") is None
+    assert not re.fullmatch(DATE_WRITTEN, "03/03/2025")

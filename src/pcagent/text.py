@@ -170,6 +170,32 @@ def date_as_hinted(value: str, hints: Iterable[str]) -> str | None:
     return hint.group(2).join(parts[part] for part in hint.group(1, 3, 4))
 
 
+def date_written(value: str) -> dt.date | None:
+    """The date ``value`` is, written alone in one of the forms, a weekday before it or not
+    ("Monday 3 March 2025", "3rd of March 2025"); None for anything else."""
+    return _date_alone(_WEEKDAY.sub("", value.strip(" .,")))
+
+
+_WEEKDAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+_MONTH_WRITTEN = "|".join(
+    sorted(
+        {*(name.capitalize() for name in _MONTH_NAMES), *(n[:3].capitalize() for n in _MONTH_NAMES)}
+        | {"Sept"},
+        key=len,
+        reverse=True,
+    )
+)
+_DAY_WRITTEN = "[0-9]{1,2}(st|nd|rd|th)?"
+#: A date as a text writes it, in the forms :func:`dates_in` reads (a month's name capitalised,
+#: a weekday before it or not), as a closed pattern a reply's grammar can hold a model to.
+DATE_WRITTEN = (
+    f"^(({'|'.join(_WEEKDAY_NAMES)}),? )?("
+    "[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}"
+    f"|{_DAY_WRITTEN} (of )?({_MONTH_WRITTEN})[.]?,? [0-9]{{4}}"
+    f"|({_MONTH_WRITTEN})[.]? {_DAY_WRITTEN},? [0-9]{{4}})$"
+)
+
+
 def _date_alone(value: str) -> dt.date | None:
     """The date ``value`` is, written alone in one of the forms (a full stop or comma around
     it aside); None for anything else."""

@@ -393,19 +393,17 @@ def test_one_name_for_several_values_is_refused_before_the_program_runs() -> Non
 
 def test_a_reply_the_value_s_use_refuses_is_asked_again_with_the_refusal() -> None:
     """The model layer's re-ask is the real one (a scripted backend answers): the first reply,
-    the trip's title, is refused by ``days_between``'s end and the second is kept."""
-    trip = "Trip to Lisbon\nDeparture: 2 May 2025\n"
-    backend = ScriptedBackend(
-        [json.dumps({"text": "Trip to Lisbon"}), json.dumps({"text": "2 May 2025"})]
-    )
+    the trip's title, is refused by ``shift_time``'s hours and the second is kept."""
+    trip = "Trip to Lisbon\nFlight time: 2.5 hours\n"
+    backend = ScriptedBackend([json.dumps({"text": "Trip to Lisbon"}), json.dumps({"text": "2.5"})])
     language = ModelLanguage(StructuredChatModel(backend, validation_retries=1))
     asked = {"text": trip, "names": ["text"], "what": "the trip"}
-    result = extract_values.call(Desk(language), {**asked, "uses": {"text": "days_between.end"}})
-    assert result.ok and result.value == {"text": "2 May 2025"}
+    result = extract_values.call(Desk(language), {**asked, "uses": {"text": "shift_time.hours"}})
+    assert result.ok and result.value == {"text": "2.5"}
     first = backend.requests[0].messages[-1].text
-    assert "Values: text (goes to days_between's end: The date the count runs to" in first
+    assert "Values: text (goes to shift_time's hours: a number; How many hours." in first
     reask = backend.requests[1].messages[-1].text
-    assert "days_between's end" in reask and "not a date" in reask
+    assert "shift_time's hours" in reask and "valid number" in reask
     # Without the use, the title is kept as the text holds it: the later step would refuse it.
     unchecked = ScriptedBackend([json.dumps({"text": "Trip to Lisbon"})])
     plain = ModelLanguage(StructuredChatModel(unchecked, validation_retries=1))
@@ -450,6 +448,42 @@ def test_a_time_of_day_is_answered_under_the_pattern_a_time_is_written_in() -> N
     plain = ScriptedBackend([json.dumps({"text": "10:15"})])
     extract_values.call(Desk(ModelLanguage(StructuredChatModel(plain))), asked)
     assert "pattern" not in plain.requests[0].schema["properties"]["text"]
+
+
+PLAN = "Destination: Tokyo\nLeaving: 3 March 2025, 09:40\nBack home: 10 March 2025\n"
+
+
+def test_a_date_is_chosen_among_the_dates_the_text_writes_both_ways_round() -> None:
+    """Where the value goes to a date (a count of days), the reply chooses among the dates the
+    text writes, and is asked again with them the other way round: a rewording of pc23 counted
+    the days to a trip's return for "the trip's date" (written "2025-03-10") and said
+    finished. The same date written twice is one choice, whichever way it is written."""
+    asked = {"text": PLAN, "names": ["date"], "what": "the trip's date"}
+    use = {"uses": {"date": "days_between.end"}}
+    backend = ScriptedBackend([json.dumps({"date": "3 March 2025"})] * 2)
+    language = ModelLanguage(StructuredChatModel(backend, validation_retries=0))
+    result = extract_values.call(Desk(language), {**asked, **use})
+    assert result.ok and result.value == {"date": "3 March 2025"}
+    offered = backend.requests[0].schema["properties"]["date"]["enum"]
+    assert offered == ["3 March 2025", "10 March 2025"]
+    assert backend.requests[1].schema["properties"]["date"]["enum"] == offered[::-1]
+    by_order = Answers({"date": "3 March 2025"}, {"date": "10 March 2025"})
+    failed = extract_values.call(Desk(by_order), {**asked, **use})
+    assert not failed.ok and "depend on the order" in failed.message
+    page = (
+        "Labour Day falls on Thursday, 1 May 2025.\nDate: 2025-05-01\nChristmas: 25 December 2025"
+    )
+    alike = Answers({"date": "Thursday, 1 May 2025"}, {"date": "2025-05-01"})
+    kept = extract_values.call(Desk(alike), {**asked, "text": page, **use})
+    assert kept.ok and kept.value == {"date": "Thursday, 1 May 2025"}
+    dateless = ScriptedBackend([json.dumps({"date": "3rd of March 2025"})])
+    extract_values.call(
+        Desk(ModelLanguage(StructuredChatModel(dateless, validation_retries=0))),
+        {**asked, "text": "Leaving early in March", **use},
+    )
+    pattern = dateless.requests[0].schema["properties"]["date"]["pattern"]
+    assert re.fullmatch(pattern, "3rd of March 2025") and re.fullmatch(pattern, "2025-03-03")
+    assert not re.fullmatch(pattern, "early in March")
 
 
 def test_a_use_no_skill_has_leaves_the_reply_a_text() -> None:

@@ -22,6 +22,7 @@ from pcagent.skills.typed_replies import (
     held_as_written,
     replied_values,
     reply_model,
+    taken_alike,
     with_uses,
     written_as,
 )
@@ -191,7 +192,7 @@ def _read_other_way(
     differ = [
         f"{name}={values[name]!r} or {other[name]!r}"
         for name in chosen
-        if other[name] != values[name]
+        if not taken_alike(uses.get(name, ""), other[name], values[name])
     ]
     if not differ:
         return ""

@@ -215,6 +215,22 @@ def taken_by(use: str, text: str = "") -> Callable[[str], str] | None:
     return check
 
 
+def taken_alike(use: str, one: str | list[str], other: str | list[str]) -> bool:
+    """Whether two readings of a value are the same to the parameter ``use`` names: a page
+    writes a holiday "Thursday, 1 May 2025" and "2025-05-01", and a choice between them is no
+    choice of another date. Compared as written where no parameter of pcagent's takes it."""
+    if one == other:
+        return True
+    found = _parameter(use)
+    if found is None:
+        return False
+    adapter = found[1]
+    try:
+        return bool(adapter.validate_python(one) == adapter.validate_python(other))
+    except ValidationError:
+        return False
+
+
 def _refusal(adapter: TypeAdapter[Any], value: object) -> str:
     """Why ``adapter`` refuses ``value``; "" when it takes it."""
     try:

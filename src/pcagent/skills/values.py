@@ -32,6 +32,7 @@ from pcagent.skills.base import (
 )
 from pcagent.skills.common import as_lines
 from pcagent.skills.numbers_written import DURATION, quantity_of, written_number
+from pcagent.text import DATE_WRITTEN, date_written
 
 
 def _one_time_in(text: str) -> str:
@@ -171,6 +172,10 @@ def iso_date(value: object) -> object:
                 return dt.datetime.strptime(text, form).date().isoformat()
             except ValueError:
                 continue
+        # Every form a text's dates are offered in (:data:`DATE_WRITTEN`) is taken: "3rd of
+        # March 2025", "Monday 3 March 2025".
+        if (date := date_written(text)) is not None:
+            return date.isoformat()
         raise ValueError(f"{value!r} is not a date such as 2025-03-11")
     return value
 
@@ -180,6 +185,12 @@ def iso_date(value: object) -> object:
 IsoDate = Annotated[
     str,
     BeforeValidator(iso_date),
+    # An extraction whose value goes here chooses among the dates its text writes, asked
+    # both ways round (:mod:`~pcagent.skills.typed_replies`): asked for "the trip's date" in
+    # a travel plan with a leaving and a back-home date, the 1.5B model wrote the back-home
+    # date as "2025-03-10", and the run counted the days to it and said finished (a rewording
+    # of pc23 at 79126f2, 2026-12-07).
+    Written(DATE_WRITTEN),
     AfterValidator(dt.date.fromisoformat),
     Field(json_schema_extra={"given": "date"}),
 ]
