@@ -147,13 +147,14 @@ def test_no_gold_program_of_generated_tasks_is_doubted_with_the_others_shown() -
         + json.dumps({"steps": [s.model_dump(exclude_defaults=True) for s in task.program or []]})
         for task in tasks
     )
+    catalog = default_catalog()
     doubted = [
-        (
-            task.id,
-            [str(d) for d in example_values(_as_planned(task.program), shown, [task.instruction])],
-        )
+        (task.id, [str(d) for d in doubts])
         for task in tasks
-        if task.program and example_values(_as_planned(task.program), shown, [task.instruction])
+        if task.program
+        and (
+            doubts := example_values(_as_planned(task.program), shown, [task.instruction], catalog)
+        )
     ]
     assert doubted == []
 
@@ -238,7 +239,7 @@ def test_the_parameters_an_extraction_s_values_go_to_are_no_value() -> None:
     assert told.steps[1].args["uses"] == {"time": "set_alarm.time"}
     shown = 'Instruction: Wake me at 7.\nProgram: {"steps": [{"skill": "set_alarm"}]}'
     said = "Open memo.txt and put an alarm an hour before the second event."
-    assert example_values(told, shown, [said]) == []
+    assert example_values(told, shown, [said], default_catalog()) == []
     # The same name written by the model as a value is still an example's.
     (doubt,) = example_values(
         as_program({"id": "s1", "skill": "tell_user", "args": {"text": "set_alarm.time"}}),

@@ -149,7 +149,7 @@ class Evidence:
             *_own(ungiven_literals(program, skills, self.given)),
             *_own(ungiven_names_in_searches(program, skills, self.given)),
             *_own(ungrounded_form_values(program, skills, self.given)),
-            *_own(example_values(program, self.examples, self.given)),
+            *_own(example_values(program, self.examples, self.given, skills)),
             *unsaid_paragraphs(program, skills, self.given),
             *unsaid_multiples(program, skills, self.given),
             *described_texts(program, skills, self.given),

@@ -32,6 +32,7 @@ from pcagent.agents.given_values import words_of
 from pcagent.agents.plan import Doubt
 from pcagent.agents.program import Program, is_reference
 from pcagent.applications import application_words
+from pcagent.skills import SkillCatalog
 from pcagent.text import STEM, contains, word_written
 
 #: Words shorter than this ("to", "the", "of") say nothing of where a value came from; a longer
@@ -41,19 +42,25 @@ _LONG = 4
 _SENTENCE = 6
 #: The fewest names of an example's instruction that make a sentence partly given a copy.
 _NAMES_COPIED = 2
-#: Arguments and keys whose texts are names, not values.
-_NAMES = frozenset({"names", "label", "uses"})
+#: Arguments and keys whose texts are names, not values (the hidden arguments code fills in,
+#: an extraction's ``uses``, are left out by the catalog: :meth:`Skill.written_by_a_model`).
+_NAMES = frozenset({"names", "label"})
 
 
-def example_values(program: Program, examples: str, given: Sequence[str]) -> list[Doubt]:
+def example_values(
+    program: Program, examples: str, given: Sequence[str], catalog: SkillCatalog | None = None
+) -> list[Doubt]:
     """A doubt on each step of ``program`` with a literal text that ``examples`` (memory's
     programs shown) hold and that none of ``given`` (the instruction, the values found)
-    accounts for."""
+    accounts for; only the arguments a model writes where ``catalog`` knows the skill."""
     if not examples:
         return []
     doubts = []
     for step in program.steps:
-        texts = [*_texts(step.args), *([step.task] if step.task else [])]
+        args = step.args
+        if catalog is not None and step.skill in catalog:
+            args = catalog.get(step.skill).written_by_a_model(args)
+        texts = [*_texts(args), *([step.task] if step.task else [])]
         copied = [text for text in texts if _copied(text, examples, given)]
         if copied:
             shown = ", ".join(repr(text) for text in dict.fromkeys(copied))
