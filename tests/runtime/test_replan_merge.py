@@ -33,7 +33,12 @@ def test_repeated_ids_move_to_free_numbers_with_their_references() -> None:
     assert [s.id for s in merged] == ["s13", "s14", "s15", "s12"]
     assert merged[1].depends_on == ["s13"] and merged[1].args["text"] == {"from": "s13"}
     assert merged[2].args["query"] == "flights from {s14.city}"
-    assert merged[3].depends_on == ["s15"] and merged[3].description.endswith("{s15}]")
+    assert merged[3].depends_on == ["s15"] and merged[3].description == "book it [s15: {s15}]"
+    # A call's line names its references as the records show them: renamed with them.
+    told = _step("s3", depends=["s2"], description="tell_user(text=<s2.city>)", skill="tell_user")
+    assert renumbered([told], {"s2", "s3"})[0].description == "tell_user(text=<s2.city>)"
+    pair = [_step("s2", depends=[], skill="read_mail"), told]
+    assert renumbered(pair, {"s2", "s3"})[1].description == "tell_user(text=<s4.city>)"
     # The slots still resolve: the program's own id form is kept.
     assert resolve(merged[2].args, {"s14": {"city": "Oslo"}}) == {"query": "flights from Oslo"}
     assert renumbered(fresh, {"s1"}) == fresh  # nothing repeated: nothing changed

@@ -73,6 +73,20 @@ def renamed_text(text: str, renames: Mapping[str, str]) -> str:
     return changed_text(text, renaming(renames))
 
 
+#: How a step's line (:func:`~pcagent.agents.program.step_text`) names another step besides its
+#: slots: a call's reference, ``<s2>`` or ``<s2.key>``, and a screen step's ``[s2: {s2}]``.
+_LINE_NAME = re.compile(r"(?<=<)s[0-9]{1,2}(?=[.>])|(?<=\[)s[0-9]{1,2}(?=: )")
+
+
+def renamed_line(line: str, renames: Mapping[str, str]) -> str:
+    """A subtask's description (its step's line) with every name of a renamed step renamed:
+    after a re-plan's ids were moved, lines still said "tell_user(text=<s3>)" where the call
+    took s6, and a screen step's Decision agent read "[s3: {s5}]" (records of the 50 at
+    79126f2, 2026-12-07). The line is pcagent's own, never a person's words."""
+    line = renamed_text(line, renames)
+    return _LINE_NAME.sub(lambda found: renames.get(found.group(0), found.group(0)), line)
+
+
 def renamed_args(args: Mapping[str, JsonValue], renames: Mapping[str, str]) -> dict[str, JsonValue]:
     """A step's arguments with the references to renamed steps renamed."""
     return changed_args(args, renaming(renames))

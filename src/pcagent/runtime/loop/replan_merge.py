@@ -21,7 +21,7 @@ from collections.abc import Collection, Mapping, Sequence
 
 from pcagent.agents.asked_answer import TELLS
 from pcagent.agents.plan import SubtaskSpec
-from pcagent.agents.step_ids import renamed_args, renamed_text
+from pcagent.agents.step_ids import renamed_args, renamed_line
 
 
 def renumbered(fresh: Sequence[SubtaskSpec], taken: Collection[str]) -> list[SubtaskSpec]:
@@ -137,6 +137,6 @@ def _renamed(subtask: SubtaskSpec, renames: Mapping[str, str]) -> SubtaskSpec:
             "id": renames.get(subtask.id, subtask.id),
             "depends_on": [renames.get(d, d) for d in subtask.depends_on],
             "args": renamed_args(subtask.args, renames),
-            "description": renamed_text(subtask.description, renames),
+            "description": renamed_line(subtask.description, renames),
         }
     )
