@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from tests.agents.program_steps import numbered, program
+from tests.agents.program_steps import as_program, numbered, program
 from tests.agents.scripted import ScriptedModels
 
 from pcagent.agents.manager import Manager
@@ -96,3 +96,20 @@ def test_a_call_is_compared_as_a_model_writes_it() -> None:
     done = [ProgramStep(id="s9", skill="extract_values", args=told["args"])]  # type: ignore[arg-type]
     kept = without_repeats(again, done, catalog=catalog)
     assert [step.skill for step in kept.steps] == ["read_mail"]
+
+
+def test_a_failed_call_on_a_finished_step_made_again_is_the_failed_call() -> None:
+    """A rewording of pc03 (2026-12-07): the re-plan searched again for the same words and
+    extracted from that new search what had just failed on the finished one."""
+    catalog = default_catalog()
+    finished = ProgramStep.model_validate({"id": "s1", **READ})
+    failed = SubtaskSpec(
+        id="s2", description="extract", skill="extract_values", args=_extract("s1")["args"]
+    )  # type: ignore[arg-type]
+    read_again = as_program({"id": "s3", **READ}, {"id": "s4", **_extract("s3")})
+    found = repeated_failure(read_again, failed, catalog, [finished])
+    assert "s4 repeats the call of s2 that just failed" in found
+    assert repeated_failure(read_again, failed, catalog) == ""  # without what finished
+    sent = {"skill": "read_mail", "args": {"folder": "Sent", "limit": 1}}
+    elsewhere = as_program({"id": "s3", **sent}, {"id": "s4", **_extract("s3")})
+    assert repeated_failure(elsewhere, failed, catalog, [finished]) == ""

@@ -35,5 +35,5 @@ def program_problems(
     except PlanError as error:
         return [str(error)]
     problems = missing_files(program, skills, is_file) if is_file else []
-    repeated = repeated_failure(program, failed, skills)
+    repeated = repeated_failure(program, failed, skills, done)
     return [*problems, repeated] if repeated else problems

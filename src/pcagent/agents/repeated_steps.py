@@ -84,19 +84,27 @@ def _written(skill: str, args: dict[str, Any], catalog: SkillCatalog | None) -> 
 
 
 def repeated_failure(
-    program: Program, failed: SubtaskSpec | None, catalog: SkillCatalog | None = None
+    program: Program,
+    failed: SubtaskSpec | None,
+    catalog: SkillCatalog | None = None,
+    done: Sequence[ProgramStep] = (),
 ) -> str:
     """The problem when a re-plan calls the skill that just failed with the same arguments
     (it would fail the same way), or writes the screen step that just failed again, in the
     same application and the same words; "" otherwise. Why the screen step: a memo opened on
     the screen "without effect" was re-planned as the same step four times, each looping to
     its own cap, until the run's (a rewording of pc02, 2026-12-05). Compared as typed steps
-    (the words are the Manager's own, compared whole), never read."""
+    (the words are the Manager's own, compared whole), never read. A reference to a new step
+    that makes a call of ``done`` (the finished steps) again is followed to the finished one:
+    a re-plan searched again for the same words and extracted from the new search what had
+    just failed on the old one, twice (a rewording of pc03 at faa8a78, 2026-12-07)."""
     if failed is None:
         return ""
     if refused := sends_refused(program, failed):
         return refused
+    again = _made_again(program, done, catalog)
     for step in program.steps:
+        step = changed_step(step, renaming(again)) if again else step
         written = _written(step.skill, step.args, catalog)
         if (
             failed.skill
@@ -114,6 +122,20 @@ def repeated_failure(
                 "to do in other words)"
             )
     return ""
+
+
+def _made_again(
+    program: Program, done: Sequence[ProgramStep], catalog: SkillCatalog | None
+) -> dict[str, str]:
+    """Each step of ``program`` whose call (its references followed) a finished step of
+    ``done`` made, to that finished step's id."""
+    made = {_call_key(step, catalog): step.id for step in done}
+    again: dict[str, str] = {}
+    for step in program.steps:
+        step = changed_step(step, renaming(again)) if again else step
+        if (first := made.get(_call_key(step, catalog))) is not None and first != step.id:
+            again[step.id] = first
+    return again
 
 
 def _same_screen_step(step: ProgramStep, failed: SubtaskSpec) -> bool:
