@@ -261,6 +261,29 @@ def test_a_replan_that_redoes_a_finished_call_is_seen_to_repeat_the_failed_one()
     assert "s4 repeats the call of s2 that just failed" in asked_again
 
 
+def test_a_replan_of_finished_calls_only_is_re_asked() -> None:
+    """Finished: s1 read the memo, s2 extracted its time; failed: a screen step s3. The re-plan
+    writes the reading and the extraction again, nothing else: dropping the repeats would
+    leave no step, so the program ran again whole (a rewording of pc03, 2026-12-07)."""
+    read = SubtaskSpec(id="s1", description="read", skill="read_text_file", args=READ["args"])
+    extract_args = {"text": {"from": "s1"}, "names": ["time"], "what": "the meeting's time"}
+    found = SubtaskSpec(id="s2", description="extract", skill="extract_values", args=extract_args)
+    failed = SubtaskSpec(id="s3", description="set the alarm", app="clock")
+    again = _reply(
+        {**READ, "id": "s4"},
+        {"id": "s5", "skill": "extract_values", "args": {**extract_args, "text": {"from": "s4"}}},
+    )
+    other = _reply(
+        {"id": "s4", "skill": "set_alarm", "args": {"time": {"from": "s2", "key": "time"}}}
+    )
+    models = ScriptedModels(manager=[again, other])
+    hub = {"s1": "14:00 meeting", "s2": '{"time": "14:00"}'}
+    outcome = _manager(models).replan(Replanning("x", [read, found], hub, failed, "gave up"))
+    assert not outcome.fallback and [s.skill for s in outcome.plan.subtasks] == ["set_alarm"]
+    asked_again = models.backends["manager"].requests[1].messages[-1].text
+    assert "every step repeats one already finished (s4 is s1, s5 is s2)" in asked_again
+
+
 def test_a_prompt_too_long_for_the_model_is_asked_compact_then_falls_back() -> None:
     too_long = PromptTooLongError("the prompt is too long (5000 tokens; the context holds 4096)")
     models = ScriptedModels(manager=[too_long, _reply(READ)])

@@ -11,7 +11,7 @@ from tests.agents.scripted import ScriptedModels
 from pcagent.agents.manager import Manager
 from pcagent.agents.plan import SubtaskSpec
 from pcagent.agents.program import ProgramStep
-from pcagent.agents.repeated_steps import repeated_failure, without_repeats
+from pcagent.agents.repeated_steps import only_finished_again, repeated_failure, without_repeats
 from pcagent.skills import default_catalog
 
 READ = {"skill": "read_mail", "args": {"folder": "Inbox", "limit": 1}}
@@ -113,3 +113,18 @@ def test_a_failed_call_on_a_finished_step_made_again_is_the_failed_call() -> Non
     sent = {"skill": "read_mail", "args": {"folder": "Sent", "limit": 1}}
     elsewhere = as_program({"id": "s3", **sent}, {"id": "s4", **_extract("s3")})
     assert repeated_failure(elsewhere, failed, catalog, [finished]) == ""
+
+
+def test_a_re_plan_of_finished_calls_only_is_a_problem() -> None:
+    """A rewording of pc03 (2026-12-07): a re-plan wrote the finished reading, extraction and
+    alarm again, nothing else; dropping the repeats left no step, so all three ran again and
+    the clock refused the alarm as already there."""
+    catalog = default_catalog()
+    done = [ProgramStep.model_validate(step) for step in numbered(READ, _extract("s1"))]
+    again = as_program({"id": "s4", **READ}, {"id": "s5", **_extract("s4")})
+    problem = only_finished_again(again, done, catalog)
+    assert "every step repeats one already finished (s4 is s1, s5 is s2)" in problem
+    tell = {"skill": "tell_user", "args": {"text": "{s5.subject}"}}
+    more = as_program({"id": "s4", **READ}, {"id": "s5", **_extract("s4")}, {"id": "s6", **tell})
+    assert only_finished_again(more, done, catalog) == ""
+    assert only_finished_again(again, [], catalog) == ""

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pcagent.agents.existing_files import FileCheck, missing_files
 from pcagent.agents.plan import SubtaskSpec
 from pcagent.agents.program import Program, check_program
-from pcagent.agents.repeated_steps import finished_calls, repeated_failure
+from pcagent.agents.repeated_steps import finished_calls, only_finished_again, repeated_failure
 from pcagent.errors import PlanError
 from pcagent.skills import SkillCatalog
 
@@ -36,4 +36,5 @@ def program_problems(
         return [str(error)]
     problems = missing_files(program, skills, is_file) if is_file else []
     repeated = repeated_failure(program, failed, skills, done)
+    repeated = repeated or (only_finished_again(program, done, skills) if failed else "")
     return [*problems, repeated] if repeated else problems

@@ -124,6 +124,25 @@ def repeated_failure(
     return ""
 
 
+def only_finished_again(
+    program: Program, done: Sequence[ProgramStep], catalog: SkillCatalog | None = None
+) -> str:
+    """The problem when every step of a re-plan's ``program`` makes a call of ``done`` (the
+    finished steps) again; "" otherwise. Such a program has nothing new: dropping its repeats
+    (:func:`without_repeats`) would leave no step, so it stood as written and ran again
+    whole: a re-plan read a memo again, extracted the same time and set the same alarm, which
+    the clock refused as there already (a rewording of pc03 at faa8a78, 2026-12-07); a mail
+    would have gone out twice."""
+    again = _made_again(program, done, catalog)
+    if not program.steps or len(again) < len(program.steps):
+        return ""
+    shown = ", ".join(f"{new} is {old}" for new, old in again.items())
+    return (
+        f"every step repeats one already finished ({shown}): those are done; write only what "
+        "is left, and the step that failed another way"
+    )
+
+
 def _made_again(
     program: Program, done: Sequence[ProgramStep], catalog: SkillCatalog | None
 ) -> dict[str, str]:
