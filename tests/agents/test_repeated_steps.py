@@ -128,3 +128,18 @@ def test_a_re_plan_of_finished_calls_only_is_a_problem() -> None:
     more = as_program({"id": "s4", **READ}, {"id": "s5", **_extract("s4")}, {"id": "s6", **tell})
     assert only_finished_again(more, done, catalog) == ""
     assert only_finished_again(again, [], catalog) == ""
+
+
+def test_a_call_that_failed_earlier_in_the_run_is_a_repeated_failure_too() -> None:
+    """A rewording of pc23 (twice, 2026-12-07): a date minus a city was refused by the
+    calculator, its screen retry gave up, and the next re-plan wrote the refused call again."""
+    catalog = default_catalog()
+    refused = {"skill": "calculate", "args": {"expression": "2025-02-18 - {s2.city}"}}
+    earlier = SubtaskSpec(id="s5", description="calculate", **refused)  # type: ignore[arg-type]
+    retry = SubtaskSpec(id="s6", description="On the screen, calculate", app="calculator")
+    told = retry.model_copy(update={"failed_before": [earlier]})
+    again = as_program({"id": "s9", **refused})
+    assert "s9 repeats the call of s5 that failed earlier" in repeated_failure(again, told, catalog)
+    assert repeated_failure(again, retry, catalog) == ""
+    other = as_program({"id": "s9", "skill": "calculate", "args": {"expression": "{s8}"}})
+    assert repeated_failure(other, told, catalog) == ""

@@ -489,3 +489,30 @@ def test_a_call_code_changed_from_what_the_model_wrote_counts_as_code_s_decision
     plan_lines = [line for line in shown.output.splitlines() if line.startswith("  plan ")]
     assert "as code changed it" in plan_lines[0] and "as code changed it" not in plan_lines[1]
     assert f"code: {code_version()}" in shown.output
+
+
+def test_a_re_plan_is_told_the_calls_that_failed_earlier_in_the_run(tmp_path: Path) -> None:
+    """A rewording of pc23 (twice, 2026-12-07): the calculator refused a date minus a city,
+    the next attempt failed too, and the re-plan after it wrote the first refused call again.
+    The run gives the re-plan every call that failed so far, and the repeat is re-asked (here
+    an extraction of what the note does not hold)."""
+
+    def extract(sid: str, what: str) -> dict[str, object]:
+        args = {"text": {"from": "s1"}, "names": ["time"], "what": what}
+        return {"id": sid, "skill": "extract_values", "args": args}
+
+    def tell(sid: str, source: str) -> dict[str, object]:
+        return {"id": sid, "skill": "tell_user", "args": {"text": {"from": source, "key": "time"}}}
+
+    read = {"id": "s1", "skill": "read_text_file", "args": {"path": "notes.txt"}}
+    first = [read, extract("s2", "the dinner's time"), tell("s3", "s2")]
+    second = [extract("s4", "when dinner is"), tell("s5", "s4")]
+    third = [extract("s6", "the dinner's time"), tell("s7", "s6")]
+    replies = [json.dumps({"steps": steps}) for steps in (first, second, *[third] * 9)]
+    models = scripts.usual_models(ScriptedBackend([]), replies[0])
+    models.backends["manager"] = ScriptedBackend(replies)
+    models.backends["composer"] = ScriptedBackend([json.dumps({"time": "19:30"})] * 9)
+    _store, outcome, _home = _start(tmp_path, models, "When is dinner? notes.txt")
+    asked = [r.messages[-1].text for r in models.backends["manager"].requests]
+    assert any("s6 repeats the call of s2 that failed earlier" in a for a in asked), asked[2:]
+    assert outcome.status == "failed", outcome.summary

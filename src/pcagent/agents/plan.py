@@ -87,6 +87,12 @@ class SubtaskSpec(BaseModel):
     #: that answered "Unknown city: 'Howie'"): a re-plan that sends one again repeats the
     #: failure. Set by the Manager from the failure (:mod:`pcagent.agents.refused_values`).
     refused: list[str] = Field(default_factory=list)
+    #: On the step that just failed, as a re-plan is given it: the skill calls that failed
+    #: earlier in the run, which a re-plan must not write again either (a date minus a city
+    #: refused by the calculator, then its screen retry given up, then the same call written
+    #: again: a rewording of pc23, twice, 2026-12-07). Set by the run, never by the model;
+    #: never recorded.
+    failed_before: list[SubtaskSpec] = Field(default_factory=list, exclude=True)
 
     @field_validator("inputs", "outputs")
     @classmethod

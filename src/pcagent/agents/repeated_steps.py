@@ -103,18 +103,19 @@ def repeated_failure(
     if refused := sends_refused(program, failed):
         return refused
     again = _made_again(program, done, catalog)
+    calls = [
+        (one, _written(one.skill, one.args, catalog)) for one in (failed, *failed.failed_before)
+    ]
     for step in program.steps:
         step = changed_step(step, renaming(again)) if again else step
         written = _written(step.skill, step.args, catalog)
-        if (
-            failed.skill
-            and step.skill == failed.skill
-            and written == _written(failed.skill, failed.args, catalog)
-        ):
-            return (
-                f"{step.id} repeats the call of {failed.id} that just failed "
-                f"({failed.description[:120]}): do it another way"
-            )
+        for one, its in calls:
+            if one.skill and step.skill == one.skill and written == its:
+                when = "just failed" if one is failed else "failed earlier"
+                return (
+                    f"{step.id} repeats the call of {one.id} that {when} "
+                    f"({one.description[:120]}): do it another way"
+                )
         if not failed.skill and _same_screen_step(step, failed):
             return (
                 f"{step.id} repeats the screen step {failed.id} that just failed "

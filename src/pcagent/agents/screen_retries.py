@@ -37,7 +37,8 @@ def screen_retry(
     """``failed`` as a screen step numbered ``step_id``: no call, its task in words (``reason``:
     why the call failed)."""
     task = retry_task(failed, skills, reason)
-    return failed.model_copy(update={"id": step_id, "skill": "", "args": {}, "description": task})
+    update = {"id": step_id, "skill": "", "args": {}, "description": task, "failed_before": []}
+    return failed.model_copy(update=update)
 
 
 def retry_task(failed: SubtaskSpec, skills: SkillCatalog, reason: str = "") -> str:

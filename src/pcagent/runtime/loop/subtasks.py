@@ -313,7 +313,9 @@ class SubtaskBook:
         those that will not run (:mod:`replan_merge`)."""
         store_counters(checkpoint, self.policy.replanned(counters_of(checkpoint)))
         finished = [s for s in checkpoint.subtasks if checkpoint.status[s.id] == "done"]
-        replanning = Replanning(checkpoint.instruction, finished, checkpoint.hub, subtask, reason)
+        before = [s for s in checkpoint.subtasks if checkpoint.status[s.id] == "failed" and s.skill]
+        told = subtask.model_copy(update={"failed_before": before})
+        replanning = Replanning(checkpoint.instruction, finished, checkpoint.hub, told, reason)
         outcome = self.parts.planner.replan(replanning, step + 1)
         checkpoint.end_subtask("failed")
         if outcome.nothing_left:
