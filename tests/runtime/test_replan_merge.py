@@ -87,11 +87,32 @@ def test_a_corrected_call_carries_the_steps_of_no_application_after_it() -> None
     other = again.model_copy(update={"skill": "web_search"})
     assert carried_and_retried([pick, tell], [other], failed, fallback=False) == ([tell], {})
     both = [again, pick.model_copy(update={"id": "s7"}), tell.model_copy(update={"id": "s8"})]
-    assert carried_and_retried([pick, tell], both, failed, fallback=False) == ([], {"s3": "s6"})
+    anew = {"s3": "s6", "s4": "s7", "s5": "s8"}
+    assert carried_and_retried([pick, tell], both, failed, fallback=False) == ([], anew)
     # A subtask in an application the new steps leave out is carried as before.
     write = _step("s9", depends=["s5"], skill="write_text_file", app="text_editor")
     carry, _ = carried_and_retried([write], [other], failed, fallback=False)
     assert carry == [write]
+
+
+def test_a_carried_step_takes_the_value_of_the_new_call_of_a_left_step_s_skill() -> None:
+    """A rewording of pc06 (2026-12-07): the re-plan wrote the look-ups and the pick of the
+    quickest flight anew; the telling, carried, still named the old pick, which would never
+    run, and failed as having no value."""
+    failed = _step("s6", depends=["s3"], skill="extract_values", args={"text": {"from": "s3"}})
+    pick = _step("s9", depends=["s8"], skill="pick_extreme", args={"items": {"from": "s8"}})
+    tell = _step(
+        "s10", depends=["s9"], skill="tell_user", args={"text": {"from": "s9", "key": "label"}}
+    )
+    each = _step("s14", depends=["s2"], skill="web_search_each", app="browser")
+    new_pick = _step("s15", depends=["s14"], skill="pick_extreme", args={"items": {"from": "s14"}})
+    carry, anew = carried_and_retried([pick, tell], [each, new_pick], failed, fallback=False)
+    assert carry == [tell] and anew == {"s9": "s15"}
+    (told,) = carried_over(carry, {"s6", "s9"}, ["s14", "s15"], anew)
+    assert told.args["text"] == {"from": "s15", "key": "label"} and told.depends_on == ["s15"]
+    # Two new picks: neither stands for the old one, and the telling keeps its reference.
+    two = [each, new_pick, new_pick.model_copy(update={"id": "s16"})]
+    assert carried_and_retried([pick, tell], two, failed, fallback=False) == ([tell], {})
 
 
 def test_a_telling_no_new_step_does_is_carried_whatever_failed() -> None:
@@ -104,7 +125,8 @@ def test_a_telling_no_new_step_does_is_carried_whatever_failed() -> None:
     carry, retried = carried_and_retried([tell], [search], failed, fallback=False)
     assert carry == [tell] and retried == {}
     told = _step("s10", depends=["s9"], skill="tell_user", args={"text": "{s9}"})
-    assert carried_and_retried([tell], [search, told], failed, fallback=False) == ([], {})
+    carry, anew = carried_and_retried([tell], [search, told], failed, fallback=False)
+    assert carry == [] and anew == {"s7": "s10"}  # the new telling stands for the old
 
 
 def test_the_calls_a_carried_step_waits_for_are_carried_with_it() -> None:

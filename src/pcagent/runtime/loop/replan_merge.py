@@ -45,7 +45,8 @@ def carried_over(
 ) -> list[SubtaskSpec]:
     """Old pending subtasks kept after a re-plan, waiting for ``replacements`` instead of the
     subtasks that will not run (``gone``). ``retried``: a failed subtask retried under a new id
-    (the GUI retry), whose value its successors now take from the retry."""
+    (the GUI retry), or a step left behind whose skill one new step calls, whose value its
+    successors now take from that new step."""
     kept = []
     for subtask in pending:
         if retried:
@@ -64,8 +65,9 @@ def carried_and_retried(
     failed: SubtaskSpec,
     fallback: bool,
 ) -> tuple[list[SubtaskSpec], dict[str, str]]:
-    """The old pending subtasks a re-plan carries over, and the failed subtask's retry (its
-    id -> the new step's) whose value its successors take. All pending subtasks are carried
+    """The old pending subtasks a re-plan carries over, and the steps whose values carried
+    ones take from new steps instead (the failed subtask's retry, and each step left behind
+    whose skill one new step calls: :func:`_called_anew`; old id -> new id). All pending subtasks are carried
     where the planner fell back to retrying the failed one; otherwise those in an application
     no new step works in, and, where the re-plan calls the failed step's skill again (its
     corrected call), those of no application whose skill no new step calls. Why the last:
@@ -96,7 +98,26 @@ def carried_and_retried(
         or (corrected and not s.app and s.skill and s.skill not in called)
         or (s.skill == TELLS and TELLS not in called)
     ]
-    return _with_inputs(carry, pending, called, failed.id, retried), retried
+    carried = _with_inputs(carry, pending, called, failed.id, retried)
+    return carried, {**_called_anew(pending, fresh, {s.id for s in carried}), **retried}
+
+
+def _called_anew(
+    pending: Sequence[SubtaskSpec], fresh: Sequence[SubtaskSpec], carried: Collection[str]
+) -> dict[str, str]:
+    """Each pending call left behind -> the one new step that calls its skill, whose value a
+    carried step takes instead. Why: a re-plan wrote the look-ups and the pick of the quickest
+    flight anew, the telling was carried still naming the old pick (``<s9.label>``), which
+    would never run, and it failed as having no value (a rewording of pc06 at 0e716b8,
+    2026-12-07). A skill two new steps call stands for no one old step."""
+    anew: dict[str, str] = {}
+    for old in pending:
+        if old.id in carried or not old.skill:
+            continue
+        calls = [new.id for new in fresh if new.skill == old.skill]
+        if len(calls) == 1:
+            anew[old.id] = calls[0]
+    return anew
 
 
 def _with_inputs(
