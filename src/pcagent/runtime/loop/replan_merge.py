@@ -67,9 +67,9 @@ def carried_and_retried(
 ) -> tuple[list[SubtaskSpec], dict[str, str]]:
     """The old pending subtasks a re-plan carries over, and the steps whose values carried
     ones take from new steps instead (the failed subtask's retry, and each step left behind
-    whose skill one new step calls: :func:`_called_anew`; old id -> new id). All pending subtasks are carried
-    where the planner fell back to retrying the failed one; otherwise those in an application
-    no new step works in, and, where the re-plan calls the failed step's skill again (its
+    whose skill one new step calls: :func:`_called_anew`; old id -> new id). All pending
+    subtasks are carried where the planner fell back to retrying the failed one; otherwise
+    those in an application no new step works in, and, where the re-plan calls the failed step's skill again (its
     corrected call), those of no application whose skill no new step calls. Why the last:
     told why a look-up for each destination failed, the 1.5B Manager wrote the corrected
     look-up alone, the pick of the shortest and the telling (no application) were dropped, and
