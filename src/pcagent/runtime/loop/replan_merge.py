@@ -65,21 +65,21 @@ def carried_and_retried(
     failed: SubtaskSpec,
     fallback: bool,
 ) -> tuple[list[SubtaskSpec], dict[str, str]]:
-    """The old pending subtasks a re-plan carries over, and the steps whose values carried
-    ones take from new steps instead (the failed subtask's retry, and each step left behind
-    whose skill one new step calls: :func:`_called_anew`; old id -> new id). All pending
-    subtasks are carried where the planner fell back to retrying the failed one; otherwise
-    those in an application no new step works in, and, where the re-plan calls the failed step's skill again (its
-    corrected call), those of no application whose skill no new step calls. Why the last:
-    told why a look-up for each destination failed, the 1.5B Manager wrote the corrected
-    look-up alone, the pick of the shortest and the telling (no application) were dropped, and
-    the run ended with the flight times found and nobody told (a rewording of pc06,
-    2026-12-05). A step that tells the person is carried wherever no new step tells: a
-    re-plan after a screen step looped searched the journey again and computed with it, the
-    telling was dropped, and the run said "finished" with nobody told (a rewording of pc02
-    without memory, 2026-12-07; in the recorded re-plans of that day and the day before, the
-    three that dropped a telling so were all in runs that failed). Carried, it tells what the
-    new steps found, or fails on a value no step gives any more and is re-planned with why."""
+    """The old pending subtasks a re-plan carries over, and the steps whose values carried ones
+    take from new steps instead (the failed subtask's retry, and each step left behind whose
+    skill one new step calls: :func:`_called_anew`; old id -> new id). All pending subtasks are
+    carried where the planner fell back to retrying the failed one; otherwise those in an
+    application no new step works in, and, where the re-plan calls the failed step's skill again
+    (its corrected call), those of no application whose skill no new step calls. Why the last:
+    told why a look-up for each destination failed, the 1.5B Manager wrote the corrected look-up
+    alone, the pick of the shortest and the telling (no application) were dropped, and the run
+    ended with the flight times found and nobody told (a rewording of pc06, 2026-12-05). A step
+    that tells the person is carried wherever no new step tells: a re-plan after a screen step
+    looped searched the journey again and computed with it, the telling was dropped, and the run
+    said "finished" with nobody told (a rewording of pc02 without memory, 2026-12-07; in the
+    recorded re-plans of that day and the day before, the three that dropped a telling so were
+    all in runs that failed). Carried, it tells what the new steps found, or fails on a value no
+    step gives any more and is re-planned with why."""
     retries = [s for s in fresh if failed.skill and s.skill == failed.skill]
     if fallback and len(fresh) == 1:
         retried = {failed.id: fresh[0].id}
