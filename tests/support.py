@@ -52,5 +52,6 @@ def smollm2_config(folder: Path, max_steps: int = 2, threads: int = 2) -> PcAgen
             check_asked_answer=False,
             read_choices=False,
             search_guessed_addresses=False,
+            screen_steps_doubted=False,  # a screen step's doubt asks the Manager again too
         ),
     )

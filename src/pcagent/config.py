@@ -193,16 +193,16 @@ class RunConfig(ConfigSection):
     #: Where a program opens a web address neither the instruction nor an earlier step gives,
     #: have a model say what to search the web for instead (one call per such step).
     search_guessed_addresses: bool = True
-    #: Programs the Manager is asked for, each re-ask naming the last one's problems and
-    #: doubts, before the instruction becomes one GUI task (problems) or the last program is
-    #: kept with its doubts (so the run cannot end "finished" on them). A small model often
-    #: fixes one problem per ask; each ask is one Manager call.
+    #: Programs the Manager is asked for, each re-ask naming the last one's problems and doubts,
+    #: before the instruction becomes one GUI task (problems) or the last program is kept with
+    #: its doubts (the run cannot end "finished" on them); a small model fixes one per ask.
     program_attempts: int = Field(default=3, ge=1, le=10)
     #: Where the asks run out, ask the Manager's model for one step alone where the kept
     #: program's doubts say which (an application asked for and unused, a value found and
-    #: unused) or where no program was usable (its first faulty step): one call per such step
-    #: (see docs/agents.md, "One step asked for alone").
+    #: unused) or where no program was usable (its first faulty step): one call per such step.
     single_step_asks: bool = True
+    #: Ask the Manager again for a screen step where skills work (agents/screen_steps.py).
+    screen_steps_doubted: bool = True
     #: ``auto``: no human; ``passive``: a role may ask; ``proactive``: it approves each step.
     mode: InteractionMode = "auto"
     #: Marks shown to the Decision agent (the most relevant to the subtask); 0: all.

@@ -10,7 +10,7 @@ from tests.agents.scripted import ScriptedModels
 from pcagent.agents import Manager
 from pcagent.agents.manager import PROGRAM_ATTEMPTS
 from pcagent.env.apps import app_infos
-from pcagent.skills import default_catalog
+from pcagent.skills import SkillCatalog
 
 APPS = {info.name: info.description for info in app_infos()}
 DESKTOPS = {"workstation": ["calculator", "text_editor"], "laptop": ["writer", "text_editor"]}
@@ -31,11 +31,10 @@ def program(*steps: dict[str, str]) -> str:
 
 
 def manager(models: ScriptedModels, desktops: dict[str, list[str]] = DESKTOPS) -> Manager:
+    """A Manager with no skills, so the screen steps these programs are written in carry no
+    doubt (beside skills they would: tests/agents/test_screen_steps.py)."""
     return Manager(
-        models.for_role("manager"),
-        apps=APPS,
-        skills=default_catalog().for_apps(APPS),
-        environments=desktops,
+        models.for_role("manager"), apps=APPS, skills=SkillCatalog(()), environments=desktops
     )
 
 

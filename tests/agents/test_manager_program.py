@@ -160,7 +160,8 @@ def test_a_replan_numbers_new_steps_after_the_old_and_may_use_their_values() -> 
     done = SubtaskSpec(id="s1", description="read_text_file(path='a.txt')", skill="read_text_file")
     failed = SubtaskSpec(id="s2", description="set_alarm(...)", skill="set_alarm")
     retry = {"id": "s3", "skill": "gui", "app": "clock", "task": "Add the alarm", "uses": ["s1"]}
-    models = ScriptedModels(manager=[_reply(retry)])
+    # a screen step beside the clock's skills is doubted and asked again (:mod:`screen_steps`)
+    models = ScriptedModels(manager=[_reply(retry)] * PROGRAM_ATTEMPTS)
     outcome = _manager(models).replan(
         Replanning("x", [done], {"s1": "9:00"}, failed, "no alarm seen")
     )
@@ -190,7 +191,7 @@ def test_a_replan_is_shown_memorys_programs_unless_switched_off() -> None:
     retry = {"id": "s2", "skill": "gui", "app": "clock", "task": "Add the alarm"}
     replanning = Replanning("wake me at 9", [], {}, failed, "no alarm seen")
     for shown in (True, False):
-        models = ScriptedModels(manager=[_reply(retry)])
+        models = ScriptedModels(manager=[_reply(retry)] * PROGRAM_ATTEMPTS)
         catalog = default_catalog().for_apps(APPS)
         manager = Manager(
             models.for_role("manager"),
@@ -198,6 +199,7 @@ def test_a_replan_is_shown_memorys_programs_unless_switched_off() -> None:
             skills=catalog,
             memory=memory,
             examples_in_replans=shown,
+            asks_single_steps=False,
         )
         outcome = manager.replan(replanning)
         assert [s.id for s in outcome.plan.subtasks] == ["s2"]
@@ -253,7 +255,7 @@ def test_a_replan_that_redoes_a_finished_call_is_seen_to_repeat_the_failed_one()
         {"id": "s4", "skill": "extract_values", "args": {**extract_args, "text": {"from": "s3"}}},
     )
     other = _reply({"id": "s3", "skill": "gui", "app": "text_editor", "task": "find the time"})
-    models = ScriptedModels(manager=[again, other])
+    models = ScriptedModels(manager=[again, other, other])  # the screen step is doubted
     replanning = Replanning("find the time in memo.txt", [read], {"s1": "10:15 call"}, failed, "x")
     outcome = _manager(models).replan(replanning)
     assert not outcome.fallback and outcome.plan.subtasks[0].skill == ""
@@ -376,12 +378,13 @@ def test_a_replan_that_writes_the_failed_screen_step_again_is_re_asked() -> None
     other = {**again, "task": "read the meeting's place in the open memo"}
     models = ScriptedModels(manager=[_reply(again), _reply(other)])
     replanning = Replanning("x", [], {}, failed, "no effect")
-    outcome = _manager(models).replan(replanning)
+    screen_only = SkillCatalog(())  # beside skills, a screen step is a doubt of its own
+    outcome = _manager(models, screen_only).replan(replanning)
     assert not outcome.fallback and outcome.plan.subtasks[0].description.startswith("read the")
     asked_again = models.backends["manager"].requests[1].messages[-1].text
     assert "s8 repeats the screen step s7 that just failed" in asked_again
     # Other words, or another application, are another step.
     for changed in ({"task": "open memo.txt and read the place"}, {"app": "clock"}):
         models = ScriptedModels(manager=[_reply({**again, **changed})])
-        outcome = _manager(models).replan(replanning)
+        outcome = _manager(models, screen_only).replan(replanning)
         assert not outcome.fallback and len(models.backends["manager"].requests) == 1

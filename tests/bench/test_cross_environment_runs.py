@@ -195,7 +195,10 @@ def test_the_agents_plan_across_both_desktops_and_act_on_the_right_one(
 
     models = scripts.usual_models(decisions, plan)
     config = PcAgentConfig(
-        data_dir=tmp_path, run=RunConfig(listing_limit=0, app_actions_first=False, max_steps=12)
+        data_dir=tmp_path,
+        run=RunConfig(
+            screen_steps_doubted=False, listing_limit=0, app_actions_first=False, max_steps=12
+        ),
     )
     (result,) = run_tasks(
         [load_cross_tasks()["xe02"]], "pcagent", config=config, models=models,
@@ -261,7 +264,7 @@ def test_pcagent_run_and_resume_with_also_work_across_both_desktops(
         "[models]\nvalidation_retries = 0\n"
         '[models.profiles.local]\npack = "smollm2-135m"\nmax_output_tokens = 200\nthreads = 2\n'
         "[run]\nmax_steps = 1\nlisting_limit = 15\nprogram_attempts = 1\ncheck_named_files = false\n"
-        "search_guessed_addresses = false\n"
+        "search_guessed_addresses = false\nscreen_steps_doubted = false\n"
     )
     environment = {"PCAGENT_DATA_DIR": str(data), "PCAGENT_CONFIG": str(config_file)}
     also = ["--also", f"laptop={served.url}", "--also-token", f"laptop={served.token_file}"]

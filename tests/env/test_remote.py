@@ -147,7 +147,13 @@ def test_a_run_goes_through_the_remote_environment(served: Served, tmp_path: Pat
     )
     config = PcAgentConfig(
         data_dir=tmp_path,
-        run=RunConfig(max_steps=5, listing_limit=0, app_actions_first=False, snapshot_home=False),
+        run=RunConfig(
+            screen_steps_doubted=False,
+            max_steps=5,
+            listing_limit=0,
+            app_actions_first=False,
+            snapshot_home=False,
+        ),
     )
     models = scripts.usual_models(decisions, plan)
     with RunStore(tmp_path / "runs") as store:

@@ -48,7 +48,10 @@ def test_a_second_run_is_told_what_the_first_did(
     desktop.open_app("text_editor", [home / "notes.txt"])
     store = RunStore(tmp_path / "runs")
     config = PcAgentConfig(
-        data_dir=tmp_path, run=RunConfig(max_steps=5, listing_limit=0, app_actions_first=False)
+        data_dir=tmp_path,
+        run=RunConfig(
+            screen_steps_doubted=False, max_steps=5, listing_limit=0, app_actions_first=False
+        ),
     )
     first = RunSession(desktop, scripts.usual_models(moves(), PLAN), store, config).start("write")
     assert first.status == "finished", first.summary

@@ -48,7 +48,8 @@ def run(folder: Path, *, clean: bool) -> None:
     desktop = SandboxDesktop().start()
     print(f"sandbox {desktop.state.sandbox_id}", flush=True)  # type: ignore[union-attr]
     config = PcAgentConfig(
-        data_dir=folder.parent, run=RunConfig(listing_limit=0, app_actions_first=False)
+        data_dir=folder.parent,
+        run=RunConfig(screen_steps_doubted=False, listing_limit=0, app_actions_first=False),
     )
     session = RunSession(
         desktop, models, store, config, log=lambda message: print(message, flush=True)

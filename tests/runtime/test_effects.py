@@ -120,7 +120,9 @@ def run(
     desktop.open_app("text_editor", [home / "notes.txt"])
     safety = SafetyConfig(allow=list(options.pop("allow", [])))  # type: ignore[call-overload]
     human = ScriptedHuman(confirms=options.pop("confirms", []))  # type: ignore[arg-type]
-    run_config = RunConfig(listing_limit=0, app_actions_first=False, **options)  # type: ignore[arg-type]
+    run_config = RunConfig(
+        screen_steps_doubted=False, listing_limit=0, app_actions_first=False, **options
+    )  # type: ignore[arg-type]
     config = PcAgentConfig(data_dir=tmp_path, run=run_config, safety=safety)
     plan = scripts.plan(
         {"id": "s1", "description": "Add a line to notes.txt", "app": "text_editor"}

@@ -61,7 +61,10 @@ def test_discarded_text_in_the_editor_is_written_back(
     # yes to the close, yes to "Don't Save" (keystroke guard); no to keeping the discard (effects)
     human = ScriptedHuman(confirms=[True, True, False])
     config = PcAgentConfig(
-        data_dir=tmp_path, run=RunConfig(listing_limit=0, app_actions_first=False, mode="passive")
+        data_dir=tmp_path,
+        run=RunConfig(
+            screen_steps_doubted=False, listing_limit=0, app_actions_first=False, mode="passive"
+        ),
     )
     session = RunSession(desktop, scripts.usual_models(decisions, plan), store, config, human=human)
     outcome = session.start("tidy up")

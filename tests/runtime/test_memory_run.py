@@ -41,7 +41,10 @@ def setup(tmp_path: Path) -> tuple[MemoryDesktop, RunStore, PcAgentConfig]:
     desktop = MemoryDesktop(home)
     desktop.open_app("text_editor", [home / "notes.txt"])
     config = PcAgentConfig(
-        data_dir=tmp_path, run=RunConfig(max_steps=3, listing_limit=0, app_actions_first=False)
+        data_dir=tmp_path,
+        run=RunConfig(
+            screen_steps_doubted=False, max_steps=3, listing_limit=0, app_actions_first=False
+        ),
     )
     return desktop, RunStore(tmp_path / "runs"), config
 
@@ -85,7 +88,11 @@ def test_start_stop_at_the_cap_resume_and_rewind(tmp_path: Path) -> None:
     # resume: the desktop of step 3 comes back (the file as saved, the editor on it), then on
     more = moves(SAVE_CLICK, {"kind": "done"})
     config = config.model_copy(
-        update={"run": RunConfig(max_steps=10, listing_limit=0, app_actions_first=False)}
+        update={
+            "run": RunConfig(
+                screen_steps_doubted=False, max_steps=10, listing_limit=0, app_actions_first=False
+            )
+        }
     )
     desktop.close_apps()
     notes.write_text("changed behind the run's back")
@@ -115,7 +122,11 @@ def test_start_stop_at_the_cap_resume_and_rewind(tmp_path: Path) -> None:
 def test_replay_re_executes_through_the_same_dispatcher(tmp_path: Path) -> None:
     desktop, store, config = setup(tmp_path)
     config = config.model_copy(
-        update={"run": RunConfig(max_steps=10, listing_limit=0, app_actions_first=False)}
+        update={
+            "run": RunConfig(
+                screen_steps_doubted=False, max_steps=10, listing_limit=0, app_actions_first=False
+            )
+        }
     )
     script = moves({"kind": "type", "text": " one"}, SAVE_CLICK, {"kind": "done"})
     outcome = RunSession(desktop, scripts.usual_models(script, PLAN), store, config).start("write")
@@ -137,7 +148,11 @@ def test_application_actions_run_are_checked_by_their_own_result_and_replayed(
 ) -> None:
     desktop, store, config = setup(tmp_path)
     config = config.model_copy(
-        update={"run": RunConfig(max_steps=10, listing_limit=0, app_actions_first=False)}
+        update={
+            "run": RunConfig(
+                screen_steps_doubted=False, max_steps=10, listing_limit=0, app_actions_first=False
+            )
+        }
     )
     script = moves(
         {"kind": "editor_open", "path": "notes.txt"},
@@ -200,7 +215,11 @@ def test_gui_only_offers_no_application_action_and_refuses_one(tmp_path: Path) -
 def test_repeating_a_successful_action_is_pointed_out(tmp_path: Path) -> None:
     desktop, store, config = setup(tmp_path)
     config = config.model_copy(
-        update={"run": RunConfig(max_steps=10, listing_limit=0, app_actions_first=False)}
+        update={
+            "run": RunConfig(
+                screen_steps_doubted=False, max_steps=10, listing_limit=0, app_actions_first=False
+            )
+        }
     )
     again = {"kind": "type", "text": " one"}
     script = moves(again, again, SAVE_CLICK, {"kind": "done"})
@@ -213,7 +232,9 @@ def test_repeating_a_successful_action_is_pointed_out(tmp_path: Path) -> None:
 
 def test_repeating_a_checked_application_action_ends_the_subtask(tmp_path: Path) -> None:
     desktop, store, config = setup(tmp_path)
-    config = config.model_copy(update={"run": RunConfig(max_steps=10, listing_limit=0)})
+    config = config.model_copy(
+        update={"run": RunConfig(screen_steps_doubted=False, max_steps=10, listing_limit=0)}
+    )
     plan = scripts.plan(
         {"id": "s1", "description": "Keep a copy as copy.txt", "app": "text_editor"}
     )
@@ -235,6 +256,7 @@ def test_a_second_opinion_is_kept_in_the_step_record_beside_the_check(tmp_path: 
     config = config.model_copy(
         update={
             "run": RunConfig(
+                screen_steps_doubted=False,
                 max_steps=5,
                 listing_limit=0,
                 app_actions_first=False,
@@ -282,7 +304,11 @@ def test_what_a_subtask_without_outputs_read_is_kept_in_the_hub(tmp_path: Path) 
 def test_what_a_subtask_with_outputs_read_is_kept_beside_its_values(tmp_path: Path) -> None:
     desktop, store, config = setup(tmp_path)
     config = config.model_copy(
-        update={"run": RunConfig(max_steps=5, listing_limit=0, app_actions_first=False)}
+        update={
+            "run": RunConfig(
+                screen_steps_doubted=False, max_steps=5, listing_limit=0, app_actions_first=False
+            )
+        }
     )
     plan = scripts.plan(
         {"id": "s1", "description": "Read notes.txt", "app": "text_editor", "outputs": ["word"]}
@@ -309,7 +335,11 @@ def test_an_answer_that_names_the_value_instead_of_giving_it_is_not_kept(
 ) -> None:
     desktop, store, config = setup(tmp_path)
     config = config.model_copy(
-        update={"run": RunConfig(max_steps=6, listing_limit=0, app_actions_first=False)}
+        update={
+            "run": RunConfig(
+                screen_steps_doubted=False, max_steps=6, listing_limit=0, app_actions_first=False
+            )
+        }
     )
     plan = scripts.plan(
         {"id": "s1", "description": "Read notes.txt", "app": "text_editor", "outputs": ["word"]}
@@ -331,7 +361,9 @@ def test_an_answer_that_names_the_value_instead_of_giving_it_is_not_kept(
 
 def test_opening_again_does_not_end_the_subtask(tmp_path: Path) -> None:
     desktop, store, config = setup(tmp_path)
-    config = config.model_copy(update={"run": RunConfig(max_steps=10, listing_limit=0)})
+    config = config.model_copy(
+        update={"run": RunConfig(screen_steps_doubted=False, max_steps=10, listing_limit=0)}
+    )
     plan = scripts.plan({"id": "s1", "description": "Look at notes.txt", "app": "text_editor"})
     again = {"kind": "editor_open", "path": "notes.txt"}
     script = moves(again, again, {"kind": "done"})
@@ -345,7 +377,11 @@ def test_the_hub_keeps_a_subtask_s_longest_reading(tmp_path: Path) -> None:
     (desktop.home / "notes.txt").write_text("a long page of notes that the next subtask needs")
     (desktop.home / "short.txt").write_text("ok")
     config = config.model_copy(
-        update={"run": RunConfig(max_steps=5, listing_limit=0, app_actions_first=False)}
+        update={
+            "run": RunConfig(
+                screen_steps_doubted=False, max_steps=5, listing_limit=0, app_actions_first=False
+            )
+        }
     )
     plan = scripts.plan({"id": "s1", "description": "Look at the notes", "app": "text_editor"})
     script = moves(
@@ -366,7 +402,11 @@ def test_a_resumed_run_keeps_its_typed_history_and_readings(tmp_path: Path) -> N
     desktop, store, config = setup(tmp_path)
     first = moves({"kind": "editor_open", "path": "notes.txt"}, {"kind": "type", "text": " one"})
     config = config.model_copy(
-        update={"run": RunConfig(max_steps=2, listing_limit=0, app_actions_first=False)}
+        update={
+            "run": RunConfig(
+                screen_steps_doubted=False, max_steps=2, listing_limit=0, app_actions_first=False
+            )
+        }
     )
     outcome = RunSession(desktop, scripts.usual_models(first, PLAN), store, config).start("write")
     assert "step cap (2)" in outcome.summary
@@ -380,7 +420,11 @@ def test_a_resumed_run_keeps_its_typed_history_and_readings(tmp_path: Path) -> N
 
     more = moves({"kind": "done"})
     config = config.model_copy(
-        update={"run": RunConfig(max_steps=5, listing_limit=0, app_actions_first=False)}
+        update={
+            "run": RunConfig(
+                screen_steps_doubted=False, max_steps=5, listing_limit=0, app_actions_first=False
+            )
+        }
     )
     RunSession(desktop, scripts.usual_models(more), store, config).resume(outcome.run_id)
     prompt = scripts.prompt_texts(more)[0]

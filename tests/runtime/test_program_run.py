@@ -36,7 +36,7 @@ def _start(
     home = tmp_path / "home"
     home.mkdir()
     (home / "notes.txt").write_text(note)
-    settings = RunConfig(**{"max_steps": 6, "listing_limit": 0, **run})
+    settings = RunConfig(screen_steps_doubted=False, **{"max_steps": 6, "listing_limit": 0, **run})
     config = PcAgentConfig(data_dir=tmp_path, run=settings)
     store = RunStore(tmp_path / "runs")
     outcome = RunSession(MemoryDesktop(home), models, store, config).start(instruction)

@@ -61,7 +61,9 @@ def setup(tmp_path: Path, max_steps: int) -> tuple[MemoryDesktop, RunStore, PcAg
     (home / "notes.txt").write_text("draft")
     desktop = MemoryDesktop(home)
     desktop.open_app("text_editor", [home / "notes.txt"])
-    run = RunConfig(max_steps=max_steps, listing_limit=0, app_actions_first=False)
+    run = RunConfig(
+        screen_steps_doubted=False, max_steps=max_steps, listing_limit=0, app_actions_first=False
+    )
     return desktop, RunStore(tmp_path / "runs"), PcAgentConfig(data_dir=tmp_path, run=run)
 
 

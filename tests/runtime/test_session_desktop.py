@@ -51,7 +51,8 @@ EDITOR_PLAN = scripts.plan(
 
 def config_for(tmp_path: Path, **run: object) -> PcAgentConfig:
     return PcAgentConfig(
-        data_dir=tmp_path, run=RunConfig(listing_limit=0, app_actions_first=False, **run)
+        data_dir=tmp_path,
+        run=RunConfig(screen_steps_doubted=False, listing_limit=0, app_actions_first=False, **run),
     )  # type: ignore[arg-type]
 
 

@@ -40,7 +40,10 @@ def recorded(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
         ]
     )
     config = PcAgentConfig(
-        data_dir=root, run=RunConfig(max_steps=5, listing_limit=0, app_actions_first=False)
+        data_dir=root,
+        run=RunConfig(
+            screen_steps_doubted=False, max_steps=5, listing_limit=0, app_actions_first=False
+        ),
     )
     with RunStore(root / "runs") as store:
         outcome = RunSession(desktop, scripts.usual_models(moves, PLAN), store, config).start(

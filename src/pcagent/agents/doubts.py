@@ -10,7 +10,8 @@ only read in, a file's path or the instruction's description of a text written a
 time moved by two steps, an application's name typed or searched for as a value, a value copied
 from memory's examples, an answer asked for and never told, an end asked of an application that
 no step makes, an example's program with a step that leaves something done taken out, a line
-spacing nobody said, a site opened and left at once for a search of the whole web: none of these
+spacing nobody said, a site opened and left at once for a search of the whole web, a screen
+step where skills do the work (:mod:`screen_steps`): none of these
 makes a program invalid (a small model may be right where the check cannot see), so each is a
 doubt rather than an error. The Manager re-asks with them; the usable program with the fewest of
 them is kept rather than the whole program lost to one GUI task, and its step carries the doubt,
@@ -49,6 +50,7 @@ from pcagent.agents.reference_shapes import one_value_for_a_list
 from pcagent.agents.repeated_values import one_value_for_several_items
 from pcagent.agents.replaced_files import replaced_files
 from pcagent.agents.said_multiples import unsaid_multiples
+from pcagent.agents.screen_steps import screen_steps_beside_skills
 from pcagent.agents.site_left import site_left_for_search
 from pcagent.agents.ungiven_names import ungiven_names_in_searches, ungrounded_form_values
 from pcagent.agents.unused_values import unused_values
@@ -89,6 +91,8 @@ class Evidence:
     reads_end: Callable[[str], End | None] | None = None
     #: The web sites the instruction names.
     named_sites: Sequence[str] = ()
+    #: Whether a screen step where skills work is doubted (:mod:`screen_steps`).
+    screen_steps: bool = True
 
     @classmethod
     def read(
@@ -174,6 +178,7 @@ class Evidence:
             *([] if self.told_before else untold_answer(program, self.asked_answer)),
             *left_out_effects(program, skills, self.reads_end, self.finished),
             *([] if self.finished else steps_left_out_of_examples(program, self.examples)),
+            *(screen_steps_beside_skills(program, skills) if self.screen_steps else []),
         ]
 
 

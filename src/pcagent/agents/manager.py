@@ -12,7 +12,7 @@ task: a weak model degrades the run instead of ending it. Only the model reads t
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 from pcagent.agents.base import Agent
@@ -111,6 +111,8 @@ class Manager(Agent):
     #: doubts; a program never usable has its faulty steps asked for alone before the
     #: instruction becomes one GUI task (:mod:`focused_steps`).
     asks_single_steps: bool = field(default=True, kw_only=True)
+    #: A screen step where skills work is a doubt that asks again (:mod:`screen_steps`).
+    doubts_screen_steps: bool = field(default=True, kw_only=True)
     name: ClassVar[str] = "manager"
     #: The prompt lists every skill with its parameters; a backend that decodes under the
     #: grammar needs no schema text besides (it would not fit a small model's context).
@@ -209,12 +211,12 @@ class Manager(Agent):
         # not sampled that writes a reply again would write it for every later ask: the last.
         sampled = self.model.info.greedy and self.reask_temperature is not None
         repeats = self.model.info.greedy and not sampled
-        # Kept when the asks run out: the usable program with the fewest doubts (the first of two
-        best: tuple[Program, list[Doubt]] | None = None  # alike: a re-ask is no likelier right)
+        best: tuple[Program, list[Doubt]] | None = None  # kept: fewest doubts, first of two alike
         unusable: Program | None = None  # the latest program with problems, to repair
         evidence = Evidence.read(
             self.readings, instruction, given, done, finished, examples, self.is_file
         )
+        evidence = replace(evidence, screen_steps=self.doubts_screen_steps)
         filters = self._example_filters(instruction)  # a re-ask's example is picked alike
 
         def usable(changed: Program) -> bool:

@@ -138,16 +138,22 @@ class Doubt:
     wanted_after: str | None = None
     #: How many steps are wanted there: two where an example's two steps in a row are left out.
     wanted_steps: int = 1
+    #: The way the step works is in doubt, not what it gives (a screen step where a skill
+    #: would do the work: :mod:`screen_steps`): the Manager is asked again, and a program kept
+    #: with it runs as if it had none.
+    asks_only: bool = False
 
     def __str__(self) -> str:
         return f"{self.step}: {self.problem}"
 
 
 def with_doubts(plan: Plan, doubts: Sequence[Doubt]) -> Plan:
-    """``plan`` with each doubt carried by the subtask of its step."""
+    """``plan`` with each doubt carried by the subtask of its step (but those that only ask
+    again, :attr:`Doubt.asks_only`)."""
     by_step: dict[str, list[str]] = {}
     for doubt in doubts:
-        by_step.setdefault(doubt.step, []).append(doubt.problem)
+        if not doubt.asks_only:
+            by_step.setdefault(doubt.step, []).append(doubt.problem)
     return Plan(
         subtasks=[
             s.model_copy(update={"doubt": "; ".join(by_step[s.id])[:1000]})

@@ -120,6 +120,7 @@ class ManagerPlanner:
             search_words=self._search_words if self.settings.search_guessed_addresses else None,
             program_attempts=self.settings.program_attempts,
             asks_single_steps=self.settings.single_step_asks,
+            doubts_screen_steps=self.settings.screen_steps_doubted,
         )
 
     def _instruction_readings(self) -> InstructionReadings:
