@@ -1,15 +1,15 @@
 """A screen step where skills work is a doubt: the Manager is asked for a skill call first.
 
 A screen step (``gui``) is handed to the Decision agent, which points and types one action at
-a time; a skill does the same work in one call and checks what it did. The 1.5B Manager wrote screen steps for work a skill of the catalog does
-("calculate" with the step it uses, beside ``calculate``; "type in editor" beside
-``type_in_editor``; an alarm "for when I have to set off ..." beside ``set_alarm``) and for what
-no application shows ("name the one with the shortest flight", after a sort): in the four
-runs of the 50 rewordings on 2026-12-07 (79126f2, faa8a78, 0e716b8 and 27d0e28, 130 task
-runs), 1 of the 23 runs whose plans held a screen step passed, and not through it (its screen
-step gave up and a re-plan's skill calls did the work), where 71 of the 107 whose plans held
-skill calls alone did. No training program in memory holds one: the templates' programs are skill
-calls.
+a time; a skill does the same work in one call and checks what it did. The 1.5B Manager wrote
+screen steps for work a skill of the catalog does ("calculate" with the step it uses, beside
+``calculate``; "type in editor" beside ``type_in_editor``; an alarm "for when I have to set off
+..." beside ``set_alarm``) and for what no application shows ("name the one with the shortest
+flight", after a sort): in the four runs of the 50 rewordings on 2026-12-07 (79126f2, faa8a78,
+0e716b8 and 27d0e28, 130 task runs), 1 of the 23 runs whose plans held a screen step passed,
+and not through it (its screen step gave up and a re-plan's skill calls did the work), where 71
+of the 107 whose plans held skill calls alone did. No training program in memory holds one:
+the templates' programs are skill calls.
 
 So a screen step in an application where skills work (naming them), or in none (naming the
 skills of no application: a value picked, a time worked out, the person told), carries a doubt
