@@ -10,7 +10,8 @@ from tests.agents.scripted import ScriptedModels
 
 from pcagent.agents.doubts import Evidence
 from pcagent.agents.manager import PROGRAM_ATTEMPTS, Manager
-from pcagent.agents.screen_steps import screen_steps_beside_skills
+from pcagent.agents.plan import Doubt
+from pcagent.agents.screen_steps import screen_steps_beside_skills, skills_instead
 from pcagent.skills import SkillCatalog, default_catalog
 
 CATALOG = default_catalog()
@@ -96,3 +97,32 @@ def test_a_screen_step_written_at_every_ask_runs_as_written() -> None:
     assert days.skill == "days_between" and not days.doubt
     assert screen.skill == "" and screen.description.startswith("calculate") and not screen.doubt
     assert len(models.backends["manager"].requests) == PROGRAM_ATTEMPTS
+
+
+def test_the_screen_step_asked_for_alone_offers_the_skills_named_and_no_screen_step() -> None:
+    """pc06r2 at bbc9bb1 (2026-12-07): asked for alone under the whole catalog and a screen
+    step's branch, the Manager wrote the screen step again; the grammar now leaves it the
+    choice among the skills the doubt names."""
+    whole = [_reply(DAYS, _screen())] * PROGRAM_ATTEMPTS
+    models = ScriptedModels(manager=[*whole, _reply(CALC)])
+    catalog = CATALOG.for_apps(APPS)
+    outcome = Manager(models.for_role("manager"), apps=APPS, skills=catalog).plan(SAID)
+    assert [s.skill for s in outcome.plan.subtasks] == ["days_between", "calculate"]
+    assert not any(s.doubt for s in outcome.plan.subtasks)
+    alone = models.backends["manager"].requests[PROGRAM_ATTEMPTS]
+    assert "Write step s2 again" in alone.messages[-1].text
+    branches = alone.schema["properties"]["steps"]["items"]["anyOf"]
+    offered = {branch["properties"]["skill"]["const"] for branch in branches}
+    assert offered == {s.name for s in catalog if "calculator" in s.apps}
+    assert "calculate" in offered and "gui" not in offered
+
+
+def test_a_skill_call_doubted_otherwise_is_asked_for_under_the_whole_catalog() -> None:
+    step = as_program(DAYS, CALC).step("s2")
+    other = Doubt("s2", "a number nobody gave", own=True)
+    assert skills_instead(step, [other], CATALOG) is None
+    screen = as_program(DAYS, _screen()).step("s2")
+    assert skills_instead(screen, [other], CATALOG) is None  # not a screen step's doubt
+    (doubt,) = screen_steps_beside_skills(as_program(DAYS, _screen()), CATALOG)
+    offered = skills_instead(screen, [doubt], CATALOG)
+    assert offered is not None and {s.name for s in offered} == set(doubt.skills)

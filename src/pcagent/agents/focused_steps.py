@@ -41,22 +41,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
-
-from pydantic import Field
 
 from pcagent.agents.named_apps import AskedApp, calls
 from pcagent.agents.plan import Doubt
 from pcagent.agents.program import (
-    GUI,
     MAX_STEPS,
     Program,
     ProgramStep,
     literal_texts,
     step_apps,
 )
-from pcagent.agents.program_grammar import program_schema
+from pcagent.agents.program_grammar import maybe_steps_type, step_reply_type
 from pcagent.agents.prompting import render
+from pcagent.agents.screen_steps import skills_instead
 from pcagent.agents.step_edits import appended, feeding, inserted, replaced
 from pcagent.agents.step_ids import next_step_number
 from pcagent.agents.unused_values import finds_named_values, keys_referred, unused_values
@@ -107,7 +104,7 @@ class FocusedSteps:
                 wrong=wrong.id,
                 problems="; ".join(told) or "; ".join(self.problems(program)),
             )
-            reply = self.ask(messages, _reply_type(self.skills, self.apps, [wrong.id]))
+            reply = self.ask(messages, step_reply_type(self.skills, self.apps, [wrong.id]))
             if reply is None:
                 return None
             program = replaced(program, reply.steps[:1])
@@ -168,7 +165,9 @@ class FocusedSteps:
                 found=doubt.step,
                 doubt=doubt.problem,
             )
-            reply = self.ask(messages, _reply_type(skills, self.apps, [step.id for step in later]))
+            reply = self.ask(
+                messages, step_reply_type(skills, self.apps, [step.id for step in later])
+            )
             if reply is not None:
                 program, doubts = self._better(replaced(program, reply.steps[:1]), program, doubts)
         own = {doubt.step: doubt for doubt in doubts if doubt.own}
@@ -176,10 +175,14 @@ class FocusedSteps:
             told = "; ".join(doubt.problem for doubt in doubts if doubt.own and doubt.step == wrong)
             if wrong not in [step.id for step in program.steps]:
                 continue
+            instead = skills_instead(program.step(wrong), doubts, self.skills)
+            skills = self.skills if instead is None else instead
             messages = _messages(
-                "manager_step_fix", instruction, program, self.skills, wrong=wrong, problems=told
+                "manager_step_fix", instruction, program, skills, wrong=wrong, problems=told
             )
-            reply = self.ask(messages, _reply_type(self.skills, self.apps, [wrong]))
+            reply = self.ask(
+                messages, step_reply_type(skills, self.apps, [wrong], screen=instead is None)
+            )
             if reply is None:
                 continue
             arguments = [d.argument for d in doubts if d.own and d.step == wrong and d.argument]
@@ -211,7 +214,7 @@ class FocusedSteps:
             doubt=doubt.problem,
             **_left_out_words(wanted),
         )
-        reply = self.ask(messages, _maybe_steps_type(skills, wanted))
+        reply = self.ask(messages, maybe_steps_type(skills, wanted))
         if reply is None or not reply.steps:
             return program, doubts
         changed, after, added = program, doubt.wanted_after, set()
@@ -255,7 +258,7 @@ class FocusedSteps:
         skills, apps = offered
         wanted = f"s{next_step_number([step.id for step in program.steps])}"
         messages = _messages(template, instruction, program, skills, **values)
-        reply = self.ask(messages, _reply_type(skills, apps, [wanted]))
+        reply = self.ask(messages, step_reply_type(skills, apps, [wanted]))
         if reply is None:
             return program, doubts
         return self._better(appended(program, reply.steps), program, doubts)
@@ -347,36 +350,6 @@ def _messages(
         **values,
     )
     return [Message.system(system), Message.user(user)]
-
-
-def _reply_type(skills: SkillCatalog, apps: Sequence[str], ids: Sequence[str]) -> type[Program]:
-    """A program of one step, with one of ``ids``, calling one of ``skills`` or a screen step in
-    one of ``apps``."""
-    schema = program_schema(skills, apps)
-    steps: dict[str, Any] = schema["properties"]["steps"]
-    steps["maxItems"] = 1
-    for branch in steps["items"]["anyOf"]:
-        branch["properties"]["id"] = {"enum": list(ids)}
-    return type("StepReply", (Program,), {"reply_schema": schema})
-
-
-class _MaybeSteps(Program):
-    """A reply of no step, or of up to the steps asked for (the schema bounds how many)."""
-
-    steps: list[ProgramStep] = Field(default_factory=list, max_length=MAX_STEPS)
-
-
-def _maybe_steps_type(skills: SkillCatalog, wanted: Sequence[str]) -> type[Program]:
-    """No step, or up to ``len(wanted)`` steps with the ids ``wanted``, each calling one of
-    ``skills`` (no screen step)."""
-    schema = program_schema(skills, [])
-    steps: dict[str, Any] = schema["properties"]["steps"]
-    steps["minItems"], steps["maxItems"] = 0, len(wanted)
-    branches = [b for b in steps["items"]["anyOf"] if b["properties"]["skill"].get("const") != GUI]
-    for branch in branches:
-        branch["properties"]["id"] = {"enum": list(wanted)}
-    steps["items"]["anyOf"] = branches
-    return type("MaybeStepsReply", (_MaybeSteps,), {"reply_schema": schema})
 
 
 def _left_out_words(wanted: Sequence[str]) -> dict[str, str]:

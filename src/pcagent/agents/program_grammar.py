@@ -1,13 +1,16 @@
 """The grammar the Manager writes its program under, made from the skills' own schemas.
 
 Why apart from :mod:`pcagent.agents.program`: the program's types and checks are read far more
-often than the JSON schema they are decoded under, and each is long enough alone.
+often than the JSON schema they are decoded under, and each is long enough alone. The grammars
+of one step asked for alone (:mod:`focused_steps`) are cut from the program's here too.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
+
+from pydantic import Field
 
 from pcagent.agents.program import (
     GUI,
@@ -17,6 +20,7 @@ from pcagent.agents.program import (
     STEP_ID,
     VALUE_NAME,
     Program,
+    ProgramStep,
 )
 from pcagent.skills import SkillCatalog
 
@@ -136,3 +140,42 @@ def program_reply_type(
     """A :class:`Program` subclass whose schema is the grammar for this catalog and desktop."""
     schema = program_schema(catalog, apps, environments, requests=requests)
     return type("ProgramReply", (Program,), {"reply_schema": schema})
+
+
+def step_reply_type(
+    skills: SkillCatalog, apps: Sequence[str], ids: Sequence[str], *, screen: bool = True
+) -> type[Program]:
+    """A program of one step, with one of ``ids``, calling one of ``skills`` (or, with
+    ``screen``, a screen step in one of ``apps``)."""
+    schema = program_schema(skills, apps)
+    steps: dict[str, Any] = schema["properties"]["steps"]
+    steps["maxItems"] = 1
+    _branches_with_ids(steps, ids, screen)
+    return type("StepReply", (Program,), {"reply_schema": schema})
+
+
+class _MaybeSteps(Program):
+    """A reply of no step, or of up to the steps asked for (the schema bounds how many)."""
+
+    steps: list[ProgramStep] = Field(default_factory=list, max_length=MAX_STEPS)
+
+
+def maybe_steps_type(skills: SkillCatalog, wanted: Sequence[str]) -> type[Program]:
+    """No step, or up to ``len(wanted)`` steps with the ids ``wanted``, each calling one of
+    ``skills`` (no screen step)."""
+    schema = program_schema(skills, [])
+    steps: dict[str, Any] = schema["properties"]["steps"]
+    steps["minItems"], steps["maxItems"] = 0, len(wanted)
+    _branches_with_ids(steps, wanted, screen=False)
+    return type("MaybeStepsReply", (_MaybeSteps,), {"reply_schema": schema})
+
+
+def _branches_with_ids(steps: dict[str, Any], ids: Sequence[str], screen: bool) -> None:
+    """Gives each step branch of the ``steps`` schema the ids ``ids``; drops the screen step's
+    branch unless ``screen``."""
+    branches = steps["items"]["anyOf"]
+    if not screen:
+        branches = [b for b in branches if b["properties"]["skill"].get("const") != GUI]
+        steps["items"]["anyOf"] = branches
+    for branch in branches:
+        branch["properties"]["id"] = {"enum": list(ids)}

@@ -13,8 +13,9 @@ the templates' programs are skill calls.
 
 So a screen step in an application where skills work (naming them), or in none (naming the
 skills of no application: a value picked, a time worked out, the person told), carries a doubt
-of its own: the Manager is re-asked with it, the step is asked for alone (:mod:`focused_steps`),
-and a program without it is kept over one with it. Where every ask keeps it, it runs as written
+of its own: the Manager is re-asked with it, the step is asked for alone (:mod:`focused_steps`)
+under a grammar of the skills named and no screen step (:func:`skills_instead`), and a program
+without it is kept over one with it. Where every ask keeps it, it runs as written
 (:attr:`~pcagent.agents.plan.Doubt.asks_only`): the way is in doubt, not a value, and what the
 step did is judged by its effect as before. A screen step in an application no skill works in
 is left as it is: there it is the only way. Nothing here reads the step's words, only its kind
@@ -23,8 +24,10 @@ and its application.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from pcagent.agents.plan import Doubt
-from pcagent.agents.program import GUI, Program
+from pcagent.agents.program import GUI, Program, ProgramStep
 from pcagent.skills import SkillCatalog
 
 
@@ -52,6 +55,21 @@ def screen_steps_beside_skills(program: Program, catalog: SkillCatalog) -> list[
             )
         )
     return doubts
+
+
+def skills_instead(
+    step: ProgramStep | None, doubts: Sequence[Doubt], catalog: SkillCatalog
+) -> SkillCatalog | None:
+    """The skills a screen step with a doubt of this module is asked for alone under, with no
+    screen step allowed (None for another step). Why: asked for again alone under the whole
+    catalog and a screen step's branch, the 1.5B Manager wrote the screen step again every
+    time (pc06r2 at bbc9bb1, 2026-12-07: "name the one with the shortest flight" after a
+    sort, to the step cap); the grammar leaves it the choice among the skills named."""
+    if step is None or step.skill != GUI:
+        return None
+    named = {name for one in doubts if one.step == step.id and one.asks_only for name in one.skills}
+    offered = SkillCatalog(one for one in catalog if one.name in named)
+    return offered if len(offered) else None
 
 
 def _skills_in(app: str, catalog: SkillCatalog) -> tuple[str, ...]:
