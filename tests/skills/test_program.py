@@ -13,6 +13,7 @@ from pcagent.agents.filled_values import resolve
 from pcagent.agents.program import check_program, program_plan, reference_values
 from pcagent.agents.program_grammar import program_schema
 from pcagent.agents.step_ids import changed_step, renaming
+from pcagent.applications.clock import CLOCK
 from pcagent.env.app_interfaces.calculator import evaluate
 from pcagent.errors import PlanError
 from pcagent.skills import SkillError, default_catalog
@@ -36,6 +37,17 @@ def test_a_screen_step_is_offered_only_the_skills_of_its_applications() -> None:
     assert "set_alarm" in offered and "calculate" in offered and "read_text_file" in offered
     for elsewhere in ("shift_time", "days_between", "tell_user", "extract_values", "send_mail"):
         assert elsewhere not in offered
+
+
+def test_the_skills_working_in_one_application_or_in_none() -> None:
+    catalog = default_catalog()
+    clocks = catalog.working_in(CLOCK.name)
+    assert "set_alarm" in clocks and all(CLOCK.name in one.apps for one in clocks)
+    assert "calculate" not in clocks and "tell_user" not in clocks
+    nowhere = catalog.working_in("")
+    assert "tell_user" in nowhere and "shift_time" in nowhere and "set_alarm" not in nowhere
+    assert all(not one.apps for one in nowhere)
+    assert not len(catalog.working_in("no_such_application"))
 
 
 def test_the_grammar_has_one_branch_per_skill_and_a_gui_branch() -> None:

@@ -135,7 +135,7 @@ class FocusedSteps:
         for doubt in [one for one in doubts if one.wanted_after is not None][:1]:
             program, doubts = self._left_out(instruction, program, doubts, doubt)
         for use in self.unused_apps(program):
-            skills = SkillCatalog(one for one in self.skills if use.app in one.apps)
+            skills = self.skills.working_in(use.app)
             program, doubts = self._added(
                 "manager_app_step",
                 instruction,

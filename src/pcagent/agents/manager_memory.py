@@ -86,7 +86,7 @@ class Remembers(Protocol):
 def skills_of_apps(skills: SkillCatalog, asked: Sequence[AskedApp]) -> list[list[str]]:
     """For each application asked for, the skills that work in it (none listed for one no
     skill works in)."""
-    groups = [[one.name for one in skills if app.app in one.apps] for app in asked]
+    groups = [[one.name for one in skills.working_in(app.app)] for app in asked]
     return [group for group in groups if group]
 
 

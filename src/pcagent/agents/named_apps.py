@@ -293,7 +293,7 @@ def _unused(step: str, use: AskedApp, skills: SkillCatalog) -> Doubt:
     workbook as a text file is re-asked with the skill that writes one, not only with what is
     missing (the 1.5B model, told only the latter, kept its text file: generated tasks of seed
     2028)."""
-    names = tuple(one.name for one in skills if use.app in one.apps)
+    names = tuple(one.name for one in skills.working_in(use.app))
     shown = f"{', '.join(names)} or a gui step" if names else "a gui step"
     return Doubt(
         step,

@@ -38,7 +38,7 @@ def screen_steps_beside_skills(program: Program, catalog: SkillCatalog) -> list[
     for step in program.steps:
         if step.skill != GUI:
             continue
-        names = _skills_in(step.app, catalog)
+        names = tuple(one.name for one in catalog.working_in(step.app))
         if not names:
             continue
         where = f"in the {step.app}" if step.app else "without an application"
@@ -70,10 +70,3 @@ def skills_instead(
     named = {name for one in doubts if one.step == step.id and one.asks_only for name in one.skills}
     offered = SkillCatalog(one for one in catalog if one.name in named)
     return offered if len(offered) else None
-
-
-def _skills_in(app: str, catalog: SkillCatalog) -> tuple[str, ...]:
-    """The skills that work in ``app``; for no application, those that work in none."""
-    if app:
-        return tuple(one.name for one in catalog if app in one.apps)
-    return tuple(one.name for one in catalog if not one.apps)

@@ -68,6 +68,13 @@ class SkillCatalog(Registry[Skill]):
         on the screen changed (two runs' records, 2026-12-04)."""
         return SkillCatalog(one for one in self.for_apps(apps, language=False) if one.apps)
 
+    def working_in(self, app: str) -> SkillCatalog:
+        """The skills that work in ``app``; for no application (""), those that work in none
+        (a value worked out or picked, the person told)."""
+        if app:
+            return SkillCatalog(one for one in self if app in one.apps)
+        return SkillCatalog(one for one in self if not one.apps)
+
     def marked(self, skill: str, mark: str) -> dict[str, JsonValue]:
         """The parameters of ``skill`` that carry ``mark`` in their ``json_schema_extra``
         (``given``, ``moves``, ``numbers``, ``choice``), with its value (none for a skill the
