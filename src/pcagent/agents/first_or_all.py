@@ -79,14 +79,31 @@ def whole_or_first_calls(program: Program, catalog: SkillCatalog) -> list[tuple[
     calls: list[tuple[str, str]] = []
     for index, step in enumerate(program.steps):
         later = program.steps[index + 1 :]
-        first, which = step.args.get("first"), step.args.get("which")
-        sort = step.skill == _SORT and first in ("highest", "lowest")
-        if sort and _used_whole_in_texts(step.id, later, catalog):
-            calls.append((step.id, str(first)))
-        pick = step.skill == _PICK and which in ("largest", "smallest")
-        if pick and _item_uses(step.id, later, catalog):
-            calls.append((step.id, "highest" if which == "largest" else "lowest"))
+        first = _sorted_whole(step, later, catalog) or _picked_alone(step, later, catalog)[0]
+        if first:
+            calls.append((step.id, first))
     return calls
+
+
+def _sorted_whole(step: ProgramStep, later: list[ProgramStep], catalog: SkillCatalog) -> str:
+    """The end that comes first ("highest" or "lowest") where ``step`` is a sort whose list
+    ``later`` use whole in texts; "" otherwise."""
+    first = step.args.get("first")
+    if step.skill != _SORT or first not in ("highest", "lowest"):
+        return ""
+    return str(first) if _used_whole_in_texts(step.id, later, catalog) else ""
+
+
+def _picked_alone(
+    step: ProgramStep, later: list[ProgramStep], catalog: SkillCatalog
+) -> tuple[str, dict[str, set[str]]]:
+    """The end a sort would put first and the uses of the item (:func:`_item_uses`) where
+    ``step`` is a pick whose item ``later`` use alone in texts; ("", {}) otherwise."""
+    which = step.args.get("which")
+    if step.skill != _PICK or which not in ("largest", "smallest"):
+        return "", {}
+    uses = _item_uses(step.id, later, catalog)
+    return ("highest" if which == "largest" else "lowest", uses) if uses else ("", {})
 
 
 def with_first_or_all_read(
@@ -98,13 +115,9 @@ def with_first_or_all_read(
         return program
     steps = list(program.steps)
     for index, step in enumerate(steps):
-        first = step.args.get("first")
-        if step.skill != _SORT or first not in ("highest", "lowest"):
-            continue
         later = steps[index + 1 :]
-        if not _used_whole_in_texts(step.id, later, catalog):
-            continue
-        if read_first_or_all(read, instruction, str(first)) != FIRST:
+        first = _sorted_whole(step, later, catalog)
+        if not first or read_first_or_all(read, instruction, first) != FIRST:
             continue
         args = {
             "items": step.args.get("items"),
@@ -176,15 +189,9 @@ def with_all_of_picked_read(
         return program
     steps = list(program.steps)
     for index, step in enumerate(steps):
-        which = step.args.get("which")
-        if step.skill != _PICK or which not in ("largest", "smallest"):
-            continue
         later = steps[index + 1 :]
-        uses = _item_uses(step.id, later, catalog)
-        if not uses:
-            continue
-        first = "highest" if which == "largest" else "lowest"
-        if read_first_or_all(read, instruction, first) != WHOLE:
+        first, uses = _picked_alone(step, later, catalog)
+        if not first or read_first_or_all(read, instruction, first) != WHOLE:
             continue
         args = {"items": step.args.get("items"), "first": first}
         steps[index] = step.model_copy(update={"skill": _SORT, "args": args})
