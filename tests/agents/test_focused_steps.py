@@ -437,3 +437,35 @@ def test_a_step_written_again_never_takes_an_application_s_last_step_away() -> N
     assert "anika.roy@example.test" in outcome.plan.subtasks[2].doubt
     asked = models.backends["manager"].requests[PROGRAM_ATTEMPTS].messages[-1].text
     assert "What is wrong with step s3" in asked
+
+
+def test_the_step_taking_another_value_of_the_unused_name_is_the_one_asked_for() -> None:
+    """The meeting's time is found (s2) and unused; the alarm takes the trip's ``time`` (s4)
+    instead. The alarm is the step offered, not the search or the trip's extraction (pc03 at
+    27d0e28, 2026-12-07: offered every later step, the model wrote the extraction again)."""
+    said = "Read Documents/memo.txt for my meeting and set an alarm for when to leave."
+    apps = {"text_editor": "plain text editor", "browser": "web pages", "clock": "alarms"}
+    found = {**PLACE, "args": {**PLACE["args"], "names": ["time", "place"]}}  # type: ignore[dict-item]
+    search = {"id": "s3", "skill": "web_search", "args": {"query": "trip to {s2.place}"}}
+    trip = {
+        "id": "s4",
+        "skill": "extract_values",
+        "args": {"text": {"from": "s3"}, "names": ["time"], "what": "the trip's length"},
+    }
+    alarm = {"id": "s5", "skill": "set_alarm", "args": {"time": {"from": "s4", "key": "time"}}}
+    again = {
+        **alarm,
+        "args": {"time": {"from": "s2", "key": "time"}, "minutes_before": {"from": "s4"}},
+    }
+    program = json.dumps({"steps": [READ, found, search, trip, alarm]})
+    models = ScriptedModels(manager=[program] * PROGRAM_ATTEMPTS + [json.dumps({"steps": [again]})])
+    manager = Manager(
+        models.for_role("manager"), apps=apps, skills=default_catalog().for_apps(apps)
+    )
+    outcome = manager.plan(said)
+    request = models.backends["manager"].requests[PROGRAM_ATTEMPTS]
+    assert "s2 finds time, and no later step uses it" in request.messages[-1].text
+    branches = request.schema["properties"]["steps"]["items"]["anyOf"]
+    assert all(b["properties"]["id"] == {"enum": ["s5"]} for b in branches)
+    assert {b["properties"]["skill"]["const"] for b in branches} == {"set_alarm", "gui"}
+    assert outcome.plan.subtasks[4].args["time"] == {"from": "s2", "key": "time"}

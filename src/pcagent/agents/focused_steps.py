@@ -11,7 +11,8 @@ Five things say which step is wanted:
   that does in it what the instruction asks, added after the program's steps, under a
   grammar of that application's skills and a screen step in it;
 - a value found that no later step uses (:mod:`unused_values`): one of the later steps
-  written again to refer to it, under a grammar of the later steps' ids and skills; where the
+  written again to refer to it, under a grammar of the later steps' ids and skills (only those
+  that take another step's value of the same name, where some do: :func:`_taking_alike`); where the
   value is worked out by the last step and nothing shows it, the step after it is asked for,
   under a grammar of the skills that work in an application and ``tell_user``;
 - a step whose own values are doubted (a literal nobody gave, an example's value, an
@@ -49,6 +50,7 @@ from pcagent.agents.program import (
     Program,
     ProgramStep,
     literal_texts,
+    reference_values,
     step_apps,
 )
 from pcagent.agents.program_grammar import maybe_steps_type, step_reply_type
@@ -154,7 +156,8 @@ class FocusedSteps:
                 continue
             if not later:
                 continue
-            later = _naming(later, _found_names(program, doubt.step, self.skills)) or later
+            found = _found_names(program, doubt.step, self.skills)
+            later = _taking_alike(later, found, doubt.step) or _naming(later, found) or later
             names = {step.skill for step in later}
             skills = SkillCatalog(one for one in self.skills if one.name in names)
             messages = _messages(
@@ -333,6 +336,25 @@ def _naming(later: Sequence[ProgramStep], names: Sequence[str]) -> list[ProgramS
             calls(text, name.replace("_", " "))
             for text in literal_texts(step.args)
             for name in names
+        )
+    ]
+
+
+def _taking_alike(
+    later: Sequence[ProgramStep], names: Sequence[str], source: str
+) -> list[ProgramStep]:
+    """The steps of ``later`` that take another step's value under one of ``names`` (a
+    ``time`` found twice, and the later one taken): where one step is to get the value found
+    and unused, it is likely that one. Asked first, before the steps that name the value in
+    words (an extraction's own ``names`` name it too): offered the travel time's extraction,
+    the 1.5B model wrote it again, and the alarm kept taking the travel time as its time while
+    the meeting's time, found first, went unused (pc03 and a rewording of it at 27d0e28,
+    2026-12-07). Names are compared as the identifiers a model wrote, never as words."""
+    return [
+        step
+        for step in later
+        if any(
+            ref.get("key") in names and ref["from"] != source for ref in reference_values(step.args)
         )
     ]
 
