@@ -57,16 +57,58 @@ def test_a_doubted_write_over_a_file_that_is_there_or_was_read_is_cut_a_new_file
     assert len(without_doubted_changes(program(read, over), doubt, CATALOG)[0].steps) == 1
 
 
-def test_nothing_is_cut_without_a_doubt_on_such_a_step_or_when_it_is_the_first() -> None:
+def test_nothing_is_cut_without_a_doubt_on_such_a_step() -> None:
     steps = program(READ, TRANSLATE, BELOW, FOLDER, MOVE)
     only_folder = [Doubt("s4", INVENTED)]
     assert without_doubted_changes(steps, only_folder, CATALOG, _there(DOCUMENT)) == (
         steps,
         only_folder,
     )
+
+
+def test_where_every_step_would_be_left_out_no_step_is_left() -> None:
+    """A doubted move first, and a step that works on the moved file after it: nothing is kept
+    (until 2026-12-07 the program then ran as written, the move included)."""
     first = program(MOVE, READ)
-    doubt = [Doubt("s1", INVENTED)]
-    assert without_doubted_changes(first, doubt, CATALOG, _there(DOCUMENT)) == (first, doubt)
+    kept, left = without_doubted_changes(first, [Doubt("s1", INVENTED)], CATALOG, _there(DOCUMENT))
+    assert kept.steps == []
+    (note,) = left
+    assert note.step == "s1" and "s1 and s2 were left out: s1 would change" in note.problem
+
+
+def test_a_re_plan_that_would_only_change_the_person_s_files_on_doubts_falls_back() -> None:
+    """A rewording of pc11 at 66e0f23 (2026-12-07): a re-plan copied a remembered program
+    whole, an example's workbook, then the person's workbook moved into an example's folder;
+    each step was doubted and both ran. Now neither is planned: the failed step is retried on
+    the screen, as where no program is usable."""
+    from pcagent.agents.plan import Replanning, SubtaskSpec
+
+    said = (
+        "Look up two films' ratings in the browser and enter them in movie_rate.xlsx in Documents."
+    )
+    sheet = {
+        "skill": "fill_cells",
+        "args": {"rows": [["Parcels weighed", 120]], "save_as": "Documents/bin_counts.xlsx"},
+    }
+    outbox = {
+        "skill": "move_files",
+        "args": {"files": ["movie_rate.xlsx"], "into": "Documents/Outbox"},
+    }
+    written = [{"id": f"s{n}", **step} for n, step in enumerate((sheet, outbox), start=3)]
+    models = ScriptedModels(manager=[json.dumps({"steps": written})] * PROGRAM_ATTEMPTS)
+    apps = {"browser": "web pages", "spreadsheet": "workbooks", "file_manager": "files"}
+    manager = Manager(
+        models.for_role("manager"),
+        apps=apps,
+        skills=CATALOG.for_apps(apps),
+        is_file=_there("Documents/movie_rate.xlsx", "movie_rate.xlsx"),
+        asks_single_steps=False,
+    )
+    failed = SubtaskSpec(id="s2", description="fill the form on the page", app="browser")
+    outcome = manager.replan(Replanning(said, [], {}, failed, "the role gave up"))
+    assert outcome.fallback
+    assert [s.skill for s in outcome.plan.subtasks] == [""]  # the failed step, on the screen
+    assert "would change" in outcome.problem
 
 
 def test_the_manager_s_last_program_stops_before_the_doubted_folder_and_move() -> None:

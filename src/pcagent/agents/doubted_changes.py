@@ -9,7 +9,10 @@ example ("Keepsakes", named nowhere in the instruction) was made and the user's 
 into it; both steps carried the doubt, the run said "unverified", and the document was no
 longer where the user keeps it. So such a step is left out, and so is every later step that
 uses its value or works on a path it changes; the last step kept carries what was left out and
-why: nothing the user has is changed on a doubt, and the run still ends "unverified".
+why: nothing the user has is changed on a doubt, and the run still ends "unverified". Where
+every step would be left out, no program is kept at all: the Manager falls back as for a
+program it could not use (a first plan becomes the instruction as one screen step, a re-plan
+the failed step retried on the screen, or nothing left to try).
 
 Until 2026-12-06 the program was cut before the first such step, and every step after it went
 too: a rewording of pc23 appended the destination read out of the person's travel plan back
@@ -46,7 +49,12 @@ def without_doubted_changes(
     make a file or folder under a name nothing given names, and without the later steps that
     depend on them (cut at the first of them where a screen step follows it), with the doubts
     of the steps kept and one on the last of them that says what was left out; the program and
-    doubts as they are where no step is left out (or where none would be left)."""
+    doubts as they are where no step is left out. Where none would be left, no step and that
+    one doubt (on the first step): the Manager then has no program to run
+    (:meth:`~pcagent.agents.manager.Manager._kept`). Until 2026-12-07 such a program ran as
+    written: a re-plan of a rewording of pc11 copied a remembered program whole, an example's
+    workbook and then a move of the person's movie_rate.xlsx into an example's folder
+    "Outbox", each doubted, and both ran (at 66e0f23)."""
     changes = _doubted_changes(program, doubts, catalog, is_file)
     if not changes:
         return program, list(doubts)
@@ -58,8 +66,6 @@ def without_doubted_changes(
     else:
         left = _with_dependants(later, changes, catalog)
     kept = Program.model_construct(steps=[s for s in program.steps if s.id not in left])
-    if not kept.steps:
-        return program, list(doubts)
     why = "; ".join(
         f"{step} would change {', '.join(dict.fromkeys(paths))} on a doubt ({doubt.problem})"
         for step, (paths, doubt) in changes.items()
@@ -67,9 +73,11 @@ def without_doubted_changes(
     )
     gone = [step for step in ids if step in left]
     note = Doubt(
-        kept.steps[-1].id,
+        kept.steps[-1].id if kept.steps else ids[0],
         f"{_listed(gone)} {'was' if len(gone) == 1 else 'were'} left out: {why}",
     )
+    if not kept.steps:
+        return kept, [note]
     kept_ids = {step.id for step in kept.steps}
     return Program(steps=kept.steps), [*(d for d in doubts if d.step in kept_ids), note]
 

@@ -344,9 +344,12 @@ class Manager(Agent):
     def _kept(
         self, instruction: str, program: Program, doubts: list[Doubt], *, replan: bool
     ) -> PlanOutcome:
-        """The plan of the program kept, cut before a change it doubts (:func:`kept_doubts`)."""
+        """The plan of the program kept, cut before a change it doubts (:func:`kept_doubts`);
+        the fallback where every step is such a change."""
         doubts = [*doubts, *kept_doubts(program, self.skills, self.readings, instruction, replan)]
         program, doubts = without_doubted_changes(program, doubts, self.skills, self.is_file)
+        if not program.steps:  # every step changes the person's files on a doubt
+            return self._fallback(instruction, str(doubts[0]))
         return PlanOutcome(with_doubts(self._plan_of(program), doubts))
 
     def _examples(self, memory: Remembers | None, instruction: str) -> str:
