@@ -159,7 +159,7 @@ class FocusedSteps:
             found = _found_names(program, doubt.step, self.skills)
             later = _taking_alike(later, found, doubt.step) or _naming(later, found) or later
             names = {step.skill for step in later}
-            skills = SkillCatalog(one for one in self.skills if one.name in names)
+            skills = self.skills.among(names)
             messages = _messages(
                 "manager_step_again",
                 instruction,
@@ -203,7 +203,7 @@ class FocusedSteps:
         """The example's steps the program leaves out (:attr:`Doubt.wanted_steps`: one, or two
         in a row), asked for under the grammar of their skills alone, put in after
         :attr:`Doubt.wanted_after` in the order the model writes them."""
-        skills = SkillCatalog(one for one in self.skills if one.name in doubt.skills)
+        skills = self.skills.among(doubt.skills)
         count = doubt.wanted_steps
         if doubt.wanted_after is None or not len(skills) or len(program.steps) + count > MAX_STEPS:
             return program, doubts

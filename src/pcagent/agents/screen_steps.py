@@ -68,5 +68,5 @@ def skills_instead(
     if step is None or step.skill != GUI:
         return None
     named = {name for one in doubts if one.step == step.id and one.asks_only for name in one.skills}
-    offered = SkillCatalog(one for one in catalog if one.name in named)
+    offered = catalog.among(named)
     return offered if len(offered) else None

@@ -9,7 +9,7 @@ and what the Decision agent may call.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from types import ModuleType
 
 from pydantic import JsonValue
@@ -74,6 +74,10 @@ class SkillCatalog(Registry[Skill]):
         if app:
             return SkillCatalog(one for one in self if app in one.apps)
         return SkillCatalog(one for one in self if not one.apps)
+
+    def among(self, names: Collection[str]) -> SkillCatalog:
+        """The skills named in ``names``, in the catalog's order (a name it lacks is left out)."""
+        return SkillCatalog(one for one in self if one.name in names)
 
     def marked(self, skill: str, mark: str) -> dict[str, JsonValue]:
         """The parameters of ``skill`` that carry ``mark`` in their ``json_schema_extra``
