@@ -3,9 +3,14 @@ doubt naming the asked application's writers (the program a rewording of pc21 wr
 
 from __future__ import annotations
 
+import json
+
 from tests.agents.program_steps import as_program, gold_programs
+from tests.agents.scripted import ScriptedModels
 
 from pcagent.agents.doubts import Evidence
+from pcagent.agents.instruction_readings import InstructionReadings
+from pcagent.agents.manager import PROGRAM_ATTEMPTS, Manager
 from pcagent.agents.named_apps import AskedApp
 from pcagent.agents.program import ProgramStep
 from pcagent.agents.written_elsewhere import written_elsewhere
@@ -38,6 +43,7 @@ def test_a_text_file_written_where_the_writer_only_reads_is_doubted() -> None:
     program = as_program(READ, TRANSLATE, TYPE, WRITE, OPEN)
     (doubt,) = written_elsewhere(program, ASKED, CATALOG)
     assert doubt.step == "s4" and doubt.skills == ("write_document",)
+    assert doubt.own and doubt.skill_instead
     assert "text_editor" in doubt.problem and '("Writer")' in doubt.problem
     assert doubt in Evidence([SAID], asked_apps=ASKED).doubts(program, CATALOG)
 
@@ -64,3 +70,32 @@ def test_no_gold_program_of_generated_tasks_is_doubted() -> None:
     for task, program in gold_programs():
         asked = [AskedApp(app, app) for app in task.apps]
         assert written_elsewhere(program, asked, CATALOG) == [], task.id
+
+
+def test_the_step_is_asked_for_again_alone_under_the_asked_application_s_writers() -> None:
+    """A rewording of pc21 at 27d0e28 (2026-12-07): re-asked with the whole program, the
+    Manager wrote the text file again; the step alone is now offered only the writer's
+    skills that write a file, and no screen step."""
+    apps = {"writer": "documents", "text_editor": "plain text files"}
+    catalog = CATALOG.for_apps(apps)
+    editor = {**WRITE, "id": "s3", "args": {**WRITE["args"], "text": {"from": "s2"}}}
+    document = {"id": "s3", "skill": "write_document",
+                "args": {"path": "Documents/translation.docx", "text": {"from": "s2"}}}  # fmt: skip
+    whole = [json.dumps({"steps": [READ, TRANSLATE, editor]})] * PROGRAM_ATTEMPTS
+    models = ScriptedModels(manager=[*whole, json.dumps({"steps": [document]})])
+    manager = Manager(
+        models.for_role("manager"),
+        apps=apps,
+        skills=catalog,
+        readings=InstructionReadings(apps=lambda _: (ASKED[0],)),
+    )
+    outcome = manager.plan(SAID)
+    assert [s.skill for s in outcome.plan.subtasks] == [
+        "read_document",
+        "translate_text",
+        "write_document",
+    ]
+    assert not any(s.doubt for s in outcome.plan.subtasks)
+    alone = models.backends["manager"].requests[PROGRAM_ATTEMPTS]
+    branches = alone.schema["properties"]["steps"]["items"]["anyOf"]
+    assert {branch["properties"]["skill"]["const"] for branch in branches} == {"write_document"}

@@ -190,7 +190,15 @@ class FocusedSteps:
                 continue
             arguments = [d.argument for d in doubts if d.own and d.step == wrong and d.argument]
             before = program
-            program, doubts = self._better(replaced(program, reply.steps[:1]), program, doubts)
+            # a skill asked for instead may leave the application the step worked in
+            leaves = (
+                set()
+                if instead is None
+                else _apps_of(Program(steps=[before.step(wrong)]), self.skills)
+            )
+            program, doubts = self._better(
+                replaced(program, reply.steps[:1]), program, doubts, leaves=leaves
+            )
             doubted = before.step(wrong)
             if arguments and doubted is not None and reply.steps[0].skill != doubted.skill:
                 changed = feeding(before, wrong, reply.steps[0], arguments)
@@ -272,18 +280,21 @@ class FocusedSteps:
         program: Program,
         doubts: list[Doubt],
         also: Callable[[list[Doubt]], bool] | None = None,
+        leaves: set[str] | frozenset[str] = frozenset(),
     ) -> tuple[Program, list[Doubt]]:
         """``changed`` with its doubts where it is usable and has fewer (or, given ``also``,
         where its doubts pass it: steps put in whose only doubts are their own are kept, so
         the pass over own doubts asks for them again: pc10r2 at 5956dc9, 2026-12-06, wrote
-        the example's paper title in the link it was asked for); else the program.
+        the example's paper title in the link it was asked for); else the program. Each
+        application the program works in must keep a step, but those of ``leaves`` (a step's
+        whose doubt asks for another application's skill instead).
         Why the bound is checked here: a step added to a program of :data:`MAX_STEPS` steps
         made one the mends could not build again, and the error ended the whole benchmark
         run (a rewording of pc06, 2026-12-02)."""
         if len(changed.steps) > MAX_STEPS:
             return program, doubts
         settled = self.mend(changed)
-        if self.problems(settled) or not _apps_of(program, self.skills) <= _apps_of(
+        if self.problems(settled) or not _apps_of(program, self.skills) - leaves <= _apps_of(
             settled, self.skills
         ):
             return program, doubts

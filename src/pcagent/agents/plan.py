@@ -142,6 +142,10 @@ class Doubt:
     #: would do the work: :mod:`screen_steps`): the Manager is asked again, and a program kept
     #: with it runs as if it had none.
     asks_only: bool = False
+    #: What the step does is right, the skill doing it is not: the remedy is the step written
+    #: again as a call of one of :attr:`skills` (a file written in an application not asked
+    #: for, where the one asked for has a skill that writes it: :mod:`written_elsewhere`).
+    skill_instead: bool = False
 
     def __str__(self) -> str:
         return f"{self.step}: {self.problem}"

@@ -60,13 +60,21 @@ def screen_steps_beside_skills(program: Program, catalog: SkillCatalog) -> list[
 def skills_instead(
     step: ProgramStep | None, doubts: Sequence[Doubt], catalog: SkillCatalog
 ) -> SkillCatalog | None:
-    """The skills a screen step with a doubt of this module is asked for alone under, with no
-    screen step allowed (None for another step). Why: asked for again alone under the whole
-    catalog and a screen step's branch, the 1.5B Manager wrote the screen step again every
-    time (pc06r2 at bbc9bb1, 2026-12-07: "name the one with the shortest flight" after a
-    sort, to the step cap); the grammar leaves it the choice among the skills named."""
-    if step is None or step.skill != GUI:
+    """The skills a step is asked for alone under, with no screen step allowed: for a screen
+    step with a doubt of this module, and for any step with a doubt whose remedy is another
+    skill (:attr:`Doubt.skill_instead`), the skills the doubts name (None for another step).
+    Why: asked for again alone under the whole catalog and a screen step's branch, the 1.5B
+    Manager wrote the screen step again every time (pc06r2 at bbc9bb1, 2026-12-07: "name the
+    one with the shortest flight" after a sort, to the step cap); the grammar leaves it the
+    choice among the skills named."""
+    if step is None:
         return None
-    named = {name for one in doubts if one.step == step.id and one.asks_only for name in one.skills}
+    named = {
+        name
+        for one in doubts
+        if one.step == step.id
+        and (one.skill_instead or (one.asks_only and step.skill == GUI))
+        for name in one.skills
+    }
     offered = catalog.among(named)
     return offered if len(offered) else None

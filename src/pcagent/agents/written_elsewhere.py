@@ -9,6 +9,11 @@ applications the instruction asks for is a model's reading (:mod:`named_apps`); 
 writes and where is the skills' declaration (``writes``, ``only_reads``, ``apps``): code
 compares the two and decides nothing itself, the Manager is re-asked, and a program kept with
 the doubt cannot end the run "finished".
+
+The step is then asked for again alone, under the grammar of the asked application's writing
+skills (:attr:`Doubt.skill_instead`): re-asked with the whole program, the 1.5B Manager wrote
+the document with ``write_document`` once and copied an example's file into the same program,
+which was not kept, and the plain-text file was written (a rewording of pc21, 2026-12-07).
 """
 
 from __future__ import annotations
@@ -51,6 +56,8 @@ def written_elsewhere(
                 f"where no step does more than read: write it there"
                 + (f" ({', '.join(writers)})" if writers else " (a gui step)"),
                 skills=writers,
+                own=True,
+                skill_instead=bool(writers),
             )
         )
     return doubts
