@@ -28,6 +28,7 @@ from typing import Protocol
 
 from pcagent.agents.app_names_in_values import app_names_as_contents, app_names_in_values
 from pcagent.agents.asked_answer import ReportingStep, tells, untold_answer
+from pcagent.agents.dates_as_numbers import dates_as_numbers
 from pcagent.agents.described_texts import described_texts
 from pcagent.agents.example_values import example_values
 from pcagent.agents.existing_files import FileCheck
@@ -165,6 +166,7 @@ class Evidence:
             *_own(site_left_for_search(program, skills)),
             *moved_twice(program, skills),
             *one_value_twice(program, skills),
+            *dates_as_numbers(program, skills, self.finished),
             *replaced_files(program, skills, self.finished),
             *written_back(program, skills, self.finished),
             *paths_as_text(program, skills),

@@ -72,8 +72,7 @@ def skills_instead(
     named = {
         name
         for one in doubts
-        if one.step == step.id
-        and (one.skill_instead or (one.asks_only and step.skill == GUI))
+        if one.step == step.id and (one.skill_instead or (one.asks_only and step.skill == GUI))
         for name in one.skills
     }
     offered = catalog.among(named)
