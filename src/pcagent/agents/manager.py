@@ -13,8 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any, ClassVar
 
+from pcagent.agents.adapted_example import adapt_messages
 from pcagent.agents.base import Agent
 from pcagent.agents.doubted_changes import without_doubted_changes
 from pcagent.agents.doubts import Evidence
@@ -32,7 +34,7 @@ from pcagent.agents.manager_memory import (
     shown_examples,
     with_apps_of_files,
 )
-from pcagent.agents.named_apps import names_line, plain_names
+from pcagent.agents.manager_prompt import ManagerPrompt
 from pcagent.agents.plan import (
     Doubt,
     Plan,
@@ -46,7 +48,7 @@ from pcagent.agents.program import Program, program_plan
 from pcagent.agents.program_grammar import program_reply_type
 from pcagent.agents.program_mends import ProgramMends
 from pcagent.agents.program_problems import program_problems
-from pcagent.agents.prompting import desktops_text, prompt_part, render, replan_context
+from pcagent.agents.prompting import replan_context
 from pcagent.agents.refused_values import with_refusals
 from pcagent.agents.repeated_steps import finished_calls
 from pcagent.agents.screen_retries import screen_cannot_retry, screen_retry
@@ -100,6 +102,9 @@ class Manager(Agent):
     examples_only_asked_apps: bool = field(default=True, kw_only=True)
     #: Of those, for an instruction naming a file that is there, those working on such a file.
     examples_given_files: bool = field(default=True, kw_only=True)
+    #: Where the first program has problems or doubts, the second ask shows memory's nearest
+    #: program alone, to be changed into this instruction's (:mod:`adapted_example`).
+    adapts_nearest: bool = field(default=True, kw_only=True)
     #: Programs asked for before giving up on a usable one (see :data:`PROGRAM_ATTEMPTS`).
     program_attempts: int = field(default=PROGRAM_ATTEMPTS, kw_only=True)
     #: A re-plan is shown memory's programs too (without: GUI steps named after skills).
@@ -198,7 +203,8 @@ class Manager(Agent):
         failed: SubtaskSpec | None,
         examples: str,
     ) -> PlanOutcome:
-        messages = asked = self._prompt(instruction, context, compact=compact, examples=examples)
+        asking = (instruction, context, examples)
+        messages = asked = self._prompt(*asking, compact=compact)
         reply_type = program_reply_type(
             self.skills, list(self.apps), list(self.environments), requests=self.lists_requests
         )
@@ -251,15 +257,14 @@ class Manager(Agent):
             alone = not problems and self._alone
             if alone and evidence.only_apps_left_out(program, self.skills, doubts):
                 break  # each application's step asked for alone (_settled), the rest kept
-            # Every problem at once, the doubts with the errors: told only of a wrong kind
-            # of file, a small model fixes the ending and keeps the file it copied.
+            # Every problem at once (told only of a file's kind, a small model kept the file).
             problem = "; ".join([*problems, *map(str, doubts)])
             if last:
                 break
-            # Only the latest program goes back (with all, the third ask had 300 tokens left);
-            # its reply is judged by what it drops of it too (:mod:`dropped_steps`).
-            corrections.shown(program, problems, doubts)
-            messages = [
+            adapted = None if attempt else self._adapted(*asking, filters, compact)
+            if adapted is None:  # a reply is judged by what it drops of the program shown
+                corrections.shown(program, problems, doubts)
+            messages = adapted or [  # the latest program alone (all of them filled the context)
                 *asked,
                 Message.assistant(reply),
                 Message.user(reask_text(self.memory, instruction, problem, doubts, filters)),
@@ -317,29 +322,23 @@ class Manager(Agent):
             remembered,
         )
 
-    def _prompt(
-        self, instruction: str, context: str, *, compact: bool, examples: str
-    ) -> list[Message]:
-        """The prompt: applications, skills, examples, the instruction, a re-plan's ``context``."""
-        shown, named = plain_names(instruction, self.readings.asked_apps(instruction), self.apps)
-        system, user = render(
-            "manager",
-            apps="\n".join(f"- {name}: {text}" for name, text in self.apps.items())
-            or "- (none listed)",
-            skills=self.skills.prompt_lines(compact=compact) or "- (none: write gui steps only)",
-            examples=examples,
-            own_example=prompt_part("manager_example")
-            if self.example_beside_memory or not examples
-            else "",
-            # With ``lists_requests``: the instruction's parts first, then steps for each.
-            requests_rule=prompt_part("manager_requests_rule") + "\n"
-            if self.lists_requests
-            else "",
-            instruction=shown,
-            named_apps=names_line(named),
-            context=desktops_text(self.environments) + context,
-        )
-        return [Message.system(system), Message.user(user)]
+    @property
+    def _prompt(self) -> Callable[..., list[Message]]:
+        """The prompt's messages (:meth:`ManagerPrompt.messages`)."""
+        return ManagerPrompt(
+            self.apps, self.skills, self.readings, self.environments,
+            self.example_beside_memory, self.lists_requests,
+        ).messages  # fmt: skip
+
+    def _adapted(
+        self, instruction: str, context: str, examples: str, filters: dict[str, Any], compact: bool
+    ) -> list[Message] | None:
+        """The second ask's messages, memory's nearest program alone to be changed (None where
+        memory showed none or it is off: :mod:`adapted_example`)."""
+        if not examples or not self.adapts_nearest:
+            return None
+        prompt = partial(self._prompt, instruction, context, compact=compact)
+        return adapt_messages(self.memory, instruction, filters, prompt)
 
     def _kept(
         self, instruction: str, program: Program, doubts: list[Doubt], *, replan: bool
