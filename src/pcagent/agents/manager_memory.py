@@ -100,13 +100,12 @@ def skills_outside_apps(skills: SkillCatalog, asked: Sequence[AskedApp]) -> list
     and the 1.5B model filled it with numbers it made up (a rewording of pc07, 2026-12-07). A
     search changes nothing the person has; the programs held back are those that would."""
     wanted = {app.app for app in asked}
-    looks = {one.for_each for one in skills if one.for_each and one.changes_nothing}
+    looks = {one.name for one in skills if one.only_reads or one.navigates}  # change nothing
+    looks |= {one.for_each for one in skills if one.for_each and one.name in looks}
     return [
         one.name
         for one in skills
-        if one.apps
-        and not wanted & set(one.apps)
-        and not (one.changes_nothing or one.name in looks)
+        if one.apps and not wanted & set(one.apps) and one.name not in looks
     ]
 
 

@@ -212,12 +212,6 @@ class Skill(Generic[P]):
         return self.page in ("opens", "searches", "follows")
 
     @property
-    def changes_nothing(self) -> bool:
-        """A call only reads or opens pages: it leaves the person's files, mail and
-        applications as they were."""
-        return self.only_reads or self.navigates
-
-    @property
     def gives_reading(self) -> bool:
         """The value is a whole text read off a file, a folder of mails or a page, not one
         value: a step that computes or fills in with it must find the value in it first."""
