@@ -25,6 +25,10 @@ and as the variant asks:
 - ``nearest_example_last``: memory's programs are shown nearest last, next to the instruction
   (``Manager(nearest_example_last=True)``); the baseline shows them nearest first, as runs do
   (the applications read for both);
+- ``adapts_nearest``: where the first program has problems or doubts, the second ask shows
+  memory's nearest program alone, to be changed into this instruction's (``Manager(
+  adapts_nearest=True)``, today's); the baseline re-asks as runs did before 2026-12-08 (the
+  applications read for both);
 - ``without_memory``: no program of memory is shown (the ``no_memory`` ablation, asked as runs
   ask, the applications read for both); here memory earns its place when the baseline fits
   more programs (ratio below 1).
@@ -68,11 +72,13 @@ VARIANTS: dict[str, dict[str, bool]] = {
     "examples_of_asked_apps_only": {"examples_only_asked_apps": True},
     "without_memory": {},
     "nearest_example_last": {"nearest_example_last": True},
+    "adapts_nearest": {"adapts_nearest": True},
 }
 #: The baseline's options where they are not today's (the variant is today's).
 BASELINES: dict[str, dict[str, bool]] = {
     "examples_covering_apps": {"examples_cover_apps": False},
     "examples_of_asked_apps_only": {"examples_only_asked_apps": False},
+    "adapts_nearest": {"adapts_nearest": False},
 }
 #: The variants that need the instruction's applications read by a model.
 READS_APPS = frozenset(
@@ -81,6 +87,7 @@ READS_APPS = frozenset(
         "examples_of_asked_apps_only",
         "without_memory",
         "nearest_example_last",
+        "adapts_nearest",
     }
 )
 #: The variant whose Manager is shown no program of memory: for it, fewer fitting is the goal.
