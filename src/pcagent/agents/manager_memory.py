@@ -91,22 +91,13 @@ def skills_of_apps(skills: SkillCatalog, asked: Sequence[AskedApp]) -> list[list
 
 
 def skills_outside_apps(skills: SkillCatalog, asked: Sequence[AskedApp]) -> list[str]:
-    """The skills that work only in applications the instruction does not ask for and change
-    something there (a language skill, which works in none, is not one of them; nor is a skill
-    that only reads or opens pages, nor its call for each of several things). Why the lookups
-    stay: an instruction asks for a value "online" or "right now" without naming the browser,
-    and the reading of its applications names none then; with web searches held back, the
-    one program shown for share prices put in a sheet was a sheet filled with given numbers,
-    and the 1.5B model filled it with numbers it made up (a rewording of pc07, 2026-12-07). A
-    search changes nothing the person has; the programs held back are those that would."""
+    """The skills that work only in applications the instruction does not ask for (a
+    language skill, which works in none, is not one of them). Lookups among them too: with
+    the web's skills let through where the browser was not read as asked, the nearest program
+    shown for an alarm before a memo's entry became a film's look-up with an alarm, and the
+    1.5B Manager's program set no alarm (a rewording of pc01 at c88c274, 2026-12-08)."""
     wanted = {app.app for app in asked}
-    looks = {one.name for one in skills if one.only_reads or one.navigates}  # change nothing
-    looks |= {one.for_each for one in skills if one.for_each and one.name in looks}
-    return [
-        one.name
-        for one in skills
-        if one.apps and not wanted & set(one.apps) and one.name not in looks
-    ]
+    return [one.name for one in skills if one.apps and not wanted & set(one.apps)]
 
 
 def with_apps_of_files(
