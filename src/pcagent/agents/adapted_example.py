@@ -31,8 +31,8 @@ from pcagent.agents.manager_memory import Remembers
 from pcagent.agents.prompting import prompt_part
 from pcagent.models.messages import Message
 
-#: The closing line of the Manager's prompt asked so, and of its first ask (prompt parts).
-ADAPT_CLOSING, FIRST_CLOSING = "manager_adapt_closing", "manager_closing"
+#: The closing line of the Manager's prompt asked so (a prompt part).
+ADAPT_CLOSING = "manager_adapt_closing"
 
 #: Builds the Manager's prompt from the examples part and the closing part's name.
 Prompting = Callable[[str, str], list[Message]]

@@ -191,15 +191,13 @@ class FocusedSteps:
             arguments = [d.argument for d in doubts if d.own and d.step == wrong and d.argument]
             before = program
             # a skill asked for instead may leave the application the step worked in
-            leaves = (
-                set()
-                if instead is None
-                else _apps_of(Program(steps=[before.step(wrong)]), self.skills)
-            )
+            doubted = before.step(wrong)
+            leaves = set()
+            if instead is not None and doubted is not None:
+                leaves = set(step_apps(doubted, self.skills))
             program, doubts = self._better(
                 replaced(program, reply.steps[:1]), program, doubts, leaves=leaves
             )
-            doubted = before.step(wrong)
             if arguments and doubted is not None and reply.steps[0].skill != doubted.skill:
                 changed = feeding(before, wrong, reply.steps[0], arguments)
                 program, doubts = self._better(changed, program, doubts)

@@ -10,12 +10,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from pcagent.agents.adapted_example import FIRST_CLOSING
 from pcagent.agents.instruction_readings import InstructionReadings
 from pcagent.agents.named_apps import names_line, plain_names
 from pcagent.agents.prompting import desktops_text, prompt_part, render
 from pcagent.models.messages import Message
 from pcagent.skills import SkillCatalog
+
+#: The closing line of the first ask and its re-asks (a prompt part; :mod:`adapted_example`
+#: names another for the second ask).
+FIRST_CLOSING = "manager_closing"
 
 
 @dataclass(frozen=True)
